@@ -1,0 +1,44 @@
+"""graphsr: navigation-aware evaluation of structured document retrieval.
+
+The public face is flat; heavy dependencies load lazily.
+
+>>> import graphsr
+>>> graphsr.parse_measure("SRP@10")
+SRP@10
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from .errors import GraphsrError, GraphsrInputError
+
+_LAZY = {
+    "DocumentTree": "graphsr.model",
+    "Run": "graphsr.model",
+    "ElementQrels": "graphsr.model",
+    "iter_documents": "graphsr.io",
+    "read_run": "graphsr.io",
+    "read_element_qrels": "graphsr.io",
+    "build_summary": "graphsr.summaries",
+    "Summary": "graphsr.summaries",
+    "build_sr_model": "graphsr.navigation",
+    "NoNavigation": "graphsr.navigation",
+    "SteadyStateModel": "graphsr.navigation",
+    "parse_model_spec": "graphsr.navigation",
+    "parse_measure": "graphsr.measures",
+    "SR": "graphsr.measures",
+    "SRP": "graphsr.measures",
+    "evaluate": "graphsr.evaluation",
+    "Evaluation": "graphsr.evaluation",
+}
+
+__all__ = ["__version__", "GraphsrError", "GraphsrInputError", *_LAZY]
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'graphsr' has no attribute {name!r}")

@@ -1,0 +1,70 @@
+"""Score element/tree runs against element assessments with SR measures.
+
+Output is trec_eval style, ``measure<TAB>topic<TAB>value``: for each run, in
+the order given, a ``runid`` line naming the run file, ``num_q`` (topics
+averaged), per-topic lines with ``-q`` and the means as topic ``all``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ._common import progress_default, warn
+
+DEFAULT_MEASURES = ["SRP@5", "SRP@10"]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("qrels", help="element assessments: 'topic Q0 file xpath rel' lines")
+    p.add_argument("runs", nargs="+", metavar="RUN", help="runs: 'topic Q0 file rank score run_id xpath' lines")
+    p.add_argument("--collection", required=True, metavar="DIR",
+                   help="the XML collection (directory, XML file or tar archive)")
+    p.add_argument("--model", default="p*:extent", metavar="SUMMARY:WEIGHT",
+                   help="navigation model: SUMMARY in p*, p*|c, c, tag (or 'none' for no navigation), "
+                        "WEIGHT in extent, length, uniform (default: p*:extent)")
+    p.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
+                   help=f"measure to compute, e.g. SRP@10 (repeatable; default: {' '.join(DEFAULT_MEASURES)})")
+    p.add_argument("-q", "--per-topic", action="store_true", help="also print per-topic values")
+    p.add_argument("-c", "--all-topics", action="store_true",
+                   help="average over every assessed topic (a topic missing from a run scores 0)")
+    p.add_argument("--unknown", choices=["error", "warn"], default="error",
+                   help="run/qrels lines naming unknown documents or XPaths: fail (default) or drop them "
+                        "with a counted warning")
+    p.add_argument("--format", choices=["trec", "csv", "json", "table"], default="trec",
+                   help="output format (default: trec)")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress bar while reading the collection (default: when stderr is a terminal)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..evaluation import evaluate, load_collection, navigation_for
+    from ..io import read_element_qrels, read_run
+    from ..measures import parse_measures
+    from ..navigation import parse_model_spec
+
+    measures = parse_measures(args.measures or DEFAULT_MEASURES)
+    spec = parse_model_spec(args.model)
+    qrels = read_element_qrels(args.qrels)
+    runs = [read_run(path) for path in args.runs]
+    touched = qrels.docids().union(*(r.docids() for r in runs))
+    progress = progress_default() if args.progress is None else args.progress
+    kinds = [] if spec.summary == "none" else [spec.summary]
+    loaded = load_collection(args.collection, kinds, keep=touched, progress=progress)
+    _, seen_of = navigation_for(spec, loaded)
+    results = evaluate(qrels, runs, measures, loaded.documents, seen_of, unknown=args.unknown,
+                       all_topics=args.all_topics, model_name=str(spec))
+    for r in results:
+        for w in r.warnings:
+            warn(w)
+    if args.format == "trec":
+        text = results.to_trec(per_topic=args.per_topic)
+    elif args.format == "csv":
+        text = results.to_csv()
+    elif args.format == "json":
+        text = results.to_json()
+    else:
+        text = results.table()
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    return 0

@@ -1,0 +1,66 @@
+"""The ``graphsr`` command: a thin shell over the library.
+
+Each subcommand is a module with ``add_arguments(parser)`` and
+``run(args) -> int``; the table below is the whole command set.  Errors in
+the user's input print one line on stderr and exit with code 2; results go
+to stdout; a closed pipe (``| head``) ends quietly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+
+from ..errors import GraphsrInputError
+
+__all__ = ["main", "COMMANDS"]
+
+COMMANDS = {
+    "eval": ("graphsr.cli.eval_cmd", "score runs against assessments (trec_eval-style output)"),
+    "summary": ("graphsr.cli.summary_cmd", "build a structural summary of a collection and print it"),
+    "demo": ("graphsr.cli.demo_cmd", "run the whole pipeline on the bundled sample data"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from .. import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="graphsr",
+        description="Navigation-aware evaluation of structured document retrieval (SR, SRP).")
+    parser.add_argument("--version", action="version", version=f"graphsr {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module, help_text) in COMMANDS.items():
+        mod = importlib.import_module(module)
+        p = sub.add_parser(name, help=help_text, description=mod.__doc__.strip().splitlines()[0])
+        mod.add_arguments(p)
+        p.set_defaults(_run=mod.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return args._run(args)
+    except GraphsrInputError as exc:
+        print(f"graphsr: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # the reader went away (e.g. `| head`): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        print("graphsr: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,88 @@
+"""Exception types shared by every layer of graphsr.
+
+Every error caused by what a user gave us (a file, a measure name, a model
+specification) derives from :class:`GraphsrInputError`; the command line
+turns those into a one-line message and exit code 2.  Errors in files carry
+the file name and, where one exists, the 1-based line number, and say what
+was expected and what arrived.
+"""
+
+from __future__ import annotations
+
+from os import PathLike
+
+__all__ = [
+    "GraphsrError",
+    "GraphsrInputError",
+    "CollectionError",
+    "RunFormatError",
+    "QrelsFormatError",
+    "UnknownNodeError",
+    "DuplicateResultError",
+    "MeasureNameError",
+    "ModelSpecError",
+    "ConvergenceError",
+]
+
+
+class GraphsrError(Exception):
+    """Base class of every error raised by graphsr."""
+
+
+class GraphsrInputError(GraphsrError, ValueError):
+    """Bad input: a file, a name or an option that cannot be used as given.
+
+    Parameters
+    ----------
+    message : str
+        What was expected and what arrived.
+    path : str or path-like, optional
+        The file the problem is in.
+    line : int, optional
+        1-based line number in ``path``.
+    """
+
+    def __init__(self, message: str, path: str | PathLike | None = None, line: int | None = None):
+        self.message = message
+        self.path = None if path is None else str(path)
+        self.line = line
+        super().__init__(self._format())
+
+    def _format(self) -> str:
+        where = ""
+        if self.path is not None:
+            where = self.path if self.line is None else f"{self.path}:{self.line}"
+            where += ": "
+        return where + self.message
+
+
+class CollectionError(GraphsrInputError):
+    """A collection cannot be read: empty, malformed XML or duplicate document ids."""
+
+
+class RunFormatError(GraphsrInputError):
+    """A run file line does not follow the run format."""
+
+
+class QrelsFormatError(GraphsrInputError):
+    """An assessment (qrels) file line does not follow the qrels format."""
+
+
+class UnknownNodeError(GraphsrInputError):
+    """A run or qrels line names a document or XPath the collection does not have."""
+
+
+class DuplicateResultError(GraphsrInputError):
+    """A run returns the same node twice in one result, or the same result twice."""
+
+
+class MeasureNameError(GraphsrInputError):
+    """A measure string cannot be parsed, names an unknown measure or a bad parameter."""
+
+
+class ModelSpecError(GraphsrInputError):
+    """A navigation model specification (``SUMMARY:WEIGHT``) is not understood."""
+
+
+class ConvergenceError(GraphsrError):
+    """A numerical procedure (e.g. a stationary-distribution solve) failed."""

@@ -1,0 +1,142 @@
+"""Scoring runs: collection + assessments + navigation model -> per-topic values.
+
+Topic set: by default the topics that are both in the run and assessed
+(as trec_eval); run topics without assessments are reported, not scored.
+With ``all_topics=True`` (the CLI's ``-c``) every assessed topic is
+averaged and a topic the run lacks scores 0.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Sequence
+
+import numpy as np
+
+from ..io.collection import iter_documents, list_collection
+from ..measures import compute, parse_measures
+from ..measures.base import Measure
+from ..model.document import DocumentTree
+from ..model.qrels import ElementQrels
+from ..model.run import Run
+from ..navigation.model import ModelSpec, NoNavigation, SteadyStateModel, build_sr_model, parse_model_spec
+from ..summaries.summary import Summary, SummaryBuilder
+from .resolve import Diagnostics, check_qrels, ranked_nodes, topic_sort_key
+from .results import Results, RunResult
+
+__all__ = ["LoadedCollection", "load_collection", "evaluate", "navigation_for"]
+
+
+@dataclass
+class LoadedCollection:
+    """What one pass over a collection keeps: summaries and the documents that matter.
+
+    Attributes
+    ----------
+    summaries : dict of str to Summary
+        One per requested kind.
+    documents : dict of str to DocumentTree
+        The documents that runs or assessments name (all, if asked).
+    sids : dict of (kind, docid) to ndarray
+        SID of each node of each kept document, per summary kind.
+    """
+
+    summaries: dict[str, Summary] = field(default_factory=dict)
+    documents: dict[str, DocumentTree] = field(default_factory=dict)
+    sids: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)
+    num_documents: int = 0
+
+
+def load_collection(path: str | os.PathLike, kinds: Iterable[str] = (), keep: set[str] | None = None,
+                    progress: bool = False) -> LoadedCollection:
+    """Read a collection once: build a summary of each kind, keep the documents in ``keep``.
+
+    Parameters
+    ----------
+    path : path-like
+        Collection directory, XML file or tar archive.
+    kinds : iterable of str
+        Summary kinds to build (``p*``, ``p*|c``, ``c``, ``tag``).
+    keep : set of str, optional
+        Document ids whose trees to keep; None keeps every document.
+    progress : bool
+        Progress bar on stderr.
+    """
+    sources = list_collection(path)
+    builders = {k: SummaryBuilder(k) for k in dict.fromkeys(kinds)}
+    out = LoadedCollection()
+    for doc in iter_documents(sources, progress=progress):
+        out.num_documents += 1
+        wanted = keep is None or doc.docid in keep
+        for k, b in builders.items():
+            sids = b.add(doc)
+            if wanted:
+                out.sids[(k, doc.docid)] = sids
+        if wanted:
+            out.documents[doc.docid] = doc
+    out.summaries = {k: b.build() for k, b in builders.items()}
+    return out
+
+
+def navigation_for(spec: ModelSpec | str, loaded: LoadedCollection):
+    """The SR navigation model a spec names, and ``seen_of(docid)`` for it."""
+    spec = parse_model_spec(spec) if isinstance(spec, str) else spec
+    if spec.summary == "none":
+        model = NoNavigation()
+
+        def seen_of(docid: str) -> np.ndarray:
+            return np.zeros(len(loaded.documents[docid]))
+        return model, seen_of
+    summary = loaded.summaries[spec.summary]
+    model = build_sr_model(summary, spec.weight)
+
+    def seen_of(docid: str) -> np.ndarray:
+        return model.seen_probability(loaded.sids[(spec.summary, docid)])
+    return model, seen_of
+
+
+def evaluate(qrels: ElementQrels, runs: Sequence[Run], measures: Sequence[Measure | str],
+             documents: Mapping[str, DocumentTree], seen_of, *, unknown: str = "error",
+             all_topics: bool = False, model_name: str = "") -> Results:
+    """Score runs against element assessments.
+
+    Parameters
+    ----------
+    qrels : ElementQrels
+    runs : sequence of Run
+    measures : sequence of Measure or str
+    documents : mapping of docid to DocumentTree
+        Every document the runs and qrels name.
+    seen_of : callable
+        ``seen_of(docid)`` -> per-node SR seen probability ``p(e;f)``.
+    unknown : {'error', 'warn'}
+        Unknown documents or XPaths: raise, or drop and report.
+    all_topics : bool
+        Average over every assessed topic (missing ones score 0).
+
+    Returns
+    -------
+    Results
+    """
+    if unknown not in ("error", "warn"):
+        raise ValueError(f"unknown must be 'error' or 'warn', got {unknown!r}")
+    ms = parse_measures(list(measures))
+    qdiag = Diagnostics()
+    judged = check_qrels(qrels, documents, unknown, qdiag)
+    out = []
+    for run in runs:
+        diag = Diagnostics()
+        if all_topics:
+            topics = sorted(qrels.topics, key=topic_sort_key)
+        else:
+            topics = sorted((t for t in run.topics if t in qrels.judgments), key=topic_sort_key)
+        diag.run_topics_without_qrels = sorted((t for t in run.topics if t not in qrels.judgments),
+                                               key=topic_sort_key)
+        ranked = ranked_nodes(run, judged, topics, documents, seen_of, unknown, diag)
+        values = compute(ms, ranked)
+        out.append(RunResult(run.name, topics, values, diag.messages(run.name)))
+    results = Results(out, ms, model_name)
+    if out:
+        out[0].warnings[:0] = qdiag.messages()
+    return results

@@ -1,0 +1,107 @@
+"""Evaluation results: per-topic values, means, and their text/CSV/JSON/DataFrame forms."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..measures.base import Measure
+
+__all__ = ["RunResult", "Results"]
+
+
+@dataclass
+class RunResult:
+    """The values of one run: ``values[measure][k]`` is the value for ``topics[k]``."""
+
+    name: str
+    topics: list[str]
+    values: dict[Measure, np.ndarray]
+    warnings: list[str] = field(default_factory=list)
+
+    def mean(self, measure: Measure) -> float:
+        v = self.values[measure]
+        return float(v.mean()) if len(v) else 0.0
+
+    def records(self, include_all: bool = True):
+        for m, vals in self.values.items():
+            for t, v in zip(self.topics, vals.tolist()):
+                yield self.name, str(m), t, float(v)
+            if include_all:
+                yield self.name, str(m), "all", self.mean(m)
+
+
+@dataclass
+class Results:
+    """Results of several runs, in the order they were given."""
+
+    runs: list[RunResult]
+    measures: list[Measure]
+    model: str = ""
+
+    def __iter__(self):
+        return iter(self.runs)
+
+    def __getitem__(self, name: str) -> RunResult:
+        for r in self.runs:
+            if r.name == name:
+                return r
+        raise KeyError(name)
+
+    # -- formats -----------------------------------------------------------
+    def to_trec(self, per_topic: bool = False, digits: int = 6) -> str:
+        """trec_eval-style text: ``measure<TAB>topic<TAB>value``.
+
+        One block per run: a ``runid`` line with the run name, ``num_q``
+        (the number of topics averaged), the per-topic lines (with
+        ``per_topic``) and the means as topic ``all``.
+        """
+        out = []
+        for r in self.runs:
+            out.append(f"runid\tall\t{r.name}")
+            out.append(f"num_q\tall\t{len(r.topics)}")
+            if per_topic:
+                for k, t in enumerate(r.topics):
+                    for m in self.measures:
+                        out.append(f"{m}\t{t}\t{r.values[m][k]:.{digits}f}")
+            for m in self.measures:
+                out.append(f"{m}\tall\t{r.mean(m):.{digits}f}")
+        return "\n".join(out) + "\n"
+
+    def records(self, include_all: bool = True) -> list[tuple[str, str, str, float]]:
+        """``(run, measure, topic, value)`` tuples."""
+        return [rec for r in self.runs for rec in r.records(include_all)]
+
+    def to_frame(self, include_all: bool = False):
+        """A pandas DataFrame with columns run, measure, topic, value."""
+        import pandas as pd
+
+        return pd.DataFrame(self.records(include_all), columns=["run", "measure", "topic", "value"])
+
+    def to_csv(self, include_all: bool = True) -> str:
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["run", "measure", "topic", "value"])
+        for run, m, t, v in self.records(include_all):
+            w.writerow([run, m, t, repr(v)])
+        return buf.getvalue()
+
+    def to_json(self, include_all: bool = True) -> str:
+        return json.dumps([{"run": run, "measure": m, "topic": t, "value": v}
+                           for run, m, t, v in self.records(include_all)], indent=1) + "\n"
+
+    def table(self) -> str:
+        """A readable table of the means: one row per run, one column per measure."""
+        names = [r.name for r in self.runs]
+        width = max([len("run")] + [len(n) for n in names])
+        cols = [str(m) for m in self.measures]
+        cw = [max(8, len(c)) for c in cols]
+        lines = ["  ".join([f"{'run':<{width}}"] + [f"{c:>{w}}" for c, w in zip(cols, cw)])]
+        for r in self.runs:
+            lines.append("  ".join([f"{r.name:<{width}}"] +
+                                   [f"{r.mean(m):>{w}.4f}" for m, w in zip(self.measures, cw)]))
+        return "\n".join(lines) + "\n"

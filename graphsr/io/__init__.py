@@ -1,0 +1,12 @@
+"""Streaming readers: XML collections, runs, assessments.
+
+Every reader reports bad input as a :class:`~graphsr.errors.GraphsrInputError`
+subclass naming the file, the line and what was expected.
+"""
+
+from .collection import CollectionSource, iter_documents, list_collection, parse_document, read_document
+from .qrels import read_element_qrels
+from .runs import read_run
+
+__all__ = ["CollectionSource", "iter_documents", "list_collection", "parse_document", "read_document",
+           "read_element_qrels", "read_run"]

@@ -1,0 +1,31 @@
+"""Line-oriented reading shared by the run and qrels readers."""
+
+from __future__ import annotations
+
+import os
+from typing import Iterator
+
+from ..errors import GraphsrInputError
+
+__all__ = ["iter_fields"]
+
+
+def iter_fields(path: str | os.PathLike, error: type[GraphsrInputError]) -> Iterator[tuple[int, list[str]]]:
+    """Yield ``(line_number, whitespace-split fields)`` of non-blank lines.
+
+    Lines may end with trailing spaces (INEX qrels do).  A file that is not
+    UTF-8 raises ``error`` with the line of the first bad byte.
+    """
+    try:
+        fh = open(path, "rb")
+    except OSError as exc:
+        raise error(f"cannot read file: {exc.strerror}", path) from None
+    with fh:
+        for lineno, raw in enumerate(fh, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise error(f"expected UTF-8 text, got byte 0x{raw[exc.start]:02x}", path, lineno) from None
+            fields = line.split()
+            if fields:
+                yield lineno, fields

@@ -1,0 +1,210 @@
+"""Measure objects, the registry of measure names and the measure-string parser.
+
+A measure is a small declarative object: a name, supported parameters and an
+optional rank cut-off.  Its canonical string (``repr``) round-trips through
+:func:`parse_measure`, and equality and hashing come from that string, so one
+object serves as a dict key, a CLI argument and a report label::
+
+    SRP@10        SR           SR@5
+    Name(param=value,...)@cutoff
+
+The arithmetic lives elsewhere (one module per family); a measure names the
+family function that computes it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar
+
+from ..errors import MeasureNameError
+
+__all__ = ["Param", "Measure", "register", "registry", "parse_measure", "parse_measures"]
+
+
+@dataclass(frozen=True)
+class Param:
+    """One supported parameter: its type, default and a one-line description."""
+
+    dtype: type
+    default: Any = None
+    desc: str = ""
+
+
+class Measure:
+    """Base class of every measure.
+
+    Subclasses set ``NAME``, ``DESCRIPTION``, ``SUPPORTED_PARAMS``,
+    ``CUTOFF`` (``'optional'``, ``'required'`` or ``'none'``) and ``FAMILY``
+    (the name of the module-level family that computes it).
+    """
+
+    NAME: ClassVar[str] = ""
+    DESCRIPTION: ClassVar[str] = ""
+    SUPPORTED_PARAMS: ClassVar[dict[str, Param]] = {}
+    CUTOFF: ClassVar[str] = "optional"
+    FAMILY: ClassVar[str] = ""
+
+    def __init__(self, cutoff: int | None = None, **params: Any):
+        if cutoff is not None:
+            if self.CUTOFF == "none":
+                raise MeasureNameError(f"{self.NAME} takes no @cutoff")
+            if isinstance(cutoff, bool) or not isinstance(cutoff, int) or cutoff < 1:
+                raise MeasureNameError(f"{self.NAME}: expected a positive integer cut-off, got {cutoff!r}")
+        unknown = set(params) - set(self.SUPPORTED_PARAMS)
+        if unknown:
+            known = ", ".join(self.SUPPORTED_PARAMS) or "none"
+            raise MeasureNameError(f"{self.NAME}: unknown parameter(s) {', '.join(sorted(unknown))}; "
+                                   f"supported: {known}")
+        values = {}
+        for name, spec in self.SUPPORTED_PARAMS.items():
+            v = params.get(name, spec.default)
+            if v is not None and not isinstance(v, spec.dtype):
+                try:
+                    v = spec.dtype(v)
+                except (TypeError, ValueError):
+                    raise MeasureNameError(f"{self.NAME}: parameter {name} expects {spec.dtype.__name__}, "
+                                           f"got {v!r}") from None
+            values[name] = v
+        self.cutoff = cutoff
+        self.params = values
+
+    # -- ir_measures-style construction ------------------------------------
+    def __call__(self, **params: Any) -> "Measure":
+        return type(self)(cutoff=self.cutoff, **{**self.params, **params})
+
+    def __matmul__(self, cutoff: int) -> "Measure":
+        return type(self)(cutoff=cutoff, **self.params)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.params[key]
+
+    # -- canonical form ----------------------------------------------------
+    def __repr__(self) -> str:
+        shown = [f"{k}={_fmt(v)}" for k, v in self.params.items()
+                 if v is not None and v != self.SUPPORTED_PARAMS[k].default]
+        s = self.NAME + (f"({','.join(shown)})" if shown else "")
+        return s + (f"@{self.cutoff}" if self.cutoff is not None else "")
+
+    __str__ = __repr__
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Measure) and repr(self) == repr(other)
+
+    def __hash__(self) -> int:
+        return hash(repr(self))
+
+    def validate(self) -> "Measure":
+        """Check what cannot be checked piecewise (a required cut-off)."""
+        if self.CUTOFF == "required" and self.cutoff is None:
+            raise MeasureNameError(f"{self.NAME} needs a rank cut-off, e.g. {self.NAME}@10")
+        return self
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v)) if abs(v) < 1e15 else repr(v)
+    return str(v)
+
+
+_REGISTRY: dict[str, type[Measure]] = {}
+
+
+def register(cls: type[Measure], *aliases: str) -> type[Measure]:
+    """Add a measure class to the registry under its NAME (and aliases)."""
+    for name in (cls.NAME, *aliases):
+        if name in _REGISTRY and _REGISTRY[name] is not cls:
+            raise ValueError(f"measure name {name!r} registered twice")
+        _REGISTRY[name] = cls
+    return cls
+
+
+def registry() -> dict[str, type[Measure]]:
+    """Every registered measure, by name."""
+    from . import sr  # noqa: F401  (registers the SR family)
+
+    return dict(_REGISTRY)
+
+
+_MEASURE = re.compile(r"^\s*(?P<name>[A-Za-z][A-Za-z0-9_.]*)"
+                      r"(?:\((?P<params>[^()]*)\))?"
+                      r"(?:@(?P<cutoff>[^\s]+))?\s*$")
+
+
+def parse_measure(text: str | Measure) -> Measure:
+    """Parse a measure string such as ``SRP@10`` into a measure object.
+
+    Parameters
+    ----------
+    text : str or Measure
+
+    Returns
+    -------
+    Measure
+        Its ``repr`` is the canonical form of ``text``.
+
+    Raises
+    ------
+    MeasureNameError
+        For a malformed string, an unknown name (listing the known ones), a
+        bad parameter or a missing required cut-off.
+
+    Examples
+    --------
+    >>> parse_measure("SRP@10")
+    SRP@10
+    >>> parse_measure("SR")
+    SR
+    >>> parse_measure("XYZ@3")
+    Traceback (most recent call last):
+    ...
+    graphsr.errors.MeasureNameError: unknown measure 'XYZ'; known measures: SR, SRP
+    """
+    if isinstance(text, Measure):
+        return text.validate()
+    reg = registry()
+    m = _MEASURE.match(text)
+    if m is None:
+        raise MeasureNameError(f"cannot parse measure {text!r}; expected Name, Name@k or Name(param=value,...)@k")
+    name = m.group("name")
+    cls = reg.get(name)
+    if cls is None:
+        raise MeasureNameError(f"unknown measure {name!r}; known measures: {', '.join(sorted(reg))}")
+    params: dict[str, Any] = {}
+    if m.group("params"):
+        for part in m.group("params").split(","):
+            key, eq, value = part.partition("=")
+            if not eq or not key.strip():
+                raise MeasureNameError(f"{text!r}: expected parameters as name=value, got {part!r}")
+            params[key.strip()] = _value(value.strip())
+    cutoff = None
+    if m.group("cutoff") is not None:
+        try:
+            cutoff = int(m.group("cutoff"))
+        except ValueError:
+            raise MeasureNameError(f"{text!r}: expected an integer cut-off after @, got "
+                                   f"{m.group('cutoff')!r}") from None
+    return cls(cutoff=cutoff, **params).validate()
+
+
+def _value(s: str) -> Any:
+    for conv in (int, float):
+        try:
+            return conv(s)
+        except ValueError:
+            pass
+    return s
+
+
+def parse_measures(texts: list[str]) -> list[Measure]:
+    """Parse several measure strings, keeping their order and dropping repeats."""
+    out: list[Measure] = []
+    for t in texts:
+        m = parse_measure(t)
+        if m not in out:
+            out.append(m)
+    return out
+
+
+FamilyFunc = Callable[..., dict]

@@ -1,0 +1,11 @@
+"""In-memory core types: document trees, runs, assessments.
+
+Nothing here reads files or databases; :mod:`graphsr.io` and
+:mod:`graphsr.store` build these objects.
+"""
+
+from .document import DocumentTree, normalize_xpath
+from .run import Run, TreeResult
+from .qrels import ElementQrels
+
+__all__ = ["DocumentTree", "normalize_xpath", "Run", "TreeResult", "ElementQrels"]

@@ -1,0 +1,256 @@
+"""Compact, array-based document trees.
+
+A :class:`DocumentTree` holds one XML document as parallel numpy arrays in
+document (pre-)order.  Node ``i`` (0-based array index) has pre-order id
+``i + 1`` as in the figures of the SR paper (root = 1).  Nothing in it says
+where the tree came from: it is built by :mod:`graphsr.io` from XML files, by
+tests from literals, and later by the store from the database.
+
+Conventions (SPEC section 3)
+----------------------------
+* ``parent[i]`` is the array index of the parent, ``-1`` for the root.
+* ``depth[i]`` counts the steps of the node's XPath: the root has depth 1.
+* ``position[i]`` is the 1-based position of the node among the siblings
+  that share its tag, so that the node's XPath is
+  ``/tag[position]/.../tag[position]`` as INEX writes it.
+* ``start[i]`` / ``end[i]`` are character offsets ``[start, end)`` of the
+  node's descendant text: Unicode characters of text content only, tags
+  excluded, offset 0 is the first text character of the document.  The
+  node length (its FOL length) is ``end - start``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+import numpy as np
+
+__all__ = ["DocumentTree", "normalize_xpath", "canonical_xpath"]
+
+_STEP = re.compile(r"([^/\[\]]+)(?:\[(\d+)\])?")
+
+
+def normalize_xpath(xpath: str) -> tuple[tuple[str, int], ...]:
+    """Split an INEX XPath into ``(tag, position)`` steps.
+
+    A step written without a position means position 1
+    (``/article/bdy`` is ``/article[1]/bdy[1]``).
+
+    Parameters
+    ----------
+    xpath : str
+        An absolute XPath of child steps, e.g. ``/article[1]/bdy[1]/sec[2]``.
+
+    Returns
+    -------
+    tuple of (str, int)
+
+    Raises
+    ------
+    ValueError
+        If the string is not an absolute path of ``tag[n]`` steps.
+
+    Examples
+    --------
+    >>> normalize_xpath("/article[1]/bdy/sec[2]")
+    (('article', 1), ('bdy', 1), ('sec', 2))
+    """
+    if not xpath.startswith("/") or xpath.endswith("/") or "//" in xpath:
+        raise ValueError(f"expected an absolute XPath like /article[1]/sec[2], got {xpath!r}")
+    steps = []
+    for raw in xpath[1:].split("/"):
+        m = _STEP.fullmatch(raw)
+        if m is None:
+            raise ValueError(f"expected XPath steps of the form tag[n], got {raw!r} in {xpath!r}")
+        pos = int(m.group(2)) if m.group(2) else 1
+        if pos < 1:
+            raise ValueError(f"XPath positions are 1-based, got {raw!r} in {xpath!r}")
+        steps.append((m.group(1), pos))
+    return tuple(steps)
+
+
+def canonical_xpath(xpath: str) -> str:
+    """The XPath with an explicit position on every step.
+
+    Examples
+    --------
+    >>> canonical_xpath("/article/bdy[1]/sec[2]")
+    '/article[1]/bdy[1]/sec[2]'
+    """
+    return "/" + "/".join(f"{t}[{p}]" for t, p in normalize_xpath(xpath))
+
+
+@dataclass(eq=False)
+class DocumentTree:
+    """One document as arrays in pre-order.
+
+    Parameters
+    ----------
+    docid : str
+        Document identifier (the file-name stem; INEX: the article id).
+    tags : sequence of str
+        The document's tag vocabulary; ``tag`` indexes into it.
+    tag, parent, depth, position : array of int32
+        Per-node tag index, parent index (-1 for the root), depth (root = 1)
+        and 1-based position among same-tag siblings.
+    start, end : array of int64
+        Text offsets ``[start, end)`` of each node's descendant text.
+    source : str, optional
+        Where the document was read from (a file name), for messages.
+
+    Examples
+    --------
+    >>> doc = DocumentTree.from_nested("d", ("a", "xy", [("b", "abc", []), ("b", "", [("c", "z", [])])]))
+    >>> [doc.xpath(i) for i in range(len(doc))]
+    ['/a[1]', '/a[1]/b[1]', '/a[1]/b[2]', '/a[1]/b[2]/c[1]']
+    >>> doc.length.tolist()
+    [6, 3, 1, 1]
+    >>> doc.node("/a/b[2]/c")
+    3
+    """
+
+    docid: str
+    tags: tuple[str, ...]
+    tag: np.ndarray
+    parent: np.ndarray
+    depth: np.ndarray
+    position: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    source: str | None = None
+    _index: dict | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        self.tags = tuple(self.tags)
+        self.tag = np.asarray(self.tag, dtype=np.int32)
+        self.parent = np.asarray(self.parent, dtype=np.int32)
+        self.depth = np.asarray(self.depth, dtype=np.int32)
+        self.position = np.asarray(self.position, dtype=np.int32)
+        self.start = np.asarray(self.start, dtype=np.int64)
+        self.end = np.asarray(self.end, dtype=np.int64)
+        n = len(self.tag)
+        for name in ("parent", "depth", "position", "start", "end"):
+            if len(getattr(self, name)) != n:
+                raise ValueError(f"DocumentTree {self.docid!r}: array {name!r} has length "
+                                 f"{len(getattr(self, name))}, expected {n}")
+        if n == 0:
+            raise ValueError(f"DocumentTree {self.docid!r} has no nodes")
+
+    # -- basic facts -------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.tag)
+
+    @property
+    def length(self) -> np.ndarray:
+        """Node length: number of text characters in each node's subtree."""
+        return self.end - self.start
+
+    @property
+    def preorder(self) -> np.ndarray:
+        """Pre-order ids (root = 1)."""
+        return np.arange(1, len(self) + 1, dtype=np.int64)
+
+    def tag_names(self) -> list[str]:
+        """Tag name of every node."""
+        return [self.tags[t] for t in self.tag]
+
+    def children(self, i: int) -> np.ndarray:
+        """Array indices of the children of node ``i`` in document order."""
+        return np.flatnonzero(self.parent == i)
+
+    # -- XPaths --------------------------------------------------------------
+    def xpath(self, i: int) -> str:
+        """The 1-based positional XPath of node ``i``."""
+        steps = []
+        i = int(i)
+        while i >= 0:
+            steps.append(f"{self.tags[self.tag[i]]}[{self.position[i]}]")
+            i = int(self.parent[i])
+        return "/" + "/".join(reversed(steps))
+
+    def xpaths(self) -> list[str]:
+        """XPaths of all nodes, in pre-order."""
+        out: list[str] = []
+        tags, tag, pos, par = self.tags, self.tag.tolist(), self.position.tolist(), self.parent.tolist()
+        for i in range(len(tag)):
+            step = f"/{tags[tag[i]]}[{pos[i]}]"
+            out.append(step if par[i] < 0 else out[par[i]] + step)
+        return out
+
+    def node(self, xpath: str) -> int:
+        """Array index of the node at ``xpath``.
+
+        Raises
+        ------
+        KeyError
+            If the document has no node at that path.
+        ValueError
+            If ``xpath`` is not a well-formed positional path.
+        """
+        if self._index is None:
+            tags, tag, pos, par = self.tags, self.tag.tolist(), self.position.tolist(), self.parent.tolist()
+            keys: list[tuple] = []
+            for i in range(len(tag)):
+                step = ((tags[tag[i]], pos[i]),)
+                keys.append(step if par[i] < 0 else keys[par[i]] + step)
+            self._index = {k: i for i, k in enumerate(keys)}
+        key = normalize_xpath(xpath)
+        try:
+            return self._index[key]
+        except KeyError:
+            raise KeyError(f"document {self.docid!r} has no node {xpath!r}") from None
+
+    # -- construction helpers ----------------------------------------------
+    @classmethod
+    def from_nested(cls, docid: str, root: tuple, source: str | None = None) -> "DocumentTree":
+        """Build a tree from ``(tag, text, [children...])`` tuples.
+
+        ``text`` is the element's own text before its first child; this
+        helper is for tests and examples (no tails).
+        """
+        tags: dict[str, int] = {}
+        tag, parent, depth, position, start, end = [], [], [], [], [], []
+        offset = 0
+
+        def visit(node: tuple, par: int, d: int, pos: int) -> None:
+            nonlocal offset
+            name, text, kids = node
+            i = len(tag)
+            tag.append(tags.setdefault(name, len(tags)))
+            parent.append(par)
+            depth.append(d)
+            position.append(pos)
+            start.append(offset)
+            end.append(0)
+            offset += len(text)
+            seen: dict[str, int] = {}
+            for kid in kids:
+                seen[kid[0]] = seen.get(kid[0], 0) + 1
+                visit(kid, i, d + 1, seen[kid[0]])
+            end[i] = offset
+
+        visit(root, -1, 1, 1)
+        return cls(docid, tuple(tags), tag, parent, depth, position, start, end, source)
+
+    @staticmethod
+    def positions_from(tag: Sequence[int], parent: Sequence[int]) -> np.ndarray:
+        """1-based positions among same-tag siblings, from pre-order tag/parent."""
+        counter: dict[tuple[int, int], int] = {}
+        out = np.empty(len(tag), dtype=np.int32)
+        for i, (t, p) in enumerate(zip(tag, parent)):
+            k = (p, t)
+            counter[k] = counter.get(k, 0) + 1
+            out[i] = counter[k]
+        return out
+
+
+def iter_subtree(doc: DocumentTree, i: int) -> Iterable[int]:
+    """Array indices of the subtree rooted at ``i`` (pre-order is contiguous)."""
+    j = i + 1
+    n = len(doc)
+    d = doc.depth[i]
+    while j < n and doc.depth[j] > d:
+        j += 1
+    return range(i, j)

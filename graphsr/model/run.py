@@ -1,0 +1,148 @@
+"""Runs: ranked lists of tree results per topic.
+
+A run line names one node ``(topic, docid, rank, xpath)``; the lines of a
+topic that share a rank form one *tree result* (SPEC section 6), a set of
+nodes of one document returned at one rank.  A single line is a singleton
+tree (element retrieval).  A result's nodes need not be connected: SR's
+equations (CIKM'08 Eq 1, 4, 5) only use the result as a set of nodes, so a
+non-connected set is scored as that set (the SR paper treats an article's
+cluster of elements in Relevant-in-Context as one induced subtree, which is
+the same set).
+
+Results are ordered by the rank column (ascending), not by score: the rank
+is what groups lines into tree results.  The score is kept for reference.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from ..errors import DuplicateResultError, RunFormatError
+from .document import canonical_xpath
+
+__all__ = ["TreeResult", "Run", "RunRow"]
+
+
+@dataclass(frozen=True)
+class RunRow:
+    """One run line: a node returned for a topic at a rank."""
+
+    topic: str
+    docid: str
+    rank: int
+    score: float
+    xpath: str
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class TreeResult:
+    """The nodes of one document returned for a topic at one rank."""
+
+    topic: str
+    rank: int
+    docid: str
+    xpaths: tuple[str, ...]  # canonical XPaths, in the order of the run lines
+    score: float
+    lines: tuple[int | None, ...] = ()
+
+    def __len__(self) -> int:
+        return len(self.xpaths)
+
+
+class Run:
+    """A ranked list of tree results for each topic.
+
+    Parameters
+    ----------
+    name : str
+        How the run is reported (the ``runid`` line).
+    results : dict of str to list of TreeResult
+        Per topic, the tree results in rank order.
+    source : str, optional
+        The file it was read from, for messages.
+
+    Use :meth:`from_rows` to build one from lines; it checks the structure.
+    """
+
+    def __init__(self, name: str, results: dict[str, list[TreeResult]], source: str | None = None,
+                 run_ids: tuple[str, ...] = ()):
+        self.name = name
+        self.results = results
+        self.source = source
+        self.run_ids = run_ids
+
+    def __repr__(self) -> str:
+        return f"Run({self.name!r}, topics={len(self.results)}, results={self.num_results})"
+
+    @property
+    def topics(self) -> list[str]:
+        return list(self.results)
+
+    @property
+    def num_results(self) -> int:
+        return sum(len(v) for v in self.results.values())
+
+    def __iter__(self) -> Iterator[TreeResult]:
+        for rs in self.results.values():
+            yield from rs
+
+    def docids(self) -> set[str]:
+        """Every document the run names."""
+        return {r.docid for r in self}
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[RunRow], name: str, source: str | None = None,
+                  run_ids: tuple[str, ...] = ()) -> "Run":
+        """Group run lines into tree results and check them.
+
+        Raises
+        ------
+        RunFormatError
+            If the lines of one (topic, rank) name different documents.
+        DuplicateResultError
+            If a node appears twice in one tree result, or the same result
+            (same document, same set of nodes) appears at two ranks of a topic.
+        """
+        grouped: dict[str, dict[int, list[RunRow]]] = {}
+        for row in rows:
+            grouped.setdefault(row.topic, {}).setdefault(row.rank, []).append(row)
+        results: dict[str, list[TreeResult]] = {}
+        for topic, by_rank in grouped.items():
+            seen_sets: dict[tuple[str, frozenset], TreeResult] = {}
+            out: list[TreeResult] = []
+            for rank in sorted(by_rank):
+                lines = by_rank[rank]
+                first = lines[0]
+                xpaths: list[str] = []
+                seen_nodes: dict[str, RunRow] = {}
+                for row in lines:
+                    if row.docid != first.docid:
+                        raise RunFormatError(
+                            f"topic {topic} rank {rank}: lines sharing a rank form one tree result and must "
+                            f"name one document; expected {first.docid!r} (line {first.line}), got {row.docid!r}",
+                            source, row.line)
+                    try:
+                        xp = canonical_xpath(row.xpath)
+                    except ValueError as exc:
+                        raise RunFormatError(str(exc), source, row.line) from None
+                    if xp in seen_nodes:
+                        raise DuplicateResultError(
+                            f"topic {topic} rank {rank}: node {row.docid} {xp} appears twice in one tree result "
+                            f"(also line {seen_nodes[xp].line}); expected each node once", source, row.line)
+                    seen_nodes[xp] = row
+                    xpaths.append(xp)
+                res = TreeResult(topic, rank, first.docid, tuple(xpaths), first.score,
+                                 tuple(r.line for r in lines))
+                key = (first.docid, frozenset(xpaths))
+                if key in seen_sets:
+                    other = seen_sets[key]
+                    raise DuplicateResultError(
+                        f"topic {topic}: the same result ({first.docid} {', '.join(xpaths)}) is returned at rank "
+                        f"{other.rank} and rank {rank}; expected each result once (as trec_eval refuses "
+                        "duplicate documents)", source, first.line)
+                seen_sets[key] = res
+                out.append(res)
+            results[topic] = out
+        return cls(name, results, source, run_ids)

@@ -1,0 +1,388 @@
+"""Structural summaries: partitions of a collection's elements with statistics.
+
+Built in one streaming pass over the documents by :func:`build_summary`.
+Summary node ``s`` (0-based; shown as ``S{s+1}``) has
+
+* its key (:meth:`Summary.label`), e.g. ``/book/fm/d`` in a p* summary;
+* its extent size (number of elements in the part), ``extent_size[s]``;
+* its content length (sum of the node lengths, SPEC section 3, of its
+  elements), ``content_length[s]``;
+* optionally its extent, the elements themselves (``keep_extents=True``).
+
+The summary graph has an edge A–B when some element of A is the parent of
+some element of B.  Edges are kept directed (parent part -> child part) with
+
+* ``pairs``: the number of parent–child element pairs between A and B;
+* ``child_length``: the total length of the child elements of those pairs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+import numpy as np
+
+from ..model.document import DocumentTree
+from .kinds import PartitionKind, partition_kind
+
+__all__ = ["Summary", "SummaryBuilder", "build_summary"]
+
+_ROOT = -1      # parent path id of a root element
+_UNKNOWN = -2   # a key part never seen while building
+
+
+class _Keyer:
+    """Interns tags, label paths, child-label sets and keys to small integers."""
+
+    def __init__(self, kind: PartitionKind):
+        self.kind = kind
+        self.tag_ids: dict[str, int] = {}
+        self.tag_names: list[str] = []
+        self.path_ids: dict[tuple[int, int], int] = {}
+        self.paths: list[tuple[int, int]] = []
+        self.set_ids: dict[frozenset, int] = {}
+        self.sets: list[frozenset] = []
+        self.sid_of: dict[tuple[int, int], int] = {}
+        self.keys: list[tuple[int, int]] = []
+
+    def _intern(self, table: dict, items: list, key, grow: bool) -> int:
+        v = table.get(key)
+        if v is None:
+            if not grow:
+                return _UNKNOWN
+            v = table[key] = len(items)
+            items.append(key)
+        return v
+
+    def sids(self, doc: DocumentTree, grow: bool) -> np.ndarray:
+        """SID of every node of ``doc``; ``-1`` for a key not in the summary (only when not growing)."""
+        gt = [self._intern(self.tag_ids, self.tag_names, name, grow) for name in doc.tags]
+        tag = doc.tag.tolist()
+        par = doc.parent.tolist()
+        n = len(tag)
+        node_tag = [gt[t] for t in tag]
+        if self.kind.by_path:
+            base = [0] * n
+            path_ids, paths = self.path_ids, self.paths
+            for i in range(n):
+                p = par[i]
+                pb = _ROOT if p < 0 else base[p]
+                g = node_tag[i]
+                if pb == _UNKNOWN or g == _UNKNOWN:
+                    base[i] = _UNKNOWN
+                    continue
+                k = (pb, g)
+                v = path_ids.get(k)
+                if v is None:
+                    v = self._intern(path_ids, paths, k, grow)
+                base[i] = v
+        else:
+            base = node_tag
+        if self.kind.by_children:
+            kids: list[list[int]] = [[] for _ in range(n)]
+            for i in range(1, n):
+                kids[par[i]].append(node_tag[i])
+            setid = []
+            for k in kids:
+                if _UNKNOWN in k:
+                    setid.append(_UNKNOWN)
+                else:
+                    setid.append(self._intern(self.set_ids, self.sets, frozenset(k), grow))
+        else:
+            setid = [0] * n
+        out = np.empty(n, dtype=np.int64)
+        sid_of, keys = self.sid_of, self.keys
+        for i in range(n):
+            b, s = base[i], setid[i]
+            if b == _UNKNOWN or s == _UNKNOWN:
+                out[i] = -1
+                continue
+            k = (b, s)
+            v = sid_of.get(k)
+            if v is None:
+                v = self._intern(sid_of, keys, k, grow)
+            out[i] = v
+        return out
+
+    def label(self, sid: int) -> str:
+        b, s = self.keys[sid]
+        if self.kind.by_path:
+            parts = []
+            while b != _ROOT:
+                pb, g = self.paths[b]
+                parts.append(self.tag_names[g])
+                b = pb
+            head = "/" + "/".join(reversed(parts))
+        else:
+            head = self.tag_names[b]
+        if self.kind.by_children:
+            head += "|{" + ",".join(sorted(self.tag_names[g] for g in self.sets[s])) + "}"
+        return head
+
+
+@dataclass(eq=False)
+class Summary:
+    """A structural summary of a collection (see module docstring).
+
+    Attributes
+    ----------
+    kind : PartitionKind
+    extent_size, content_length : array of int64, one entry per SID
+    edge_src, edge_dst : array of int64
+        Directed summary edges, parent part -> child part.
+    edge_pairs, edge_child_length : array of int64
+        Per edge, the number of parent–child element pairs and the total
+        length of the child elements.
+    num_documents, num_elements : int
+    extents : dict of str to array, optional
+        ``extents[docid][i]`` is the SID of node ``i`` of that document
+        (kept only with ``keep_extents=True``).
+    """
+
+    kind: PartitionKind
+    extent_size: np.ndarray
+    content_length: np.ndarray
+    edge_src: np.ndarray
+    edge_dst: np.ndarray
+    edge_pairs: np.ndarray
+    edge_child_length: np.ndarray
+    num_documents: int
+    _keyer: _Keyer = field(repr=False)
+    extents: dict[str, np.ndarray] | None = field(default=None, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.extent_size)
+
+    def __repr__(self) -> str:
+        return (f"Summary(kind={self.kind.name!r}, nodes={len(self)}, edges={len(self.edge_src)}, "
+                f"documents={self.num_documents}, elements={self.num_elements})")
+
+    @property
+    def num_elements(self) -> int:
+        return int(self.extent_size.sum())
+
+    def label(self, sid: int) -> str:
+        """The key of summary node ``sid`` as text, e.g. ``/book/fm/d``."""
+        return self._keyer.label(int(sid))
+
+    def labels(self) -> list[str]:
+        return [self.label(s) for s in range(len(self))]
+
+    def sid(self, label: str) -> int:
+        """The SID whose key is ``label``.
+
+        Raises
+        ------
+        KeyError
+        """
+        for s in range(len(self)):
+            if self.label(s) == label:
+                return s
+        raise KeyError(f"no summary node {label!r} in this {self.kind.name} summary")
+
+    def assign(self, doc: DocumentTree) -> np.ndarray:
+        """SID of every node of ``doc`` (``-1`` where the summary has no such part).
+
+        A document that was part of the collection the summary was built
+        from always maps completely.
+        """
+        return self._keyer.sids(doc, grow=False)
+
+    def extent(self, sid: int) -> list[tuple[str, int]]:
+        """The elements of summary node ``sid`` as ``(docid, pre-order id)``.
+
+        Raises
+        ------
+        ValueError
+            If the summary was built without ``keep_extents=True``.
+        """
+        if self.extents is None:
+            raise ValueError("this summary was built without keep_extents=True; its extents were not kept")
+        out = []
+        for docid, sids in self.extents.items():
+            out.extend((docid, int(i) + 1) for i in np.flatnonzero(sids == sid))
+        return out
+
+    def edge_weights(self, scheme: str) -> np.ndarray:
+        """Per directed edge, the weight of a scheme: ``extent``, ``length`` or ``uniform``."""
+        if scheme == "extent":
+            return self.edge_pairs.astype(float)
+        if scheme == "length":
+            return self.edge_child_length.astype(float)
+        if scheme == "uniform":
+            return np.ones(len(self.edge_src))
+        raise ValueError(f"unknown weight scheme {scheme!r}; expected extent, length or uniform")
+
+    def graph(self, directed: bool = False):
+        """The summary graph as a networkx graph.
+
+        Nodes are SIDs with attributes ``label``, ``extent_size`` and
+        ``content_length``.  Edges carry ``pairs`` and ``child_length``; in
+        the undirected graph (default) the two directions of an edge are
+        added together.
+
+        Returns
+        -------
+        networkx.Graph or networkx.DiGraph
+        """
+        import networkx as nx
+
+        g = nx.DiGraph() if directed else nx.Graph()
+        g.graph["kind"] = self.kind.name
+        for s in range(len(self)):
+            g.add_node(s, label=self.label(s), extent_size=int(self.extent_size[s]),
+                       content_length=int(self.content_length[s]))
+        for a, b, n, ln in zip(self.edge_src.tolist(), self.edge_dst.tolist(), self.edge_pairs.tolist(),
+                               self.edge_child_length.tolist()):
+            if g.has_edge(a, b):
+                g[a][b]["pairs"] += n
+                g[a][b]["child_length"] += ln
+            else:
+                g.add_edge(a, b, pairs=n, child_length=ln)
+        return g
+
+    def to_frame(self):
+        """Summary nodes as a pandas DataFrame (sid, label, extent_size, content_length)."""
+        import pandas as pd
+
+        return pd.DataFrame({"sid": np.arange(len(self)), "label": self.labels(),
+                             "extent_size": self.extent_size, "content_length": self.content_length})
+
+
+class SummaryBuilder:
+    """Accumulates a summary document by document (memory bounded by the summary size).
+
+    Per-document SID arrays are buffered and folded into the statistics with
+    numpy every ``flush_nodes`` nodes.
+    """
+
+    def __init__(self, kind: str | PartitionKind, keep_extents: bool = False, flush_nodes: int = 1 << 18):
+        self.kind = partition_kind(kind)
+        self._keyer = _Keyer(self.kind)
+        self._keep = keep_extents
+        self._extents: dict[str, np.ndarray] = {}
+        self._flush_nodes = flush_nodes
+        self._buf: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        self._buffered = 0
+        self._size = np.zeros(0, dtype=np.int64)
+        self._length = np.zeros(0, dtype=np.int64)
+        self._edges: dict[int, list[int]] = {}
+        self.num_documents = 0
+
+    def add(self, doc: DocumentTree) -> np.ndarray:
+        """Add one document; returns the SID of each of its nodes."""
+        sids = self._keyer.sids(doc, grow=True)
+        self.num_documents += 1
+        if self._keep:
+            if doc.docid in self._extents:
+                raise ValueError(f"document {doc.docid!r} was added twice")
+            self._extents[doc.docid] = sids.astype(np.int32)
+        self._buf.append((sids, doc.parent, doc.length))
+        self._buffered += len(sids)
+        if self._buffered >= self._flush_nodes:
+            self._flush()
+        return sids
+
+    def _flush(self) -> None:
+        if not self._buf:
+            return
+        sids = np.concatenate([b[0] for b in self._buf])
+        lengths = np.concatenate([b[2] for b in self._buf])
+        parents = []
+        offset = 0
+        for s, par, _ in self._buf:
+            p = par.astype(np.int64)
+            parents.append(np.where(p >= 0, p + offset, -1))
+            offset += len(s)
+        par = np.concatenate(parents)
+        self._buf.clear()
+        self._buffered = 0
+        n = len(self._keyer.keys)
+        size = np.bincount(sids, minlength=n)
+        length = np.bincount(sids, weights=lengths, minlength=n).astype(np.int64)
+        self._size = _grow(self._size, n) + size
+        self._length = _grow(self._length, n) + length
+        child = np.flatnonzero(par >= 0)
+        key = sids[par[child]] * (1 << 32) + sids[child]
+        uniq, inv = np.unique(key, return_inverse=True)
+        counts = np.bincount(inv)
+        lens = np.bincount(inv, weights=lengths[child]).astype(np.int64)
+        edges = self._edges
+        for k, c, ln in zip(uniq.tolist(), counts.tolist(), lens.tolist()):
+            e = edges.get(k)
+            if e is None:
+                edges[k] = [c, ln]
+            else:
+                e[0] += c
+                e[1] += ln
+
+    def build(self) -> Summary:
+        """The summary of everything added so far."""
+        self._flush()
+        n = len(self._keyer.keys)
+        keys = np.array(sorted(self._edges), dtype=np.int64)
+        vals = np.array([self._edges[k] for k in keys.tolist()], dtype=np.int64).reshape(-1, 2)
+        return Summary(
+            kind=self.kind,
+            extent_size=_grow(self._size, n).copy(),
+            content_length=_grow(self._length, n).copy(),
+            edge_src=keys >> 32,
+            edge_dst=keys & ((1 << 32) - 1),
+            edge_pairs=vals[:, 0].copy(),
+            edge_child_length=vals[:, 1].copy(),
+            num_documents=self.num_documents,
+            _keyer=self._keyer,
+            extents=dict(self._extents) if self._keep else None,
+        )
+
+
+def _grow(a: np.ndarray, n: int) -> np.ndarray:
+    if len(a) >= n:
+        return a
+    out = np.zeros(n, dtype=a.dtype)
+    out[: len(a)] = a
+    return out
+
+
+def build_summary(documents: Iterable[DocumentTree], kind: str | PartitionKind = "p*",
+                  keep_extents: bool = False) -> Summary:
+    """Build a structural summary in one pass over the documents.
+
+    Parameters
+    ----------
+    documents : iterable of DocumentTree
+        E.g. :func:`graphsr.io.iter_documents` of a collection; consumed once.
+    kind : {'p*', 'p*|c', 'c', 'tag'}
+        The partition (see :mod:`graphsr.summaries.kinds`).
+    keep_extents : bool
+        Keep, for every document, the SID of each node, so that
+        :meth:`Summary.extent` can list a part's elements.  Costs 4 bytes per
+        element; off by default so memory does not grow with the collection.
+
+    Returns
+    -------
+    Summary
+
+    Examples
+    --------
+    The book of Fig 1-2 of the SR paper (tags abbreviated as in Fig 2):
+
+    >>> from graphsr.model import DocumentTree
+    >>> n = lambda t, kids=(): (t, "", list(kids))
+    >>> book = DocumentTree.from_nested("moby", n("bk", [
+    ...     n("fm", [n("d", [n("n"), n("m"), n("m")]), n("d", [n("n"), n("n")]),
+    ...              n("d", [n("n"), n("n"), n("n")])]),
+    ...     n("bd", [n("c"), n("c"), n("c")])]))
+    >>> s = build_summary([book], "p*")
+    >>> s.labels()
+    ['/bk', '/bk/fm', '/bk/fm/d', '/bk/fm/d/n', '/bk/fm/d/m', '/bk/bd', '/bk/bd/c']
+    >>> s.extent_size.tolist()
+    [1, 1, 3, 6, 2, 1, 3]
+    >>> len(build_summary([book], "p*|c"))
+    9
+    """
+    b = SummaryBuilder(kind, keep_extents=keep_extents)
+    for doc in documents:
+        b.add(doc)
+    return b.build()
