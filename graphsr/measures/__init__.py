@@ -26,6 +26,7 @@ def compute(measures: list[Measure], ranked: RankedNodes) -> dict[Measure, np.nd
     """
     by_family: dict[str, list[Measure]] = {}
     for m in measures:
+        m.validate()
         by_family.setdefault(m.FAMILY, []).append(m)
     out: dict[Measure, np.ndarray] = {}
     for family, ms in by_family.items():

@@ -42,7 +42,7 @@ from .inputs import RankedNodes
 __all__ = ["SR", "SRP", "sr_components", "compute_sr_family"]
 
 
-class SR(Measure):
+class _SR(Measure):
     """Structural Relevance: expected relevance of the top-k results net of redundancy (CIKM'08 Eq 1)."""
 
     NAME = "SR"
@@ -51,7 +51,7 @@ class SR(Measure):
     FAMILY = "sr"
 
 
-class SRP(Measure):
+class _SRP(Measure):
     """Structural Relevance in precision: SR@k / k (CIKM'08 section 6)."""
 
     NAME = "SRP"
@@ -60,8 +60,11 @@ class SRP(Measure):
     FAMILY = "sr"
 
 
-register(SR)
-register(SRP)
+register(_SR)
+register(_SRP)
+
+SR = _SR()
+SRP = _SRP()
 
 
 def sr_components(r: RankedNodes) -> tuple[np.ndarray, np.ndarray]:

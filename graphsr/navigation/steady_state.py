@@ -150,8 +150,8 @@ def stationary_distribution(w, start=None, dangling: str = "self") -> np.ndarray
 
     >>> stationary_distribution([[0, 1], [1, 0]]).tolist()
     [0.5, 0.5]
-    >>> stationary_distribution([[0, 1, 0, 0], [1, 0, 0, 0], [0, 0, 0, 3], [0, 0, 1, 0]]).round(3).tolist()
-    [0.25, 0.25, 0.375, 0.125]
+    >>> stationary_distribution([[0, 1, 0, 0], [1, 0, 0, 0], [0, 0, 1, 3], [0, 0, 1, 0]]).round(3).tolist()
+    [0.25, 0.25, 0.286, 0.214]
     """
     import scipy.sparse as sp
     from scipy.sparse.csgraph import connected_components

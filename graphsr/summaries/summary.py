@@ -380,7 +380,7 @@ def build_summary(documents: Iterable[DocumentTree], kind: str | PartitionKind =
     >>> s.extent_size.tolist()
     [1, 1, 3, 6, 2, 1, 3]
     >>> len(build_summary([book], "p*|c"))
-    9
+    8
     """
     b = SummaryBuilder(kind, keep_extents=keep_extents)
     for doc in documents:

@@ -1,0 +1,41 @@
+"""Shared fixtures: tiny collections written to temporary directories."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from graphsr.model import DocumentTree
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def tiny_collection(tmp_path: Path) -> Path:
+    """Two documents whose p* summary and steady state are worked out by hand in test_cli."""
+    coll = tmp_path / "coll"
+    write(coll / "a.xml", "<a><b>xx</b><b>yyy</b><c>z</c></a>")
+    write(coll / "d2.xml", "<x><y>w</y></x>")
+    return coll
+
+
+def n(tag: str, *kids, text: str = "") -> tuple:
+    return (tag, text, list(kids))
+
+
+@pytest.fixture
+def book() -> DocumentTree:
+    """The book of the SR paper's Fig 2 (tags abbreviated, pre-order ids 1..17)."""
+    return DocumentTree.from_nested("moby", n(
+        "bk",
+        n("fm",
+          n("d", n("n", text="Moby Dick"), n("m", text="whale" + "x" * 20), n("m", text="bio" + "y" * 15)),
+          n("d", n("n", text="Herman Melville"), n("n", text="Plain Label Books")),
+          n("d", n("n", text="Chapter 1: Looming"), n("n", text="Chapter 2: The Carpet-bag"),
+            n("n", text="Chapter 3: The Spouter-Inn"))),
+        n("bd", n("c", text="w" * 50), n("c", text="c" * 100), n("c", text="z" * 50))))

@@ -1,0 +1,229 @@
+"""The command line: trec_eval-style output, the hand-computed tiny case, samples, errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from graphsr.cli.main import main
+from graphsr.data import sample
+
+from .conftest import write
+
+
+def run_cli(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def parse_trec(text):
+    blocks, current = [], None
+    for line in text.splitlines():
+        measure, topic, value = line.split("\t")
+        if measure == "runid":
+            current = {"runid": value}
+            blocks.append(current)
+        else:
+            current[(measure, topic)] = float(value)
+    return blocks
+
+
+@pytest.fixture
+def tiny_case(tmp_path, tiny_collection):
+    """Collection a.xml = <a><b>xx</b><b>yyy</b><c>z</c></a>, d2.xml = <x><y>w</y></x>.
+
+    p* summary: S1 /a, S2 /a/b, S3 /a/c, S4 /x, S5 /x/y; extent weights W12 = 2, W13 = 1, W45 = 1,
+    so by Eq 8 pi = (3, 2, 1, 1, 1) / 8 and p(e;f) = 1 - pi(S(e)): q_a = 5/8, q_b = 6/8, q_c = 7/8.
+    """
+    qrels = write(tmp_path / "qrels", "1 Q0 a /a[1]/b[1] 1\n1 Q0 a /a[1]/c[1] 0.5\n"
+                                      "2 Q0 d2 /x[1]/y[1] 1\n2 Q0 a /a[1]/c[1] 1\n")
+    run = write(tmp_path / "sys.run",
+                "1 Q0 a 1 4 sys /a[1]/b[1]\n1 Q0 a 2 3 sys /a[1]/c[1]\n1 Q0 a 3 2 sys /a[1]/b[2]\n"
+                "1 Q0 a 4 1 sys /a[1]\n1 Q0 a 4 1 sys /a[1]/b[1]\n"
+                "2 Q0 d2 1 3 sys /x[1]/y[1]\n2 Q0 d2 2 2 sys /x[1]\n2 Q0 a 3 1 sys /a[1]/c[1]\n")
+    return tiny_collection, qrels, run
+
+
+def test_hand_computed_per_topic_values(capsys, tiny_case):
+    coll, qrels, run = tiny_case
+    code, out, err = run_cli(capsys, "eval", str(qrels), str(run), "--collection", str(coll),
+                             "--model", "p*:extent", "-m", "SR@4", "-m", "SRP@2", "-m", "SRP@4", "-q")
+    assert code == 0, err
+    (b,) = parse_trec(out)
+    assert b["runid"] == str(run)
+    # topic 1: r1 = 1; r2: rel .5 x (1 - 7/8); r3: rel 0;
+    #          r4 = {a, b1}: rel_tree .5, p(t4;r1) = (5/8 + 1)/2, p(t4;r2) = p(t4;r3) = (5/8 + 6/8)/2
+    t1 = 1 + 0.5 / 8 + 0.5 * (3 / 16) * (5 / 16) * (5 / 16)
+    assert b[("SR@4", "1")] == pytest.approx(t1, abs=1e-6)
+    assert b[("SRP@2", "1")] == pytest.approx((1 + 0.5 / 8) / 2, abs=1e-6)
+    assert b[("SRP@4", "1")] == pytest.approx(t1 / 4, abs=1e-6)
+    # topic 2: y relevant, x not, then c of another document: no redundancy across documents
+    assert b[("SR@4", "2")] == pytest.approx(2.0)
+    assert b[("SRP@4", "2")] == pytest.approx(0.5)
+    assert b[("SRP@4", "all")] == pytest.approx((t1 / 4 + 0.5) / 2, abs=1e-6)
+    assert b[("num_q", "all")] == 2
+    # order: runid, num_q, per-topic lines (topic by topic), then the means
+    lines = out.splitlines()
+    assert lines[0] == f"runid\tall\t{run}"
+    assert lines[2].startswith("SR@4\t1\t") and lines[-1].startswith("SRP@4\tall\t")
+    assert all(len(line.split("\t")[2].split(".")[1]) >= 6 for line in lines[2:])
+
+
+def test_without_navigation_srp_is_precision(capsys, tiny_case):
+    coll, qrels, run = tiny_case
+    code, out, _ = run_cli(capsys, "eval", str(qrels), str(run), "--collection", str(coll), "--model", "none",
+                           "-m", "SRP@2", "-q")
+    (b,) = parse_trec(out)
+    assert b[("SRP@2", "1")] == pytest.approx((1 + 0.5) / 2)
+    assert b[("SRP@2", "2")] == pytest.approx(0.5)
+
+
+def test_no_per_topic_lines_without_q(capsys, tiny_case):
+    coll, qrels, run = tiny_case
+    code, out, _ = run_cli(capsys, "eval", str(qrels), str(run), str(run), "--collection", str(coll))
+    assert code == 0
+    blocks = parse_trec(out)
+    assert len(blocks) == 2
+    assert set(blocks[0]) == {"runid", ("num_q", "all"), ("SRP@5", "all"), ("SRP@10", "all")}
+
+
+@pytest.mark.parametrize("model", ["p*:extent", "p*:length", "p*|c:extent", "p*|c:length", "c:extent",
+                                   "c:uniform", "tag:extent", "tag:length", "none"])
+def test_bundled_samples_every_model(capsys, model):
+    s = sample("shakespeare")
+    code, out, err = run_cli(capsys, "eval", str(s["qrels"]), *map(str, s["runs"]), "--collection",
+                             str(s["collection"]), "--model", model, "-m", "SRP@5", "-m", "SRP@10")
+    assert code == 0, err
+    blocks = parse_trec(out)
+    assert [b["runid"] for b in blocks] == [str(p) for p in s["runs"]]
+    for b in blocks:
+        assert 0 <= b[("SRP@5", "all")] <= 1 and 0 <= b[("SRP@10", "all")] <= 1
+    by_name = {b["runid"].rsplit("/", 1)[-1]: b for b in blocks}
+    # focused speeches beat whole plays under every model
+    assert by_name["speeches.run"][("SRP@10", "all")] > by_name["plays.run"][("SRP@10", "all")]
+
+
+def test_navigation_lowers_scores_of_same_document_results(capsys):
+    s = sample("shakespeare")
+    vals = {}
+    for model in ["none", "p*:extent"]:
+        _, out, _ = run_cli(capsys, "eval", str(s["qrels"]), str(s["runs"][3]), "--collection",
+                            str(s["collection"]), "--model", model, "-m", "SRP@10")
+        vals[model] = parse_trec(out)[0][("SRP@10", "all")]
+    assert vals["p*:extent"] < vals["none"]
+
+
+def test_unknown_xpath_is_an_error_with_file_and_line(capsys, tmp_path, tiny_case):
+    coll, qrels, _ = tiny_case
+    run = write(tmp_path / "bad.run", "1 Q0 a 1 1 s /a[1]/b[1]\n1 Q0 a 2 1 s /a[1]/b[3]\n")
+    code, out, err = run_cli(capsys, "eval", str(qrels), str(run), "--collection", str(coll))
+    assert code == 2 and out == ""
+    assert f"{run}:2:" in err and "has no node /a[1]/b[3]" in err
+
+
+def test_unknown_document_is_an_error(capsys, tmp_path, tiny_case):
+    coll, qrels, _ = tiny_case
+    run = write(tmp_path / "bad.run", "1 Q0 zz 1 1 s /a[1]\n")
+    code, _, err = run_cli(capsys, "eval", str(qrels), str(run), "--collection", str(coll))
+    assert code == 2 and "unknown document 'zz'" in err and f"{run}:1:" in err
+
+
+def test_unknown_node_in_qrels_is_an_error(capsys, tmp_path, tiny_case):
+    coll, _, run = tiny_case
+    qrels = write(tmp_path / "bad.qrels", "1 Q0 a /a[1]/zz[1] 1\n")
+    code, _, err = run_cli(capsys, "eval", str(qrels), str(run), "--collection", str(coll))
+    assert code == 2 and f"{qrels}:1:" in err
+
+
+def test_unknown_nodes_with_warn_are_counted(capsys, tmp_path, tiny_case):
+    coll, qrels, _ = tiny_case
+    run = write(tmp_path / "some.run", "1 Q0 a 1 1 s /a[1]/b[1]\n1 Q0 zz 2 1 s /q[1]\n1 Q0 a 3 1 s /a[1]/b[9]\n")
+    code, out, err = run_cli(capsys, "eval", str(qrels), str(run), "--collection", str(coll), "--unknown", "warn",
+                             "--model", "none", "-m", "SRP@1", "-m", "SR@3", "-q")
+    assert code == 0
+    assert "2 run line(s) name unknown documents or nodes" in err and "2 result(s) left empty" in err
+    b = parse_trec(out)[0]
+    assert b[("SR@3", "1")] == 1.0
+
+
+def test_topics_default_and_all(capsys, tmp_path, tiny_case):
+    coll, qrels, _ = tiny_case
+    run = write(tmp_path / "one.run", "1 Q0 a 1 1 s /a[1]/b[1]\n9 Q0 a 1 1 s /a[1]/b[1]\n")
+    code, out, err = run_cli(capsys, "eval", str(qrels), str(run), "--collection", str(coll), "-m", "SRP@1")
+    b = parse_trec(out)[0]
+    assert b[("num_q", "all")] == 1 and b[("SRP@1", "all")] == 1.0
+    assert "1 run topic(s) have no assessments" in err
+    code, out, _ = run_cli(capsys, "eval", str(qrels), str(run), "--collection", str(coll), "-m", "SRP@1", "-c")
+    b = parse_trec(out)[0]
+    assert b[("num_q", "all")] == 2 and b[("SRP@1", "all")] == 0.5
+
+
+@pytest.mark.parametrize("args, pattern", [
+    (["-m", "XYZ@5"], "unknown measure 'XYZ'"),
+    (["--model", "p*:size"], "unknown weight 'size'"),
+    (["-m", "SRP"], "needs a rank cut-off"),
+])
+def test_bad_options_exit_2(capsys, tiny_case, args, pattern):
+    coll, qrels, run = tiny_case
+    code, out, err = run_cli(capsys, "eval", str(qrels), str(run), "--collection", str(coll), *args)
+    assert code == 2 and out == "" and pattern in err
+
+
+def test_malformed_collection_exit_2(capsys, tmp_path, tiny_case):
+    _, qrels, run = tiny_case
+    coll = tmp_path / "broken"
+    write(coll / "a.xml", "<a>\n<b></a>\n")
+    code, out, err = run_cli(capsys, "eval", str(qrels), str(run), "--collection", str(coll))
+    assert code == 2 and out == "" and "a.xml:2: malformed XML" in err
+
+
+def test_empty_collection_exit_2(capsys, tmp_path, tiny_case):
+    _, qrels, run = tiny_case
+    (tmp_path / "empty").mkdir()
+    code, _, err = run_cli(capsys, "eval", str(qrels), str(run), "--collection", str(tmp_path / "empty"))
+    assert code == 2 and "no XML documents" in err
+
+
+def test_output_formats(capsys, tiny_case):
+    import json
+
+    coll, qrels, run = tiny_case
+    _, out, _ = run_cli(capsys, "eval", str(qrels), str(run), "--collection", str(coll), "--format", "csv")
+    assert out.splitlines()[0] == "run,measure,topic,value"
+    _, out, _ = run_cli(capsys, "eval", str(qrels), str(run), "--collection", str(coll), "--format", "json")
+    recs = json.loads(out)
+    assert {r["topic"] for r in recs} == {"1", "2", "all"}
+    _, out, _ = run_cli(capsys, "eval", str(qrels), str(run), "--collection", str(coll), "--format", "table")
+    assert out.splitlines()[0].split() == ["run", "SRP@5", "SRP@10"]
+
+
+def test_summary_command(capsys):
+    s = sample("mobydick")
+    code, out, _ = run_cli(capsys, "summary", str(s["collection"]), "--kind", "p*", "--edges")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[2].split("\t")[-1] == "/book" and "S7\t3\t" in out
+
+
+def test_demo(capsys):
+    code, out, err = run_cli(capsys, "demo")
+    assert code == 0, err
+    assert "sample mobydick" in out and "sample shakespeare" in out
+    assert "p*|c:length" in out
+
+
+def test_console_script_runs_as_module(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "graphsr", "eval", "nope", "nope.run", "--collection", "x"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and "graphsr: error:" in proc.stderr
+
+
+def test_closed_pipe_is_quiet(tmp_path):
+    s = sample("shakespeare")
+    cmd = (f"{sys.executable} -m graphsr eval {s['qrels']} {' '.join(map(str, s['runs']))} "
+           f"--collection {s['collection']} -q | head -1")
+    proc = subprocess.run(cmd, shell=True, capture_output=True, text=True)
+    assert proc.stdout.startswith("runid") and "Traceback" not in proc.stderr

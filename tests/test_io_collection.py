@@ -1,0 +1,134 @@
+"""Reading XML collections: trees, XPaths, INEX character offsets and bad input."""
+
+from __future__ import annotations
+
+import tarfile
+
+import numpy as np
+import pytest
+from lxml import etree
+
+from graphsr.errors import CollectionError
+from graphsr.io import iter_documents, list_collection, parse_document
+
+from .conftest import write
+
+
+def test_offsets_follow_inex_text_convention():
+    xml = b"<a>ab<b>cd</b>e<!-- no --><c/>f&amp;<?pi x?>g<d><![CDATA[<h>]]></d>\n</a>"
+    doc = parse_document(xml, "t")
+    assert doc.tag_names() == ["a", "b", "c", "d"]
+    # text of a: "ab" + "cd" + "e" + "" + "f&" + "g" + "<h>" + "\n"
+    assert doc.start.tolist() == [0, 2, 5, 8]
+    assert doc.end.tolist() == [12, 4, 5, 11]
+    root = etree.fromstring(xml)
+    assert doc.end[0] == len(root.xpath("string()"))
+
+
+def test_xpaths_are_positional_per_tag():
+    doc = parse_document(b"<r><s/><p/><s><p/><p/></s></r>", "t")
+    assert doc.xpaths() == ["/r[1]", "/r[1]/s[1]", "/r[1]/p[1]", "/r[1]/s[2]", "/r[1]/s[2]/p[1]",
+                            "/r[1]/s[2]/p[2]"]
+    assert doc.depth.tolist() == [1, 2, 2, 2, 3, 3]
+    assert doc.parent.tolist() == [-1, 0, 0, 0, 3, 3]
+    assert doc.preorder.tolist() == [1, 2, 3, 4, 5, 6]
+    assert doc.node("/r/s[2]/p[2]") == 5
+    assert doc.node("/r[1]/s[2]/p[2]") == 5
+    with pytest.raises(KeyError):
+        doc.node("/r/s[3]")
+
+
+def test_unicode_characters_not_bytes():
+    doc = parse_document("<a>héllo <b>wörld</b></a>".encode("utf-8"), "u")
+    assert doc.length.tolist() == [11, 5]
+
+
+def test_declared_entity_counts_as_one_character():
+    xml = b'<!DOCTYPE a [<!ENTITY ent "expanded text">]><a>x&ent;y</a>'
+    doc = parse_document(xml, "e")
+    assert doc.length.tolist() == [3]
+
+
+def test_namespaced_tags_use_prefix():
+    doc = parse_document(b'<r xmlns:m="urn:m"><m:x>t</m:x></r>', "ns")
+    assert doc.xpaths() == ["/r[1]", "/r[1]/m:x[1]"]
+
+
+def test_malformed_xml_names_file_and_line(tmp_path):
+    f = write(tmp_path / "c" / "bad.xml", "<a>\n<b>\n</a>\n")
+    with pytest.raises(CollectionError) as exc:
+        list(iter_documents(tmp_path / "c"))
+    assert exc.value.path.endswith("bad.xml")
+    assert exc.value.line == 3
+    assert "malformed XML" in str(exc.value)
+    assert str(f) in str(exc.value)
+
+
+def test_empty_file_is_malformed(tmp_path):
+    write(tmp_path / "c" / "empty.xml", "")
+    with pytest.raises(CollectionError, match="malformed XML"):
+        list(iter_documents(tmp_path / "c"))
+
+
+def test_empty_directory(tmp_path):
+    (tmp_path / "none").mkdir()
+    write(tmp_path / "none" / "notes.txt", "not xml")
+    with pytest.raises(CollectionError, match="no XML documents"):
+        list_collection(tmp_path / "none")
+
+
+def test_missing_path(tmp_path):
+    with pytest.raises(CollectionError, match="not found"):
+        list_collection(tmp_path / "nowhere")
+
+
+def test_duplicate_document_ids(tmp_path):
+    write(tmp_path / "c" / "x" / "42.xml", "<a/>")
+    write(tmp_path / "c" / "y" / "42.xml", "<b/>")
+    with pytest.raises(CollectionError, match="duplicate document id '42'"):
+        list_collection(tmp_path / "c")
+
+
+def test_directory_is_read_recursively_in_sorted_order(tmp_path):
+    write(tmp_path / "c" / "b" / "2.xml", "<a>two</a>")
+    write(tmp_path / "c" / "a" / "1.xml", "<a>one</a>")
+    docs = list(iter_documents(tmp_path / "c"))
+    assert [d.docid for d in docs] == ["1", "2"]
+    assert docs[0].source.endswith("1.xml")
+
+
+def test_tar_archive(tmp_path):
+    src = tmp_path / "src"
+    write(src / "p" / "7.xml", "<a><b>x</b></a>")
+    write(src / "p" / "8.xml", "<a>yy</a>")
+    archive = tmp_path / "coll.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(src / "p", arcname="p")
+    docs = list(iter_documents(archive))
+    assert [(d.docid, int(d.end[0])) for d in docs] == [("7", 1), ("8", 2)]
+
+
+def test_single_file_collection(tmp_path):
+    f = write(tmp_path / "one.xml", "<a><b/></a>")
+    (doc,) = list(iter_documents(f))
+    assert doc.docid == "one" and len(doc) == 2
+
+
+def test_docid_filter_skips_parsing(tmp_path):
+    write(tmp_path / "c" / "1.xml", "<a/>")
+    write(tmp_path / "c" / "2.xml", "<broken")
+    docs = list(iter_documents(tmp_path / "c", docids=lambda d: d == "1"))
+    assert [d.docid for d in docs] == ["1"]
+
+
+def test_shakespeare_lengths_match_lxml_string():
+    from graphsr.data import sample
+
+    coll = sample("shakespeare")["collection"]
+    for doc in iter_documents(coll):
+        root = etree.parse(str(next(coll.glob(doc.docid + ".xml")))).getroot()
+        els = list(root.iter())
+        assert len(els) == len(doc)
+        lengths = np.array([len(e.xpath("string()")) for e in els])
+        assert np.array_equal(lengths, doc.length)
+        break

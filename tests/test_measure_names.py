@@ -1,0 +1,52 @@
+"""The measure registry and parser: canonical strings round-trip, errors list what is known."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphsr.errors import MeasureNameError
+from graphsr.measures import SR, SRP, parse_measure, parse_measures, registry
+
+
+@pytest.mark.parametrize("text", ["SR", "SR@5", "SRP@10", "SRP@1000"])
+def test_round_trip(text):
+    m = parse_measure(text)
+    assert repr(m) == text
+    assert parse_measure(repr(m)) == m
+    assert hash(parse_measure(text)) == hash(m)
+
+
+def test_ir_measures_style_construction():
+    assert SRP @ 10 == parse_measure("SRP@10")
+    assert repr(SR @ 3) == "SR@3"
+    assert parse_measure(" SRP@5 ") == SRP @ 5
+    assert {SRP @ 5: 1}[parse_measure("SRP@5")] == 1
+
+
+def test_unknown_measure_lists_known_ones():
+    with pytest.raises(MeasureNameError, match="unknown measure 'P'; known measures: SR, SRP"):
+        parse_measure("P@5")
+
+
+@pytest.mark.parametrize("text, pattern", [
+    ("SRP", "needs a rank cut-off"),
+    ("SRP@0", "positive integer cut-off"),
+    ("SRP@x", "integer cut-off"),
+    ("SR(beta=1)@5", "unknown parameter"),
+    ("SR(beta)@5", "name=value"),
+    ("5@SR", "cannot parse"),
+])
+def test_bad_measure_strings(text, pattern):
+    with pytest.raises(MeasureNameError, match=pattern):
+        parse_measure(text)
+
+
+def test_parse_measures_keeps_order_and_drops_repeats():
+    assert [repr(m) for m in parse_measures(["SRP@10", "SR", "SRP@10"])] == ["SRP@10", "SR"]
+
+
+def test_every_registered_measure_round_trips():
+    for name, cls in registry().items():
+        m = cls(cutoff=7)
+        assert parse_measure(repr(m)) == m
+        assert cls.DESCRIPTION
