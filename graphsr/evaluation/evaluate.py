@@ -69,13 +69,15 @@ def load_collection(path: str | os.PathLike, kinds: Iterable[str] = (), keep: se
     for doc in iter_documents(sources, progress=progress):
         out.num_documents += 1
         wanted = keep is None or doc.docid in keep
-        for k, b in builders.items():
-            sids = b.add(doc)
-            if wanted:
-                out.sids[(k, doc.docid)] = sids
+        for b in builders.values():
+            b.add(doc)
         if wanted:
             out.documents[doc.docid] = doc
     out.summaries = {k: b.build() for k, b in builders.items()}
+    kept = list(out.documents.values())
+    for k, summary in out.summaries.items():
+        for doc, sids in zip(kept, summary.assign_many(kept)):
+            out.sids[(k, doc.docid)] = sids
     return out
 
 

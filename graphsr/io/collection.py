@@ -24,19 +24,28 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
+import numpy as np
 from lxml import etree
 
 from ..errors import CollectionError
 from ..model.document import DocumentTree
 
-__all__ = ["CollectionSource", "list_collection", "iter_documents", "read_document", "parse_document"]
+__all__ = ["CollectionSource", "list_collection", "iter_documents", "read_document", "parse_document",
+           "tree_from_element", "py_tree_from_element", "accelerated"]
 
 _TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz")
 
 
+_PARSER: etree.XMLParser | None = None
+
+
 def _parser() -> etree.XMLParser:
-    return etree.XMLParser(huge_tree=True, resolve_entities=False, no_network=True,
-                           load_dtd=False, remove_blank_text=False)
+    """The XML parser every document is read with (created once, reused)."""
+    global _PARSER
+    if _PARSER is None:
+        _PARSER = etree.XMLParser(huge_tree=True, resolve_entities=False, no_network=True,
+                                  load_dtd=False, remove_blank_text=False)
+    return _PARSER
 
 
 @dataclass(frozen=True)
@@ -125,7 +134,16 @@ def parse_document(data: bytes, docid: str, source: str | None = None) -> Docume
 
 def read_document(source: CollectionSource, _tars: dict | None = None) -> DocumentTree:
     """Read and parse one document of a collection."""
-    return parse_document(_read_bytes(source, _tars), source.docid, source.name)
+    if source.member is not None:
+        return parse_document(_read_bytes(source, _tars), source.docid, source.name)
+    try:
+        root = etree.parse(source.path, _parser()).getroot()
+    except etree.XMLSyntaxError as exc:
+        raise CollectionError(f"malformed XML: {exc.msg}; expected a well-formed document",
+                              source.path, exc.lineno or None) from None
+    except OSError as exc:
+        raise CollectionError(f"cannot read file: {exc}", source.path) from None
+    return tree_from_element(root, source.docid, source.path)
 
 
 def _read_bytes(source: CollectionSource, tars: dict | None = None) -> bytes:
@@ -149,8 +167,36 @@ def _qname(el) -> str:
     return qn.localname if not el.prefix else f"{el.prefix}:{qn.localname}"
 
 
+try:
+    from ._walk import walk as _c_walk
+except ImportError:  # the optional C walker was not built
+    _c_walk = None
+
+
+def accelerated() -> bool:
+    """Whether the C walker (``graphsr.io._walk``) is in use."""
+    return _c_walk is not None
+
+
 def tree_from_element(root, docid: str, source: str | None = None) -> DocumentTree:
     """Turn a parsed lxml element into a :class:`DocumentTree` (one pass).
+
+    Uses the C walker when it was built, else :func:`py_tree_from_element`;
+    both compute the same arrays.
+    """
+    if _c_walk is None:
+        return py_tree_from_element(root, docid, source)
+    tags, ints, offsets, hashes = _c_walk(root)
+    ints = np.frombuffer(ints, np.int32).reshape(4, -1)
+    offsets = np.frombuffer(offsets, np.int64).reshape(2, -1)
+    hashes = np.frombuffer(hashes, np.uint64).reshape(-1, 4)
+    t = len(tags)
+    return DocumentTree._trusted(docid, tuple(tags), ints[0], ints[1], ints[2], ints[3], offsets[0], offsets[1],
+                                 source, (hashes[:t], hashes[t:]))
+
+
+def py_tree_from_element(root, docid: str, source: str | None = None) -> DocumentTree:
+    """Pure-Python walker: a parsed lxml element to a :class:`DocumentTree`.
 
     Offsets: an element starts at the current offset, its ``text`` follows,
     then each child's subtree and that child's ``tail``.

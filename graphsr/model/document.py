@@ -99,6 +99,10 @@ class DocumentTree:
         Text offsets ``[start, end)`` of each node's descendant text.
     source : str, optional
         Where the document was read from (a file name), for messages.
+    key_hashes : (ndarray, ndarray), optional
+        Cached summary key hashes (tag codes, node hashes), see
+        :mod:`graphsr.summaries._keys`; the C reader fills them in, else they
+        are computed when first needed.
 
     Examples
     --------
@@ -120,6 +124,7 @@ class DocumentTree:
     start: np.ndarray
     end: np.ndarray
     source: str | None = None
+    key_hashes: tuple | None = field(default=None, repr=False)
     _index: dict | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -137,6 +142,16 @@ class DocumentTree:
                                  f"{len(getattr(self, name))}, expected {n}")
         if n == 0:
             raise ValueError(f"DocumentTree {self.docid!r} has no nodes")
+
+    @classmethod
+    def _trusted(cls, docid, tags, tag, parent, depth, position, start, end, source=None,
+                 key_hashes=None) -> "DocumentTree":
+        """Build without conversions or checks, from arrays of the right dtypes (readers only)."""
+        self = object.__new__(cls)
+        self.docid, self.tags, self.tag, self.parent, self.depth = docid, tags, tag, parent, depth
+        self.position, self.start, self.end, self.source, self._index = position, start, end, source, None
+        self.key_hashes = key_hashes
+        return self
 
     # -- basic facts -------------------------------------------------------
     def __len__(self) -> int:

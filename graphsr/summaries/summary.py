@@ -24,102 +24,10 @@ from typing import Iterable
 import numpy as np
 
 from ..model.document import DocumentTree
+from ._keys import Keyer
 from .kinds import PartitionKind, partition_kind
 
 __all__ = ["Summary", "SummaryBuilder", "build_summary"]
-
-_ROOT = -1      # parent path id of a root element
-_UNKNOWN = -2   # a key part never seen while building
-
-
-class _Keyer:
-    """Interns tags, label paths, child-label sets and keys to small integers."""
-
-    def __init__(self, kind: PartitionKind):
-        self.kind = kind
-        self.tag_ids: dict[str, int] = {}
-        self.tag_names: list[str] = []
-        self.path_ids: dict[tuple[int, int], int] = {}
-        self.paths: list[tuple[int, int]] = []
-        self.set_ids: dict[frozenset, int] = {}
-        self.sets: list[frozenset] = []
-        self.sid_of: dict[tuple[int, int], int] = {}
-        self.keys: list[tuple[int, int]] = []
-
-    def _intern(self, table: dict, items: list, key, grow: bool) -> int:
-        v = table.get(key)
-        if v is None:
-            if not grow:
-                return _UNKNOWN
-            v = table[key] = len(items)
-            items.append(key)
-        return v
-
-    def sids(self, doc: DocumentTree, grow: bool) -> np.ndarray:
-        """SID of every node of ``doc``; ``-1`` for a key not in the summary (only when not growing)."""
-        gt = [self._intern(self.tag_ids, self.tag_names, name, grow) for name in doc.tags]
-        tag = doc.tag.tolist()
-        par = doc.parent.tolist()
-        n = len(tag)
-        node_tag = [gt[t] for t in tag]
-        if self.kind.by_path:
-            base = [0] * n
-            path_ids, paths = self.path_ids, self.paths
-            for i in range(n):
-                p = par[i]
-                pb = _ROOT if p < 0 else base[p]
-                g = node_tag[i]
-                if pb == _UNKNOWN or g == _UNKNOWN:
-                    base[i] = _UNKNOWN
-                    continue
-                k = (pb, g)
-                v = path_ids.get(k)
-                if v is None:
-                    v = self._intern(path_ids, paths, k, grow)
-                base[i] = v
-        else:
-            base = node_tag
-        if self.kind.by_children:
-            kids: list[list[int]] = [[] for _ in range(n)]
-            for i in range(1, n):
-                kids[par[i]].append(node_tag[i])
-            setid = []
-            for k in kids:
-                if _UNKNOWN in k:
-                    setid.append(_UNKNOWN)
-                else:
-                    setid.append(self._intern(self.set_ids, self.sets, frozenset(k), grow))
-        else:
-            setid = [0] * n
-        out = np.empty(n, dtype=np.int64)
-        sid_of, keys = self.sid_of, self.keys
-        for i in range(n):
-            b, s = base[i], setid[i]
-            if b == _UNKNOWN or s == _UNKNOWN:
-                out[i] = -1
-                continue
-            k = (b, s)
-            v = sid_of.get(k)
-            if v is None:
-                v = self._intern(sid_of, keys, k, grow)
-            out[i] = v
-        return out
-
-    def label(self, sid: int) -> str:
-        b, s = self.keys[sid]
-        if self.kind.by_path:
-            parts = []
-            while b != _ROOT:
-                pb, g = self.paths[b]
-                parts.append(self.tag_names[g])
-                b = pb
-            head = "/" + "/".join(reversed(parts))
-        else:
-            head = self.tag_names[b]
-        if self.kind.by_children:
-            head += "|{" + ",".join(sorted(self.tag_names[g] for g in self.sets[s])) + "}"
-        return head
-
 
 @dataclass(eq=False)
 class Summary:
@@ -148,7 +56,7 @@ class Summary:
     edge_pairs: np.ndarray
     edge_child_length: np.ndarray
     num_documents: int
-    _keyer: _Keyer = field(repr=False)
+    _keyer: Keyer = field(repr=False)
     extents: dict[str, np.ndarray] | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
@@ -187,7 +95,14 @@ class Summary:
         A document that was part of the collection the summary was built
         from always maps completely.
         """
-        return self._keyer.sids(doc, grow=False)
+        return self._keyer.sids_batch([doc], grow=False)
+
+    def assign_many(self, docs: list[DocumentTree]) -> list[np.ndarray]:
+        """:meth:`assign` for several documents in one vectorised pass."""
+        docs = list(docs)
+        sids = self._keyer.sids_batch(docs, grow=False)
+        cuts = np.cumsum([len(d) for d in docs])[:-1]
+        return np.split(sids, cuts)
 
     def extent(self, sid: int) -> list[tuple[str, int]]:
         """The elements of summary node ``sid`` as ``(docid, pre-order id)``.
@@ -253,61 +168,60 @@ class Summary:
 class SummaryBuilder:
     """Accumulates a summary document by document (memory bounded by the summary size).
 
-    Per-document SID arrays are buffered and folded into the statistics with
-    numpy every ``flush_nodes`` nodes.
+    Documents are buffered, keyed together and folded into the statistics
+    with numpy every ``flush_nodes`` nodes.
     """
 
-    def __init__(self, kind: str | PartitionKind, keep_extents: bool = False, flush_nodes: int = 1 << 18):
+    def __init__(self, kind: str | PartitionKind, keep_extents: bool = False, flush_nodes: int = 1 << 17):
         self.kind = partition_kind(kind)
-        self._keyer = _Keyer(self.kind)
+        self._keyer = Keyer(self.kind)
         self._keep = keep_extents
-        self._extents: dict[str, np.ndarray] = {}
+        self._extents: dict[str, np.ndarray | None] = {}
         self._flush_nodes = flush_nodes
-        self._buf: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        self._buf: list[DocumentTree] = []
         self._buffered = 0
         self._size = np.zeros(0, dtype=np.int64)
         self._length = np.zeros(0, dtype=np.int64)
         self._edges: dict[int, list[int]] = {}
         self.num_documents = 0
 
-    def add(self, doc: DocumentTree) -> np.ndarray:
-        """Add one document; returns the SID of each of its nodes."""
-        sids = self._keyer.sids(doc, grow=True)
+    def add(self, doc: DocumentTree) -> None:
+        """Add one document (keyed and counted in batches of about ``flush_nodes`` nodes)."""
+        if self._keep and doc.docid in self._extents:
+            raise ValueError(f"document {doc.docid!r} was added twice")
         self.num_documents += 1
+        self._buf.append(doc)
         if self._keep:
-            if doc.docid in self._extents:
-                raise ValueError(f"document {doc.docid!r} was added twice")
-            self._extents[doc.docid] = sids.astype(np.int32)
-        self._buf.append((sids, doc.parent, doc.length))
-        self._buffered += len(sids)
+            self._extents[doc.docid] = None
+        self._buffered += len(doc.tag)
         if self._buffered >= self._flush_nodes:
             self._flush()
-        return sids
 
     def _flush(self) -> None:
         if not self._buf:
             return
-        sids = np.concatenate([b[0] for b in self._buf])
-        lengths = np.concatenate([b[2] for b in self._buf])
-        parents = []
-        offset = 0
-        for s, par, _ in self._buf:
-            p = par.astype(np.int64)
-            parents.append(np.where(p >= 0, p + offset, -1))
-            offset += len(s)
-        par = np.concatenate(parents)
-        self._buf.clear()
+        docs = self._buf
+        self._buf = []
         self._buffered = 0
+        batch = self._keyer.batch(docs)
+        sids = self._keyer.sids_of(batch, grow=True)
+        if self._keep:
+            offsets = batch.offsets
+            for d, lo, hi in zip(docs, offsets[:-1], offsets[1:]):
+                self._extents[d.docid] = sids[lo:hi].astype(np.int32)
+        lengths, par = batch.length, batch.parent
         n = len(self._keyer.keys)
-        size = np.bincount(sids, minlength=n)
-        length = np.bincount(sids, weights=lengths, minlength=n).astype(np.int64)
-        self._size = _grow(self._size, n) + size
-        self._length = _grow(self._length, n) + length
+        self._size = _grow(self._size, n) + np.bincount(sids, minlength=n)
+        self._length = _grow(self._length, n) + np.bincount(sids, weights=lengths, minlength=n).astype(np.int64)
         child = np.flatnonzero(par >= 0)
-        key = sids[par[child]] * (1 << 32) + sids[child]
-        uniq, inv = np.unique(key, return_inverse=True)
-        counts = np.bincount(inv)
-        lens = np.bincount(inv, weights=lengths[child]).astype(np.int64)
+        self._add_edges(sids[par[child]] * (1 << 32) + sids[child], lengths[child])
+
+    def _add_edges(self, key: np.ndarray, child_length: np.ndarray) -> None:
+        import pandas as pd
+
+        inv, uniq = pd.factorize(key, sort=False)
+        counts = np.bincount(inv, minlength=len(uniq))
+        lens = np.bincount(inv, weights=child_length, minlength=len(uniq)).astype(np.int64)
         edges = self._edges
         for k, c, ln in zip(uniq.tolist(), counts.tolist(), lens.tolist()):
             e = edges.get(k)
@@ -316,6 +230,48 @@ class SummaryBuilder:
             else:
                 e[0] += c
                 e[1] += ln
+
+    def state(self) -> dict:
+        """What this builder has counted, in a picklable form :meth:`merge` takes (for parallel builds)."""
+        self._flush()
+        n = len(self._keyer.keys)
+        keys = np.fromiter(self._edges, dtype=np.int64, count=len(self._edges))
+        vals = np.array(list(self._edges.values()), dtype=np.int64).reshape(-1, 2)
+        return {"kind": self.kind.name, "hkeys": list(self._keyer.hkeys), "keys": list(self._keyer.keys),
+                "size": _grow(self._size, n), "length": _grow(self._length, n), "edge_keys": keys,
+                "edge_vals": vals, "num_documents": self.num_documents}
+
+    def merge(self, state: dict) -> None:
+        """Add what another builder of the same kind counted (see :meth:`state`).
+
+        Key hashes depend only on tag names, so the parts of two builders
+        match exactly; merging the states of consecutive chunks of a
+        collection in order numbers the SIDs as one sequential pass would.
+        """
+        if state["kind"] != self.kind.name:
+            raise ValueError(f"cannot merge a {state['kind']} summary into a {self.kind.name} summary")
+        if self._keep:
+            raise ValueError("merging is not supported with keep_extents=True")
+        self._flush()
+        local = np.array([self._keyer.intern(h, k) for h, k in zip(state["hkeys"], state["keys"])],
+                         dtype=np.int64)
+        n = len(self._keyer.keys)
+        self._size = _grow(self._size, n)
+        self._length = _grow(self._length, n)
+        np.add.at(self._size, local, state["size"])
+        np.add.at(self._length, local, state["length"])
+        ek, ev = state["edge_keys"], state["edge_vals"]
+        if len(ek):
+            src, dst = local[ek >> 32], local[ek & ((1 << 32) - 1)]
+            edges = self._edges
+            for k, (c, ln) in zip((src * (1 << 32) + dst).tolist(), ev.tolist()):
+                e = edges.get(k)
+                if e is None:
+                    edges[k] = [c, ln]
+                else:
+                    e[0] += c
+                    e[1] += ln
+        self.num_documents += state["num_documents"]
 
     def build(self) -> Summary:
         """The summary of everything added so far."""

@@ -1,0 +1,353 @@
+/*
+ * graphsr.io._walk -- one pass over a tree that lxml has parsed, in C.
+ *
+ * walk(element) -> (tags, ints, offsets, hashes)
+ *
+ *   tags     list of str: the document's distinct element names ("prefix:local"
+ *            when the element has a namespace prefix), in order of first use
+ *   ints     bytes, int32, 4 rows of n: tag (index into tags), parent (pre-order
+ *            index, -1 for the root), depth (root = 1), position (1-based among
+ *            same-name siblings)
+ *   offsets  bytes, int64, 2 rows of n: start, end -- character offsets
+ *            [start, end) of the element's descendant text (INEX convention:
+ *            Unicode characters of text and CDATA nodes; an unexpanded entity
+ *            reference counts as one; comments and processing instructions are
+ *            not text)
+ *   hashes   bytes, uint64: the 4 codes of each tag (T rows of 4), then per
+ *            element its 2-lane label-path hash and its 2-lane child-label-set
+ *            hash (n rows of 4) -- the summary key hashes defined in
+ *            graphsr/summaries/_keys.py, which has the reference implementation
+ *
+ * The caller (graphsr.io.collection) checks that `element` is an lxml element.
+ * The tree is only read.  This is the same computation as the pure-Python
+ * walker in collection.py; tests check that both agree.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+#include <stdint.h>
+
+#include "lxml-version.h"
+#include "etree_defs.h"
+#include "etree_api.h"
+
+typedef struct {
+    int32_t *tag, *parent, *depth, *position, *subtree_end;
+    int64_t *start, *end;
+    Py_ssize_t n, cap;
+} Arrays;
+
+typedef struct {
+    const xmlChar *name;
+    const xmlChar *prefix;
+    uint64_t code[4];
+} TagKey;
+
+#define GOLD 0x9E3779B97F4A7C15ULL
+#define MIX1 0xBF58476D1CE4E5B9ULL
+#define MIX2 0x94D049BB133111EBULL
+
+static inline uint64_t mix64(uint64_t z) {
+    z = (z ^ (z >> 30)) * MIX1;
+    z = (z ^ (z >> 27)) * MIX2;
+    return z ^ (z >> 31);
+}
+
+static inline uint64_t fnv1a(uint64_t h, const xmlChar *s) {
+    for (; *s; ++s) {
+        h ^= *s;
+        h *= 0x100000001B3ULL;
+    }
+    return h;
+}
+
+/* the four codes of a tag name "prefix:local" (or "local") */
+static void tag_codes(const xmlChar *name, const xmlChar *prefix, uint64_t code[4]) {
+    uint64_t h = 0xCBF29CE484222325ULL;
+    int j;
+    if (prefix) {
+        h = fnv1a(h, prefix);
+        h = fnv1a(h, (const xmlChar *)":");
+    }
+    h = fnv1a(h, name);
+    for (j = 0; j < 4; ++j)
+        code[j] = mix64(h + (uint64_t)(j + 1) * GOLD);
+}
+
+static int arrays_grow(Arrays *a) {
+    Py_ssize_t cap = a->cap ? a->cap * 2 : 256;
+#define GROW(field, type)                                                    \
+    do {                                                                     \
+        type *p = (type *)PyMem_Realloc(a->field, (size_t)cap * sizeof(type)); \
+        if (!p) return -1;                                                   \
+        a->field = p;                                                        \
+    } while (0)
+    GROW(tag, int32_t);
+    GROW(parent, int32_t);
+    GROW(depth, int32_t);
+    GROW(position, int32_t);
+    GROW(subtree_end, int32_t);
+    GROW(start, int64_t);
+    GROW(end, int64_t);
+#undef GROW
+    a->cap = cap;
+    return 0;
+}
+
+static void arrays_free(Arrays *a) {
+    PyMem_Free(a->tag);
+    PyMem_Free(a->parent);
+    PyMem_Free(a->depth);
+    PyMem_Free(a->position);
+    PyMem_Free(a->subtree_end);
+    PyMem_Free(a->start);
+    PyMem_Free(a->end);
+}
+
+/* Unicode characters in a NUL-terminated UTF-8 string: bytes that are not
+ * continuation bytes (10xxxxxx), counted eight at a time. */
+static inline int64_t utf8_chars(const xmlChar *s) {
+    size_t len, i = 0;
+    int64_t cont = 0;
+    if (!s) return 0;
+    len = strlen((const char *)s);
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        if (w & 0x8080808080808080ULL) {
+            /* continuation byte: bit 7 set and bit 6 clear */
+            uint64_t c = w & ~(w << 1) & 0x8080808080808080ULL;
+            cont += __builtin_popcountll(c);
+        }
+    }
+    for (; i < len; ++i)
+        cont += ((s[i] & 0xC0) == 0x80);
+    return (int64_t)len - cont;
+}
+
+static inline int same_str(const xmlChar *a, const xmlChar *b) {
+    if (a == b) return 1;
+    if (!a || !b) return 0;
+    return strcmp((const char *)a, (const char *)b) == 0;
+}
+
+/* index of (name, prefix) in keys, adding it if new; -1 on memory error */
+static int32_t tag_index(TagKey **keys, int32_t *ntags, int32_t *kcap, const xmlChar *name,
+                         const xmlChar *prefix) {
+    int32_t i;
+    for (i = 0; i < *ntags; ++i)
+        if ((*keys)[i].name == name && (*keys)[i].prefix == prefix) return i;
+    for (i = 0; i < *ntags; ++i)
+        if (same_str((*keys)[i].name, name) && same_str((*keys)[i].prefix, prefix)) return i;
+    if (*ntags == *kcap) {
+        int32_t cap = *kcap ? *kcap * 2 : 16;
+        TagKey *p = (TagKey *)PyMem_Realloc(*keys, (size_t)cap * sizeof(TagKey));
+        if (!p) return -1;
+        *keys = p;
+        *kcap = cap;
+    }
+    (*keys)[*ntags].name = name;
+    (*keys)[*ntags].prefix = prefix;
+    tag_codes(name, prefix, (*keys)[*ntags].code);
+    return (*ntags)++;
+}
+
+static PyObject *as_bytes(const void *data, Py_ssize_t n, size_t size) {
+    return PyBytes_FromStringAndSize((const char *)data, n * (Py_ssize_t)size);
+}
+
+static PyObject *walk(PyObject *self, PyObject *arg) {
+    struct LxmlElement *el = rootNodeOrRaise(arg);
+    xmlNode *root, *cur, *child;
+    Arrays a = {0};
+    TagKey *keys = NULL;
+    int32_t ntags = 0, kcap = 0;
+    int32_t *stack = NULL;
+    Py_ssize_t sp = 0, scap = 64;
+    int64_t offset = 0;
+    PyObject *result = NULL, *tags = NULL;
+    uint64_t *hashes = NULL;
+
+    if (el == NULL) return NULL;
+    /* rootNodeOrRaise returns a new reference; `arg` keeps the tree alive while we walk */
+    root = el->_c_node;
+    Py_DECREF((PyObject *)el);
+    if (root == NULL || root->type != XML_ELEMENT_NODE) {
+        PyErr_SetString(PyExc_TypeError, "walk() expects an lxml element");
+        return NULL;
+    }
+    stack = (int32_t *)PyMem_Malloc((size_t)scap * sizeof(int32_t));
+    if (!stack) goto nomem;
+
+#define ENTER(node)                                                                    \
+    do {                                                                               \
+        int32_t t_;                                                                    \
+        if (a.n == a.cap && arrays_grow(&a) < 0) goto nomem;                           \
+        if (a.n >= INT32_MAX) { PyErr_SetString(PyExc_OverflowError, "too many elements"); goto fail; } \
+        t_ = tag_index(&keys, &ntags, &kcap, (node)->name,                             \
+                       (node)->ns ? (node)->ns->prefix : NULL);                        \
+        if (t_ < 0) goto nomem;                                                        \
+        a.tag[a.n] = t_;                                                               \
+        a.parent[a.n] = sp ? stack[sp - 1] : -1;                                       \
+        a.depth[a.n] = (int32_t)sp + 1;                                                \
+        a.start[a.n] = offset;                                                         \
+        if (sp == scap) {                                                              \
+            int32_t *s_ = (int32_t *)PyMem_Realloc(stack, (size_t)scap * 2 * sizeof(int32_t)); \
+            if (!s_) goto nomem;                                                       \
+            stack = s_;                                                                \
+            scap *= 2;                                                                 \
+        }                                                                              \
+        stack[sp++] = (int32_t)a.n;                                                    \
+        a.n++;                                                                         \
+    } while (0)
+
+    cur = root;
+    ENTER(cur);
+    child = cur->children;
+    for (;;) {
+        if (child != NULL) {
+            switch (child->type) {
+            case XML_ELEMENT_NODE:
+                ENTER(child);
+                cur = child;
+                child = cur->children;
+                continue;
+            case XML_TEXT_NODE:
+            case XML_CDATA_SECTION_NODE:
+                offset += utf8_chars(child->content);
+                break;
+            case XML_ENTITY_REF_NODE:
+                offset += 1;
+                break;
+            default:
+                break;
+            }
+            child = child->next;
+            continue;
+        }
+        {
+            int32_t i = stack[--sp];
+            a.end[i] = offset;
+            a.subtree_end[i] = (int32_t)a.n;
+        }
+        if (cur == root) break;
+        child = cur->next;
+        cur = cur->parent;
+    }
+#undef ENTER
+
+    /* positions: for each element, its children are j = i+1, subtree_end[j], ...;
+     * a child of position 1 is the first with its tag: it adds its tag to the child-label set */
+    hashes = (uint64_t *)PyMem_Malloc((size_t)(4 * (ntags + a.n) + 1) * sizeof(uint64_t));
+    if (!hashes) goto nomem;
+    {
+        int32_t *stamp = NULL, *count = NULL;
+        uint64_t *node = hashes + 4 * ntags;
+        Py_ssize_t i;
+        for (i = 0; i < ntags; ++i)
+            memcpy(hashes + 4 * i, keys[i].code, 4 * sizeof(uint64_t));
+        stamp = (int32_t *)PyMem_Malloc((size_t)(ntags ? ntags : 1) * sizeof(int32_t));
+        count = (int32_t *)PyMem_Malloc((size_t)(ntags ? ntags : 1) * sizeof(int32_t));
+        if (!stamp || !count) {
+            PyMem_Free(stamp);
+            PyMem_Free(count);
+            goto nomem;
+        }
+        for (i = 0; i < ntags; ++i) stamp[i] = -1;
+        a.position[0] = 1;
+        for (i = 0; i < a.n; ++i) {
+            int32_t j = (int32_t)i + 1, stop = a.subtree_end[i];
+            uint64_t b2 = 0, b3 = 0, p0, p1;
+            const uint64_t *c = keys[a.tag[i]].code;
+            /* label path: parent's hash (or the seeds at the root) mixed with the own tag */
+            if (i == 0) {
+                p0 = GOLD;
+                p1 = MIX1;
+            } else {
+                p0 = node[4 * a.parent[i]];
+                p1 = node[4 * a.parent[i] + 1];
+            }
+            node[4 * i] = mix64(p0 ^ c[0]);
+            node[4 * i + 1] = mix64(p1 ^ c[1]);
+            while (j < stop) {
+                int32_t t = a.tag[j];
+                if (stamp[t] != (int32_t)i) {
+                    stamp[t] = (int32_t)i;
+                    count[t] = 0;
+                    b2 ^= keys[t].code[2];
+                    b3 ^= keys[t].code[3];
+                }
+                a.position[j] = ++count[t];
+                j = a.subtree_end[j];
+            }
+            node[4 * i + 2] = b2;
+            node[4 * i + 3] = b3;
+        }
+        PyMem_Free(stamp);
+        PyMem_Free(count);
+    }
+
+    tags = PyList_New(ntags);
+    if (!tags) goto fail;
+    for (int32_t i = 0; i < ntags; ++i) {
+        PyObject *s;
+        if (keys[i].prefix)
+            s = PyUnicode_FromFormat("%s:%s", (const char *)keys[i].prefix, (const char *)keys[i].name);
+        else
+            s = PyUnicode_FromString((const char *)keys[i].name);
+        if (!s) goto fail;
+        PyList_SET_ITEM(tags, i, s);
+    }
+    {
+        PyObject *ints = PyBytes_FromStringAndSize(NULL, 4 * a.n * (Py_ssize_t)sizeof(int32_t));
+        PyObject *offs = PyBytes_FromStringAndSize(NULL, 2 * a.n * (Py_ssize_t)sizeof(int64_t));
+        PyObject *hs = as_bytes(hashes, 4 * (ntags + a.n), sizeof(uint64_t));
+        if (!ints || !offs || !hs) {
+            Py_XDECREF(ints);
+            Py_XDECREF(offs);
+            Py_XDECREF(hs);
+            goto fail;
+        }
+        {
+            char *p = PyBytes_AS_STRING(ints);
+            size_t row = (size_t)a.n * sizeof(int32_t);
+            memcpy(p, a.tag, row);
+            memcpy(p + row, a.parent, row);
+            memcpy(p + 2 * row, a.depth, row);
+            memcpy(p + 3 * row, a.position, row);
+            p = PyBytes_AS_STRING(offs);
+            row = (size_t)a.n * sizeof(int64_t);
+            memcpy(p, a.start, row);
+            memcpy(p + row, a.end, row);
+        }
+        result = Py_BuildValue("(NNNN)", tags, ints, offs, hs);
+    }
+    tags = NULL;
+    goto done;
+
+nomem:
+    PyErr_NoMemory();
+fail:
+    Py_XDECREF(tags);
+    result = NULL;
+done:
+    arrays_free(&a);
+    PyMem_Free(hashes);
+    PyMem_Free(keys);
+    PyMem_Free(stack);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"walk", walk, METH_O, "walk(element) -> (tags, ints, offsets, hashes)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_walk", "C walker over lxml trees (see graphsr.io.collection).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__walk(void) {
+    if (import_lxml__etree() < 0) return NULL;
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,228 @@
+"""Summary keys of elements, hashed, for batches of documents.
+
+Every element gets a key made of two parts, chosen by the partition kind:
+
+* part A: its incoming label path (``p*``, ``p*|c``) or its own label (``c``, ``tag``);
+* part B: the set of its children's labels (``p*|c``, ``c``) or nothing.
+
+Keys are compared through 128-bit hashes that depend only on tag names, so
+the same element gets the same hash in every process and every document:
+
+* a tag name ``s`` has four codes ``c_j(s) = mix(fnv1a64(utf8(s)) + (j+1)·φ)``
+  (``mix`` = the splitmix64 finaliser, ``φ`` = 0x9E3779B97F4A7C15);
+* label path, lanes j = 0, 1: ``h_j(e) = mix(h_j(parent(e)) ^ c_j(tag(e)))``,
+  with ``h_0 = φ`` and ``h_1 = 0xBF58476D1CE4E5B9`` above the root;
+* child-label set, lanes 2, 3: the XOR of ``c_j`` over the distinct labels of
+  the element's children (the child at position 1 of each label adds it).
+
+The C reader (``graphsr/io/_walk.c``) computes these while it walks a
+parsed tree and stores them on the :class:`~graphsr.model.DocumentTree`;
+:func:`key_hashes` is the reference implementation (numpy, level by level)
+used for trees from anywhere else, and tests check that both agree.  Two
+different keys share a 128-bit hash with probability about ``n**2 / 2**129``
+for n distinct keys.  Only the distinct hashes of a batch reach Python
+dictionaries, and the readable key of a summary node (its label path and
+child set) is spelled out once, from one representative element.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ..model.document import DocumentTree
+from .kinds import PartitionKind
+
+__all__ = ["Keyer", "Batch", "key_hashes", "tag_codes"]
+
+_U64 = (1 << 64) - 1
+_GOLD_INT = 0x9E3779B97F4A7C15
+_M1_INT = 0xBF58476D1CE4E5B9
+_M2_INT = 0x94D049BB133111EB
+_GOLD = np.uint64(_GOLD_INT)
+_M1 = np.uint64(_M1_INT)
+_M2 = np.uint64(_M2_INT)
+_S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
+
+
+def _mix(z: np.ndarray) -> np.ndarray:
+    """splitmix64 finaliser, element-wise on uint64 (wrapping arithmetic)."""
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+def _mix_int(z: int) -> int:
+    z = ((z ^ (z >> 30)) * _M1_INT) & _U64
+    z = ((z ^ (z >> 27)) * _M2_INT) & _U64
+    return z ^ (z >> 31)
+
+
+_CODE_CACHE: dict[str, tuple[int, int, int, int]] = {}
+
+
+def tag_codes(name: str) -> tuple[int, int, int, int]:
+    """The four 64-bit codes of a tag name.
+
+    Examples
+    --------
+    >>> len(tag_codes("sec")), tag_codes("sec") == tag_codes("sec"), tag_codes("sec") == tag_codes("p")
+    (4, True, False)
+    """
+    c = _CODE_CACHE.get(name)
+    if c is None:
+        h = 0xCBF29CE484222325
+        for b in name.encode("utf-8"):
+            h = ((h ^ b) * 0x100000001B3) & _U64
+        c = _CODE_CACHE[name] = tuple(_mix_int((h + (j + 1) * _GOLD_INT) & _U64) for j in range(4))
+    return c
+
+
+def key_hashes(doc: DocumentTree) -> tuple[np.ndarray, np.ndarray]:
+    """Reference computation of a document's tag codes (T x 4) and node hashes (n x 4).
+
+    Node hash columns: label-path lanes 0, 1 and child-label-set lanes 2, 3
+    (see the module docstring).
+    """
+    codes = np.array([tag_codes(t) for t in doc.tags], dtype=np.uint64).reshape(-1, 4)
+    n = len(doc.tag)
+    c = codes[doc.tag]
+    parent = doc.parent.astype(np.int64)
+    out = np.zeros((n, 4), dtype=np.uint64)
+    depth = doc.depth
+    for d in range(1, int(depth.max()) + 1):
+        idx = np.flatnonzero(depth == d)
+        if d == 1:
+            p0 = np.full(len(idx), _GOLD, dtype=np.uint64)
+            p1 = np.full(len(idx), _M1, dtype=np.uint64)
+        else:
+            p0, p1 = out[parent[idx], 0], out[parent[idx], 1]
+        out[idx, 0] = _mix(p0 ^ c[idx, 0])
+        out[idx, 1] = _mix(p1 ^ c[idx, 1])
+    first = np.flatnonzero((doc.position == 1) & (parent >= 0))
+    for lane in (2, 3):
+        acc = np.zeros(n, dtype=np.uint64)
+        np.bitwise_xor.at(acc, parent[first], c[first, lane])
+        out[:, lane] = acc
+    return codes, out
+
+
+class Batch(NamedTuple):
+    """Documents concatenated for one vectorised pass."""
+
+    docs: list
+    offsets: np.ndarray   # start of each document's nodes; len(docs) + 1 entries
+    parent: np.ndarray    # global parent index, -1 for roots
+    length: np.ndarray    # node length (end - start)
+    own: np.ndarray | None  # own-tag codes, lanes 0, 1 (n x 2), for the c and tag kinds
+    hashes: np.ndarray    # node hashes (n x 4)
+
+
+class Keyer:
+    """Maps elements of documents to summary node ids (SIDs) for one partition kind."""
+
+    def __init__(self, kind: PartitionKind):
+        self.kind = kind
+        self.sid_of: dict[tuple[int, int], int] = {}
+        # per SID: the 128-bit key hash, and the readable key
+        # (label path tuple, or own label; child label set or None)
+        self.hkeys: list[tuple[int, int]] = []
+        self.keys: list[tuple] = []
+
+    def intern(self, hkey: tuple[int, int], readable: tuple) -> int:
+        """The SID of a key hash, adding it (with its readable key) if new."""
+        v = self.sid_of.get(hkey)
+        if v is None:
+            v = self.sid_of[hkey] = len(self.keys)
+            self.hkeys.append(hkey)
+            self.keys.append(readable)
+        return v
+
+    @staticmethod
+    def _doc_hashes(doc: DocumentTree) -> tuple[np.ndarray, np.ndarray]:
+        if doc.key_hashes is not None:
+            return doc.key_hashes
+        doc.key_hashes = key_hashes(doc)
+        return doc.key_hashes
+
+    def batch(self, docs: list[DocumentTree]) -> Batch:
+        """Concatenate documents into one batch."""
+        sizes = np.fromiter((len(d.tag) for d in docs), dtype=np.int64, count=len(docs))
+        offsets = np.zeros(len(docs) + 1, dtype=np.int64)
+        np.cumsum(sizes, out=offsets[1:])
+        doc_of = np.repeat(np.arange(len(docs)), sizes)
+        parent = np.concatenate([d.parent for d in docs]).astype(np.int64)
+        root = parent < 0
+        parent += offsets[:-1][doc_of]
+        parent[root] = -1
+        length = np.concatenate([d.end for d in docs]) - np.concatenate([d.start for d in docs])
+        hs = [self._doc_hashes(d) for d in docs]
+        hashes = np.concatenate([h[1] for h in hs])
+        own = None  # own-tag codes: part A of the c and tag kinds
+        if not self.kind.by_path:
+            ntag = np.fromiter((len(h[0]) for h in hs), dtype=np.int64, count=len(hs))
+            tag_off = np.zeros(len(hs), dtype=np.int64)
+            np.cumsum(ntag[:-1], out=tag_off[1:])
+            codes = np.concatenate([h[0] for h in hs])
+            own = codes[np.concatenate([d.tag for d in docs]) + tag_off[doc_of], :2]
+        return Batch(docs, offsets, parent, length, own, hashes)
+
+    def sids_batch(self, docs: list[DocumentTree], grow: bool) -> np.ndarray:
+        """SIDs of the nodes of several documents, concatenated in order (-1: key not in the summary)."""
+        if not docs:
+            return np.zeros(0, dtype=np.int64)
+        return self.sids_of(self.batch(docs), grow)
+
+    def sids_of(self, b: Batch, grow: bool) -> np.ndarray:
+        """SIDs of the nodes of a batch (see :meth:`batch`)."""
+        a = b.hashes[:, :2] if self.kind.by_path else b.own
+        if self.kind.by_children:
+            k1 = _mix(a[:, 0] ^ _mix(b.hashes[:, 2] + _GOLD))
+            k2 = _mix(a[:, 1] ^ _mix(b.hashes[:, 3] + _M2))
+        else:
+            k1, k2 = a[:, 0], a[:, 1]
+        return self._lookup(np.ascontiguousarray(k1), np.ascontiguousarray(k2), grow, b)
+
+    def _lookup(self, k1: np.ndarray, k2: np.ndarray, grow: bool, b: Batch) -> np.ndarray:
+        import pandas as pd
+
+        codes, uniq = pd.factorize(k1, sort=False)  # distinct keys in order of first appearance
+        codes = codes.astype(np.int64, copy=False)
+        first = np.full(len(uniq), len(codes), dtype=np.int64)
+        np.minimum.at(first, codes, np.arange(len(codes)))
+        if not np.array_equal(k2[first[codes]], k2):
+            raise RuntimeError("two summary keys share the first 64 bits of their hash; please report")
+        ids = np.empty(len(uniq), dtype=np.int64)
+        sid_of = self.sid_of
+        for j, (h1, h2, rep) in enumerate(zip(uniq.tolist(), k2[first].tolist(), first.tolist())):
+            v = sid_of.get((h1, h2))
+            if v is None:
+                v = self.intern((h1, h2), self._readable_key(rep, b)) if grow else -1
+            ids[j] = v
+        return ids[codes]
+
+    def _readable_key(self, rep: int, b: Batch) -> tuple:
+        k = int(np.searchsorted(b.offsets, rep, side="right")) - 1
+        doc, i = b.docs[k], rep - int(b.offsets[k])
+        names = doc.tags
+        if self.kind.by_path:
+            path = []
+            while i >= 0:
+                path.append(names[doc.tag[i]])
+                i = int(doc.parent[i])
+            a = tuple(reversed(path))
+            i = rep - int(b.offsets[k])
+        else:
+            a = names[doc.tag[i]]
+        kids = None
+        if self.kind.by_children:
+            kids = frozenset(names[t] for t in doc.tag[doc.parent == i].tolist())
+        return a, kids
+
+    def label(self, sid: int) -> str:
+        a, kids = self.keys[sid]
+        head = "/" + "/".join(a) if self.kind.by_path else a
+        if kids is not None:
+            head += "|{" + ",".join(sorted(kids)) + "}"
+        return head
