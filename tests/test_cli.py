@@ -227,3 +227,14 @@ def test_closed_pipe_is_quiet(tmp_path):
            f"--collection {s['collection']} -q | head -1")
     proc = subprocess.run(cmd, shell=True, capture_output=True, text=True)
     assert proc.stdout.startswith("runid") and "Traceback" not in proc.stderr
+
+
+def test_workers_give_the_same_scores(capsys):
+    s = sample("shakespeare")
+    outs = []
+    for w in ("1", "2"):
+        code, out, err = run_cli(capsys, "eval", str(s["qrels"]), *map(str, s["runs"]), "--collection",
+                                 str(s["collection"]), "--model", "p*|c:length", "--workers", w, "-q")
+        assert code == 0, err
+        outs.append(out)
+    assert outs[0] == outs[1]

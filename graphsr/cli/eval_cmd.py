@@ -35,6 +35,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="output format (default: trec)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar while reading the collection (default: when stderr is a terminal)")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="processes that read the collection for the summary (default: 1)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     touched = qrels.docids().union(*(r.docids() for r in runs))
     progress = progress_default() if args.progress is None else args.progress
     kinds = [] if spec.summary == "none" else [spec.summary]
-    loaded = load_collection(args.collection, kinds, keep=touched, progress=progress)
+    loaded = load_collection(args.collection, kinds, keep=touched, progress=progress, workers=args.workers)
     _, seen_of = navigation_for(spec, loaded)
     results = evaluate(qrels, runs, measures, loaded.documents, seen_of, unknown=args.unknown,
                        all_topics=args.all_topics, model_name=str(spec))

@@ -19,16 +19,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--weight", default="extent", help="weight scheme for pi: extent, length, uniform")
     p.add_argument("--edges", action="store_true", help="also list the summary edges")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
+    p.add_argument("--workers", type=int, default=1, metavar="N", help="processes that read the collection")
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..io import iter_documents
     from ..navigation import build_sr_model, parse_model_spec
-    from ..summaries import build_summary
+    from ..summaries import summarize_collection
 
     spec = parse_model_spec(f"{args.kind}:{args.weight}")
     progress = progress_default() if args.progress is None else args.progress
-    summary = build_summary(iter_documents(args.collection, progress=progress), spec.summary)
+    summary = summarize_collection(args.collection, [spec.summary], workers=args.workers,
+                                   progress=progress)[spec.summary]
     model = build_sr_model(summary, spec.weight)
     out = [f"# {summary.kind.name} summary: {len(summary)} nodes, {len(summary.edge_src)} edges, "
            f"{summary.num_documents} documents, {summary.num_elements} elements; pi by Eq 8 with "

@@ -21,6 +21,7 @@ from ..model.document import DocumentTree
 from ..model.qrels import ElementQrels
 from ..model.run import Run
 from ..navigation.model import ModelSpec, NoNavigation, SteadyStateModel, build_sr_model, parse_model_spec
+from ..summaries.parallel import summarize_collection
 from ..summaries.summary import Summary, SummaryBuilder
 from .resolve import Diagnostics, check_qrels, ranked_nodes, topic_sort_key
 from .results import Results, RunResult
@@ -49,7 +50,7 @@ class LoadedCollection:
 
 
 def load_collection(path: str | os.PathLike, kinds: Iterable[str] = (), keep: set[str] | None = None,
-                    progress: bool = False) -> LoadedCollection:
+                    progress: bool = False, workers: int = 1) -> LoadedCollection:
     """Read a collection once: build a summary of each kind, keep the documents in ``keep``.
 
     Parameters
@@ -62,18 +63,28 @@ def load_collection(path: str | os.PathLike, kinds: Iterable[str] = (), keep: se
         Document ids whose trees to keep; None keeps every document.
     progress : bool
         Progress bar on stderr.
+    workers : int
+        Processes for the summary pass (see
+        :func:`graphsr.summaries.summarize_collection`); the kept documents
+        are then read again in this process.
     """
     sources = list_collection(path)
-    builders = {k: SummaryBuilder(k) for k in dict.fromkeys(kinds)}
     out = LoadedCollection()
-    for doc in iter_documents(sources, progress=progress):
-        out.num_documents += 1
-        wanted = keep is None or doc.docid in keep
-        for b in builders.values():
-            b.add(doc)
-        if wanted:
-            out.documents[doc.docid] = doc
-    out.summaries = {k: b.build() for k, b in builders.items()}
+    kinds = list(dict.fromkeys(kinds))
+    if workers > 1 and kinds:
+        out.summaries = summarize_collection(sources, kinds, workers=workers, progress=progress)
+        out.num_documents = len(sources)
+        wanted = None if keep is None else keep.__contains__
+        out.documents = {d.docid: d for d in iter_documents(sources, docids=wanted)}
+    else:
+        builders = {k: SummaryBuilder(k) for k in kinds}
+        for doc in iter_documents(sources, progress=progress):
+            out.num_documents += 1
+            for b in builders.values():
+                b.add(doc)
+            if keep is None or doc.docid in keep:
+                out.documents[doc.docid] = doc
+        out.summaries = {k: b.build() for k, b in builders.items()}
     kept = list(out.documents.values())
     for k, summary in out.summaries.items():
         for doc, sids in zip(kept, summary.assign_many(kept)):

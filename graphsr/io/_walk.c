@@ -1,22 +1,21 @@
 /*
  * graphsr.io._walk -- one pass over a tree that lxml has parsed, in C.
  *
- * walk(element) -> (tags, ints, offsets, hashes)
+ * walk(element) -> (tags, ints, offsets, codes, hashes)
  *
- *   tags     list of str: the document's distinct element names ("prefix:local"
+ *   tags     tuple of str: the document's distinct element names ("prefix:local"
  *            when the element has a namespace prefix), in order of first use
- *   ints     bytes, int32, 4 rows of n: tag (index into tags), parent (pre-order
+ *   ints     int32 array (4, n): tag (index into tags), parent (pre-order
  *            index, -1 for the root), depth (root = 1), position (1-based among
  *            same-name siblings)
- *   offsets  bytes, int64, 2 rows of n: start, end -- character offsets
- *            [start, end) of the element's descendant text (INEX convention:
- *            Unicode characters of text and CDATA nodes; an unexpanded entity
- *            reference counts as one; comments and processing instructions are
- *            not text)
- *   hashes   bytes, uint64: the 4 codes of each tag (T rows of 4), then per
- *            element its 2-lane label-path hash and its 2-lane child-label-set
- *            hash (n rows of 4) -- the summary key hashes defined in
- *            graphsr/summaries/_keys.py, which has the reference implementation
+ *   offsets  int64 array (2, n): start, end -- character offsets [start, end)
+ *            of the element's descendant text (INEX convention: Unicode
+ *            characters of text and CDATA nodes; an unexpanded entity reference
+ *            counts as one; comments and processing instructions are not text)
+ *   codes    uint64 array (T, 4): the four codes of each tag name
+ *   hashes   uint64 array (n, 4): per element its 2-lane label-path hash and
+ *            its 2-lane child-label-set hash -- the summary key hashes defined
+ *            in graphsr/summaries/_keys.py, which has the reference implementation
  *
  * The caller (graphsr.io.collection) checks that `element` is an lxml element.
  * The tree is only read.  This is the same computation as the pure-Python
@@ -26,6 +25,9 @@
 #include <Python.h>
 #include <string.h>
 #include <stdint.h>
+
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
 
 #include "lxml-version.h"
 #include "etree_defs.h"
@@ -150,10 +152,6 @@ static int32_t tag_index(TagKey **keys, int32_t *ntags, int32_t *kcap, const xml
     (*keys)[*ntags].prefix = prefix;
     tag_codes(name, prefix, (*keys)[*ntags].code);
     return (*ntags)++;
-}
-
-static PyObject *as_bytes(const void *data, Py_ssize_t n, size_t size) {
-    return PyBytes_FromStringAndSize((const char *)data, n * (Py_ssize_t)size);
 }
 
 static PyObject *walk(PyObject *self, PyObject *arg) {
@@ -287,7 +285,7 @@ static PyObject *walk(PyObject *self, PyObject *arg) {
         PyMem_Free(count);
     }
 
-    tags = PyList_New(ntags);
+    tags = PyTuple_New(ntags);
     if (!tags) goto fail;
     for (int32_t i = 0; i < ntags; ++i) {
         PyObject *s;
@@ -296,31 +294,41 @@ static PyObject *walk(PyObject *self, PyObject *arg) {
         else
             s = PyUnicode_FromString((const char *)keys[i].name);
         if (!s) goto fail;
-        PyList_SET_ITEM(tags, i, s);
+        PyTuple_SET_ITEM(tags, i, s);
     }
     {
-        PyObject *ints = PyBytes_FromStringAndSize(NULL, 4 * a.n * (Py_ssize_t)sizeof(int32_t));
-        PyObject *offs = PyBytes_FromStringAndSize(NULL, 2 * a.n * (Py_ssize_t)sizeof(int64_t));
-        PyObject *hs = as_bytes(hashes, 4 * (ntags + a.n), sizeof(uint64_t));
-        if (!ints || !offs || !hs) {
+        npy_intp d_ints[2] = {4, a.n}, d_offs[2] = {2, a.n}, d_codes[2] = {ntags, 4}, d_hash[2] = {a.n, 4};
+        PyObject *ints = PyArray_SimpleNew(2, d_ints, NPY_INT32);
+        PyObject *offs = PyArray_SimpleNew(2, d_offs, NPY_INT64);
+        PyObject *codes = PyArray_SimpleNew(2, d_codes, NPY_UINT64);
+        PyObject *hs = PyArray_SimpleNew(2, d_hash, NPY_UINT64);
+        if (!ints || !offs || !codes || !hs) {
             Py_XDECREF(ints);
             Py_XDECREF(offs);
+            Py_XDECREF(codes);
             Py_XDECREF(hs);
             goto fail;
         }
         {
-            char *p = PyBytes_AS_STRING(ints);
+            char *p = (char *)PyArray_DATA((PyArrayObject *)ints);
             size_t row = (size_t)a.n * sizeof(int32_t);
             memcpy(p, a.tag, row);
             memcpy(p + row, a.parent, row);
             memcpy(p + 2 * row, a.depth, row);
             memcpy(p + 3 * row, a.position, row);
-            p = PyBytes_AS_STRING(offs);
+            p = (char *)PyArray_DATA((PyArrayObject *)offs);
             row = (size_t)a.n * sizeof(int64_t);
             memcpy(p, a.start, row);
             memcpy(p + row, a.end, row);
+            memcpy(PyArray_DATA((PyArrayObject *)codes), hashes, (size_t)ntags * 4 * sizeof(uint64_t));
+            memcpy(PyArray_DATA((PyArrayObject *)hs), hashes + 4 * ntags, (size_t)a.n * 4 * sizeof(uint64_t));
         }
-        result = Py_BuildValue("(NNNN)", tags, ints, offs, hs);
+        result = PyTuple_Pack(5, tags, ints, offs, codes, hs);
+        Py_DECREF(tags);
+        Py_DECREF(ints);
+        Py_DECREF(offs);
+        Py_DECREF(codes);
+        Py_DECREF(hs);
     }
     tags = NULL;
     goto done;
@@ -339,7 +347,7 @@ done:
 }
 
 static PyMethodDef methods[] = {
-    {"walk", walk, METH_O, "walk(element) -> (tags, ints, offsets, hashes)"},
+    {"walk", walk, METH_O, "walk(element) -> (tags, ints, offsets, codes, hashes)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -349,5 +357,6 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__walk(void) {
     if (import_lxml__etree() < 0) return NULL;
+    import_array();
     return PyModule_Create(&module);
 }

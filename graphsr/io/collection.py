@@ -186,13 +186,9 @@ def tree_from_element(root, docid: str, source: str | None = None) -> DocumentTr
     """
     if _c_walk is None:
         return py_tree_from_element(root, docid, source)
-    tags, ints, offsets, hashes = _c_walk(root)
-    ints = np.frombuffer(ints, np.int32).reshape(4, -1)
-    offsets = np.frombuffer(offsets, np.int64).reshape(2, -1)
-    hashes = np.frombuffer(hashes, np.uint64).reshape(-1, 4)
-    t = len(tags)
-    return DocumentTree._trusted(docid, tuple(tags), ints[0], ints[1], ints[2], ints[3], offsets[0], offsets[1],
-                                 source, (hashes[:t], hashes[t:]))
+    tags, ints, offsets, codes, hashes = _c_walk(root)
+    return DocumentTree._trusted(docid, tags, ints[0], ints[1], ints[2], ints[3], offsets[0], offsets[1],
+                                 source, (codes, hashes))
 
 
 def py_tree_from_element(root, docid: str, source: str | None = None) -> DocumentTree:

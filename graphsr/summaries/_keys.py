@@ -129,6 +129,8 @@ class Keyer:
         # (label path tuple, or own label; child label set or None)
         self.hkeys: list[tuple[int, int]] = []
         self.keys: list[tuple] = []
+        self._known: tuple[np.ndarray, np.ndarray] | None = None  # sorted first hash lanes, their SIDs
+        self._k2 = np.zeros(0, dtype=np.uint64)
 
     def intern(self, hkey: tuple[int, int], readable: tuple) -> int:
         """The SID of a key hash, adding it (with its readable key) if new."""
@@ -137,6 +139,7 @@ class Keyer:
             v = self.sid_of[hkey] = len(self.keys)
             self.hkeys.append(hkey)
             self.keys.append(readable)
+            self._known = None  # re-indexed on the next lookup
         return v
 
     @staticmethod
@@ -185,22 +188,42 @@ class Keyer:
         return self._lookup(np.ascontiguousarray(k1), np.ascontiguousarray(k2), grow, b)
 
     def _lookup(self, k1: np.ndarray, k2: np.ndarray, grow: bool, b: Batch) -> np.ndarray:
-        import pandas as pd
-
-        codes, uniq = pd.factorize(k1, sort=False)  # distinct keys in order of first appearance
-        codes = codes.astype(np.int64, copy=False)
-        first = np.full(len(uniq), len(codes), dtype=np.int64)
-        np.minimum.at(first, codes, np.arange(len(codes)))
-        if not np.array_equal(k2[first[codes]], k2):
+        """SIDs for key hashes: known keys by binary search, new ones interned in order of appearance."""
+        sids = np.full(len(k1), -1, dtype=np.int64)
+        if self._known is not None and len(k1):
+            known_k1, known_sid = self._known
+            pos = np.minimum(np.searchsorted(known_k1, k1), len(known_k1) - 1)
+            hit = known_k1[pos] == k1
+            sids[hit] = known_sid[pos[hit]]
+            new = np.flatnonzero(~hit)
+        else:
+            new = np.arange(len(k1))
+        if len(new):
+            uniq, first, inv = np.unique(k1[new], return_index=True, return_inverse=True)
+            ids = np.full(len(uniq), -1, dtype=np.int64)
+            added = False
+            for j in np.argsort(first, kind="stable").tolist():  # order of first appearance
+                rep = int(new[first[j]])
+                hk = (int(uniq[j]), int(k2[rep]))
+                v = self.sid_of.get(hk)
+                if v is None and grow:
+                    v = self.intern(hk, self._readable_key(rep, b))
+                    added = True
+                if v is not None:
+                    ids[j] = v
+            sids[new] = ids[inv.ravel()]
+            if added or self._known is None:
+                self._index_known()
+        hit = sids >= 0
+        if not np.array_equal(self._k2[sids[hit]], k2[hit]):
             raise RuntimeError("two summary keys share the first 64 bits of their hash; please report")
-        ids = np.empty(len(uniq), dtype=np.int64)
-        sid_of = self.sid_of
-        for j, (h1, h2, rep) in enumerate(zip(uniq.tolist(), k2[first].tolist(), first.tolist())):
-            v = sid_of.get((h1, h2))
-            if v is None:
-                v = self.intern((h1, h2), self._readable_key(rep, b)) if grow else -1
-            ids[j] = v
-        return ids[codes]
+        return sids
+
+    def _index_known(self) -> None:
+        k1 = np.array([h for h, _ in self.hkeys], dtype=np.uint64)
+        order = np.argsort(k1)
+        self._known = (k1[order], order.astype(np.int64)) if len(k1) else None
+        self._k2 = np.array([h for _, h in self.hkeys], dtype=np.uint64)
 
     def _readable_key(self, rep: int, b: Batch) -> tuple:
         k = int(np.searchsorted(b.offsets, rep, side="right")) - 1

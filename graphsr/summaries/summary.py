@@ -100,6 +100,8 @@ class Summary:
     def assign_many(self, docs: list[DocumentTree]) -> list[np.ndarray]:
         """:meth:`assign` for several documents in one vectorised pass."""
         docs = list(docs)
+        if not docs:
+            return []
         sids = self._keyer.sids_batch(docs, grow=False)
         cuts = np.cumsum([len(d) for d in docs])[:-1]
         return np.split(sids, cuts)
@@ -217,11 +219,18 @@ class SummaryBuilder:
         self._add_edges(sids[par[child]] * (1 << 32) + sids[child], lengths[child])
 
     def _add_edges(self, key: np.ndarray, child_length: np.ndarray) -> None:
-        import pandas as pd
-
-        inv, uniq = pd.factorize(key, sort=False)
-        counts = np.bincount(inv, minlength=len(uniq))
-        lens = np.bincount(inv, weights=child_length, minlength=len(uniq)).astype(np.int64)
+        n = len(self._keyer.keys)
+        if n * n <= 1 << 20:  # small summary: count on a dense grid
+            dense = (key >> 32) * n + (key & 0xFFFFFFFF)
+            counts = np.bincount(dense, minlength=n * n)
+            uniq_dense = np.flatnonzero(counts)
+            lens = np.bincount(dense, weights=child_length, minlength=n * n)[uniq_dense].astype(np.int64)
+            counts = counts[uniq_dense]
+            uniq = (uniq_dense // n) * (1 << 32) + uniq_dense % n
+        else:
+            uniq, inv = np.unique(key, return_inverse=True)
+            counts = np.bincount(inv, minlength=len(uniq))
+            lens = np.bincount(inv, weights=child_length, minlength=len(uniq)).astype(np.int64)
         edges = self._edges
         for k, c, ln in zip(uniq.tolist(), counts.tolist(), lens.tolist()):
             e = edges.get(k)
