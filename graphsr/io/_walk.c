@@ -13,8 +13,8 @@
  *            characters of text and CDATA nodes; an unexpanded entity reference
  *            counts as one; comments and processing instructions are not text)
  *   codes    uint64 array (T, 4): the four codes of each tag name
- *   hashes   uint64 array (n, 4): per element its 2-lane label-path hash and
- *            its 2-lane child-label-set hash -- the summary key hashes defined
+ *   hashes   uint64 array (4, n): per element (column) its 2-lane label-path
+ *            hash (rows 0, 1) and its 2-lane child-label-set hash (rows 2, 3) -- the summary key hashes defined
  *            in graphsr/summaries/_keys.py, which has the reference implementation
  *
  * The caller (graphsr.io.collection) checks that `element` is an lxml element.
@@ -297,7 +297,7 @@ static PyObject *walk(PyObject *self, PyObject *arg) {
         PyTuple_SET_ITEM(tags, i, s);
     }
     {
-        npy_intp d_ints[2] = {4, a.n}, d_offs[2] = {2, a.n}, d_codes[2] = {ntags, 4}, d_hash[2] = {a.n, 4};
+        npy_intp d_ints[2] = {4, a.n}, d_offs[2] = {2, a.n}, d_codes[2] = {ntags, 4}, d_hash[2] = {4, a.n};
         PyObject *ints = PyArray_SimpleNew(2, d_ints, NPY_INT32);
         PyObject *offs = PyArray_SimpleNew(2, d_offs, NPY_INT64);
         PyObject *codes = PyArray_SimpleNew(2, d_codes, NPY_UINT64);
@@ -321,7 +321,15 @@ static PyObject *walk(PyObject *self, PyObject *arg) {
             memcpy(p, a.start, row);
             memcpy(p + row, a.end, row);
             memcpy(PyArray_DATA((PyArrayObject *)codes), hashes, (size_t)ntags * 4 * sizeof(uint64_t));
-            memcpy(PyArray_DATA((PyArrayObject *)hs), hashes + 4 * ntags, (size_t)a.n * 4 * sizeof(uint64_t));
+            {
+                uint64_t *h = (uint64_t *)PyArray_DATA((PyArrayObject *)hs);
+                const uint64_t *node = hashes + 4 * ntags;
+                Py_ssize_t i;
+                int lane;
+                for (lane = 0; lane < 4; ++lane)
+                    for (i = 0; i < a.n; ++i)
+                        h[lane * a.n + i] = node[4 * i + lane];
+            }
         }
         result = PyTuple_Pack(5, tags, ints, offs, codes, hs);
         Py_DECREF(tags);

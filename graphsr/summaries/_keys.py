@@ -80,16 +80,16 @@ def tag_codes(name: str) -> tuple[int, int, int, int]:
 
 
 def key_hashes(doc: DocumentTree) -> tuple[np.ndarray, np.ndarray]:
-    """Reference computation of a document's tag codes (T x 4) and node hashes (n x 4).
+    """Reference computation of a document's tag codes (T x 4) and node hashes (4 x n).
 
-    Node hash columns: label-path lanes 0, 1 and child-label-set lanes 2, 3
+    Node hash rows: label-path lanes 0, 1 and child-label-set lanes 2, 3
     (see the module docstring).
     """
     codes = np.array([tag_codes(t) for t in doc.tags], dtype=np.uint64).reshape(-1, 4)
     n = len(doc.tag)
     c = codes[doc.tag]
     parent = doc.parent.astype(np.int64)
-    out = np.zeros((n, 4), dtype=np.uint64)
+    out = np.zeros((4, n), dtype=np.uint64)
     depth = doc.depth
     for d in range(1, int(depth.max()) + 1):
         idx = np.flatnonzero(depth == d)
@@ -97,14 +97,12 @@ def key_hashes(doc: DocumentTree) -> tuple[np.ndarray, np.ndarray]:
             p0 = np.full(len(idx), _GOLD, dtype=np.uint64)
             p1 = np.full(len(idx), _M1, dtype=np.uint64)
         else:
-            p0, p1 = out[parent[idx], 0], out[parent[idx], 1]
-        out[idx, 0] = _mix(p0 ^ c[idx, 0])
-        out[idx, 1] = _mix(p1 ^ c[idx, 1])
+            p0, p1 = out[0, parent[idx]], out[1, parent[idx]]
+        out[0, idx] = _mix(p0 ^ c[idx, 0])
+        out[1, idx] = _mix(p1 ^ c[idx, 1])
     first = np.flatnonzero((doc.position == 1) & (parent >= 0))
     for lane in (2, 3):
-        acc = np.zeros(n, dtype=np.uint64)
-        np.bitwise_xor.at(acc, parent[first], c[first, lane])
-        out[:, lane] = acc
+        np.bitwise_xor.at(out[lane], parent[first], c[first, lane])
     return codes, out
 
 
@@ -116,7 +114,7 @@ class Batch(NamedTuple):
     parent: np.ndarray    # global parent index, -1 for roots
     length: np.ndarray    # node length (end - start)
     own: np.ndarray | None  # own-tag codes, lanes 0, 1 (n x 2), for the c and tag kinds
-    hashes: np.ndarray    # node hashes (n x 4)
+    hashes: np.ndarray    # node hash lanes needed by the kind (rows), all nodes (columns)
 
 
 class Keyer:
@@ -161,7 +159,8 @@ class Keyer:
         parent[root] = -1
         length = np.concatenate([d.end for d in docs]) - np.concatenate([d.start for d in docs])
         hs = [self._doc_hashes(d) for d in docs]
-        hashes = np.concatenate([h[1] for h in hs])
+        lanes = slice(0 if self.kind.by_path else 2, 4 if self.kind.by_children else 2)  # rows needed
+        hashes = np.concatenate([h[1][lanes] for h in hs], axis=1)
         own = None  # own-tag codes: part A of the c and tag kinds
         if not self.kind.by_path:
             ntag = np.fromiter((len(h[0]) for h in hs), dtype=np.int64, count=len(hs))
@@ -179,12 +178,16 @@ class Keyer:
 
     def sids_of(self, b: Batch, grow: bool) -> np.ndarray:
         """SIDs of the nodes of a batch (see :meth:`batch`)."""
-        a = b.hashes[:, :2] if self.kind.by_path else b.own
-        if self.kind.by_children:
-            k1 = _mix(a[:, 0] ^ _mix(b.hashes[:, 2] + _GOLD))
-            k2 = _mix(a[:, 1] ^ _mix(b.hashes[:, 3] + _M2))
+        if self.kind.by_path:
+            a1, a2 = b.hashes[0], b.hashes[1]
         else:
-            k1, k2 = a[:, 0], a[:, 1]
+            a1, a2 = b.own[:, 0], b.own[:, 1]
+        if self.kind.by_children:
+            c1, c2 = b.hashes[-2], b.hashes[-1]
+            k1 = _mix(a1 ^ _mix(c1 + _GOLD))
+            k2 = _mix(a2 ^ _mix(c2 + _M2))
+        else:
+            k1, k2 = a1, a2
         return self._lookup(np.ascontiguousarray(k1), np.ascontiguousarray(k2), grow, b)
 
     def _lookup(self, k1: np.ndarray, k2: np.ndarray, grow: bool, b: Batch) -> np.ndarray:
