@@ -42,7 +42,6 @@ def run(args: argparse.Namespace) -> int:
                   f"{sum(len(d) for d in loaded.documents.values())} elements, "
                   f"{len(qrels.topics)} topic(s), {len(runs)} runs\n")
         out.write("   summaries: " + ", ".join(f"{k} {len(v)} nodes" for k, v in loaded.summaries.items()) + "\n\n")
-        header = f"{'model':<14}" + "".join(f"{r.name + ' ' + str(m):>24}" for r in runs for m in measures[:0])
         rows = []
         for spec in MODELS:
             _, seen_of = navigation_for(spec, loaded)
@@ -56,7 +55,6 @@ def run(args: argparse.Namespace) -> int:
                 out.write(f"   {r.name:<{width}}" + "".join(f"{res[r.name].mean(m):>13.4f}" for _, res in rows)
                           + "\n")
             out.write("\n")
-        del header
         out.write("   the same from the command line, e.g.:\n")
         out.write(f"   graphsr eval {s['qrels']} {' '.join(str(p) for p in s['runs'][:2])} ... \\\n"
                   f"       --collection {s['collection']} --model 'p*|c:length' -m SRP@5 -m SRP@10\n\n")

@@ -20,7 +20,7 @@ from ..measures.base import Measure
 from ..model.document import DocumentTree
 from ..model.qrels import ElementQrels
 from ..model.run import Run
-from ..navigation.model import ModelSpec, NoNavigation, SteadyStateModel, build_sr_model, parse_model_spec
+from ..navigation.model import ModelSpec, NoNavigation, build_sr_model, parse_model_spec
 from ..summaries.parallel import summarize_collection
 from ..summaries.summary import Summary, SummaryBuilder
 from .resolve import Diagnostics, check_qrels, ranked_nodes, topic_sort_key

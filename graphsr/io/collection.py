@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-import numpy as np
 from lxml import etree
 
 from ..errors import CollectionError

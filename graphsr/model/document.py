@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -248,24 +247,3 @@ class DocumentTree:
 
         visit(root, -1, 1, 1)
         return cls(docid, tuple(tags), tag, parent, depth, position, start, end, source)
-
-    @staticmethod
-    def positions_from(tag: Sequence[int], parent: Sequence[int]) -> np.ndarray:
-        """1-based positions among same-tag siblings, from pre-order tag/parent."""
-        counter: dict[tuple[int, int], int] = {}
-        out = np.empty(len(tag), dtype=np.int32)
-        for i, (t, p) in enumerate(zip(tag, parent)):
-            k = (p, t)
-            counter[k] = counter.get(k, 0) + 1
-            out[i] = counter[k]
-        return out
-
-
-def iter_subtree(doc: DocumentTree, i: int) -> Iterable[int]:
-    """Array indices of the subtree rooted at ``i`` (pre-order is contiguous)."""
-    j = i + 1
-    n = len(doc)
-    d = doc.depth[i]
-    while j < n and doc.depth[j] > d:
-        j += 1
-    return range(i, j)
