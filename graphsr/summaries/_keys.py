@@ -246,6 +246,33 @@ class Keyer:
             kids = frozenset(names[t] for t in doc.tag[doc.parent == i].tolist())
         return a, kids
 
+    @classmethod
+    def restore(cls, kind: PartitionKind, keys: list[tuple]) -> "Keyer":
+        """A keyer for readable keys kept elsewhere (e.g. a store), in SID order.
+
+        The key hashes are recomputed from the keys, exactly as
+        :meth:`sids_of` computes them from documents.
+        """
+        k = cls(kind)
+        for a, kids in keys:
+            if kind.by_path:
+                h0, h1 = _GOLD_INT, _M1_INT
+                for t in a:
+                    c = tag_codes(t)
+                    h0, h1 = _mix_int(h0 ^ c[0]), _mix_int(h1 ^ c[1])
+            else:
+                h0, h1 = tag_codes(a)[:2]
+            if kind.by_children:
+                b2 = b3 = 0
+                for t in kids:
+                    c = tag_codes(t)
+                    b2 ^= c[2]
+                    b3 ^= c[3]
+                h0 = _mix_int(h0 ^ _mix_int((b2 + _GOLD_INT) & _U64))
+                h1 = _mix_int(h1 ^ _mix_int((b3 + _M2_INT) & _U64))
+            k.intern((h0, h1), (tuple(a) if kind.by_path else a, frozenset(kids) if kind.by_children else None))
+        return k
+
     def label(self, sid: int) -> str:
         a, kids = self.keys[sid]
         head = "/" + "/".join(a) if self.kind.by_path else a

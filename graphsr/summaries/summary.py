@@ -121,6 +121,24 @@ class Summary:
             out.extend((docid, int(i) + 1) for i in np.flatnonzero(sids == sid))
         return out
 
+    def readable_key(self, sid: int) -> tuple:
+        """The key of a summary node: (label path tuple or own label, child label set or None)."""
+        return self._keyer.keys[int(sid)]
+
+    @classmethod
+    def from_parts(cls, kind: str | PartitionKind, keys: list[tuple], extent_size, content_length, edge_src,
+                   edge_dst, edge_pairs, edge_child_length, num_documents: int = 0) -> "Summary":
+        """Rebuild a summary from its parts (e.g. as a store keeps them), keys in SID order.
+
+        ``keys[s]`` is ``(label path tuple or own label, child label set or None)``
+        as :meth:`readable_key` returns; the result assigns documents to
+        the same SIDs as the summary that was stored.
+        """
+        kind = partition_kind(kind)
+        i64 = lambda a: np.asarray(a, dtype=np.int64)  # noqa: E731
+        return cls(kind, i64(extent_size), i64(content_length), i64(edge_src), i64(edge_dst), i64(edge_pairs),
+                   i64(edge_child_length), num_documents, Keyer.restore(kind, keys))
+
     def edge_weights(self, scheme: str) -> np.ndarray:
         """Per directed edge, the weight of a scheme: ``extent``, ``length`` or ``uniform``."""
         if scheme == "extent":
@@ -198,6 +216,29 @@ class SummaryBuilder:
         self._buffered += len(doc.tag)
         if self._buffered >= self._flush_nodes:
             self._flush()
+
+    def flush(self) -> None:
+        """Key and count the buffered documents now (SIDs of added documents are then final)."""
+        self._flush()
+
+    def sids(self, docs: list[DocumentTree]) -> list[np.ndarray]:
+        """SIDs of the nodes of documents already added (flushes first)."""
+        self._flush()
+        docs = list(docs)
+        if not docs:
+            return []
+        sids = self._keyer.sids_batch(docs, grow=False)
+        return np.split(sids, np.cumsum([len(d) for d in docs])[:-1])
+
+    def label(self, sid: int) -> str:
+        return self._keyer.label(sid)
+
+    def readable_key(self, sid: int) -> tuple:
+        return self._keyer.keys[sid]
+
+    @property
+    def num_nodes(self) -> int:
+        return len(self._keyer.keys)
 
     def _flush(self) -> None:
         if not self._buf:

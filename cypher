@@ -1,0 +1,1 @@
+graphsr/cypher

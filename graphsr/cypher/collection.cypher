@@ -1,0 +1,66 @@
+// Collections, documents and element nodes.  Every node is keyed by an `id`
+// string that graphsr computes (see graphsr/store/ids.py); MERGE on it makes
+// every load idempotent.
+
+// @name merge_collection
+MERGE (c:Collection {id: $id})
+ON CREATE SET c.name = $name
+SET c.path = $path, c.documents = $documents, c.elements = $elements
+
+// @name merge_documents
+UNWIND $rows AS r
+MATCH (c:Collection) WHERE c.id = r.collection
+MERGE (d:Document {id: r.id})
+ON CREATE SET d.docid = r.docid, d.collection = r.collection
+SET d.elements = r.elements, d.length = r.length, d.stored = CASE WHEN r.stored THEN true ELSE coalesce(d.stored, false) END
+MERGE (c)-[:HAS_DOCUMENT]->(d)
+
+// Element nodes are written per document: a document whose elements are
+// complete (for the summary kinds asked) is skipped; any other has what a
+// previous, interrupted load left deleted and is written afresh.  The
+// `complete` list is set last, so it is true only of finished documents.
+
+// @name documents_state
+UNWIND $ids AS i
+MATCH (d:Document) WHERE d.id = i
+RETURN d.id AS id, d.complete AS complete
+
+// @name delete_document_elements
+UNWIND $ids AS i
+MATCH (e:Element) WHERE e.doc = i
+DETACH DELETE e
+
+// @name create_elements
+UNWIND $rows AS r
+CREATE (e:Element {id: r.id, doc: r.doc, collection: r.collection, docid: r.docid, pre: r.pre, xpath: r.xpath, tag: r.tag, depth: r.depth, offset: r.offset, length: r.length})
+
+// @name create_roots
+UNWIND $rows AS r
+MATCH (d:Document) WHERE d.id = r.doc
+MATCH (e:Element) WHERE e.id = r.root
+CREATE (d)-[:ROOT]->(e)
+
+// @name create_children
+UNWIND $rows AS r
+MATCH (p:Element) WHERE p.id = r.parent
+MATCH (c:Element) WHERE c.id = r.child
+CREATE (p)-[:CHILD]->(c)
+
+// @name mark_documents_complete
+UNWIND $ids AS i
+MATCH (d:Document) WHERE d.id = i
+SET d.complete = $kinds
+
+// @name collection
+MATCH (c:Collection) WHERE c.id = $id
+RETURN c.name AS name, c.path AS path, c.documents AS documents, c.elements AS elements
+
+// @name collections
+MATCH (c:Collection)
+RETURN c.name AS name, c.path AS path, c.documents AS documents, c.elements AS elements
+ORDER BY name
+
+// @name document_elements
+MATCH (e:Element) WHERE e.doc = $doc
+RETURN e.pre AS pre, e.xpath AS xpath, e.tag AS tag, e.depth AS depth, e.offset AS offset, e.length AS length
+ORDER BY pre

@@ -1,0 +1,30 @@
+// Assessments (qrels) and runs, attached to stored element nodes.
+
+// @name merge_assessments
+UNWIND $rows AS r
+MATCH (e:Element) WHERE e.id = r.element
+MERGE (q:Qrels {id: r.qrels})
+ON CREATE SET q.name = r.name
+MERGE (t:Topic {id: r.topic_id})
+ON CREATE SET t.topic = r.topic, t.qrels = r.qrels
+MERGE (q)-[:HAS_TOPIC]->(t)
+MERGE (t)-[a:ASSESSES]->(e)
+SET a.rel = r.rel
+
+// @name merge_results
+UNWIND $rows AS r
+MATCH (e:Element) WHERE e.id = r.element
+MERGE (x:Run {id: r.run})
+ON CREATE SET x.name = r.name
+MERGE (x)-[y:RETURNS {topic: r.topic, rank: r.rank}]->(e)
+SET y.score = r.score
+
+// @name run_results
+MATCH (x:Run)-[y:RETURNS]->(e:Element) WHERE x.id = $id
+RETURN y.topic AS topic, y.rank AS rank, y.score AS score, e.docid AS docid, e.xpath AS xpath
+ORDER BY topic, rank, xpath
+
+// @name qrels_judgments
+MATCH (q:Qrels)-[:HAS_TOPIC]->(t:Topic)-[a:ASSESSES]->(e:Element) WHERE q.id = $id
+RETURN t.topic AS topic, e.docid AS docid, e.xpath AS xpath, a.rel AS rel
+ORDER BY topic, docid, xpath

@@ -1,0 +1,38 @@
+// Navigation studies: routes of steps between stored element nodes, and the
+// step counts and efforts aggregated per pair of elements or summary nodes.
+
+// @name merge_steps
+UNWIND $rows AS r
+MATCH (a:Element) WHERE a.id = r.src
+MATCH (b:Element) WHERE b.id = r.dst
+MERGE (st:Study {id: r.study})
+ON CREATE SET st.name = r.study_name
+MERGE (ro:Route {id: r.route})
+ON CREATE SET ro.route_id = r.route_id, ro.study = r.study, ro.user_id = r.user_id, ro.topic_id = r.topic_id
+MERGE (st)-[:HAS_ROUTE]->(ro)
+MERGE (s:Step {id: r.id})
+SET s.seq = r.seq, s.duration_ms = r.duration_ms, s.time = r.time
+MERGE (ro)-[:HAS_STEP]->(s)
+MERGE (s)-[:FROM]->(a)
+MERGE (s)-[:TO]->(b)
+
+// @name element_transitions
+MATCH (ro:Route)-[:HAS_STEP]->(s:Step)-[:FROM]->(a:Element)
+MATCH (s)-[:TO]->(b:Element)
+WHERE ro.study = $study
+RETURN a.id AS src, b.id AS dst, count(s) AS steps, sum(coalesce(s.duration_ms, 0)) AS effort
+ORDER BY src, dst
+
+// @name summary_transitions
+MATCH (ro:Route)-[:HAS_STEP]->(s:Step)-[:FROM]->(a:Element)-[:MEMBER_OF]->(sa:SummaryNode)
+MATCH (s)-[:TO]->(b:Element)-[:MEMBER_OF]->(sb:SummaryNode)
+WHERE ro.study = $study AND sa.summary = $summary AND sb.summary = $summary
+RETURN sa.sid AS src, sb.sid AS dst, count(s) AS steps, sum(coalesce(s.duration_ms, 0)) AS effort
+ORDER BY src, dst
+
+// @name study_routes
+MATCH (ro:Route)-[:HAS_STEP]->(s:Step)-[:FROM]->(a:Element)
+MATCH (s)-[:TO]->(b:Element)
+WHERE ro.study = $study
+RETURN ro.route_id AS route_id, s.seq AS step, a.docid AS docid, a.xpath AS src, b.xpath AS dst, s.duration_ms AS duration_ms, ro.user_id AS user_id, ro.topic_id AS topic_id
+ORDER BY route_id, step

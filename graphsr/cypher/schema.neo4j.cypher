@@ -1,0 +1,27 @@
+// Schema statements for Neo4j 5: a uniqueness constraint (with its index) per label on the id property.
+// @name schema
+CREATE CONSTRAINT graphsr_collection_id IF NOT EXISTS FOR (n:Collection) REQUIRE n.id IS UNIQUE
+// @name schema
+CREATE CONSTRAINT graphsr_document_id IF NOT EXISTS FOR (n:Document) REQUIRE n.id IS UNIQUE
+// @name schema
+CREATE CONSTRAINT graphsr_element_id IF NOT EXISTS FOR (n:Element) REQUIRE n.id IS UNIQUE
+// @name schema
+CREATE CONSTRAINT graphsr_summary_id IF NOT EXISTS FOR (n:Summary) REQUIRE n.id IS UNIQUE
+// @name schema
+CREATE CONSTRAINT graphsr_summarynode_id IF NOT EXISTS FOR (n:SummaryNode) REQUIRE n.id IS UNIQUE
+// @name schema
+CREATE CONSTRAINT graphsr_model_id IF NOT EXISTS FOR (n:Model) REQUIRE n.id IS UNIQUE
+// @name schema
+CREATE CONSTRAINT graphsr_study_id IF NOT EXISTS FOR (n:Study) REQUIRE n.id IS UNIQUE
+// @name schema
+CREATE CONSTRAINT graphsr_route_id IF NOT EXISTS FOR (n:Route) REQUIRE n.id IS UNIQUE
+// @name schema
+CREATE CONSTRAINT graphsr_step_id IF NOT EXISTS FOR (n:Step) REQUIRE n.id IS UNIQUE
+// @name schema
+CREATE CONSTRAINT graphsr_qrels_id IF NOT EXISTS FOR (n:Qrels) REQUIRE n.id IS UNIQUE
+// @name schema
+CREATE CONSTRAINT graphsr_topic_id IF NOT EXISTS FOR (n:Topic) REQUIRE n.id IS UNIQUE
+// @name schema
+CREATE CONSTRAINT graphsr_run_id IF NOT EXISTS FOR (n:Run) REQUIRE n.id IS UNIQUE
+// @name schema
+CREATE INDEX graphsr_element_doc IF NOT EXISTS FOR (n:Element) ON (n.doc)

@@ -1,0 +1,59 @@
+// Structural summaries: summary nodes with their statistics, summary edges,
+// and the membership of stored elements in summary nodes.
+
+// @name merge_summary
+MATCH (c:Collection) WHERE c.id = $collection
+MERGE (s:Summary {id: $id})
+ON CREATE SET s.kind = $kind, s.collection = $collection
+SET s.nodes = $nodes, s.edges = $edges, s.documents = $documents, s.elements = $elements
+MERGE (c)-[:HAS_SUMMARY]->(s)
+
+// @name merge_summary_nodes
+UNWIND $rows AS r
+MATCH (s:Summary) WHERE s.id = r.summary
+MERGE (n:SummaryNode {id: r.id})
+ON CREATE SET n.summary = r.summary, n.label = r.label, n.path = r.path, n.tag = r.tag, n.children = r.children, n.has_children = r.has_children
+SET n.sid = r.sid, n.extent_size = r.extent_size, n.content_length = r.content_length
+MERGE (s)-[:HAS_NODE]->(n)
+
+// @name merge_summary_edges
+UNWIND $rows AS r
+MATCH (a:SummaryNode) WHERE a.id = r.src
+MATCH (b:SummaryNode) WHERE b.id = r.dst
+MERGE (a)-[e:SUMMARY_EDGE]->(b)
+SET e.pairs = r.pairs, e.child_length = r.child_length
+
+// @name create_members
+UNWIND $rows AS r
+MATCH (e:Element) WHERE e.id = r.element
+MATCH (n:SummaryNode) WHERE n.id = r.node
+CREATE (e)-[:MEMBER_OF]->(n)
+
+// @name summary
+MATCH (s:Summary) WHERE s.id = $id
+RETURN s.kind AS kind, s.collection AS collection, s.nodes AS nodes, s.edges AS edges, s.documents AS documents, s.elements AS elements
+
+// @name summaries
+MATCH (c:Collection)-[:HAS_SUMMARY]->(s:Summary)
+RETURN c.name AS collection, s.kind AS kind, s.nodes AS nodes, s.edges AS edges, s.documents AS documents, s.elements AS elements
+ORDER BY collection, kind
+
+// @name summary_nodes
+MATCH (s:Summary)-[:HAS_NODE]->(n:SummaryNode) WHERE s.id = $id
+RETURN n.sid AS sid, n.label AS label, n.path AS path, n.tag AS tag, n.children AS children, n.has_children AS has_children, n.extent_size AS extent_size, n.content_length AS content_length
+ORDER BY sid
+
+// @name summary_edges
+MATCH (s:Summary)-[:HAS_NODE]->(a:SummaryNode)-[e:SUMMARY_EDGE]->(b:SummaryNode) WHERE s.id = $id
+RETURN a.sid AS src, b.sid AS dst, e.pairs AS pairs, e.child_length AS child_length
+ORDER BY src, dst
+
+// @name summary_extent
+MATCH (e:Element)-[:MEMBER_OF]->(n:SummaryNode) WHERE n.id = $node
+RETURN e.docid AS docid, e.pre AS pre
+ORDER BY docid, pre
+
+// @name element_members
+UNWIND $ids AS i
+MATCH (e:Element)-[:MEMBER_OF]->(n:SummaryNode) WHERE e.id = i AND n.summary = $summary
+RETURN e.id AS element, n.sid AS sid

@@ -1,0 +1,43 @@
+"""Property-graph persistence: a zero-set-up local FalkorDB and Neo4j, one set of Cypher queries.
+
+Schema (every node has an ``id`` computed by graphsr, see :mod:`graphsr.store.ids`):
+
+================  ===========================================================
+node label        properties
+================  ===========================================================
+Collection        name, path, documents, elements
+Document          docid, collection, elements, length, stored (elements stored?),
+                  complete (summary kinds whose memberships are written)
+Element           doc (its Document's id), collection, docid, pre (pre-order
+                  id, root = 1), xpath, tag, depth, offset, length (INEX
+                  characters)
+Summary           kind, collection, nodes, edges, documents, elements
+SummaryNode       summary, sid, label, path (label path), tag, children (child
+                  label set), has_children, extent_size, content_length
+Model             name, collection, summary, kind, weight, solver, source,
+                  params (JSON)
+Study, Route,     a navigation study's routes (route_id, user_id, topic_id)
+Step              and steps (seq, duration_ms, time)
+Qrels, Topic      assessments; Run: a run
+================  ===========================================================
+
+Relationships: (Collection)-[:HAS_DOCUMENT]->(Document)-[:ROOT]->(Element),
+(Element)-[:CHILD]->(Element), (Collection)-[:HAS_SUMMARY]->(Summary)-[:HAS_NODE]->
+(SummaryNode), (Element)-[:MEMBER_OF]->(SummaryNode), (SummaryNode)-[:SUMMARY_EDGE
+{pairs, child_length}]->(SummaryNode), (Model)-[:OF_SUMMARY]->(Summary),
+(Model)-[:PI {value}]->(SummaryNode), (SummaryNode)-[:WEIGHT {model, value}]->
+(SummaryNode), (Study)-[:HAS_ROUTE]->(Route)-[:HAS_STEP]->(Step)-[:FROM|TO]->
+(Element), (Qrels)-[:HAS_TOPIC]->(Topic)-[:ASSESSES {rel}]->(Element),
+(Run)-[:RETURNS {topic, rank, score}]->(Element).
+"""
+
+from .base import NODE_LABELS, RELATIONSHIP_TYPES, GraphStore, StoreError
+from .load import LoadReport, store_assessments, store_collection, store_run, store_steps, store_summary
+from .services import (collection_info, list_models, list_summaries, model_record, require_elements, save_model,
+                       stored_document, stored_summary, study_routes, summary_extent, transitions)
+from .url import default_store_url, open_store
+
+__all__ = ["NODE_LABELS", "RELATIONSHIP_TYPES", "GraphStore", "StoreError", "LoadReport", "store_assessments",
+           "store_collection", "store_run", "store_steps", "store_summary", "collection_info", "list_models",
+           "list_summaries", "model_record", "require_elements", "save_model", "stored_document", "stored_summary",
+           "study_routes", "summary_extent", "transitions", "default_store_url", "open_store"]

@@ -1,0 +1,123 @@
+"""The store interface shared by the backends.
+
+A :class:`GraphStore` runs the named Cypher queries of :mod:`graphsr.store.queries`
+with parameters, writes rows in batches (one transaction per batch, via
+``UNWIND $rows``), and sets up the schema.  Backends implement ``_execute``
+(one statement, one transaction) and ``close``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Iterator, Sequence
+
+from .queries import query, schema_statements
+
+__all__ = ["GraphStore", "StoreError", "batched", "NODE_LABELS", "RELATIONSHIP_TYPES"]
+
+# The schema's whole vocabulary: queries use these and no others (labels never come from users).
+NODE_LABELS = ("Collection", "Document", "Element", "Summary", "SummaryNode", "Model", "Study", "Route", "Step",
+               "Qrels", "Topic", "Run")
+RELATIONSHIP_TYPES = ("HAS_DOCUMENT", "ROOT", "CHILD", "HAS_SUMMARY", "HAS_NODE", "SUMMARY_EDGE", "MEMBER_OF",
+                      "OF_SUMMARY", "PI", "WEIGHT", "HAS_ROUTE", "HAS_STEP", "FROM", "TO", "HAS_TOPIC", "ASSESSES",
+                      "RETURNS")
+
+
+class StoreError(RuntimeError):
+    """The database refused or failed a query (message includes the query name)."""
+
+
+def batched(rows: Iterable[dict], size: int) -> Iterator[list[dict]]:
+    batch: list[dict] = []
+    for r in rows:
+        batch.append(r)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+class GraphStore:
+    """A property-graph store reached through Cypher (see subclasses).
+
+    Attributes
+    ----------
+    url : str
+        Where the store is, as given to :func:`graphsr.store.open_store`.
+    backend : str
+        ``'falkordb'`` or ``'neo4j'``: selects the schema statements.
+    batch_size : int
+        Rows per ``UNWIND`` batch (one transaction each).
+    """
+
+    backend: str = ""
+
+    def __init__(self, url: str, batch_size: int = 5000):
+        self.url = url
+        self.batch_size = batch_size
+
+    # -- backend hooks -------------------------------------------------------
+    def _execute(self, text: str, params: dict[str, Any]) -> list[dict]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def close(self) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _ignorable_schema_error(self, exc: Exception) -> bool:
+        return False
+
+    # -- public API ------------------------------------------------------------
+    def run(self, name: str, /, **params: Any) -> list[dict]:
+        """Run the shared query ``name`` with parameters; rows as dicts."""
+        text = query(name)
+        try:
+            return self._execute(text, params)
+        except StoreError:
+            raise
+        except Exception as exc:  # the drivers' own error types differ
+            raise StoreError(f"query {name!r} failed on {self.url}: {exc}") from exc
+
+    def write(self, name: str, rows: Iterable[dict], /, batch_size: int | None = None, progress=None,
+              **params: Any) -> int:
+        """Run ``name`` (an ``UNWIND $rows`` query) over rows in batches; returns the rows written.
+
+        Each batch is one transaction, so an interrupted write leaves whole
+        batches, and re-running it (every write query MERGEs) completes it.
+        ``progress`` (e.g. a tqdm bar) is advanced by the rows of each batch.
+        """
+        n = 0
+        for batch in batched(rows, batch_size or self.batch_size):
+            self.run(name, rows=batch, **params)
+            n += len(batch)
+            if progress is not None:
+                progress.update(len(batch))
+        return n
+
+    def init_schema(self) -> None:
+        """Create the backend's indexes / constraints (idempotent)."""
+        for text in schema_statements(self.backend):
+            try:
+                self._execute(text, {})
+            except Exception as exc:
+                if not self._ignorable_schema_error(exc):
+                    raise StoreError(f"schema statement failed on {self.url}: {exc}") from exc
+
+    def counts(self) -> dict[str, int]:
+        """Number of nodes per label and relationships per type (0 for those absent)."""
+        out = dict.fromkeys(NODE_LABELS + RELATIONSHIP_TYPES, 0)
+        out.update({r["label"]: int(r["n"]) for r in self.run("node_counts")})
+        out.update({r["type"]: int(r["n"]) for r in self.run("relationship_counts")})
+        return out
+
+    def __enter__(self) -> "GraphStore":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.url!r})"
+
+
+def as_rows(columns: Sequence[str], values: Iterable[Sequence]) -> list[dict]:
+    return [dict(zip(columns, v)) for v in values]

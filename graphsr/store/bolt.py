@@ -1,0 +1,43 @@
+"""The Neo4j backend: Neo4j 5 over Bolt through the official ``neo4j`` driver.
+
+``bolt://HOST:PORT`` or ``neo4j://HOST:PORT``; credentials come from the
+environment variables ``GRAPHSR_NEO4J_USER`` and ``GRAPHSR_NEO4J_PASSWORD``
+(default user ``neo4j``); ``GRAPHSR_NEO4J_DATABASE`` picks a database
+(default: the server's home database).  Each statement runs as one
+auto-commit transaction, so each ``UNWIND`` batch is one transaction.
+(py2neo is not used: it is end-of-life and cannot talk Bolt 5.)
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from .base import GraphStore
+
+__all__ = ["BoltStore"]
+
+
+class BoltStore(GraphStore):
+    backend = "neo4j"
+
+    def __init__(self, url: str, batch_size: int = 5000, user: str | None = None, password: str | None = None,
+                 database: str | None = None):
+        super().__init__(url, batch_size)
+        from neo4j import GraphDatabase
+
+        user = user if user is not None else os.environ.get("GRAPHSR_NEO4J_USER", "neo4j")
+        password = password if password is not None else os.environ.get("GRAPHSR_NEO4J_PASSWORD", "")
+        self.database = database or os.environ.get("GRAPHSR_NEO4J_DATABASE") or None
+        self._driver = GraphDatabase.driver(url, auth=(user, password))
+
+    def _execute(self, text: str, params: dict[str, Any]) -> list[dict]:
+        with self._driver.session(database=self.database) as session:
+            result = session.run(text, params)
+            return [record.data() for record in result]
+
+    def _ignorable_schema_error(self, exc: Exception) -> bool:
+        return "already exists" in str(exc).lower()
+
+    def close(self) -> None:
+        self._driver.close()

@@ -1,0 +1,280 @@
+"""Loading collections, summaries, assessments, runs and routes into a store.
+
+Every write is a MERGE on graphsr's own ids (:mod:`graphsr.store.ids`) in
+``UNWIND`` batches, one transaction per batch: loading the same thing twice
+changes nothing, and a load that was interrupted completes when run again.
+Collections stream one chunk of documents at a time; summary statistics are
+written once the pass is complete (SET, not increment, so re-runs agree).
+
+Element nodes are optional: a collection's documents and summaries are always
+stored, its elements (with ROOT, CHILD and MEMBER_OF edges) for all
+documents (``elements='all'``), none, or a given set of document ids (the
+documents that assessments, runs or routes touch).  Elements are written
+per document: a document already complete is skipped, any other has the
+leftovers of an interrupted load deleted and is written afresh (see
+``cypher/collection.cypher``).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from ..io.collection import iter_documents, list_collection
+from ..model.document import DocumentTree, canonical_xpath
+from ..model.qrels import ElementQrels
+from ..model.run import Run
+from ..summaries.summary import Summary, SummaryBuilder
+from .base import GraphStore
+from .ids import node_id
+
+__all__ = ["LoadReport", "store_collection", "store_summary", "store_assessments", "store_run", "store_steps",
+           "collection_id", "summary_id", "summary_node_id", "element_id", "document_id"]
+
+
+def collection_id(name: str) -> str:
+    return node_id("Collection", name)
+
+
+def document_id(collection: str, docid: str) -> str:
+    return node_id("Document", collection, docid)
+
+
+def element_id(collection: str, docid: str, pre: int) -> str:
+    return node_id("Element", collection, docid, int(pre))
+
+
+def summary_id(collection: str, kind: str) -> str:
+    return node_id("Summary", collection, kind)
+
+
+def summary_node_id(collection: str, kind: str, label: str) -> str:
+    return node_id("SummaryNode", collection, kind, label)
+
+
+@dataclass
+class LoadReport:
+    """What a load wrote (rows sent; MERGE makes repeats no-ops)."""
+
+    documents: int = 0
+    elements: int = 0
+    edges: int = 0
+    summary_nodes: dict = field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def items(self) -> int:
+        return self.documents + self.elements + self.edges + sum(self.summary_nodes.values())
+
+
+def _element_rows(doc: DocumentTree, cname: str) -> tuple[list[dict], list[dict], dict]:
+    did = document_id(cname, doc.docid)
+    xpaths = doc.xpaths()
+    tags = doc.tag_names()
+    eids = [element_id(cname, doc.docid, i + 1) for i in range(len(doc))]
+    depth, start, length, parent = (doc.depth.tolist(), doc.start.tolist(), doc.length.tolist(),
+                                    doc.parent.tolist())
+    rows = [{"id": eids[i], "doc": did, "collection": cname, "docid": doc.docid, "pre": i + 1, "xpath": xpaths[i],
+             "tag": tags[i], "depth": depth[i], "offset": start[i], "length": length[i]} for i in range(len(doc))]
+    children = [{"parent": eids[p], "child": eids[i]} for i, p in enumerate(parent) if p >= 0]
+    return rows, children, {"doc": did, "root": eids[0]}
+
+
+def _summary_node_rows(builder: SummaryBuilder | Summary, cname: str, kind: str, sids: Iterable[int],
+                       stats: Summary | None = None) -> list[dict]:
+    sid_ = summary_id(cname, kind)
+    rows = []
+    for s in sids:
+        a, kids = builder.readable_key(s)
+        label = builder.label(s)
+        path = list(a) if isinstance(a, tuple) else []
+        rows.append({"id": summary_node_id(cname, kind, label), "summary": sid_, "sid": int(s), "label": label,
+                     "path": path, "tag": path[-1] if path else a, "children": sorted(kids) if kids else [],
+                     "has_children": kids is not None,
+                     "extent_size": int(stats.extent_size[s]) if stats is not None else 0,
+                     "content_length": int(stats.content_length[s]) if stats is not None else 0})
+    return rows
+
+
+def store_summary(store: GraphStore, summary: Summary, collection: str) -> None:
+    """Write a summary: its node, its summary nodes with statistics, its edges."""
+    kind = summary.kind.name
+    sid_ = summary_id(collection, kind)
+    store.run("merge_summary", collection=collection_id(collection), id=sid_, kind=kind, nodes=len(summary),
+              edges=len(summary.edge_src), documents=int(summary.num_documents), elements=int(summary.num_elements))
+    store.write("merge_summary_nodes", _summary_node_rows(summary, collection, kind, range(len(summary)), summary))
+    labels = summary.labels()
+    store.write("merge_summary_edges", [
+        {"src": summary_node_id(collection, kind, labels[a]), "dst": summary_node_id(collection, kind, labels[b]),
+         "pairs": int(n), "child_length": int(ln)}
+        for a, b, n, ln in zip(summary.edge_src.tolist(), summary.edge_dst.tolist(), summary.edge_pairs.tolist(),
+                               summary.edge_child_length.tolist())])
+
+
+def store_collection(store: GraphStore, path: str | os.PathLike, name: str | None = None,
+                     kinds: Iterable[str] = ("p*",), elements: str | Iterable[str] = "none",
+                     progress: bool = False, chunk_docs: int = 256) -> tuple[LoadReport, dict[str, Summary]]:
+    """Load a collection, its summaries and (some of) its elements into a store.
+
+    Parameters
+    ----------
+    store : GraphStore
+    path : path-like
+        The collection (directory, XML file or tar archive).
+    name : str, optional
+        The collection's name in the store; default: the directory name.
+    kinds : iterable of str
+        Summary kinds to build and store.
+    elements : 'none', 'all' or iterable of docids
+        Which documents' element nodes to store.
+    progress : bool
+        Progress bar on stderr.
+
+    Returns
+    -------
+    (LoadReport, dict of str to Summary)
+    """
+    import time
+
+    t0 = time.perf_counter()
+    sources = list_collection(path)
+    cname = name or Path(path).resolve().name
+    kinds = list(dict.fromkeys(kinds))
+    if elements == "all":
+        wanted = None
+    elif elements == "none":
+        wanted = set()
+    else:
+        wanted = set(elements)
+    store.init_schema()
+    cid = collection_id(cname)
+    store.run("merge_collection", id=cid, name=cname, path=str(Path(path).resolve()), documents=len(sources),
+              elements=-1)
+    builders = {k: SummaryBuilder(k) for k in kinds}
+    written = dict.fromkeys(kinds, 0)  # summary nodes already written per kind
+    report = LoadReport()
+    bar = None
+    if progress:
+        from tqdm import tqdm
+        bar = tqdm(total=len(sources), unit="doc", desc=f"loading {cname}", leave=False)
+    total_elements = 0
+    chunk: list[DocumentTree] = []
+
+    def flush_chunk() -> None:
+        store.write("merge_documents", [
+            {"collection": cid, "id": document_id(cname, d.docid), "docid": d.docid, "elements": len(d),
+             "length": int(d.length[0]), "stored": wanted is None or d.docid in wanted} for d in chunk])
+        report.documents += len(chunk)
+        sids = {k: b.sids(chunk) for k, b in builders.items()}
+        for k, b in builders.items():
+            if b.num_nodes > written[k]:
+                store.run("merge_summary", collection=cid, id=summary_id(cname, k), kind=k, nodes=-1, edges=-1,
+                          documents=-1, elements=-1)
+                store.write("merge_summary_nodes", _summary_node_rows(b, cname, k, range(written[k], b.num_nodes)))
+                written[k] = b.num_nodes
+        stored = [(i, d) for i, d in enumerate(chunk) if wanted is None or d.docid in wanted]
+        if stored:
+            state = {r["id"]: r["complete"] for r in store.run(
+                "documents_state", ids=[document_id(cname, d.docid) for _, d in stored])}
+            todo = [(i, d) for i, d in stored
+                    if not set(kinds) <= set(state.get(document_id(cname, d.docid)) or [])]
+        else:
+            todo = []
+        if todo:
+            ids = [document_id(cname, d.docid) for _, d in todo]
+            store.run("delete_document_elements", ids=ids)  # leftovers of an interrupted load
+            rows, children, roots = [], [], []
+            for _, d in todo:
+                r, c, root = _element_rows(d, cname)
+                rows += r
+                children += c
+                roots.append(root)
+            store.write("create_elements", rows)
+            store.write("create_roots", roots)
+            store.write("create_children", children)
+            report.elements += len(rows)
+            report.edges += len(roots) + len(children)
+            for k, b in builders.items():
+                members = []
+                for i, d in todo:
+                    labels = [summary_node_id(cname, k, b.label(s)) for s in sids[k][i].tolist()]
+                    eids = [element_id(cname, d.docid, j + 1) for j in range(len(d))]
+                    members += [{"element": e, "node": n} for e, n in zip(eids, labels)]
+                store.write("create_members", members)
+                report.edges += len(members)
+            store.run("mark_documents_complete", ids=ids, kinds=sorted(kinds))
+        if bar is not None:
+            bar.update(len(chunk))
+        chunk.clear()
+
+    try:
+        for doc in iter_documents(sources):
+            for b in builders.values():
+                b.add(doc)
+            total_elements += len(doc)
+            chunk.append(doc)
+            if len(chunk) >= chunk_docs:
+                flush_chunk()
+        if chunk:
+            flush_chunk()
+    finally:
+        if bar is not None:
+            bar.close()
+    summaries = {k: b.build() for k, b in builders.items()}
+    for k, s in summaries.items():
+        store_summary(store, s, cname)
+        report.summary_nodes[k] = len(s)
+    store.run("merge_collection", id=cid, name=cname, path=str(Path(path).resolve()), documents=len(sources),
+              elements=total_elements)
+    report.seconds = time.perf_counter() - t0
+    return report, summaries
+
+
+def store_assessments(store: GraphStore, qrels: ElementQrels, collection: str, name: str) -> int:
+    """Attach element assessments to stored element nodes (they must be stored)."""
+    from .services import require_elements
+
+    index = require_elements(store, collection, {(d, xp) for _, d, xp, _ in qrels}, qrels.source)
+    qid = node_id("Qrels", name)
+    rows = [{"element": index[(docid, xp)], "qrels": qid, "name": name, "topic": topic,
+             "topic_id": node_id("Topic", name, topic), "rel": float(rel)} for topic, docid, xp, rel in qrels]
+    return store.write("merge_assessments", rows)
+
+
+def store_run(store: GraphStore, run: Run, collection: str, name: str | None = None) -> int:
+    """Attach a run's results to stored element nodes (they must be stored)."""
+    from .services import require_elements
+
+    name = name or run.name
+    index = require_elements(store, collection, {(r.docid, xp) for r in run for xp in r.xpaths}, run.source)
+    rid = node_id("Run", name)
+    rows = [{"element": index[(r.docid, xp)], "run": rid, "name": name, "topic": r.topic, "rank": int(r.rank),
+             "score": float(r.score)} for r in run for xp in r.xpaths]
+    return store.write("merge_results", rows)
+
+
+def store_steps(store: GraphStore, collection: str, study: str, steps: Iterable[dict]) -> int:
+    """Store navigation steps of a study.
+
+    Each step is a dict with ``route_id``, ``step`` (order in the route),
+    ``docid``, ``from`` and ``to`` (XPaths) and optional ``user``, ``topic``,
+    ``duration_ms``, ``timestamp``.  The elements must be stored.
+    """
+    from .services import require_elements
+
+    steps = list(steps)
+    index = require_elements(store, collection,
+                             {(s["docid"], x) for s in steps for x in (s["from"], s["to"])}, None)
+    stid = node_id("Study", collection, study)
+    rows = []
+    for s in steps:
+        route = node_id("Route", collection, study, str(s["route_id"]))
+        rows.append({"src": index[(s["docid"], canonical_xpath(s["from"]))],
+                     "dst": index[(s["docid"], canonical_xpath(s["to"]))],
+                     "study": stid, "study_name": study, "route": route, "route_id": str(s["route_id"]),
+                     "user_id": s.get("user"), "topic_id": s.get("topic"),
+                     "id": node_id("Step", collection, study, str(s["route_id"]), int(s["step"])),
+                     "seq": int(s["step"]), "duration_ms": s.get("duration_ms"), "time": s.get("timestamp")})
+    return store.write("merge_steps", rows)

@@ -1,0 +1,217 @@
+"""Services that query the graph and return arrays ready for numpy / scipy.sparse.
+
+Aggregations run in the database (step counts per pair of elements or of
+summary nodes, summary statistics); Python receives the aggregated rows.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Iterable
+
+import numpy as np
+
+from ..errors import UnknownNodeError
+from ..model.document import DocumentTree, canonical_xpath, normalize_xpath
+from ..summaries.summary import Summary
+from .base import GraphStore
+from .ids import node_id
+from .load import collection_id, document_id, element_id, summary_id, summary_node_id
+
+__all__ = ["stored_document", "require_elements", "stored_summary", "summary_extent", "transitions",
+           "study_routes", "save_model", "model_record", "list_models", "list_summaries", "collection_info"]
+
+
+def collection_info(store: GraphStore, collection: str) -> dict:
+    """The stored collection's name, path, document and element counts.
+
+    Raises
+    ------
+    UnknownNodeError
+        If no such collection is stored.
+    """
+    rows = store.run("collection", id=collection_id(collection))
+    if not rows:
+        raise UnknownNodeError(f"no collection {collection!r} in the store {store.url}; "
+                               "load it with 'graphsr store load'")
+    return rows[0]
+
+
+def stored_document(store: GraphStore, collection: str, docid: str) -> DocumentTree:
+    """Rebuild a document tree from its stored element nodes.
+
+    Raises
+    ------
+    UnknownNodeError
+        If the document's elements are not stored.
+    """
+    rows = store.run("document_elements", doc=document_id(collection, docid))
+    if not rows:
+        raise UnknownNodeError(f"document {docid!r} of collection {collection!r} has no stored elements in "
+                               f"{store.url}; load them with 'graphsr store load --elements'")
+    tags: dict[str, int] = {}
+    tag, parent, depth, position, start, end = [], [], [], [], [], []
+    stack: list[int] = []
+    for i, r in enumerate(rows):
+        d = int(r["depth"])
+        del stack[d - 1:]
+        parent.append(stack[-1] if stack else -1)
+        stack.append(i)
+        tag.append(tags.setdefault(r["tag"], len(tags)))
+        depth.append(d)
+        position.append(normalize_xpath(r["xpath"])[-1][1])
+        start.append(int(r["offset"]))
+        end.append(int(r["offset"]) + int(r["length"]))
+    return DocumentTree(docid, tuple(tags), tag, parent, depth, position, start, end, source=store.url)
+
+
+def require_elements(store: GraphStore, collection: str, nodes: Iterable[tuple[str, str]],
+                     source: str | None) -> dict[tuple[str, str], str]:
+    """Element ids of (docid, XPath) pairs, which must be stored.
+
+    Returns a dict keyed by (docid, canonical XPath).
+
+    Raises
+    ------
+    UnknownNodeError
+        For a document whose elements are not stored or an XPath it lacks.
+    """
+    by_doc: dict[str, set[str]] = {}
+    for docid, xp in nodes:
+        by_doc.setdefault(docid, set()).add(canonical_xpath(xp))
+    out: dict[tuple[str, str], str] = {}
+    for docid, xps in by_doc.items():
+        rows = store.run("document_elements", doc=document_id(collection, docid))
+        if not rows:
+            raise UnknownNodeError(f"document {docid!r} has no stored elements in collection {collection!r}; "
+                                   "load them first (graphsr store load --elements ...)", source)
+        pre = {canonical_xpath(r["xpath"]): int(r["pre"]) for r in rows}
+        for xp in xps:
+            if xp not in pre:
+                raise UnknownNodeError(f"document {docid!r} has no node {xp}", source)
+            out[(docid, xp)] = element_id(collection, docid, pre[xp])
+    return out
+
+
+def list_summaries(store: GraphStore) -> list[dict]:
+    return store.run("summaries")
+
+
+def stored_summary(store: GraphStore, collection: str, kind: str) -> Summary:
+    """Rebuild a stored summary (statistics, edges and keys) as a :class:`Summary`.
+
+    Raises
+    ------
+    UnknownNodeError
+        If the summary is not stored.
+    """
+    sid_ = summary_id(collection, kind)
+    head = store.run("summary", id=sid_)
+    if not head:
+        raise UnknownNodeError(f"no {kind} summary of collection {collection!r} in the store {store.url}")
+    nodes = store.run("summary_nodes", id=sid_)
+    edges = store.run("summary_edges", id=sid_)
+    keys = []
+    for r in nodes:
+        a = tuple(r["path"]) if r["path"] else r["tag"]
+        keys.append((a, frozenset(r["children"] or []) if r["has_children"] else None))
+    col = lambda rows, k: [int(x[k]) for x in rows]  # noqa: E731
+    return Summary.from_parts(kind, keys, col(nodes, "extent_size"), col(nodes, "content_length"),
+                              col(edges, "src"), col(edges, "dst"), col(edges, "pairs"),
+                              col(edges, "child_length"), int(head[0]["documents"]))
+
+
+def summary_extent(store: GraphStore, collection: str, kind: str, label: str) -> list[tuple[str, int]]:
+    """The stored elements of a summary node, as (docid, pre-order id)."""
+    rows = store.run("summary_extent", node=summary_node_id(collection, kind, label))
+    return [(r["docid"], int(r["pre"])) for r in rows]
+
+
+def transitions(store: GraphStore, collection: str, study: str, kind: str | None = None) -> dict[str, np.ndarray]:
+    """Route steps of a study counted per pair of states, aggregated in the database.
+
+    States are elements (``kind=None``; ``src``/``dst`` are element ids) or
+    the summary nodes of a stored summary (``src``/``dst`` are SIDs).
+    Returns arrays ``src``, ``dst``, ``steps`` (count) and ``effort``
+    (summed duration in ms), ready for ``scipy.sparse.coo_matrix``.
+    """
+    stid = node_id("Study", collection, study)
+    if kind is None:
+        rows = store.run("element_transitions", study=stid)
+        src = np.array([r["src"] for r in rows], dtype=object)
+        dst = np.array([r["dst"] for r in rows], dtype=object)
+    else:
+        rows = store.run("summary_transitions", study=stid, summary=summary_id(collection, kind))
+        src = np.array([int(r["src"]) for r in rows], dtype=np.int64)
+        dst = np.array([int(r["dst"]) for r in rows], dtype=np.int64)
+    return {"src": src, "dst": dst, "steps": np.array([int(r["steps"]) for r in rows], dtype=np.int64),
+            "effort": np.array([float(r["effort"] or 0) for r in rows])}
+
+
+def study_routes(store: GraphStore, collection: str, study: str):
+    """The steps of a study's routes as a pandas DataFrame (route_id, step, docid, src, dst, ...)."""
+    import pandas as pd
+
+    rows = store.run("study_routes", study=node_id("Study", collection, study))
+    return pd.DataFrame(rows, columns=["route_id", "step", "docid", "src", "dst", "duration_ms", "user_id",
+                                       "topic_id"])
+
+
+def save_model(store: GraphStore, name: str, collection: str, kind: str, pi: np.ndarray, *, weight: str,
+               solver: str, source: str = "summary", params: dict | None = None,
+               weights: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> None:
+    """Store a derived navigation model: its parameters, pi per summary node and optionally its weights.
+
+    Saving under an existing name replaces that model's values.
+    """
+    summary = stored_summary(store, collection, kind)
+    if len(pi) != len(summary):
+        raise ValueError(f"pi has {len(pi)} entries, the stored {kind} summary has {len(summary)} nodes")
+    mid = node_id("Model", name)
+    labels = summary.labels()
+    store.run("merge_model", summary=summary_id(collection, kind), id=mid, name=name, collection=collection,
+              kind=kind, weight=weight, solver=solver, source=source, params=json.dumps(params or {}))
+    store.run("delete_model_values", id=mid)
+    store.run("delete_model_weights", id=mid)
+    store.write("merge_model_pi", [{"model": mid, "node": summary_node_id(collection, kind, labels[s]),
+                                    "pi": p, "exact": repr(p)}
+                                   for s, p in enumerate(np.asarray(pi, dtype=float).tolist())])
+    if weights is not None:
+        src, dst, val = weights
+        store.write("merge_model_weights", [
+            {"model": mid, "src": summary_node_id(collection, kind, labels[a]),
+             "dst": summary_node_id(collection, kind, labels[b]), "value": v, "exact": repr(v)}
+            for a, b, v in zip(np.asarray(src).tolist(), np.asarray(dst).tolist(),
+                               np.asarray(val, dtype=float).tolist())])
+
+
+def model_record(store: GraphStore, name: str) -> dict:
+    """A stored model: its parameters, ``pi`` (array by SID) and ``summary`` (rebuilt).
+
+    Raises
+    ------
+    UnknownNodeError
+        If no model of that name is stored (the message lists the stored ones).
+    """
+    mid = node_id("Model", name)
+    rows = store.run("model", id=mid)
+    if not rows:
+        known = ", ".join(r["name"] for r in list_models(store)) or "none"
+        raise UnknownNodeError(f"no model named {name!r} in the store {store.url}; stored models: {known}")
+    rec = dict(rows[0])
+    rec["params"] = json.loads(rec["params"] or "{}")
+    summary = stored_summary(store, rec["collection"], rec["kind"])
+    pi = np.zeros(len(summary))
+    for r in store.run("model_pi", id=mid):
+        pi[int(r["sid"])] = float(r["pi"])
+    rec["pi"] = pi
+    rec["summary"] = summary
+    w = store.run("model_weights", id=mid)
+    rec["weights"] = (np.array([int(r["src"]) for r in w], dtype=np.int64),
+                      np.array([int(r["dst"]) for r in w], dtype=np.int64),
+                      np.array([float(r["value"]) for r in w]))
+    return rec
+
+
+def list_models(store: GraphStore) -> list[dict]:
+    return store.run("models")
