@@ -1,14 +1,19 @@
 """Run the whole pipeline on the bundled samples (Moby Dick of the SR paper, ten Shakespeare plays).
 
-For each sample: read the collection once, build every summary kind, then
-score the sample runs with SRP@5 and SRP@10 under each navigation model
-(summary kind x weight scheme, and no navigation), and print the means.
+For each sample: load the collection into the graph store (the local store
+by default: ``--store`` or ``$GRAPHSR_STORE`` choose another) with every
+summary kind, its elements, assessments and runs; build and store a
+navigation model per summary kind x weight scheme; reload each model from
+the store and score the sample runs with SRP@5 and SRP@10; print the means
+next to the scores without navigation.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+
+import numpy as np
 
 from ._common import progress_default
 
@@ -21,43 +26,61 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sample", action="append", choices=["mobydick", "shakespeare"],
                    help="sample set(s) to run (default: both)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
+    p.add_argument("--store", metavar="URL", help="graph store to use (default: $GRAPHSR_STORE or the per-user "
+                                                  "local store)")
 
 
 def run(args: argparse.Namespace) -> int:
     from ..data import sample
-    from ..evaluation import evaluate, load_collection, navigation_for
+    from ..evaluation import evaluate
+    from ..evaluation.stored import stored_navigation
     from ..io import read_element_qrels, read_run
     from ..measures import parse_measures
+    from ..navigation.stored import build_stored_model
+    from ..store import open_store, store_assessments, store_collection, store_run
+    from ..store.services import stored_document
 
     progress = progress_default() if args.progress is None else args.progress
     measures = parse_measures(MEASURES)
     out = sys.stdout
-    for name in args.sample or ["mobydick", "shakespeare"]:
-        s = sample(name)
-        qrels = read_element_qrels(s["qrels"])
-        runs = [read_run(p, name=p.stem) for p in s["runs"]]
-        kinds = sorted({m.split(":")[0] for m in MODELS if m != "none"})
-        loaded = load_collection(s["collection"], kinds, keep=None, progress=progress)
-        out.write(f"== sample {name}: {loaded.num_documents} document(s), "
-                  f"{sum(len(d) for d in loaded.documents.values())} elements, "
-                  f"{len(qrels.topics)} topic(s), {len(runs)} runs\n")
-        out.write("   summaries: " + ", ".join(f"{k} {len(v)} nodes" for k, v in loaded.summaries.items()) + "\n\n")
-        rows = []
-        for spec in MODELS:
-            _, seen_of = navigation_for(spec, loaded)
-            res = evaluate(qrels, runs, measures, loaded.documents, seen_of)
-            rows.append((spec, res))
-        width = max(len(r.name) for r in runs)
-        for m in measures:
-            out.write(f"   mean {m} per run (rows) and navigation model (columns)\n")
-            out.write(f"   {'run':<{width}}" + "".join(f"{spec:>13}" for spec, _ in rows) + "\n")
+    with open_store(args.store) as store:
+        out.write(f"graph store: {store.url}\n\n")
+        for name in args.sample or ["mobydick", "shakespeare"]:
+            s = sample(name)
+            qrels = read_element_qrels(s["qrels"])
+            runs = [read_run(p, name=p.stem) for p in s["runs"]]
+            kinds = sorted({m.split(":")[0] for m in MODELS if m != "none"})
+            report, summaries = store_collection(store, s["collection"], name, kinds=kinds, elements="all",
+                                                 progress=progress)
+            store_assessments(store, qrels, name, "qrels.txt")
             for r in runs:
-                out.write(f"   {r.name:<{width}}" + "".join(f"{res[r.name].mean(m):>13.4f}" for _, res in rows)
-                          + "\n")
-            out.write("\n")
-        out.write("   the same from the command line, e.g.:\n")
-        out.write(f"   graphsr eval {s['qrels']} {' '.join(str(p) for p in s['runs'][:2])} ... \\\n"
-                  f"       --collection {s['collection']} --model 'p*|c:length' -m SRP@5 -m SRP@10\n\n")
+                store_run(store, r, name)
+            touched = qrels.docids().union(*(r.docids() for r in runs))
+            out.write(f"== sample {name}: {report.documents} document(s), {len(qrels.topics)} topic(s), "
+                      f"{len(runs)} runs; stored with "
+                      + ", ".join(f"{k} ({len(v)} nodes)" for k, v in summaries.items()) + " summaries\n\n")
+            rows = []
+            docs = {d: stored_document(store, name, d) for d in touched}  # rebuilt from the store
+            for spec in MODELS:
+                if spec == "none":
+                    def seen_of(docid):
+                        return np.zeros(len(docs[docid]))
+                else:
+                    model = build_stored_model(store, name, spec, f"{name}/{spec}")
+                    _, seen_of, _ = stored_navigation(store, model.name, touched, documents=docs)
+                rows.append((spec, evaluate(qrels, runs, measures, docs, seen_of)))
+            width = max(len(r.name) for r in runs)
+            for m in measures:
+                out.write(f"   mean {m} per run (rows) and navigation model (columns)\n")
+                out.write(f"   {'run':<{width}}" + "".join(f"{spec:>13}" for spec, _ in rows) + "\n")
+                for r in runs:
+                    out.write(f"   {r.name:<{width}}" + "".join(f"{res[r.name].mean(m):>13.4f}" for _, res in rows)
+                              + "\n")
+                out.write("\n")
+            out.write("   the same from the command line, e.g.:\n")
+            out.write(f"   graphsr eval {s['qrels']} {' '.join(str(p) for p in s['runs'][:2])} ... \\\n"
+                      f"       --store {store.url} --model '{name}/p*|c:length' -m SRP@5 -m SRP@10\n\n")
     out.write("'none' is SR without navigation (SRP@k = P@k with binary relevance); other columns use the\n"
-              "steady state (CIKM'08 Eq 8) of the summary graph under the given edge weights.\n")
+              "steady state (CIKM'08 Eq 8) of the summary graph under the given edge weights, stored as a model\n"
+              "in the graph store and reloaded from it ('graphsr store models' lists them).\n")
     return 0

@@ -3,6 +3,11 @@
 Output is trec_eval style, ``measure<TAB>topic<TAB>value``: for each run, in
 the order given, a ``runid`` line naming the run file, ``num_q`` (topics
 averaged), per-topic lines with ``-q`` and the means as topic ``all``.
+
+The navigation model is either built in memory from ``--collection`` and a
+``SUMMARY:WEIGHT`` spec, or, with ``--store`` (or without ``--collection``),
+a model stored under ``--model NAME`` in the graph store; documents then come
+from ``--collection`` if given, else from the store's element nodes.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..errors import GraphsrInputError
 from ._common import progress_default, warn
 
 DEFAULT_MEASURES = ["SRP@5", "SRP@10"]
@@ -18,11 +24,15 @@ DEFAULT_MEASURES = ["SRP@5", "SRP@10"]
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("qrels", help="element assessments: 'topic Q0 file xpath rel' lines")
     p.add_argument("runs", nargs="+", metavar="RUN", help="runs: 'topic Q0 file rank score run_id xpath' lines")
-    p.add_argument("--collection", required=True, metavar="DIR",
+    p.add_argument("--collection", metavar="DIR",
                    help="the XML collection (directory, XML file or tar archive)")
-    p.add_argument("--model", default="p*:extent", metavar="SUMMARY:WEIGHT",
+    p.add_argument("--model", default=None, metavar="SUMMARY:WEIGHT|NAME",
                    help="navigation model: SUMMARY in p*, p*|c, c, tag (or 'none' for no navigation), "
-                        "WEIGHT in extent, length, uniform (default: p*:extent)")
+                        "WEIGHT in extent, length, uniform (default: p*:extent); with --store, the name of a "
+                        "stored model")
+    p.add_argument("--store", metavar="URL", nargs="?", const="",
+                   help="use a model stored in this graph store (local:PATH, bolt://..., neo4j://...; "
+                        "'--store' alone: $GRAPHSR_STORE or the per-user local store)")
     p.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
                    help=f"measure to compute, e.g. SRP@10 (repeatable; default: {' '.join(DEFAULT_MEASURES)})")
     p.add_argument("-q", "--per-topic", action="store_true", help="also print per-topic values")
@@ -40,22 +50,25 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..evaluation import evaluate, load_collection, navigation_for
+    from ..evaluation import evaluate
     from ..io import read_element_qrels, read_run
     from ..measures import parse_measures
-    from ..navigation import parse_model_spec
 
     measures = parse_measures(args.measures or DEFAULT_MEASURES)
-    spec = parse_model_spec(args.model)
+    stored = args.store is not None or args.collection is None
+    if stored and not args.model:
+        raise GraphsrInputError("a stored model needs --model NAME (see 'graphsr store models'); for a model "
+                                "built in memory give --collection DIR and --model SUMMARY:WEIGHT")
     qrels = read_element_qrels(args.qrels)
     runs = [read_run(path) for path in args.runs]
     touched = qrels.docids().union(*(r.docids() for r in runs))
     progress = progress_default() if args.progress is None else args.progress
-    kinds = [] if spec.summary == "none" else [spec.summary]
-    loaded = load_collection(args.collection, kinds, keep=touched, progress=progress, workers=args.workers)
-    _, seen_of = navigation_for(spec, loaded)
-    results = evaluate(qrels, runs, measures, loaded.documents, seen_of, unknown=args.unknown,
-                       all_topics=args.all_topics, model_name=str(spec))
+    if stored:
+        documents, seen_of, model_name = _stored_model(args, touched, progress)
+    else:
+        documents, seen_of, model_name = _memory_model(args, touched, progress)
+    results = evaluate(qrels, runs, measures, documents, seen_of, unknown=args.unknown,
+                       all_topics=args.all_topics, model_name=model_name)
     for r in results:
         for w in r.warnings:
             warn(w)
@@ -70,3 +83,22 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout.write(text)
     sys.stdout.flush()
     return 0
+
+
+def _memory_model(args, touched, progress):
+    from ..evaluation import load_collection, navigation_for
+    from ..navigation import parse_model_spec
+
+    spec = parse_model_spec(args.model or "p*:extent")
+    kinds = [] if spec.summary == "none" else [spec.summary]
+    loaded = load_collection(args.collection, kinds, keep=touched, progress=progress, workers=args.workers)
+    _, seen_of = navigation_for(spec, loaded)
+    return loaded.documents, seen_of, str(spec)
+
+
+def _stored_model(args, touched, progress):
+    from ..evaluation.stored import stored_navigation
+    from ..store import open_store
+
+    with open_store(args.store or None) as store:
+        return stored_navigation(store, args.model, touched, args.collection, progress=progress)

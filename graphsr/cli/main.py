@@ -14,12 +14,14 @@ import os
 import sys
 
 from ..errors import GraphsrInputError
+from ..store.base import StoreError
 
 __all__ = ["main", "COMMANDS"]
 
 COMMANDS = {
     "eval": ("graphsr.cli.eval_cmd", "score runs against assessments (trec_eval-style output)"),
     "summary": ("graphsr.cli.summary_cmd", "build a structural summary of a collection and print it"),
+    "store": ("graphsr.cli.store_cmd", "load collections, summaries and models into the graph store; list them"),
     "demo": ("graphsr.cli.demo_cmd", "run the whole pipeline on the bundled sample data"),
 }
 
@@ -52,6 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     except GraphsrInputError as exc:
         print(f"graphsr: error: {exc}", file=sys.stderr)
         return 2
+    except StoreError as exc:
+        print(f"graphsr: store error: {exc}", file=sys.stderr)
+        return 3
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -12,7 +12,7 @@ from typing import Iterable
 import numpy as np
 
 from ..errors import UnknownNodeError
-from ..model.document import DocumentTree, canonical_xpath, normalize_xpath
+from ..model.document import DocumentTree, canonical_xpath
 from ..summaries.summary import Summary
 from .base import GraphStore
 from .ids import node_id
@@ -59,7 +59,8 @@ def stored_document(store: GraphStore, collection: str, docid: str) -> DocumentT
         stack.append(i)
         tag.append(tags.setdefault(r["tag"], len(tags)))
         depth.append(d)
-        position.append(normalize_xpath(r["xpath"])[-1][1])
+        xp = r["xpath"]
+        position.append(int(xp[xp.rindex("[") + 1:-1]))  # stored XPaths are canonical: .../tag[n]
         start.append(int(r["offset"]))
         end.append(int(r["offset"]) + int(r["length"]))
     return DocumentTree(docid, tuple(tags), tag, parent, depth, position, start, end, source=store.url)

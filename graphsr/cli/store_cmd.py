@@ -1,0 +1,139 @@
+"""Manage the property-graph store: load collections, build summaries and models, show what is stored.
+
+The store is ``--store URL`` (``local:PATH``, ``bolt://HOST:PORT``,
+``neo4j://HOST:PORT``), else ``$GRAPHSR_STORE``, else the local store in the
+per-user data directory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ._common import progress_default
+
+
+def _store_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--store", metavar="URL", help="local:PATH, bolt://HOST:PORT or neo4j://HOST:PORT "
+                                                  "(default: $GRAPHSR_STORE or the per-user local store)")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    sub = p.add_subparsers(dest="store_command", metavar="ACTION", required=True)
+    a = sub.add_parser("init", help="start the store if needed and create its indexes")
+    _store_arg(a)
+    a = sub.add_parser("start", help="start the local store and leave it running")
+    _store_arg(a)
+    a = sub.add_parser("stop", help="stop a running local store (its data stay)")
+    _store_arg(a)
+    a = sub.add_parser("load", help="load a collection, its summaries and (some of) its elements, "
+                                    "optionally assessments and runs")
+    _store_arg(a)
+    a.add_argument("collection", metavar="DIR", help="the XML collection (directory, XML file or tar archive)")
+    a.add_argument("--name", help="the collection's name in the store (default: the directory name)")
+    a.add_argument("--kind", action="append", dest="kinds", metavar="SUMMARY",
+                   help="summary kind to build and store: p*, p*|c, c, tag (repeatable; default p* and p*|c)")
+    a.add_argument("--elements", choices=["none", "all", "touched"], default=None,
+                   help="element nodes to store: none, all, or those of the documents the given qrels/runs "
+                        "touch (default: touched if --qrels/--run are given, else none)")
+    a.add_argument("--qrels", help="element qrels to store (their documents' elements are stored)")
+    a.add_argument("--run", action="append", dest="runs", default=[], metavar="RUN", help="run to store (repeatable)")
+    a.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
+    a = sub.add_parser("model", help="build the SR navigation model of a stored summary and store it")
+    _store_arg(a)
+    a.add_argument("--collection", required=True, help="the stored collection's name")
+    a.add_argument("--model", required=True, metavar="SUMMARY:WEIGHT", help="e.g. p*|c:length")
+    a.add_argument("--name", help="name to store it under (default: COLLECTION/SUMMARY:WEIGHT)")
+    a.add_argument("--solver", choices=["eq8", "general"], default="eq8")
+    a = sub.add_parser("models", help="list the stored models")
+    _store_arg(a)
+    a = sub.add_parser("summaries", help="list the stored summaries")
+    _store_arg(a)
+    a = sub.add_parser("show", help="show what is stored: counts per label and relationship type, collections")
+    _store_arg(a)
+
+
+def _table(rows: list[dict], columns: list[str]) -> str:
+    if not rows:
+        return "(none)\n"
+    widths = [max(len(c), *(len(str(r.get(c, ""))) for r in rows)) for c in columns]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths))]
+    lines += ["  ".join(str(r.get(c, "")).ljust(w) for c, w in zip(columns, widths)) for r in rows]
+    return "\n".join(lines) + "\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..store import open_store
+    from ..store.url import default_store_url
+
+    url = args.store or default_store_url()
+    out = sys.stdout
+    if args.store_command == "stop":
+        from ..store.local import LocalServer
+
+        if not url.startswith("local:"):
+            print(f"graphsr: {url} is not a local store; nothing to stop", file=sys.stderr)
+            return 2
+        stopped = LocalServer(url[len("local:"):]).stop()
+        out.write(("stopped " if stopped else "not running: ") + url + "\n")
+        return 0
+    options = {"keep_running": True} if args.store_command == "start" and url.startswith("local:") else {}
+    with open_store(url, **options) as store:
+        if args.store_command in ("init", "start"):
+            store.init_schema()
+            out.write(f"ready: {url}\n")
+        elif args.store_command == "load":
+            _load(store, args, out)
+        elif args.store_command == "model":
+            from ..navigation.stored import build_stored_model
+
+            model = build_stored_model(store, args.collection, args.model, args.name, args.solver)
+            out.write(f"stored model {model.name!r}: {len(model.pi)} summary nodes\n")
+        elif args.store_command == "models":
+            from ..store import list_models
+
+            out.write(_table(list_models(store), ["name", "collection", "kind", "weight", "solver", "source"]))
+        elif args.store_command == "summaries":
+            from ..store import list_summaries
+
+            out.write(_table(list_summaries(store), ["collection", "kind", "nodes", "edges", "documents",
+                                                     "elements"]))
+        elif args.store_command == "show":
+            counts = store.counts()
+            out.write(f"store: {url}\n")
+            out.write(_table([{"what": k, "count": v} for k, v in counts.items() if v], ["what", "count"]))
+            out.write("\ncollections:\n" + _table(store.run("collections"), ["name", "documents", "elements",
+                                                                           "path"]))
+    return 0
+
+
+def _load(store, args, out) -> None:
+    from ..io import read_element_qrels, read_run
+    from ..store import store_assessments, store_collection, store_run
+
+    qrels = read_element_qrels(args.qrels) if args.qrels else None
+    runs = [read_run(r) for r in args.runs]
+    elements = args.elements or ("touched" if qrels or runs else "none")
+    if elements == "touched":
+        touched = set()
+        if qrels:
+            touched |= qrels.docids()
+        for r in runs:
+            touched |= r.docids()
+        elements = touched
+    progress = progress_default() if args.progress is None else args.progress
+    report, summaries = store_collection(store, args.collection, args.name, kinds=args.kinds or ["p*", "p*|c"],
+                                         elements=elements, progress=progress)
+    from pathlib import Path
+
+    name = args.name or Path(args.collection).resolve().name
+    out.write(f"collection {name!r}: {report.documents} documents, {report.elements} elements and "
+              f"{report.edges} edges written, summaries "
+              + ", ".join(f"{k} ({n} nodes)" for k, n in report.summary_nodes.items())
+              + f"; {report.items / max(report.seconds, 1e-9):.0f} nodes+edges/s\n")
+    if qrels:
+        n = store_assessments(store, qrels, name, Path(args.qrels).name)
+        out.write(f"assessments {Path(args.qrels).name!r}: {n} judgments\n")
+    for r in runs:
+        n = store_run(store, r, name)
+        out.write(f"run {r.name!r}: {n} results\n")

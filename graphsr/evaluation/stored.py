@@ -1,0 +1,69 @@
+"""Scoring with a model kept in a graph store."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ..errors import UnknownNodeError
+from ..io.collection import iter_documents
+from ..model.document import DocumentTree
+from ..navigation.stored import load_stored_model
+from ..store.base import GraphStore
+from ..store.services import collection_info, model_record, stored_document
+
+__all__ = ["stored_navigation"]
+
+
+def stored_navigation(store: GraphStore, model_name: str, docids: set[str],
+                      collection: str | os.PathLike | None = None, progress: bool = False,
+                      documents: dict[str, DocumentTree] | None = None):
+    """Documents and ``seen_of`` for scoring with the stored model ``model_name``.
+
+    Parameters
+    ----------
+    store : GraphStore
+    model_name : str
+        A stored model (``graphsr store models``).
+    docids : set of str
+        The documents the runs and assessments name.
+    collection : path-like, optional
+        Read those documents from this collection; default: rebuild them
+        from the store's element nodes.
+    documents : dict, optional
+        Documents already at hand (e.g. from an earlier call); used as given.
+
+    Returns
+    -------
+    (dict of docid to DocumentTree, seen_of, model name)
+    """
+    model = load_stored_model(store, model_name)
+    cname = model_record(store, model_name)["collection"]
+    if documents is not None:
+        pass
+    elif collection is not None:
+        documents = {}
+        for doc in iter_documents(collection, docids=docids.__contains__, progress=progress):
+            documents[doc.docid] = doc
+    else:
+        documents = {}
+        collection_info(store, cname)
+        for docid in sorted(docids):
+            try:
+                documents[docid] = stored_document(store, cname, docid)
+            except UnknownNodeError:
+                continue  # reported by the evaluation as an unknown document, with file and line
+    summary = model.summary
+    sids = dict(zip(documents, summary.assign_many(list(documents.values()))))
+
+    def seen_of(docid: str) -> np.ndarray:
+        s = sids[docid]
+        if (s < 0).any():
+            i = int(np.flatnonzero(s < 0)[0])
+            raise UnknownNodeError(f"document {docid!r}: node {documents[docid].xpath(i)} has a "
+                                   f"{summary.kind.name} key the stored summary of {cname!r} lacks; was the model "
+                                   "built from this collection?")
+        return model.seen_probability(s)
+
+    return documents, seen_of, model_name
