@@ -15,6 +15,23 @@ def write(path: Path, text: str) -> Path:
     return path
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _private_default_store(tmp_path_factory):
+    """Keep tests away from the user's own default store."""
+    import os
+
+    old = os.environ.get("GRAPHSR_STORE")
+    os.environ["GRAPHSR_STORE"] = f"local:{tmp_path_factory.mktemp('default-store')}"
+    yield
+    from graphsr.store.local import LocalServer
+
+    LocalServer(os.environ["GRAPHSR_STORE"][len("local:"):]).stop()
+    if old is None:
+        del os.environ["GRAPHSR_STORE"]
+    else:
+        os.environ["GRAPHSR_STORE"] = old
+
+
 @pytest.fixture
 def tiny_collection(tmp_path: Path) -> Path:
     """Two documents whose p* summary and steady state are worked out by hand in test_cli."""

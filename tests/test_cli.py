@@ -208,11 +208,12 @@ def test_summary_command(capsys):
     assert lines[2].split("\t")[-1] == "/book" and "S7\t3\t" in out
 
 
-def test_demo(capsys):
+def test_demo(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("GRAPHSR_STORE", f"local:{tmp_path / 'store'}")
     code, out, err = run_cli(capsys, "demo")
     assert code == 0, err
     assert "sample mobydick" in out and "sample shakespeare" in out
-    assert "p*|c:length" in out
+    assert "p*|c:length" in out and f"local:{tmp_path / 'store'}" in out
 
 
 def test_console_script_runs_as_module(tmp_path):

@@ -52,9 +52,10 @@ class GraphStore:
 
     backend: str = ""
 
-    def __init__(self, url: str, batch_size: int = 5000):
+    def __init__(self, url: str, batch_size: int = 5000, schema: bool = True):
         self.url = url
         self.batch_size = batch_size
+        self.schema = schema
 
     # -- backend hooks -------------------------------------------------------
     def _execute(self, text: str, params: dict[str, Any]) -> list[dict]:  # pragma: no cover - abstract
@@ -94,7 +95,9 @@ class GraphStore:
         return n
 
     def init_schema(self) -> None:
-        """Create the backend's indexes / constraints (idempotent)."""
+        """Create the backend's indexes / constraints (idempotent; skipped with ``schema=False``)."""
+        if not self.schema:
+            return
         for text in schema_statements(self.backend):
             try:
                 self._execute(text, {})

