@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
             docs = {d: stored_document(store, name, d) for d in touched}  # rebuilt from the store
             for spec in MODELS:
                 if spec == "none":
-                    def seen_of(docid):
+                    def seen_of(docid, docs=docs):
                         return np.zeros(len(docs[docid]))
                 else:
                     model = build_stored_model(store, name, spec, f"{name}/{spec}")

@@ -1,5 +1,5 @@
-// Structural summaries: summary nodes with their statistics, summary edges,
-// and the membership of stored elements in summary nodes.
+// Structural summaries: summary nodes with their statistics and summary edges.
+// (Elements get their MEMBER_OF edges as they are created: collection.cypher.)
 
 // @name merge_summary
 MATCH (c:Collection) WHERE c.id = $collection
@@ -22,12 +22,6 @@ MATCH (a:SummaryNode) WHERE a.id = r.src
 MATCH (b:SummaryNode) WHERE b.id = r.dst
 MERGE (a)-[e:SUMMARY_EDGE]->(b)
 SET e.pairs = r.pairs, e.child_length = r.child_length
-
-// @name create_members
-UNWIND $rows AS r
-MATCH (e:Element) WHERE e.id = r.element
-MATCH (n:SummaryNode) WHERE n.id = r.node
-CREATE (e)-[:MEMBER_OF]->(n)
 
 // @name summary
 MATCH (s:Summary) WHERE s.id = $id

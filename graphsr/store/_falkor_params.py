@@ -53,17 +53,28 @@ def _dict(v: dict) -> str:
     return "{" + ",".join(_key(k) + ":" + _encode(x) for k, x in v.items()) + "}"
 
 
+def _column(values: list) -> list[str]:
+    """Encode one column of a batch; a column of one plain type maps a single encoder over it."""
+    types = set(map(type, values))
+    if types == {int}:
+        return list(map(str, values))
+    if types == {str}:
+        return list(map(_string, values))
+    return list(map(_encode, values))
+
+
 def _rows(rows: list[dict]) -> str:
-    # the rows of one batch usually share their keys: encode the keys once
+    # the rows of one batch usually share their keys: encode column by column
     keys = list(rows[0])
-    prefixes = [_key(k) + ":" for k in keys]
-    out = []
-    for r in rows:
-        if len(r) != len(keys) or any(k not in r for k in keys):
-            out.append(_dict(r))
-            continue
-        out.append("{" + ",".join(p + _encode(r[k]) for p, k in zip(prefixes, keys)) + "}")
-    return "[" + ",".join(out) + "]"
+    keyset = rows[0].keys()
+    if any(r.keys() != keyset for r in rows):
+        return "[" + ",".join(map(_dict, rows)) + "]"
+    parts: list = []
+    for j, k in enumerate(keys):
+        parts.append([("{" if j == 0 else ",") + _key(k) + ":"] * len(rows))
+        parts.append(_column([r[k] for r in rows]))
+    parts.append(["}"] * len(rows))
+    return "[" + ",".join(map("".join, zip(*parts))) + "]"
 
 
 _DISPATCH = {

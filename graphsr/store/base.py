@@ -105,6 +105,9 @@ class GraphStore:
                 if not self._ignorable_schema_error(exc):
                     raise StoreError(f"schema statement failed on {self.url}: {exc}") from exc
 
+    def checkpoint(self) -> None:
+        """Make what was written durable now, where the backend needs telling (no-op by default)."""
+
     def counts(self) -> dict[str, int]:
         """Number of nodes per label and relationships per type (0 for those absent)."""
         out = dict.fromkeys(NODE_LABELS + RELATIONSHIP_TYPES, 0)

