@@ -272,8 +272,12 @@ class SummaryBuilder:
             uniq, inv = np.unique(key, return_inverse=True)
             counts = np.bincount(inv, minlength=len(uniq))
             lens = np.bincount(inv, weights=child_length, minlength=len(uniq)).astype(np.int64)
+        self._accumulate_edges(uniq.tolist(), counts.tolist(), lens.tolist())
+
+    def _accumulate_edges(self, keys: list[int], pairs: list[int], lengths: list[int]) -> None:
+        """Add pair counts and child lengths to the edges keyed ``src << 32 | dst``."""
         edges = self._edges
-        for k, c, ln in zip(uniq.tolist(), counts.tolist(), lens.tolist()):
+        for k, c, ln in zip(keys, pairs, lengths):
             e = edges.get(k)
             if e is None:
                 edges[k] = [c, ln]
@@ -313,14 +317,7 @@ class SummaryBuilder:
         ek, ev = state["edge_keys"], state["edge_vals"]
         if len(ek):
             src, dst = local[ek >> 32], local[ek & ((1 << 32) - 1)]
-            edges = self._edges
-            for k, (c, ln) in zip((src * (1 << 32) + dst).tolist(), ev.tolist()):
-                e = edges.get(k)
-                if e is None:
-                    edges[k] = [c, ln]
-                else:
-                    e[0] += c
-                    e[1] += ln
+            self._accumulate_edges((src * (1 << 32) + dst).tolist(), ev[:, 0].tolist(), ev[:, 1].tolist())
         self.num_documents += state["num_documents"]
 
     def build(self) -> Summary:
