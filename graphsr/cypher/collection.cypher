@@ -32,7 +32,7 @@ DETACH DELETE e
 
 // @name create_elements
 UNWIND $rows AS r
-CREATE (e:Element {id: r.id, doc: r.doc, collection: r.collection, docid: r.docid, pre: r.pre, xpath: r.xpath, tag: r.tag, depth: r.depth, offset: r.offset, length: r.length})
+CREATE (e:Element {id: r.id, doc: r.doc, docid: r.docid, pre: r.pre, xpath: r.xpath, tag: r.tag, depth: r.depth, offset: r.offset, length: r.length})
 WITH e, r
 UNWIND r.nodes AS node
 MATCH (n:SummaryNode) WHERE n.id = node

@@ -8,7 +8,7 @@ node label        properties
 Collection        name, path, documents, elements
 Document          docid, collection, elements, length, stored (elements stored?),
                   complete (summary kinds whose memberships are written)
-Element           doc (its Document's id), collection, docid, pre (pre-order
+Element           doc (its Document's id), docid, pre (pre-order
                   id, root = 1), xpath, tag, depth, offset, length (INEX
                   characters)
 Summary           kind, collection, nodes, edges, documents, elements

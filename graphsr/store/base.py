@@ -70,12 +70,24 @@ class GraphStore:
     # -- public API ------------------------------------------------------------
     def run(self, name: str, /, **params: Any) -> list[dict]:
         """Run the shared query ``name`` with parameters; rows as dicts."""
-        text = query(name)
+        return self.execute(self.prepare(name, **params))
+
+    def prepare(self, name: str, /, **params: Any) -> tuple[str, str, Any]:
+        """Everything :meth:`execute` needs to run query ``name`` later, with parameter work done now.
+
+        Backends may encode the parameters here, so that a loader can do that
+        work in one thread and send the queries from another.
+        """
+        return name, query(name), params
+
+    def execute(self, prepared: tuple[str, str, Any]) -> list[dict]:
+        """Run a prepared query (see :meth:`prepare`)."""
+        name, text, params = prepared
         try:
             return self._execute(text, params)
         except StoreError:
             raise
-        except Exception as exc:  # the drivers' own error types differ
+        except Exception as exc:
             raise StoreError(f"query {name!r} failed on {self.url}: {exc}") from exc
 
     def write(self, name: str, rows: Iterable[dict], /, batch_size: int | None = None, progress=None,

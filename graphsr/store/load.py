@@ -28,7 +28,7 @@ from ..model.document import DocumentTree, canonical_xpath
 from ..model.qrels import ElementQrels
 from ..model.run import Run
 from ..summaries.summary import Summary, SummaryBuilder
-from .base import GraphStore
+from .base import GraphStore, batched
 from .ids import node_id, node_id_prefix
 
 __all__ = ["LoadReport", "store_collection", "store_summary", "store_assessments", "store_run", "store_steps",
@@ -78,7 +78,7 @@ def _element_rows(doc: DocumentTree, cname: str) -> tuple[list[str], list[dict],
     eids = [prefix + str(i) for i in range(1, len(doc) + 1)]
     depth, start, length, parent = (doc.depth.tolist(), doc.start.tolist(), doc.length.tolist(),
                                     doc.parent.tolist())
-    rows = [{"id": eids[i], "doc": did, "collection": cname, "docid": doc.docid, "pre": i + 1, "xpath": xpaths[i],
+    rows = [{"id": eids[i], "doc": did, "docid": doc.docid, "pre": i + 1, "xpath": xpaths[i],
              "tag": tags[i], "depth": depth[i], "offset": start[i], "length": length[i]} for i in range(len(doc))]
     children = [{"parent": eids[p], "child": eids[i]} for i, p in enumerate(parent) if p >= 0]
     return eids, rows, children, {"doc": did, "root": eids[0]}
@@ -170,8 +170,10 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
     writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphsr-writer")
     pending: list = []
 
-    def send(name: str, rows: list[dict], **params) -> None:
-        pending.append(writer.submit(store.write, name, rows, **params))
+    def send(name: str, rows: list[dict]) -> None:
+        # parameters are encoded here; the writer only sends them
+        for batch in batched(rows, store.batch_size):
+            pending.append(writer.submit(store.execute, store.prepare(name, rows=batch)))
 
     def call(name: str, **params) -> list[dict]:
         return writer.submit(store.run, name, **params).result()

@@ -147,6 +147,17 @@ def _pid_alive(pid: int) -> bool:
         return False
 
 
+class _Encoded(dict):
+    """Parameters whose ``CYPHER ...`` header is already built (see LocalStore.prepare)."""
+
+    def __init__(self, header: str):
+        super().__init__()
+        self.header = header
+
+    def __bool__(self) -> bool:
+        return bool(self.header)
+
+
 def _graph_class():
     from falkordb.graph import Graph
 
@@ -156,6 +167,8 @@ def _graph_class():
         """The client's graph handle with a faster parameter encoder (see _falkor_params)."""
 
         def _build_params_header(self, params):
+            if isinstance(params, _Encoded):
+                return params.header
             return params_header(params)
 
     return _Graph
@@ -183,8 +196,14 @@ class LocalStore(GraphStore):
         if self.started:
             atexit.register(self.close)
 
+    def prepare(self, name: str, /, **params: Any):
+        from ._falkor_params import params_header
+        from .queries import query
+
+        return name, query(name), _Encoded(params_header(params))
+
     def _execute(self, text: str, params: dict[str, Any]) -> list[dict]:
-        res = self._graph.query(text, params or None)
+        res = self._graph.query(text, params if params else None)
         names = [h[1] if isinstance(h, (list, tuple)) else h for h in (res.header or [])]
         return [dict(zip(names, row)) for row in res.result_set]
 
