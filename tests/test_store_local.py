@@ -238,3 +238,21 @@ def test_server_is_reused_and_data_persist(tmp_path):
     assert not a.server.alive()
     with open_store(url) as c:  # restarted from the snapshot
         assert c.started and c.counts()["Element"] == 17
+
+
+def test_a_summary_kind_loaded_later_keeps_the_earlier_ones(tmp_path):
+    coll = sample("mobydick")["collection"]
+    with open_store(f"local:{tmp_path / 'k'}") as s:
+        store_collection(s, coll, "moby", kinds=["p*"], elements="all")
+        build_stored_model(s, "moby", "p*:extent", "m1")
+        store_collection(s, coll, "moby", kinds=["tag"], elements="all")
+        counts = s.counts()
+        assert counts["Element"] == 17 and counts["MEMBER_OF"] == 2 * 17 and counts["CHILD"] == 16
+        store_collection(s, coll, "moby", kinds=["p*", "tag"], elements="all")
+        assert s.counts() == counts
+        # memberships agree with the summaries for both kinds
+        for kind in ("p*", "tag"):
+            summ = stored_summary(s, "moby", kind)
+            for sid in range(len(summ)):
+                assert len(summary_extent(s, "moby", kind, summ.label(sid))) == summ.extent_size[sid]
+        assert load_stored_model(s, "m1").summary.kind.name == "p*"

@@ -1,5 +1,6 @@
 // Structural summaries: summary nodes with their statistics and summary edges.
-// (Elements get their MEMBER_OF edges as they are created: collection.cypher.)
+// (Elements get their MEMBER_OF edges as they are created, collection.cypher;
+// add_members gives complete documents those of a summary kind loaded later.)
 
 // @name merge_summary
 MATCH (c:Collection) WHERE c.id = $collection
@@ -15,6 +16,12 @@ MERGE (n:SummaryNode {id: r.id})
 ON CREATE SET n.summary = r.summary, n.label = r.label, n.path = r.path, n.tag = r.tag, n.children = r.children, n.has_children = r.has_children
 SET n.sid = r.sid, n.extent_size = r.extent_size, n.content_length = r.content_length
 MERGE (s)-[:HAS_NODE]->(n)
+
+// @name add_members
+UNWIND $rows AS r
+MATCH (e:Element) WHERE e.id = r.element
+MATCH (n:SummaryNode) WHERE n.id = r.node
+MERGE (e)-[:MEMBER_OF]->(n)
 
 // @name merge_summary_edges
 UNWIND $rows AS r

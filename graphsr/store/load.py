@@ -199,13 +199,27 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
                 written[k] = b.num_nodes
         stored = [(i, d) for i, d in enumerate(chunk) if wanted is None or d.docid in wanted]
         built = {i: _element_rows(d, cname) for i, d in stored}  # built before asking, to overlap the writer
+        todo, extend = [], []  # documents to write afresh; complete ones lacking some kinds' memberships
         if stored:
-            state = {r["id"]: r["complete"] for r in call(
+            state = {r["id"]: set(r["complete"] or []) for r in call(
                 "documents_state", ids=[document_id(cname, d.docid) for _, d in stored])}
-            todo = [(i, d) for i, d in stored
-                    if not set(kinds) <= set(state.get(document_id(cname, d.docid)) or [])]
-        else:
-            todo = []
+            for i, d in stored:
+                done = state.get(document_id(cname, d.docid), set())
+                if not done:
+                    todo.append((i, d))
+                elif not set(kinds) <= done:
+                    extend.append((i, d, done))
+        marks: dict[tuple, list[str]] = {}
+        for k in builders:
+            members = [{"element": e, "node": node_ids[k][s]} for i, d, done in extend if k not in done
+                       for e, s in zip(built[i][0], sids[k][i].tolist())]
+            if members:
+                send("add_members", members)
+                report.edges += len(members)
+        for i, d, done in extend:
+            marks.setdefault(tuple(sorted(done | set(kinds))), []).append(document_id(cname, d.docid))
+        for done_kinds, doc_ids in marks.items():
+            pending.append(writer.submit(store.run, "mark_documents_complete", ids=doc_ids, kinds=list(done_kinds)))
         if todo:
             doc_ids = [document_id(cname, d.docid) for _, d in todo]
             # delete what an interrupted load left of these documents
