@@ -1,0 +1,133 @@
+"""ESR quantities and measures: the ESR paper's toy numbers (SPEC section 5) and reductions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from graphsr.measures.esr import ESRTopic, esr_expectations, esr_measures, nsrcg, redundancy, srprum
+from graphsr.navigation.transitions import StepNavigation
+
+# Fig 4a article: e1 article; e2, e3, e6 sections; e4, e5 paragraphs. Table 5 navigation:
+TABLE5 = {(3, 1): 0.16, (4, 1): 0.11, (4, 3): 0.0}
+
+
+def nav5(to, fr):
+    return np.array([[TABLE5.get((int(i), int(j)), 0.0) for j in fr] for i in to])
+
+
+def toy(system, by_length=False):
+    sizes = {1: 100, 3: 30, 4: 20}
+    rel = np.array([30.0, 20.0]) if by_length else np.array([1.0, 1.0])
+    return ESRTopic([np.array([e]) for e in system], [sizes[e] for e in system], [np.array([3]), np.array([4])],
+                    rel)
+
+
+SYSTEM1 = (1, 3, 4)
+SYSTEM3 = (3, 1, 4)
+
+
+def test_system1_at_rank_1():
+    t = toy(SYSTEM1)
+    assert redundancy(np.array([3]), [np.array([1])], nav5) == pytest.approx(0.16)
+    assert redundancy(np.array([4]), [np.array([1])], nav5) == pytest.approx(0.11)
+    e = esr_expectations(t, nav5, 1)
+    assert e["hits"] == 0 and e["near_misses"] == pytest.approx(0.27) and e["recall_base"] == pytest.approx(2)
+
+
+def test_system3_at_rank_2_binary():
+    m = esr_measures(toy(SYSTEM3), nav5, 2)
+    assert m["hits"] == pytest.approx(1) and m["near_misses"] == pytest.approx(0.11)
+    assert m["misses"] == pytest.approx(0.89) and m["recall_base"] == pytest.approx(2)
+    assert m["ESRP"] == pytest.approx(0.5) and m["ESRR"] == pytest.approx(0.555)
+
+
+def test_system3_at_rank_2_by_length():
+    m = esr_measures(toy(SYSTEM3, by_length=True), nav5, 2)
+    assert m["hits"] == pytest.approx(30) and m["recall_base"] == pytest.approx(50)
+    assert m["SRiP"] == pytest.approx(30 / 130) and round(m["SRiP"], 3) == 0.231
+    assert m["SRiR"] == pytest.approx(0.6)
+    assert nsrcg(toy(SYSTEM3, by_length=True), nav5, 2, l=1, m=2) == pytest.approx(0.6)
+
+
+def test_srprum_system3():
+    assert srprum(toy(SYSTEM3), nav5, r=0.55) == pytest.approx(1.11 / 2)
+    assert srprum(toy(SYSTEM3), nav5, r=0.5) == pytest.approx(1.0)      # reached at rank 1
+    assert srprum(toy(SYSTEM3), nav5, r=1.0) == pytest.approx(1.89 / 3)  # all seen at rank 3
+
+
+# Fig 5 routes as SPEC section 5 reads them: from e3, e3->e1 twice and e3->e2 once; e2->e4 twice.
+ROUTES = [[3, 1], [3, 1], [3, 2, 4], [2, 4]]
+
+
+def steps(routes):
+    src, dst = [], []
+    for r in routes:
+        src += r[:-1]
+        dst += r[1:]
+    return np.array(src), np.array(dst)
+
+
+def test_elementary_navigation_from_routes():
+    src, dst = steps(ROUTES)
+    nav = StepNavigation(src, dst, np.ones(len(src)), n_states=7, state_of=np.arange(7), doc_of=np.zeros(7, int))
+    assert nav.step(3, 1) == pytest.approx(2 / 3)
+    assert nav.step(3, 2) == pytest.approx(1 / 3)
+    assert nav(np.array([1]), np.array([3]))[0, 0] == pytest.approx(2 / 3)
+
+
+def test_tag_summary_navigation_from_routes():
+    # S1 article {e1}, S2 sections {e2, e3, e6}, S3 paragraphs {e4, e5}; node ids 1..6
+    state = np.array([-1, 0, 1, 1, 2, 2, 1])
+    src, dst = steps(ROUTES)
+    nav = StepNavigation(state[src], state[dst], np.ones(len(src)), n_states=3, state_of=state,
+                         doc_of=np.zeros(7, int))
+    assert nav.step(1, 0) == pytest.approx(0.4)   # S2 -> S1 = 2/5
+    assert nav.step(1, 1) == pytest.approx(0.2)
+    assert nav.step(1, 2) == pytest.approx(0.4)
+    # across documents nothing is navigable
+    nav2 = StepNavigation(state[src], state[dst], np.ones(len(src)), n_states=3, state_of=state,
+                          doc_of=np.array([0, 0, 0, 1, 0, 0, 0]))
+    assert nav2(np.array([1]), np.array([3]))[0, 0] == 0
+
+
+def no_nav(to, fr):
+    return np.zeros((len(to), len(fr)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 30), unique=True, max_size=20), st.sets(st.integers(0, 30), min_size=1, max_size=10),
+       st.integers(1, 25))
+def test_no_navigation_binary_reduces_to_precision_and_recall(run, relevant, k):
+    t = ESRTopic([np.array([e]) for e in run], [1.0] * len(run), [np.array([a]) for a in sorted(relevant)],
+                 np.ones(len(relevant)))
+    m = esr_measures(t, no_nav, k)
+    found = len(set(run[:k]) & relevant)
+    assert m["ESRP"] == pytest.approx(found / k)
+    assert m["ESRR"] == pytest.approx(found / len(relevant))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 10 ** 6), st.integers(1, 8))
+def test_expectations_partition_the_recall_base(seed, k):
+    rng = np.random.default_rng(seed)
+    n = 12
+    p = rng.random((n, n))
+    p /= p.sum(axis=0, keepdims=True)  # column j: distribution of steps from node j
+    doc = rng.integers(0, 2, n)
+
+    def nav(to, fr):
+        return np.where(doc[to][:, None] == doc[fr][None, :], p[np.ix_(to, fr)], 0.0)
+
+    results = [rng.choice(n, size=rng.integers(1, 4), replace=False) for _ in range(6)]
+    assessments = [np.array([a]) for a in rng.choice(n, size=4, replace=False)]
+    rel = rng.random(4)
+    t = ESRTopic(results, [float(len(r)) for r in results], assessments, rel)
+    e = esr_measures(t, nav, k)
+    assert e["hits"] + e["misses"] + e["near_misses"] == pytest.approx(e["recall_base"])
+    assert e["recall_base"] <= rel.sum() + 1e-12
+    for a in assessments:
+        assert 0 <= redundancy(a, results[:k], nav) <= 1
+    assert 0 <= e["ESRR"] <= 1 + 1e-12 and e["ESRP"] >= 0
