@@ -256,3 +256,15 @@ def test_a_summary_kind_loaded_later_keeps_the_earlier_ones(tmp_path):
             for sid in range(len(summ)):
                 assert len(summary_extent(s, "moby", kind, summ.label(sid))) == summ.extent_size[sid]
         assert load_stored_model(s, "m1").summary.kind.name == "p*"
+
+
+def test_a_route_log_loads_into_the_store(store, shakespeare, tmp_path):
+    from graphsr.io import read_routes
+
+    log = write(tmp_path / "log.csv", "route_id,step,docid,from,to,duration_ms\n"
+                                      "x,1,macbeth,/play/text/act[1],/play/text/act[1]/scene[3],30\n"
+                                      "x,2,macbeth,/play/text/act[1]/scene[3],/play/text/act[1],10\n")
+    routes = read_routes(log)
+    assert store_steps(store, "shakespeare", "log-study", [s.as_dict() for s in routes]) == 2
+    summ = transitions(store, "shakespeare", "log-study", kind="p*")
+    assert sorted(summ["steps"].tolist()) == [1, 1] and sorted(summ["effort"].tolist()) == [10.0, 30.0]

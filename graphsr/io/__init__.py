@@ -6,7 +6,8 @@ subclass naming the file, the line and what was expected.
 
 from .collection import CollectionSource, iter_documents, list_collection, parse_document, read_document
 from .qrels import read_element_qrels
+from .routes import RouteLogError, read_routes
 from .runs import read_run
 
 __all__ = ["CollectionSource", "iter_documents", "list_collection", "parse_document", "read_document",
-           "read_element_qrels", "read_run"]
+           "read_element_qrels", "read_run", "read_routes", "RouteLogError"]

@@ -7,5 +7,7 @@ Nothing here reads files or databases; :mod:`graphsr.io` and
 from .document import DocumentTree, normalize_xpath
 from .run import Run, TreeResult
 from .qrels import ElementQrels
+from .routes import RouteReport, Routes, RouteStep
 
-__all__ = ["DocumentTree", "normalize_xpath", "Run", "TreeResult", "ElementQrels"]
+__all__ = ["DocumentTree", "normalize_xpath", "Run", "TreeResult", "ElementQrels", "RouteReport", "Routes",
+           "RouteStep"]

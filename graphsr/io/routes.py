@@ -1,0 +1,164 @@
+"""Reader of navigation logs: CSV or JSON lines, one step per row (SPEC section 6).
+
+Columns / keys: ``route_id, step, docid, from, to`` (required; ``from`` and
+``to`` are XPaths) and ``user, topic, duration_ms, timestamp`` (optional).
+
+Errors (file, line, what was expected): a missing required column or key, a
+step number that is not a positive integer, a negative or non-numeric
+duration, the same (route_id, step) twice, an empty log.
+
+Policies for what real logs contain, counted in the :class:`RouteReport`:
+
+* steps listed out of order are sorted by step number within their route;
+* gaps in step numbers (lost events) are kept: steps are independent
+  transitions;
+* a step that does not start where the previous one ended, or a route that
+  moves to another document, is kept as separate steps (no step is invented
+  between them; navigation across documents is never a step).
+
+Unknown documents or nodes are checked where the log meets a collection
+(loading into the store), as for runs.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+
+from ..errors import GraphsrInputError
+from ..model.document import canonical_xpath
+from ..model.routes import RouteReport, Routes, RouteStep
+
+__all__ = ["RouteLogError", "read_routes"]
+
+REQUIRED = ("route_id", "step", "docid", "from", "to")
+OPTIONAL = ("user", "topic", "duration_ms", "timestamp")
+
+
+class RouteLogError(GraphsrInputError):
+    """A navigation log line does not follow the log format."""
+
+
+def _rows(path: str | os.PathLike):
+    """(line number, dict) of a CSV (with header) or JSON-lines file."""
+    name = str(path).lower()
+    try:
+        fh = open(path, encoding="utf-8", newline="")
+    except OSError as exc:
+        raise RouteLogError(f"cannot read file: {exc.strerror}", path) from None
+    with fh:
+        try:
+            first = fh.readline()
+        except UnicodeDecodeError:
+            raise RouteLogError("expected UTF-8 text", path, 1) from None
+        fh.seek(0)
+        if name.endswith((".jsonl", ".ndjson", ".json")) or first.lstrip().startswith("{"):
+            for lineno, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    obj = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise RouteLogError(f"expected a JSON object per line: {exc.msg}", path, lineno) from None
+                if not isinstance(obj, dict):
+                    raise RouteLogError(f"expected a JSON object per line, got {type(obj).__name__}", path, lineno)
+                yield lineno, obj
+        else:
+            reader = csv.DictReader(fh)
+            missing = [c for c in REQUIRED if c not in (reader.fieldnames or [])]
+            if missing:
+                raise RouteLogError(f"CSV header lacks column(s) {', '.join(missing)}; expected "
+                                    f"{', '.join(REQUIRED)} (+ optional {', '.join(OPTIONAL)})", path, 1)
+            for row in reader:
+                yield reader.line_num, row
+
+
+def _text(v) -> str | None:
+    if v is None:
+        return None
+    s = str(v).strip()
+    return s or None
+
+
+def read_routes(path: str | os.PathLike) -> Routes:
+    """Read a navigation log (CSV or JSON lines).
+
+    Returns
+    -------
+    Routes
+        With a :class:`~graphsr.model.routes.RouteReport` of what the
+        policies did.
+
+    Raises
+    ------
+    RouteLogError
+        For malformed lines (file and line in the message).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> f = tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False)
+    >>> _ = f.write("route_id,step,docid,from,to,duration_ms\\nr1,2,d,/a/b,/a,20\\nr1,1,d,/a,/a/b,10\\n")
+    >>> f.close()
+    >>> routes = read_routes(f.name)
+    >>> [(s.step, s.src, s.dst) for s in routes.routes["r1"]]
+    [(1, '/a[1]', '/a[1]/b[1]'), (2, '/a[1]/b[1]', '/a[1]')]
+    >>> routes.report.reordered_routes
+    1
+    >>> os.unlink(f.name)
+    """
+    by_route: dict[str, list[RouteStep]] = {}
+    seen: dict[tuple[str, int], int] = {}
+    for lineno, row in _rows(path):
+        missing = [c for c in REQUIRED if _text(row.get(c)) is None]
+        if missing:
+            raise RouteLogError(f"missing {', '.join(missing)}; expected {', '.join(REQUIRED)}", path, lineno)
+        route_id, docid = _text(row["route_id"]), _text(row["docid"])
+        try:
+            step = int(str(row["step"]).strip())
+            if step < 1:
+                raise ValueError
+        except ValueError:
+            raise RouteLogError(f"expected a positive integer step number, got {row['step']!r}", path,
+                                lineno) from None
+        key = (route_id, step)
+        if key in seen:
+            raise RouteLogError(f"route {route_id!r} has step {step} twice (also line {seen[key]}); expected "
+                                "one row per step", path, lineno)
+        seen[key] = lineno
+        try:
+            src, dst = canonical_xpath(_text(row["from"])), canonical_xpath(_text(row["to"]))
+        except ValueError as exc:
+            raise RouteLogError(str(exc), path, lineno) from None
+        duration = _text(row.get("duration_ms"))
+        if duration is not None:
+            try:
+                duration = float(duration)
+            except ValueError:
+                raise RouteLogError(f"expected a number of milliseconds in duration_ms, got {duration!r}", path,
+                                    lineno) from None
+            if not duration >= 0:
+                raise RouteLogError(f"expected a non-negative duration_ms, got {duration!r}", path, lineno)
+        by_route.setdefault(route_id, []).append(RouteStep(route_id, step, docid, src, dst, _text(row.get("user")),
+                                                           _text(row.get("topic")), duration,
+                                                           _text(row.get("timestamp")), lineno))
+    if not by_route:
+        raise RouteLogError("the log has no steps: expected rows of " + ", ".join(REQUIRED), path)
+    report = RouteReport()
+    for route_id, steps in by_route.items():
+        numbers = [s.step for s in steps]
+        if numbers != sorted(numbers):
+            report.reordered_routes += 1
+            report.note(f"route {route_id!r}: steps listed out of order (line {steps[0].line})")
+            steps.sort(key=lambda s: s.step)
+        for prev, cur in zip(steps, steps[1:]):
+            if cur.step != prev.step + 1:
+                report.gaps += cur.step - prev.step - 1
+            if cur.docid != prev.docid:
+                report.document_changes += 1
+            elif cur.src != prev.dst:
+                report.discontinuities += 1
+        report.steps += len(steps)
+    report.routes = len(by_route)
+    return Routes(by_route, report, str(path))
