@@ -22,6 +22,7 @@ COMMANDS = {
     "eval": ("graphsr.cli.eval_cmd", "score runs against assessments (trec_eval-style output)"),
     "summary": ("graphsr.cli.summary_cmd", "build a structural summary of a collection and print it"),
     "store": ("graphsr.cli.store_cmd", "load collections, summaries and models into the graph store; list them"),
+    "simulate-routes": ("graphsr.cli.simulate_cmd", "write a simulated navigation log (seeded random walks)"),
     "demo": ("graphsr.cli.demo_cmd", "run the whole pipeline on the bundled sample data"),
 }
 
