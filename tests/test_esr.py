@@ -131,3 +131,46 @@ def test_expectations_partition_the_recall_base(seed, k):
     for a in assessments:
         assert 0 <= redundancy(a, results[:k], nav) <= 1
     assert 0 <= e["ESRR"] <= 1 + 1e-12 and e["ESRP"] >= 0
+
+
+def _toy_inputs(system, by_length):
+    from graphsr.measures import ESRInputs, RankedNodes
+
+    ranked = RankedNodes.from_lists({"q": [("article", [(e, 0.0, 0.0)]) for e in system]})
+    ranked.item_node = np.array(system, dtype=np.int64)
+    sizes = {1: 100.0, 3: 30.0, 4: 20.0}
+    rel = np.array([30.0, 20.0]) if by_length else np.array([1.0, 1.0])
+
+    def nav(to, fr):
+        return np.array([TABLE5.get((int(i), int(j)), 0.0) for i, j in zip(to, fr)])
+
+    return ESRInputs(ranked, np.array([sizes[e] for e in system]), np.zeros(2, int), np.array([3, 4]),
+                     np.zeros(2, int), rel, nav)
+
+
+def test_registered_measures_reproduce_the_toy_numbers():
+    from graphsr.measures import compute, parse_measure
+
+    inputs = {"binary": _toy_inputs(SYSTEM3, False), "length": _toy_inputs(SYSTEM3, True)}
+    names = ["ESRP@2", "ESRR@2", "SRiP@2", "SRiR@2", "NSRCG(l=1,m=2)@2", "SRPRUM(r=0.55)", "ESR.Hits@2",
+             "ESR.NearMisses@2", "ESR.Misses@2", "ESR.RecallBase@2", "ESR.Hits(rel=length)@2", "SRiP2@2",
+             "SRiR2@2", "NSRCG2(l=1,m=2)@2"]
+    ms = [parse_measure(n) for n in names]
+    v = {str(m): float(x[0]) for m, x in compute(ms, inputs["binary"].ranked, inputs).items()}
+    assert v["ESRP@2"] == pytest.approx(0.5) and v["ESRR@2"] == pytest.approx(0.555)
+    assert v["SRiP@2"] == pytest.approx(30 / 130) and v["SRiR@2"] == pytest.approx(0.6)
+    assert v["NSRCG(m=2)@2"] == pytest.approx(0.6)
+    assert v["SRPRUM(r=0.55)"] == pytest.approx(0.555)
+    assert v["ESR.Hits@2"] == pytest.approx(1) and v["ESR.NearMisses@2"] == pytest.approx(0.11)
+    assert v["ESR.Misses@2"] == pytest.approx(0.89) and v["ESR.RecallBase@2"] == pytest.approx(2)
+    assert v["ESR.Hits(rel=length)@2"] == pytest.approx(30)
+    assert v["SRiP2@2"] == pytest.approx((30 + 20 * 0.11) / 130) and v["SRiR2@2"] == pytest.approx(32.2 / 50)
+    assert v["NSRCG2(m=2)@2"] == pytest.approx(32.2 / 50)
+
+
+def test_esr_measures_need_inputs():
+    from graphsr.errors import GraphsrInputError
+    from graphsr.measures import RankedNodes, compute, parse_measure
+
+    with pytest.raises(GraphsrInputError, match="navigation model"):
+        compute([parse_measure("ESRP@5")], RankedNodes(["t"], [], [], [], [], [], []))

@@ -122,7 +122,7 @@ def register(cls: type[Measure], *aliases: str) -> type[Measure]:
 
 def registry() -> dict[str, type[Measure]]:
     """Every registered measure, by name."""
-    from . import sr  # noqa: F401  (registers the SR family)
+    from . import esr_family, sr  # noqa: F401  (registers the SR and ESR families)
 
     return dict(_REGISTRY)
 
@@ -156,10 +156,12 @@ def parse_measure(text: str | Measure) -> Measure:
     SRP@10
     >>> parse_measure("SR")
     SR
+    >>> parse_measure("NSRCG(l=1,m=2)@10")
+    NSRCG(m=2)@10
     >>> parse_measure("XYZ@3")
     Traceback (most recent call last):
     ...
-    graphsr.errors.MeasureNameError: unknown measure 'XYZ'; known measures: SR, SRP
+    graphsr.errors.MeasureNameError: unknown measure 'XYZ'; known measures: ESR.Hits, ESR.Misses, ...
     """
     if isinstance(text, Measure):
         return text.validate()
