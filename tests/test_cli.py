@@ -239,3 +239,39 @@ def test_workers_give_the_same_scores(capsys):
         assert code == 0, err
         outs.append(out)
     assert outs[0] == outs[1]
+
+
+def test_esr_measures_from_a_route_log(capsys, tmp_path, tiny_case):
+    coll, _, run = tiny_case
+    qrels = write(tmp_path / "binary.qrels", "1 Q0 a /a[1]/b[1] 1\n1 Q0 a /a[1]/c[1] 1\n2 Q0 d2 /x[1]/y[1] 1\n")
+    # steps only inside d2: no navigation between the nodes topic 1 retrieves
+    log = write(tmp_path / "log.csv", "route_id,step,docid,from,to\nr,1,d2,/x,/x/y\nr,2,d2,/x/y,/x\n")
+    base = ["eval", str(qrels), str(run), "--collection", str(coll), "-q"]
+    code, out, err = run_cli(capsys, *base, "--routes", str(log), "-m", "ESRP@2", "-m", "ESRR@3", "-m", "SRP@2",
+                             "--model", "none")
+    assert code == 0, err
+    b = parse_trec(out)[0]
+    assert b[("ESRP@2", "1")] == pytest.approx(b[("SRP@2", "1")]) == pytest.approx(1.0)
+    assert b[("ESRR@3", "1")] == pytest.approx(1.0)
+    # topic 2: y retrieved at rank 1; navigation x -> y learned from the log is irrelevant to hits
+    assert b[("ESRP@2", "2")] == pytest.approx(0.5)
+    code, out, err = run_cli(capsys, *base, "--routes", str(log), "--nav", "p*", "--effort", "duration",
+                             "-m", "ESR.NearMisses@1")
+    assert code == 0, err
+    code, _, err = run_cli(capsys, *base, "-m", "ESRP@2")
+    assert code == 2 and "--routes" in err
+
+
+def test_esr_near_misses_follow_the_log(capsys, tmp_path, tiny_case):
+    coll, _, _ = tiny_case
+    qrels = write(tmp_path / "q", "1 Q0 a /a[1]/c[1] 1\n")
+    run = write(tmp_path / "r.run", "1 Q0 a 1 1 s /a[1]/b[1]\n")
+    # from b, users went to c twice and to a once: p~(c; b) = 2/3
+    log = write(tmp_path / "log.csv", "route_id,step,docid,from,to\nr1,1,a,/a/b,/a/c\nr2,1,a,/a/b,/a/c\n"
+                                      "r3,1,a,/a/b,/a\n")
+    code, out, err = run_cli(capsys, "eval", str(qrels), str(run), "--collection", str(coll), "--routes", str(log),
+                             "-m", "ESR.NearMisses@1", "-m", "ESRR@1", "-m", "ESRP@1", "-q")
+    assert code == 0, err
+    b = parse_trec(out)[0]
+    assert b[("ESR.NearMisses@1", "1")] == pytest.approx(2 / 3)
+    assert b[("ESRR@1", "1")] == pytest.approx(2 / 3) and b[("ESRP@1", "1")] == 0

@@ -45,6 +45,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="output format (default: trec)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar while reading the collection (default: when stderr is a terminal)")
+    p.add_argument("--routes", metavar="LOG",
+                   help="navigation log (CSV or JSON lines) to learn the ESR measures' navigation from "
+                        "(with --collection)")
+    p.add_argument("--nav", default="elements", metavar="PARTITION",
+                   help="states of the learned navigation: elements (default) or a summary kind "
+                        "(p*, p*|c, c, tag)")
+    p.add_argument("--effort", choices=["count", "duration"], default="count",
+                   help="step weights: number of steps (default) or summed dwell time")
     p.add_argument("--workers", type=int, default=1, metavar="N",
                    help="processes that read the collection for the summary (default: 1)")
 
@@ -63,12 +71,29 @@ def run(args: argparse.Namespace) -> int:
     runs = [read_run(path) for path in args.runs]
     touched = qrels.docids().union(*(r.docids() for r in runs))
     progress = progress_default() if args.progress is None else args.progress
+    routes = None
+    if any(m.FAMILY == "esr" for m in measures) and not args.routes:
+        raise GraphsrInputError("ESR measures need a navigation log: give --routes LOG (and --collection DIR)")
+    if args.routes:
+        from ..io import read_routes
+
+        if stored:
+            raise GraphsrInputError("--routes learns navigation from a log over --collection DIR; give it")
+        routes = read_routes(args.routes)
+        touched |= routes.docids()
     if stored:
         documents, seen_of, model_name = _stored_model(args, touched, progress)
+        loaded = None
     else:
-        documents, seen_of, model_name = _memory_model(args, touched, progress)
+        documents, seen_of, model_name, loaded = _memory_model(args, touched, progress)
+    route_model = None
+    if routes is not None:
+        from ..navigation.from_routes import route_model as learn
+
+        partition = "elements" if args.nav == "elements" else loaded.summaries[args.nav]
+        route_model = learn(routes, documents, partition, args.effort)
     results = evaluate(qrels, runs, measures, documents, seen_of, unknown=args.unknown,
-                       all_topics=args.all_topics, model_name=model_name)
+                       all_topics=args.all_topics, model_name=model_name, route_model=route_model)
     for r in results:
         for w in r.warnings:
             warn(w)
@@ -89,11 +114,15 @@ def _memory_model(args, touched, progress):
     from ..evaluation import load_collection, navigation_for
     from ..navigation import parse_model_spec
 
+    from ..summaries.kinds import partition_kind
+
     spec = parse_model_spec(args.model or "p*:extent")
     kinds = [] if spec.summary == "none" else [spec.summary]
+    if args.routes and args.nav != "elements":
+        kinds.append(partition_kind(args.nav).name)
     loaded = load_collection(args.collection, kinds, keep=touched, progress=progress, workers=args.workers)
     _, seen_of = navigation_for(spec, loaded)
-    return loaded.documents, seen_of, str(spec)
+    return loaded.documents, seen_of, str(spec), loaded
 
 
 def _stored_model(args, touched, progress):

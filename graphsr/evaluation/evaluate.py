@@ -23,6 +23,7 @@ from ..model.run import Run
 from ..navigation.model import ModelSpec, NoNavigation, build_sr_model, parse_model_spec
 from ..summaries.parallel import summarize_collection
 from ..summaries.summary import Summary, SummaryBuilder
+from .esr_inputs import esr_inputs
 from .resolve import Diagnostics, check_qrels, ranked_nodes, topic_sort_key
 from .results import Results, RunResult
 
@@ -111,7 +112,7 @@ def navigation_for(spec: ModelSpec | str, loaded: LoadedCollection):
 
 def evaluate(qrels: ElementQrels, runs: Sequence[Run], measures: Sequence[Measure | str],
              documents: Mapping[str, DocumentTree], seen_of, *, unknown: str = "error",
-             all_topics: bool = False, model_name: str = "") -> Results:
+             all_topics: bool = False, model_name: str = "", route_model=None) -> Results:
     """Score runs against element assessments.
 
     Parameters
@@ -127,6 +128,10 @@ def evaluate(qrels: ElementQrels, runs: Sequence[Run], measures: Sequence[Measur
         Unknown documents or XPaths: raise, or drop and report.
     all_topics : bool
         Average over every assessed topic (missing ones score 0).
+    route_model : RouteModel, optional
+        Navigation learned from route steps
+        (:func:`graphsr.navigation.from_routes.route_model`); needed by the
+        ESR measures.
 
     Returns
     -------
@@ -146,8 +151,12 @@ def evaluate(qrels: ElementQrels, runs: Sequence[Run], measures: Sequence[Measur
             topics = sorted((t for t in run.topics if t in qrels.judgments), key=topic_sort_key)
         diag.run_topics_without_qrels = sorted((t for t in run.topics if t not in qrels.judgments),
                                                key=topic_sort_key)
-        ranked = ranked_nodes(run, judged, topics, documents, seen_of, unknown, diag)
-        values = compute(ms, ranked)
+        doc_codes: dict[str, int] = {}
+        ranked = ranked_nodes(run, judged, topics, documents, seen_of, unknown, diag, doc_codes)
+        esr = None
+        if route_model is not None and any(m.FAMILY == "esr" for m in ms):
+            esr = esr_inputs(ranked, judged, documents, doc_codes, route_model)
+        values = compute(ms, ranked, esr)
         out.append(RunResult(run.name, topics, values, diag.messages(run.name)))
     results = Results(out, ms, model_name)
     if out:

@@ -90,7 +90,8 @@ def check_qrels(qrels: ElementQrels, documents: Mapping[str, DocumentTree], unkn
 
 def ranked_nodes(run: Run, judged: Mapping[str, Mapping[tuple[str, int], float]], topics: list[str],
                  documents: Mapping[str, DocumentTree], seen_of: Callable[[str], np.ndarray],
-                 unknown: str = "error", diag: Diagnostics | None = None) -> RankedNodes:
+                 unknown: str = "error", diag: Diagnostics | None = None,
+                 doc_codes: dict[str, int] | None = None) -> RankedNodes:
     """Resolve a run's results for the given topics into :class:`RankedNodes`.
 
     Parameters
@@ -106,9 +107,13 @@ def ranked_nodes(run: Run, judged: Mapping[str, Mapping[tuple[str, int], float]]
     seen_of : callable
         ``seen_of(docid)`` -> per-node ``p(e;f)`` of the document (SR Eq 7).
     unknown : {'error', 'warn'}
+    doc_codes : dict, optional
+        Document codes to use (and extend); share one dict to give other
+        arrays (e.g. ESR assessments) the same codes.  Node ids are
+        ``code << 32 | node index``.
     """
     diag = diag if diag is not None else Diagnostics()
-    doc_codes: dict[str, int] = {}
+    doc_codes = {} if doc_codes is None else doc_codes
     seen_cache: dict[str, np.ndarray] = {}
     rt, rd, ir, inode, rel, seen = [], [], [], [], [], []
     for t, topic in enumerate(topics):

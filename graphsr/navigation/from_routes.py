@@ -1,0 +1,112 @@
+"""Navigation models learned from route logs: elementary or over a summary's partition.
+
+States are elements (``partition='elements'``) or the summary nodes of a
+summary of the collection (any kind).  Weights are step counts
+(``effort='count'``) or summed dwell times (``effort='duration'``; steps
+without a duration count 0).  Transitions are row-stochastic over each
+state's outgoing steps (SPEC section 3; see
+:class:`~graphsr.navigation.transitions.StepNavigation`).
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+import numpy as np
+
+from ..errors import UnknownNodeError
+from ..model.document import DocumentTree
+from ..model.routes import Routes
+from ..summaries.summary import Summary
+from .transitions import StepNavigation
+
+__all__ = ["RouteModel", "route_model"]
+
+
+class RouteModel:
+    """A learned navigation model with the state of every node of the documents it knows.
+
+    ``node_index(code, i)``-style lookups use ``offsets[docid] + i``; ``nav``
+    takes global node ids ``code << 32 | i`` given a ``codes`` mapping.
+    """
+
+    def __init__(self, nav: StepNavigation, offsets: dict[str, int], partition: str, effort: str):
+        self.nav = nav
+        self.offsets = offsets
+        self.partition = partition
+        self.effort = effort
+
+    def elementwise(self, doc_codes: Mapping[str, int]):
+        """``f(to_ids, from_ids)`` -> element-wise p~(to; from) for node ids ``code << 32 | i``."""
+        base = np.full(max(doc_codes.values(), default=-1) + 1, -1, dtype=np.int64)
+        for docid, code in doc_codes.items():
+            if docid in self.offsets:
+                base[code] = self.offsets[docid]
+        state, doc_of, P = self.nav.state_of, self.nav.doc_of, self.nav.P
+
+        def f(to_ids, from_ids):
+            to_ids, from_ids = np.asarray(to_ids, dtype=np.int64), np.asarray(from_ids, dtype=np.int64)
+            bt, bf = base[to_ids >> 32], base[from_ids >> 32]
+            ok = (bt >= 0) & (bf >= 0)
+            gt = np.where(ok, bt + (to_ids & 0xFFFFFFFF), 0)
+            gf = np.where(ok, bf + (from_ids & 0xFFFFFFFF), 0)
+            ok &= doc_of[gt] == doc_of[gf]
+            vals = np.asarray(P[state[gf], state[gt]]).ravel() if len(gt) else np.zeros(0)
+            return np.where(ok, vals, 0.0)
+
+        return f
+
+
+def route_model(routes: Routes, documents: Mapping[str, DocumentTree], partition: str | Summary = "elements",
+                effort: str = "count") -> RouteModel:
+    """Learn a navigation model from route steps.
+
+    Parameters
+    ----------
+    routes : Routes
+    documents : mapping of docid to DocumentTree
+        Every document the routes name, and the documents to score.
+    partition : 'elements' or Summary
+    effort : {'count', 'duration'}
+
+    Raises
+    ------
+    UnknownNodeError
+        For a step naming a document or node that is not in ``documents``.
+    """
+    if effort not in ("count", "duration"):
+        raise ValueError(f"effort must be 'count' or 'duration', got {effort!r}")
+    offsets, off = {}, 0
+    for docid, doc in documents.items():
+        offsets[docid] = off
+        off += len(doc)
+    doc_of = np.repeat(np.arange(len(documents)), [len(d) for d in documents.values()])
+    if isinstance(partition, Summary):
+        sids = partition.assign_many(list(documents.values()))
+        state = np.concatenate(sids) if sids else np.zeros(0, dtype=np.int64)
+        n_states = len(partition)
+        name = partition.kind.name
+    else:
+        state = np.arange(off)
+        n_states = off
+        name = "elements"
+    src, dst, w = [], [], []
+    for s in routes:
+        doc = documents.get(s.docid)
+        if doc is None:
+            raise UnknownNodeError(f"route {s.route_id!r} step {s.step}: unknown document {s.docid!r}",
+                                   routes.source, s.line)
+        try:
+            a, b = doc.node(s.src), doc.node(s.dst)
+        except KeyError as exc:
+            raise UnknownNodeError(f"route {s.route_id!r} step {s.step}: {exc.args[0]}", routes.source,
+                                   s.line) from None
+        src.append(offsets[s.docid] + a)
+        dst.append(offsets[s.docid] + b)
+        w.append(1.0 if effort == "count" else (s.duration_ms or 0.0))
+    src, dst = np.array(src, dtype=np.int64), np.array(dst, dtype=np.int64)
+    if (state[src] < 0).any() or (state[dst] < 0).any():
+        raise UnknownNodeError("a route step's node has a key the summary lacks", routes.source)
+    nav = StepNavigation(state[src], state[dst], np.array(w), n_states=max(n_states, 1),
+                         state_of=np.maximum(state, 0), doc_of=doc_of)
+    return RouteModel(nav, offsets, name, effort)
