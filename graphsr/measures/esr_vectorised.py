@@ -117,20 +117,44 @@ def esr_curves(x: ESRInputs, cutoffs: list[int]) -> dict[str, np.ndarray]:
         q = np.bincount(pair_of_item, weights=p, minlength=len(pa)) / n_items[pj]
         q[contains] = 0.0
         q = np.clip(q, 0.0, 1.0)
-    pair_pos = pos[pj] if len(pj) else np.zeros(0, int)
-    for c, k in enumerate(cutoffs):
-        hit = hit_pos < k
-        # p(a; R_k): results above k; for hits, results above the hit rank
-        limit = np.where(hit, hit_pos, k)
-        use = pair_pos < limit[pa]
-        surv = np.ones(n)
-        np.multiply.at(surv, pa[use], 1.0 - q[use])
-        seen = 1.0 - surv
-        h = np.where(hit, rel * surv, 0.0)
-        nm = np.where(hit, 0.0, rel * seen)
-        mi = np.where(hit, 0.0, rel * surv)
-        out["hits"][:, c] = np.bincount(x.assess_topic, weights=h, minlength=T)
-        out["near_misses"][:, c] = np.bincount(x.assess_topic, weights=nm, minlength=T)
-        out["misses"][:, c] = np.bincount(x.assess_topic, weights=mi, minlength=T)
+    # Every cut-off at once, by events along the ranking (position p changes cut-offs k > p):
+    # each result j above a's hit rank multiplies a's survival S by (1 - q) (E[Near-misses] grows
+    # by rel * (S_before - S_after)); a's hit at rank m moves rel * (1 - S) out of the near-misses
+    # and adds rel * S to E[Hits].  Misses follow: rel of the not-hit minus their near-misses.
+    pair_pos = pos[pj] if len(pj) else np.zeros(0, dtype=np.int64)
+    use = pair_pos < hit_pos[pa]
+    pa, pair_pos, q = pa[use], pair_pos[use], q[use]
+    order = np.lexsort((pair_pos, pa))
+    pa, pair_pos, q = pa[order], pair_pos[order], q[order]
+    zero = q >= 1.0
+    logs = np.log1p(-np.where(zero, 0.0, q))
+    first_of = np.searchsorted(pa, np.arange(n))  # start of each assessment's events
+    cl = np.r_[0.0, np.cumsum(logs)]
+    cz = np.r_[0, np.cumsum(zero)]
+    idx = np.arange(len(pa))
+    start = first_of[pa]
+    after = np.exp(cl[idx + 1] - cl[start]) * ((cz[idx + 1] - cz[start]) == 0)
+    before = np.exp(cl[idx] - cl[start]) * ((cz[idx] - cz[start]) == 0)
+    # survival of each assessment just before its hit (all its events are above the hit)
+    end = np.searchsorted(pa, np.arange(n), side="right")
+    s_hit = np.exp(cl[end] - cl[first_of]) * ((cz[end] - cz[first_of]) == 0)
+    L = int(pos.max()) + 2
+    topic_a = x.assess_topic
+    d_nm = np.zeros((T, L))
+    d_hit = np.zeros((T, L))
+    d_hitrel = np.zeros((T, L))
+    if len(pa):
+        np.add.at(d_nm, (topic_a[pa], pair_pos), rel[pa] * (before - after))
+    hit = hit_pos < np.iinfo(np.int64).max
+    hp = hit_pos[hit]
+    np.add.at(d_hit, (topic_a[hit], hp), rel[hit] * s_hit[hit])
+    np.add.at(d_nm, (topic_a[hit], hp), -rel[hit] * (1.0 - s_hit[hit]))
+    np.add.at(d_hitrel, (topic_a[hit], hp), rel[hit])
+    total = np.bincount(topic_a, weights=rel, minlength=T)
+    hits_c, nm_c, hitrel_c = (np.cumsum(d, axis=1) for d in (d_hit, d_nm, d_hitrel))
+    cols = np.minimum(np.asarray(cutoffs) - 1, L - 1)  # cut-off k sums the events at positions < k
+    out["hits"] = hits_c[:, cols]
+    out["near_misses"] = nm_c[:, cols]
+    out["misses"] = total[:, None] - hitrel_c[:, cols] - out["near_misses"]
     out["recall_base"] = out["hits"] + out["near_misses"] + out["misses"]
     return out
