@@ -174,3 +174,32 @@ def test_esr_measures_need_inputs():
 
     with pytest.raises(GraphsrInputError, match="navigation model"):
         compute([parse_measure("ESRP@5")], RankedNodes(["t"], [], [], [], [], [], []))
+
+
+def test_mean_averaged_forms_on_the_toy():
+    from graphsr.measures import compute, parse_measure
+    from graphsr.measures.esr_family import mean_interpolated
+
+    inputs = {"binary": _toy_inputs(SYSTEM3, False), "length": _toy_inputs(SYSTEM3, True)}
+    ms = [parse_measure(n) for n in ("MAESRP", "MASRiP", "MASRiP2", "MASRiP@1")]
+    v = {str(m): float(x[0]) for m, x in compute(ms, inputs["binary"].ranked, inputs).items()}
+    # by hand from the per-rank curves of System 3
+    t = toy(SYSTEM3)
+    tl = toy(SYSTEM3, by_length=True)
+    prec, rec = [], []
+    for k in (1, 2, 3):
+        e = esr_measures(t, nav5, k)
+        prec.append(e["ESRP"])
+        rec.append(e["ESRR"])
+    assert v["MAESRP"] == pytest.approx(mean_interpolated(np.array([prec]), np.array([rec]))[0])
+    p1, p2, r2 = [], [], []
+    for k in (1, 2, 3):
+        e = esr_measures(tl, nav5, k)
+        size = sum([30, 100, 20][:k])
+        p1.append(e["hits"] / size)
+        p2.append((e["hits"] + e["near_misses"]) / size)
+        r2.append((e["hits"] + e["near_misses"]) / 50)
+    assert v["MASRiP"] == pytest.approx(mean_interpolated(np.array([p1]), np.array([r2]))[0])
+    assert v["MASRiP2"] == pytest.approx(mean_interpolated(np.array([p2]), np.array([r2]))[0])
+    assert v["MASRiP@1"] == pytest.approx(mean_interpolated(np.array([p1[:1]]), np.array([r2[:1]]))[0])
+    assert 0 < v["MASRiP@1"] <= v["MASRiP"]

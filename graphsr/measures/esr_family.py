@@ -18,7 +18,10 @@ import numpy as np
 from .base import Measure, Param, register
 from .esr_vectorised import ESRInputs, esr_curves
 
-__all__ = ["ESRP", "ESRR", "SRiP", "SRiR", "SRiP2", "SRiR2", "NSRCG", "NSRCG2", "SRPRUM", "compute_esr_family"]
+__all__ = ["ESRP", "ESRR", "SRiP", "SRiR", "SRiP2", "SRiR2", "NSRCG", "NSRCG2", "SRPRUM", "MASRiP", "MASRiP2",
+           "MAESRP", "compute_esr_family", "mean_interpolated"]
+
+_ALL_CUTOFFS = ("SRPRUM", "MASRiP", "MASRiP2", "MAESRP")
 
 _REL = Param(str, None, "relevance value: binary or length (highlighted characters)")
 
@@ -62,6 +65,12 @@ NSRCG = _declare("NSRCG", "E[Hits]@k / (k l recall-base / m) (ESR Eq 23-25)", "l
 NSRCG2 = _declare("NSRCG2", "(E[Hits] + E[Near-misses])@k / (k l recall-base / m) (ESR Eq 32-34)", "length", _LM)
 SRPRUM = _declare("SRPRUM", "CL(C) / C at the first cut-off C with ESRR >= r (ESR Eq 27-29)", "binary",
                   {"r": Param(float, 0.5, "desired recall")}, cutoff="optional")
+MASRiP = _declare("MASRiP", "SRiP interpolated at 101 recall points of SRiR2, averaged (ESR section 7)", "length",
+                  cutoff="optional")
+MASRiP2 = _declare("MASRiP2", "SRiP2 interpolated at 101 recall points of SRiR2, averaged (ESR section 7)",
+                   "length", cutoff="optional")
+MAESRP = _declare("MAESRP", "ESRP interpolated at 101 recall points of ESRR, averaged (ESR section 7)", "binary",
+                  cutoff="optional")
 HITS = _declare("ESR.Hits", "E[Hits] at k (ESR Eq 8)", "binary")
 NEAR = _declare("ESR.NearMisses", "E[Near-misses] at k (ESR Eq 10)", "binary")
 MISSES = _declare("ESR.Misses", "E[Misses] at k (ESR Eq 9)", "binary")
@@ -91,7 +100,7 @@ def compute_esr_family(measures: list[Measure], inputs: dict[str, ESRInputs]) ->
         x = inputs[mode]
         longest = int(np.bincount(x.ranked.result_topic).max()) if x.ranked.num_results else 1
         cutoffs = sorted({m.cutoff for m in ms if m.cutoff is not None})
-        if any(m.NAME == "SRPRUM" for m in ms):
+        if any(m.NAME in _ALL_CUTOFFS for m in ms):
             cutoffs = sorted(set(cutoffs) | set(range(1, longest + 1)))
         curves = esr_curves(x, cutoffs)
         t_rel = np.bincount(x.assess_topic, weights=np.asarray(x.assess_rel, float), minlength=len(x.ranked.topics))
@@ -99,6 +108,9 @@ def compute_esr_family(measures: list[Measure], inputs: dict[str, ESRInputs]) ->
         for m in ms:
             if m.NAME == "SRPRUM":
                 out[m] = _srprum(curves, cutoffs, m["r"], m.cutoff)
+                continue
+            if m.NAME in ("MASRiP", "MASRiP2", "MAESRP"):
+                out[m] = _mean_averaged(m.NAME, curves, cutoffs, t_rel, m.cutoff)
                 continue
             c, k = col[m.cutoff], m.cutoff
             h, nm, rb, size = (curves[key][:, c] for key in ("hits", "near_misses", "recall_base", "size"))
@@ -126,6 +138,37 @@ def compute_esr_family(measures: list[Measure], inputs: dict[str, ESRInputs]) ->
             elif m.NAME == "ESR.RecallBase":
                 out[m] = rb
     return out
+
+
+def mean_interpolated(precision: np.ndarray, recall: np.ndarray, points: int = 101) -> np.ndarray:
+    """Per topic (row), the mean over recall levels x = 0, 1/(points-1), ..., 1 of the
+    interpolated precision ``max{precision[r] : recall[r] >= x}`` (0 where no rank reaches x).
+
+    Examples
+    --------
+    >>> mean_interpolated(np.array([[1.0, 0.5]]), np.array([[0.5, 1.0]]), points=3).round(4).tolist()
+    [0.8333]
+    """
+    levels = np.linspace(0.0, 1.0, points)
+    out = np.zeros(precision.shape[0])
+    for t in range(precision.shape[0]):
+        reach = recall[t][:, None] >= levels[None, :] - 1e-12
+        ip = np.where(reach, precision[t][:, None], 0.0).max(axis=0) if len(recall[t]) else np.zeros(points)
+        out[t] = ip.mean()
+    return out
+
+
+def _mean_averaged(name: str, curves: dict, cutoffs: list[int], t_rel: np.ndarray, k_max: int | None) -> np.ndarray:
+    ks = np.array(cutoffs)
+    use = ks <= k_max if k_max is not None else np.ones(len(ks), bool)
+    h, nm, rb, size = (curves[key][:, use] for key in ("hits", "near_misses", "recall_base", "size"))
+    if name == "MAESRP":
+        precision, recall = h / ks[use][None, :], _ratio(h + nm, rb)
+    else:
+        gain = h if name == "MASRiP" else h + nm
+        precision, recall = _ratio(gain, size), _ratio(h + nm, np.broadcast_to(t_rel[:, None], h.shape))
+    # a topic's ranks beyond its results add nothing: they repeat its last values, which cannot raise a max
+    return mean_interpolated(precision, recall)
 
 
 def _srprum(curves: dict, cutoffs: list[int], r: float, k_max: int | None) -> np.ndarray:
