@@ -42,10 +42,12 @@ def esr_inputs(ranked: RankedNodes, judged: Mapping[str, Mapping[tuple[str, int]
     by_code = {c: d for d, c in doc_codes.items()}
     item_doc = ranked.item_node >> 32
     item_idx = ranked.item_node & 0xFFFFFFFF
-    size = np.zeros(len(ranked.item_node))
-    for code in np.unique(item_doc).tolist():
-        mask = item_doc == code
-        size[mask] = documents[by_code[code]].length[item_idx[mask]]
+    codes = np.unique(item_doc)
+    lengths = [documents[by_code[int(c)]].length for c in codes]
+    offset = np.zeros(len(codes), dtype=np.int64)
+    np.cumsum([len(x) for x in lengths[:-1]], out=offset[1:]) if len(codes) > 1 else None
+    flat = np.concatenate(lengths) if lengths else np.zeros(0)
+    size = flat[offset[np.searchsorted(codes, item_doc)] + item_idx].astype(float) if len(item_doc) else np.zeros(0)
     nav = model.elementwise(doc_codes)
     arrays = (np.array(a_topic, dtype=np.int64), np.array(a_node, dtype=np.int64), np.array(a_doc, dtype=np.int64))
     return {"binary": ESRInputs(ranked, size, *arrays, np.array(a_bin), nav),

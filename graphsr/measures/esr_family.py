@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .base import Measure, Param, register
-from .esr_vectorised import ESRInputs, esr_curves
+from .esr_vectorised import ESRInputs, esr_curves_many
 
 __all__ = ["ESRP", "ESRR", "SRiP", "SRiR", "SRiP2", "SRiR2", "NSRCG", "NSRCG2", "SRPRUM", "MASRiP", "MASRiP2",
            "MAESRP", "compute_esr_family", "mean_interpolated"]
@@ -96,13 +96,17 @@ def compute_esr_family(measures: list[Measure], inputs: dict[str, ESRInputs]) ->
     by_rel: dict[str, list] = {}
     for m in measures:
         by_rel.setdefault(m.rel_mode(), []).append(m)
-    for mode, ms in by_rel.items():
-        x = inputs[mode]
-        longest = int(np.bincount(x.ranked.result_topic).max()) if x.ranked.num_results else 1
-        cutoffs = sorted({m.cutoff for m in ms if m.cutoff is not None})
-        if any(m.NAME in _ALL_CUTOFFS for m in ms):
-            cutoffs = sorted(set(cutoffs) | set(range(1, longest + 1)))
-        curves = esr_curves(x, cutoffs)
+    modes = list(by_rel)
+    first = inputs[modes[0]]
+    longest = int(np.bincount(first.ranked.result_topic).max()) if first.ranked.num_results else 1
+    cutoffs = sorted({m.cutoff for m in measures if m.cutoff is not None})
+    if any(m.NAME in _ALL_CUTOFFS for m in measures):
+        cutoffs = sorted(set(cutoffs) | set(range(1, longest + 1)))
+    cutoffs = cutoffs or [1]
+    # one navigation pass for every relevance mode (they share run, assessments and navigation)
+    all_curves = esr_curves_many(first, cutoffs, [inputs[mode].assess_rel for mode in modes])
+    for mode, curves in zip(modes, all_curves):
+        ms, x = by_rel[mode], inputs[mode]
         t_rel = np.bincount(x.assess_topic, weights=np.asarray(x.assess_rel, float), minlength=len(x.ranked.topics))
         col = {k: c for c, k in enumerate(cutoffs)}
         for m in ms:
@@ -150,11 +154,17 @@ def mean_interpolated(precision: np.ndarray, recall: np.ndarray, points: int = 1
     [0.8333]
     """
     levels = np.linspace(0.0, 1.0, points)
-    out = np.zeros(precision.shape[0])
-    for t in range(precision.shape[0]):
-        reach = recall[t][:, None] >= levels[None, :] - 1e-12
-        ip = np.where(reach, precision[t][:, None], 0.0).max(axis=0) if len(recall[t]) else np.zeros(points)
-        out[t] = ip.mean()
+    T, K = precision.shape
+    if K == 0:
+        return np.zeros(T)
+    order = np.argsort(recall, axis=1, kind="stable")
+    rs = np.take_along_axis(recall, order, axis=1)
+    ps = np.take_along_axis(precision, order, axis=1)
+    best_from = np.maximum.accumulate(ps[:, ::-1], axis=1)[:, ::-1]  # max precision at recall >= rs[i]
+    out = np.zeros(T)
+    for t in range(T):
+        i = np.searchsorted(rs[t], levels - 1e-12, side="left")  # first rank reaching each level
+        out[t] = np.where(i < K, best_from[t, np.minimum(i, K - 1)], 0.0).mean()
     return out
 
 

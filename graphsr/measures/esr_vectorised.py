@@ -20,7 +20,7 @@ import numpy as np
 
 from .inputs import RankedNodes
 
-__all__ = ["ESRInputs", "esr_curves"]
+__all__ = ["ESRInputs", "esr_curves", "esr_curves_many"]
 
 
 @dataclass(eq=False)
@@ -56,7 +56,20 @@ class ESRInputs:
 
 
 def esr_curves(x: ESRInputs, cutoffs: list[int]) -> dict[str, np.ndarray]:
+    return esr_curves_many(x, cutoffs, [x.assess_rel])[0]
+
+
+def esr_curves_many(x: ESRInputs, cutoffs: list[int], rels: list[np.ndarray]) -> list[dict[str, np.ndarray]]:
+    """:func:`esr_curves` for each relevance vector in ``rels`` (same run, assessments and navigation)."""
+    curves = _curves(x, cutoffs, [np.asarray(r, dtype=float) for r in rels])
+    return curves
+
+
+def _curves(x: ESRInputs, cutoffs: list[int], rels: list[np.ndarray]) -> list[dict[str, np.ndarray]]:
     """E[Hits], E[Near-misses], E[Misses], recall-base and the retrieved size per topic and cut-off.
+
+    (:func:`esr_curves_many` computes them for several relevance vectors
+    sharing one navigation pass.)
 
     Returns
     -------
@@ -69,18 +82,22 @@ def esr_curves(x: ESRInputs, cutoffs: list[int]) -> dict[str, np.ndarray]:
     m = r.num_results
     # per result: size, and the topic-local identity of its nodes
     size = np.bincount(r.item_result, weights=x.item_size, minlength=m)
-    out = {k: np.zeros((T, K)) for k in ("hits", "near_misses", "misses", "recall_base", "size")}
-    for c, k in enumerate(cutoffs):
-        out["size"][:, c] = np.bincount(r.result_topic[pos < k], weights=size[pos < k], minlength=T)
+    base = {k: np.zeros((T, K)) for k in ("hits", "near_misses", "misses", "recall_base", "size")}
+    if m:
+        L = int(pos.max()) + 2
+        by_pos = np.zeros((T, L))
+        np.add.at(by_pos, (r.result_topic, pos), size)
+        cols = np.minimum(np.asarray(cutoffs) - 1, L - 1)  # cut-off k sums positions < k
+        base["size"] = np.cumsum(by_pos, axis=1)[:, cols]
+    outs = [{k: v.copy() for k, v in base.items()} for _ in rels]
     n = len(x.assess_node)
     if n == 0:
-        return out
-    rel = np.asarray(x.assess_rel, dtype=float)
+        return outs
     if m == 0:  # nothing retrieved: every assessment is a miss
-        for c in range(K):
-            out["misses"][:, c] = np.bincount(x.assess_topic, weights=rel, minlength=T)
-        out["recall_base"] = out["misses"].copy()
-        return out
+        for out, rel in zip(outs, rels):
+            out["misses"][:] = np.bincount(x.assess_topic, weights=rel, minlength=T)[:, None]
+            out["recall_base"] = out["misses"].copy()
+        return outs
     # hit rank of each assessment: first result of its topic containing the node
     item_topic = r.result_topic[r.item_result]
     key_items = item_topic * (1 << 40) + r.item_node
@@ -140,21 +157,22 @@ def esr_curves(x: ESRInputs, cutoffs: list[int]) -> dict[str, np.ndarray]:
     s_hit = np.exp(cl[end] - cl[first_of]) * ((cz[end] - cz[first_of]) == 0)
     L = int(pos.max()) + 2
     topic_a = x.assess_topic
-    d_nm = np.zeros((T, L))
-    d_hit = np.zeros((T, L))
-    d_hitrel = np.zeros((T, L))
-    if len(pa):
-        np.add.at(d_nm, (topic_a[pa], pair_pos), rel[pa] * (before - after))
     hit = hit_pos < np.iinfo(np.int64).max
     hp = hit_pos[hit]
-    np.add.at(d_hit, (topic_a[hit], hp), rel[hit] * s_hit[hit])
-    np.add.at(d_nm, (topic_a[hit], hp), -rel[hit] * (1.0 - s_hit[hit]))
-    np.add.at(d_hitrel, (topic_a[hit], hp), rel[hit])
-    total = np.bincount(topic_a, weights=rel, minlength=T)
-    hits_c, nm_c, hitrel_c = (np.cumsum(d, axis=1) for d in (d_hit, d_nm, d_hitrel))
     cols = np.minimum(np.asarray(cutoffs) - 1, L - 1)  # cut-off k sums the events at positions < k
-    out["hits"] = hits_c[:, cols]
-    out["near_misses"] = nm_c[:, cols]
-    out["misses"] = total[:, None] - hitrel_c[:, cols] - out["near_misses"]
-    out["recall_base"] = out["hits"] + out["near_misses"] + out["misses"]
-    return out
+    for out, rel in zip(outs, rels):
+        d_nm = np.zeros((T, L))
+        d_hit = np.zeros((T, L))
+        d_hitrel = np.zeros((T, L))
+        if len(pa):
+            np.add.at(d_nm, (topic_a[pa], pair_pos), rel[pa] * (before - after))
+        np.add.at(d_hit, (topic_a[hit], hp), rel[hit] * s_hit[hit])
+        np.add.at(d_nm, (topic_a[hit], hp), -rel[hit] * (1.0 - s_hit[hit]))
+        np.add.at(d_hitrel, (topic_a[hit], hp), rel[hit])
+        total = np.bincount(topic_a, weights=rel, minlength=T)
+        hits_c, nm_c, hitrel_c = (np.cumsum(d, axis=1) for d in (d_hit, d_nm, d_hitrel))
+        out["hits"] = hits_c[:, cols]
+        out["near_misses"] = nm_c[:, cols]
+        out["misses"] = total[:, None] - hitrel_c[:, cols] - out["near_misses"]
+        out["recall_base"] = out["hits"] + out["near_misses"] + out["misses"]
+    return outs

@@ -72,10 +72,14 @@ class RankedNodes:
         if m and (np.any(np.diff(self.result_topic) < 0) or self.result_topic.min() < 0
                   or self.result_topic.max() >= len(self.topics)):
             raise ValueError("result_topic must be non-decreasing topic indices")
-        if n and (np.any(np.diff(self.item_result) < 0) or self.item_result.min() < 0
-                  or self.item_result.max() >= m):
-            raise ValueError("item_result must be non-decreasing result indices")
-        if m and len(np.unique(self.item_result)) != m:
+        if n:
+            steps = np.diff(self.item_result)
+            if steps.min(initial=0) < 0 or self.item_result[0] < 0 or self.item_result[-1] >= m:
+                raise ValueError("item_result must be non-decreasing result indices")
+            # non-decreasing from 0 to m-1 by steps of at most 1: every result has a node
+            if self.item_result[0] != 0 or self.item_result[-1] != m - 1 or steps.max(initial=0) > 1:
+                raise ValueError("every result needs at least one node")
+        elif m:
             raise ValueError("every result needs at least one node")
         if n and (self.rel.min() < 0 or self.rel.max() > 1):
             raise ValueError("rel must lie in [0, 1]")

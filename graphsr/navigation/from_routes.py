@@ -43,6 +43,7 @@ class RouteModel:
             if docid in self.offsets:
                 base[code] = self.offsets[docid]
         state, doc_of, P = self.nav.state_of, self.nav.doc_of, self.nav.P
+        dense = P.toarray() if P.shape[0] <= 4096 else None  # summary models: plain array indexing
 
         def f(to_ids, from_ids):
             to_ids, from_ids = np.asarray(to_ids, dtype=np.int64), np.asarray(from_ids, dtype=np.int64)
@@ -51,7 +52,10 @@ class RouteModel:
             gt = np.where(ok, bt + (to_ids & 0xFFFFFFFF), 0)
             gf = np.where(ok, bf + (from_ids & 0xFFFFFFFF), 0)
             ok &= doc_of[gt] == doc_of[gf]
-            vals = np.asarray(P[state[gf], state[gt]]).ravel() if len(gt) else np.zeros(0)
+            if dense is not None:
+                vals = dense[state[gf], state[gt]]
+            else:
+                vals = np.asarray(P[state[gf], state[gt]]).ravel() if len(gt) else np.zeros(0)
             return np.where(ok, vals, 0.0)
 
         return f
