@@ -28,27 +28,32 @@ def esr_inputs(ranked: RankedNodes, judged: Mapping[str, Mapping[tuple[str, int]
     ``doc_codes`` must be the dict :func:`~graphsr.evaluation.resolve.ranked_nodes`
     filled; documents assessed but not retrieved are added to it.
     """
-    a_topic, a_node, a_doc, a_bin, a_len = [], [], [], [], []
+    a_topic, a_code, a_idx, a_rel = [], [], [], []
     for t, topic in enumerate(ranked.topics):
-        for (docid, i), rel in sorted(judged.get(topic, {}).items()):
-            if rel <= 0:
-                continue
-            code = doc_codes.setdefault(docid, len(doc_codes))
-            a_topic.append(t)
-            a_node.append((code << 32) | i)
-            a_doc.append(code)
-            a_bin.append(1.0)
-            a_len.append(rel * float(documents[docid].length[i]))
+        for (docid, i), rel in judged.get(topic, {}).items():
+            if rel > 0:
+                a_topic.append(t)
+                a_code.append(doc_codes.setdefault(docid, len(doc_codes)))
+                a_idx.append(i)
+                a_rel.append(rel)
+    a_topic = np.array(a_topic, dtype=np.int64)
+    a_code = np.array(a_code, dtype=np.int64)
+    a_idx = np.array(a_idx, dtype=np.int64)
+    a_rel = np.array(a_rel, dtype=float)
     by_code = {c: d for d, c in doc_codes.items()}
-    item_doc = ranked.item_node >> 32
-    item_idx = ranked.item_node & 0xFFFFFFFF
-    codes = np.unique(item_doc)
-    lengths = [documents[by_code[int(c)]].length for c in codes]
-    offset = np.zeros(len(codes), dtype=np.int64)
-    np.cumsum([len(x) for x in lengths[:-1]], out=offset[1:]) if len(codes) > 1 else None
-    flat = np.concatenate(lengths) if lengths else np.zeros(0)
-    size = flat[offset[np.searchsorted(codes, item_doc)] + item_idx].astype(float) if len(item_doc) else np.zeros(0)
+
+    def node_lengths(codes: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        """Lengths of nodes (document code, node index), looked up per distinct document."""
+        if len(codes) == 0:
+            return np.zeros(0)
+        uniq = np.unique(codes)
+        lengths = [documents[by_code[int(c)]].length for c in uniq]
+        offset = np.concatenate([[0], np.cumsum([len(x) for x in lengths])[:-1]])
+        return np.concatenate(lengths)[offset[np.searchsorted(uniq, codes)] + idx].astype(float)
+
+    a_len = a_rel * node_lengths(a_code, a_idx)
+    size = node_lengths(ranked.item_node >> 32, ranked.item_node & 0xFFFFFFFF)
     nav = model.elementwise(doc_codes)
-    arrays = (np.array(a_topic, dtype=np.int64), np.array(a_node, dtype=np.int64), np.array(a_doc, dtype=np.int64))
-    return {"binary": ESRInputs(ranked, size, *arrays, np.array(a_bin), nav),
-            "length": ESRInputs(ranked, size, *arrays, np.array(a_len), nav)}
+    arrays = (a_topic, (a_code << 32) | a_idx, a_code)
+    return {"binary": ESRInputs(ranked, size, *arrays, np.ones(len(a_rel)), nav),
+            "length": ESRInputs(ranked, size, *arrays, a_len, nav)}

@@ -102,13 +102,15 @@ def _curves(x: ESRInputs, cutoffs: list[int], rels: list[np.ndarray]) -> list[di
     item_topic = r.result_topic[r.item_result]
     key_items = item_topic * (1 << 40) + r.item_node
     key_assess = x.assess_topic * (1 << 40) + x.assess_node
-    order = np.lexsort((pos[r.item_result], key_items))
-    ks, first_res = key_items[order], r.item_result[order]
-    uniq, start = np.unique(ks, return_index=True)
-    hit_res = np.full(n, -1, dtype=np.int64)
-    loc = np.searchsorted(uniq, key_assess)
-    found = (loc < len(uniq)) & (uniq[np.minimum(loc, len(uniq) - 1)] == key_assess)
-    hit_res[found] = first_res[start[loc[found]]]
+    # look the (few) assessments up from the items: items are in (topic, rank) order, so an
+    # assessment's first matching item is at its first rank
+    a_order = np.argsort(key_assess, kind="stable")
+    a_sorted = key_assess[a_order]
+    loc = np.minimum(np.searchsorted(a_sorted, key_items), n - 1)
+    match = np.flatnonzero(a_sorted[loc] == key_items)
+    hit_res = np.full(n, m, dtype=np.int64)
+    np.minimum.at(hit_res, a_order[loc[match]], r.item_result[match])
+    hit_res[hit_res == m] = -1
     hit_pos = np.where(hit_res >= 0, pos[np.maximum(hit_res, 0)], np.iinfo(np.int64).max)
     # pairs (assessment, result) of one topic and document: q = p~(a; t_j)
     res_key = r.result_topic * (1 << 40) + r.result_doc
@@ -118,7 +120,8 @@ def _curves(x: ESRInputs, cutoffs: list[int], rels: list[np.ndarray]) -> list[di
     lo, hi = np.searchsorted(rk, a_key, "left"), np.searchsorted(rk, a_key, "right")
     counts = hi - lo
     pa = np.repeat(np.arange(n), counts)
-    pj = res_order[np.concatenate([np.arange(a, b) for a, b in zip(lo, hi)])] if len(pa) else np.zeros(0, int)
+    # the results of each assessment's (topic, document) group, in rank order (stable sort)
+    pj = res_order[np.repeat(lo, counts) + np.arange(len(pa)) - np.repeat(np.cumsum(counts) - counts, counts)]
     q = np.zeros(len(pa))
     if len(pa):
         # items of each paired result, against the assessment's node
@@ -140,9 +143,7 @@ def _curves(x: ESRInputs, cutoffs: list[int], rels: list[np.ndarray]) -> list[di
     # and adds rel * S to E[Hits].  Misses follow: rel of the not-hit minus their near-misses.
     pair_pos = pos[pj] if len(pj) else np.zeros(0, dtype=np.int64)
     use = pair_pos < hit_pos[pa]
-    pa, pair_pos, q = pa[use], pair_pos[use], q[use]
-    order = np.lexsort((pair_pos, pa))
-    pa, pair_pos, q = pa[order], pair_pos[order], q[order]
+    pa, pair_pos, q = pa[use], pair_pos[use], q[use]  # already ordered by (assessment, rank)
     zero = q >= 1.0
     logs = np.log1p(-np.where(zero, 0.0, q))
     first_of = np.searchsorted(pa, np.arange(n))  # start of each assessment's events
@@ -161,14 +162,13 @@ def _curves(x: ESRInputs, cutoffs: list[int], rels: list[np.ndarray]) -> list[di
     hp = hit_pos[hit]
     cols = np.minimum(np.asarray(cutoffs) - 1, L - 1)  # cut-off k sums the events at positions < k
     for out, rel in zip(outs, rels):
-        d_nm = np.zeros((T, L))
-        d_hit = np.zeros((T, L))
-        d_hitrel = np.zeros((T, L))
-        if len(pa):
-            np.add.at(d_nm, (topic_a[pa], pair_pos), rel[pa] * (before - after))
-        np.add.at(d_hit, (topic_a[hit], hp), rel[hit] * s_hit[hit])
-        np.add.at(d_nm, (topic_a[hit], hp), -rel[hit] * (1.0 - s_hit[hit]))
-        np.add.at(d_hitrel, (topic_a[hit], hp), rel[hit])
+        def grid(rows, columns, weights):
+            return np.bincount(rows * L + columns, weights=weights, minlength=T * L).astype(float).reshape(T, L)
+
+        d_nm = grid(topic_a[pa], pair_pos, rel[pa] * (before - after))
+        d_nm -= grid(topic_a[hit], hp, rel[hit] * (1.0 - s_hit[hit]))
+        d_hit = grid(topic_a[hit], hp, rel[hit] * s_hit[hit])
+        d_hitrel = grid(topic_a[hit], hp, rel[hit])
         total = np.bincount(topic_a, weights=rel, minlength=T)
         hits_c, nm_c, hitrel_c = (np.cumsum(d, axis=1) for d in (d_hit, d_nm, d_hitrel))
         out["hits"] = hits_c[:, cols]
