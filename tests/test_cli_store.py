@@ -71,3 +71,34 @@ def test_eval_needs_a_model_name_with_store(capsys, loaded):
 def test_unknown_store_url(capsys):
     code, _, err = run_cli(capsys, "store", "show", "--store", "ftp://x")
     assert code == 2 and "unknown store URL" in err
+
+
+def test_routes_into_the_store_and_a_stored_route_model(capsys, loaded, tmp_path):
+    from graphsr.simulation import RouteSimulator, write_routes
+    from graphsr.store import open_store, stored_document
+
+    url, s = loaded
+    # routes over documents whose elements are stored (those the runs and qrels touch)
+    with open_store(url) as store:
+        docs = [stored_document(store, "plays", d) for d in ("hamlet", "macbeth")]
+    log = tmp_path / "log.csv"
+    write_routes(RouteSimulator(seed=3).walk(docs, 300), log)
+    assert main(["store", "routes", str(log), "--store", url, "--collection", "plays", "--study", "sim"]) == 0
+    assert main(["store", "model", "--store", url, "--collection", "plays", "--from-routes", "sim",
+                 "--nav", "p*"]) == 0
+    capsys.readouterr()
+    args = [str(s["qrels"]), str(s["runs"][3]), "-m", "ESRP@10", "-m", "ESRR@10", "-m", "SRiP2@10", "-q"]
+    code, stored, err = run_cli(capsys, "eval", *args, "--store", url, "--model", "plays/p*:extent",
+                                "--routes-model", "plays/routes:sim:p*:count")
+    assert code == 0, err
+    # the same model learned in memory from the same log
+    code, memory, err = run_cli(capsys, "eval", *args, "--collection", str(s["collection"]), "--model", "p*:extent",
+                                "--routes", str(log), "--nav", "p*")
+    assert code == 0, err
+    def values(text):
+        return {tuple(line.split("\t")[:2]): float(line.split("\t")[2]) for line in text.splitlines()
+                if line.split("\t")[0] not in ("runid", "num_q")}
+    a, b = values(stored), values(memory)
+    assert a.keys() == b.keys()
+    for k in a:
+        assert a[k] == pytest.approx(b[k], abs=1e-12), k

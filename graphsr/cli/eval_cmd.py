@@ -48,6 +48,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--routes", metavar="LOG",
                    help="navigation log (CSV or JSON lines) to learn the ESR measures' navigation from "
                         "(with --collection)")
+    p.add_argument("--routes-model", metavar="NAME",
+                   help="a stored navigation model learned from routes (graphsr store model --from-routes) for the "
+                        "ESR measures")
     p.add_argument("--nav", default="elements", metavar="PARTITION",
                    help="states of the learned navigation: elements (default) or a summary kind "
                         "(p*, p*|c, c, tag)")
@@ -72,8 +75,9 @@ def run(args: argparse.Namespace) -> int:
     touched = qrels.docids().union(*(r.docids() for r in runs))
     progress = progress_default() if args.progress is None else args.progress
     routes = None
-    if any(m.FAMILY == "esr" for m in measures) and not args.routes:
-        raise GraphsrInputError("ESR measures need a navigation log: give --routes LOG (and --collection DIR)")
+    if any(m.FAMILY == "esr" for m in measures) and not (args.routes or args.routes_model):
+        raise GraphsrInputError("ESR measures need navigation: give --routes LOG (with --collection DIR) or "
+                                "--routes-model NAME (a stored model)")
     if args.routes:
         from ..io import read_routes
 
@@ -87,7 +91,13 @@ def run(args: argparse.Namespace) -> int:
     else:
         documents, seen_of, model_name, loaded = _memory_model(args, touched, progress)
     route_model = None
-    if routes is not None:
+    if args.routes_model:
+        from ..navigation.stored import load_stored_route_model
+        from ..store import open_store
+
+        with open_store(args.store or None) as store:
+            route_model = load_stored_route_model(store, args.routes_model, documents)
+    elif routes is not None:
         from ..navigation.from_routes import route_model as learn
 
         partition = "elements" if args.nav == "elements" else loaded.summaries[args.nav]

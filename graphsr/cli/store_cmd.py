@@ -39,11 +39,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     a.add_argument("--qrels", help="element qrels to store (their documents' elements are stored)")
     a.add_argument("--run", action="append", dest="runs", default=[], metavar="RUN", help="run to store (repeatable)")
     a.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
-    a = sub.add_parser("model", help="build the SR navigation model of a stored summary and store it")
+    a = sub.add_parser("routes", help="load a navigation log (CSV or JSON lines) as a study's routes")
+    _store_arg(a)
+    a.add_argument("log", help="the navigation log")
+    a.add_argument("--collection", required=True, help="the stored collection (its route documents' elements "
+                                                       "must be stored)")
+    a.add_argument("--study", required=True, help="name of the study the routes belong to")
+    a = sub.add_parser("model", help="build a navigation model (SR from a summary, or ESR from a study's routes) "
+                                     "and store it")
     _store_arg(a)
     a.add_argument("--collection", required=True, help="the stored collection's name")
-    a.add_argument("--model", required=True, metavar="SUMMARY:WEIGHT", help="e.g. p*|c:length")
-    a.add_argument("--name", help="name to store it under (default: COLLECTION/SUMMARY:WEIGHT)")
+    a.add_argument("--model", metavar="SUMMARY:WEIGHT", help="an SR model, e.g. p*|c:length")
+    a.add_argument("--from-routes", metavar="STUDY", help="a model of route steps of a stored study "
+                                                          "(aggregated in the database)")
+    a.add_argument("--nav", default="p*", metavar="SUMMARY", help="summary partition for --from-routes (p*)")
+    a.add_argument("--effort", choices=["count", "duration"], default="count", help="step weights for --from-routes")
+    a.add_argument("--name", help="name to store it under (default: COLLECTION/SUMMARY:WEIGHT or "
+                                  "COLLECTION/routes:STUDY:SUMMARY:EFFORT)")
     a.add_argument("--solver", choices=["eq8", "general"], default="eq8")
     a = sub.add_parser("models", help="list the stored models")
     _store_arg(a)
@@ -85,10 +97,29 @@ def run(args: argparse.Namespace) -> int:
         elif args.store_command == "load":
             _load(store, args, out)
         elif args.store_command == "model":
-            from ..navigation.stored import build_stored_model
+            from ..errors import GraphsrInputError
+            from ..navigation.stored import build_stored_model, build_stored_route_model
 
-            model = build_stored_model(store, args.collection, args.model, args.name, args.solver)
-            out.write(f"stored model {model.name!r}: {len(model.pi)} summary nodes\n")
+            if bool(args.model) == bool(args.from_routes):
+                raise GraphsrInputError("give either --model SUMMARY:WEIGHT or --from-routes STUDY")
+            if args.model:
+                model = build_stored_model(store, args.collection, args.model, args.name, args.solver)
+                out.write(f"stored model {model.name!r}: {len(model.pi)} summary nodes\n")
+            else:
+                from ..summaries.kinds import partition_kind
+
+                name = build_stored_route_model(store, args.collection, args.from_routes,
+                                                partition_kind(args.nav).name, args.name, args.effort)
+                out.write(f"stored model {name!r} from the routes of study {args.from_routes!r}\n")
+        elif args.store_command == "routes":
+            from ..io import read_routes
+            from ..store import store_steps
+
+            routes = read_routes(args.log)
+            n = store_steps(store, args.collection, args.study, [s.as_dict() for s in routes])
+            out.write(f"study {args.study!r}: {n} steps of {len(routes.routes)} routes stored\n")
+            for line in routes.report.lines()[1:]:
+                print(f"graphsr: warning: {line}", file=sys.stderr)
         elif args.store_command == "models":
             from ..store import list_models
 

@@ -20,7 +20,7 @@ from ..model.routes import Routes
 from ..summaries.summary import Summary
 from .transitions import StepNavigation
 
-__all__ = ["RouteModel", "route_model"]
+__all__ = ["RouteModel", "route_model", "summary_route_model"]
 
 
 class RouteModel:
@@ -80,20 +80,7 @@ def route_model(routes: Routes, documents: Mapping[str, DocumentTree], partition
     """
     if effort not in ("count", "duration"):
         raise ValueError(f"effort must be 'count' or 'duration', got {effort!r}")
-    offsets, off = {}, 0
-    for docid, doc in documents.items():
-        offsets[docid] = off
-        off += len(doc)
-    doc_of = np.repeat(np.arange(len(documents)), [len(d) for d in documents.values()])
-    if isinstance(partition, Summary):
-        sids = partition.assign_many(list(documents.values()))
-        state = np.concatenate(sids) if sids else np.zeros(0, dtype=np.int64)
-        n_states = len(partition)
-        name = partition.kind.name
-    else:
-        state = np.arange(off)
-        n_states = off
-        name = "elements"
+    offsets, doc_of, state, n_states, name = _states(documents, partition)
     src, dst, w = [], [], []
     for s in routes:
         doc = documents.get(s.docid)
@@ -113,4 +100,35 @@ def route_model(routes: Routes, documents: Mapping[str, DocumentTree], partition
         raise UnknownNodeError("a route step's node has a key the summary lacks", routes.source)
     nav = StepNavigation(state[src], state[dst], np.array(w), n_states=max(n_states, 1),
                          state_of=np.maximum(state, 0), doc_of=doc_of)
+    return RouteModel(nav, offsets, name, effort)
+
+
+def _states(documents: Mapping[str, DocumentTree], partition: str | Summary):
+    """Node offsets per document, document of each node, state of each node, number of states, name."""
+    offsets, off = {}, 0
+    for docid, doc in documents.items():
+        offsets[docid] = off
+        off += len(doc)
+    doc_of = np.repeat(np.arange(len(documents)), [len(d) for d in documents.values()])
+    if isinstance(partition, Summary):
+        sids = partition.assign_many(list(documents.values()))
+        state = np.concatenate(sids) if sids else np.zeros(0, dtype=np.int64)
+        return offsets, doc_of, state, len(partition), partition.kind.name
+    return offsets, doc_of, np.arange(off), off, "elements"
+
+
+def summary_route_model(summary: Summary, src, dst, weight, documents: Mapping[str, DocumentTree],
+                        effort: str = "count") -> RouteModel:
+    """A summary-partition navigation model from step weights between summary nodes.
+
+    For weights aggregated elsewhere (e.g. in the graph store, or stored with
+    a model): ``src``/``dst`` are SIDs of ``summary``.  Nodes of
+    ``documents`` whose key the summary lacks have no navigation.
+    """
+    offsets, doc_of, state, n_states, name = _states(documents, summary)
+    # nodes the summary does not know get a state of their own with no steps
+    unknown = state < 0
+    state = np.where(unknown, n_states, state)
+    nav = StepNavigation(np.asarray(src), np.asarray(dst), np.asarray(weight, dtype=float), n_states=n_states + 1,
+                         state_of=state, doc_of=doc_of)
     return RouteModel(nav, offsets, name, effort)

@@ -7,7 +7,7 @@ from ..store.services import model_record, save_model, stored_summary
 from .model import ModelSpec, SteadyStateModel, build_sr_model, parse_model_spec
 from .weights import weight_matrix
 
-__all__ = ["build_stored_model", "load_stored_model"]
+__all__ = ["build_stored_model", "load_stored_model", "build_stored_route_model", "load_stored_route_model"]
 
 
 def build_stored_model(store: GraphStore, collection: str, spec: ModelSpec | str, name: str | None = None,
@@ -31,3 +31,46 @@ def load_stored_model(store: GraphStore, name: str) -> SteadyStateModel:
     """A stored model as a :class:`SteadyStateModel` (with its summary rebuilt from the store)."""
     rec = model_record(store, name)
     return SteadyStateModel(rec["pi"], name, rec["summary"])
+
+
+def build_stored_route_model(store: GraphStore, collection: str, study: str, kind: str, name: str | None = None,
+                             effort: str = "count") -> str:
+    """Aggregate a stored study's steps per pair of summary nodes (in the database) and store the model.
+
+    The model keeps the step weights (``WEIGHT`` edges) and the stationary
+    distribution of the learned chain (``PI``; general solver).  Returns the
+    model's name (default ``COLLECTION/routes:STUDY:KIND:EFFORT``).
+    """
+    from ..store.services import transitions
+    from .steady_state import stationary_distribution
+
+    if effort not in ("count", "duration"):
+        raise ValueError(f"effort must be 'count' or 'duration', got {effort!r}")
+    summary = stored_summary(store, collection, kind)
+    t = transitions(store, collection, study, kind=kind)
+    if len(t["src"]) == 0:
+        from ..errors import UnknownNodeError
+
+        raise UnknownNodeError(f"study {study!r} of collection {collection!r} has no steps between stored elements")
+    weight = t["steps"].astype(float) if effort == "count" else t["effort"]
+    import scipy.sparse as sp
+
+    w = sp.coo_matrix((weight, (t["src"], t["dst"])), shape=(len(summary), len(summary)))
+    pi = stationary_distribution(w)
+    name = name or f"{collection}/routes:{study}:{kind}:{effort}"
+    save_model(store, name, collection, kind, pi, weight=effort, solver="general", source=f"routes:{study}",
+               params={"study": study, "effort": effort}, weights=(t["src"], t["dst"], weight))
+    return name
+
+
+def load_stored_route_model(store: GraphStore, name: str, documents):
+    """A stored route model as a RouteModel over ``documents`` (for the ESR measures)."""
+    from .from_routes import summary_route_model
+
+    rec = model_record(store, name)
+    if not str(rec.get("source", "")).startswith("routes:"):
+        from ..errors import GraphsrInputError
+
+        raise GraphsrInputError(f"model {name!r} was not learned from routes (source {rec.get('source')!r})")
+    src, dst, val = rec["weights"]
+    return summary_route_model(rec["summary"], src, dst, val, documents, rec["weight"])
