@@ -83,9 +83,13 @@ def test_routes_into_the_store_and_a_stored_route_model(capsys, loaded, tmp_path
         docs = [stored_document(store, "plays", d) for d in ("hamlet", "macbeth")]
     log = tmp_path / "log.csv"
     write_routes(RouteSimulator(seed=3).walk(docs, 300), log)
-    assert main(["store", "routes", str(log), "--store", url, "--collection", "plays", "--study", "sim"]) == 0
-    assert main(["store", "model", "--store", url, "--collection", "plays", "--from-routes", "sim",
+    assert main(["routes", "load", str(log), "--store", url, "--collection", "plays", "--study", "sim"]) == 0
+    assert main(["model", "build", "--store", url, "--collection", "plays", "--from-routes", "sim",
                  "--nav", "p*"]) == 0
+    assert main(["store", "routes", str(log), "--store", url, "--collection", "plays", "--study", "sim"]) == 0
+    capsys.readouterr()
+    assert main(["model", "list", "--store", url]) == 0
+    assert "plays/routes:sim:p*:count" in capsys.readouterr().out
     capsys.readouterr()
     args = [str(s["qrels"]), str(s["runs"][3]), "-m", "ESRP@10", "-m", "ESRR@10", "-m", "SRiP2@10", "-q"]
     code, stored, err = run_cli(capsys, "eval", *args, "--store", url, "--model", "plays/p*:extent",

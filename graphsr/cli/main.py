@@ -22,6 +22,8 @@ COMMANDS = {
     "eval": ("graphsr.cli.eval_cmd", "score runs against assessments (trec_eval-style output)"),
     "summary": ("graphsr.cli.summary_cmd", "build a structural summary of a collection and print it"),
     "store": ("graphsr.cli.store_cmd", "load collections, summaries and models into the graph store; list them"),
+    "routes": ("graphsr.cli.routes_cmd", "load navigation logs into the graph store"),
+    "model": ("graphsr.cli.model_cmd", "build and list stored navigation models"),
     "simulate-routes": ("graphsr.cli.simulate_cmd", "write a simulated navigation log (seeded random walks)"),
     "demo": ("graphsr.cli.demo_cmd", "run the whole pipeline on the bundled sample data"),
 }
@@ -32,7 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(
         prog="graphsr",
-        description="Navigation-aware evaluation of structured document retrieval (SR, SRP).")
+        description="Navigation-aware evaluation of structured document retrieval (SR, SRP, ESR).")
     parser.add_argument("--version", action="version", version=f"graphsr {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
