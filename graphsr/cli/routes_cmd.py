@@ -9,12 +9,8 @@ from . import store_cmd
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="routes_command", metavar="ACTION", required=True)
-    a = sub.add_parser("load", help="load a navigation log (CSV or JSON lines) as a study's routes")
-    store_cmd._store_arg(a)
-    a.add_argument("log", help="the navigation log")
-    a.add_argument("--collection", required=True, help="the stored collection (its route documents' elements "
-                                                       "must be stored)")
-    a.add_argument("--study", required=True, help="name of the study the routes belong to")
+    store_cmd.routes_arguments(sub.add_parser("load", help="load a navigation log (CSV or JSON lines) as a "
+                                                           "study's routes"))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -18,6 +18,29 @@ def _store_arg(p: argparse.ArgumentParser) -> None:
                                                   "(default: $GRAPHSR_STORE or the per-user local store)")
 
 
+def routes_arguments(a: argparse.ArgumentParser) -> None:
+    """Arguments of loading a navigation log (``store routes``, ``routes load``)."""
+    _store_arg(a)
+    a.add_argument("log", help="the navigation log")
+    a.add_argument("--collection", required=True, help="the stored collection (its route documents' elements "
+                                                       "must be stored)")
+    a.add_argument("--study", required=True, help="name of the study the routes belong to")
+
+
+def model_arguments(a: argparse.ArgumentParser) -> None:
+    """Arguments of building a stored model (``store model``, ``model build``)."""
+    _store_arg(a)
+    a.add_argument("--collection", required=True, help="the stored collection's name")
+    a.add_argument("--model", metavar="SUMMARY:WEIGHT", help="an SR model, e.g. p*|c:length")
+    a.add_argument("--from-routes", metavar="STUDY", help="a model of route steps of a stored study "
+                                                          "(aggregated in the database)")
+    a.add_argument("--nav", default="p*", metavar="SUMMARY", help="summary partition for --from-routes (p*)")
+    a.add_argument("--effort", choices=["count", "duration"], default="count", help="step weights for --from-routes")
+    a.add_argument("--name", help="name to store it under (default: COLLECTION/SUMMARY:WEIGHT or "
+                                  "COLLECTION/routes:STUDY:SUMMARY:EFFORT)")
+    a.add_argument("--solver", choices=["eq8", "general"], default="eq8")
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="store_command", metavar="ACTION", required=True)
     a = sub.add_parser("init", help="start the store if needed and create its indexes")
@@ -39,24 +62,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     a.add_argument("--qrels", help="element qrels to store (their documents' elements are stored)")
     a.add_argument("--run", action="append", dest="runs", default=[], metavar="RUN", help="run to store (repeatable)")
     a.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
-    a = sub.add_parser("routes", help="load a navigation log (CSV or JSON lines) as a study's routes")
-    _store_arg(a)
-    a.add_argument("log", help="the navigation log")
-    a.add_argument("--collection", required=True, help="the stored collection (its route documents' elements "
-                                                       "must be stored)")
-    a.add_argument("--study", required=True, help="name of the study the routes belong to")
-    a = sub.add_parser("model", help="build a navigation model (SR from a summary, or ESR from a study's routes) "
-                                     "and store it")
-    _store_arg(a)
-    a.add_argument("--collection", required=True, help="the stored collection's name")
-    a.add_argument("--model", metavar="SUMMARY:WEIGHT", help="an SR model, e.g. p*|c:length")
-    a.add_argument("--from-routes", metavar="STUDY", help="a model of route steps of a stored study "
-                                                          "(aggregated in the database)")
-    a.add_argument("--nav", default="p*", metavar="SUMMARY", help="summary partition for --from-routes (p*)")
-    a.add_argument("--effort", choices=["count", "duration"], default="count", help="step weights for --from-routes")
-    a.add_argument("--name", help="name to store it under (default: COLLECTION/SUMMARY:WEIGHT or "
-                                  "COLLECTION/routes:STUDY:SUMMARY:EFFORT)")
-    a.add_argument("--solver", choices=["eq8", "general"], default="eq8")
+    routes_arguments(sub.add_parser("routes", help="load a navigation log (CSV or JSON lines) as a study's routes"))
+    model_arguments(sub.add_parser("model", help="build a navigation model (SR from a summary, or ESR from a "
+                                                 "study's routes) and store it"))
     a = sub.add_parser("models", help="list the stored models")
     _store_arg(a)
     a = sub.add_parser("summaries", help="list the stored summaries")
