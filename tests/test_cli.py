@@ -275,3 +275,22 @@ def test_esr_near_misses_follow_the_log(capsys, tmp_path, tiny_case):
     b = parse_trec(out)[0]
     assert b[("ESR.NearMisses@1", "1")] == pytest.approx(2 / 3)
     assert b[("ESRR@1", "1")] == pytest.approx(2 / 3) and b[("ESRP@1", "1")] == 0
+
+
+def test_depth4_partition_and_prior(capsys, tmp_path):
+    coll = tmp_path / "inex"
+    write(coll / "1.xml", "<article><name>t</name><bdy><sec><p>x</p><ss1><p>y</p></ss1></sec><sec/></bdy></article>")
+    qrels = write(tmp_path / "q", "1 Q0 1 /article[1]/bdy[1]/sec[1]/ss1[1] 1\n")
+    run = write(tmp_path / "r.run", "1 Q0 1 1 1 s /article[1]/bdy[1]/sec[1]\n")
+    # prior: from a section (state sec) into an ss1 node: 0.16 of the mass
+    code, out, err = run_cli(capsys, "eval", str(qrels), str(run), "--collection", str(coll), "--nav", "depth4",
+                             "-m", "ESR.NearMisses@1", "-q")
+    assert code == 0, err
+    assert parse_trec(out)[0][("ESR.NearMisses@1", "1")] == pytest.approx((1 / 3) / (1 + 1 / 2 + 1 / 3 + 1 / 4))
+    # learned over the four partitions: from sec, users went to ss1 once and to p once
+    log = write(tmp_path / "log.csv", "route_id,step,docid,from,to\nr,1,1,/article/bdy/sec,/article/bdy/sec/ss1\n"
+                                      "s,1,1,/article/bdy/sec,/article/bdy/sec/p\n")
+    code, out, err = run_cli(capsys, "eval", str(qrels), str(run), "--collection", str(coll), "--nav", "depth4",
+                             "--routes", str(log), "-m", "ESR.NearMisses@1", "-q")
+    assert code == 0, err
+    assert parse_trec(out)[0][("ESR.NearMisses@1", "1")] == pytest.approx(0.5)

@@ -52,8 +52,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a stored navigation model learned from routes (graphsr store model --from-routes) for the "
                         "ESR measures")
     p.add_argument("--nav", default="elements", metavar="PARTITION",
-                   help="states of the learned navigation: elements (default) or a summary kind "
-                        "(p*, p*|c, c, tag)")
+                   help="states of the learned navigation: elements (default), a summary kind (p*, p*|c, c, tag) "
+                        "or depth4 (article/sec/ss1/other); depth4 without --routes is the paper's "
+                        "depth-weighted prior model")
     p.add_argument("--effort", choices=["count", "duration"], default="count",
                    help="step weights: number of steps (default) or summed dwell time")
     p.add_argument("--workers", type=int, default=1, metavar="N",
@@ -75,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
     touched = qrels.docids().union(*(r.docids() for r in runs))
     progress = progress_default() if args.progress is None else args.progress
     routes = None
-    if any(m.FAMILY == "esr" for m in measures) and not (args.routes or args.routes_model):
+    prior = args.nav == "depth4" and not (args.routes or args.routes_model)
+    if any(m.FAMILY == "esr" for m in measures) and not (args.routes or args.routes_model or prior):
         raise GraphsrInputError("ESR measures need navigation: give --routes LOG (with --collection DIR) or "
                                 "--routes-model NAME (a stored model)")
     if args.routes:
@@ -100,8 +102,12 @@ def run(args: argparse.Namespace) -> int:
     elif routes is not None:
         from ..navigation.from_routes import route_model as learn
 
-        partition = "elements" if args.nav == "elements" else loaded.summaries[args.nav]
+        partition = args.nav if args.nav in ("elements", "depth4") else loaded.summaries[args.nav]
         route_model = learn(routes, documents, partition, args.effort)
+    elif prior:
+        from ..navigation.from_routes import depth4_prior
+
+        route_model = depth4_prior(documents)
     results = evaluate(qrels, runs, measures, documents, seen_of, unknown=args.unknown,
                        all_topics=args.all_topics, model_name=model_name, route_model=route_model)
     for r in results:
@@ -128,7 +134,7 @@ def _memory_model(args, touched, progress):
 
     spec = parse_model_spec(args.model or "p*:extent")
     kinds = [] if spec.summary == "none" else [spec.summary]
-    if args.routes and args.nav != "elements":
+    if args.routes and args.nav not in ("elements", "depth4"):
         kinds.append(partition_kind(args.nav).name)
     loaded = load_collection(args.collection, kinds, keep=touched, progress=progress, workers=args.workers)
     _, seen_of = navigation_for(spec, loaded)

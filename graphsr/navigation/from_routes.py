@@ -1,7 +1,9 @@
 """Navigation models learned from route logs: elementary or over a summary's partition.
 
-States are elements (``partition='elements'``) or the summary nodes of a
-summary of the collection (any kind).  Weights are step counts
+States are elements (``partition='elements'``), the summary nodes of a
+summary of the collection (any kind), or the four partitions of the ESR
+paper's experiments (``partition='depth4'``): article, section (``sec``),
+subsection (``ss1``) and every other element, by tag name.  Weights are step counts
 (``effort='count'``) or summed dwell times (``effort='duration'``; steps
 without a duration count 0).  Transitions are row-stochastic over each
 state's outgoing steps (SPEC section 3; see
@@ -20,7 +22,7 @@ from ..model.routes import Routes
 from ..summaries.summary import Summary
 from .transitions import StepNavigation
 
-__all__ = ["RouteModel", "route_model", "summary_route_model"]
+__all__ = ["RouteModel", "route_model", "summary_route_model", "depth4_prior", "depth4_states", "DEPTH4"]
 
 
 class RouteModel:
@@ -103,6 +105,17 @@ def route_model(routes: Routes, documents: Mapping[str, DocumentTree], partition
     return RouteModel(nav, offsets, name, effort)
 
 
+DEPTH4 = ("article", "sec", "ss1", "other")
+# depth4_prior's weights: moving into a partition weighs 1 / its nominal tag depth
+DEPTH4_DEPTHS = np.array([1.0, 2.0, 3.0, 4.0])
+
+
+def depth4_states(doc: DocumentTree) -> np.ndarray:
+    """Partition of each node: 0 article, 1 sec, 2 ss1, 3 any other tag."""
+    code = {"article": 0, "sec": 1, "ss1": 2}
+    return np.array([code.get(t, 3) for t in doc.tags], dtype=np.int64)[doc.tag]
+
+
 def _states(documents: Mapping[str, DocumentTree], partition: str | Summary):
     """Node offsets per document, document of each node, state of each node, number of states, name."""
     offsets, off = {}, 0
@@ -110,6 +123,9 @@ def _states(documents: Mapping[str, DocumentTree], partition: str | Summary):
         offsets[docid] = off
         off += len(doc)
     doc_of = np.repeat(np.arange(len(documents)), [len(d) for d in documents.values()])
+    if isinstance(partition, str) and partition == "depth4":
+        state = np.concatenate([depth4_states(d) for d in documents.values()]) if documents else np.zeros(0, int)
+        return offsets, doc_of, state, 4, "depth4"
     if isinstance(partition, Summary):
         sids = partition.assign_many(list(documents.values()))
         state = np.concatenate(sids) if sids else np.zeros(0, dtype=np.int64)
@@ -132,3 +148,26 @@ def summary_route_model(summary: Summary, src, dst, weight, documents: Mapping[s
     nav = StepNavigation(np.asarray(src), np.asarray(dst), np.asarray(weight, dtype=float), n_states=n_states + 1,
                          state_of=state, doc_of=doc_of)
     return RouteModel(nav, offsets, name, effort)
+
+
+def depth4_prior(documents: Mapping[str, DocumentTree]) -> RouteModel:
+    """The depth-weighted four-partition model without routes (ESR paper, section 4.2 and 7).
+
+    The paper weights its four partitions (article, section, ss1, other)
+    "inversely to the tag depth" without giving the weights; graphsr uses
+    nominal depths 1, 2, 3, 4 and weighs every step into partition B by
+    ``1 / depth(B)``, from any partition, so that
+    ``p~(B; A) = (1/depth(B)) / (1 + 1/2 + 1/3 + 1/4)``:
+    0.48 article, 0.24 section, 0.16 ss1, 0.12 other.
+
+    Examples
+    --------
+    >>> m = depth4_prior({})
+    >>> m.nav.P.toarray()[0].round(2).tolist()
+    [0.48, 0.24, 0.16, 0.12]
+    """
+    offsets, doc_of, state, n_states, _ = _states(documents, "depth4")
+    a, b = np.meshgrid(np.arange(4), np.arange(4), indexing="ij")
+    nav = StepNavigation(a.ravel(), b.ravel(), (1.0 / DEPTH4_DEPTHS)[b.ravel()], n_states=4, state_of=state,
+                         doc_of=doc_of)
+    return RouteModel(nav, offsets, "depth4", "prior")
