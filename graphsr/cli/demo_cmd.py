@@ -1,5 +1,9 @@
 """Run the whole pipeline on the bundled samples (Moby Dick of the SR paper, ten Shakespeare plays).
 
+(Then ESR: simulated user routes are stored as a study, a navigation model
+is learned from them in the store, and the runs are scored with ESRP, ESRR
+and SRiP.)
+
 For each sample: load the collection into the graph store (the local store
 by default: ``--store`` or ``$GRAPHSR_STORE`` choose another) with every
 summary kind, its elements, assessments and runs; build and store a
@@ -77,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
                     out.write(f"   {r.name:<{width}}" + "".join(f"{res[r.name].mean(m):>13.4f}" for _, res in rows)
                               + "\n")
                 out.write("\n")
+            _esr_section(out, store, name, qrels, runs, docs, touched)
             out.write("   the same from the command line, e.g.:\n")
             out.write(f"   graphsr eval {s['qrels']} {' '.join(str(p) for p in s['runs'][:2])} ... \\\n"
                       f"       --store {store.url} --model '{name}/p*|c:length' -m SRP@5 -m SRP@10\n\n")
@@ -84,3 +89,28 @@ def run(args: argparse.Namespace) -> int:
               "steady state (CIKM'08 Eq 8) of the summary graph under the given edge weights, stored as a model\n"
               "in the graph store and reloaded from it ('graphsr store models' lists them).\n")
     return 0
+
+
+ESR_MEASURES = ["ESRP@5", "ESRR@10", "SRiP@10"]
+
+
+def _esr_section(out, store, name, qrels, runs, docs, touched) -> None:
+    """Simulated routes -> stored study -> route model aggregated in the store -> ESR scores."""
+    from ..evaluation import evaluate
+    from ..measures import parse_measures
+    from ..navigation.stored import build_stored_route_model, load_stored_route_model
+    from ..simulation import RouteSimulator
+    from ..store import store_steps
+
+    steps = [s.as_dict() for s in RouteSimulator(seed=2009).walk([docs[d] for d in sorted(touched)], 2000)]
+    store_steps(store, name, "simulated", steps)
+    model_name = build_stored_route_model(store, name, "simulated", "p*")
+    model = load_stored_route_model(store, model_name, docs)
+    measures = parse_measures(ESR_MEASURES)
+    res = evaluate(qrels, runs, measures, docs, lambda d: np.zeros(len(docs[d])), route_model=model)
+    width = max(len(r.name) for r in runs)
+    out.write(f"   ESR with navigation learned from {len(steps)} simulated route steps (model {model_name!r})\n")
+    out.write(f"   {'run':<{width}}" + "".join(f"{str(m):>13}" for m in measures) + "\n")
+    for r in res:
+        out.write(f"   {r.name:<{width}}" + "".join(f"{r.mean(m):>13.4f}" for m in measures) + "\n")
+    out.write("\n")

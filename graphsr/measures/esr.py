@@ -26,8 +26,12 @@ documents.
 **Hits against node-level assessments.**  An assessment is a hit at the
 first rank m whose tree contains all of its nodes (for element runs and
 element assessments: the assessed element is returned at rank m); its gain
-is discounted by :math:`p(a; R_{m-1})`, the trees ranked above m.  Any other
-assessment is a miss, and a near-miss with probability :math:`p(a; R)`.
+is discounted by :math:`p(a; R_{m-1})`, the trees ranked above m, and
+shared among the nodes of that tree: it counts
+:math:`rel(a)\,(1 - p(a; R_{m-1})) / |t_m|`, as SR's tree relevance (CIKM'08
+Eq 9) averages its nodes' relevance, so a rank gives at most one binary hit
+(ESRP <= 1) and element runs are unchanged.  Any other assessment is a
+miss, and a near-miss with probability :math:`p(a; R)`.
 
 This module holds the reference computation on small per-topic arrays; it is
 exact and is what the tests pin against the paper's toy example.
@@ -117,7 +121,7 @@ def esr_expectations(topic: ESRTopic, nav: Navigation, k: int) -> dict[str, floa
     for a, rel in zip(topic.assessments, np.asarray(topic.rel, dtype=float).tolist()):
         m = _hit_rank(np.asarray(a), results)
         if m is not None:
-            hits += rel * (1.0 - redundancy(a, results[:m], nav))
+            hits += rel * (1.0 - redundancy(a, results[:m], nav)) / len(results[m])
         else:
             p = redundancy(a, results, nav)
             misses += rel * (1.0 - p)

@@ -8,7 +8,9 @@ examples: ESRP/ESRR/SRPRUM binary, SRiP/SRiR/NSRCG by length.
 SRiP2/SRiR2 and NSRCG2 (Eq 30-34) add near-misses to the gain of SRiP/SRiR
 and NSRCG; the equations themselves are images missing from the seed text,
 so this follows its sentence "HiXEval and XCG ... where near-misses are
-included": gain = E[Hits] + E[Near-misses].
+included": gain = E[Hits] + E[Near-misses].  Near-misses count relevant
+text the user reaches outside what was retrieved, so SRiP2 (gain over the
+retrieved size) can exceed 1.
 """
 
 from __future__ import annotations

@@ -160,6 +160,7 @@ def _curves(x: ESRInputs, cutoffs: list[int], rels: list[np.ndarray]) -> list[di
     topic_a = x.assess_topic
     hit = hit_pos < np.iinfo(np.int64).max
     hp = hit_pos[hit]
+    n_items_all = np.bincount(r.item_result, minlength=m).astype(float)
     cols = np.minimum(np.asarray(cutoffs) - 1, L - 1)  # cut-off k sums the events at positions < k
     for out, rel in zip(outs, rels):
         def grid(rows, columns, weights):
@@ -167,7 +168,8 @@ def _curves(x: ESRInputs, cutoffs: list[int], rels: list[np.ndarray]) -> list[di
 
         d_nm = grid(topic_a[pa], pair_pos, rel[pa] * (before - after))
         d_nm -= grid(topic_a[hit], hp, rel[hit] * (1.0 - s_hit[hit]))
-        d_hit = grid(topic_a[hit], hp, rel[hit] * s_hit[hit])
+        # a hit's gain is shared among the nodes of the tree that holds it (see esr.py)
+        d_hit = grid(topic_a[hit], hp, rel[hit] * s_hit[hit] / n_items_all[hit_res[hit]])
         d_hitrel = grid(topic_a[hit], hp, rel[hit])
         total = np.bincount(topic_a, weights=rel, minlength=T)
         hits_c, nm_c, hitrel_c = (np.cumsum(d, axis=1) for d in (d_hit, d_nm, d_hitrel))
