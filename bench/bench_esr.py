@@ -43,7 +43,8 @@ def main() -> None:
     sys.path.insert(0, str(HERE))
     from bench_summaries import collection
 
-    from graphsr.evaluation.esr_inputs import esr_inputs
+    from graphsr.evaluation import esr_inputs as _ei
+    esr_inputs = _ei.esr_inputs
     from graphsr.io import iter_documents
     from graphsr.measures import RankedNodes, compute, parse_measure
     from graphsr.navigation.from_routes import route_model

@@ -46,10 +46,11 @@ def esr_inputs(ranked: RankedNodes, judged: Mapping[str, Mapping[tuple[str, int]
         """Lengths of nodes (document code, node index), looked up per distinct document."""
         if len(codes) == 0:
             return np.zeros(0)
-        uniq = np.unique(codes)
-        lengths = [documents[by_code[int(c)]].length for c in uniq]
-        offset = np.concatenate([[0], np.cumsum([len(x) for x in lengths])[:-1]])
-        return np.concatenate(lengths)[offset[np.searchsorted(uniq, codes)] + idx].astype(float)
+        present = np.flatnonzero(np.bincount(codes))  # distinct codes without sorting the nodes
+        lengths = [documents[by_code[int(c)]].length for c in present]
+        start = np.zeros(int(present[-1]) + 1, dtype=np.int64)
+        start[present] = np.concatenate([[0], np.cumsum([len(x) for x in lengths])[:-1]])
+        return np.concatenate(lengths)[start[codes] + idx].astype(float)
 
     a_len = a_rel * node_lengths(a_code, a_idx)
     size = node_lengths(ranked.item_node >> 32, ranked.item_node & 0xFFFFFFFF)
