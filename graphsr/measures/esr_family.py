@@ -163,11 +163,12 @@ def mean_interpolated(precision: np.ndarray, recall: np.ndarray, points: int = 1
     rs = np.take_along_axis(recall, order, axis=1)
     ps = np.take_along_axis(precision, order, axis=1)
     best_from = np.maximum.accumulate(ps[:, ::-1], axis=1)[:, ::-1]  # max precision at recall >= rs[i]
-    out = np.zeros(T)
-    for t in range(T):
-        i = np.searchsorted(rs[t], levels - 1e-12, side="left")  # first rank reaching each level
-        out[t] = np.where(i < K, best_from[t, np.minimum(i, K - 1)], 0.0).mean()
-    return out
+    # one search for every topic: shift topic t's recalls (in [0, 1]) and levels by 2t
+    shift = 2.0 * np.arange(T)[:, None]
+    i = np.searchsorted((rs + shift).ravel(), (levels[None, :] - 1e-12 + shift).ravel(), side="left")
+    i = i.reshape(T, points) - K * np.arange(T)[:, None]  # first rank of the topic reaching each level
+    ip = np.where(i < K, np.take_along_axis(best_from, np.minimum(i, K - 1), axis=1), 0.0)
+    return ip.mean(axis=1)
 
 
 def _mean_averaged(name: str, curves: dict, cutoffs: list[int], t_rel: np.ndarray, k_max: int | None) -> np.ndarray:
