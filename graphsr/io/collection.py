@@ -308,15 +308,3 @@ def iter_documents(path: str | os.PathLike | Iterable[CollectionSource], *,
         if bar is not None:
             bar.close()
 
-
-def collection_size(sources: Iterable[CollectionSource]) -> int:
-    """Total size in bytes of the listed files (tar members by their archive)."""
-    total = 0
-    archives = set()
-    for s in sources:
-        if s.member is None:
-            total += os.path.getsize(s.path)
-        elif s.path not in archives:
-            archives.add(s.path)
-            total += os.path.getsize(s.path)
-    return total

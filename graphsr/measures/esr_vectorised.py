@@ -56,16 +56,6 @@ class ESRInputs:
 
 
 def esr_curves(x: ESRInputs, cutoffs: list[int]) -> dict[str, np.ndarray]:
-    return esr_curves_many(x, cutoffs, [x.assess_rel])[0]
-
-
-def esr_curves_many(x: ESRInputs, cutoffs: list[int], rels: list[np.ndarray]) -> list[dict[str, np.ndarray]]:
-    """:func:`esr_curves` for each relevance vector in ``rels`` (same run, assessments and navigation)."""
-    curves = _curves(x, cutoffs, [np.asarray(r, dtype=float) for r in rels])
-    return curves
-
-
-def _curves(x: ESRInputs, cutoffs: list[int], rels: list[np.ndarray]) -> list[dict[str, np.ndarray]]:
     """E[Hits], E[Near-misses], E[Misses], recall-base and the retrieved size per topic and cut-off.
 
     (:func:`esr_curves_many` computes them for several relevance vectors
@@ -76,19 +66,35 @@ def _curves(x: ESRInputs, cutoffs: list[int], rels: list[np.ndarray]) -> list[di
     dict of str to ndarray of shape (topics, len(cutoffs))
         Keys ``hits``, ``near_misses``, ``misses``, ``recall_base``, ``size``.
     """
+    return esr_curves_many(x, cutoffs, [x.assess_rel])[0]
+
+
+def esr_curves_many(x: ESRInputs, cutoffs: list[int], rels: list[np.ndarray]) -> list[dict[str, np.ndarray]]:
+    """:func:`esr_curves` for each relevance vector in ``rels`` (same run, assessments and navigation)."""
+    return _curves(x, cutoffs, [np.asarray(r, dtype=float) for r in rels])
+
+
+def _cumulated(rows: np.ndarray, positions: np.ndarray, weights: np.ndarray, shape: tuple[int, int],
+               cols: np.ndarray) -> np.ndarray:
+    """Weights summed per (topic row, rank position), cumulated along the ranking, read at ``cols``."""
+    T, L = shape
+    grid = np.bincount(rows * L + positions, weights=weights, minlength=T * L).astype(float).reshape(T, L)
+    return np.cumsum(grid, axis=1)[:, cols]
+
+
+def _curves(x: ESRInputs, cutoffs: list[int], rels: list[np.ndarray]) -> list[dict[str, np.ndarray]]:
     r = x.ranked
     T, K = len(r.topics), len(cutoffs)
     pos = r.result_positions()
     m = r.num_results
     # per result: size, and the topic-local identity of its nodes
     size = np.bincount(r.item_result, weights=x.item_size, minlength=m)
+    n_items = np.bincount(r.item_result, minlength=m)  # nodes per result
     base = {k: np.zeros((T, K)) for k in ("hits", "near_misses", "misses", "recall_base", "size")}
     if m:
         L = int(pos.max()) + 2
-        by_pos = np.zeros((T, L))
-        np.add.at(by_pos, (r.result_topic, pos), size)
         cols = np.minimum(np.asarray(cutoffs) - 1, L - 1)  # cut-off k sums positions < k
-        base["size"] = np.cumsum(by_pos, axis=1)[:, cols]
+        base["size"] = _cumulated(r.result_topic, pos, size, (T, L), cols)
     outs = [{k: v.copy() for k, v in base.items()} for _ in rels]
     n = len(x.assess_node)
     if n == 0:
@@ -125,7 +131,6 @@ def _curves(x: ESRInputs, cutoffs: list[int], rels: list[np.ndarray]) -> list[di
     q = np.zeros(len(pa))
     if len(pa):
         # items of each paired result, against the assessment's node
-        n_items = np.bincount(r.item_result, minlength=m)
         item_start = np.concatenate([[0], np.cumsum(n_items)[:-1]])
         rep = n_items[pj]
         pair_of_item = np.repeat(np.arange(len(pa)), rep)
@@ -156,25 +161,15 @@ def _curves(x: ESRInputs, cutoffs: list[int], rels: list[np.ndarray]) -> list[di
     # survival of each assessment just before its hit (all its events are above the hit)
     end = np.searchsorted(pa, np.arange(n), side="right")
     s_hit = np.exp(cl[end] - cl[first_of]) * ((cz[end] - cz[first_of]) == 0)
-    L = int(pos.max()) + 2
     topic_a = x.assess_topic
     hit = hit_pos < np.iinfo(np.int64).max
     hp = hit_pos[hit]
-    n_items_all = np.bincount(r.item_result, minlength=m).astype(float)
-    cols = np.minimum(np.asarray(cutoffs) - 1, L - 1)  # cut-off k sums the events at positions < k
     for out, rel in zip(outs, rels):
-        def grid(rows, columns, weights):
-            return np.bincount(rows * L + columns, weights=weights, minlength=T * L).astype(float).reshape(T, L)
-
-        d_nm = grid(topic_a[pa], pair_pos, rel[pa] * (before - after))
-        d_nm -= grid(topic_a[hit], hp, rel[hit] * (1.0 - s_hit[hit]))
-        # a hit's gain is shared among the nodes of the tree that holds it (see esr.py)
-        d_hit = grid(topic_a[hit], hp, rel[hit] * s_hit[hit] / n_items_all[hit_res[hit]])
-        d_hitrel = grid(topic_a[hit], hp, rel[hit])
+        out["near_misses"] = (_cumulated(topic_a[pa], pair_pos, rel[pa] * (before - after), (T, L), cols)
+                              - _cumulated(topic_a[hit], hp, rel[hit] * (1.0 - s_hit[hit]), (T, L), cols))
+        out["hits"] = _cumulated(topic_a[hit], hp, rel[hit] * s_hit[hit] / n_items[hit_res[hit]], (T, L), cols)
+        hit_rel = _cumulated(topic_a[hit], hp, rel[hit], (T, L), cols)
         total = np.bincount(topic_a, weights=rel, minlength=T)
-        hits_c, nm_c, hitrel_c = (np.cumsum(d, axis=1) for d in (d_hit, d_nm, d_hitrel))
-        out["hits"] = hits_c[:, cols]
-        out["near_misses"] = nm_c[:, cols]
-        out["misses"] = total[:, None] - hitrel_c[:, cols] - out["near_misses"]
+        out["misses"] = total[:, None] - hit_rel - out["near_misses"]
         out["recall_base"] = out["hits"] + out["near_misses"] + out["misses"]
     return outs

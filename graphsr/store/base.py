@@ -8,7 +8,7 @@ with parameters, writes rows in batches (one transaction per batch, via
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator
 
 from .queries import query, schema_statements
 
@@ -136,6 +136,3 @@ class GraphStore:
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.url!r})"
 
-
-def as_rows(columns: Sequence[str], values: Iterable[Sequence]) -> list[dict]:
-    return [dict(zip(columns, v)) for v in values]
