@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._common import progress_default
+from ._common import progress_default, warn
 
 
 def _store_arg(p: argparse.ArgumentParser) -> None:
@@ -127,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
             n = store_steps(store, args.collection, args.study, [s.as_dict() for s in routes])
             out.write(f"study {args.study!r}: {n} steps of {len(routes.routes)} routes stored\n")
             for line in routes.report.lines()[1:]:
-                print(f"graphsr: warning: {line}", file=sys.stderr)
+                warn(line)
         elif args.store_command == "models":
             from ..store import list_models
 
