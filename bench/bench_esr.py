@@ -43,8 +43,7 @@ def main() -> None:
     sys.path.insert(0, str(HERE))
     from bench_summaries import collection
 
-    from graphsr.evaluation import esr_inputs as _ei
-    esr_inputs = _ei.esr_inputs
+    from graphsr.evaluation.esr_inputs import ESRInputBuilder
     from graphsr.io import iter_documents
     from graphsr.measures import RankedNodes, compute, parse_measure
     from graphsr.navigation.from_routes import route_model
@@ -94,10 +93,11 @@ def main() -> None:
     topics = [str(q) for q in range(a.topics)]
     t = time.perf_counter()
     means = []
+    build = ESRInputBuilder(judged, docs, model)  # once per set of assessments, as graphsr eval does
     for rt, rd, node in runs:
         n = len(rt)
         ranked = RankedNodes(topics, rt, rd, np.arange(n), node, np.zeros(n), np.zeros(n))
-        x = esr_inputs(ranked, judged, docs, dict(codes), model)
+        x = build(ranked, dict(codes))
         vals = compute(measures, ranked, x)
         means.append({str(m): float(v.mean()) for m, v in vals.items()})
     graphsr_s = time.perf_counter() - t

@@ -23,7 +23,7 @@ from ..model.run import Run
 from ..navigation.model import ModelSpec, NoNavigation, build_sr_model, parse_model_spec
 from ..summaries.parallel import summarize_collection
 from ..summaries.summary import Summary, SummaryBuilder
-from .esr_inputs import esr_inputs
+from .esr_inputs import ESRInputBuilder
 from .resolve import Diagnostics, check_qrels, ranked_nodes, topic_sort_key
 from .results import Results, RunResult
 
@@ -143,6 +143,9 @@ def evaluate(qrels: ElementQrels, runs: Sequence[Run], measures: Sequence[Measur
     qdiag = Diagnostics()
     judged = check_qrels(qrels, documents, unknown, qdiag)
     out = []
+    build_esr = None
+    if route_model is not None and any(m.FAMILY == "esr" for m in ms):
+        build_esr = ESRInputBuilder(judged, documents, route_model)
     for run in runs:
         diag = Diagnostics()
         if all_topics:
@@ -153,9 +156,7 @@ def evaluate(qrels: ElementQrels, runs: Sequence[Run], measures: Sequence[Measur
                                                key=topic_sort_key)
         doc_codes: dict[str, int] = {}
         ranked = ranked_nodes(run, judged, topics, documents, seen_of, unknown, diag, doc_codes)
-        esr = None
-        if route_model is not None and any(m.FAMILY == "esr" for m in ms):
-            esr = esr_inputs(ranked, judged, documents, doc_codes, route_model)
+        esr = build_esr(ranked, doc_codes) if build_esr is not None else None
         values = compute(ms, ranked, esr)
         out.append(RunResult(run.name, topics, values, diag.messages(run.name)))
     results = Results(out, ms, model_name)

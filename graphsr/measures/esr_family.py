@@ -101,13 +101,15 @@ def compute_esr_family(measures: list[Measure], inputs: dict[str, ESRInputs]) ->
     modes = list(by_rel)
     first = inputs[modes[0]]
     longest = int(np.bincount(first.ranked.result_topic).max()) if first.ranked.num_results else 1
-    cutoffs = sorted({m.cutoff for m in measures if m.cutoff is not None})
-    if any(m.NAME in _ALL_CUTOFFS for m in measures):
-        cutoffs = sorted(set(cutoffs) | set(range(1, longest + 1)))
-    cutoffs = cutoffs or [1]
+    mode_cutoffs = []
+    for mode in modes:  # the cut-offs each relevance mode's measures read
+        cutoffs = {m.cutoff for m in by_rel[mode] if m.cutoff is not None}
+        if any(m.NAME in _ALL_CUTOFFS for m in by_rel[mode]):
+            cutoffs |= set(range(1, longest + 1))
+        mode_cutoffs.append(sorted(cutoffs) or [1])
     # one navigation pass for every relevance mode (they share run, assessments and navigation)
-    all_curves = esr_curves_many(first, cutoffs, [inputs[mode].assess_rel for mode in modes])
-    for mode, curves in zip(modes, all_curves):
+    all_curves = esr_curves_many(first, mode_cutoffs, [inputs[mode].assess_rel for mode in modes])
+    for mode, curves, cutoffs in zip(modes, all_curves, mode_cutoffs):
         ms, x = by_rel[mode], inputs[mode]
         t_rel = np.bincount(x.assess_topic, weights=np.asarray(x.assess_rel, float), minlength=len(x.ranked.topics))
         col = {k: c for c, k in enumerate(cutoffs)}
@@ -159,9 +161,13 @@ def mean_interpolated(precision: np.ndarray, recall: np.ndarray, points: int = 1
     T, K = precision.shape
     if K == 0:
         return np.zeros(T)
-    order = np.argsort(recall, axis=1, kind="stable")
-    rs = np.take_along_axis(recall, order, axis=1)
-    ps = np.take_along_axis(precision, order, axis=1)
+    if K < 2 or (np.diff(recall, axis=1) >= -1e-12).all():
+        # recall non-decreasing along the ranking, up to rounding (the usual case): no sort needed
+        rs, ps = np.maximum.accumulate(recall, axis=1), precision
+    else:
+        order = np.argsort(recall, axis=1, kind="stable")
+        rs = np.take_along_axis(recall, order, axis=1)
+        ps = np.take_along_axis(precision, order, axis=1)
     best_from = np.maximum.accumulate(ps[:, ::-1], axis=1)[:, ::-1]  # max precision at recall >= rs[i]
     # one search for every topic: shift topic t's recalls (in [0, 1]) and levels by 2t
     shift = 2.0 * np.arange(T)[:, None]
@@ -173,7 +179,7 @@ def mean_interpolated(precision: np.ndarray, recall: np.ndarray, points: int = 1
 
 def _mean_averaged(name: str, curves: dict, cutoffs: list[int], t_rel: np.ndarray, k_max: int | None) -> np.ndarray:
     ks = np.array(cutoffs)
-    use = ks <= k_max if k_max is not None else np.ones(len(ks), bool)
+    use = slice(0, int(np.searchsorted(ks, k_max, side="right")) if k_max is not None else len(ks))  # ks sorted
     h, nm, rb, size = (curves[key][:, use] for key in ("hits", "near_misses", "recall_base", "size"))
     if name == "MAESRP":
         precision, recall = h / ks[use][None, :], _ratio(h + nm, rb)

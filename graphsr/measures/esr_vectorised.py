@@ -69,106 +69,160 @@ def esr_curves(x: ESRInputs, cutoffs: list[int]) -> dict[str, np.ndarray]:
     return esr_curves_many(x, cutoffs, [x.assess_rel])[0]
 
 
-def esr_curves_many(x: ESRInputs, cutoffs: list[int], rels: list[np.ndarray]) -> list[dict[str, np.ndarray]]:
-    """:func:`esr_curves` for each relevance vector in ``rels`` (same run, assessments and navigation)."""
-    return _curves(x, cutoffs, [np.asarray(r, dtype=float) for r in rels])
+def esr_curves_many(x: ESRInputs, cutoffs: list[int] | list[list[int]],
+                    rels: list[np.ndarray]) -> list[dict[str, np.ndarray]]:
+    """:func:`esr_curves` for each relevance vector in ``rels`` (same run, assessments and navigation).
+
+    ``cutoffs`` is one list for all of them, or one list per relevance vector.
+    """
+    rels = [np.asarray(r, dtype=float) for r in rels]
+    if len(cutoffs) and not isinstance(cutoffs[0], (list, tuple, np.ndarray)):
+        cutoffs = [cutoffs] * len(rels)
+    if len(cutoffs) != len(rels):
+        raise ValueError(f"{len(cutoffs)} cut-off lists for {len(rels)} relevance vectors")
+    return _curves(x, [np.asarray(c, dtype=np.int64) for c in cutoffs], rels)
 
 
-def _cumulated(rows: np.ndarray, positions: np.ndarray, weights: np.ndarray, shape: tuple[int, int],
-               cols: np.ndarray) -> np.ndarray:
-    """Weights summed per (topic row, rank position), cumulated along the ranking, read at ``cols``."""
-    T, L = shape
-    grid = np.bincount(rows * L + positions, weights=weights, minlength=T * L).astype(float).reshape(T, L)
-    return np.cumsum(grid, axis=1)[:, cols]
+def _cumulated(channels: list[tuple[np.ndarray, np.ndarray, np.ndarray]], T: int, cutoffs: np.ndarray) -> np.ndarray:
+    """For each channel ``(topic rows, rank positions, weights)`` and cut-off k: per topic, the sum
+    of the weights at positions < k.  Shape ``(channels, T, len(cutoffs))``.
+
+    Each weight goes to the first cut-off above its position (a bucket), then buckets are
+    cumulated: the work is one pass over the weights plus one over the output.
+    """
+    order = np.argsort(cutoffs, kind="stable")
+    ks = cutoffs[order]
+    K, C = len(ks), len(channels)
+    L = max([int(p.max()) + 1 for _, p, _ in channels if len(p)], default=1)
+    if np.array_equal(ks, np.arange(1, K + 1)):  # every cut-off 1..K: the bucket is the position
+        bucket_of = np.minimum(np.arange(L), K)
+    else:
+        bucket_of = np.searchsorted(ks, np.arange(L), side="right")
+    index = np.concatenate([(c * T + rows) * (K + 1) + bucket_of[positions]
+                            for c, (rows, positions, _) in enumerate(channels)])
+    weights = np.concatenate([np.asarray(w, dtype=float) for _, _, w in channels])
+    grid = np.bincount(index, weights=weights, minlength=C * T * (K + 1)).reshape(C, T, K + 1)[:, :, :K]
+    out = np.empty((C, T, K))
+    out[:, :, order] = np.cumsum(grid, axis=2)
+    return out
 
 
-def _curves(x: ESRInputs, cutoffs: list[int], rels: list[np.ndarray]) -> list[dict[str, np.ndarray]]:
+def _pairs(x: ESRInputs) -> tuple[np.ndarray, np.ndarray]:
+    """Every (assessment, result) pair of one topic and document, ordered by assessment then rank:
+    ``pa`` (assessment) and ``pj`` (result)."""
+    r, n = x.ranked, len(x.assess_node)
+    # (topic, document) groups holding assessments, numbered by a dense (topic, assessed document) table
+    docs, a_local = np.unique(x.assess_doc, return_inverse=True)
+    a_local = a_local.ravel()
+    T, D = len(r.topics), len(docs)
+    cell, a_group = np.unique(x.assess_topic * D + a_local, return_inverse=True)
+    a_group = a_group.ravel()
+    G = len(cell)
+    # document codes may be negative (documents no result names): shift them to index a lookup array
+    lo = min(int(docs[0]), int(r.result_doc.min()))
+    local = np.full(max(int(docs[-1]), int(r.result_doc.max())) - lo + 1, -1, dtype=np.int64)
+    local[docs - lo] = np.arange(D)
+    res_local = local[r.result_doc - lo]
+    known = np.flatnonzero(res_local >= 0)  # results in an assessed document: few
+    if T * D <= 1 << 24:
+        table = np.full(T * D, -1, dtype=np.int64)
+        table[cell] = np.arange(G)
+        g = table[r.result_topic[known] * D + res_local[known]]
+    else:  # too many (topic, document) cells for a table: binary search
+        key = r.result_topic[known] * D + res_local[known]
+        g = np.minimum(np.searchsorted(cell, key), G - 1)
+        g[cell[g] != key] = -1
+    cand, cg = known[g >= 0], g[g >= 0]
+    grouped = cand[np.argsort(cg.astype(np.uint16) if G <= 1 << 16 else cg, kind="stable")]  # rank order kept
+    gcount = np.bincount(cg, minlength=G)
+    gstart = np.cumsum(gcount) - gcount
+    counts = gcount[a_group]
+    pa = np.repeat(np.arange(n), counts)
+    offset = np.arange(len(pa)) - np.repeat(np.cumsum(counts) - counts, counts)
+    pj = grouped[np.repeat(gstart[a_group], counts) + offset]
+    return pa, pj
+
+
+def _curves(x: ESRInputs, cutoffs: list[np.ndarray], rels: list[np.ndarray]) -> list[dict[str, np.ndarray]]:
     r = x.ranked
-    T, K = len(r.topics), len(cutoffs)
+    T = len(r.topics)
     pos = r.result_positions()
     m = r.num_results
-    # per result: size, and the topic-local identity of its nodes
-    size = np.bincount(r.item_result, weights=x.item_size, minlength=m)
+    size = np.bincount(r.item_result, weights=x.item_size, minlength=m)  # per result
     n_items = np.bincount(r.item_result, minlength=m)  # nodes per result
-    base = {k: np.zeros((T, K)) for k in ("hits", "near_misses", "misses", "recall_base", "size")}
-    if m:
-        L = int(pos.max()) + 2
-        cols = np.minimum(np.asarray(cutoffs) - 1, L - 1)  # cut-off k sums positions < k
-        base["size"] = _cumulated(r.result_topic, pos, size, (T, L), cols)
-    outs = [{k: v.copy() for k, v in base.items()} for _ in rels]
+    outs = [{k: np.zeros((T, len(ks))) for k in ("hits", "near_misses", "misses", "recall_base", "size")}
+            for ks in cutoffs]
     n = len(x.assess_node)
-    if n == 0:
-        return outs
-    if m == 0:  # nothing retrieved: every assessment is a miss
-        for out, rel in zip(outs, rels):
+    if m == 0 or n == 0:  # nothing retrieved (every assessment is a miss) or nothing to find
+        for out, rel, ks in zip(outs, rels, cutoffs):
+            if m:
+                out["size"] = _cumulated([(r.result_topic, pos, size)], T, ks)[0]
             out["misses"][:] = np.bincount(x.assess_topic, weights=rel, minlength=T)[:, None]
             out["recall_base"] = out["misses"].copy()
         return outs
-    # hit rank of each assessment: first result of its topic containing the node
-    item_topic = r.result_topic[r.item_result]
-    key_items = item_topic * (1 << 40) + r.item_node
-    key_assess = x.assess_topic * (1 << 40) + x.assess_node
-    # look the (few) assessments up from the items: items are in (topic, rank) order, so an
-    # assessment's first matching item is at its first rank
-    a_order = np.argsort(key_assess, kind="stable")
-    a_sorted = key_assess[a_order]
-    loc = np.minimum(np.searchsorted(a_sorted, key_items), n - 1)
-    match = np.flatnonzero(a_sorted[loc] == key_items)
-    hit_res = np.full(n, m, dtype=np.int64)
-    np.minimum.at(hit_res, a_order[loc[match]], r.item_result[match])
-    hit_res[hit_res == m] = -1
-    hit_pos = np.where(hit_res >= 0, pos[np.maximum(hit_res, 0)], np.iinfo(np.int64).max)
-    # pairs (assessment, result) of one topic and document: q = p~(a; t_j)
-    res_key = r.result_topic * (1 << 40) + r.result_doc
-    a_key = x.assess_topic * (1 << 40) + x.assess_doc
-    res_order = np.argsort(res_key, kind="stable")
-    rk = res_key[res_order]
-    lo, hi = np.searchsorted(rk, a_key, "left"), np.searchsorted(rk, a_key, "right")
-    counts = hi - lo
-    pa = np.repeat(np.arange(n), counts)
-    # the results of each assessment's (topic, document) group, in rank order (stable sort)
-    pj = res_order[np.repeat(lo, counts) + np.arange(len(pa)) - np.repeat(np.cumsum(counts) - counts, counts)]
-    q = np.zeros(len(pa))
-    if len(pa):
-        # items of each paired result, against the assessment's node
-        item_start = np.concatenate([[0], np.cumsum(n_items)[:-1]])
+    pa, pj = _pairs(x)
+    single = len(r.item_result) == m  # element results: one item per result
+    # the items of each pair's result, against the assessment's node
+    if single:
+        pair_of_item, item_idx = None, pj
+    else:
+        item_start = np.cumsum(n_items) - n_items
         rep = n_items[pj]
         pair_of_item = np.repeat(np.arange(len(pa)), rep)
         item_idx = np.repeat(item_start[pj], rep) + (np.arange(rep.sum()) - np.repeat(np.cumsum(rep) - rep, rep))
-        nodes = r.item_node[item_idx]
-        targets = x.assess_node[pa[pair_of_item]]
-        contains = np.bincount(pair_of_item, weights=(nodes == targets).astype(float), minlength=len(pa)) > 0
-        p = np.where(nodes == targets, 0.0, x.nav(targets, nodes))
-        q = np.bincount(pair_of_item, weights=p, minlength=len(pa)) / n_items[pj]
-        q[contains] = 0.0
-        q = np.clip(q, 0.0, 1.0)
+    nodes = r.item_node[item_idx]
+    targets = x.assess_node[pa if single else pa[pair_of_item]]
+    # hit rank of each assessment: its first pair (rank order) whose tree contains the node
+    cp = np.flatnonzero(nodes == targets)
+    if not single:
+        cp = np.unique(pair_of_item[cp])  # containing pairs, ordered by (assessment, rank)
+    first = cp[np.r_[True, pa[cp[1:]] != pa[cp[:-1]]]] if len(cp) else cp
+    hit_res = np.full(n, -1, dtype=np.int64)
+    hit_res[pa[first]] = pj[first]
+    never = np.iinfo(np.int64).max
+    hit_pos = np.where(hit_res >= 0, pos[np.maximum(hit_res, 0)], never)
+    # q = p~(a; t_j) for the results above a's hit rank only (Eq 4: none of them contains a)
+    pair_pos = pos[pj]
+    use = pair_pos < hit_pos[pa]
+    pa, pj, pair_pos = pa[use], pj[use], pair_pos[use]  # still ordered by (assessment, rank)
+    if single:
+        q = x.nav(targets[use], nodes[use])
+    else:
+        item_use = use[pair_of_item]
+        renumber = np.cumsum(use) - 1
+        p = x.nav(targets[item_use], nodes[item_use])
+        q = np.bincount(renumber[pair_of_item[item_use]], weights=p, minlength=len(pa)) / n_items[pj]
+    q = np.clip(q, 0.0, 1.0)
     # Every cut-off at once, by events along the ranking (position p changes cut-offs k > p):
     # each result j above a's hit rank multiplies a's survival S by (1 - q) (E[Near-misses] grows
-    # by rel * (S_before - S_after)); a's hit at rank m moves rel * (1 - S) out of the near-misses
+    # by rel * S_before * q); a's hit at rank m moves rel * (1 - S) out of the near-misses
     # and adds rel * S to E[Hits].  Misses follow: rel of the not-hit minus their near-misses.
-    pair_pos = pos[pj] if len(pj) else np.zeros(0, dtype=np.int64)
-    use = pair_pos < hit_pos[pa]
-    pa, pair_pos, q = pa[use], pair_pos[use], q[use]  # already ordered by (assessment, rank)
+    # Survival = a product of (1 - q) along each assessment's events: cumulated logs, with the
+    # factors q = 1 (log 0) counted apart.
     zero = q >= 1.0
     logs = np.log1p(-np.where(zero, 0.0, q))
-    first_of = np.searchsorted(pa, np.arange(n))  # start of each assessment's events
     cl = np.r_[0.0, np.cumsum(logs)]
     cz = np.r_[0, np.cumsum(zero)]
-    idx = np.arange(len(pa))
+    first_of = np.searchsorted(pa, np.arange(n))  # start of each assessment's events
+    end = np.r_[first_of[1:], len(pa)]
     start = first_of[pa]
-    after = np.exp(cl[idx + 1] - cl[start]) * ((cz[idx + 1] - cz[start]) == 0)
-    before = np.exp(cl[idx] - cl[start]) * ((cz[idx] - cz[start]) == 0)
+    idx = np.arange(len(pa))
+    found = q * np.exp(cl[idx] - cl[start]) * (cz[idx] == cz[start])  # S_before - S_after
     # survival of each assessment just before its hit (all its events are above the hit)
-    end = np.searchsorted(pa, np.arange(n), side="right")
-    s_hit = np.exp(cl[end] - cl[first_of]) * ((cz[end] - cz[first_of]) == 0)
+    s_hit = np.exp(cl[end] - cl[first_of]) * (cz[end] == cz[first_of])
     topic_a = x.assess_topic
-    hit = hit_pos < np.iinfo(np.int64).max
-    hp = hit_pos[hit]
-    for out, rel in zip(outs, rels):
-        out["near_misses"] = (_cumulated(topic_a[pa], pair_pos, rel[pa] * (before - after), (T, L), cols)
-                              - _cumulated(topic_a[hit], hp, rel[hit] * (1.0 - s_hit[hit]), (T, L), cols))
-        out["hits"] = _cumulated(topic_a[hit], hp, rel[hit] * s_hit[hit] / n_items[hit_res[hit]], (T, L), cols)
-        hit_rel = _cumulated(topic_a[hit], hp, rel[hit], (T, L), cols)
+    hit = hit_res >= 0
+    hp, ht, ha = hit_pos[hit], topic_a[hit], topic_a[pa]
+    ev_rows, ev_pos = np.concatenate([ha, ht]), np.concatenate([pair_pos, hp])
+    hit_share = s_hit[hit] / n_items[hit_res[hit]]
+    every = np.unique(np.concatenate(cutoffs))
+    sizes = _cumulated([(r.result_topic, pos, size)], T, every)[0]  # once for every relevance vector
+    for out, rel, ks in zip(outs, rels, cutoffs):
+        channels = [(ev_rows, ev_pos, np.concatenate([rel[pa] * found, -rel[hit] * (1.0 - s_hit[hit])])),
+                    (ht, hp, rel[hit] * hit_share),
+                    (ht, hp, rel[hit])]
+        out["near_misses"], out["hits"], hit_rel = _cumulated(channels, T, ks)
+        out["size"] = sizes[:, np.searchsorted(every, ks)]
         total = np.bincount(topic_a, weights=rel, minlength=T)
         out["misses"] = total[:, None] - hit_rel - out["near_misses"]
         out["recall_base"] = out["hits"] + out["near_misses"] + out["misses"]

@@ -95,8 +95,9 @@ class RankedNodes:
         m = self.num_results
         if m == 0:
             return np.zeros(0, dtype=np.int64)
-        first = np.searchsorted(self.result_topic, self.result_topic, side="left")
-        return np.arange(m) - first
+        counts = np.bincount(self.result_topic, minlength=len(self.topics))
+        first = np.cumsum(counts) - counts  # first result of each topic (results are topic-major)
+        return np.arange(m) - first[self.result_topic]
 
     @classmethod
     def from_lists(cls, ranking: dict) -> "RankedNodes":

@@ -42,23 +42,37 @@ class RouteModel:
         """``f(to_ids, from_ids)`` -> element-wise p~(to; from) for node ids ``code << 32 | i``."""
         base = np.full(max(doc_codes.values(), default=-1) + 1, -1, dtype=np.int64)
         for docid, code in doc_codes.items():
-            if docid in self.offsets:
-                base[code] = self.offsets[docid]
-        state, doc_of, P = self.nav.state_of, self.nav.doc_of, self.nav.P
+            base[code] = self.offsets.get(docid, -1)
+        return self.elementwise_from(base)
+
+    def elementwise_from(self, base: np.ndarray):
+        """:meth:`elementwise` given ``base[code]``: the offset of the document coded ``code``
+        in :attr:`offsets` (-1 for a document the model does not know).
+
+        Both nodes of a pair must lie in one document (ESR pairs do): steps never
+        cross documents, so there is no cross-document check.
+        """
+        base = np.asarray(base, dtype=np.int64)
+        state, P = self.nav.state_of, self.nav.P
         dense = P.toarray() if P.shape[0] <= 4096 else None  # summary models: plain array indexing
+        P = P.tocsr()
 
         def f(to_ids, from_ids):
             to_ids, from_ids = np.asarray(to_ids, dtype=np.int64), np.asarray(from_ids, dtype=np.int64)
-            bt, bf = base[to_ids >> 32], base[from_ids >> 32]
-            ok = (bt >= 0) & (bf >= 0)
-            gt = np.where(ok, bt + (to_ids & 0xFFFFFFFF), 0)
-            gf = np.where(ok, bf + (from_ids & 0xFFFFFFFF), 0)
-            ok &= doc_of[gt] == doc_of[gf]
-            if dense is not None:
-                vals = dense[state[gf], state[gt]]
-            else:
-                vals = np.asarray(P[state[gf], state[gt]]).ravel() if len(gt) else np.zeros(0)
-            return np.where(ok, vals, 0.0)
+            if len(to_ids) == 0:
+                return np.zeros(0)
+            gt, gf = base[to_ids >> 32], base[from_ids >> 32]
+            unknown = (gt < 0) | (gf < 0)
+            gt += to_ids & 0xFFFFFFFF
+            gf += from_ids & 0xFFFFFFFF
+            any_unknown = unknown.any()
+            if any_unknown:
+                gt[unknown] = gf[unknown] = 0
+            st, sf = state[gt], state[gf]
+            vals = dense[sf, st] if dense is not None else np.asarray(P[sf, st]).ravel()
+            if any_unknown:
+                vals[unknown] = 0.0
+            return vals
 
         return f
 
