@@ -106,3 +106,21 @@ def test_routes_into_the_store_and_a_stored_route_model(capsys, loaded, tmp_path
     assert a.keys() == b.keys()
     for k in a:
         assert a[k] == pytest.approx(b[k], abs=1e-12), k
+    # an elementary model: one state per element, the study's steps aggregated in the database on load
+    assert main(["model", "build", "--store", url, "--collection", "plays", "--from-routes", "sim",
+                 "--nav", "elements"]) == 0
+    capsys.readouterr()
+    code, stored, err = run_cli(capsys, "eval", *args, "--store", url, "--model", "plays/p*:extent",
+                                "--routes-model", "plays/routes:sim:elements:count")
+    assert code == 0, err
+    code, memory, err = run_cli(capsys, "eval", *args, "--collection", str(s["collection"]), "--model", "p*:extent",
+                                "--routes", str(log), "--nav", "elements")
+    assert code == 0, err
+    a, b = values(stored), values(memory)
+    assert a.keys() == b.keys() and any(v > 0 for v in a.values())
+    for k in a:
+        assert a[k] == pytest.approx(b[k], abs=1e-12), k
+    # it is not an SR model
+    code, _, err = run_cli(capsys, "eval", str(s["qrels"]), str(s["runs"][3]), "-m", "SRP@10", "--store", url,
+                           "--model", "plays/routes:sim:elements:count")
+    assert code == 2 and "elementary route model" in err

@@ -34,7 +34,8 @@ def model_arguments(a: argparse.ArgumentParser) -> None:
     a.add_argument("--model", metavar="SUMMARY:WEIGHT", help="an SR model, e.g. p*|c:length")
     a.add_argument("--from-routes", metavar="STUDY", help="a model of route steps of a stored study "
                                                           "(aggregated in the database)")
-    a.add_argument("--nav", default="p*", metavar="SUMMARY", help="summary partition for --from-routes (p*)")
+    a.add_argument("--nav", default="p*", metavar="STATES", help="states for --from-routes: a summary kind (p*, the default; p*|c, c, tag) "
+                                                      "or elements")
     a.add_argument("--effort", choices=["count", "duration"], default="count", help="step weights for --from-routes")
     a.add_argument("--name", help="name to store it under (default: COLLECTION/SUMMARY:WEIGHT or "
                                   "COLLECTION/routes:STUDY:SUMMARY:EFFORT)")
@@ -116,8 +117,9 @@ def run(args: argparse.Namespace) -> int:
             else:
                 from ..summaries.kinds import partition_kind
 
-                name = build_stored_route_model(store, args.collection, args.from_routes,
-                                                partition_kind(args.nav).name, args.name, args.effort)
+                kind = "elements" if args.nav == "elements" else partition_kind(args.nav).name
+                name = build_stored_route_model(store, args.collection, args.from_routes, kind, args.name,
+                                                args.effort)
                 out.write(f"stored model {name!r} from the routes of study {args.from_routes!r}\n")
         elif args.store_command == "routes":
             from ..io import read_routes

@@ -9,6 +9,11 @@ MERGE (m:Model {id: $id})
 SET m.name = $name, m.summary = $summary, m.collection = $collection, m.kind = $kind, m.weight = $weight, m.solver = $solver, m.source = $source, m.params = $params
 MERGE (m)-[:OF_SUMMARY]->(s)
 
+// @name merge_element_model
+// an elementary route model: parameters only, its weights are the study's steps aggregated on load
+MERGE (m:Model {id: $id})
+SET m.name = $name, m.summary = '', m.collection = $collection, m.kind = 'elements', m.weight = $weight, m.solver = $solver, m.source = $source, m.params = $params
+
 // @name delete_model_values
 MATCH (m:Model)-[p:PI]->(n:SummaryNode) WHERE m.id = $id
 DELETE p

@@ -20,7 +20,7 @@ MERGE (s)-[:TO]->(b)
 MATCH (ro:Route)-[:HAS_STEP]->(s:Step)-[:FROM]->(a:Element)
 MATCH (s)-[:TO]->(b:Element)
 WHERE ro.study = $study
-RETURN a.id AS src, b.id AS dst, count(s) AS steps, sum(coalesce(s.duration_ms, 0)) AS effort
+RETURN a.id AS src, b.id AS dst, a.docid AS docid, a.pre AS src_pre, b.pre AS dst_pre, count(s) AS steps, sum(coalesce(s.duration_ms, 0)) AS effort
 ORDER BY src, dst
 
 // @name summary_transitions

@@ -22,7 +22,7 @@ from ..model.routes import Routes
 from ..summaries.summary import Summary
 from .transitions import StepNavigation
 
-__all__ = ["RouteModel", "route_model", "summary_route_model", "depth4_prior", "depth4_states", "DEPTH4"]
+__all__ = ["RouteModel", "route_model", "element_route_model", "summary_route_model", "depth4_prior", "depth4_states", "DEPTH4"]
 
 
 class RouteModel:
@@ -160,6 +160,38 @@ def summary_route_model(summary: Summary, src, dst, weight, documents: Mapping[s
     unknown = state < 0
     state = np.where(unknown, n_states, state)
     nav = StepNavigation(np.asarray(src), np.asarray(dst), np.asarray(weight, dtype=float), n_states=n_states + 1,
+                         state_of=state, doc_of=doc_of)
+    return RouteModel(nav, offsets, name, effort)
+
+
+def element_route_model(docid, src_index, dst_index, weight, documents: Mapping[str, DocumentTree],
+                        effort: str = "count") -> RouteModel:
+    """An elementary navigation model from step weights between elements aggregated elsewhere
+    (e.g. in the graph store): step ``i`` goes from node ``src_index[i]`` to ``dst_index[i]`` of
+    document ``docid[i]`` (0-based node indices) with weight ``weight[i]``.
+
+    States are the nodes of ``documents``.  Steps in documents not among
+    ``documents`` are left out: transitions are normalised per source element,
+    so they change nothing in the documents that are.
+
+    Raises
+    ------
+    UnknownNodeError
+        For a step naming a node outside its document.
+    """
+    offsets, doc_of, state, n_states, name = _states(documents, "elements")
+    docid = np.asarray(docid, dtype=object)
+    src_index, dst_index = np.asarray(src_index, dtype=np.int64), np.asarray(dst_index, dtype=np.int64)
+    base = np.array([offsets.get(d, -1) for d in docid.tolist()], dtype=np.int64)
+    sizes = np.array([len(documents[d]) if d in documents else 0 for d in docid.tolist()], dtype=np.int64)
+    keep = base >= 0
+    bad = keep & ((src_index < 0) | (src_index >= sizes) | (dst_index < 0) | (dst_index >= sizes))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise UnknownNodeError(f"a step of document {docid[i]!r} names node {max(src_index[i], dst_index[i]) + 1}, "
+                               f"which has {sizes[i]} elements")
+    src, dst = base[keep] + src_index[keep], base[keep] + dst_index[keep]
+    nav = StepNavigation(state[src], state[dst], np.asarray(weight, dtype=float)[keep], n_states=max(n_states, 1),
                          state_of=state, doc_of=doc_of)
     return RouteModel(nav, offsets, name, effort)
 

@@ -30,22 +30,44 @@ def build_stored_model(store: GraphStore, collection: str, spec: ModelSpec | str
 def load_stored_model(store: GraphStore, name: str) -> SteadyStateModel:
     """A stored model as a :class:`SteadyStateModel` (with its summary rebuilt from the store)."""
     rec = model_record(store, name)
+    if rec["kind"] == "elements":
+        from ..errors import GraphsrInputError
+
+        raise GraphsrInputError(f"model {name!r} is an elementary route model: it gives the ESR measures their "
+                                "navigation (--routes-model), not SR's steady state")
     return SteadyStateModel(rec["pi"], name, rec["summary"])
 
 
 def build_stored_route_model(store: GraphStore, collection: str, study: str, kind: str, name: str | None = None,
                              effort: str = "count") -> str:
-    """Aggregate a stored study's steps per pair of summary nodes (in the database) and store the model.
+    """Aggregate a stored study's steps per pair of states (in the database) and store the model.
 
-    The model keeps the step weights (``WEIGHT`` edges) and the stationary
-    distribution of the learned chain (``PI``; general solver).  Returns the
-    model's name (default ``COLLECTION/routes:STUDY:KIND:EFFORT``).
+    ``kind`` is a stored summary's kind (states = its nodes) or ``'elements'``
+    (one state per element).  A summary model keeps the step weights
+    (``WEIGHT`` edges) and the stationary distribution of the learned chain
+    (``PI``; general solver).  An elementary model keeps its parameters only:
+    copying every element pair's weight would duplicate the study, so loading
+    it aggregates the study's steps in the database again (a study loaded
+    again later changes the model).  Returns the model's name (default
+    ``COLLECTION/routes:STUDY:KIND:EFFORT``).
     """
     from ..store.services import transitions
     from .steady_state import stationary_distribution
 
     if effort not in ("count", "duration"):
         raise ValueError(f"effort must be 'count' or 'duration', got {effort!r}")
+    if kind == "elements":  # one state per element: the weights stay the study's steps, aggregated on load
+        from ..store.services import save_element_model
+
+        if len(transitions(store, collection, study)["src"]) == 0:
+            from ..errors import UnknownNodeError
+
+            raise UnknownNodeError(f"study {study!r} of collection {collection!r} has no steps between stored "
+                                   "elements")
+        name = name or f"{collection}/routes:{study}:elements:{effort}"
+        save_element_model(store, name, collection, weight=effort, source=f"routes:{study}",
+                           params={"study": study, "effort": effort})
+        return name
     summary = stored_summary(store, collection, kind)
     t = transitions(store, collection, study, kind=kind)
     if len(t["src"]) == 0:
@@ -72,5 +94,12 @@ def load_stored_route_model(store: GraphStore, name: str, documents):
         from ..errors import GraphsrInputError
 
         raise GraphsrInputError(f"model {name!r} was not learned from routes (source {rec.get('source')!r})")
+    if rec["kind"] == "elements":
+        from ..store.services import transitions
+        from .from_routes import element_route_model
+
+        t = transitions(store, rec["collection"], rec["params"]["study"])
+        weight = t["steps"].astype(float) if rec["weight"] == "count" else t["effort"]
+        return element_route_model(t["docid"], t["src_index"], t["dst_index"], weight, documents, rec["weight"])
     src, dst, val = rec["weights"]
     return summary_route_model(rec["summary"], src, dst, val, documents, rec["weight"])

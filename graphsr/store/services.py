@@ -19,7 +19,7 @@ from .ids import node_id
 from .load import collection_id, document_id, element_id, summary_id, summary_node_id
 
 __all__ = ["stored_document", "require_elements", "stored_summary", "summary_extent", "transitions",
-           "study_routes", "save_model", "model_record", "list_models", "list_summaries", "collection_info"]
+           "study_routes", "save_model", "save_element_model", "model_record", "list_models", "list_summaries", "collection_info"]
 
 
 def collection_info(store: GraphStore, collection: str) -> dict:
@@ -131,22 +131,27 @@ def summary_extent(store: GraphStore, collection: str, kind: str, label: str) ->
 def transitions(store: GraphStore, collection: str, study: str, kind: str | None = None) -> dict[str, np.ndarray]:
     """Route steps of a study counted per pair of states, aggregated in the database.
 
-    States are elements (``kind=None``; ``src``/``dst`` are element ids) or
+    States are elements (``kind=None``; ``src``/``dst`` are element ids, plus
+    ``docid`` and the 0-based node indices ``src_index``/``dst_index``) or
     the summary nodes of a stored summary (``src``/``dst`` are SIDs).
     Returns arrays ``src``, ``dst``, ``steps`` (count) and ``effort``
     (summed duration in ms), ready for ``scipy.sparse.coo_matrix``.
     """
     stid = node_id("Study", collection, study)
+    extra = {}
     if kind is None:
         rows = store.run("element_transitions", study=stid)
         src = np.array([r["src"] for r in rows], dtype=object)
         dst = np.array([r["dst"] for r in rows], dtype=object)
+        extra = {"docid": np.array([r["docid"] for r in rows], dtype=object),
+                 "src_index": np.array([int(r["src_pre"]) - 1 for r in rows], dtype=np.int64),
+                 "dst_index": np.array([int(r["dst_pre"]) - 1 for r in rows], dtype=np.int64)}
     else:
         rows = store.run("summary_transitions", study=stid, summary=summary_id(collection, kind))
         src = np.array([int(r["src"]) for r in rows], dtype=np.int64)
         dst = np.array([int(r["dst"]) for r in rows], dtype=np.int64)
     return {"src": src, "dst": dst, "steps": np.array([int(r["steps"]) for r in rows], dtype=np.int64),
-            "effort": np.array([float(r["effort"] or 0) for r in rows])}
+            "effort": np.array([float(r["effort"] or 0) for r in rows]), **extra}
 
 
 def study_routes(store: GraphStore, collection: str, study: str):
@@ -186,8 +191,17 @@ def save_model(store: GraphStore, name: str, collection: str, kind: str, pi: np.
                                np.asarray(val, dtype=float).tolist())])
 
 
+def save_element_model(store: GraphStore, name: str, collection: str, *, weight: str, source: str,
+                       params: dict | None = None) -> None:
+    """Store an elementary route model's parameters (its weights stay the study's steps)."""
+    store.run("merge_element_model", id=node_id("Model", name), name=name, collection=collection, weight=weight,
+              solver="general", source=source, params=json.dumps(params or {}))
+
+
 def model_record(store: GraphStore, name: str) -> dict:
-    """A stored model: its parameters, ``pi`` (array by SID) and ``summary`` (rebuilt).
+    """A stored model: its parameters, ``pi`` (array by SID), ``summary`` (rebuilt) and ``weights``.
+
+    An elementary route model (``kind`` 'elements') has its parameters only.
 
     Raises
     ------
@@ -201,6 +215,8 @@ def model_record(store: GraphStore, name: str) -> dict:
         raise UnknownNodeError(f"no model named {name!r} in the store {store.url}; stored models: {known}")
     rec = dict(rows[0])
     rec["params"] = json.loads(rec["params"] or "{}")
+    if rec["kind"] == "elements":
+        return rec
     summary = stored_summary(store, rec["collection"], rec["kind"])
     pi = np.zeros(len(summary))
     for r in store.run("model_pi", id=mid):
