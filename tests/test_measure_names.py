@@ -49,6 +49,7 @@ def test_parse_measures_keeps_order_and_drops_repeats():
 
 def test_every_registered_measure_round_trips():
     for name, cls in registry().items():
-        m = cls(cutoff=7)
+        m = cls(cutoff=None if cls.CUTOFF == "none" else 7,
+                **({cls.BRACKET: 0.5} if getattr(cls, "BRACKET", None) else {}))
         assert parse_measure(repr(m)) == m
         assert cls.DESCRIPTION

@@ -1,4 +1,5 @@
-"""Score element/tree runs against element assessments with SR measures.
+"""Score runs: element/tree runs against element assessments (SR, ESR), or passage runs against
+INEX FOL assessments (iP, MAiP, gP, gR, MAgP; the qrels format is detected from the file).
 
 Output is trec_eval style, ``measure<TAB>topic<TAB>value``: for each run, in
 the order given, a ``runid`` line naming the run file, ``num_q`` (topics
@@ -22,8 +23,11 @@ DEFAULT_MEASURES = ["SRP@5", "SRP@10"]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("qrels", help="element assessments: 'topic Q0 file xpath rel' lines")
-    p.add_argument("runs", nargs="+", metavar="RUN", help="runs: 'topic Q0 file rank score run_id xpath' lines")
+    p.add_argument("qrels", help="element assessments ('topic Q0 file xpath rel' lines) or INEX FOL assessments "
+                                 "('topic Q0 file rel_chars doc_len [bep offset:length ...]')")
+    p.add_argument("runs", nargs="+", metavar="RUN", help="runs: 'topic Q0 file rank score run_id xpath' lines; "
+                                                          "with FOL assessments 'topic Q0 file rank score run_id "
+                                                          "offset length' lines or an INEX XML submission")
     p.add_argument("--collection", metavar="DIR",
                    help="the XML collection (directory, XML file or tar archive)")
     p.add_argument("--model", default=None, metavar="SUMMARY:WEIGHT|NAME",
@@ -57,6 +61,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "depth-weighted prior model")
     p.add_argument("--effort", choices=["count", "duration"], default="count",
                    help="step weights: number of steps (default) or summed dwell time")
+    p.add_argument("--task", choices=["focused", "ric", "bic"], default="focused",
+                   help="passage runs without -m: the official tool's measures for this task (focused: "
+                        "iP[0.00], iP[0.01], iP[0.05], iP[0.10], MAiP; ric/bic: MAgP, gP@1..50, gR@1..50)")
+    p.add_argument("--curve", action="store_true",
+                   help="passage runs: add the 101-point interpolated precision curve iP[0.00] .. iP[1.00]")
     p.add_argument("--workers", type=int, default=1, metavar="N",
                    help="processes that read the collection for the summary (default: 1)")
 
@@ -66,6 +75,10 @@ def run(args: argparse.Namespace) -> int:
     from ..io import read_element_qrels, read_run
     from ..measures import parse_measures
 
+    from ..io import qrels_format
+
+    if qrels_format(args.qrels) == "fol":
+        return _passages(args)
     measures = parse_measures(args.measures or DEFAULT_MEASURES)
     stored = args.store is not None or args.collection is None
     if stored and not args.model:
@@ -110,6 +123,10 @@ def run(args: argparse.Namespace) -> int:
         route_model = depth4_prior(documents)
     results = evaluate(qrels, runs, measures, documents, seen_of, unknown=args.unknown,
                        all_topics=args.all_topics, model_name=model_name, route_model=route_model)
+    return _write(results, args)
+
+
+def _write(results, args) -> int:
     for r in results:
         for w in r.warnings:
             warn(w)
@@ -147,3 +164,37 @@ def _stored_model(args, touched, progress):
 
     with open_store(args.store or None) as store:
         return stored_navigation(store, args.model, touched, args.collection, progress=progress)
+
+
+def _passages(args) -> int:
+    """Passage runs against INEX FOL assessments."""
+    from ..evaluation.fol_evaluate import evaluate_passages
+    from ..io import read_fol_qrels, read_passage_run, run_format, submission_files
+    from ..measures import parse_measures
+    from ..measures.fol_family import IP_CURVE, OFFICIAL_CONTEXT, OFFICIAL_FOCUSED
+
+    for option, given in (("--model", args.model), ("--store", args.store), ("--routes", args.routes),
+                          ("--routes-model", args.routes_model)):
+        if given is not None:
+            raise GraphsrInputError(f"{option} does not apply to FOL (passage) assessments")
+    if args.measures:
+        names = list(args.measures)
+    elif args.task == "focused":
+        names = list(OFFICIAL_FOCUSED)
+    else:
+        suffix = "(task=bic)" if args.task == "bic" else ""
+        names = [n.replace("@", suffix + "@") if "@" in n else n + suffix for n in OFFICIAL_CONTEXT]
+    if args.curve:
+        names += [n for n in IP_CURVE if n not in names]
+    measures = parse_measures(names)
+    qrels = read_fol_qrels(args.qrels)
+    documents = None
+    if args.collection:
+        wanted = set().union(*(submission_files(p) for p in args.runs if run_format(p) == "xml"))
+        if wanted:
+            from ..evaluation import load_collection
+
+            progress = progress_default() if args.progress is None else args.progress
+            documents = load_collection(args.collection, [], keep=wanted, progress=progress).documents
+    runs = [read_passage_run(p, documents) for p in args.runs]
+    return _write(evaluate_passages(qrels, runs, measures, all_topics=args.all_topics), args)

@@ -72,7 +72,10 @@ def load_collection(path: str | os.PathLike, kinds: Iterable[str] = (), keep: se
     sources = list_collection(path)
     out = LoadedCollection()
     kinds = list(dict.fromkeys(kinds))
-    if workers > 1 and kinds:
+    if not kinds and keep is not None:  # no summary: parse only the documents to keep
+        out.num_documents = len(sources)
+        out.documents = {d.docid: d for d in iter_documents(sources, docids=keep.__contains__, progress=progress)}
+    elif workers > 1 and kinds:
         out.summaries = summarize_collection(sources, kinds, workers=workers, progress=progress)
         out.num_documents = len(sources)
         wanted = None if keep is None else keep.__contains__

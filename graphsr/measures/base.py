@@ -5,8 +5,8 @@ optional rank cut-off.  Its canonical string (``repr``) round-trips through
 :func:`parse_measure`, and equality and hashing come from that string, so one
 object serves as a dict key, a CLI argument and a report label::
 
-    SRP@10        SR           SR@5
-    Name(param=value,...)@cutoff
+    SRP@10        SR           SR@5        iP[0.01]
+    Name(param=value,...)@cutoff           Name[value]
 
 The arithmetic lives elsewhere (one module per family); a measure names the
 family function that computes it.
@@ -87,7 +87,8 @@ class Measure:
         s = self.NAME + (f"({','.join(shown)})" if shown else "")
         return s + (f"@{self.cutoff}" if self.cutoff is not None else "")
 
-    __str__ = __repr__
+    def __str__(self) -> str:
+        return repr(self)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Measure) and repr(self) == repr(other)
@@ -122,12 +123,13 @@ def register(cls: type[Measure], *aliases: str) -> type[Measure]:
 
 def registry() -> dict[str, type[Measure]]:
     """Every registered measure, by name."""
-    from . import esr_family, sr  # noqa: F401  (registers the SR and ESR families)
+    from . import esr_family, fol_family, sr  # noqa: F401  (registers the SR, ESR and passage families)
 
     return dict(_REGISTRY)
 
 
 _MEASURE = re.compile(r"^\s*(?P<name>[A-Za-z][A-Za-z0-9_.]*)"
+                      r"(?:\[(?P<bracket>[^\[\]]*)\])?"
                       r"(?:\((?P<params>[^()]*)\))?"
                       r"(?:@(?P<cutoff>[^\s]+))?\s*$")
 
@@ -180,6 +182,11 @@ def parse_measure(text: str | Measure) -> Measure:
             if not eq or not key.strip():
                 raise MeasureNameError(f"{text!r}: expected parameters as name=value, got {part!r}")
             params[key.strip()] = _value(value.strip())
+    if m.group("bracket") is not None:  # Name[value]: the measure's bracket parameter, e.g. iP[0.01]
+        key = getattr(cls, "BRACKET", None)
+        if key is None:
+            raise MeasureNameError(f"{text!r}: {name} takes no [value]")
+        params[key] = _value(m.group("bracket").strip())
     cutoff = None
     if m.group("cutoff") is not None:
         try:
