@@ -22,6 +22,7 @@ __all__ = [
     "MeasureNameError",
     "ModelSpecError",
     "ConvergenceError",
+    "StoreError",
 ]
 
 
@@ -86,3 +87,7 @@ class ModelSpecError(GraphsrInputError):
 
 class ConvergenceError(GraphsrError):
     """A numerical procedure (e.g. a stationary-distribution solve) failed."""
+
+
+class StoreError(GraphsrError, RuntimeError):
+    """The database refused or failed a query (message includes the query name)."""

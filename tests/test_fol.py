@@ -303,3 +303,24 @@ def test_cli_detects_fol_and_prints_the_official_sets(tmp_path, capsys):
     assert "iP[0.37]\tall" in out and "iP[1.00]\tall" in out
     assert main(["eval", str(q), str(run), "--model", "p*:extent"]) == 2
     assert "does not apply to FOL" in capsys.readouterr().err
+
+
+def test_overlap_rule_vectorised_equals_the_sequential_walk():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from graphsr.measures.fol import PassageInputs, _overlapping_earlier, _walk_overlaps
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 40), st.integers(0, 15)), max_size=40))
+    def check(results):
+        n = len(results)
+        group = np.array([g for g, _, _ in results], dtype=np.int64)
+        start = np.array([a for _, a, _ in results], dtype=np.int64)
+        end = start + np.array([k for _, _, k in results], dtype=np.int64)
+        z = np.zeros(0, dtype=np.int64)
+        x = PassageInputs([], np.zeros(n, dtype=np.int64), group, np.full(n, -1), start, end, z, z, z, z, z, z, z)
+        walked = _walk_overlaps(x, np.arange(n), np.zeros(n, dtype=bool))
+        assert _overlapping_earlier(x).tolist() == walked.tolist()
+
+    check()

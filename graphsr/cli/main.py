@@ -13,8 +13,7 @@ import importlib
 import os
 import sys
 
-from ..errors import GraphsrInputError
-from ..store.base import StoreError
+from ..errors import GraphsrInputError, StoreError
 
 __all__ = ["main", "COMMANDS"]
 

@@ -28,20 +28,19 @@ def passage_inputs(qrels: FOLQrels, run: FOLRun, topics: list[str]) -> tuple[Pas
 
     Returns the inputs and, for each of their results, its row in ``run``.
     """
-    t_index = {t: i for i, t in enumerate(topics)}
-    rt = run.topic.tolist()
-    keep = np.fromiter((t in t_index for t in rt), dtype=bool, count=len(rt))
-    idx = np.flatnonzero(keep)
-    rows = qrels.row_of()
-    groups: dict[tuple[str, str], int] = {}
-    topic_l, doc_l = run.topic[idx].tolist(), run.docid[idx].tolist()
-    res_topic = np.fromiter((t_index[t] for t in topic_l), dtype=np.int64, count=len(idx))
-    res_row = np.fromiter((rows.get(k, -1) for k in zip(topic_l, doc_l)), dtype=np.int64, count=len(idx))
-    res_group = np.fromiter((groups.setdefault(k, len(groups)) for k in zip(topic_l, doc_l)), dtype=np.int64,
-                            count=len(idx))
+    import pandas as pd
+
+    topic_index = pd.Index(list(topics), dtype=object)
+    code = topic_index.get_indexer(run.topic) if len(run) else np.zeros(0, dtype=np.int64)
+    idx = np.flatnonzero(code >= 0)
+    res_topic = code[idx].astype(np.int64)
+    docids = run.docid[idx]
+    res_row = qrels.rows(run.topic[idx], docids)
+    doc_code = pd.factorize(docids)[0].astype(np.int64)
+    res_group = pd.factorize(res_topic * (int(doc_code.max(initial=0)) + 1) + doc_code)[0].astype(np.int64)
     start = run.offset[idx]
     end = start + run.length[idx]
-    q_topic = np.fromiter((t_index.get(t, -1) for t in qrels.topic.tolist()), dtype=np.int64, count=len(qrels))
+    q_topic = topic_index.get_indexer(qrels.topic)
     judged = q_topic >= 0
     T = len(topics)
     rel_chars = np.bincount(q_topic[judged], weights=qrels.rel_chars[judged], minlength=T).astype(np.int64)

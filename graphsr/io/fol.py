@@ -127,21 +127,61 @@ def read_fol_qrels(path: str | os.PathLike) -> FOLQrels:
 
 def _fol_run(name, rows, source, run_ids) -> FOLRun:
     """A FOLRun from rows ``(topic, docid, rank, score, offset, length, line)``, ordered by topic then rank."""
+    if rows:
+        columns = [np.array(c) for c in zip(*rows)]
+    else:
+        columns = [np.zeros(0)] * 7
+    return _ordered(name, *columns, source=source, run_ids=run_ids)
+
+
+def _ordered(name, topic, docid, rank, score, offset, length, line, *, source, run_ids) -> FOLRun:
+    """A FOLRun from column arrays, sorted by topic (natural order) then rank, ties in input order."""
+    import pandas as pd
+
     from ..evaluation.resolve import topic_sort_key
 
-    if rows:
-        topic, docid, rank, score, offset, length, line = zip(*rows)
-    else:
-        topic = docid = rank = score = offset = length = line = ()
-    topic = np.array(topic, dtype=object)
-    order_of = {t: i for i, t in enumerate(sorted(set(topic.tolist()), key=topic_sort_key))}
-    tcode = np.array([order_of[t] for t in topic.tolist()], dtype=np.int64)
-    rank = np.array(rank, dtype=np.int64)
+    topic = np.asarray(topic, dtype=object)
+    codes, uniques = pd.factorize(topic)
+    order_of = np.zeros(len(uniques), dtype=np.int64)
+    order_of[sorted(range(len(uniques)), key=lambda i: topic_sort_key(uniques[i]))] = np.arange(len(uniques))
+    tcode = order_of[codes] if len(codes) else np.zeros(0, dtype=np.int64)
+    rank = np.asarray(rank, dtype=np.int64)
     order = np.lexsort((np.arange(len(rank)), rank, tcode))
-    return FOLRun(name, topic[order], np.array(docid, dtype=object)[order], rank[order],
-                  np.array(score, dtype=float)[order], np.array(offset, dtype=np.int64)[order],
-                  np.array(length, dtype=np.int64)[order], np.array(line, dtype=np.int64)[order], source,
+    return FOLRun(name, topic[order], np.asarray(docid, dtype=object)[order], rank[order],
+                  np.asarray(score, dtype=float)[order], np.asarray(offset, dtype=np.int64)[order],
+                  np.asarray(length, dtype=np.int64)[order], np.asarray(line, dtype=np.int64)[order], source,
                   tuple(run_ids))
+
+
+def _read_fol_run_fast(path, name) -> FOLRun | None:
+    """The C parser of pandas for a well-formed run file; None if anything is off (the line-by-line
+    reader then finds and reports it)."""
+    import io
+
+    import pandas as pd
+
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+        if not data.strip():
+            return None
+        lines = data.count(b"\n") + (not data.endswith(b"\n"))
+        df = pd.read_csv(io.BytesIO(data), sep=r"\s+", header=None, names=list(range(9)), engine="c",
+                         dtype={0: object, 1: object, 2: object, 5: object}, skip_blank_lines=True)
+    except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError):
+        return None
+    if len(df) != lines or df[8].notna().any() or df[7].isna().any():  # blank lines, or not 8 fields
+        return None
+    if not all(pd.api.types.is_integer_dtype(df[c]) for c in (3, 6, 7)) or \
+            not pd.api.types.is_numeric_dtype(df[4]):
+        return None
+    offset, length = df[6].to_numpy(np.int64), df[7].to_numpy(np.int64)
+    if (offset < 0).any() or (length < 0).any():
+        return None
+    run_ids = tuple(pd.unique(df[5].to_numpy(object)).tolist())
+    return _ordered(str(path) if name is None else name, df[0].to_numpy(object), df[2].to_numpy(object),
+                    df[3].to_numpy(np.int64), df[4].to_numpy(float), offset, length, np.arange(1, len(df) + 1),
+                    source=str(path), run_ids=run_ids)
 
 
 def read_fol_run(path: str | os.PathLike, name: str | None = None) -> FOLRun:
@@ -155,6 +195,9 @@ def read_fol_run(path: str | os.PathLike, name: str | None = None) -> FOLRun:
         With the file and line: not 8 fields, a non-integer rank, offset or
         length, a negative offset or length, or a non-numeric score.
     """
+    fast = _read_fol_run_fast(path, name)
+    if fast is not None:
+        return fast
     rows = []
     run_ids: dict[str, None] = {}
     for lineno, f in iter_fields(path, RunFormatError):

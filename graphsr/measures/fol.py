@@ -127,12 +127,37 @@ def _overlapping_earlier(x: PassageInputs) -> np.ndarray:
     suspects = np.unique(g[clash])
     if len(suspects) == 0:
         return skip
-    # the few groups with overlaps: walk them in rank order, keeping what does not overlap a kept passage
-    in_suspect = np.flatnonzero(np.isin(x.res_group, suspects))  # rank order (results are in rank order)
+    members = np.flatnonzero(np.isin(x.res_group, suspects))  # in rank order (results are)
+    members = members[np.argsort(x.res_group[members], kind="stable")]  # by group, rank order within
+    g = x.res_group[members]
+    sizes = np.diff(np.flatnonzero(np.r_[True, g[1:] != g[:-1], True]))
+    if int((sizes * (sizes - 1) // 2).sum()) > 20_000_000:  # huge overlapping groups: walk them
+        return _walk_overlaps(x, members, skip)
+    # every pair (earlier i, later j) of a group whose passages overlap
+    within = np.arange(len(members)) - np.repeat(np.cumsum(sizes) - sizes, sizes)  # position in the group
+    pj = np.repeat(np.arange(len(members)), within)
+    pi = pj - (np.arange(len(pj)) - np.repeat(np.cumsum(within) - within, within)) - 1
+    a, b = x.res_start[members], np.maximum(x.res_end[members], x.res_start[members])
+    hit = np.maximum(a[pi], a[pj]) < np.minimum(b[pi], b[pj])
+    pi, pj = pi[hit], pj[hit]
+    # j is skipped iff it overlaps an earlier kept i: a fixed point reached in at most (longest chain) steps
+    skipped = np.zeros(len(members), dtype=bool)
+    for _ in range(int(sizes.max()) + 1):
+        now = np.zeros(len(members), dtype=bool)
+        now[pj[~skipped[pi]]] = True
+        if np.array_equal(now, skipped):
+            break
+        skipped = now
+    skip[members[skipped]] = True
+    return skip
+
+
+def _walk_overlaps(x: PassageInputs, members: np.ndarray, skip: np.ndarray) -> np.ndarray:
+    """The sequential rule of :func:`_overlapping_earlier`, for very large overlapping groups."""
     kept: dict[int, list[tuple[int, int]]] = {}
-    for i, grp, a, b in zip(in_suspect.tolist(), x.res_group[in_suspect].tolist(), x.res_start[in_suspect].tolist(),
-                            x.res_end[in_suspect].tolist()):
-        spans = kept.setdefault(grp, [])
+    for i in np.sort(members).tolist():
+        a, b = int(x.res_start[i]), int(x.res_end[i])
+        spans = kept.setdefault(int(x.res_group[i]), [])
         if any(max(a, s) < min(b, e) for s, e in spans):
             skip[i] = True
         else:

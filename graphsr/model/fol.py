@@ -44,18 +44,31 @@ class FOLQrels:
     pass_start: np.ndarray
     pass_end: np.ndarray
     source: str = ""
-    _rows: dict = field(default=None, repr=False)  # (topic, docid) -> row
+    _rows: tuple = field(default=None, repr=False)  # look-up structures of rows()
 
     @property
     def topics(self) -> list[str]:
         """Judged topics, in file order."""
         return list(dict.fromkeys(self.topic.tolist()))
 
-    def row_of(self) -> dict[tuple[str, str], int]:
-        """``{(topic, docid): row}``."""
+    def rows(self, topics: np.ndarray, docids: np.ndarray) -> np.ndarray:
+        """Row of each (topic, docid) pair, -1 where not judged (hashed look-ups, no Python loop)."""
+        import pandas as pd
+
         if self._rows is None:
-            self._rows = {k: i for i, k in enumerate(zip(self.topic.tolist(), self.docid.tolist()))}
-        return self._rows
+            topic_vocab, doc_vocab = pd.Index(pd.unique(self.topic)), pd.Index(pd.unique(self.docid))
+            key = topic_vocab.get_indexer(self.topic) * np.int64(len(doc_vocab)) + doc_vocab.get_indexer(self.docid)
+            order = np.argsort(key, kind="stable")
+            self._rows = (topic_vocab, doc_vocab, key[order], order)
+        topic_vocab, doc_vocab, keys, order = self._rows
+        if len(topics) == 0 or len(keys) == 0:
+            return np.full(len(topics), -1, dtype=np.int64)
+        t = topic_vocab.get_indexer(np.asarray(topics, dtype=object))
+        d = doc_vocab.get_indexer(np.asarray(docids, dtype=object))
+        key = t * np.int64(len(doc_vocab)) + d
+        pos = np.minimum(np.searchsorted(keys, key), len(keys) - 1)
+        found = (t >= 0) & (d >= 0) & (keys[pos] == key)
+        return np.where(found, order[pos], -1).astype(np.int64)
 
     def __len__(self) -> int:
         return len(self.topic)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Iterator
 
+from ..errors import StoreError  # noqa: F401  (part of this module's interface)
 from .queries import query, schema_statements
 
 __all__ = ["GraphStore", "StoreError", "batched", "NODE_LABELS", "RELATIONSHIP_TYPES"]
@@ -20,10 +21,6 @@ NODE_LABELS = ("Collection", "Document", "Element", "Summary", "SummaryNode", "M
 RELATIONSHIP_TYPES = ("HAS_DOCUMENT", "ROOT", "CHILD", "HAS_SUMMARY", "HAS_NODE", "SUMMARY_EDGE", "MEMBER_OF",
                       "OF_SUMMARY", "PI", "WEIGHT", "HAS_ROUTE", "HAS_STEP", "FROM", "TO", "HAS_TOPIC", "ASSESSES",
                       "RETURNS")
-
-
-class StoreError(RuntimeError):
-    """The database refused or failed a query (message includes the query name)."""
 
 
 def batched(rows: Iterable[dict], size: int) -> Iterator[list[dict]]:
