@@ -30,6 +30,11 @@ _LAZY = {
     "SR": "graphsr.measures",
     "SRP": "graphsr.measures",
     "evaluate": "graphsr.evaluation",
+    "evaluate_passages": "graphsr.evaluation",
+    "read_fol_qrels": "graphsr.io",
+    "read_passage_run": "graphsr.io",
+    "FOLQrels": "graphsr.model",
+    "FOLRun": "graphsr.model",
     "Evaluation": "graphsr.evaluation",
 }
 

@@ -324,3 +324,24 @@ def test_overlap_rule_vectorised_equals_the_sequential_walk():
         assert _overlapping_earlier(x).tolist() == walked.tolist()
 
     check()
+
+
+def test_elements_as_passages(tmp_path):
+    from graphsr.evaluation.fol_convert import passage_qrels, passage_run
+    from graphsr.io import iter_documents, read_element_qrels, read_run
+
+    # a: "0123456789" + "abcde" + "XY"; b: "hello"
+    write(tmp_path / "c" / "a.xml", "<a><p>0123456789</p><p>abcde</p><q>XY</q></a>")
+    write(tmp_path / "c" / "b.xml", "<b><p>hello</p></b>")
+    docs = {d.docid: d for d in iter_documents(tmp_path / "c")}
+    q = read_element_qrels(write(tmp_path / "q", "1 Q0 a /a[1]/p[2] 1\n1 Q0 a /a[1]/q[1] 0.5\n"
+                                                 "1 Q0 a /a[1] 0\n1 Q0 b /b[1] 0\n"))
+    fq = passage_qrels(q, docs)
+    assert fq.docid.tolist() == ["a", "b"] and fq.rel_chars.tolist() == [7, 0] and fq.bep.tolist() == [10, -1]
+    assert (fq.pass_start.tolist(), fq.pass_end.tolist()) == ([10], [17])  # adjacent p[2] and q[1] merge
+    run = read_run(write(tmp_path / "r", "1 Q0 a 1 1 s /a[1]/p[2]\n1 Q0 a 1 1 s /a[1]\n1 Q0 b 2 1 s /b[1]/p[1]\n"))
+    fr = passage_run(run, docs)
+    assert fr.docid.tolist() == ["a", "b"] and fr.offset.tolist() == [0, 0] and fr.length.tolist() == [17, 5]
+    v = values(evaluate_passages(fq, [fr], ["iP[0.00]", "MAgP"]))
+    assert v["iP[0.00]"]["1"] == pytest.approx(7 / 17)
+    assert v["MAgP"]["1"] == pytest.approx(1.0625 * (7 / 17) / (0.0625 * 7 / 17 + 1))

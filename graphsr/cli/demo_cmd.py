@@ -2,7 +2,8 @@
 
 (Then ESR: simulated user routes are stored as a study, a navigation model
 is learned from them in the store, and the runs are scored with ESRP, ESRR
-and SRiP.)
+and SRiP; and the official INEX focused measures, iP[0.01] and MAiP, on the
+runs and assessments taken as character passages.)
 
 For each sample: load the collection into the graph store (the local store
 by default: ``--store`` or ``$GRAPHSR_STORE`` choose another) with every
@@ -82,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
                               + "\n")
                 out.write("\n")
             _esr_section(out, store, name, qrels, runs, docs, touched)
+            _inex_section(out, qrels, runs, docs)
             out.write("   the same from the command line, e.g.:\n")
             out.write(f"   graphsr eval {s['qrels']} {' '.join(str(p) for p in s['runs'][:2])} ... \\\n"
                       f"       --store {store.url} --model '{name}/p*|c:length' -m SRP@5 -m SRP@10\n\n")
@@ -113,4 +115,21 @@ def _esr_section(out, store, name, qrels, runs, docs, touched) -> None:
     out.write(f"   {'run':<{width}}" + "".join(f"{str(m):>13}" for m in measures) + "\n")
     for r in res:
         out.write(f"   {r.name:<{width}}" + "".join(f"{r.mean(m):>13.4f}" for m in measures) + "\n")
+    out.write("\n")
+
+
+INEX_MEASURES = ["iP[0.01]", "MAiP"]
+
+
+def _inex_section(out, qrels, runs, docs) -> None:
+    """The same runs under the official INEX focused measures, elements taken as character ranges."""
+    from ..evaluation.fol_convert import passage_qrels, passage_run
+    from ..evaluation.fol_evaluate import evaluate_passages
+
+    res = evaluate_passages(passage_qrels(qrels, docs), [passage_run(r, docs) for r in runs], INEX_MEASURES)
+    width = max(len(r.name) for r in runs)
+    out.write("   official INEX focused measures, elements as character passages (no navigation)\n")
+    out.write(f"   {'run':<{width}}" + "".join(f"{m:>13}" for m in INEX_MEASURES) + "\n")
+    for r in res:
+        out.write(f"   {r.name:<{width}}" + "".join(f"{r.mean(m):>13.4f}" for m in res.measures) + "\n")
     out.write("\n")

@@ -6,8 +6,9 @@ Nothing here reads files or databases; :mod:`graphsr.io` and
 
 from .document import DocumentTree, normalize_xpath
 from .run import Run, TreeResult
+from .fol import FOLQrels, FOLRun
 from .qrels import ElementQrels
 from .routes import RouteReport, Routes, RouteStep
 
-__all__ = ["DocumentTree", "normalize_xpath", "Run", "TreeResult", "ElementQrels", "RouteReport", "Routes",
+__all__ = ["FOLQrels", "FOLRun", "DocumentTree", "normalize_xpath", "Run", "TreeResult", "ElementQrels", "RouteReport", "Routes",
            "RouteStep"]

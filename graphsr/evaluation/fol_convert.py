@@ -1,0 +1,85 @@
+"""Element assessments and runs as character passages, for the INEX passage measures.
+
+INEX 2008-2010 scored element runs as passages: an element is the text
+range ``[start, end)`` it covers.  Here:
+
+* assessments: the highlighted text of an article is the union of the
+  ranges of its elements with relevance > 0 (nested or adjacent elements
+  merge); its best entry point is the start of its first highlighted
+  passage; assessed articles without relevant elements are judged
+  non-relevant;
+* runs: a tree result becomes the union of its nodes' ranges, one passage
+  per disjoint piece, at the result's rank (pieces in text order).
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+import numpy as np
+
+from ..io.fol import _fol_run
+from ..model.document import DocumentTree
+from ..model.fol import FOLQrels, FOLRun
+from ..model.qrels import ElementQrels
+from ..model.run import Run
+
+__all__ = ["passage_qrels", "passage_run"]
+
+
+def _union(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Disjoint, sorted pieces covering the non-empty ranges.
+
+    >>> _union([(5, 9), (0, 3), (2, 4), (9, 12), (7, 7)])
+    [(0, 4), (5, 12)]
+    """
+    out: list[list[int]] = []
+    for a, b in sorted(r for r in ranges if r[1] > r[0]):
+        if out and a <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], b)
+        else:
+            out.append([a, b])
+    return [(a, b) for a, b in out]
+
+
+def _range(doc: DocumentTree, xpath: str) -> tuple[int, int]:
+    i = doc.node(xpath)
+    return int(doc.start[i]), int(doc.end[i])
+
+
+def passage_qrels(qrels: ElementQrels, documents: Mapping[str, DocumentTree]) -> FOLQrels:
+    """FOL assessments from element assessments (see the module docstring)."""
+    topic, docid, doc_len, rel_chars, bep, p_row, p_start, p_end = ([] for _ in range(8))
+    for t, judged in qrels.judgments.items():
+        per_doc: dict[str, list[tuple[int, int]]] = {}
+        for (d, xpath), rel in judged.items():
+            ranges = per_doc.setdefault(d, [])
+            if rel > 0:
+                ranges.append(_range(documents[d], xpath))
+        for d, ranges in per_doc.items():
+            pieces = _union(ranges)
+            row = len(topic)
+            topic.append(t)
+            docid.append(d)
+            doc_len.append(int(documents[d].end[0]))
+            rel_chars.append(sum(b - a for a, b in pieces))
+            bep.append(pieces[0][0] if pieces else -1)
+            for a, b in pieces:
+                p_row.append(row)
+                p_start.append(a)
+                p_end.append(b)
+    i64 = np.int64
+    return FOLQrels(np.array(topic, dtype=object), np.array(docid, dtype=object), np.array(doc_len, dtype=i64),
+                    np.array(rel_chars, dtype=i64), np.array(bep, dtype=i64), np.array(p_row, dtype=i64),
+                    np.array(p_start, dtype=i64), np.array(p_end, dtype=i64), qrels.source or "")
+
+
+def passage_run(run: Run, documents: Mapping[str, DocumentTree]) -> FOLRun:
+    """A passage run from an element (tree) run (see the module docstring)."""
+    rows = []
+    for t, results in run.results.items():
+        for r in results:
+            line = next((x for x in r.lines if x is not None), 0)
+            for a, b in _union([_range(documents[r.docid], xp) for xp in r.xpaths]):
+                rows.append((t, r.docid, r.rank, r.score, a, b - a, line))
+    return _fol_run(run.name, rows, run.source or "", run.run_ids)
