@@ -345,3 +345,104 @@ def test_elements_as_passages(tmp_path):
     v = values(evaluate_passages(fq, [fr], ["iP[0.00]", "MAgP"]))
     assert v["iP[0.00]"]["1"] == pytest.approx(7 / 17)
     assert v["MAgP"]["1"] == pytest.approx(1.0625 * (7 / 17) / (0.0625 * 7 / 17 + 1))
+
+
+def _reference(qrels_rows, run_rows, beta=0.25, n=500.0):
+    """The definitions, character by character with Python sets (independent of the numpy code)."""
+    import math
+
+    hl = {(t, d): {c for o, k in spans for c in range(o, o + k)} for t, d, spans, _ in qrels_rows}
+    bep = {(t, d): b for t, d, _, b in qrels_rows}
+    out = {}
+    for t in sorted({r[0] for r in run_rows}):
+        rows = [r for r in run_rows if r[0] == t]
+        trel = sum(len(v) for (tt, _), v in hl.items() if tt == t)
+        nrel = sum(1 for (tt, _), v in hl.items() if tt == t and v)
+        # focused
+        kept, rel, size, best = {}, 0, 0, [0.0] * 101
+        for _, d, o, k in rows:
+            if any(max(o, a) < min(o + k, b) for a, b in kept.get(d, [])):
+                continue
+            kept.setdefault(d, []).append((o, o + k))
+            rel += len(hl.get((t, d), set()) & set(range(o, o + k)))
+            size += k
+            if trel:
+                p = rel / size if size else 0.0
+                b = min(math.floor(rel / trel * 100.0), 100)
+                best[b] = max(best[b], p)
+        levels = [max(best[j:]) for j in range(101)]
+        # RiC / BiC
+        order = list(dict.fromkeys(d for _, d, _, _ in rows))
+        ric, bic, isrel = [], [], []
+        for d in order:
+            chars = {c for _, dd, o, k in rows if dd == d for c in range(o, o + k)}
+            h = hl.get((t, d), set())
+            found = len(chars & h)
+            p, r = (found / len(chars) if chars else 0.0), (found / len(h) if h else 0.0)
+            ric.append((1 + beta ** 2) * p * r / (beta ** 2 * p + r) if found else 0.0)
+            entry = next(o for _, dd, o, _ in rows if dd == d)
+            dist = abs(bep.get((t, d), -1) - entry)
+            bic.append((n - dist) / n if h and dist <= n else 0.0)
+            isrel.append(bool(h))
+        agp = {}
+        for name, s in (("ric", ric), ("bic", bic)):
+            agp[name] = sum(sum(s[:i + 1]) / (i + 1) for i in range(len(s)) if isrel[i]) / nrel if nrel else 0.0
+        out[t] = {"levels": levels, "MAiP": sum(levels) / 101, "ric": agp["ric"], "bic": agp["bic"],
+                  "gP@3": sum(ric[:3]) / 3, "gR@3": (sum(isrel[:3]) / nrel) if nrel else 0.0}
+    return out
+
+
+def test_measures_equal_the_definitions_on_random_runs(tmp_path):
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @st.composite
+    def case(draw):
+        qrels_rows = []
+        for t in ("1", "2"):
+            for d in ("a", "b", "c"):
+                length = draw(st.integers(1, 60))
+                spans, pos = [], 0
+                while pos < length and draw(st.booleans()):
+                    o = draw(st.integers(pos, length - 1))
+                    k = draw(st.integers(1, length - o))
+                    spans.append((o, k))
+                    pos = o + k + 1
+                b = draw(st.integers(0, length)) if spans else -1
+                qrels_rows.append((t, d, spans, b, length))
+        run_rows = []
+        for t in ("1", "2"):
+            for d in draw(st.permutations(["a", "b", "c", "z"])):
+                for _ in range(draw(st.integers(0, 3))):
+                    run_rows.append((t, d, draw(st.integers(0, 70)), draw(st.integers(0, 30))))
+        return qrels_rows, run_rows
+
+    counter = iter(range(10 ** 6))
+
+    @settings(max_examples=120, deadline=None)
+    @given(case())
+    def check(c):
+        qrels_rows, run_rows = c
+        i = next(counter)
+        lines = []
+        for t, d, spans, b, length in qrels_rows:
+            rc = sum(k for _, k in spans)
+            lines.append(f"{t} Q0 {d} {rc} {length}" + (f" {b} " + " ".join(f"{o}:{k}" for o, k in spans)
+                                                         if spans else ""))
+        q = read_fol_qrels(write(tmp_path / f"q{i}", "\n".join(lines) + "\n"))
+        run = run_of(tmp_path, [f"{t} Q0 {d} {r + 1} 0 x {o} {k}" for r, (t, d, o, k) in enumerate(run_rows)],
+                     f"r{i}")
+        names = ["MAiP", "MAgP", "MAgP(task=bic)", "gP@3", "gR@3"] + [f"iP[{j / 100:.2f}]" for j in range(101)]
+        got = values(evaluate_passages(q, [run], names))
+        ref = _reference([(t, d, s, b) for t, d, s, b, _ in qrels_rows], run_rows)
+        for t, e in ref.items():
+            assert got["MAiP"][t] == pytest.approx(e["MAiP"], abs=1e-12)
+            assert got["MAgP"][t] == pytest.approx(e["ric"], abs=1e-12)
+            assert got["MAgP(task=bic)"][t] == pytest.approx(e["bic"], abs=1e-12)
+            assert got["gP@3"][t] == pytest.approx(e["gP@3"], abs=1e-12)
+            assert got["gR@3"][t] == pytest.approx(e["gR@3"], abs=1e-12)
+            for j in range(101):
+                assert got[f"iP[{j / 100:.2f}]"][t] == pytest.approx(e["levels"][j], abs=1e-12)
+            assert 0 <= got["MAiP"][t] <= got["iP[0.00]"][t] + 1e-12 <= 1 + 1e-12
+
+    check()

@@ -281,11 +281,12 @@ def article_scores(x: PassageInputs, task: str = "ric", beta: float = 0.25, n: f
     seg_start = s[seg]
     seg_end = np.maximum.reduceat(e, np.flatnonzero(seg))
     seg_article = a[seg]
-    retrieved = np.bincount(seg_article, weights=(seg_end - seg_start).astype(float), minlength=len(starts))
+    retrieved = np.bincount(seg_article, weights=(seg_end - seg_start).astype(float),
+                            minlength=len(starts)).astype(float)
     local_start = seg_start - seg_article * _SPAN
     local_end = seg_end - seg_article * _SPAN
     hl = highlighted(x, row[seg_article], local_start, local_end)
-    found = np.bincount(seg_article, weights=hl.astype(float), minlength=len(starts))
+    found = np.bincount(seg_article, weights=hl.astype(float), minlength=len(starts)).astype(float)
     total = np.where(row >= 0, x.row_rel_chars[np.maximum(row, 0)], 0).astype(float)
     p = np.divide(found, retrieved, out=np.zeros_like(found), where=retrieved > 0)
     r = np.divide(found, total, out=np.zeros_like(found), where=total > 0)
