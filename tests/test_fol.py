@@ -446,3 +446,9 @@ def test_measures_equal_the_definitions_on_random_runs(tmp_path):
             assert 0 <= got["MAiP"][t] <= got["iP[0.00]"][t] + 1e-12 <= 1 + 1e-12
 
     check()
+
+
+@pytest.mark.parametrize("field, expected", [("-3", "rel_chars (field 4) >= 0"), ("²", "integer rel_chars")])
+def test_qrels_numbers(tmp_path, field, expected):
+    with pytest.raises(QrelsFormatError, match=expected.replace("(", r"\(").replace(")", r"\)")):
+        read_fol_qrels(write(tmp_path / "q", f"1 Q0 a {field} 10\n"))

@@ -18,8 +18,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-import numpy as np
-
 from ._common import progress_default
 
 MODELS = ["none", "p*:extent", "p*:length", "p*|c:extent", "p*|c:length", "c:extent", "tag:extent",
@@ -36,6 +34,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import numpy as np
+
     from ..data import sample
     from ..evaluation import evaluate
     from ..evaluation.stored import stored_navigation
@@ -98,6 +98,8 @@ ESR_MEASURES = ["ESRP@5", "ESRR@10", "SRiP@10"]
 
 def _esr_section(out, store, name, qrels, runs, docs, touched) -> None:
     """Simulated routes -> stored study -> route model aggregated in the store -> ESR scores."""
+    import numpy as np
+
     from ..evaluation import evaluate
     from ..measures import parse_measures
     from ..navigation.stored import build_stored_route_model, load_stored_route_model

@@ -77,8 +77,13 @@ def read_fol_qrels(path: str | os.PathLike) -> FOLQrels:
         if len(f) < 5 or len(f) == 6:
             raise QrelsFormatError(f"expected {_QRELS_SHAPE}, got {len(f)} fields", path, lineno)
         t, _q0, d = f[0], f[1], f[2]
-        rc = _int(f[3], "rel_chars (field 4)", path, lineno, QrelsFormatError)
-        dl = _int(f[4], "doc_len (field 5)", path, lineno, QrelsFormatError)
+        try:  # the common case without a call; _int explains anything else
+            rc, dl = int(f[3]), int(f[4])
+            if rc < 0 or dl < 0:
+                raise ValueError
+        except ValueError:
+            rc = _int(f[3], "rel_chars (field 4)", path, lineno, QrelsFormatError)
+            dl = _int(f[4], "doc_len (field 5)", path, lineno, QrelsFormatError)
         if (t, d) in seen:
             raise QrelsFormatError(f"topic {t} article {d} is judged twice (first at line {seen[t, d]})", path, lineno)
         seen[t, d] = lineno
