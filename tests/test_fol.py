@@ -452,3 +452,20 @@ def test_measures_equal_the_definitions_on_random_runs(tmp_path):
 def test_qrels_numbers(tmp_path, field, expected):
     with pytest.raises(QrelsFormatError, match=expected.replace("(", r"\(").replace(")", r"\)")):
         read_fol_qrels(write(tmp_path / "q", f"1 Q0 a {field} 10\n"))
+
+
+def test_cli_scores_element_runs_against_fol_assessments(tmp_path, capsys):
+    write(tmp_path / "c" / "a.xml", "<a><p>0123456789</p><p>abcde</p><q>XY</q></a>")
+    write(tmp_path / "c" / "b.xml", "<b><p>hello</p></b>")
+    q = write(tmp_path / "q.qrels", "1 Q0 a 7 17 10 10:7\n1 Q0 b 0 5\n")
+    run = write(tmp_path / "e.run", "1 Q0 a 1 1 s /a[1]/p[2]\n1 Q0 a 2 1 s /a[1]/q[1]\n1 Q0 b 3 1 s /b[1]\n")
+    fol = write(tmp_path / "p.fol", "1 Q0 a 1 1 s 10 5\n1 Q0 a 2 1 s 15 2\n1 Q0 b 3 1 s 0 5\n")
+    assert main(["eval", str(q), str(run), "--collection", str(tmp_path / "c"), "-m", "MAiP", "-m", "gP@3"]) == 0
+    from_elements = capsys.readouterr().out.splitlines()[2:]
+    assert main(["eval", str(q), str(fol), "-m", "MAiP", "-m", "gP@3"]) == 0
+    assert capsys.readouterr().out.splitlines()[2:] == from_elements
+    assert main(["eval", str(q), str(run), "-m", "MAiP"]) == 2
+    assert "needs --collection DIR" in capsys.readouterr().err
+    bad = write(tmp_path / "bad.run", "1 Q0 a 1 1 s /a[1]/p[9]\n")
+    assert main(["eval", str(q), str(bad), "--collection", str(tmp_path / "c"), "-m", "MAiP"]) == 2
+    assert f"{bad}:1: document 'a' has no node /a[1]/p[9]" in capsys.readouterr().err

@@ -27,7 +27,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                                  "('topic Q0 file rel_chars doc_len [bep offset:length ...]')")
     p.add_argument("runs", nargs="+", metavar="RUN", help="runs: 'topic Q0 file rank score run_id xpath' lines; "
                                                           "with FOL assessments 'topic Q0 file rank score run_id "
-                                                          "offset length' lines or an INEX XML submission")
+                                                          "offset length' lines, an INEX XML submission, or an "
+                                                          "element run (with --collection)")
     p.add_argument("--collection", metavar="DIR",
                    help="the XML collection (directory, XML file or tar archive)")
     p.add_argument("--model", default=None, metavar="SUMMARY:WEIGHT|NAME",
@@ -168,8 +169,9 @@ def _stored_model(args, touched, progress):
 
 def _passages(args) -> int:
     """Passage runs against INEX FOL assessments."""
+    from ..evaluation.fol_convert import passage_run
     from ..evaluation.fol_evaluate import evaluate_passages
-    from ..io import read_fol_qrels, read_passage_run, run_format, submission_files
+    from ..io import read_fol_qrels, read_passage_run, read_run, run_format, submission_files
     from ..measures import parse_measures
     from ..measures.fol_family import IP_CURVE, OFFICIAL_CONTEXT, OFFICIAL_FOCUSED
 
@@ -188,13 +190,20 @@ def _passages(args) -> int:
         names += [n for n in IP_CURVE if n not in names]
     measures = parse_measures(names)
     qrels = read_fol_qrels(args.qrels)
+    formats = [run_format(p) for p in args.runs]
+    element_runs = {p: read_run(p) for p, f in zip(args.runs, formats) if f == "element"}
+    if element_runs and not args.collection:
+        raise GraphsrInputError(f"{next(iter(element_runs))}: an element run scored against FOL assessments needs "
+                                "--collection DIR to map its elements to character ranges")
     documents = None
     if args.collection:
-        wanted = set().union(*(submission_files(p) for p in args.runs if run_format(p) == "xml"))
+        wanted = set().union(*(submission_files(p) for p, f in zip(args.runs, formats) if f == "xml"),
+                             *(r.docids() for r in element_runs.values()))
         if wanted:
             from ..evaluation import load_collection
 
             progress = progress_default() if args.progress is None else args.progress
             documents = load_collection(args.collection, [], keep=wanted, progress=progress).documents
-    runs = [read_passage_run(p, documents) for p in args.runs]
+    runs = [passage_run(element_runs[p], documents) if p in element_runs else read_passage_run(p, documents)
+            for p in args.runs]
     return _write(evaluate_passages(qrels, runs, measures, all_topics=args.all_topics), args)

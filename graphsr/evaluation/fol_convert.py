@@ -42,8 +42,18 @@ def _union(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return [(a, b) for a, b in out]
 
 
-def _range(doc: DocumentTree, xpath: str) -> tuple[int, int]:
-    i = doc.node(xpath)
+def _range(documents: Mapping[str, DocumentTree], docid: str, xpath: str, source=None, line=None) -> tuple[int, int]:
+    """The text range of a node; an unknown document or node is an error naming the file and line."""
+    from ..errors import UnknownNodeError
+
+    doc = documents.get(docid)
+    if doc is None:
+        raise UnknownNodeError(f"unknown document {docid!r}: expected a document of the collection", source, line)
+    try:
+        i = doc.node(xpath)
+    except (KeyError, ValueError):
+        raise UnknownNodeError(f"document {docid!r} has no node {xpath}: expected an XPath that exists in the "
+                               "collection", source, line) from None
     return int(doc.start[i]), int(doc.end[i])
 
 
@@ -55,7 +65,7 @@ def passage_qrels(qrels: ElementQrels, documents: Mapping[str, DocumentTree]) ->
         for (d, xpath), rel in judged.items():
             ranges = per_doc.setdefault(d, [])
             if rel > 0:
-                ranges.append(_range(documents[d], xpath))
+                ranges.append(_range(documents, d, xpath, qrels.source, qrels.lines.get((t, d, xpath))))
         for d, ranges in per_doc.items():
             pieces = _union(ranges)
             row = len(topic)
@@ -80,6 +90,7 @@ def passage_run(run: Run, documents: Mapping[str, DocumentTree]) -> FOLRun:
     for t, results in run.results.items():
         for r in results:
             line = next((x for x in r.lines if x is not None), 0)
-            for a, b in _union([_range(documents[r.docid], xp) for xp in r.xpaths]):
+            lines = r.lines or (None,) * len(r.xpaths)
+            for a, b in _union([_range(documents, r.docid, xp, run.source, ln) for xp, ln in zip(r.xpaths, lines)]):
                 rows.append((t, r.docid, r.rank, r.score, a, b - a, line))
     return _fol_run(run.name, rows, run.source or "", run.run_ids)
