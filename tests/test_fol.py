@@ -184,6 +184,11 @@ def test_interleaved_articles_are_rejected(tmp_path, qrels):
         evaluate_passages(qrels, [run], ["MAgP"])
     assert str(e.value).startswith(f"{run.source}:3:") and "article a is ranked again" in str(e.value)
     evaluate_passages(qrels, [run], ["MAiP"])  # the focused task does not care
+    # the first result, in rank order, that returns to an earlier article is named
+    run = run_of(tmp_path, ["1 Q0 a 1 9 r 0 20", "1 Q0 b 2 8 r 0 50", "1 Q0 c 3 7 r 60 20", "1 Q0 b 4 7 r 6 2",
+                            "1 Q0 a 5 7 r 6 2"], "r2.fol")
+    with pytest.raises(RunFormatError, match=r"r2\.fol:4: topic 1: article b"):
+        evaluate_passages(qrels, [run], ["MAgP(task=bic)"])
 
 
 def test_rank_ties_keep_file_order(tmp_path, qrels):

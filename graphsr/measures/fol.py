@@ -228,18 +228,16 @@ def _articles(x: PassageInputs):
     """Group results into articles (order of first appearance), rejecting interleaved articles."""
     n = len(x.res_group)
     if n == 0:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64)
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
     new = np.ones(n, dtype=bool)
     new[1:] = x.res_group[1:] != x.res_group[:-1]
     starts = np.flatnonzero(new)  # first result of each contiguous block
     groups = x.res_group[starts]
-    if len(np.unique(groups)) != len(groups):
-        _, first_block, counts = np.unique(groups, return_index=True, return_counts=True)
-        g = groups[first_block[counts > 1][0]]
-        where = np.flatnonzero(x.res_group == g)
-        gaps = where[np.flatnonzero(np.diff(where) > 1)[0] + 1]
-        raise InterleavedArticles(int(gaps))
-    return starts, groups, np.append(starts[1:], n)
+    _, first_block, inverse = np.unique(groups, return_index=True, return_inverse=True)
+    returns = np.flatnonzero(first_block[inverse.ravel()] < np.arange(len(groups)))  # blocks of an earlier article
+    if len(returns):
+        raise InterleavedArticles(int(starts[returns[0]]))
+    return starts, np.append(starts[1:], n)
 
 
 class InterleavedArticles(ValueError):
@@ -258,7 +256,7 @@ def article_scores(x: PassageInputs, task: str = "ric", beta: float = 0.25, n: f
     InterleavedArticles
         If an article's results are not consecutive in its topic's ranking.
     """
-    starts, groups, ends = _articles(x)
+    starts, ends = _articles(x)
     topic = x.res_topic[starts]
     counts = np.bincount(topic, minlength=len(x.topics))
     position = np.arange(len(starts)) - (np.cumsum(counts) - counts)[topic]
