@@ -474,3 +474,28 @@ def test_cli_scores_element_runs_against_fol_assessments(tmp_path, capsys):
     bad = write(tmp_path / "bad.run", "1 Q0 a 1 1 s /a[1]/p[9]\n")
     assert main(["eval", str(q), str(bad), "--collection", str(tmp_path / "c"), "-m", "MAiP"]) == 2
     assert f"{bad}:1: document 'a' has no node /a[1]/p[9]" in capsys.readouterr().err
+
+
+def test_plot_of_interpolated_precision(tmp_path, capsys, qrels):
+    from graphsr.analysis import interpolated_precision_curves
+    from graphsr.measures.fol_family import IP_CURVE
+
+    res = evaluate_passages(qrels, [run_of(tmp_path, FOCUSED)], IP_CURVE)
+    levels, curves = interpolated_precision_curves(res)
+    curve = curves[res.runs[0].name]
+    assert len(levels) == 101 and curve[11] == pytest.approx(0.5) and curve[12] == pytest.approx(40 / 110)
+    assert curve.mean() == pytest.approx((12 * 0.5 + 33 * 40 / 110) / 101)
+    q = write(tmp_path / "q.qrels", QRELS)
+    run = write(tmp_path / "r.fol", "".join(f"{line}\n" for line in FOCUSED))
+    out = tmp_path / "curve.png"
+    assert main(["eval", str(q), str(run), "--plot", str(out)]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 5000
+    capsys.readouterr()
+    with pytest.raises(Exception, match="needs iP"):
+        interpolated_precision_curves(evaluate_passages(qrels, [run_of(tmp_path, FOCUSED)], ["MAiP"]))
+    from graphsr.data import sample
+
+    s = sample("mobydick")
+    assert main(["eval", str(s["qrels"]), str(s["runs"][0]), "--collection", str(s["collection"]),
+                 "--plot", str(tmp_path / "x.png")]) == 2
+    assert "passage runs" in capsys.readouterr().err

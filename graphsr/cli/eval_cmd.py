@@ -67,6 +67,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "iP[0.00], iP[0.01], iP[0.05], iP[0.10], MAiP; ric/bic: MAgP, gP@1..50, gR@1..50)")
     p.add_argument("--curve", action="store_true",
                    help="passage runs: add the 101-point interpolated precision curve iP[0.00] .. iP[1.00]")
+    p.add_argument("--plot", metavar="FILE",
+                   help="passage runs: draw each run's interpolated precision-recall curve (mean over topics) "
+                        "into FILE (.png, .pdf or .svg; needs matplotlib)")
     p.add_argument("--workers", type=int, default=1, metavar="N",
                    help="processes that read the collection for the summary (default: 1)")
 
@@ -80,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
 
     if qrels_format(args.qrels) == "fol":
         return _passages(args)
+    if args.plot:
+        raise GraphsrInputError("--plot draws interpolated precision curves of passage runs (FOL assessments)")
     measures = parse_measures(args.measures or DEFAULT_MEASURES)
     stored = args.store is not None or args.collection is None
     if stored and not args.model:
@@ -206,4 +211,11 @@ def _passages(args) -> int:
             documents = load_collection(args.collection, [], keep=wanted, progress=progress).documents
     runs = [passage_run(element_runs[p], documents) if p in element_runs else read_passage_run(p, documents)
             for p in args.runs]
-    return _write(evaluate_passages(qrels, runs, measures, all_topics=args.all_topics), args)
+    results = evaluate_passages(qrels, runs, measures, all_topics=args.all_topics)
+    if args.plot:
+        from ..analysis import plot_interpolated_precision
+
+        curve = results if all(n in {str(m) for m in measures} for n in IP_CURVE) else \
+            evaluate_passages(qrels, runs, IP_CURVE, all_topics=args.all_topics)
+        plot_interpolated_precision(curve, args.plot)
+    return _write(results, args)
