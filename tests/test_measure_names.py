@@ -53,3 +53,15 @@ def test_every_registered_measure_round_trips():
                 **({cls.BRACKET: 0.5} if getattr(cls, "BRACKET", None) else {}))
         assert parse_measure(repr(m)) == m
         assert cls.DESCRIPTION
+
+
+def test_measures_command_lists_parseable_names(capsys):
+    from graphsr.cli.main import main
+
+    assert main(["measures"]) == 0
+    out = capsys.readouterr().out
+    for name in registry():
+        assert f"  {name}" in out
+    assert "iP[x]" in out and "rel=length" in out and "task=ric, beta=0.25, n=500" in out
+    assert main(["measures", "--family", "fol"]) == 0
+    assert "SRP" not in capsys.readouterr().out

@@ -24,6 +24,7 @@ COMMANDS = {
     "routes": ("graphsr.cli.routes_cmd", "load navigation logs into the graph store"),
     "model": ("graphsr.cli.model_cmd", "build and list stored navigation models"),
     "simulate-routes": ("graphsr.cli.simulate_cmd", "write a simulated navigation log (seeded random walks)"),
+    "measures": ("graphsr.cli.measures_cmd", "list the measures: names, cut-offs, parameters, definitions"),
     "demo": ("graphsr.cli.demo_cmd", "run the whole pipeline on the bundled sample data"),
 }
 
@@ -33,7 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(
         prog="graphsr",
-        description="Navigation-aware evaluation of structured document retrieval (SR, SRP, ESR).")
+        description="Navigation-aware evaluation of structured document retrieval (SR, SRP, ESR, and the "
+                    "official INEX measures).")
     parser.add_argument("--version", action="version", version=f"graphsr {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
