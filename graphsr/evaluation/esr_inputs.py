@@ -7,7 +7,7 @@ the sum of its nodes' lengths.
 
 :class:`ESRInputBuilder` flattens the assessments once and caches node
 lengths, so that scoring many runs against one set of assessments does the
-Python-level work once; :func:`esr_inputs` is the one-run shortcut.
+Python-level work once.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from ..measures.inputs import RankedNodes
 from ..model.document import DocumentTree
 from ..navigation.from_routes import RouteModel
 
-__all__ = ["ESRInputBuilder", "esr_inputs"]
+__all__ = ["ESRInputBuilder"]
 
 
 class ESRInputBuilder:
@@ -109,14 +109,8 @@ class ESRInputBuilder:
 
         a_len = a_rel * lengths(a_code, a_idx)
         size = lengths(ranked.item_node >> 32, ranked.item_node & 0xFFFFFFFF)
-        nav = self.model.elementwise_from(base)
+        nav = self.model.elementwise(base)
         arrays = (a_topic, (a_code << 32) | a_idx, a_code)
         return {"binary": ESRInputs(ranked, size, *arrays, np.ones(len(a_rel)), nav),
                 "length": ESRInputs(ranked, size, *arrays, a_len, nav)}
 
-
-def esr_inputs(ranked: RankedNodes, judged: Mapping[str, Mapping[tuple[str, int], float]],
-               documents: Mapping[str, DocumentTree], doc_codes: dict[str, int],
-               model: RouteModel) -> dict[str, ESRInputs]:
-    """``{"binary": ESRInputs, "length": ESRInputs}`` for one run (see :class:`ESRInputBuilder`)."""
-    return ESRInputBuilder(judged, documents, model)(ranked, doc_codes)

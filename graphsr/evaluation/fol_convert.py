@@ -23,6 +23,7 @@ from ..model.document import DocumentTree
 from ..model.fol import FOLQrels, FOLRun
 from ..model.qrels import ElementQrels
 from ..model.run import Run
+from .resolve import Diagnostics, _locate
 
 __all__ = ["passage_qrels", "passage_run"]
 
@@ -44,16 +45,8 @@ def _union(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 def _range(documents: Mapping[str, DocumentTree], docid: str, xpath: str, source=None, line=None) -> tuple[int, int]:
     """The text range of a node; an unknown document or node is an error naming the file and line."""
-    from ..errors import UnknownNodeError
-
     doc = documents.get(docid)
-    if doc is None:
-        raise UnknownNodeError(f"unknown document {docid!r}: expected a document of the collection", source, line)
-    try:
-        i = doc.node(xpath)
-    except (KeyError, ValueError):
-        raise UnknownNodeError(f"document {docid!r} has no node {xpath}: expected an XPath that exists in the "
-                               "collection", source, line) from None
+    i = _locate(doc, docid, xpath, source, line, "error", Diagnostics(), "")
     return int(doc.start[i]), int(doc.end[i])
 
 

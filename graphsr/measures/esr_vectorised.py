@@ -153,10 +153,12 @@ def _curves(x: ESRInputs, cutoffs: list[np.ndarray], rels: list[np.ndarray]) -> 
     outs = [{k: np.zeros((T, len(ks))) for k in ("hits", "near_misses", "misses", "recall_base", "size")}
             for ks in cutoffs]
     n = len(x.assess_node)
+    every = np.unique(np.concatenate(cutoffs))
+    sizes = _cumulated([(r.result_topic, pos, size)], T, every)[0]  # once for every relevance vector
+    for out, ks in zip(outs, cutoffs):
+        out["size"] = sizes[:, np.searchsorted(every, ks)]
     if m == 0 or n == 0:  # nothing retrieved (every assessment is a miss) or nothing to find
-        for out, rel, ks in zip(outs, rels, cutoffs):
-            if m:
-                out["size"] = _cumulated([(r.result_topic, pos, size)], T, ks)[0]
+        for out, rel in zip(outs, rels):
             out["misses"][:] = np.bincount(x.assess_topic, weights=rel, minlength=T)[:, None]
             out["recall_base"] = out["misses"].copy()
         return outs
@@ -215,14 +217,11 @@ def _curves(x: ESRInputs, cutoffs: list[np.ndarray], rels: list[np.ndarray]) -> 
     hp, ht, ha = hit_pos[hit], topic_a[hit], topic_a[pa]
     ev_rows, ev_pos = np.concatenate([ha, ht]), np.concatenate([pair_pos, hp])
     hit_share = s_hit[hit] / n_items[hit_res[hit]]
-    every = np.unique(np.concatenate(cutoffs))
-    sizes = _cumulated([(r.result_topic, pos, size)], T, every)[0]  # once for every relevance vector
     for out, rel, ks in zip(outs, rels, cutoffs):
         channels = [(ev_rows, ev_pos, np.concatenate([rel[pa] * found, -rel[hit] * (1.0 - s_hit[hit])])),
                     (ht, hp, rel[hit] * hit_share),
                     (ht, hp, rel[hit])]
         out["near_misses"], out["hits"], hit_rel = _cumulated(channels, T, ks)
-        out["size"] = sizes[:, np.searchsorted(every, ks)]
         total = np.bincount(topic_a, weights=rel, minlength=T)
         out["misses"] = total[:, None] - hit_rel - out["near_misses"]
         out["recall_base"] = out["hits"] + out["near_misses"] + out["misses"]

@@ -28,8 +28,8 @@ __all__ = ["RouteModel", "route_model", "element_route_model", "summary_route_mo
 class RouteModel:
     """A learned navigation model with the state of every node of the documents it knows.
 
-    ``node_index(code, i)``-style lookups use ``offsets[docid] + i``; ``nav``
-    takes global node ids ``code << 32 | i`` given a ``codes`` mapping.
+    Node ``i`` of document ``docid`` is state ``nav.state_of[offsets[docid] + i]``;
+    :meth:`elementwise` looks transitions up for node ids ``code << 32 | i``.
     """
 
     def __init__(self, nav: StepNavigation, offsets: dict[str, int], partition: str, effort: str):
@@ -37,25 +37,22 @@ class RouteModel:
         self.offsets = offsets
         self.partition = partition
         self.effort = effort
+        self._matrix = None  # the transition matrix as indexed by elementwise, made once
 
-    def elementwise(self, doc_codes: Mapping[str, int]):
-        """``f(to_ids, from_ids)`` -> element-wise p~(to; from) for node ids ``code << 32 | i``."""
-        base = np.full(max(doc_codes.values(), default=-1) + 1, -1, dtype=np.int64)
-        for docid, code in doc_codes.items():
-            base[code] = self.offsets.get(docid, -1)
-        return self.elementwise_from(base)
-
-    def elementwise_from(self, base: np.ndarray):
-        """:meth:`elementwise` given ``base[code]``: the offset of the document coded ``code``
-        in :attr:`offsets` (-1 for a document the model does not know).
+    def elementwise(self, base: np.ndarray):
+        """``f(to_ids, from_ids)`` -> element-wise p~(to; from) for node ids ``code << 32 | i``,
+        given ``base[code]``: the offset of the document coded ``code`` in :attr:`offsets`
+        (-1 for a document the model does not know).
 
         Both nodes of a pair must lie in one document (ESR pairs do): steps never
         cross documents, so there is no cross-document check.
         """
         base = np.asarray(base, dtype=np.int64)
-        state, P = self.nav.state_of, self.nav.P
-        dense = P.toarray() if P.shape[0] <= 4096 else None  # summary models: plain array indexing
-        P = P.tocsr()
+        state = self.nav.state_of
+        if self._matrix is None:  # summary models: a dense array, plain indexing; elementary: sparse rows
+            P = self.nav.P
+            self._matrix = P.toarray() if P.shape[0] <= 4096 else P.tocsr()
+        matrix, dense = self._matrix, isinstance(self._matrix, np.ndarray)
 
         def f(to_ids, from_ids):
             to_ids, from_ids = np.asarray(to_ids, dtype=np.int64), np.asarray(from_ids, dtype=np.int64)
@@ -69,7 +66,7 @@ class RouteModel:
             if any_unknown:
                 gt[unknown] = gf[unknown] = 0
             st, sf = state[gt], state[gf]
-            vals = dense[sf, st] if dense is not None else np.asarray(P[sf, st]).ravel()
+            vals = matrix[sf, st] if dense else np.asarray(matrix[sf, st]).ravel()
             if any_unknown:
                 vals[unknown] = 0.0
             return vals
