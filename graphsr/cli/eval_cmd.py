@@ -176,7 +176,7 @@ def _passages(args) -> int:
     """Passage runs against INEX FOL assessments."""
     from ..evaluation.fol_convert import passage_run
     from ..evaluation.fol_evaluate import evaluate_passages
-    from ..io import read_fol_qrels, read_passage_run, read_run, run_format, submission_files
+    from ..io import read_fol_qrels, read_fol_run, read_inex_submission, read_run, run_format, submission_files
     from ..measures import parse_measures
     from ..measures.fol_family import IP_CURVE, OFFICIAL_CONTEXT, OFFICIAL_FOCUSED
 
@@ -209,8 +209,9 @@ def _passages(args) -> int:
 
             progress = progress_default() if args.progress is None else args.progress
             documents = load_collection(args.collection, [], keep=wanted, progress=progress).documents
-    runs = [passage_run(element_runs[p], documents) if p in element_runs else read_passage_run(p, documents)
-            for p in args.runs]
+    runs = [passage_run(element_runs[p], documents) if f == "element" else
+            read_inex_submission(p, documents) if f == "xml" else read_fol_run(p)
+            for p, f in zip(args.runs, formats)]  # each file's format detected once, above
     results = evaluate_passages(qrels, runs, measures, all_topics=args.all_topics)
     if args.plot:
         from ..analysis import plot_interpolated_precision
