@@ -1,6 +1,10 @@
-"""Build of the optional C walker (graphsr.io._walk); everything else is in pyproject.toml.
+"""Build of the optional C extensions; everything else is in pyproject.toml.
 
-The walker reads trees that lxml has parsed through lxml's public C API, so it
+graphsr.io._folscan reads well-formed passage runs and FOL qrels in one pass
+(the line-by-line readers explain anything it declines, and read everything
+when it is missing); it needs only the Python and numpy headers.
+
+The walker (graphsr.io._walk) reads trees that lxml has parsed through lxml's public C API, so it
 compiles against the headers lxml ships (lxml.get_include()), and returns
 numpy arrays (numpy.get_include()).  It is
 optional: if it cannot be built, graphsr uses the pure-Python walker, which
@@ -18,6 +22,8 @@ def extensions():
         return []
     return [Extension("graphsr.io._walk", ["graphsr/io/_walk.c"],
                       include_dirs=[*lxml.get_include(), numpy.get_include()],
+                      extra_compile_args=["-O2"], optional=True),
+            Extension("graphsr.io._folscan", ["graphsr/io/_folscan.c"], include_dirs=[numpy.get_include()],
                       extra_compile_args=["-O2"], optional=True)]
 
 

@@ -16,6 +16,7 @@ __all__ = [
     "GraphsrInputError",
     "CollectionError",
     "RunFormatError",
+    "RunRuleError",
     "QrelsFormatError",
     "UnknownNodeError",
     "DuplicateResultError",
@@ -63,6 +64,31 @@ class CollectionError(GraphsrInputError):
 
 class RunFormatError(GraphsrInputError):
     """A run file line does not follow the run format."""
+
+
+class RunRuleError(RunFormatError):
+    """A passage run breaks a rule the official INEX tool enforces for its task (RULES §0).
+
+    Raised by the measures with the indices of the results involved; the
+    evaluation re-raises it naming the file, line, topic and article.
+
+    Parameters
+    ----------
+    kind : str
+        ``overlap`` (a passage shares characters with an earlier passage of its
+        article), ``interleave`` (an article ranked again after another) or
+        ``repeat`` (a second Best in Context result for an article).
+    result, earlier : int
+        The offending result and the earlier result it conflicts with.
+    tasks : list of str
+        The tasks whose rule it breaks.
+    """
+
+    def __init__(self, kind: str, result: int, earlier: int, tasks=(), message: str | None = None,
+                 path=None, line=None):
+        self.kind, self.result, self.earlier, self.tasks = kind, result, earlier, list(tasks)
+        super().__init__(message or f"result {result} breaks the {kind} rule of task(s) {', '.join(self.tasks)}",
+                         path, line)
 
 
 class QrelsFormatError(GraphsrInputError):

@@ -16,11 +16,8 @@ from __future__ import annotations
 
 from typing import Mapping
 
-import numpy as np
-
-from ..io.fol import _fol_run
 from ..model.document import DocumentTree
-from ..model.fol import FOLQrels, FOLRun
+from ..model.fol import FOLQrels, FOLRun, Vocabulary
 from ..model.qrels import ElementQrels
 from ..model.run import Run
 from .resolve import Diagnostics, _locate
@@ -71,14 +68,14 @@ def passage_qrels(qrels: ElementQrels, documents: Mapping[str, DocumentTree]) ->
                 p_row.append(row)
                 p_start.append(a)
                 p_end.append(b)
-    i64 = np.int64
-    return FOLQrels(np.array(topic, dtype=object), np.array(docid, dtype=object), np.array(doc_len, dtype=i64),
-                    np.array(rel_chars, dtype=i64), np.array(bep, dtype=i64), np.array(p_row, dtype=i64),
-                    np.array(p_start, dtype=i64), np.array(p_end, dtype=i64), qrels.source or "")
+    lines = [0] * len(topic)
+    return FOLQrels.from_columns(topic, docid, doc_len, rel_chars, bep, p_row, p_start, p_end, lines,
+                                 qrels.source or "")
 
 
-def passage_run(run: Run, documents: Mapping[str, DocumentTree]) -> FOLRun:
-    """A passage run from an element (tree) run (see the module docstring)."""
+def passage_run(run: Run, documents: Mapping[str, DocumentTree], vocab: Vocabulary | None = None) -> FOLRun:
+    """A passage run from an element (tree) run (see the module docstring), in the element run's order
+    (topic, then rank)."""
     rows = []
     for t, results in run.results.items():
         for r in results:
@@ -86,4 +83,6 @@ def passage_run(run: Run, documents: Mapping[str, DocumentTree]) -> FOLRun:
             lines = r.lines or (None,) * len(r.xpaths)
             for a, b in _union([_range(documents, r.docid, xp, run.source, ln) for xp, ln in zip(r.xpaths, lines)]):
                 rows.append((t, r.docid, r.rank, r.score, a, b - a, line))
-    return _fol_run(run.name, rows, run.source or "", run.run_ids)
+    cols = list(zip(*rows)) if rows else [()] * 7
+    run_id = run.run_ids[0] if len(run.run_ids) == 1 else None
+    return FOLRun.from_columns(run.name, *cols, run_id=run_id, source=run.source or "", vocab=vocab)

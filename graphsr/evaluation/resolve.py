@@ -19,13 +19,9 @@ from ..measures.inputs import RankedNodes
 from ..model.document import DocumentTree
 from ..model.qrels import ElementQrels
 from ..model.run import Run
+from ..model.topics import topic_sort_key
 
 __all__ = ["Diagnostics", "topic_sort_key", "check_qrels", "ranked_nodes"]
-
-
-def topic_sort_key(topic: str):
-    """Natural order of topic ids: numbers numerically, then the rest as text."""
-    return (0, int(topic), "") if topic.isdigit() else (1, 0, topic)
 
 
 @dataclass

@@ -16,14 +16,24 @@ __all__ = ["RunResult", "Results"]
 
 @dataclass
 class RunResult:
-    """The values of one run: ``values[measure][k]`` is the value for ``topics[k]``."""
+    """The values of one run: ``values[measure][k]`` is the value for ``topics[k]``.
+
+    ``overall`` holds ``all`` values that are not the plain mean of the
+    per-topic values (sums of counts, the official tool's aggregates);
+    ``run_id`` is the run id the run names (the official tool's header).
+    """
 
     name: str
     topics: list[str]
     values: dict[Measure, np.ndarray]
     warnings: list[str] = field(default_factory=list)
+    overall: dict = field(default_factory=dict)
+    run_id: str | None = None
 
     def mean(self, measure: Measure) -> float:
+        """The ``all`` value of ``measure``."""
+        if measure in self.overall:
+            return self.overall[measure]
         v = self.values[measure]
         return float(v.mean()) if len(v) else 0.0
 
@@ -33,6 +43,10 @@ class RunResult:
                 yield self.name, str(m), t, float(v)
             if include_all:
                 yield self.name, str(m), "all", self.mean(m)
+
+
+def _text(m: Measure, v: float, digits: int) -> str:
+    return str(int(round(v))) if m.INTEGER else f"{v:.{digits}f}"
 
 
 @dataclass
@@ -67,9 +81,9 @@ class Results:
             if per_topic:
                 for k, t in enumerate(r.topics):
                     for m in self.measures:
-                        out.append(f"{m}\t{t}\t{r.values[m][k]:.{digits}f}")
+                        out.append(f"{m}\t{t}\t{_text(m, r.values[m][k], digits)}")
             for m in self.measures:
-                out.append(f"{m}\tall\t{r.mean(m):.{digits}f}")
+                out.append(f"{m}\tall\t{_text(m, r.mean(m), digits)}")
         return "\n".join(out) + "\n"
 
     def records(self, include_all: bool = True) -> list[tuple[str, str, str, float]]:
@@ -103,5 +117,5 @@ class Results:
         lines = ["  ".join([f"{'run':<{width}}"] + [f"{c:>{w}}" for c, w in zip(cols, cw)])]
         for r in self.runs:
             lines.append("  ".join([f"{r.name:<{width}}"] +
-                                   [f"{r.mean(m):>{w}.4f}" for m, w in zip(self.measures, cw)]))
+                                   [f"{_text(m, r.mean(m), 4):>{w}}" for m, w in zip(self.measures, cw)]))
         return "\n".join(lines) + "\n"

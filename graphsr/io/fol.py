@@ -15,9 +15,14 @@ one article must not overlap, their lengths must sum to ``rel_chars``, and the
 best entry point must lie in ``[0, doc_len]`` (the official INEX 2010 qrels put
 it at ``doc_len`` four times).
 
-Run results are ordered by topic, then by the rank column; equal ranks keep
-the file's order.  In the XML format a result without ``<rank>`` takes its
-position within the topic.
+Run lines are kept in file order: the official tool scores results in the
+order of the file and reads neither the rank nor the score column (the
+evaluation can still order them by rank on request).  In the XML format a
+result without ``<rank>`` takes its position within the topic.
+
+Well-formed files are read by a C scanner (``graphsr.io._folscan``) in one
+pass; the line-by-line readers here explain whatever it declines (and read
+everything where it was not built).  Neither imports pandas.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from typing import Mapping
 import numpy as np
 
 from ..errors import QrelsFormatError, RunFormatError, UnknownNodeError
-from ..model.fol import FOLQrels, FOLRun
+from ..model.fol import FOLQrels, FOLRun, Vocabulary
 from ._lines import iter_fields
 
 __all__ = ["read_fol_qrels", "read_fol_run", "read_inex_submission", "read_passage_run", "qrels_format",
@@ -45,11 +50,37 @@ def _int(text: str, what: str, path, lineno: int, error, minimum: int = 0) -> in
         raise error(f"expected an integer {what}, got {text!r}", path, lineno) from None
     if v < minimum:
         raise error(f"expected {what} >= {minimum}, got {v}", path, lineno)
+    if v > 10 ** 18:
+        raise error(f"expected {what} <= 10^18, got {text}", path, lineno)
     return v
 
 
-def read_fol_qrels(path: str | os.PathLike) -> FOLQrels:
+def _scanner():
+    """The C scanner (graphsr.io._folscan), or None where it was not built."""
+    try:
+        from . import _folscan
+    except ImportError:  # pragma: no cover - the extension is optional
+        return None
+    return _folscan
+
+
+def _read_bytes(path, error) -> bytes:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError as exc:
+        raise error(f"cannot read file: {exc.strerror}", path) from None
+
+
+def read_fol_qrels(path: str | os.PathLike, vocab: Vocabulary | None = None) -> FOLQrels:
     """Read INEX FOL qrels (see the module docstring for the checks).
+
+    Parameters
+    ----------
+    path : path-like
+    vocab : Vocabulary, optional
+        Topic and article codes to use (and extend); read runs with the
+        returned ``qrels.vocab`` to join them by integer look-ups.
 
     Raises
     ------
@@ -70,20 +101,34 @@ def read_fol_qrels(path: str | os.PathLike) -> FOLQrels:
     ([10, 60], [20, 80], [10, -1])
     >>> os.unlink(f.name)
     """
-    topic, docid, doc_len, rel_chars, bep = [], [], [], [], []
+    vocab = vocab or Vocabulary()
+    scan = _scanner()
+    if scan is not None:
+        data = _read_bytes(path, QrelsFormatError)
+        got = scan.scan_qrels(data, vocab.topics, vocab.docs)
+        if not isinstance(got, int):
+            t, d, rc, dl, bep, line, p_row, p_start, p_end = got
+            if len(t) and _unique_pairs(t, d, len(vocab.docs)):
+                return FOLQrels(vocab, t, d, dl, rc, bep, p_row, p_start, p_end, line, str(path))
+    return _read_fol_qrels_lines(path, vocab)
+
+
+def _unique_pairs(topic_code: np.ndarray, doc_code: np.ndarray, width: int) -> bool:
+    key = topic_code * np.int64(max(width, 1)) + doc_code
+    return len(np.unique(key)) == len(key)
+
+
+def _read_fol_qrels_lines(path, vocab: Vocabulary) -> FOLQrels:
+    """The line-by-line qrels reader: explains every rejected line."""
+    topic, docid, doc_len, rel_chars, bep, lines = [], [], [], [], [], []
     p_row, p_start, p_end = [], [], []
     seen: dict[tuple[str, str], int] = {}
     for lineno, f in iter_fields(path, QrelsFormatError):
         if len(f) < 5 or len(f) == 6:
             raise QrelsFormatError(f"expected {_QRELS_SHAPE}, got {len(f)} fields", path, lineno)
         t, _q0, d = f[0], f[1], f[2]
-        try:  # the common case without a call; _int explains anything else
-            rc, dl = int(f[3]), int(f[4])
-            if rc < 0 or dl < 0:
-                raise ValueError
-        except ValueError:
-            rc = _int(f[3], "rel_chars (field 4)", path, lineno, QrelsFormatError)
-            dl = _int(f[4], "doc_len (field 5)", path, lineno, QrelsFormatError)
+        rc = _int(f[3], "rel_chars (field 4)", path, lineno, QrelsFormatError)
+        dl = _int(f[4], "doc_len (field 5)", path, lineno, QrelsFormatError)
         if (t, d) in seen:
             raise QrelsFormatError(f"topic {t} article {d} is judged twice (first at line {seen[t, d]})", path, lineno)
         seen[t, d] = lineno
@@ -118,93 +163,54 @@ def read_fol_qrels(path: str | os.PathLike) -> FOLQrels:
         doc_len.append(dl)
         rel_chars.append(rc)
         bep.append(b)
+        lines.append(lineno)
         for o, n in spans:
             p_row.append(row)
             p_start.append(o)
             p_end.append(o + n)
     if not topic:
         raise QrelsFormatError(f"the qrels file is empty: expected lines {_QRELS_SHAPE}", path)
-    i64 = np.int64
-    return FOLQrels(np.array(topic, dtype=object), np.array(docid, dtype=object), np.array(doc_len, dtype=i64),
-                    np.array(rel_chars, dtype=i64), np.array(bep, dtype=i64), np.array(p_row, dtype=i64),
-                    np.array(p_start, dtype=i64), np.array(p_end, dtype=i64), str(path))
+    return FOLQrels.from_columns(topic, docid, doc_len, rel_chars, bep, p_row, p_start, p_end, lines, str(path),
+                                 vocab)
 
 
-def _fol_run(name, rows, source, run_ids) -> FOLRun:
-    """A FOLRun from rows ``(topic, docid, rank, score, offset, length, line)``, ordered by topic then rank."""
-    if rows:
-        columns = [np.array(c) for c in zip(*rows)]
-    else:
-        columns = [np.zeros(0)] * 7
-    return _ordered(name, *columns, source=source, run_ids=run_ids)
-
-
-def _ordered(name, topic, docid, rank, score, offset, length, line, *, source, run_ids) -> FOLRun:
-    """A FOLRun from column arrays, sorted by topic (natural order) then rank, ties in input order."""
-    import pandas as pd
-
-    from ..evaluation.resolve import topic_sort_key
-
-    topic = np.asarray(topic, dtype=object)
-    codes, uniques = pd.factorize(topic)
-    order_of = np.zeros(len(uniques), dtype=np.int64)
-    order_of[sorted(range(len(uniques)), key=lambda i: topic_sort_key(uniques[i]))] = np.arange(len(uniques))
-    tcode = order_of[codes] if len(codes) else np.zeros(0, dtype=np.int64)
-    rank = np.asarray(rank, dtype=np.int64)
-    order = np.lexsort((np.arange(len(rank)), rank, tcode))
-    return FOLRun(name, topic[order], np.asarray(docid, dtype=object)[order], rank[order],
-                  np.asarray(score, dtype=float)[order], np.asarray(offset, dtype=np.int64)[order],
-                  np.asarray(length, dtype=np.int64)[order], np.asarray(line, dtype=np.int64)[order], source,
-                  tuple(run_ids))
-
-
-def _read_fol_run_fast(path, name) -> FOLRun | None:
-    """The C parser of pandas for a well-formed run file; None if anything is off (the line-by-line
-    reader then finds and reports it)."""
-    import io
-
-    import pandas as pd
-
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-        if not data.strip():
-            return None
-        lines = data.count(b"\n") + (not data.endswith(b"\n"))
-        df = pd.read_csv(io.BytesIO(data), sep=r"\s+", header=None, names=list(range(9)), engine="c",
-                         dtype={0: object, 1: object, 2: object, 5: object}, skip_blank_lines=True)
-    except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError):
-        return None
-    if len(df) != lines or df[8].notna().any() or df[7].isna().any():  # blank lines, or not 8 fields
-        return None
-    if not all(pd.api.types.is_integer_dtype(df[c]) for c in (3, 6, 7)) or \
-            not pd.api.types.is_numeric_dtype(df[4]):
-        return None
-    offset, length = df[6].to_numpy(np.int64), df[7].to_numpy(np.int64)
-    if (offset < 0).any() or (length < 0).any():
-        return None
-    run_ids = tuple(pd.unique(df[5].to_numpy(object)).tolist())
-    return _ordered(str(path) if name is None else name, df[0].to_numpy(object), df[2].to_numpy(object),
-                    df[3].to_numpy(np.int64), df[4].to_numpy(float), offset, length, np.arange(1, len(df) + 1),
-                    source=str(path), run_ids=run_ids)
-
-
-def read_fol_run(path: str | os.PathLike, name: str | None = None) -> FOLRun:
-    """Read a TREC-like passage run (see the module docstring).
+def read_fol_run(path: str | os.PathLike, name: str | None = None, vocab: Vocabulary | None = None) -> FOLRun:
+    """Read a TREC-like passage run (see the module docstring), lines kept in file order.
 
     An empty file is an empty run (every topic scores 0 under ``-c``).
+
+    Parameters
+    ----------
+    path : path-like
+    name : str, optional
+        Run name in reports (default: the path).
+    vocab : Vocabulary, optional
+        The assessments' vocabulary (``qrels.vocab``), so that the run joins
+        them by integer codes.
 
     Raises
     ------
     RunFormatError
         With the file and line: not 8 fields, a non-integer rank, offset or
-        length, a negative offset or length, or a non-numeric score.
+        length, a negative offset or length (an offset ``X`` or ``-1``, which
+        the official tool reads as "no passage", is refused), or a
+        non-numeric score.
     """
-    fast = _read_fol_run_fast(path, name)
-    if fast is not None:
-        return fast
-    rows = []
-    run_ids: dict[str, None] = {}
+    vocab = vocab or Vocabulary()
+    name = str(path) if name is None else name
+    scan = _scanner()
+    if scan is not None:
+        got = scan.scan_run(_read_bytes(path, RunFormatError), vocab.topics, vocab.docs)
+        if not isinstance(got, int):
+            t, d, rank, score, offset, length, line, rid, run_ids = got
+            return FOLRun(name, vocab, t, d, rank, score, offset, length, line, rid, tuple(run_ids), str(path))
+    return _read_fol_run_lines(path, name, vocab)
+
+
+def _read_fol_run_lines(path, name: str, vocab: Vocabulary) -> FOLRun:
+    """The line-by-line run reader: explains every rejected line."""
+    cols: list[list] = [[] for _ in range(8)]
+    topic, docid, rank_, score_, offset_, length_, line_, rid = cols
     for lineno, f in iter_fields(path, RunFormatError):
         if len(f) != 8:
             hint = " (7 fields look like an element run with an XPath)" if len(f) == 7 else ""
@@ -214,15 +220,18 @@ def read_fol_run(path: str | os.PathLike, name: str | None = None) -> FOLRun:
             score = float(f[4])
         except ValueError:
             raise RunFormatError(f"expected a numeric score in field 5, got {f[4]!r}", path, lineno) from None
+        if f[6] in ("X", "-1"):
+            raise RunFormatError(f"offset {f[6]} (field 7): the official tool reads it as a result of 18 "
+                                 "characters with no position; graphsr expects a character offset >= 0", path, lineno)
         offset = _int(f[6], "passage offset (field 7)", path, lineno, RunFormatError)
         length = _int(f[7], "passage length (field 8)", path, lineno, RunFormatError)
-        run_ids[f[5]] = None
-        rows.append((f[0], f[2], rank, score, offset, length, lineno))
-    return _fol_run(str(path) if name is None else name, rows, str(path), tuple(run_ids))
+        for c, v in zip(cols, (f[0], f[2], rank, score, offset, length, lineno, f[5])):
+            c.append(v)
+    return FOLRun.from_columns(name, topic, docid, rank_, score_, offset_, length_, line_, rid, str(path), vocab)
 
 
 def read_inex_submission(path: str | os.PathLike, documents: Mapping | None = None,
-                         name: str | None = None) -> FOLRun:
+                         name: str | None = None, vocab: Vocabulary | None = None) -> FOLRun:
     """Read an INEX XML submission (``<fol>`` or ``<path>`` results) as a passage run.
 
     Parameters
@@ -233,6 +242,8 @@ def read_inex_submission(path: str | os.PathLike, documents: Mapping | None = No
         text ``[start, end)``.
     name : str, optional
         Default: the submission's ``run-id``, else the path.
+    vocab : Vocabulary, optional
+        The assessments' vocabulary.
 
     Raises
     ------
@@ -260,7 +271,9 @@ def read_inex_submission(path: str | os.PathLike, documents: Mapping | None = No
                     if topic is None:
                         raise RunFormatError("<topic> without a topic-id attribute", path, el.sourceline)
                 continue
-            if tag == "result":
+            if tag == "topic":
+                topic = None  # a <result> after </topic> belongs to no topic
+            elif tag == "result":
                 if topic is None:
                     raise RunFormatError("<result> outside a <topic>", path, el.sourceline)
                 rows.append(_xml_result(el, topic, pos, documents, path))
@@ -269,7 +282,8 @@ def read_inex_submission(path: str | os.PathLike, documents: Mapping | None = No
         raise RunFormatError(f"malformed XML: {exc.msg}", path, exc.lineno) from None
     except OSError as exc:
         raise RunFormatError(f"cannot read file: {exc}", path) from None
-    return _fol_run(name or run_id or str(path), rows, str(path), (run_id,) if run_id else ())
+    cols = list(zip(*rows)) if rows else [()] * 7
+    return FOLRun.from_columns(name or run_id or str(path), *cols, run_id=run_id, source=str(path), vocab=vocab)
 
 
 def _xml_result(el, topic: str, pos: dict, documents, path):
@@ -343,11 +357,12 @@ def run_format(path: str | os.PathLike) -> str:
     return "element"
 
 
-def read_passage_run(path: str | os.PathLike, documents: Mapping | None = None, name: str | None = None) -> FOLRun:
+def read_passage_run(path: str | os.PathLike, documents: Mapping | None = None, name: str | None = None,
+                     vocab: Vocabulary | None = None) -> FOLRun:
     """A passage run from a TREC-like FOL file or an INEX XML submission (detected)."""
     if run_format(path) == "xml":
-        return read_inex_submission(path, documents, name)
-    return read_fol_run(path, name)
+        return read_inex_submission(path, documents, name, vocab)
+    return read_fol_run(path, name, vocab)
 
 
 def submission_files(path: str | os.PathLike) -> set[str]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
 from ..errors import MeasureNameError
 
@@ -37,7 +37,9 @@ class Measure:
 
     Subclasses set ``NAME``, ``DESCRIPTION``, ``SUPPORTED_PARAMS``,
     ``CUTOFF`` (``'optional'``, ``'required'`` or ``'none'``) and ``FAMILY``
-    (the name of the module-level family that computes it).
+    (the name of the module-level family that computes it).  ``INTEGER``
+    marks counts (printed as integers); ``AGGREGATE`` says how the ``all``
+    value is formed (``'mean'`` over topics, or ``'sum'``).
     """
 
     NAME: ClassVar[str] = ""
@@ -45,6 +47,8 @@ class Measure:
     SUPPORTED_PARAMS: ClassVar[dict[str, Param]] = {}
     CUTOFF: ClassVar[str] = "optional"
     FAMILY: ClassVar[str] = ""
+    INTEGER: ClassVar[bool] = False
+    AGGREGATE: ClassVar[str] = "mean"
 
     def __init__(self, cutoff: int | None = None, **params: Any):
         if cutoff is not None:
@@ -69,13 +73,21 @@ class Measure:
             values[name] = v
         self.cutoff = cutoff
         self.params = values
+        self.given = frozenset(k for k, v in params.items() if v is not None)  # named, not defaulted
 
     # -- ir_measures-style construction ------------------------------------
     def __call__(self, **params: Any) -> "Measure":
-        return type(self)(cutoff=self.cutoff, **{**self.params, **params})
+        return type(self)(cutoff=self.cutoff, **{**{k: self.params[k] for k in self.given}, **params})
 
     def __matmul__(self, cutoff: int) -> "Measure":
-        return type(self)(cutoff=cutoff, **self.params)
+        return type(self)(cutoff=cutoff, **{k: self.params[k] for k in self.given})
+
+    def with_defaults(self, **params: Any) -> "Measure":
+        """The same measure with ``params`` set where the measure takes them and its string left them
+        unset (how command-line options such as ``--beta`` apply to ``-m`` measures)."""
+        extra = {k: v for k, v in params.items()
+                 if v is not None and k in self.SUPPORTED_PARAMS and k not in self.given}
+        return self(**extra).validate() if extra else self
 
     def __getitem__(self, key: str) -> Any:
         return self.params[key]
@@ -168,6 +180,7 @@ def parse_measure(text: str | Measure) -> Measure:
     if isinstance(text, Measure):
         return text.validate()
     reg = registry()
+    text = _official_alias(text)
     m = _MEASURE.match(text)
     if m is None:
         raise MeasureNameError(f"cannot parse measure {text!r}; expected Name, Name@k or Name(param=value,...)@k")
@@ -182,12 +195,20 @@ def parse_measure(text: str | Measure) -> Measure:
             if not eq or not key.strip():
                 raise MeasureNameError(f"{text!r}: expected parameters as name=value, got {part!r}")
             params[key.strip()] = _value(value.strip())
+    cutoff = None
     if m.group("bracket") is not None:  # Name[value]: the measure's bracket parameter, e.g. iP[0.01]
         key = getattr(cls, "BRACKET", None)
         if key is None:
             raise MeasureNameError(f"{text!r}: {name} takes no [value]")
-        params[key] = _value(m.group("bracket").strip())
-    cutoff = None
+        if key == "@":  # the official tool's gP[5] is gP@5
+            if m.group("cutoff") is not None:
+                raise MeasureNameError(f"{text!r}: give the cut-off once, as [k] or @k")
+            try:
+                cutoff = int(m.group("bracket"))
+            except ValueError:
+                raise MeasureNameError(f"{text!r}: expected an integer rank in [ ]") from None
+        else:
+            params[key] = _value(m.group("bracket").strip())
     if m.group("cutoff") is not None:
         try:
             cutoff = int(m.group("cutoff"))
@@ -195,6 +216,15 @@ def parse_measure(text: str | Measure) -> Measure:
             raise MeasureNameError(f"{text!r}: expected an integer cut-off after @, got "
                                    f"{m.group('cutoff')!r}") from None
     return cls(cutoff=cutoff, **params).validate()
+
+
+_IRCL = re.compile(r"^\s*ircl_prn\.(\d+(?:\.\d*)?)(.*)$", re.S)
+
+
+def _official_alias(text: str) -> str:
+    """The official tool's ``ircl_prn.0.10`` is ``ircl_prn[0.10]``."""
+    m = _IRCL.match(text)
+    return f"ircl_prn[{m.group(1)}]{m.group(2)}" if m else text
 
 
 def _value(s: str) -> Any:
@@ -215,5 +245,3 @@ def parse_measures(texts: list[str]) -> list[Measure]:
             out.append(m)
     return out
 
-
-FamilyFunc = Callable[..., dict]

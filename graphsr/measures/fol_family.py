@@ -1,162 +1,339 @@
-"""The official INEX passage measures as registered measure objects.
+"""The official INEX passage measures as registered measure objects (inex_eval 3.1's every line).
 
 ================================  ==========================================
-``iP[x]``                         interpolated precision at recall ``x`` (focused)
-``MAiP``                          mean of iP over the 101 levels 0.00 .. 1.00
-``gP@k``, ``gR@k``                generalized precision / recall at article rank k
-``MAgP``                          mean average generalized precision
+``iP[x]``                         interpolated precision at recall ``x`` (focused, thorough)
+``MAiP`` (per topic ``AiP``)      mean of iP over the 101 levels 0.00 .. 1.00
+``ircl_prn[x]``                   interpolated precision at level x: 101 levels (focused, thorough),
+                                  11 levels of generalized recall (ric, t2i, bic)
+``gP@k``, ``gR@k``                generalized precision / recall at article rank k (also ``gP[k]``)
+``MAgP`` (per topic ``AgP``)      mean average generalized precision
+``num_ret``, ``num_rel``,         articles retrieved / relevant / relevant retrieved; characters
+``num_rel_ret``, ``ret_size``,    retrieved / highlighted / highlighted retrieved (``all``: sums)
+``rel_size``, ``rel_ret_size``
+``art_prec``, ``art_rec``,        article and character precision, recall and F1 (focused,
+``art_f1``, ``char_prec``,        thorough)
+``char_rec``, ``char_f1``
 ================================  ==========================================
 
-``gP``, ``gR`` and ``MAgP`` take ``task=ric`` (Relevant in Context, the
-default; ``beta``, default 0.25 as the official tool) or ``task=bic`` (Best
-in Context; ``n``, default 500 characters).  The arithmetic and the official
-tool's conventions are in :mod:`graphsr.measures.fol`.
+Every measure takes ``task``: ``focused`` (the default of iP, MAiP, counts and
+ratios), ``thorough``, ``ric`` (Relevant in Context, the default of gP, gR,
+MAgP), ``t2i`` (RiC scored by tolerance to irrelevance) or ``bic`` (Best in
+Context).  Article scores take ``beta`` (ric, default 0.25), ``irr`` (t2i,
+tolerance in characters, default 300) and ``n`` (bic, default 500); ``gP`` and
+``gR`` take ``beyond``: ``last`` (default, the official tool: a topic with
+fewer than k article ranks reports the value at its last one) or ``zero``
+(ranks past the last count as scoring 0, so gP divides by k).  The arithmetic
+and the official tool's conventions are in :mod:`graphsr.measures.fol` and
+the modules it names.
 
 >>> from graphsr.measures import parse_measure
 >>> parse_measure("iP[0.01]"), parse_measure("iP(x=0.1)"), parse_measure("MAgP(task=bic,n=500)")
 (iP[0.01], iP[0.10], MAgP(task=bic))
+>>> parse_measure("gP[5]"), parse_measure("ircl_prn.0.10(task=ric)"), parse_measure("AiP")
+(gP@5, ircl_prn[0.10](task=ric), MAiP)
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..errors import MeasureNameError
-from .base import Measure, Param, register
-from .fol import PassageInputs, article_scores, focused_curve, generalized, interpolated_precision
+from ..errors import MeasureNameError, RunRuleError
+from .base import Measure, Param, _fmt, register
+from .fol import PassageInputs
+from .fol_context import article_ranking, generalized
+from .fol_focused import character_stats, interpolated_precision
+from .fol_rules import first_violation
 
-__all__ = ["iP", "MAiP", "gP", "gR", "MAgP", "compute_fol_family", "OFFICIAL_FOCUSED", "OFFICIAL_CONTEXT",
-           "IP_CURVE"]
+__all__ = ["iP", "MAiP", "gP", "gR", "MAgP", "ircl_prn", "compute_fol_family", "TASKS", "RULES_OF_TASK",
+           "COUNTS", "RATIOS", "PassageValues"]
+
+TASKS = ("focused", "thorough", "ric", "t2i", "bic")
+CHARACTER_TASKS = ("focused", "thorough")
+CONTEXT_TASKS = ("ric", "t2i", "bic")
+#: The rules the official tool enforces per task (RULES §0), strict and with --lenient.
+RULES_OF_TASK = {"focused": {"overlap"}, "thorough": set(), "ric": {"overlap", "interleave"},
+                 "t2i": {"overlap", "interleave"}, "bic": {"interleave", "repeat"}}
+LENIENT_RULES_OF_TASK = {"focused": set(), "thorough": set(), "ric": {"interleave"}, "t2i": {"interleave"},
+                         "bic": {"interleave"}}
+#: The parameter each task's article score reads, with its default.
+SCORE_PARAM = {"ric": ("beta", 0.25), "t2i": ("irr", 300), "bic": ("n", 500.0)}
+
+COUNTS = ("num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size")
+RATIOS = ("art_prec", "art_rec", "art_f1", "char_prec", "char_rec", "char_f1")
 
 
-class _FOLMeasure(Measure):
+class _Passage(Measure):
+    """A passage measure: ``task`` and, where the score is read, the task's score parameter."""
+
     FAMILY = "fol"
-
-
-class _IP(_FOLMeasure):
-    NAME = "iP"
-    DESCRIPTION = "interpolated character precision at recall level x (INEX focused, official tool)"
-    SUPPORTED_PARAMS = {"x": Param(float, None, "recall level in [0, 1]")}
-    CUTOFF = "none"
-    BRACKET = "x"
-
-    def validate(self) -> "Measure":
-        x = self.params.get("x")
-        if x is None:
-            raise MeasureNameError("iP needs a recall level, e.g. iP[0.01]")
-        if not 0.0 <= x <= 1.0:
-            raise MeasureNameError(f"iP: the recall level must lie in [0, 1], got {x}")
-        return self
-
-    def __repr__(self) -> str:
-        x = self.params.get("x")
-        if x is None:
-            return "iP"
-        on_grid = abs(x * 100 - round(x * 100)) < 1e-9
-        return f"iP[{x:.2f}]" if on_grid else f"iP[{x!r}]"
-
-
-class _MAiP(_FOLMeasure):
-    NAME = "MAiP"
-    DESCRIPTION = "mean interpolated precision over the 101 recall levels 0.00 .. 1.00 (INEX focused)"
+    TASKS: tuple = TASKS
+    DEFAULT_TASK = "focused"
+    SCORED = False  # reads the article scores (beta, irr, n)
+    BRACKET: str | None = None
     CUTOFF = "none"
 
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        params = {"task": Param(str, cls.DEFAULT_TASK, " | ".join(cls.TASKS))}
+        if cls.SCORED:
+            params["beta"] = Param(float, 0.25, "ric: weight of recall in the per-article F-measure")
+            params["irr"] = Param(int, 300, "t2i: non-highlighted characters a reader tolerates")
+            params["n"] = Param(float, 500.0, "bic: characters within which an entry point scores")
+        params.update(cls.EXTRA_PARAMS)
+        cls.SUPPORTED_PARAMS = params
 
-_CONTEXT = {"task": Param(str, "ric", "ric (Relevant in Context) or bic (Best in Context)"),
-            "beta": Param(float, 0.25, "RiC: weight of recall in the per-article F-measure"),
-            "n": Param(float, 500.0, "BiC: characters within which an entry point scores")}
-
-
-class _Context(_FOLMeasure):
-    SUPPORTED_PARAMS = _CONTEXT
+    EXTRA_PARAMS: dict = {}
 
     def validate(self) -> "Measure":
         super().validate()
-        if self["task"] not in ("ric", "bic"):
-            raise MeasureNameError(f"{self.NAME}: task must be ric or bic, got {self['task']!r}")
-        if self["beta"] <= 0 or self["n"] <= 0:
-            raise MeasureNameError(f"{self.NAME}: beta and n must be positive")
+        task = self["task"]
+        if task not in self.TASKS:
+            raise MeasureNameError(f"{self.NAME}: task must be one of {', '.join(self.TASKS)}, got {task!r}")
+        if self.SCORED:
+            for t, (name, _) in SCORE_PARAM.items():
+                if name in self.given and t != task:
+                    raise MeasureNameError(f"{self.NAME}: {name} applies to task={t}, not task={task}")
+            if self["beta"] <= 0 or self["n"] <= 0 or self["irr"] < 0:
+                raise MeasureNameError(f"{self.NAME}: beta and n must be positive, irr >= 0")
         return self
 
     def key(self) -> tuple:
-        """The article scoring this measure reads (measures sharing it share one pass)."""
-        return (self["task"], self["beta"] if self["task"] == "ric" else None,
-                self["n"] if self["task"] == "bic" else None)
+        """What this measure's values are computed from (measures sharing it share one pass)."""
+        task = self["task"]
+        score = None
+        if task in SCORE_PARAM:
+            name, default = SCORE_PARAM[task]
+            score = self[name] if self.SCORED else default
+        return task, score
 
-    def __repr__(self) -> str:  # show only the parameters of the task
-        shown = {"task": self["task"] != "ric",
-                 "beta": self["task"] == "ric" and self["beta"] != 0.25,
-                 "n": self["task"] == "bic" and self["n"] != 500.0}
-        from .base import _fmt
+    def _shown(self) -> list[str]:
+        out = []
+        if self["task"] != self.DEFAULT_TASK:
+            out.append(f"task={self['task']}")
+        if self.SCORED and self["task"] in SCORE_PARAM:
+            name, default = SCORE_PARAM[self["task"]]
+            if self[name] != default:
+                out.append(f"{name}={_fmt(self[name])}")
+        for k, p in self.EXTRA_PARAMS.items():
+            if k != self.BRACKET and self[k] != p.default:
+                out.append(f"{k}={_fmt(self[k])}")
+        return out
 
-        args = ",".join(f"{k}={_fmt(self[k])}" for k in ("task", "beta", "n") if shown[k])
-        return self.NAME + (f"({args})" if args else "") + (f"@{self.cutoff}" if self.cutoff is not None else "")
+    def __repr__(self) -> str:
+        s = self.NAME
+        if self.BRACKET:
+            s += self._bracket()
+        shown = self._shown()
+        s += f"({','.join(shown)})" if shown else ""
+        return s + (f"@{self.cutoff}" if self.cutoff is not None else "")
+
+    def _bracket(self) -> str:
+        x = self.params.get(self.BRACKET)
+        if x is None:
+            return ""
+        on_grid = abs(x * 100 - round(x * 100)) < 1e-9
+        return f"[{x:.2f}]" if on_grid else f"[{x!r}]"
 
 
-class _gP(_Context):
+class _Level(_Passage):
+    """A measure read at a recall level ``x`` in [0, 1]."""
+
+    BRACKET = "x"
+    EXTRA_PARAMS = {"x": Param(float, None, "recall level in [0, 1]")}
+
+    def validate(self) -> "Measure":
+        super().validate()
+        x = self.params.get("x")
+        if x is None:
+            raise MeasureNameError(f"{self.NAME} needs a recall level, e.g. {self.NAME}[0.10]")
+        if not 0.0 <= x <= 1.0:
+            raise MeasureNameError(f"{self.NAME}: the recall level must lie in [0, 1], got {x}")
+        return self
+
+
+class _IP(_Level):
+    NAME = "iP"
+    DESCRIPTION = "interpolated character precision at recall level x (INEX focused/thorough, official tool)"
+    TASKS = CHARACTER_TASKS
+
+
+class _Ircl(_Level):
+    NAME = "ircl_prn"
+    DESCRIPTION = ("interpolated precision at level x: 101 character-recall levels (focused, thorough) or 11 "
+                   "article-recall levels of gP (ric, t2i, bic); the official tool's ircl_prn.x lines")
+    SCORED = True
+
+    def validate(self) -> "Measure":
+        super().validate()
+        steps = 100 if self["task"] in CHARACTER_TASKS else 10
+        if abs(self["x"] * steps - round(self["x"] * steps)) > 1e-9:
+            raise MeasureNameError(f"ircl_prn: task {self['task']} has levels in steps of {1 / steps:g}, "
+                                   f"got {self['x']!r}")
+        return self
+
+
+class _MAiP(_Passage):
+    NAME = "MAiP"
+    DESCRIPTION = "mean interpolated precision over the 101 recall levels 0.00 .. 1.00 (per topic: AiP)"
+    TASKS = CHARACTER_TASKS
+
+
+class _Generalized(_Passage):
+    TASKS = CONTEXT_TASKS
+    DEFAULT_TASK = "ric"
+    CUTOFF = "required"
+    BRACKET = "@"
+    EXTRA_PARAMS = {"beyond": Param(str, "last", "a topic with fewer than k article ranks: last (its value at "
+                                                 "the last rank, as the official tool) or zero (divide by k)")}
+
+    def validate(self) -> "Measure":
+        super().validate()
+        if self["beyond"] not in ("last", "zero"):
+            raise MeasureNameError(f"{self.NAME}: beyond must be last or zero, got {self['beyond']!r}")
+        return self
+
+    def _bracket(self) -> str:
+        return ""
+
+
+class _gP(_Generalized):
     NAME = "gP"
-    DESCRIPTION = "generalized precision at article rank k (INEX RiC/BiC)"
-    CUTOFF = "required"
+    DESCRIPTION = "generalized precision at article rank k (INEX RiC/T2I/BiC)"
+    SCORED = True
 
 
-class _gR(_Context):
+class _gR(_Generalized):
     NAME = "gR"
-    DESCRIPTION = "generalized recall at article rank k: relevant articles found / judged (INEX RiC/BiC)"
-    CUTOFF = "required"
+    DESCRIPTION = "generalized recall at article rank k: relevant articles found / judged (INEX RiC/T2I/BiC)"
 
 
-class _MAgP(_Context):
+class _MAgP(_Passage):
     NAME = "MAgP"
-    DESCRIPTION = "mean average generalized precision (INEX RiC/BiC); @k: over the first k articles"
+    DESCRIPTION = "mean average generalized precision (INEX RiC/T2I/BiC; per topic: AgP); @k: first k articles"
+    TASKS = CONTEXT_TASKS
+    DEFAULT_TASK = "ric"
+    SCORED = True
     CUTOFF = "optional"
 
 
-for _cls in (_IP, _MAiP, _gP, _gR, _MAgP):
-    register(_cls)
-
-iP, MAiP, gP, gR, MAgP = _IP(), _MAiP(), _gP(), _gR(), _MAgP()
-
-#: What the official tool prints for a focused run, and for a RiC or BiC run.
-OFFICIAL_FOCUSED = ("iP[0.00]", "iP[0.01]", "iP[0.05]", "iP[0.10]", "MAiP")
-OFFICIAL_CONTEXT = ("MAgP",) + tuple(f"gP@{k}" for k in (1, 2, 3, 5, 10, 25, 50)) + tuple(
-    f"gR@{k}" for k in (1, 2, 3, 5, 10, 25, 50))
-#: The 101-point interpolated precision curve.
-IP_CURVE = tuple(f"iP[{j / 100:.2f}]" for j in range(101))
+class _Count(_Passage):
+    INTEGER = True
+    AGGREGATE = "sum"
 
 
-def compute_fol_family(measures: list[Measure], x: PassageInputs) -> tuple[dict[Measure, np.ndarray], dict]:
-    """Per-topic values of passage measures, and what was noticed (``impossible`` recall points
-    skipped, BiC ``extra_results`` after an article's entry point).
+class _Ratio(_Passage):
+    TASKS = CHARACTER_TASKS
+
+
+_COUNT_TEXT = {
+    "num_ret": "articles retrieved",
+    "num_rel": "relevant articles (with highlighted text) judged",
+    "num_rel_ret": "relevant articles retrieved",
+    "ret_size": "characters retrieved (thorough: new characters of relevant articles, all of others; bic: 0)",
+    "rel_size": "highlighted characters judged",
+    "rel_ret_size": "highlighted characters retrieved (bic: 0)",
+}
+_RATIO_TEXT = {
+    "art_prec": "article precision: relevant retrieved / retrieved",
+    "art_rec": "article recall: relevant retrieved / relevant",
+    "art_f1": "harmonic mean of art_prec and art_rec",
+    "char_prec": "character precision: highlighted retrieved / retrieved",
+    "char_rec": "character recall: highlighted retrieved / highlighted",
+    "char_f1": "harmonic mean of char_prec and char_rec",
+}
+_classes = [_IP, _Ircl, _MAiP, _gP, _gR, _MAgP]
+for _name, _text in _COUNT_TEXT.items():
+    _classes.append(type(f"_{_name}", (_Count,), {"NAME": _name, "DESCRIPTION": _text + "; all: sum"}))
+for _name, _text in _RATIO_TEXT.items():
+    _classes.append(type(f"_{_name}", (_Ratio,), {"NAME": _name, "DESCRIPTION": _text}))
+for _cls in _classes:
+    register(_cls, *{"MAiP": ("AiP",), "MAgP": ("AgP",)}.get(_cls.NAME, ()))
+
+iP, MAiP, gP, gR, MAgP, ircl_prn = _IP(), _MAiP(), _gP(), _gR(), _MAgP(), _Ircl()
+
+
+class PassageValues:
+    """Per-topic values of passage measures, their ``all`` values, and what was noticed."""
+
+    def __init__(self, values: dict, overall: dict, notes: dict):
+        self.values, self.overall, self.notes = values, overall, notes
+
+
+def _seq_mean(v: np.ndarray) -> float:
+    """Mean summed left to right, as the official tool's loop (so the last digits agree too)."""
+    return (sum(v.tolist()) / len(v)) if len(v) else 0.0
+
+
+def compute_fol_family(measures: list[Measure], x: PassageInputs, lenient: bool = False) -> PassageValues:
+    """Per-topic and ``all`` values of passage measures.
 
     Raises
     ------
-    InterleavedArticles
-        For a RiC/BiC measure on a run whose articles are interleaved.
+    RunRuleError
+        When the run breaks a rule the official tool enforces for one of the
+        measures' tasks (an overlapping passage, interleaved articles, a
+        second BiC result for an article); ``result``/``earlier`` index ``x``.
+        With ``lenient`` only interleaving is refused (RiC, T2I, BiC).
     """
     T = len(x.topics)
-    out: dict[Measure, np.ndarray] = {}
-    notes: dict = {}
-    focused = [m for m in measures if m.NAME in ("iP", "MAiP")]
-    if focused:
-        curve = focused_curve(x)
-        notes["impossible"] = curve.impossible
-        for m in focused:
-            out[m] = curve.levels.mean(axis=1) if m.NAME == "MAiP" else interpolated_precision(curve, m["x"], T)
-    by_key: dict[tuple, list[Measure]] = {}
+    rules = LENIENT_RULES_OF_TASK if lenient else RULES_OF_TASK
+    kinds = set().union(*(rules[m["task"]] for m in measures)) if measures else set()
+    v = first_violation(x, kinds) if kinds else None
+    if v is not None:
+        tasks = sorted({m["task"] for m in measures if v.kind in rules[m["task"]]})
+        raise RunRuleError(v.kind, v.result, v.earlier, tasks)
+    groups: dict[tuple, list[Measure]] = {}
     for m in measures:
-        if isinstance(m, _Context):
-            by_key.setdefault(m.key(), []).append(m)
-    for (task, beta, n), ms in by_key.items():
-        ranking = article_scores(x, task, beta or 0.25, n or 500.0)
-        if task == "bic":
+        groups.setdefault(m.key(), []).append(m)
+    out: dict[Measure, np.ndarray] = {}
+    overall: dict[Measure, float] = {}
+    notes: dict = {}
+    for (task, score), ms in groups.items():
+        if task in CHARACTER_TASKS:
+            stats = character_stats(x, thorough=task == "thorough", lenient=lenient)
+            notes["skipped"] = notes.get("skipped", 0) + stats.skipped
+            notes["impossible"] = notes.get("impossible", 0) + stats.impossible
+            aip = np.cumsum(stats.levels, axis=1)[:, -1] / 101.0 if T else np.zeros(0)
+            for m in ms:
+                name = m.NAME
+                if name == "iP":
+                    out[m] = interpolated_precision(stats, m["x"], T)
+                elif name == "ircl_prn":
+                    out[m] = stats.levels[:, round(m["x"] * 100)].copy()
+                elif name == "MAiP":
+                    out[m] = aip
+                elif name in COUNTS:
+                    out[m] = stats.counts[name]
+                else:
+                    out[m] = stats.ratios[name]
+            continue
+        kw = {"beta": 0.25, "irr": 300, "n": 500.0}
+        kw[SCORE_PARAM[task][0]] = score
+        ranking = article_ranking(x, task, lenient=lenient, **kw)
+        if ranking.extra_results:
             notes["extra_results"] = ranking.extra_results
-        cutoffs = sorted({m.cutoff for m in ms if m.cutoff is not None and m.NAME != "MAgP"}) or [1]
+        cutoffs = sorted({m.cutoff for m in ms if m.NAME in ("gP", "gR")}) or [1]
         col = {k: i for i, k in enumerate(cutoffs)}
-        full = None
+        gens: dict = {}
+
+        def gen(beyond: str = "last", agp_cutoff=None):
+            if (beyond, agp_cutoff) not in gens:
+                gens[beyond, agp_cutoff] = generalized(ranking, x.topic_rel_articles, cutoffs, beyond, agp_cutoff)
+            return gens[beyond, agp_cutoff]
+
         for m in ms:
-            if m.NAME == "MAgP":
-                out[m] = generalized(ranking, x.topic_rel_articles, [1], m.cutoff)["AgP"]
-                continue
-            full = full or generalized(ranking, x.topic_rel_articles, cutoffs)
-            out[m] = full[m.NAME][:, col[m.cutoff]]
-    return {m: out[m] for m in measures}, notes
+            name = m.NAME
+            if name in ("gP", "gR"):
+                out[m] = gen(m["beyond"])[name][:, col[m.cutoff]]
+            elif name == "MAgP":
+                out[m] = gen("last", m.cutoff)["AgP"]
+            elif name == "ircl_prn":
+                out[m] = gen()["ircl"][:, round(m["x"] * 10)]
+            else:
+                out[m] = ranking.counts[name]
+                if name in ("num_rel", "rel_size"):  # RULES §3.3: "all" sums every topic of the qrels
+                    overall[m] = float(x.qrels_rel_articles if name == "num_rel" else x.qrels_rel_chars)
+    for m in measures:
+        if m not in overall:
+            overall[m] = float(out[m].sum()) if m.AGGREGATE == "sum" else _seq_mean(out[m])
+    return PassageValues({m: out[m] for m in measures}, overall, notes)

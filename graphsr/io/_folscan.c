@@ -1,0 +1,372 @@
+/*
+ * graphsr.io._folscan -- one pass over a passage run or FOL qrels file, in C.
+ *
+ * scan_run(data, topics, docs) -> tuple | int
+ *
+ *   data    bytes: the whole file
+ *   topics, docs
+ *           dicts name (str) -> code (int) shared with the assessments; names
+ *           met for the first time are added with code len(dict)
+ *
+ *   Returns (topic, doc, rank, score, offset, length, line, run_id, run_ids):
+ *   int64 arrays (score float64) with one entry per non-blank line in file
+ *   order, run_id an index into the list run_ids.  Returns the 1-based number
+ *   of the first line this fast path does not accept (not 8 fields, a number
+ *   it does not read, a byte outside printable ASCII); the caller's
+ *   line-by-line reader then explains that line or reads what this scanner
+ *   declined.  Accepted: rank = [+-]digits, offset and length = digits (at
+ *   most 18), score = a decimal number as Python's float() reads it.
+ *
+ * scan_qrels(data, topics, docs) -> tuple | int
+ *
+ *   Lines 'topic Q0 file rel_chars doc_len [bep offset:length ...]'.
+ *   Returns (topic, doc, rel_chars, doc_len, bep, line, pass_row, pass_start,
+ *   pass_end), passages sorted by offset within a row, or the first line not
+ *   accepted: fields other than 5 or >= 7, a number that is not digits, a
+ *   passage of length 0 or beyond doc_len, overlapping passages, rel_chars
+ *   different from the passages' sum, a best entry point beyond doc_len.
+ *   (A (topic, file) pair judged twice is checked by the caller.)
+ *
+ * Both read only `data`; the dicts are the only state they change.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+
+#define MAXF 4096 /* fields accepted on one qrels line by the fast path */
+
+/* A name -> code look-up that remembers the previous line's name (runs repeat it). */
+typedef struct {
+    PyObject *dict;
+    const char *last;
+    Py_ssize_t last_len;
+    int64_t last_code;
+} Names;
+
+static int64_t name_code(Names *n, const char *s, Py_ssize_t len) {
+    if (n->last != NULL && n->last_len == len && memcmp(n->last, s, (size_t)len) == 0) return n->last_code;
+    PyObject *key = PyUnicode_DecodeASCII(s, len, NULL);
+    if (key == NULL) return -1;
+    PyObject *code = PyDict_GetItemWithError(n->dict, key); /* borrowed */
+    int64_t c;
+    if (code != NULL) {
+        c = PyLong_AsLongLong(code);
+    } else if (PyErr_Occurred()) {
+        c = -1;
+    } else {
+        c = (int64_t)PyDict_Size(n->dict);
+        PyObject *v = PyLong_FromLongLong(c);
+        if (v == NULL || PyDict_SetItem(n->dict, key, v) < 0) c = -1;
+        Py_XDECREF(v);
+    }
+    Py_DECREF(key);
+    if (c >= 0) {
+        n->last = s;
+        n->last_len = len;
+        n->last_code = c;
+    }
+    return c;
+}
+
+/* digits only (at most 18): 0 on success */
+static int read_digits(const char *s, Py_ssize_t len, int64_t *out) {
+    if (len < 1 || len > 18) return -1;
+    int64_t v = 0;
+    for (Py_ssize_t i = 0; i < len; ++i) {
+        if (s[i] < '0' || s[i] > '9') return -1;
+        v = v * 10 + (s[i] - '0');
+    }
+    *out = v;
+    return 0;
+}
+
+static int read_signed(const char *s, Py_ssize_t len, int64_t *out) {
+    int neg = 0;
+    if (len > 0 && (s[0] == '+' || s[0] == '-')) {
+        neg = s[0] == '-';
+        ++s;
+        --len;
+    }
+    if (read_digits(s, len, out) < 0) return -1;
+    if (neg) *out = -*out;
+    return 0;
+}
+
+static const double POW10[16] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+
+/* a decimal number, as float() reads it: [+-]digits[.digits][e[+-]digits] */
+static int read_double(const char *s, Py_ssize_t len, double *out) {
+    /* the common case [+-]digits[.digits] with at most 15 digits: m / 10^k is exact-then-rounded,
+       so correctly rounded (both m and 10^k are exact doubles), as float() */
+    Py_ssize_t i = (len > 0 && (s[0] == '+' || s[0] == '-')) ? 1 : 0;
+    int64_t m = 0;
+    int digits = 0, frac = -1;
+    for (; i < len; ++i) {
+        char c = s[i];
+        if (c >= '0' && c <= '9') {
+            m = m * 10 + (c - '0');
+            if (++digits > 15) break;
+            if (frac >= 0) ++frac;
+        } else if (c == '.' && frac < 0) {
+            frac = 0;
+        } else {
+            break;
+        }
+    }
+    if (i == len && digits > 0) {
+        double v = (double)m / POW10[frac > 0 ? frac : 0];
+        *out = s[0] == '-' ? -v : v;
+        return 0;
+    }
+    char buf[64];
+    if (len < 1 || len >= (Py_ssize_t)sizeof buf) return -1;
+    for (Py_ssize_t k = 0; k < len; ++k) {
+        char c = s[k];
+        if (!((c >= '0' && c <= '9') || c == '.' || c == '+' || c == '-' || c == 'e' || c == 'E')) return -1;
+    }
+    memcpy(buf, s, (size_t)len);
+    buf[len] = '\0';
+    char *end = NULL;
+    double v = PyOS_string_to_double(buf, &end, NULL);
+    if (v == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return -1;
+    }
+    if (end != buf + len) return -1;
+    *out = v;
+    return 0;
+}
+
+/* growable int64 buffer */
+typedef struct {
+    int64_t *v;
+    Py_ssize_t n, cap;
+} Buf;
+
+static int buf_push(Buf *b, int64_t x) {
+    if (b->n == b->cap) {
+        Py_ssize_t cap = b->cap ? 2 * b->cap : 1024;
+        int64_t *v = realloc(b->v, (size_t)cap * sizeof(int64_t));
+        if (v == NULL) return -1;
+        b->v = v;
+        b->cap = cap;
+    }
+    b->v[b->n++] = x;
+    return 0;
+}
+
+static PyObject *as_array(const void *src, Py_ssize_t n, int type) {
+    npy_intp dims[1] = {n};
+    PyObject *a = PyArray_SimpleNew(1, dims, type);
+    if (a != NULL && n > 0) memcpy(PyArray_DATA((PyArrayObject *)a), src, (size_t)n * 8);
+    return a;
+}
+
+/* byte classes: 0 field separator (space, \t, \r, \v, \f), 1 printable ASCII, 2 anything else */
+static unsigned char byte_class[256];
+
+static void init_classes(void) {
+    for (int c = 0; c < 256; ++c) byte_class[c] = (c >= 0x21 && c <= 0x7e) ? 1 : 2;
+    byte_class[' '] = byte_class['\t'] = byte_class['\r'] = byte_class['\v'] = byte_class['\f'] = 0;
+}
+
+/* Split one line [p, end) into fields; returns the count (up to max, max + 1 meaning "more"),
+   or -1 if a byte is not printable ASCII. */
+static int split_fields(const char *p, const char *end, const char **fs, Py_ssize_t *fl, int max) {
+    const unsigned char *u = (const unsigned char *)p, *e = (const unsigned char *)end;
+    int n = 0;
+    for (;;) {
+        while (u < e && byte_class[*u] == 0) ++u;
+        if (u >= e) return n;
+        const unsigned char *s = u;
+        unsigned char cls;
+        while (u < e && (cls = byte_class[*u]) == 1) ++u;
+        if (u < e && cls == 2) return -1;
+        if (n == max) return max + 1;
+        fs[n] = (const char *)s;
+        fl[n] = (const char *)u - (const char *)s;
+        ++n;
+    }
+}
+
+static PyObject *scan_run(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    PyObject *topics, *docs;
+    if (!PyArg_ParseTuple(args, "y*O!O!", &view, &PyDict_Type, &topics, &PyDict_Type, &docs)) return NULL;
+    const char *data = view.buf, *end = data + view.len;
+    Py_ssize_t cap = 1;
+    for (const char *q = data; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; ++q) ++cap;
+    int64_t *col[8];
+    for (int k = 0; k < 8; ++k) col[k] = malloc((size_t)cap * sizeof(int64_t));
+    double *score = (double *)col[3];
+    PyObject *run_ids = PyDict_New(), *result = NULL;
+    Names tn = {topics, NULL, 0, 0}, dn = {docs, NULL, 0, 0}, rn = {run_ids, NULL, 0, 0};
+    long bad = 0;
+    Py_ssize_t n = 0;
+    int failed = run_ids == NULL;
+    for (int k = 0; k < 8; ++k) failed |= col[k] == NULL;
+    long lineno = 0;
+    const char *p = data;
+    while (!failed && !bad && p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *le = nl ? nl : end;
+        ++lineno;
+        const char *fs[8];
+        Py_ssize_t fl[8];
+        int nf = split_fields(p, le, fs, fl, 8);
+        p = nl ? nl + 1 : end;
+        if (nf == 0) continue;
+        int64_t rank, offset, length;
+        double sc;
+        if (nf != 8 || read_signed(fs[3], fl[3], &rank) || read_double(fs[4], fl[4], &sc) ||
+            read_digits(fs[6], fl[6], &offset) || read_digits(fs[7], fl[7], &length)) {
+            bad = lineno;
+            break;
+        }
+        int64_t t = name_code(&tn, fs[0], fl[0]), d = name_code(&dn, fs[2], fl[2]), r = name_code(&rn, fs[5], fl[5]);
+        if (t < 0 || d < 0 || r < 0) {
+            failed = 1;
+            break;
+        }
+        col[0][n] = t;
+        col[1][n] = d;
+        col[2][n] = rank;
+        score[n] = sc;
+        col[4][n] = offset;
+        col[5][n] = length;
+        col[6][n] = lineno;
+        col[7][n] = r;
+        ++n;
+    }
+    if (!failed && bad) {
+        result = PyLong_FromLong(bad);
+    } else if (!failed) {
+        PyObject *ids = PyDict_Keys(run_ids);
+        if (ids != NULL) {
+            result = Py_BuildValue("(NNNNNNNNN)", as_array(col[0], n, NPY_INT64), as_array(col[1], n, NPY_INT64),
+                                   as_array(col[2], n, NPY_INT64), as_array(score, n, NPY_FLOAT64),
+                                   as_array(col[4], n, NPY_INT64), as_array(col[5], n, NPY_INT64),
+                                   as_array(col[6], n, NPY_INT64), as_array(col[7], n, NPY_INT64), ids);
+        }
+    } else if (!PyErr_Occurred()) {
+        PyErr_NoMemory();
+    }
+    for (int k = 0; k < 8; ++k) free(col[k]);
+    Py_XDECREF(run_ids);
+    PyBuffer_Release(&view);
+    return result;
+}
+
+typedef struct {
+    int64_t start, len;
+} Span;
+
+static int span_cmp(const void *a, const void *b) {
+    int64_t x = ((const Span *)a)->start, y = ((const Span *)b)->start;
+    return (x > y) - (x < y);
+}
+
+static PyObject *scan_qrels(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    PyObject *topics, *docs;
+    if (!PyArg_ParseTuple(args, "y*O!O!", &view, &PyDict_Type, &topics, &PyDict_Type, &docs)) return NULL;
+    const char *data = view.buf, *end = data + view.len;
+    Buf row[6] = {{0}}, pas[3] = {{0}};
+    Names tn = {topics, NULL, 0, 0}, dn = {docs, NULL, 0, 0};
+    const char **fs = malloc(MAXF * sizeof(char *));
+    Py_ssize_t *fl = malloc(MAXF * sizeof(Py_ssize_t));
+    Span *spans = malloc(MAXF * sizeof(Span));
+    PyObject *result = NULL;
+    int failed = fs == NULL || fl == NULL || spans == NULL;
+    long bad = 0, lineno = 0;
+    const char *p = data;
+    while (!failed && !bad && p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *le = nl ? nl : end;
+        ++lineno;
+        int nf = split_fields(p, le, fs, fl, MAXF);
+        p = nl ? nl + 1 : end;
+        if (nf == 0) continue;
+        int64_t rc, dl, bep = -1, sum = 0;
+        if (nf < 5 || nf == 6 || nf > MAXF || read_digits(fs[3], fl[3], &rc) || read_digits(fs[4], fl[4], &dl)) {
+            bad = lineno;
+            break;
+        }
+        int np_ = 0;
+        if (nf > 5) {
+            if (read_digits(fs[5], fl[5], &bep) || bep > dl) {
+                bad = lineno;
+                break;
+            }
+            for (int k = 6; k < nf && !bad; ++k) {
+                const char *colon = memchr(fs[k], ':', (size_t)fl[k]);
+                int64_t o, m;
+                if (colon == NULL || read_digits(fs[k], colon - fs[k], &o) ||
+                    read_digits(colon + 1, fs[k] + fl[k] - colon - 1, &m) || m < 1 || o + m > dl) {
+                    bad = lineno;
+                    break;
+                }
+                spans[np_].start = o;
+                spans[np_].len = m;
+                ++np_;
+                sum += m;
+            }
+            if (bad) break;
+            qsort(spans, (size_t)np_, sizeof(Span), span_cmp);
+            for (int k = 1; k < np_; ++k)
+                if (spans[k - 1].start + spans[k - 1].len > spans[k].start) bad = lineno;
+        }
+        if (bad || sum != rc) {
+            bad = lineno;
+            break;
+        }
+        int64_t t = name_code(&tn, fs[0], fl[0]), d = name_code(&dn, fs[2], fl[2]);
+        if (t < 0 || d < 0) {
+            failed = 1;
+            break;
+        }
+        int64_t r = row[0].n;
+        failed |= buf_push(&row[0], t) | buf_push(&row[1], d) | buf_push(&row[2], rc) | buf_push(&row[3], dl) |
+                  buf_push(&row[4], bep) | buf_push(&row[5], lineno);
+        for (int k = 0; k < np_ && !failed; ++k)
+            failed |= buf_push(&pas[0], r) | buf_push(&pas[1], spans[k].start) |
+                      buf_push(&pas[2], spans[k].start + spans[k].len);
+    }
+    if (!failed && bad) {
+        result = PyLong_FromLong(bad);
+    } else if (!failed) {
+        result = Py_BuildValue("(NNNNNNNNN)", as_array(row[0].v, row[0].n, NPY_INT64),
+                               as_array(row[1].v, row[1].n, NPY_INT64), as_array(row[2].v, row[2].n, NPY_INT64),
+                               as_array(row[3].v, row[3].n, NPY_INT64), as_array(row[4].v, row[4].n, NPY_INT64),
+                               as_array(row[5].v, row[5].n, NPY_INT64), as_array(pas[0].v, pas[0].n, NPY_INT64),
+                               as_array(pas[1].v, pas[1].n, NPY_INT64), as_array(pas[2].v, pas[2].n, NPY_INT64));
+    } else if (!PyErr_Occurred()) {
+        PyErr_NoMemory();
+    }
+    for (int k = 0; k < 6; ++k) free(row[k].v);
+    for (int k = 0; k < 3; ++k) free(pas[k].v);
+    free(fs);
+    free(fl);
+    free(spans);
+    PyBuffer_Release(&view);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"scan_run", scan_run, METH_VARARGS, "Columns of a well-formed passage run file, or the first line not read."},
+    {"scan_qrels", scan_qrels, METH_VARARGS, "Columns of a well-formed FOL qrels file, or the first line not read."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_folscan", "Fast scanner of passage runs and FOL qrels.",
+                                    -1, methods};
+
+PyMODINIT_FUNC PyInit__folscan(void) {
+    import_array();
+    init_classes();
+    return PyModule_Create(&module);
+}
