@@ -37,12 +37,15 @@ def interpolated_precision_curves(results) -> tuple[np.ndarray, dict[str, np.nda
     levels : ndarray of shape (101,)
     curves : dict of run name to ndarray of shape (101,)
     """
-    by_name = {str(m): m for m in results.measures}
-    names = [f"iP[{x:.2f}]" for x in LEVELS]
-    missing = [n for n in names if n not in by_name]
+    by_level: dict[int, object] = {}
+    for m in results.measures:  # iP on the 0.01 grid, of whichever task comes first
+        if m.NAME == "iP" and abs(m["x"] * 100 - round(m["x"] * 100)) < 1e-9:
+            by_level.setdefault(round(m["x"] * 100), m)
+    missing = [j for j in range(101) if j not in by_level]
     if missing:
-        raise GraphsrInputError(f"an interpolated precision curve needs iP[0.00] .. iP[1.00]; missing {missing[0]}")
-    return LEVELS.copy(), {r.name: np.array([r.mean(by_name[n]) for n in names]) for r in results}
+        raise GraphsrInputError(f"an interpolated precision curve needs iP[0.00] .. iP[1.00]; missing "
+                                f"iP[{missing[0] / 100:.2f}]")
+    return LEVELS.copy(), {r.name: np.array([r.mean(by_level[j]) for j in range(101)]) for r in results}
 
 
 def plot_interpolated_precision(results, path: str | os.PathLike, title: str | None = None) -> None:
@@ -53,6 +56,9 @@ def plot_interpolated_precision(results, path: str | os.PathLike, title: str | N
     GraphsrInputError
         Without matplotlib (``pip install graphsr[plot]``), or without the curve measures.
     """
+    ext = os.path.splitext(str(path))[1].lower()
+    if ext not in (".png", ".pdf", ".svg"):
+        raise GraphsrInputError(f"{path}: plots are written as .png, .pdf or .svg, got {ext or 'no extension'!r}")
     levels, curves = interpolated_precision_curves(results)
     try:
         import matplotlib

@@ -62,11 +62,30 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "depth-weighted prior model")
     p.add_argument("--effort", choices=["count", "duration"], default="count",
                    help="step weights: number of steps (default) or summed dwell time")
-    p.add_argument("--task", choices=["focused", "ric", "bic"], default="focused",
-                   help="passage runs without -m: the official tool's measures for this task (focused: "
-                        "iP[0.00], iP[0.01], iP[0.05], iP[0.10], MAiP; ric/bic: MAgP, gP@1..50, gR@1..50)")
-    p.add_argument("--curve", action="store_true",
-                   help="passage runs: add the 101-point interpolated precision curve iP[0.00] .. iP[1.00]")
+    g = p.add_argument_group("passage runs (INEX FOL assessments), as the official tool inex_eval 3.1")
+    g.add_argument("--task", choices=["focused", "thorough", "ric", "t2i", "bic"], default=None,
+                   help="the task (the official -f, -t, -r, -i, -b; default focused): without -m its headline "
+                        "measures (focused, thorough: iP[0.00], iP[0.01], iP[0.05], iP[0.10], MAiP; ric, t2i, "
+                        "bic: MAgP, gP@1..50, gR@1..50); with -m the task of the measures that name none")
+    g.add_argument("--report", choices=["official"],
+                   help="official: every line the official tool prints for the task, with its names "
+                        "(num_ret ... char_f1, iP[x], AiP, gP[k], AgP, ircl_prn.x) and full values")
+    g.add_argument("--beta", type=float, metavar="X",
+                   help="Relevant in Context: F-measure weight of recall per article (the official -beta; "
+                        "default 0.25)")
+    g.add_argument("--irr", type=int, metavar="N",
+                   help="T2I: non-highlighted characters a reader tolerates (the official -irr; default 300)")
+    g.add_argument("--bep-distance", type=float, metavar="N",
+                   help="Best in Context: characters within which an entry point scores (the official -n; "
+                        "default 500)")
+    g.add_argument("--lenient", action="store_true",
+                   help="score runs the official tool refuses (overlapping passages are skipped in focused, "
+                        "merged in ric/t2i; BiC scores an article's first result); not the official numbers")
+    g.add_argument("--order", choices=["file", "rank"], default="file",
+                   help="order of each topic's results: file (default, the official tool, which reads neither "
+                        "rank nor score) or rank (the rank column; not the official numbers)")
+    g.add_argument("--curve", action="store_true",
+                   help="add the 101-point interpolated precision curve iP[0.00] .. iP[1.00]")
     p.add_argument("--plot", metavar="FILE",
                    help="passage runs: draw each run's interpolated precision-recall curve (mean over topics) "
                         "into FILE (.png, .pdf or .svg; needs matplotlib)")
@@ -75,16 +94,22 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..io.fol import qrels_format
+
+    if qrels_format(args.qrels) == "fol":
+        from .eval_passages import run_passages
+
+        return run_passages(args)
+    for option, given in (("--plot", args.plot), ("--task", args.task), ("--report", args.report),
+                          ("--beta", args.beta), ("--irr", args.irr), ("--bep-distance", args.bep_distance),
+                          ("--lenient", args.lenient), ("--curve", args.curve),
+                          ("--order", args.order if args.order != "file" else None)):
+        if given:
+            raise GraphsrInputError(f"{option} applies to passage runs scored against FOL assessments")
     from ..evaluation import evaluate
     from ..io import read_element_qrels, read_run
     from ..measures import parse_measures
 
-    from ..io import qrels_format
-
-    if qrels_format(args.qrels) == "fol":
-        return _passages(args)
-    if args.plot:
-        raise GraphsrInputError("--plot draws interpolated precision curves of passage runs (FOL assessments)")
     measures = parse_measures(args.measures or DEFAULT_MEASURES)
     stored = args.store is not None or args.collection is None
     if stored and not args.model:
@@ -129,10 +154,10 @@ def run(args: argparse.Namespace) -> int:
         route_model = depth4_prior(documents)
     results = evaluate(qrels, runs, measures, documents, seen_of, unknown=args.unknown,
                        all_topics=args.all_topics, model_name=model_name, route_model=route_model)
-    return _write(results, args)
+    return write_results(results, args)
 
 
-def _write(results, args) -> int:
+def write_results(results, args) -> int:
     for r in results:
         for w in r.warnings:
             warn(w)
@@ -170,53 +195,3 @@ def _stored_model(args, touched, progress):
 
     with open_store(args.store or None) as store:
         return stored_navigation(store, args.model, touched, args.collection, progress=progress)
-
-
-def _passages(args) -> int:
-    """Passage runs against INEX FOL assessments."""
-    from ..evaluation.fol_convert import passage_run
-    from ..evaluation.fol_evaluate import evaluate_passages
-    from ..io import read_fol_qrels, read_fol_run, read_inex_submission, read_run, run_format, submission_files
-    from ..measures import parse_measures
-    from ..measures.fol_family import IP_CURVE, OFFICIAL_CONTEXT, OFFICIAL_FOCUSED
-
-    for option, given in (("--model", args.model), ("--store", args.store), ("--routes", args.routes),
-                          ("--routes-model", args.routes_model)):
-        if given is not None:
-            raise GraphsrInputError(f"{option} does not apply to FOL (passage) assessments")
-    if args.measures:
-        names = list(args.measures)
-    elif args.task == "focused":
-        names = list(OFFICIAL_FOCUSED)
-    else:
-        suffix = "(task=bic)" if args.task == "bic" else ""
-        names = [n.replace("@", suffix + "@") if "@" in n else n + suffix for n in OFFICIAL_CONTEXT]
-    if args.curve:
-        names += [n for n in IP_CURVE if n not in names]
-    measures = parse_measures(names)
-    qrels = read_fol_qrels(args.qrels)
-    formats = [run_format(p) for p in args.runs]
-    element_runs = {p: read_run(p) for p, f in zip(args.runs, formats) if f == "element"}
-    if element_runs and not args.collection:
-        raise GraphsrInputError(f"{next(iter(element_runs))}: an element run scored against FOL assessments needs "
-                                "--collection DIR to map its elements to character ranges")
-    documents = None
-    if args.collection:
-        wanted = set().union(*(submission_files(p) for p, f in zip(args.runs, formats) if f == "xml"),
-                             *(r.docids() for r in element_runs.values()))
-        if wanted:
-            from ..evaluation import load_collection
-
-            progress = progress_default() if args.progress is None else args.progress
-            documents = load_collection(args.collection, [], keep=wanted, progress=progress).documents
-    runs = [passage_run(element_runs[p], documents) if f == "element" else
-            read_inex_submission(p, documents) if f == "xml" else read_fol_run(p)
-            for p, f in zip(args.runs, formats)]  # each file's format detected once, above
-    results = evaluate_passages(qrels, runs, measures, all_topics=args.all_topics)
-    if args.plot:
-        from ..analysis import plot_interpolated_precision
-
-        curve = results if all(n in {str(m) for m in measures} for n in IP_CURVE) else \
-            evaluate_passages(qrels, runs, IP_CURVE, all_topics=args.all_topics)
-        plot_interpolated_precision(curve, args.plot)
-    return _write(results, args)

@@ -1,12 +1,30 @@
-"""Scoring runs: resolve runs and assessments against a collection, compute measures, report."""
+"""Scoring runs: resolve runs and assessments against a collection, compute measures, report.
 
-from .evaluate import LoadedCollection, evaluate, load_collection, navigation_for
-from .fol_evaluate import evaluate_passages, passage_inputs
-from .resolve import Diagnostics, check_qrels, ranked_nodes, topic_sort_key
-from .results import Results, RunResult
+Names load on first use: scoring passage runs imports neither pandas nor the
+collection readers.
+"""
 
-Evaluation = Results
+from __future__ import annotations
 
-__all__ = ["LoadedCollection", "evaluate", "load_collection", "navigation_for", "Diagnostics", "check_qrels",
-           "ranked_nodes", "topic_sort_key", "Results", "RunResult", "Evaluation",
-           "evaluate_passages", "passage_inputs"]
+import importlib
+
+_LAZY = {
+    "LoadedCollection": "evaluate", "evaluate": "evaluate", "load_collection": "evaluate",
+    "navigation_for": "evaluate",
+    "evaluate_passages": "fol_evaluate", "evaluate_passage_run": "fol_evaluate", "passage_inputs": "fol_evaluate",
+    "Diagnostics": "resolve", "check_qrels": "resolve", "ranked_nodes": "resolve", "topic_sort_key": "resolve",
+    "Results": "results", "RunResult": "results", "Evaluation": "results",
+}
+
+__all__ = list(_LAZY)
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        module = importlib.import_module(f"{__name__}.{_LAZY[name]}")
+        return getattr(module, "Results" if name == "Evaluation" else name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(list(globals()) + __all__)

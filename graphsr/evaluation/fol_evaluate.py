@@ -140,18 +140,29 @@ def evaluate_passage_run(qrels: FOLQrels, run: FOLRun, measures: Sequence[Measur
     if missing:
         warnings.append(f"{run.name}: {len(missing)} run topic(s) have no assessments and are ignored: "
                         + ", ".join(missing[:10]) + (" ..." if len(missing) > 10 else ""))
-    if got.notes.get("skipped"):
-        warnings.append(f"{run.name}: {got.notes['skipped']} passage(s) overlap a passage of the same article kept "
-                        "earlier: skipped (--lenient; the official tool refuses this run, so these numbers are "
-                        "not the official tool's)")
-    if got.notes.get("extra_results"):
-        warnings.append(f"{run.name}: {got.notes['extra_results']} result(s) follow their article's first result; "
-                        "Best in Context scored the first only (--lenient; the official tool refuses this run)")
+    refused = got.notes.get("refused")
+    if refused is not None:
+        r = int(rows[refused.result])
+        what = {"overlap": "a passage overlapping an earlier passage of its article",
+                "repeat": "a second Best in Context result for an article"}[refused.kind]
+        done = []
+        if got.notes.get("skipped"):
+            done.append(f"{got.notes['skipped']} overlapping passage(s) skipped in the focused task")
+        if got.notes.get("extra_results"):
+            done.append(f"{got.notes['extra_results']} result(s) after an article's first ignored in Best in "
+                        "Context")
+        warnings.append(f"{run.name}: the official tool refuses this run ({what}, first at line "
+                        f"{int(run.line[r])}); scored with --lenient"
+                        + (f" ({'; '.join(done)})" if done else " (overlapping passages merged per article)")
+                        + ": these numbers are not the official tool's")
     if got.notes.get("impossible"):
         warnings.append(f"{run.name}: {got.notes['impossible']} recall point(s) above 1 dropped (impossible "
                         "recall points)")
     if len(run) == 0:
         warnings.append(f"{run.name}: the run is empty")
+    if order == "rank":
+        warnings.append(f"{run.name}: results scored in rank order (--order rank); the official tool scores them "
+                        "in file order, so these numbers are not the official tool's")
     mask = np.zeros(len(run), dtype=bool)
     mask[rows] = True
     return RunResult(run.name, topics, got.values, warnings, got.overall, run.last_run_id(mask))

@@ -1,16 +1,32 @@
 """Streaming readers: XML collections, runs, assessments.
 
 Every reader reports bad input as a :class:`~graphsr.errors.GraphsrInputError`
-subclass naming the file, the line and what was expected.
+subclass naming the file, the line and what was expected.  Names load on
+first use, so a command that reads passage runs never imports lxml.
 """
 
-from .collection import CollectionSource, iter_documents, list_collection, parse_document, read_document
-from .fol import (qrels_format, read_fol_qrels, read_fol_run, read_inex_submission, read_passage_run, run_format,
-                  submission_files)
-from .qrels import read_element_qrels
-from .routes import RouteLogError, read_routes
-from .runs import read_run
+from __future__ import annotations
 
-__all__ = ["CollectionSource", "iter_documents", "list_collection", "parse_document", "read_document",
-           "read_element_qrels", "read_run", "read_routes", "RouteLogError", "read_fol_qrels", "read_fol_run",
-           "read_inex_submission", "read_passage_run", "qrels_format", "run_format", "submission_files"]
+import importlib
+
+_LAZY = {
+    "CollectionSource": "collection", "iter_documents": "collection", "list_collection": "collection",
+    "parse_document": "collection", "read_document": "collection",
+    "qrels_format": "fol", "read_fol_qrels": "fol", "read_fol_run": "fol", "read_inex_submission": "fol",
+    "read_passage_run": "fol", "run_format": "fol", "submission_files": "fol",
+    "read_element_qrels": "qrels",
+    "RouteLogError": "routes", "read_routes": "routes",
+    "read_run": "runs",
+}
+
+__all__ = list(_LAZY)
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(list(globals()) + __all__)

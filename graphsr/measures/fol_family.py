@@ -45,7 +45,8 @@ from .fol_focused import character_stats, interpolated_precision
 from .fol_rules import first_violation
 
 __all__ = ["iP", "MAiP", "gP", "gR", "MAgP", "ircl_prn", "compute_fol_family", "TASKS", "RULES_OF_TASK",
-           "COUNTS", "RATIOS", "PassageValues"]
+           "COUNTS", "RATIOS", "PassageValues", "headline_measures", "IP_CURVE", "OFFICIAL_FOCUSED",
+           "OFFICIAL_CONTEXT"]
 
 TASKS = ("focused", "thorough", "ric", "t2i", "bic")
 CHARACTER_TASKS = ("focused", "thorough")
@@ -252,6 +253,29 @@ for _cls in _classes:
 iP, MAiP, gP, gR, MAgP, ircl_prn = _IP(), _MAiP(), _gP(), _gR(), _MAgP(), _Ircl()
 
 
+#: What the official tool's headline is for a focused run, and for a RiC, T2I or BiC run.
+OFFICIAL_FOCUSED = ("iP[0.00]", "iP[0.01]", "iP[0.05]", "iP[0.10]", "MAiP")
+OFFICIAL_CONTEXT = ("MAgP",) + tuple(f"gP@{k}" for k in (1, 2, 3, 5, 10, 25, 50)) + tuple(
+    f"gR@{k}" for k in (1, 2, 3, 5, 10, 25, 50))
+#: The 101-point interpolated precision curve.
+IP_CURVE = tuple(f"iP[{j / 100:.2f}]" for j in range(101))
+
+
+def headline_measures(task: str = "focused", curve: bool = False) -> list[Measure]:
+    """The headline measures of ``task`` (with ``curve``, the 101-point iP curve too), as measures of that
+    task with default parameters."""
+    from .base import parse_measure
+
+    names = list(OFFICIAL_FOCUSED if task in CHARACTER_TASKS else OFFICIAL_CONTEXT)
+    if curve:
+        names += [n for n in IP_CURVE if n not in names]
+    out = []
+    for name in names:
+        m = parse_measure(name)
+        out.append(m(task=task) if task in m.TASKS and task != m.DEFAULT_TASK else m)
+    return out
+
+
 class PassageValues:
     """Per-topic values of passage measures, their ``all`` values, and what was noticed."""
 
@@ -282,12 +306,17 @@ def compute_fol_family(measures: list[Measure], x: PassageInputs, lenient: bool 
     if v is not None:
         tasks = sorted({m["task"] for m in measures if v.kind in rules[m["task"]]})
         raise RunRuleError(v.kind, v.result, v.earlier, tasks)
+    notes: dict = {}
+    if lenient:  # what the official tool would have refused, for the warning
+        strict = set().union(*(RULES_OF_TASK[m["task"]] for m in measures)) - kinds if measures else set()
+        refused = first_violation(x, strict) if strict else None
+        if refused is not None:
+            notes["refused"] = refused
     groups: dict[tuple, list[Measure]] = {}
     for m in measures:
         groups.setdefault(m.key(), []).append(m)
     out: dict[Measure, np.ndarray] = {}
     overall: dict[Measure, float] = {}
-    notes: dict = {}
     for (task, score), ms in groups.items():
         if task in CHARACTER_TASKS:
             stats = character_stats(x, thorough=task == "thorough", lenient=lenient)

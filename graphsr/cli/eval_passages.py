@@ -1,0 +1,193 @@
+"""``graphsr eval`` with INEX FOL assessments: passage runs scored as the official tool inex_eval 3.1 does.
+
+Each run is read and scored on its own: a run the official tool refuses (an
+overlapping passage, interleaved articles, a second Best in Context result
+for an article) or a malformed run file gets one line on stderr naming the
+file, line, topic and article, prints nothing on stdout, and makes the exit
+code 2; the other runs are still scored and printed.  Imports stay small
+(numpy and graphsr's passage modules; no pandas, scipy, networkx, lxml or
+store) unless XML submissions, element runs or a plot ask for more.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..errors import GraphsrInputError
+from ._common import progress_default, warn
+
+__all__ = ["run_passages"]
+
+_SCORE_OPTIONS = (("beta", "--beta", "ric"), ("irr", "--irr", "t2i"), ("bep_distance", "--bep-distance", "bic"))
+_PARAM = {"beta": "beta", "irr": "irr", "bep_distance": "n"}
+
+
+def _measures(args: argparse.Namespace, task: str):
+    """The measures to compute, with ``--task``, ``--beta``, ``--irr``, ``--bep-distance`` applied."""
+    from ..measures.base import parse_measures
+    from ..measures.fol_family import headline_measures
+
+    if args.report:
+        if args.measures or args.curve:
+            raise GraphsrInputError("--report official prints the official tool's lines; it takes no -m or --curve")
+        from ..evaluation.official import official_measures
+
+        kw = {"beta": args.beta, "irr": args.irr, "n": args.bep_distance}
+        table = official_measures(task, **{k: v for k, v in kw.items() if v is not None})
+        used = {opt for attr, opt, t in _SCORE_OPTIONS if getattr(args, attr) is not None and t == task}
+        unused = [opt for attr, opt, t in _SCORE_OPTIONS if getattr(args, attr) is not None and opt not in used]
+        if unused:
+            raise GraphsrInputError(f"{unused[0]} applies to --task "
+                                    f"{next(t for _, o, t in _SCORE_OPTIONS if o == unused[0])}, not {task}")
+        return [m for _, _, m in table], table
+    if args.measures:
+        ms = parse_measures(args.measures)
+        if args.curve:
+            ms += [m for m in headline_measures("focused", curve=True)[5:] if m not in ms]
+    else:
+        ms = headline_measures(task, curve=args.curve)
+    other = [str(m) for m in ms if m.FAMILY != "fol"]
+    if other:
+        raise GraphsrInputError(f"{', '.join(other)}: not a passage measure; FOL assessments give the measures of "
+                                "'graphsr measures --family fol' (iP[x], MAiP, gP@k, gR@k, MAgP, num_rel_ret ...)")
+    used = set()
+    out = []
+    for m in ms:
+        if args.task and args.task in m.TASKS:
+            m = m.with_defaults(task=args.task)
+        for attr, opt, t in _SCORE_OPTIONS:
+            value = getattr(args, attr)
+            if value is not None and m["task"] == t and m.SCORED:
+                m = m.with_defaults(**{_PARAM[attr]: value})
+                used.add(opt)
+        if m not in out:
+            out.append(m)
+    for attr, opt, t in _SCORE_OPTIONS:
+        if getattr(args, attr) is not None and opt not in used:
+            raise GraphsrInputError(f"{opt} applies to measures of task {t}; none of the measures asked for is one")
+    return out, None
+
+
+def run_passages(args: argparse.Namespace) -> int:
+    """Score passage runs against the FOL assessments ``args.qrels``; returns the exit code."""
+    for option, given in (("--model", args.model), ("--store", args.store), ("--routes", args.routes),
+                          ("--routes-model", args.routes_model)):
+        if given is not None:
+            raise GraphsrInputError(f"{option} does not apply to FOL (passage) assessments")
+    if args.report and args.format == "table":
+        raise GraphsrInputError("--report official prints lines: give --format trec, csv or json")
+    from ..evaluation.fol_evaluate import evaluate_passage_run
+    from ..evaluation.results import Results
+    from ..io.fol import read_fol_qrels, read_fol_run, run_format
+
+    task = args.task or "focused"
+    measures, table = _measures(args, task)
+    qrels = read_fol_qrels(args.qrels)
+    formats = [run_format(p) for p in args.runs]
+    documents, element_runs = _documents(args, formats)
+    results, runs, failed = [], [], False
+    for path, fmt in zip(args.runs, formats):
+        try:
+            if fmt == "element":
+                from ..evaluation.fol_convert import passage_run
+
+                run = passage_run(element_runs[path], documents, qrels.vocab)
+            elif fmt == "xml":
+                from ..io.fol import read_inex_submission
+
+                run = read_inex_submission(path, documents, vocab=qrels.vocab)
+            else:
+                run = read_fol_run(path, vocab=qrels.vocab)
+            results.append(evaluate_passage_run(qrels, run, measures, args.all_topics, args.order, args.lenient))
+            runs.append(run)
+        except GraphsrInputError as exc:
+            print(f"graphsr: error: {exc}", file=sys.stderr)
+            failed = True
+    res = Results(results, measures)
+    if args.plot and results:
+        _plot(args, qrels, runs, res, task)
+    if table is not None:
+        _write_official(res, table, args)
+    else:
+        from .eval_cmd import write_results
+
+        write_results(res, args)
+    return 2 if failed else 0
+
+
+def _documents(args, formats):
+    """The collection's documents that XML ``<path>`` results and element runs name (None if none do)."""
+    from ..io.fol import submission_files
+
+    element_runs = {}
+    if "element" in formats:
+        from ..io.runs import read_run
+
+        element_runs = {p: read_run(p) for p, f in zip(args.runs, formats) if f == "element"}
+        if not args.collection:
+            raise GraphsrInputError(f"{next(iter(element_runs))}: an element run scored against FOL assessments "
+                                    "needs --collection DIR to map its elements to character ranges")
+    if not args.collection:
+        return None, element_runs
+    wanted = set().union(*(submission_files(p) for p, f in zip(args.runs, formats) if f == "xml"),
+                         *(r.docids() for r in element_runs.values()))
+    if not wanted:
+        return None, element_runs
+    from ..evaluation.evaluate import load_collection
+
+    progress = progress_default() if args.progress is None else args.progress
+    return load_collection(args.collection, [], keep=wanted, progress=progress).documents, element_runs
+
+
+def _plot(args, qrels, runs, res, task) -> None:
+    """Each run's interpolated precision curve (of the focused task, or of --task thorough)."""
+    from ..analysis import plot_interpolated_precision
+    from ..evaluation.fol_evaluate import evaluate_passage_run
+    from ..evaluation.results import Results
+    from ..measures.fol_family import CHARACTER_TASKS, headline_measures
+
+    curve = headline_measures(task if task in CHARACTER_TASKS else "focused", curve=True)
+    curve = [m for m in curve if m.NAME == "iP"]
+    if not all(m in res.measures for m in curve):
+        res = Results([evaluate_passage_run(qrels, run, curve, args.all_topics, args.order, args.lenient)
+                       for run in runs], curve)
+    plot_interpolated_precision(res, args.plot)
+
+
+def _write_official(res, table, args) -> None:
+    """Every line the official tool prints, per run: ``name<TAB>topic<TAB>value``."""
+    from ..evaluation.official import official_lines
+
+    for r in res:
+        for w in r.warnings:
+            warn(w)
+    rows = []
+    for r in res:
+        rows.append((r.name, "runid", "all", r.run_id if r.run_id is not None else r.name))
+        rows += [(r.name, *line) for line in official_lines(r, table, args.per_topic)]
+    out = sys.stdout
+    if args.format == "trec":
+        out.write("".join(f"{name}\t{topic}\t{value}\n" for _, name, topic, value in rows))
+    elif args.format == "csv":
+        import csv
+
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(["run", "measure", "topic", "value"])
+        w.writerows(rows)
+    else:
+        import json
+
+        out.write(json.dumps([{"run": run, "measure": n, "topic": t, "value": _number(v)} for run, n, t, v in rows],
+                             indent=1) + "\n")
+    out.flush()
+
+
+def _number(text: str):
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            return float(text)
+        except ValueError:
+            return text
