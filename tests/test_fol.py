@@ -91,11 +91,30 @@ def test_bad_run_lines(tmp_path, line, expected):
     assert f"{path}:2:" in str(e.value) and expected in str(e.value)
 
 
-def test_run_order_rank_then_file_order(tmp_path):
+def test_run_lines_stay_in_file_order(tmp_path):
     run = run_of(tmp_path, ["2 Q0 x 1 1 r 0 1", "1 Q0 b 2 1 r 0 1", "1 Q0 a 1 1 r 0 1", "1 Q0 c 2 1 r 0 1",
                             "10 Q0 y 1 1 r 0 1"])
-    assert run.topic.tolist() == ["1", "1", "1", "2", "10"]
-    assert run.docid.tolist() == ["a", "b", "c", "x", "y"]  # rank 2 tie: b before c, as in the file
+    assert run.topic.tolist() == ["2", "1", "1", "1", "10"]
+    assert run.docid.tolist() == ["x", "b", "a", "c", "y"] and run.line.tolist() == [1, 2, 3, 4, 5]
+    assert run.topics == ["2", "1", "10"]
+
+
+def test_the_c_scanner_and_the_line_reader_agree(tmp_path):
+    from graphsr.io import fol
+
+    text = "".join(f"{t} Q0 d{d} {r} {s} run{t} {o} {n}\n" for t, d, r, s, o, n in
+                   [(1, 5, 1, "9.5", 0, 10), (1, 5, 2, "-1e3", 20, 0), (2, 7, -3, "+.25", 3, 4),
+                    (2, 8, 4, "0.30000000000000004", 0, 1)]) + "  \n"
+    path = write(tmp_path / "r.fol", text)
+    fast = read_fol_run(path)
+    slow = fol._read_fol_run_lines(path, str(path), fol.Vocabulary())
+    for name in ("topic", "docid", "rank", "score", "offset", "length", "line"):
+        assert getattr(fast, name).tolist() == getattr(slow, name).tolist(), name
+    assert fast.run_ids == slow.run_ids == ("run1", "run2") and fast.last_run_id() == "run2"
+    q = write(tmp_path / "q", QRELS)
+    a, b = read_fol_qrels(q), fol._read_fol_qrels_lines(q, fol.Vocabulary())
+    for name in ("topic", "docid", "doc_len", "rel_chars", "bep", "pass_row", "pass_start", "pass_end", "line"):
+        assert getattr(a, name).tolist() == getattr(b, name).tolist(), name
 
 
 # -- focused -------------------------------------------------------------------------------------------------
@@ -103,13 +122,15 @@ def test_run_order_rank_then_file_order(tmp_path):
 FOCUSED = ["1 Q0 a 1 9 r 0 20",    # 10 relevant of 20: P .5, R 10/90 (bucket 11)
            "1 Q0 b 2 8 r 0 50",    # P 10/70
            "1 Q0 a 3 7 r 60 20",   # 30/90, R 30/90 (bucket 33)
-           "1 Q0 a 4 6 r 15 10",   # overlaps rank 1: skipped
+           "1 Q0 a 4 6 r 15 10",   # overlaps line 1: the official tool refuses the run (focused)
            "1 Q0 a 5 5 r 20 20"]   # 40/110, R 40/90 (bucket 44)
+NO_OVERLAP = [line for line in FOCUSED if " 15 10" not in line]
 
 
 def test_focused_by_hand(tmp_path, qrels):
-    names = ["iP[0.00]", "iP[0.11]", "iP[0.12]", "iP[0.44]", "iP[0.45]", "iP[1.00]", "MAiP", "iP[0.115]"]
-    res = evaluate_passages(qrels, [run_of(tmp_path, FOCUSED)], names)
+    names = ["iP[0.00]", "iP[0.11]", "iP[0.12]", "iP[0.44]", "iP[0.45]", "iP[1.00]", "MAiP", "iP[0.115]",
+             "ret_size", "rel_ret_size", "num_ret", "num_rel_ret", "num_rel", "rel_size", "char_prec", "art_prec"]
+    res = evaluate_passages(qrels, [run_of(tmp_path, NO_OVERLAP)], names)
     v = {m: d["1"] for m, d in values(res).items()}
     assert res.runs[0].topics == ["1"]
     assert v["iP[0.00]"] == pytest.approx(0.5) and v["iP[0.11]"] == pytest.approx(0.5)
@@ -117,7 +138,42 @@ def test_focused_by_hand(tmp_path, qrels):
     assert v["iP[0.45]"] == 0.0 and v["iP[1.00]"] == 0.0
     assert v["MAiP"] == pytest.approx((12 * 0.5 + 33 * 40 / 110) / 101)
     assert v["iP[0.115]"] == pytest.approx(40 / 110)  # off the grid: max P at R >= x
-    assert any("1 passage(s) overlap" in w for w in res.runs[0].warnings)
+    assert (v["ret_size"], v["rel_ret_size"], v["num_ret"], v["num_rel_ret"], v["num_rel"], v["rel_size"]) == \
+        (110, 40, 2, 1, 2, 90)
+    assert v["char_prec"] == pytest.approx(40 / 110) and v["art_prec"] == 0.5
+
+
+def test_overlapping_focused_run_is_refused_or_scored_leniently(tmp_path, qrels):
+    from graphsr.errors import RunRuleError
+
+    run = run_of(tmp_path, FOCUSED)
+    with pytest.raises(RunRuleError) as e:
+        evaluate_passages(qrels, [run], ["MAiP"])
+    assert str(e.value).startswith(f"{run.source}:4: topic 1, article a: passage 15:10 overlaps the passage 0:20")
+    assert "(line 1)" in str(e.value) and "refuses such focused runs" in str(e.value)
+    lenient = evaluate_passages(qrels, [run], ["MAiP", "iP[0.12]"], lenient=True)
+    v = {m: d["1"] for m, d in values(lenient).items()}
+    assert v["MAiP"] == pytest.approx((12 * 0.5 + 33 * 40 / 110) / 101)  # line 4 skipped
+    assert any("official tool refuses this run" in w and "line 4" in w and "not the official" in w
+               for w in lenient.runs[0].warnings)
+    clean = evaluate_passages(qrels, [run_of(tmp_path, NO_OVERLAP, "c.fol")], ["MAiP"], lenient=True)
+    assert not any("refuses" in w for w in clean.runs[0].warnings)  # nothing to be lenient about
+
+
+def test_thorough_by_hand(tmp_path, qrels):
+    # RULES §1: each line adds its new characters; non-relevant articles are charged in full
+    names = ["iP(task=thorough)[0.11]", "iP(task=thorough)[0.12]", "iP(task=thorough)[0.38]",
+             "iP(task=thorough)[0.39]", "iP(task=thorough)[0.45]", "MAiP(task=thorough)",
+             "ret_size(task=thorough)", "rel_ret_size(task=thorough)"]
+    run = run_of(tmp_path, FOCUSED + ["1 Q0 b 6 1 r 0 50"])  # b again: non-relevant text charged again
+    v = {m: d["1"] for m, d in values(evaluate_passages(qrels, [run], names)).items()}
+    assert v["iP[0.11](task=thorough)"] == 0.5
+    assert v["iP[0.12](task=thorough)"] == pytest.approx(35 / 95) == v["iP[0.38](task=thorough)"]
+    assert v["iP[0.39](task=thorough)"] == pytest.approx(40 / 110) and v["iP[0.45](task=thorough)"] == 0
+    assert v["MAiP(task=thorough)"] == pytest.approx((12 * 0.5 + 27 * 35 / 95 + 6 * 40 / 110) / 101)
+    assert v["ret_size(task=thorough)"] == 160 and v["rel_ret_size(task=thorough)"] == 40
+    same = values(evaluate_passages(qrels, [run_of(tmp_path, NO_OVERLAP, "n.fol")], ["MAiP", "MAiP(task=thorough)"]))
+    assert same["MAiP"] == same["MAiP(task=thorough)"]  # without overlap, thorough = focused
 
 
 def test_focused_bucket_is_floor_of_100_recall(tmp_path):
@@ -155,13 +211,18 @@ CONTEXT = ["1 Q0 a 1 9 r 0 20", "1 Q0 a 2 8 r 60 40", "1 Q0 b 3 7 r 0 50", "1 Q0
 def test_relevant_in_context_by_hand(tmp_path, qrels):
     run = run_of(tmp_path, ["1 Q0 a 1 9 r 0 20", "1 Q0 a 2 8 r 60 40", "1 Q0 b 3 7 r 0 50", "1 Q0 c 4 6 r 0 100"])
     res = evaluate_passages(qrels, [run], ["gP@1", "gP@2", "gP@3", "gP@10", "gR@1", "gR@3", "MAgP", "MAgP(beta=1)",
-                                           "MAgP@2"])
+                                           "MAgP@2", "gP(beyond=zero)@10", "gR@10", "ircl_prn(task=ric)[0.50]",
+                                           "ircl_prn(task=ric)[1.00]", "num_ret(task=ric)", "ret_size(task=ric)"])
     v = {m: d["1"] for m, d in values(res).items()}
     f_a = 1.0625 * 0.5 * 0.75 / (0.0625 * 0.5 + 0.75)   # 30 of 60 retrieved, 30 of 40 highlighted
     f_c = 1.0625 * 0.5 * 1.0 / (0.0625 * 0.5 + 1.0)     # 50 of 100, all 50
     assert f_a == pytest.approx(0.51)
     assert v["gP@1"] == pytest.approx(f_a) and v["gP@2"] == pytest.approx(f_a / 2)
-    assert v["gP@3"] == pytest.approx((f_a + f_c) / 3) and v["gP@10"] == pytest.approx((f_a + f_c) / 10)
+    assert v["gP@3"] == pytest.approx((f_a + f_c) / 3)
+    assert v["gP@10"] == v["gP@3"] and v["gR@10"] == v["gR@3"]  # 3 articles: the values at rank 3 (RULES §3.3)
+    assert v["gP(beyond=zero)@10"] == pytest.approx((f_a + f_c) / 10)
+    assert v["ircl_prn[0.50](task=ric)"] == pytest.approx(f_a) and v["ircl_prn[1.00](task=ric)"] == v["gP@3"]
+    assert v["num_ret(task=ric)"] == 3 and v["ret_size(task=ric)"] == 60 + 50 + 100
     assert v["gR@1"] == 0.5 and v["gR@3"] == 1.0
     assert v["MAgP"] == pytest.approx((f_a + (f_a + f_c) / 3) / 2)
     assert v["MAgP(beta=1)"] == pytest.approx((0.6 + (0.6 + 2 / 3) / 3) / 2)
@@ -169,32 +230,82 @@ def test_relevant_in_context_by_hand(tmp_path, qrels):
 
 
 def test_best_in_context_by_hand(tmp_path, qrels):
-    run = run_of(tmp_path, ["1 Q0 a 1 9 r 0 20", "1 Q0 a 2 8 r 60 40", "1 Q0 b 3 7 r 0 50", "1 Q0 c 4 6 r 100 1"])
-    res = evaluate_passages(qrels, [run], ["gP(task=bic)@3", "MAgP(task=bic)", "MAgP(task=bic,n=50)"])
+    from graphsr.errors import RunRuleError
+
+    run = run_of(tmp_path, ["1 Q0 a 1 9 r 0 20", "1 Q0 b 3 7 r 0 50", "1 Q0 c 4 6 r 100 1"])
+    res = evaluate_passages(qrels, [run], ["gP(task=bic)@3", "MAgP(task=bic)", "MAgP(task=bic,n=50)",
+                                           "ret_size(task=bic)", "num_rel_ret(task=bic)"])
     v = {m: d["1"] for m, d in values(res).items()}
     assert v["gP(task=bic)@3"] == pytest.approx((0.98 + 0.8) / 3)
     assert v["MAgP(task=bic)"] == pytest.approx((0.98 + (0.98 + 0.8) / 3) / 2)
     assert v["MAgP(task=bic,n=50)"] == pytest.approx((0.8 + 0.8 / 3) / 2)
-    assert any("1 result(s) follow" in w for w in res.runs[0].warnings)
+    assert v["ret_size(task=bic)"] == 0 and v["num_rel_ret(task=bic)"] == 2
+    two = run_of(tmp_path, ["1 Q0 a 1 9 r 0 20", "1 Q0 a 2 8 r 60 40", "1 Q0 b 3 7 r 0 50", "1 Q0 c 4 6 r 100 1"],
+                 "two.fol")
+    with pytest.raises(RunRuleError, match=r"two\.fol:2: topic 1, article a: a second result"):
+        evaluate_passages(qrels, [two], ["MAgP(task=bic)"])
+    lenient = evaluate_passages(qrels, [two], ["MAgP(task=bic)"], lenient=True)  # the first result scores
+    assert values(lenient)["MAgP(task=bic)"]["1"] == pytest.approx((0.98 + (0.98 + 0.8) / 3) / 2)
+    assert any("1 result(s) after an article's first ignored" in w for w in lenient.runs[0].warnings)
+
+
+def test_t2i_by_hand(tmp_path):
+    # article a (100 chars) highlights [10,30) and [60,80); b (50) none
+    q = read_fol_qrels(write(tmp_path / "q", "1 Q0 a 40 100 10 10:20 60:20\n1 Q0 b 0 50\n"))
+
+    def t2i(lines, irr=300):
+        res = evaluate_passages(q, [run_of(tmp_path, lines, f"t{len(lines)}{irr}.fol")],
+                                [f"gP(task=t2i,irr={irr})@1"])
+        return next(iter(values(res).values()))["1"]
+
+    # read [60,80) (20 rel), then [0,60): 10 irr, 20 rel, 30 irr -> the tolerance of 30 ends at 60
+    assert t2i(["1 Q0 a 1 1 r 60 20"], irr=30) == pytest.approx(40 / 70)
+    # tolerance 5: [55,80) gives 5 irrelevant before the highlight: stop at 60 with nothing relevant read
+    assert t2i(["1 Q0 a 1 1 r 55 25"], irr=5) == 0.0
+    # tolerance 6: one more irrelevant character allowed: the 20 highlighted ones, then offset 0 (irrelevant)
+    assert t2i(["1 Q0 a 1 1 r 55 25"], irr=6) == pytest.approx(20 / 26)
+    # everything read before the tolerance runs out: precision of the whole article
+    assert t2i(["1 Q0 a 1 1 r 0 100"]) == pytest.approx(40 / 100)
+    # passages are read in document order whatever the run's order
+    assert t2i(["1 Q0 a 1 1 r 60 20", "1 Q0 a 2 1 r 10 20"], irr=10) == t2i(
+        ["1 Q0 a 1 1 r 10 20", "1 Q0 a 2 1 r 60 20"], irr=10) == pytest.approx(40 / 50)
+    assert t2i(["1 Q0 b 1 1 r 0 50"]) == 0.0  # non-relevant article
+    assert t2i(["1 Q0 a 1 1 r 15 5"], irr=0) == 1.0 and t2i(["1 Q0 a 1 1 r 10 5"], irr=0) == 0.0  # RULES §2
 
 
 def test_interleaved_articles_are_rejected(tmp_path, qrels):
     run = run_of(tmp_path, ["1 Q0 a 1 9 r 0 20", "1 Q0 b 2 8 r 0 50", "1 Q0 a 3 7 r 60 20"])
-    with pytest.raises(RunFormatError) as e:
-        evaluate_passages(qrels, [run], ["MAgP"])
-    assert str(e.value).startswith(f"{run.source}:3:") and "article a is ranked again" in str(e.value)
+    for lenient in (False, True):
+        with pytest.raises(RunFormatError) as e:
+            evaluate_passages(qrels, [run], ["MAgP"], lenient=lenient)
+        assert str(e.value).startswith(f"{run.source}:3: topic 1, article a: the article is retrieved again")
     evaluate_passages(qrels, [run], ["MAiP"])  # the focused task does not care
-    # the first result, in rank order, that returns to an earlier article is named
+    # the first line, in file order, that returns to an earlier article is named
     run = run_of(tmp_path, ["1 Q0 a 1 9 r 0 20", "1 Q0 b 2 8 r 0 50", "1 Q0 c 3 7 r 60 20", "1 Q0 b 4 7 r 6 2",
                             "1 Q0 a 5 7 r 6 2"], "r2.fol")
-    with pytest.raises(RunFormatError, match=r"r2\.fol:4: topic 1: article b"):
+    with pytest.raises(RunFormatError, match=r"r2\.fol:4: topic 1, article b"):
         evaluate_passages(qrels, [run], ["MAgP(task=bic)"])
 
 
-def test_rank_ties_keep_file_order(tmp_path, qrels):
-    tied = run_of(tmp_path, ["1 Q0 c 1 1 r 0 50", "1 Q0 a 1 1 r 10 20"])
-    v = values(evaluate_passages(qrels, [tied], ["gP@1"]))
-    assert v["gP@1"]["1"] == pytest.approx(1.0625 * 1 * 1 / (0.0625 + 1))  # c (all of it, exactly) first
+def test_file_order_rank_order_and_split_topics(tmp_path, qrels):
+    # the official tool reads the lines in file order; the rank column is not read (RULES §0)
+    run = run_of(tmp_path, ["1 Q0 c 2 1 r 0 50", "1 Q0 a 1 1 r 10 20"])
+    by_file = values(evaluate_passages(qrels, [run], ["gP@1"]))["gP@1"]["1"]
+    ranked = evaluate_passages(qrels, [run], ["gP@1"], order="rank")
+    assert by_file == pytest.approx(1.0)                            # c first: all of it, exactly
+    assert values(ranked)["gP@1"]["1"] == pytest.approx(1.0625 * 0.5 / (0.0625 + 0.5))  # a first
+    assert any("rank order" in w and "not the official" in w for w in ranked.runs[0].warnings)
+    tied = run_of(tmp_path, ["1 Q0 c 1 1 r 0 50", "1 Q0 a 1 1 r 10 20"], "tied.fol")
+    assert values(evaluate_passages(qrels, [tied], ["gP@1"], order="rank"))["gP@1"]["1"] == pytest.approx(1.0)
+    split = run_of(tmp_path, ["1 Q0 a 1 1 r 0 5", "2 Q0 b 1 1 r 0 5", "1 Q0 c 2 1 r 0 5"], "split.fol")
+    with pytest.raises(RunFormatError, match=r"split\.fol:3: topic 1 appears again after topic 2 \(line 2\)"):
+        evaluate_passages(qrels, [split], ["MAiP"])
+    assert evaluate_passages(qrels, [split], ["MAiP"], order="rank").runs[0].topics == ["1", "2"]
+    # lines of topics without assessments are ignored, even between a topic's lines
+    other = run_of(tmp_path, ["1 Q0 a 1 1 r 0 5", "99 Q0 b 1 1 x 0 5", "1 Q0 c 2 1 r 0 5"], "other.fol")
+    res = evaluate_passages(qrels, [other], ["num_ret"])
+    assert values(res)["num_ret"] == {"1": 2} and res.runs[0].run_id == "r"
+    assert any("no assessments and are ignored: 99" in w for w in res.runs[0].warnings)
 
 
 def test_measure_names_round_trip():
@@ -261,9 +372,9 @@ SUBMISSION = """<?xml version="1.0"?>
 def test_xml_submission_equals_the_trec_like_run(tmp_path, qrels):
     xml = read_inex_submission(write(tmp_path / "run.xml", SUBMISSION))
     assert xml.name == "xmlrun" and xml.rank.tolist() == [1, 2, 3, 4, 5]
-    a = evaluate_passages(qrels, [xml], ["MAiP", "iP[0.01]"])
-    b = evaluate_passages(qrels, [run_of(tmp_path, FOCUSED)], ["MAiP", "iP[0.01]"])
-    assert values(a) == values(b)
+    a = evaluate_passages(qrels, [xml], ["MAiP(task=thorough)", "iP[0.01]"], lenient=True)
+    b = evaluate_passages(qrels, [run_of(tmp_path, FOCUSED)], ["MAiP(task=thorough)", "iP[0.01]"], lenient=True)
+    assert values(a) == values(b) and a.runs[0].run_id == "xmlrun"
 
 
 def test_xml_path_results_need_and_use_a_collection(tmp_path):
@@ -289,14 +400,14 @@ def test_xml_path_results_need_and_use_a_collection(tmp_path):
 
 def test_cli_detects_fol_and_prints_the_official_sets(tmp_path, capsys):
     q = write(tmp_path / "q.qrels", QRELS)
-    run = write(tmp_path / "r.fol", "".join(f"{line}\n" for line in FOCUSED))
+    run = write(tmp_path / "r.fol", "".join(f"{line}\n" for line in NO_OVERLAP))
     assert main(["eval", str(q), str(run), "-q"]) == 0
     out, err = capsys.readouterr()
     lines = [line.split("\t") for line in out.splitlines()]
     assert [m for m, t, _ in lines if t == "all"] == ["runid", "num_q", "iP[0.00]", "iP[0.01]", "iP[0.05]",
                                                         "iP[0.10]", "MAiP"]
-    assert ["MAiP", "1", "0.178218"] in lines and "impossible recall points" in err
-    ctx = write(tmp_path / "c.fol", "".join(f"{line}\n" for line in CONTEXT))
+    assert ["MAiP", "1", "0.178218"] in lines and err == ""
+    ctx = write(tmp_path / "c.fol", "".join(f"{line}\n" for line in ["1 Q0 a 1 9 r 0 20", "1 Q0 b 3 7 r 0 50"]))
     assert main(["eval", str(q), str(ctx), "--task", "bic", "-c"]) == 0
     out = capsys.readouterr().out
     names = [line.split("\t")[0] for line in out.splitlines()]
@@ -310,11 +421,68 @@ def test_cli_detects_fol_and_prints_the_official_sets(tmp_path, capsys):
     assert "does not apply to FOL" in capsys.readouterr().err
 
 
-def test_overlap_rule_vectorised_equals_the_sequential_walk():
+def test_cli_refuses_a_run_and_scores_the_others(tmp_path, capsys):
+    q = write(tmp_path / "q.qrels", QRELS)
+    bad = write(tmp_path / "bad.fol", "".join(f"{line}\n" for line in FOCUSED))
+    good = write(tmp_path / "good.fol", "".join(f"{line}\n" for line in NO_OVERLAP))
+    assert main(["eval", str(q), str(bad), str(good)]) == 2
+    out, err = capsys.readouterr()
+    assert str(bad) not in out and f"runid\tall\t{good}" in out
+    assert err.strip().splitlines() == [f"graphsr: error: {bad}:4: topic 1, article a: passage 15:10 overlaps the "
+                                        "passage 0:20 of the same article retrieved earlier (line 1); the official "
+                                        "tool refuses such focused runs; --lenient scores it anyway, not as the "
+                                        "official tool"]
+    assert main(["eval", str(q), str(bad), "--lenient"]) == 0
+    assert "not the official tool's" in capsys.readouterr().err
+    assert main(["eval", str(q), str(bad), "--task", "thorough", "-m", "MAiP", "-m", "ret_size"]) == 0
+    out = capsys.readouterr().out
+    assert "MAiP(task=thorough)\tall" in out and "ret_size(task=thorough)\tall\t110" in out
+
+
+def test_cli_task_options(tmp_path, capsys):
+    q = write(tmp_path / "q.qrels", QRELS)
+    run = write(tmp_path / "c.fol", "1 Q0 a 1 9 r 0 20\n1 Q0 b 3 7 r 0 50\n1 Q0 c 4 6 r 100 1\n")
+    assert main(["eval", str(q), str(run), "--task", "ric", "--beta", "1", "-m", "MAgP", "-m", "gR@2"]) == 0
+    out = capsys.readouterr().out
+    assert "MAgP(beta=1)\tall" in out and "gR@2\tall" in out
+    assert main(["eval", str(q), str(run), "--task", "bic", "--bep-distance", "50", "-m", "MAgP"]) == 0
+    assert "MAgP(task=bic,n=50)\tall\t0.533333" in capsys.readouterr().out
+    assert main(["eval", str(q), str(run), "--task", "t2i", "--irr", "100"]) == 0
+    assert "MAgP(task=t2i,irr=100)\tall" in capsys.readouterr().out
+    assert main(["eval", str(q), str(run), "--beta", "1"]) == 2  # focused measures have no beta
+    assert "--beta applies to measures of task ric" in capsys.readouterr().err
+    assert main(["eval", str(q), str(run), "--task", "bic", "--beta", "1", "--report", "official"]) == 2
+    assert "--beta applies to --task ric, not bic" in capsys.readouterr().err
+    assert main(["eval", str(q), str(run), "--report", "official", "-m", "MAiP"]) == 2
+    capsys.readouterr()
+    assert main(["eval", str(q), str(run), "-m", "gP[2]", "-m", "ircl_prn.0.50(task=bic)", "-m", "AgP"]) == 0
+    out = capsys.readouterr().out
+    assert "gP@2\tall" in out and "ircl_prn[0.50](task=bic)\tall" in out and "MAgP\tall" in out
+    assert main(["eval", str(q), str(run), "--report", "official", "--task", "bic", "-q", "--format", "json"]) == 0
+    import json
+
+    rows = json.loads(capsys.readouterr().out)
+    assert rows[0] == {"run": str(run), "measure": "runid", "topic": "all", "value": "r"}
+    assert {"run": str(run), "measure": "gP[5]", "topic": "1", "value": (0.98 + 0.8) / 3} in rows
+    element_qrels = write(tmp_path / "e.qrels", "1 Q0 a /a[1] 1\n")
+    assert main(["eval", str(element_qrels), str(run), "--task", "ric"]) == 2
+    assert "--task applies to passage runs" in capsys.readouterr().err
+
+
+def _inputs(group, start, end, seq=None):
+    n = len(group)
+    z = np.zeros(0, dtype=np.int64)
+    from graphsr.measures.fol import PassageInputs
+
+    return PassageInputs([], np.zeros(n, dtype=np.int64), group, np.full(n, -1), start, end,
+                         np.arange(n) if seq is None else seq, z, z, z, z, z, z, z, z)
+
+
+def test_overlap_rules_vectorised_equal_the_sequential_walks():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from graphsr.measures.fol import PassageInputs, _overlapping_earlier, _walk_overlaps
+    from graphsr.measures import fol_rules
 
     @settings(max_examples=200, deadline=None)
     @given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 40), st.integers(0, 15)), max_size=40))
@@ -323,10 +491,26 @@ def test_overlap_rule_vectorised_equals_the_sequential_walk():
         group = np.array([g for g, _, _ in results], dtype=np.int64)
         start = np.array([a for _, a, _ in results], dtype=np.int64)
         end = start + np.array([k for _, _, k in results], dtype=np.int64)
-        z = np.zeros(0, dtype=np.int64)
-        x = PassageInputs([], np.zeros(n, dtype=np.int64), group, np.full(n, -1), start, end, z, z, z, z, z, z, z)
-        walked = _walk_overlaps(x, np.arange(n), np.zeros(n, dtype=bool))
-        assert _overlapping_earlier(x).tolist() == walked.tolist()
+        x = _inputs(group, start, end)
+        walked = fol_rules._walk_skips(x, np.arange(n), np.zeros(n, dtype=bool))
+        assert fol_rules.skipped_overlaps(x).tolist() == walked.tolist()
+        first = fol_rules.first_violation(x, {"overlap"})
+        walk = fol_rules._walk_first_overlap(x, np.arange(n))
+        assert (first is None) == (walk is None)
+        if first is not None:
+            assert (first.result, first.earlier) == (walk.result, walk.earlier)
+        # thorough: the new characters of each result, against character sets
+        seg_r, seg_s, seg_e = fol_rules.new_characters(x)
+        seen: dict[int, set] = {}
+        for i, (g, a, k) in enumerate(results):
+            new = set(range(a, a + k)) - seen.setdefault(g, set())
+            seen[g] |= set(range(a, a + k))
+            got = set()
+            for r, s0, e0 in zip(seg_r.tolist(), seg_s.tolist(), seg_e.tolist()):
+                if r == i:
+                    assert not got & set(range(s0, e0))
+                    got |= set(range(s0, e0))
+            assert got == new
 
     check()
 
@@ -352,33 +536,60 @@ def test_elements_as_passages(tmp_path):
     assert v["MAgP"]["1"] == pytest.approx(1.0625 * (7 / 17) / (0.0625 * 7 / 17 + 1))
 
 
-def _reference(qrels_rows, run_rows, beta=0.25, n=500.0):
-    """The definitions, character by character with Python sets (independent of the numpy code)."""
+def _reference(qrels_rows, run_rows, beta=0.25, n=500.0, tolerance=5):
+    """RULES.md transcribed character by character with Python sets, in file order (independent of the
+    numpy code).  Focused: lenient (a passage overlapping one kept earlier is skipped); RiC/T2I: the union
+    of an article's passages; BiC: an article's first result."""
     import math
 
-    hl = {(t, d): {c for o, k in spans for c in range(o, o + k)} for t, d, spans, _ in qrels_rows}
-    bep = {(t, d): b for t, d, _, b in qrels_rows}
+    hl = {(t, d): {c for o, k in spans for c in range(o, o + k)} for t, d, spans, _, _ in qrels_rows}
+    bep = {(t, d): b for t, d, _, b, _ in qrels_rows}
+    size = {(t, d): L for t, d, _, _, L in qrels_rows}
+
+    def curve(points, trel):
+        best = [0.0] * 101
+        for rel, ret in points:
+            if ret and trel:
+                b = math.floor(rel / trel * 100.0)
+                best[b] = max(best[b], rel / ret)
+        return [max(best[j:]) for j in range(101)]
+
+    def gp_at(scores, k):
+        k = min(k, len(scores))
+        return sum(scores[:k]) / k if k else 0.0
+
     out = {}
     for t in sorted({r[0] for r in run_rows}):
         rows = [r for r in run_rows if r[0] == t]
         trel = sum(len(v) for (tt, _), v in hl.items() if tt == t)
         nrel = sum(1 for (tt, _), v in hl.items() if tt == t and v)
-        # focused
-        kept, rel, size, best = {}, 0, 0, [0.0] * 101
+        # thorough (RULES §1): new characters only; non-relevant text charged in full every time
+        seen, rr, rs, points = {}, 0, 0, []
         for _, d, o, k in rows:
-            if any(max(o, a) < min(o + k, b) for a, b in kept.get(d, [])):
+            chars = set(range(o, o + k))
+            new = chars - seen.setdefault(d, set())
+            seen[d] |= chars
+            h = hl.get((t, d), set())
+            rr += len(new & h)
+            rs += len(new) if h else k
+            points.append((rr, rs))
+        thorough = curve(points, trel)
+        # focused, lenient
+        kept, rr, rs, points, overlap = {}, 0, 0, [], False
+        for _, d, o, k in rows:
+            if any(set(range(o, o + k)) & set(range(a, b)) for a, b in kept.get(d, [])):
+                overlap = True
                 continue
             kept.setdefault(d, []).append((o, o + k))
-            rel += len(hl.get((t, d), set()) & set(range(o, o + k)))
-            size += k
-            if trel:
-                p = rel / size if size else 0.0
-                b = min(math.floor(rel / trel * 100.0), 100)
-                best[b] = max(best[b], p)
-        levels = [max(best[j:]) for j in range(101)]
-        # RiC / BiC
+            rr += len(hl.get((t, d), set()) & set(range(o, o + k)))
+            rs += k
+            points.append((rr, rs))
+        focused = curve(points, trel)
+        overlap = overlap or any(set(range(o, o + k)) & set(range(o2, o2 + k2)) for i, (_, d, o, k) in enumerate(rows)
+                                 for _, d2, o2, k2 in rows[:i] if d2 == d)
+        # in context: article ranks in order of first appearance
         order = list(dict.fromkeys(d for _, d, _, _ in rows))
-        ric, bic, isrel = [], [], []
+        ric, t2i, bic, isrel = [], [], [], []
         for d in order:
             chars = {c for _, dd, o, k in rows if dd == d for c in range(o, o + k)}
             h = hl.get((t, d), set())
@@ -388,18 +599,36 @@ def _reference(qrels_rows, run_rows, beta=0.25, n=500.0):
             entry = next(o for _, dd, o, _ in rows if dd == d)
             dist = abs(bep.get((t, d), -1) - entry)
             bic.append((n - dist) / n if h and dist <= n else 0.0)
+            rel = irr = 0
+            if h:
+                for c in sorted(chars) + sorted(set(range(size[t, d])) - chars):
+                    if c in h:
+                        rel += 1
+                    else:
+                        irr += 1
+                        if irr == tolerance:
+                            break
+            t2i.append(rel / (rel + irr) if rel + irr else 0.0)
             isrel.append(bool(h))
-        agp = {}
-        for name, s in (("ric", ric), ("bic", bic)):
-            agp[name] = sum(sum(s[:i + 1]) / (i + 1) for i in range(len(s)) if isrel[i]) / nrel if nrel else 0.0
-        out[t] = {"levels": levels, "MAiP": sum(levels) / 101, "ric": agp["ric"], "bic": agp["bic"],
-                  "gP@3": sum(ric[:3]) / 3, "gR@3": (sum(isrel[:3]) / nrel) if nrel else 0.0}
+        ctx = {}
+        for name, sc in (("ric", ric), ("t2i", t2i), ("bic", bic)):
+            agp = sum(sum(sc[:i + 1]) / (i + 1) for i in range(len(sc)) if isrel[i]) / nrel if nrel else 0.0
+            ctx[name] = (agp, gp_at(sc, 3))
+        repeat = len(order) < len(rows)
+        out[t] = {"thorough": thorough, "focused": focused, "ctx": ctx, "overlap": overlap, "repeat": repeat,
+                  "gR@3": (sum(isrel[:3]) / nrel) if nrel else 0.0, "ret_size(task=thorough)": rs,
+                  "num_ret": len(order)}
+        out[t]["ret_size(task=thorough)"] = sum(len(set(range(o, o + k)) - set().union(
+            *(set(range(o2, o2 + k2)) for _, d2, o2, k2 in rows[:i] if d2 == d)))
+            if hl.get((t, d)) else k for i, (_, d, o, k) in enumerate(rows))
     return out
 
 
 def test_measures_equal_the_definitions_on_random_runs(tmp_path):
     from hypothesis import given, settings
     from hypothesis import strategies as st
+
+    from graphsr.errors import RunRuleError
 
     @st.composite
     def case(draw):
@@ -423,6 +652,9 @@ def test_measures_equal_the_definitions_on_random_runs(tmp_path):
         return qrels_rows, run_rows
 
     counter = iter(range(10 ** 6))
+    thorough = [f"iP(task=thorough)[{j / 100:.2f}]" for j in range(101)]
+    lenient_names = ["MAiP", "MAgP", "MAgP(task=t2i,irr=5)", "MAgP(task=bic)", "gP@3", "gP(task=t2i,irr=5)@3",
+                     "gP(task=bic)@3", "gR@3", "num_ret(task=ric)"]
 
     @settings(max_examples=120, deadline=None)
     @given(case())
@@ -437,18 +669,33 @@ def test_measures_equal_the_definitions_on_random_runs(tmp_path):
         q = read_fol_qrels(write(tmp_path / f"q{i}", "\n".join(lines) + "\n"))
         run = run_of(tmp_path, [f"{t} Q0 {d} {r + 1} 0 x {o} {k}" for r, (t, d, o, k) in enumerate(run_rows)],
                      f"r{i}")
-        names = ["MAiP", "MAgP", "MAgP(task=bic)", "gP@3", "gR@3"] + [f"iP[{j / 100:.2f}]" for j in range(101)]
-        got = values(evaluate_passages(q, [run], names))
-        ref = _reference([(t, d, s, b) for t, d, s, b, _ in qrels_rows], run_rows)
+        ref = _reference(qrels_rows, run_rows)
+        got = values(evaluate_passages(q, [run], thorough + ["MAiP(task=thorough)", "ret_size(task=thorough)"]))
+        lenient = values(evaluate_passages(q, [run], lenient_names, lenient=True))
         for t, e in ref.items():
-            assert got["MAiP"][t] == pytest.approx(e["MAiP"], abs=1e-12)
-            assert got["MAgP"][t] == pytest.approx(e["ric"], abs=1e-12)
-            assert got["MAgP(task=bic)"][t] == pytest.approx(e["bic"], abs=1e-12)
-            assert got["gP@3"][t] == pytest.approx(e["gP@3"], abs=1e-12)
-            assert got["gR@3"][t] == pytest.approx(e["gR@3"], abs=1e-12)
             for j in range(101):
-                assert got[f"iP[{j / 100:.2f}]"][t] == pytest.approx(e["levels"][j], abs=1e-12)
-            assert 0 <= got["MAiP"][t] <= got["iP[0.00]"][t] + 1e-12 <= 1 + 1e-12
+                assert got[f"iP[{j / 100:.2f}](task=thorough)"][t] == pytest.approx(e["thorough"][j], abs=1e-12)
+            assert got["MAiP(task=thorough)"][t] == pytest.approx(sum(e["thorough"]) / 101, abs=1e-12)
+            assert got["ret_size(task=thorough)"][t] == e["ret_size(task=thorough)"]
+            assert lenient["MAiP"][t] == pytest.approx(sum(e["focused"]) / 101, abs=1e-12)
+            assert lenient["MAgP"][t] == pytest.approx(e["ctx"]["ric"][0], abs=1e-12)
+            assert lenient["MAgP(task=t2i,irr=5)"][t] == pytest.approx(e["ctx"]["t2i"][0], abs=1e-12)
+            assert lenient["MAgP(task=bic)"][t] == pytest.approx(e["ctx"]["bic"][0], abs=1e-12)
+            assert lenient["gP@3"][t] == pytest.approx(e["ctx"]["ric"][1], abs=1e-12)
+            assert lenient["gP(task=t2i,irr=5)@3"][t] == pytest.approx(e["ctx"]["t2i"][1], abs=1e-12)
+            assert lenient["gP(task=bic)@3"][t] == pytest.approx(e["ctx"]["bic"][1], abs=1e-12)
+            assert lenient["gR@3"][t] == pytest.approx(e["gR@3"], abs=1e-12)
+            assert lenient["num_ret(task=ric)"][t] == e["num_ret"]
+            assert 0 <= lenient["MAiP"][t] <= 1 + 1e-12
+        # strict: refused exactly when the reference finds an overlap (focused, ric) or a repeat (bic)
+        for measure, broken in (("MAiP", any(e["overlap"] for e in ref.values())),
+                                ("MAgP(task=t2i)", any(e["overlap"] for e in ref.values())),
+                                ("MAgP(task=bic)", any(e["repeat"] for e in ref.values()))):
+            if broken:
+                with pytest.raises(RunRuleError):
+                    evaluate_passages(q, [run], [measure])
+            else:
+                evaluate_passages(q, [run], [measure])
 
     check()
 
@@ -480,19 +727,19 @@ def test_plot_of_interpolated_precision(tmp_path, capsys, qrels):
     from graphsr.analysis import interpolated_precision_curves
     from graphsr.measures.fol_family import IP_CURVE
 
-    res = evaluate_passages(qrels, [run_of(tmp_path, FOCUSED)], IP_CURVE)
+    res = evaluate_passages(qrels, [run_of(tmp_path, NO_OVERLAP)], IP_CURVE)
     levels, curves = interpolated_precision_curves(res)
     curve = curves[res.runs[0].name]
     assert len(levels) == 101 and curve[11] == pytest.approx(0.5) and curve[12] == pytest.approx(40 / 110)
     assert curve.mean() == pytest.approx((12 * 0.5 + 33 * 40 / 110) / 101)
     q = write(tmp_path / "q.qrels", QRELS)
-    run = write(tmp_path / "r.fol", "".join(f"{line}\n" for line in FOCUSED))
+    run = write(tmp_path / "r.fol", "".join(f"{line}\n" for line in NO_OVERLAP))
     out = tmp_path / "curve.png"
     assert main(["eval", str(q), str(run), "--plot", str(out)]) == 0
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 5000
     capsys.readouterr()
     with pytest.raises(Exception, match="needs iP"):
-        interpolated_precision_curves(evaluate_passages(qrels, [run_of(tmp_path, FOCUSED)], ["MAiP"]))
+        interpolated_precision_curves(evaluate_passages(qrels, [run_of(tmp_path, NO_OVERLAP)], ["MAiP"]))
     from graphsr.data import sample
 
     s = sample("mobydick")

@@ -60,8 +60,9 @@ def test_measures_command_lists_parseable_names(capsys):
 
     assert main(["measures"]) == 0
     out = capsys.readouterr().out
-    for name in registry():
-        assert f"  {name}" in out
-    assert "iP[x]" in out and "rel=length" in out and "task=ric, beta=0.25, n=500" in out
+    for name, cls in registry().items():
+        assert f"  {name}" in out or f"also named: {name}" in out
+    assert "iP[x]" in out and "rel=length" in out and "task=ric, beta=0.25, irr=300, n=500, beyond=last" in out
+    assert "tasks: focused, thorough, ric, t2i, bic" in out and "also named: AgP" in out
     assert main(["measures", "--family", "fol"]) == 0
     assert "SRP" not in capsys.readouterr().out

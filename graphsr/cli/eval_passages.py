@@ -107,7 +107,9 @@ def run_passages(args: argparse.Namespace) -> int:
     res = Results(results, measures)
     if args.plot and results:
         _plot(args, qrels, runs, res, task)
-    if table is not None:
+    if not results:
+        pass
+    elif table is not None:
         _write_official(res, table, args)
     else:
         from .eval_cmd import write_results
@@ -134,7 +136,7 @@ def _documents(args, formats):
                          *(r.docids() for r in element_runs.values()))
     if not wanted:
         return None, element_runs
-    from ..evaluation.evaluate import load_collection
+    from ..evaluation.element_evaluate import load_collection
 
     progress = progress_default() if args.progress is None else args.progress
     return load_collection(args.collection, [], keep=wanted, progress=progress).documents, element_runs

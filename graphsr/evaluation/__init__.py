@@ -9,8 +9,8 @@ from __future__ import annotations
 import importlib
 
 _LAZY = {
-    "LoadedCollection": "evaluate", "evaluate": "evaluate", "load_collection": "evaluate",
-    "navigation_for": "evaluate",
+    "LoadedCollection": "element_evaluate", "evaluate": "element_evaluate", "load_collection": "element_evaluate",
+    "navigation_for": "element_evaluate",
     "evaluate_passages": "fol_evaluate", "evaluate_passage_run": "fol_evaluate", "passage_inputs": "fol_evaluate",
     "Diagnostics": "resolve", "check_qrels": "resolve", "ranked_nodes": "resolve", "topic_sort_key": "resolve",
     "Results": "results", "RunResult": "results", "Evaluation": "results",

@@ -84,7 +84,7 @@ class Results:
                         out.append(f"{m}\t{t}\t{_text(m, r.values[m][k], digits)}")
             for m in self.measures:
                 out.append(f"{m}\tall\t{_text(m, r.mean(m), digits)}")
-        return "\n".join(out) + "\n"
+        return "\n".join(out) + "\n" if out else ""
 
     def records(self, include_all: bool = True) -> list[tuple[str, str, str, float]]:
         """``(run, measure, topic, value)`` tuples."""

@@ -7,21 +7,31 @@ from typing import Iterator
 
 from ..errors import GraphsrInputError
 
-__all__ = ["iter_fields"]
+__all__ = ["iter_fields", "open_binary"]
+
+
+def open_binary(path: str | os.PathLike):
+    """The file for reading bytes; a name ending in ``.gz`` is read through gzip."""
+    if str(path).endswith(".gz"):
+        import gzip
+
+        return gzip.open(path, "rb")
+    return open(path, "rb")
 
 
 def iter_fields(path: str | os.PathLike, error: type[GraphsrInputError]) -> Iterator[tuple[int, list[str]]]:
     """Yield ``(line_number, whitespace-split fields)`` of non-blank lines.
 
     Lines may end with trailing spaces (INEX qrels do).  A file that is not
-    UTF-8 raises ``error`` with the line of the first bad byte.
+    UTF-8 raises ``error`` with the line of the first bad byte.  A ``.gz``
+    file is read through gzip.
     """
     try:
-        fh = open(path, "rb")
+        fh = open_binary(path)
     except OSError as exc:
         raise error(f"cannot read file: {exc.strerror}", path) from None
     with fh:
-        for lineno, raw in enumerate(fh, 1):
+        for lineno, raw in enumerate(_lines(fh, path, error), 1):
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
@@ -29,3 +39,10 @@ def iter_fields(path: str | os.PathLike, error: type[GraphsrInputError]) -> Iter
             fields = line.split()
             if fields:
                 yield lineno, fields
+
+
+def _lines(fh, path, error):
+    try:
+        yield from fh
+    except (OSError, EOFError) as exc:  # a damaged gzip stream
+        raise error(f"cannot read file: {exc}", path) from None

@@ -34,7 +34,7 @@ import numpy as np
 
 from ..errors import QrelsFormatError, RunFormatError, UnknownNodeError
 from ..model.fol import FOLQrels, FOLRun, Vocabulary
-from ._lines import iter_fields
+from ._lines import iter_fields, open_binary
 
 __all__ = ["read_fol_qrels", "read_fol_run", "read_inex_submission", "read_passage_run", "qrels_format",
            "run_format", "submission_files"]
@@ -66,10 +66,10 @@ def _scanner():
 
 def _read_bytes(path, error) -> bytes:
     try:
-        with open(path, "rb") as fh:
+        with open_binary(path) as fh:
             return fh.read()
-    except OSError as exc:
-        raise error(f"cannot read file: {exc.strerror}", path) from None
+    except (OSError, EOFError) as exc:
+        raise error(f"cannot read file: {getattr(exc, 'strerror', None) or exc}", path) from None
 
 
 def read_fol_qrels(path: str | os.PathLike, vocab: Vocabulary | None = None) -> FOLQrels:
@@ -329,13 +329,13 @@ def _xml_result(el, topic: str, pos: dict, documents, path):
 
 def _first_fields(path, error) -> list[str] | None:
     try:
-        with open(path, "rb") as fh:
+        with open_binary(path) as fh:
             for raw in fh:
                 f = raw.decode("utf-8", "replace").split()
                 if f:
                     return f
-    except OSError as exc:
-        raise error(f"cannot read file: {exc.strerror}", path) from None
+    except (OSError, EOFError) as exc:
+        raise error(f"cannot read file: {getattr(exc, 'strerror', None) or exc}", path) from None
     return None
 
 

@@ -143,6 +143,7 @@ def registry() -> dict[str, type[Measure]]:
 _MEASURE = re.compile(r"^\s*(?P<name>[A-Za-z][A-Za-z0-9_.]*)"
                       r"(?:\[(?P<bracket>[^\[\]]*)\])?"
                       r"(?:\((?P<params>[^()]*)\))?"
+                      r"(?:\[(?P<bracket2>[^\[\]]*)\])?"
                       r"(?:@(?P<cutoff>[^\s]+))?\s*$")
 
 
@@ -175,7 +176,7 @@ def parse_measure(text: str | Measure) -> Measure:
     >>> parse_measure("XYZ@3")
     Traceback (most recent call last):
     ...
-    graphsr.errors.MeasureNameError: unknown measure 'XYZ'; known measures: ESR.Hits, ESR.Misses, ...
+    graphsr.errors.MeasureNameError: unknown measure 'XYZ'; known measures: AgP, AiP, ESR.Hits, ...
     """
     if isinstance(text, Measure):
         return text.validate()
@@ -196,19 +197,22 @@ def parse_measure(text: str | Measure) -> Measure:
                 raise MeasureNameError(f"{text!r}: expected parameters as name=value, got {part!r}")
             params[key.strip()] = _value(value.strip())
     cutoff = None
-    if m.group("bracket") is not None:  # Name[value]: the measure's bracket parameter, e.g. iP[0.01]
+    bracket = m.group("bracket") if m.group("bracket2") is None else m.group("bracket2")
+    if m.group("bracket") is not None and m.group("bracket2") is not None:
+        raise MeasureNameError(f"{text!r}: give one [value]")
+    if bracket is not None:  # Name[value]: the measure's bracket parameter, e.g. iP[0.01]
         key = getattr(cls, "BRACKET", None)
-        if key is None:
+        if key is None and not getattr(cls, "BRACKET_CUTOFF", False):
             raise MeasureNameError(f"{text!r}: {name} takes no [value]")
-        if key == "@":  # the official tool's gP[5] is gP@5
+        if key is None:  # the official tool's gP[5] is gP@5
             if m.group("cutoff") is not None:
                 raise MeasureNameError(f"{text!r}: give the cut-off once, as [k] or @k")
             try:
-                cutoff = int(m.group("bracket"))
+                cutoff = int(bracket)
             except ValueError:
                 raise MeasureNameError(f"{text!r}: expected an integer rank in [ ]") from None
         else:
-            params[key] = _value(m.group("bracket").strip())
+            params[key] = _value(bracket.strip())
     if m.group("cutoff") is not None:
         try:
             cutoff = int(m.group("cutoff"))

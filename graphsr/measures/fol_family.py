@@ -183,7 +183,7 @@ class _Generalized(_Passage):
     TASKS = CONTEXT_TASKS
     DEFAULT_TASK = "ric"
     CUTOFF = "required"
-    BRACKET = "@"
+    BRACKET_CUTOFF = True  # gP[5] reads as gP@5, the official tool's name
     EXTRA_PARAMS = {"beyond": Param(str, "last", "a topic with fewer than k article ranks: last (its value at "
                                                  "the last rank, as the official tool) or zero (divide by k)")}
 
@@ -192,10 +192,6 @@ class _Generalized(_Passage):
         if self["beyond"] not in ("last", "zero"):
             raise MeasureNameError(f"{self.NAME}: beyond must be last or zero, got {self['beyond']!r}")
         return self
-
-    def _bracket(self) -> str:
-        return ""
-
 
 class _gP(_Generalized):
     NAME = "gP"
