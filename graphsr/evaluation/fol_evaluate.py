@@ -61,25 +61,35 @@ def passage_inputs(qrels: FOLQrels, run: FOLRun, topics: list[str],
     idx = np.flatnonzero(ti >= 0)
     if order == "file":
         _check_topic_blocks(run, idx, ti[idx])
-        idx = idx[np.argsort(ti[idx], kind="stable")]
+        if not np.all(ti[idx][1:] >= ti[idx][:-1]):  # topic blocks in another order than the report's
+            idx = idx[np.argsort(ti[idx], kind="stable")]
         seq = run.line[idx]
     else:
         idx = idx[np.lexsort((idx, run.rank[idx], ti[idx]))]
         seq = np.arange(len(idx), dtype=np.int64)
     res_topic = ti[idx]
     doc = run.doc_code[idx]
-    _, res_group = np.unique(res_topic * np.int64(len(vocab.docs) + 1) + doc, return_inverse=True)
+    res_group = _dense_codes(res_topic * np.int64(len(vocab.docs) + 1) + doc)
     res_row = qrels.rows(run.topic_code[idx], doc)
     start = run.offset[idx]
     q_topic = topic_index[qrels.topic_code]
     judged = q_topic >= 0
     rel_chars = np.bincount(q_topic[judged], weights=qrels.rel_chars[judged], minlength=T).astype(np.int64)
     rel_articles = np.bincount(q_topic[judged], weights=(qrels.rel_chars[judged] > 0), minlength=T).astype(np.int64)
-    x = PassageInputs(list(topics), res_topic, res_group.ravel().astype(np.int64), res_row, start,
+    x = PassageInputs(list(topics), res_topic, res_group, res_row, start,
                       start + run.length[idx], seq, qrels.rel_chars, qrels.bep, qrels.doc_len, qrels.pass_row,
                       qrels.pass_start, qrels.pass_end, rel_chars, rel_articles, int(qrels.rel_chars.sum()),
                       int((qrels.rel_chars > 0).sum()))
     return x, idx
+
+
+def _dense_codes(key: np.ndarray) -> np.ndarray:
+    """Codes 0 .. G-1 of the distinct values of ``key``, in their sorted order."""
+    order = np.argsort(key, kind="stable")
+    sk = key[order]
+    out = np.empty(len(key), dtype=np.int64)
+    out[order] = np.cumsum(np.r_[True, sk[1:] != sk[:-1]]) - 1 if len(key) else 0
+    return out
 
 
 def _check_topic_blocks(run: FOLRun, idx: np.ndarray, ti: np.ndarray) -> None:
@@ -125,9 +135,9 @@ def evaluate_passage_run(qrels: FOLQrels, run: FOLRun, measures: Sequence[Measur
                          order: str = "file", lenient: bool = False) -> RunResult:
     """Score one passage run (see :func:`evaluate_passages`)."""
     run = run.recoded(qrels.vocab)
-    judged_codes = np.unique(qrels.topic_code)
+    judged_codes = qrels.judged_topic_codes
     names = qrels.vocab.topic_names()
-    present = np.unique(run.topic_code)
+    present = np.flatnonzero(np.bincount(run.topic_code, minlength=len(names)))
     missing = sorted((names[c] for c in np.setdiff1d(present, judged_codes)), key=topic_sort_key)
     chosen = judged_codes if all_topics else np.intersect1d(present, judged_codes)
     topics = sorted(names[chosen].tolist(), key=topic_sort_key)

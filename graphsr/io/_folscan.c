@@ -40,31 +40,140 @@
 
 #define MAXF 4096 /* fields accepted on one qrels line by the fast path */
 
+/* A name -> code index kept in C for a names dict (the vocabulary's topics or articles): the dict is
+   the truth, the index a cache of it, synced from the dict's entries in insertion order (the vocabulary
+   only ever adds names).  It holds a reference to its dict, so the dict cannot be freed and another
+   take its address while indexed.  Looking a name up needs no Python object unless it is new. */
+typedef struct {
+    uint64_t hash;
+    const char *key; /* UTF-8 of the dict's key (alive as long as the dict holds it) */
+    Py_ssize_t len;
+    int64_t code;
+} Slot;
+
+typedef struct {
+    PyObject *dict;
+    Py_ssize_t pos, count, cap; /* PyDict_Next position synced to; entries; slots (a power of two) */
+    Slot *slots;
+} Index;
+
+static Index indexes[2]; /* 0: topics, 1: articles */
+
+static inline int same_bytes(const char *a, const char *b, Py_ssize_t len);
+
+static uint64_t hash_bytes(const char *s, Py_ssize_t len) {
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (Py_ssize_t i = 0; i < len; ++i) h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+    return h | 1; /* 0 marks an empty slot */
+}
+
+static int index_put(Index *ix, const char *key, Py_ssize_t len, int64_t code) {
+    if (2 * (ix->count + 1) > ix->cap) {
+        Py_ssize_t cap = ix->cap ? 2 * ix->cap : 1024;
+        Slot *slots = calloc((size_t)cap, sizeof(Slot));
+        if (slots == NULL) return -1;
+        for (Py_ssize_t i = 0; i < ix->cap; ++i) {
+            if (!ix->slots[i].hash) continue;
+            Py_ssize_t j = (Py_ssize_t)(ix->slots[i].hash & (uint64_t)(cap - 1));
+            while (slots[j].hash) j = (j + 1) & (cap - 1);
+            slots[j] = ix->slots[i];
+        }
+        free(ix->slots);
+        ix->slots = slots;
+        ix->cap = cap;
+    }
+    uint64_t h = hash_bytes(key, len);
+    Py_ssize_t j = (Py_ssize_t)(h & (uint64_t)(ix->cap - 1));
+    while (ix->slots[j].hash) j = (j + 1) & (ix->cap - 1);
+    ix->slots[j].hash = h;
+    ix->slots[j].key = key;
+    ix->slots[j].len = len;
+    ix->slots[j].code = code;
+    ++ix->count;
+    return 0;
+}
+
+/* bring the index up to date with its dict; -1 (exception set) if a key is not a str */
+static int index_sync(Index *ix) {
+    PyObject *key, *value;
+    while (PyDict_Next(ix->dict, &ix->pos, &key, &value)) {
+        Py_ssize_t len;
+        const char *utf8 = PyUnicode_AsUTF8AndSize(key, &len);
+        long long code = PyLong_AsLongLong(value);
+        if (utf8 == NULL || (code == -1 && PyErr_Occurred()) || index_put(ix, utf8, len, code) < 0) return -1;
+    }
+    return 0;
+}
+
+static Index *index_of(int which, PyObject *dict) {
+    Index *ix = &indexes[which];
+    if (ix->dict != dict) {
+        Py_XDECREF(ix->dict);
+        free(ix->slots);
+        memset(ix, 0, sizeof *ix);
+        Py_INCREF(dict);
+        ix->dict = dict;
+    }
+    return index_sync(ix) < 0 ? NULL : ix;
+}
+
+/* the code of name [s, s+len), added to the dict (and index) if new; -1 with an exception on failure */
+static int64_t index_code(Index *ix, const char *s, Py_ssize_t len) {
+    uint64_t h = hash_bytes(s, len);
+    Py_ssize_t j = (Py_ssize_t)(h & (uint64_t)(ix->cap - 1));
+    if (ix->cap) {
+        for (; ix->slots[j].hash; j = (j + 1) & (ix->cap - 1)) {
+            Slot *sl = &ix->slots[j];
+            if (sl->hash == h && sl->len == len && same_bytes(sl->key, s, len)) return sl->code;
+        }
+    }
+    PyObject *key = PyUnicode_DecodeASCII(s, len, NULL);
+    if (key == NULL) return -1;
+    int64_t c = (int64_t)PyDict_Size(ix->dict);
+    PyObject *v = PyLong_FromLongLong(c);
+    int bad = v == NULL || PyDict_SetItem(ix->dict, key, v) < 0;
+    Py_XDECREF(v);
+    Py_DECREF(key);
+    if (bad || index_sync(ix) < 0) return -1;
+    return c;
+}
+
 /* A name -> code look-up that remembers the previous line's name (runs repeat it). */
 typedef struct {
+    Index *ix;       /* the C index of a vocabulary dict, or NULL: look up `dict` directly */
     PyObject *dict;
     const char *last;
     Py_ssize_t last_len;
     int64_t last_code;
 } Names;
 
-static int64_t name_code(Names *n, const char *s, Py_ssize_t len) {
-    if (n->last != NULL && n->last_len == len && memcmp(n->last, s, (size_t)len) == 0) return n->last_code;
-    PyObject *key = PyUnicode_DecodeASCII(s, len, NULL);
-    if (key == NULL) return -1;
-    PyObject *code = PyDict_GetItemWithError(n->dict, key); /* borrowed */
+static inline int same_bytes(const char *a, const char *b, Py_ssize_t len) {
+    for (Py_ssize_t i = 0; i < len; ++i)
+        if (a[i] != b[i]) return 0;
+    return 1;
+}
+
+static inline int64_t name_code(Names *n, const char *s, Py_ssize_t len) {
+    if (n->last != NULL && n->last_len == len && same_bytes(n->last, s, len)) return n->last_code;
     int64_t c;
-    if (code != NULL) {
-        c = PyLong_AsLongLong(code);
-    } else if (PyErr_Occurred()) {
-        c = -1;
+    if (n->ix != NULL) {
+        c = index_code(n->ix, s, len);
     } else {
-        c = (int64_t)PyDict_Size(n->dict);
-        PyObject *v = PyLong_FromLongLong(c);
-        if (v == NULL || PyDict_SetItem(n->dict, key, v) < 0) c = -1;
-        Py_XDECREF(v);
+        PyObject *key = PyUnicode_DecodeASCII(s, len, NULL);
+        if (key == NULL) return -1;
+        PyObject *code = PyDict_GetItemWithError(n->dict, key); /* borrowed */
+        if (code != NULL) {
+            c = PyLong_AsLongLong(code);
+        } else if (PyErr_Occurred()) {
+            c = -1;
+        } else {
+            c = (int64_t)PyDict_Size(n->dict);
+            PyObject *v = PyLong_FromLongLong(c);
+            if (v == NULL || PyDict_SetItem(n->dict, key, v) < 0) c = -1;
+            Py_XDECREF(v);
+        }
+        Py_DECREF(key);
     }
-    Py_DECREF(key);
     if (c >= 0) {
         n->last = s;
         n->last_len = len;
@@ -167,26 +276,55 @@ static PyObject *as_array(const void *src, Py_ssize_t n, int type) {
     return a;
 }
 
-/* byte classes: 0 field separator (space, \t, \r, \v, \f), 1 printable ASCII, 2 anything else */
-static unsigned char byte_class[256];
-
-static void init_classes(void) {
-    for (int c = 0; c < 256; ++c) byte_class[c] = (c >= 0x21 && c <= 0x7e) ? 1 : 2;
-    byte_class[' '] = byte_class['\t'] = byte_class['\r'] = byte_class['\v'] = byte_class['\f'] = 0;
+/* The first byte the fast path does not read (at or after p): anything but printable ASCII and the
+   separators space, \t, \n, \v, \f, \r.  8 bytes at a time. */
+static inline int odd(unsigned char c) {
+    return c >= 0x80 || (c < 0x20 && c != '\t' && c != '\n' && c != '\v' && c != '\f' && c != '\r');
 }
 
-/* Split one line [p, end) into fields; returns the count (up to max, max + 1 meaning "more"),
-   or -1 if a byte is not printable ASCII. */
+static const char *first_odd_byte(const char *p, const char *end) {
+    const uint64_t high = 0x8080808080808080ULL, ones = 0x0101010101010101ULL;
+    for (; end - p >= 8; p += 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        if ((w & high) || ((w - 0x20 * ones) & ~w & high)) { /* a high bit, or maybe a byte below 0x20 */
+            for (int i = 0; i < 8; ++i)
+                if (odd((unsigned char)p[i])) return p + i;
+        }
+    }
+    for (; p < end; ++p)
+        if (odd((unsigned char)*p)) return p;
+    return end;
+}
+
+/* After first_odd_byte, a byte above 0x20 is a field character and one at or below a separator. */
+static inline const unsigned char *skip_sep(const unsigned char *u, const unsigned char *e) {
+    while (u < e && *u <= 0x20) ++u;
+    return u;
+}
+
+static inline const unsigned char *field_end(const unsigned char *u, const unsigned char *e) {
+    /* 8 bytes at a time: (w - 0x21..) & ~w & 0x80.. flags the bytes below 0x21 (no byte has its high bit) */
+    while (e - u >= 8) {
+        uint64_t w;
+        memcpy(&w, u, 8);
+        uint64_t sep = (w - 0x2121212121212121ULL) & ~w & 0x8080808080808080ULL;
+        if (sep) return u + (__builtin_ctzll(sep) >> 3); /* the lowest flagged byte is exact */
+        u += 8;
+    }
+    while (u < e && *u > 0x20) ++u;
+    return u;
+}
+
+/* Split one line [p, end) into fields; returns the count (up to max, max + 1 meaning "more"). */
 static int split_fields(const char *p, const char *end, const char **fs, Py_ssize_t *fl, int max) {
     const unsigned char *u = (const unsigned char *)p, *e = (const unsigned char *)end;
     int n = 0;
     for (;;) {
-        while (u < e && byte_class[*u] == 0) ++u;
+        u = skip_sep(u, e);
         if (u >= e) return n;
         const unsigned char *s = u;
-        unsigned char cls;
-        while (u < e && (cls = byte_class[*u]) == 1) ++u;
-        if (u < e && cls == 2) return -1;
+        u = field_end(u, e);
         if (n == max) return max + 1;
         fs[n] = (const char *)s;
         fl[n] = (const char *)u - (const char *)s;
@@ -205,25 +343,38 @@ static PyObject *scan_run(PyObject *self, PyObject *args) {
     for (int k = 0; k < 8; ++k) col[k] = malloc((size_t)cap * sizeof(int64_t));
     double *score = (double *)col[3];
     PyObject *run_ids = PyDict_New(), *result = NULL;
-    Names tn = {topics, NULL, 0, 0}, dn = {docs, NULL, 0, 0}, rn = {run_ids, NULL, 0, 0};
+    Names tn = {index_of(0, topics), topics, NULL, 0, 0}, dn = {index_of(1, docs), docs, NULL, 0, 0},
+          rn = {NULL, run_ids, NULL, 0, 0};
     long bad = 0;
     Py_ssize_t n = 0;
-    int failed = run_ids == NULL;
+    int failed = run_ids == NULL || tn.ix == NULL || dn.ix == NULL;
     for (int k = 0; k < 8; ++k) failed |= col[k] == NULL;
     long lineno = 0;
     const char *p = data;
+    const char *odd = first_odd_byte(data, end);
     while (!failed && !bad && p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *le = nl ? nl : end;
         ++lineno;
+        if (le > odd) { /* this line has a byte the fast path does not read */
+            bad = lineno;
+            break;
+        }
+        const unsigned char *e = (const unsigned char *)le, *u = skip_sep((const unsigned char *)p, e);
+        p = nl ? nl + 1 : end;
+        if (u == e) continue; /* blank line */
         const char *fs[8];
         Py_ssize_t fl[8];
-        int nf = split_fields(p, le, fs, fl, 8);
-        p = nl ? nl + 1 : end;
-        if (nf == 0) continue;
+        int k;
+        for (k = 0; k < 8 && u < e; ++k) {
+            fs[k] = (const char *)u;
+            u = field_end(u, e);
+            fl[k] = (const char *)u - fs[k];
+            u = skip_sep(u, e);
+        }
         int64_t rank, offset, length;
         double sc;
-        if (nf != 8 || read_signed(fs[3], fl[3], &rank) || read_double(fs[4], fl[4], &sc) ||
+        if (k != 8 || u != e || read_signed(fs[3], fl[3], &rank) || read_double(fs[4], fl[4], &sc) ||
             read_digits(fs[6], fl[6], &offset) || read_digits(fs[7], fl[7], &length)) {
             bad = lineno;
             break;
@@ -277,18 +428,22 @@ static PyObject *scan_qrels(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "y*O!O!", &view, &PyDict_Type, &topics, &PyDict_Type, &docs)) return NULL;
     const char *data = view.buf, *end = data + view.len;
     Buf row[6] = {{0}}, pas[3] = {{0}};
-    Names tn = {topics, NULL, 0, 0}, dn = {docs, NULL, 0, 0};
+    Names tn = {index_of(0, topics), topics, NULL, 0, 0}, dn = {index_of(1, docs), docs, NULL, 0, 0};
     const char **fs = malloc(MAXF * sizeof(char *));
     Py_ssize_t *fl = malloc(MAXF * sizeof(Py_ssize_t));
     Span *spans = malloc(MAXF * sizeof(Span));
     PyObject *result = NULL;
-    int failed = fs == NULL || fl == NULL || spans == NULL;
+    int failed = fs == NULL || fl == NULL || spans == NULL || tn.ix == NULL || dn.ix == NULL;
     long bad = 0, lineno = 0;
-    const char *p = data;
+    const char *p = data, *odd = first_odd_byte(data, end);
     while (!failed && !bad && p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *le = nl ? nl : end;
         ++lineno;
+        if (le > odd) {
+            bad = lineno;
+            break;
+        }
         int nf = split_fields(p, le, fs, fl, MAXF);
         p = nl ? nl + 1 : end;
         if (nf == 0) continue;
@@ -367,6 +522,5 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_folscan", "Fast sca
 
 PyMODINIT_FUNC PyInit__folscan(void) {
     import_array();
-    init_classes();
     return PyModule_Create(&module);
 }

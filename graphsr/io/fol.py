@@ -114,8 +114,8 @@ def read_fol_qrels(path: str | os.PathLike, vocab: Vocabulary | None = None) -> 
 
 
 def _unique_pairs(topic_code: np.ndarray, doc_code: np.ndarray, width: int) -> bool:
-    key = topic_code * np.int64(max(width, 1)) + doc_code
-    return len(np.unique(key)) == len(key)
+    key = np.sort(topic_code * np.int64(max(width, 1)) + doc_code)
+    return not bool((key[1:] == key[:-1]).any())
 
 
 def _read_fol_qrels_lines(path, vocab: Vocabulary) -> FOLQrels:
@@ -348,11 +348,14 @@ def qrels_format(path: str | os.PathLike) -> str:
 
 
 def run_format(path: str | os.PathLike) -> str:
-    """``'xml'`` (INEX submission), ``'fol'`` (passage run) or ``'element'``, from the file's start."""
+    """``'xml'`` (INEX submission), ``'fol'`` (passage run), ``'element'`` or ``'empty'`` (no fields at all),
+    from the file's start."""
     f = _first_fields(path, RunFormatError)
-    if f and f[0].lstrip("\ufeff").startswith("<"):
+    if f is None:
+        return "empty"
+    if f[0].lstrip("\ufeff").startswith("<"):
         return "xml"
-    if f and len(f) == 8 and f[6].isdigit() and f[7].isdigit():
+    if len(f) == 8 and f[6].isdigit() and f[7].isdigit():
         return "fol"
     return "element"
 

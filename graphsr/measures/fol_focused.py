@@ -96,12 +96,14 @@ def character_stats(x: PassageInputs, thorough: bool = False, lenient: bool = Fa
     np.maximum.at(best, (p_topic[ok], bucket[ok]), precision[ok])
     levels = np.maximum.accumulate(best[:, ::-1], axis=1)[:, ::-1]
     # per-topic counts (RULES §3.1): distinct articles, characters at the end of the ranking
-    first_of_group = np.zeros(n, dtype=bool)
-    if n:
-        _, first = np.unique(x.res_group, return_index=True)
-        first_of_group[first] = True
-    num_ret = np.bincount(topic[first_of_group], minlength=T)
-    num_rel_ret = np.bincount(topic[first_of_group & relevant], minlength=T)
+    groups = int(x.res_group.max()) + 1 if n else 0
+    group_topic = np.full(groups, -1, dtype=np.int64)
+    group_topic[x.res_group] = topic  # a group (topic, article) lies in one topic
+    group_relevant = np.zeros(groups, dtype=bool)
+    group_relevant[x.res_group] = relevant
+    seen = group_topic >= 0
+    num_ret = np.bincount(group_topic[seen], minlength=T)
+    num_rel_ret = np.bincount(group_topic[seen & group_relevant], minlength=T)
     ret_size = np.bincount(topic, weights=size, minlength=T)
     rel_ret_size = np.bincount(topic, weights=rel, minlength=T)
     counts = {"num_ret": num_ret.astype(float), "num_rel": x.topic_rel_articles.astype(float),

@@ -97,7 +97,8 @@ class FOLQrels:
     pass_end: np.ndarray
     line: np.ndarray
     source: str = ""
-    _keys: tuple = field(default=None, repr=False)  # sorted (topic, doc) keys of rows(), per vocabulary size
+    _keys: tuple = field(default=None, repr=False)  # sorted (topic, doc) keys of rows()
+    _judged: np.ndarray = field(default=None, repr=False)
 
     @classmethod
     def from_columns(cls, topic, docid, doc_len, rel_chars, bep, pass_row, pass_start, pass_end, line=None,
@@ -121,6 +122,13 @@ class FOLQrels:
         return self.vocab.doc_names()[self.doc_code]
 
     @property
+    def judged_topic_codes(self) -> np.ndarray:
+        """The codes of the judged topics, sorted."""
+        if self._judged is None:
+            self._judged = np.flatnonzero(np.bincount(self.topic_code, minlength=len(self.vocab.topics)))
+        return self._judged
+
+    @property
     def topics(self) -> list[str]:
         """Judged topics, in file order."""
         codes = np.unique(self.topic_code, return_index=True)[1]
@@ -128,8 +136,8 @@ class FOLQrels:
 
     def rows(self, topic_code: np.ndarray, doc_code: np.ndarray) -> np.ndarray:
         """Row of each (topic, article) pair given as codes of this vocabulary, -1 where not judged."""
-        width = _I64(max(len(self.vocab.docs), 1))
-        if self._keys is None or self._keys[0] != width:
+        width = _I64(1) << 32  # codes stay below 2**31; a fixed width keeps the sorted keys valid as the vocabulary grows
+        if self._keys is None:
             key = self.topic_code * width + self.doc_code
             order = np.argsort(key, kind="stable")
             self._keys = (width, key[order], order)
