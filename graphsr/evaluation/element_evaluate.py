@@ -14,16 +14,13 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from ..io.collection import iter_documents, list_collection
 from ..measures import compute, parse_measures
 from ..measures.base import Measure
 from ..model.document import DocumentTree
 from ..model.qrels import ElementQrels
 from ..model.run import Run
 from ..navigation.model import ModelSpec, NoNavigation, build_sr_model, parse_model_spec
-from ..summaries.parallel import summarize_collection
 from ..summaries.summary import Summary, SummaryBuilder
-from .esr_inputs import ESRInputBuilder
 from .resolve import Diagnostics, check_qrels, ranked_nodes, topic_sort_key
 from .results import Results, RunResult
 
@@ -69,6 +66,9 @@ def load_collection(path: str | os.PathLike, kinds: Iterable[str] = (), keep: se
         :func:`graphsr.summaries.summarize_collection`); the kept documents
         are then read again in this process.
     """
+    from ..io.collection import iter_documents, list_collection
+    from ..summaries.parallel import summarize_collection
+
     sources = list_collection(path)
     out = LoadedCollection()
     kinds = list(dict.fromkeys(kinds))
@@ -148,6 +148,8 @@ def evaluate(qrels: ElementQrels, runs: Sequence[Run], measures: Sequence[Measur
     out = []
     build_esr = None
     if route_model is not None and any(m.FAMILY == "esr" for m in ms):
+        from .esr_inputs import ESRInputBuilder
+
         build_esr = ESRInputBuilder(judged, documents, route_model)
     for run in runs:
         diag = Diagnostics()

@@ -7,7 +7,6 @@ import os
 import numpy as np
 
 from ..errors import UnknownNodeError
-from ..io.collection import iter_documents
 from ..model.document import DocumentTree
 from ..navigation.stored import load_stored_model
 from ..store.base import GraphStore
@@ -43,6 +42,8 @@ def stored_navigation(store: GraphStore, model_name: str, docids: set[str],
     if documents is not None:
         pass
     elif collection is not None:
+        from ..io.collection import iter_documents
+
         documents = {}
         for doc in iter_documents(collection, docids=docids.__contains__, progress=progress):
             documents[doc.docid] = doc

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from ..io.collection import iter_documents, list_collection
 from ..model.document import DocumentTree, canonical_xpath
 from ..model.qrels import ElementQrels
 from ..model.run import Run
@@ -139,6 +138,8 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
     (LoadReport, dict of str to Summary)
     """
     import time
+
+    from ..io.collection import iter_documents, list_collection
 
     t0 = time.perf_counter()
     sources = list_collection(path)
