@@ -2,8 +2,10 @@
 
 (Then ESR: simulated user routes are stored as a study, a navigation model
 is learned from them in the store, and the runs are scored with ESRP, ESRR
-and SRiP; and the official INEX focused measures, iP[0.01] and MAiP, on the
-runs and assessments taken as character passages.)
+and SRiP; and the official INEX thorough measures, iP[0.01] and MAiP, on the
+runs and assessments taken as character passages -- thorough, because the
+sample runs return nested elements, which the official tool scores only in
+that task.)
 
 For each sample: load the collection into the graph store (the local store
 by default: ``--store`` or ``$GRAPHSR_STORE`` choose another) with every
