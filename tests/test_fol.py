@@ -100,7 +100,12 @@ def test_run_lines_stay_in_file_order(tmp_path):
 
 
 def test_the_c_scanner_and_the_line_reader_agree(tmp_path):
+    import os
+
     from graphsr.io import fol
+
+    if os.environ.get("GRAPHSR_REQUIRE_C") == "1":
+        assert fol._scanner() is not None, "CI expects the C scanner of runs and qrels to be built"
 
     text = "".join(f"{t} Q0 d{d} {r} {s} run{t} {o} {n}\n" for t, d, r, s, o, n in
                    [(1, 5, 1, "9.5", 0, 10), (1, 5, 2, "-1e3", 20, 0), (2, 7, -3, "+.25", 3, 4),
@@ -111,6 +116,8 @@ def test_the_c_scanner_and_the_line_reader_agree(tmp_path):
     for name in ("topic", "docid", "rank", "score", "offset", "length", "line"):
         assert getattr(fast, name).tolist() == getattr(slow, name).tolist(), name
     assert fast.run_ids == slow.run_ids == ("run1", "run2") and fast.last_run_id() == "run2"
+    odd = read_fol_run(write(tmp_path / "odd.fol", "1 Q0 d5 1 9 r 0 10\n1 Q0 dé 2 inf r 3 4\n"))
+    assert odd.docid.tolist() == ["d5", "dé"] and odd.score.tolist() == [9.0, float("inf")]
     q = write(tmp_path / "q", QRELS)
     a, b = read_fol_qrels(q), fol._read_fol_qrels_lines(q, fol.Vocabulary())
     for name in ("topic", "docid", "doc_len", "rel_chars", "bep", "pass_row", "pass_start", "pass_end", "line"):

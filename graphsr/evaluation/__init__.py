@@ -6,7 +6,7 @@ collection readers.
 
 from __future__ import annotations
 
-import importlib
+from .._lazy import lazy_namespace
 
 _LAZY = {
     "LoadedCollection": "element_evaluate", "evaluate": "element_evaluate", "load_collection": "element_evaluate",
@@ -16,15 +16,4 @@ _LAZY = {
     "Results": "results", "RunResult": "results", "Evaluation": "results",
 }
 
-__all__ = list(_LAZY)
-
-
-def __getattr__(name: str):
-    if name in _LAZY:
-        module = importlib.import_module(f"{__name__}.{_LAZY[name]}")
-        return getattr(module, "Results" if name == "Evaluation" else name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(list(globals()) + __all__)
+__getattr__, __dir__, __all__ = lazy_namespace(__name__, _LAZY)

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..measures.base import Measure
 
-__all__ = ["RunResult", "Results"]
+__all__ = ["RunResult", "Results", "Evaluation"]
 
 
 @dataclass
@@ -119,3 +119,6 @@ class Results:
             lines.append("  ".join([f"{r.name:<{width}}"] +
                                    [f"{_text(m, r.mean(m), 4):>{w}}" for m, w in zip(self.measures, cw)]))
         return "\n".join(lines) + "\n"
+
+
+Evaluation = Results  # an earlier name of Results

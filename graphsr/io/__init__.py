@@ -7,7 +7,7 @@ first use, so a command that reads passage runs never imports lxml.
 
 from __future__ import annotations
 
-import importlib
+from .._lazy import lazy_namespace
 
 _LAZY = {
     "CollectionSource": "collection", "iter_documents": "collection", "list_collection": "collection",
@@ -19,14 +19,4 @@ _LAZY = {
     "read_run": "runs",
 }
 
-__all__ = list(_LAZY)
-
-
-def __getattr__(name: str):
-    if name in _LAZY:
-        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(list(globals()) + __all__)
+__getattr__, __dir__, __all__ = lazy_namespace(__name__, _LAZY)

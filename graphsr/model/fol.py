@@ -63,8 +63,26 @@ class Vocabulary:
         return self._array("docs", self.docs)
 
 
+class _Named:
+    """Names of the topic and article codes of each row."""
+
+    vocab: Vocabulary
+    topic_code: np.ndarray
+    doc_code: np.ndarray
+
+    @property
+    def topic(self) -> np.ndarray:
+        """Topic name of each row (object array)."""
+        return self.vocab.topic_names()[self.topic_code]
+
+    @property
+    def docid(self) -> np.ndarray:
+        """Article name of each row (object array)."""
+        return self.vocab.doc_names()[self.doc_code]
+
+
 @dataclass(eq=False)
-class FOLQrels:
+class FOLQrels(_Named):
     """Judged articles and their highlighted passages, for every topic.
 
     Rows are judged (topic, article) pairs in file order; passages are
@@ -112,16 +130,6 @@ class FOLQrels:
             line, source)
 
     @property
-    def topic(self) -> np.ndarray:
-        """Topic name of each row (object array)."""
-        return self.vocab.topic_names()[self.topic_code]
-
-    @property
-    def docid(self) -> np.ndarray:
-        """Article name of each row (object array)."""
-        return self.vocab.doc_names()[self.doc_code]
-
-    @property
     def judged_topic_codes(self) -> np.ndarray:
         """The codes of the judged topics, sorted."""
         if self._judged is None:
@@ -159,7 +167,7 @@ class FOLQrels:
 
 
 @dataclass(eq=False)
-class FOLRun:
+class FOLRun(_Named):
     """A passage run: one row per result, **in file order** (the official tool reads neither the rank
     nor the score column; evaluation may still order by rank on request).
 
@@ -216,16 +224,6 @@ class FOLRun:
 
     def __len__(self) -> int:
         return len(self.topic_code)
-
-    @property
-    def topic(self) -> np.ndarray:
-        """Topic name of each line (object array)."""
-        return self.vocab.topic_names()[self.topic_code]
-
-    @property
-    def docid(self) -> np.ndarray:
-        """Article name of each line (object array)."""
-        return self.vocab.doc_names()[self.doc_code]
 
     @property
     def topics(self) -> list[str]:
