@@ -439,6 +439,11 @@ def test_cli_refuses_a_run_and_scores_the_others(tmp_path, capsys):
                                         "passage 0:20 of the same article retrieved earlier (line 1); the official "
                                         "tool refuses such focused runs; --lenient scores it anyway, not as the "
                                         "official tool"]
+    x = write(tmp_path / "x.fol", "1 Q0 a 1 1 r X 18\n")
+    assert main(["eval", str(q), str(tmp_path / "missing.fol"), str(x), str(good)]) == 2
+    out, err = capsys.readouterr()
+    assert out.count("runid") == 1 and f"runid\tall\t{good}" in out
+    assert "missing.fol: cannot read file" in err and f"{x}:1: offset X (field 7)" in err
     assert main(["eval", str(q), str(bad), "--lenient"]) == 0
     assert "not the official tool's" in capsys.readouterr().err
     assert main(["eval", str(q), str(bad), "--task", "thorough", "-m", "MAiP", "-m", "ret_size"]) == 0

@@ -84,10 +84,20 @@ def run_passages(args: argparse.Namespace) -> int:
     task = args.task or "focused"
     measures, table = _measures(args, task)
     qrels = read_fol_qrels(args.qrels)
-    formats = [run_format(p) for p in args.runs]
+    failed = False
+    formats = []
+    for path in args.runs:
+        try:
+            formats.append(run_format(path))
+        except GraphsrInputError as exc:  # an unreadable run: reported, the others still scored
+            print(f"graphsr: error: {exc}", file=sys.stderr)
+            formats.append(None)
+            failed = True
     documents, element_runs = _documents(args, formats)
-    results, runs, failed = [], [], False
+    results, runs = [], []
     for path, fmt in zip(args.runs, formats):
+        if fmt is None:
+            continue
         try:
             if fmt == "element":
                 from ..evaluation.fol_convert import passage_run

@@ -355,7 +355,7 @@ def run_format(path: str | os.PathLike) -> str:
         return "empty"
     if f[0].lstrip("\ufeff").startswith("<"):
         return "xml"
-    if len(f) == 8 and f[6].isdigit() and f[7].isdigit():
+    if len(f) == 8:  # offset and length where an element run has one XPath
         return "fol"
     return "element"
 
