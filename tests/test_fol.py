@@ -758,3 +758,89 @@ def test_plot_of_interpolated_precision(tmp_path, capsys, qrels):
     assert main(["eval", str(s["qrels"]), str(s["runs"][0]), "--collection", str(s["collection"]),
                  "--plot", str(tmp_path / "x.png")]) == 2
     assert "passage runs" in capsys.readouterr().err
+
+
+def test_the_c_scanner_accepts_only_what_the_line_readers_read_the_same():
+    """Whatever the scanner accepts, the line-by-line readers read identically; what it declines they
+    explain (or read: names outside ASCII, scores such as 'inf')."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from graphsr.errors import QrelsFormatError
+    from graphsr.io import fol
+
+    scan = fol._scanner()
+    if scan is None:
+        pytest.skip("the C scanner is not built")
+    token = st.sampled_from(["1", "10", "-3", "+4", "0.5", "1e3", "-.5", "5.", "x", "X", "-1", "é", "1_0", "inf",
+                             "3:4", "0:1", "a\x00b", "9" * 19, "", "Q0", "2010003", "12:0", "1:2:3"])
+    sep = st.sampled_from([" ", "\t", "  ", " \r", "\x0b", "\x1c"])
+
+    @st.composite
+    def text(draw):
+        lines = []
+        name = st.sampled_from(["1", "2", "a", "d5", "1", "2", "a", "d5", "é", "x\x7fy"])
+        good = st.sampled_from(["0", "7", "42", "12"])
+        number = st.one_of(*[good] * 12, st.sampled_from(["-3", "+4", "0.5", "1e3", "-.5", "5.", "X", "-1",
+                                                              "inf", "1_0", "9" * 19, "007", "3.25e-2"]))
+        mode = draw(st.sampled_from(["run", "qrels", "mixed"]))
+        for _ in range(draw(st.integers(0, 6))):
+            kind = mode if mode != "mixed" else draw(st.sampled_from(["run", "qrels", "noise"]))
+            if kind == "run":
+                fields = [draw(name), "Q0", draw(name), draw(number), draw(number), draw(name), draw(number),
+                          draw(number)]
+            elif kind == "qrels":  # consistent unless a token is replaced
+                length = draw(st.integers(1, 30))
+                cuts = sorted(set(draw(st.lists(st.integers(0, length), max_size=6))))
+                spans = [(a, b - a) for a, b in zip(cuts[0::2], cuts[1::2]) if b > a]
+                fields = [draw(name), "Q0", draw(name), str(sum(n for _, n in spans)), str(length)]
+                if spans:
+                    fields += [str(draw(st.integers(0, length))), *(f"{o}:{n}" for o, n in reversed(spans))]
+                if draw(st.integers(0, 4)) == 0:
+                    fields[draw(st.integers(0, len(fields) - 1))] = draw(token)
+            else:
+                fields = draw(st.lists(token, min_size=0, max_size=10))
+            lines.append(draw(sep).join(fields) + draw(st.sampled_from(["", " ", "\r"])))
+        return "\n".join(lines) + draw(st.sampled_from(["", "\n"]))
+
+    @settings(max_examples=400, deadline=None)
+    @given(text())
+    def check(t):
+        import tempfile
+
+        data = t.encode("utf-8")
+        with tempfile.NamedTemporaryFile(suffix=".txt", delete=False) as fh:
+            fh.write(data)
+        try:
+            vocab = fol.Vocabulary()
+            got = scan.scan_run(data, vocab.topics, vocab.docs)
+            if not isinstance(got, int):
+                accepted["run"] += len(got[0]) > 0
+                slow = fol._read_fol_run_lines(fh.name, "r", fol.Vocabulary())
+                t_, d, rank, score, offset, length, line, _, ids = got
+                names = list(vocab.topics), list(vocab.docs)
+                assert [names[0][c] for c in t_] == slow.topic.tolist()
+                assert [names[1][c] for c in d] == slow.docid.tolist()
+                for a, b in ((rank, slow.rank), (score, slow.score), (offset, slow.offset),
+                             (length, slow.length), (line, slow.line)):
+                    assert a.tolist() == b.tolist()
+                assert tuple(ids) == slow.run_ids
+            vocab = fol.Vocabulary()
+            got = scan.scan_qrels(data, vocab.topics, vocab.docs)
+            if not isinstance(got, int) and fol._unique_pairs(got[0], got[1], len(vocab.docs)) and len(got[0]):
+                accepted["qrels"] += 1
+                slow = fol._read_fol_qrels_lines(fh.name, fol.Vocabulary())
+                assert [list(vocab.docs)[c] for c in got[1]] == slow.docid.tolist()
+                for a, b in zip(got[2:], (slow.rel_chars, slow.doc_len, slow.bep, slow.line, slow.pass_row,
+                                          slow.pass_start, slow.pass_end)):
+                    assert a.tolist() == b.tolist()
+        except (RunFormatError, QrelsFormatError) as exc:
+            raise AssertionError(f"the scanner accepted what the line reader refuses: {exc}") from None
+        finally:
+            os.unlink(fh.name)
+
+    import os
+
+    accepted = {"run": 0, "qrels": 0}
+    check()
+    assert accepted["run"] > 10 and accepted["qrels"] > 10, accepted  # the property was exercised
