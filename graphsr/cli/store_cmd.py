@@ -8,6 +8,7 @@ per-user data directory.
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 
 from ._common import progress_default, warn
@@ -48,8 +49,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     _store_arg(a)
     a = sub.add_parser("start", help="start the local store and leave it running")
     _store_arg(a)
-    a = sub.add_parser("stop", help="stop a running local store (its data stay)")
+    a = sub.add_parser("stop", help="stop a running local store (its data stay) once no command uses it")
     _store_arg(a)
+    a.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
+                   help="wait up to SECONDS for commands using the store to finish (default: refuse at once)")
     a = sub.add_parser("load", help="load a collection, its summaries and (some of) its elements, "
                                     "optionally assessments and runs")
     _store_arg(a)
@@ -88,17 +91,19 @@ def run(args: argparse.Namespace) -> int:
     from ..store.url import default_store_url
 
     url = args.store or default_store_url()
-    out = sys.stdout
     if args.store_command == "stop":
         from ..store.local import LocalServer
 
         if not url.startswith("local:"):
             print(f"graphsr: {url} is not a local store; nothing to stop", file=sys.stderr)
             return 2
-        stopped = LocalServer(url[len("local:"):]).stop()
-        out.write(("stopped " if stopped else "not running: ") + url + "\n")
+        stopped = LocalServer(url[len("local:"):]).stop(wait=args.wait)
+        sys.stdout.write(("stopped " if stopped else "not running: ") + url + "\n")
         return 0
     options = {"keep_running": True} if args.store_command == "start" and url.startswith("local:") else {}
+    # what a write command reports is printed once its data are durable (the store persists on leaving the
+    # block; a failure there is the command's failure, exit 3)
+    out = io.StringIO()
     with open_store(url, **options) as store:
         if args.store_command in ("init", "start"):
             store.init_schema()
@@ -145,6 +150,7 @@ def run(args: argparse.Namespace) -> int:
             out.write(_table([{"what": k, "count": v} for k, v in counts.items() if v], ["what", "count"]))
             out.write("\ncollections:\n" + _table(store.run("collections"), ["name", "documents", "elements",
                                                                            "path"]))
+    sys.stdout.write(out.getvalue())
     return 0
 
 

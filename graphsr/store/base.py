@@ -8,6 +8,7 @@ with parameters, writes rows in batches (one transaction per batch, via
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterable, Iterator
 
 from ..errors import StoreError  # noqa: F401  (part of this module's interface)
@@ -21,6 +22,16 @@ NODE_LABELS = ("Collection", "Document", "Element", "Summary", "SummaryNode", "M
 RELATIONSHIP_TYPES = ("HAS_DOCUMENT", "ROOT", "CHILD", "HAS_SUMMARY", "HAS_NODE", "SUMMARY_EDGE", "MEMBER_OF",
                       "OF_SUMMARY", "PI", "WEIGHT", "HAS_ROUTE", "HAS_STEP", "FROM", "TO", "HAS_TOPIC", "ASSESSES",
                       "RETURNS")
+
+
+_WRITE = re.compile(r"\b(MERGE|CREATE|SET|DELETE|REMOVE)\b", re.IGNORECASE)
+
+
+def _writes(text: str, _cache: dict = {}) -> bool:  # noqa: B006  (a cache of the named queries' texts)
+    hit = _cache.get(text)
+    if hit is None:
+        hit = _cache[text] = bool(_WRITE.search(text))
+    return hit
 
 
 def batched(rows: Iterable[dict], size: int) -> Iterator[list[dict]]:
@@ -80,6 +91,8 @@ class GraphStore:
     def execute(self, prepared: tuple[str, str, Any]) -> list[dict]:
         """Run a prepared query (see :meth:`prepare`)."""
         name, text, params = prepared
+        if _writes(text):
+            self._dirty = True
         try:
             return self._execute(text, params)
         except StoreError:
@@ -114,8 +127,15 @@ class GraphStore:
                 if not self._ignorable_schema_error(exc):
                     raise StoreError(f"schema statement failed on {self.url}: {exc}") from exc
 
-    def checkpoint(self) -> None:
-        """Make what was written durable now, where the backend needs telling (no-op by default)."""
+    def persist(self) -> None:
+        """Make what was written durable now, where the backend needs telling (no-op by default: a Neo4j
+        transaction is durable once committed).  Write commands call it before they report success."""
+        self._dirty = False
+
+    @property
+    def dirty(self) -> bool:
+        """Whether this store wrote since it was opened or last persisted."""
+        return getattr(self, "_dirty", False)
 
     def counts(self) -> dict[str, int]:
         """Number of nodes per label and relationships per type (0 for those absent)."""
@@ -127,8 +147,22 @@ class GraphStore:
     def __enter__(self) -> "GraphStore":
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def __exit__(self, exc_type, exc, tb) -> None:
+        """Persist what was written (unless the block failed), then close; the first failure is the one
+        reported."""
+        failed = exc_type is not None
+        try:
+            if not failed and self.dirty:
+                self.persist()
+        except BaseException:
+            failed = True
+            raise
+        finally:
+            try:
+                self.close()
+            except StoreError:
+                if not failed:
+                    raise
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.url!r})"

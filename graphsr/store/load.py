@@ -267,7 +267,6 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
         report.summary_nodes[k] = len(s)
     store.run("merge_collection", id=cid, name=cname, path=str(Path(path).resolve()), documents=len(sources),
               elements=total_elements)
-    store.checkpoint()
     report.seconds = time.perf_counter() - t0
     return report, summaries
 

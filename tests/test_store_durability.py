@@ -1,0 +1,197 @@
+"""The local store never loses what a command said it wrote: kills, a full disk, a shared server, bad paths.
+
+Real server processes, real commands (subprocesses), real file systems: the full-disk and read-only cases
+mount a small tmpfs, which needs root (CI runs as root); elsewhere they are skipped, saying why.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from graphsr.data import sample
+
+MOBY = str(sample("mobydick")["collection"])
+PLAYS = str(sample("shakespeare")["collection"])
+
+
+def graphsr(*args: str, check: bool = True) -> subprocess.CompletedProcess:
+    done = subprocess.run([sys.executable, "-m", "graphsr", *args], capture_output=True, text=True, timeout=300)
+    if check:
+        assert done.returncode == 0, done.stderr
+    return done
+
+
+def kill_server(path: Path) -> None:
+    pid = int((path / "graphsr.pid").read_text())
+    os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.02)
+
+
+def counts(url: str) -> dict[str, int]:
+    out = graphsr("store", "show", "--store", url).stdout
+    rows = [line.split() for line in out.split("collections:")[0].splitlines()[2:] if line.strip()]
+    return {r[0]: int(r[1]) for r in rows}
+
+
+def stop(url: str) -> None:
+    graphsr("store", "stop", "--store", url, check=False)
+
+
+def test_a_kept_running_server_killed_after_each_write_command_keeps_the_data(tmp_path):
+    path = tmp_path / "s"
+    url = f"local:{path}"
+    log = tmp_path / "routes.csv"
+    graphsr("simulate-routes", MOBY, "-o", str(log), "--routes", "20", "--seed", "1")
+    steps = sum(1 for _ in log.open()) - 1
+    graphsr("store", "start", "--store", url)
+    try:
+        graphsr("store", "load", MOBY, "--name", "moby", "--elements", "all", "--store", url)
+        kill_server(path)
+        assert counts(url)["Element"] == 17  # restarted from the snapshot the command wrote
+        graphsr("model", "build", "--collection", "moby", "--model", "p*|c:length", "--store", url)
+        kill_server(path)
+        assert "moby/p*|c:length" in graphsr("model", "list", "--store", url).stdout
+        graphsr("routes", "load", str(log), "--collection", "moby", "--study", "s1", "--store", url)
+        kill_server(path)
+        assert counts(url)["Step"] == steps
+    finally:
+        stop(url)
+
+
+@pytest.fixture
+def small_fs(tmp_path):
+    """A 8 MB tmpfs (root only)."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root (CI runs as root)")
+    mnt = tmp_path / "small"
+    mnt.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(mnt)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
+    try:
+        yield mnt
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], capture_output=True)
+
+
+def _fill(mnt: Path, leave_kb: int = 40) -> Path:
+    st = os.statvfs(mnt)
+    free = st.f_bavail * st.f_frsize
+    filler = mnt / "filler"
+    with open(filler, "wb") as fh:
+        fh.write(b"\0" * max(free - leave_kb * 1024, 0))
+    return filler
+
+
+def test_a_full_disk_fails_the_write_command_and_keeps_the_last_good_state(small_fs):
+    path = small_fs / "s"
+    url = f"local:{path}"
+    graphsr("store", "start", "--store", url)
+    try:
+        graphsr("store", "load", MOBY, "--name", "moby", "--elements", "all", "--store", url)
+        filler = _fill(small_fs)
+        done = graphsr("store", "load", PLAYS, "--name", "plays", "--elements", "all", "--store", url, check=False)
+        assert done.returncode == 3 and done.stdout == ""
+        assert len(done.stderr.strip().splitlines()) == 1
+        assert f"local store {path}" in done.stderr and "No space left on device" in done.stderr
+        done = graphsr("store", "stop", "--store", url, check=False)  # the server cannot save: it does not stop
+        assert done.returncode == 3 and "did not stop" in done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1
+        kill_server(path)
+        filler.unlink()
+        got = counts(url)
+        assert got["Element"] == 17 and got["Document"] == 1  # moby only: the last good state
+    finally:
+        stop(url)
+
+
+SHARER = """
+import sys, time
+from graphsr.store import open_store
+role, url = sys.argv[1], sys.argv[2]
+with open_store(url) as s:
+    if role == "starter":
+        s.counts()
+        time.sleep(0.15)          # exits while the other is querying
+    else:
+        end = time.monotonic() + 0.6
+        while time.monotonic() < end:
+            s.counts()
+"""
+
+
+def test_a_shared_server_is_stopped_by_its_last_user_only(tmp_path):
+    from graphsr.store.local import LocalServer
+
+    path = tmp_path / "shared"
+    url = f"local:{path}"
+    graphsr("store", "load", MOBY, "--name", "moby", "--store", url)
+    server = LocalServer(path)
+    for _ in range(20):
+        starter = subprocess.Popen([sys.executable, "-c", SHARER, "starter", url], stderr=subprocess.PIPE,
+                                   text=True)
+        time.sleep(0.05)
+        user = subprocess.Popen([sys.executable, "-c", SHARER, "user", url], stderr=subprocess.PIPE, text=True)
+        assert starter.wait(60) == 0, starter.stderr.read()
+        assert user.wait(60) == 0, user.stderr.read()
+        assert not server.alive()  # the last one out stopped it
+
+
+def test_store_stop_refuses_while_a_command_uses_the_server(tmp_path):
+    from graphsr.store import open_store
+
+    url = f"local:{tmp_path / 'busy'}"
+    graphsr("store", "start", "--store", url)
+    with open_store(url) as s:
+        done = graphsr("store", "stop", "--store", url, check=False)
+        assert done.returncode == 3 and "other graphsr commands are using the server" in done.stderr
+        assert s.counts() is not None
+    assert graphsr("store", "stop", "--store", url).stdout.startswith("stopped")
+    assert graphsr("store", "stop", "--store", url).stdout.startswith("not running")
+
+
+def test_unusable_store_directories_get_one_line(tmp_path):
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    for path in (a_file, a_file / "below", Path("/proc/graphsr-store")):
+        done = graphsr("store", "show", "--store", f"local:{path}", check=False)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.startswith(f"graphsr: error: local store {path}: cannot use this directory")
+        assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_read_only_store_directory_gets_one_line(tmp_path):
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    mounted = False
+    if os.geteuid() == 0:
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m,ro", "tmpfs", str(ro)], capture_output=True)
+        if done.returncode != 0:
+            pytest.skip(f"root cannot be refused by permissions, and a read-only tmpfs cannot be mounted here: "
+                        f"{done.stderr.decode().strip()}")
+        mounted = True
+    else:
+        ro.chmod(0o555)
+    try:
+        done = graphsr("store", "show", "--store", f"local:{ro / 's'}", check=False)
+        assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+        assert "cannot use this directory" in done.stderr and "Read-only file system" in done.stderr or \
+            "Permission denied" in done.stderr
+    finally:
+        if mounted:
+            subprocess.run(["umount", "-l", str(ro)], capture_output=True)
+        else:
+            ro.chmod(0o755)
