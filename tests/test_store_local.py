@@ -98,7 +98,7 @@ def test_assessments_runs_and_routes(store, shakespeare):
     assert store_assessments(store, qrels, "shakespeare", "q") == sum(1 for _ in qrels)
     run = read_run(s["runs"][0], name="plays")
     store_run(store, run, "shakespeare")
-    rows = store.run("run_results", id="U/plays")
+    rows = store.run("run_results", id=f"U/shakespeare/{run.run_ids[0]}")  # named by its run id column
     assert len(rows) == run.num_results
     steps = [
         {"route_id": "r1", "step": 1, "docid": "hamlet", "from": "/play/text/act[1]", "to": "/play/text/act[1]/scene[1]",

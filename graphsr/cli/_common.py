@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-__all__ = ["progress_default", "warn"]
+__all__ = ["progress_default", "warn", "positive_int"]
 
 
 def progress_default() -> bool:
@@ -14,3 +14,16 @@ def progress_default() -> bool:
 
 def warn(message: str) -> None:
     print(f"graphsr: warning: {message}", file=sys.stderr)
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: an integer >= 1."""
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
+    return value

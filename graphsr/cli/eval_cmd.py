@@ -17,7 +17,7 @@ import argparse
 import sys
 
 from ..errors import GraphsrInputError
-from ._common import progress_default, warn
+from ._common import positive_int, progress_default, warn
 
 DEFAULT_MEASURES = ["SRP@5", "SRP@10"]
 
@@ -89,7 +89,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plot", metavar="FILE",
                    help="passage runs: draw each run's interpolated precision-recall curve (mean over topics) "
                         "into FILE (.png, .pdf or .svg; needs matplotlib)")
-    p.add_argument("--workers", type=int, default=1, metavar="N",
+    p.add_argument("--workers", type=positive_int, default=1, metavar="N",
                    help="processes that read the collection for the summary (default: 1)")
 
 

@@ -131,7 +131,8 @@ def run(args: argparse.Namespace) -> int:
             from ..store import store_steps
 
             routes = read_routes(args.log)
-            n = store_steps(store, args.collection, args.study, [s.as_dict() for s in routes])
+            n = store_steps(store, args.collection, args.study, [{**s.as_dict(), "line": s.line} for s in routes],
+                            routes.source)
             out.write(f"study {args.study!r}: {n} steps of {len(routes.routes)} routes stored\n")
             for line in routes.report.lines()[1:]:
                 warn(line)
@@ -148,8 +149,13 @@ def run(args: argparse.Namespace) -> int:
             counts = store.counts()
             out.write(f"store: {url}\n")
             out.write(_table([{"what": k, "count": v} for k, v in counts.items() if v], ["what", "count"]))
-            out.write("\ncollections:\n" + _table(store.run("collections"), ["name", "documents", "elements",
-                                                                           "path"]))
+            rows = store.run("collections")
+            for r in rows:  # a load that failed midway leaves its collection marked (elements -1)
+                incomplete = r.get("elements") is None or int(r["elements"]) < 0
+                r["state"] = "INCOMPLETE: load it again to complete it" if incomplete else "complete"
+                if incomplete:
+                    r["elements"] = "?"
+            out.write("\ncollections:\n" + _table(rows, ["name", "documents", "elements", "state", "path"]))
     sys.stdout.write(out.getvalue())
     return 0
 
@@ -157,9 +163,11 @@ def run(args: argparse.Namespace) -> int:
 def _load(store, args, out) -> None:
     from ..io import read_element_qrels, read_run
     from ..store import store_assessments, store_collection, store_run
+    from ..store.load import run_name, validate_references
 
     qrels = read_element_qrels(args.qrels) if args.qrels else None
     runs = [read_run(r) for r in args.runs]
+    validate_references(args.collection, qrels, runs)  # a load that would fail writes nothing
     elements = args.elements or ("touched" if qrels or runs else "none")
     if elements == "touched":
         touched = set()
@@ -183,4 +191,4 @@ def _load(store, args, out) -> None:
         out.write(f"assessments {Path(args.qrels).name!r}: {n} judgments\n")
     for r in runs:
         n = store_run(store, r, name)
-        out.write(f"run {r.name!r}: {n} results\n")
+        out.write(f"run {run_name(r)!r} ({r.name}): {n} results\n")

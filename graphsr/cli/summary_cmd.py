@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._common import progress_default
+from ._common import positive_int, progress_default
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -19,7 +19,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--weight", default="extent", help="weight scheme for pi: extent, length, uniform")
     p.add_argument("--edges", action="store_true", help="also list the summary edges")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
-    p.add_argument("--workers", type=int, default=1, metavar="N", help="processes that read the collection")
+    p.add_argument("--workers", type=positive_int, default=1, metavar="N", help="processes that read the collection")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,10 +1,11 @@
-// Assessments (qrels) and runs, attached to stored element nodes.
+// Assessments (qrels) and runs, attached to stored element nodes.  Both belong to one collection: their ids
+// (and a collection property) include it, so two collections' files of one name stay apart.
 
 // @name merge_assessments
 UNWIND $rows AS r
 MATCH (e:Element) WHERE e.id = r.element
 MERGE (q:Qrels {id: r.qrels})
-ON CREATE SET q.name = r.name
+ON CREATE SET q.name = r.name, q.collection = r.collection
 MERGE (t:Topic {id: r.topic_id})
 ON CREATE SET t.topic = r.topic, t.qrels = r.qrels
 MERGE (q)-[:HAS_TOPIC]->(t)
@@ -15,7 +16,7 @@ SET a.rel = r.rel
 UNWIND $rows AS r
 MATCH (e:Element) WHERE e.id = r.element
 MERGE (x:Run {id: r.run})
-ON CREATE SET x.name = r.name
+ON CREATE SET x.name = r.name, x.collection = r.collection
 MERGE (x)-[y:RETURNS {topic: r.topic, rank: r.rank}]->(e)
 SET y.score = r.score
 

@@ -96,9 +96,14 @@ def list_collection(path: str | os.PathLike) -> list[CollectionSource]:
     elif str(p).lower().endswith(_TAR_SUFFIXES):
         try:
             with tarfile.open(p) as tar:
-                names = sorted(m.name for m in tar.getmembers() if m.isfile() and m.name.lower().endswith(".xml"))
-        except (tarfile.TarError, OSError) as exc:
-            raise CollectionError(f"cannot read tar archive: {exc}", p) from None
+                members = tar.getmembers()
+                _check_tar_end(tar, p)
+                names = sorted(m.name for m in members if m.isfile() and m.name.lower().endswith(".xml"))
+        except (tarfile.TarError, OSError, EOFError) as exc:
+            text = str(exc)
+            if "could not be opened successfully" in text:
+                text = "not a tar archive (plain, gzip, bz2 or xz)"
+            raise CollectionError(f"cannot read tar archive: {' '.join(text.split())}", p) from None
         sources = [CollectionSource(_stem(n), str(p), n) for n in names]
     else:
         sources = [CollectionSource(_stem(str(p)), str(p))]
@@ -114,6 +119,42 @@ def list_collection(path: str | os.PathLike) -> list[CollectionSource]:
     return sources
 
 
+def _check_tar_end(tar: tarfile.TarFile, path) -> None:
+    """After the last member only zero blocks may follow: anything else is a member cut off (tarfile stops
+    quietly at a truncated header)."""
+    fh = tar.fileobj
+    fh.seek(tar.offset)
+    while True:
+        block = fh.read(1 << 16)
+        if not block:
+            return
+        if block.count(0) != len(block):
+            raise CollectionError(f"cannot read tar archive: data after its last complete member (offset "
+                                  f"{tar.offset}) is not a member: the archive is truncated or damaged", path)
+
+
+def _xml_message(exc) -> str:
+    """lxml's message on one line, without its own position suffix."""
+    msg = (exc.msg or str(exc)).splitlines()[0].strip()
+    return msg.rstrip(",").strip()
+
+
+def _encoding_error(path, data: bytes | None = None) -> CollectionError:
+    """The line of the first byte that is not UTF-8, for a document whose bytes do not match its encoding."""
+    try:
+        if data is None:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return CollectionError(f"expected UTF-8 text (the XML default or declared encoding), got byte "
+                               f"0x{data[exc.start]:02x}", path, line)
+    except OSError as exc:
+        return CollectionError(f"cannot read file: {exc.strerror}", path)
+    return CollectionError("the bytes do not match the document's declared encoding", path)
+
+
 def parse_document(data: bytes, docid: str, source: str | None = None) -> DocumentTree:
     """Parse one XML document from bytes into a :class:`DocumentTree`.
 
@@ -125,8 +166,10 @@ def parse_document(data: bytes, docid: str, source: str | None = None) -> Docume
     try:
         root = etree.fromstring(data, _parser())
     except etree.XMLSyntaxError as exc:
+        if "encoding" in (exc.msg or "").lower():
+            raise _encoding_error(source or docid, data) from None
         line = exc.lineno if exc.lineno else None
-        raise CollectionError(f"malformed XML: {exc.msg}; expected a well-formed document",
+        raise CollectionError(f"malformed XML: {_xml_message(exc)}; expected a well-formed document",
                               source or docid, line) from None
     return tree_from_element(root, docid, source)
 
@@ -138,10 +181,14 @@ def read_document(source: CollectionSource, _tars: dict | None = None) -> Docume
     try:
         root = etree.parse(source.path, _parser()).getroot()
     except etree.XMLSyntaxError as exc:
-        raise CollectionError(f"malformed XML: {exc.msg}; expected a well-formed document",
+        if "encoding" in (exc.msg or "").lower():
+            raise _encoding_error(source.path) from None
+        raise CollectionError(f"malformed XML: {_xml_message(exc)}; expected a well-formed document",
                               source.path, exc.lineno or None) from None
     except OSError as exc:
-        raise CollectionError(f"cannot read file: {exc}", source.path) from None
+        if "encoding" in str(exc).lower():
+            raise _encoding_error(source.path) from None
+        raise CollectionError(f"cannot read file: {' '.join(str(exc).split())}", source.path) from None
     return tree_from_element(root, source.docid, source.path)
 
 

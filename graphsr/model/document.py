@@ -29,6 +29,14 @@ import numpy as np
 __all__ = ["DocumentTree", "normalize_xpath", "canonical_xpath"]
 
 _STEP = re.compile(r"([^/\[\]]+)(?:\[(\d+)\])?")
+MAX_XPATH = 10_000  # characters: far beyond any real document's depth, and bounds the work on a bad line
+
+
+def quoted(text: str, limit: int = 200) -> str:
+    """``repr(text)``, cut to about ``limit`` characters for a message."""
+    if len(text) <= limit:
+        return repr(text)
+    return repr(text[:limit]) + f"... ({len(text)} characters)"
 
 
 def normalize_xpath(xpath: str) -> tuple[tuple[str, int], ...]:
@@ -56,16 +64,18 @@ def normalize_xpath(xpath: str) -> tuple[tuple[str, int], ...]:
     >>> normalize_xpath("/article[1]/bdy/sec[2]")
     (('article', 1), ('bdy', 1), ('sec', 2))
     """
+    if len(xpath) > MAX_XPATH:
+        raise ValueError(f"an XPath of {len(xpath)} characters (at most {MAX_XPATH}): {quoted(xpath)}")
     if not xpath.startswith("/") or xpath.endswith("/") or "//" in xpath:
-        raise ValueError(f"expected an absolute XPath like /article[1]/sec[2], got {xpath!r}")
+        raise ValueError(f"expected an absolute XPath like /article[1]/sec[2], got {quoted(xpath)}")
     steps = []
     for raw in xpath[1:].split("/"):
         m = _STEP.fullmatch(raw)
         if m is None:
-            raise ValueError(f"expected XPath steps of the form tag[n], got {raw!r} in {xpath!r}")
+            raise ValueError(f"expected XPath steps of the form tag[n], got {quoted(raw)} in {quoted(xpath)}")
         pos = int(m.group(2)) if m.group(2) else 1
         if pos < 1:
-            raise ValueError(f"XPath positions are 1-based, got {raw!r} in {xpath!r}")
+            raise ValueError(f"XPath positions are 1-based, got {quoted(raw)} in {quoted(xpath)}")
         steps.append((m.group(1), pos))
     return tuple(steps)
 
@@ -214,7 +224,7 @@ class DocumentTree:
         try:
             return self._index[key]
         except KeyError:
-            raise KeyError(f"document {self.docid!r} has no node {xpath!r}") from None
+            raise KeyError(f"document {self.docid!r} has no node {quoted(xpath)}") from None
 
     # -- construction helpers ----------------------------------------------
     @classmethod

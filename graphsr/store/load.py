@@ -30,7 +30,8 @@ from ..summaries.summary import Summary, SummaryBuilder
 from .base import GraphStore, batched
 from .ids import node_id, node_id_prefix
 
-__all__ = ["LoadReport", "store_collection", "store_summary", "store_assessments", "store_run", "store_steps",
+__all__ = ["LoadReport", "store_collection", "store_summary", "store_assessments", "store_run", "run_name",
+           "validate_references", "store_steps",
            "collection_id", "summary_id", "summary_node_id", "element_id", "document_id"]
 
 
@@ -272,40 +273,87 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
 
 
 def store_assessments(store: GraphStore, qrels: ElementQrels, collection: str, name: str) -> int:
-    """Attach element assessments to stored element nodes (they must be stored)."""
+    """Attach element assessments to stored element nodes (they must be stored); the Qrels node and its
+    topics belong to ``collection`` (``Q/collection/name``, ``T/collection/name/topic``)."""
     from .services import require_elements
 
-    index = require_elements(store, collection, {(d, xp) for _, d, xp, _ in qrels}, qrels.source)
-    qid = node_id("Qrels", name)
-    rows = [{"element": index[(docid, xp)], "qrels": qid, "name": name, "topic": topic,
-             "topic_id": node_id("Topic", name, topic), "rel": float(rel)} for topic, docid, xp, rel in qrels]
+    index = require_elements(store, collection, {(d, xp) for _, d, xp, _ in qrels}, qrels.source,
+                             lines={(d, xp): ln for (_, d, xp), ln in qrels.lines.items()})
+    qid = node_id("Qrels", collection, name)
+    rows = [{"element": index[(docid, xp)], "qrels": qid, "name": name, "collection": collection, "topic": topic,
+             "topic_id": node_id("Topic", collection, name, topic), "rel": float(rel)}
+            for topic, docid, xp, rel in qrels]
     return store.write("merge_assessments", rows)
 
 
+def validate_references(path: str | os.PathLike, qrels: ElementQrels | None, runs: Iterable[Run]) -> None:
+    """Check, before anything is written, that every node the qrels and runs name is in the collection.
+
+    Raises
+    ------
+    UnknownNodeError
+        Naming the file and line of the first reference to a missing
+        document or node.
+    """
+    from ..errors import UnknownNodeError
+    from ..io.collection import iter_documents, list_collection
+    from ..model.document import quoted
+
+    refs: dict[str, list[tuple[str, str | None, int | None]]] = {}
+    if qrels is not None:
+        for (_, docid, xp), line in sorted(qrels.lines.items(), key=lambda kv: kv[1] or 0):
+            refs.setdefault(docid, []).append((xp, qrels.source, line))
+    for run in runs:
+        for r in run:
+            for xp, line in zip(r.xpaths, r.lines or (None,) * len(r.xpaths)):
+                refs.setdefault(r.docid, []).append((xp, run.source, line))
+    if not refs:
+        return
+    docs = {d.docid: d for d in iter_documents(list_collection(path), docids=refs.__contains__)}
+    for docid, uses in refs.items():
+        for xp, source, line in uses:
+            if docid not in docs:
+                raise UnknownNodeError(f"document {docid!r} is not in the collection {path}", source, line)
+            try:
+                docs[docid].node(xp)
+            except (KeyError, ValueError):
+                raise UnknownNodeError(f"document {docid!r} has no node {quoted(xp)}", source, line) from None
+
+
+def run_name(run: Run) -> str:
+    """The name a run is stored and reported under: its run id column when it names one, else its name."""
+    return run.run_ids[0] if len(run.run_ids) == 1 else run.name
+
+
 def store_run(store: GraphStore, run: Run, collection: str, name: str | None = None) -> int:
-    """Attach a run's results to stored element nodes (they must be stored)."""
+    """Attach a run's results to stored element nodes (they must be stored), as run ``name`` (default
+    :func:`run_name`) of ``collection`` (``U/collection/name``)."""
     from .services import require_elements
 
-    name = name or run.name
-    index = require_elements(store, collection, {(r.docid, xp) for r in run for xp in r.xpaths}, run.source)
-    rid = node_id("Run", name)
-    rows = [{"element": index[(r.docid, xp)], "run": rid, "name": name, "topic": r.topic, "rank": int(r.rank),
-             "score": float(r.score)} for r in run for xp in r.xpaths]
+    name = name or run_name(run)
+    index = require_elements(store, collection, {(r.docid, xp) for r in run for xp in r.xpaths}, run.source,
+                             lines={(r.docid, xp): ln for r in run for xp, ln in zip(r.xpaths, r.lines)})
+    rid = node_id("Run", collection, name)
+    rows = [{"element": index[(r.docid, xp)], "run": rid, "name": name, "collection": collection, "topic": r.topic,
+             "rank": int(r.rank), "score": float(r.score)} for r in run for xp in r.xpaths]
     return store.write("merge_results", rows)
 
 
-def store_steps(store: GraphStore, collection: str, study: str, steps: Iterable[dict]) -> int:
+def store_steps(store: GraphStore, collection: str, study: str, steps: Iterable[dict],
+                source: str | None = None) -> int:
     """Store navigation steps of a study.
 
     Each step is a dict with ``route_id``, ``step`` (order in the route),
     ``docid``, ``from`` and ``to`` (XPaths) and optional ``user``, ``topic``,
-    ``duration_ms``, ``timestamp``.  The elements must be stored.
+    ``duration_ms``, ``timestamp``, ``line`` (of ``source``, the log, for
+    messages).  The elements must be stored.
     """
     from .services import require_elements
 
     steps = list(steps)
     index = require_elements(store, collection,
-                             {(s["docid"], x) for s in steps for x in (s["from"], s["to"])}, None)
+                             {(s["docid"], x) for s in steps for x in (s["from"], s["to"])}, source,
+                             lines={(s["docid"], x): s.get("line") for s in steps for x in (s["from"], s["to"])})
     stid = node_id("Study", collection, study)
     rows = []
     for s in steps:

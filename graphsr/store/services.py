@@ -12,7 +12,7 @@ from typing import Iterable
 import numpy as np
 
 from ..errors import UnknownNodeError
-from ..model.document import DocumentTree, canonical_xpath
+from ..model.document import DocumentTree, canonical_xpath, quoted
 from ..summaries.summary import Summary
 from .base import GraphStore
 from .ids import node_id
@@ -67,29 +67,39 @@ def stored_document(store: GraphStore, collection: str, docid: str) -> DocumentT
 
 
 def require_elements(store: GraphStore, collection: str, nodes: Iterable[tuple[str, str]],
-                     source: str | None) -> dict[tuple[str, str], str]:
+                     source: str | None, lines: dict | None = None) -> dict[tuple[str, str], str]:
     """Element ids of (docid, XPath) pairs, which must be stored.
 
-    Returns a dict keyed by (docid, canonical XPath).
+    Returns a dict keyed by (docid, canonical XPath).  ``lines`` maps a pair
+    to the line of ``source`` that names it, for the message.
 
     Raises
     ------
     UnknownNodeError
-        For a document whose elements are not stored or an XPath it lacks.
+        For a document whose elements are not stored or an XPath it lacks,
+        with the file and line.
     """
     by_doc: dict[str, set[str]] = {}
     for docid, xp in nodes:
         by_doc.setdefault(docid, set()).add(canonical_xpath(xp))
+    where = {(d, canonical_xpath(x)): ln for (d, x), ln in (lines or {}).items() if ln is not None}
+
+    def first_line(docid: str, xps) -> int | None:
+        found = [where[(docid, x)] for x in xps if (docid, x) in where]
+        return min(found) if found else None
+
     out: dict[tuple[str, str], str] = {}
     for docid, xps in by_doc.items():
         rows = store.run("document_elements", doc=document_id(collection, docid))
         if not rows:
             raise UnknownNodeError(f"document {docid!r} has no stored elements in collection {collection!r}; "
-                                   "load them first (graphsr store load --elements ...)", source)
+                                   "load them first (graphsr store load --elements ...)", source,
+                                   first_line(docid, xps))
         pre = {canonical_xpath(r["xpath"]): int(r["pre"]) for r in rows}
-        for xp in xps:
+        for xp in sorted(xps, key=lambda x: where.get((docid, x), 0)):
             if xp not in pre:
-                raise UnknownNodeError(f"document {docid!r} has no node {xp}", source)
+                raise UnknownNodeError(f"document {docid!r} has no node {quoted(xp)}", source,
+                                       where.get((docid, xp)))
             out[(docid, xp)] = element_id(collection, docid, pre[xp])
     return out
 
