@@ -268,3 +268,40 @@ def test_a_route_log_loads_into_the_store(store, shakespeare, tmp_path):
     assert store_steps(store, "shakespeare", "log-study", [s.as_dict() for s in routes]) == 2
     summ = transitions(store, "shakespeare", "log-study", kind="p*")
     assert sorted(summ["steps"].tolist()) == [1, 1] and sorted(summ["effort"].tolist()) == [10.0, 30.0]
+
+
+def test_two_collections_qrels_and_runs_of_one_name_stay_apart(tmp_path):
+    from graphsr.store import drop_collection, drop_model, drop_study
+
+    moby = sample("mobydick")
+    with open_store(f"local:{tmp_path / 'two'}") as s:
+        for name in ("m1", "m2"):
+            store_collection(s, moby["collection"], name, kinds=["p*"], elements="all")
+        qrels = read_element_qrels(moby["qrels"])
+        run = read_run(moby["runs"][0])
+        for name in ("m1", "m2"):
+            store_assessments(s, qrels, name, "qrels.txt")
+            store_run(s, run, name)
+        counts = s.counts()
+        assert counts["Qrels"] == 2 and counts["Run"] == 2 and counts["Topic"] == 2
+        assert counts["ASSESSES"] == 2 * sum(1 for _ in qrels)
+        rid = run.run_ids[0]
+        assert len(s.run("run_results", id=f"U/m1/{rid}")) == len(s.run("run_results", id=f"U/m2/{rid}")) > 0
+        for q in ("Q/m1/qrels.txt", "Q/m2/qrels.txt"):  # each topic assesses its own collection's elements only
+            rows = s.run("qrels_judgments", id=q)
+            assert len(rows) == sum(1 for _ in qrels)
+        build_stored_model(s, "m1", "p*:extent", "m1-model")
+        store_steps(s, "m1", "st", [{"route_id": "r", "step": 1, "docid": "mobydick", "from": "/book[1]",
+                                     "to": "/book[1]/fm[1]"}])
+        with pytest.raises(UnknownNodeError, match="no study 'nope'"):
+            drop_study(s, "m1", "nope")
+        assert drop_study(s, "m1", "st") == 3  # study, route, step
+        assert drop_model(s, "m1-model") == 1
+        before = s.counts()
+        removed = drop_collection(s, "m1")
+        after = s.counts()
+        assert sum(before.values()) - sum(after.values()) > removed  # nodes and their relationships went
+        assert after["Collection"] == 1 and after["Qrels"] == 1 and after["Run"] == 1
+        assert after["Element"] == 17 and len(s.run("run_results", id=f"U/m2/{rid}")) > 0
+        with pytest.raises(UnknownNodeError, match="no collection 'm1'"):
+            drop_collection(s, "m1")

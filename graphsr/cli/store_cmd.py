@@ -69,6 +69,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     routes_arguments(sub.add_parser("routes", help="load a navigation log (CSV or JSON lines) as a study's routes"))
     model_arguments(sub.add_parser("model", help="build a navigation model (SR from a summary, or ESR from a "
                                                  "study's routes) and store it"))
+    a = sub.add_parser("drop", help="remove a collection (with all stored under it), a model or a study; one "
+                                    "transaction each")
+    _store_arg(a)
+    a.add_argument("collection", nargs="?", help="the collection to remove (with --study: the study's collection)")
+    a.add_argument("--model", action="append", default=[], metavar="NAME", help="a model to remove (repeatable)")
+    a.add_argument("--study", metavar="NAME", help="a study of COLLECTION to remove, with its routes and steps")
     a = sub.add_parser("models", help="list the stored models")
     _store_arg(a)
     a = sub.add_parser("summaries", help="list the stored summaries")
@@ -136,6 +142,8 @@ def run(args: argparse.Namespace) -> int:
             out.write(f"study {args.study!r}: {n} steps of {len(routes.routes)} routes stored\n")
             for line in routes.report.lines()[1:]:
                 warn(line)
+        elif args.store_command == "drop":
+            _drop(store, args, out)
         elif args.store_command == "models":
             from ..store import list_models
 
@@ -158,6 +166,24 @@ def run(args: argparse.Namespace) -> int:
             out.write("\ncollections:\n" + _table(rows, ["name", "documents", "elements", "state", "path"]))
     sys.stdout.write(out.getvalue())
     return 0
+
+
+def _drop(store, args, out) -> None:
+    from ..errors import GraphsrInputError
+    from ..store import drop_collection, drop_model, drop_study
+
+    if not (args.collection or args.model):
+        raise GraphsrInputError("name what to remove: COLLECTION, COLLECTION --study NAME or --model NAME")
+    for name in args.model:
+        out.write(f"removed model {name!r} ({drop_model(store, name)} node)\n")
+    if args.study:
+        if not args.collection:
+            raise GraphsrInputError("--study needs the study's COLLECTION")
+        n = drop_study(store, args.collection, args.study)
+        out.write(f"removed study {args.study!r} of collection {args.collection!r} ({n} nodes)\n")
+    elif args.collection:
+        n = drop_collection(store, args.collection)
+        out.write(f"removed collection {args.collection!r} with everything stored under it ({n} nodes)\n")
 
 
 def _load(store, args, out) -> None:

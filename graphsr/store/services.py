@@ -15,11 +15,12 @@ from ..errors import UnknownNodeError
 from ..model.document import DocumentTree, canonical_xpath, quoted
 from ..summaries.summary import Summary
 from .base import GraphStore
-from .ids import node_id
+from .ids import node_id, node_id_prefix
 from .load import collection_id, document_id, element_id, summary_id, summary_node_id
 
 __all__ = ["stored_document", "require_elements", "stored_summary", "summary_extent", "transitions",
-           "study_routes", "save_model", "save_element_model", "model_record", "list_models", "list_summaries", "collection_info"]
+           "study_routes", "save_model", "save_element_model", "model_record", "list_models", "list_summaries",
+           "collection_info", "drop_collection", "drop_model", "drop_study"]
 
 
 def collection_info(store: GraphStore, collection: str) -> dict:
@@ -242,3 +243,42 @@ def model_record(store: GraphStore, name: str) -> dict:
 
 def list_models(store: GraphStore) -> list[dict]:
     return store.run("models")
+
+
+_UNDER_COLLECTION = ("Document", "Element", "Summary", "SummaryNode", "Study", "Route", "Step", "Qrels", "Topic",
+                     "Run")
+
+
+def drop_collection(store: GraphStore, name: str) -> int:
+    """Remove a collection with everything stored under it and the models built over it, in one
+    transaction; returns the nodes removed.
+
+    Raises
+    ------
+    UnknownNodeError
+        If no such collection is stored.
+    """
+    if not any(r["name"] == name for r in store.run("collections")):
+        raise UnknownNodeError(f"no collection {name!r} in the store; stored: "
+                               + (", ".join(sorted(r["name"] for r in store.run("collections"))) or "none"))
+    rows = store.run("drop_collection", id=node_id("Collection", name), name=name,
+                     prefixes=[node_id_prefix(label, name) for label in _UNDER_COLLECTION])
+    return int(rows[0]["removed"]) if rows else 0
+
+
+def drop_model(store: GraphStore, name: str) -> int:
+    """Remove a stored model (one transaction); raises UnknownNodeError if there is none of that name."""
+    model_record(store, name)  # raises, listing the stored models
+    rows = store.run("drop_model", id=node_id("Model", name))
+    return int(rows[0]["removed"]) if rows else 0
+
+
+def drop_study(store: GraphStore, collection: str, study: str) -> int:
+    """Remove a study of a collection with its routes and steps (one transaction); returns the nodes
+    removed.  Models learned from it stay (an element route model then finds no steps)."""
+    rows = store.run("drop_study", id=node_id("Study", collection, study),
+                     prefixes=[node_id_prefix("Route", collection, study), node_id_prefix("Step", collection, study)])
+    removed = int(rows[0]["removed"]) if rows else 0
+    if not removed:
+        raise UnknownNodeError(f"no study {study!r} of collection {collection!r} in the store")
+    return removed
