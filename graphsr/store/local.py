@@ -15,10 +15,10 @@ success: a synchronous ``SAVE`` whose answer is checked, so a command that
 says it wrote has its data on disk, and one whose snapshot cannot be written
 (a full disk, a read-only directory) fails with the server's reason and
 leaves the previous snapshot -- the last good state -- in place.  A snapshot
-rather than the server's append-only log: the log replays every query at
-start (about 100 s for the bundled samples with their elements, against
-moments for a snapshot), and the log would need an fsync per write to give
-the same guarantee.
+rather than the server's append-only log (``appendfsync always``): the log
+replays every query at start -- measured here, a restart after loading the
+Shakespeare sample with its 10,330 elements took 43 s from the log against
+0.2 s from the snapshot.
 
 **A shared server.**  Every process using the server holds a shared lock on
 ``PATH/graphsr.users`` while its store is open.  A server that a command
