@@ -33,6 +33,7 @@ from typing import Mapping
 import numpy as np
 
 from ..errors import QrelsFormatError, RunFormatError, UnknownNodeError
+from ..model.document import quoted
 from ..model.fol import FOLQrels, FOLRun, Vocabulary
 from ._lines import iter_fields, open_binary
 
@@ -47,7 +48,7 @@ def _int(text: str, what: str, path, lineno: int, error, minimum: int = 0) -> in
     try:
         v = int(text)
     except ValueError:
-        raise error(f"expected an integer {what}, got {text!r}", path, lineno) from None
+        raise error(f"expected an integer {what}, got {quoted(text)}", path, lineno) from None
     if v < minimum:
         raise error(f"expected {what} >= {minimum}, got {v}", path, lineno)
     if v > 10 ** 18:
@@ -142,7 +143,7 @@ def _read_fol_qrels_lines(path, vocab: Vocabulary) -> FOLQrels:
             for part in f[6:]:
                 o, colon, n = part.partition(":")
                 if not colon:
-                    raise QrelsFormatError(f"expected a passage offset:length, got {part!r}", path, lineno)
+                    raise QrelsFormatError(f"expected a passage offset:length, got {quoted(part)}", path, lineno)
                 o = _int(o, "passage offset", path, lineno, QrelsFormatError)
                 n = _int(n, "passage length", path, lineno, QrelsFormatError, minimum=1)
                 if o + n > dl:
@@ -219,7 +220,7 @@ def _read_fol_run_lines(path, name: str, vocab: Vocabulary) -> FOLRun:
         try:
             score = float(f[4])
         except ValueError:
-            raise RunFormatError(f"expected a numeric score in field 5, got {f[4]!r}", path, lineno) from None
+            raise RunFormatError(f"expected a numeric score in field 5, got {quoted(f[4])}", path, lineno) from None
         if f[6] in ("X", "-1"):
             raise RunFormatError(f"offset {f[6]} (field 7): the official tool reads it as a result of 18 "
                                  "characters with no position; graphsr expects a character offset >= 0", path, lineno)
@@ -302,7 +303,7 @@ def _xml_result(el, topic: str, pos: dict, documents, path):
     try:
         score = float(rsv_s) if rsv_s else 0.0
     except ValueError:
-        raise RunFormatError(f"expected a number in <rsv>, got {rsv_s!r}", path, line) from None
+        raise RunFormatError(f"expected a number in <rsv>, got {quoted(rsv_s)}", path, line) from None
     fol, xpath = el.find("fol"), text("path")
     if (fol is None) == (xpath is None):
         raise RunFormatError("expected exactly one of <fol offset=.. length=..> and <path> in a <result>", path, line)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 
 from ..errors import QrelsFormatError
+from ..model.document import quoted
 from ..model.qrels import ElementQrels, QrelsRow
 
 __all__ = ["read_element_qrels"]
@@ -40,10 +41,10 @@ def read_element_qrels(path: str | os.PathLike) -> ElementQrels:
             extra = ""
             if "," in rel_s:
                 extra = " (an INEX e,s pair needs a quantisation function, which element qrels do not take)"
-            raise QrelsFormatError(f"expected a relevance number in [0, 1] in field 5, got {rel_s!r}{extra}",
+            raise QrelsFormatError(f"expected a relevance number in [0, 1] in field 5, got {quoted(rel_s)}{extra}",
                                    path, lineno) from None
         if rel != rel:  # NaN
-            raise QrelsFormatError(f"expected a relevance number in [0, 1] in field 5, got {rel_s!r}", path, lineno)
+            raise QrelsFormatError(f"expected a relevance number in [0, 1] in field 5, got {quoted(rel_s)}", path, lineno)
         rows.append(QrelsRow(topic, docid, xpath, rel, lineno))
     if not rows:
         raise QrelsFormatError("the qrels file is empty: expected lines 'topic Q0 file xpath rel'", path)

@@ -27,7 +27,7 @@ import json
 import os
 
 from ..errors import GraphsrInputError
-from ..model.document import canonical_xpath
+from ..model.document import canonical_xpath, quoted
 from ..model.routes import RouteReport, Routes, RouteStep
 
 __all__ = ["RouteLogError", "read_routes"]
@@ -120,7 +120,7 @@ def read_routes(path: str | os.PathLike) -> Routes:
             if step < 1:
                 raise ValueError
         except ValueError:
-            raise RouteLogError(f"expected a positive integer step number, got {row['step']!r}", path,
+            raise RouteLogError(f"expected a positive integer step number, got {quoted(row['step'])}", path,
                                 lineno) from None
         key = (route_id, step)
         if key in seen:
@@ -136,10 +136,10 @@ def read_routes(path: str | os.PathLike) -> Routes:
             try:
                 duration = float(duration)
             except ValueError:
-                raise RouteLogError(f"expected a number of milliseconds in duration_ms, got {duration!r}", path,
+                raise RouteLogError(f"expected a number of milliseconds in duration_ms, got {quoted(duration)}", path,
                                     lineno) from None
             if not duration >= 0:
-                raise RouteLogError(f"expected a non-negative duration_ms, got {duration!r}", path, lineno)
+                raise RouteLogError(f"expected a non-negative duration_ms, got {quoted(duration)}", path, lineno)
         by_route.setdefault(route_id, []).append(RouteStep(route_id, step, docid, src, dst, _text(row.get("user")),
                                                            _text(row.get("topic")), duration,
                                                            _text(row.get("timestamp")), lineno))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 
 from ..errors import RunFormatError
+from ..model.document import quoted
 from ..model.run import Run, RunRow
 
 __all__ = ["read_run"]
@@ -65,11 +66,11 @@ def read_run(path: str | os.PathLike, name: str | None = None) -> Run:
         try:
             rank = int(rank_s)
         except ValueError:
-            raise RunFormatError(f"expected an integer rank in field 4, got {rank_s!r}", path, lineno) from None
+            raise RunFormatError(f"expected an integer rank in field 4, got {quoted(rank_s)}", path, lineno) from None
         try:
             score = float(score_s)
         except ValueError:
-            raise RunFormatError(f"expected a numeric score in field 5, got {score_s!r}", path, lineno) from None
+            raise RunFormatError(f"expected a numeric score in field 5, got {quoted(score_s)}", path, lineno) from None
         run_ids[run_id] = None
         rows.append(RunRow(topic, docid, rank, score, xpath, lineno))
     if not rows:

@@ -34,7 +34,7 @@ MAX_XPATH = 10_000  # characters: far beyond any real document's depth, and boun
 
 def quoted(text: str, limit: int = 200) -> str:
     """``repr(text)``, cut to about ``limit`` characters for a message."""
-    if len(text) <= limit:
+    if not isinstance(text, str) or len(text) <= limit:
         return repr(text)
     return repr(text[:limit]) + f"... ({len(text)} characters)"
 
