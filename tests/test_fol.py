@@ -844,3 +844,29 @@ def test_the_c_scanner_accepts_only_what_the_line_readers_read_the_same():
     accepted = {"run": 0, "qrels": 0}
     check()
     assert accepted["run"] > 0 and accepted["qrels"] > 0, accepted  # the property was exercised
+
+
+def test_passage_measures_of_element_runs_against_element_assessments(capsys):
+    """Elements as the text they cover, as INEX 2008-2010 scored element runs (and as the demo prints)."""
+    from graphsr.data import sample
+    from graphsr.evaluation.fol_convert import passage_qrels, passage_run
+    from graphsr.io import iter_documents, read_element_qrels, read_run
+
+    s = sample("shakespeare")
+    plays = [r for r in s["runs"] if r.name == "plays.run"][0]
+    nested = [r for r in s["runs"] if r.name == "thorough.run"][0]
+    assert main(["eval", str(s["qrels"]), str(plays), str(nested), "--collection", str(s["collection"]),
+                 "-m", "MAiP", "-m", "iP[0.01]", "-m", "SRP@5", "--task", "thorough"]) == 0
+    out = capsys.readouterr().out
+    docs = {d.docid: d for d in iter_documents(s["collection"])}
+    q = read_element_qrels(s["qrels"])
+    direct = evaluate_passages(passage_qrels(q, docs), [passage_run(read_run(p), docs) for p in (plays, nested)],
+                               ["MAiP(task=thorough)", "iP[0.01](task=thorough)"])
+    for r in direct.runs:
+        for m in direct.measures:
+            assert f"{m}\tall\t{r.mean(m):.6f}" in out
+    assert "SRP@5\tall" in out
+    # the focused task refuses runs of nested elements, as the official tool: one line, exit 2
+    assert main(["eval", str(s["qrels"]), str(nested), "--collection", str(s["collection"]), "-m", "MAiP"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "overlaps the passage" in err[0] and "refuses such focused runs" in err[0]

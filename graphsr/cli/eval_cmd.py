@@ -100,17 +100,25 @@ def run(args: argparse.Namespace) -> int:
         from .eval_passages import run_passages
 
         return run_passages(args)
-    for option, given in (("--plot", args.plot), ("--task", args.task), ("--report", args.report),
-                          ("--beta", args.beta), ("--irr", args.irr), ("--bep-distance", args.bep_distance),
-                          ("--lenient", args.lenient), ("--curve", args.curve),
-                          ("--order", args.order if args.order != "file" else None)):
-        if given:
-            raise GraphsrInputError(f"{option} applies to passage runs scored against FOL assessments")
     from ..evaluation import evaluate
     from ..io import read_element_qrels, read_run
     from ..measures import parse_measures
 
     measures = parse_measures(args.measures or DEFAULT_MEASURES)
+    passage = any(m.FAMILY == "fol" for m in measures)
+    for option, given in (("--plot", args.plot), ("--report", args.report), ("--curve", args.curve),
+                          *((("--task", args.task), ("--beta", args.beta), ("--irr", args.irr),
+                             ("--bep-distance", args.bep_distance), ("--lenient", args.lenient),
+                             ("--order", args.order if args.order != "file" else None)) if not passage else ())):
+        if given:
+            raise GraphsrInputError(f"{option} applies to passage runs scored against FOL assessments"
+                                    + ("" if option in ("--plot", "--report", "--curve") else
+                                       ", or to passage measures (-m MAiP, ...) of element runs"))
+    if passage:
+        from .eval_passages import apply_passage_options
+
+        measures = apply_passage_options(measures, args)
+
     stored = args.store is not None or args.collection is None
     if stored and not args.model:
         raise GraphsrInputError("a stored model needs --model NAME (see 'graphsr store models'); for a model "
@@ -153,7 +161,8 @@ def run(args: argparse.Namespace) -> int:
 
         route_model = depth4_prior(documents)
     results = evaluate(qrels, runs, measures, documents, seen_of, unknown=args.unknown,
-                       all_topics=args.all_topics, model_name=model_name, route_model=route_model)
+                       all_topics=args.all_topics, model_name=model_name, route_model=route_model,
+                       order=args.order, lenient=args.lenient)
     return write_results(results, args)
 
 

@@ -17,7 +17,7 @@ import sys
 from ..errors import GraphsrInputError
 from ._common import progress_default, warn
 
-__all__ = ["run_passages"]
+__all__ = ["run_passages", "apply_passage_options"]
 
 _SCORE_OPTIONS = (("beta", "--beta", "ric"), ("irr", "--irr", "t2i"), ("bep_distance", "--bep-distance", "bic"))
 _PARAM = {"beta": "beta", "irr": "irr", "bep_distance": "n"}
@@ -51,9 +51,18 @@ def _measures(args: argparse.Namespace, task: str):
     if other:
         raise GraphsrInputError(f"{', '.join(other)}: not a passage measure; FOL assessments give the measures of "
                                 "'graphsr measures --family fol' (iP[x], MAiP, gP@k, gR@k, MAgP, num_rel_ret ...)")
+    return apply_passage_options(ms, args), None
+
+
+def apply_passage_options(ms, args):
+    """The measures with ``--task``, ``--beta``, ``--irr`` and ``--bep-distance`` set where a passage
+    measure leaves them unset; an option no passage measure takes is an error."""
     used = set()
     out = []
     for m in ms:
+        if m.FAMILY != "fol":
+            out.append(m)
+            continue
         if args.task and args.task in m.TASKS:
             m = m.with_defaults(task=args.task)
         for attr, opt, t in _SCORE_OPTIONS:
@@ -66,7 +75,7 @@ def _measures(args: argparse.Namespace, task: str):
     for attr, opt, t in _SCORE_OPTIONS:
         if getattr(args, attr) is not None and opt not in used:
             raise GraphsrInputError(f"{opt} applies to measures of task {t}; none of the measures asked for is one")
-    return out, None
+    return out
 
 
 def run_passages(args: argparse.Namespace) -> int:

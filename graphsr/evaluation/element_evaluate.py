@@ -115,8 +115,15 @@ def navigation_for(spec: ModelSpec | str, loaded: LoadedCollection):
 
 def evaluate(qrels: ElementQrels, runs: Sequence[Run], measures: Sequence[Measure | str],
              documents: Mapping[str, DocumentTree], seen_of, *, unknown: str = "error",
-             all_topics: bool = False, model_name: str = "", route_model=None) -> Results:
+             all_topics: bool = False, model_name: str = "", route_model=None, order: str = "file",
+             lenient: bool = False) -> Results:
     """Score runs against element assessments.
+
+    Passage measures (the official INEX measures, e.g. ``MAiP``,
+    ``MAgP(task=ric)``) score the same runs with elements taken as the text
+    they cover (:mod:`graphsr.evaluation.fol_convert`), as INEX 2008-2010
+    did; ``order`` and ``lenient`` are theirs (see
+    :func:`graphsr.evaluation.fol_evaluate.evaluate_passages`).
 
     Parameters
     ----------
@@ -143,8 +150,11 @@ def evaluate(qrels: ElementQrels, runs: Sequence[Run], measures: Sequence[Measur
     if unknown not in ("error", "warn"):
         raise ValueError(f"unknown must be 'error' or 'warn', got {unknown!r}")
     ms = parse_measures(list(measures))
+    passage = [m for m in ms if m.FAMILY == "fol"]
+    element = [m for m in ms if m.FAMILY != "fol"]
     qdiag = Diagnostics()
     judged = check_qrels(qrels, documents, unknown, qdiag)
+    as_passages = _passage_scorer(qrels, documents, passage, all_topics, order, lenient) if passage else None
     out = []
     build_esr = None
     if route_model is not None and any(m.FAMILY == "esr" for m in ms):
@@ -162,9 +172,32 @@ def evaluate(qrels: ElementQrels, runs: Sequence[Run], measures: Sequence[Measur
         doc_codes: dict[str, int] = {}
         ranked = ranked_nodes(run, judged, topics, documents, seen_of, unknown, diag, doc_codes)
         esr = build_esr(ranked, doc_codes) if build_esr is not None else None
-        values = compute(ms, ranked, esr)
-        out.append(RunResult(run.name, topics, values, diag.messages(run.name)))
+        values = compute(element, ranked, esr) if element else {}
+        result = RunResult(run.name, topics, values, diag.messages(run.name))
+        if as_passages is not None:
+            as_passages(run, result)
+        result.values = {m: result.values[m] for m in ms}
+        out.append(result)
     results = Results(out, ms, model_name)
     if out:
         out[0].warnings[:0] = qdiag.messages()
     return results
+
+
+def _passage_scorer(qrels: ElementQrels, documents, measures, all_topics: bool, order: str, lenient: bool):
+    """A function adding the passage measures of a run (elements as character ranges) to its RunResult."""
+    from .fol_convert import passage_qrels, passage_run
+    from .fol_evaluate import evaluate_passage_run
+
+    fol_qrels = passage_qrels(qrels, documents)
+
+    def add(run: Run, result: RunResult) -> None:
+        got = evaluate_passage_run(fol_qrels, passage_run(run, documents, fol_qrels.vocab), measures, all_topics,
+                                   order, lenient)
+        at = {t: k for k, t in enumerate(got.topics)}
+        for m in measures:
+            result.values[m] = np.array([got.values[m][at[t]] if t in at else 0.0 for t in result.topics])
+            result.overall[m] = got.mean(m)
+        result.warnings += [w for w in got.warnings if "no assessments" not in w]
+
+    return add
