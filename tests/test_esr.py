@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graphsr.measures.esr import ESRTopic, esr_expectations, esr_measures, nsrcg, redundancy, srprum
+from .esr_reference import ESRTopic, esr_expectations, esr_measures, nsrcg, redundancy, srprum
 from graphsr.navigation.transitions import StepNavigation
 
 # Fig 4a article: e1 article; e2, e3, e6 sections; e4, e5 paragraphs. Table 5 navigation:

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graphsr.measures.esr import ESRTopic, esr_expectations
+from .esr_reference import ESRTopic, esr_expectations
 from graphsr.measures.esr_vectorised import ESRInputs, esr_curves
 from graphsr.measures.inputs import RankedNodes
 

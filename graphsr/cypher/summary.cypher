@@ -53,8 +53,3 @@ ORDER BY src, dst
 MATCH (e:Element)-[:MEMBER_OF]->(n:SummaryNode) WHERE n.id = $node
 RETURN e.docid AS docid, e.pre AS pre
 ORDER BY docid, pre
-
-// @name element_members
-UNWIND $ids AS i
-MATCH (e:Element)-[:MEMBER_OF]->(n:SummaryNode) WHERE e.id = i AND n.summary = $summary
-RETURN e.id AS element, n.sid AS sid

@@ -44,6 +44,9 @@ def compute(measures: list[Measure], ranked: RankedNodes,
                 raise GraphsrInputError(f"{', '.join(map(str, ms))}: ESR measures need node assessments and a "
                                         "navigation model of route steps")
             out.update(compute_esr_family(ms, esr))
-        else:  # pragma: no cover - every registered family is handled above
-            raise ValueError(f"no computation for measure family {family!r}")
+        else:  # passage measures need assessments as character ranges: evaluate() converts and scores them
+            from ..errors import GraphsrInputError
+
+            raise GraphsrInputError(f"{', '.join(map(str, ms))}: {family} measures are scored by "
+                                    "graphsr.evaluation.evaluate (or evaluate_passages), not from ranked nodes")
     return {m: out[m] for m in measures}

@@ -1,6 +1,6 @@
 r"""ESR expectations for whole runs at once (numpy), with node-level assessments.
 
-The same quantities as :mod:`graphsr.measures.esr` (the reference), for all
+The same quantities as the reference transcription ``tests/esr_reference.py``, for all
 topics and cut-offs of a run in one pass.  Assessments are node-level (each
 assessed node is a singleton tree ``a``), so Eq 4 between ``a`` and a
 retrieved tree ``t_j`` reduces to
