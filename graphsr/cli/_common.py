@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-__all__ = ["progress_default", "warn", "positive_int"]
+__all__ = ["progress_default", "warn", "positive_int", "write_results"]
 
 
 def progress_default() -> bool:
@@ -27,3 +27,21 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
     return value
+
+
+def write_results(results, args) -> int:
+    """Print a command's results as ``--format`` asks (trec, csv, json, table), warnings on stderr."""
+    for r in results:
+        for w in r.warnings:
+            warn(w)
+    if args.format == "trec":
+        text = results.to_trec(per_topic=args.per_topic)
+    elif args.format == "csv":
+        text = results.to_csv()
+    elif args.format == "json":
+        text = results.to_json()
+    else:
+        text = results.table()
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    return 0

@@ -14,10 +14,9 @@ from ``--collection`` if given, else from the store's element nodes.
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ..errors import GraphsrInputError
-from ._common import positive_int, progress_default, warn
+from ._common import positive_int, progress_default, write_results
 
 DEFAULT_MEASURES = ["SRP@5", "SRP@10"]
 
@@ -164,23 +163,6 @@ def run(args: argparse.Namespace) -> int:
                        all_topics=args.all_topics, model_name=model_name, route_model=route_model,
                        order=args.order, lenient=args.lenient)
     return write_results(results, args)
-
-
-def write_results(results, args) -> int:
-    for r in results:
-        for w in r.warnings:
-            warn(w)
-    if args.format == "trec":
-        text = results.to_trec(per_topic=args.per_topic)
-    elif args.format == "csv":
-        text = results.to_csv()
-    elif args.format == "json":
-        text = results.to_json()
-    else:
-        text = results.table()
-    sys.stdout.write(text)
-    sys.stdout.flush()
-    return 0
 
 
 def _memory_model(args, touched, progress):

@@ -15,7 +15,7 @@ import argparse
 import sys
 
 from ..errors import GraphsrInputError
-from ._common import progress_default, warn
+from ._common import progress_default, warn, write_results
 
 __all__ = ["run_passages", "apply_passage_options"]
 
@@ -131,8 +131,6 @@ def run_passages(args: argparse.Namespace) -> int:
     elif table is not None:
         _write_official(res, table, args)
     else:
-        from .eval_cmd import write_results
-
         write_results(res, args)
     return 2 if failed else 0
 

@@ -15,7 +15,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _fmt(v) -> str:
-    from ..measures.base import _fmt as fmt
+    from ..measures.base import format_param as fmt
 
     return "none" if v is None else fmt(v)
 

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from ..errors import MeasureNameError
 
-__all__ = ["Param", "Measure", "register", "registry", "parse_measure", "parse_measures"]
+__all__ = ["Param", "Measure", "register", "registry", "parse_measure", "parse_measures", "format_param"]
 
 
 @dataclass(frozen=True)
@@ -115,6 +115,11 @@ class Measure:
         return self
 
 
+def format_param(v: Any) -> str:
+    """A parameter value as measure strings write it (``1`` for 1.0)."""
+    return _fmt(v)
+
+
 def _fmt(v: Any) -> str:
     if isinstance(v, float) and v.is_integer():
         return str(int(v)) if abs(v) < 1e15 else repr(v)
@@ -133,10 +138,17 @@ def register(cls: type[Measure], *aliases: str) -> type[Measure]:
     return cls
 
 
-def registry() -> dict[str, type[Measure]]:
-    """Every registered measure, by name."""
-    from . import esr_family, fol_family, sr  # noqa: F401  (registers the SR, ESR and passage families)
+#: The modules of the measure families (providers); each registers its measures when imported.  They are
+#: named, not imported here, so that this module stays below them.
+FAMILY_MODULES = ("sr", "esr_family", "fol_family")
 
+
+def registry() -> dict[str, type[Measure]]:
+    """Every registered measure, by name (loading the family modules on first use)."""
+    import importlib
+
+    for module in FAMILY_MODULES:
+        importlib.import_module(f"{__package__}.{module}")
     return dict(_REGISTRY)
 
 

@@ -12,7 +12,8 @@ Ids are short because the database hashes and parses them millions of times.
 
 from __future__ import annotations
 
-__all__ = ["node_id", "node_id_prefix", "LABEL_CODES"]
+__all__ = ["node_id", "node_id_prefix", "LABEL_CODES", "collection_id", "document_id", "element_id", "summary_id",
+           "summary_node_id"]
 
 LABEL_CODES = {"Collection": "C", "Document": "D", "Element": "E", "Summary": "S", "SummaryNode": "N",
                "Model": "M", "Study": "Y", "Route": "R", "Step": "P", "Qrels": "Q", "Topic": "T", "Run": "U"}
@@ -45,3 +46,23 @@ def node_id_prefix(label: str, *parts) -> str:
     for an ``x`` whose text holds no ``/`` or ``\\`` (e.g. an integer).
     """
     return "/".join([LABEL_CODES[label], *map(_part, parts), ""])
+
+
+def collection_id(name: str) -> str:
+    return node_id("Collection", name)
+
+
+def document_id(collection: str, docid: str) -> str:
+    return node_id("Document", collection, docid)
+
+
+def element_id(collection: str, docid: str, pre: int) -> str:
+    return node_id("Element", collection, docid, int(pre))
+
+
+def summary_id(collection: str, kind: str) -> str:
+    return node_id("Summary", collection, kind)
+
+
+def summary_node_id(collection: str, kind: str, label: str) -> str:
+    return node_id("SummaryNode", collection, kind, label)

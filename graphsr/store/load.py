@@ -28,31 +28,11 @@ from ..model.qrels import ElementQrels
 from ..model.run import Run
 from ..summaries.summary import Summary, SummaryBuilder
 from .base import GraphStore, batched
-from .ids import node_id, node_id_prefix
+from .ids import collection_id, document_id, element_id, node_id, node_id_prefix, summary_id, summary_node_id
 
 __all__ = ["LoadReport", "store_collection", "store_summary", "store_assessments", "store_run", "run_name",
            "validate_references", "store_steps",
            "collection_id", "summary_id", "summary_node_id", "element_id", "document_id"]
-
-
-def collection_id(name: str) -> str:
-    return node_id("Collection", name)
-
-
-def document_id(collection: str, docid: str) -> str:
-    return node_id("Document", collection, docid)
-
-
-def element_id(collection: str, docid: str, pre: int) -> str:
-    return node_id("Element", collection, docid, int(pre))
-
-
-def summary_id(collection: str, kind: str) -> str:
-    return node_id("Summary", collection, kind)
-
-
-def summary_node_id(collection: str, kind: str, label: str) -> str:
-    return node_id("SummaryNode", collection, kind, label)
 
 
 @dataclass

@@ -15,8 +15,7 @@ from ..errors import UnknownNodeError
 from ..model.document import DocumentTree, canonical_xpath, quoted
 from ..summaries.summary import Summary
 from .base import GraphStore
-from .ids import node_id, node_id_prefix
-from .load import collection_id, document_id, element_id, summary_id, summary_node_id
+from .ids import collection_id, document_id, element_id, node_id, node_id_prefix, summary_id, summary_node_id
 
 __all__ = ["stored_document", "require_elements", "stored_summary", "summary_extent", "transitions",
            "study_routes", "save_model", "save_element_model", "model_record", "list_models", "list_summaries",
