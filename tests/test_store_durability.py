@@ -195,3 +195,16 @@ def test_a_read_only_store_directory_gets_one_line(tmp_path):
             subprocess.run(["umount", "-l", str(ro)], capture_output=True)
         else:
             ro.chmod(0o755)
+
+
+def test_a_failed_save_leaves_a_server_started_on_its_own_at_the_last_good_state(small_fs):
+    path = small_fs / "implicit"
+    url = f"local:{path}"
+    graphsr("store", "load", MOBY, "--name", "moby", "--elements", "all", "--store", url)
+    filler = _fill(small_fs, leave_kb=0)
+    done = graphsr("model", "build", "--collection", "moby", "--model", "p*:extent", "--store", url, check=False)
+    assert done.returncode == 3 and len(done.stderr.strip().splitlines()) == 1
+    assert "could not save the data" in done.stderr and "no space left" in done.stderr.lower()
+    filler.unlink()
+    assert "(none)" in graphsr("model", "list", "--store", url).stdout  # the failed command's model is gone
+    assert counts(url)["Element"] == 17

@@ -146,9 +146,15 @@ class LocalServer:
             self.process.kill()
             raise StoreError(f"the local store server did not answer within {timeout:g} s; log: {self._log_tail()}")
 
-    def leave(self) -> bool:
+    def leave(self, unsaved: bool = False) -> bool:
         """Stop using the server; the last user stops a server not marked to keep running.
-        Returns True if this call stopped it."""
+        Returns True if this call stopped it.
+
+        ``unsaved``: this user's writes could not be saved; as the last user of
+        a server started on its own it then ends the server without saving, so
+        that the store is at its last saved state (not at writes a failed
+        command left in memory).
+        """
         if self._users is None:
             return False
         with self._lock():
@@ -156,6 +162,9 @@ class LocalServer:
             self._users = None
             if self.keepfile.exists() or not self._alone():
                 return False
+            if unsaved:
+                self.kill()
+                return True
             return self._shutdown()
 
     def _alone(self) -> bool:
@@ -199,6 +208,7 @@ class LocalServer:
         if not self.alive():
             return False
         pid = self.pid()
+        since = self.log_size()
         answer = b""
         # a plain socket: redis-py's shutdown() retries the dropped connection for seconds
         try:
@@ -217,7 +227,7 @@ class LocalServer:
             pass
         if answer.startswith(b"-"):
             raise StoreError(f"local store {self.path}: the server did not stop, as it could not save the data "
-                             f"({self.log_reason()}); it keeps running with the data in memory")
+                             f"({self.log_reason(since)}); it keeps running with the data in memory")
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process is not None:
@@ -228,16 +238,43 @@ class LocalServer:
             time.sleep(0.02)
         raise StoreError(f"local store {self.path}: the server (pid {pid}) did not exit within {timeout:g} s")
 
-    def log_reason(self) -> str:
-        """The server's latest warning that says why (e.g. "... No space left on device"), from its log."""
+    def log_size(self) -> int:
         try:
-            lines = self.logfile.read_text(errors="replace").splitlines()[-200:]
+            return self.logfile.stat().st_size
         except OSError:
-            return "no server log"
+            return 0
+
+    def log_reason(self, since: int = 0) -> str:
+        """Why the server failed, from the warnings it logged after byte ``since`` of its log (e.g. "Write
+        error while saving DB to the disk: No space left on device"); where it could not log, the free
+        space of the store's file system."""
+        try:
+            with open(self.logfile, "rb") as fh:
+                fh.seek(since)
+                lines = fh.read().decode(errors="replace").splitlines()
+        except OSError:
+            lines = []
         for line in reversed(lines):
             if " # " in line and "Check the log" not in line and "can't exit" not in line:
                 return line.split(" # ", 1)[1].strip()
-        return "no reason in the server log"
+        try:
+            st = os.statvfs(self.path)
+            free = st.f_bavail * st.f_frsize
+        except OSError:
+            return "the server logged no reason"
+        if free < 1 << 20:
+            return f"no space left on the device ({free // 1024} KB free)"
+        return "the server logged no reason"
+
+    def kill(self) -> None:
+        """End the server at once, dropping what it did not save (after a failed save, so that the store
+        is at its last saved state when it starts again)."""
+        pid = self.pid() if self.process is None else self.process.pid
+        if pid is not None:
+            try:
+                os.kill(pid, 9)
+            except OSError:
+                pass
 
     def _log_tail(self, n: int = 5) -> str:
         try:
@@ -337,6 +374,7 @@ class LocalStore(GraphStore):
 
         conn = self._db.connection
         deadline = time.monotonic() + timeout
+        since = self.server.log_size()
         while True:
             try:
                 conn.execute_command("SAVE")
@@ -345,8 +383,9 @@ class LocalStore(GraphStore):
             except redis.ResponseError as exc:
                 busy = "in progress" in str(exc).lower()
                 if not busy or time.monotonic() > deadline:
+                    self._unsaved = True
                     raise StoreError(f"local store {self.server.path}: could not save the data "
-                                     f"({self.server.log_reason()}); the store keeps its last saved state") \
+                                     f"({self.server.log_reason(since)}); the store keeps its last saved state") \
                         from None
             except redis.RedisError as exc:
                 raise StoreError(f"local store {self.server.path}: could not save the data: {exc}") from None
@@ -360,4 +399,4 @@ class LocalStore(GraphStore):
             self._db.connection.close()
         except Exception:
             pass
-        self.server.leave()
+        self.server.leave(unsaved=getattr(self, "_unsaved", False))
