@@ -526,6 +526,27 @@ def test_overlap_rules_vectorised_equal_the_sequential_walks():
 
     check()
 
+    @settings(max_examples=200, deadline=None)
+    @given(st.lists(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 15)), min_size=1, max_size=6),
+                    max_size=8))
+    def contiguous(blocks):  # the usual run: each article's passages together, in document order
+        group, start, end = [], [], []
+        for g, passages in enumerate(blocks):
+            for a, k in sorted(passages):
+                group.append(g)
+                start.append(a)
+                end.append(a + k)
+        x = _inputs(np.array(group, dtype=np.int64), np.array(start, dtype=np.int64), np.array(end, dtype=np.int64))
+        brute = sorted({g for i, g in enumerate(group) for j in range(i) if group[j] == g
+                        and max(start[i], start[j]) < min(end[i], end[j])})
+        assert fol_rules.suspect_groups(x).tolist() == brute
+        n = len(group)
+        walk = fol_rules._walk_first_overlap(x, np.arange(n))
+        first = fol_rules.first_violation(x, {"overlap"})
+        assert (first is None) == (walk is None)
+
+    contiguous()
+
 
 def test_elements_as_passages(tmp_path):
     from graphsr.evaluation.fol_convert import passage_qrels, passage_run

@@ -53,8 +53,24 @@ def _ends(x: PassageInputs) -> np.ndarray:
 def suspect_groups(x: PassageInputs) -> np.ndarray:
     """Groups with two non-empty passages that share a character."""
     n = len(x.res_group)
-    if n < 2 or int(np.bincount(x.res_group).max()) < 2:  # no article with two results
+    if n < 2:
         return np.zeros(0, dtype=np.int64)
+    per_group = np.bincount(x.res_group)
+    if int(per_group.max()) < 2:  # no article with two results
+        return np.zeros(0, dtype=np.int64)
+    g, a, b = x.res_group, x.res_start, _ends(x)
+    same = g[1:] == g[:-1]
+    blocks = n - int(same.sum())
+    if blocks == int(np.count_nonzero(per_group)) and bool((a[1:][same] >= a[:-1][same]).all()):
+        # the usual run: an article's results together and in document order -- no sort needed; a running
+        # maximum of the ends restarts at each block because block keys grow along the array
+        block = np.concatenate([[0], np.cumsum(~same)])
+        reach = np.maximum.accumulate(block * SPAN + b)
+        nonempty = b > a
+        clash = np.zeros(n, dtype=bool)
+        clash[1:] = same & (block[1:] * SPAN + a[1:] < reach[:-1]) & nonempty[1:]
+        # an empty passage never overlaps; one before a clash may have raised nothing (its end = its start)
+        return np.unique(g[clash])
     if int(x.res_group.max()) < (1 << 30) and int(x.res_start.min()) >= 0 and int(x.res_start.max()) < (1 << 32):
         order = np.argsort((x.res_group << 32) | x.res_start)  # one integer sort instead of a lexsort
     else:
