@@ -100,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
 
         return run_passages(args)
     from ..evaluation import evaluate
+    from ..evaluation.context import element_context
     from ..io import read_element_qrels, read_run
     from ..measures import parse_measures
 
@@ -117,72 +118,14 @@ def run(args: argparse.Namespace) -> int:
         from .eval_passages import apply_passage_options
 
         measures = apply_passage_options(measures, args)
-
-    stored = args.store is not None or args.collection is None
-    if stored and not args.model:
-        raise GraphsrInputError("a stored model needs --model NAME (see 'graphsr store models'); for a model "
-                                "built in memory give --collection DIR and --model SUMMARY:WEIGHT")
     qrels = read_element_qrels(args.qrels)
     runs = [read_run(path) for path in args.runs]
-    touched = qrels.docids().union(*(r.docids() for r in runs))
-    progress = progress_default() if args.progress is None else args.progress
-    routes = None
-    prior = args.nav == "depth4" and not (args.routes or args.routes_model)
-    if any(m.FAMILY == "esr" for m in measures) and not (args.routes or args.routes_model or prior):
-        raise GraphsrInputError("ESR measures need navigation: give --routes LOG (with --collection DIR) or "
-                                "--routes-model NAME (a stored model)")
-    if args.routes:
-        from ..io import read_routes
-
-        if stored:
-            raise GraphsrInputError("--routes learns navigation from a log over --collection DIR; give it")
-        routes = read_routes(args.routes)
-        touched |= routes.docids()
-    if stored:
-        documents, seen_of, model_name = _stored_model(args, touched, progress)
-        loaded = None
-    else:
-        documents, seen_of, model_name, loaded = _memory_model(args, touched, progress)
-    route_model = None
-    if args.routes_model:
-        from ..navigation.stored import load_stored_route_model
-        from ..store import open_store
-
-        with open_store(args.store or None) as store:
-            route_model = load_stored_route_model(store, args.routes_model, documents)
-    elif routes is not None:
-        from ..navigation.from_routes import route_model as learn
-
-        partition = args.nav if args.nav in ("elements", "depth4") else loaded.summaries[args.nav]
-        route_model = learn(routes, documents, partition, args.effort)
-    elif prior:
-        from ..navigation.from_routes import depth4_prior
-
-        route_model = depth4_prior(documents)
-    results = evaluate(qrels, runs, measures, documents, seen_of, unknown=args.unknown,
-                       all_topics=args.all_topics, model_name=model_name, route_model=route_model,
+    ctx = element_context(qrels.docids().union(*(r.docids() for r in runs)), collection=args.collection,
+                          model=args.model, store=args.store, routes=args.routes, routes_model=args.routes_model,
+                          nav=args.nav, effort=args.effort, needs_routes=any(m.FAMILY == "esr" for m in measures),
+                          progress=progress_default() if args.progress is None else args.progress,
+                          workers=args.workers)
+    results = evaluate(qrels, runs, measures, ctx.documents, ctx.seen_of, unknown=args.unknown,
+                       all_topics=args.all_topics, model_name=ctx.model_name, route_model=ctx.route_model,
                        order=args.order, lenient=args.lenient)
     return write_results(results, args)
-
-
-def _memory_model(args, touched, progress):
-    from ..evaluation import load_collection, navigation_for
-    from ..navigation import parse_model_spec
-
-    from ..summaries.kinds import partition_kind
-
-    spec = parse_model_spec(args.model or "p*:extent")
-    kinds = [] if spec.summary == "none" else [spec.summary]
-    if args.routes and args.nav not in ("elements", "depth4"):
-        kinds.append(partition_kind(args.nav).name)
-    loaded = load_collection(args.collection, kinds, keep=touched, progress=progress, workers=args.workers)
-    _, seen_of = navigation_for(spec, loaded)
-    return loaded.documents, seen_of, str(spec), loaded
-
-
-def _stored_model(args, touched, progress):
-    from ..evaluation.stored import stored_navigation
-    from ..store import open_store
-
-    with open_store(args.store or None) as store:
-        return stored_navigation(store, args.model, touched, args.collection, progress=progress)

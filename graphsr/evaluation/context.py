@@ -1,0 +1,115 @@
+"""What scoring element runs needs besides runs and assessments: documents and navigation.
+
+:func:`element_context` chooses, from what a user gives, where the documents
+and the navigation models come from -- a collection read in memory with a
+``SUMMARY:WEIGHT`` model, or a model stored in the graph store (documents
+from ``collection`` if given, else from the store) -- and the ESR navigation
+(a route log learned over the collection, a stored route model, or the depth
+prior).  The command line only passes its options through.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Mapping
+
+from ..errors import GraphsrInputError
+from ..model.document import DocumentTree
+
+__all__ = ["ElementContext", "element_context"]
+
+
+@dataclass
+class ElementContext:
+    """Documents and navigation for :func:`graphsr.evaluation.evaluate`."""
+
+    documents: Mapping[str, DocumentTree]
+    seen_of: Callable          # docid -> per-node SR seen probability
+    model_name: str
+    route_model: object = None  # ESR navigation, or None
+
+
+def element_context(docids: set[str], *, collection=None, model: str | None = None, store: str | None = None,
+                    use_store: bool | None = None, routes: str | None = None, routes_model: str | None = None,
+                    nav: str = "elements", effort: str = "count", needs_routes: bool = False,
+                    progress: bool = False, workers: int = 1) -> ElementContext:
+    """Documents and navigation for element runs naming ``docids``.
+
+    Parameters
+    ----------
+    docids : set of str
+        The documents the runs and assessments name.
+    collection : path-like, optional
+        The XML collection.
+    model : str, optional
+        ``SUMMARY:WEIGHT`` (in memory) or the name of a stored model.
+    store : str, optional
+        The store's URL ('' or None: the default store).
+    use_store : bool, optional
+        Take the model from the store (default: when ``store`` is given or
+        there is no ``collection``).
+    routes, routes_model, nav, effort
+        ESR navigation: a route log learned over ``collection`` with states
+        ``nav`` and step weights ``effort``, or a stored route model; with
+        neither, ``nav='depth4'`` is the depth prior.
+    needs_routes : bool
+        Some requested measure needs ESR navigation.
+
+    Raises
+    ------
+    GraphsrInputError
+        When what is given does not fit together (with what to give instead).
+    """
+    stored = (store is not None or collection is None) if use_store is None else use_store
+    if stored and not model:
+        raise GraphsrInputError("a stored model needs --model NAME (see 'graphsr store models'); for a model "
+                                "built in memory give --collection DIR and --model SUMMARY:WEIGHT")
+    prior = nav == "depth4" and not (routes or routes_model)
+    if needs_routes and not (routes or routes_model or prior):
+        raise GraphsrInputError("ESR measures need navigation: give --routes LOG (with --collection DIR) or "
+                                "--routes-model NAME (a stored model)")
+    log = None
+    touched = set(docids)
+    if routes:
+        from ..io.routes import read_routes
+
+        if stored:
+            raise GraphsrInputError("--routes learns navigation from a log over --collection DIR; give it")
+        log = read_routes(routes)
+        touched |= log.docids()
+    loaded = None
+    if stored:
+        from ..evaluation.stored import stored_navigation
+        from ..store import open_store
+
+        with open_store(store or None) as s:
+            documents, seen_of, model_name = stored_navigation(s, model, touched, collection, progress=progress)
+    else:
+        from ..navigation import parse_model_spec
+        from ..summaries.kinds import partition_kind
+        from .element_evaluate import load_collection, navigation_for
+
+        spec = parse_model_spec(model or "p*:extent")
+        kinds = [] if spec.summary == "none" else [spec.summary]
+        if log is not None and nav not in ("elements", "depth4"):
+            kinds.append(partition_kind(nav).name)
+        loaded = load_collection(collection, kinds, keep=touched, progress=progress, workers=workers)
+        _, seen_of = navigation_for(spec, loaded)
+        documents, model_name = loaded.documents, str(spec)
+    route_model = None
+    if routes_model:
+        from ..navigation.stored import load_stored_route_model
+        from ..store import open_store
+
+        with open_store(store or None) as s:
+            route_model = load_stored_route_model(s, routes_model, documents)
+    elif log is not None:
+        from ..navigation.from_routes import route_model as learn
+
+        partition = nav if nav in ("elements", "depth4") else loaded.summaries[nav]
+        route_model = learn(log, documents, partition, effort)
+    elif prior:
+        from ..navigation.from_routes import depth4_prior
+
+        route_model = depth4_prior(documents)
+    return ElementContext(documents, seen_of, model_name, route_model)
