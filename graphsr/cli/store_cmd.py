@@ -98,74 +98,77 @@ def run(args: argparse.Namespace) -> int:
 
     url = args.store or default_store_url()
     if args.store_command == "stop":
-        from ..store.local import LocalServer
+        from ..store import stop_store
 
-        if not url.startswith("local:"):
-            print(f"graphsr: {url} is not a local store; nothing to stop", file=sys.stderr)
-            return 2
-        stopped = LocalServer(url[len("local:"):]).stop(wait=args.wait)
+        stopped = stop_store(url, wait=args.wait)
         sys.stdout.write(("stopped " if stopped else "not running: ") + url + "\n")
         return 0
-    options = {"keep_running": True} if args.store_command == "start" and url.startswith("local:") else {}
     # what a write command reports is printed once its data are durable (the store persists on leaving the
     # block; a failure there is the command's failure, exit 3)
     out = io.StringIO()
-    with open_store(url, **options) as store:
-        if args.store_command in ("init", "start"):
-            store.init_schema()
-            out.write(f"ready: {url}\n")
-        elif args.store_command == "load":
-            _load(store, args, out)
-        elif args.store_command == "model":
-            from ..errors import GraphsrInputError
-            from ..navigation.stored import build_stored_model, build_stored_route_model
-
-            if bool(args.model) == bool(args.from_routes):
-                raise GraphsrInputError("give either --model SUMMARY:WEIGHT or --from-routes STUDY")
-            if args.model:
-                model = build_stored_model(store, args.collection, args.model, args.name, args.solver)
-                out.write(f"stored model {model.name!r}: {len(model.pi)} summary nodes\n")
-            else:
-                from ..summaries.kinds import partition_kind
-
-                kind = "elements" if args.nav == "elements" else partition_kind(args.nav).name
-                name = build_stored_route_model(store, args.collection, args.from_routes, kind, args.name,
-                                                args.effort)
-                out.write(f"stored model {name!r} from the routes of study {args.from_routes!r}\n")
-        elif args.store_command == "routes":
-            from ..io import read_routes
-            from ..store import store_steps
-
-            routes = read_routes(args.log)
-            n = store_steps(store, args.collection, args.study, [{**s.as_dict(), "line": s.line} for s in routes],
-                            routes.source)
-            out.write(f"study {args.study!r}: {n} steps of {len(routes.routes)} routes stored\n")
-            for line in routes.report.lines()[1:]:
-                warn(line)
-        elif args.store_command == "drop":
-            _drop(store, args, out)
-        elif args.store_command == "models":
-            from ..store import list_models
-
-            out.write(_table(list_models(store), ["name", "collection", "kind", "weight", "solver", "source"]))
-        elif args.store_command == "summaries":
-            from ..store import list_summaries
-
-            out.write(_table(list_summaries(store), ["collection", "kind", "nodes", "edges", "documents",
-                                                     "elements"]))
-        elif args.store_command == "show":
-            counts = store.counts()
-            out.write(f"store: {url}\n")
-            out.write(_table([{"what": k, "count": v} for k, v in counts.items() if v], ["what", "count"]))
-            rows = store.run("collections")
-            for r in rows:  # a load that failed midway leaves its collection marked (elements -1)
-                incomplete = r.get("elements") is None or int(r["elements"]) < 0
-                r["state"] = "INCOMPLETE: load it again to complete it" if incomplete else "complete"
-                if incomplete:
-                    r["elements"] = "?"
-            out.write("\ncollections:\n" + _table(rows, ["name", "documents", "elements", "state", "path"]))
+    with open_store(url, keep_running=args.store_command == "start") as store:
+        ACTIONS[args.store_command](store, args, out)
     sys.stdout.write(out.getvalue())
     return 0
+
+
+def _ready(store, args, out) -> None:
+    store.init_schema()
+    out.write(f"ready: {store.url}\n")
+
+
+def _model(store, args, out) -> None:
+    from ..errors import GraphsrInputError
+    from ..navigation.stored import build_stored_model, build_stored_route_model
+
+    if bool(args.model) == bool(args.from_routes):
+        raise GraphsrInputError("give either --model SUMMARY:WEIGHT or --from-routes STUDY")
+    if args.model:
+        model = build_stored_model(store, args.collection, args.model, args.name, args.solver)
+        out.write(f"stored model {model.name!r}: {len(model.pi)} summary nodes\n")
+        return
+    from ..summaries.kinds import partition_kind
+
+    kind = "elements" if args.nav == "elements" else partition_kind(args.nav).name
+    name = build_stored_route_model(store, args.collection, args.from_routes, kind, args.name, args.effort)
+    out.write(f"stored model {name!r} from the routes of study {args.from_routes!r}\n")
+
+
+def _routes(store, args, out) -> None:
+    from ..io import read_routes
+    from ..store import store_steps
+
+    routes = read_routes(args.log)
+    n = store_steps(store, args.collection, args.study, [{**s.as_dict(), "line": s.line} for s in routes],
+                    routes.source)
+    out.write(f"study {args.study!r}: {n} steps of {len(routes.routes)} routes stored\n")
+    for line in routes.report.lines()[1:]:
+        warn(line)
+
+
+def _models(store, args, out) -> None:
+    from ..store import list_models
+
+    out.write(_table(list_models(store), ["name", "collection", "kind", "weight", "solver", "source"]))
+
+
+def _summaries(store, args, out) -> None:
+    from ..store import list_summaries
+
+    out.write(_table(list_summaries(store), ["collection", "kind", "nodes", "edges", "documents", "elements"]))
+
+
+def _show(store, args, out) -> None:
+    from ..store import list_collections
+
+    out.write(f"store: {store.url}\n")
+    out.write(_table([{"what": k, "count": v} for k, v in store.counts().items() if v], ["what", "count"]))
+    rows = list_collections(store)
+    for r in rows:
+        r["state"] = "complete" if r["complete"] else "INCOMPLETE: load it again to complete it"
+        if not r["complete"]:
+            r["elements"] = "?"
+    out.write("\ncollections:\n" + _table(rows, ["name", "documents", "elements", "state", "path"]))
 
 
 def _drop(store, args, out) -> None:
@@ -218,3 +221,7 @@ def _load(store, args, out) -> None:
     for r in runs:
         n = store_run(store, r, name)
         out.write(f"run {run_name(r)!r} ({r.name}): {n} results\n")
+
+
+ACTIONS = {"init": _ready, "start": _ready, "load": _load, "model": _model, "routes": _routes, "drop": _drop,
+           "models": _models, "summaries": _summaries, "show": _show}

@@ -33,12 +33,12 @@ Relationships: (Collection)-[:HAS_DOCUMENT]->(Document)-[:ROOT]->(Element),
 
 from .base import NODE_LABELS, RELATIONSHIP_TYPES, GraphStore, StoreError
 from .load import LoadReport, store_assessments, store_collection, store_run, store_steps, store_summary
-from .services import (collection_info, drop_collection, drop_model, drop_study, list_models, list_summaries,
+from .services import (collection_info, drop_collection, list_collections, drop_model, drop_study, list_models, list_summaries,
                        model_record, require_elements, save_element_model, save_model, stored_document,
                        stored_summary, study_routes, summary_extent, transitions)
-from .url import default_store_url, open_store
+from .url import default_store_url, open_store, stop_store
 
 __all__ = ["NODE_LABELS", "RELATIONSHIP_TYPES", "GraphStore", "StoreError", "LoadReport", "store_assessments",
            "store_collection", "store_run", "store_steps", "store_summary", "collection_info", "list_models",
            "list_summaries", "model_record", "require_elements", "save_model", "save_element_model", "stored_document", "stored_summary",
-           "study_routes", "summary_extent", "transitions", "default_store_url", "open_store", "drop_collection", "drop_model", "drop_study"]
+           "study_routes", "summary_extent", "transitions", "default_store_url", "open_store", "drop_collection", "drop_model", "drop_study", "stop_store", "list_collections"]

@@ -19,7 +19,7 @@ from .ids import collection_id, document_id, element_id, node_id, node_id_prefix
 
 __all__ = ["stored_document", "require_elements", "stored_summary", "summary_extent", "transitions",
            "study_routes", "save_model", "save_element_model", "model_record", "list_models", "list_summaries",
-           "collection_info", "drop_collection", "drop_model", "drop_study"]
+           "collection_info", "drop_collection", "drop_model", "drop_study", "list_collections"]
 
 
 def collection_info(store: GraphStore, collection: str) -> dict:
@@ -102,6 +102,15 @@ def require_elements(store: GraphStore, collection: str, nodes: Iterable[tuple[s
                                        where.get((docid, xp)))
             out[(docid, xp)] = element_id(collection, docid, pre[xp])
     return out
+
+
+def list_collections(store: GraphStore) -> list[dict]:
+    """The stored collections: name, path, documents, elements and ``complete`` (False while a load that
+    failed midway has not been run again)."""
+    rows = store.run("collections")
+    for r in rows:
+        r["complete"] = r.get("elements") is not None and int(r["elements"]) >= 0
+    return rows
 
 
 def list_summaries(store: GraphStore) -> list[dict]:

@@ -8,7 +8,7 @@ from pathlib import Path
 from ..errors import GraphsrInputError
 from .base import GraphStore
 
-__all__ = ["default_store_url", "open_store"]
+__all__ = ["default_store_url", "open_store", "stop_store"]
 
 
 def default_store_url() -> str:
@@ -51,5 +51,25 @@ def open_store(url: str | None = None, **options) -> GraphStore:
     if url.startswith(("bolt://", "bolt+s://", "bolt+ssc://", "neo4j://", "neo4j+s://", "neo4j+ssc://")):
         from .bolt import BoltStore
 
+        options.pop("keep_running", None)  # a Neo4j server is not ours to start or stop
         return BoltStore(url, **options)
     raise GraphsrInputError(f"unknown store URL {url!r}; expected local:PATH, bolt://HOST:PORT or neo4j://HOST:PORT")
+
+
+def stop_store(url: str | None = None, wait: float = 0.0) -> bool:
+    """Stop the local store's server once no command uses it (``graphsr store stop``); returns False if
+    none was running.
+
+    Raises
+    ------
+    GraphsrInputError
+        For a store that is not local (graphsr does not run a Neo4j server).
+    StoreError
+        If commands still use it after ``wait`` seconds, or it does not stop.
+    """
+    url = url or default_store_url()
+    if not url.startswith("local:"):
+        raise GraphsrInputError(f"{url} is not a local store; graphsr starts and stops local stores only")
+    from .local import LocalServer
+
+    return LocalServer(url[len("local:"):]).stop(wait=wait)
