@@ -21,7 +21,8 @@ from ..model.qrels import ElementQrels
 from ..model.run import Run
 from ..navigation.model import ModelSpec, NoNavigation, build_sr_model, parse_model_spec
 from ..summaries.summary import Summary, SummaryBuilder
-from .resolve import Diagnostics, check_qrels, ranked_nodes, topic_sort_key
+from ..model.topics import select_topics
+from .resolve import Diagnostics, check_qrels, ranked_nodes
 from .results import Results, RunResult
 
 __all__ = ["LoadedCollection", "load_collection", "evaluate", "navigation_for"]
@@ -163,12 +164,7 @@ def evaluate(qrels: ElementQrels, runs: Sequence[Run], measures: Sequence[Measur
         build_esr = ESRInputBuilder(judged, documents, route_model)
     for run in runs:
         diag = Diagnostics()
-        if all_topics:
-            topics = sorted(qrels.topics, key=topic_sort_key)
-        else:
-            topics = sorted((t for t in run.topics if t in qrels.judgments), key=topic_sort_key)
-        diag.run_topics_without_qrels = sorted((t for t in run.topics if t not in qrels.judgments),
-                                               key=topic_sort_key)
+        topics, diag.run_topics_without_qrels = select_topics(run.topics, qrels.judgments, all_topics)
         doc_codes: dict[str, int] = {}
         ranked = ranked_nodes(run, judged, topics, documents, seen_of, unknown, diag, doc_codes)
         esr = build_esr(ranked, doc_codes) if build_esr is not None else None

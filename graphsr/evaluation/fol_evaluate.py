@@ -30,7 +30,7 @@ from ..measures.base import Measure, parse_measures
 from ..measures.fol import PassageInputs
 from ..measures.fol_family import compute_fol_family
 from ..model.fol import FOLQrels, FOLRun
-from ..model.topics import topic_sort_key
+from ..model.topics import missing_topics_warning, select_topics
 from .results import Results, RunResult
 
 __all__ = ["passage_inputs", "evaluate_passages", "evaluate_passage_run"]
@@ -138,9 +138,7 @@ def evaluate_passage_run(qrels: FOLQrels, run: FOLRun, measures: Sequence[Measur
     judged_codes = qrels.judged_topic_codes
     names = qrels.vocab.topic_names()
     present = np.flatnonzero(np.bincount(run.topic_code, minlength=len(names)))
-    missing = sorted((names[c] for c in np.setdiff1d(present, judged_codes)), key=topic_sort_key)
-    chosen = judged_codes if all_topics else np.intersect1d(present, judged_codes)
-    topics = sorted(names[chosen].tolist(), key=topic_sort_key)
+    topics, missing = select_topics(names[present].tolist(), names[judged_codes].tolist(), all_topics)
     x, rows = passage_inputs(qrels, run, topics, order)
     try:
         got = compute_fol_family(list(measures), x, lenient)
@@ -148,8 +146,7 @@ def evaluate_passage_run(qrels: FOLQrels, run: FOLRun, measures: Sequence[Measur
         raise _rule_error(exc, run, rows) from None
     warnings = []
     if missing:
-        warnings.append(f"{run.name}: {len(missing)} run topic(s) have no assessments and are ignored: "
-                        + ", ".join(missing[:10]) + (" ..." if len(missing) > 10 else ""))
+        warnings.append(missing_topics_warning(run.name, missing))
     refused = got.notes.get("refused")
     if refused is not None:
         r = int(rows[refused.result])

@@ -19,7 +19,7 @@ from ..measures.inputs import RankedNodes
 from ..model.document import DocumentTree
 from ..model.qrels import ElementQrels
 from ..model.run import Run
-from ..model.topics import topic_sort_key
+from ..model.topics import missing_topics_warning, topic_sort_key
 
 __all__ = ["Diagnostics", "topic_sort_key", "check_qrels", "ranked_nodes"]
 
@@ -47,9 +47,7 @@ class Diagnostics:
         if self.unknown_qrels_lines:
             out.append(f"{self.unknown_qrels_lines} qrels line(s) name unknown documents or nodes and were ignored")
         if self.run_topics_without_qrels:
-            out.append(f"{prefix}{len(self.run_topics_without_qrels)} run topic(s) have no assessments and are not "
-                       f"evaluated: {', '.join(self.run_topics_without_qrels[:10])}"
-                       + (" ..." if len(self.run_topics_without_qrels) > 10 else ""))
+            out.append(missing_topics_warning(run_name, self.run_topics_without_qrels))
         out.extend(f"  e.g. {e}" for e in self.examples)
         return out
 
