@@ -28,6 +28,7 @@ from lxml import etree
 
 from ..errors import CollectionError
 from ..model.document import DocumentTree
+from .progress import progress_bar
 
 __all__ = ["CollectionSource", "list_collection", "iter_documents", "read_document", "parse_document",
            "tree_from_element", "py_tree_from_element", "accelerated"]
@@ -339,19 +340,14 @@ def iter_documents(path: str | os.PathLike | Iterable[CollectionSource], *,
     sources = list_collection(path) if isinstance(path, (str, os.PathLike)) else list(path)
     if docids is not None:
         sources = [s for s in sources if docids(s.docid)]
-    bar = None
-    if progress:
-        from tqdm import tqdm
-        bar = tqdm(total=len(sources), unit="doc", desc="reading collection", leave=False)
+    bar = progress_bar(len(sources), "reading collection", progress)
     tars: dict = {}
     try:
         for src in sources:
             yield read_document(src, tars)
-            if bar is not None:
-                bar.update(1)
+            bar.update(1)
     finally:
         for tar in tars.values():
             tar.close()
-        if bar is not None:
-            bar.close()
+        bar.close()
 

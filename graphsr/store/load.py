@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from ..io.progress import progress_bar
 from ..model.document import DocumentTree, canonical_xpath
 from ..model.qrels import ElementQrels
 from ..model.run import Run
@@ -140,10 +141,7 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
     written = dict.fromkeys(kinds, 0)  # summary nodes already written per kind
     node_ids: dict[str, list[str]] = {k: [] for k in kinds}  # store id of each SID, per kind
     report = LoadReport()
-    bar = None
-    if progress:
-        from tqdm import tqdm
-        bar = tqdm(total=len(sources), unit="doc", desc=f"loading {cname}", leave=False)
+    bar = progress_bar(len(sources), f"loading {cname}", progress)
     total_elements = 0
     chunk: list[DocumentTree] = []
 
@@ -223,8 +221,7 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
             report.edges += len(roots) + len(children) + len(rows) * len(builders)
             pending.append(writer.submit(store.run, "mark_documents_complete", ids=doc_ids, kinds=sorted(kinds)))
         settle(keep=16)
-        if bar is not None:
-            bar.update(len(chunk))
+        bar.update(len(chunk))
         chunk.clear()
 
     try:
@@ -240,8 +237,7 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
         settle()
     finally:
         writer.shutdown(wait=True)
-        if bar is not None:
-            bar.close()
+        bar.close()
     summaries = {k: b.build() for k, b in builders.items()}
     for k, s in summaries.items():
         store_summary(store, s, cname)

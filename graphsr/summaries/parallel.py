@@ -14,6 +14,7 @@ import os
 from typing import Iterable, Sequence
 
 from ..io.collection import CollectionSource, iter_documents, list_collection
+from ..io.progress import progress_bar
 from .summary import Summary, SummaryBuilder
 
 __all__ = ["summarize_collection"]
@@ -65,19 +66,14 @@ def summarize_collection(path: str | os.PathLike | Sequence[CollectionSource], k
     import multiprocessing as mp
 
     chunks = [(sources[i:i + chunk_docs], kinds) for i in range(0, len(sources), chunk_docs)]
-    bar = None
-    if progress:
-        from tqdm import tqdm
-        bar = tqdm(total=len(sources), unit="doc", desc="summarising", leave=False)
+    bar = progress_bar(len(sources), "summarising", progress)
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
     try:
         with ctx.Pool(workers) as pool:
             for ndocs, states in pool.imap(_summarize_chunk, chunks):
                 for st in states:
                     builders[st["kind"]].merge(st)
-                if bar is not None:
-                    bar.update(ndocs)
+                bar.update(ndocs)
     finally:
-        if bar is not None:
-            bar.close()
+        bar.close()
     return {k: b.build() for k, b in builders.items()}
