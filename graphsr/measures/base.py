@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 from ..errors import MeasureNameError
 
-__all__ = ["Param", "Measure", "register", "registry", "parse_measure", "parse_measures", "format_param"]
+__all__ = ["Param", "Measure", "register", "registry", "parse_measure", "parse_measures", "format_param",
+           "register_family", "family_compute"]
 
 
 @dataclass(frozen=True)
@@ -138,9 +139,25 @@ def register(cls: type[Measure], *aliases: str) -> type[Measure]:
     return cls
 
 
-#: The modules of the measure families (providers); each registers its measures when imported.  They are
-#: named, not imported here, so that this module stays below them.
+#: The modules of the measure families (providers); each registers its measures, and the function that
+#: computes them (:func:`register_family`), when imported.  They are named, not imported here, so that this
+#: module stays below them: a new family is a module of its own plus its name here.
 FAMILY_MODULES = ("sr", "esr_family", "fol_family")
+
+_FAMILIES: dict[str, Callable] = {}
+
+
+def register_family(name: str, compute: Callable) -> None:
+    """Register how family ``name`` computes its measures over ranked element results:
+    ``compute(measures, ranked, **inputs) -> {measure: per-topic values}`` (``inputs``: what the evaluation
+    built for it, e.g. ``esr``)."""
+    _FAMILIES[name] = compute
+
+
+def family_compute(name: str) -> Callable:
+    """The compute function of family ``name`` (loading the families first)."""
+    registry()
+    return _FAMILIES[name]
 
 
 def registry() -> dict[str, type[Measure]]:

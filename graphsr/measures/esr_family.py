@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Measure, Param, register
+from .base import Measure, Param, register, register_family
 from .esr_vectorised import ESRInputs, esr_curves_many
 
 __all__ = ["ESRP", "ESRR", "SRiP", "SRiR", "SRiP2", "SRiR2", "NSRCG", "NSRCG2", "SRPRUM", "MASRiP", "MASRiP2",
@@ -202,3 +202,15 @@ def _srprum(curves: dict, cutoffs: list[int], r: float, k_max: int | None) -> np
             c = idx[0]
             out[t] = (h[t, c] + nm[t, c]) / ks[c]
     return out
+
+
+def _compute(measures, ranked, esr=None, **_):
+    if esr is None:
+        from ..errors import GraphsrInputError
+
+        raise GraphsrInputError(f"{', '.join(map(str, measures))}: ESR measures need node assessments and a "
+                                "navigation model of route steps")
+    return compute_esr_family(measures, esr)
+
+
+register_family("esr", _compute)

@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import MeasureNameError, RunRuleError
-from .base import Measure, Param, _fmt, register
+from .base import Measure, Param, _fmt, register, register_family
 from .fol import PassageInputs
 from .fol_context import article_ranking, generalized
 from .fol_focused import character_stats, interpolated_precision
@@ -362,3 +362,14 @@ def compute_fol_family(measures: list[Measure], x: PassageInputs, lenient: bool 
         if m not in overall:
             overall[m] = float(out[m].sum()) if m.AGGREGATE == "sum" else _seq_mean(out[m])
     return PassageValues({m: out[m] for m in measures}, overall, notes)
+
+
+def _from_ranked_nodes(measures, ranked, **_):
+    from ..errors import GraphsrInputError
+
+    raise GraphsrInputError(f"{', '.join(map(str, measures))}: passage measures score character passages: "
+                            "graphsr.evaluation.evaluate converts element runs and assessments to them "
+                            "(or use evaluate_passages)")
+
+
+register_family("fol", _from_ranked_nodes)

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Measure, register
+from .base import Measure, register, register_family
 from .inputs import RankedNodes
 
 __all__ = ["SR", "SRP", "sr_components", "compute_sr_family"]
@@ -162,3 +162,6 @@ def compute_sr_family(measures: list[Measure], r: RankedNodes) -> dict[Measure, 
         sr = np.bincount(r.result_topic[mask], weights=gain[mask], minlength=t)
         out[m] = sr / k if m.NAME == "SRP" else sr
     return out
+
+
+register_family("sr", lambda measures, ranked, **_: compute_sr_family(measures, ranked))
