@@ -20,7 +20,7 @@ from ..model.document import DocumentTree
 from ..model.qrels import ElementQrels
 from ..model.run import Run
 from ..navigation.model import ModelSpec, NoNavigation, build_sr_model, parse_model_spec
-from ..summaries.summary import Summary, SummaryBuilder
+from ..summaries.summary import Summary
 from ..model.topics import select_topics
 from .resolve import Diagnostics, check_qrels, ranked_nodes
 from .results import Results, RunResult
@@ -68,7 +68,7 @@ def load_collection(path: str | os.PathLike, kinds: Iterable[str] = (), keep: se
         are then read again in this process.
     """
     from ..io.collection import iter_documents, list_collection
-    from ..summaries.parallel import summarize_collection
+    from ..summaries.parallel import scan_collection, summarize_collection
 
     sources = list_collection(path)
     out = LoadedCollection()
@@ -82,14 +82,11 @@ def load_collection(path: str | os.PathLike, kinds: Iterable[str] = (), keep: se
         wanted = None if keep is None else keep.__contains__
         out.documents = {d.docid: d for d in iter_documents(sources, docids=wanted)}
     else:
-        builders = {k: SummaryBuilder(k) for k in kinds}
-        for doc in iter_documents(sources, progress=progress):
-            out.num_documents += 1
-            for b in builders.values():
-                b.add(doc)
-            if keep is None or doc.docid in keep:
-                out.documents[doc.docid] = doc
-        out.summaries = {k: b.build() for k, b in builders.items()}
+        def keep_documents(chunk, builders) -> None:
+            out.num_documents += len(chunk)
+            out.documents.update((d.docid, d) for d in chunk if keep is None or d.docid in keep)
+
+        out.summaries = scan_collection(sources, kinds, on_chunk=keep_documents, progress=progress)
     kept = list(out.documents.values())
     for k, summary in out.summaries.items():
         for doc, sids in zip(kept, summary.assign_many(kept)):

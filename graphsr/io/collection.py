@@ -314,7 +314,7 @@ def py_tree_from_element(root, docid: str, source: str | None = None) -> Documen
 
 def iter_documents(path: str | os.PathLike | Iterable[CollectionSource], *,
                    docids: Callable[[str], bool] | None = None,
-                   progress: bool = False) -> Iterator[DocumentTree]:
+                   progress: bool = False, desc: str = "reading collection") -> Iterator[DocumentTree]:
     """Stream the documents of a collection, one :class:`DocumentTree` at a time.
 
     Parameters
@@ -340,7 +340,7 @@ def iter_documents(path: str | os.PathLike | Iterable[CollectionSource], *,
     sources = list_collection(path) if isinstance(path, (str, os.PathLike)) else list(path)
     if docids is not None:
         sources = [s for s in sources if docids(s.docid)]
-    bar = progress_bar(len(sources), "reading collection", progress)
+    bar = progress_bar(len(sources), desc, progress)
     tars: dict = {}
     try:
         for src in sources:

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from ..io.progress import progress_bar
 from ..model.document import DocumentTree, canonical_xpath
 from ..model.qrels import ElementQrels
 from ..model.run import Run
@@ -121,7 +120,8 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
     """
     import time
 
-    from ..io.collection import iter_documents, list_collection
+    from ..io.collection import list_collection
+    from ..summaries.parallel import scan_collection
 
     t0 = time.perf_counter()
     sources = list_collection(path)
@@ -137,13 +137,10 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
     cid = collection_id(cname)
     store.run("merge_collection", id=cid, name=cname, path=str(Path(path).resolve()), documents=len(sources),
               elements=-1)
-    builders = {k: SummaryBuilder(k) for k in kinds}
     written = dict.fromkeys(kinds, 0)  # summary nodes already written per kind
     node_ids: dict[str, list[str]] = {k: [] for k in kinds}  # store id of each SID, per kind
     report = LoadReport()
-    bar = progress_bar(len(sources), f"loading {cname}", progress)
     total_elements = 0
-    chunk: list[DocumentTree] = []
 
     # One writer thread sends the queries, in order, while this thread parses and summarises the
     # next chunk: the database works while Python does.  Reads go through the same queue.
@@ -163,7 +160,9 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
         while len(pending) > keep:
             pending.pop(0).result()
 
-    def flush_chunk() -> None:
+    def flush_chunk(chunk: list[DocumentTree], builders: dict[str, SummaryBuilder]) -> None:
+        nonlocal total_elements
+        total_elements += sum(len(d) for d in chunk)
         send("merge_documents", [
             {"collection": cid, "id": document_id(cname, d.docid), "docid": d.docid, "elements": len(d),
              "length": int(d.length[0]), "stored": wanted is None or d.docid in wanted} for d in chunk])
@@ -221,24 +220,13 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
             report.edges += len(roots) + len(children) + len(rows) * len(builders)
             pending.append(writer.submit(store.run, "mark_documents_complete", ids=doc_ids, kinds=sorted(kinds)))
         settle(keep=16)
-        bar.update(len(chunk))
-        chunk.clear()
 
-    try:
-        for doc in iter_documents(sources):
-            for b in builders.values():
-                b.add(doc)
-            total_elements += len(doc)
-            chunk.append(doc)
-            if len(chunk) >= chunk_docs:
-                flush_chunk()
-        if chunk:
-            flush_chunk()
+    try:  # the one pass over the collection (summaries.scan_collection); this module only writes
+        summaries = scan_collection(sources, kinds, on_chunk=flush_chunk, chunk_docs=chunk_docs, progress=progress,
+                                    desc=f"loading {cname}")
         settle()
     finally:
         writer.shutdown(wait=True)
-        bar.close()
-    summaries = {k: b.build() for k, b in builders.items()}
     for k, s in summaries.items():
         store_summary(store, s, cname)
         report.summary_nodes[k] = len(s)

@@ -11,13 +11,13 @@ documents and the summary itself, whatever the collection's size.
 from __future__ import annotations
 
 import os
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from ..io.collection import CollectionSource, iter_documents, list_collection
 from ..io.progress import progress_bar
 from .summary import Summary, SummaryBuilder
 
-__all__ = ["summarize_collection"]
+__all__ = ["scan_collection", "summarize_collection"]
 
 
 def _summarize_chunk(args: tuple[list[CollectionSource], tuple[str, ...]]) -> tuple[int, list[dict]]:
@@ -29,9 +29,12 @@ def _summarize_chunk(args: tuple[list[CollectionSource], tuple[str, ...]]) -> tu
     return len(sources), [b.state() for b in builders]
 
 
-def summarize_collection(path: str | os.PathLike | Sequence[CollectionSource], kinds: Iterable[str] = ("p*",),
-                         workers: int = 1, progress: bool = False, chunk_docs: int = 256) -> dict[str, Summary]:
-    """Build summaries of several kinds in one pass over a collection.
+def scan_collection(path: str | os.PathLike | Sequence[CollectionSource], kinds: Iterable[str] = ("p*",), *,
+                    on_chunk: Callable[[list, dict], None] | None = None, chunk_docs: int = 256, workers: int = 1,
+                    progress: bool = False, desc: str = "reading collection") -> dict[str, Summary]:
+    """The one pass over a collection: parse every document, build summaries of ``kinds``, and hand each
+    chunk of documents to ``on_chunk(documents, builders)`` (evaluation keeps the documents it needs, the
+    store loader writes them; the builders hold every summary node met so far).
 
     Parameters
     ----------
@@ -39,12 +42,14 @@ def summarize_collection(path: str | os.PathLike | Sequence[CollectionSource], k
         The collection (see :func:`graphsr.io.list_collection`).
     kinds : iterable of str
         Summary kinds (``p*``, ``p*|c``, ``c``, ``tag``).
+    on_chunk : callable, optional
+        Called with each chunk of ``chunk_docs`` documents, in collection
+        order, and the summary builders by kind.
     workers : int
-        Processes that parse and summarise (1 = in this process).
+        Processes that parse and summarise when there is no ``on_chunk``
+        (the documents then stay in the workers); 1 = in this process.
     progress : bool
-        Progress bar on stderr.
-    chunk_docs : int
-        Documents per chunk handed to a worker.
+        Progress bar on stderr, labelled ``desc``.
 
     Returns
     -------
@@ -58,10 +63,18 @@ def summarize_collection(path: str | os.PathLike | Sequence[CollectionSource], k
     sources = list_collection(path) if isinstance(path, (str, os.PathLike)) else list(path)
     kinds = tuple(dict.fromkeys(kinds))
     builders = {k: SummaryBuilder(k) for k in kinds}
-    if workers <= 1:
-        for doc in iter_documents(sources, progress=progress):
+    if on_chunk is not None or workers <= 1:
+        chunk: list = []
+        for doc in iter_documents(sources, progress=progress, desc=desc):
             for b in builders.values():
                 b.add(doc)
+            if on_chunk is not None:
+                chunk.append(doc)
+                if len(chunk) >= chunk_docs:
+                    on_chunk(chunk, builders)
+                    chunk = []
+        if chunk:
+            on_chunk(chunk, builders)
         return {k: b.build() for k, b in builders.items()}
     import multiprocessing as mp
 
@@ -77,3 +90,17 @@ def summarize_collection(path: str | os.PathLike | Sequence[CollectionSource], k
     finally:
         bar.close()
     return {k: b.build() for k, b in builders.items()}
+
+
+def summarize_collection(path: str | os.PathLike | Sequence[CollectionSource], kinds: Iterable[str] = ("p*",),
+                         workers: int = 1, progress: bool = False, chunk_docs: int = 256) -> dict[str, Summary]:
+    """Build summaries of several kinds in one pass over a collection (:func:`scan_collection` without
+    keeping documents; ``workers`` processes parse and summarise, chunks of ``chunk_docs`` documents each).
+
+    Raises
+    ------
+    CollectionError
+        As :func:`graphsr.io.iter_documents` (the first error in collection order).
+    """
+    return scan_collection(path, kinds, workers=workers, progress=progress, chunk_docs=chunk_docs,
+                           desc="summarising")
