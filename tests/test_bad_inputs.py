@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import tarfile
-import time
 
 import pytest
 
@@ -59,11 +58,10 @@ def test_a_negative_offset_or_length_on_the_first_line(tmp_path, capsys, line, e
     assert one_error(capsys, "eval", q, run) == f"{run}:1: expected {expected}"
 
 
-def test_a_ten_megabyte_xpath_is_refused_quickly_and_quoted_short(tmp_path, capsys):
+def test_a_ten_megabyte_xpath_is_refused_before_any_work_and_quoted_short(tmp_path, capsys):
+    # the length is checked before the path is split (model.document.MAX_XPATH), which bounds time and memory
     run = write(tmp_path / "r.run", "1 Q0 mobydick 1 1 s " + "/book" * 2_000_000 + "\n")
-    t = time.perf_counter()
     msg = one_error(capsys, "eval", MOBY["qrels"], run, "--collection", MOBY["collection"])
-    assert time.perf_counter() - t < 5
     assert msg.startswith(f"{run}:1: an XPath of 10000000 characters (at most 10000): '/book/book")
     assert len(msg) < 400 and msg.endswith("... (10000000 characters)")
 
