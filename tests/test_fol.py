@@ -891,3 +891,10 @@ def test_passage_measures_of_element_runs_against_element_assessments(capsys):
     assert main(["eval", str(s["qrels"]), str(nested), "--collection", str(s["collection"]), "-m", "MAiP"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "overlaps the passage" in err[0] and "refuses such focused runs" in err[0]
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_topic(tmp_path):
+    q = read_fol_qrels(write(tmp_path / "q", "\ufeff1 Q0 a 10 100 0 0:10\n"))
+    run = read_fol_run(write(tmp_path / "r.fol", "\ufeff1 Q0 a 1 1 r 0 10\n"))
+    assert q.topics == ["1"] and run.topics == ["1"]
+    assert values(evaluate_passages(q, [run], ["num_rel_ret"]))["num_rel_ret"] == {"1": 1.0}

@@ -36,6 +36,8 @@ def iter_fields(path: str | os.PathLike, error: type[GraphsrInputError]) -> Iter
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
                 raise error(f"expected UTF-8 text, got byte 0x{raw[exc.start]:02x}", path, lineno) from None
+            if lineno == 1 and line.startswith("\ufeff"):  # a UTF-8 byte order mark is no part of a field
+                line = line[1:]
             fields = line.split()
             if fields:
                 yield lineno, fields

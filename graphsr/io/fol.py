@@ -66,9 +66,11 @@ def _scanner():
 
 
 def _read_bytes(path, error) -> bytes:
+    """The file's bytes, without a UTF-8 byte order mark."""
     try:
         with open_binary(path) as fh:
-            return fh.read()
+            data = fh.read()
+            return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
     except (OSError, EOFError) as exc:
         raise error(f"cannot read file: {getattr(exc, 'strerror', None) or exc}", path) from None
 
