@@ -898,3 +898,26 @@ def test_a_byte_order_mark_is_not_part_of_the_first_topic(tmp_path):
     run = read_fol_run(write(tmp_path / "r.fol", "\ufeff1 Q0 a 1 1 r 0 10\n"))
     assert q.topics == ["1"] and run.topics == ["1"]
     assert values(evaluate_passages(q, [run], ["num_rel_ret"]))["num_rel_ret"] == {"1": 1.0}
+
+
+def test_one_entry_scores_every_kind_of_assessment(tmp_path, qrels):
+    from graphsr.errors import GraphsrInputError
+    from graphsr.evaluation import element_context, score
+    from graphsr.io import read_element_qrels, read_run
+
+    from graphsr.data import sample
+
+    run = run_of(tmp_path, NO_OVERLAP)
+    assert values(score(qrels, [run], ["MAiP", "num_ret"])) == values(evaluate_passages(qrels, [run],
+                                                                                         ["MAiP", "num_ret"]))
+    s = sample("mobydick")
+    eq = read_element_qrels(s["qrels"])
+    element_runs = [read_run(p) for p in s["runs"]]
+    with pytest.raises(GraphsrInputError, match="need documents and a navigation model"):
+        score(eq, element_runs, ["SRP@5"])
+    ctx = element_context(eq.docids().union(*(r.docids() for r in element_runs)), collection=s["collection"],
+                          model="p*:extent")
+    res = score(eq, element_runs, ["SRP@5", "MAiP(task=thorough)"], ctx)
+    assert [r.name for r in res] == [r.name for r in element_runs]
+    with pytest.raises(GraphsrInputError, match="needs the collection's documents"):
+        score(qrels, element_runs, ["MAiP"])

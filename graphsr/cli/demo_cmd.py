@@ -39,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from ..data import sample
-    from ..evaluation import evaluate
+    from ..evaluation.context import ElementContext
+    from ..evaluation.entry import score
     from ..evaluation.stored import stored_navigation
     from ..io import read_element_qrels, read_run
     from ..measures import parse_measures
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
                 else:
                     model = build_stored_model(store, name, spec, f"{name}/{spec}")
                     _, seen_of, _ = stored_navigation(store, model.name, touched, documents=docs)
-                rows.append((spec, evaluate(qrels, runs, measures, docs, seen_of)))
+                rows.append((spec, score(qrels, runs, measures, ElementContext(docs, seen_of, spec))))
             width = max(len(r.name) for r in runs)
             for m in measures:
                 out.write(f"   mean {m} per run (rows) and navigation model (columns)\n")
@@ -102,7 +103,8 @@ def _esr_section(out, store, name, qrels, runs, docs, touched) -> None:
     """Simulated routes -> stored study -> route model aggregated in the store -> ESR scores."""
     import numpy as np
 
-    from ..evaluation import evaluate
+    from ..evaluation.context import ElementContext
+    from ..evaluation.entry import score
     from ..measures import parse_measures
     from ..navigation.stored import build_stored_route_model, load_stored_route_model
     from ..simulation import RouteSimulator
@@ -113,7 +115,7 @@ def _esr_section(out, store, name, qrels, runs, docs, touched) -> None:
     model_name = build_stored_route_model(store, name, "simulated", "p*")
     model = load_stored_route_model(store, model_name, docs)
     measures = parse_measures(ESR_MEASURES)
-    res = evaluate(qrels, runs, measures, docs, lambda d: np.zeros(len(docs[d])), route_model=model)
+    res = score(qrels, runs, measures, ElementContext(docs, lambda d: np.zeros(len(docs[d])), "none", model))
     width = max(len(r.name) for r in runs)
     out.write(f"   ESR with navigation learned from {len(steps)} simulated route steps (model {model_name!r})\n")
     out.write(f"   {'run':<{width}}" + "".join(f"{str(m):>13}" for m in measures) + "\n")
@@ -129,11 +131,13 @@ def _inex_section(out, qrels, runs, docs) -> None:
     """The same runs under the official INEX thorough measures, elements taken as character ranges (the
     sample runs return nested elements: the official tool scores overlapping passages in the thorough task
     only)."""
-    from ..evaluation.fol_convert import passage_qrels, passage_run
-    from ..evaluation.fol_evaluate import evaluate_passages
+    import numpy as np
 
-    measures = [f"{m}(task=thorough)" for m in INEX_MEASURES]
-    res = evaluate_passages(passage_qrels(qrels, docs), [passage_run(r, docs) for r in runs], measures)
+    from ..evaluation.context import ElementContext
+    from ..evaluation.entry import score
+
+    measures = [f"{m}(task=thorough)" for m in INEX_MEASURES]  # elements as the text they cover
+    res = score(qrels, runs, measures, ElementContext(docs, lambda d: np.zeros(len(docs[d])), "none"))
     width = max(len(r.name) for r in runs)
     out.write("   official INEX thorough measures, elements as character passages (no navigation)\n")
     out.write(f"   {'run':<{width}}" + "".join(f"{m:>13}" for m in INEX_MEASURES) + "\n")

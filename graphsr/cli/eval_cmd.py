@@ -99,8 +99,8 @@ def run(args: argparse.Namespace) -> int:
         from .eval_passages import run_passages
 
         return run_passages(args)
-    from ..evaluation import evaluate
     from ..evaluation.context import element_context
+    from ..evaluation.entry import score
     from ..io import read_element_qrels, read_run
     from ..measures import parse_measures
 
@@ -125,7 +125,6 @@ def run(args: argparse.Namespace) -> int:
                           nav=args.nav, effort=args.effort, needs_routes=any(m.FAMILY == "esr" for m in measures),
                           progress=progress_default() if args.progress is None else args.progress,
                           workers=args.workers)
-    results = evaluate(qrels, runs, measures, ctx.documents, ctx.seen_of, unknown=args.unknown,
-                       all_topics=args.all_topics, model_name=ctx.model_name, route_model=ctx.route_model,
-                       order=args.order, lenient=args.lenient)
+    results = score(qrels, runs, measures, ctx, all_topics=args.all_topics, order=args.order,
+                    lenient=args.lenient, unknown=args.unknown)
     return write_results(results, args)

@@ -86,7 +86,7 @@ def run_passages(args: argparse.Namespace) -> int:
             raise GraphsrInputError(f"{option} does not apply to FOL (passage) assessments")
     if args.report and args.format == "table":
         raise GraphsrInputError("--report official prints lines: give --format trec, csv or json")
-    from ..evaluation.fol_evaluate import evaluate_passage_run
+    from ..evaluation.entry import score
     from ..evaluation.results import Results
     from ..io.fol import read_fol_qrels, read_fol_run, run_format
 
@@ -118,7 +118,8 @@ def run_passages(args: argparse.Namespace) -> int:
                 run = read_inex_submission(path, documents, vocab=qrels.vocab)
             else:
                 run = read_fol_run(path, vocab=qrels.vocab)
-            results.append(evaluate_passage_run(qrels, run, measures, args.all_topics, args.order, args.lenient))
+            results += score(qrels, [run], measures, all_topics=args.all_topics, order=args.order,
+                             lenient=args.lenient).runs  # each run on its own: a refused run stops only itself
             runs.append(run)
         except GraphsrInputError as exc:
             print(f"graphsr: error: {exc}", file=sys.stderr)
@@ -162,15 +163,13 @@ def _documents(args, formats):
 def _plot(args, qrels, runs, res, task) -> None:
     """Each run's interpolated precision curve (of the focused task, or of --task thorough)."""
     from ..analysis import plot_interpolated_precision
-    from ..evaluation.fol_evaluate import evaluate_passage_run
-    from ..evaluation.results import Results
+    from ..evaluation.entry import score
     from ..measures.fol_family import CHARACTER_TASKS, headline_measures
 
     curve = headline_measures(task if task in CHARACTER_TASKS else "focused", curve=True)
     curve = [m for m in curve if m.NAME == "iP"]
     if not all(m in res.measures for m in curve):
-        res = Results([evaluate_passage_run(qrels, run, curve, args.all_topics, args.order, args.lenient)
-                       for run in runs], curve)
+        res = score(qrels, runs, curve, all_topics=args.all_topics, order=args.order, lenient=args.lenient)
     plot_interpolated_precision(res, args.plot)
 
 

@@ -14,7 +14,7 @@ _LAZY = {
     "evaluate_passages": "fol_evaluate", "evaluate_passage_run": "fol_evaluate", "passage_inputs": "fol_evaluate",
     "Diagnostics": "resolve", "check_qrels": "resolve", "ranked_nodes": "resolve", "topic_sort_key": "resolve",
     "Results": "results", "RunResult": "results", "Evaluation": "results",
-    "ElementContext": "context", "element_context": "context",
+    "ElementContext": "context", "element_context": "context", "score": "entry",
 }
 
 __getattr__, __dir__, __all__ = lazy_namespace(__name__, _LAZY)
