@@ -106,14 +106,15 @@ def run(args: argparse.Namespace) -> int:
 
     measures = parse_measures(args.measures or DEFAULT_MEASURES)
     passage = any(m.FAMILY == "fol" for m in measures)
-    for option, given in (("--plot", args.plot), ("--report", args.report), ("--curve", args.curve),
-                          *((("--task", args.task), ("--beta", args.beta), ("--irr", args.irr),
-                             ("--bep-distance", args.bep_distance), ("--lenient", args.lenient),
-                             ("--order", args.order if args.order != "file" else None)) if not passage else ())):
+    for option, given in (("--plot", args.plot), ("--report", args.report), ("--curve", args.curve)):
         if given:
-            raise GraphsrInputError(f"{option} applies to passage runs scored against FOL assessments"
-                                    + ("" if option in ("--plot", "--report", "--curve") else
-                                       ", or to passage measures (-m MAiP, ...) of element runs"))
+            raise GraphsrInputError(f"{option} applies to passage runs scored against FOL assessments")
+    for option, given in (("--task", args.task), ("--beta", args.beta), ("--irr", args.irr),
+                          ("--bep-distance", args.bep_distance), ("--lenient", args.lenient),
+                          ("--order", args.order != "file")):
+        if given and not passage:
+            raise GraphsrInputError(f"{option} applies to passage runs scored against FOL assessments, or to "
+                                    "passage measures (-m MAiP, ...) of element runs")
     if passage:
         from .eval_passages import apply_passage_options
 

@@ -15,12 +15,12 @@ import argparse
 import sys
 
 from ..errors import GraphsrInputError
+from ..measures.fol_family import SCORE_PARAM
 from ._common import progress_default, warn, write_results
 
 __all__ = ["run_passages", "apply_passage_options"]
 
 _SCORE_OPTIONS = (("beta", "--beta", "ric"), ("irr", "--irr", "t2i"), ("bep_distance", "--bep-distance", "bic"))
-_PARAM = {"beta": "beta", "irr": "irr", "bep_distance": "n"}
 
 
 def _measures(args: argparse.Namespace, task: str):
@@ -33,13 +33,11 @@ def _measures(args: argparse.Namespace, task: str):
             raise GraphsrInputError("--report official prints the official tool's lines; it takes no -m or --curve")
         from ..evaluation.official import official_measures
 
-        kw = {"beta": args.beta, "irr": args.irr, "n": args.bep_distance}
-        table = official_measures(task, **{k: v for k, v in kw.items() if v is not None})
-        used = {opt for attr, opt, t in _SCORE_OPTIONS if getattr(args, attr) is not None and t == task}
-        unused = [opt for attr, opt, t in _SCORE_OPTIONS if getattr(args, attr) is not None and opt not in used]
-        if unused:
-            raise GraphsrInputError(f"{unused[0]} applies to --task "
-                                    f"{next(t for _, o, t in _SCORE_OPTIONS if o == unused[0])}, not {task}")
+        for attr, opt, t in _SCORE_OPTIONS:
+            if getattr(args, attr) is not None and t != task:
+                raise GraphsrInputError(f"{opt} applies to --task {t}, not {task}")
+        table = official_measures(task, **{SCORE_PARAM[t][0]: getattr(args, attr) for attr, _, t in _SCORE_OPTIONS
+                                           if getattr(args, attr) is not None})
         return [m for _, _, m in table], table
     if args.measures:
         ms = parse_measures(args.measures)
@@ -68,7 +66,7 @@ def apply_passage_options(ms, args):
         for attr, opt, t in _SCORE_OPTIONS:
             value = getattr(args, attr)
             if value is not None and m["task"] == t and m.SCORED:
-                m = m.with_defaults(**{_PARAM[attr]: value})
+                m = m.with_defaults(**{SCORE_PARAM[t][0]: value})
                 used.add(opt)
         if m not in out:
             out.append(m)

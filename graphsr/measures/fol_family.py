@@ -193,6 +193,7 @@ class _Generalized(_Passage):
             raise MeasureNameError(f"{self.NAME}: beyond must be last or zero, got {self['beyond']!r}")
         return self
 
+
 class _gP(_Generalized):
     NAME = "gP"
     DESCRIPTION = "generalized precision at article rank k (INEX RiC/T2I/BiC)"

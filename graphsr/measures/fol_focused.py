@@ -81,7 +81,6 @@ def character_stats(x: PassageInputs, thorough: bool = False, lenient: bool = Fa
         rel = highlighted(x, x.res_row, x.res_start, x.res_end).astype(float)
         size = np.maximum(x.res_end - x.res_start, 0).astype(float)
         rel[skip], size[skip] = 0.0, 0.0
-    rel = rel.astype(float)
     topic = x.res_topic
     cum_rel, cum_size = _segment_cumsum(rel, topic, T), _segment_cumsum(size, topic, T)
     crel = x.topic_rel_chars.astype(float)

@@ -80,6 +80,12 @@ class _Named:
         """Article name of each row (object array)."""
         return self.vocab.doc_names()[self.doc_code]
 
+    @property
+    def topics(self) -> list[str]:
+        """The topics, in order of first appearance in the file."""
+        first = np.sort(np.unique(self.topic_code, return_index=True)[1])
+        return self.vocab.topic_names()[self.topic_code[first]].tolist()
+
 
 @dataclass(eq=False)
 class FOLQrels(_Named):
@@ -135,12 +141,6 @@ class FOLQrels(_Named):
         if self._judged is None:
             self._judged = np.flatnonzero(np.bincount(self.topic_code, minlength=len(self.vocab.topics)))
         return self._judged
-
-    @property
-    def topics(self) -> list[str]:
-        """Judged topics, in file order."""
-        codes = np.unique(self.topic_code, return_index=True)[1]
-        return self.vocab.topic_names()[self.topic_code[np.sort(codes)]].tolist()
 
     def rows(self, topic_code: np.ndarray, doc_code: np.ndarray) -> np.ndarray:
         """Row of each (topic, article) pair given as codes of this vocabulary, -1 where not judged."""
@@ -224,12 +224,6 @@ class FOLRun(_Named):
 
     def __len__(self) -> int:
         return len(self.topic_code)
-
-    @property
-    def topics(self) -> list[str]:
-        """Topics of the run, in order of first appearance."""
-        first = np.sort(np.unique(self.topic_code, return_index=True)[1])
-        return self.vocab.topic_names()[self.topic_code[first]].tolist()
 
     def recoded(self, vocab: Vocabulary) -> "FOLRun":
         """The same run with codes of ``vocab`` (itself if it already uses it)."""

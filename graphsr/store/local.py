@@ -90,25 +90,25 @@ class LocalServer:
         except (OSError, ValueError):
             return None
 
-    def _lock(self):
-        """The start/stop lock of the directory (a context manager), with a clear error where the
-        directory cannot hold it."""
+    def _open(self, name: str):
+        """A file of the store's directory, opened for appending (created with the directory), with a
+        clear error where the directory cannot hold it."""
         try:
             self.path.mkdir(parents=True, exist_ok=True)
-            lock = open(self.path / "graphsr.lock", "a")
+            return open(self.path / name, "a")
         except OSError as exc:
             raise StorePathError(f"local store {self.path}: cannot use this directory "
                                  f"({exc.strerror or exc}); give --store local:PATH with a writable directory "
                                  "of your own") from None
+
+    def _lock(self):
+        """The start/stop lock of the directory (a context manager)."""
+        lock = self._open("graphsr.lock")
         fcntl.flock(lock, fcntl.LOCK_EX)
         return lock
 
     def _open_users(self):
-        try:
-            return open(self.path / "graphsr.users", "a")
-        except OSError as exc:
-            raise StorePathError(f"local store {self.path}: cannot use this directory ({exc.strerror or exc})") \
-                from None
+        return self._open("graphsr.users")
 
     def start(self, timeout: float = 30.0, keep: bool = False) -> bool:
         """Join the server, starting it unless one is running; returns True if this call started it.
