@@ -43,9 +43,9 @@ def main() -> None:
     sys.path.insert(0, str(HERE))
     from bench_summaries import collection
 
-    from graphsr.evaluation.esr_inputs import ESRInputBuilder
     from graphsr.io import iter_documents
-    from graphsr.measures import RankedNodes, compute, parse_measure
+    from graphsr.measures import RankedNodes, compute_esr_family, parse_measure
+    from graphsr.measures.esr.inputs import ESRInputBuilder
     from graphsr.navigation.from_routes import route_model
     from graphsr.simulation import RouteSimulator
     from graphsr.summaries import build_summary
@@ -98,7 +98,7 @@ def main() -> None:
         n = len(rt)
         ranked = RankedNodes(topics, rt, rd, np.arange(n), node, np.zeros(n), np.zeros(n))
         x = build(ranked, dict(codes))
-        vals = compute(measures, ranked, x)
+        vals = compute_esr_family(measures, x)
         means.append({str(m): float(v.mean()) for m, v in vals.items()})
     graphsr_s = time.perf_counter() - t
     print(f"graphsr ESR: {a.runs} runs x {a.topics} topics x {a.depth} results, {len(measures)} measures: "

@@ -126,7 +126,7 @@ def main() -> None:
         figures[name] = {"median": med, "best": best}
         print(f"{name:<40} {med:>7.3f}s {best:>7.3f}s", flush=True)
 
-    from graphsr.evaluation.fol_evaluate import evaluate_passages
+    from graphsr.evaluation import evaluate
     from graphsr.io.fol import read_fol_qrels, read_fol_run
 
     t0 = time.perf_counter()
@@ -134,7 +134,7 @@ def main() -> None:
     t_qrels = time.perf_counter() - t0
     t1 = time.perf_counter()
     for p in paths:
-        evaluate_passages(qrels, [read_fol_run(p, vocab=qrels.vocab)], ["MAiP", "MAgP"])
+        evaluate(qrels, [read_fol_run(p, vocab=qrels.vocab)], ["MAiP", "MAgP"])
     t_runs = time.perf_counter() - t1
     print(f"in one process: qrels {t_qrels * 1000:.0f} ms, {len(paths)} runs {t_runs:.2f} s "
           f"({t_runs / len(paths) * 1000:.0f} ms per run, MAiP + MAgP, reading included)")

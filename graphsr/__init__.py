@@ -30,12 +30,13 @@ _LAZY = {
     "SR": "graphsr.measures",
     "SRP": "graphsr.measures",
     "evaluate": "graphsr.evaluation",
-    "evaluate_passages": "graphsr.evaluation",
+    "element_context": "graphsr.evaluation",
+    "ScoringContext": "graphsr.measures",
     "read_fol_qrels": "graphsr.io",
     "read_passage_run": "graphsr.io",
     "FOLQrels": "graphsr.model",
     "FOLRun": "graphsr.model",
-    "Evaluation": "graphsr.evaluation",
+    "Results": "graphsr.evaluation",
 }
 
 __all__ = ["__version__", "GraphsrError", "GraphsrInputError", *_LAZY]

@@ -19,6 +19,7 @@ __all__ = [
     "RunRuleError",
     "QrelsFormatError",
     "UnknownNodeError",
+    "XPathError",
     "DuplicateResultError",
     "MeasureNameError",
     "ModelSpecError",
@@ -97,6 +98,10 @@ class QrelsFormatError(GraphsrInputError):
 
 class UnknownNodeError(GraphsrInputError):
     """A run or qrels line names a document or XPath the collection does not have."""
+
+
+class XPathError(GraphsrInputError):
+    """A string is not an XPath graphsr reads (an absolute path of ``tag[n]`` steps)."""
 
 
 class DuplicateResultError(GraphsrInputError):

@@ -1,6 +1,6 @@
 r"""Extended Structural Relevance, the reference: the four expectations and the measures built on them, one
 topic at a time, as the paper writes them (the tests check the vectorised kernel that graphsr runs,
-:mod:`graphsr.measures.esr_vectorised`, against it).
+:mod:`graphsr.measures.esr.kernel`, against it).
 
 Ali, Consens, Kazai & Lalmas, *Structural relevance: a common basis for the
 evaluation of structured document retrieval* (Information Retrieval Journal):

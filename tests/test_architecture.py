@@ -60,3 +60,69 @@ def test_no_module_imports_another_packages_private_names():
                 if alias.name.startswith("_") and not alias.name.startswith("__") and source_package != own_package:
                     offenders.append(f"{module}: from {source} import {alias.name}")
     assert offenders == []
+
+
+TOY_FAMILY = '''"""A toy family: the share of the first k results holding a relevant node."""
+
+import numpy as np
+
+from ..base import Measure, register
+from ..elements import ElementProvider
+from ..provider import register_provider
+
+
+class _Hit(Measure):
+    NAME = "Hit"
+    DESCRIPTION = "share of the first k results holding a relevant node"
+    CUTOFF = "required"
+    FAMILY = "toy"
+    BOUNDS = (0.0, 1.0)
+
+
+register(_Hit)
+
+
+class ToyProvider(ElementProvider):
+    NAME = "toy"
+    TITLE = "a toy family"
+
+    def compute(self, measures, ranked, doc_codes, prepared):
+        rel = np.bincount(ranked.item_result, weights=ranked.rel > 0, minlength=len(ranked.result_topic)) > 0
+        pos = ranked.result_positions()
+        return {m: np.bincount(ranked.result_topic[pos < m.cutoff], weights=rel[pos < m.cutoff],
+                               minlength=len(ranked.topics)) / m.cutoff for m in measures}
+
+
+register_provider(ToyProvider())
+'''
+
+
+def test_a_new_family_is_one_package_and_one_line(tmp_path):
+    """The claim of graphsr/measures/provider.py, end to end: a family package plus its name in
+    FAMILY_PACKAGES, and `graphsr measures` lists it and `graphsr eval` scores with it."""
+    from graphsr.data import sample
+
+    copy = tmp_path / "graphsr"
+    shutil.copytree(ROOT / "graphsr", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    (copy / "measures" / "toy").mkdir()
+    (copy / "measures" / "toy" / "__init__.py").write_text(TOY_FAMILY)
+    base = copy / "measures" / "base.py"
+    text = base.read_text()
+    assert text.count('FAMILY_PACKAGES = ("sr", "esr", "fol")') == 1
+    base.write_text(text.replace('FAMILY_PACKAGES = ("sr", "esr", "fol")', 'FAMILY_PACKAGES = ("sr", "esr", "fol", "toy")'))
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    listed = subprocess.run([sys.executable, "-m", "graphsr", "measures", "--family", "toy"], cwd=tmp_path,
+                            env=env, capture_output=True, text=True, timeout=120)
+    assert listed.returncode == 0 and "a toy family [toy]" in listed.stdout and "Hit@k" in listed.stdout
+    s = sample("shakespeare")
+    done = subprocess.run([sys.executable, "-m", "graphsr", "eval", str(s["qrels"]), str(s["runs"][0]),
+                           "--collection", str(s["collection"]), "-m", "Hit@1", "-m", "SRP@1", "-q"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert str(tmp_path) in subprocess.run([sys.executable, "-c", "import graphsr; print(graphsr.__file__)"],
+                                           cwd=tmp_path, env=env, capture_output=True, text=True).stdout
+    rows = [line.split("\t") for line in done.stdout.splitlines()]
+    hit = {t: float(v) for m, t, v in rows if m == "Hit@1"}
+    srp = {t: float(v) for m, t, v in rows if m == "SRP@1"}
+    assert hit and hit.keys() == srp.keys()
+    assert all(hit[t] == (srp[t] > 0) for t in hit if t != "all")  # one result: a hit exactly when it has relevance

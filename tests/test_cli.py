@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -214,6 +215,17 @@ def test_demo(capsys, tmp_path, monkeypatch):
     assert code == 0, err
     assert "sample mobydick" in out and "sample shakespeare" in out
     assert "p*|c:length" in out and f"local:{tmp_path / 'store'}" in out
+    # the INEX numbers it prints are what `graphsr eval` gives for element assessments with --collection
+    for name, block in zip(("mobydick", "shakespeare"), out.split("official INEX thorough measures")[1:]):
+        rows = block.split("the same:")[0].splitlines()[2:]
+        printed = {r.split()[0]: [float(x) for x in r.split()[1:]] for r in rows if r.strip()}
+        smp = sample(name)
+        code, table, err = run_cli(capsys, "eval", str(smp["qrels"]), *map(str, smp["runs"]), "--collection",
+                                   str(smp["collection"]), "--task", "thorough", "-m", "iP[0.01]", "-m", "MAiP",
+                                   "--format", "table")
+        assert code == 0, err
+        got = {Path(r.split()[0]).stem: [float(x) for x in r.split()[1:]] for r in table.splitlines()[1:]}
+        assert got == printed
 
 
 def test_console_script_runs_as_module(tmp_path):

@@ -149,14 +149,14 @@ def _toy_inputs(system, by_length):
 
 
 def test_registered_measures_reproduce_the_toy_numbers():
-    from graphsr.measures import compute, parse_measure
+    from graphsr.measures import compute_esr_family, parse_measure
 
     inputs = {"binary": _toy_inputs(SYSTEM3, False), "length": _toy_inputs(SYSTEM3, True)}
     names = ["ESRP@2", "ESRR@2", "SRiP@2", "SRiR@2", "NSRCG(l=1,m=2)@2", "SRPRUM(r=0.55)", "ESR.Hits@2",
              "ESR.NearMisses@2", "ESR.Misses@2", "ESR.RecallBase@2", "ESR.Hits(rel=length)@2", "SRiP2@2",
              "SRiR2@2", "NSRCG2(l=1,m=2)@2"]
     ms = [parse_measure(n) for n in names]
-    v = {str(m): float(x[0]) for m, x in compute(ms, inputs["binary"].ranked, inputs).items()}
+    v = {str(m): float(x[0]) for m, x in compute_esr_family(ms, inputs).items()}
     assert v["ESRP@2"] == pytest.approx(0.5) and v["ESRR@2"] == pytest.approx(0.555)
     assert v["SRiP@2"] == pytest.approx(30 / 130) and v["SRiR@2"] == pytest.approx(0.6)
     assert v["NSRCG(m=2)@2"] == pytest.approx(0.6)
@@ -168,21 +168,27 @@ def test_registered_measures_reproduce_the_toy_numbers():
     assert v["NSRCG2(m=2)@2"] == pytest.approx(32.2 / 50)
 
 
-def test_esr_measures_need_inputs():
+def test_esr_measures_need_route_navigation():
+    from graphsr.data import sample
     from graphsr.errors import GraphsrInputError
-    from graphsr.measures import RankedNodes, compute, parse_measure
+    from graphsr.evaluation import evaluate
+    from graphsr.io import iter_documents, read_element_qrels, read_run
+    from graphsr.measures import ScoringContext
 
-    with pytest.raises(GraphsrInputError, match="navigation model"):
-        compute([parse_measure("ESRP@5")], RankedNodes(["t"], [], [], [], [], [], []))
+    s = sample("mobydick")
+    qrels, run = read_element_qrels(s["qrels"]), read_run(s["runs"][0])
+    docs = {d.docid: d for d in iter_documents(s["collection"])}
+    with pytest.raises(GraphsrInputError, match="navigation learned from route steps"):
+        evaluate(qrels, [run], ["ESRP@5"], ScoringContext(docs))
 
 
 def test_mean_averaged_forms_on_the_toy():
-    from graphsr.measures import compute, parse_measure
-    from graphsr.measures.esr_family import mean_interpolated
+    from graphsr.measures import compute_esr_family, parse_measure
+    from graphsr.measures.esr import mean_interpolated
 
     inputs = {"binary": _toy_inputs(SYSTEM3, False), "length": _toy_inputs(SYSTEM3, True)}
     ms = [parse_measure(n) for n in ("MAESRP", "MASRiP", "MASRiP2", "MASRiP@1")]
-    v = {str(m): float(x[0]) for m, x in compute(ms, inputs["binary"].ranked, inputs).items()}
+    v = {str(m): float(x[0]) for m, x in compute_esr_family(ms, inputs).items()}
     # by hand from the per-rank curves of System 3
     t = toy(SYSTEM3)
     tl = toy(SYSTEM3, by_length=True)

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from .esr_reference import ESRTopic, esr_expectations
-from graphsr.measures.esr_vectorised import ESRInputs, esr_curves
+from graphsr.measures.esr import ESRInputs, esr_curves
 from graphsr.measures.inputs import RankedNodes
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from graphsr.cli.main import main
 from graphsr.errors import MeasureNameError, QrelsFormatError, RunFormatError
-from graphsr.evaluation.fol_evaluate import evaluate_passages
+from graphsr.evaluation import evaluate
 from graphsr.io import read_fol_qrels, read_fol_run, read_inex_submission, read_passage_run
 
 from .conftest import write
@@ -137,7 +137,7 @@ NO_OVERLAP = [line for line in FOCUSED if " 15 10" not in line]
 def test_focused_by_hand(tmp_path, qrels):
     names = ["iP[0.00]", "iP[0.11]", "iP[0.12]", "iP[0.44]", "iP[0.45]", "iP[1.00]", "MAiP", "iP[0.115]",
              "ret_size", "rel_ret_size", "num_ret", "num_rel_ret", "num_rel", "rel_size", "char_prec", "art_prec"]
-    res = evaluate_passages(qrels, [run_of(tmp_path, NO_OVERLAP)], names)
+    res = evaluate(qrels, [run_of(tmp_path, NO_OVERLAP)], names)
     v = {m: d["1"] for m, d in values(res).items()}
     assert res.runs[0].topics == ["1"]
     assert v["iP[0.00]"] == pytest.approx(0.5) and v["iP[0.11]"] == pytest.approx(0.5)
@@ -155,15 +155,15 @@ def test_overlapping_focused_run_is_refused_or_scored_leniently(tmp_path, qrels)
 
     run = run_of(tmp_path, FOCUSED)
     with pytest.raises(RunRuleError) as e:
-        evaluate_passages(qrels, [run], ["MAiP"])
+        evaluate(qrels, [run], ["MAiP"])
     assert str(e.value).startswith(f"{run.source}:4: topic 1, article a: passage 15:10 overlaps the passage 0:20")
     assert "(line 1)" in str(e.value) and "refuses such focused runs" in str(e.value)
-    lenient = evaluate_passages(qrels, [run], ["MAiP", "iP[0.12]"], lenient=True)
+    lenient = evaluate(qrels, [run], ["MAiP", "iP[0.12]"], lenient=True)
     v = {m: d["1"] for m, d in values(lenient).items()}
     assert v["MAiP"] == pytest.approx((12 * 0.5 + 33 * 40 / 110) / 101)  # line 4 skipped
     assert any("official tool refuses this run" in w and "line 4" in w and "not the official" in w
                for w in lenient.runs[0].warnings)
-    clean = evaluate_passages(qrels, [run_of(tmp_path, NO_OVERLAP, "c.fol")], ["MAiP"], lenient=True)
+    clean = evaluate(qrels, [run_of(tmp_path, NO_OVERLAP, "c.fol")], ["MAiP"], lenient=True)
     assert not any("refuses" in w for w in clean.runs[0].warnings)  # nothing to be lenient about
 
 
@@ -173,13 +173,13 @@ def test_thorough_by_hand(tmp_path, qrels):
              "iP(task=thorough)[0.39]", "iP(task=thorough)[0.45]", "MAiP(task=thorough)",
              "ret_size(task=thorough)", "rel_ret_size(task=thorough)"]
     run = run_of(tmp_path, FOCUSED + ["1 Q0 b 6 1 r 0 50"])  # b again: non-relevant text charged again
-    v = {m: d["1"] for m, d in values(evaluate_passages(qrels, [run], names)).items()}
+    v = {m: d["1"] for m, d in values(evaluate(qrels, [run], names)).items()}
     assert v["iP[0.11](task=thorough)"] == 0.5
     assert v["iP[0.12](task=thorough)"] == pytest.approx(35 / 95) == v["iP[0.38](task=thorough)"]
     assert v["iP[0.39](task=thorough)"] == pytest.approx(40 / 110) and v["iP[0.45](task=thorough)"] == 0
     assert v["MAiP(task=thorough)"] == pytest.approx((12 * 0.5 + 27 * 35 / 95 + 6 * 40 / 110) / 101)
     assert v["ret_size(task=thorough)"] == 160 and v["rel_ret_size(task=thorough)"] == 40
-    same = values(evaluate_passages(qrels, [run_of(tmp_path, NO_OVERLAP, "n.fol")], ["MAiP", "MAiP(task=thorough)"]))
+    same = values(evaluate(qrels, [run_of(tmp_path, NO_OVERLAP, "n.fol")], ["MAiP", "MAiP(task=thorough)"]))
     assert same["MAiP"] == same["MAiP(task=thorough)"]  # without overlap, thorough = focused
 
 
@@ -187,25 +187,25 @@ def test_focused_bucket_is_floor_of_100_recall(tmp_path):
     # recall 0.29 exactly is 28.999999999999996 when multiplied by 100: the official tool's bucket is 28
     q = read_fol_qrels(write(tmp_path / "q", "1 Q0 a 100 100 0 0:100\n"))
     run = run_of(tmp_path, ["1 Q0 a 1 1 r 0 29"])
-    v = values(evaluate_passages(q, [run], ["iP[0.28]", "iP[0.29]"]))
+    v = values(evaluate(q, [run], ["iP[0.28]", "iP[0.29]"]))
     assert 0.29 * 100 < 29
     assert v["iP[0.28]"]["1"] == 1.0 and v["iP[0.29]"]["1"] == 0.0
 
 
 def test_focused_topic_without_relevance_empty_run_and_all_topics(tmp_path, qrels):
     empty = run_of(tmp_path, [], "empty.fol")
-    res = evaluate_passages(qrels, [empty], ["MAiP"], all_topics=True)
+    res = evaluate(qrels, [empty], ["MAiP"], all_topics=True)
     assert res.runs[0].topics == ["1", "2", "3"] and res.runs[0].values[res.measures[0]].tolist() == [0, 0, 0]
-    assert evaluate_passages(qrels, [empty], ["MAiP"]).runs[0].topics == []
+    assert evaluate(qrels, [empty], ["MAiP"]).runs[0].topics == []
     only2 = run_of(tmp_path, ["2 Q0 b 1 1 r 0 50"])
-    assert values(evaluate_passages(qrels, [only2], ["MAiP", "iP[0.00]"]))["MAiP"] == {"2": 0.0}
+    assert values(evaluate(qrels, [only2], ["MAiP", "iP[0.00]"]))["MAiP"] == {"2": 0.0}
 
 
 def test_focused_document_boundaries(tmp_path, qrels):
     # the whole of article e: both highlighted passages touch its ends
-    v = values(evaluate_passages(qrels, [run_of(tmp_path, ["3 Q0 e 1 1 r 0 30"])], ["MAiP"]))
+    v = values(evaluate(qrels, [run_of(tmp_path, ["3 Q0 e 1 1 r 0 30"])], ["MAiP"]))
     assert v["MAiP"]["3"] == 1.0
-    v = values(evaluate_passages(qrels, [run_of(tmp_path, ["3 Q0 e 1 1 r 25 5", "3 Q0 e 2 1 r 0 10"])],
+    v = values(evaluate(qrels, [run_of(tmp_path, ["3 Q0 e 1 1 r 25 5", "3 Q0 e 2 1 r 0 10"])],
                                  ["iP[0.10]", "iP[0.50]"]))
     assert v["iP[0.10]"]["3"] == 1.0 and v["iP[0.50]"]["3"] == 1.0
 
@@ -217,7 +217,7 @@ CONTEXT = ["1 Q0 a 1 9 r 0 20", "1 Q0 a 2 8 r 60 40", "1 Q0 b 3 7 r 0 50", "1 Q0
 
 def test_relevant_in_context_by_hand(tmp_path, qrels):
     run = run_of(tmp_path, ["1 Q0 a 1 9 r 0 20", "1 Q0 a 2 8 r 60 40", "1 Q0 b 3 7 r 0 50", "1 Q0 c 4 6 r 0 100"])
-    res = evaluate_passages(qrels, [run], ["gP@1", "gP@2", "gP@3", "gP@10", "gR@1", "gR@3", "MAgP", "MAgP(beta=1)",
+    res = evaluate(qrels, [run], ["gP@1", "gP@2", "gP@3", "gP@10", "gR@1", "gR@3", "MAgP", "MAgP(beta=1)",
                                            "MAgP@2", "gP(beyond=zero)@10", "gR@10", "ircl_prn(task=ric)[0.50]",
                                            "ircl_prn(task=ric)[1.00]", "num_ret(task=ric)", "ret_size(task=ric)"])
     v = {m: d["1"] for m, d in values(res).items()}
@@ -240,7 +240,7 @@ def test_best_in_context_by_hand(tmp_path, qrels):
     from graphsr.errors import RunRuleError
 
     run = run_of(tmp_path, ["1 Q0 a 1 9 r 0 20", "1 Q0 b 3 7 r 0 50", "1 Q0 c 4 6 r 100 1"])
-    res = evaluate_passages(qrels, [run], ["gP(task=bic)@3", "MAgP(task=bic)", "MAgP(task=bic,n=50)",
+    res = evaluate(qrels, [run], ["gP(task=bic)@3", "MAgP(task=bic)", "MAgP(task=bic,n=50)",
                                            "ret_size(task=bic)", "num_rel_ret(task=bic)"])
     v = {m: d["1"] for m, d in values(res).items()}
     assert v["gP(task=bic)@3"] == pytest.approx((0.98 + 0.8) / 3)
@@ -250,8 +250,8 @@ def test_best_in_context_by_hand(tmp_path, qrels):
     two = run_of(tmp_path, ["1 Q0 a 1 9 r 0 20", "1 Q0 a 2 8 r 60 40", "1 Q0 b 3 7 r 0 50", "1 Q0 c 4 6 r 100 1"],
                  "two.fol")
     with pytest.raises(RunRuleError, match=r"two\.fol:2: topic 1, article a: a second result"):
-        evaluate_passages(qrels, [two], ["MAgP(task=bic)"])
-    lenient = evaluate_passages(qrels, [two], ["MAgP(task=bic)"], lenient=True)  # the first result scores
+        evaluate(qrels, [two], ["MAgP(task=bic)"])
+    lenient = evaluate(qrels, [two], ["MAgP(task=bic)"], lenient=True)  # the first result scores
     assert values(lenient)["MAgP(task=bic)"]["1"] == pytest.approx((0.98 + (0.98 + 0.8) / 3) / 2)
     assert any("1 result(s) after an article's first ignored" in w for w in lenient.runs[0].warnings)
 
@@ -261,7 +261,7 @@ def test_t2i_by_hand(tmp_path):
     q = read_fol_qrels(write(tmp_path / "q", "1 Q0 a 40 100 10 10:20 60:20\n1 Q0 b 0 50\n"))
 
     def t2i(lines, irr=300):
-        res = evaluate_passages(q, [run_of(tmp_path, lines, f"t{len(lines)}{irr}.fol")],
+        res = evaluate(q, [run_of(tmp_path, lines, f"t{len(lines)}{irr}.fol")],
                                 [f"gP(task=t2i,irr={irr})@1"])
         return next(iter(values(res).values()))["1"]
 
@@ -284,33 +284,33 @@ def test_interleaved_articles_are_rejected(tmp_path, qrels):
     run = run_of(tmp_path, ["1 Q0 a 1 9 r 0 20", "1 Q0 b 2 8 r 0 50", "1 Q0 a 3 7 r 60 20"])
     for lenient in (False, True):
         with pytest.raises(RunFormatError) as e:
-            evaluate_passages(qrels, [run], ["MAgP"], lenient=lenient)
+            evaluate(qrels, [run], ["MAgP"], lenient=lenient)
         assert str(e.value).startswith(f"{run.source}:3: topic 1, article a: the article is retrieved again")
-    evaluate_passages(qrels, [run], ["MAiP"])  # the focused task does not care
+    evaluate(qrels, [run], ["MAiP"])  # the focused task does not care
     # the first line, in file order, that returns to an earlier article is named
     run = run_of(tmp_path, ["1 Q0 a 1 9 r 0 20", "1 Q0 b 2 8 r 0 50", "1 Q0 c 3 7 r 60 20", "1 Q0 b 4 7 r 6 2",
                             "1 Q0 a 5 7 r 6 2"], "r2.fol")
     with pytest.raises(RunFormatError, match=r"r2\.fol:4: topic 1, article b"):
-        evaluate_passages(qrels, [run], ["MAgP(task=bic)"])
+        evaluate(qrels, [run], ["MAgP(task=bic)"])
 
 
 def test_file_order_rank_order_and_split_topics(tmp_path, qrels):
     # the official tool reads the lines in file order; the rank column is not read (RULES §0)
     run = run_of(tmp_path, ["1 Q0 c 2 1 r 0 50", "1 Q0 a 1 1 r 10 20"])
-    by_file = values(evaluate_passages(qrels, [run], ["gP@1"]))["gP@1"]["1"]
-    ranked = evaluate_passages(qrels, [run], ["gP@1"], order="rank")
+    by_file = values(evaluate(qrels, [run], ["gP@1"]))["gP@1"]["1"]
+    ranked = evaluate(qrels, [run], ["gP@1"], order="rank")
     assert by_file == pytest.approx(1.0)                            # c first: all of it, exactly
     assert values(ranked)["gP@1"]["1"] == pytest.approx(1.0625 * 0.5 / (0.0625 + 0.5))  # a first
     assert any("rank order" in w and "not the official" in w for w in ranked.runs[0].warnings)
     tied = run_of(tmp_path, ["1 Q0 c 1 1 r 0 50", "1 Q0 a 1 1 r 10 20"], "tied.fol")
-    assert values(evaluate_passages(qrels, [tied], ["gP@1"], order="rank"))["gP@1"]["1"] == pytest.approx(1.0)
+    assert values(evaluate(qrels, [tied], ["gP@1"], order="rank"))["gP@1"]["1"] == pytest.approx(1.0)
     split = run_of(tmp_path, ["1 Q0 a 1 1 r 0 5", "2 Q0 b 1 1 r 0 5", "1 Q0 c 2 1 r 0 5"], "split.fol")
     with pytest.raises(RunFormatError, match=r"split\.fol:3: topic 1 appears again after topic 2 \(line 2\)"):
-        evaluate_passages(qrels, [split], ["MAiP"])
-    assert evaluate_passages(qrels, [split], ["MAiP"], order="rank").runs[0].topics == ["1", "2"]
+        evaluate(qrels, [split], ["MAiP"])
+    assert evaluate(qrels, [split], ["MAiP"], order="rank").runs[0].topics == ["1", "2"]
     # lines of topics without assessments are ignored, even between a topic's lines
     other = run_of(tmp_path, ["1 Q0 a 1 1 r 0 5", "99 Q0 b 1 1 x 0 5", "1 Q0 c 2 1 r 0 5"], "other.fol")
-    res = evaluate_passages(qrels, [other], ["num_ret"])
+    res = evaluate(qrels, [other], ["num_ret"])
     assert values(res)["num_ret"] == {"1": 2} and res.runs[0].run_id == "r"
     assert any("no assessments and are ignored: 99" in w for w in res.runs[0].warnings)
 
@@ -330,8 +330,10 @@ def test_measure_names_round_trip():
 
 
 def test_sr_measures_refused_on_passages(tmp_path, qrels):
-    with pytest.raises(MeasureNameError, match="not a passage measure"):
-        evaluate_passages(qrels, [run_of(tmp_path, FOCUSED)], ["SRP@10"])
+    from graphsr.errors import GraphsrInputError
+
+    with pytest.raises(GraphsrInputError, match="score element assessments, not passage assessments"):
+        evaluate(qrels, [run_of(tmp_path, FOCUSED)], ["SRP@10"])
 
 
 # -- the MAP reduction -----------------------------------------------------------------------------------------
@@ -353,7 +355,7 @@ def test_magp_of_whole_documents_is_map(tmp_path):
         trec_run[str(t)] = {d: float(len(ranked) - i) for i, d in enumerate(ranked)}
         run_lines += [f"{t} Q0 {d} {i + 1} {len(ranked) - i} r 0 {lengths[d]}" for i, d in enumerate(ranked)]
     q = read_fol_qrels(write(tmp_path / "q", "\n".join(qrels_lines) + "\n"))
-    res = evaluate_passages(q, [run_of(tmp_path, run_lines)], ["MAgP", "MAgP(task=bic)"])
+    res = evaluate(q, [run_of(tmp_path, run_lines)], ["MAgP", "MAgP(task=bic)"])
     ours = values(res)
     expected = pytrec_eval.RelevanceEvaluator(trec_qrels, {"map"}).evaluate(trec_run)
     for t, e in expected.items():
@@ -379,8 +381,8 @@ SUBMISSION = """<?xml version="1.0"?>
 def test_xml_submission_equals_the_trec_like_run(tmp_path, qrels):
     xml = read_inex_submission(write(tmp_path / "run.xml", SUBMISSION))
     assert xml.name == "xmlrun" and xml.rank.tolist() == [1, 2, 3, 4, 5]
-    a = evaluate_passages(qrels, [xml], ["MAiP(task=thorough)", "iP[0.01]"], lenient=True)
-    b = evaluate_passages(qrels, [run_of(tmp_path, FOCUSED)], ["MAiP(task=thorough)", "iP[0.01]"], lenient=True)
+    a = evaluate(qrels, [xml], ["MAiP(task=thorough)", "iP[0.01]"], lenient=True)
+    b = evaluate(qrels, [run_of(tmp_path, FOCUSED)], ["MAiP(task=thorough)", "iP[0.01]"], lenient=True)
     assert values(a) == values(b) and a.runs[0].run_id == "xmlrun"
 
 
@@ -484,7 +486,7 @@ def test_cli_task_options(tmp_path, capsys):
 def _inputs(group, start, end, seq=None):
     n = len(group)
     z = np.zeros(0, dtype=np.int64)
-    from graphsr.measures.fol import PassageInputs
+    from graphsr.measures.fol.inputs import PassageInputs
 
     return PassageInputs([], np.zeros(n, dtype=np.int64), group, np.full(n, -1), start, end,
                          np.arange(n) if seq is None else seq, z, z, z, z, z, z, z, z)
@@ -494,7 +496,7 @@ def test_overlap_rules_vectorised_equal_the_sequential_walks():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from graphsr.measures import fol_rules
+    from graphsr.measures.fol import rules as fol_rules
 
     @settings(max_examples=200, deadline=None)
     @given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 40), st.integers(0, 15)), max_size=40))
@@ -549,7 +551,7 @@ def test_overlap_rules_vectorised_equal_the_sequential_walks():
 
 
 def test_elements_as_passages(tmp_path):
-    from graphsr.evaluation.fol_convert import passage_qrels, passage_run
+    from graphsr.measures.fol.convert import passage_qrels, passage_run
     from graphsr.io import iter_documents, read_element_qrels, read_run
 
     # a: "0123456789" + "abcde" + "XY"; b: "hello"
@@ -564,7 +566,7 @@ def test_elements_as_passages(tmp_path):
     run = read_run(write(tmp_path / "r", "1 Q0 a 1 1 s /a[1]/p[2]\n1 Q0 a 1 1 s /a[1]\n1 Q0 b 2 1 s /b[1]/p[1]\n"))
     fr = passage_run(run, docs)
     assert fr.docid.tolist() == ["a", "b"] and fr.offset.tolist() == [0, 0] and fr.length.tolist() == [17, 5]
-    v = values(evaluate_passages(fq, [fr], ["iP[0.00]", "MAgP"]))
+    v = values(evaluate(fq, [fr], ["iP[0.00]", "MAgP"]))
     assert v["iP[0.00]"]["1"] == pytest.approx(7 / 17)
     assert v["MAgP"]["1"] == pytest.approx(1.0625 * (7 / 17) / (0.0625 * 7 / 17 + 1))
 
@@ -703,8 +705,8 @@ def test_measures_equal_the_definitions_on_random_runs(tmp_path):
         run = run_of(tmp_path, [f"{t} Q0 {d} {r + 1} 0 x {o} {k}" for r, (t, d, o, k) in enumerate(run_rows)],
                      f"r{i}")
         ref = _reference(qrels_rows, run_rows)
-        got = values(evaluate_passages(q, [run], thorough + ["MAiP(task=thorough)", "ret_size(task=thorough)"]))
-        lenient = values(evaluate_passages(q, [run], lenient_names, lenient=True))
+        got = values(evaluate(q, [run], thorough + ["MAiP(task=thorough)", "ret_size(task=thorough)"]))
+        lenient = values(evaluate(q, [run], lenient_names, lenient=True))
         for t, e in ref.items():
             for j in range(101):
                 assert got[f"iP[{j / 100:.2f}](task=thorough)"][t] == pytest.approx(e["thorough"][j], abs=1e-12)
@@ -726,9 +728,9 @@ def test_measures_equal_the_definitions_on_random_runs(tmp_path):
                                 ("MAgP(task=bic)", any(e["repeat"] for e in ref.values()))):
             if broken:
                 with pytest.raises(RunRuleError):
-                    evaluate_passages(q, [run], [measure])
+                    evaluate(q, [run], [measure])
             else:
-                evaluate_passages(q, [run], [measure])
+                evaluate(q, [run], [measure])
 
     check()
 
@@ -758,9 +760,9 @@ def test_cli_scores_element_runs_against_fol_assessments(tmp_path, capsys):
 
 def test_plot_of_interpolated_precision(tmp_path, capsys, qrels):
     from graphsr.analysis import interpolated_precision_curves
-    from graphsr.measures.fol_family import IP_CURVE
+    from graphsr.measures.fol import IP_CURVE
 
-    res = evaluate_passages(qrels, [run_of(tmp_path, NO_OVERLAP)], IP_CURVE)
+    res = evaluate(qrels, [run_of(tmp_path, NO_OVERLAP)], IP_CURVE)
     levels, curves = interpolated_precision_curves(res)
     curve = curves[res.runs[0].name]
     assert len(levels) == 101 and curve[11] == pytest.approx(0.5) and curve[12] == pytest.approx(40 / 110)
@@ -772,7 +774,7 @@ def test_plot_of_interpolated_precision(tmp_path, capsys, qrels):
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 5000
     capsys.readouterr()
     with pytest.raises(Exception, match="needs iP"):
-        interpolated_precision_curves(evaluate_passages(qrels, [run_of(tmp_path, NO_OVERLAP)], ["MAiP"]))
+        interpolated_precision_curves(evaluate(qrels, [run_of(tmp_path, NO_OVERLAP)], ["MAiP"]))
     from graphsr.data import sample
 
     s = sample("mobydick")
@@ -870,7 +872,7 @@ def test_the_c_scanner_accepts_only_what_the_line_readers_read_the_same():
 def test_passage_measures_of_element_runs_against_element_assessments(capsys):
     """Elements as the text they cover, as INEX 2008-2010 scored element runs (and as the demo prints)."""
     from graphsr.data import sample
-    from graphsr.evaluation.fol_convert import passage_qrels, passage_run
+    from graphsr.measures.fol.convert import passage_qrels, passage_run
     from graphsr.io import iter_documents, read_element_qrels, read_run
 
     s = sample("shakespeare")
@@ -881,7 +883,7 @@ def test_passage_measures_of_element_runs_against_element_assessments(capsys):
     out = capsys.readouterr().out
     docs = {d.docid: d for d in iter_documents(s["collection"])}
     q = read_element_qrels(s["qrels"])
-    direct = evaluate_passages(passage_qrels(q, docs), [passage_run(read_run(p), docs) for p in (plays, nested)],
+    direct = evaluate(passage_qrels(q, docs), [passage_run(read_run(p), docs) for p in (plays, nested)],
                                ["MAiP(task=thorough)", "iP[0.01](task=thorough)"])
     for r in direct.runs:
         for m in direct.measures:
@@ -897,27 +899,24 @@ def test_a_byte_order_mark_is_not_part_of_the_first_topic(tmp_path):
     q = read_fol_qrels(write(tmp_path / "q", "\ufeff1 Q0 a 10 100 0 0:10\n"))
     run = read_fol_run(write(tmp_path / "r.fol", "\ufeff1 Q0 a 1 1 r 0 10\n"))
     assert q.topics == ["1"] and run.topics == ["1"]
-    assert values(evaluate_passages(q, [run], ["num_rel_ret"]))["num_rel_ret"] == {"1": 1.0}
+    assert values(evaluate(q, [run], ["num_rel_ret"]))["num_rel_ret"] == {"1": 1.0}
 
 
 def test_one_entry_scores_every_kind_of_assessment(tmp_path, qrels):
     from graphsr.errors import GraphsrInputError
-    from graphsr.evaluation import element_context, score
+    from graphsr.evaluation import element_context
     from graphsr.io import read_element_qrels, read_run
 
     from graphsr.data import sample
 
-    run = run_of(tmp_path, NO_OVERLAP)
-    assert values(score(qrels, [run], ["MAiP", "num_ret"])) == values(evaluate_passages(qrels, [run],
-                                                                                         ["MAiP", "num_ret"]))
     s = sample("mobydick")
     eq = read_element_qrels(s["qrels"])
     element_runs = [read_run(p) for p in s["runs"]]
-    with pytest.raises(GraphsrInputError, match="need documents and a navigation model"):
-        score(eq, element_runs, ["SRP@5"])
+    with pytest.raises(GraphsrInputError, match="SRP@5: need the collection's documents"):
+        evaluate(eq, element_runs, ["SRP@5"])
     ctx = element_context(eq.docids().union(*(r.docids() for r in element_runs)), collection=s["collection"],
                           model="p*:extent")
-    res = score(eq, element_runs, ["SRP@5", "MAiP(task=thorough)"], ctx)
+    res = evaluate(eq, element_runs, ["SRP@5", "MAiP(task=thorough)"], ctx)
     assert [r.name for r in res] == [r.name for r in element_runs]
-    with pytest.raises(GraphsrInputError, match="needs the collection's documents"):
-        score(qrels, element_runs, ["MAiP"])
+    with pytest.raises(GraphsrInputError, match="MAiP: need the collection's documents"):
+        evaluate(qrels, element_runs, ["MAiP"])

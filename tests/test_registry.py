@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from graphsr.cli.main import main
@@ -72,7 +73,7 @@ def test_on_passage_assessments_and_runs(measure, capsys, tmp_path):
     m = parse_measure(measure)
     code, out, errors = _run(capsys, ["eval", str(FOL_QRELS), str(FOL_RUN), "-m", measure])
     if m.FAMILY != "fol":
-        assert code == 2 and "not a passage measure" in errors[0]
+        assert code == 2 and "not passage assessments" in errors[0]
         return
     if code == 2:  # the in-context tasks refuse a focused run whose articles come back
         assert m["task"] in ("ric", "t2i", "bic")
@@ -84,3 +85,86 @@ def test_on_passage_assessments_and_runs(measure, capsys, tmp_path):
     assert code == 0
     value = _values(out, measure)["all"]
     assert value == (value if m.NAME in ("num_rel", "rel_size") else 0)
+
+
+# -- through the API: every measure on every kind of input, as its provider declares --------------------------
+
+KINDS = [(q, r) for q in ("element", "passage") for r in ("element", "passage")]
+
+
+@pytest.fixture(scope="module")
+def inputs():
+    """The Shakespeare sample as element and as passage assessments and runs, with every navigation model."""
+    from graphsr.evaluation import element_context
+    from graphsr.io import read_element_qrels, read_run
+    from graphsr.measures.fol.convert import passage_qrels, passage_run
+
+    s = sample("shakespeare")
+    qrels = read_element_qrels(s["qrels"])
+    runs = [read_run(p, name=p.stem) for p in s["runs"]]
+    ctx = element_context(qrels.docids().union(*(r.docids() for r in runs)), measures=MEASURES,
+                          collection=s["collection"], model="p*:extent", nav="depth4")
+    fol_qrels = passage_qrels(qrels, ctx.documents)
+    return {"qrels": {"element": qrels, "passage": fol_qrels},
+            "runs": {"element": runs, "passage": [passage_run(r, ctx.documents) for r in runs]}, "ctx": ctx}
+
+
+def _empty(kind: str):
+    from graphsr.model.fol import FOLRun
+    from graphsr.model.run import Run
+
+    return Run("empty", {}) if kind == "element" else FOLRun.from_columns("empty", *[[]] * 7)
+
+
+@pytest.mark.parametrize("qkind, rkind", KINDS)
+@pytest.mark.parametrize("measure", MEASURES)
+def test_every_measure_on_every_kind_of_input(measure, qkind, rkind, inputs):
+    from graphsr.errors import GraphsrInputError, RunRuleError
+    from graphsr.evaluation import evaluate
+    from graphsr.measures import provider_of
+
+    m = parse_measure(measure)
+    provider = provider_of(m)
+    qrels, runs, ctx = inputs["qrels"][qkind], inputs["runs"][rkind], inputs["ctx"]
+    if qkind not in provider.ASSESSMENTS or rkind not in provider.RUNS:  # one clear line, naming what is wrong
+        with pytest.raises(GraphsrInputError) as err:
+            evaluate(qrels, runs, [m], ctx)
+        assert "\n" not in str(err.value) and f"{qkind} " in str(err.value)
+        return
+    judged = sorted(qrels.topics, key=int)
+    scored = 0
+    for run in runs:
+        try:
+            r = evaluate(qrels, [run], [m], ctx, lenient=True).runs[0]  # lenient: the runs nest elements
+        except RunRuleError as exc:  # even lenient, the in-context tasks refuse articles that come back
+            assert exc.kind == "interleave" and m["task"] in ("ric", "t2i", "bic"), exc
+            continue
+        scored += 1
+        assert r.topics == [t for t in judged if t in r.topics]  # judged topics, in order
+        v = r.values[m]
+        assert v.shape == (len(r.topics),) and np.isfinite(v).all()
+        if m.BOUNDS is not None:
+            lo, hi = m.BOUNDS
+            assert ((v >= lo - 1e-12) & (v <= hi + 1e-12)).all(), (r.name, v)
+    assert scored
+    empty = evaluate(qrels, [_empty(rkind)], [m], ctx, all_topics=True).runs[0]
+    assert empty.topics == judged
+    if m.EMPTY is not None:
+        assert empty.values[m].tolist() == [m.EMPTY] * len(judged)
+        assert empty.mean(m) == m.aggregate(empty.values[m])
+
+
+def test_a_context_lacking_what_a_family_needs_is_one_line(inputs):
+    from graphsr.errors import GraphsrInputError
+    from graphsr.evaluation import evaluate
+    from graphsr.measures import ScoringContext
+
+    qrels, runs = inputs["qrels"]["element"], inputs["runs"]["element"]
+    docs = inputs["ctx"].documents
+    for measure, context, need in (("SRP@5", ScoringContext(), "documents"),
+                                   ("SRP@5", ScoringContext(docs), "SR navigation model"),
+                                   ("ESRP@5", ScoringContext(docs), "route steps"),
+                                   ("MAiP", ScoringContext(), "documents")):
+        with pytest.raises(GraphsrInputError, match=f"^{measure}: need .*{need}") as err:
+            evaluate(qrels, runs, [measure], context)
+        assert "\n" not in str(err.value)

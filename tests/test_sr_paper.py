@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from graphsr.measures import RankedNodes, compute, parse_measure, sr_components
+from graphsr.measures import RankedNodes, compute_sr_family, parse_measure, sr_components
 from graphsr.navigation import reversible_steady_state
 
 from .test_navigation import TABLE1, TABLE2
@@ -22,7 +22,7 @@ def fig4_ranking(seen: dict[int, float]) -> RankedNodes:
 
 def sr_of(ranking: RankedNodes, measure: str) -> float:
     m = parse_measure(measure)
-    return float(compute([m], ranking)[m][0])
+    return float(compute_sr_family([m], ranking)[m][0])
 
 
 def test_example_4_4_redundancy_is_055():

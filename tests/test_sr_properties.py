@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graphsr.measures import RankedNodes, compute, parse_measure, sr_components
+from graphsr.measures import RankedNodes, compute_sr_family, parse_measure, sr_components
 
 
 def reference_sr(results, k):
@@ -66,7 +66,7 @@ def to_ranked(results):
 def test_vectorised_sr_equals_direct_equations(results, k):
     r = to_ranked(results)
     m = parse_measure(f"SR@{k}")
-    assert compute([m], r)[m][0] == pytest.approx(reference_sr(results, k), abs=1e-9)
+    assert compute_sr_family([m], r)[m][0] == pytest.approx(reference_sr(results, k), abs=1e-9)
 
 
 @settings(max_examples=200, deadline=None)
@@ -76,11 +76,11 @@ def test_bounds(results, k):
     rel_tree, red = sr_components(r)
     assert np.all((red >= 0) & (red <= 1))
     sr, srp = parse_measure(f"SR@{k}"), parse_measure(f"SRP@{k}")
-    v = compute([sr, srp], r)
+    v = compute_sr_family([sr, srp], r)
     assert 0 <= v[srp][0] <= 1
     assert v[sr][0] <= rel_tree[:k].sum() + 1e-12
     # SR@k is non-decreasing in k
-    assert compute([parse_measure(f"SR@{k + 1}")], r)[parse_measure(f"SR@{k + 1}")][0] >= v[sr][0] - 1e-12
+    assert compute_sr_family([parse_measure(f"SR@{k + 1}")], r)[parse_measure(f"SR@{k + 1}")][0] >= v[sr][0] - 1e-12
 
 
 @settings(max_examples=200, deadline=None)
@@ -94,7 +94,7 @@ def test_srp_equals_precision_without_navigation(items, k):
     r = RankedNodes.from_lists({"t": results})
     m = parse_measure(f"SRP@{k}")
     precision = sum(1 for _, [(_, rel, _)] in results[:k] if rel) / k
-    assert compute([m], r)[m][0] == pytest.approx(precision, abs=1e-12)
+    assert compute_sr_family([m], r)[m][0] == pytest.approx(precision, abs=1e-12)
 
 
 @settings(max_examples=100, deadline=None)
@@ -105,17 +105,17 @@ def test_more_navigation_never_raises_sr(results):
     bumped = RankedNodes(r.topics, r.result_topic, r.result_doc, r.item_result, r.item_node, r.rel,
                          np.minimum(1.0, r.seen + 0.2))
     m = parse_measure("SR")
-    assert compute([m], bumped)[m][0] <= compute([m], r)[m][0] + 1e-12
+    assert compute_sr_family([m], bumped)[m][0] <= compute_sr_family([m], r)[m][0] + 1e-12
 
 
 def test_several_topics_are_independent():
     a = [("d", [(1, 1.0, 0.5)]), ("d", [(2, 1.0, 0.5)])]
     both = RankedNodes.from_lists({"x": a, "y": a})
     m = parse_measure("SR@2")
-    assert compute([m], both)[m].tolist() == pytest.approx([1.5, 1.5])
+    assert compute_sr_family([m], both)[m].tolist() == pytest.approx([1.5, 1.5])
 
 
 def test_empty_ranking_scores_zero():
     r = RankedNodes(["t"], [], [], [], [], [], [])
     m = parse_measure("SRP@5")
-    assert compute([m], r)[m].tolist() == [0.0]
+    assert compute_sr_family([m], r)[m].tolist() == [0.0]

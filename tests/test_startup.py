@@ -15,7 +15,7 @@ QRELS = ROOT / "shared" / "data" / "inex2010" / "inex2010.qrels"
 RUN = ROOT / "shared" / "data" / "inex2010" / "official" / "runs" / "foc11.run.gz"
 HEAVY = {"pandas", "scipy", "networkx", "lxml", "matplotlib", "falkordb", "neo4j", "redis", "tqdm"}
 GRAPHSR_HEAVY = {"graphsr.store", "graphsr.summaries", "graphsr.navigation", "graphsr.io.collection",
-                 "graphsr.evaluation.element_evaluate", "graphsr.analysis"}
+                 "graphsr.evaluation.collection", "graphsr.measures.esr.inputs", "graphsr.analysis"}
 
 PROBE = """
 import contextlib, io, json, sys

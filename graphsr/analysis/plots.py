@@ -30,7 +30,7 @@ def interpolated_precision_curves(results) -> tuple[np.ndarray, dict[str, np.nda
     ----------
     results : Results
         With the measures ``iP[0.00]`` .. ``iP[1.00]`` (e.g. from
-        :data:`graphsr.measures.fol_family.IP_CURVE`).
+        :data:`graphsr.measures.fol.IP_CURVE`).
 
     Returns
     -------

@@ -39,9 +39,9 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from ..data import sample
-    from ..evaluation.context import ElementContext
-    from ..evaluation.entry import score
+    from ..evaluation.entry import evaluate
     from ..evaluation.stored import stored_navigation
+    from ..measures.provider import ScoringContext
     from ..io import read_element_qrels, read_run
     from ..measures import parse_measures
     from ..navigation.stored import build_stored_model
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
                 else:
                     model = build_stored_model(store, name, spec, f"{name}/{spec}")
                     _, seen_of, _ = stored_navigation(store, model.name, touched, documents=docs)
-                rows.append((spec, score(qrels, runs, measures, ElementContext(docs, seen_of, spec))))
+                rows.append((spec, evaluate(qrels, runs, measures, ScoringContext(docs, seen_of, spec))))
             width = max(len(r.name) for r in runs)
             for m in measures:
                 out.write(f"   mean {m} per run (rows) and navigation model (columns)\n")
@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
                               + "\n")
                 out.write("\n")
             _esr_section(out, store, name, qrels, runs, docs, touched)
-            _inex_section(out, qrels, runs, docs)
+            _inex_section(out, qrels, runs, docs, s)
             out.write("   the same from the command line, e.g.:\n")
             out.write(f"   graphsr eval {s['qrels']} {' '.join(str(p) for p in s['runs'][:2])} ... \\\n"
                       f"       --store {store.url} --model '{name}/p*|c:length' -m SRP@5 -m SRP@10\n\n")
@@ -101,11 +101,9 @@ ESR_MEASURES = ["ESRP@5", "ESRR@10", "SRiP@10"]
 
 def _esr_section(out, store, name, qrels, runs, docs, touched) -> None:
     """Simulated routes -> stored study -> route model aggregated in the store -> ESR scores."""
-    import numpy as np
-
-    from ..evaluation.context import ElementContext
-    from ..evaluation.entry import score
+    from ..evaluation.entry import evaluate
     from ..measures import parse_measures
+    from ..measures.provider import ScoringContext
     from ..navigation.stored import build_stored_route_model, load_stored_route_model
     from ..simulation import RouteSimulator
     from ..store import store_steps
@@ -115,7 +113,7 @@ def _esr_section(out, store, name, qrels, runs, docs, touched) -> None:
     model_name = build_stored_route_model(store, name, "simulated", "p*")
     model = load_stored_route_model(store, model_name, docs)
     measures = parse_measures(ESR_MEASURES)
-    res = score(qrels, runs, measures, ElementContext(docs, lambda d: np.zeros(len(docs[d])), "none", model))
+    res = evaluate(qrels, runs, measures, ScoringContext(docs, route_model=model))
     width = max(len(r.name) for r in runs)
     out.write(f"   ESR with navigation learned from {len(steps)} simulated route steps (model {model_name!r})\n")
     out.write(f"   {'run':<{width}}" + "".join(f"{str(m):>13}" for m in measures) + "\n")
@@ -127,20 +125,19 @@ def _esr_section(out, store, name, qrels, runs, docs, touched) -> None:
 INEX_MEASURES = ["iP[0.01]", "MAiP"]
 
 
-def _inex_section(out, qrels, runs, docs) -> None:
+def _inex_section(out, qrels, runs, docs, s) -> None:
     """The same runs under the official INEX thorough measures, elements taken as character ranges (the
     sample runs return nested elements: the official tool scores overlapping passages in the thorough task
     only)."""
-    import numpy as np
-
-    from ..evaluation.context import ElementContext
-    from ..evaluation.entry import score
+    from ..evaluation.entry import evaluate
+    from ..measures.provider import ScoringContext
 
     measures = [f"{m}(task=thorough)" for m in INEX_MEASURES]  # elements as the text they cover
-    res = score(qrels, runs, measures, ElementContext(docs, lambda d: np.zeros(len(docs[d])), "none"))
+    res = evaluate(qrels, runs, measures, ScoringContext(docs))
     width = max(len(r.name) for r in runs)
     out.write("   official INEX thorough measures, elements as character passages (no navigation)\n")
     out.write(f"   {'run':<{width}}" + "".join(f"{m:>13}" for m in INEX_MEASURES) + "\n")
     for r in res:
         out.write(f"   {r.name:<{width}}" + "".join(f"{r.mean(m):>13.4f}" for m in res.measures) + "\n")
-    out.write("\n")
+    out.write(f"   the same: graphsr eval {s['qrels']} RUN ... --collection {s['collection']} --task thorough "
+              + " ".join(f"-m '{m}'" for m in INEX_MEASURES) + "\n\n")

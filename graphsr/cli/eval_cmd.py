@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
 
         return run_passages(args)
     from ..evaluation.context import element_context
-    from ..evaluation.entry import score
+    from ..evaluation.entry import evaluate
     from ..io import read_element_qrels, read_run
     from ..measures import parse_measures
 
@@ -121,11 +121,11 @@ def run(args: argparse.Namespace) -> int:
         measures = apply_passage_options(measures, args)
     qrels = read_element_qrels(args.qrels)
     runs = [read_run(path) for path in args.runs]
-    ctx = element_context(qrels.docids().union(*(r.docids() for r in runs)), collection=args.collection,
-                          model=args.model, store=args.store, routes=args.routes, routes_model=args.routes_model,
-                          nav=args.nav, effort=args.effort, needs_routes=any(m.FAMILY == "esr" for m in measures),
+    ctx = element_context(qrels.docids().union(*(r.docids() for r in runs)), measures=measures,
+                          collection=args.collection, model=args.model, store=args.store, routes=args.routes,
+                          routes_model=args.routes_model, nav=args.nav, effort=args.effort,
                           progress=progress_default() if args.progress is None else args.progress,
                           workers=args.workers)
-    results = score(qrels, runs, measures, ctx, all_topics=args.all_topics, order=args.order,
+    results = evaluate(qrels, runs, measures, ctx, all_topics=args.all_topics, order=args.order,
                     lenient=args.lenient, unknown=args.unknown)
     return write_results(results, args)

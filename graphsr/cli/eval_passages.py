@@ -15,7 +15,7 @@ import argparse
 import sys
 
 from ..errors import GraphsrInputError
-from ..measures.fol_family import SCORE_PARAM
+from ..measures.fol import SCORE_PARAM
 from ._common import progress_default, warn, write_results
 
 __all__ = ["run_passages", "apply_passage_options"]
@@ -26,7 +26,7 @@ _SCORE_OPTIONS = (("beta", "--beta", "ric"), ("irr", "--irr", "t2i"), ("bep_dist
 def _measures(args: argparse.Namespace, task: str):
     """The measures to compute, with ``--task``, ``--beta``, ``--irr``, ``--bep-distance`` applied."""
     from ..measures.base import parse_measures
-    from ..measures.fol_family import headline_measures
+    from ..measures.fol import headline_measures
 
     if args.report:
         if args.measures or args.curve:
@@ -45,10 +45,6 @@ def _measures(args: argparse.Namespace, task: str):
             ms += [m for m in headline_measures("focused", curve=True)[5:] if m not in ms]
     else:
         ms = headline_measures(task, curve=args.curve)
-    other = [str(m) for m in ms if m.FAMILY != "fol"]
-    if other:
-        raise GraphsrInputError(f"{', '.join(other)}: not a passage measure; FOL assessments give the measures of "
-                                "'graphsr measures --family fol' (iP[x], MAiP, gP@k, gR@k, MAgP, num_rel_ret ...)")
     return apply_passage_options(ms, args), None
 
 
@@ -84,9 +80,10 @@ def run_passages(args: argparse.Namespace) -> int:
             raise GraphsrInputError(f"{option} does not apply to FOL (passage) assessments")
     if args.report and args.format == "table":
         raise GraphsrInputError("--report official prints lines: give --format trec, csv or json")
-    from ..evaluation.entry import score
+    from ..evaluation.entry import evaluate
     from ..evaluation.results import Results
     from ..io.fol import read_fol_qrels, read_fol_run, run_format
+    from ..measures.provider import ScoringContext
 
     task = args.task or "focused"
     measures, table = _measures(args, task)
@@ -101,30 +98,29 @@ def run_passages(args: argparse.Namespace) -> int:
             formats.append(None)
             failed = True
     documents, element_runs = _documents(args, formats)
+    context = ScoringContext(documents, order=args.order, lenient=args.lenient)
     results, runs = [], []
     for path, fmt in zip(args.runs, formats):
         if fmt is None:
             continue
         try:
             if fmt == "element":
-                from ..evaluation.fol_convert import passage_run
-
-                run = passage_run(element_runs[path], documents, qrels.vocab)
+                run = element_runs[path]
             elif fmt == "xml":
                 from ..io.fol import read_inex_submission
 
                 run = read_inex_submission(path, documents, vocab=qrels.vocab)
             else:
                 run = read_fol_run(path, vocab=qrels.vocab)
-            results += score(qrels, [run], measures, all_topics=args.all_topics, order=args.order,
-                             lenient=args.lenient).runs  # each run on its own: a refused run stops only itself
+            # each run on its own: a refused run stops only itself
+            results += evaluate(qrels, [run], measures, context, all_topics=args.all_topics).runs
             runs.append(run)
         except GraphsrInputError as exc:
             print(f"graphsr: error: {exc}", file=sys.stderr)
             failed = True
     res = Results(results, measures)
     if args.plot and results:
-        _plot(args, qrels, runs, res, task)
+        _plot(args, qrels, runs, res, task, context)
     if not results:
         pass
     elif table is not None:
@@ -152,22 +148,22 @@ def _documents(args, formats):
                          *(r.docids() for r in element_runs.values()))
     if not wanted:
         return None, element_runs
-    from ..evaluation.element_evaluate import load_collection
+    from ..evaluation.collection import load_collection
 
     progress = progress_default() if args.progress is None else args.progress
     return load_collection(args.collection, [], keep=wanted, progress=progress).documents, element_runs
 
 
-def _plot(args, qrels, runs, res, task) -> None:
+def _plot(args, qrels, runs, res, task, context) -> None:
     """Each run's interpolated precision curve (of the focused task, or of --task thorough)."""
     from ..analysis import plot_interpolated_precision
-    from ..evaluation.entry import score
-    from ..measures.fol_family import CHARACTER_TASKS, headline_measures
+    from ..evaluation.entry import evaluate
+    from ..measures.fol import CHARACTER_TASKS, headline_measures
 
     curve = headline_measures(task if task in CHARACTER_TASKS else "focused", curve=True)
     curve = [m for m in curve if m.NAME == "iP"]
     if not all(m in res.measures for m in curve):
-        res = score(qrels, runs, curve, all_topics=args.all_topics, order=args.order, lenient=args.lenient)
+        res = evaluate(qrels, runs, curve, context, all_topics=args.all_topics)
     plot_interpolated_precision(res, args.plot)
 
 

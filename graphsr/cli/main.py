@@ -13,7 +13,7 @@ import importlib
 import os
 import sys
 
-from ..errors import GraphsrInputError, StoreError
+from ..errors import GraphsrError, GraphsrInputError, StoreError
 
 __all__ = ["main", "COMMANDS"]
 
@@ -75,6 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     except StoreError as exc:
         print(f"graphsr: store error: {exc}", file=sys.stderr)
         return 3
+    except GraphsrError as exc:  # e.g. a steady state that does not converge
+        print(f"graphsr: error: {exc}", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)

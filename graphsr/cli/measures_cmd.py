@@ -1,7 +1,8 @@
 """List the measures graphsr computes: name, cut-off, parameters and definition.
 
-Every name printed parses back (``graphsr eval -m NAME``); ``--family``
-limits the list to one family (sr, esr, fol).
+Every name printed parses back (``graphsr eval -m NAME``); each family says
+which assessments and runs it scores; ``--family`` limits the list to one
+family (sr, esr, fol, ...).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import sys
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--family", choices=["sr", "esr", "fol"], help="only this family")
+    p.add_argument("--family", metavar="NAME", help="only this family (sr, esr, fol, ...)")
 
 
 def _fmt(v) -> str:
@@ -21,19 +22,22 @@ def _fmt(v) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..measures import registry
+    from ..errors import GraphsrInputError
+    from ..measures import providers, registry
 
     out = sys.stdout
-    families = {"sr": "Structural Relevance (CIKM'08)", "esr": "Extended Structural Relevance (IRJ)",
-                "fol": "official INEX passage measures (FOL assessments)"}
     reg = registry()
-    for family, title in families.items():
+    families = providers()
+    if args.family and args.family not in families:
+        raise GraphsrInputError(f"unknown measure family {args.family!r}; families: {', '.join(families)}")
+    for family, provider in families.items():
         if args.family and family != args.family:
             continue
         names = sorted(n for n, cls in reg.items() if cls.FAMILY == family and cls.NAME == n)
         if not names:
             continue
-        out.write(f"{title}\n")
+        out.write(f"{provider.TITLE or family} [{family}]: {' or '.join(sorted(provider.ASSESSMENTS))} "
+                  f"assessments, {' or '.join(sorted(provider.RUNS))} runs\n")
         for name in names:
             cls = reg[name]
             aliases = sorted(a for a, c in reg.items() if c is cls and a != name)

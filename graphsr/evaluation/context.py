@@ -1,44 +1,39 @@
 """What scoring element runs needs besides runs and assessments: documents and navigation.
 
-:func:`element_context` chooses, from what a user gives, where the documents
-and the navigation models come from -- a collection read in memory with a
-``SUMMARY:WEIGHT`` model, or a model stored in the graph store (documents
-from ``collection`` if given, else from the store) -- and the ESR navigation
-(a route log learned over the collection, a stored route model, or the depth
-prior).  The command line only passes its options through.
+:func:`element_context` chooses, from what a user gives and what the
+requested measures' providers need, where the documents and the navigation
+models come from -- a collection read in memory with a ``SUMMARY:WEIGHT``
+model, or a model stored in the graph store (documents from ``collection``
+if given, else from the store) -- and the ESR navigation (a route log learned
+over the collection, a stored route model, or the depth prior).  The command
+line only passes its options through.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable, Mapping
+from typing import Sequence
 
 from ..errors import GraphsrInputError
-from ..model.document import DocumentTree
+from ..measures.base import Measure, parse_measures
+from ..measures.provider import ELEMENT, ScoringContext, provider_of
 
-__all__ = ["ElementContext", "element_context"]
-
-
-@dataclass
-class ElementContext:
-    """Documents and navigation for :func:`graphsr.evaluation.evaluate`."""
-
-    documents: Mapping[str, DocumentTree]
-    seen_of: Callable          # docid -> per-node SR seen probability
-    model_name: str
-    route_model: object = None  # ESR navigation, or None
+__all__ = ["ScoringContext", "element_context"]
 
 
-def element_context(docids: set[str], *, collection=None, model: str | None = None, store: str | None = None,
-                    use_store: bool | None = None, routes: str | None = None, routes_model: str | None = None,
-                    nav: str = "elements", effort: str = "count", needs_routes: bool = False,
-                    progress: bool = False, workers: int = 1) -> ElementContext:
+def element_context(docids: set[str], *, measures: Sequence[Measure | str] = (), collection=None,
+                    model: str | None = None, store: str | None = None, use_store: bool | None = None,
+                    routes: str | None = None, routes_model: str | None = None, nav: str = "elements",
+                    effort: str = "count", progress: bool = False, workers: int = 1) -> ScoringContext:
     """Documents and navigation for element runs naming ``docids``.
 
     Parameters
     ----------
     docids : set of str
         The documents the runs and assessments name.
+    measures : sequence of Measure or str
+        The measures to score: what their providers need decides what is
+        built (no summary when none needs SR navigation; ESR navigation only
+        when some measure needs it).
     collection : path-like, optional
         The XML collection.
     model : str, optional
@@ -52,14 +47,14 @@ def element_context(docids: set[str], *, collection=None, model: str | None = No
         ESR navigation: a route log learned over ``collection`` with states
         ``nav`` and step weights ``effort``, or a stored route model; with
         neither, ``nav='depth4'`` is the depth prior.
-    needs_routes : bool
-        Some requested measure needs ESR navigation.
 
     Raises
     ------
     GraphsrInputError
         When what is given does not fit together (with what to give instead).
     """
+    needs = set().union(*(provider_of(m).needs({ELEMENT}) for m in parse_measures(list(measures))))
+    needs_routes = "routes" in needs
     stored = (store is not None or collection is None) if use_store is None else use_store
     if stored and not model:
         raise GraphsrInputError("a stored model needs --model NAME (see 'graphsr store models'); for a model "
@@ -87,15 +82,16 @@ def element_context(docids: set[str], *, collection=None, model: str | None = No
     else:
         from ..navigation import parse_model_spec
         from ..summaries.kinds import partition_kind
-        from .element_evaluate import load_collection, navigation_for
+        from .collection import load_collection, navigation_for
 
         spec = parse_model_spec(model or "p*:extent")
-        kinds = [] if spec.summary == "none" else [spec.summary]
+        navigation = "navigation" in needs or model is not None
+        kinds = [spec.summary] if navigation and spec.summary != "none" else []
         if log is not None and nav not in ("elements", "depth4"):
             kinds.append(partition_kind(nav).name)
         loaded = load_collection(collection, kinds, keep=touched, progress=progress, workers=workers)
-        _, seen_of = navigation_for(spec, loaded)
-        documents, model_name = loaded.documents, str(spec)
+        seen_of = navigation_for(spec, loaded)[1] if navigation else None
+        documents, model_name = loaded.documents, str(spec) if navigation else ""
     route_model = None
     if routes_model:
         from ..navigation.stored import load_stored_route_model
@@ -112,4 +108,4 @@ def element_context(docids: set[str], *, collection=None, model: str | None = No
         from ..navigation.from_routes import depth4_prior
 
         route_model = depth4_prior(documents)
-    return ElementContext(documents, seen_of, model_name, route_model)
+    return ScoringContext(documents, seen_of, model_name, route_model)

@@ -1,33 +1,32 @@
-"""One entry for scoring runs with any measures: :func:`score`.
+"""One entry for scoring runs with any measures: :func:`evaluate`.
 
-The kind of assessments decides the path:
+The requested measures are grouped by family; each family's provider
+(:mod:`graphsr.measures.provider`) says which assessments and runs it
+scores and what it needs, and scores a run for the topics chosen here.  The
+command line, the demo and the Python API all score through it.
 
-* FOL (passage) assessments: passage runs are scored as the official INEX
-  tool does (:mod:`graphsr.evaluation.fol_evaluate`); element runs are first
-  taken as the text their elements cover, with ``context.documents``;
-* element assessments: element runs with the documents and navigation of an
-  :class:`~graphsr.evaluation.context.ElementContext`
-  (:mod:`graphsr.evaluation.element_evaluate`), passage measures included
-  (elements as the text they cover).
-
-The command line, the demo and the Python API all score through it.
+Topic set (as trec_eval): by default the run's topics that have
+assessments, in natural order; run topics without assessments are reported,
+not scored.  With ``all_topics`` (the CLI's ``-c``) every assessed topic is
+averaged and a topic the run lacks scores as an empty ranking.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
-from ..errors import GraphsrInputError
-from ..measures.base import Measure
-from ..model.fol import FOLQrels, FOLRun
-from .context import ElementContext
-from .results import Results
+from ..measures.base import Measure, parse_measures
+from ..measures.provider import Scratch, ScoringContext, input_kind, provider_of
+from ..model.topics import missing_topics_warning, select_topics
+from .results import Results, RunResult
 
-__all__ = ["score"]
+__all__ = ["evaluate"]
 
 
-def score(qrels, runs: Sequence, measures: Sequence[Measure | str], context: ElementContext | None = None, *,
-          all_topics: bool = False, order: str = "file", lenient: bool = False, unknown: str = "error") -> Results:
+def evaluate(qrels, runs: Sequence, measures: Sequence[Measure | str], context: ScoringContext | None = None, *,
+             all_topics: bool = False, order: str | None = None, lenient: bool | None = None,
+             unknown: str | None = None) -> Results:
     """Score ``runs`` against ``qrels`` with ``measures``.
 
     Parameters
@@ -35,38 +34,72 @@ def score(qrels, runs: Sequence, measures: Sequence[Measure | str], context: Ele
     qrels : ElementQrels or FOLQrels
     runs : sequence of Run or FOLRun
     measures : sequence of Measure or str
-    context : ElementContext, optional
-        Documents and navigation; needed for element assessments, and for
-        element runs scored against FOL assessments.
-    all_topics, order, lenient, unknown
-        ``-c``; the passage order and leniency
-        (:func:`graphsr.evaluation.fol_evaluate.evaluate_passages`); what to do
-        with unknown nodes in element runs (``error`` or ``warn``).
+        Any registered measures (``graphsr measures``), of any families.
+    context : ScoringContext, optional
+        Documents and navigation models
+        (:func:`graphsr.evaluation.element_context` builds one from a
+        collection or a store); passage runs against FOL assessments need
+        none.
+    all_topics : bool
+        Average over every assessed topic (``-c``).
+    order, lenient, unknown
+        Set the context's options of the same names (passage result order,
+        scoring runs the official tool refuses, unknown element nodes).
+
+    Returns
+    -------
+    Results
+        Per run, per-topic values and each measure's ``all`` value (its
+        aggregate, or the official tool's where a family gives it).
 
     Raises
     ------
     GraphsrInputError
-        For what does not fit together, with what to give instead.
+        When a measure cannot score these assessments or runs, or the context
+        lacks what it needs (one line saying what to give); for bad runs or
+        assessments (file and line).
+
+    Examples
+    --------
+    >>> from graphsr.model import FOLQrels, FOLRun
+    >>> qrels = FOLQrels.from_columns(["1"], ["a"], [100], [10], [0], [0], [0], [10])
+    >>> run = FOLRun.from_columns("r", ["1"], ["a"], [1], [1.0], [0], [20], [1])
+    >>> res = evaluate(qrels, [run], ["MAiP", "char_prec"])
+    >>> [round(res["r"].mean(m), 4) for m in res.measures]
+    [0.5, 0.5]
     """
-    if isinstance(qrels, FOLQrels):
-        from .fol_evaluate import evaluate_passages
-
-        passage_runs = []
-        for run in runs:
-            if not isinstance(run, FOLRun):
-                if context is None:
-                    raise GraphsrInputError(f"{run.name}: an element run scored against FOL assessments needs the "
-                                            "collection's documents (a context) to map its elements to text")
-                from .fol_convert import passage_run
-
-                run = passage_run(run, context.documents, qrels.vocab)
-            passage_runs.append(run)
-        return evaluate_passages(qrels, passage_runs, measures, all_topics, order, lenient)
-    if context is None:
-        raise GraphsrInputError("element assessments need documents and a navigation model: give a context "
-                                "(graphsr.evaluation.element_context)")
-    from .element_evaluate import evaluate
-
-    return evaluate(qrels, runs, measures, context.documents, context.seen_of, unknown=unknown,
-                    all_topics=all_topics, model_name=context.model_name, route_model=context.route_model,
-                    order=order, lenient=lenient)
+    ms = parse_measures(list(measures))
+    context = context if context is not None else ScoringContext()
+    options = {k: v for k, v in (("order", order), ("lenient", lenient), ("unknown", unknown)) if v is not None}
+    if options:
+        context = replace(context, **options)
+    qrels_kind = input_kind(qrels)
+    groups: dict[str, list[Measure]] = {}
+    for m in ms:
+        groups.setdefault(m.FAMILY, []).append(m)
+    shared = Scratch()
+    evaluators = []
+    for family_measures in groups.values():
+        provider = provider_of(family_measures[0])
+        provider.check(family_measures, qrels_kind, runs, context)
+        evaluators.append(provider.evaluator(family_measures, qrels, context, shared))
+    out = []
+    judged = qrels.topics
+    for run in runs:
+        topics, missing = select_topics(run.topics, judged, all_topics)
+        scratch = Scratch()
+        result = RunResult(run.name, topics, {}, [missing_topics_warning(run.name, missing)] if missing else [])
+        notes = []
+        for ev in evaluators:
+            got = ev.score(run, topics, scratch)
+            result.values.update(got.values)
+            result.overall.update(got.overall)
+            notes += got.warnings
+            if got.run_id is not None:
+                result.run_id = got.run_id
+        result.warnings += scratch.warnings + notes
+        result.values = {m: result.values[m] for m in ms}
+        out.append(result)
+    if out:
+        out[0].warnings[:0] = shared.warnings
+    return Results(out, ms, context.model_name)

@@ -13,7 +13,7 @@ Relevant in Context, T2I and Best in Context::
     per topic: the six counts, gP[1] gR[1] gP[2] gR[2] ... gP[50] gR[50], AgP
     all:       num_q, the six counts, MAgP, the gP/gR pairs, ircl_prn.0.00 .. ircl_prn.1.00 (11 levels)
 
-Values are the measures of :mod:`graphsr.measures.fol_family` with the
+Values are the measures of :mod:`graphsr.measures.fol` with the
 task's parameters; counts print as integers, other values in full, as the
 tool prints them (Java's ``Double.toString``: the shortest digits that read
 back to the same double, ``7.5E-4`` below 1e-3), so the lines can be
@@ -23,7 +23,7 @@ compared with the tool's output as text.
 from __future__ import annotations
 
 from ..measures.base import Measure, parse_measure
-from ..measures.fol_family import COUNTS, RATIOS, SCORE_PARAM
+from ..measures.fol import COUNTS, RATIOS, SCORE_PARAM
 from .results import RunResult
 
 __all__ = ["official_measures", "official_lines", "format_value", "java_double", "CONTEXT_RANKS"]

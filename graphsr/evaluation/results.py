@@ -11,16 +11,18 @@ import numpy as np
 
 from ..measures.base import Measure
 
-__all__ = ["RunResult", "Results", "Evaluation"]
+__all__ = ["RunResult", "Results"]
 
 
 @dataclass
 class RunResult:
     """The values of one run: ``values[measure][k]`` is the value for ``topics[k]``.
 
-    ``overall`` holds ``all`` values that are not the plain mean of the
-    per-topic values (sums of counts, the official tool's aggregates);
-    ``run_id`` is the run id the run names (the official tool's header).
+    ``overall`` holds ``all`` values that are not the measure's own
+    aggregate of the per-topic values (:meth:`Measure.aggregate
+    <graphsr.measures.base.Measure.aggregate>`: the mean, or the sum of a
+    count) -- the official tool's, summed in its order; ``run_id`` is the run
+    id the run names (the official tool's header).
     """
 
     name: str
@@ -34,8 +36,7 @@ class RunResult:
         """The ``all`` value of ``measure``."""
         if measure in self.overall:
             return self.overall[measure]
-        v = self.values[measure]
-        return float(v.mean()) if len(v) else 0.0
+        return measure.aggregate(self.values[measure])
 
     def records(self, include_all: bool = True):
         for m, vals in self.values.items():
@@ -120,5 +121,3 @@ class Results:
                                    [f"{_text(m, r.mean(m), 4):>{w}}" for m, w in zip(self.measures, cw)]))
         return "\n".join(lines) + "\n"
 
-
-Evaluation = Results  # an earlier name of Results

@@ -1,4 +1,9 @@
-"""Measures: pure, vectorised functions over :class:`RankedNodes`, and their names.
+"""Measures: declarative measure objects, their registry and parser, and one package per family.
+
+Each family (``sr``, ``esr``, ``fol``) declares its measures, the kernel that
+computes them from arrays, and a provider that builds the kernel's inputs
+(:mod:`graphsr.measures.provider`); :func:`graphsr.evaluation.evaluate`
+scores runs with any mix of them.
 
 >>> from graphsr.measures import parse_measure, SRP
 >>> parse_measure("SRP@5") == SRP @ 5
@@ -7,33 +12,15 @@ True
 
 from __future__ import annotations
 
-import numpy as np
-
-from .base import Measure, Param, family_compute, parse_measure, parse_measures, register, registry
+from .base import Measure, Param, parse_measure, parse_measures, register, registry
+from .esr import ESRP, ESRR, NSRCG, NSRCG2, SRPRUM, ESRInputs, SRiP, SRiP2, SRiR, SRiR2, compute_esr_family
+from .fol import MAgP, MAiP, compute_fol_family, gP, gR, iP
 from .inputs import RankedNodes
-from .esr_family import ESRP, ESRR, NSRCG, NSRCG2, SRPRUM, SRiP, SRiP2, SRiR, SRiR2
-from .esr_vectorised import ESRInputs
-from .sr import SR, SRP, sr_components
+from .provider import Provider, ScoringContext, provider_of, providers, register_provider
+from .sr import SR, SRP, compute_sr_family, sr_components
 
 __all__ = ["Measure", "Param", "parse_measure", "parse_measures", "register", "registry", "RankedNodes",
-           "SR", "SRP", "sr_components", "compute", "ESRInputs", "ESRP", "ESRR", "SRiP", "SRiR", "SRiP2", "SRiR2",
-           "NSRCG", "NSRCG2", "SRPRUM"]
-
-
-def compute(measures: list[Measure], ranked: RankedNodes,
-            esr: dict[str, ESRInputs] | None = None) -> dict[Measure, np.ndarray]:
-    """Per-topic values of each measure (topics in ``ranked.topics`` order).
-
-    Measures of one family share a single pass over the ranking: each family
-    computes its own (:func:`graphsr.measures.base.register_family`).  ESR
-    measures need ``esr``: ``{"binary": ESRInputs, "length": ESRInputs}``
-    (see :mod:`graphsr.measures.esr_family`).
-    """
-    by_family: dict[str, list[Measure]] = {}
-    for m in measures:
-        m.validate()
-        by_family.setdefault(m.FAMILY, []).append(m)
-    out: dict[Measure, np.ndarray] = {}
-    for family, ms in by_family.items():
-        out.update(family_compute(family)(ms, ranked, esr=esr))
-    return {m: out[m] for m in measures}
+           "Provider", "ScoringContext", "provider_of", "providers", "register_provider",
+           "SR", "SRP", "sr_components", "compute_sr_family",
+           "ESRInputs", "ESRP", "ESRR", "SRiP", "SRiR", "SRiP2", "SRiR2", "NSRCG", "NSRCG2", "SRPRUM",
+           "compute_esr_family", "iP", "MAiP", "gP", "gR", "MAgP", "compute_fol_family"]

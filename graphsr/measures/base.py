@@ -8,20 +8,21 @@ object serves as a dict key, a CLI argument and a report label::
     SRP@10        SR           SR@5        iP[0.01]
     Name(param=value,...)@cutoff           Name[value]
 
-The arithmetic lives elsewhere (one module per family); a measure names the
-family function that computes it.
+The arithmetic lives elsewhere (one package per family,
+:data:`FAMILY_PACKAGES`); a measure names its family, whose provider
+(:mod:`graphsr.measures.provider`) scores it.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
 from ..errors import MeasureNameError
 
 __all__ = ["Param", "Measure", "register", "registry", "parse_measure", "parse_measures", "format_param",
-           "register_family", "family_compute"]
+           "FAMILY_PACKAGES"]
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,11 @@ class Measure:
     ``CUTOFF`` (``'optional'``, ``'required'`` or ``'none'``) and ``FAMILY``
     (the name of the module-level family that computes it).  ``INTEGER``
     marks counts (printed as integers); ``AGGREGATE`` says how the ``all``
-    value is formed (``'mean'`` over topics, or ``'sum'``).
+    value is formed (``'mean'`` over topics, or ``'sum'``; :meth:`aggregate`).
+    ``BOUNDS`` is the range every per-topic value lies in (None: not
+    bounded, e.g. SR@k up to k); ``EMPTY`` the value of a topic the run does
+    not answer (None where it depends on the assessments, e.g. the number of
+    relevant articles).  The registry-wide tests hold every measure to them.
     """
 
     NAME: ClassVar[str] = ""
@@ -50,6 +55,8 @@ class Measure:
     FAMILY: ClassVar[str] = ""
     INTEGER: ClassVar[bool] = False
     AGGREGATE: ClassVar[str] = "mean"
+    BOUNDS: ClassVar[tuple[float, float] | None] = None
+    EMPTY: ClassVar[float | None] = 0.0
 
     def __init__(self, cutoff: int | None = None, **params: Any):
         if cutoff is not None:
@@ -109,6 +116,13 @@ class Measure:
     def __hash__(self) -> int:
         return hash(repr(self))
 
+    def aggregate(self, values) -> float:
+        """The ``all`` value of per-topic ``values``: their mean, or their sum for ``AGGREGATE = 'sum'``
+        (0 without topics)."""
+        if len(values) == 0:
+            return 0.0
+        return float(values.sum()) if self.AGGREGATE == "sum" else float(values.mean())
+
     def validate(self) -> "Measure":
         """Check what cannot be checked piecewise (a required cut-off)."""
         if self.CUTOFF == "required" and self.cutoff is None:
@@ -139,33 +153,18 @@ def register(cls: type[Measure], *aliases: str) -> type[Measure]:
     return cls
 
 
-#: The modules of the measure families (providers); each registers its measures, and the function that
-#: computes them (:func:`register_family`), when imported.  They are named, not imported here, so that this
-#: module stays below them: a new family is a module of its own plus its name here.
-FAMILY_MODULES = ("sr", "esr_family", "fol_family")
-
-_FAMILIES: dict[str, Callable] = {}
-
-
-def register_family(name: str, compute: Callable) -> None:
-    """Register how family ``name`` computes its measures over ranked element results:
-    ``compute(measures, ranked, **inputs) -> {measure: per-topic values}`` (``inputs``: what the evaluation
-    built for it, e.g. ``esr``)."""
-    _FAMILIES[name] = compute
-
-
-def family_compute(name: str) -> Callable:
-    """The compute function of family ``name`` (loading the families first)."""
-    registry()
-    return _FAMILIES[name]
+#: The measure families: each is a package here that registers its measures and its provider
+#: (:mod:`graphsr.measures.provider`) when imported.  They are named, not imported, so that this module stays
+#: below them: a new family is a package of its own plus its name here.
+FAMILY_PACKAGES = ("sr", "esr", "fol")
 
 
 def registry() -> dict[str, type[Measure]]:
     """Every registered measure, by name (loading the family modules on first use)."""
     import importlib
 
-    for module in FAMILY_MODULES:
-        importlib.import_module(f"{__package__}.{module}")
+    for package in FAMILY_PACKAGES:
+        importlib.import_module(f"{__package__}.{package}")
     return dict(_REGISTRY)
 
 

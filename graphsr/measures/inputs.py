@@ -1,7 +1,7 @@
 """The array form of ranked tree results that the measures compute on.
 
 Measures never read files or databases: they take a :class:`RankedNodes`
-(built by :mod:`graphsr.evaluation` from a run, assessments and a navigation
+(built by :mod:`graphsr.measures.elements` from a run, assessments and a navigation
 model, or directly by a test) and return per-topic values.
 """
 

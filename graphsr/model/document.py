@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..errors import XPathError
+
 __all__ = ["DocumentTree", "normalize_xpath", "canonical_xpath"]
 
 _STEP = re.compile(r"([^/\[\]]+)(?:\[(\d+)\])?")
@@ -56,7 +58,7 @@ def normalize_xpath(xpath: str) -> tuple[tuple[str, int], ...]:
 
     Raises
     ------
-    ValueError
+    XPathError
         If the string is not an absolute path of ``tag[n]`` steps.
 
     Examples
@@ -65,17 +67,17 @@ def normalize_xpath(xpath: str) -> tuple[tuple[str, int], ...]:
     (('article', 1), ('bdy', 1), ('sec', 2))
     """
     if len(xpath) > MAX_XPATH:
-        raise ValueError(f"an XPath of {len(xpath)} characters (at most {MAX_XPATH}): {quoted(xpath)}")
+        raise XPathError(f"an XPath of {len(xpath)} characters (at most {MAX_XPATH}): {quoted(xpath)}")
     if not xpath.startswith("/") or xpath.endswith("/") or "//" in xpath:
-        raise ValueError(f"expected an absolute XPath like /article[1]/sec[2], got {quoted(xpath)}")
+        raise XPathError(f"expected an absolute XPath like /article[1]/sec[2], got {quoted(xpath)}")
     steps = []
     for raw in xpath[1:].split("/"):
         m = _STEP.fullmatch(raw)
         if m is None:
-            raise ValueError(f"expected XPath steps of the form tag[n], got {quoted(raw)} in {quoted(xpath)}")
+            raise XPathError(f"expected XPath steps of the form tag[n], got {quoted(raw)} in {quoted(xpath)}")
         pos = int(m.group(2)) if m.group(2) else 1
         if pos < 1:
-            raise ValueError(f"XPath positions are 1-based, got {quoted(raw)} in {quoted(xpath)}")
+            raise XPathError(f"XPath positions are 1-based, got {quoted(raw)} in {quoted(xpath)}")
         steps.append((m.group(1), pos))
     return tuple(steps)
 

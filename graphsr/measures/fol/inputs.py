@@ -10,12 +10,12 @@ it prints; graphsr reproduces every line of the tool's outputs there.
 * Focused and thorough (RULES §1, §3.1-3.2; ESR paper Eq 15-17): character
   precision and recall down the ranking, recall bucketed as ``floor(100 R)``,
   the best precision per bucket, interpolated from above over 101 levels
-  (:mod:`graphsr.measures.fol_focused`).
+  (:mod:`graphsr.measures.fol.focused`).
 * Relevant in Context, T2I and Best in Context (RULES §2, §3.3): an article
   score per article rank, then generalized precision and recall
-  (:mod:`graphsr.measures.fol_context`).
+  (:mod:`graphsr.measures.fol.context`).
 * Which runs the tool refuses (RULES §0, errors) and the lenient alternatives
-  are in :mod:`graphsr.measures.fol_rules`.
+  are in :mod:`graphsr.measures.fol.rules`.
 """
 
 from __future__ import annotations

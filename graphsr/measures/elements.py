@@ -1,10 +1,14 @@
-"""Resolving runs and assessments against document trees into measure inputs.
+"""Element runs and assessments resolved against document trees: the inputs of the element families.
 
 Every run line and qrels line must name a document of the collection and a
 node that exists in it.  By default a line that does not is an error
 (:class:`~graphsr.errors.UnknownNodeError`, with file and line); with
 ``unknown='warn'`` such lines are dropped, counted and reported, never
 silently.  A tree result whose every node was dropped is dropped too.
+
+:func:`judged_nodes` and :func:`run_nodes` build these inputs once for every
+family that scores element runs (SR, ESR, ...), through the evaluation's
+:class:`~graphsr.measures.provider.Scratch`.
 """
 
 from __future__ import annotations
@@ -15,13 +19,13 @@ from typing import Callable, Mapping
 import numpy as np
 
 from ..errors import UnknownNodeError
-from ..measures.inputs import RankedNodes
 from ..model.document import DocumentTree
 from ..model.qrels import ElementQrels
 from ..model.run import Run
-from ..model.topics import missing_topics_warning, topic_sort_key
+from .inputs import RankedNodes
+from .provider import ELEMENT, Provider, RunScores, ScoringContext, Scratch
 
-__all__ = ["Diagnostics", "topic_sort_key", "check_qrels", "ranked_nodes"]
+__all__ = ["Diagnostics", "locate", "check_qrels", "ranked_nodes", "judged_nodes", "run_nodes", "ElementProvider"]
 
 
 @dataclass
@@ -31,7 +35,6 @@ class Diagnostics:
     unknown_run_lines: int = 0
     unknown_qrels_lines: int = 0
     dropped_results: int = 0
-    run_topics_without_qrels: list = field(default_factory=list)
     examples: list = field(default_factory=list)
 
     def note(self, message: str) -> None:
@@ -46,14 +49,15 @@ class Diagnostics:
                        f"ignored ({self.dropped_results} result(s) left empty and dropped)")
         if self.unknown_qrels_lines:
             out.append(f"{self.unknown_qrels_lines} qrels line(s) name unknown documents or nodes and were ignored")
-        if self.run_topics_without_qrels:
-            out.append(missing_topics_warning(run_name, self.run_topics_without_qrels))
         out.extend(f"  e.g. {e}" for e in self.examples)
         return out
 
 
-def _locate(doc: DocumentTree | None, docid: str, xpath: str, source, line, unknown: str,
-            diag: Diagnostics, what: str) -> int | None:
+def locate(doc: DocumentTree | None, docid: str, xpath: str, source=None, line=None, unknown: str = "error",
+           diag: Diagnostics | None = None) -> int | None:
+    """The index of node ``xpath`` in ``doc``; an unknown document or node raises
+    :class:`~graphsr.errors.UnknownNodeError` naming the file and line, or with ``unknown='warn'`` is noted
+    in ``diag`` and gives None."""
     if doc is None:
         msg = f"unknown document {docid!r}: expected a document of the collection"
     else:
@@ -63,7 +67,8 @@ def _locate(doc: DocumentTree | None, docid: str, xpath: str, source, line, unkn
             msg = f"document {docid!r} has no node {xpath}: expected an XPath that exists in the collection"
     if unknown == "error":
         raise UnknownNodeError(msg, source, line)
-    diag.note(f"{source}:{line}: {msg}")
+    if diag is not None:
+        diag.note(f"{source}:{line}: {msg}")
     return None
 
 
@@ -74,7 +79,7 @@ def check_qrels(qrels: ElementQrels, documents: Mapping[str, DocumentTree], unkn
     out: dict[str, dict[tuple[str, int], float]] = {}
     for topic, docid, xp, rel in qrels:
         line = qrels.lines.get((topic, docid, xp))
-        i = _locate(documents.get(docid), docid, xp, qrels.source, line, unknown, diag, "qrels")
+        i = locate(documents.get(docid), docid, xp, qrels.source, line, unknown, diag)
         if i is None:
             diag.unknown_qrels_lines += 1
             continue
@@ -83,7 +88,7 @@ def check_qrels(qrels: ElementQrels, documents: Mapping[str, DocumentTree], unkn
 
 
 def ranked_nodes(run: Run, judged: Mapping[str, Mapping[tuple[str, int], float]], topics: list[str],
-                 documents: Mapping[str, DocumentTree], seen_of: Callable[[str], np.ndarray],
+                 documents: Mapping[str, DocumentTree], seen_of: Callable[[str], np.ndarray] | None,
                  unknown: str = "error", diag: Diagnostics | None = None,
                  doc_codes: dict[str, int] | None = None) -> RankedNodes:
     """Resolve a run's results for the given topics into :class:`RankedNodes`.
@@ -98,8 +103,9 @@ def ranked_nodes(run: Run, judged: Mapping[str, Mapping[tuple[str, int], float]]
         gets no results (its measures are 0).
     documents : mapping of docid to DocumentTree
         At least every document the run names.
-    seen_of : callable
-        ``seen_of(docid)`` -> per-node ``p(e;f)`` of the document (SR Eq 7).
+    seen_of : callable or None
+        ``seen_of(docid)`` -> per-node ``p(e;f)`` of the document (SR Eq 7);
+        None: 0 (no navigation).
     unknown : {'error', 'warn'}
     doc_codes : dict, optional
         Document codes to use (and extend); share one dict to give other
@@ -116,7 +122,7 @@ def ranked_nodes(run: Run, judged: Mapping[str, Mapping[tuple[str, int], float]]
             doc = documents.get(res.docid)
             nodes = []
             for xp, line in zip(res.xpaths, res.lines or (None,) * len(res.xpaths)):
-                i = _locate(doc, res.docid, xp, run.source, line, unknown, diag, "run")
+                i = locate(doc, res.docid, xp, run.source, line, unknown, diag)
                 if i is None:
                     diag.unknown_run_lines += 1
                 else:
@@ -127,7 +133,8 @@ def ranked_nodes(run: Run, judged: Mapping[str, Mapping[tuple[str, int], float]]
             code = doc_codes.setdefault(res.docid, len(doc_codes))
             s = seen_cache.get(res.docid)
             if s is None:
-                s = seen_cache[res.docid] = seen_of(res.docid)
+                s = seen_cache[res.docid] = (seen_of(res.docid) if seen_of is not None
+                                             else np.zeros(len(doc)))
             r = len(rt)
             rt.append(t)
             rd.append(code)
@@ -137,3 +144,63 @@ def ranked_nodes(run: Run, judged: Mapping[str, Mapping[tuple[str, int], float]]
                 rel.append(qt.get((res.docid, i), 0.0))
                 seen.append(s[i])
     return RankedNodes(list(topics), rt, rd, ir, inode, rel, seen)
+
+
+def judged_nodes(qrels: ElementQrels, context: ScoringContext,
+                 shared: Scratch) -> dict[str, dict[tuple[str, int], float]]:
+    """:func:`check_qrels` of the assessments, once per evaluation (warnings into ``shared``)."""
+    def build():
+        diag = Diagnostics()
+        judged = check_qrels(qrels, context.documents, context.unknown, diag)
+        shared.warnings += diag.messages()
+        return judged
+
+    return shared.get("element:judged", build)
+
+
+def run_nodes(run: Run, topics: list[str], judged, context: ScoringContext,
+              scratch: Scratch) -> tuple[RankedNodes, dict[str, int]]:
+    """:func:`ranked_nodes` of a run and the document codes it used, once per run (warnings into
+    ``scratch``)."""
+    def build():
+        diag = Diagnostics()
+        doc_codes: dict[str, int] = {}
+        ranked = ranked_nodes(run, judged, topics, context.documents, context.seen_of, context.unknown, diag,
+                              doc_codes)
+        scratch.warnings += diag.messages(run.name)
+        return ranked, doc_codes
+
+    return scratch.get("element:ranked", build)
+
+
+class ElementProvider(Provider):
+    """The provider of a family that scores element runs against element assessments from the runs' resolved
+    nodes (:class:`RankedNodes`): a subclass gives what it needs and its kernel call."""
+
+    ASSESSMENTS = RUNS = frozenset({ELEMENT})
+    NEEDS: frozenset = frozenset({"documents"})
+
+    def needs(self, kinds):
+        return set(self.NEEDS)
+
+    def prepare(self, judged, context: ScoringContext):
+        """What the family builds once per evaluation from the resolved assessments (None by default)."""
+        return None
+
+    def compute(self, measures, ranked: RankedNodes, doc_codes: dict[str, int], prepared) -> dict:
+        """The family's per-topic values of ``measures`` for one run."""
+        raise NotImplementedError
+
+    def evaluator(self, measures, qrels, context, shared):
+        judged = judged_nodes(qrels, context, shared)
+        return _ElementEvaluator(self, list(measures), judged, context, self.prepare(judged, context))
+
+
+class _ElementEvaluator:
+    def __init__(self, provider: ElementProvider, measures, judged, context, prepared):
+        self.provider, self.measures, self.judged, self.context, self.prepared = (provider, measures, judged,
+                                                                                   context, prepared)
+
+    def score(self, run, topics, scratch) -> RunScores:
+        ranked, doc_codes = run_nodes(run, topics, self.judged, self.context, scratch)
+        return RunScores(self.provider.compute(self.measures, ranked, doc_codes, self.prepared))

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .fol import SPAN, PassageInputs
+from .inputs import SPAN, PassageInputs
 
 __all__ = ["Violation", "first_violation", "skipped_overlaps", "new_characters", "article_blocks"]
 

@@ -1,4 +1,8 @@
-"""Scoring passage runs against INEX FOL assessments, as the official tool inex_eval 3.1 does.
+"""How the passage family scores: runs against INEX FOL assessments, as the official tool inex_eval 3.1 does.
+
+Element assessments and element runs are scored as the text their elements
+cover (:mod:`graphsr.measures.fol.convert`), as INEX 2008-2010 did; that
+needs the collection's documents.
 
 As the official tool (``shared/data/inex2010/official/RULES.md`` §0):
 
@@ -15,27 +19,55 @@ As the official tool (``shared/data/inex2010/official/RULES.md`` §0):
   RiC or T2I task; interleaved articles in RiC, T2I, BiC; a second BiC result
   for an article) is refused with the file, line, topic and article; with
   ``lenient`` such runs are scored instead (see
-  :mod:`graphsr.measures.fol_rules`), with a warning that the numbers are not
+  :mod:`graphsr.measures.fol.rules`), with a warning that the numbers are not
   the official tool's.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
-
 import numpy as np
 
-from ..errors import MeasureNameError, RunFormatError, RunRuleError
-from ..measures.base import Measure, parse_measures
-from ..measures.fol import PassageInputs
-from ..measures.fol_family import compute_fol_family
-from ..model.fol import FOLQrels, FOLRun
-from ..model.topics import missing_topics_warning, select_topics
-from .results import Results, RunResult
+from ...errors import RunFormatError, RunRuleError
+from ...model.fol import FOLQrels, FOLRun
+from ...model.qrels import ElementQrels
+from ..provider import ELEMENT, PASSAGE, Provider, RunScores
+from .inputs import PassageInputs
+from .measures import compute_fol_family
 
-__all__ = ["passage_inputs", "evaluate_passages", "evaluate_passage_run"]
+__all__ = ["PassageProvider", "passage_inputs"]
 
-_ORDERS = ("file", "rank")
+
+class PassageProvider(Provider):
+    """The official INEX passage measures (iP, MAiP, gP, gR, MAgP, counts) of passage or element runs
+    against FOL or element assessments."""
+
+    NAME = "fol"
+    DESCRIPTION = "passage (INEX)"
+    TITLE = "official INEX passage measures (inex_eval 3.1)"
+    ASSESSMENTS = RUNS = frozenset({ELEMENT, PASSAGE})
+
+    def needs(self, kinds):
+        return {"documents"} if ELEMENT in kinds else set()
+
+    def evaluator(self, measures, qrels, context, shared):
+        if isinstance(qrels, ElementQrels):
+            from .convert import passage_qrels
+
+            qrels = shared.get("fol:qrels", lambda: passage_qrels(qrels, context.documents))
+        return _PassageEvaluator(list(measures), qrels, context)
+
+
+class _PassageEvaluator:
+    def __init__(self, measures, qrels: FOLQrels, context):
+        self.measures, self.qrels, self.context = measures, qrels, context
+
+    def score(self, run, topics, scratch) -> RunScores:
+        if not isinstance(run, FOLRun):
+            from .convert import passage_run
+
+            run = passage_run(run, self.context.documents, self.qrels.vocab)
+        return score_passage_run(self.qrels, run, self.measures, topics, self.context.order,
+                                 self.context.lenient)
 
 
 def passage_inputs(qrels: FOLQrels, run: FOLRun, topics: list[str],
@@ -50,8 +82,8 @@ def passage_inputs(qrels: FOLQrels, run: FOLRun, topics: list[str],
     RunFormatError
         In file order, when a topic's lines are split by another topic's.
     """
-    if order not in _ORDERS:
-        raise ValueError(f"order must be one of {_ORDERS}, got {order!r}")
+    if order not in ("file", "rank"):
+        raise ValueError(f"order must be 'file' or 'rank', got {order!r}")
     run = run.recoded(qrels.vocab)
     vocab = qrels.vocab
     T = len(topics)
@@ -131,22 +163,24 @@ def _rule_error(exc: RunRuleError, run: FOLRun, rows: np.ndarray) -> RunFormatEr
     return RunRuleError(exc.kind, r, e, exc.tasks, message, run.source, int(run.line[r]))
 
 
-def evaluate_passage_run(qrels: FOLQrels, run: FOLRun, measures: Sequence[Measure], all_topics: bool = False,
-                         order: str = "file", lenient: bool = False) -> RunResult:
-    """Score one passage run (see :func:`evaluate_passages`)."""
+def score_passage_run(qrels: FOLQrels, run: FOLRun, measures, topics: list[str], order: str = "file",
+                      lenient: bool = False) -> RunScores:
+    """Score one passage run for ``topics`` (judged topics, in report order).
+
+    Raises
+    ------
+    RunFormatError
+        A topic's lines split in file order; :class:`~graphsr.errors.RunRuleError`
+        (a RunFormatError) for a run the official tool refuses, naming the
+        file, line, topic and article.
+    """
     run = run.recoded(qrels.vocab)
-    judged_codes = qrels.judged_topic_codes
-    names = qrels.vocab.topic_names()
-    present = np.flatnonzero(np.bincount(run.topic_code, minlength=len(names)))
-    topics, missing = select_topics(names[present].tolist(), names[judged_codes].tolist(), all_topics)
     x, rows = passage_inputs(qrels, run, topics, order)
     try:
         got = compute_fol_family(list(measures), x, lenient)
     except RunRuleError as exc:
         raise _rule_error(exc, run, rows) from None
     warnings = []
-    if missing:
-        warnings.append(missing_topics_warning(run.name, missing))
     refused = got.notes.get("refused")
     if refused is not None:
         r = int(rows[refused.result])
@@ -172,41 +206,4 @@ def evaluate_passage_run(qrels: FOLQrels, run: FOLRun, measures: Sequence[Measur
                         "in file order, so these numbers are not the official tool's")
     mask = np.zeros(len(run), dtype=bool)
     mask[rows] = True
-    return RunResult(run.name, topics, got.values, warnings, got.overall, run.last_run_id(mask))
-
-
-def evaluate_passages(qrels: FOLQrels, runs: Sequence[FOLRun], measures: Sequence[Measure | str],
-                      all_topics: bool = False, order: str = "file", lenient: bool = False) -> Results:
-    """Score passage runs with the official INEX measures.
-
-    Parameters
-    ----------
-    qrels : FOLQrels
-    runs : sequence of FOLRun
-    measures : sequence of Measure or str
-        Passage measures (``graphsr measures --family fol``), e.g. ``MAiP``,
-        ``iP[0.01]``, ``gP@10``, ``MAgP(task=t2i)``, ``char_prec``.
-    all_topics : bool
-        Average over every judged topic (``-c``).
-    order : {'file', 'rank'}
-        The order of each topic's results: the file's (the official tool) or
-        the rank column's (ties in file order).
-    lenient : bool
-        Score runs that break a rule of their task instead of refusing them.
-
-    Raises
-    ------
-    MeasureNameError
-        For a measure that is not a passage measure.
-    RunFormatError
-        A topic's lines split in file order; :class:`~graphsr.errors.RunRuleError`
-        (a RunFormatError) for a run the official tool refuses, naming the
-        file, line, topic and article.
-    """
-    ms = parse_measures(list(measures))
-    other = [str(m) for m in ms if m.FAMILY != "fol"]
-    if other:
-        raise MeasureNameError(f"{', '.join(other)}: not a passage measure; FOL assessments give the measures of "
-                               "'graphsr measures --family fol' (iP[x], MAiP, gP@k, gR@k, MAgP, counts ...)")
-    out = [evaluate_passage_run(qrels, run, ms, all_topics, order, lenient) for run in runs]
-    return Results(out, ms)
+    return RunScores(got.values, got.overall, warnings, run.last_run_id(mask))

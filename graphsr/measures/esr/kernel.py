@@ -18,7 +18,7 @@ from typing import Callable
 
 import numpy as np
 
-from .inputs import RankedNodes
+from ..inputs import RankedNodes
 
 __all__ = ["ESRInputs", "esr_curves", "esr_curves_many"]
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from ..model.document import DocumentTree
-from ..model.fol import FOLQrels, FOLRun, Vocabulary
-from ..model.qrels import ElementQrels
-from ..model.run import Run
-from .resolve import Diagnostics, _locate
+from ...model.document import DocumentTree
+from ...model.fol import FOLQrels, FOLRun, Vocabulary
+from ...model.qrels import ElementQrels
+from ...model.run import Run
+from ..elements import locate
 
 __all__ = ["passage_qrels", "passage_run"]
 
@@ -43,7 +43,7 @@ def _union(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
 def _range(documents: Mapping[str, DocumentTree], docid: str, xpath: str, source=None, line=None) -> tuple[int, int]:
     """The text range of a node; an unknown document or node is an error naming the file and line."""
     doc = documents.get(docid)
-    i = _locate(doc, docid, xpath, source, line, "error", Diagnostics(), "")
+    i = locate(doc, docid, xpath, source, line)
     return int(doc.start[i]), int(doc.end[i])
 
 

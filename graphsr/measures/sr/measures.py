@@ -36,8 +36,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Measure, register, register_family
-from .inputs import RankedNodes
+from ..base import Measure, register
+from ..inputs import RankedNodes
 
 __all__ = ["SR", "SRP", "sr_components", "compute_sr_family"]
 
@@ -58,6 +58,7 @@ class _SRP(Measure):
     DESCRIPTION = "SR@k / k (CIKM'08 section 6); equals P@k without navigation and binary relevance"
     CUTOFF = "required"
     FAMILY = "sr"
+    BOUNDS = (0.0, 1.0)
 
 
 register(_SR)
@@ -160,8 +161,6 @@ def compute_sr_family(measures: list[Measure], r: RankedNodes) -> dict[Measure, 
         k = m.cutoff
         mask = slice(None) if k is None else pos < k
         sr = np.bincount(r.result_topic[mask], weights=gain[mask], minlength=t)
-        out[m] = sr / k if m.NAME == "SRP" else sr
+        out[m] = sr / k if m.NAME == "SRP" else sr.astype(float)
     return out
 
-
-register_family("sr", lambda measures, ranked, **_: compute_sr_family(measures, ranked))

@@ -17,10 +17,10 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
-from ..measures.esr_vectorised import ESRInputs
-from ..measures.inputs import RankedNodes
-from ..model.document import DocumentTree
-from ..navigation.from_routes import RouteModel
+from ...model.document import DocumentTree
+from ...navigation.from_routes import RouteModel
+from ..inputs import RankedNodes
+from .kernel import ESRInputs
 
 __all__ = ["ESRInputBuilder"]
 
@@ -85,7 +85,7 @@ class ESRInputBuilder:
     def __call__(self, ranked: RankedNodes, doc_codes: dict[str, int]) -> dict[str, ESRInputs]:
         """``{"binary": ESRInputs, "length": ESRInputs}`` for one run.
 
-        ``doc_codes`` must be the dict :func:`~graphsr.evaluation.resolve.ranked_nodes`
+        ``doc_codes`` must be the dict :func:`~graphsr.measures.elements.ranked_nodes`
         filled; documents assessed but not retrieved are added to it.
         """
         spans = [self._span.get(t, (0, 0)) for t in ranked.topics]

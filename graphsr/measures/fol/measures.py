@@ -23,7 +23,7 @@ tolerance in characters, default 300) and ``n`` (bic, default 500); ``gP`` and
 ``gR`` take ``beyond``: ``last`` (default, the official tool: a topic with
 fewer than k article ranks reports the value at its last one) or ``zero``
 (ranks past the last count as scoring 0, so gP divides by k).  The arithmetic
-and the official tool's conventions are in :mod:`graphsr.measures.fol` and
+and the official tool's conventions are in :mod:`graphsr.measures.fol.inputs` and
 the modules it names.
 
 >>> from graphsr.measures import parse_measure
@@ -37,12 +37,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import MeasureNameError, RunRuleError
-from .base import Measure, Param, _fmt, register, register_family
-from .fol import PassageInputs
-from .fol_context import article_ranking, generalized
-from .fol_focused import character_stats, interpolated_precision
-from .fol_rules import first_violation
+from ...errors import MeasureNameError, RunRuleError
+from ..base import Measure, Param, format_param as _fmt, register
+from .context import article_ranking, generalized
+from .focused import character_stats, interpolated_precision
+from .inputs import PassageInputs
+from .rules import first_violation
 
 __all__ = ["iP", "MAiP", "gP", "gR", "MAgP", "ircl_prn", "compute_fol_family", "TASKS", "RULES_OF_TASK",
            "COUNTS", "RATIOS", "PassageValues", "headline_measures", "IP_CURVE", "OFFICIAL_FOCUSED",
@@ -67,6 +67,7 @@ class _Passage(Measure):
     """A passage measure: ``task`` and, where the score is read, the task's score parameter."""
 
     FAMILY = "fol"
+    BOUNDS = (0.0, 1.0)
     TASKS: tuple = TASKS
     DEFAULT_TASK = "focused"
     SCORED = False  # reads the article scores (beta, irr, n)
@@ -217,6 +218,7 @@ class _MAgP(_Passage):
 class _Count(_Passage):
     INTEGER = True
     AGGREGATE = "sum"
+    BOUNDS = None
 
 
 class _Ratio(_Passage):
@@ -241,7 +243,8 @@ _RATIO_TEXT = {
 }
 _classes = [_IP, _Ircl, _MAiP, _gP, _gR, _MAgP]
 for _name, _text in _COUNT_TEXT.items():
-    _classes.append(type(f"_{_name}", (_Count,), {"NAME": _name, "DESCRIPTION": _text + "; all: sum"}))
+    _classes.append(type(f"_{_name}", (_Count,), {"NAME": _name, "DESCRIPTION": _text + "; all: sum",
+                                                  "EMPTY": None if _name in ("num_rel", "rel_size") else 0.0}))
 for _name, _text in _RATIO_TEXT.items():
     _classes.append(type(f"_{_name}", (_Ratio,), {"NAME": _name, "DESCRIPTION": _text}))
 for _cls in _classes:
@@ -261,7 +264,7 @@ IP_CURVE = tuple(f"iP[{j / 100:.2f}]" for j in range(101))
 def headline_measures(task: str = "focused", curve: bool = False) -> list[Measure]:
     """The headline measures of ``task`` (with ``curve``, the 101-point iP curve too), as measures of that
     task with default parameters."""
-    from .base import parse_measure
+    from ..base import parse_measure
 
     names = list(OFFICIAL_FOCUSED if task in CHARACTER_TASKS else OFFICIAL_CONTEXT)
     if curve:
@@ -363,14 +366,3 @@ def compute_fol_family(measures: list[Measure], x: PassageInputs, lenient: bool 
         if m not in overall:
             overall[m] = float(out[m].sum()) if m.AGGREGATE == "sum" else _seq_mean(out[m])
     return PassageValues({m: out[m] for m in measures}, overall, notes)
-
-
-def _from_ranked_nodes(measures, ranked, **_):
-    from ..errors import GraphsrInputError
-
-    raise GraphsrInputError(f"{', '.join(map(str, measures))}: passage measures score character passages: "
-                            "graphsr.evaluation.evaluate converts element runs and assessments to them "
-                            "(or use evaluate_passages)")
-
-
-register_family("fol", _from_ranked_nodes)

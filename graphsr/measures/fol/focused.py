@@ -33,8 +33,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .fol import PassageInputs, highlighted
-from .fol_rules import new_characters, skipped_overlaps
+from .inputs import PassageInputs, highlighted
+from .rules import new_characters, skipped_overlaps
 
 __all__ = ["CharacterStats", "character_stats", "interpolated_precision"]
 

@@ -40,8 +40,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .fol import SPAN, PassageInputs, covered, highlighted, irrelevant_position
-from .fol_rules import article_blocks
+from .inputs import SPAN, PassageInputs, covered, highlighted, irrelevant_position
+from .rules import article_blocks
 
 __all__ = ["ArticleRanking", "article_ranking", "generalized"]
 
@@ -151,7 +151,7 @@ def article_ranking(x: PassageInputs, task: str = "ric", beta: float = 0.25, irr
     """Score each article rank for ``task`` (``ric``, ``t2i`` or ``bic``) and count per topic.
 
     Interleaving, overlap and repeated BiC results are checked by the caller
-    (:func:`graphsr.measures.fol_rules.first_violation`); here an article rank
+    (:func:`graphsr.measures.fol.rules.first_violation`); here an article rank
     is a run of consecutive results, its retrieved text the union of its
     passages, and BiC reads its first result.
     """

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Measure, Param, register, register_family
-from .esr_vectorised import ESRInputs, esr_curves_many
+from ..base import Measure, Param, register
+from .kernel import ESRInputs, esr_curves_many
 
 __all__ = ["ESRP", "ESRR", "SRiP", "SRiR", "SRiP2", "SRiR2", "NSRCG", "NSRCG2", "SRPRUM", "MASRiP", "MASRiP2",
            "MAESRP", "compute_esr_family", "mean_interpolated"]
@@ -37,7 +37,7 @@ class _ESRMeasure(Measure):
     def rel_mode(self) -> str:
         mode = self.params.get("rel") or self.DEFAULT_REL
         if mode not in ("binary", "length"):
-            from ..errors import MeasureNameError
+            from ...errors import MeasureNameError
 
             raise MeasureNameError(f"{self.NAME}: rel must be binary or length, got {mode!r}")
         return mode
@@ -48,10 +48,11 @@ class _ESRMeasure(Measure):
         return self
 
 
-def _declare(name: str, desc: str, default_rel: str, params: dict | None = None, cutoff: str = "required"):
+def _declare(name: str, desc: str, default_rel: str, params: dict | None = None, cutoff: str = "required",
+             bounds: tuple | None = (0.0, 1.0), empty: float | None = 0.0):
     cls = type(f"_{name.replace('.', '_')}", (_ESRMeasure,), {
-        "NAME": name, "DESCRIPTION": desc, "DEFAULT_REL": default_rel, "CUTOFF": cutoff,
-        "SUPPORTED_PARAMS": {"rel": _REL, **(params or {})}})
+        "NAME": name, "DESCRIPTION": desc, "DEFAULT_REL": default_rel, "CUTOFF": cutoff, "BOUNDS": bounds,
+        "EMPTY": empty, "SUPPORTED_PARAMS": {"rel": _REL, **(params or {})}})
     register(cls)
     return cls()
 
@@ -60,23 +61,25 @@ ESRP = _declare("ESRP", "E[Hits]@k / k (ESR Eq 13)", "binary")
 ESRR = _declare("ESRR", "(E[Hits] + E[Near-misses]) / recall-base at k (ESR Eq 14)", "binary")
 SRiP = _declare("SRiP", "E[Hits] / size of the first k trees (ESR Eq 18)", "length")
 SRiR = _declare("SRiR", "E[Hits] / T_rel (ESR Eq 19)", "length")
-SRiP2 = _declare("SRiP2", "(E[Hits] + E[Near-misses]) / size of the first k trees (ESR Eq 30)", "length")
-SRiR2 = _declare("SRiR2", "(E[Hits] + E[Near-misses]) / T_rel (ESR Eq 31)", "length")
+SRiP2 = _declare("SRiP2", "(E[Hits] + E[Near-misses]) / size of the first k trees (ESR Eq 30)", "length",
+                 bounds=None)
+SRiR2 = _declare("SRiR2", "(E[Hits] + E[Near-misses]) / T_rel (ESR Eq 31)", "length", bounds=None)
 _LM = {"l": Param(float, 1.0, "desired recall"), "m": Param(float, 10.0, "desired effort in ranks")}
-NSRCG = _declare("NSRCG", "E[Hits]@k / (k l recall-base / m) (ESR Eq 23-25)", "length", _LM)
-NSRCG2 = _declare("NSRCG2", "(E[Hits] + E[Near-misses])@k / (k l recall-base / m) (ESR Eq 32-34)", "length", _LM)
+NSRCG = _declare("NSRCG", "E[Hits]@k / (k l recall-base / m) (ESR Eq 23-25)", "length", _LM, bounds=None)
+NSRCG2 = _declare("NSRCG2", "(E[Hits] + E[Near-misses])@k / (k l recall-base / m) (ESR Eq 32-34)", "length", _LM,
+                  bounds=None)
 SRPRUM = _declare("SRPRUM", "CL(C) / C at the first cut-off C with ESRR >= r (ESR Eq 27-29)", "binary",
-                  {"r": Param(float, 0.5, "desired recall")}, cutoff="optional")
+                  {"r": Param(float, 0.5, "desired recall")}, cutoff="optional", bounds=None)
 MASRiP = _declare("MASRiP", "SRiP interpolated at 101 recall points of SRiR2, averaged (ESR section 7)", "length",
                   cutoff="optional")
 MASRiP2 = _declare("MASRiP2", "SRiP2 interpolated at 101 recall points of SRiR2, averaged (ESR section 7)",
-                   "length", cutoff="optional")
+                   "length", cutoff="optional", bounds=None)
 MAESRP = _declare("MAESRP", "ESRP interpolated at 101 recall points of ESRR, averaged (ESR section 7)", "binary",
                   cutoff="optional")
-HITS = _declare("ESR.Hits", "E[Hits] at k (ESR Eq 8)", "binary")
-NEAR = _declare("ESR.NearMisses", "E[Near-misses] at k (ESR Eq 10)", "binary")
-MISSES = _declare("ESR.Misses", "E[Misses] at k (ESR Eq 9)", "binary")
-RECALL_BASE = _declare("ESR.RecallBase", "recall-base at k (ESR Eq 11)", "binary")
+HITS = _declare("ESR.Hits", "E[Hits] at k (ESR Eq 8)", "binary", bounds=None)
+NEAR = _declare("ESR.NearMisses", "E[Near-misses] at k (ESR Eq 10)", "binary", bounds=None)
+MISSES = _declare("ESR.Misses", "E[Misses] at k (ESR Eq 9)", "binary", bounds=None, empty=None)
+RECALL_BASE = _declare("ESR.RecallBase", "recall-base at k (ESR Eq 11)", "binary", bounds=None, empty=None)
 
 
 def _ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -202,15 +205,3 @@ def _srprum(curves: dict, cutoffs: list[int], r: float, k_max: int | None) -> np
             c = idx[0]
             out[t] = (h[t, c] + nm[t, c]) / ks[c]
     return out
-
-
-def _compute(measures, ranked, esr=None, **_):
-    if esr is None:
-        from ..errors import GraphsrInputError
-
-        raise GraphsrInputError(f"{', '.join(map(str, measures))}: ESR measures need node assessments and a "
-                                "navigation model of route steps")
-    return compute_esr_family(measures, esr)
-
-
-register_family("esr", _compute)

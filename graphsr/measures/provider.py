@@ -1,0 +1,201 @@
+"""Measure families as providers: what a family scores, from which inputs, and how.
+
+As ir_measures' providers, each family (``sr``, ``esr``, ``fol``, ...) is one
+package under :mod:`graphsr.measures` that declares its measures, and
+registers one :class:`Provider` saying
+
+* which inputs it scores (:attr:`Provider.ASSESSMENTS`, :attr:`Provider.RUNS`:
+  ``element`` -- :class:`~graphsr.model.qrels.ElementQrels` and
+  :class:`~graphsr.model.run.Run` -- or ``passage`` --
+  :class:`~graphsr.model.fol.FOLQrels` and :class:`~graphsr.model.fol.FOLRun`),
+* what else it needs from the :class:`ScoringContext` (documents, an SR
+  navigation model, a navigation model learned from routes),
+* and how to score: :meth:`Provider.evaluator` builds the family's inputs from
+  the assessments once, and the evaluator's ``score`` builds a run's inputs
+  and calls the family's kernel (a pure function over arrays).
+
+:func:`graphsr.evaluation.evaluate` groups the requested measures by
+provider, checks every provider against the inputs (one clear line when a
+measure cannot score them), and merges the evaluators' per-topic values.
+Inputs several families build the same way (a run's nodes resolved against
+the collection) are built once per run: evaluators share a :class:`Scratch`.
+
+A new family is a package here (measures, provider, kernel) and its name in
+:data:`graphsr.measures.base.FAMILY_PACKAGES`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar, Mapping, Sequence
+
+import numpy as np
+
+from ..errors import GraphsrInputError
+from ..model.document import DocumentTree
+from .base import FAMILY_PACKAGES, Measure, registry
+
+__all__ = ["ELEMENT", "PASSAGE", "ScoringContext", "Scratch", "RunScores", "Provider", "register_provider",
+           "provider_of", "providers", "input_kind"]
+
+ELEMENT, PASSAGE = "element", "passage"
+
+#: What a context may have to hold, and how to give it (for the error when it does not).
+NEEDS_TEXT = {
+    "documents": "the collection's documents (--collection DIR, or a stored collection)",
+    "navigation": "an SR navigation model (--model SUMMARY:WEIGHT with --collection DIR, 'none' for no "
+                  "navigation, or a stored model)",
+    "routes": "navigation learned from route steps (--routes LOG with --collection DIR, --routes-model NAME, "
+              "or --nav depth4 for the depth prior)",
+}
+
+
+@dataclass
+class ScoringContext:
+    """What scoring needs besides assessments and runs, and how to treat what does not fit.
+
+    Attributes
+    ----------
+    documents : mapping of docid to DocumentTree, optional
+        Every document the runs and assessments name (element inputs).
+    seen_of : callable, optional
+        ``seen_of(docid)`` -> per-node SR seen probability ``p(e;f)`` (SR Eq 7).
+    model_name : str
+        The SR navigation model's name, for reports.
+    route_model : RouteModel, optional
+        Navigation learned from route steps (the ESR measures).
+    unknown : {'error', 'warn'}
+        Element lines naming unknown documents or nodes: raise, or drop and report.
+    order : {'file', 'rank'}
+        Order of a passage run's results within a topic (the official tool: file).
+    lenient : bool
+        Score passage runs the official tool refuses, with a warning.
+    """
+
+    documents: Mapping[str, DocumentTree] | None = None
+    seen_of: Callable[[str], np.ndarray] | None = None
+    model_name: str = ""
+    route_model: Any = None
+    unknown: str = "error"
+    order: str = "file"
+    lenient: bool = False
+
+    def __post_init__(self) -> None:
+        if self.unknown not in ("error", "warn"):
+            raise ValueError(f"unknown must be 'error' or 'warn', got {self.unknown!r}")
+        if self.order not in ("file", "rank"):
+            raise ValueError(f"order must be 'file' or 'rank', got {self.order!r}")
+
+    def has(self, need: str) -> bool:
+        """Whether the context holds ``need`` (a key of :data:`NEEDS_TEXT`)."""
+        return {"documents": self.documents, "navigation": self.seen_of,
+                "routes": self.route_model}[need] is not None
+
+
+@dataclass
+class Scratch:
+    """Inputs built once and shared by the evaluators scoring one thing (the assessments, or one run),
+    and the warnings building them produced."""
+
+    memo: dict = field(default_factory=dict)
+    warnings: list = field(default_factory=list)
+
+    def get(self, key: str, build: Callable[[], Any]) -> Any:
+        if key not in self.memo:
+            self.memo[key] = build()
+        return self.memo[key]
+
+
+@dataclass
+class RunScores:
+    """One evaluator's values for one run: ``values[m][k]`` for topic ``k``; ``overall`` the ``all``
+    values that are not the measure's own aggregate of them (the official tool's); warnings; the run id
+    the run names, where the family reads one."""
+
+    values: dict[Measure, np.ndarray]
+    overall: dict[Measure, float] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    run_id: str | None = None
+
+
+class Provider:
+    """A measure family's provider (see the module docstring)."""
+
+    NAME: ClassVar[str] = ""
+    ASSESSMENTS: ClassVar[frozenset] = frozenset({ELEMENT})
+    RUNS: ClassVar[frozenset] = frozenset({ELEMENT})
+    DESCRIPTION: ClassVar[str] = ""  # what its measures are, for messages ("Structural Relevance")
+    TITLE: ClassVar[str] = ""        # its heading in 'graphsr measures'
+
+    def needs(self, kinds: set[str]) -> set[str]:
+        """What the context must hold to score inputs of ``kinds`` (keys of :data:`NEEDS_TEXT`)."""
+        return set()
+
+    def check(self, measures: Sequence[Measure], qrels_kind: str, runs: Sequence, context: ScoringContext) -> None:
+        """Raise :class:`~graphsr.errors.GraphsrInputError`, in one line, if ``measures`` cannot score these
+        inputs with this context."""
+        names = ", ".join(map(str, measures))
+        if qrels_kind not in self.ASSESSMENTS:
+            raise GraphsrInputError(f"{names}: {self.DESCRIPTION or self.NAME} measures score "
+                                    f"{_kinds(self.ASSESSMENTS)} assessments, not {qrels_kind} assessments "
+                                    "('graphsr measures' lists each family's inputs)")
+        kinds = {qrels_kind}
+        for run in runs:
+            kind = input_kind(run)
+            if kind not in self.RUNS:
+                raise GraphsrInputError(f"{run.name}: a {kind} run; {names} score {_kinds(self.RUNS)} runs")
+            kinds.add(kind)
+        for need in sorted(self.needs(kinds)):
+            if not context.has(need):
+                raise GraphsrInputError(f"{names}: need {NEEDS_TEXT[need]}")
+
+    def evaluator(self, measures: Sequence[Measure], qrels, context: ScoringContext, shared: Scratch):
+        """An object whose ``score(run, topics, scratch) -> RunScores`` scores one run for ``topics``
+        (in report order; a topic the run lacks scores as an empty ranking)."""
+        raise NotImplementedError
+
+
+def _kinds(kinds: frozenset) -> str:
+    return " or ".join(sorted(kinds))
+
+
+_PROVIDERS: dict[str, Provider] = {}
+
+
+def register_provider(provider: Provider) -> Provider:
+    """Register the provider of family ``provider.NAME`` (a family package does it when imported)."""
+    if provider.NAME in _PROVIDERS and type(_PROVIDERS[provider.NAME]) is not type(provider):
+        raise ValueError(f"measure family {provider.NAME!r} registered twice")
+    _PROVIDERS[provider.NAME] = provider
+    return provider
+
+
+def providers() -> dict[str, Provider]:
+    """Every registered provider, by family name, in the order of
+    :data:`~graphsr.measures.base.FAMILY_PACKAGES` (loading the families)."""
+    registry()
+    order = {name: k for k, name in enumerate(FAMILY_PACKAGES)}
+    return dict(sorted(_PROVIDERS.items(), key=lambda item: order.get(item[0], len(order))))
+
+
+def provider_of(measure: Measure) -> Provider:
+    """The provider of ``measure``'s family."""
+    registry()
+    try:
+        return _PROVIDERS[measure.FAMILY]
+    except KeyError:
+        raise GraphsrInputError(f"{measure}: its family {measure.FAMILY!r} has no provider") from None
+
+
+def input_kind(obj) -> str:
+    """``element`` or ``passage``: the kind of an assessments or run object."""
+    from ..model.fol import FOLQrels, FOLRun
+    from ..model.qrels import ElementQrels
+    from ..model.run import Run
+
+    if isinstance(obj, (FOLQrels, FOLRun)):
+        return PASSAGE
+    if isinstance(obj, (ElementQrels, Run)):
+        return ELEMENT
+    raise GraphsrInputError(f"expected element or passage assessments or runs (graphsr.io readers), got "
+                            f"{type(obj).__name__}")
