@@ -95,12 +95,15 @@ def test_qrels(tmp_path):
 
 
 @pytest.mark.parametrize("text, line, pattern", [
-    ("1 Q0 a /a 1 extra\n", 1, "expected 5 fields"),
+    ("1 Q0 a /a 1 2 extra\n", 1, "expected 5 fields"),
+    ("1 Q0 a /a 1 extra\n", 1, "exhaustivity and specificity digits"),
+    ("1 Q0 a /a 2 0\n", 1, r"INEX \(e, s\) pair"),
+    ("1 Q0 a /a 4,4\n", 1, r"INEX \(e, s\) pair"),
+    ("1 Q0 a /a 2 2\n1 Q0 a /a/b 0.5\n", 2, "mixes"),
     ("1 Q0 a /a 1.5\n", 1, r"in \[0, 1\]"),
     ("1 Q0 a /a -0.1\n", 1, r"in \[0, 1\]"),
     ("1 Q0 a /a nan\n", 1, r"in \[0, 1\]"),
     ("1 Q0 a /a high\n", 1, "relevance number"),
-    ("1 Q0 a /a 2,1\n", 1, "quantisation"),
     ("1 Q0 a /a 1\n1 Q0 a /a[1] 0.5\n", 2, "assessed twice"),
     ("1 Q0 a a/b 1\n", 1, "absolute XPath"),
 ])
@@ -114,3 +117,14 @@ def test_qrels_errors(tmp_path, text, line, pattern):
 def test_empty_qrels(tmp_path):
     with pytest.raises(QrelsFormatError, match="empty"):
         read_element_qrels(write(tmp_path / "e.qrels", ""))
+
+
+def test_inex_es_assessments(tmp_path):
+    f = write(tmp_path / "es.qrels", "163 Q0 r7022 /article[1] 3 1\n163 Q0 r7022 /article/bdy/sec[6] 3,3\n"
+                                     "163 Q0 r7022 /article/bdy/sec[4] 0 0\n")
+    q = read_element_qrels(f)
+    assert q.grades == {"163": {("r7022", "/article[1]"): (3, 1), ("r7022", "/article[1]/bdy[1]/sec[6]"): (3, 3),
+                                ("r7022", "/article[1]/bdy[1]/sec[4]"): (0, 0)}}
+    # measures reading one value see the generalised quantisation
+    assert q.judgments["163"] == {("r7022", "/article[1]"): 0.75, ("r7022", "/article[1]/bdy[1]/sec[6]"): 1.0,
+                                  ("r7022", "/article[1]/bdy[1]/sec[4]"): 0.0}

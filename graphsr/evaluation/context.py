@@ -53,7 +53,8 @@ def element_context(docids: set[str], *, measures: Sequence[Measure | str] = (),
     GraphsrInputError
         When what is given does not fit together (with what to give instead).
     """
-    needs = set().union(*(provider_of(m).needs({ELEMENT}) for m in parse_measures(list(measures))))
+    ms = parse_measures(list(measures))
+    needs = set().union(*(provider_of(m).needs({ELEMENT}, [m]) for m in ms))
     needs_routes = "routes" in needs
     stored = (store is not None or collection is None) if use_store is None else use_store
     if stored and not model:
@@ -61,8 +62,9 @@ def element_context(docids: set[str], *, measures: Sequence[Measure | str] = (),
                                 "built in memory give --collection DIR and --model SUMMARY:WEIGHT")
     prior = nav == "depth4" and not (routes or routes_model)
     if needs_routes and not (routes or routes_model or prior):
-        raise GraphsrInputError("ESR measures need navigation: give --routes LOG (with --collection DIR) or "
-                                "--routes-model NAME (a stored model)")
+        raise GraphsrInputError("ESR measures (and PRUM with nav=routes) need navigation learned from route "
+                                "steps: give --routes LOG (with --collection DIR) or --routes-model NAME (a stored "
+                                "model)")
     log = None
     touched = set(docids)
     if routes:
@@ -73,12 +75,17 @@ def element_context(docids: set[str], *, measures: Sequence[Measure | str] = (),
         log = read_routes(routes)
         touched |= log.docids()
     loaded = None
+    num_elements = None
     if stored:
         from ..evaluation.stored import stored_navigation
         from ..store import open_store
 
         with open_store(store or None) as s:
             documents, seen_of, model_name = stored_navigation(s, model, touched, collection, progress=progress)
+            if "size" in needs:
+                from ..navigation.stored import load_stored_model
+
+                num_elements = load_stored_model(s, model).summary.num_elements
     else:
         from ..navigation import parse_model_spec
         from ..summaries.kinds import partition_kind
@@ -89,7 +96,11 @@ def element_context(docids: set[str], *, measures: Sequence[Measure | str] = (),
         kinds = [spec.summary] if navigation and spec.summary != "none" else []
         if log is not None and nav not in ("elements", "depth4"):
             kinds.append(partition_kind(nav).name)
+        if "size" in needs and not kinds:
+            kinds.append("tag")  # the cheapest summary counts the collection's elements
         loaded = load_collection(collection, kinds, keep=touched, progress=progress, workers=workers)
+        if loaded.summaries:
+            num_elements = next(iter(loaded.summaries.values())).num_elements
         seen_of = navigation_for(spec, loaded)[1] if navigation else None
         documents, model_name = loaded.documents, str(spec) if navigation else ""
     route_model = None
@@ -108,4 +119,4 @@ def element_context(docids: set[str], *, measures: Sequence[Measure | str] = (),
         from ..navigation.from_routes import depth4_prior
 
         route_model = depth4_prior(documents)
-    return ScoringContext(documents, seen_of, model_name, route_model)
+    return ScoringContext(documents, seen_of, model_name, route_model, num_elements)

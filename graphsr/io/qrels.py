@@ -3,8 +3,11 @@
 Format (SPEC section 6), whitespace separated::
 
     topic Q0 file xpath rel
+    topic Q0 file xpath e s          (INEX 2002-2005: exhaustivity, specificity)
 
-with ``rel`` a number in [0, 1].  Nodes that are not listed are not relevant.
+with ``rel`` a number in [0, 1], ``e`` and ``s`` in 0..3 (also written
+``e,s`` in one field); one kind per file.  Nodes that are not listed are not
+relevant.
 """
 
 from __future__ import annotations
@@ -24,24 +27,31 @@ def read_element_qrels(path: str | os.PathLike) -> ElementQrels:
     Raises
     ------
     QrelsFormatError
-        For a line without 5 fields, a relevance that is not a number in
-        [0, 1] (an INEX ``e,s`` pair needs a quantisation function, not
-        supported here), a malformed XPath or a node assessed twice.
+        For a line without 5 or 6 fields, a relevance that is not a number in
+        [0, 1], an (e, s) pair outside the INEX scale, a file mixing the two,
+        a malformed XPath or a node assessed twice.
     """
     from ._lines import iter_fields
 
     rows: list[QrelsRow] = []
     for lineno, f in iter_fields(path, QrelsFormatError):
+        if len(f) == 5 and "," in f[4]:
+            f = f[:4] + f[4].split(",", 1)
+        if len(f) == 6:
+            topic, _q0, docid, xpath, e_s, s_s = f
+            if not (e_s.isdigit() and s_s.isdigit()):
+                raise QrelsFormatError(f"expected exhaustivity and specificity digits 0..3 in fields 5 and 6, got "
+                                       f"{quoted(e_s)} {quoted(s_s)}", path, lineno)
+            rows.append(QrelsRow(topic, docid, xpath, 0.0, lineno, (int(e_s), int(s_s))))
+            continue
         if len(f) != 5:
-            raise QrelsFormatError(f"expected 5 fields 'topic Q0 file xpath rel', got {len(f)}", path, lineno)
+            raise QrelsFormatError(f"expected 5 fields 'topic Q0 file xpath rel' or 6 'topic Q0 file xpath e s', "
+                                   f"got {len(f)}", path, lineno)
         topic, _q0, docid, xpath, rel_s = f
         try:
             rel = float(rel_s)
         except ValueError:
-            extra = ""
-            if "," in rel_s:
-                extra = " (an INEX e,s pair needs a quantisation function, which element qrels do not take)"
-            raise QrelsFormatError(f"expected a relevance number in [0, 1] in field 5, got {quoted(rel_s)}{extra}",
+            raise QrelsFormatError(f"expected a relevance number in [0, 1] in field 5, got {quoted(rel_s)}",
                                    path, lineno) from None
         if rel != rel:  # NaN
             raise QrelsFormatError(f"expected a relevance number in [0, 1] in field 5, got {quoted(rel_s)}", path, lineno)

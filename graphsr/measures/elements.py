@@ -25,7 +25,8 @@ from ..model.run import Run
 from .inputs import RankedNodes
 from .provider import ELEMENT, Provider, RunScores, ScoringContext, Scratch
 
-__all__ = ["Diagnostics", "locate", "check_qrels", "ranked_nodes", "judged_nodes", "run_nodes", "ElementProvider"]
+__all__ = ["Diagnostics", "locate", "check_qrels", "ranked_nodes", "judged_nodes", "judged_grades", "run_nodes",
+           "ElementProvider"]
 
 
 @dataclass
@@ -158,6 +159,27 @@ def judged_nodes(qrels: ElementQrels, context: ScoringContext,
     return shared.get("element:judged", build)
 
 
+def judged_grades(qrels: ElementQrels, judged, context: ScoringContext,
+                  shared: Scratch) -> dict[str, dict[tuple[str, int], tuple[int, int]]] | None:
+    """The INEX (e, s) pairs of the assessed elements, keyed as ``judged`` is (None for graded assessments)."""
+    if qrels.grades is None:
+        return None
+
+    def build():
+        out = {}
+        for topic, grades in qrels.grades.items():
+            mine = out.setdefault(topic, {})
+            known = judged.get(topic, {})
+            for (docid, xp), grade in grades.items():
+                doc = context.documents.get(docid)
+                node = locate(doc, docid, xp, unknown="warn") if doc is not None else None
+                if node is not None and (docid, node) in known:
+                    mine[(docid, node)] = grade
+        return out
+
+    return shared.get("element:grades", build)
+
+
 def run_nodes(run: Run, topics: list[str], judged, context: ScoringContext,
               scratch: Scratch) -> tuple[RankedNodes, dict[str, int]]:
     """:func:`ranked_nodes` of a run and the document codes it used, once per run (warnings into
@@ -180,10 +202,10 @@ class ElementProvider(Provider):
     ASSESSMENTS = RUNS = frozenset({ELEMENT})
     NEEDS: frozenset = frozenset({"documents"})
 
-    def needs(self, kinds):
+    def needs(self, kinds, measures=()):
         return set(self.NEEDS)
 
-    def prepare(self, judged, context: ScoringContext):
+    def prepare(self, measures, qrels, judged, context: ScoringContext, shared: Scratch):
         """What the family builds once per evaluation from the resolved assessments (None by default)."""
         return None
 
@@ -193,7 +215,8 @@ class ElementProvider(Provider):
 
     def evaluator(self, measures, qrels, context, shared):
         judged = judged_nodes(qrels, context, shared)
-        return _ElementEvaluator(self, list(measures), judged, context, self.prepare(judged, context))
+        return _ElementEvaluator(self, list(measures), judged, context,
+                                 self.prepare(measures, qrels, judged, context, shared))
 
 
 class _ElementEvaluator:

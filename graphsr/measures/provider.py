@@ -47,6 +47,7 @@ NEEDS_TEXT = {
                   "navigation, or a stored model)",
     "routes": "navigation learned from route steps (--routes LOG with --collection DIR, --routes-model NAME, "
               "or --nav depth4 for the depth prior)",
+    "size": "the collection's size in elements (--collection DIR, or a stored model)",
 }
 
 
@@ -64,6 +65,8 @@ class ScoringContext:
         The SR navigation model's name, for reports.
     route_model : RouteModel, optional
         Navigation learned from route steps (the ESR measures).
+    num_elements : int, optional
+        The number of elements of the whole collection (PRUM's unranked part).
     unknown : {'error', 'warn'}
         Element lines naming unknown documents or nodes: raise, or drop and report.
     order : {'file', 'rank'}
@@ -76,6 +79,7 @@ class ScoringContext:
     seen_of: Callable[[str], np.ndarray] | None = None
     model_name: str = ""
     route_model: Any = None
+    num_elements: int | None = None
     unknown: str = "error"
     order: str = "file"
     lenient: bool = False
@@ -88,8 +92,8 @@ class ScoringContext:
 
     def has(self, need: str) -> bool:
         """Whether the context holds ``need`` (a key of :data:`NEEDS_TEXT`)."""
-        return {"documents": self.documents, "navigation": self.seen_of,
-                "routes": self.route_model}[need] is not None
+        return {"documents": self.documents, "navigation": self.seen_of, "routes": self.route_model,
+                "size": self.num_elements}[need] is not None
 
 
 @dataclass
@@ -127,8 +131,9 @@ class Provider:
     DESCRIPTION: ClassVar[str] = ""  # what its measures are, for messages ("Structural Relevance")
     TITLE: ClassVar[str] = ""        # its heading in 'graphsr measures'
 
-    def needs(self, kinds: set[str]) -> set[str]:
-        """What the context must hold to score inputs of ``kinds`` (keys of :data:`NEEDS_TEXT`)."""
+    def needs(self, kinds: set[str], measures: Sequence[Measure] = ()) -> set[str]:
+        """What the context must hold for ``measures`` to score inputs of ``kinds`` (keys of
+        :data:`NEEDS_TEXT`)."""
         return set()
 
     def check(self, measures: Sequence[Measure], qrels_kind: str, runs: Sequence, context: ScoringContext) -> None:
@@ -145,7 +150,7 @@ class Provider:
             if kind not in self.RUNS:
                 raise GraphsrInputError(f"{run.name}: a {kind} run; {names} score {_kinds(self.RUNS)} runs")
             kinds.add(kind)
-        for need in sorted(self.needs(kinds)):
+        for need in sorted(self.needs(kinds, measures)):
             if not context.has(need):
                 raise GraphsrInputError(f"{names}: need {NEEDS_TEXT[need]}")
 

@@ -1,6 +1,9 @@
-"""Element-level assessments: a relevance value in [0, 1] per node.
+"""Element-level assessments: a relevance value in [0, 1] per node, or an INEX 2002-2005 (e, s) pair.
 
-Nodes that are not listed have relevance 0 (SR paper, section 6).
+Nodes that are not listed have relevance 0 (SR paper, section 6).  For
+(e, s) assessments the relevance value measures read is the generalised
+quantisation of the pair (:mod:`graphsr.model.quantisation`); the measures
+of INEX 2002-2005 (PRUM, GRP, xCG, ...) take a ``quant`` parameter instead.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from typing import Iterable, Iterator
 
 from ..errors import QrelsFormatError
 from .document import canonical_xpath
+from .quantisation import check_grade, quantise
 
 __all__ = ["QrelsRow", "ElementQrels"]
 
@@ -23,19 +27,24 @@ class QrelsRow:
     xpath: str
     rel: float
     line: int | None = None
+    grade: tuple[int, int] | None = None  # an INEX (e, s) pair; rel is then its generalised quantisation
 
 
 class ElementQrels:
     """Per topic, the relevance of assessed nodes.
 
-    ``judgments[topic][(docid, canonical_xpath)] = rel``.
+    ``judgments[topic][(docid, canonical_xpath)] = rel``; for INEX
+    2002-2005 assessments also ``grades[topic][(docid, canonical_xpath)] =
+    (e, s)`` (else ``grades`` is None).
     """
 
     def __init__(self, judgments: dict[str, dict[tuple[str, str], float]], source: str | None = None,
-                 lines: dict[tuple[str, str, str], int | None] | None = None):
+                 lines: dict[tuple[str, str, str], int | None] | None = None,
+                 grades: dict[str, dict[tuple[str, str], tuple[int, int]]] | None = None):
         self.judgments = judgments
         self.source = source
         self.lines = lines or {}
+        self.grades = grades
 
     def __repr__(self) -> str:
         return f"ElementQrels(topics={len(self.judgments)}, judged={sum(map(len, self.judgments.values()))})"
@@ -60,8 +69,22 @@ class ElementQrels:
     def from_rows(cls, rows: Iterable[QrelsRow], source: str | None = None) -> "ElementQrels":
         """Collect assessments, refusing values outside [0, 1] and repeated nodes."""
         judgments: dict[str, dict[tuple[str, str], float]] = {}
+        grades: dict[str, dict[tuple[str, str], tuple[int, int]]] = {}
         lines: dict[tuple[str, str, str], int | None] = {}
+        graded = None
         for row in rows:
+            if graded is None:
+                graded = row.grade is not None
+            elif graded != (row.grade is not None):
+                raise QrelsFormatError("a file mixes INEX (e, s) pairs and relevance values; expected one kind "
+                                       "throughout", source, row.line)
+            if graded:
+                try:
+                    check_grade(*row.grade)
+                except ValueError as exc:
+                    raise QrelsFormatError(str(exc), source, row.line) from None
+                row = QrelsRow(row.topic, row.docid, row.xpath, float(quantise([row.grade], "gen")[0]), row.line,
+                               row.grade)
             if not (0.0 <= row.rel <= 1.0):
                 raise QrelsFormatError(f"relevance must be a number in [0, 1], got {row.rel!r}", source, row.line)
             try:
@@ -76,4 +99,6 @@ class ElementQrels:
                     f"{lines[(row.topic,) + key]}); expected one judgment per node", source, row.line)
             topic[key] = float(row.rel)
             lines[(row.topic,) + key] = row.line
-        return cls(judgments, source, lines)
+            if graded:
+                grades.setdefault(row.topic, {})[key] = row.grade
+        return cls(judgments, source, lines, grades if graded else None)

@@ -17,7 +17,7 @@ class ESRProvider(ElementProvider):
     TITLE = "Extended Structural Relevance (IRJ), navigation learned from route steps"
     NEEDS = frozenset({"documents", "routes"})
 
-    def prepare(self, judged, context):
+    def prepare(self, measures, qrels, judged, context, shared):
         from .inputs import ESRInputBuilder  # pandas: loaded only when ESR measures are scored
 
         return ESRInputBuilder(judged, context.documents, context.route_model)

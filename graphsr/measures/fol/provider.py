@@ -46,7 +46,7 @@ class PassageProvider(Provider):
     TITLE = "official INEX passage measures (inex_eval 3.1)"
     ASSESSMENTS = RUNS = frozenset({ELEMENT, PASSAGE})
 
-    def needs(self, kinds):
+    def needs(self, kinds, measures=()):
         return {"documents"} if ELEMENT in kinds else set()
 
     def evaluator(self, measures, qrels, context, shared):

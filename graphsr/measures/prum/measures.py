@@ -1,0 +1,107 @@
+"""The PRUM measures as registered measure objects (PRUM paper, Eq 5-8; see :mod:`.kernel`).
+
+* ``PRUM(r=R)`` -- precision when the user wants ``R`` ideal elements (Eq 5);
+  ``PRUM(x=X)`` (also ``PRUM[X]``) -- at recall level ``X`` in (0, 1], that is
+  ``R = ceil(X |I|)``; ``MAPRUM`` -- the mean of PRUM over ``R = 1 .. |I|``.
+* ``nav``: how the user browses from a consulted element (``P(x -> y)``):
+  ``structural`` (Eq 9: the length ratio of nested elements, 0 otherwise, 1
+  for ``x = y``; lengths are the characters of an element's text),
+  ``none`` (no browsing: Raghavan's precision, Appendix B), ``model`` (the
+  SR navigation of ``--model``: ``P(x -> y) = 1 - pi(S(y))`` within a
+  document) or ``routes`` (learned from route steps, ``--routes`` /
+  ``--routes-model``).  A tree result leads to ``y`` if any of its nodes
+  does (noisy-or, the paper's Hypothesis 2.2).
+* ``ideal``: the ideal elements -- ``assessed`` (every assessed element with
+  a value > 0), ``kazai`` or ``piwowarski`` (:mod:`graphsr.measures.ideal`);
+  ``quant``: the quantisation of INEX (e, s) assessments (default ``gen``).
+
+A topic without ideal elements scores 0.
+"""
+
+from __future__ import annotations
+
+from ...errors import MeasureNameError
+from ...model.quantisation import check_quantisation
+from ..base import Measure, Param, register
+from ..ideal import IDEAL_METHODS
+
+__all__ = ["PRUM", "MAPRUM", "NAVS"]
+
+NAVS = ("structural", "none", "model", "routes")
+
+_COMMON = {
+    "nav": Param(str, "structural", "structural (Eq 9) | none | model (--model) | routes (--routes)"),
+    "ideal": Param(str, "assessed", "ideal elements: assessed | kazai | piwowarski"),
+    "quant": Param(str, None, "quantisation of (e, s) assessments: strict | gen | sog | 33:1/23:0.9/... "
+                              "(default gen)"),
+}
+
+
+class _PRUMMeasure(Measure):
+    FAMILY = "prum"
+    CUTOFF = "none"
+    BOUNDS = (0.0, 1.0)
+    EMPTY = None  # an empty run still finds ideal elements in the unranked part, by chance
+    SUPPORTED_PARAMS = dict(_COMMON)
+
+    def validate(self) -> "Measure":
+        super().validate()
+        if self["nav"] not in NAVS:
+            raise MeasureNameError(f"{self.NAME}: nav must be one of {', '.join(NAVS)}, got {self['nav']!r}")
+        if self["ideal"] not in IDEAL_METHODS:
+            raise MeasureNameError(f"{self.NAME}: ideal must be one of {', '.join(IDEAL_METHODS)}, got "
+                                   f"{self['ideal']!r}")
+        if self["quant"] is not None:
+            try:
+                check_quantisation(self["quant"])
+            except ValueError as exc:
+                raise MeasureNameError(f"{self.NAME}: {exc}") from None
+        return self
+
+    def key(self) -> tuple:
+        """What the values are computed from: measures sharing it share one pass."""
+        return self["nav"], self["ideal"], self["quant"]
+
+
+class _PRUM(_PRUMMeasure):
+    NAME = "PRUM"
+    DESCRIPTION = "precision when the user wants r ideal elements, or at recall level x (PRUM Eq 5-8)"
+    BRACKET = "x"
+    SUPPORTED_PARAMS = {"r": Param(int, 1, "ideal elements the user wants"),
+                        "x": Param(float, None, "recall level in (0, 1]: r = ceil(x |I|)"), **_COMMON}
+
+    def validate(self) -> "Measure":
+        super().validate()
+        if self["x"] is not None:
+            if "r" in self.given:
+                raise MeasureNameError("PRUM: give r (ideal elements) or x (a recall level), not both")
+            if not 0.0 < self["x"] <= 1.0:
+                raise MeasureNameError(f"PRUM: x must be a recall level in (0, 1], got {self['x']!r}")
+        elif self["r"] < 1:
+            raise MeasureNameError(f"PRUM: r must be a positive number of ideal elements, got {self['r']!r}")
+        return self
+
+    def __repr__(self) -> str:
+        if self["x"] is not None:  # r is not shown when x is given
+            params = {k: v for k, v in self.params.items() if k != "r"}
+            shown = [f"{k}={_show(v)}" for k, v in params.items()
+                     if v is not None and v != self.SUPPORTED_PARAMS[k].default]
+            return f"PRUM({','.join(shown)})"
+        return super().__repr__()
+
+
+class _MAPRUM(_PRUMMeasure):
+    NAME = "MAPRUM"
+    DESCRIPTION = "mean of PRUM over r = 1 .. |I| (PRUM Eq 5)"
+
+
+def _show(v) -> str:
+    from ..base import format_param
+
+    return format_param(v)
+
+
+register(_PRUM)
+register(_MAPRUM)
+
+PRUM, MAPRUM = _PRUM(), _MAPRUM()
