@@ -148,3 +148,46 @@ def test_end_to_end_on_example1(tmp_path, capsys):
     values = [float(line.split("\t")[2]) for line in out.splitlines() if line.startswith("PRUM")]
     # good: 1, 1; bad: 0.4068 (structural), 1/3 (no browsing)
     assert [round(v, 4) for v in values] == [1.0, 1.0, 0.4068, 0.3333]
+
+
+def test_ideal_runs_and_bounds_on_random_trees():
+    """A run of the ideal elements scores PRUM = 1 at every r without browsing; PRUM and GRP stay in [0, 1]."""
+    from graphsr.evaluation import evaluate
+    from graphsr.measures import ScoringContext
+    from graphsr.model.qrels import ElementQrels, QrelsRow
+    from graphsr.model.quantisation import ES_PAIRS
+    from graphsr.model.run import Run, TreeResult
+
+    from .test_xcg import random_tree
+
+    rng = np.random.default_rng(21)
+    for case in range(25):
+        doc = random_tree(rng, int(rng.integers(3, 30)))
+        n = len(doc)
+        assessed = rng.choice(n, size=int(rng.integers(1, n + 1)), replace=False)
+        rows = [QrelsRow("1", "d", doc.xpath(int(i)), 0.0, None, ES_PAIRS[int(rng.integers(0, len(ES_PAIRS)))])
+                for i in assessed]
+        qrels = ElementQrels.from_rows(rows)
+        ctx = ScoringContext({"d": doc}, num_elements=n + int(rng.integers(0, 50)))
+        from graphsr.measures.ideal import recall_base
+
+        grades = {("d", doc.node(r.xpath)): r.grade for r in rows}
+        judged = {key: 1.0 for key in grades}
+        base = recall_base(judged, grades, {"d": doc}, "sog", "kazai")
+        order = np.argsort(-base.q[base.ideal], kind="stable")  # ideal order: decreasing value
+        ideal = [int(x) for x in base.node[base.ideal][order]]
+        if not ideal:
+            continue
+        perfect = Run("perfect", {"1": [TreeResult("1", k + 1, "d", (doc.xpath(x),), 0.0) for k, x in enumerate(ideal)]})
+        shuffled = Run("random", {"1": [TreeResult("1", k + 1, "d", (doc.xpath(int(x)),), 0.0)
+                                        for k, x in enumerate(rng.permutation(n)[: int(rng.integers(1, n + 1))])]})
+        ms = ["MAPRUM(nav=none,ideal=kazai,quant=sog)", "PRUM(nav=none,ideal=kazai,quant=sog,x=1)",
+              "MAPRUM(ideal=kazai,quant=sog)", "PRUM(x=0.5,quant=sog)", "GRP(quant=sog)[0.5]", "GRP(quant=sog)[1]",
+              "nxCG(quant=sog)@3"]
+        res = evaluate(qrels, [perfect, shuffled], ms, ctx)
+        got = res["perfect"].values
+        assert got[res.measures[0]][0] == pytest.approx(1.0) and got[res.measures[1]][0] == pytest.approx(1.0)
+        assert got[res.measures[6]][0] == pytest.approx(1.0)
+        for r in res:
+            for m in res.measures[:6]:
+                assert -1e-12 <= r.values[m][0] <= 1 + 1e-12, (case, r.name, m)

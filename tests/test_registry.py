@@ -56,6 +56,9 @@ def test_on_element_assessments_and_runs(measure, capsys):
     code, out, errors = _run(capsys, ["eval", str(s["qrels"]), *runs, "--collection", str(s["collection"]),
                                       "-m", measure, "-q", "--nav", "depth4"])
     m = parse_measure(measure)
+    if code == 2 and m.GRADES:  # the sample's assessments are graded values, not INEX (e, s) pairs
+        assert "need INEX (e, s) assessments" in errors[0]
+        return
     if code == 2:  # passage measures of the focused/in-context tasks refuse runs of nested elements
         assert m.FAMILY == "fol" and ("refuses" in errors[0] or "interleave" in errors[0] or "again" in errors[0])
         return
@@ -98,6 +101,7 @@ def inputs():
     from graphsr.evaluation import element_context
     from graphsr.io import read_element_qrels, read_run
     from graphsr.measures.fol.convert import passage_qrels, passage_run
+    from graphsr.model.qrels import ElementQrels, QrelsRow
 
     s = sample("shakespeare")
     qrels = read_element_qrels(s["qrels"])
@@ -105,7 +109,9 @@ def inputs():
     ctx = element_context(qrels.docids().union(*(r.docids() for r in runs)), measures=MEASURES,
                           collection=s["collection"], model="p*:extent", nav="depth4")
     fol_qrels = passage_qrels(qrels, ctx.documents)
-    return {"qrels": {"element": qrels, "passage": fol_qrels},
+    graded = ElementQrels.from_rows([QrelsRow(t, d, x, 0.0, None, (3, 3) if v >= 1 else (2, 3) if v >= .5 else
+                                              (1, 2) if v > 0 else (0, 0)) for t, d, x, v in qrels])
+    return {"qrels": {"element": qrels, "passage": fol_qrels, "element (e, s)": graded},
             "runs": {"element": runs, "passage": [passage_run(r, ctx.documents) for r in runs]}, "ctx": ctx}
 
 
@@ -126,6 +132,11 @@ def test_every_measure_on_every_kind_of_input(measure, qkind, rkind, inputs):
     m = parse_measure(measure)
     provider = provider_of(m)
     qrels, runs, ctx = inputs["qrels"][qkind], inputs["runs"][rkind], inputs["ctx"]
+    if m.GRADES and qkind == "element":  # graded values: one line; scored on the (e, s) version instead
+        with pytest.raises(GraphsrInputError, match="need INEX") as err:
+            evaluate(qrels, runs, [m], ctx)
+        assert "\n" not in str(err.value)
+        qrels = inputs["qrels"]["element (e, s)"]
     if qkind not in provider.ASSESSMENTS or rkind not in provider.RUNS:  # one clear line, naming what is wrong
         with pytest.raises(GraphsrInputError) as err:
             evaluate(qrels, runs, [m], ctx)

@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Sequence
 
 from ..measures.base import Measure, parse_measures
-from ..measures.provider import Scratch, ScoringContext, input_kind, provider_of
+from ..measures.provider import Scratch, ScoringContext, provider_of
 from ..model.topics import missing_topics_warning, select_topics
 from .results import Results, RunResult
 
@@ -73,7 +73,6 @@ def evaluate(qrels, runs: Sequence, measures: Sequence[Measure | str], context: 
     options = {k: v for k, v in (("order", order), ("lenient", lenient), ("unknown", unknown)) if v is not None}
     if options:
         context = replace(context, **options)
-    qrels_kind = input_kind(qrels)
     groups: dict[str, list[Measure]] = {}
     for m in ms:
         groups.setdefault(m.FAMILY, []).append(m)
@@ -81,7 +80,7 @@ def evaluate(qrels, runs: Sequence, measures: Sequence[Measure | str], context: 
     evaluators = []
     for family_measures in groups.values():
         provider = provider_of(family_measures[0])
-        provider.check(family_measures, qrels_kind, runs, context)
+        provider.check(family_measures, qrels, runs, context)
         evaluators.append(provider.evaluator(family_measures, qrels, context, shared))
     out = []
     judged = qrels.topics

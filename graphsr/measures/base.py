@@ -45,7 +45,9 @@ class Measure:
     ``BOUNDS`` is the range every per-topic value lies in (None: not
     bounded, e.g. SR@k up to k); ``EMPTY`` the value of a topic the run does
     not answer (None where it depends on the assessments, e.g. the number of
-    relevant articles).  The registry-wide tests hold every measure to them.
+    relevant articles).  ``GRADES`` marks measures that need INEX (e, s)
+    assessments, not one value per element.  The registry-wide tests hold
+    every measure to them.
     """
 
     NAME: ClassVar[str] = ""
@@ -57,6 +59,7 @@ class Measure:
     AGGREGATE: ClassVar[str] = "mean"
     BOUNDS: ClassVar[tuple[float, float] | None] = None
     EMPTY: ClassVar[float | None] = 0.0
+    GRADES: ClassVar[bool] = False
 
     def __init__(self, cutoff: int | None = None, **params: Any):
         if cutoff is not None:
@@ -156,7 +159,7 @@ def register(cls: type[Measure], *aliases: str) -> type[Measure]:
 #: The measure families: each is a package here that registers its measures and its provider
 #: (:mod:`graphsr.measures.provider`) when imported.  They are named, not imported, so that this module stays
 #: below them: a new family is a package of its own plus its name here.
-FAMILY_PACKAGES = ("sr", "esr", "fol", "prum")
+FAMILY_PACKAGES = ("sr", "esr", "fol", "prum", "xcg")
 
 
 def registry() -> dict[str, type[Measure]]:

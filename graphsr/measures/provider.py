@@ -136,14 +136,19 @@ class Provider:
         :data:`NEEDS_TEXT`)."""
         return set()
 
-    def check(self, measures: Sequence[Measure], qrels_kind: str, runs: Sequence, context: ScoringContext) -> None:
+    def check(self, measures: Sequence[Measure], qrels, runs: Sequence, context: ScoringContext) -> None:
         """Raise :class:`~graphsr.errors.GraphsrInputError`, in one line, if ``measures`` cannot score these
         inputs with this context."""
         names = ", ".join(map(str, measures))
+        qrels_kind = input_kind(qrels)
         if qrels_kind not in self.ASSESSMENTS:
             raise GraphsrInputError(f"{names}: {self.DESCRIPTION or self.NAME} measures score "
                                     f"{_kinds(self.ASSESSMENTS)} assessments, not {qrels_kind} assessments "
                                     "('graphsr measures' lists each family's inputs)")
+        graded = [str(m) for m in measures if m.GRADES]
+        if graded and getattr(qrels, "grades", None) is None:
+            raise GraphsrInputError(f"{', '.join(graded)}: need INEX (e, s) assessments ('topic Q0 file xpath e s'), "
+                                    "not one relevance value per element")
         kinds = {qrels_kind}
         for run in runs:
             kind = input_kind(run)

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from ..elements import ElementProvider, judged_grades
+from ..elements import ElementProvider, judged_grades, topic_entries
 from ..ideal import recall_base
 from .kernel import prum_by_recall
 from .links import entry_links
@@ -43,18 +43,9 @@ class PRUMProvider(ElementProvider):
 
     def compute(self, measures, ranked, doc_codes, prepared):
         ideals, context = prepared
-        docids = {code: d for d, code in doc_codes.items()}
         T = len(ranked.topics)
-        first = np.searchsorted(ranked.item_result, np.arange(len(ranked.result_topic) + 1))
-        bounds = np.searchsorted(ranked.result_topic, np.arange(T + 1))
-        entries_of = []
-        for t in range(T):
-            entries = []
-            for j in range(bounds[t], bounds[t + 1]):
-                items = ranked.item_node[first[j]:first[j + 1]]
-                entries.append([(docids[int(n >> 32)], int(n & 0xFFFFFFFF)) for n in items])
-            distinct = len(np.unique(ranked.item_node[first[bounds[t]]:first[bounds[t + 1]]]))
-            entries_of.append((entries, context.num_elements - distinct))
+        entries_of = [(entries, context.num_elements - distinct)
+                      for entries, distinct in topic_entries(ranked, doc_codes)]
         routes_of = _routes(context, doc_codes) if any(m["nav"] == "routes" for m in measures) else None
         out = {m: np.zeros(T) for m in measures}
         for key in {m.key() for m in measures}:
