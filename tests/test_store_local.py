@@ -283,13 +283,21 @@ def test_two_collections_qrels_and_runs_of_one_name_stay_apart(tmp_path):
             store_assessments(s, qrels, name, "qrels.txt")
             store_run(s, run, name)
         counts = s.counts()
-        assert counts["Qrels"] == 2 and counts["Run"] == 2 and counts["Topic"] == 2
+        assert counts["Qrels"] == 2 and counts["Run"] == 2 and counts["Topic"] == 2  # before the (e, s) file
         assert counts["ASSESSES"] == 2 * sum(1 for _ in qrels)
         rid = run.run_ids[0]
         assert len(s.run("run_results", id=f"U/m1/{rid}")) == len(s.run("run_results", id=f"U/m2/{rid}")) > 0
         for q in ("Q/m1/qrels.txt", "Q/m2/qrels.txt"):  # each topic assesses its own collection's elements only
             rows = s.run("qrels_judgments", id=q)
             assert len(rows) == sum(1 for _ in qrels)
+        from graphsr.model.qrels import ElementQrels, QrelsRow
+
+        graded = ElementQrels.from_rows([QrelsRow(t, d, x, 0.0, None, (3, 3) if v > 0 else (0, 0))
+                                         for t, d, x, v in qrels])
+        store_assessments(s, graded, "m1", "es.txt")  # INEX (e, s) pairs are kept on the relationship
+        rows = s.run("qrels_judgments", id="Q/m1/es.txt")
+        assert {(r["e"], r["s"]) for r in rows} <= {(3, 3), (0, 0)} and len(rows) == sum(1 for _ in qrels)
+        assert {r["e"] for r in s.run("qrels_judgments", id="Q/m1/qrels.txt")} == {None}
         build_stored_model(s, "m1", "p*:extent", "m1-model")
         store_steps(s, "m1", "st", [{"route_id": "r", "step": 1, "docid": "mobydick", "from": "/book[1]",
                                      "to": "/book[1]/fm[1]"}])

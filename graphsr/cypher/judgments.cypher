@@ -10,7 +10,7 @@ MERGE (t:Topic {id: r.topic_id})
 ON CREATE SET t.topic = r.topic, t.qrels = r.qrels
 MERGE (q)-[:HAS_TOPIC]->(t)
 MERGE (t)-[a:ASSESSES]->(e)
-SET a.rel = r.rel
+SET a.rel = r.rel, a.e = r.e, a.s = r.s
 
 // @name merge_results
 UNWIND $rows AS r
@@ -27,5 +27,5 @@ ORDER BY topic, rank, xpath
 
 // @name qrels_judgments
 MATCH (q:Qrels)-[:HAS_TOPIC]->(t:Topic)-[a:ASSESSES]->(e:Element) WHERE q.id = $id
-RETURN t.topic AS topic, e.docid AS docid, e.xpath AS xpath, a.rel AS rel
+RETURN t.topic AS topic, e.docid AS docid, e.xpath AS xpath, a.rel AS rel, a.e AS e, a.s AS s
 ORDER BY topic, docid, xpath

@@ -238,14 +238,18 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
 
 def store_assessments(store: GraphStore, qrels: ElementQrels, collection: str, name: str) -> int:
     """Attach element assessments to stored element nodes (they must be stored); the Qrels node and its
-    topics belong to ``collection`` (``Q/collection/name``, ``T/collection/name/topic``)."""
+    topics belong to ``collection`` (``Q/collection/name``, ``T/collection/name/topic``).  Each ASSESSES
+    relationship holds ``rel`` and, for INEX (e, s) assessments, ``e`` and ``s``."""
     from .services import require_elements
 
     index = require_elements(store, collection, {(d, xp) for _, d, xp, _ in qrels}, qrels.source,
                              lines={(d, xp): ln for (_, d, xp), ln in qrels.lines.items()})
     qid = node_id("Qrels", collection, name)
+    grades = qrels.grades or {}
     rows = [{"element": index[(docid, xp)], "qrels": qid, "name": name, "collection": collection, "topic": topic,
-             "topic_id": node_id("Topic", collection, name, topic), "rel": float(rel)}
+             "topic_id": node_id("Topic", collection, name, topic), "rel": float(rel),
+             "e": grades.get(topic, {}).get((docid, xp), (None, None))[0],
+             "s": grades.get(topic, {}).get((docid, xp), (None, None))[1]}
             for topic, docid, xp, rel in qrels]
     return store.write("merge_assessments", rows)
 
