@@ -70,6 +70,7 @@ def test_topic_163():
         base = recall_base(judged, grades, {"r7022": doc}, "sog", method)
         got = {names[n].replace("/article[1]/bdy[1]/", "") for _, n in base.ideal_elements()}
         assert got == set(expected), method
+        assert len(base.near_misses()) == len(TOPIC_163) - len(expected)  # the rest of the full recall-base
     base = recall_base(judged, grades, {"r7022": doc}, "sog", "assessed")
     assert base.q.sum() == pytest.approx(6.75)  # the full recall-base's n under SOG (Kazai-Lalmas Table 4)
     assert base.q[base.ideal].sum() == pytest.approx(6.75)

@@ -122,7 +122,12 @@ class RecallBase:
     ideal: np.ndarray
 
     def ideal_elements(self) -> list[tuple[str, int]]:
+        """The ideal elements, as ``(docid, node)``."""
         return [(self.docid[k], int(self.node[k])) for k in np.flatnonzero(self.ideal)]
+
+    def near_misses(self) -> list[tuple[str, int]]:
+        """The rest of the full recall-base: relevant elements that are not ideal."""
+        return [(self.docid[k], int(self.node[k])) for k in np.flatnonzero(self.relevant & ~self.ideal)]
 
 
 def element_values(judged: Mapping[tuple[str, int], float], grades: Mapping[tuple[str, int], tuple] | None,

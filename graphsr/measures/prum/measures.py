@@ -42,6 +42,7 @@ class _PRUMMeasure(Measure):
     CUTOFF = "none"
     BOUNDS = (0.0, 1.0)
     EMPTY = None  # an empty run still finds ideal elements in the unranked part, by chance
+    DEFAULT_QUANT = "gen"  # for (e, s) assessments; graded values are used as they are
     SUPPORTED_PARAMS = dict(_COMMON)
 
     def validate(self) -> "Measure":

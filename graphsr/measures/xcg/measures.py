@@ -30,6 +30,7 @@ class _ElementINEX(Measure):
     FAMILY = "xcg"
     CUTOFF = "none"
     BOUNDS = (0.0, 1.0)
+    DEFAULT_QUANT = "gen"  # for (e, s) assessments; graded values are used as they are
 
     def validate(self) -> "Measure":
         super().validate()
