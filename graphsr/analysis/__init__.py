@@ -1,5 +1,18 @@
-"""Analysis of evaluation results: pictures (and, later, comparisons of systems)."""
+"""Analysis of evaluation results: score tables, rank agreement, significance tests, pictures.
 
-from .plots import interpolated_precision_curves, plot_interpolated_precision
+Names load on first use (pandas, scipy and matplotlib only when needed).
+"""
 
-__all__ = ["interpolated_precision_curves", "plot_interpolated_precision"]
+from __future__ import annotations
+
+from .._lazy import lazy_namespace
+
+_LAZY = {
+    "interpolated_precision_curves": "plots", "plot_interpolated_precision": "plots",
+    "ScoreTable": "scores",
+    "Agreement": "agreement", "rank_agreement": "agreement", "tau_ap": "agreement",
+    "paired_test": "significance", "holm": "significance", "bh": "significance", "compare_runs": "significance",
+    "Comparison": "significance",
+}
+
+__getattr__, __dir__, __all__ = lazy_namespace(__name__, _LAZY)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-__all__ = ["progress_default", "warn", "positive_int", "write_results"]
+__all__ = ["progress_default", "warn", "positive_int", "write_results", "save_scores"]
 
 
 def progress_default() -> bool:
@@ -30,10 +30,12 @@ def positive_int(text: str) -> int:
 
 
 def write_results(results, args) -> int:
-    """Print a command's results as ``--format`` asks (trec, csv, json, table), warnings on stderr."""
+    """Print a command's results as ``--format`` asks (trec, csv, json, table), warnings on stderr; with
+    ``--save FILE`` also write the score table (every per-topic value and the ``all`` rows)."""
     for r in results:
         for w in r.warnings:
             warn(w)
+    save_scores(results, args)
     if args.format == "trec":
         text = results.to_trec(per_topic=args.per_topic)
     elif args.format == "csv":
@@ -45,3 +47,12 @@ def write_results(results, args) -> int:
     sys.stdout.write(text)
     sys.stdout.flush()
     return 0
+
+
+def save_scores(results, args) -> None:
+    """``--save FILE``: the results as a score table (:class:`graphsr.analysis.scores.ScoreTable`)."""
+    path = getattr(args, "save", None)
+    if path:
+        from ..analysis.scores import ScoreTable
+
+        ScoreTable.from_results(results).write(path)

@@ -47,6 +47,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "with a counted warning")
     p.add_argument("--format", choices=["trec", "csv", "json", "table"], default="trec",
                    help="output format (default: trec)")
+    p.add_argument("--save", metavar="FILE",
+                   help="also write every per-topic score to FILE (.parquet or .csv), a score table for "
+                        "'graphsr compare', 'graphsr agree' and 'graphsr report'")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar while reading the collection (default: when stderr is a terminal)")
     p.add_argument("--routes", metavar="LOG",

@@ -124,7 +124,10 @@ def run_passages(args: argparse.Namespace) -> int:
     if not results:
         pass
     elif table is not None:
+        from ._common import save_scores
+
         _write_official(res, table, args)
+        save_scores(res, args)
     else:
         write_results(res, args)
     return 2 if failed else 0

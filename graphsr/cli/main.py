@@ -25,6 +25,9 @@ COMMANDS = {
     "model": ("graphsr.cli.model_cmd", "build and list stored navigation models"),
     "simulate-routes": ("graphsr.cli.simulate_cmd", "write a simulated navigation log (seeded random walks)"),
     "measures": ("graphsr.cli.measures_cmd", "list the measures: names, cut-offs, parameters, definitions"),
+    "compare": ("graphsr.cli.compare_cmd", "significance tests between runs from a score table (t, randomization, "
+                                           "bootstrap; Holm, BH)"),
+    "agree": ("graphsr.cli.agree_cmd", "rank agreement of two measures or two models (Kendall, Spearman, tau_AP)"),
     "demo": ("graphsr.cli.demo_cmd", "run the whole pipeline on the bundled sample data"),
 }
 

@@ -1,0 +1,123 @@
+r"""How far two measures (or one measure under two navigation models) agree on the ranking of systems.
+
+Systems are ranked by their mean scores (the ``all`` values of a score
+table).  For two score vectors over the same runs:
+
+* Kendall's :math:`\tau_a = (n_c - n_d) / \binom{n}{2}` and :math:`\tau_b`
+  (ties corrected; ``scipy.stats.kendalltau``), with scipy's p-value (the
+  test of independence; for untied scores :math:`\tau_a = \tau_b`);
+* Spearman's :math:`\rho` (``scipy.stats.spearmanr``) and its p-value;
+* :math:`\tau_{AP}` (Yilmaz, Aslam and Robertson, SIGIR 2008), which weighs
+  swaps near the top more:
+
+  .. math:: \tau_{AP} = \frac{2}{N-1} \sum_{i=2}^{N} \frac{C(i)}{i-1} - 1
+
+  where the systems are ordered by the second measure and :math:`C(i)` is
+  the number of systems above rank ``i`` that the first measure also ranks
+  above the system at rank ``i`` (ties in either order are broken by run
+  name, as the definition needs strict orders).  It is not symmetric: the
+  first measure is the reference.  Its p-value is a permutation test --
+  exact over all orders for up to 8 systems, else ``samples`` random orders
+  from ``seed``: the share of orders whose :math:`|\tau_{AP}|` is at least
+  the observed one.
+
+>>> import numpy as np
+>>> round(tau_ap([4, 3, 2, 1], [4, 3, 1, 2]), 4)  # the last two swapped: 2/3 (1 + 1 + 2/3) - 1
+0.7778
+>>> round(tau_ap([4, 3, 2, 1], [3, 4, 2, 1]), 4)  # the first two swapped: more costly
+0.3333
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import GraphsrInputError
+
+__all__ = ["Agreement", "tau_ap", "tau_ap_pvalue", "kendall_tau_a", "rank_agreement"]
+
+
+def _order(scores: np.ndarray, names: list[str]) -> list[int]:
+    """Indices from best to worst score, ties by name."""
+    return sorted(range(len(scores)), key=lambda i: (-scores[i], names[i]))
+
+
+def tau_ap(reference, other, names: list[str] | None = None) -> float:
+    """:math:`\\tau_{AP}` of the ranking by ``other`` against the ranking by ``reference`` (higher is better)."""
+    ref, oth = np.asarray(reference, dtype=float), np.asarray(other, dtype=float)
+    n = len(ref)
+    if n < 2:
+        raise GraphsrInputError("tau_AP needs at least two systems")
+    names = names or [f"{i:09d}" for i in range(n)]
+    position = {s: k for k, s in enumerate(_order(ref, names))}
+    return _tau_ap_positions(np.array([position[s] for s in _order(oth, names)]))
+
+
+def _tau_ap_positions(ref_pos: np.ndarray) -> float:
+    """tau_AP given, for the systems in the other order, their positions in the reference order."""
+    n = len(ref_pos)
+    total = 0.0
+    for i in range(1, n):
+        total += np.count_nonzero(ref_pos[:i] < ref_pos[i]) / i
+    return float(2.0 * total / (n - 1) - 1.0)
+
+
+def tau_ap_pvalue(observed: float, n: int, samples: int = 10000, seed: int = 0) -> float:
+    """Two-sided permutation p-value of ``observed`` for ``n`` systems (exact for n <= 8)."""
+    if n <= 8:
+        values = [_tau_ap_positions(np.array(p)) for p in itertools.permutations(range(n))]
+        return float(np.mean(np.abs(values) >= abs(observed) - 1e-12))
+    rng = np.random.default_rng(seed)
+    hits = sum(abs(_tau_ap_positions(rng.permutation(n))) >= abs(observed) - 1e-12 for _ in range(samples))
+    return (hits + 1) / (samples + 1)
+
+
+def kendall_tau_a(x, y) -> float:
+    """:math:`(n_c - n_d) / \\binom{n}{2}` (pairs tied in either vector count as neither)."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    n = len(x)
+    i, j = np.triu_indices(n, 1)
+    s = np.sign(x[i] - x[j]) * np.sign(y[i] - y[j])
+    return float(s.sum() / (n * (n - 1) / 2))
+
+
+@dataclass
+class Agreement:
+    """Rank agreement of two score vectors over the same systems."""
+
+    systems: list[str]
+    tau: float
+    tau_b: float
+    tau_p: float
+    rho: float
+    rho_p: float
+    tau_ap: float
+    tau_ap_p: float
+
+    def rows(self) -> list[tuple[str, float, float]]:
+        return [("Kendall tau", self.tau, self.tau_p), ("Kendall tau-b", self.tau_b, self.tau_p),
+                ("Spearman rho", self.rho, self.rho_p), ("tau_AP", self.tau_ap, self.tau_ap_p)]
+
+    def text(self) -> str:
+        lines = [f"{len(self.systems)} systems", f"{'statistic':<15}{'value':>9}{'p-value':>10}"]
+        lines += [f"{name:<15}{v:>9.4f}{p:>10.4g}" for name, v, p in self.rows()]
+        return "\n".join(lines) + "\n"
+
+
+def rank_agreement(reference, other, samples: int = 10000, seed: int = 0) -> Agreement:
+    """The agreement of two pandas Series of mean scores indexed by system (their common systems)."""
+    from scipy import stats
+
+    common = [s for s in reference.index if s in set(other.index)]
+    if len(common) < 3:
+        raise GraphsrInputError(f"rank agreement needs at least 3 systems scored by both, got {len(common)}")
+    x = reference.loc[common].to_numpy(dtype=float)
+    y = other.loc[common].to_numpy(dtype=float)
+    tb = stats.kendalltau(x, y)
+    rho = stats.spearmanr(x, y)
+    tap = tau_ap(x, y, [str(s) for s in common])
+    return Agreement(list(map(str, common)), kendall_tau_a(x, y), float(tb.statistic), float(tb.pvalue),
+                     float(rho.statistic), float(rho.pvalue), tap, tau_ap_pvalue(tap, len(common), samples, seed))

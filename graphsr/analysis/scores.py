@@ -1,0 +1,148 @@
+"""Score tables: per-topic values of many runs and measures, kept as a file so analyses need no re-scoring.
+
+A score table is a long-form pandas DataFrame with the columns ``run``,
+``measure``, ``topic`` and ``value``; the ``all`` rows hold each run's
+aggregate as the evaluation computed it (a mean, a sum of counts, the
+official tool's value).  ``graphsr eval ... --save scores.parquet`` writes
+one; :meth:`ScoreTable.read` reads CSV or Parquet back.
+
+>>> import pandas as pd
+>>> t = ScoreTable(pd.DataFrame({"run": ["a", "a", "b", "b"], "measure": ["P@5"] * 4,
+...                              "topic": ["1", "2", "1", "2"], "value": [0.2, 0.4, 0.6, 0.0]}))
+>>> t.per_topic("P@5").round(2).to_dict()
+{'a': {'1': 0.2, '2': 0.4}, 'b': {'1': 0.6, '2': 0.0}}
+>>> t.means("P@5").round(2).to_dict()
+{'a': 0.3, 'b': 0.3}
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ..errors import GraphsrInputError
+
+__all__ = ["ScoreTable", "COLUMNS"]
+
+COLUMNS = ("run", "measure", "topic", "value")
+_FORMATS = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}
+
+
+def _format(path: str | os.PathLike) -> str:
+    suffix = Path(path).suffix.lower()
+    if suffix not in _FORMATS:
+        raise GraphsrInputError(f"{path}: a score table is a .csv or .parquet file, got {suffix or 'no suffix'!r}")
+    return _FORMATS[suffix]
+
+
+class ScoreTable:
+    """Per-topic scores of runs under measures (long form; see the module docstring)."""
+
+    def __init__(self, frame):
+        import pandas as pd
+
+        missing = [c for c in COLUMNS if c not in frame.columns]
+        if missing:
+            raise GraphsrInputError(f"a score table needs the columns {', '.join(COLUMNS)}; missing "
+                                    f"{', '.join(missing)}")
+        frame = frame[list(COLUMNS)].copy()
+        for c in ("run", "measure", "topic"):
+            frame[c] = frame[c].astype(str)
+        frame["value"] = pd.to_numeric(frame["value"], errors="raise")
+        self.frame = frame.reset_index(drop=True)
+
+    # -- building, reading, writing ---------------------------------------
+    @classmethod
+    def from_results(cls, results, include_all: bool = True) -> "ScoreTable":
+        """The scores of a :class:`~graphsr.evaluation.results.Results` (``all`` rows included)."""
+        return cls(results.to_frame(include_all=include_all))
+
+    @classmethod
+    def concat(cls, tables: list["ScoreTable"]) -> "ScoreTable":
+        import pandas as pd
+
+        return cls(pd.concat([t.frame for t in tables], ignore_index=True))
+
+    @classmethod
+    def read(cls, path: str | os.PathLike) -> "ScoreTable":
+        """A score table from a CSV or Parquet file (by its suffix)."""
+        import pandas as pd
+
+        fmt = _format(path)
+        try:
+            frame = pd.read_csv(path, dtype={"run": str, "measure": str, "topic": str}, keep_default_na=False) \
+                if fmt == "csv" else pd.read_parquet(path)
+        except FileNotFoundError:
+            raise GraphsrInputError(f"{path}: no such file") from None
+        except (ValueError, OSError) as exc:
+            raise GraphsrInputError(f"{path}: not a readable {fmt} score table ({exc})") from None
+        try:
+            return cls(frame)
+        except (GraphsrInputError, ValueError) as exc:
+            raise GraphsrInputError(f"{path}: {exc}") from None
+
+    def write(self, path: str | os.PathLike) -> None:
+        """Write as CSV or Parquet (by the suffix), atomically: a failed write leaves no partial file."""
+        fmt = _format(path)
+        path = Path(path)
+        tmp = path.with_name(f".{path.name}.partial")
+        try:
+            if fmt == "csv":
+                self.frame.to_csv(tmp, index=False)
+            else:
+                self.frame.to_parquet(tmp, index=False)
+            os.replace(tmp, path)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise GraphsrInputError(f"{path}: cannot write the score table ({exc.strerror or exc})") from None
+
+    # -- views ---------------------------------------------------------------
+    @property
+    def runs(self) -> list[str]:
+        return list(dict.fromkeys(self.frame["run"]))
+
+    @property
+    def measures(self) -> list[str]:
+        return list(dict.fromkeys(self.frame["measure"]))
+
+    def _measure(self, measure: str):
+        rows = self.frame[self.frame["measure"] == measure]
+        if rows.empty:
+            raise GraphsrInputError(f"the score table has no measure {measure!r}; it has: "
+                                    f"{', '.join(self.measures)}")
+        return rows
+
+    def per_topic(self, measure: str, runs: list[str] | None = None):
+        """A topics x runs DataFrame of ``measure``'s per-topic values (``all`` rows left out)."""
+        rows = self._measure(measure)
+        rows = rows[rows["topic"] != "all"]
+        table = rows.pivot_table(index="topic", columns="run", values="value", aggfunc="first")
+        order = [r for r in (runs or self.runs) if r in table.columns]
+        missing = [r for r in (runs or []) if r not in table.columns]
+        if missing:
+            raise GraphsrInputError(f"the score table has no {measure} values for run(s) {', '.join(missing)}")
+        from ..model.topics import topic_sort_key
+
+        table = table[order]
+        table.columns.name = None
+        return table.loc[sorted(table.index, key=topic_sort_key)]
+
+    def paired(self, measure: str, runs: list[str] | None = None):
+        """:meth:`per_topic` restricted to the topics every run has (what paired tests compare)."""
+        return self.per_topic(measure, runs).dropna()
+
+    def means(self, measure: str | None = None):
+        """Each run's aggregate: the ``all`` rows where the table has them, else the mean over topics.
+
+        With ``measure``, a Series by run; without, a runs x measures DataFrame.
+        """
+        import pandas as pd
+
+        if measure is None:
+            return pd.DataFrame({m: self.means(m) for m in self.measures})
+        rows = self._measure(measure)
+        alls = rows[rows["topic"] == "all"].set_index("run")["value"]
+        topics = rows[rows["topic"] != "all"].groupby("run", sort=False)["value"].mean()
+        out = pd.Series({r: (alls[r] if r in alls.index else topics.get(r, float("nan")))
+                         for r in self.runs if r in set(rows["run"])}, name=measure, dtype=float)
+        return out

@@ -1,0 +1,47 @@
+"""Agreement of system rankings: Kendall's tau and tau-b, Spearman's rho and tau_AP with p-values, between two
+measures of one score table, or one measure in two score tables (e.g. under two navigation models)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..errors import GraphsrInputError
+from ._common import positive_int
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("scores", nargs="+", metavar="SCORES",
+                   help="one score table (give two -m) or two (give one -m: the same measure in both)")
+    p.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE", required=True,
+                   help="the reference measure, then the other (tau_AP takes the first as the reference)")
+    p.add_argument("--samples", type=positive_int, default=10000,
+                   help="random orders for tau_AP's p-value beyond 8 systems (default: 10000)")
+    p.add_argument("--seed", type=int, default=0, help="random seed for tau_AP's p-value")
+    p.add_argument("--format", choices=["text", "csv", "json"], default="text")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..analysis.agreement import rank_agreement
+    from ..analysis.scores import ScoreTable
+
+    tables = [ScoreTable.read(p) for p in args.scores]
+    if len(tables) == 1 and len(args.measures) == 2:
+        a, b = tables[0].means(args.measures[0]), tables[0].means(args.measures[1])
+    elif len(tables) == 2 and len(args.measures) in (1, 2):
+        a = tables[0].means(args.measures[0])
+        b = tables[1].means(args.measures[-1])
+    else:
+        raise GraphsrInputError("give one score table and two measures (-m A -m B), or two score tables and "
+                                "one measure")
+    result = rank_agreement(a, b, args.samples, args.seed)
+    if args.format == "text":
+        sys.stdout.write(result.text())
+    elif args.format == "csv":
+        sys.stdout.write("statistic,value,p\n" + "".join(f"{n},{v!r},{p!r}\n" for n, v, p in result.rows()))
+    else:
+        import json
+
+        sys.stdout.write(json.dumps([{"statistic": n, "value": v, "p": p} for n, v, p in result.rows()],
+                                    indent=1) + "\n")
+    return 0

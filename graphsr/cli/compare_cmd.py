@@ -1,0 +1,43 @@
+"""Compare runs for significance: every pair of runs under every measure of a score table, with a correction
+over all pairs, as a table of means marked with the runs each beats significantly (text, Markdown, LaTeX),
+or every pair's p-values (csv)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ._common import positive_int
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("scores", help="a score table (graphsr eval ... --save FILE): .parquet or .csv")
+    p.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
+                   help="measure to compare on (repeatable; default: every measure of the table)")
+    p.add_argument("--run", action="append", dest="runs", metavar="RUN",
+                   help="run to compare (repeatable; default: every run)")
+    p.add_argument("--test", choices=["t", "randomization", "bootstrap"], default="t",
+                   help="paired t-test (default), paired randomization test or paired bootstrap test")
+    p.add_argument("--correction", choices=["holm", "bh", "none"], default="holm",
+                   help="multiple-comparison correction over all pairs tested (default: holm)")
+    p.add_argument("--alpha", type=float, default=0.05, help="significance level (default: 0.05)")
+    p.add_argument("--samples", type=positive_int, default=10000,
+                   help="randomization/bootstrap samples (default: 10000)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (the same p-values for any --threads)")
+    p.add_argument("--threads", type=positive_int, default=1, help="threads drawing the samples (default: 1)")
+    p.add_argument("--format", choices=["text", "markdown", "latex", "csv"], default="text",
+                   help="text, markdown or latex table of means with significance letters; csv: every pair")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..analysis.scores import ScoreTable
+    from ..analysis.significance import compare_runs
+
+    scores = ScoreTable.read(args.scores)
+    comparison = compare_runs(scores, args.measures, args.runs, args.test, args.correction, args.alpha,
+                              args.samples, args.seed, args.threads)
+    if args.format == "csv":
+        comparison.pairs.to_csv(sys.stdout, index=False)
+    else:
+        sys.stdout.write(comparison.table(args.format))
+    return 0

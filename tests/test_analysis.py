@@ -1,0 +1,153 @@
+"""The analysis layer: score tables, rank agreement and significance tests."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from graphsr.analysis.agreement import kendall_tau_a, rank_agreement, tau_ap, tau_ap_pvalue
+from graphsr.analysis.scores import ScoreTable
+from graphsr.analysis.significance import bh, compare_runs, holm, paired_test
+from graphsr.cli.main import main
+from graphsr.data import sample
+from graphsr.errors import GraphsrInputError
+
+from .conftest import write
+
+
+def table(rng, runs=5, topics=20, measures=("A", "B")) -> ScoreTable:
+    rows = [(f"r{k}", m, str(t), float(rng.random() * (k + 1) / runs)) for k in range(runs) for m in measures
+            for t in range(1, topics + 1)]
+    return ScoreTable(pd.DataFrame(rows, columns=["run", "measure", "topic", "value"]))
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_score_tables_round_trip(tmp_path, suffix):
+    t = table(np.random.default_rng(1))
+    path = tmp_path / f"scores{suffix}"
+    t.write(path)
+    back = ScoreTable.read(path)
+    pd.testing.assert_frame_equal(back.frame, t.frame)
+    assert back.per_topic("A").shape == (20, 5) and list(back.means("A").index) == t.runs
+
+
+def test_bad_score_tables_are_one_line(tmp_path):
+    bad = write(tmp_path / "bad.csv", "run,topic,value\nr,1,0.5\n")
+    with pytest.raises(GraphsrInputError, match="bad.csv: .*missing measure"):
+        ScoreTable.read(bad)
+    with pytest.raises(GraphsrInputError, match="a .csv or .parquet file"):
+        ScoreTable.read(tmp_path / "scores.txt")
+    with pytest.raises(GraphsrInputError, match="no measure 'Z'"):
+        table(np.random.default_rng(0)).per_topic("Z")
+
+
+def test_eval_saves_a_score_table(tmp_path, capsys):
+    s = sample("shakespeare")
+    out = tmp_path / "scores.parquet"
+    code = main(["eval", str(s["qrels"]), *map(str, s["runs"]), "--collection", str(s["collection"]), "-m", "SRP@5",
+                 "-m", "PRUM", "--save", str(out)])
+    printed = capsys.readouterr().out
+    assert code == 0
+    t = ScoreTable.read(out)
+    assert set(t.measures) == {"SRP@5", "PRUM"} and len(t.runs) == len(s["runs"])
+    srp = {line.split("\t")[2] for line in printed.splitlines() if line.startswith("SRP@5\tall")}
+    assert {f"{v:.6f}" for v in t.means("SRP@5")} == srp
+
+
+def test_kendall_and_spearman_are_scipys():
+    rng = np.random.default_rng(2)
+    for _ in range(50):
+        n = int(rng.integers(3, 15))
+        x = pd.Series(rng.integers(0, 6, n).astype(float), index=[f"s{i}" for i in range(n)])
+        y = pd.Series(rng.integers(0, 6, n).astype(float), index=x.index)
+        if x.nunique() < 2 or y.nunique() < 2:
+            continue
+        a = rank_agreement(x, y, samples=200)
+        kt, sr = stats.kendalltau(x, y), stats.spearmanr(x, y)
+        assert (a.tau_b, a.tau_p) == (pytest.approx(kt.statistic), pytest.approx(kt.pvalue))
+        assert (a.rho, a.rho_p) == (pytest.approx(sr.statistic), pytest.approx(sr.pvalue))
+        i, j = np.triu_indices(n, 1)  # tau-a by its definition
+        nc = np.sum((x.values[i] - x.values[j]) * (y.values[i] - y.values[j]) > 0)
+        nd = np.sum((x.values[i] - x.values[j]) * (y.values[i] - y.values[j]) < 0)
+        assert a.tau == pytest.approx((nc - nd) / (n * (n - 1) / 2))
+        if x.nunique() == n and y.nunique() == n:
+            assert a.tau == pytest.approx(a.tau_b)
+
+
+def test_tau_ap_by_hand_and_by_its_definition():
+    # by hand: the reference ranks A B C D E, the other B A C E D; the reference positions of the other's
+    # order are 1 0 2 4 3, so C(i)/(i-1) = 0/1, 2/2, 3/3, 3/4 and tau_AP = 2/4 (0 + 1 + 1 + 3/4) - 1 = 0.375
+    assert tau_ap([5, 4, 3, 2, 1], [4, 5, 3, 1, 2]) == pytest.approx(0.375)
+    rng = np.random.default_rng(3)
+    for _ in range(100):
+        n = int(rng.integers(2, 12))
+        ref, other = rng.permutation(n).astype(float), rng.permutation(n).astype(float)
+        by_ref = list(np.argsort(-ref))
+        by_other = list(np.argsort(-other))
+        total = sum(sum(by_ref.index(by_other[j]) < by_ref.index(by_other[i]) for j in range(i)) / i
+                    for i in range(1, n))
+        assert tau_ap(ref, other) == pytest.approx(2 * total / (n - 1) - 1)
+        assert tau_ap(ref, ref) == 1.0 and tau_ap(ref, -ref) == -1.0
+    assert tau_ap_pvalue(1.0, 5) == pytest.approx(2 / 120)  # only the same and the reversed order reach |1|
+
+
+def test_paired_tests_are_reproducible_whatever_the_threads():
+    rng = np.random.default_rng(4)
+    a, b = rng.random(30), rng.random(30) * 0.9
+    for test in ("randomization", "bootstrap"):
+        ps = {paired_test(a, b, test, samples=5000, seed=7, threads=th) for th in (1, 2, 4, 1)}
+        assert len(ps) == 1, test
+    assert paired_test(a, b, "t") == pytest.approx(stats.ttest_rel(a, b).pvalue)
+    assert paired_test(a, a, "randomization") == 1.0
+
+
+def test_randomization_agrees_with_the_exact_permutation_distribution():
+    rng = np.random.default_rng(5)
+    a, b = rng.random(10), rng.random(10)
+    d = a - b
+    signs = np.array(np.meshgrid(*[[-1, 1]] * 10)).reshape(10, -1).T
+    exact = np.mean(np.abs((signs * d).mean(axis=1)) >= abs(d.mean()) - 1e-12)
+    assert paired_test(a, b, "randomization", samples=20000, seed=1) == pytest.approx(exact, abs=0.01)
+
+
+def test_holm_and_bh_on_the_textbook_example():
+    # Benjamini and Hochberg (1995), section 4: 15 p-values, q = 0.05
+    p = [0.0001, 0.0004, 0.0019, 0.0095, 0.0201, 0.0278, 0.0298, 0.0344, 0.0459, 0.3240, 0.4262, 0.5719,
+         0.6528, 0.7590, 1.000]
+    assert int(np.sum(bh(p) <= 0.05)) == 4  # BH rejects the four smallest
+    assert int(np.sum(holm(p) <= 0.05)) == 3  # Holm: 0.0095 > 0.05/12
+    assert holm(p)[:4].tolist() == pytest.approx([0.0015, 0.0056, 0.0247, 0.114])
+    assert bh(p)[:5].tolist() == pytest.approx([0.0015, 0.003, 0.0095, 0.035625, 0.0603])
+
+
+def test_comparison_tables():
+    rng = np.random.default_rng(6)
+    t = table(rng, runs=3, topics=40)
+    c = compare_runs(t, ["A"], test="t", correction="holm")
+    best = c.means["A"].idxmax()
+    text = c.table("text")
+    assert "A" in text.splitlines()[0] and best in text
+    assert c.pairs["p_adjusted"].tolist() == pytest.approx(holm(c.pairs["p"].to_numpy()).tolist())
+    md, tex = c.table("markdown"), c.table("latex")
+    assert md.startswith("| # | run | A |") and "\\begin{tabular}" in tex
+    for k, run in enumerate(c.runs):
+        for j in c.wins("A", run):
+            pair = c.pairs[((c.pairs.run_a == run) & (c.pairs.run_b == c.runs[j]))
+                           | ((c.pairs.run_b == run) & (c.pairs.run_a == c.runs[j]))].iloc[0]
+            assert pair.significant
+
+
+def test_compare_and_agree_commands(tmp_path, capsys):
+    t = table(np.random.default_rng(7))
+    path = tmp_path / "s.csv"
+    t.write(path)
+    assert main(["compare", str(path), "-m", "A", "--test", "randomization", "--samples", "500", "--threads",
+                 "2", "--format", "markdown"]) == 0
+    assert capsys.readouterr().out.startswith("| # | run | A |")
+    assert main(["agree", str(path), "-m", "A", "-m", "B"]) == 0
+    out = capsys.readouterr().out
+    assert "tau_AP" in out and "Spearman rho" in out
+    assert main(["agree", str(path), "-m", "A"]) == 2
+    assert "two measures" in capsys.readouterr().err
