@@ -27,6 +27,8 @@ COMMANDS = {
     "measures": ("graphsr.cli.measures_cmd", "list the measures: names, cut-offs, parameters, definitions"),
     "compare": ("graphsr.cli.compare_cmd", "significance tests between runs from a score table (t, randomization, "
                                            "bootstrap; Holm, BH)"),
+    "perturb": ("graphsr.cli.perturb_cmd", "write the five systematic perturbations of a run (SR paper 7.1)"),
+    "fidelity": ("graphsr.cli.fidelity_cmd", "test a measure's fidelity on perturbed runs (SR paper 7.3)"),
     "agree": ("graphsr.cli.agree_cmd", "rank agreement of two measures or two models (Kendall, Spearman, tau_AP)"),
     "demo": ("graphsr.cli.demo_cmd", "run the whole pipeline on the bundled sample data"),
 }

@@ -16,7 +16,7 @@ _LAZY = {
     "read_passage_run": "fol", "run_format": "fol", "submission_files": "fol",
     "read_element_qrels": "qrels",
     "RouteLogError": "routes", "read_routes": "routes",
-    "read_run": "runs",
+    "read_run": "runs", "write_run": "runs",
 }
 
 __getattr__, __dir__, __all__ = lazy_namespace(__name__, _LAZY)

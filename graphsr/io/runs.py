@@ -15,7 +15,7 @@ from ..errors import RunFormatError
 from ..model.document import quoted
 from ..model.run import Run, RunRow
 
-__all__ = ["read_run"]
+__all__ = ["read_run", "write_run"]
 
 
 def read_run(path: str | os.PathLike, name: str | None = None) -> Run:
@@ -77,3 +77,25 @@ def read_run(path: str | os.PathLike, name: str | None = None) -> Run:
         raise RunFormatError("the run is empty: expected at least one line "
                              "'topic Q0 file rank score run_id xpath'", path)
     return Run.from_rows(rows, str(path) if name is None else name, str(path), tuple(run_ids))
+
+
+def write_run(run: Run, path: str | os.PathLike, run_id: str | None = None) -> None:
+    """Write an element run as ``topic Q0 file rank score run_id xpath`` lines (a tree result: one line per
+    node, sharing its rank), topics in the run's order; atomically (no partial file on failure)."""
+    from pathlib import Path
+
+    run_id = run_id or (run.run_ids[0] if run.run_ids else Path(run.name).stem)
+    if not run_id or any(c.isspace() for c in run_id):
+        raise RunFormatError(f"a run id is one word, got {run_id!r}", path)
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.partial")
+    try:
+        with open(tmp, "w", encoding="utf-8") as out:
+            for topic, results in run.results.items():
+                for r in results:
+                    for xp in r.xpaths:
+                        out.write(f"{topic} Q0 {r.docid} {r.rank} {r.score:.6g} {run_id} {xp}\n")
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise RunFormatError(f"cannot write the run ({exc.strerror or exc})", path) from None
