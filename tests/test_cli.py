@@ -211,8 +211,11 @@ def test_summary_command(capsys):
 
 def test_demo(capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("GRAPHSR_STORE", f"local:{tmp_path / 'store'}")
+    monkeypatch.chdir(tmp_path)
     code, out, err = run_cli(capsys, "demo")
     assert code == 0, err
+    report = tmp_path / "graphsr-demo-report.html"
+    assert f"report: {report}" in out and report.read_text().count('<img class="plot"') > 10
     assert "sample mobydick" in out and "sample shakespeare" in out
     assert "p*|c:length" in out and f"local:{tmp_path / 'store'}" in out
     # the INEX numbers it prints are what `graphsr eval` gives for element assessments with --collection

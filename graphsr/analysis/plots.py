@@ -18,7 +18,8 @@ import numpy as np
 
 from ..errors import GraphsrInputError
 
-__all__ = ["interpolated_precision_curves", "plot_interpolated_precision"]
+__all__ = ["interpolated_precision_curves", "plot_interpolated_precision", "plot_generalized_precision", "check_plot_path",
+           "plot_measures"]
 
 LEVELS = np.linspace(0.0, 1.0, 101)
 
@@ -48,38 +49,116 @@ def interpolated_precision_curves(results) -> tuple[np.ndarray, dict[str, np.nda
     return LEVELS.copy(), {r.name: np.array([r.mean(by_level[j]) for j in range(101)]) for r in results}
 
 
-def plot_interpolated_precision(results, path: str | os.PathLike, title: str | None = None) -> None:
-    """Draw each run's interpolated precision-recall curve into ``path`` (PNG, PDF or SVG by extension).
+def check_plot_path(path) -> None:
+    """Raise GraphsrInputError unless ``path`` names a .png, .pdf or .svg file."""
+    ext = os.path.splitext(str(path))[1].lower()
+    if ext not in (".png", ".pdf", ".svg"):
+        raise GraphsrInputError(f"{path}: plots are written as .png, .pdf or .svg, got {ext or 'no extension'!r}")
+
+
+def _label(name: str, headline, run) -> str:
+    short = os.path.basename(name)
+    n = len(run.topics)
+    if headline is None:
+        return f"{short} ({n} topics)"
+    return f"{short} ({headline} {run.mean(headline):.4f}, {n} topics)"
+
+
+def _topics_title(results) -> str:
+    counts = sorted({len(r.topics) for r in results})
+    if len(counts) == 1:
+        return f"mean over {counts[0]} topics"
+    return f"each run's mean over its topics ({counts[0]}-{counts[-1]}: runs answer different topics)"
+
+
+def _save(fig, path) -> None:
+    from .figures import _plt
+
+    try:
+        fig.tight_layout()
+        fig.savefig(path)
+    except OSError as exc:
+        raise GraphsrInputError(f"{path}: cannot write the plot ({exc.strerror or exc})") from None
+    finally:
+        _plt().close(fig)
+
+
+def plot_interpolated_precision(results, path: str | os.PathLike, title: str | None = None, headline=None) -> None:
+    """Draw each run's interpolated precision-recall curve (``iP[0.00]`` .. ``iP[1.00]``) into ``path`` (PNG,
+    PDF or SVG by extension), each run labelled with ``headline`` (e.g. MAiP) and its number of topics.
 
     Raises
     ------
     GraphsrInputError
-        Without matplotlib (``pip install graphsr[plot]``), or without the curve measures.
+        Without the curve measures.
     """
-    ext = os.path.splitext(str(path))[1].lower()
-    if ext not in (".png", ".pdf", ".svg"):
-        raise GraphsrInputError(f"{path}: plots are written as .png, .pdf or .svg, got {ext or 'no extension'!r}")
-    levels, curves = interpolated_precision_curves(results)
-    try:
-        import matplotlib
+    from .figures import _plt
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise GraphsrInputError("plots need matplotlib: pip install 'graphsr[plot]'") from None
+    check_plot_path(path)
+    levels, curves = interpolated_precision_curves(results)
+    plt = _plt()
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
-    try:
-        for name, curve in curves.items():
-            mean = float(curve.mean())
-            ax.plot(levels, curve, drawstyle="steps-post", label=f"{os.path.basename(name)} (MAiP {mean:.4f})")
-        ax.set_xlabel("recall (characters)")
-        ax.set_ylabel("interpolated precision")
-        ax.set_xlim(0, 1)
-        ax.set_ylim(0, 1)
-        ax.grid(alpha=0.3)
-        ax.set_title(title or "Interpolated precision, mean over topics")
+    for run in results:
+        ax.plot(levels, curves[run.name], drawstyle="steps-post", label=_label(run.name, headline, run))
+    ax.set_xlabel("recall (characters)")
+    ax.set_ylabel("interpolated precision")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.grid(alpha=0.3)
+    ax.set_title(title or f"Interpolated precision, {_topics_title(results)}", fontsize=10)
+    ax.legend(fontsize="small")
+    _save(fig, path)
+
+
+def plot_generalized_precision(results, path: str | os.PathLike, task: str, headline=None) -> None:
+    """Draw each run's generalized precision gP@k over article ranks k (the in-context tasks' curve) into
+    ``path``, each run labelled with ``headline`` (e.g. MAgP) and its number of topics."""
+    from .figures import _plt
+
+    check_plot_path(path)
+    curve = sorted((m for m in results.measures if m.NAME == "gP" and m.cutoff is not None), key=lambda m: m.cutoff)
+    if len(curve) < 2:
+        raise GraphsrInputError("a generalized precision curve needs gP@k at several k")
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    ks = [m.cutoff for m in curve]
+    for run in results:
+        ax.plot(ks, [run.mean(m) for m in curve], label=_label(run.name, headline, run))
+    ax.set_xlabel("article rank k")
+    ax.set_ylabel("generalized precision gP@k")
+    ax.set_ylim(0, 1)
+    ax.grid(alpha=0.3)
+    ax.set_title(f"Generalized precision ({task}), {_topics_title(results)}", fontsize=10)
+    ax.legend(fontsize="small")
+    _save(fig, path)
+
+
+def plot_measures(results, path: str | os.PathLike) -> None:
+    """Element runs: the first measure requested at several cut-offs as a curve over k, else the first
+    measure's mean per run as bars; titled with what it averages."""
+    from .figures import _plt
+
+    check_plot_path(path)
+    plt = _plt()
+    families: dict[str, list] = {}
+    for m in results.measures:
+        if m.cutoff is not None:
+            families.setdefault(str(m).rsplit("@", 1)[0], []).append(m)
+    family = next((sorted(v, key=lambda m: m.cutoff) for v in families.values() if len(v) >= 2), None)
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    if family is not None:
+        ks = [m.cutoff for m in family]
+        for run in results:
+            ax.plot(ks, [run.mean(m) for m in family], marker="o", label=_label(run.name, None, run))
+        ax.set_xlabel("cut-off k")
+        ax.set_ylabel(str(family[0]).rsplit("@", 1)[0] + "@k")
         ax.legend(fontsize="small")
-        fig.tight_layout()
-        fig.savefig(path)
-    finally:
-        plt.close(fig)
+        what = str(family[0]).rsplit("@", 1)[0] + "@k"
+    else:
+        m = results.measures[0]
+        ax.barh([os.path.basename(r.name) for r in results][::-1], [r.mean(m) for r in results][::-1])
+        ax.set_xlabel(str(m))
+        what = str(m)
+    ax.grid(alpha=0.3)
+    ax.set_title(f"{what}, {_topics_title(results)}", fontsize=10)
+    _save(fig, path)

@@ -78,9 +78,13 @@ def paired_test(a, b, test: str = "t", samples: int = 10000, seed: int = 0, thre
     if np.allclose(d, 0.0):
         return 1.0
     if test == "t":
+        import warnings
+
         from scipy import stats
 
-        p = float(stats.ttest_rel(a, b).pvalue)
+        with warnings.catch_warnings():  # nearly constant differences: scipy warns, the p-value stands
+            warnings.simplefilter("ignore", RuntimeWarning)
+            p = float(stats.ttest_rel(a, b).pvalue)
         return 1.0 if np.isnan(p) else p
     means = _resampled_means(d, test, samples, seed, threads)
     hits = int(np.count_nonzero(np.abs(means) >= abs(d.mean()) - 1e-12))
@@ -201,11 +205,13 @@ def compare_runs(scores, measures: list[str] | None = None, runs: list[str] | No
         table = scores.per_topic(m, runs)
         for a, b in itertools.combinations(runs, 2):
             both = table[[a, b]].dropna()
+            if len(both) < 2:  # runs of different topic sets (e.g. different collections): not compared
+                continue
             p = paired_test(both[a].to_numpy(), both[b].to_numpy(), test, samples, seed, threads)
             rows.append({"measure": m, "run_a": a, "run_b": b, "topics": len(both), "mean_a": both[a].mean(),
                          "mean_b": both[b].mean(), "p": p})
-    pairs = pd.DataFrame(rows)
-    pairs["p_adjusted"] = adjust(pairs["p"].to_numpy(), correction)
+    pairs = pd.DataFrame(rows, columns=["measure", "run_a", "run_b", "topics", "mean_a", "mean_b", "p"])
+    pairs["p_adjusted"] = adjust(pairs["p"].to_numpy(), correction) if len(pairs) else []
     pairs["significant"] = pairs["p_adjusted"] < alpha
     means = pd.DataFrame({m: scores.means(m).reindex(runs) for m in measures})
     return Comparison(list(runs), list(measures), means, pairs, test, correction, alpha)

@@ -33,6 +33,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
     p.add_argument("--store", metavar="URL", help="graph store to use (default: $GRAPHSR_STORE or the per-user "
                                                   "local store)")
+    p.add_argument("--report", default="graphsr-demo-report.html", metavar="FILE",
+                   help="the HTML report of every score the demo computes (default: graphsr-demo-report.html)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
 
     progress = progress_default() if args.progress is None else args.progress
     measures = parse_measures(MEASURES)
+    scores = []
     out = sys.stdout
     with open_store(args.store) as store:
         out.write(f"graph store: {store.url}\n\n")
@@ -77,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
                     model = build_stored_model(store, name, spec, f"{name}/{spec}")
                     _, seen_of, _ = stored_navigation(store, model.name, touched, documents=docs)
                 rows.append((spec, evaluate(qrels, runs, measures, ScoringContext(docs, seen_of, spec))))
+                scores.append(_scores(rows[-1][1], name, f" [{spec}]"))
             width = max(len(r.name) for r in runs)
             for m in measures:
                 out.write(f"   mean {m} per run (rows) and navigation model (columns)\n")
@@ -85,21 +89,39 @@ def run(args: argparse.Namespace) -> int:
                     out.write(f"   {r.name:<{width}}" + "".join(f"{res[r.name].mean(m):>13.4f}" for _, res in rows)
                               + "\n")
                 out.write("\n")
-            _esr_section(out, store, name, qrels, runs, docs, touched)
-            _inex_section(out, qrels, runs, docs, s)
+            scores.append(_scores(_esr_section(out, store, name, qrels, runs, docs, touched), name))
+            scores.append(_scores(_inex_section(out, qrels, runs, docs, s), name))
             out.write("   the same from the command line, e.g.:\n")
             out.write(f"   graphsr eval {s['qrels']} {' '.join(str(p) for p in s['runs'][:2])} ... \\\n"
                       f"       --store {store.url} --model '{name}/p*|c:length' -m SRP@5 -m SRP@10\n\n")
     out.write("'none' is SR without navigation (SRP@k = P@k with binary relevance); other columns use the\n"
               "steady state (CIKM'08 Eq 8) of the summary graph under the given edge weights, stored as a model\n"
-              "in the graph store and reloaded from it ('graphsr store models' lists them).\n")
+              "in the graph store and reloaded from it ('graphsr store models' lists them).\n\n")
+    from ..analysis.report import build_report, write_report
+    from ..analysis.scores import ScoreTable
+
+    table = ScoreTable.concat(scores)
+    path = write_report(build_report(table, "graphsr demo: every score of the sample runs", "graphsr demo",
+                                     progress=progress), args.report)
+    out.write(f"report: {path.resolve()} (every score above: tables, significance, plots; open it in a browser)\n")
     return 0
+
+
+def _scores(results, sample: str, suffix: str = ""):
+    """The results as a score table with runs and topics named by sample, measures by model."""
+    from ..analysis.scores import ScoreTable
+
+    frame = results.to_frame(include_all=True)
+    frame["run"] = sample + "/" + frame["run"]
+    frame["topic"] = frame["topic"].where(frame["topic"] == "all", sample + ":" + frame["topic"])
+    frame["measure"] = frame["measure"] + suffix
+    return ScoreTable(frame)
 
 
 ESR_MEASURES = ["ESRP@5", "ESRR@10", "SRiP@10"]
 
 
-def _esr_section(out, store, name, qrels, runs, docs, touched) -> None:
+def _esr_section(out, store, name, qrels, runs, docs, touched):
     """Simulated routes -> stored study -> route model aggregated in the store -> ESR scores."""
     from ..evaluation.entry import evaluate
     from ..measures import parse_measures
@@ -120,12 +142,13 @@ def _esr_section(out, store, name, qrels, runs, docs, touched) -> None:
     for r in res:
         out.write(f"   {r.name:<{width}}" + "".join(f"{r.mean(m):>13.4f}" for m in measures) + "\n")
     out.write("\n")
+    return res
 
 
 INEX_MEASURES = ["iP[0.01]", "MAiP"]
 
 
-def _inex_section(out, qrels, runs, docs, s) -> None:
+def _inex_section(out, qrels, runs, docs, s):
     """The same runs under the official INEX thorough measures, elements taken as character ranges (the
     sample runs return nested elements: the official tool scores overlapping passages in the thorough task
     only)."""
@@ -141,3 +164,4 @@ def _inex_section(out, qrels, runs, docs, s) -> None:
         out.write(f"   {r.name:<{width}}" + "".join(f"{r.mean(m):>13.4f}" for m in res.measures) + "\n")
     out.write(f"   the same: graphsr eval {s['qrels']} RUN ... --collection {s['collection']} --task thorough "
               + " ".join(f"-m '{m}'" for m in INEX_MEASURES) + "\n\n")
+    return res

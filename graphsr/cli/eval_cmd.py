@@ -89,8 +89,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--curve", action="store_true",
                    help="add the 101-point interpolated precision curve iP[0.00] .. iP[1.00]")
     p.add_argument("--plot", metavar="FILE",
-                   help="passage runs: draw each run's interpolated precision-recall curve (mean over topics) "
-                        "into FILE (.png, .pdf or .svg; needs matplotlib)")
+                   help="draw into FILE (.png, .pdf or .svg): passage runs, the task's curve (interpolated "
+                        "precision for focused/thorough, gP@k for ric/t2i/bic) labelled with MAiP or MAgP; element "
+                        "runs, the first measure given at several cut-offs over k, else its mean per run")
     p.add_argument("--workers", type=positive_int, default=1, metavar="N",
                    help="processes that read the collection for the summary (default: 1)")
 
@@ -109,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
 
     measures = parse_measures(args.measures or DEFAULT_MEASURES)
     passage = any(m.FAMILY == "fol" for m in measures)
-    for option, given in (("--plot", args.plot), ("--report", args.report), ("--curve", args.curve)):
+    for option, given in (("--report", args.report), ("--curve", args.curve)):
         if given:
             raise GraphsrInputError(f"{option} applies to passage runs scored against FOL assessments")
     for option, given in (("--task", args.task), ("--beta", args.beta), ("--irr", args.irr),
@@ -129,6 +130,15 @@ def run(args: argparse.Namespace) -> int:
                           routes_model=args.routes_model, nav=args.nav, effort=args.effort,
                           progress=progress_default() if args.progress is None else args.progress,
                           workers=args.workers)
+    if args.plot:
+        from ..analysis.plots import check_plot_path
+
+        check_plot_path(args.plot)  # before the work, not after
     results = evaluate(qrels, runs, measures, ctx, all_topics=args.all_topics, order=args.order,
-                    lenient=args.lenient, unknown=args.unknown)
-    return write_results(results, args)
+                       lenient=args.lenient, unknown=args.unknown)
+    code = write_results(results, args)
+    if args.plot:
+        from ..analysis.plots import plot_measures
+
+        plot_measures(results, args.plot)
+    return code

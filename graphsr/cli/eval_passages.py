@@ -158,16 +158,26 @@ def _documents(args, formats):
 
 
 def _plot(args, qrels, runs, res, task, context) -> None:
-    """Each run's interpolated precision curve (of the focused task, or of --task thorough)."""
-    from ..analysis import plot_interpolated_precision
+    """The task's own curve per run, labelled with the task's headline measure and its topic count:
+    interpolated precision (focused, thorough; MAiP) or generalized precision over article ranks (ric, t2i,
+    bic; MAgP)."""
+    from ..analysis.plots import plot_generalized_precision, plot_interpolated_precision
     from ..evaluation.entry import evaluate
-    from ..measures.fol import CHARACTER_TASKS, headline_measures
+    from ..measures.base import parse_measures
+    from ..measures.fol import CHARACTER_TASKS
 
-    curve = headline_measures(task if task in CHARACTER_TASKS else "focused", curve=True)
-    curve = [m for m in curve if m.NAME == "iP"]
-    if not all(m in res.measures for m in curve):
-        res = evaluate(qrels, runs, curve, context, all_topics=args.all_topics)
-    plot_interpolated_precision(res, args.plot)
+    if task in CHARACTER_TASKS:
+        names = [f"iP[{j / 100:.2f}](task={task})" for j in range(101)] + [f"MAiP(task={task})"]
+    else:
+        names = [f"gP(task={task})@{k}" for k in range(1, 51)] + [f"MAgP(task={task})"]
+    measures = apply_passage_options(parse_measures(names), args)
+    if not all(m in res.measures for m in measures):
+        res = evaluate(qrels, runs, measures, context, all_topics=args.all_topics)
+    headline = measures[-1]
+    if task in CHARACTER_TASKS:
+        plot_interpolated_precision(res, args.plot, headline=headline)
+    else:
+        plot_generalized_precision(res, args.plot, task, headline=headline)
 
 
 def _write_official(res, table, args) -> None:

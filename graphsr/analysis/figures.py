@@ -1,0 +1,190 @@
+"""Figures of a score table (matplotlib, drawn off-screen); each says in its title what it averages.
+
+Every function takes a :class:`~graphsr.analysis.scores.ScoreTable` and
+returns a matplotlib Figure, or None when the table has nothing to draw
+(e.g. no measure at several cut-offs).  :func:`figure_bytes` renders one as
+PNG, SVG or PDF.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+
+import numpy as np
+
+__all__ = ["means_figure", "per_topic_figure", "cutoff_figure", "curve_figure", "agreement_figure",
+           "agreement_matrix_figure", "figure_bytes", "cutoff_families", "curve_families"]
+
+_CUTOFF = re.compile(r"^(?P<base>.+)@(?P<k>\d+)$")
+_LEVEL = re.compile(r"^(?P<name>iP|ircl_prn)\[(?P<x>[0-9.]+)\](?P<rest>.*)$")
+
+
+def _plt():
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _short(run: str) -> str:
+    """A run file's name without its directories and suffix; other run names as they are."""
+    for suffix in (".run.gz", ".run", ".txt", ".gz"):
+        if run.endswith(suffix):
+            return run.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(suffix)
+    return run
+
+
+def _topics_note(scores, measure: str) -> str:
+    table = scores.per_topic(measure)
+    counts = table.notna().sum(axis=0)
+    if counts.nunique() == 1:
+        return f"mean over {int(counts.iloc[0])} topics"
+    return f"mean over {int(counts.min())}-{int(counts.max())} topics (runs answer different topics)"
+
+
+def means_figure(scores, measure: str):
+    """Each run's aggregate of ``measure``, best first."""
+    plt = _plt()
+    means = scores.means(measure).sort_values(ascending=False)
+    fig, ax = plt.subplots(figsize=(7, 0.5 + 0.35 * len(means)))
+    ax.barh([_short(r) for r in means.index][::-1], means.to_numpy()[::-1], color="#4477aa")
+    ax.set_xlabel(measure)
+    ax.set_title(f"{measure}, {_topics_note(scores, measure)}", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def per_topic_figure(scores, measure: str):
+    """``measure`` per topic and run (a heat map: topics across, runs down)."""
+    plt = _plt()
+    table = scores.per_topic(measure)
+    fig, ax = plt.subplots(figsize=(min(14, 3 + 0.25 * len(table)), 1 + 0.35 * len(table.columns)))
+    im = ax.imshow(table.T.to_numpy(dtype=float), aspect="auto", cmap="viridis")
+    ax.set_yticks(range(len(table.columns)), [_short(r) for r in table.columns], fontsize=8)
+    step = max(1, len(table) // 30)
+    ax.set_xticks(range(0, len(table), step), list(table.index)[::step], fontsize=7, rotation=90)
+    ax.set_xlabel("topic")
+    ax.set_title(f"{measure} per topic ({len(table)} topics; blank: topic not answered)", fontsize=10)
+    fig.colorbar(im, ax=ax, fraction=0.03)
+    fig.tight_layout()
+    return fig
+
+
+def cutoff_families(scores) -> dict[str, list[tuple[int, str]]]:
+    """Measures present at several cut-offs: ``{base: [(k, measure), ...]}``."""
+    out: dict[str, list[tuple[int, str]]] = {}
+    for m in scores.measures:
+        hit = _CUTOFF.match(m)
+        if hit:
+            out.setdefault(hit.group("base"), []).append((int(hit.group("k")), m))
+    return {b: sorted(v) for b, v in out.items() if len(v) >= 2}
+
+
+def cutoff_figure(scores, base: str):
+    """A measure's aggregate at each of its cut-offs, one line per run."""
+    family = cutoff_families(scores).get(base)
+    if not family:
+        return None
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ks = [k for k, _ in family]
+    for run in scores.runs:
+        ax.plot(ks, [scores.means(m).get(run, np.nan) for _, m in family], marker="o", label=_short(run))
+    ax.set_xscale("log" if ks[-1] / ks[0] >= 20 else "linear")
+    ax.set_xlabel("cut-off k")
+    ax.set_ylabel(f"{base}@k")
+    ax.set_title(f"{base}@k by cut-off, {_topics_note(scores, family[0][1])}", fontsize=10)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def curve_families(scores) -> dict[str, list[tuple[float, str]]]:
+    """Precision curves present (``iP[x]`` or ``ircl_prn[x]`` at 3 or more levels), by name and task."""
+    out: dict[str, list[tuple[float, str]]] = {}
+    for m in scores.measures:
+        hit = _LEVEL.match(m)
+        if hit:
+            out.setdefault(hit.group("name") + hit.group("rest"), []).append((float(hit.group("x")), m))
+    return {k: sorted(v) for k, v in out.items() if len(v) >= 3}
+
+
+def curve_figure(scores, name: str):
+    """An interpolated precision-recall curve per run (``iP[x]`` at each level x)."""
+    family = curve_families(scores).get(name)
+    if not family:
+        return None
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6, 4.5))
+    xs = [x for x, _ in family]
+    for run in scores.runs:
+        ax.plot(xs, [scores.means(m).get(run, np.nan) for _, m in family], label=_short(run))
+    ax.set_xlabel("recall")
+    ax.set_ylabel("interpolated precision")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.02)
+    ax.set_title(f"{name}: precision-recall, {_topics_note(scores, family[0][1])}", fontsize=10)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def agreement_figure(scores, a: str, b: str):
+    """The runs' aggregates under two measures, with their rank agreement."""
+    from .agreement import rank_agreement
+
+    plt = _plt()
+    x, y = scores.means(a), scores.means(b)
+    fig, ax = plt.subplots(figsize=(5.5, 5))
+    ax.scatter(x.to_numpy(), y.reindex(x.index).to_numpy(), color="#aa3377")
+    for run in x.index:
+        ax.annotate(_short(run), (x[run], y.get(run, np.nan)), fontsize=7, xytext=(3, 3), textcoords="offset points")
+    ax.set_xlabel(a)
+    ax.set_ylabel(b)
+    title = f"{a} vs {b} ({len(x)} runs)"
+    if len(x) >= 3:
+        ag = rank_agreement(x, y)
+        title += f"\nKendall tau-b {ag.tau_b:.3f} (p {ag.tau_p:.2g}), tau_AP {ag.tau_ap:.3f}"
+    ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def agreement_matrix_figure(scores, measures: list[str] | None = None):
+    """Kendall's tau-b between the system rankings of every pair of measures (a heat map)."""
+    from scipy import stats
+
+    measures = measures or scores.measures
+    if len(measures) < 2 or len(scores.runs) < 3:
+        return None
+    plt = _plt()
+    means = scores.means()[measures]
+    n = len(measures)
+    tau = np.ones((n, n))
+    for i in range(n):
+        for j in range(i + 1, n):
+            tau[i, j] = tau[j, i] = stats.kendalltau(means.iloc[:, i], means.iloc[:, j]).statistic
+    fig, ax = plt.subplots(figsize=(1.5 + 0.6 * n, 1.2 + 0.5 * n))
+    im = ax.imshow(np.nan_to_num(tau), vmin=-1, vmax=1, cmap="RdBu")
+    ax.set_xticks(range(n), measures, rotation=60, ha="right", fontsize=7)
+    ax.set_yticks(range(n), measures, fontsize=7)
+    for i in range(n):
+        for j in range(n):
+            ax.text(j, i, "-" if np.isnan(tau[i, j]) else f"{tau[i, j]:.2f}", ha="center", va="center", fontsize=6)
+    ax.set_title(f"Kendall tau-b between system rankings ({len(scores.runs)} runs)", fontsize=10)
+    fig.colorbar(im, ax=ax, fraction=0.04)
+    fig.tight_layout()
+    return fig
+
+
+def figure_bytes(fig, fmt: str = "png", close: bool = True) -> bytes:
+    """The figure rendered as ``png``, ``svg`` or ``pdf`` bytes (closed afterwards unless ``close=False``)."""
+    plt = _plt()
+    buf = io.BytesIO()
+    fig.savefig(buf, format=fmt, dpi=110)
+    if close:
+        plt.close(fig)
+    return buf.getvalue()

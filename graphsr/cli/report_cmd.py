@@ -1,0 +1,36 @@
+"""Write one self-contained HTML page of score tables: the runs' aggregates, significance letters, rank
+agreement, and plots embedded (no network needed); on request every figure as a PNG, SVG or PDF file."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ._common import positive_int, progress_default
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("scores", nargs="+", help="score tables (graphsr eval ... --save FILE): .parquet or .csv")
+    p.add_argument("-o", "--output", default="report.html", metavar="FILE", help="the page (default: report.html)")
+    p.add_argument("--title", default="graphsr report")
+    p.add_argument("--figures", metavar="DIR", help="also write every figure to DIR")
+    p.add_argument("--figure-format", choices=["png", "svg", "pdf"], default="png",
+                   help="format of the figure files (default: png)")
+    p.add_argument("--max-measures", type=positive_int, default=40,
+                   help="measures to draw and test (default: 40; the aggregates table has them all)")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress bar while drawing (default: when stderr is a terminal)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..analysis.report import build_report, write_report
+    from ..analysis.scores import ScoreTable
+
+    tables = [ScoreTable.read(p) for p in args.scores]
+    scores = tables[0] if len(tables) == 1 else ScoreTable.concat(tables)
+    report = build_report(scores, args.title, ", ".join(map(str, args.scores)), args.max_measures,
+                          progress_default() if args.progress is None else args.progress,
+                          (args.figure_format,) if args.figures else ())
+    path = write_report(report, args.output, args.figures, args.figure_format)
+    sys.stdout.write(f"{path}: {len(report.figures)} figures, {len(report.tables)} tables\n")
+    return 0

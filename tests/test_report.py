@@ -1,0 +1,81 @@
+"""The HTML report renders in a real browser: headless Chromium loads the page, every plot decodes and every
+table is there (DOM), and the screenshot is not blank (pixels)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+from graphsr.analysis.report import build_report, write_report
+from graphsr.analysis.scores import ScoreTable
+from graphsr.cli.main import main
+from graphsr.data import sample
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+def _need_chromium():
+    if CHROMIUM is None:
+        if os.environ.get("GRAPHSR_REQUIRE_CHROMIUM"):
+            pytest.fail("GRAPHSR_REQUIRE_CHROMIUM is set but no chromium is installed")
+        pytest.skip("headless Chromium is not installed (Debian package 'chromium')")
+
+
+@pytest.fixture(scope="module")
+def scores(tmp_path_factory):
+    s = sample("shakespeare")
+    path = tmp_path_factory.mktemp("scores") / "scores.parquet"
+    measures = ["SRP@5", "SRP@10", "SRP@20", "PRUM", "nxCG@5", "MAiP(task=thorough)"]
+    measures += [f"iP[{x:.2f}](task=thorough)" for x in (0, 0.1, 0.5, 1.0)]
+    argv = ["eval", str(s["qrels"]), *map(str, s["runs"]), "--collection", str(s["collection"]), "--save", str(path)]
+    for m in measures:
+        argv += ["-m", m]
+    assert main(argv) == 0
+    return ScoreTable.read(path)
+
+
+def test_the_report_has_every_part(scores, tmp_path):
+    report = build_report(scores, formats=("svg",))
+    ids = [fid for fid, _, _ in report.figures]
+    assert {"means-0", "topics-0", "cutoff-0", "curve-0", "agreement", "agreement-matrix"} <= set(ids)
+    path = write_report(report, tmp_path / "r.html", tmp_path / "figs", "svg")
+    html = path.read_text()
+    assert html.count('<img class="plot"') == len(ids) and "http" not in html.replace("http-equiv", "")
+    assert sorted(p.name for p in (tmp_path / "figs").iterdir()) == sorted(f"{i}.svg" for i in ids)
+    assert 'id="table-means"' in html and 'id="table-significance"' in html
+
+
+def test_chromium_renders_every_plot_and_table(scores, tmp_path):
+    _need_chromium()
+    path = write_report(build_report(scores), tmp_path / "report.html")
+    url = path.resolve().as_uri()
+    dom = subprocess.run([CHROMIUM, *FLAGS, "--virtual-time-budget=5000", "--dump-dom", url], capture_output=True,
+                         text=True, timeout=120).stdout
+    body = re.search(r"<body[^>]*>", dom).group(0)
+    attrs = dict(re.findall(r'data-([a-z-]+)="(\d+)"', body))
+    assert int(attrs["figures"]) >= 6 and attrs["figures-rendered"] == attrs["figures"], body
+    assert attrs["tables-rendered"] == attrs["tables"] == "2", body
+    shot = tmp_path / "shot.png"
+    subprocess.run([CHROMIUM, *FLAGS, "--window-size=1200,2400", f"--screenshot={shot}", url], capture_output=True,
+                   timeout=120, check=True)
+    import matplotlib.image
+
+    pixels = matplotlib.image.imread(shot)[..., :3]
+    assert pixels.shape[:2] == (2400, 1200)
+    coloured = np.abs(pixels - pixels.mean(axis=2, keepdims=True)).sum(axis=2) > 0.2  # not grey: plot colours
+    assert coloured.mean() > 0.01
+
+
+def test_report_command_and_figure_files(scores, tmp_path, capsys):
+    path = tmp_path / "s.csv"
+    scores.write(path)
+    assert main(["report", str(path), "-o", str(tmp_path / "r.html"), "--figures", str(tmp_path / "f"),
+                 "--figure-format", "pdf", "--no-progress"]) == 0
+    assert "figures" in capsys.readouterr().out
+    assert all(p.read_bytes().startswith(b"%PDF") for p in (tmp_path / "f").iterdir())
