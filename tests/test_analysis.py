@@ -151,3 +151,44 @@ def test_compare_and_agree_commands(tmp_path, capsys):
     assert "tau_AP" in out and "Spearman rho" in out
     assert main(["agree", str(path), "-m", "A"]) == 2
     assert "two measures" in capsys.readouterr().err
+
+
+def test_relative_change_in_rank_across_cutoffs():
+    from graphsr.analysis.agreement import rank_change
+
+    means = {  # run -> (A@5, A@10, B@5, B@10): A swaps r1/r2 between 5 and 10, B too, r3 stays last
+        "r1": (0.9, 0.5, 0.8, 0.4), "r2": (0.7, 0.6, 0.6, 0.7), "r3": (0.1, 0.1, 0.2, 0.1)}
+    rows = [(run, name, "all", v[i]) for run, v in means.items()
+            for i, name in enumerate(("A@5", "A@10", "B@5", "B@10"))]
+    t = ScoreTable(pd.DataFrame(rows, columns=["run", "measure", "topic", "value"]))
+    rc = rank_change(t, "A", "B")
+    assert rc.cutoffs == [5, 10]
+    assert rc.changes.set_index("run")["change_a"].to_dict() == {"r1": 1, "r2": -1, "r3": 0}
+    assert rc.r == pytest.approx(stats.pearsonr([1, -1, 0], [1, -1, 0]).statistic) and rc.r == pytest.approx(1.0)
+    with pytest.raises(GraphsrInputError, match="two or more common cut-offs"):
+        rank_change(t, "A", "C")
+
+
+def test_model_sensitivity(tmp_path, capsys):
+    from graphsr.analysis.sensitivity import model_sensitivity
+    from graphsr.io import read_element_qrels, read_run
+
+    s = sample("shakespeare")
+    qrels, runs = read_element_qrels(s["qrels"]), [read_run(p) for p in s["runs"]]
+    result = model_sensitivity(qrels, runs, "SRP@10", s["collection"], ["p*:extent", "tag:uniform", "none"])
+    assert result.means.shape == (len(runs), 3) and (np.diag(result.tau.to_numpy()) == 1).all()
+    assert set(result.scores.measures) == {"SRP@10 [p*:extent]", "SRP@10 [tag:uniform]", "SRP@10 [none]"}
+    none = result.means["none"]  # the 'none' column is SRP without navigation, as graphsr eval computes it
+    code = main(["eval", str(s["qrels"]), *map(str, s["runs"]), "--collection", str(s["collection"]), "-m",
+                 "SRP@10", "--model", "none"])
+    printed = [float(line.split("\t")[2]) for line in capsys.readouterr().out.splitlines()
+               if line.startswith("SRP@10\tall")]
+    assert code == 0 and none.round(6).tolist() == pytest.approx(printed)
+    log = tmp_path / "log.csv"
+    assert main(["simulate-routes", str(s["collection"]), "-o", str(log), "--routes", "300", "--seed", "1"]) == 0
+    esr = model_sensitivity(qrels, runs, "ESRP@5", s["collection"], routes=str(log))
+    assert esr.models == ["depth4", "routes:elements", "routes:p*", "routes:p*|c", "routes:c", "routes:tag"]
+    plot = tmp_path / "m.svg"
+    assert main(["sensitivity", str(s["qrels"]), *map(str, s["runs"]), "--collection", str(s["collection"]),
+                 "--model", "p*:extent", "--model", "none", "--plot", str(plot)]) == 0
+    assert plot.read_bytes().lstrip().startswith(b"<?xml")

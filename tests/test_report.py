@@ -31,7 +31,7 @@ def _need_chromium():
 def scores(tmp_path_factory):
     s = sample("shakespeare")
     path = tmp_path_factory.mktemp("scores") / "scores.parquet"
-    measures = ["SRP@5", "SRP@10", "SRP@20", "PRUM", "nxCG@5", "MAiP(task=thorough)"]
+    measures = ["SRP@5", "SRP@10", "SRP@20", "PRUM", "nxCG@5", "nxCG@10", "nxCG@20", "MAiP(task=thorough)"]
     measures += [f"iP[{x:.2f}](task=thorough)" for x in (0, 0.1, 0.5, 1.0)]
     argv = ["eval", str(s["qrels"]), *map(str, s["runs"]), "--collection", str(s["collection"]), "--save", str(path)]
     for m in measures:
@@ -41,9 +41,14 @@ def scores(tmp_path_factory):
 
 
 def test_the_report_has_every_part(scores, tmp_path):
-    report = build_report(scores, formats=("svg",))
+    from graphsr.navigation import build_sr_model
+    from graphsr.summaries import summarize_collection
+
+    summary = summarize_collection(sample("shakespeare")["collection"], ["p*"])["p*"]
+    report = build_report(scores, formats=("svg",), summary=(summary, build_sr_model(summary, "extent").pi, "p*"))
     ids = [fid for fid, _, _ in report.figures]
-    assert {"means-0", "topics-0", "cutoff-0", "curve-0", "agreement", "agreement-matrix"} <= set(ids)
+    assert {"means-0", "topics-0", "cutoff-0", "cutoff-1", "curve-0", "rank-change", "agreement",
+            "agreement-matrix", "summary"} <= set(ids)
     path = write_report(report, tmp_path / "r.html", tmp_path / "figs", "svg")
     html = path.read_text()
     assert html.count('<img class="plot"') == len(ids) and "http" not in html.replace("http-equiv", "")
@@ -79,3 +84,19 @@ def test_report_command_and_figure_files(scores, tmp_path, capsys):
                  "--figure-format", "pdf", "--no-progress"]) == 0
     assert "figures" in capsys.readouterr().out
     assert all(p.read_bytes().startswith(b"%PDF") for p in (tmp_path / "f").iterdir())
+
+
+def test_summary_and_esr_figures(tmp_path, capsys):
+    s = sample("shakespeare")
+    assert main(["summary", str(s["collection"]), "--plot", str(tmp_path / "s.svg")]) == 0
+    assert b"pi on its nodes" in (tmp_path / "s.svg").read_bytes()
+    capsys.readouterr()
+    path = tmp_path / "esr.csv"
+    argv = ["eval", str(s["qrels"]), *map(str, s["runs"]), "--collection", str(s["collection"]), "--nav", "depth4",
+            "--save", str(path)]
+    for k in (1, 5, 10, 20):
+        argv += ["-m", f"ESRP@{k}", "-m", f"ESRR@{k}"]
+    assert main(argv) == 0
+    from graphsr.analysis.figures import esr_curve_figure, figure_bytes
+
+    assert b"ESRP vs ESRR" in figure_bytes(esr_curve_figure(ScoreTable.read(path)), "svg")

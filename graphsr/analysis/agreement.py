@@ -37,7 +37,7 @@ import numpy as np
 
 from ..errors import GraphsrInputError
 
-__all__ = ["Agreement", "tau_ap", "tau_ap_pvalue", "kendall_tau_a", "rank_agreement"]
+__all__ = ["Agreement", "tau_ap", "tau_ap_pvalue", "kendall_tau_a", "rank_agreement", "RankChange", "rank_change"]
 
 
 def _order(scores: np.ndarray, names: list[str]) -> list[int]:
@@ -121,3 +121,62 @@ def rank_agreement(reference, other, samples: int = 10000, seed: int = 0) -> Agr
     tap = tau_ap(x, y, [str(s) for s in common])
     return Agreement(list(map(str, common)), kendall_tau_a(x, y), float(tb.statistic), float(tb.pvalue),
                      float(rho.statistic), float(rho.pvalue), tap, tau_ap_pvalue(tap, len(common), samples, seed))
+
+
+@dataclass
+class RankChange:
+    """How two measures move each system's rank across cut-offs (SR paper §7.2, Table 3(B))."""
+
+    a: str
+    b: str
+    cutoffs: list
+    ranks: "object"    # DataFrame: run, cutoff, rank under a, rank under b
+    changes: "object"  # DataFrame: run, from, to, change under a, change under b
+    r: float
+    p: float
+
+    def text(self) -> str:
+        lines = [f"relative change in rank across cut-offs {', '.join(map(str, self.cutoffs))}: {self.a} vs {self.b}",
+                 f"{'run':<30}{'k':>10}{'d rank ' + self.a:>16}{'d rank ' + self.b:>16}"]
+        for _, row in self.changes.iterrows():
+            lines.append(f"{str(row['run'])[-30:]:<30}{str(row['from']) + '>' + str(row['to']):>10}"
+                         f"{row['change_a']:>16.0f}{row['change_b']:>16.0f}")
+        lines.append(f"Pearson r {self.r:.4f}, p = {self.p:.3g}")
+        return "\n".join(lines) + "\n"
+
+
+def rank_change(scores, a: str, b: str, cutoffs: list[int] | None = None) -> RankChange:
+    """Each system's rank (1 = best) under ``a@k`` and ``b@k`` at every cut-off both measures have, the
+    change of rank between consecutive cut-offs, and Pearson's r (with its p-value) between the changes
+    under the two measures -- whether they move systems the same way, if not by the same amount."""
+    import pandas as pd
+    from scipy import stats
+
+    from .scores import cutoff_families
+
+    families = cutoff_families(scores)
+    fa, fb = dict((k, m) for k, m in families.get(a, [])), dict((k, m) for k, m in families.get(b, []))
+    common = sorted(set(fa) & set(fb) if cutoffs is None else set(cutoffs))
+    missing = [f"{x}@{k}" for k in common for x, f in ((a, fa), (b, fb)) if k not in f]
+    if missing or len(common) < 2:
+        raise GraphsrInputError(f"the relative change in rank needs {a}@k and {b}@k at two or more common "
+                                f"cut-offs" + (f"; missing {', '.join(missing)}" if missing else ""))
+    rows = []
+    for k in common:
+        ra = scores.means(fa[k]).rank(ascending=False, method="average")
+        rb = scores.means(fb[k]).rank(ascending=False, method="average")
+        rows += [{"run": run, "cutoff": k, "rank_a": ra[run], "rank_b": rb.get(run, np.nan)} for run in ra.index]
+    ranks = pd.DataFrame(rows)
+    changes = []
+    for run, group in ranks.groupby("run", sort=False):
+        g = group.set_index("cutoff")
+        for k0, k1 in zip(common, common[1:]):
+            changes.append({"run": run, "from": k0, "to": k1, "change_a": g.loc[k1, "rank_a"] - g.loc[k0, "rank_a"],
+                            "change_b": g.loc[k1, "rank_b"] - g.loc[k0, "rank_b"]})
+    changes = pd.DataFrame(changes)
+    if changes["change_a"].nunique() < 2 or changes["change_b"].nunique() < 2:
+        r, p = float("nan"), float("nan")  # no change under one measure: no correlation to measure
+    else:
+        res = stats.pearsonr(changes["change_a"], changes["change_b"])
+        r, p = float(res.statistic), float(res.pvalue)
+    return RankChange(a, b, common, ranks, changes, r, p)

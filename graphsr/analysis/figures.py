@@ -9,15 +9,15 @@ PNG, SVG or PDF.
 from __future__ import annotations
 
 import io
-import re
 
 import numpy as np
 
-__all__ = ["means_figure", "per_topic_figure", "cutoff_figure", "curve_figure", "agreement_figure",
-           "agreement_matrix_figure", "figure_bytes", "cutoff_families", "curve_families"]
+from .scores import curve_families, cutoff_families
 
-_CUTOFF = re.compile(r"^(?P<base>.+)@(?P<k>\d+)$")
-_LEVEL = re.compile(r"^(?P<name>iP|ircl_prn)\[(?P<x>[0-9.]+)\](?P<rest>.*)$")
+__all__ = ["means_figure", "per_topic_figure", "cutoff_figure", "curve_figure", "agreement_figure",
+           "agreement_matrix_figure", "figure_bytes", "cutoff_families", "curve_families", "summary_figure",
+           "esr_curve_figure", "rank_change_figure"]
+
 
 
 def _plt():
@@ -73,16 +73,6 @@ def per_topic_figure(scores, measure: str):
     return fig
 
 
-def cutoff_families(scores) -> dict[str, list[tuple[int, str]]]:
-    """Measures present at several cut-offs: ``{base: [(k, measure), ...]}``."""
-    out: dict[str, list[tuple[int, str]]] = {}
-    for m in scores.measures:
-        hit = _CUTOFF.match(m)
-        if hit:
-            out.setdefault(hit.group("base"), []).append((int(hit.group("k")), m))
-    return {b: sorted(v) for b, v in out.items() if len(v) >= 2}
-
-
 def cutoff_figure(scores, base: str):
     """A measure's aggregate at each of its cut-offs, one line per run."""
     family = cutoff_families(scores).get(base)
@@ -100,16 +90,6 @@ def cutoff_figure(scores, base: str):
     ax.legend(fontsize=7)
     fig.tight_layout()
     return fig
-
-
-def curve_families(scores) -> dict[str, list[tuple[float, str]]]:
-    """Precision curves present (``iP[x]`` or ``ircl_prn[x]`` at 3 or more levels), by name and task."""
-    out: dict[str, list[tuple[float, str]]] = {}
-    for m in scores.measures:
-        hit = _LEVEL.match(m)
-        if hit:
-            out.setdefault(hit.group("name") + hit.group("rest"), []).append((float(hit.group("x")), m))
-    return {k: sorted(v) for k, v in out.items() if len(v) >= 3}
 
 
 def curve_figure(scores, name: str):
@@ -188,3 +168,77 @@ def figure_bytes(fig, fmt: str = "png", close: bool = True) -> bytes:
     if close:
         plt.close(fig)
     return buf.getvalue()
+
+
+def summary_figure(summary, pi, max_nodes: int = 60, title: str | None = None):
+    """The summary graph with each node coloured by its steady-state probability pi (and sized by its extent);
+    a large summary shows its ``max_nodes`` most probable nodes (and the edges among them)."""
+    import networkx as nx
+
+    plt = _plt()
+    g = summary.graph()
+    pi = np.asarray(pi, dtype=float)
+    keep = sorted(range(len(pi)), key=lambda s: -pi[s])[:max_nodes]
+    g = g.subgraph(keep).copy()
+    depth = {s: summary.label(s).count("/") for s in g.nodes}
+    layers: dict[int, list[int]] = {}
+    for s in sorted(g.nodes, key=lambda s: summary.label(s)):
+        layers.setdefault(depth[s], []).append(s)
+    pos = {s: (k - (len(nodes) - 1) / 2, -d) for d, nodes in layers.items() for k, s in enumerate(nodes)}
+    fig, ax = plt.subplots(figsize=(min(16, 3 + 0.35 * max(len(v) for v in layers.values())), 1.5 + 1.1 * len(layers)))
+    sizes = np.array([g.nodes[s]["extent_size"] for s in g.nodes], dtype=float)
+    nx.draw_networkx_edges(g, pos, ax=ax, alpha=0.3)
+    nodes = nx.draw_networkx_nodes(g, pos, ax=ax, node_color=[pi[s] for s in g.nodes], cmap="plasma",
+                                   node_size=60 + 600 * np.sqrt(sizes / max(sizes.max(), 1)))
+    nx.draw_networkx_labels(g, pos, {s: summary.label(s).rsplit("/", 1)[-1][:14] for s in g.nodes}, ax=ax,
+                            font_size=6, bbox={"facecolor": "white", "alpha": 0.75, "linewidth": 0, "pad": 0.5})
+    fig.colorbar(nodes, ax=ax, fraction=0.03, label="pi (steady state)")
+    shown = "" if len(g) == len(pi) else f", the {len(g)} most probable of {len(pi)} nodes"
+    ax.set_title(title or f"{summary.kind.name} summary: pi on its nodes, size ~ extent{shown}", fontsize=10)
+    ax.axis("off")
+    fig.tight_layout()
+    return fig
+
+
+def esr_curve_figure(scores):
+    """ESRP@k against ESRR@k (precision against recall over cut-offs), one line per run."""
+    families = cutoff_families(scores)
+    p, r = dict(families.get("ESRP", [])), dict(families.get("ESRR", []))
+    ks = sorted(set(p) & set(r))
+    if len(ks) < 3:
+        return None
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6, 4.5))
+    for run in scores.runs:
+        ax.plot([scores.means(r[k]).get(run, np.nan) for k in ks], [scores.means(p[k]).get(run, np.nan) for k in ks],
+                marker=".", label=_short(run))
+    ax.set_xlabel("ESRR@k")
+    ax.set_ylabel("ESRP@k")
+    ax.set_title(f"ESRP vs ESRR over k = {ks[0]}..{ks[-1]}, {_topics_note(scores, p[ks[0]])}", fontsize=10)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def rank_change_figure(scores, a: str, b: str):
+    """Each run's rank (1 = best) across the common cut-offs of two measures, side by side."""
+    from .agreement import rank_change
+
+    try:
+        rc = rank_change(scores, a, b)
+    except Exception:
+        return None
+    plt = _plt()
+    fig, axes = plt.subplots(1, 2, figsize=(9, 4), sharey=True)
+    for ax, col, name in ((axes[0], "rank_a", a), (axes[1], "rank_b", b)):
+        for run, group in rc.ranks.groupby("run", sort=False):
+            ax.plot(group["cutoff"], group[col], marker="o", label=_short(str(run)))
+        ax.set_xlabel("cut-off k")
+        ax.set_title(f"rank under {name}@k", fontsize=10)
+    axes[0].set_ylabel("rank (1 = best)")
+    axes[0].invert_yaxis()
+    axes[1].legend(fontsize=7)
+    r = "n/a (no rank changes)" if np.isnan(rc.r) else f"{rc.r:.3f} (p {rc.p:.2g})"
+    fig.suptitle(f"relative change in rank across cut-offs: Pearson r {r}", fontsize=10)
+    fig.tight_layout()
+    return fig

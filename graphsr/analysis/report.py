@@ -21,7 +21,8 @@ from pathlib import Path
 
 from ..errors import GraphsrInputError
 from .figures import (agreement_figure, agreement_matrix_figure, curve_families, curve_figure, cutoff_families,
-                      cutoff_figure, figure_bytes, means_figure, per_topic_figure)
+                      cutoff_figure, esr_curve_figure, figure_bytes, means_figure, per_topic_figure,
+                      rank_change_figure, summary_figure)
 
 __all__ = ["Report", "build_report", "write_report"]
 
@@ -66,6 +67,12 @@ def _figures(scores, max_measures: int):
         out.append((f"cutoff-{k}", f"{base}@k across cut-offs", lambda b=base: cutoff_figure(scores, b)))
     for k, name in enumerate(curve_families(scores)):
         out.append((f"curve-{k}", f"{name}: interpolated precision-recall curves", lambda n=name: curve_figure(scores, n)))
+    out.append(("esr-curve", "ESRP against ESRR over the cut-offs", lambda: esr_curve_figure(scores)))
+    families = list(cutoff_families(scores))
+    if len(families) >= 2:
+        fa, fb = families[0], families[1]
+        out.append(("rank-change", f"relative change in rank across cut-offs: {fa} vs {fb} (SR paper 7.2)",
+                    lambda: rank_change_figure(scores, fa, fb)))
     if len(measures) >= 2 and len(scores.runs) >= 2:
         a, b = measures[0], measures[1]
         out.append(("agreement", f"{a} vs {b}: the runs' aggregates", lambda: agreement_figure(scores, a, b)))
@@ -76,9 +83,10 @@ def _figures(scores, max_measures: int):
 
 
 def build_report(scores, title: str = "graphsr report", source: str = "", max_measures: int = 40,
-                 progress: bool = False, formats: tuple[str, ...] = ("png",)) -> Report:
+                 progress: bool = False, formats: tuple[str, ...] = ("png",), summary=None) -> Report:
     """Tables and figures (rendered in ``formats``; PNG is what the page embeds) of a
-    :class:`~graphsr.analysis.scores.ScoreTable`."""
+    :class:`~graphsr.analysis.scores.ScoreTable`; ``summary``: ``(Summary, pi, model name)`` adds the summary
+    graph with pi on its nodes."""
     from ..io.progress import progress_bar
     from .significance import compare_runs
 
@@ -106,6 +114,10 @@ def build_report(scores, title: str = "graphsr report", source: str = "", max_me
                                          f"{len(c.pairs)} pairs, alpha 0.05; a letter marks a run beaten "
                                          "significantly"))
     specs = _figures(scores, max_measures)
+    if summary is not None:  # (Summary, pi, model name)
+        s, pi, name = summary
+        specs.append(("summary", f"the {s.kind.name} summary of the collection, pi under {name}",
+                      lambda: summary_figure(s, pi, title=f"{s.kind.name} summary, pi under {name}")))
     bar = progress_bar(len(specs), "figures", progress)
     formats = tuple(dict.fromkeys(("png", *formats)))
     for fmt in formats:

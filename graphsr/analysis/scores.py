@@ -18,11 +18,15 @@ one; :meth:`ScoreTable.read` reads CSV or Parquet back.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from ..errors import GraphsrInputError
 
-__all__ = ["ScoreTable", "COLUMNS"]
+__all__ = ["ScoreTable", "COLUMNS", "cutoff_families", "curve_families"]
+
+_CUTOFF = re.compile(r"^(?P<base>.+)@(?P<k>\d+)$")
+_LEVEL = re.compile(r"^(?P<name>iP|ircl_prn)\[(?P<x>[0-9.]+)\](?P<rest>.*)$")
 
 COLUMNS = ("run", "measure", "topic", "value")
 _FORMATS = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}
@@ -146,3 +150,23 @@ class ScoreTable:
         out = pd.Series({r: (alls[r] if r in alls.index else topics.get(r, float("nan")))
                          for r in self.runs if r in set(rows["run"])}, name=measure, dtype=float)
         return out
+
+
+def cutoff_families(scores) -> dict[str, list[tuple[int, str]]]:
+    """Measures present at several cut-offs: ``{base: [(k, measure), ...]}``."""
+    out: dict[str, list[tuple[int, str]]] = {}
+    for m in scores.measures:
+        hit = _CUTOFF.match(m)
+        if hit:
+            out.setdefault(hit.group("base"), []).append((int(hit.group("k")), m))
+    return {b: sorted(v) for b, v in out.items() if len(v) >= 2}
+
+
+def curve_families(scores) -> dict[str, list[tuple[float, str]]]:
+    """Precision curves present (``iP[x]`` or ``ircl_prn[x]`` at 3 or more levels), by name and task."""
+    out: dict[str, list[tuple[float, str]]] = {}
+    for m in scores.measures:
+        hit = _LEVEL.match(m)
+        if hit:
+            out.setdefault(hit.group("name") + hit.group("rest"), []).append((float(hit.group("x")), m))
+    return {k: sorted(v) for k, v in out.items() if len(v) >= 3}

@@ -29,6 +29,8 @@ COMMANDS = {
                                            "bootstrap; Holm, BH)"),
     "perturb": ("graphsr.cli.perturb_cmd", "write the five systematic perturbations of a run (SR paper 7.1)"),
     "fidelity": ("graphsr.cli.fidelity_cmd", "test a measure's fidelity on perturbed runs (SR paper 7.3)"),
+    "sensitivity": ("graphsr.cli.sensitivity_cmd", "one measure under several navigation models: means and "
+                                                   "rank agreement between the models"),
     "report": ("graphsr.cli.report_cmd", "write an HTML report of score tables: tables, significance, plots"),
     "agree": ("graphsr.cli.agree_cmd", "rank agreement of two measures or two models (Kendall, Spearman, tau_AP)"),
     "demo": ("graphsr.cli.demo_cmd", "run the whole pipeline on the bundled sample data"),

@@ -18,6 +18,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--kind", default="p*", help="summary kind: p*, p*|c, c or tag (default: p*)")
     p.add_argument("--weight", default="extent", help="weight scheme for pi: extent, length, uniform")
     p.add_argument("--edges", action="store_true", help="also list the summary edges")
+    p.add_argument("--plot", metavar="FILE", help="draw the summary graph with pi on its nodes (.png, .pdf, .svg)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
     p.add_argument("--workers", type=positive_int, default=1, metavar="N", help="processes that read the collection")
 
@@ -43,4 +44,11 @@ def run(args: argparse.Namespace) -> int:
         for a, b, n, ln in zip(summary.edge_src, summary.edge_dst, summary.edge_pairs, summary.edge_child_length):
             out.append(f"S{a + 1}\tS{b + 1}\t{n}\t{ln}")
     sys.stdout.write("\n".join(out) + "\n")
+    if args.plot:
+        from ..analysis.figures import figure_bytes, summary_figure
+        from ..analysis.plots import check_plot_path
+
+        check_plot_path(args.plot)
+        with open(args.plot, "wb") as f:
+            f.write(figure_bytes(summary_figure(summary, model.pi), args.plot.rsplit(".", 1)[-1].lower()))
     return 0

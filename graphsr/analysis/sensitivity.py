@@ -1,0 +1,111 @@
+"""How much the navigation model matters: the same runs under several models, and how the system rankings
+agree between the models (Kendall's tau-b of every pair, a matrix and a heat map).
+
+SR measures (and PRUM with ``nav=model``) vary with the SR model -- summary
+kinds x edge weights, or ``none``; ESR measures (and PRUM with
+``nav=routes``) vary with the navigation learned from a route log over each
+partition (elements, a summary kind) and with the depth prior (``depth4``).
+The collection is read once for all the models.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import GraphsrInputError
+
+__all__ = ["SR_MODELS", "Sensitivity", "model_sensitivity"]
+
+SR_MODELS = tuple(f"{k}:{w}" for k in ("p*", "p*|c", "c", "tag") for w in ("extent", "length", "uniform")) + ("none",)
+ROUTE_NAVS = ("elements", "p*", "p*|c", "c", "tag")
+
+
+@dataclass
+class Sensitivity:
+    measure: str
+    models: list
+    scores: "object"  # ScoreTable: measure "M [model]"
+    means: "object"   # runs x models
+    tau: "object"     # models x models, Kendall tau-b between the system rankings
+
+    def text(self) -> str:
+        lines = [f"{self.measure}: mean per run (rows) under each model (columns)"]
+        lines.append(self.means.to_string(float_format=lambda v: f"{v:.4f}"))
+        lines.append("")
+        lines.append("Kendall tau-b between the system rankings of the models")
+        lines.append(self.tau.to_string(float_format=lambda v: f"{v:.3f}"))
+        return "\n".join(lines) + "\n"
+
+
+def model_sensitivity(qrels, runs, measure, collection, models=None, routes=None, effort: str = "count",
+                      progress: bool = False) -> Sensitivity:
+    """Score ``runs`` with ``measure`` under each model and compare the system rankings."""
+    import numpy as np
+    import pandas as pd
+    from scipy import stats
+
+    from ..evaluation.collection import load_collection, navigation_for
+    from ..evaluation.entry import evaluate
+    from ..measures.base import parse_measure
+    from ..measures.provider import ScoringContext, provider_of
+    from ..navigation import parse_model_spec
+    from .scores import ScoreTable
+
+    m = parse_measure(measure)
+    needs = provider_of(m).needs({"element"}, [m])
+    route_based = "routes" in needs
+    if models is None:
+        models = (["depth4"] + ([f"routes:{n}" for n in ROUTE_NAVS] if routes else [])) if route_based \
+            else list(SR_MODELS)
+    touched = qrels.docids().union(*(r.docids() for r in runs))
+    log = None
+    if routes:
+        from ..io.routes import read_routes
+
+        log = read_routes(routes)
+        touched |= log.docids()
+    kinds = set()
+    for spec in models:
+        if spec.startswith("routes:"):
+            if log is None:
+                raise GraphsrInputError(f"model {spec}: learning navigation from routes needs --routes LOG")
+            nav = spec.split(":", 1)[1]
+            if nav not in ROUTE_NAVS:
+                raise GraphsrInputError(f"model {spec}: routes are learned over {', '.join(ROUTE_NAVS)}")
+            if nav != "elements":
+                kinds.add(nav)
+        elif spec != "depth4":
+            s = parse_model_spec(spec)
+            if s.summary != "none":
+                kinds.add(s.summary)
+    kinds.add(next(iter(kinds), "tag"))
+    loaded = load_collection(collection, sorted(kinds), keep=touched, progress=progress)
+    size = next(iter(loaded.summaries.values())).num_elements
+    frames = []
+    for spec in models:
+        if spec == "depth4":
+            from ..navigation.from_routes import depth4_prior
+
+            ctx = ScoringContext(loaded.documents, None, spec, depth4_prior(loaded.documents), size)
+        elif spec.startswith("routes:"):
+            from ..navigation.from_routes import route_model
+
+            nav = spec.split(":", 1)[1]
+            partition = nav if nav == "elements" else loaded.summaries[nav]
+            ctx = ScoringContext(loaded.documents, None, spec, route_model(log, loaded.documents, partition, effort),
+                                 size)
+        else:
+            seen_of = navigation_for(spec, loaded)[1]
+            ctx = ScoringContext(loaded.documents, seen_of, spec, None, size)
+        frame = evaluate(qrels, runs, [m], ctx).to_frame(include_all=True)
+        frame["measure"] = f"{m} [{spec}]"
+        frames.append(ScoreTable(frame))
+    table = ScoreTable.concat(frames)
+    means = table.means()
+    means.columns = list(models)
+    n = len(models)
+    tau = np.ones((n, n))
+    for i in range(n):
+        for j in range(i + 1, n):
+            tau[i, j] = tau[j, i] = stats.kendalltau(means.iloc[:, i], means.iloc[:, j]).statistic
+    return Sensitivity(str(m), list(models), table, means, pd.DataFrame(tau, index=models, columns=models))
