@@ -192,3 +192,22 @@ def test_model_sensitivity(tmp_path, capsys):
     assert main(["sensitivity", str(s["qrels"]), *map(str, s["runs"]), "--collection", str(s["collection"]),
                  "--model", "p*:extent", "--model", "none", "--plot", str(plot)]) == 0
     assert plot.read_bytes().lstrip().startswith(b"<?xml")
+
+
+def test_prum_sensitivity_puts_structural_and_learned_navigation_in_one_matrix():
+    from graphsr.analysis.sensitivity import model_sensitivity
+    from graphsr.io import read_element_qrels, read_run
+
+    s = sample("shakespeare")
+    qrels, runs = read_element_qrels(s["qrels"]), [read_run(p) for p in s["runs"]]
+    result = model_sensitivity(qrels, runs, "MAPRUM", s["collection"], ["structural", "none", "p*:extent", "depth4"])
+    assert list(result.tau.columns) == ["structural", "none", "p*:extent", "depth4"]
+    # each column is the measure with that navigation, as graphsr.evaluate gives it
+    from graphsr.evaluation import element_context, evaluate
+
+    ctx = element_context(qrels.docids().union(*(r.docids() for r in runs)), measures=["MAPRUM(nav=none)"],
+                          collection=s["collection"])
+    res = evaluate(qrels, runs, ["MAPRUM(nav=none)"], ctx)
+    assert result.means["none"].tolist() == pytest.approx([r.mean(res.measures[0]) for r in res])
+    with pytest.raises(GraphsrInputError, match="structural model"):
+        model_sensitivity(qrels, runs, "SRP@5", s["collection"], ["structural"])

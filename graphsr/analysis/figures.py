@@ -58,9 +58,23 @@ def means_figure(scores, measure: str):
 
 
 def per_topic_figure(scores, measure: str):
-    """``measure`` per topic and run (a heat map: topics across, runs down)."""
+    """``measure`` per topic and run: grouped bars (topics across, one bar per run) when there are at most 200
+    bars, else a heat map (topics across, runs down)."""
     plt = _plt()
     table = scores.per_topic(measure)
+    if table.size <= 200:
+        fig, ax = plt.subplots(figsize=(min(14, 3 + 0.12 * table.size), 4))
+        width = 0.8 / len(table.columns)
+        x = np.arange(len(table))
+        for k, run in enumerate(table.columns):
+            ax.bar(x + k * width - 0.4 + width / 2, table[run].to_numpy(dtype=float), width, label=_short(run))
+        ax.set_xticks(x, list(table.index), fontsize=7, rotation=90 if len(table) > 15 else 0)
+        ax.set_xlabel("topic")
+        ax.set_ylabel(measure)
+        ax.set_title(f"{measure} per topic ({len(table)} topics; no bar: topic not answered)", fontsize=10)
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        return fig
     fig, ax = plt.subplots(figsize=(min(14, 3 + 0.25 * len(table)), 1 + 0.35 * len(table.columns)))
     im = ax.imshow(table.T.to_numpy(dtype=float), aspect="auto", cmap="viridis")
     ax.set_yticks(range(len(table.columns)), [_short(r) for r in table.columns], fontsize=8)

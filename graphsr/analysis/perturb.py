@@ -162,7 +162,8 @@ def fidelity(per_topic) -> tuple[float, float, int]:
     return float(result.statistic), float(result.pvalue), used
 
 
-def measure_fidelity(qrels: ElementQrels, runs: list[Run], measure, context, all_topics: bool = True) -> Fidelity:
+def measure_fidelity(qrels: ElementQrels, runs: list[Run], measure, context, all_topics: bool = True,
+                     progress: bool = False) -> Fidelity:
     """Score ``runs`` and their five perturbations with ``measure`` and test the expected order, pooling every
     (run, topic) of the runs (:func:`fidelity`)."""
     import pandas as pd
@@ -170,14 +171,19 @@ def measure_fidelity(qrels: ElementQrels, runs: list[Run], measure, context, all
     from ..evaluation.entry import evaluate
     from ..measures.base import parse_measure
 
+    from ..io.progress import progress_bar
+
     m = parse_measure(measure)
     frames = []
+    bar = progress_bar(len(runs), "runs and their perturbations", progress, "run")
     for run in runs:
+        bar.update(1)
         variants = {"0": run, **perturbations(run, qrels, context.documents)}
         res = evaluate(qrels, list(variants.values()), [m], context, all_topics=all_topics)
         cols = {kind: pd.Series(r.values[m], index=[f"{run.name}\t{t}" for t in r.topics])
                 for kind, r in zip(variants, res)}
         frames.append(pd.DataFrame(cols))
+    bar.close()
     table = pd.concat(frames)
     rho, p, used = fidelity(table)
     means = {kind: float(table[kind].mean()) for kind in EXPECTED_ORDER}

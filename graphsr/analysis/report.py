@@ -118,7 +118,7 @@ def build_report(scores, title: str = "graphsr report", source: str = "", max_me
         s, pi, name = summary
         specs.append(("summary", f"the {s.kind.name} summary of the collection, pi under {name}",
                       lambda: summary_figure(s, pi, title=f"{s.kind.name} summary, pi under {name}")))
-    bar = progress_bar(len(specs), "figures", progress)
+    bar = progress_bar(len(specs), "figures", progress, "figure")
     formats = tuple(dict.fromkeys(("png", *formats)))
     for fmt in formats:
         if fmt not in ("png", "svg", "pdf"):

@@ -1,11 +1,13 @@
 """How much the navigation model matters: the same runs under several models, and how the system rankings
 agree between the models (Kendall's tau-b of every pair, a matrix and a heat map).
 
-SR measures (and PRUM with ``nav=model``) vary with the SR model -- summary
-kinds x edge weights, or ``none``; ESR measures (and PRUM with
-``nav=routes``) vary with the navigation learned from a route log over each
-partition (elements, a summary kind) and with the depth prior (``depth4``).
-The collection is read once for all the models.
+SR measures vary with the SR model -- summary kinds x edge weights, or
+``none``; ESR measures vary with the navigation learned from a route log
+over each partition (elements, a summary kind) and with the depth prior
+(``depth4``).  PRUM takes them all: ``structural`` (Eq 9), ``none``, each
+SR model (``nav=model``), the depth prior and each route model
+(``nav=routes``) -- route-learned against structural navigation in one
+matrix.  The collection is read once for all the models.
 """
 
 from __future__ import annotations
@@ -54,9 +56,13 @@ def model_sensitivity(qrels, runs, measure, collection, models=None, routes=None
     m = parse_measure(measure)
     needs = provider_of(m).needs({"element"}, [m])
     route_based = "routes" in needs
+    prum = m.FAMILY == "prum"
+    route_models = ["depth4"] + ([f"routes:{n}" for n in ROUTE_NAVS] if routes else [])
     if models is None:
-        models = (["depth4"] + ([f"routes:{n}" for n in ROUTE_NAVS] if routes else [])) if route_based \
-            else list(SR_MODELS)
+        models = (["structural", *SR_MODELS, *route_models] if prum else route_models if route_based
+                  else list(SR_MODELS))
+    if not prum and "structural" in models:
+        raise GraphsrInputError("the structural model (PRUM Eq 9) is PRUM's; give PRUM or MAPRUM")
     touched = qrels.docids().union(*(r.docids() for r in runs))
     log = None
     if routes:
@@ -74,16 +80,24 @@ def model_sensitivity(qrels, runs, measure, collection, models=None, routes=None
                 raise GraphsrInputError(f"model {spec}: routes are learned over {', '.join(ROUTE_NAVS)}")
             if nav != "elements":
                 kinds.add(nav)
-        elif spec != "depth4":
+        elif spec not in ("depth4", "structural"):
             s = parse_model_spec(spec)
             if s.summary != "none":
                 kinds.add(s.summary)
     kinds.add(next(iter(kinds), "tag"))
     loaded = load_collection(collection, sorted(kinds), keep=touched, progress=progress)
     size = next(iter(loaded.summaries.values())).num_elements
+    from ..io.progress import progress_bar
+
     frames = []
+    bar = progress_bar(len(models), "models", progress, "model")
     for spec in models:
-        if spec == "depth4":
+        bar.update(1)
+        scored = m
+        if spec == "structural":
+            ctx = ScoringContext(loaded.documents, None, spec, None, size)
+            scored = m(nav="structural")
+        elif spec == "depth4":
             from ..navigation.from_routes import depth4_prior
 
             ctx = ScoringContext(loaded.documents, None, spec, depth4_prior(loaded.documents), size)
@@ -97,9 +111,13 @@ def model_sensitivity(qrels, runs, measure, collection, models=None, routes=None
         else:
             seen_of = navigation_for(spec, loaded)[1]
             ctx = ScoringContext(loaded.documents, seen_of, spec, None, size)
-        frame = evaluate(qrels, runs, [m], ctx).to_frame(include_all=True)
+        if prum and spec != "structural":
+            scored = m(nav="routes" if spec == "depth4" or spec.startswith("routes:") else
+                       "none" if spec == "none" else "model")
+        frame = evaluate(qrels, runs, [scored], ctx).to_frame(include_all=True)
         frame["measure"] = f"{m} [{spec}]"
         frames.append(ScoreTable(frame))
+    bar.close()
     table = ScoreTable.concat(frames)
     means = table.means()
     means.columns = list(models)

@@ -191,7 +191,7 @@ def _letter(k: int) -> str:
 
 def compare_runs(scores, measures: list[str] | None = None, runs: list[str] | None = None, test: str = "t",
                  correction: str = "holm", alpha: float = 0.05, samples: int = 10000, seed: int = 0,
-                 threads: int = 1) -> Comparison:
+                 threads: int = 1, progress: bool = False) -> Comparison:
     """Test every pair of runs under every measure of a :class:`~graphsr.analysis.scores.ScoreTable`, on the
     topics both runs have, and correct over all the pairs tested."""
     import pandas as pd
@@ -200,16 +200,21 @@ def compare_runs(scores, measures: list[str] | None = None, runs: list[str] | No
     runs = runs or scores.runs
     if len(runs) < 2:
         raise GraphsrInputError("comparing runs needs at least two runs")
+    from ..io.progress import progress_bar
+
     rows = []
+    bar = progress_bar(len(measures) * len(runs) * (len(runs) - 1) // 2, "pairs tested", progress, "pair")
     for m in measures:
         table = scores.per_topic(m, runs)
         for a, b in itertools.combinations(runs, 2):
+            bar.update(1)
             both = table[[a, b]].dropna()
             if len(both) < 2:  # runs of different topic sets (e.g. different collections): not compared
                 continue
             p = paired_test(both[a].to_numpy(), both[b].to_numpy(), test, samples, seed, threads)
             rows.append({"measure": m, "run_a": a, "run_b": b, "topics": len(both), "mean_a": both[a].mean(),
                          "mean_b": both[b].mean(), "p": p})
+    bar.close()
     pairs = pd.DataFrame(rows, columns=["measure", "run_a", "run_b", "topics", "mean_a", "mean_b", "p"])
     pairs["p_adjusted"] = adjust(pairs["p"].to_numpy(), correction) if len(pairs) else []
     pairs["significant"] = pairs["p_adjusted"] < alpha

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._common import positive_int
+from ._common import positive_int, progress_default
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
 
     scores = ScoreTable.read(args.scores)
     comparison = compare_runs(scores, args.measures, args.runs, args.test, args.correction, args.alpha,
-                              args.samples, args.seed, args.threads)
+                              args.samples, args.seed, args.threads, progress_default())
     if args.format == "csv":
         comparison.pairs.to_csv(sys.stdout, index=False)
     else:

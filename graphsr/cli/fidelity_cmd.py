@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     runs = [read_run(p, name=str(p)) for p in paths]
     ctx = element_context(qrels.docids().union(*(r.docids() for r in runs)), measures=[args.measure],
                           collection=collection, model=args.model, nav=args.nav, progress=progress_default())
-    result = measure_fidelity(qrels, runs, args.measure, ctx)
+    result = measure_fidelity(qrels, runs, args.measure, ctx, progress=progress_default())
     sys.stdout.write(f"{len(runs)} run(s); {result.topics_used} run-topic pairs score the six runs differently\n")
     sys.stdout.write(result.text())
     return 0

@@ -15,11 +15,11 @@ class _NoBar:
         pass
 
 
-def progress_bar(total: int, desc: str, enabled: bool):
-    """A bar of ``total`` documents labelled ``desc`` (``update(n)``, ``close()``); a no-op when not
-    ``enabled``."""
+def progress_bar(total: int, desc: str, enabled: bool, unit: str = "doc"):
+    """A bar of ``total`` items (documents by default) labelled ``desc`` (``update(n)``, ``close()``); a no-op
+    when not ``enabled``."""
     if not enabled:
         return _NoBar()
     from tqdm import tqdm
 
-    return tqdm(total=total, unit="doc", desc=desc, leave=False)
+    return tqdm(total=total, unit=unit, desc=desc, leave=False)
