@@ -216,6 +216,13 @@ def test_demo(capsys, tmp_path, monkeypatch):
     assert code == 0, err
     report = tmp_path / "graphsr-demo-report.html"
     assert f"report: {report}" in out and report.read_text().count('<img class="plot"') > 10
+    scores = tmp_path / "graphsr-demo-report-scores.parquet"
+    assert f"scores: {scores}" in out
+    # `graphsr report` on the demo's scores: a page a real browser renders whole
+    from .test_report import assert_renders
+
+    assert run_cli(capsys, "report", str(scores), "-o", str(tmp_path / "again.html"), "--no-progress")[0] == 0
+    assert_renders(tmp_path / "again.html", tmp_path)
     assert "sample mobydick" in out and "sample shakespeare" in out
     assert "p*|c:length" in out and f"local:{tmp_path / 'store'}" in out
     # the INEX numbers it prints are what `graphsr eval` gives for element assessments with --collection

@@ -57,8 +57,13 @@ def test_the_report_has_every_part(scores, tmp_path):
 
 
 def test_chromium_renders_every_plot_and_table(scores, tmp_path):
+    assert_renders(write_report(build_report(scores), tmp_path / "report.html"), tmp_path)
+
+
+def assert_renders(path, tmp_path) -> None:
+    """Headless Chromium renders the page: every plot decodes, every table has rows (DOM), and the
+    screenshot shows colour (pixels)."""
     _need_chromium()
-    path = write_report(build_report(scores), tmp_path / "report.html")
     url = path.resolve().as_uri()
     dom = subprocess.run([CHROMIUM, *FLAGS, "--virtual-time-budget=5000", "--dump-dom", url], capture_output=True,
                          text=True, timeout=120).stdout
@@ -100,3 +105,17 @@ def test_summary_and_esr_figures(tmp_path, capsys):
     from graphsr.analysis.figures import esr_curve_figure, figure_bytes
 
     assert b"ESRP vs ESRR" in figure_bytes(esr_curve_figure(ScoreTable.read(path)), "svg")
+
+
+def test_the_eval_plot_shows_the_tasks_own_measure(tmp_path, capsys):
+    from pathlib import Path
+
+    official = Path(__file__).parents[2] / "shared" / "data" / "inex2010"
+    runs = official / "official" / "runs"
+    out = tmp_path / "ric.svg"
+    assert main(["eval", str(official / "inex2010.qrels"), str(runs / "ric11.run.gz"), "--task", "ric",
+                 "--plot", str(out)]) == 0
+    printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("MAgP\tall")]
+    svg = out.read_text()
+    assert "Generalized precision (ric), mean over 46 topics" in svg
+    assert f"ric11.run.gz (MAgP {float(printed[0].split(chr(9))[2]):.4f}, 46 topics)" in svg  # not MAiP

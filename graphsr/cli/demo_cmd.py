@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from ._common import progress_default
 
@@ -101,9 +102,12 @@ def run(args: argparse.Namespace) -> int:
     from ..analysis.scores import ScoreTable
 
     table = ScoreTable.concat(scores)
+    saved = Path(args.report).with_name(Path(args.report).stem + "-scores.parquet")
+    table.write(saved)
     path = write_report(build_report(table, "graphsr demo: every score of the sample runs", "graphsr demo",
                                      progress=progress), args.report)
-    out.write(f"report: {path.resolve()} (every score above: tables, significance, plots; open it in a browser)\n")
+    out.write(f"report: {path.resolve()} (every score above: tables, significance, plots; open it in a browser)\n"
+              f"scores: {saved.resolve()} (a score table: graphsr compare / agree / report take it)\n")
     return 0
 
 
