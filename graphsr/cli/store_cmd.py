@@ -81,6 +81,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     _store_arg(a)
     a = sub.add_parser("show", help="show what is stored: counts per label and relationship type, collections")
     _store_arg(a)
+    a = sub.add_parser("query", help="run a read-only Cypher query (writes are refused), with $parameters")
+    a.add_argument("cypher", help="the query, e.g. 'MATCH (e:Element {docid: $doc}) RETURN e.xpath AS xpath'")
+    a.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                   help="a string parameter $NAME (repeatable; the value is passed as is, never formatted in)")
+    a.add_argument("--param-json", action="append", default=[], metavar="NAME=JSON",
+                   help="a parameter given as JSON (numbers, lists, maps, true/false/null)")
+    a.add_argument("--format", choices=["table", "csv", "json"], default="table")
+    _store_arg(a)
 
 
 def _table(rows: list[dict], columns: list[str]) -> str:
@@ -223,5 +231,60 @@ def _load(store, args, out) -> None:
         out.write(f"run {run_name(r)!r} ({r.name}): {n} results\n")
 
 
+def _query_params(args) -> dict:
+    import json
+
+    from ..errors import GraphsrInputError
+
+    params = {}
+    for given, parse in ((args.param, None), (args.param_json, json.loads)):
+        for item in given:
+            name, eq, value = item.partition("=")
+            if not eq or not name.isidentifier():
+                raise GraphsrInputError(f"expected NAME=VALUE with NAME a parameter name, got {item!r}")
+            if parse is None:
+                params[name] = value
+            else:
+                try:
+                    params[name] = parse(value)
+                except ValueError as exc:
+                    raise GraphsrInputError(f"--param-json {name}: not JSON ({exc})") from None
+    return params
+
+
+def _plain(value):
+    """A query result value as JSON-friendly data (graph entities by their properties)."""
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    props = getattr(value, "properties", None)
+    if isinstance(props, dict):
+        return _plain(props)
+    try:
+        return _plain(dict(value))
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def _query(store, args, out) -> None:
+    import csv
+    import json
+
+    rows = [{k: _plain(v) for k, v in row.items()} for row in store.read_query(args.cypher, _query_params(args))]
+    columns = list(dict.fromkeys(k for r in rows for k in r))
+    if args.format == "json":
+        out.write(json.dumps(rows, indent=1, ensure_ascii=False) + "\n")
+    elif args.format == "csv":
+        w = csv.DictWriter(out, columns, lineterminator="\n")
+        w.writeheader()
+        w.writerows({k: json.dumps(v, ensure_ascii=False) if isinstance(v, (dict, list)) else v
+                     for k, v in r.items()} for r in rows)
+    else:
+        out.write(_table(rows, columns))
+
+
 ACTIONS = {"init": _ready, "start": _ready, "load": _load, "model": _model, "routes": _routes, "drop": _drop,
-           "models": _models, "summaries": _summaries, "show": _show}
+           "models": _models, "summaries": _summaries, "show": _show, "query": _query}

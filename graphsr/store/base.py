@@ -72,6 +72,9 @@ class GraphStore:
     def close(self) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def _execute_read(self, text: str, params: dict[str, Any]) -> list[dict]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
     def _ignorable_schema_error(self, exc: Exception) -> bool:
         return False
 
@@ -99,6 +102,26 @@ class GraphStore:
             raise
         except Exception as exc:
             raise StoreError(f"query {name!r} failed on {self.url}: {exc}") from exc
+
+    def read_query(self, text: str, params: dict[str, Any] | None = None) -> list[dict]:
+        """Run a user's Cypher query read-only, with ``params`` as query parameters; rows as dicts.
+
+        Raises
+        ------
+        GraphsrInputError
+            If the query writes (:func:`graphsr.store.readonly.check_read_only`), or the server refuses it.
+        """
+        from .readonly import check_read_only
+
+        check_read_only(text)
+        try:
+            return self._execute_read(text, dict(params or {}))
+        except StoreError:
+            raise
+        except Exception as exc:
+            from ..errors import GraphsrInputError
+
+            raise GraphsrInputError(f"store query failed on {self.url}: {exc}") from None
 
     def write(self, name: str, rows: Iterable[dict], /, batch_size: int | None = None, progress=None,
               **params: Any) -> int:

@@ -36,6 +36,13 @@ class BoltStore(GraphStore):
             result = session.run(text, params)
             return [record.data() for record in result]
 
+    def _execute_read(self, text: str, params: dict[str, Any]) -> list[dict]:
+        def work(tx):
+            return [record.data() for record in tx.run(text, params)]
+
+        with self._driver.session(database=self.database, default_access_mode="READ") as session:
+            return session.execute_read(work)  # a read transaction: Neo4j refuses writes in it
+
     def _ignorable_schema_error(self, exc: Exception) -> bool:
         return "already exists" in str(exc).lower()
 

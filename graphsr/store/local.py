@@ -357,6 +357,11 @@ class LocalStore(GraphStore):
         names = [h[1] if isinstance(h, (list, tuple)) else h for h in (res.header or [])]
         return [dict(zip(names, row)) for row in res.result_set]
 
+    def _execute_read(self, text: str, params: dict[str, Any]) -> list[dict]:
+        res = self._graph.ro_query(text, params if params else None)  # GRAPH.RO_QUERY: the server refuses writes
+        names = [h[1] if isinstance(h, (list, tuple)) else h for h in (res.header or [])]
+        return [dict(zip(names, row)) for row in res.result_set]
+
     def _ignorable_schema_error(self, exc: Exception) -> bool:
         return "already indexed" in str(exc).lower()
 

@@ -60,6 +60,25 @@ def main() -> int:
         mem = build_sr_model(summaries["p*|c"], "length")
         assert np.array_equal(again.pi, mem.pi) and np.array_equal(built.pi, mem.pi)
         assert [m["name"] for m in list_models(store)] == ["moby-model"]
+        # read-only user queries: a Neo4j read transaction; writes refused, parameters never formatted in
+        from graphsr.errors import GraphsrInputError
+
+        assert store.read_query("MATCH (e:Element) RETURN count(e) AS n") == [{"n": 17}]
+        # (FalkorDB's experimental Bolt endpoint fails on any quote in a string parameter -- it formats them
+        # into its own CYPHER header unescaped, a server bug; the driver sends them as Bolt values, and
+        # tests/test_store_query.py passes quotes, backslashes and newlines through the native client)
+        hostile = "x) DETACH DELETE n // $x {x: 1} ; MATCH (n) RETURN n"
+        assert store.read_query("RETURN $v AS v", {"v": hostile}) == [{"v": hostile}]
+        before = store.counts()
+        for write in ("CREATE (n:X)", "MATCH (e) DETACH DELETE e", "MATCH (e:Element) SET e.x = 1",
+                      "MERGE (n:X) RETURN n", "MATCH (e:Element) DELETE e"):
+            try:
+                store.read_query(write)
+            except GraphsrInputError:
+                pass
+            else:
+                raise AssertionError(f"not refused: {write}")
+        assert store.counts() == before
         store.close()
         print("SMOKE OK", counts["Element"], len(again.pi))
         return 0
