@@ -48,3 +48,8 @@ def __getattr__(name: str):
 
         return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'graphsr' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The module's names, the lazily loaded ones included (tab completion in notebooks)."""
+    return sorted(set(globals()) | set(_LAZY))

@@ -316,3 +316,24 @@ def test_depth4_partition_and_prior(capsys, tmp_path):
                              "--routes", str(log), "-m", "ESR.NearMisses@1", "-q")
     assert code == 0, err
     assert parse_trec(out)[0][("ESR.NearMisses@1", "1")] == pytest.approx(0.5)
+
+
+def test_gzipped_files_per_topic_tables_and_lazy_names(tmp_path, capsys):
+    import gzip
+
+    import graphsr
+
+    s = sample("shakespeare")
+    run_gz, qrels_gz = tmp_path / "scenes.run.gz", tmp_path / "qrels.txt.gz"
+    run_gz.write_bytes(gzip.compress(s["runs"][2].read_bytes()))
+    qrels_gz.write_bytes(gzip.compress(s["qrels"].read_bytes()))
+    code, out, err = run_cli(capsys, "eval", str(qrels_gz), str(run_gz), "--collection", str(s["collection"]),
+                             "-m", "SRP@5", "--format", "table", "-q")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].split() == ["run", "topic", "SRP@5"] and [ln.split()[1] for ln in lines[1:]] == \
+        ["all", "1", "2", "3", "4", "5"]
+    code, plain, _ = run_cli(capsys, "eval", str(s["qrels"]), str(s["runs"][2]), "--collection",
+                             str(s["collection"]), "-m", "SRP@5", "--format", "table", "-q")
+    assert [ln.split()[1:] for ln in plain.splitlines()] == [ln.split()[1:] for ln in lines]  # gzip is transparent
+    assert {"evaluate", "parse_measure", "read_run", "ScoringContext"} <= set(dir(graphsr))

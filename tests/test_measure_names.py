@@ -26,8 +26,8 @@ def test_ir_measures_style_construction():
 
 
 def test_unknown_measure_lists_known_ones():
-    with pytest.raises(MeasureNameError, match="unknown measure 'P'; known measures: .*SR, SRP"):
-        parse_measure("P@5")
+    with pytest.raises(MeasureNameError, match="unknown measure 'Prec'; known measures: .*SR, SRP"):
+        parse_measure("Prec@5")
 
 
 @pytest.mark.parametrize("text, pattern", [

@@ -43,7 +43,7 @@ def write_results(results, args) -> int:
     elif args.format == "json":
         text = results.to_json()
     else:
-        text = results.table()
+        text = results.table(per_topic=args.per_topic)
     sys.stdout.write(text)
     sys.stdout.flush()
     return 0

@@ -109,15 +109,24 @@ class Results:
         return json.dumps([{"run": run, "measure": m, "topic": t, "value": v}
                            for run, m, t, v in self.records(include_all)], indent=1) + "\n"
 
-    def table(self) -> str:
-        """A readable table of the means: one row per run, one column per measure."""
+    def table(self, per_topic: bool = False) -> str:
+        """A readable table: one row per run (its ``all`` values), one column per measure; with
+        ``per_topic`` (``-q``) a topic column, and each run's topics after its row."""
         names = [r.name for r in self.runs]
         width = max([len("run")] + [len(n) for n in names])
+        tw = max([len("topic")] + [len(t) for r in self.runs for t in r.topics]) if per_topic else 0
         cols = [str(m) for m in self.measures]
         cw = [max(8, len(c)) for c in cols]
-        lines = ["  ".join([f"{'run':<{width}}"] + [f"{c:>{w}}" for c, w in zip(cols, cw)])]
+
+        def row(run: str, topic: str | None, values) -> str:
+            head = [f"{run:<{width}}"] + ([f"{topic:<{tw}}"] if per_topic else [])
+            return "  ".join(head + [f"{v:>{w}}" for v, w in zip(values, cw)])
+
+        lines = [row("run", "topic", cols)]
         for r in self.runs:
-            lines.append("  ".join([f"{r.name:<{width}}"] +
-                                   [f"{_text(m, r.mean(m), 4):>{w}}" for m, w in zip(self.measures, cw)]))
+            lines.append(row(r.name, "all", [_text(m, r.mean(m), 4) for m in self.measures]))
+            if per_topic:
+                for k, t in enumerate(r.topics):
+                    lines.append(row(r.name, t, [_text(m, r.values[m][k], 4) for m in self.measures]))
         return "\n".join(lines) + "\n"
 

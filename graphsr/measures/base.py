@@ -159,7 +159,7 @@ def register(cls: type[Measure], *aliases: str) -> type[Measure]:
 #: The measure families: each is a package here that registers its measures and its provider
 #: (:mod:`graphsr.measures.provider`) when imported.  They are named, not imported, so that this module stays
 #: below them: a new family is a package of its own plus its name here.
-FAMILY_PACKAGES = ("sr", "esr", "fol", "prum", "xcg")
+FAMILY_PACKAGES = ("sr", "esr", "fol", "prum", "xcg", "flat")
 
 
 def registry() -> dict[str, type[Measure]]:
@@ -198,6 +198,7 @@ def parse_measure(text: str | Measure) -> Measure:
 
     Examples
     --------
+    >>> from graphsr.measures import parse_measure
     >>> parse_measure("SRP@10")
     SRP@10
     >>> parse_measure("SR")
@@ -207,7 +208,7 @@ def parse_measure(text: str | Measure) -> Measure:
     >>> parse_measure("XYZ@3")
     Traceback (most recent call last):
     ...
-    graphsr.errors.MeasureNameError: unknown measure 'XYZ'; known measures: AgP, AiP, ESR.Hits, ...
+    graphsr.errors.MeasureNameError: unknown measure 'XYZ'; known measures: AP, AgP, AiP, ...
     """
     if isinstance(text, Measure):
         return text.validate()
