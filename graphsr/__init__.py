@@ -37,6 +37,12 @@ _LAZY = {
     "FOLQrels": "graphsr.model",
     "FOLRun": "graphsr.model",
     "Results": "graphsr.evaluation",
+    "calc_aggregate": "graphsr.api",
+    "iter_calc": "graphsr.api",
+    "calc_frame": "graphsr.api",
+    "as_qrels": "graphsr.api",
+    "as_run": "graphsr.api",
+    "Metric": "graphsr.api",
 }
 
 __all__ = ["__version__", "GraphsrError", "GraphsrInputError", *_LAZY]

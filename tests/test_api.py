@@ -1,0 +1,54 @@
+"""The Python API in ir_measures' shapes: DataFrames and dicts in, ir_measures' return types out, the same
+values as ir_measures on plain document runs."""
+
+from __future__ import annotations
+
+import ir_measures
+import numpy as np
+import pandas as pd
+import pytest
+
+import graphsr
+
+
+def random_frames(seed: int):
+    rng = np.random.default_rng(seed)
+    docs = [f"d{i:03d}" for i in range(200)]
+    q, r = [], []
+    for t in range(20):
+        topic = f"q{t}"
+        judged = rng.choice(docs, size=int(rng.integers(5, 30)), replace=False)
+        rels = (rng.random(len(judged)) < 0.4).astype(int)
+        rels[0] = 1
+        q += [(topic, d, int(v)) for d, v in zip(judged, rels)]
+        ranked = rng.choice(docs, size=int(rng.integers(1, 50)), replace=False)
+        scores = rng.integers(0, 8, size=len(ranked)).astype(float)  # ties: trec_eval's doc_id order decides
+        r += [(topic, d, s) for d, s in zip(ranked, scores)]
+    return (pd.DataFrame(q, columns=["query_id", "doc_id", "relevance"]),
+            pd.DataFrame(r, columns=["query_id", "doc_id", "score"]))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_calc_aggregate_equals_ir_measures_on_document_runs(seed):
+    qrels, run = random_frames(seed)
+    names = ["P@5", "P@10", "R@10", "AP", "nDCG@10", "nDCG"]
+    ours = graphsr.calc_aggregate(names + ["SRP@5"], qrels, run)
+    theirs = ir_measures.calc_aggregate([ir_measures.parse_measure(n) for n in names], qrels, run)
+    for n in names:
+        assert ours[graphsr.parse_measure(n)] == pytest.approx(theirs[ir_measures.parse_measure(n)], abs=1e-9), n
+    assert ours[graphsr.parse_measure("SRP@5")] == pytest.approx(ours[graphsr.parse_measure("P@5")])
+    per_topic = {(m.query_id, str(m.measure)): m.value for m in graphsr.iter_calc(["AP"], qrels, run)}
+    expected = {(m.query_id, "AP"): m.value for m in ir_measures.iter_calc([ir_measures.AP], qrels, run)}
+    assert per_topic == pytest.approx(expected)
+
+
+def test_dict_and_frame_inputs_agree_and_run_ids_name_runs():
+    qrels, run = random_frames(4)
+    q_dict = {t: dict(zip(g.doc_id, g.relevance)) for t, g in qrels.groupby("query_id")}
+    r_dict = {t: dict(zip(g.doc_id, g.score)) for t, g in run.groupby("query_id")}
+    assert graphsr.calc_aggregate(["AP", "P@5"], q_dict, r_dict) == graphsr.calc_aggregate(["AP", "P@5"], qrels, run)
+    named = run.assign(run_id="bm25")
+    frame = graphsr.calc_frame(["P@5"], qrels, named)
+    assert set(frame["run"]) == {"bm25"} and list(frame.columns) == ["run", "measure", "topic", "value"]
+    with pytest.raises(graphsr.GraphsrInputError, match="missing score"):
+        graphsr.as_run(run.drop(columns="score"))
