@@ -1,0 +1,62 @@
+"""List a collection's summary partitions: every summary node's SID, key, extent size, content length, pi
+under a model and its edges -- from the collection read in memory, or from the graph store with --store."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ._common import progress_default
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("collection", help="the XML collection (a path), or with --store a stored collection's name")
+    p.add_argument("--kind", default="p*", help="summary kind: p*, p*|c, c or tag (default: p*)")
+    p.add_argument("--model", help="in memory: SUMMARY:WEIGHT (default KIND:extent); stored: a model's name or a "
+                                    "weight scheme")
+    p.add_argument("--store", metavar="URL", nargs="?", const="", help="read the stored collection")
+    p.add_argument("--sort", default="sid", help="column to sort by (sid, key, extent_size, content_length, pi)")
+    p.add_argument("--format", choices=["table", "csv", "json"], default="table")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
+
+
+def load(args):
+    """The Partitions the options name (used by 'partitions' and 'partition')."""
+    from ..analysis.partitions import memory_partitions, stored_partitions
+
+    if args.store is None:
+        return memory_partitions(args.collection, args.kind, args.model,
+                                 progress_default() if args.progress is None else args.progress), None
+    from ..store import open_store
+
+    store = open_store(args.store or None)
+    return stored_partitions(store, args.collection, args.kind, args.model), store
+
+
+def write_frame(frame, fmt: str) -> None:
+    if fmt == "csv":
+        frame.to_csv(sys.stdout, index=False)
+    elif fmt == "json":
+        sys.stdout.write(frame.to_json(orient="records", indent=1) + "\n")
+    else:
+        sys.stdout.write(frame.to_string(index=False) + "\n")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..analysis.partitions import partition_table
+    from ..errors import GraphsrInputError
+
+    parts, store = load(args)
+    try:
+        table = partition_table(parts)
+    finally:
+        if store is not None:
+            store.close()
+    if args.sort not in table.columns:
+        raise GraphsrInputError(f"--sort: expected one of {', '.join(table.columns)}, got {args.sort!r}")
+    if args.sort != "sid":
+        table = table.sort_values(args.sort, ascending=args.sort in ("key",), kind="stable")
+    sys.stdout.write(f"# {parts.summary.kind.name} summary of {parts.collection} ({parts.source}): "
+                     f"{len(table)} partitions, pi under {parts.model}\n")
+    write_frame(table, args.format)
+    return 0

@@ -1,0 +1,70 @@
+"""Summary partitions: the same nodes and pi as `graphsr summary`, from memory and from the store; a partition's
+elements are exactly its extent."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphsr.cli.main import main
+from graphsr.data import sample
+from graphsr.io import iter_documents
+from graphsr.summaries import build_summary
+
+
+def summary_rows(capsys, collection, kind):
+    assert main(["summary", str(collection), "--kind", kind]) == 0
+    lines = capsys.readouterr().out.splitlines()[2:]
+    return [(f.split("\t")[0], int(f.split("\t")[1]), int(f.split("\t")[2]), f.split("\t")[3], f.split("\t")[4])
+            for f in lines]
+
+
+def partition_rows(capsys, argv):
+    assert main(["partitions", *argv, "--format", "csv"]) == 0
+    import csv
+    import io
+
+    text = capsys.readouterr().out.split("\n", 1)[1]
+    return [(r["sid"], int(r["extent_size"]), int(r["content_length"]), f"{float(r['pi']):.6f}", r["key"])
+            for r in csv.DictReader(io.StringIO(text))]
+
+
+@pytest.mark.parametrize("name, kind", [("mobydick", "p*"), ("mobydick", "p*|c"), ("shakespeare", "c"),
+                                        ("shakespeare", "tag")])
+def test_partitions_are_the_summary_nodes_from_memory_and_the_store(name, kind, capsys, tmp_path):
+    s = sample(name)
+    expected = summary_rows(capsys, s["collection"], kind)
+    assert partition_rows(capsys, [str(s["collection"]), "--kind", kind]) == expected
+    url = f"local:{tmp_path / 'store'}"
+    assert main(["store", "load", str(s["collection"]), "--name", name, "--kind", kind, "--elements", "all",
+                 "--store", url]) == 0
+    capsys.readouterr()
+    assert partition_rows(capsys, [name, "--kind", kind, "--store", url]) == expected
+    main(["store", "stop", "--store", url])
+    capsys.readouterr()
+
+
+def test_a_partition_is_its_extent(capsys, tmp_path):
+    s = sample("mobydick")
+    docs = list(iter_documents(s["collection"]))
+    summary = build_summary(docs, "p*|c", keep_extents=True)
+    url = f"local:{tmp_path / 'store'}"
+    assert main(["store", "load", str(s["collection"]), "--name", "moby", "--kind", "p*|c", "--elements", "all",
+                 "--store", url]) == 0
+    capsys.readouterr()
+    for k in range(len(summary)):
+        expected = sorted((d, pre - 1) for d, pre in summary.extent(k))  # pre-order ids are 1-based
+        for where in ([str(s["collection"])], ["moby", "--store", url]):
+            assert main(["partition", *where, f"S{k + 1}", "--kind", "p*|c", "--format", "csv", "--limit",
+                         "1000"]) == 0
+            out = capsys.readouterr().out.splitlines()
+            got = [(line.split(",")[0], int(line.split(",")[1])) for line in out[2:]]
+            assert got == expected, (k, where)
+    big = next(k for k in range(len(summary)) if len(summary.extent(k)) >= 2)
+    assert main(["partition", str(s["collection"]), f"S{big + 1}", "--kind", "p*|c", "--limit", "1", "--offset",
+                 "1", "--format", "csv"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    second = sorted(summary.extent(big))[1]
+    assert len(out) == 3 and "showing 1 from 1" in out[0] and out[2].startswith(f"{second[0]},{second[1] - 1},")
+    assert main(["partition", str(s["collection"]), "S99", "--kind", "p*|c"]) == 2
+    assert "expected a summary node S1 .. S" in capsys.readouterr().err
+    main(["store", "stop", "--store", url])
