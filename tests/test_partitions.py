@@ -68,3 +68,60 @@ def test_a_partition_is_its_extent(capsys, tmp_path):
     assert main(["partition", str(s["collection"]), "S99", "--kind", "p*|c"]) == 2
     assert "expected a summary node S1 .. S" in capsys.readouterr().err
     main(["store", "stop", "--store", url])
+
+
+def test_coverage_counts_equal_a_direct_computation(tmp_path, capsys):
+    import numpy as np
+
+    from graphsr.analysis.partitions import coverage, memory_partitions
+    from graphsr.model.qrels import ElementQrels
+    from graphsr.model.run import Run, TreeResult
+
+    s = sample("shakespeare")
+    docs = {d.docid: d for d in iter_documents(s["collection"])}
+    parts = memory_partitions(s["collection"], "p*|c")
+    q = 1 - parts.pi
+    rng = np.random.default_rng(8)
+    for case in range(4):
+        names = sorted(docs)
+        judgments, results = {}, {}
+        for t in ("1", "2", "3"):
+            judgments[t] = {}
+            for _ in range(30):
+                d = names[int(rng.integers(len(names)))]
+                judgments[t][(d, docs[d].xpath(int(rng.integers(len(docs[d])))))] = float(rng.integers(0, 2))
+            if rng.random() < 0.8:
+                picked = {}
+                for _ in range(20):
+                    d = names[int(rng.integers(len(names)))]
+                    picked[(d, docs[d].xpath(int(rng.integers(len(docs[d])))))] = None
+                results[t] = [TreeResult(t, k + 1, d, (x,), 1.0) for k, (d, x) in enumerate(picked)]
+        qrels, run = ElementQrels(judgments), Run("r", results)
+        got = coverage(parts, qrels, [run]).set_index("sid")
+        expect: dict[str, list[float]] = {}
+        sid_of = {d: parts.summary.assign(doc) for d, doc in docs.items()}
+        for t, res in results.items():
+            retrieved = {(r.docid, docs[r.docid].node(r.xpaths[0])) for r in res}
+            for d, i in retrieved:
+                expect.setdefault(f"S{sid_of[d][i] + 1}", [0, 0, 0, 0.0])[0] += 1
+            for (d, x), v in judgments[t].items():
+                if v <= 0:
+                    continue
+                i = docs[d].node(x)
+                row = expect.setdefault(f"S{sid_of[d][i] + 1}", [0, 0, 0, 0.0])
+                row[1] += 1
+                m = sum(1 for dd, _ in retrieved if dd == d)
+                if (d, i) in retrieved:
+                    row[2] += 1
+                elif m:
+                    row[3] += 1 - (1 - q[sid_of[d][i]]) ** m
+        assert sorted(got.index) == sorted(k for k, v in expect.items() if any(v)), case
+        for sid, (a, b, c, e) in expect.items():
+            if any((a, b, c, e)):
+                row = got.loc[sid]
+                assert (row.retrieved, row.relevant, row.relevant_retrieved) == (a, b, c), (case, sid)
+                assert row.relevant_reachable == pytest.approx(e), (case, sid)
+    plot = tmp_path / "cov.png"
+    assert main(["coverage", str(s["qrels"]), *map(str, s["runs"][:2]), "--collection", str(s["collection"]),
+                 "--plot", str(plot), "--format", "csv"]) == 0
+    assert plot.read_bytes()[:4] == b"\x89PNG" and capsys.readouterr().out.startswith("run,sid,key,retrieved")

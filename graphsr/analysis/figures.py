@@ -16,7 +16,7 @@ from .scores import curve_families, cutoff_families
 
 __all__ = ["means_figure", "per_topic_figure", "cutoff_figure", "curve_figure", "agreement_figure",
            "agreement_matrix_figure", "figure_bytes", "cutoff_families", "curve_families", "summary_figure",
-           "esr_curve_figure", "rank_change_figure"]
+           "esr_curve_figure", "rank_change_figure", "coverage_figure"]
 
 
 
@@ -254,5 +254,22 @@ def rank_change_figure(scores, a: str, b: str):
     axes[1].legend(fontsize=7)
     r = "n/a (no rank changes)" if np.isnan(rc.r) else f"{rc.r:.3f} (p {rc.p:.2g})"
     fig.suptitle(f"relative change in rank across cut-offs: Pearson r {r}", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def coverage_figure(table, kind: str):
+    """Relevant retrieved over relevant, per partition (rows) and run (columns), from
+    :func:`graphsr.analysis.partitions.coverage`'s table."""
+    plt = _plt()
+    share = table.assign(share=table["relevant_retrieved"] / table["relevant"].where(table["relevant"] > 0))
+    grid = share.pivot_table(index="sid", columns="run", values="share", aggfunc="first")
+    fig, ax = plt.subplots(figsize=(2 + 1.2 * len(grid.columns), 1 + 0.3 * len(grid)))
+    im = ax.imshow(grid.to_numpy(dtype=float), aspect="auto", vmin=0, vmax=1, cmap="viridis")
+    ax.set_yticks(range(len(grid)), list(grid.index), fontsize=7)
+    ax.set_xticks(range(len(grid.columns)), [_short(str(c)) for c in grid.columns], rotation=45, ha="right",
+                  fontsize=7)
+    ax.set_title(f"relevant retrieved / relevant, per {kind} partition (blank: none relevant)", fontsize=9)
+    fig.colorbar(im, ax=ax, fraction=0.04)
     fig.tight_layout()
     return fig

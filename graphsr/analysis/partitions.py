@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from ..errors import GraphsrInputError
 
-__all__ = ["Partitions", "memory_partitions", "stored_partitions", "partition_table", "partition_elements"]
+__all__ = ["Partitions", "memory_partitions", "stored_partitions", "partition_table", "partition_elements",
+           "coverage"]
 
 
 @dataclass
@@ -103,3 +104,62 @@ def partition_elements(p: Partitions, sid: str, limit: int | None = None, offset
     end = None if limit is None else offset + limit
     frame = pd.DataFrame(rows[offset:end], columns=["docid", "node", "xpath", "length"])
     return frame, len(rows)
+
+
+def coverage(p: Partitions, qrels, runs):
+    """Per run and partition (in memory): the elements the run retrieves there, the relevant assessed elements
+    there, the relevant ones it retrieves, and the relevant ones it does not retrieve but a user reaches by
+    navigation -- their expected number under the SR model: a relevant element ``e`` of a document from which
+    the run retrieves ``m`` elements for the topic is reached with probability ``1 - (1 - q_e)^m``,
+    ``q_e = 1 - pi(S(e))`` (SR Eq 7).  Counts are summed over the topics.
+    """
+    import numpy as np
+    import pandas as pd
+
+    from ..io.collection import iter_documents
+
+    if p.store is not None:
+        raise GraphsrInputError("coverage reads the collection: give its path, not --store")
+    wanted = qrels.docids().union(*(r.docids() for r in runs))
+    docs = {d.docid: d for d in iter_documents(p.collection, docids=wanted.__contains__)}
+    sids = {d: p.summary.assign(doc) for d, doc in docs.items()}
+    q = 1.0 - np.asarray(p.pi, dtype=float)
+    n = len(p.summary)
+
+    def node(docid: str, xpath: str) -> int:
+        doc = docs.get(docid)
+        if doc is None:
+            raise GraphsrInputError(f"document {docid!r} is not in the collection {p.collection}")
+        try:
+            return doc.node(xpath)
+        except KeyError:
+            raise GraphsrInputError(f"document {docid!r} has no node {xpath}") from None
+
+    relevant = {t: {(d, node(d, x)) for (d, x), v in judged.items() if v > 0} for t, judged in qrels.judgments.items()}
+    rows = []
+    for run in runs:
+        counts = np.zeros((4, n))
+        for topic, results in run.results.items():
+            got = {(r.docid, node(r.docid, x)) for r in results for x in r.xpaths}
+            for d, i in got:
+                counts[0, sids[d][i]] += 1
+            per_doc: dict[str, int] = {}
+            for d, _ in got:
+                per_doc[d] = per_doc.get(d, 0) + 1
+            for d, i in relevant.get(topic, ()):
+                s = sids[d][i]
+                if (d, i) in got:
+                    counts[2, s] += 1
+                elif d in per_doc:
+                    counts[3, s] += 1.0 - (1.0 - q[s]) ** per_doc[d]
+        for topic, rel in relevant.items():
+            if topic in run.results:
+                for d, i in rel:
+                    counts[1, sids[d][i]] += 1
+        for k in range(n):
+            if counts[:, k].any():
+                rows.append({"run": run.name, "sid": f"S{k + 1}", "key": p.summary.label(k),
+                             "retrieved": int(counts[0, k]), "relevant": int(counts[1, k]),
+                             "relevant_retrieved": int(counts[2, k]), "relevant_reachable": float(counts[3, k])})
+    return pd.DataFrame(rows, columns=["run", "sid", "key", "retrieved", "relevant", "relevant_retrieved",
+                                       "relevant_reachable"])

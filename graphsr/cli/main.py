@@ -22,6 +22,8 @@ COMMANDS = {
     "summary": ("graphsr.cli.summary_cmd", "build a structural summary of a collection and print it"),
     "partitions": ("graphsr.cli.partitions_cmd", "list a collection's summary partitions: size, pi, edges"),
     "partition": ("graphsr.cli.partition_cmd", "one summary partition: its elements and its neighbours"),
+    "coverage": ("graphsr.cli.coverage_cmd", "per run and partition: retrieved, relevant, relevant retrieved and "
+                                             "reachable"),
     "store": ("graphsr.cli.store_cmd", "load collections, summaries and models into the graph store; list them"),
     "routes": ("graphsr.cli.routes_cmd", "load navigation logs into the graph store"),
     "model": ("graphsr.cli.model_cmd", "build and list stored navigation models"),
