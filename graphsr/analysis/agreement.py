@@ -37,7 +37,8 @@ import numpy as np
 
 from ..errors import GraphsrInputError
 
-__all__ = ["Agreement", "tau_ap", "tau_ap_pvalue", "kendall_tau_a", "rank_agreement", "RankChange", "rank_change"]
+__all__ = ["Agreement", "tau_ap", "tau_ap_pvalue", "kendall_tau_a", "rank_agreement", "kendall_matrix",
+           "RankChange", "rank_change"]
 
 
 def _order(scores: np.ndarray, names: list[str]) -> list[int]:
@@ -180,3 +181,17 @@ def rank_change(scores, a: str, b: str, cutoffs: list[int] | None = None) -> Ran
         res = stats.pearsonr(changes["change_a"], changes["change_b"])
         r, p = float(res.statistic), float(res.pvalue)
     return RankChange(a, b, common, ranks, changes, r, p)
+
+
+def kendall_matrix(means):
+    """Kendall's tau-b between the system rankings of every pair of columns of a runs x columns DataFrame
+    (a columns x columns DataFrame, 1 on the diagonal)."""
+    import pandas as pd
+    from scipy import stats
+
+    n = means.shape[1]
+    tau = np.ones((n, n))
+    for i in range(n):
+        for j in range(i + 1, n):
+            tau[i, j] = tau[j, i] = stats.kendalltau(means.iloc[:, i], means.iloc[:, j]).statistic
+    return pd.DataFrame(tau, index=means.columns, columns=means.columns)

@@ -149,18 +149,14 @@ def agreement_figure(scores, a: str, b: str):
 
 def agreement_matrix_figure(scores, measures: list[str] | None = None):
     """Kendall's tau-b between the system rankings of every pair of measures (a heat map)."""
-    from scipy import stats
+    from .agreement import kendall_matrix
 
     measures = measures or scores.measures
     if len(measures) < 2 or len(scores.runs) < 3:
         return None
     plt = _plt()
-    means = scores.means()[measures]
     n = len(measures)
-    tau = np.ones((n, n))
-    for i in range(n):
-        for j in range(i + 1, n):
-            tau[i, j] = tau[j, i] = stats.kendalltau(means.iloc[:, i], means.iloc[:, j]).statistic
+    tau = kendall_matrix(scores.means()[measures]).to_numpy()
     fig, ax = plt.subplots(figsize=(1.5 + 0.6 * n, 1.2 + 0.5 * n))
     im = ax.imshow(np.nan_to_num(tau), vmin=-1, vmax=1, cmap="RdBu")
     ax.set_xticks(range(n), measures, rotation=60, ha="right", fontsize=7)

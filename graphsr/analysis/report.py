@@ -88,7 +88,7 @@ def build_report(scores, title: str = "graphsr report", source: str = "", max_me
     :class:`~graphsr.analysis.scores.ScoreTable`; ``summary``: ``(Summary, pi, model name)`` adds the summary
     graph with pi on its nodes."""
     from ..io.progress import progress_bar
-    from .significance import compare_runs
+    from .significance import compare_runs, run_letter
 
     if scores.frame.empty:
         raise GraphsrInputError("the score table is empty: nothing to report")
@@ -101,7 +101,7 @@ def build_report(scores, title: str = "graphsr report", source: str = "", max_me
                                                   for m in measures] for r in runs]))
     if len(runs) >= 2:
         c = compare_runs(scores, measures[:max_measures], test="t", correction="holm")
-        letters = [chr(ord("a") + k) if k < 26 else str(k) for k in range(len(runs))]
+        letters = [run_letter(k) for k in range(len(runs))]
         rows = []
         for k, r in enumerate(runs):
             row = [_Cell(letters[k], k), _Cell(r, r)]

@@ -42,15 +42,12 @@ class Sensitivity:
 def model_sensitivity(qrels, runs, measure, collection, models=None, routes=None, effort: str = "count",
                       progress: bool = False) -> Sensitivity:
     """Score ``runs`` with ``measure`` under each model and compare the system rankings."""
-    import numpy as np
-    import pandas as pd
-    from scipy import stats
-
     from ..evaluation.collection import load_collection, navigation_for
     from ..evaluation.entry import evaluate
     from ..measures.base import parse_measure
     from ..measures.provider import ScoringContext, provider_of
     from ..navigation import parse_model_spec
+    from .agreement import kendall_matrix
     from .scores import ScoreTable
 
     m = parse_measure(measure)
@@ -121,9 +118,4 @@ def model_sensitivity(qrels, runs, measure, collection, models=None, routes=None
     table = ScoreTable.concat(frames)
     means = table.means()
     means.columns = list(models)
-    n = len(models)
-    tau = np.ones((n, n))
-    for i in range(n):
-        for j in range(i + 1, n):
-            tau[i, j] = tau[j, i] = stats.kendalltau(means.iloc[:, i], means.iloc[:, j]).statistic
-    return Sensitivity(str(m), list(models), table, means, pd.DataFrame(tau, index=models, columns=models))
+    return Sensitivity(str(m), list(models), table, means, kendall_matrix(means))

@@ -34,7 +34,7 @@ import numpy as np
 
 from ..errors import GraphsrInputError
 
-__all__ = ["TESTS", "CORRECTIONS", "paired_test", "holm", "bh", "adjust", "Comparison", "compare_runs"]
+__all__ = ["TESTS", "CORRECTIONS", "paired_test", "holm", "bh", "adjust", "Comparison", "compare_runs", "run_letter"]
 
 TESTS = ("t", "randomization", "bootstrap")
 CORRECTIONS = ("holm", "bh", "none")
@@ -145,7 +145,7 @@ class Comparison:
 
     def table(self, fmt: str = "text", digits: int = 4) -> str:
         """runs x measures, each mean followed by the letters of the runs it beats significantly (as ranx)."""
-        letters = [_letter(k) for k in range(len(self.runs))]
+        letters = [run_letter(k) for k in range(len(self.runs))]
         header = ["#", "run", *self.measures]
         rows = []
         for k, run in enumerate(self.runs):
@@ -180,7 +180,8 @@ class Comparison:
         return "\n".join(lines) + f"\n{note}\n"
 
 
-def _letter(k: int) -> str:
+def run_letter(k: int) -> str:
+    """The letter naming run ``k`` (0-based) in comparison tables: a .. z, aa, ab, ..."""
     s = ""
     k += 1
     while k:

@@ -43,7 +43,7 @@ from ..errors import GraphsrInputError
 from ..model.document import DocumentTree
 from ..model.quantisation import quantise
 
-__all__ = ["IDEAL_METHODS", "ideal_mask", "RecallBase", "element_values", "recall_base"]
+__all__ = ["IDEAL_METHODS", "ideal_mask", "RecallBase", "element_values", "recall_base", "recall_bases"]
 
 IDEAL_METHODS = ("assessed", "kazai", "piwowarski")
 
@@ -168,6 +168,13 @@ def recall_base(judged: Mapping[tuple[str, int], float], grades, documents: Mapp
         ideal.append(ideal_mask(parent, q, rel, method))
     cat = (lambda xs, dt: np.concatenate(xs) if xs else np.zeros(0, dtype=dt))
     return RecallBase(docids, cat(nodes, np.int64), cat(qs, float), cat(rels, bool), cat(ideal, bool))
+
+
+def recall_bases(judged, grades, documents: Mapping[str, DocumentTree], quant: str | None,
+                 method: str) -> dict[str, RecallBase]:
+    """:func:`recall_base` of every topic of ``judged`` (``grades``: per topic, or None for graded values)."""
+    return {topic: recall_base(assessed, None if grades is None else grades.get(topic, {}), documents, quant, method)
+            for topic, assessed in judged.items()}
 
 
 def _assessed_parents(parent: np.ndarray, nodes: np.ndarray) -> np.ndarray:

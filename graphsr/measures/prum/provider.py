@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from ..elements import ElementProvider, judged_grades, topic_entries
-from ..ideal import recall_base
+from ..ideal import recall_bases
 from .kernel import prum_by_recall
 from .links import entry_links
 
@@ -35,10 +35,8 @@ class PRUMProvider(ElementProvider):
         grades = judged_grades(qrels, judged, context, shared)
         ideals = {}
         for ideal, quant in {(m["ideal"], m["quant"]) for m in measures}:
-            ideals[ideal, quant] = {
-                topic: recall_base(assessed, None if grades is None else grades.get(topic, {}), context.documents,
-                                   quant, ideal).ideal_elements()
-                for topic, assessed in judged.items()}
+            ideals[ideal, quant] = {topic: base.ideal_elements() for topic, base in
+                                    recall_bases(judged, grades, context.documents, quant, ideal).items()}
         return ideals, context
 
     def compute(self, measures, ranked, doc_codes, prepared):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..elements import ElementProvider, judged_grades, topic_entries
-from ..ideal import recall_base
+from ..ideal import recall_bases
 from .kernel import (TopicAssessments, effort_precision, grp, grpng_curve, ideal_gain_vector, mean_average_ep,
                      xcg_gains)
 
@@ -28,10 +28,8 @@ class XCGProvider(ElementProvider):
         for config in {_config(m) for m in measures}:
             quant, ideal = config
             topics[config] = {
-                topic: TopicAssessments(recall_base(assessed, None if grades is None else grades.get(topic, {}),
-                                                    context.documents, quant, ideal), context.documents,
-                                        None if grades is None else grades.get(topic, {}))
-                for topic, assessed in judged.items()}
+                topic: TopicAssessments(base, context.documents, None if grades is None else grades.get(topic, {}))
+                for topic, base in recall_bases(judged, grades, context.documents, quant, ideal).items()}
         return topics, context
 
     def compute(self, measures, ranked, doc_codes, prepared):
