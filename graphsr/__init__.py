@@ -43,6 +43,11 @@ _LAZY = {
     "as_qrels": "graphsr.api",
     "as_run": "graphsr.api",
     "Metric": "graphsr.api",
+    "sample": "graphsr.data",
+    "load_collection": "graphsr.evaluation",
+    "LoadedCollection": "graphsr.evaluation",
+    "partitions": "graphsr.analysis.partitions",
+    "coverage": "graphsr.analysis.partitions",
 }
 
 __all__ = ["__version__", "GraphsrError", "GraphsrInputError", *_LAZY]

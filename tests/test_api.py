@@ -11,15 +11,15 @@ import pytest
 import graphsr
 
 
-def random_frames(seed: int):
+def random_frames(seed: int, grades: int = 1):
     rng = np.random.default_rng(seed)
     docs = [f"d{i:03d}" for i in range(200)]
     q, r = [], []
     for t in range(20):
         topic = f"q{t}"
         judged = rng.choice(docs, size=int(rng.integers(5, 30)), replace=False)
-        rels = (rng.random(len(judged)) < 0.4).astype(int)
-        rels[0] = 1
+        rels = (rng.random(len(judged)) < 0.4).astype(int) * rng.integers(1, grades + 1, size=len(judged))
+        rels[0] = grades
         q += [(topic, d, int(v)) for d, v in zip(judged, rels)]
         ranked = rng.choice(docs, size=int(rng.integers(1, 50)), replace=False)
         scores = rng.integers(0, 8, size=len(ranked)).astype(float)  # ties: trec_eval's doc_id order decides
@@ -52,3 +52,45 @@ def test_dict_and_frame_inputs_agree_and_run_ids_name_runs():
     assert set(frame["run"]) == {"bm25"} and list(frame.columns) == ["run", "measure", "topic", "value"]
     with pytest.raises(graphsr.GraphsrInputError, match="missing score"):
         graphsr.as_run(run.drop(columns="score"))
+
+
+def test_graded_qrels_as_ir_measures_and_sr_measures_refuse_them():
+    qrels, run = random_frames(5, grades=3)
+    assert qrels.relevance.max() == 3
+    names = ["P@5", "R@10", "AP", "nDCG@10", "nDCG", "P(rel=2)@10"]
+    ours = graphsr.calc_aggregate(names, qrels, run)
+    irm = {"P(rel=2)@10": ir_measures.P(rel=2) @ 10}
+    theirs = ir_measures.calc_aggregate([irm.get(n) or ir_measures.parse_measure(n) for n in names], qrels, run)
+    for n in names:
+        assert ours[graphsr.parse_measure(n)] == pytest.approx(theirs[irm.get(n) or ir_measures.parse_measure(n)],
+                                                              abs=1e-9), n
+    with pytest.raises(graphsr.GraphsrInputError, match=r"SRP@5: need relevance in \[0, 1\]; qrels \(topic q\d+\) "
+                                                        r"grades above 1 \(up to 3\): divide the grades by 3"):
+        graphsr.calc_aggregate(["SRP@5", "P@5"], qrels, run)
+
+
+def test_topics_the_run_lacks_count_as_in_ir_measures():
+    qrels, run = random_frames(6)
+    run = run[~run.query_id.isin(["q3", "q7"])]
+    names = ["P@5", "AP", "nDCG@10", "SRP@5"]
+    ours = graphsr.calc_aggregate(names, qrels, run)
+    theirs = ir_measures.calc_aggregate([ir_measures.parse_measure(n) for n in names[:3]], qrels, run)
+    for n in names[:3]:
+        assert ours[graphsr.parse_measure(n)] == pytest.approx(theirs[ir_measures.parse_measure(n)], abs=1e-9), n
+    assert {m.query_id for m in graphsr.iter_calc(["AP"], qrels, run)} == set(qrels.query_id)
+    assert {m.query_id for m in graphsr.iter_calc(["AP"], qrels, run, all_topics=False)} == \
+        set(qrels.query_id) - {"q3", "q7"}
+
+
+@pytest.mark.parametrize("seed", [7, 8])
+def test_graphsr_measures_run_inside_ir_measures(seed):
+    qrels, run = random_frames(seed, grades=1)
+    ours = [graphsr.parse_measure(n) for n in ("SRP@5", "SR@10", "P@10")]
+    got = ir_measures.calc_aggregate([*ours, ir_measures.P @ 5, ir_measures.AP], qrels, run)
+    direct = graphsr.calc_aggregate(["SRP@5", "SR@10", "P@10", "AP"], qrels, run)
+    assert got[ours[0]] == pytest.approx(got[ir_measures.P @ 5], abs=1e-12)  # SRP@k without navigation is P@k
+    assert got[ours[1]] == pytest.approx(direct[graphsr.parse_measure("SR@10")])
+    assert got[ours[2]] == pytest.approx(direct[graphsr.parse_measure("P@10")])
+    assert got[ir_measures.AP] == pytest.approx(direct[graphsr.parse_measure("AP")])
+    per_topic = {(m.query_id, m.measure): m.value for m in ir_measures.iter_calc(ours[:1], qrels, run)}
+    assert per_topic == pytest.approx({(m.query_id, ours[0]): m.value for m in graphsr.iter_calc(ours[:1], qrels, run)})

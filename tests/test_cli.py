@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +11,7 @@ import pytest
 
 from graphsr.cli.main import main
 from graphsr.data import sample
+from graphsr.io import read_run
 
 from .conftest import write
 
@@ -54,7 +56,7 @@ def test_hand_computed_per_topic_values(capsys, tiny_case):
                              "--model", "p*:extent", "-m", "SR@4", "-m", "SRP@2", "-m", "SRP@4", "-q")
     assert code == 0, err
     (b,) = parse_trec(out)
-    assert b["runid"] == str(run)
+    assert b["runid"] == "sys"  # the run id column names the run
     # topic 1: r1 = 1; r2: rel .5 x (1 - 7/8); r3: rel 0;
     #          r4 = {a, b1}: rel_tree .5, p(t4;r1) = (5/8 + 1)/2, p(t4;r2) = p(t4;r3) = (5/8 + 6/8)/2
     t1 = 1 + 0.5 / 8 + 0.5 * (3 / 16) * (5 / 16) * (5 / 16)
@@ -68,7 +70,7 @@ def test_hand_computed_per_topic_values(capsys, tiny_case):
     assert b[("num_q", "all")] == 2
     # order: runid, num_q, per-topic lines (topic by topic), then the means
     lines = out.splitlines()
-    assert lines[0] == f"runid\tall\t{run}"
+    assert lines[0] == "runid\tall\tsys"
     assert lines[2].startswith("SR@4\t1\t") and lines[-1].startswith("SRP@4\tall\t")
     assert all(len(line.split("\t")[2].split(".")[1]) >= 6 for line in lines[2:])
 
@@ -99,12 +101,12 @@ def test_bundled_samples_every_model(capsys, model):
                              str(s["collection"]), "--model", model, "-m", "SRP@5", "-m", "SRP@10")
     assert code == 0, err
     blocks = parse_trec(out)
-    assert [b["runid"] for b in blocks] == [str(p) for p in s["runs"]]
+    assert [b["runid"] for b in blocks] == [read_run(p).run_id for p in s["runs"]] == [p.stem for p in s["runs"]]
     for b in blocks:
         assert 0 <= b[("SRP@5", "all")] <= 1 and 0 <= b[("SRP@10", "all")] <= 1
-    by_name = {b["runid"].rsplit("/", 1)[-1]: b for b in blocks}
+    by_name = {b["runid"]: b for b in blocks}
     # focused speeches beat whole plays under every model
-    assert by_name["speeches.run"][("SRP@10", "all")] > by_name["plays.run"][("SRP@10", "all")]
+    assert by_name["speeches"][("SRP@10", "all")] > by_name["plays"][("SRP@10", "all")]
 
 
 def test_navigation_lowers_scores_of_same_document_results(capsys):
@@ -225,6 +227,14 @@ def test_demo(capsys, tmp_path, monkeypatch):
     assert_renders(tmp_path / "again.html", tmp_path)
     assert "sample mobydick" in out and "sample shakespeare" in out
     assert "p*|c:length" in out and f"local:{tmp_path / 'store'}" in out
+    # the commands it prints run when pasted into a shell as printed
+    pasted = [block.split("\n\n")[0] for block in out.split("(paste it as it is):\n")[1:]]
+    assert len(pasted) == 2
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    for text in pasted:
+        proc = subprocess.run(["bash", "-c", text], capture_output=True, text=True, env=env, cwd=tmp_path)
+        assert proc.returncode == 0, (text, proc.stderr)
+        assert proc.stdout.count("SRP@10\tall\t") == text.count(".run") >= 2
     # the INEX numbers it prints are what `graphsr eval` gives for element assessments with --collection
     for name, block in zip(("mobydick", "shakespeare"), out.split("official INEX thorough measures")[1:]):
         rows = block.split("the same:")[0].splitlines()[2:]
@@ -278,6 +288,11 @@ def test_esr_measures_from_a_route_log(capsys, tmp_path, tiny_case):
     # topic 2: y retrieved at rank 1; navigation x -> y learned from the log is irrelevant to hits
     assert b[("ESRP@2", "2")] == pytest.approx(0.5)
     code, out, err = run_cli(capsys, *base, "--routes", str(log), "--nav", "p*", "--effort", "duration",
+                             "-m", "ESR.NearMisses@1")
+    assert code == 2 and err.startswith(f"graphsr: error: {log}:2: route 'r' step 1: --effort duration")
+    timed = write(tmp_path / "timed.csv", "route_id,step,docid,from,to,duration_ms\nr,1,d2,/x,/x/y,5\n"
+                                          "r,2,d2,/x/y,/x,7.5\n")
+    code, out, err = run_cli(capsys, *base, "--routes", str(timed), "--nav", "p*", "--effort", "duration",
                              "-m", "ESR.NearMisses@1")
     assert code == 0, err
     code, _, err = run_cli(capsys, *base, "-m", "ESRP@2")

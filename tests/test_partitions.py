@@ -73,7 +73,7 @@ def test_a_partition_is_its_extent(capsys, tmp_path):
 def test_coverage_counts_equal_a_direct_computation(tmp_path, capsys):
     import numpy as np
 
-    from graphsr.analysis.partitions import coverage, memory_partitions
+    from graphsr.analysis.partitions import memory_partitions, partition_coverage
     from graphsr.model.qrels import ElementQrels
     from graphsr.model.run import Run, TreeResult
 
@@ -97,7 +97,7 @@ def test_coverage_counts_equal_a_direct_computation(tmp_path, capsys):
                     picked[(d, docs[d].xpath(int(rng.integers(len(docs[d])))))] = None
                 results[t] = [TreeResult(t, k + 1, d, (x,), 1.0) for k, (d, x) in enumerate(picked)]
         qrels, run = ElementQrels(judgments), Run("r", results)
-        got = coverage(parts, qrels, [run]).set_index("sid")
+        got = partition_coverage(parts, qrels, [run]).set_index("sid")
         expect: dict[str, list[float]] = {}
         sid_of = {d: parts.summary.assign(doc) for d, doc in docs.items()}
         for t, res in results.items():
@@ -125,3 +125,41 @@ def test_coverage_counts_equal_a_direct_computation(tmp_path, capsys):
     assert main(["coverage", str(s["qrels"]), *map(str, s["runs"][:2]), "--collection", str(s["collection"]),
                  "--plot", str(plot), "--format", "csv"]) == 0
     assert plot.read_bytes()[:4] == b"\x89PNG" and capsys.readouterr().out.startswith("run,sid,key,retrieved")
+
+
+@pytest.mark.parametrize("kind", ["p*", "p*|c", "c"])
+def test_coverage_from_the_store_equals_coverage_from_memory(kind, capsys, tmp_path):
+    s = sample("shakespeare")
+    argv = ["coverage", str(s["qrels"]), *map(str, s["runs"]), "--kind", kind, "--format", "csv"]
+    assert main([*argv, "--collection", str(s["collection"])]) == 0
+    memory = capsys.readouterr().out
+    assert len(memory.splitlines()) > 10 and memory.splitlines()[1].startswith("plays,")  # runs named by run id
+    url = f"local:{tmp_path / 'store'}"
+    # only the documents the runs and assessments name need their elements stored
+    assert main(["store", "load", str(s["collection"]), "--name", "plays", "--kind", kind, "--qrels",
+                 str(s["qrels"]), *(a for r in s["runs"] for a in ("--run", str(r))), "--store", url]) == 0
+    capsys.readouterr()
+    assert main([*argv, "--collection", "plays", "--store", url]) == 0
+    assert capsys.readouterr().out == memory
+    assert main([*argv, "--collection", "nope", "--store", url]) == 2
+    assert "nope" in capsys.readouterr().err
+    main(["store", "stop", "--store", url])
+    capsys.readouterr()
+
+
+def test_partitions_and_coverage_in_python_from_one_read(tmp_path):
+    import graphsr
+    from graphsr.analysis.partitions import memory_partitions, partition_coverage, partition_table
+
+    s = sample("shakespeare")
+    loaded = graphsr.load_collection(s["collection"], kinds=["p*", "tag"])
+    for kind in ("p*", "tag"):
+        expected = partition_table(memory_partitions(s["collection"], kind))
+        assert graphsr.partitions(loaded, kind).equals(expected)
+        assert graphsr.partitions(s["collection"], kind, model=f"{kind}:length").pi.tolist() == \
+            partition_table(memory_partitions(s["collection"], kind, f"{kind}:length")).pi.tolist()
+    qrels, runs = graphsr.read_element_qrels(s["qrels"]), [graphsr.read_run(p) for p in s["runs"]]
+    assert graphsr.coverage(loaded, qrels, runs).equals(
+        partition_coverage(memory_partitions(s["collection"], "p*"), qrels, runs))
+    with pytest.raises(graphsr.GraphsrInputError, match="without the c summary"):
+        graphsr.partitions(loaded, "c")

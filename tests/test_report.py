@@ -118,4 +118,4 @@ def test_the_eval_plot_shows_the_tasks_own_measure(tmp_path, capsys):
     printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("MAgP\tall")]
     svg = out.read_text()
     assert "Generalized precision (ric), mean over 46 topics" in svg
-    assert f"ric11.run.gz (MAgP {float(printed[0].split(chr(9))[2]):.4f}, 46 topics)" in svg  # not MAiP
+    assert f"ric11 (MAgP {float(printed[0].split(chr(9))[2]):.4f}, 46 topics)" in svg  # not MAiP; the run named by its run id

@@ -100,7 +100,6 @@ def test_qrels(tmp_path):
     ("1 Q0 a /a 2 0\n", 1, r"INEX \(e, s\) pair"),
     ("1 Q0 a /a 4,4\n", 1, r"INEX \(e, s\) pair"),
     ("1 Q0 a /a 2 2\n1 Q0 a /a/b 0.5\n", 2, "mixes"),
-    ("1 Q0 a /a 1.5\n", 1, r"in \[0, 1\]"),
     ("1 Q0 a /a -0.1\n", 1, r"in \[0, 1\]"),
     ("1 Q0 a /a nan\n", 1, r"in \[0, 1\]"),
     ("1 Q0 a /a high\n", 1, "relevance number"),
@@ -128,3 +127,22 @@ def test_inex_es_assessments(tmp_path):
     # measures reading one value see the generalised quantisation
     assert q.judgments["163"] == {("r7022", "/article[1]"): 0.75, ("r7022", "/article[1]/bdy[1]/sec[6]"): 1.0,
                                   ("r7022", "/article[1]/bdy[1]/sec[4]"): 0.0}
+
+
+def test_trec_style_grades_are_read_and_only_graded_measures_take_them(tmp_path, capsys):
+    from graphsr.cli.main import main
+    from graphsr.data import sample
+
+    s = sample("shakespeare")
+    lines = s["qrels"].read_text().splitlines()
+    graded = write(tmp_path / "graded.qrels", "\n".join(lines[:3] + [lines[3].rsplit(" ", 1)[0] + " 3"] + lines[4:])
+                   + "\n")
+    q = read_element_qrels(graded)
+    assert q.max_rel == 3 and q.above_one() == (lines[3].split()[0], 4)
+    argv = ["eval", str(graded), str(s["runs"][0]), "--collection", str(s["collection"])]
+    assert main([*argv, "-m", "P@5", "-m", "nDCG@5", "-m", "AP"]) == 0
+    capsys.readouterr()
+    assert main([*argv, "-m", "SRP@5", "-m", "P@5"]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"graphsr: error: SRP@5: need relevance in [0, 1]; {graded}:4 (topic {lines[3].split()[0]}) grades "
+                   "above 1 (up to 3): divide the grades by 3 (P, R, AP and nDCG take grades as they are)\n")

@@ -116,8 +116,8 @@ def test_assessments_runs_and_routes(store, shakespeare):
     pstar = shakespeare[1]["p*"]
     act, scene = pstar.sid("/play/text/act"), pstar.sid("/play/text/act/scene")
     got = {(a, b): (n, e) for a, b, n, e in zip(summ["src"].tolist(), summ["dst"].tolist(), summ["steps"].tolist(),
-                                                 summ["effort"].tolist())}
-    assert got == {(act, scene): (2, 600.0), (scene, act): (1, 200.0)}
+                                                 summ["inverse_effort"].tolist())}
+    assert got == {(act, scene): (2, pytest.approx(1 / 500 + 1 / 100)), (scene, act): (1, pytest.approx(1 / 200))}
     df = study_routes(store, "shakespeare", "study1")
     assert list(df.route_id) == ["r1", "r1", "r2"] and list(df.step) == [1, 2, 1]
     assert df.topic_id.tolist()[2] == "1"
@@ -267,7 +267,8 @@ def test_a_route_log_loads_into_the_store(store, shakespeare, tmp_path):
     routes = read_routes(log)
     assert store_steps(store, "shakespeare", "log-study", [s.as_dict() for s in routes]) == 2
     summ = transitions(store, "shakespeare", "log-study", kind="p*")
-    assert sorted(summ["steps"].tolist()) == [1, 1] and sorted(summ["effort"].tolist()) == [10.0, 30.0]
+    assert sorted(summ["steps"].tolist()) == [1, 1] and sorted(summ["inverse_effort"].tolist()) == pytest.approx([1 / 30, 1 / 10])
+    assert summ["untimed"].tolist() == [0, 0]
 
 
 def test_two_collections_qrels_and_runs_of_one_name_stay_apart(tmp_path):

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from ..errors import GraphsrInputError
 
-__all__ = ["Partitions", "memory_partitions", "stored_partitions", "partition_table", "partition_elements",
-           "coverage"]
+__all__ = ["Partitions", "partitions", "coverage", "memory_partitions", "stored_partitions", "partition_table",
+           "partition_elements", "partition_coverage"]
 
 
 @dataclass
@@ -30,16 +30,64 @@ class Partitions:
     store: object = None
 
 
+def partitions(collection, kind: str = "p*", model: str | None = None, store=None):
+    """Every partition (summary node) of a collection as a DataFrame: sid, key, extent_size,
+    content_length, pi under ``model``, in_edges and out_edges (``S2:pairs``), as ``graphsr partitions``.
+
+    Parameters
+    ----------
+    collection : LoadedCollection, path-like or str
+        A collection read by :func:`graphsr.load_collection` (its ``kind`` summary is used as built),
+        a collection's path (read now), or, with ``store``, a stored collection's name.
+    kind : str
+        Summary kind: ``p*``, ``p*|c``, ``c`` or ``tag``.
+    model : str, optional
+        ``KIND:WEIGHT`` (default ``KIND:extent``); with a store, a stored model's name or a weight.
+    store : GraphStore, optional
+
+    Examples
+    --------
+    >>> import graphsr
+    >>> table = graphsr.partitions(graphsr.sample("mobydick")["collection"], "p*")
+    >>> table.loc[:2, ["sid", "key", "extent_size"]].values.tolist()
+    [['S1', '/book', 1], ['S2', '/book/fm', 1], ['S3', '/book/fm/description', 3]]
+    """
+    return partition_table(_partitions(collection, kind, model, store))
+
+
+def _partitions(collection, kind, model, store) -> Partitions:
+    if store is not None:
+        return stored_partitions(store, str(collection), kind, model)
+    return memory_partitions(collection, kind, model)
+
+
+def coverage(collection, qrels, runs, kind: str = "p*", model: str | None = None, store=None):
+    """Per run and partition: retrieved, relevant, relevant retrieved and relevant reachable by navigation,
+    as ``graphsr coverage`` (see :func:`partition_coverage`); ``collection``, ``kind``, ``model`` and
+    ``store`` as in :func:`partitions`; ``qrels`` and ``runs`` read by graphsr (one run or a list)."""
+    runs = runs if isinstance(runs, (list, tuple)) else [runs]
+    return partition_coverage(_partitions(collection, kind, model, store), qrels, runs)
+
+
 def memory_partitions(collection, kind: str = "p*", model: str | None = None, progress: bool = False) -> Partitions:
-    """Partitions of a collection read in memory; ``model``: ``SUMMARY:WEIGHT`` (its summary must be ``kind``)."""
+    """Partitions of a collection in memory: a path (read now) or a
+    :class:`~graphsr.evaluation.collection.LoadedCollection` holding the ``kind`` summary; ``model``:
+    ``SUMMARY:WEIGHT`` (its summary must be ``kind``)."""
     from ..navigation import build_sr_model, parse_model_spec
     from ..summaries import summarize_collection
 
     spec = parse_model_spec(model or f"{kind}:extent")
     if spec.summary != kind:
         raise GraphsrInputError(f"model {spec} is over the {spec.summary} summary, not {kind}")
-    summary = summarize_collection(collection, [kind], progress=progress)[kind]
-    return Partitions(summary, build_sr_model(summary, spec.weight).pi, str(spec), "memory", str(collection))
+    summaries = getattr(collection, "summaries", None)
+    if summaries is not None:  # a LoadedCollection
+        if kind not in summaries:
+            raise GraphsrInputError(f"the collection was read without the {kind} summary "
+                                    f"(load_collection(..., kinds=[{kind!r}]))")
+        summary, path = summaries[kind], collection.path
+    else:
+        summary, path = summarize_collection(collection, [kind], progress=progress)[kind], str(collection)
+    return Partitions(summary, build_sr_model(summary, spec.weight).pi, str(spec), "memory", path)
 
 
 def stored_partitions(store, collection: str, kind: str = "p*", model: str | None = None) -> Partitions:
@@ -106,22 +154,32 @@ def partition_elements(p: Partitions, sid: str, limit: int | None = None, offset
     return frame, len(rows)
 
 
-def coverage(p: Partitions, qrels, runs):
-    """Per run and partition (in memory): the elements the run retrieves there, the relevant assessed elements
+def partition_coverage(p: Partitions, qrels, runs):
+    """Per run and partition: the elements the run retrieves there, the relevant assessed elements
     there, the relevant ones it retrieves, and the relevant ones it does not retrieve but a user reaches by
     navigation -- their expected number under the SR model: a relevant element ``e`` of a document from which
     the run retrieves ``m`` elements for the topic is reached with probability ``1 - (1 - q_e)^m``,
-    ``q_e = 1 - pi(S(e))`` (SR Eq 7).  Counts are summed over the topics.
+    ``q_e = 1 - pi(S(e))`` (SR Eq 7).  Counts are summed over the topics.  Runs are named as
+    :func:`graphsr.evaluate` names them (their run ids).
+
+    The documents come from the collection's files (memory) or are rebuilt
+    from the stored elements (store; the documents the runs and assessments
+    name must be stored with their elements).
     """
     import numpy as np
     import pandas as pd
 
-    from ..io.collection import iter_documents
+    from ..evaluation.entry import run_labels
 
-    if p.store is not None:
-        raise GraphsrInputError("coverage reads the collection: give its path, not --store")
     wanted = qrels.docids().union(*(r.docids() for r in runs))
-    docs = {d.docid: d for d in iter_documents(p.collection, docids=wanted.__contains__)}
+    if p.store is not None:
+        from ..store.services import stored_document
+
+        docs = {d: stored_document(p.store, p.collection, d) for d in sorted(wanted)}
+    else:
+        from ..io.collection import iter_documents
+
+        docs = {d.docid: d for d in iter_documents(p.collection, docids=wanted.__contains__)}
     sids = {d: p.summary.assign(doc) for d, doc in docs.items()}
     q = 1.0 - np.asarray(p.pi, dtype=float)
     n = len(p.summary)
@@ -137,7 +195,7 @@ def coverage(p: Partitions, qrels, runs):
 
     relevant = {t: {(d, node(d, x)) for (d, x), v in judged.items() if v > 0} for t, judged in qrels.judgments.items()}
     rows = []
-    for run in runs:
+    for run, name in zip(runs, run_labels(runs)):
         counts = np.zeros((4, n))
         for topic, results in run.results.items():
             got = {(r.docid, node(r.docid, x)) for r in results for x in r.xpaths}
@@ -158,7 +216,7 @@ def coverage(p: Partitions, qrels, runs):
                     counts[1, sids[d][i]] += 1
         for k in range(n):
             if counts[:, k].any():
-                rows.append({"run": run.name, "sid": f"S{k + 1}", "key": p.summary.label(k),
+                rows.append({"run": name, "sid": f"S{k + 1}", "key": p.summary.label(k),
                              "retrieved": int(counts[0, k]), "relevant": int(counts[1, k]),
                              "relevant_retrieved": int(counts[2, k]), "relevant_reachable": float(counts[3, k])})
     return pd.DataFrame(rows, columns=["run", "sid", "key", "retrieved", "relevant", "relevant_retrieved",

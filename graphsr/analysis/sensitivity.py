@@ -106,7 +106,7 @@ def model_sensitivity(qrels, runs, measure, collection, models=None, routes=None
             ctx = ScoringContext(loaded.documents, None, spec, route_model(log, loaded.documents, partition, effort),
                                  size)
         else:
-            seen_of = navigation_for(spec, loaded)[1]
+            seen_of = navigation_for(spec, loaded).seen_of
             ctx = ScoringContext(loaded.documents, seen_of, spec, None, size)
         if prum and spec != "structural":
             scored = m(nav="routes" if spec == "depth4" or spec.startswith("routes:") else

@@ -7,6 +7,11 @@ import sys
 __all__ = ["progress_default", "warn", "positive_int", "write_results", "save_scores"]
 
 
+EFFORT_HELP = ("step weights, each observed step adding 1/effort: count (default; every step costs 1) or duration "
+               "(a step costs its duration_ms, so steps users took longer over are less likely)")
+PROGRESS_HELP = "progress bar while reading the collection (default: when stderr is a terminal)"
+
+
 def progress_default() -> bool:
     """Progress bars only when stderr is a terminal."""
     return sys.stderr.isatty()

@@ -22,7 +22,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--samples", type=positive_int, default=10000,
                    help="random orders for tau_AP's p-value beyond 8 systems (default: 10000)")
     p.add_argument("--seed", type=int, default=0, help="random seed for tau_AP's p-value")
-    p.add_argument("--format", choices=["text", "csv", "json"], default="text")
+    p.add_argument("--format", choices=["text", "csv", "json"], default="text",
+                   help="aligned text (default), CSV, or JSON")
 
 
 def run(args: argparse.Namespace) -> int:

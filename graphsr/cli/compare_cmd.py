@@ -26,7 +26,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="random seed (the same p-values for any --threads)")
     p.add_argument("--threads", type=positive_int, default=1, help="threads drawing the samples (default: 1)")
     p.add_argument("--format", choices=["text", "markdown", "latex", "csv"], default="text",
-                   help="text, markdown or latex table of means with significance letters; csv: every pair")
+                   help="text (default), markdown or latex table of means with significance letters; csv: every pair")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -21,17 +21,26 @@ import argparse
 import sys
 from pathlib import Path
 
-from ._common import progress_default
+from ._common import PROGRESS_HELP, progress_default
 
 MODELS = ["none", "p*:extent", "p*:length", "p*|c:extent", "p*|c:length", "c:extent", "tag:extent",
           "tag:uniform"]
 MEASURES = ["SRP@5", "SRP@10"]
 
 
+def pasteable(*parts: list[str]) -> str:
+    """A shell command, each part on a line of its own ending in a backslash, every word quoted
+    where the shell needs it: pasted into a shell it runs as printed."""
+    import shlex
+
+    return " \\\n       ".join(shlex.join(p) for p in parts)
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sample", action="append", choices=["mobydick", "shakespeare"],
                    help="sample set(s) to run (default: both)")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help=PROGRESS_HELP)
     p.add_argument("--store", metavar="URL", help="graph store to use (default: $GRAPHSR_STORE or the per-user "
                                                   "local store)")
     p.add_argument("--report", default="graphsr-demo-report.html", metavar="FILE",
@@ -92,9 +101,10 @@ def run(args: argparse.Namespace) -> int:
                 out.write("\n")
             scores.append(_scores(_esr_section(out, store, name, qrels, runs, docs, touched), name))
             scores.append(_scores(_inex_section(out, qrels, runs, docs, s), name))
-            out.write("   the same from the command line, e.g.:\n")
-            out.write(f"   graphsr eval {s['qrels']} {' '.join(str(p) for p in s['runs'][:2])} ... \\\n"
-                      f"       --store {store.url} --model '{name}/p*|c:length' -m SRP@5 -m SRP@10\n\n")
+            out.write("   the same from the command line (paste it as it is):\n")
+            out.write("   " + pasteable(["graphsr", "eval", str(s["qrels"]), *map(str, s["runs"])],
+                                         ["--store", store.url, "--model", f"{name}/p*|c:length", "-m", "SRP@5",
+                                          "-m", "SRP@10"]) + "\n\n")
     out.write("'none' is SR without navigation (SRP@k = P@k with binary relevance); other columns use the\n"
               "steady state (CIKM'08 Eq 8) of the summary graph under the given edge weights, stored as a model\n"
               "in the graph store and reloaded from it ('graphsr store models' lists them).\n\n")

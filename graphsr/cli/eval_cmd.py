@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import GraphsrInputError
-from ._common import positive_int, progress_default, write_results
+from ._common import EFFORT_HELP, PROGRESS_HELP, positive_int, progress_default, write_results
 
 DEFAULT_MEASURES = ["SRP@5", "SRP@10"]
 
@@ -51,7 +51,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="also write every per-topic score to FILE (.parquet or .csv), a score table for "
                         "'graphsr compare', 'graphsr agree' and 'graphsr report'")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="progress bar while reading the collection (default: when stderr is a terminal)")
+                   help=PROGRESS_HELP)
     p.add_argument("--routes", metavar="LOG",
                    help="navigation log (CSV or JSON lines) to learn the ESR measures' navigation from "
                         "(with --collection)")
@@ -63,7 +63,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "or depth4 (article/sec/ss1/other); depth4 without --routes is the paper's "
                         "depth-weighted prior model")
     p.add_argument("--effort", choices=["count", "duration"], default="count",
-                   help="step weights: number of steps (default) or summed dwell time")
+                   help=EFFORT_HELP)
     g = p.add_argument_group("passage runs (INEX FOL assessments), as the official tool inex_eval 3.1")
     g.add_argument("--task", choices=["focused", "thorough", "ric", "t2i", "bic"], default=None,
                    help="the task (the official -f, -t, -r, -i, -b; default focused): without -m its headline "

@@ -80,7 +80,7 @@ def run_passages(args: argparse.Namespace) -> int:
             raise GraphsrInputError(f"{option} does not apply to FOL (passage) assessments")
     if args.report and args.format == "table":
         raise GraphsrInputError("--report official prints lines: give --format trec, csv or json")
-    from ..evaluation.entry import evaluate
+    from ..evaluation.entry import evaluate, run_labels
     from ..evaluation.results import Results
     from ..io.fol import read_fol_qrels, read_fol_run, run_format
     from ..measures.provider import ScoringContext
@@ -118,6 +118,8 @@ def run_passages(args: argparse.Namespace) -> int:
         except GraphsrInputError as exc:
             print(f"graphsr: error: {exc}", file=sys.stderr)
             failed = True
+    for result, label in zip(results, run_labels(runs)):  # scored one by one: named over all of them
+        result.name = label
     res = Results(results, measures)
     if args.plot and results:
         _plot(args, qrels, runs, res, task, context)

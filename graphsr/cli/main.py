@@ -57,10 +57,16 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             sub.add_parser(name, help=help_text)
             continue
         mod = importlib.import_module(module)
-        p = sub.add_parser(name, help=help_text, description=mod.__doc__.strip().splitlines()[0])
+        p = sub.add_parser(name, help=help_text, description=_first_paragraph(mod.__doc__))
         mod.add_arguments(p)
         p.set_defaults(_run=mod.run)
     return parser
+
+
+def _first_paragraph(doc: str) -> str:
+    """A command module's docstring up to its first blank line, as one paragraph (``--help``'s
+    description; argparse rewraps it)."""
+    return " ".join(doc.strip().split("\n\n")[0].split())
 
 
 def _command_of(argv: list[str]) -> str:
@@ -80,6 +86,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
+        from .dotenv import apply_dotenv
+
+        apply_dotenv()
         return args._run(args)
     except GraphsrInputError as exc:
         print(f"graphsr: error: {exc}", file=sys.stderr)

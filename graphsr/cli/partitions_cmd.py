@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._common import progress_default
+from ._common import PROGRESS_HELP, progress_default
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -15,18 +15,22 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", help="in memory: SUMMARY:WEIGHT (default KIND:extent); stored: a model's name or a "
                                     "weight scheme")
     p.add_argument("--store", metavar="URL", nargs="?", const="", help="read the stored collection")
-    p.add_argument("--sort", default="sid", help="column to sort by (sid, key, extent_size, content_length, pi)")
-    p.add_argument("--format", choices=["table", "csv", "json"], default="table")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
+    p.add_argument("--sort", default="sid",
+                   help="column to sort by: sid, key, extent_size, content_length, pi (default: sid)")
+    p.add_argument("--format", choices=["table", "csv", "json"], default="table",
+                   help="aligned table (default), CSV, or JSON records")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help=PROGRESS_HELP)
 
 
 def load(args):
     """The Partitions the options name (used by 'partitions' and 'partition')."""
     from ..analysis.partitions import memory_partitions, stored_partitions
 
+    progress = getattr(args, "progress", None)
     if args.store is None:
         return memory_partitions(args.collection, args.kind, args.model,
-                                 progress_default() if args.progress is None else args.progress), None
+                                 progress_default() if progress is None else progress), None
     from ..store import open_store
 
     store = open_store(args.store or None)

@@ -12,7 +12,7 @@ from ._common import positive_int, progress_default
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("scores", nargs="+", help="score tables (graphsr eval ... --save FILE): .parquet or .csv")
     p.add_argument("-o", "--output", default="report.html", metavar="FILE", help="the page (default: report.html)")
-    p.add_argument("--title", default="graphsr report")
+    p.add_argument("--title", default="graphsr report", help="the page's title (default: graphsr report)")
     p.add_argument("--figures", metavar="DIR", help="also write every figure to DIR")
     p.add_argument("--figure-format", choices=["png", "svg", "pdf"], default="png",
                    help="format of the figure files (default: png)")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._common import progress_default
+from ._common import EFFORT_HELP, PROGRESS_HELP, progress_default
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -20,10 +20,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "default: every summary kind x weight and none (SR measures), or depth4 and the route "
                         "models over every partition (ESR measures)")
     p.add_argument("--routes", metavar="LOG", help="a navigation log to learn route models from")
-    p.add_argument("--effort", choices=["count", "duration"], default="count")
+    p.add_argument("--effort", choices=["count", "duration"], default="count",
+                   help=EFFORT_HELP)
     p.add_argument("--plot", metavar="FILE", help="the agreement heat map (.png, .pdf or .svg)")
     p.add_argument("--save", metavar="FILE", help="the scores under every model, as a score table")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help=PROGRESS_HELP)
 
 
 def run(args: argparse.Namespace) -> int:

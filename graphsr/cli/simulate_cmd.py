@@ -17,14 +17,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("collection", help="the XML collection (directory, XML file or tar archive)")
     p.add_argument("-o", "--output", required=True, help="log file to write (.csv, or .jsonl for JSON lines)")
     p.add_argument("--routes", type=int, default=1000, help="number of routes (default 1000)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="random seed: the same seed writes the same log (default 0)")
     p.add_argument("--mean-steps", type=float, default=4.0, help="mean steps per route (default 4)")
     p.add_argument("--depth-weights", default="1:0.5,2:1,3:1,4:1",
                    help="DEPTH:WEIGHT,... preference for targets by depth (default 1:0.5,2:1,3:1,4:1)")
     p.add_argument("--deep-weight", type=float, default=0.3, help="weight of depths not listed (default 0.3)")
-    p.add_argument("--entry", choices=["depth", "root"], default="depth")
-    p.add_argument("--users", type=int, default=20)
-    p.add_argument("--topics", type=int, default=0)
+    p.add_argument("--entry", choices=["depth", "root"], default="depth",
+                   help="where a route starts: an element drawn by the depth weights (default), or the root")
+    p.add_argument("--users", type=int, default=20,
+                   help="simulated users the routes are spread over (0: no user column; default 20)")
+    p.add_argument("--topics", type=int, default=0,
+                   help="topics the routes are spread over (0: no topic column; default 0)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -11,7 +11,7 @@ import argparse
 import io
 import sys
 
-from ._common import progress_default, warn
+from ._common import EFFORT_HELP, PROGRESS_HELP, progress_default, warn
 
 
 def _store_arg(p: argparse.ArgumentParser) -> None:
@@ -37,10 +37,13 @@ def model_arguments(a: argparse.ArgumentParser) -> None:
                                                           "(aggregated in the database)")
     a.add_argument("--nav", default="p*", metavar="STATES", help="states for --from-routes: a summary kind (p*, the default; p*|c, c, tag) "
                                                       "or elements")
-    a.add_argument("--effort", choices=["count", "duration"], default="count", help="step weights for --from-routes")
+    a.add_argument("--effort", choices=["count", "duration"], default="count",
+                   help="for --from-routes: " + EFFORT_HELP)
     a.add_argument("--name", help="name to store it under (default: COLLECTION/SUMMARY:WEIGHT or "
                                   "COLLECTION/routes:STUDY:SUMMARY:EFFORT)")
-    a.add_argument("--solver", choices=["eq8", "general"], default="eq8")
+    a.add_argument("--solver", choices=["eq8", "general"], default="eq8",
+                   help="steady state: eq8, CIKM'08 Eq 8 for symmetric weights (default), or general, the "
+                        "long-run distribution of any chain P = D^-1 W")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -65,7 +68,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "touch (default: touched if --qrels/--run are given, else none)")
     a.add_argument("--qrels", help="element qrels to store (their documents' elements are stored)")
     a.add_argument("--run", action="append", dest="runs", default=[], metavar="RUN", help="run to store (repeatable)")
-    a.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
+    a.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help=PROGRESS_HELP)
     routes_arguments(sub.add_parser("routes", help="load a navigation log (CSV or JSON lines) as a study's routes"))
     model_arguments(sub.add_parser("model", help="build a navigation model (SR from a summary, or ESR from a "
                                                  "study's routes) and store it"))
@@ -87,7 +91,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a string parameter $NAME (repeatable; the value is passed as is, never formatted in)")
     a.add_argument("--param-json", action="append", default=[], metavar="NAME=JSON",
                    help="a parameter given as JSON (numbers, lists, maps, true/false/null)")
-    a.add_argument("--format", choices=["table", "csv", "json"], default="table")
+    a.add_argument("--format", choices=["table", "csv", "json"], default="table",
+                   help="aligned table (default), CSV, or JSON records")
     _store_arg(a)
 
 
@@ -214,21 +219,34 @@ def _load(store, args, out) -> None:
             touched |= r.docids()
         elements = touched
     progress = progress_default() if args.progress is None else args.progress
+    before = store.counts()
     report, summaries = store_collection(store, args.collection, args.name, kinds=args.kinds or ["p*", "p*|c"],
                                          elements=elements, progress=progress)
     from pathlib import Path
 
     name = args.name or Path(args.collection).resolve().name
-    out.write(f"collection {name!r}: {report.documents} documents, {report.elements} elements and "
-              f"{report.edges} edges written, summaries "
-              + ", ".join(f"{k} ({n} nodes)" for k, n in report.summary_nodes.items())
-              + f"; {report.items / max(report.seconds, 1e-9):.0f} nodes+edges/s\n")
+    out.write(f"collection {name!r}: {load_summary(report, before, store.counts())}\n")
     if qrels:
         n = store_assessments(store, qrels, name, Path(args.qrels).name)
         out.write(f"assessments {Path(args.qrels).name!r}: {n} judgments\n")
     for r in runs:
         n = store_run(store, r, name)
         out.write(f"run {run_name(r)!r} ({r.name}): {n} results\n")
+
+
+def load_summary(report, before: dict[str, int], after: dict[str, int]) -> str:
+    """What a collection load did, from the store's counts before and after: loads MERGE, so a
+    collection loaded again creates nothing, and then no rate is printed (it would be meaningless)."""
+    from ..store.base import NODE_LABELS
+
+    nodes = sum(after[k] - before[k] for k in NODE_LABELS)
+    rels = sum(after[k] - before[k] for k in after if k not in NODE_LABELS)
+    what = (f"{report.documents} documents, {report.elements} elements, summaries "
+            + ", ".join(f"{k} ({n} nodes)" for k, n in report.summary_nodes.items()))
+    if nodes == 0 and rels == 0:
+        return f"{what}; already stored, nothing new written ({report.seconds:.1f} s)"
+    rate = f", {(nodes + rels) / report.seconds:.0f} per s" if report.seconds >= 0.5 else ""
+    return f"{what}; {nodes} nodes and {rels} relationships created in {report.seconds:.1f} s{rate}"
 
 
 def _query_params(args) -> dict:

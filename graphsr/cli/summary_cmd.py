@@ -10,17 +10,19 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._common import positive_int, progress_default
+from ._common import PROGRESS_HELP, positive_int, progress_default
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("collection", help="the XML collection (directory, XML file or tar archive)")
     p.add_argument("--kind", default="p*", help="summary kind: p*, p*|c, c or tag (default: p*)")
-    p.add_argument("--weight", default="extent", help="weight scheme for pi: extent, length, uniform")
+    p.add_argument("--weight", default="extent", help="weight scheme for pi: extent, length, uniform (default: extent)")
     p.add_argument("--edges", action="store_true", help="also list the summary edges")
     p.add_argument("--plot", metavar="FILE", help="draw the summary graph with pi on its nodes (.png, .pdf, .svg)")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
-    p.add_argument("--workers", type=positive_int, default=1, metavar="N", help="processes that read the collection")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help=PROGRESS_HELP)
+    p.add_argument("--workers", type=positive_int, default=1, metavar="N",
+                   help="processes that read the collection (default: 1)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,5 +1,6 @@
 // Navigation studies: routes of steps between stored element nodes, and the
-// step counts and efforts aggregated per pair of elements or summary nodes.
+// step counts and inverse efforts (sum of 1/duration_ms; untimed: steps without a positive
+// duration) aggregated per pair of elements or summary nodes.
 
 // @name merge_steps
 UNWIND $rows AS r
@@ -20,14 +21,14 @@ MERGE (s)-[:TO]->(b)
 MATCH (ro:Route)-[:HAS_STEP]->(s:Step)-[:FROM]->(a:Element)
 MATCH (s)-[:TO]->(b:Element)
 WHERE ro.study = $study
-RETURN a.id AS src, b.id AS dst, a.docid AS docid, a.pre AS src_pre, b.pre AS dst_pre, count(s) AS steps, sum(coalesce(s.duration_ms, 0)) AS effort
+RETURN a.id AS src, b.id AS dst, a.docid AS docid, a.pre AS src_pre, b.pre AS dst_pre, count(s) AS steps, sum(CASE WHEN s.duration_ms > 0 THEN 1.0 / s.duration_ms ELSE 0.0 END) AS inverse_effort, sum(CASE WHEN s.duration_ms > 0 THEN 0 ELSE 1 END) AS untimed
 ORDER BY src, dst
 
 // @name summary_transitions
 MATCH (ro:Route)-[:HAS_STEP]->(s:Step)-[:FROM]->(a:Element)-[:MEMBER_OF]->(sa:SummaryNode)
 MATCH (s)-[:TO]->(b:Element)-[:MEMBER_OF]->(sb:SummaryNode)
 WHERE ro.study = $study AND sa.summary = $summary AND sb.summary = $summary
-RETURN sa.sid AS src, sb.sid AS dst, count(s) AS steps, sum(coalesce(s.duration_ms, 0)) AS effort
+RETURN sa.sid AS src, sb.sid AS dst, count(s) AS steps, sum(CASE WHEN s.duration_ms > 0 THEN 1.0 / s.duration_ms ELSE 0.0 END) AS inverse_effort, sum(CASE WHEN s.duration_ms > 0 THEN 0 ELSE 1 END) AS untimed
 ORDER BY src, dst
 
 // @name study_routes

@@ -13,7 +13,7 @@ from ..model.document import DocumentTree
 from ..navigation.model import ModelSpec, NoNavigation, build_sr_model, parse_model_spec
 from ..summaries.summary import Summary
 
-__all__ = ["LoadedCollection", "load_collection", "navigation_for"]
+__all__ = ["LoadedCollection", "load_collection", "navigation_for", "SRNavigation"]
 
 
 @dataclass
@@ -28,12 +28,43 @@ class LoadedCollection:
         The documents that runs or assessments name (all, if asked).
     sids : dict of (kind, docid) to ndarray
         SID of each node of each kept document, per summary kind.
+    num_documents : int
+        Documents read.
+    path : str
+        Where the collection was read from.
     """
 
     summaries: dict[str, Summary] = field(default_factory=dict)
     documents: dict[str, DocumentTree] = field(default_factory=dict)
     sids: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)
     num_documents: int = 0
+    path: str = ""
+
+    def __repr__(self) -> str:
+        kinds = ", ".join(f"{k}: {len(s)} nodes" for k, s in self.summaries.items()) or "no summary"
+        return (f"LoadedCollection({self.path!r}, {self.num_documents} documents, {len(self.documents)} kept; "
+                f"{kinds})")
+
+    def navigation(self, model: ModelSpec | str = "p*:extent") -> "SRNavigation":
+        """SR navigation under ``model`` (``SUMMARY:WEIGHT`` or ``none``); see :func:`navigation_for`."""
+        return navigation_for(model, self)
+
+    def context(self, model: ModelSpec | str | None = "p*:extent"):
+        """A :class:`~graphsr.measures.provider.ScoringContext` for :func:`graphsr.evaluate`: the kept
+        documents, SR navigation under ``model`` (None: none, for measures that need no navigation) and
+        the collection's element count.
+
+        Raises
+        ------
+        GraphsrInputError
+            If ``model``'s summary was not built when the collection was read.
+        """
+        from ..measures.provider import ScoringContext
+
+        nav = None if model is None else self.navigation(model)
+        size = next(iter(self.summaries.values())).num_elements if self.summaries else None
+        return ScoringContext(self.documents, None if nav is None else nav.seen_of,
+                              "" if nav is None else nav.name, None, size)
 
 
 def load_collection(path: str | os.PathLike, kinds: Iterable[str] = (), keep: set[str] | None = None,
@@ -59,7 +90,7 @@ def load_collection(path: str | os.PathLike, kinds: Iterable[str] = (), keep: se
     from ..summaries.parallel import scan_collection, summarize_collection
 
     sources = list_collection(path)
-    out = LoadedCollection()
+    out = LoadedCollection(path=str(path))
     kinds = list(dict.fromkeys(kinds))
     if not kinds and keep is not None:  # no summary: parse only the documents to keep
         out.num_documents = len(sources)
@@ -82,18 +113,44 @@ def load_collection(path: str | os.PathLike, kinds: Iterable[str] = (), keep: se
     return out
 
 
-def navigation_for(spec: ModelSpec | str, loaded: LoadedCollection):
-    """The SR navigation model a spec names, and ``seen_of(docid)`` for it."""
+@dataclass(frozen=True, repr=False)
+class SRNavigation:
+    """SR navigation over a loaded collection: the model (its steady state ``model.pi`` over the
+    summary's nodes) and, per kept document, the probability of seeing each node (:meth:`seen_of`)."""
+
+    spec: ModelSpec
+    model: object  # SteadyStateModel or NoNavigation
+    loaded: LoadedCollection
+
+    @property
+    def name(self) -> str:
+        return str(self.spec)
+
+    def seen_of(self, docid: str) -> np.ndarray:
+        """``P(seen)`` of each node of document ``docid`` (SR Eq 7's ``1 - q``; zeros without navigation)."""
+        if self.spec.summary == "none":
+            return np.zeros(len(self.loaded.documents[docid]))
+        return self.model.seen_probability(self.loaded.sids[(self.spec.summary, docid)])
+
+    def __repr__(self) -> str:
+        return f"SRNavigation({self.name!r})"
+
+
+def navigation_for(spec: ModelSpec | str, loaded: LoadedCollection) -> SRNavigation:
+    """The SR navigation a model spec names over a loaded collection.
+
+    Raises
+    ------
+    GraphsrInputError
+        If the spec's summary was not built when the collection was read.
+    """
     spec = parse_model_spec(spec) if isinstance(spec, str) else spec
     if spec.summary == "none":
-        model = NoNavigation()
+        return SRNavigation(spec, NoNavigation(), loaded)
+    summary = loaded.summaries.get(spec.summary)
+    if summary is None:
+        from ..errors import GraphsrInputError
 
-        def seen_of(docid: str) -> np.ndarray:
-            return np.zeros(len(loaded.documents[docid]))
-        return model, seen_of
-    summary = loaded.summaries[spec.summary]
-    model = build_sr_model(summary, spec.weight)
-
-    def seen_of(docid: str) -> np.ndarray:
-        return model.seen_probability(loaded.sids[(spec.summary, docid)])
-    return model, seen_of
+        raise GraphsrInputError(f"model {spec} needs the {spec.summary} summary; the collection was read with "
+                                f"{sorted(loaded.summaries) or 'no summary'} (load_collection(..., kinds=[...]))")
+    return SRNavigation(spec, build_sr_model(summary, spec.weight), loaded)

@@ -21,7 +21,24 @@ from ..measures.provider import Scratch, ScoringContext, provider_of
 from ..model.topics import missing_topics_warning, select_topics
 from .results import Results, RunResult
 
-__all__ = ["evaluate"]
+__all__ = ["evaluate", "run_labels"]
+
+
+def run_labels(runs: Sequence) -> list[str]:
+    """The names runs are reported under: each run's run id (the run id column, when every line of
+    the run names the same one), or its name (the file path) when it has no single run id or shares
+    it with another run given.
+
+    >>> from graphsr.model import Run
+    >>> a, b, c = Run("a.run", {}, run_ids=("bm25",)), Run("b.run", {}, run_ids=("x",)), Run("c.run", {}, run_ids=("x",))
+    >>> run_labels([a, b, c])
+    ['bm25', 'b.run', 'c.run']
+    """
+    from collections import Counter
+
+    ids = [getattr(r, "run_id", None) for r in runs]
+    taken = Counter(ids)
+    return [i if i is not None and taken[i] == 1 else r.name for r, i in zip(runs, ids)]
 
 
 def evaluate(qrels, runs: Sequence, measures: Sequence[Measure | str], context: ScoringContext | None = None, *,
@@ -84,10 +101,11 @@ def evaluate(qrels, runs: Sequence, measures: Sequence[Measure | str], context: 
         evaluators.append(provider.evaluator(family_measures, qrels, context, shared))
     out = []
     judged = qrels.topics
-    for run in runs:
+    for run, label in zip(runs, run_labels(runs)):
         topics, missing = select_topics(run.topics, judged, all_topics)
         scratch = Scratch()
-        result = RunResult(run.name, topics, {}, [missing_topics_warning(run.name, missing)] if missing else [])
+        result = RunResult(label, topics, {}, [missing_topics_warning(run.name, missing)] if missing else [],
+                           source=run.name)
         notes = []
         for ev in evaluators:
             got = ev.score(run, topics, scratch)

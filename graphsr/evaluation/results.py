@@ -31,6 +31,7 @@ class RunResult:
     warnings: list[str] = field(default_factory=list)
     overall: dict = field(default_factory=dict)
     run_id: str | None = None
+    source: str | None = None  # the name of the run scored (its file path), when ``name`` is its run id
 
     def mean(self, measure: Measure) -> float:
         """The ``all`` value of ``measure``."""
@@ -62,8 +63,13 @@ class Results:
         return iter(self.runs)
 
     def __getitem__(self, name: str) -> RunResult:
+        """A run's results by the name it is reported under (its run id, see
+        :func:`~graphsr.evaluation.entry.run_labels`) or the name of the run scored (its file path)."""
         for r in self.runs:
             if r.name == name:
+                return r
+        for r in self.runs:
+            if r.source == name:
                 return r
         raise KeyError(name)
 

@@ -16,6 +16,7 @@ from .base import Measure, Param, parse_measure, parse_measures, register, regis
 from .esr import ESRP, ESRR, NSRCG, NSRCG2, SRPRUM, ESRInputs, SRiP, SRiP2, SRiR, SRiR2, compute_esr_family
 from .fol import MAgP, MAiP, compute_fol_family, gP, gR, iP
 from .inputs import RankedNodes
+from . import interop  # noqa: F401  (graphsr measures inside ir_measures: registers runtime_values)
 from .provider import Provider, ScoringContext, provider_of, providers, register_provider
 from .sr import SR, SRP, compute_sr_family, sr_components
 

@@ -46,8 +46,10 @@ class Measure:
     bounded, e.g. SR@k up to k); ``EMPTY`` the value of a topic the run does
     not answer (None where it depends on the assessments, e.g. the number of
     relevant articles).  ``GRADES`` marks measures that need INEX (e, s)
-    assessments, not one value per element.  The registry-wide tests hold
-    every measure to them.
+    assessments, not one value per element.  ``ANY_SCALE`` marks measures
+    that read relevance values above 1 (TREC-style grades) as trec_eval
+    does; the others need SR's [0, 1].  The registry-wide tests hold every
+    measure to them.
     """
 
     NAME: ClassVar[str] = ""
@@ -60,6 +62,7 @@ class Measure:
     BOUNDS: ClassVar[tuple[float, float] | None] = None
     EMPTY: ClassVar[float | None] = 0.0
     GRADES: ClassVar[bool] = False
+    ANY_SCALE: ClassVar[bool] = False
 
     def __init__(self, cutoff: int | None = None, **params: Any):
         if cutoff is not None:
@@ -131,6 +134,51 @@ class Measure:
         if self.CUTOFF == "required" and self.cutoff is None:
             raise MeasureNameError(f"{self.NAME} needs a rank cut-off, e.g. {self.NAME}@10")
         return self
+
+    # -- the measure protocol of ir_measures (see graphsr.measures.interop) ------------------------------
+    RUN_INPUTS: ClassVar[list[str]] = ["query_id", "doc_id", "score"]
+    QREL_INPUTS: ClassVar[list[str]] = ["query_id", "doc_id", "relevance"]
+
+    @property
+    def DEFAULT(self) -> float:  # noqa: N802 (ir_measures' name)
+        """The value ir_measures gives a topic the run lacks: :attr:`EMPTY` (0 where that depends on the
+        assessments)."""
+        return 0.0 if self.EMPTY is None else float(self.EMPTY)
+
+    def validate_params(self) -> None:
+        """ir_measures' check; a graphsr measure is checked when it is built."""
+        self.validate()
+
+    def runtime_impl(self, qrels, run):
+        """Score this measure inside ir_measures (its runtime provider): ``Metric`` per topic."""
+        from ir_measures import Metric
+
+        for topic, value in RUNTIME["values"](self, qrels, run):
+            yield Metric(topic, self, value)
+
+    def aggregator(self) -> "MeasureAggregator":
+        """ir_measures' aggregator: ``add(value)`` per topic, then ``result()`` (:meth:`aggregate`)."""
+        return MeasureAggregator(self)
+
+
+class MeasureAggregator:
+    """ir_measures' aggregator protocol (``add``, ``result``) over a measure's own :meth:`Measure.aggregate`."""
+
+    def __init__(self, measure: Measure):
+        self.measure, self.values = measure, []
+
+    def add(self, value: float) -> None:
+        self.values.append(value)
+
+    def result(self) -> float:
+        import numpy as np
+
+        return self.measure.aggregate(np.asarray(self.values, dtype=float))
+
+
+# how a measure scores plain DataFrames inside ir_measures: set by graphsr.measures.interop (imported with
+# graphsr.measures), which needs the providers -- modules that themselves build on this one
+RUNTIME: dict[str, Any] = {}
 
 
 def format_param(v: Any) -> str:

@@ -81,8 +81,9 @@ class RankedNodes:
                 raise ValueError("every result needs at least one node")
         elif m:
             raise ValueError("every result needs at least one node")
-        if n and (self.rel.min() < 0 or self.rel.max() > 1):
-            raise ValueError("rel must lie in [0, 1]")
+        if n and not (self.rel.min() >= 0 and np.isfinite(self.rel).all()):
+            # values above 1 are TREC-style grades, for the measures that take them (Measure.ANY_SCALE)
+            raise ValueError("rel must be non-negative and finite")
         if n and (self.seen.min() < 0 or self.seen.max() > 1):
             raise ValueError("seen probabilities must lie in [0, 1]")
 

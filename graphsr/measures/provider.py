@@ -149,6 +149,14 @@ class Provider:
         if graded and getattr(qrels, "grades", None) is None:
             raise GraphsrInputError(f"{', '.join(graded)}: need INEX (e, s) assessments ('topic Q0 file xpath e s'), "
                                     "not one relevance value per element")
+        above = qrels.above_one() if hasattr(qrels, "above_one") else None
+        unit = [str(m) for m in measures if not m.ANY_SCALE]
+        if above is not None and unit:
+            topic, line = above
+            where = f"{qrels.source}:{line}" if qrels.source and line else (qrels.source or "the assessments")
+            raise GraphsrInputError(f"{', '.join(unit)}: need relevance in [0, 1]; {where} (topic {topic}) grades "
+                                    f"above 1 (up to {qrels.max_rel:g}): divide the grades by {qrels.max_rel:g} "
+                                    "(P, R, AP and nDCG take grades as they are)")
         kinds = {qrels_kind}
         for run in runs:
             kind = input_kind(run)

@@ -235,6 +235,11 @@ class FOLRun(_Named):
                       d[self.doc_code] if len(d) else self.doc_code.copy(), self.rank, self.score, self.offset,
                       self.length, self.line, self.run_id_code, self.run_ids, self.source)
 
+    @property
+    def run_id(self) -> str | None:
+        """The run id column's value when every line names the same one, else None."""
+        return self.run_ids[0] if len(self.run_ids) == 1 and (self.run_id_code >= 0).all() else None
+
     def last_run_id(self, mask: np.ndarray | None = None) -> str | None:
         """The run id of the last line (among ``mask``) that names one, as the official tool's header."""
         codes = self.run_id_code if mask is None else self.run_id_code[mask]

@@ -36,6 +36,11 @@ class ElementQrels:
     ``judgments[topic][(docid, canonical_xpath)] = rel``; for INEX
     2002-2005 assessments also ``grades[topic][(docid, canonical_xpath)] =
     (e, s)`` (else ``grades`` is None).
+
+    Relevance is SR's scale, [0, 1]; TREC-style graded values above 1
+    (0, 1, 2, 3) are kept for the measures that read grades as trec_eval
+    does (the flat family: P, R, AP, nDCG); :attr:`max_rel` tells them
+    apart, and the other measures refuse such assessments in one line.
     """
 
     def __init__(self, judgments: dict[str, dict[tuple[str, str], float]], source: str | None = None,
@@ -53,6 +58,19 @@ class ElementQrels:
     def topics(self) -> list[str]:
         return list(self.judgments)
 
+    @property
+    def max_rel(self) -> float:
+        """The largest relevance value assessed (0 if none)."""
+        return max((v for d in self.judgments.values() for v in d.values()), default=0.0)
+
+    def above_one(self) -> tuple[str, int | None] | None:
+        """Where a relevance value above 1 is first assessed: (topic, line), or None."""
+        for topic, d in self.judgments.items():
+            for (docid, xp), v in d.items():
+                if v > 1.0:
+                    return topic, self.lines.get((topic, docid, xp))
+        return None
+
     def __iter__(self) -> Iterator[tuple[str, str, str, float]]:
         for topic, d in self.judgments.items():
             for (docid, xp), rel in d.items():
@@ -67,7 +85,8 @@ class ElementQrels:
 
     @classmethod
     def from_rows(cls, rows: Iterable[QrelsRow], source: str | None = None) -> "ElementQrels":
-        """Collect assessments, refusing values outside [0, 1] and repeated nodes."""
+        """Collect assessments, refusing negative or non-finite values and repeated nodes (values above 1 are
+        TREC-style grades: see the class docstring)."""
         judgments: dict[str, dict[tuple[str, str], float]] = {}
         grades: dict[str, dict[tuple[str, str], tuple[int, int]]] = {}
         lines: dict[tuple[str, str, str], int | None] = {}
@@ -85,8 +104,9 @@ class ElementQrels:
                     raise QrelsFormatError(str(exc), source, row.line) from None
                 row = QrelsRow(row.topic, row.docid, row.xpath, float(quantise([row.grade], "gen")[0]), row.line,
                                row.grade)
-            if not (0.0 <= row.rel <= 1.0):
-                raise QrelsFormatError(f"relevance must be a number in [0, 1], got {row.rel!r}", source, row.line)
+            if not (0.0 <= row.rel < float("inf")):
+                raise QrelsFormatError(f"relevance must be a number in [0, 1] (or a TREC-style grade 2, 3, ...), got "
+                                       f"{row.rel!r}", source, row.line)
             try:
                 xp = canonical_xpath(row.xpath)
             except ValueError as exc:

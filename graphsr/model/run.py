@@ -77,6 +77,11 @@ class Run:
         return f"Run({self.name!r}, topics={len(self.results)}, results={self.num_results})"
 
     @property
+    def run_id(self) -> str | None:
+        """The run id column's value when every line names the same one, else None."""
+        return self.run_ids[0] if len(self.run_ids) == 1 else None
+
+    @property
     def topics(self) -> list[str]:
         return list(self.results)
 

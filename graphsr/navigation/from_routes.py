@@ -3,10 +3,18 @@
 States are elements (``partition='elements'``), the summary nodes of a
 summary of the collection (any kind), or the four partitions of the ESR
 paper's experiments (``partition='depth4'``): article, section (``sec``),
-subsection (``ss1``) and every other element, by tag name.  Weights are step counts
-(``effort='count'``) or summed dwell times (``effort='duration'``; steps
-without a duration count 0).  Transitions are row-stochastic over each
-state's outgoing steps (SPEC section 3; see
+subsection (``ss1``) and every other element, by tag name.
+
+**Step weights are inversely proportional to effort** (ESR paper, section
+4.2: the weights "are inversely proportional to the effort that users
+spend", so that "a higher probability for a step ... corresponds to a lower
+effort").  Each observed step from state ``a`` to ``b`` adds ``1 / effort``
+to ``w_ab``: with ``effort='count'`` every step costs 1 (``w_ab`` is the
+number of steps), with ``effort='duration'`` a step costs its dwell time
+(``w_ab = sum 1 / duration_ms``), so steps users took longer over are less
+likely.  A step without a positive duration cannot be weighed by duration
+and is refused.  Transitions are row-stochastic over each state's outgoing
+weights (SPEC section 3; see
 :class:`~graphsr.navigation.transitions.StepNavigation`).
 """
 
@@ -16,13 +24,50 @@ from typing import Mapping
 
 import numpy as np
 
-from ..errors import UnknownNodeError
+from ..errors import GraphsrInputError, UnknownNodeError
 from ..model.document import DocumentTree
 from ..model.routes import Routes
 from ..summaries.summary import Summary
 from .transitions import StepNavigation
 
-__all__ = ["RouteModel", "route_model", "element_route_model", "summary_route_model", "depth4_prior", "depth4_states", "DEPTH4"]
+__all__ = ["EFFORTS", "step_weight", "aggregated_weights", "RouteModel", "route_model", "element_route_model", "summary_route_model", "depth4_prior", "depth4_states", "DEPTH4"]
+
+
+EFFORTS = ("count", "duration")
+
+
+def check_effort(effort: str) -> None:
+    if effort not in EFFORTS:
+        raise ValueError(f"effort must be 'count' or 'duration', got {effort!r}")
+
+
+def step_weight(effort: str, duration_ms: float | None) -> float | None:
+    """The weight one observed step adds to its transition: ``1 / effort``.
+
+    ``effort='count'``: 1.  ``effort='duration'``: ``1 / duration_ms``, or
+    None when the step has no positive duration (the caller refuses it).
+
+    >>> step_weight("count", 250.0), step_weight("duration", 250.0), step_weight("duration", None)
+    (1.0, 0.004, None)
+    """
+    if effort == "count":
+        return 1.0
+    return 1.0 / duration_ms if duration_ms is not None and duration_ms > 0 else None
+
+
+def aggregated_weights(t: Mapping[str, np.ndarray], effort: str, what: str) -> np.ndarray:
+    """Transition weights from steps aggregated per pair of states (see
+    :func:`graphsr.store.services.transitions`): step counts, or the summed
+    ``1 / duration_ms`` of the steps; ``what`` names the steps in the error
+    raised when some have no positive duration."""
+    check_effort(effort)
+    if effort == "count":
+        return t["steps"].astype(float)
+    untimed = int(np.asarray(t["untimed"]).sum())
+    if untimed:
+        raise GraphsrInputError(f"{what}: {untimed} steps have no positive duration_ms; --effort duration weighs "
+                                "each step by 1 / its duration (use --effort count)")
+    return np.asarray(t["inverse_effort"], dtype=float)
 
 
 class RouteModel:
@@ -85,14 +130,17 @@ def route_model(routes: Routes, documents: Mapping[str, DocumentTree], partition
         Every document the routes name, and the documents to score.
     partition : 'elements' or Summary
     effort : {'count', 'duration'}
+        Each step adds ``1 / effort`` to its transition's weight: 1 per step
+        (count) or ``1 / duration_ms`` (see the module's docstring).
 
     Raises
     ------
     UnknownNodeError
         For a step naming a document or node that is not in ``documents``.
+    GraphsrInputError
+        With ``effort='duration'``, for a step without a positive duration.
     """
-    if effort not in ("count", "duration"):
-        raise ValueError(f"effort must be 'count' or 'duration', got {effort!r}")
+    check_effort(effort)
     offsets, doc_of, state, n_states, name = _states(documents, partition)
     src, dst, w = [], [], []
     for s in routes:
@@ -107,7 +155,13 @@ def route_model(routes: Routes, documents: Mapping[str, DocumentTree], partition
                                    s.line) from None
         src.append(offsets[s.docid] + a)
         dst.append(offsets[s.docid] + b)
-        w.append(1.0 if effort == "count" else (s.duration_ms or 0.0))
+        weight = step_weight(effort, s.duration_ms)
+        if weight is None:
+            raise GraphsrInputError(f"route {s.route_id!r} step {s.step}: --effort duration weighs each step by "
+                                    f"1 / its duration, and this step has "
+                                    f"{'no duration_ms' if s.duration_ms is None else 'duration_ms 0'} "
+                                    "(use --effort count)", routes.source, s.line)
+        w.append(weight)
     src, dst = np.array(src, dtype=np.int64), np.array(dst, dtype=np.int64)
     if (state[src] < 0).any() or (state[dst] < 0).any():
         raise UnknownNodeError("a route step's node has a key the summary lacks", routes.source)

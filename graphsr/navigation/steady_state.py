@@ -47,7 +47,10 @@ def reversible_steady_state(w, check_symmetric: bool = True) -> np.ndarray:
     Returns
     -------
     ndarray of shape (n,)
-        Sums to 1; an isolated node gets 0.  All zeros if ``w`` is all zero.
+        Sums to 1; an isolated node gets 0.  If ``w`` is all zero (no edges
+        at all, e.g. a one-node summary) every state is absorbing and the
+        chain started uniformly stays uniform: ``1/n`` each, so a single
+        state gets 1.
 
     Notes
     -----
@@ -64,6 +67,11 @@ def reversible_steady_state(w, check_symmetric: bool = True) -> np.ndarray:
     ...      [3,0,3,0,0,0,0],[6,6,0,6,0,0,0],[2,2,0,2,0,0,0]]
     >>> reversible_steady_state(W).round(3).tolist()
     [0.211, 0.158, 0.053, 0.184, 0.079, 0.237, 0.079]
+
+    A one-node summary (no edges): the single state has probability 1.
+
+    >>> reversible_steady_state([[0]]).tolist()
+    [1.0]
     """
     m = _as_sparse(w)
     if check_symmetric and m.nnz and abs(m - m.T).max() > 1e-9 * max(1.0, abs(m).max()):
@@ -71,7 +79,10 @@ def reversible_steady_state(w, check_symmetric: bool = True) -> np.ndarray:
                          "for a general chain or check_symmetric=False to apply Eq 8 as is")
     rows = np.asarray(m.sum(axis=1)).ravel()
     total = rows.sum()
-    return rows / total if total > 0 else np.zeros(m.shape[0])
+    n = m.shape[0]
+    if total > 0:
+        return rows / total
+    return np.full(n, 1.0 / n) if n else np.zeros(0)
 
 
 def row_stochastic(w, dangling: str = "self"):

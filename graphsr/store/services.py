@@ -153,8 +153,9 @@ def transitions(store: GraphStore, collection: str, study: str, kind: str | None
     States are elements (``kind=None``; ``src``/``dst`` are element ids, plus
     ``docid`` and the 0-based node indices ``src_index``/``dst_index``) or
     the summary nodes of a stored summary (``src``/``dst`` are SIDs).
-    Returns arrays ``src``, ``dst``, ``steps`` (count) and ``effort``
-    (summed duration in ms), ready for ``scipy.sparse.coo_matrix``.
+    Returns arrays ``src``, ``dst``, ``steps`` (count), ``inverse_effort``
+    (the sum of each step's 1 / duration_ms) and ``untimed`` (steps without
+    a positive duration), ready for ``scipy.sparse.coo_matrix``.
     """
     stid = node_id("Study", collection, study)
     extra = {}
@@ -170,7 +171,8 @@ def transitions(store: GraphStore, collection: str, study: str, kind: str | None
         src = np.array([int(r["src"]) for r in rows], dtype=np.int64)
         dst = np.array([int(r["dst"]) for r in rows], dtype=np.int64)
     return {"src": src, "dst": dst, "steps": np.array([int(r["steps"]) for r in rows], dtype=np.int64),
-            "effort": np.array([float(r["effort"] or 0) for r in rows]), **extra}
+            "inverse_effort": np.array([float(r["inverse_effort"] or 0) for r in rows]),
+            "untimed": np.array([int(r["untimed"] or 0) for r in rows], dtype=np.int64), **extra}
 
 
 def study_routes(store: GraphStore, collection: str, study: str):

@@ -36,6 +36,7 @@ _REL = {"rel": Param(float, None, "an item is relevant at this value or above (d
 class _Flat(Measure):
     FAMILY = "flat"
     BOUNDS = (0.0, 1.0)
+    ANY_SCALE = True  # TREC-style grades 0, 1, 2, 3 as trec_eval reads them
     SUPPORTED_PARAMS = dict(_REL)
 
 

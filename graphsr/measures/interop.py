@@ -1,0 +1,49 @@
+"""graphsr measures inside ir_measures: ``ir_measures.calc_aggregate([graphsr.parse_measure("SRP@10")], qrels,
+run)`` works, as for any measure ir_measures' runtime provider knows.
+
+ir_measures asks each measure for ``validate_params()``, scores measures that have a ``runtime_impl(qrels,
+run)`` itself (its "runtime" provider: qrels and run as DataFrames, the run sorted by score), aggregates
+with ``aggregator()`` and gives topics the run lacks the measure's ``DEFAULT``.  :class:`~graphsr.measures.
+base.Measure` has those four; ``runtime_impl`` lands here (this module registers :func:`runtime_values`
+with :mod:`graphsr.measures.base` when :mod:`graphsr.measures` is imported).  Documents are plain: each ``doc_id`` is one element (an
+``xpath`` column, if present, names nodes as in :mod:`graphsr.io.frames`), and there is no navigation
+(SRP@k is then P@k); for navigation over a collection use :func:`graphsr.calc_aggregate` with
+``collection=``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..model.document import DocumentTree
+from .base import RUNTIME
+from .provider import Scratch, ScoringContext, provider_of
+
+__all__ = ["plain_context", "runtime_values"]
+
+
+def plain_context(qrels, runs) -> ScoringContext:
+    """A scoring context where each document the qrels and element runs name is a single element and nothing
+    is navigated (``seen`` = 0)."""
+    docids = set(qrels.docids()) if hasattr(qrels, "judgments") else set()
+    docids = docids.union(*(r.docids() for r in runs if hasattr(r, "results")))
+    docs = {d: DocumentTree.from_nested(d, ("doc", "", [])) for d in docids}
+    return ScoringContext(docs, lambda d: np.zeros(len(docs[d])), "none", num_elements=len(docs))
+
+
+def runtime_values(measure, qrels_frame, run_frame):
+    """``(query_id, value)`` of ``measure`` for each assessed topic the run answers (ir_measures supplies
+    the others with the measure's ``DEFAULT``)."""
+    from ..io.frames import as_qrels, as_run
+    from ..model.topics import select_topics
+
+    qrels, run = as_qrels(qrels_frame), as_run(run_frame)
+    context = plain_context(qrels, [run])
+    provider = provider_of(measure)
+    provider.check([measure], qrels, [run], context)
+    topics, _ = select_topics(run.topics, qrels.topics, False)
+    got = provider.evaluator([measure], qrels, context, Scratch()).score(run, topics, Scratch())
+    return list(zip(topics, got.values[measure].tolist()))
+
+
+RUNTIME["values"] = runtime_values
