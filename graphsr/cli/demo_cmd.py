@@ -176,6 +176,8 @@ def _inex_section(out, qrels, runs, docs, s):
     out.write(f"   {'run':<{width}}" + "".join(f"{m:>13}" for m in INEX_MEASURES) + "\n")
     for r in res:
         out.write(f"   {r.name:<{width}}" + "".join(f"{r.mean(m):>13.4f}" for m in res.measures) + "\n")
-    out.write(f"   the same: graphsr eval {s['qrels']} RUN ... --collection {s['collection']} --task thorough "
-              + " ".join(f"-m '{m}'" for m in INEX_MEASURES) + "\n\n")
+    out.write("   the same (paste it as it is):\n   "
+              + pasteable(["graphsr", "eval", str(s["qrels"]), *map(str, s["runs"])],
+                          ["--collection", str(s["collection"]), "--task", "thorough",
+                           *(a for m in INEX_MEASURES for a in ("-m", m)), "--format", "table"]) + "\n\n")
     return res

@@ -27,7 +27,7 @@ def plain_context(qrels, runs) -> ScoringContext:
     is navigated (``seen`` = 0)."""
     docids = set(qrels.docids()) if hasattr(qrels, "judgments") else set()
     docids = docids.union(*(r.docids() for r in runs if hasattr(r, "results")))
-    docs = {d: DocumentTree.from_nested(d, ("doc", "", [])) for d in docids}
+    docs = {d: DocumentTree.single(d) for d in docids}
     return ScoringContext(docs, lambda d: np.zeros(len(docs[d])), "none", num_elements=len(docs))
 
 

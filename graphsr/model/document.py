@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -41,6 +42,7 @@ def quoted(text: str, limit: int = 200) -> str:
     return repr(text[:limit]) + f"... ({len(text)} characters)"
 
 
+@lru_cache(maxsize=1 << 16)  # runs and assessments repeat the same XPaths: parse each once
 def normalize_xpath(xpath: str) -> tuple[tuple[str, int], ...]:
     """Split an INEX XPath into ``(tag, position)`` steps.
 
@@ -82,6 +84,7 @@ def normalize_xpath(xpath: str) -> tuple[tuple[str, int], ...]:
     return tuple(steps)
 
 
+@lru_cache(maxsize=1 << 16)
 def canonical_xpath(xpath: str) -> str:
     """The XPath with an explicit position on every step.
 
@@ -91,6 +94,17 @@ def canonical_xpath(xpath: str) -> str:
     '/article[1]/bdy[1]/sec[2]'
     """
     return "/" + "/".join(f"{t}[{p}]" for t, p in normalize_xpath(xpath))
+
+
+def _frozen(values, dtype) -> np.ndarray:
+    a = np.array(values, dtype=dtype)
+    a.flags.writeable = False
+    return a
+
+
+# the arrays of a one-node document: tag, parent, depth, position, start, end
+_SINGLE = (_frozen([0], np.int32), _frozen([-1], np.int32), _frozen([1], np.int32), _frozen([1], np.int32),
+           _frozen([0], np.int64), _frozen([0], np.int64))
 
 
 @dataclass(eq=False)
@@ -163,6 +177,12 @@ class DocumentTree:
         self.position, self.start, self.end, self.source, self._index = position, start, end, source, None
         self.key_hashes = key_hashes
         return self
+
+    @classmethod
+    def single(cls, docid: str, tag: str = "doc") -> "DocumentTree":
+        """A plain document: one element ``/tag[1]`` with no text (how document runs are scored without a
+        collection).  Its arrays are shared and read-only."""
+        return cls._trusted(docid, (tag,), *_SINGLE)
 
     # -- basic facts -------------------------------------------------------
     def __len__(self) -> int:

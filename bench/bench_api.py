@@ -1,0 +1,107 @@
+"""The Python API against ir_measures, as a notebook user meets them: whole fresh processes (imports
+included) reading a TREC-like qrels and run from TSV files into DataFrames and computing P@10, R@100, AP
+and nDCG@10 -- ``graphsr.calc_aggregate`` vs ``ir_measures.calc_aggregate`` -- plus graphsr's SRP@10 (no
+navigation) run *inside* ir_measures, and the same values checked equal.
+
+    python bench/bench_api.py [--topics 200] [--depth 1000] [--repeat 3] [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+MEASURES = ["P@10", "R@100", "AP", "nDCG@10"]
+
+GRAPHSR = """
+import sys, pandas as pd, graphsr
+q = pd.read_csv(sys.argv[1], sep="\\t", dtype={"query_id": str, "doc_id": str})
+r = pd.read_csv(sys.argv[2], sep="\\t", dtype={"query_id": str, "doc_id": str})
+res = graphsr.calc_aggregate(%r, q, r)
+print(repr({str(m): v for m, v in res.items()}))
+"""
+
+IR_MEASURES = """
+import sys, pandas as pd, ir_measures
+q = pd.read_csv(sys.argv[1], sep="\\t", dtype={"query_id": str, "doc_id": str})
+r = pd.read_csv(sys.argv[2], sep="\\t", dtype={"query_id": str, "doc_id": str})
+res = ir_measures.calc_aggregate([ir_measures.parse_measure(m) for m in %r], q, r)
+print(repr({str(m): v for m, v in res.items()}))
+"""
+
+INSIDE = """
+import sys, pandas as pd, ir_measures, graphsr
+q = pd.read_csv(sys.argv[1], sep="\\t", dtype={"query_id": str, "doc_id": str})
+r = pd.read_csv(sys.argv[2], sep="\\t", dtype={"query_id": str, "doc_id": str})
+q["relevance"] = q["relevance"].clip(upper=1)
+res = ir_measures.calc_aggregate([graphsr.parse_measure("SRP@10"), ir_measures.P @ 10], q, r)
+print(repr({str(m): v for m, v in res.items()}))
+"""
+
+
+def write_data(folder: Path, topics: int, depth: int, seed: int = 0) -> tuple[Path, Path]:
+    rng = np.random.default_rng(seed)
+    docs = np.array([f"d{i:06d}" for i in range(50_000)])
+    q, r = [], []
+    for t in range(topics):
+        judged = rng.choice(docs, size=300, replace=False)
+        rel = rng.integers(0, 4, size=300) * (rng.random(300) < 0.3)
+        q.append(pd.DataFrame({"query_id": str(t), "doc_id": judged, "relevance": rel}))
+        ranked = np.concatenate([rng.choice(judged, 100, replace=False), rng.choice(docs, depth - 100, replace=False)])
+        ranked = pd.unique(ranked)
+        r.append(pd.DataFrame({"query_id": str(t), "doc_id": ranked, "score": rng.integers(0, 500, len(ranked))}))
+    qp, rp = folder / "qrels.tsv", folder / "run.tsv"
+    pd.concat(q).to_csv(qp, sep="\t", index=False)
+    pd.concat(r).to_csv(rp, sep="\t", index=False)
+    return qp, rp
+
+
+def timed(code: str, qp: Path, rp: Path) -> tuple[float, dict]:
+    t = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", code, str(qp), str(rp)], capture_output=True, text=True, check=True)
+    return time.perf_counter() - t, eval(proc.stdout)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--topics", type=int, default=200)
+    ap.add_argument("--depth", type=int, default=1000)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        qp, rp = write_data(Path(tmp), args.topics, args.depth)
+        times = {"graphsr": [], "ir_measures": [], "SRP@10 inside ir_measures": []}
+        for _ in range(args.repeat):  # interleaved, so drift hits both alike
+            for name, code in (("graphsr", GRAPHSR % MEASURES), ("ir_measures", IR_MEASURES % MEASURES),
+                               ("SRP@10 inside ir_measures", INSIDE)):
+                seconds, values = timed(code, qp, rp)
+                times[name].append(seconds)
+                if name == "graphsr":
+                    ours = values
+                elif name == "ir_measures":
+                    theirs = values
+                else:
+                    assert abs(values["SRP@10"] - values["P@10"]) < 1e-12, values
+        for m in MEASURES:
+            assert abs(ours[m] - theirs[m]) < 1e-9, (m, ours[m], theirs[m])
+    out = {"topics": args.topics, "depth": args.depth, "values": ours,
+           **{name: {"median_s": statistics.median(v), "runs_s": [round(x, 3) for x in v]} for name, v in times.items()}}
+    print(f"{args.topics} topics x {args.depth} results, {', '.join(MEASURES)} (values equal to ir_measures)")
+    for name, v in times.items():
+        print(f"  {name:<28} median {statistics.median(v):.2f} s  ({', '.join(f'{x:.2f}' for x in v)})")
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main()
