@@ -1,7 +1,11 @@
-"""The Python API against ir_measures, as a notebook user meets them: whole fresh processes (imports
-included) reading a TREC-like qrels and run from TSV files into DataFrames and computing P@10, R@100, AP
-and nDCG@10 -- ``graphsr.calc_aggregate`` vs ``ir_measures.calc_aggregate`` -- plus graphsr's SRP@10 (no
-navigation) run *inside* ir_measures, and the same values checked equal.
+"""The Python API and the command line against ir_measures, as users meet them: whole fresh processes
+(imports included) computing P@10, R@100, AP and nDCG@10 on a TREC-like qrels and run --
+
+* Python: TSV files read into DataFrames, ``graphsr.calc_aggregate`` vs ``ir_measures.calc_aggregate``,
+  plus graphsr's SRP@10 (no navigation) run *inside* ir_measures;
+* command line: TREC files (4-field qrels, 6-field run), ``graphsr eval`` vs ``ir_measures QRELS RUN``;
+
+with the values checked equal.
 
     python bench/bench_api.py [--topics 200] [--depth 1000] [--repeat 3] [--json FILE]
 """
@@ -46,6 +50,28 @@ q["relevance"] = q["relevance"].clip(upper=1)
 res = ir_measures.calc_aggregate([graphsr.parse_measure("SRP@10"), ir_measures.P @ 10], q, r)
 print(repr({str(m): v for m, v in res.items()}))
 """
+
+
+def write_trec(qp: Path, rp: Path) -> tuple[Path, Path]:
+    q, r = pd.read_csv(qp, sep="\t", dtype=str), pd.read_csv(rp, sep="\t", dtype=str)
+    tq, tr = qp.with_suffix(".qrels"), rp.with_suffix(".trec")
+    tq.write_text("".join(f"{a} 0 {b} {c}\n" for a, b, c in q.itertuples(index=False)))
+    tr.write_text("".join(f"{a} Q0 {b} 1 {c} bm25\n" for a, b, c in r.itertuples(index=False)))
+    return tq, tr
+
+
+def timed_cli(cmd: list[str]) -> tuple[float, dict]:
+    t = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    seconds = time.perf_counter() - t
+    values = {}
+    for line in proc.stdout.splitlines():
+        f = line.split("\t")
+        if len(f) == 3 and f[1] == "all" and f[0] not in ("runid", "num_q"):
+            values[f[0]] = float(f[2])
+        elif len(f) == 2:  # ir_measures: measure<TAB>value
+            values[f[0]] = float(f[1])
+    return seconds, values
 
 
 def write_data(folder: Path, topics: int, depth: int, seed: int = 0) -> tuple[Path, Path]:
@@ -94,9 +120,24 @@ def main() -> None:
                     assert abs(values["SRP@10"] - values["P@10"]) < 1e-12, values
         for m in MEASURES:
             assert abs(ours[m] - theirs[m]) < 1e-9, (m, ours[m], theirs[m])
+        tq, tr = write_trec(qp, rp)
+        bindir = Path(sys.executable).parent
+        cli = {"graphsr eval": [str(bindir / "graphsr"), "eval", str(tq), str(tr),
+                                *(a for m in MEASURES for a in ("-m", m))],
+               "ir_measures (command)": [str(bindir / "ir_measures"), str(tq), str(tr), " ".join(MEASURES), "--places", "6"]}
+        for name in cli:
+            times[name] = []
+        for _ in range(args.repeat):
+            got = {}
+            for name, cmd in cli.items():
+                seconds, got[name] = timed_cli(cmd)
+                times[name].append(seconds)
+            for m in MEASURES:  # both print 6 digits
+                assert abs(got["graphsr eval"][m] - got["ir_measures (command)"][m]) <= 1.5e-6, (m, got)
     out = {"topics": args.topics, "depth": args.depth, "values": ours,
            **{name: {"median_s": statistics.median(v), "runs_s": [round(x, 3) for x in v]} for name, v in times.items()}}
-    print(f"{args.topics} topics x {args.depth} results, {', '.join(MEASURES)} (values equal to ir_measures)")
+    print(f"{args.topics} topics x {args.depth} results, {', '.join(MEASURES)} (values equal to ir_measures; "
+          "whole processes, medians)")
     for name, v in times.items():
         print(f"  {name:<28} median {statistics.median(v):.2f} s  ({', '.join(f'{x:.2f}' for x in v)})")
     if args.json:

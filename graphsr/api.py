@@ -62,13 +62,15 @@ def _context(qrels, runs, collection, model, measures):
 def calc_frame(measures: Sequence, qrels, runs, collection=None, model: str | None = None, all_topics: bool = True):
     """Per-topic values of one run or several as a DataFrame ``run, measure, topic, value`` (``all`` rows left
     out); runs named by their run ids (see :func:`graphsr.evaluation.entry.run_labels`)."""
+    from ._bulk import bulk
     from .evaluation.entry import evaluate
 
-    run_list = runs if isinstance(runs, (list, tuple)) else [runs]
-    q = as_qrels(qrels)
-    rs = [as_run(r, f"run{k}" if len(run_list) > 1 else "run") for k, r in enumerate(run_list)]
-    return evaluate(q, rs, list(measures), _context(q, rs, collection, model, measures),
-                    all_topics=all_topics).to_frame()
+    with bulk():
+        run_list = runs if isinstance(runs, (list, tuple)) else [runs]
+        q = as_qrels(qrels)
+        rs = [as_run(r, f"run{k}" if len(run_list) > 1 else "run") for k, r in enumerate(run_list)]
+        return evaluate(q, rs, list(measures), _context(q, rs, collection, model, measures),
+                        all_topics=all_topics).to_frame()
 
 
 def iter_calc(measures: Sequence, qrels, run, collection=None, model: str | None = None,
@@ -76,11 +78,13 @@ def iter_calc(measures: Sequence, qrels, run, collection=None, model: str | None
     """Per-topic values as ir_measures yields them: ``Metric(query_id, measure, value)``, for every assessed
     topic (one the run lacks scores as an empty ranking, as ir_measures gives it the measure's default;
     ``all_topics=False``: the run's assessed topics only, as trec_eval without ``-c``)."""
+    from ._bulk import bulk
     from .evaluation.entry import evaluate
 
-    q, r = as_qrels(qrels), as_run(run)
-    res = evaluate(q, [r], list(measures), _context(q, [r], collection, model, measures),
-                   all_topics=all_topics).runs[0]
+    with bulk():
+        q, r = as_qrels(qrels), as_run(run)
+        res = evaluate(q, [r], list(measures), _context(q, [r], collection, model, measures),
+                       all_topics=all_topics).runs[0]
     for m, values in res.values.items():
         for t, v in zip(res.topics, values.tolist()):
             yield Metric(t, m, float(v))
@@ -90,9 +94,11 @@ def calc_aggregate(measures: Sequence, qrels, run, collection=None, model: str |
                    all_topics: bool = True) -> dict:
     """Each measure's aggregate, ``{measure: value}``, as ``ir_measures.calc_aggregate``: over every
     assessed topic (``all_topics``, see :func:`iter_calc`)."""
+    from ._bulk import bulk
     from .evaluation.entry import evaluate
 
-    q, r = as_qrels(qrels), as_run(run)
-    res = evaluate(q, [r], list(measures), _context(q, [r], collection, model, measures),
-                   all_topics=all_topics).runs[0]
-    return {m: float(res.mean(m)) for m in res.values}
+    with bulk():
+        q, r = as_qrels(qrels), as_run(run)
+        res = evaluate(q, [r], list(measures), _context(q, [r], collection, model, measures),
+                       all_topics=all_topics).runs[0]
+        return {m: float(res.mean(m)) for m in res.values}

@@ -94,3 +94,34 @@ def test_graphsr_measures_run_inside_ir_measures(seed):
     assert got[ir_measures.AP] == pytest.approx(direct[graphsr.parse_measure("AP")])
     per_topic = {(m.query_id, m.measure): m.value for m in ir_measures.iter_calc(ours[:1], qrels, run)}
     assert per_topic == pytest.approx({(m.query_id, ours[0]): m.value for m in graphsr.iter_calc(ours[:1], qrels, run)})
+
+
+def test_trec_document_files_score_on_the_command_line_as_ir_measures(tmp_path, capsys):
+    from graphsr.cli.main import main
+
+    qrels, run = random_frames(9, grades=3)
+    qp, rp = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qp.write_text("".join(f"{q} 0 {d} {v}\n" for q, d, v in qrels.itertuples(index=False)))
+    ranks = run.groupby("query_id").cumcount() + 1  # the rank column is ignored: trec_eval ranks by score
+    rp.write_text("".join(f"{q} Q0 {d} {k} {s:g} bm25\n" for (q, d, s), k in zip(run.itertuples(index=False), ranks)))
+    names = ["P@5", "R@10", "AP", "nDCG@10"]
+    assert main(["eval", str(qp), str(rp), *(a for n in names for a in ("-m", n)), "-q", "--format", "csv"]) == 0
+    out = pd.read_csv(__import__("io").StringIO(capsys.readouterr().out), dtype={"topic": str})
+    assert set(out.run) == {"bm25"}
+    theirs = {(m.query_id, str(m.measure)): m.value for m in ir_measures.iter_calc(
+        [ir_measures.parse_measure(n) for n in names], ir_measures.read_trec_qrels(str(qp)),
+        ir_measures.read_trec_run(str(rp)))}
+    ours = {(t, m): v for m, t, v in zip(out.measure, out.topic, out.value) if t != "all" and m in names}
+    assert ours.keys() == {k for k in theirs if k[0] in set(run.query_id)}
+    for k, v in ours.items():
+        assert v == pytest.approx(theirs[k], abs=1e-6), k
+    assert main(["eval", str(qp), str(rp), "--collection", str(tmp_path)]) == 2
+    assert "--collection: TREC document qrels and runs are plain documents" in capsys.readouterr().err
+    element = tmp_path / "element.run"
+    element.write_text("q1 Q0 d001 1 1 sys /doc[1]/p[1]\n")
+    assert main(["eval", str(qp), str(element)]) == 2
+    assert "TREC document qrels (4 fields) are scored with TREC document runs" in capsys.readouterr().err
+    mixed = tmp_path / "mixed.run"
+    mixed.write_text("q1 Q0 d001 1 1 sys\nq1 Q0 d002 2 1 sys /doc[1]\n")
+    assert main(["eval", str(qp), str(mixed)]) == 2
+    assert f"{mixed}:2: a file mixes TREC document lines (6 fields) and element lines" in capsys.readouterr().err

@@ -96,6 +96,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="processes that read the collection for the summary (default: 1)")
 
 
+def _plain_context(qrels, runs, args):
+    """TREC document qrels and runs (4 and 6 fields): each document one element, no collection, no
+    navigation; None for element inputs."""
+    from ..measures.interop import is_plain, plain_context
+
+    plain = [is_plain(qrels)] + [is_plain(r) for r in runs]
+    if not any(plain):
+        return None
+    if not all(plain):
+        odd = [r.source for r, p in zip(runs, plain[1:]) if p != plain[0]]
+        raise GraphsrInputError(f"{', '.join(odd)}: TREC document qrels (4 fields) are scored with TREC document "
+                                "runs (6 fields), element qrels with element runs (7 fields)")
+    given = [o for o, v in (("--collection", args.collection), ("--store", args.store), ("--model", args.model),
+                            ("--routes", args.routes), ("--routes-model", args.routes_model)) if v is not None]
+    if given:
+        raise GraphsrInputError(f"{given[0]}: TREC document qrels and runs are plain documents, each one element "
+                                "without navigation; they need no collection or model")
+    return plain_context(qrels, runs)
+
+
 def run(args: argparse.Namespace) -> int:
     from ..io.fol import qrels_format
 
@@ -125,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
         measures = apply_passage_options(measures, args)
     qrels = read_element_qrels(args.qrels)
     runs = [read_run(path) for path in args.runs]
-    ctx = element_context(qrels.docids().union(*(r.docids() for r in runs)), measures=measures,
+    ctx = _plain_context(qrels, runs, args) or element_context(qrels.docids().union(*(r.docids() for r in runs)), measures=measures,
                           collection=args.collection, model=args.model, store=args.store, routes=args.routes,
                           routes_model=args.routes_model, nav=args.nav, effort=args.effort,
                           progress=progress_default() if args.progress is None else args.progress,

@@ -86,10 +86,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
+        from .._bulk import bulk
         from .dotenv import apply_dotenv
 
         apply_dotenv()
-        return args._run(args)
+        with bulk():
+            return args._run(args)
     except GraphsrInputError as exc:
         print(f"graphsr: error: {exc}", file=sys.stderr)
         return 2

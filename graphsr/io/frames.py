@@ -15,7 +15,7 @@ from ..errors import GraphsrInputError
 
 __all__ = ["as_qrels", "as_run", "DOCUMENT_NODE"]
 
-DOCUMENT_NODE = "/doc[1]"  # a plain document as one element
+from ..model.document import PLAIN_DOCUMENT_NODE as DOCUMENT_NODE  # a plain document as one element
 
 
 def _frame_columns(frame, needed: tuple[str, ...], what: str) -> None:
@@ -88,59 +88,8 @@ def as_run(run, name: str = "run"):
         named = set(run["run_id"].dropna().astype(str).unique().tolist())
         if len(named) == 1:
             name = named.pop()
-    return _frame_run(run, name)
+    from .runs import run_from_columns
 
-
-def _frame_run(frame, name: str):
-    """A run from a DataFrame, grouped and ranked with pandas: a (topic, document, score) is one result, its
-    XPaths its nodes; per topic by score, then doc_id, both descending (trec_eval's order)."""
-    import numpy as np
-    import pandas as pd
-
-    from ..errors import DuplicateResultError, RunFormatError
-    from ..model.document import canonical_xpath
-    from ..model.run import Run, TreeResult
-
-    xp = _strings(frame["xpath"]) if "xpath" in frame.columns else [DOCUMENT_NODE] * len(frame)
-    canonical = {}
-    for x in set(xp):
-        try:
-            canonical[x] = canonical_xpath(x)
-        except ValueError as exc:
-            raise RunFormatError(f"a run: {exc}") from None
-    q = _strings(frame["query_id"])
-    df = pd.DataFrame({"q": pd.Categorical(q, categories=list(dict.fromkeys(q))), "d": _strings(frame["doc_id"]),
-                       "s": _floats(frame["score"], "a run", "score"), "x": [canonical[x] for x in xp]})
-    twice = df.duplicated(["q", "d", "s", "x"])
-    if twice.any():
-        row = df[twice].iloc[0]
-        raise DuplicateResultError(f"a run: topic {row.q}: node {row.d} {row.x} appears twice in one result "
-                                   "(same document and score); expected each node once")
-    df = df.sort_values(["q", "s", "d"], ascending=[True, False, False], kind="stable")  # nodes keep file order
-    t_code = df["q"].cat.codes.to_numpy()
-    docs, scores, xpaths = df["d"].to_numpy(dtype=object), df["s"].to_numpy(), df["x"].tolist()
-    starts = np.ones(len(df), dtype=bool)
-    starts[1:] = (t_code[1:] != t_code[:-1]) | (docs[1:] != docs[:-1]) | (scores[1:] != scores[:-1])
-    names = df["q"].cat.categories.astype(str).tolist()
-    bounds = np.flatnonzero(starts).tolist() + [len(df)]
-    doc_list, score_list, codes = docs.tolist(), scores.tolist(), t_code.tolist()
-    heads = df[starts]
-    if heads.duplicated(["q", "d"]).any():  # a document at two scores: the same result twice if the same nodes
-        seen: dict[tuple, float] = {}
-        for a, b in zip(bounds[:-1], bounds[1:]):
-            t, d, sc, nodes = names[codes[a]], doc_list[a], score_list[a], tuple(xpaths[a:b])
-            key = (t, d, frozenset(nodes))
-            if key in seen:
-                raise DuplicateResultError(f"a run: topic {t}: the same result ({d} {', '.join(nodes)}) has scores "
-                                           f"{seen[key]:g} and {sc:g}; expected each result once (as trec_eval "
-                                           "refuses duplicate documents)")
-            seen[key] = sc
-    results: dict[str, list] = {}
-    make = TreeResult._trusted
-    for a, b in zip(bounds[:-1], bounds[1:]):
-        t = names[codes[a]]
-        ranked = results.get(t)
-        if ranked is None:
-            ranked = results[t] = []
-        ranked.append(make(t, len(ranked) + 1, doc_list[a], tuple(xpaths[a:b]), score_list[a]))
-    return Run(name, results, None, (name,))
+    xp = _strings(run["xpath"]) if "xpath" in run.columns else None
+    return run_from_columns(_strings(run["query_id"]), _strings(run["doc_id"]), _floats(run["score"], "a run", "score"),
+                            xp, name)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 
 from ..errors import QrelsFormatError
-from ..model.document import quoted
+from ..model.document import PLAIN_DOCUMENT_NODE, quoted
 from ..model.qrels import ElementQrels, QrelsRow
 
 __all__ = ["read_element_qrels"]
@@ -27,14 +27,30 @@ def read_element_qrels(path: str | os.PathLike) -> ElementQrels:
     Raises
     ------
     QrelsFormatError
-        For a line without 5 or 6 fields, a relevance that is not a number in
-        [0, 1], an (e, s) pair outside the INEX scale, a file mixing the two,
-        a malformed XPath or a node assessed twice.
+        For a line without 4, 5 or 6 fields, a relevance that is not a
+        number (in [0, 1], or a TREC-style grade), an (e, s) pair outside the
+        INEX scale, a file mixing kinds of lines, a malformed XPath or a node
+        assessed twice.
+
+    Notes
+    -----
+    TREC document qrels, ``topic iteration docno rel`` (4 fields), are read
+    as plain documents: each document one element (``/doc[1]``), scored
+    without a collection.
     """
     from ._lines import iter_fields
 
     rows: list[QrelsRow] = []
+    plain = None
     for lineno, f in iter_fields(path, QrelsFormatError):
+        if plain is None:
+            plain = len(f) == 4
+        elif plain != (len(f) == 4):
+            raise QrelsFormatError("a file mixes TREC document lines (4 fields) and element lines; expected one "
+                                   "kind throughout", path, lineno)
+        if plain:
+            topic, _iteration, docid, rel_s = f
+            f = [topic, "Q0", docid, PLAIN_DOCUMENT_NODE, rel_s]
         if len(f) == 5 and "," in f[4]:
             f = f[:4] + f[4].split(",", 1)
         if len(f) == 6:
@@ -45,14 +61,14 @@ def read_element_qrels(path: str | os.PathLike) -> ElementQrels:
             rows.append(QrelsRow(topic, docid, xpath, 0.0, lineno, (int(e_s), int(s_s))))
             continue
         if len(f) != 5:
-            raise QrelsFormatError(f"expected 5 fields 'topic Q0 file xpath rel' or 6 'topic Q0 file xpath e s', "
-                                   f"got {len(f)}", path, lineno)
+            raise QrelsFormatError(f"expected 5 fields 'topic Q0 file xpath rel', 6 'topic Q0 file xpath e s' or 4 "
+                                   f"'topic iteration docno rel' (TREC), got {len(f)}", path, lineno)
         topic, _q0, docid, xpath, rel_s = f
         try:
             rel = float(rel_s)
         except ValueError:
-            raise QrelsFormatError(f"expected a relevance number in [0, 1] in field 5, got {quoted(rel_s)}",
-                                   path, lineno) from None
+            raise QrelsFormatError(f"expected a relevance number in [0, 1] in field {4 if plain else 5}, got "
+                                   f"{quoted(rel_s)}", path, lineno) from None
         if rel != rel:  # NaN
             raise QrelsFormatError(f"expected a relevance number in [0, 1] in field 5, got {quoted(rel_s)}", path, lineno)
         rows.append(QrelsRow(topic, docid, xpath, rel, lineno))

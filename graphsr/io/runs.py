@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 
 from ..errors import RunFormatError
-from ..model.document import quoted
+from ..model.document import PLAIN_DOCUMENT_NODE, quoted
 from ..model.run import Run, RunRow
 
 __all__ = ["read_run", "write_run"]
@@ -35,10 +35,18 @@ def read_run(path: str | os.PathLike, name: str | None = None) -> Run:
     Raises
     ------
     RunFormatError
-        For a line without 7 fields, a non-integer rank, a non-numeric score,
-        a malformed XPath, or lines of one (topic, rank) naming two documents.
+        For a line without 7 fields (or 6, see Notes), a non-integer rank, a
+        non-numeric score, a malformed XPath, lines of one (topic, rank)
+        naming two documents, or a file mixing 6- and 7-field lines.
     DuplicateResultError
         For a node repeated within a result or a result repeated at two ranks.
+
+    Notes
+    -----
+    A TREC document run, ``topic Q0 docno rank score run_id`` (6 fields), is
+    read as plain documents (each document one element, ``/doc[1]``) and
+    ranked as trec_eval ranks it: by score, ties by docno, both descending;
+    the rank column is not used.
 
     Examples
     --------
@@ -54,14 +62,24 @@ def read_run(path: str | os.PathLike, name: str | None = None) -> Run:
     from ._lines import iter_fields
 
     rows: list[RunRow] = []
+    columns: tuple[list, list, list] = ([], [], [])
     run_ids: dict[str, None] = {}
+    plain = None
     for lineno, f in iter_fields(path, RunFormatError):
+        if plain is None:
+            plain = len(f) == 6
+        elif plain != (len(f) == 6):
+            raise RunFormatError("a file mixes TREC document lines (6 fields) and element lines (7); expected one "
+                                 "kind throughout", path, lineno)
+        if plain:
+            f = [*f, PLAIN_DOCUMENT_NODE]
         if len(f) != 7:
             hint = ""
             if len(f) == 8:
                 hint = " (8 fields look like a passage run with offset and length; this reader takes XPaths)"
             raise RunFormatError(
-                f"expected 7 fields 'topic Q0 file rank score run_id xpath', got {len(f)}{hint}", path, lineno)
+                f"expected 7 fields 'topic Q0 file rank score run_id xpath' (or 6, a TREC document run 'topic Q0 "
+                f"docno rank score run_id'), got {len(f)}{hint}", path, lineno)
         topic, _q0, docid, rank_s, score_s, run_id, xpath = f
         try:
             rank = int(rank_s)
@@ -72,11 +90,84 @@ def read_run(path: str | os.PathLike, name: str | None = None) -> Run:
         except ValueError:
             raise RunFormatError(f"expected a numeric score in field 5, got {quoted(score_s)}", path, lineno) from None
         run_ids[run_id] = None
-        rows.append(RunRow(topic, docid, rank, score, xpath, lineno))
-    if not rows:
+        if plain:  # columns, ranked below as trec_eval ranks them
+            columns[0].append(topic)
+            columns[1].append(docid)
+            columns[2].append(score)
+        else:
+            rows.append(RunRow(topic, docid, rank, score, xpath, lineno))
+    if not rows and not columns[0]:
         raise RunFormatError("the run is empty: expected at least one line "
                              "'topic Q0 file rank score run_id xpath'", path)
-    return Run.from_rows(rows, str(path) if name is None else name, str(path), tuple(run_ids))
+    name = str(path) if name is None else name
+    if plain:
+        return run_from_columns(*columns, None, name, str(path), tuple(run_ids))
+    return Run.from_rows(rows, name, str(path), tuple(run_ids))
+
+
+def run_from_columns(topics: list[str], docids: list[str], scores: list[float], xpaths: list[str] | None,
+                     name: str, source: str | None = None, run_ids: tuple[str, ...] | None = None) -> Run:
+    """A run ranked as trec_eval ranks documents, from per-line columns, grouped and sorted with pandas: the
+    lines of a (topic, document, score) form one result (their XPaths its nodes; None: plain documents);
+    per topic by score, then document, both descending.
+
+    Raises
+    ------
+    RunFormatError
+        For a malformed XPath.
+    DuplicateResultError
+        For a node twice in one result, or one result (document and nodes) at two scores.
+    """
+    import numpy as np
+    import pandas as pd
+
+    from ..errors import DuplicateResultError
+    from ..model.document import canonical_xpath
+    from ..model.run import TreeResult
+
+    where = f"{source}: " if source else "a run: "
+    xp = [PLAIN_DOCUMENT_NODE] * len(topics) if xpaths is None else xpaths
+    canonical = {}
+    for x in set(xp):
+        try:
+            canonical[x] = canonical_xpath(x)
+        except ValueError as exc:
+            raise RunFormatError(f"{where}{exc}") from None
+    df = pd.DataFrame({"q": pd.Categorical(topics, categories=list(dict.fromkeys(topics))), "d": docids,
+                       "s": scores, "x": [canonical[x] for x in xp]})
+    twice = df.duplicated(["q", "d", "s", "x"])
+    if twice.any():
+        row = df[twice].iloc[0]
+        raise DuplicateResultError(f"{where}topic {row.q}: node {row.d} {row.x} appears twice in one result "
+                                   "(same document and score); expected each node once")
+    df = df.sort_values(["q", "s", "d"], ascending=[True, False, False], kind="stable")  # nodes keep file order
+    t_code = df["q"].cat.codes.to_numpy()
+    docs, scores, xpaths = df["d"].to_numpy(dtype=object), df["s"].to_numpy(), df["x"].tolist()
+    starts = np.ones(len(df), dtype=bool)
+    starts[1:] = (t_code[1:] != t_code[:-1]) | (docs[1:] != docs[:-1]) | (scores[1:] != scores[:-1])
+    names = df["q"].cat.categories.astype(str).tolist()
+    bounds = np.flatnonzero(starts).tolist() + [len(df)]
+    doc_list, score_list, codes = docs.tolist(), scores.tolist(), t_code.tolist()
+    heads = df[starts]
+    if heads.duplicated(["q", "d"]).any():  # a document at two scores: the same result twice if the same nodes
+        seen: dict[tuple, float] = {}
+        for a, b in zip(bounds[:-1], bounds[1:]):
+            t, d, sc, nodes = names[codes[a]], doc_list[a], score_list[a], tuple(xpaths[a:b])
+            key = (t, d, frozenset(nodes))
+            if key in seen:
+                raise DuplicateResultError(f"{where}topic {t}: the same result ({d} {', '.join(nodes)}) has scores "
+                                           f"{seen[key]:g} and {sc:g}; expected each result once (as trec_eval "
+                                           "refuses duplicate documents)")
+            seen[key] = sc
+    results: dict[str, list] = {}
+    make = TreeResult._trusted
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        t = names[codes[a]]
+        ranked = results.get(t)
+        if ranked is None:
+            ranked = results[t] = []
+        ranked.append(make(t, len(ranked) + 1, doc_list[a], tuple(xpaths[a:b]), score_list[a]))
+    return Run(name, results, source, (name,) if run_ids is None else run_ids)
 
 
 def write_run(run: Run, path: str | os.PathLike, run_id: str | None = None) -> None:

@@ -115,34 +115,42 @@ def ranked_nodes(run: Run, judged: Mapping[str, Mapping[tuple[str, int], float]]
     """
     diag = diag if diag is not None else Diagnostics()
     doc_codes = {} if doc_codes is None else doc_codes
-    seen_cache: dict[str, np.ndarray] = {}
+    seen_cache: dict[str, list[float]] = {}
     rt, rd, ir, inode, rel, seen = [], [], [], [], [], []
     for t, topic in enumerate(topics):
-        qt = judged.get(topic, {})
+        rel_of = judged.get(topic, {}).get
         for res in run.results.get(topic, ()):
-            doc = documents.get(res.docid)
-            nodes = []
-            for xp, line in zip(res.xpaths, res.lines or (None,) * len(res.xpaths)):
-                i = locate(doc, res.docid, xp, run.source, line, unknown, diag)
-                if i is None:
-                    diag.unknown_run_lines += 1
-                else:
-                    nodes.append(i)
-            if not nodes:
-                diag.dropped_results += 1
-                continue
-            code = doc_codes.setdefault(res.docid, len(doc_codes))
-            s = seen_cache.get(res.docid)
+            docid = res.docid
+            doc = documents.get(docid)
+            nodes = None
+            if doc is not None:  # the common case: every node exists
+                try:
+                    nodes = [doc.node(xp) for xp in res.xpaths]
+                except KeyError:
+                    nodes = None
+            if nodes is None:  # an unknown document or node: raise, or note and drop it
+                nodes = []
+                for xp, line in zip(res.xpaths, res.lines or (None,) * len(res.xpaths)):
+                    i = locate(doc, docid, xp, run.source, line, unknown, diag)
+                    if i is None:
+                        diag.unknown_run_lines += 1
+                    else:
+                        nodes.append(i)
+                if not nodes:
+                    diag.dropped_results += 1
+                    continue
+            code = doc_codes.setdefault(docid, len(doc_codes))
+            s = seen_cache.get(docid)
             if s is None:
-                s = seen_cache[res.docid] = (seen_of(res.docid) if seen_of is not None
-                                             else np.zeros(len(doc)))
+                s = seen_cache[docid] = (seen_of(docid) if seen_of is not None else np.zeros(len(doc))).tolist()
             r = len(rt)
             rt.append(t)
             rd.append(code)
+            high = code << 32
             for i in nodes:
                 ir.append(r)
-                inode.append((code << 32) | i)
-                rel.append(qt.get((res.docid, i), 0.0))
+                inode.append(high | i)
+                rel.append(rel_of((docid, i), 0.0))
                 seen.append(s[i])
     return RankedNodes(list(topics), rt, rd, ir, inode, rel, seen)
 

@@ -19,7 +19,17 @@ from ..model.document import DocumentTree
 from .base import RUNTIME
 from .provider import Scratch, ScoringContext, provider_of
 
-__all__ = ["plain_context", "runtime_values"]
+__all__ = ["plain_context", "runtime_values", "is_plain"]
+
+
+def is_plain(data) -> bool:
+    """Whether element qrels or a run name whole plain documents only (TREC document files, DataFrames without
+    an ``xpath`` column)."""
+    from ..model.document import PLAIN_DOCUMENT_NODE
+
+    if hasattr(data, "judgments"):
+        return all(xp == PLAIN_DOCUMENT_NODE for d in data.judgments.values() for _, xp in d)
+    return all(xp == PLAIN_DOCUMENT_NODE for r in data for xp in r.xpaths)
 
 
 def plain_context(qrels, runs) -> ScoringContext:
@@ -34,15 +44,17 @@ def plain_context(qrels, runs) -> ScoringContext:
 def runtime_values(measure, qrels_frame, run_frame):
     """``(query_id, value)`` of ``measure`` for each assessed topic the run answers (ir_measures supplies
     the others with the measure's ``DEFAULT``)."""
+    from .._bulk import bulk
     from ..io.frames import as_qrels, as_run
     from ..model.topics import select_topics
 
-    qrels, run = as_qrels(qrels_frame), as_run(run_frame)
-    context = plain_context(qrels, [run])
-    provider = provider_of(measure)
-    provider.check([measure], qrels, [run], context)
-    topics, _ = select_topics(run.topics, qrels.topics, False)
-    got = provider.evaluator([measure], qrels, context, Scratch()).score(run, topics, Scratch())
+    with bulk():
+        qrels, run = as_qrels(qrels_frame), as_run(run_frame)
+        context = plain_context(qrels, [run])
+        provider = provider_of(measure)
+        provider.check([measure], qrels, [run], context)
+        topics, _ = select_topics(run.topics, qrels.topics, False)
+        got = provider.evaluator([measure], qrels, context, Scratch()).score(run, topics, Scratch())
     return list(zip(topics, got.values[measure].tolist()))
 
 

@@ -102,6 +102,9 @@ def _frozen(values, dtype) -> np.ndarray:
     return a
 
 
+# a plain document (TREC document qrels and runs, DataFrames without an xpath column): one element
+PLAIN_DOCUMENT_NODE = "/doc[1]"
+
 # the arrays of a one-node document: tag, parent, depth, position, start, end
 _SINGLE = (_frozen([0], np.int32), _frozen([-1], np.int32), _frozen([1], np.int32), _frozen([1], np.int32),
            _frozen([0], np.int64), _frozen([0], np.int64))
@@ -179,10 +182,10 @@ class DocumentTree:
         return self
 
     @classmethod
-    def single(cls, docid: str, tag: str = "doc") -> "DocumentTree":
-        """A plain document: one element ``/tag[1]`` with no text (how document runs are scored without a
-        collection).  Its arrays are shared and read-only."""
-        return cls._trusted(docid, (tag,), *_SINGLE)
+    def single(cls, docid: str) -> "DocumentTree":
+        """A plain document: one element, :data:`PLAIN_DOCUMENT_NODE`, with no text (how document runs are
+        scored without a collection).  Its arrays are shared and read-only."""
+        return cls._trusted(docid, ("doc",), *_SINGLE)
 
     # -- basic facts -------------------------------------------------------
     def __len__(self) -> int:
