@@ -135,13 +135,14 @@ def partition_elements(p: Partitions, sid: str, limit: int | None = None, offset
 
     k = _sid(p, sid)
     rows = []
-    if p.store is not None:
-        from ..store.services import stored_document, summary_extent
+    if p.store is not None:  # paged in the database
+        from ..store.services import summary_extent_page
 
-        docs = {}
-        for docid, pre in summary_extent(p.store, p.collection, p.summary.kind.name, p.summary.label(k)):
-            doc = docs.get(docid) or docs.setdefault(docid, stored_document(p.store, p.collection, docid))
-            rows.append((docid, pre - 1, doc.xpath(pre - 1), int(doc.length[pre - 1])))
+        page, total = summary_extent_page(p.store, p.collection, p.summary.kind.name, p.summary.label(k), offset,
+                                          limit)
+        frame = pd.DataFrame([(d, pre - 1, xp, n) for d, pre, xp, n in page],
+                             columns=["docid", "node", "xpath", "length"])
+        return frame, total
     else:
         from ..io.collection import iter_documents
 

@@ -53,3 +53,14 @@ ORDER BY src, dst
 MATCH (e:Element)-[:MEMBER_OF]->(n:SummaryNode) WHERE n.id = $node
 RETURN e.docid AS docid, e.pre AS pre
 ORDER BY docid, pre
+
+// @name summary_extent_page
+// one page of a summary node's stored elements, in document order, paged in the database
+MATCH (e:Element)-[:MEMBER_OF]->(n:SummaryNode) WHERE n.id = $node
+RETURN e.docid AS docid, e.pre AS pre, e.xpath AS xpath, e.length AS length
+ORDER BY docid, pre
+SKIP $skip LIMIT $limit
+
+// @name summary_extent_count
+MATCH (e:Element)-[:MEMBER_OF]->(n:SummaryNode) WHERE n.id = $node
+RETURN count(e) AS n

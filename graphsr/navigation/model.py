@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import ModelSpecError
-from ..summaries.kinds import KINDS
+from ..summaries.kinds import KINDS, glob_hint
 from ..summaries.summary import Summary
 from .steady_state import reversible_steady_state, stationary_distribution
 from .weights import WEIGHT_SCHEMES, weight_matrix
@@ -62,7 +62,7 @@ def parse_model_spec(text: str) -> ModelSpec:
     if not sep:
         raise ModelSpecError(f"model {text!r}: {expected}")
     if summary not in KINDS:
-        raise ModelSpecError(f"model {text!r}: unknown summary {summary!r}; {expected}")
+        raise ModelSpecError(f"model {text!r}: unknown summary {summary!r}; {expected}{glob_hint(summary)}")
     if weight not in WEIGHT_SCHEMES:
         raise ModelSpecError(f"model {text!r}: unknown weight {weight!r}; {expected}")
     return ModelSpec(summary, weight)

@@ -147,6 +147,16 @@ def summary_extent(store: GraphStore, collection: str, kind: str, label: str) ->
     return [(r["docid"], int(r["pre"])) for r in rows]
 
 
+def summary_extent_page(store: GraphStore, collection: str, kind: str, label: str, skip: int,
+                        limit: int | None) -> tuple[list[tuple[str, int, str, int]], int]:
+    """One page of a summary node's stored elements, paged in the database: (docid, pre-order id, XPath,
+    length) in document order, and how many there are in all."""
+    node = summary_node_id(collection, kind, label)
+    total = int(store.run("summary_extent_count", node=node)[0]["n"])
+    rows = store.run("summary_extent_page", node=node, skip=int(skip), limit=int(total if limit is None else limit))
+    return [(r["docid"], int(r["pre"]), r["xpath"], int(r["length"])) for r in rows], total
+
+
 def transitions(store: GraphStore, collection: str, study: str, kind: str | None = None) -> dict[str, np.ndarray]:
     """Route steps of a study counted per pair of states, aggregated in the database.
 

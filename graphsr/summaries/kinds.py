@@ -64,4 +64,12 @@ def partition_kind(kind: str | PartitionKind) -> PartitionKind:
     try:
         return KINDS[kind]
     except KeyError:
-        raise ModelSpecError(f"unknown summary kind {kind!r}; expected one of {', '.join(KINDS)}") from None
+        raise ModelSpecError(f"unknown summary kind {kind!r}; expected one of {', '.join(KINDS)}"
+                             f"{glob_hint(kind)}") from None
+
+
+def glob_hint(text: str) -> str:
+    """A hint when a kind looks like what a shell made of an unquoted ``p*`` (a file name starting with p)."""
+    if text[:1] == "p" and text not in KINDS and "*" not in text:
+        return " (did the shell expand an unquoted p* into a file name? quote it: 'p*', 'p*|c')"
+    return ""
