@@ -195,3 +195,15 @@ def test_a_slow_store_start_says_what_is_happening(capfd, tmp_path, monkeypatch)
     with open_store(f"local:{tmp_path / 's'}") as store:
         store.counts()
     assert capfd.readouterr().err == ""
+
+
+def test_an_unquoted_p_star_gets_a_hint(capsys, tmp_path, monkeypatch):
+    # in a directory holding pyproject.toml, the shell turns --kind p* into --kind pyproject.toml
+    coll = write(tmp_path / "one" / "d.xml", "<a>hello</a>").parent
+    for argv in (["summary", str(coll), "--kind", "pyproject.toml"], ["partitions", str(coll), "--kind", "pyproject.toml"],
+                 ["summary", str(coll), "--kind", "c", "--weight", "extent"]):
+        code, out, err = run_cli(capsys, *argv)
+        if "pyproject.toml" in argv:
+            assert code == 2 and "did the shell expand an unquoted p* into a file name? quote it: 'p*'" in err
+        else:
+            assert code == 0 and "did the shell" not in err

@@ -205,7 +205,7 @@ def partition_coverage(p: Partitions, qrels, runs):
             per_doc: dict[str, int] = {}
             for d, _ in got:
                 per_doc[d] = per_doc.get(d, 0) + 1
-            for d, i in relevant.get(topic, ()):
+            for d, i in sorted(relevant.get(topic, ())):  # a fixed order: sums equal to the last digit
                 s = sids[d][i]
                 if (d, i) in got:
                     counts[2, s] += 1
