@@ -108,6 +108,7 @@ PLAIN_DOCUMENT_NODE = "/doc[1]"
 # the arrays of a one-node document: tag, parent, depth, position, start, end
 _SINGLE = (_frozen([0], np.int32), _frozen([-1], np.int32), _frozen([1], np.int32), _frozen([1], np.int32),
            _frozen([0], np.int64), _frozen([0], np.int64))
+_SINGLE_INDEX = {(("doc", 1),): 0}
 
 
 @dataclass(eq=False)
@@ -185,7 +186,9 @@ class DocumentTree:
     def single(cls, docid: str) -> "DocumentTree":
         """A plain document: one element, :data:`PLAIN_DOCUMENT_NODE`, with no text (how document runs are
         scored without a collection).  Its arrays are shared and read-only."""
-        return cls._trusted(docid, ("doc",), *_SINGLE)
+        self = cls._trusted(docid, ("doc",), *_SINGLE)
+        self._index = _SINGLE_INDEX  # shared, never changed: node() only reads it
+        return self
 
     # -- basic facts -------------------------------------------------------
     def __len__(self) -> int:
