@@ -83,7 +83,7 @@ def model_sensitivity(qrels, runs, measure, collection, models=None, routes=None
                 kinds.add(s.summary)
     kinds.add(next(iter(kinds), "tag"))
     loaded = load_collection(collection, sorted(kinds), keep=touched, progress=progress)
-    size = next(iter(loaded.summaries.values())).num_elements
+    size = loaded.num_elements
     from ..io.progress import progress_bar
 
     frames = []

@@ -145,11 +145,11 @@ def run(args: argparse.Namespace) -> int:
         measures = apply_passage_options(measures, args)
     qrels = read_element_qrels(args.qrels)
     runs = [read_run(path) for path in args.runs]
-    ctx = _plain_context(qrels, runs, args) or element_context(qrels.docids().union(*(r.docids() for r in runs)), measures=measures,
-                          collection=args.collection, model=args.model, store=args.store, routes=args.routes,
-                          routes_model=args.routes_model, nav=args.nav, effort=args.effort,
-                          progress=progress_default() if args.progress is None else args.progress,
-                          workers=args.workers)
+    ctx = _plain_context(qrels, runs, args) or element_context(
+        qrels.docids().union(*(r.docids() for r in runs)), measures=measures, collection=args.collection,
+        model=args.model, store=args.store, routes=args.routes, routes_model=args.routes_model, nav=args.nav,
+        effort=args.effort, progress=progress_default() if args.progress is None else args.progress,
+        workers=args.workers)
     if args.plot:
         from ..analysis.plots import check_plot_path
 

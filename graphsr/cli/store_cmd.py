@@ -35,8 +35,8 @@ def model_arguments(a: argparse.ArgumentParser) -> None:
     a.add_argument("--model", metavar="SUMMARY:WEIGHT", help="an SR model, e.g. p*|c:length")
     a.add_argument("--from-routes", metavar="STUDY", help="a model of route steps of a stored study "
                                                           "(aggregated in the database)")
-    a.add_argument("--nav", default="p*", metavar="STATES", help="states for --from-routes: a summary kind (p*, the default; p*|c, c, tag) "
-                                                      "or elements")
+    a.add_argument("--nav", default="p*", metavar="STATES",
+                   help="states for --from-routes: a summary kind (p*, the default; p*|c, c, tag) or elements")
     a.add_argument("--effort", choices=["count", "duration"], default="count",
                    help="for --from-routes: " + EFFORT_HELP)
     a.add_argument("--name", help="name to store it under (default: COLLECTION/SUMMARY:WEIGHT or "

@@ -45,6 +45,11 @@ class LoadedCollection:
         return (f"LoadedCollection({self.path!r}, {self.num_documents} documents, {len(self.documents)} kept; "
                 f"{kinds})")
 
+    @property
+    def num_elements(self) -> int | None:
+        """Elements in the whole collection, as any summary counts them (None without a summary)."""
+        return next(iter(self.summaries.values())).num_elements if self.summaries else None
+
     def navigation(self, model: ModelSpec | str = "p*:extent") -> "SRNavigation":
         """SR navigation under ``model`` (``SUMMARY:WEIGHT`` or ``none``); see :func:`navigation_for`."""
         return navigation_for(model, self)
@@ -62,9 +67,8 @@ class LoadedCollection:
         from ..measures.provider import ScoringContext
 
         nav = None if model is None else self.navigation(model)
-        size = next(iter(self.summaries.values())).num_elements if self.summaries else None
         return ScoringContext(self.documents, None if nav is None else nav.seen_of,
-                              "" if nav is None else nav.name, None, size)
+                              "" if nav is None else nav.name, None, self.num_elements)
 
 
 def load_collection(path: str | os.PathLike, kinds: Iterable[str] = (), keep: set[str] | None = None,

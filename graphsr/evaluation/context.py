@@ -99,8 +99,7 @@ def element_context(docids: set[str], *, measures: Sequence[Measure | str] = (),
         if "size" in needs and not kinds:
             kinds.append("tag")  # the cheapest summary counts the collection's elements
         loaded = load_collection(collection, kinds, keep=touched, progress=progress, workers=workers)
-        if loaded.summaries:
-            num_elements = next(iter(loaded.summaries.values())).num_elements
+        num_elements = loaded.num_elements
         seen_of = navigation_for(spec, loaded).seen_of if navigation else None
         documents, model_name = loaded.documents, str(spec) if navigation else ""
     route_model = None

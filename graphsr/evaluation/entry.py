@@ -30,8 +30,8 @@ def run_labels(runs: Sequence) -> list[str]:
     it with another run given.
 
     >>> from graphsr.model import Run
-    >>> a, b, c = Run("a.run", {}, run_ids=("bm25",)), Run("b.run", {}, run_ids=("x",)), Run("c.run", {}, run_ids=("x",))
-    >>> run_labels([a, b, c])
+    >>> a, b = Run("a.run", {}, run_ids=("bm25",)), Run("b.run", {}, run_ids=("x",))
+    >>> run_labels([a, b, Run("c.run", {}, run_ids=("x",))])
     ['bm25', 'b.run', 'c.run']
     """
     from collections import Counter

@@ -13,9 +13,9 @@ import os
 
 from ..errors import GraphsrInputError
 
-__all__ = ["as_qrels", "as_run", "DOCUMENT_NODE"]
+from ..model.document import PLAIN_DOCUMENT_NODE
 
-from ..model.document import PLAIN_DOCUMENT_NODE as DOCUMENT_NODE  # a plain document as one element
+__all__ = ["as_qrels", "as_run"]
 
 
 def _frame_columns(frame, needed: tuple[str, ...], what: str) -> None:
@@ -49,10 +49,11 @@ def as_qrels(qrels):
 
         return read_fol_qrels(qrels) if qrels_format(qrels) == "fol" else read_element_qrels(qrels)
     if isinstance(qrels, dict):
-        rows = [QrelsRow(str(q), str(d), DOCUMENT_NODE, float(v)) for q, docs in qrels.items() for d, v in docs.items()]
+        rows = [QrelsRow(str(q), str(d), PLAIN_DOCUMENT_NODE, float(v))
+                for q, docs in qrels.items() for d, v in docs.items()]
     else:
         _frame_columns(qrels, ("query_id", "doc_id", "relevance"), "qrels")
-        xp = _strings(qrels["xpath"]) if "xpath" in qrels.columns else [DOCUMENT_NODE] * len(qrels)
+        xp = _strings(qrels["xpath"]) if "xpath" in qrels.columns else [PLAIN_DOCUMENT_NODE] * len(qrels)
         rows = [QrelsRow(q, d, x, v) for q, d, x, v in zip(_strings(qrels["query_id"]), _strings(qrels["doc_id"]), xp,
                                                           _floats(qrels["relevance"], "qrels", "relevance"))]
     if not rows:
@@ -63,7 +64,8 @@ def as_qrels(qrels):
 def as_run(run, name: str = "run"):
     """An element or passage run from any of the accepted shapes (see the module docstring)."""
     from ..model.fol import FOLRun
-    from ..model.run import Run, RunRow
+    from ..model.run import Run
+    from .runs import run_from_columns
 
     if isinstance(run, (Run, FOLRun)):
         return run
@@ -73,23 +75,14 @@ def as_run(run, name: str = "run"):
 
         return read_run(run) if run_format(run) == "element" else read_passage_run(run)
     if isinstance(run, dict):
-        lines = [(str(q), str(d), DOCUMENT_NODE, float(s)) for q, docs in run.items() for d, s in docs.items()]
-        by_topic: dict[str, dict[tuple[str, float], list[str]]] = {}
-        for q, d, x, s in lines:  # a (document, score) of a topic is one result; its xpaths its nodes
-            by_topic.setdefault(q, {}).setdefault((d, s), []).append(x)
-        rows = []
-        for q, results in by_topic.items():
-            order = sorted(results, key=lambda ds: (ds[1], ds[0]), reverse=True)  # trec_eval: score, doc_id desc
-            for rank, (d, s) in enumerate(order, start=1):
-                rows += [RunRow(q, d, rank, s, x) for x in results[(d, s)]]
-        return Run.from_rows(rows, name, None, (name,))
+        pairs = [(str(q), str(d), float(s)) for q, docs in run.items() for d, s in docs.items()]
+        return run_from_columns([q for q, _, _ in pairs], [d for _, d, _ in pairs], [s for _, _, s in pairs], None,
+                                name)
     _frame_columns(run, ("query_id", "doc_id", "score"), "a run")
     if "run_id" in run.columns:
         named = set(run["run_id"].dropna().astype(str).unique().tolist())
         if len(named) == 1:
             name = named.pop()
-    from .runs import run_from_columns
-
     xp = _strings(run["xpath"]) if "xpath" in run.columns else None
     return run_from_columns(_strings(run["query_id"]), _strings(run["doc_id"]), _floats(run["score"], "a run", "score"),
                             xp, name)

@@ -67,10 +67,10 @@ def read_element_qrels(path: str | os.PathLike) -> ElementQrels:
         try:
             rel = float(rel_s)
         except ValueError:
+            rel = float("nan")
+        if rel != rel:  # not a number, or NaN
             raise QrelsFormatError(f"expected a relevance number in [0, 1] in field {4 if plain else 5}, got "
-                                   f"{quoted(rel_s)}", path, lineno) from None
-        if rel != rel:  # NaN
-            raise QrelsFormatError(f"expected a relevance number in [0, 1] in field 5, got {quoted(rel_s)}", path, lineno)
+                                   f"{quoted(rel_s)}", path, lineno)
         rows.append(QrelsRow(topic, docid, xpath, rel, lineno))
     if not rows:
         raise QrelsFormatError("the qrels file is empty: expected lines 'topic Q0 file xpath rel'", path)

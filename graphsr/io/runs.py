@@ -142,17 +142,16 @@ def run_from_columns(topics: list[str], docids: list[str], scores: list[float], 
                                    "(same document and score); expected each node once")
     df = df.sort_values(["q", "s", "d"], ascending=[True, False, False], kind="stable")  # nodes keep file order
     t_code = df["q"].cat.codes.to_numpy()
-    docs, scores, xpaths = df["d"].to_numpy(dtype=object), df["s"].to_numpy(), df["x"].tolist()
+    d_sorted, s_sorted, x_sorted = df["d"].to_numpy(dtype=object), df["s"].to_numpy(), df["x"].tolist()
     starts = np.ones(len(df), dtype=bool)
-    starts[1:] = (t_code[1:] != t_code[:-1]) | (docs[1:] != docs[:-1]) | (scores[1:] != scores[:-1])
+    starts[1:] = (t_code[1:] != t_code[:-1]) | (d_sorted[1:] != d_sorted[:-1]) | (s_sorted[1:] != s_sorted[:-1])
     names = df["q"].cat.categories.astype(str).tolist()
     bounds = np.flatnonzero(starts).tolist() + [len(df)]
-    doc_list, score_list, codes = docs.tolist(), scores.tolist(), t_code.tolist()
-    heads = df[starts]
-    if heads.duplicated(["q", "d"]).any():  # a document at two scores: the same result twice if the same nodes
+    doc_list, score_list, codes = d_sorted.tolist(), s_sorted.tolist(), t_code.tolist()
+    if df[starts].duplicated(["q", "d"]).any():  # a document at two scores: the same result twice if same nodes
         seen: dict[tuple, float] = {}
         for a, b in zip(bounds[:-1], bounds[1:]):
-            t, d, sc, nodes = names[codes[a]], doc_list[a], score_list[a], tuple(xpaths[a:b])
+            t, d, sc, nodes = names[codes[a]], doc_list[a], score_list[a], tuple(x_sorted[a:b])
             key = (t, d, frozenset(nodes))
             if key in seen:
                 raise DuplicateResultError(f"{where}topic {t}: the same result ({d} {', '.join(nodes)}) has scores "
@@ -166,7 +165,7 @@ def run_from_columns(topics: list[str], docids: list[str], scores: list[float], 
         ranked = results.get(t)
         if ranked is None:
             ranked = results[t] = []
-        ranked.append(make(t, len(ranked) + 1, doc_list[a], tuple(xpaths[a:b]), score_list[a]))
+        ranked.append(make(t, len(ranked) + 1, doc_list[a], tuple(x_sorted[a:b]), score_list[a]))
     return Run(name, results, source, (name,) if run_ids is None else run_ids)
 
 

@@ -5,8 +5,9 @@ ir_measures asks each measure for ``validate_params()``, scores measures that ha
 run)`` itself (its "runtime" provider: qrels and run as DataFrames, the run sorted by score), aggregates
 with ``aggregator()`` and gives topics the run lacks the measure's ``DEFAULT``.  :class:`~graphsr.measures.
 base.Measure` has those four; ``runtime_impl`` lands here (this module registers :func:`runtime_values`
-with :mod:`graphsr.measures.base` when :mod:`graphsr.measures` is imported).  Documents are plain: each ``doc_id`` is one element (an
-``xpath`` column, if present, names nodes as in :mod:`graphsr.io.frames`), and there is no navigation
+with :mod:`graphsr.measures.base` when :mod:`graphsr.measures` is imported).  Documents are plain: each
+``doc_id`` is one element (an ``xpath`` column, if present, names nodes as in :mod:`graphsr.io.frames`),
+and there is no navigation
 (SRP@k is then P@k); for navigation over a collection use :func:`graphsr.calc_aggregate` with
 ``collection=``.
 """
