@@ -1,19 +1,23 @@
-"""The Python API in ir_measures' shapes: qrels and runs as DataFrames or dicts, ``calc_aggregate`` and
-``iter_calc``.
+"""The Python API in ir_measures' shapes: ``calc_aggregate``, ``iter_calc`` and ``calc_frame``.
 
-Qrels: a path (element or FOL, detected), an ``ElementQrels``/``FOLQrels``, a
-pandas DataFrame with ir_measures' columns ``query_id, doc_id, relevance``
-(plus ``xpath`` for elements), or a dict ``{query_id: {doc_id: relevance}}``.
-Runs: a path, a ``Run``/``FOLRun``, a DataFrame ``query_id, doc_id, score``
-(plus ``xpath``; ``run_id`` names the run), or a dict ``{query_id: {doc_id:
-score}}``; DataFrame and dict runs are ranked as trec_eval ranks them (score
-descending, ties by ``doc_id`` descending).  Without an ``xpath`` a result is
-its whole document; without a collection such documents are single
-elements, which is how plain document runs are scored (then ``SRP@k`` without
-navigation is ``P@k``).  Relevance values are in [0, 1] (SR's scale);
-TREC-style grades above 1 are taken by P, R, AP and nDCG as trec_eval takes
-them and refused by the others.  As in ir_measures, every assessed topic
-counts (a topic the run lacks scores as an empty ranking).
+Measures: strings (graphsr's, ir_measures' or trec_eval's names: ``"P@5"``,
+``"nDCG(gains={0:0,1:1,2:3})@10"``, ``"map"``, ``"ndcg_cut_10"``), graphsr
+measure objects, or ir_measures' own (``ir_measures.P@5``), mixed freely.
+Qrels and runs: paths, graphsr objects, pandas DataFrames with ir_measures'
+columns, dicts ``{query_id: {doc_id: value}}``, or ir_measures' records
+(``ir_measures.read_trec_qrels(...)``, ``read_trec_run(...)``, lists of
+``Qrel``/``ScoredDoc``); see :mod:`graphsr.io.frames`.  Without an ``xpath``
+a result is its whole document; without a collection such documents are
+single elements, which is how plain document runs are scored (then ``SRP@k``
+without navigation is ``P@k``).
+
+As in ir_measures, every assessed topic counts, and a topic the run has no
+result for takes each measure's ``DEFAULT`` (0: ``NumQ`` and ``NumRel`` too);
+``all_topics=False`` averages over the run's assessed topics only, as
+trec_eval does without ``-c``.  Passage runs follow the official INEX tool
+instead (a topic the run lacks scores as an empty ranking).  Results are keyed
+by graphsr measures and can be looked up by any name of the measure
+(``res["P@5"]``, ``res["P_5"]``, ``res[ir_measures.P@5]``).
 
 graphsr's measures also work inside ir_measures itself
 (``ir_measures.calc_aggregate([graphsr.parse_measure("SRP@10")], qrels, run)``;
@@ -22,19 +26,22 @@ see :mod:`graphsr.measures.interop`).
 >>> import graphsr
 >>> qrels = {"q1": {"d1": 1, "d2": 0}}
 >>> run = {"q1": {"d1": 2.0, "d2": 1.0, "d3": 0.5}}
->>> graphsr.calc_aggregate(["P@2", "AP", "SRP@2"], qrels, run)
+>>> res = graphsr.calc_aggregate(["P@2", "AP", "SRP@2"], qrels, run)
+>>> res
 {P@2: 0.5, AP: 1.0, SRP@2: 0.5}
+>>> res["map"], res["P_2"]
+(1.0, 0.5)
 >>> [tuple(m) for m in graphsr.iter_calc(["P@1"], qrels, run)]
 [('q1', P@1, 1.0)]
 """
 
 from __future__ import annotations
 
-from typing import Iterator, NamedTuple, Sequence
+from typing import Iterator, NamedTuple
 
 from .io.frames import as_qrels, as_run
 
-__all__ = ["Metric", "as_qrels", "as_run", "calc_aggregate", "iter_calc", "calc_frame"]
+__all__ = ["Metric", "MeasureDict", "as_qrels", "as_run", "calc_aggregate", "iter_calc", "calc_frame"]
 
 
 class Metric(NamedTuple):
@@ -43,6 +50,51 @@ class Metric(NamedTuple):
     query_id: str
     measure: object
     value: float
+
+
+class MeasureDict(dict):
+    """``{measure: value}`` keyed by graphsr measures, looked up by any name of a measure: a measure string
+    (graphsr's, ir_measures' or trec_eval's), a graphsr measure or an ir_measures measure.
+
+    >>> from graphsr.measures import parse_measure
+    >>> d = MeasureDict({parse_measure("AP"): 0.5})
+    >>> d["AP"], d["MAP"], d["map"], "map" in d, d.get("P@5", 0.0)
+    (0.5, 0.5, 0.5, True, 0.0)
+    """
+
+    def _key(self, key):
+        if dict.__contains__(self, key):
+            return key
+        from .errors import GraphsrInputError
+        from .measures.parse import parse_measure
+
+        try:
+            return parse_measure(key)
+        except GraphsrInputError:
+            return key
+
+    def __getitem__(self, key):
+        return dict.__getitem__(self, self._key(key))
+
+    def __contains__(self, key) -> bool:
+        return dict.__contains__(self, self._key(key))
+
+    def get(self, key, default=None):
+        return dict.get(self, self._key(key), default)
+
+
+def _measure_list(measures) -> list:
+    from .measures.base import Measure
+
+    if isinstance(measures, (str, Measure)) or hasattr(measures, "SUPPORTED_PARAMS"):
+        return [measures]
+    try:
+        return list(measures)
+    except TypeError:
+        from .errors import GraphsrInputError
+
+        raise GraphsrInputError(f"measures: expected a list of measures (strings such as 'P@10', graphsr or "
+                                f"ir_measures measures), got {type(measures).__name__}") from None
 
 
 def _context(qrels, runs, collection, model, measures):
@@ -59,46 +111,51 @@ def _context(qrels, runs, collection, model, measures):
     return plain_context(qrels, runs)
 
 
-def calc_frame(measures: Sequence, qrels, runs, collection=None, model: str | None = None, all_topics: bool = True):
-    """Per-topic values of one run or several as a DataFrame ``run, measure, topic, value`` (``all`` rows left
-    out); runs named by their run ids (see :func:`graphsr.evaluation.entry.run_labels`)."""
+def _evaluate(measures, qrels, runs, collection, model, all_topics):
+    """``graphsr.evaluate`` under ir_measures' rules: topics a (document or element) run lacks take each
+    measure's DEFAULT."""
     from ._bulk import bulk
     from .evaluation.entry import evaluate
+    from .measures.parse import parse_requests
 
     with bulk():
-        run_list = runs if isinstance(runs, (list, tuple)) else [runs]
+        requests = parse_requests(_measure_list(measures))
         q = as_qrels(qrels)
-        rs = [as_run(r, f"run{k}" if len(run_list) > 1 else "run") for k, r in enumerate(run_list)]
-        return evaluate(q, rs, list(measures), _context(q, rs, collection, model, measures),
-                        all_topics=all_topics).to_frame()
+        rs = [as_run(r, f"run{k}" if len(runs) > 1 else "run") for k, r in enumerate(runs)]
+        ms = [r.measure for r in requests]
+        res = evaluate(q, rs, requests, _context(q, rs, collection, model, ms), all_topics=all_topics)
+    for run, result in zip(rs, res.runs):
+        if not hasattr(run, "results"):
+            continue  # passage runs: the official tool's topic rule
+        lacking = [k for k, t in enumerate(result.topics) if t not in run.results]
+        for m, values in result.values.items():
+            if lacking:
+                values[lacking] = m.DEFAULT
+    return res
 
 
-def iter_calc(measures: Sequence, qrels, run, collection=None, model: str | None = None,
+def calc_frame(measures, qrels, runs, collection=None, model: str | None = None, all_topics: bool = True):
+    """Per-topic values of one run or several as a DataFrame ``run, measure, topic, value`` (``all`` rows left
+    out; measures under the names asked for); runs named by their run ids (see
+    :func:`graphsr.evaluation.entry.run_labels`)."""
+    run_list = list(runs) if isinstance(runs, (list, tuple)) else [runs]
+    return _evaluate(measures, qrels, run_list, collection, model, all_topics).to_frame()
+
+
+def iter_calc(measures, qrels, run, collection=None, model: str | None = None,
               all_topics: bool = True) -> Iterator[Metric]:
     """Per-topic values as ir_measures yields them: ``Metric(query_id, measure, value)``, for every assessed
-    topic (one the run lacks scores as an empty ranking, as ir_measures gives it the measure's default;
-    ``all_topics=False``: the run's assessed topics only, as trec_eval without ``-c``)."""
-    from ._bulk import bulk
-    from .evaluation.entry import evaluate
-
-    with bulk():
-        q, r = as_qrels(qrels), as_run(run)
-        res = evaluate(q, [r], list(measures), _context(q, [r], collection, model, measures),
-                       all_topics=all_topics).runs[0]
+    topic (one the run lacks takes the measure's DEFAULT, as in ir_measures; ``all_topics=False``: the run's
+    assessed topics only, as trec_eval without ``-c``)."""
+    res = _evaluate(measures, qrels, [run], collection, model, all_topics).runs[0]
     for m, values in res.values.items():
         for t, v in zip(res.topics, values.tolist()):
             yield Metric(t, m, float(v))
 
 
-def calc_aggregate(measures: Sequence, qrels, run, collection=None, model: str | None = None,
-                   all_topics: bool = True) -> dict:
+def calc_aggregate(measures, qrels, run, collection=None, model: str | None = None,
+                   all_topics: bool = True) -> MeasureDict:
     """Each measure's aggregate, ``{measure: value}``, as ``ir_measures.calc_aggregate``: over every
-    assessed topic (``all_topics``, see :func:`iter_calc`)."""
-    from ._bulk import bulk
-    from .evaluation.entry import evaluate
-
-    with bulk():
-        q, r = as_qrels(qrels), as_run(run)
-        res = evaluate(q, [r], list(measures), _context(q, [r], collection, model, measures),
-                       all_topics=all_topics).runs[0]
-        return {m: float(res.mean(m)) for m in res.values}
+    assessed topic (``all_topics``, see :func:`iter_calc`); look values up by any name of the measure."""
+    res = _evaluate(measures, qrels, [run], collection, model, all_topics).runs[0]
+    return MeasureDict((m, float(res.mean(m))) for m in res.values)

@@ -471,7 +471,7 @@ def test_cli_task_options(tmp_path, capsys):
     capsys.readouterr()
     assert main(["eval", str(q), str(run), "-m", "gP[2]", "-m", "ircl_prn.0.50(task=bic)", "-m", "AgP"]) == 0
     out = capsys.readouterr().out
-    assert "gP@2\tall" in out and "ircl_prn[0.50](task=bic)\tall" in out and "MAgP\tall" in out
+    assert "gP@2\tall" in out and "ircl_prn[0.50](task=bic)\tall" in out and "AgP\tall" in out  # as asked
     assert main(["eval", str(q), str(run), "--report", "official", "--task", "bic", "-q", "--format", "json"]) == 0
     import json
 

@@ -25,9 +25,13 @@ def test_ir_measures_style_construction():
     assert {SRP @ 5: 1}[parse_measure("SRP@5")] == 1
 
 
-def test_unknown_measure_lists_known_ones():
-    with pytest.raises(MeasureNameError, match="unknown measure 'Prec'; known measures: .*SR, SRP"):
-        parse_measure("Prec@5")
+def test_unknown_measure_suggests_the_closest_or_lists_known_ones():
+    with pytest.raises(MeasureNameError, match=r"unknown measure 'SPR'; did you mean SRP@5, SR@5"):
+        parse_measure("SPR@5")
+    with pytest.raises(MeasureNameError, match=r"unknown measure 'Prec'; did you mean Rprec, IPrec"):
+        parse_measure("Prec@5")  # measures that take no @5 are suggested without it
+    with pytest.raises(MeasureNameError, match="unknown measure 'Zzzz'; known measures: .*SR, SRiP"):
+        parse_measure("Zzzz@5")
 
 
 @pytest.mark.parametrize("text, pattern", [
@@ -50,7 +54,8 @@ def test_parse_measures_keeps_order_and_drops_repeats():
 def test_every_registered_measure_round_trips():
     for name, cls in registry().items():
         m = cls(cutoff=None if cls.CUTOFF == "none" else 7,
-                **({cls.BRACKET: 0.5} if getattr(cls, "BRACKET", None) else {}))
+                **({cls.BRACKET: 0.5} if getattr(cls, "BRACKET", None) else {}),
+                **({cls.AT_PARAM: 0.5} if cls.AT_PARAM != "cutoff" else {}))
         assert parse_measure(repr(m)) == m
         assert cls.DESCRIPTION
 

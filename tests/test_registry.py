@@ -22,6 +22,8 @@ def _instance(cls):
     kw = {}
     if getattr(cls, "BRACKET", None):
         kw[cls.BRACKET] = 0.5
+    if cls.AT_PARAM != "cutoff":  # IPrec@0.5: the @ sets a recall level
+        kw[cls.AT_PARAM] = 0.5
     return cls(cutoff=None if cls.CUTOFF == "none" else 5, **kw)
 
 

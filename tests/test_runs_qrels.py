@@ -100,7 +100,7 @@ def test_qrels(tmp_path):
     ("1 Q0 a /a 2 0\n", 1, r"INEX \(e, s\) pair"),
     ("1 Q0 a /a 4,4\n", 1, r"INEX \(e, s\) pair"),
     ("1 Q0 a /a 2 2\n1 Q0 a /a/b 0.5\n", 2, "mixes"),
-    ("1 Q0 a /a -0.1\n", 1, r"in \[0, 1\]"),
+    ("1 Q0 a /a inf\n", 1, r"in \[0, 1\]"),
     ("1 Q0 a /a nan\n", 1, r"in \[0, 1\]"),
     ("1 Q0 a /a high\n", 1, "relevance number"),
     ("1 Q0 a /a 1\n1 Q0 a /a[1] 0.5\n", 2, "assessed twice"),
@@ -145,4 +145,5 @@ def test_trec_style_grades_are_read_and_only_graded_measures_take_them(tmp_path,
     assert main([*argv, "-m", "SRP@5", "-m", "P@5"]) == 2
     err = capsys.readouterr().err
     assert err == (f"graphsr: error: SRP@5: need relevance in [0, 1]; {graded}:4 (topic {lines[3].split()[0]}) grades "
-                   "above 1 (up to 3): divide the grades by 3 (P, R, AP and nDCG take grades as they are)\n")
+                   "above 1 (up to 3): divide the grades by 3 (trec_eval's measures -- P, R, AP, nDCG, ... -- take "
+                   "grades as they are)\n")

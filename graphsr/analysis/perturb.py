@@ -169,7 +169,7 @@ def measure_fidelity(qrels: ElementQrels, runs: list[Run], measure, context, all
     import pandas as pd
 
     from ..evaluation.entry import evaluate
-    from ..measures.base import parse_measure
+    from ..measures.parse import parse_measure
 
     from ..io.progress import progress_bar
 

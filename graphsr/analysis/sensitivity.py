@@ -44,7 +44,7 @@ def model_sensitivity(qrels, runs, measure, collection, models=None, routes=None
     """Score ``runs`` with ``measure`` under each model and compare the system rankings."""
     from ..evaluation.collection import load_collection, navigation_for
     from ..evaluation.entry import evaluate
-    from ..measures.base import parse_measure
+    from ..measures.parse import parse_measure
     from ..measures.provider import ScoringContext, provider_of
     from ..navigation import parse_model_spec
     from .agreement import kendall_matrix

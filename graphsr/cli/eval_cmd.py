@@ -116,6 +116,21 @@ def _plain_context(qrels, runs, args):
     return plain_context(qrels, runs)
 
 
+def _check_common_topics(qrels, run) -> None:
+    """A run with no topic in common with the assessments is an error, as in trec_eval (with -c too)."""
+    if set(run.topics) & set(qrels.topics):
+        return
+    from ..model.topics import topic_sort_key
+
+    def some(topics):
+        shown = sorted(topics, key=topic_sort_key)
+        return ", ".join(shown[:5]) + (" ..." if len(shown) > 5 else "")
+
+    raise GraphsrInputError(f"{run.source or run.name}: no topic in common with the assessments "
+                            f"{qrels.source or ''}: the run has topics {some(run.topics) or '(none)'}, the "
+                            f"assessments {some(qrels.topics)}")
+
+
 def run(args: argparse.Namespace) -> int:
     from ..io.fol import qrels_format
 
@@ -123,12 +138,15 @@ def run(args: argparse.Namespace) -> int:
         from .eval_passages import run_passages
 
         return run_passages(args)
+    from dataclasses import replace
+
     from ..evaluation.context import element_context
     from ..evaluation.entry import evaluate
     from ..io import read_element_qrels, read_run
-    from ..measures import parse_measures
+    from ..measures.parse import parse_requests, relabel
 
-    measures = parse_measures(args.measures or DEFAULT_MEASURES)
+    requests = parse_requests(args.measures or DEFAULT_MEASURES)
+    measures = [r.measure for r in requests]
     passage = any(m.FAMILY == "fol" for m in measures)
     for option, given in (("--report", args.report), ("--curve", args.curve)):
         if given:
@@ -142,19 +160,23 @@ def run(args: argparse.Namespace) -> int:
     if passage:
         from .eval_passages import apply_passage_options
 
-        measures = apply_passage_options(measures, args)
+        requests = relabel(requests, apply_passage_options(measures, args, keep_all=True))
+        measures = list(dict.fromkeys(r.measure for r in requests))
     qrels = read_element_qrels(args.qrels)
     runs = [read_run(path) for path in args.runs]
+    for run in runs:
+        _check_common_topics(qrels, run)
     ctx = _plain_context(qrels, runs, args) or element_context(
         qrels.docids().union(*(r.docids() for r in runs)), measures=measures, collection=args.collection,
         model=args.model, store=args.store, routes=args.routes, routes_model=args.routes_model, nav=args.nav,
         effort=args.effort, progress=progress_default() if args.progress is None else args.progress,
         workers=args.workers)
+    ctx = replace(ctx, interface="cli")
     if args.plot:
         from ..analysis.plots import check_plot_path
 
         check_plot_path(args.plot)  # before the work, not after
-    results = evaluate(qrels, runs, measures, ctx, all_topics=args.all_topics, order=args.order,
+    results = evaluate(qrels, runs, requests, ctx, all_topics=args.all_topics, order=args.order,
                        lenient=args.lenient, unknown=args.unknown)
     code = write_results(results, args)
     if args.plot:

@@ -24,9 +24,10 @@ _SCORE_OPTIONS = (("beta", "--beta", "ric"), ("irr", "--irr", "t2i"), ("bep_dist
 
 
 def _measures(args: argparse.Namespace, task: str):
-    """The measures to compute, with ``--task``, ``--beta``, ``--irr``, ``--bep-distance`` applied."""
-    from ..measures.base import parse_measures
+    """The measures to compute, as asked for (:class:`~graphsr.measures.parse.Requested`), with ``--task``,
+    ``--beta``, ``--irr``, ``--bep-distance`` applied."""
     from ..measures.fol import headline_measures
+    from ..measures.parse import parse_requests, relabel
 
     if args.report:
         if args.measures or args.curve:
@@ -38,19 +39,21 @@ def _measures(args: argparse.Namespace, task: str):
                 raise GraphsrInputError(f"{opt} applies to --task {t}, not {task}")
         table = official_measures(task, **{SCORE_PARAM[t][0]: getattr(args, attr) for attr, _, t in _SCORE_OPTIONS
                                            if getattr(args, attr) is not None})
-        return [m for _, _, m in table], table
+        return parse_requests([m for _, _, m in table]), table
     if args.measures:
-        ms = parse_measures(args.measures)
+        requests = parse_requests(args.measures)
         if args.curve:
-            ms += [m for m in headline_measures("focused", curve=True)[5:] if m not in ms]
+            asked = [r.measure for r in requests]
+            requests += parse_requests([m for m in headline_measures("focused", curve=True)[5:] if m not in asked])
     else:
-        ms = headline_measures(task, curve=args.curve)
-    return apply_passage_options(ms, args), None
+        requests = parse_requests(headline_measures(task, curve=args.curve))
+    return relabel(requests, apply_passage_options([r.measure for r in requests], args, keep_all=True)), None
 
 
-def apply_passage_options(ms, args):
+def apply_passage_options(ms, args, keep_all: bool = False):
     """The measures with ``--task``, ``--beta``, ``--irr`` and ``--bep-distance`` set where a passage
-    measure leaves them unset; an option no passage measure takes is an error."""
+    measure leaves them unset; an option no passage measure takes is an error.  Repeats are dropped unless
+    ``keep_all`` (then the list matches ``ms`` one for one)."""
     used = set()
     out = []
     for m in ms:
@@ -64,7 +67,7 @@ def apply_passage_options(ms, args):
             if value is not None and m["task"] == t and m.SCORED:
                 m = m.with_defaults(**{SCORE_PARAM[t][0]: value})
                 used.add(opt)
-        if m not in out:
+        if keep_all or m not in out:
             out.append(m)
     for attr, opt, t in _SCORE_OPTIONS:
         if getattr(args, attr) is not None and opt not in used:
@@ -86,7 +89,8 @@ def run_passages(args: argparse.Namespace) -> int:
     from ..measures.provider import ScoringContext
 
     task = args.task or "focused"
-    measures, table = _measures(args, task)
+    requests, table = _measures(args, task)
+    measures = list(dict.fromkeys(r.measure for r in requests))
     qrels = read_fol_qrels(args.qrels)
     failed = False
     formats = []
@@ -98,7 +102,7 @@ def run_passages(args: argparse.Namespace) -> int:
             formats.append(None)
             failed = True
     documents, element_runs = _documents(args, formats)
-    context = ScoringContext(documents, order=args.order, lenient=args.lenient)
+    context = ScoringContext(documents, order=args.order, lenient=args.lenient, interface="cli")
     results, runs = [], []
     for path, fmt in zip(args.runs, formats):
         if fmt is None:
@@ -113,14 +117,14 @@ def run_passages(args: argparse.Namespace) -> int:
             else:
                 run = read_fol_run(path, vocab=qrels.vocab)
             # each run on its own: a refused run stops only itself
-            results += evaluate(qrels, [run], measures, context, all_topics=args.all_topics).runs
+            results += evaluate(qrels, [run], requests, context, all_topics=args.all_topics).runs
             runs.append(run)
         except GraphsrInputError as exc:
             print(f"graphsr: error: {exc}", file=sys.stderr)
             failed = True
     for result, label in zip(results, run_labels(runs)):  # scored one by one: named over all of them
         result.name = label
-    res = Results(results, measures)
+    res = Results(results, measures, requests=requests)
     if args.plot and results:
         _plot(args, qrels, runs, res, task, context)
     if not results:
@@ -165,7 +169,7 @@ def _plot(args, qrels, runs, res, task, context) -> None:
     bic; MAgP)."""
     from ..analysis.plots import plot_generalized_precision, plot_interpolated_precision
     from ..evaluation.entry import evaluate
-    from ..measures.base import parse_measures
+    from ..measures.parse import parse_measures
     from ..measures.fol import CHARACTER_TASKS
 
     if task in CHARACTER_TASKS:

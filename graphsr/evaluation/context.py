@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..errors import GraphsrInputError
-from ..measures.base import Measure, parse_measures
+from ..measures.base import Measure
+from ..measures.parse import parse_measures
 from ..measures.provider import ELEMENT, ScoringContext, provider_of
 
 __all__ = ["ScoringContext", "element_context"]

@@ -16,12 +16,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
-from ..measures.base import Measure, parse_measures
+from ..measures.base import Measure
 from ..measures.provider import Scratch, ScoringContext, provider_of
 from ..model.topics import missing_topics_warning, select_topics
 from .results import Results, RunResult
 
-__all__ = ["evaluate", "run_labels"]
+__all__ = ["evaluate", "run_labels", "trec_counts"]
 
 
 def run_labels(runs: Sequence) -> list[str]:
@@ -41,24 +41,32 @@ def run_labels(runs: Sequence) -> list[str]:
     return [i if i is not None and taken[i] == 1 else r.name for r, i in zip(runs, ids)]
 
 
-def evaluate(qrels, runs: Sequence, measures: Sequence[Measure | str], context: ScoringContext | None = None, *,
-             all_topics: bool = False, order: str | None = None, lenient: bool | None = None,
-             unknown: str | None = None) -> Results:
+def evaluate(qrels, runs, measures, context: ScoringContext | None = None, *, all_topics: bool = False,
+             order: str | None = None, lenient: bool | None = None, unknown: str | None = None) -> Results:
     """Score ``runs`` against ``qrels`` with ``measures``.
 
     Parameters
     ----------
-    qrels : ElementQrels or FOLQrels
-    runs : sequence of Run or FOLRun
-    measures : sequence of Measure or str
-        Any registered measures (``graphsr measures``), of any families.
+    qrels : ElementQrels, FOLQrels, path, DataFrame or dict
+        Assessments (any shape :func:`graphsr.as_qrels` takes).
+    runs : sequence of runs, or one run
+        Runs (any shape :func:`graphsr.as_run` takes: ``Run``, ``FOLRun``,
+        paths, DataFrames, dicts).
+    measures : sequence of measures
+        Any registered measures (``graphsr measures``) of any families: measure
+        strings (graphsr's, ir_measures' or trec_eval's names), graphsr or
+        ir_measures measure objects.  Each is reported under the name asked
+        for (``MAP``, ``map``, ``P_5``; see
+        :func:`graphsr.measures.parse.parse_requests`).
     context : ScoringContext, optional
         Documents and navigation models
-        (:func:`graphsr.evaluation.element_context` builds one from a
-        collection or a store); passage runs against FOL assessments need
-        none.
+        (``graphsr.load_collection(path).context()``, or
+        :func:`graphsr.evaluation.element_context`).  Plain TREC document
+        assessments and runs need none (each document is one element, nothing
+        is navigated), nor do passage runs against FOL assessments.
     all_topics : bool
-        Average over every assessed topic (``-c``).
+        Average over every assessed topic (trec_eval's ``-c``); by default over
+        the assessed topics each run has lines for.
     order, lenient, unknown
         Set the context's options of the same names (passage result order,
         scoring runs the official tool refuses, unknown element nodes).
@@ -84,9 +92,24 @@ def evaluate(qrels, runs: Sequence, measures: Sequence[Measure | str], context: 
     >>> res = evaluate(qrels, [run], ["MAiP", "char_prec"])
     >>> [round(res["r"].mean(m), 4) for m in res.measures]
     [0.5, 0.5]
+
+    Plain TREC qrels and runs need no context:
+
+    >>> res = evaluate({"q1": {"d1": 1, "d2": 0}}, {"q1": {"d1": 2.0, "d3": 1.0}}, ["map", "P_2"])
+    >>> res.runs[0].mean(res.measures[0]), [label for label, _ in res.labels]
+    (1.0, ['map', 'P_2'])
     """
-    ms = parse_measures(list(measures))
-    context = context if context is not None else ScoringContext()
+    from ..io.frames import as_qrels, as_run
+    from ..measures.parse import parse_requests
+
+    qrels = as_qrels(qrels)
+    if not isinstance(runs, (list, tuple)):
+        runs = [runs]
+    runs = [as_run(r, f"run{k}" if len(runs) > 1 else "run") for k, r in enumerate(runs)]
+    requests = trec_counts(parse_requests(measures), qrels)
+    ms: list[Measure] = list(dict.fromkeys(r.measure for r in requests))
+    if context is None:
+        context = _default_context(qrels, runs)
     options = {k: v for k, v in (("order", order), ("lenient", lenient), ("unknown", unknown)) if v is not None}
     if options:
         context = replace(context, **options)
@@ -119,4 +142,40 @@ def evaluate(qrels, runs: Sequence, measures: Sequence[Measure | str], context: 
         out.append(result)
     if out:
         out[0].warnings[:0] = shared.warnings
-    return Results(out, ms, context.model_name)
+    return Results(out, ms, context.model_name, requests)
+
+
+def _default_context(qrels, runs) -> ScoringContext:
+    """What scoring needs when no context is given: plain TREC documents are single elements, nothing
+    navigated; anything else gets an empty context (a measure that needs more says what to give)."""
+    from ..measures.interop import is_plain, plain_context
+    from ..model.qrels import ElementQrels
+
+    if isinstance(qrels, ElementQrels) and is_plain(qrels) and all(hasattr(r, "results") and is_plain(r)
+                                                                   for r in runs):
+        return plain_context(qrels, runs)
+    return ScoringContext()
+
+
+#: The official INEX tool's article counts that share their names with trec_eval's counts.
+_TREC_COUNTS = {"num_ret": "NumRet", "num_rel": "NumRel", "num_rel_ret": "NumRelRet"}
+
+
+def trec_counts(requests: list, qrels) -> list:
+    """``num_ret``, ``num_rel`` and ``num_rel_ret`` name the official INEX tool's article counts for passage
+    and element assessments, and trec_eval's counts (``NumRet``, ``NumRel``, ``NumRet(rel=1)``) for plain
+    TREC document assessments: the requests with those names resolved for ``qrels``."""
+    from ..measures.interop import is_plain
+    from ..measures.parse import Requested, parse_measure
+    from ..model.qrels import ElementQrels
+
+    names = {r.measure.NAME for r in requests if r.measure.FAMILY == "fol"}
+    if not names & set(_TREC_COUNTS) or not (isinstance(qrels, ElementQrels) and is_plain(qrels)):
+        return requests
+    out = []
+    for r in requests:
+        m = r.measure
+        if m.FAMILY == "fol" and m.NAME in _TREC_COUNTS and not m.given:
+            r = Requested(r.label, parse_measure(_TREC_COUNTS[m.NAME]))
+        out.append(r)
+    return list(dict.fromkeys(out))

@@ -22,7 +22,8 @@ compared with the tool's output as text.
 
 from __future__ import annotations
 
-from ..measures.base import Measure, parse_measure
+from ..measures.base import Measure
+from ..measures.parse import parse_measure
 from ..measures.fol import COUNTS, RATIOS, SCORE_PARAM
 from .results import RunResult
 

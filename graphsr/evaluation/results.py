@@ -39,12 +39,14 @@ class RunResult:
             return self.overall[measure]
         return measure.aggregate(self.values[measure])
 
-    def records(self, include_all: bool = True):
-        for m, vals in self.values.items():
-            for t, v in zip(self.topics, vals.tolist()):
-                yield self.name, str(m), t, float(v)
+    def records(self, include_all: bool = True, labels=None):
+        """``(run, measure, topic, value)`` tuples, measures under ``labels`` (``(label, measure)`` pairs;
+        default: each measure under its canonical name)."""
+        for label, m in (labels if labels is not None else [(str(m), m) for m in self.values]):
+            for t, v in zip(self.topics, self.values[m].tolist()):
+                yield self.name, label, t, float(v)
             if include_all:
-                yield self.name, str(m), "all", self.mean(m)
+                yield self.name, label, "all", self.mean(m)
 
 
 def _text(m: Measure, v: float, digits: int) -> str:
@@ -53,11 +55,24 @@ def _text(m: Measure, v: float, digits: int) -> str:
 
 @dataclass
 class Results:
-    """Results of several runs, in the order they were given."""
+    """Results of several runs, in the order they were given.
+
+    ``measures`` are the distinct measures scored; ``requests`` the measures as they were asked for
+    (:class:`~graphsr.measures.parse.Requested`: the name each is reported under, e.g. ``map`` or ``MAP``
+    for ``AP``), which the outputs follow.
+    """
 
     runs: list[RunResult]
     measures: list[Measure]
     model: str = ""
+    requests: list | None = None
+
+    @property
+    def labels(self) -> list[tuple[str, Measure]]:
+        """``(name, measure)`` in the order asked for: one row per name asked for."""
+        if self.requests is None:
+            return [(str(m), m) for m in self.measures]
+        return [(r.label, r.measure) for r in self.requests]
 
     def __iter__(self):
         return iter(self.runs)
@@ -82,20 +97,24 @@ class Results:
         ``per_topic``) and the means as topic ``all``.
         """
         out = []
+        labels = self.labels
+        asked_num_q = any(label == "num_q" for label, _ in labels)  # then printed among the measures
         for r in self.runs:
             out.append(f"runid\tall\t{r.name}")
-            out.append(f"num_q\tall\t{len(r.topics)}")
+            if not asked_num_q:
+                out.append(f"num_q\tall\t{len(r.topics)}")
             if per_topic:
                 for k, t in enumerate(r.topics):
-                    for m in self.measures:
-                        out.append(f"{m}\t{t}\t{_text(m, r.values[m][k], digits)}")
-            for m in self.measures:
-                out.append(f"{m}\tall\t{_text(m, r.mean(m), digits)}")
+                    for label, m in labels:
+                        out.append(f"{label}\t{t}\t{_text(m, r.values[m][k], digits)}")
+            for label, m in labels:
+                out.append(f"{label}\tall\t{_text(m, r.mean(m), digits)}")
         return "\n".join(out) + "\n" if out else ""
 
     def records(self, include_all: bool = True) -> list[tuple[str, str, str, float]]:
         """``(run, measure, topic, value)`` tuples."""
-        return [rec for r in self.runs for rec in r.records(include_all)]
+        labels = self.labels
+        return [rec for r in self.runs for rec in r.records(include_all, labels)]
 
     def to_frame(self, include_all: bool = False):
         """A pandas DataFrame with columns run, measure, topic, value."""
@@ -121,7 +140,8 @@ class Results:
         names = [r.name for r in self.runs]
         width = max([len("run")] + [len(n) for n in names])
         tw = max([len("topic")] + [len(t) for r in self.runs for t in r.topics]) if per_topic else 0
-        cols = [str(m) for m in self.measures]
+        labels = self.labels
+        cols = [label for label, _ in labels]
         cw = [max(8, len(c)) for c in cols]
 
         def row(run: str, topic: str | None, values) -> str:
@@ -130,9 +150,9 @@ class Results:
 
         lines = [row("run", "topic", cols)]
         for r in self.runs:
-            lines.append(row(r.name, "all", [_text(m, r.mean(m), 4) for m in self.measures]))
+            lines.append(row(r.name, "all", [_text(m, r.mean(m), 4) for _, m in labels]))
             if per_topic:
                 for k, t in enumerate(r.topics):
-                    lines.append(row(r.name, t, [_text(m, r.values[m][k], 4) for m in self.measures]))
+                    lines.append(row(r.name, t, [_text(m, r.values[m][k], 4) for _, m in labels]))
         return "\n".join(lines) + "\n"
 

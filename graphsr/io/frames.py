@@ -1,10 +1,21 @@
-"""Qrels and runs from the shapes ir_measures users hold: pandas DataFrames with ir_measures' columns
-(``query_id, doc_id, relevance`` / ``query_id, doc_id, score``, plus ``xpath``; ``run_id`` names a run) or
-dicts ``{query_id: {doc_id: value}}``; paths and graphsr's own objects pass through.
+"""Qrels and runs from the shapes ir_measures users hold.
 
-DataFrame and dict runs are ranked as trec_eval ranks them (score descending, ties by ``doc_id``
-descending).  Without an ``xpath`` a result is its whole document (the node ``/doc[1]``): plain documents are
-single elements.
+* pandas DataFrames with ir_measures' columns (``query_id, doc_id, relevance``
+  / ``query_id, doc_id, score``, plus ``xpath``; ``run_id`` names a run);
+* dicts ``{query_id: {doc_id: value}}`` (pytrec_eval's shape; a topic with an
+  empty dict is a topic the run answers with nothing);
+* ir_measures' records: what ``ir_measures.read_trec_qrels`` and
+  ``read_trec_run`` return (generators of ``Qrel(query_id, doc_id, relevance,
+  iteration)`` and ``ScoredDoc(query_id, doc_id, score)``), lists of them, or
+  of plain tuples in that field order;
+* paths (element, TREC or FOL files, detected) and graphsr's own objects,
+  which pass through.
+
+DataFrame, dict and record runs are ranked as trec_eval ranks them (score
+descending, ties by ``doc_id`` descending).  Without an ``xpath`` a result is
+its whole document (the node ``/doc[1]``): plain documents are single
+elements.  A shape that is none of these gets one
+:class:`~graphsr.errors.GraphsrInputError` line.
 """
 
 from __future__ import annotations
@@ -12,10 +23,14 @@ from __future__ import annotations
 import os
 
 from ..errors import GraphsrInputError
-
 from ..model.document import PLAIN_DOCUMENT_NODE
 
 __all__ = ["as_qrels", "as_run"]
+
+_QRELS_SHAPES = ("a path, graphsr assessments, a DataFrame with columns query_id, doc_id, relevance, a dict "
+                 "{query_id: {doc_id: relevance}}, or ir_measures' Qrel records")
+_RUN_SHAPES = ("a path, a graphsr run, a DataFrame with columns query_id, doc_id, score, a dict "
+               "{query_id: {doc_id: score}}, or ir_measures' ScoredDoc records")
 
 
 def _frame_columns(frame, needed: tuple[str, ...], what: str) -> None:
@@ -36,6 +51,38 @@ def _floats(column, what: str, name: str) -> list[float]:
         raise GraphsrInputError(f"{what}: expected numbers in the column {name}") from None
 
 
+def _number(v, what: str) -> float:
+    if isinstance(v, bool):
+        raise GraphsrInputError(f"{what}: expected a number, got {v!r}")
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        raise GraphsrInputError(f"{what}: expected a number, got {v!r}") from None
+
+
+def _is_frame(obj) -> bool:
+    return hasattr(obj, "columns") and hasattr(obj, "iloc")
+
+
+def _records(obj, fields: tuple[str, str, str], what: str, shapes: str) -> list[tuple[str, str, float]]:
+    """``(query_id, doc_id, value)`` of ir_measures' records (namedtuples with ``fields``, or tuples in that
+    order)."""
+    try:
+        items = iter(obj)
+    except TypeError:
+        raise GraphsrInputError(f"{what}: expected {shapes}; got {type(obj).__name__}") from None
+    out = []
+    for k, rec in enumerate(items):
+        if all(hasattr(rec, f) for f in fields):
+            q, d, v = (getattr(rec, f) for f in fields)
+        elif isinstance(rec, (tuple, list)) and len(rec) >= 3:
+            q, d, v = rec[0], rec[1], rec[2]
+        else:
+            raise GraphsrInputError(f"{what}: record {k + 1} is {rec!r}; expected {shapes}")
+        out.append((str(q), str(d), _number(v, f"{what}: record {k + 1} ({fields[2]})")))
+    return out
+
+
 def as_qrels(qrels):
     """Element or FOL assessments from any of the accepted shapes (see the module docstring)."""
     from ..model.fol import FOLQrels
@@ -49,13 +96,23 @@ def as_qrels(qrels):
 
         return read_fol_qrels(qrels) if qrels_format(qrels) == "fol" else read_element_qrels(qrels)
     if isinstance(qrels, dict):
-        rows = [QrelsRow(str(q), str(d), PLAIN_DOCUMENT_NODE, float(v))
-                for q, docs in qrels.items() for d, v in docs.items()]
-    else:
+        rows = []
+        for q, docs in qrels.items():
+            if not isinstance(docs, dict):
+                raise GraphsrInputError(f"qrels: topic {q!r} maps to {type(docs).__name__}; expected a dict "
+                                        "{doc_id: relevance}")
+            rows += [QrelsRow(str(q), str(d), PLAIN_DOCUMENT_NODE, _number(v, f"qrels: topic {q}, document {d}"))
+                     for d, v in docs.items()]
+    elif _is_frame(qrels):
         _frame_columns(qrels, ("query_id", "doc_id", "relevance"), "qrels")
         xp = _strings(qrels["xpath"]) if "xpath" in qrels.columns else [PLAIN_DOCUMENT_NODE] * len(qrels)
         rows = [QrelsRow(q, d, x, v) for q, d, x, v in zip(_strings(qrels["query_id"]), _strings(qrels["doc_id"]), xp,
                                                           _floats(qrels["relevance"], "qrels", "relevance"))]
+    elif isinstance(qrels, (bytes, int, float)) or qrels is None:
+        raise GraphsrInputError(f"qrels: expected {_QRELS_SHAPES}; got {type(qrels).__name__}")
+    else:
+        rows = [QrelsRow(q, d, PLAIN_DOCUMENT_NODE, v)
+                for q, d, v in _records(qrels, ("query_id", "doc_id", "relevance"), "qrels", _QRELS_SHAPES)]
     if not rows:
         raise GraphsrInputError("the qrels are empty")
     return ElementQrels.from_rows(rows, "qrels")
@@ -75,14 +132,30 @@ def as_run(run, name: str = "run"):
 
         return read_run(run) if run_format(run) == "element" else read_passage_run(run)
     if isinstance(run, dict):
-        pairs = [(str(q), str(d), float(s)) for q, docs in run.items() for d, s in docs.items()]
-        return run_from_columns([q for q, _, _ in pairs], [d for _, d, _ in pairs], [s for _, _, s in pairs], None,
-                                name)
-    _frame_columns(run, ("query_id", "doc_id", "score"), "a run")
-    if "run_id" in run.columns:
-        named = set(run["run_id"].dropna().astype(str).unique().tolist())
-        if len(named) == 1:
-            name = named.pop()
-    xp = _strings(run["xpath"]) if "xpath" in run.columns else None
-    return run_from_columns(_strings(run["query_id"]), _strings(run["doc_id"]), _floats(run["score"], "a run", "score"),
-                            xp, name)
+        triples, empty = [], []
+        for q, docs in run.items():
+            if not isinstance(docs, dict):
+                raise GraphsrInputError(f"a run: topic {q!r} maps to {type(docs).__name__}; expected a dict "
+                                        "{doc_id: score}")
+            if not docs:
+                empty.append(str(q))
+            triples += [(str(q), str(d), _number(s, f"a run: topic {q}, document {d}")) for d, s in docs.items()]
+        out = run_from_columns([q for q, _, _ in triples], [d for _, d, _ in triples], [s for _, _, s in triples],
+                               None, name)
+        for q in empty:  # answered with nothing: scored as an empty ranking, as pytrec_eval scores it
+            out.results.setdefault(q, [])
+        return out
+    if _is_frame(run):
+        _frame_columns(run, ("query_id", "doc_id", "score"), "a run")
+        if "run_id" in run.columns:
+            named = set(run["run_id"].dropna().astype(str).unique().tolist())
+            if len(named) == 1:
+                name = named.pop()
+        xp = _strings(run["xpath"]) if "xpath" in run.columns else None
+        return run_from_columns(_strings(run["query_id"]), _strings(run["doc_id"]),
+                                _floats(run["score"], "a run", "score"), xp, name)
+    if isinstance(run, (bytes, int, float)) or run is None:
+        raise GraphsrInputError(f"a run: expected {_RUN_SHAPES}; got {type(run).__name__}")
+    triples = _records(run, ("query_id", "doc_id", "score"), "a run", _RUN_SHAPES)
+    return run_from_columns([q for q, _, _ in triples], [d for _, d, _ in triples], [s for _, _, s in triples],
+                            None, name)

@@ -166,7 +166,7 @@ def run_from_columns(topics: list[str], docids: list[str], scores: list[float], 
         if ranked is None:
             ranked = results[t] = []
         ranked.append(make(t, len(ranked) + 1, doc_list[a], tuple(x_sorted[a:b]), score_list[a]))
-    return Run(name, results, source, (name,) if run_ids is None else run_ids)
+    return Run(name, results, source, (name,) if run_ids is None else run_ids, by_score=True)
 
 
 def write_run(run: Run, path: str | os.PathLike, run_id: str | None = None) -> None:

@@ -12,7 +12,8 @@ True
 
 from __future__ import annotations
 
-from .base import Measure, Param, parse_measure, parse_measures, register, registry
+from .base import Measure, Param, register, registry
+from .parse import parse_measure, parse_measures, parse_requests
 from .esr import ESRP, ESRR, NSRCG, NSRCG2, SRPRUM, ESRInputs, SRiP, SRiP2, SRiR, SRiR2, compute_esr_family
 from .fol import MAgP, MAiP, compute_fol_family, gP, gR, iP
 from .inputs import RankedNodes
@@ -20,7 +21,7 @@ from . import interop  # noqa: F401  (graphsr measures inside ir_measures: regis
 from .provider import Provider, ScoringContext, provider_of, providers, register_provider
 from .sr import SR, SRP, compute_sr_family, sr_components
 
-__all__ = ["Measure", "Param", "parse_measure", "parse_measures", "register", "registry", "RankedNodes",
+__all__ = ["Measure", "Param", "parse_measure", "parse_measures", "parse_requests", "register", "registry", "RankedNodes",
            "Provider", "ScoringContext", "provider_of", "providers", "register_provider",
            "SR", "SRP", "sr_components", "compute_sr_family",
            "ESRInputs", "ESRP", "ESRR", "SRiP", "SRiR", "SRiP2", "SRiR2", "NSRCG", "NSRCG2", "SRPRUM",

@@ -1,4 +1,5 @@
-"""Measure objects, the registry of measure names and the measure-string parser.
+"""Measure objects and the registry of measure names (the parser of measure strings is
+:mod:`graphsr.measures.parse`).
 
 A measure is a small declarative object: a name, supported parameters and an
 optional rank cut-off.  Its canonical string (``repr``) round-trips through
@@ -15,23 +16,25 @@ The arithmetic lives elsewhere (one package per family,
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..errors import MeasureNameError
 
-__all__ = ["Param", "Measure", "register", "registry", "parse_measure", "parse_measures", "format_param",
+__all__ = ["Param", "Measure", "register", "register_preset", "registry", "presets", "format_param",
            "FAMILY_PACKAGES"]
 
 
 @dataclass(frozen=True)
 class Param:
-    """One supported parameter: its type, default and a one-line description."""
+    """One supported parameter: its type, default and a one-line description; ``canon`` (optional) turns a
+    given value into its canonical form (e.g. ``generalised`` into ``gen``), raising ``ValueError`` for a
+    value the parameter cannot take."""
 
     dtype: type
     default: Any = None
     desc: str = ""
+    canon: Any = None
 
 
 class Measure:
@@ -56,6 +59,7 @@ class Measure:
     DESCRIPTION: ClassVar[str] = ""
     SUPPORTED_PARAMS: ClassVar[dict[str, Param]] = {}
     CUTOFF: ClassVar[str] = "optional"
+    AT_PARAM: ClassVar[str] = "cutoff"  # what ``@x`` sets: the cut-off, or a parameter (IPrec@0.5: recall)
     FAMILY: ClassVar[str] = ""
     INTEGER: ClassVar[bool] = False
     AGGREGATE: ClassVar[str] = "mean"
@@ -78,12 +82,8 @@ class Measure:
         values = {}
         for name, spec in self.SUPPORTED_PARAMS.items():
             v = params.get(name, spec.default)
-            if v is not None and not isinstance(v, spec.dtype):
-                try:
-                    v = spec.dtype(v)
-                except (TypeError, ValueError):
-                    raise MeasureNameError(f"{self.NAME}: parameter {name} expects {spec.dtype.__name__}, "
-                                           f"got {v!r}") from None
+            if v is not None:
+                v = _convert(self.NAME, name, spec, v)
             values[name] = v
         self.cutoff = cutoff
         self.params = values
@@ -93,8 +93,11 @@ class Measure:
     def __call__(self, **params: Any) -> "Measure":
         return type(self)(cutoff=self.cutoff, **{**{k: self.params[k] for k in self.given}, **params})
 
-    def __matmul__(self, cutoff: int) -> "Measure":
-        return type(self)(cutoff=cutoff, **{k: self.params[k] for k in self.given})
+    def __matmul__(self, at: Any) -> "Measure":
+        given = {k: self.params[k] for k in self.given}
+        if self.AT_PARAM != "cutoff":
+            return type(self)(cutoff=self.cutoff, **{**given, self.AT_PARAM: at})
+        return type(self)(cutoff=at, **given)
 
     def with_defaults(self, **params: Any) -> "Measure":
         """The same measure with ``params`` set where the measure takes them and its string left them
@@ -109,8 +112,11 @@ class Measure:
     # -- canonical form ----------------------------------------------------
     def __repr__(self) -> str:
         shown = [f"{k}={_fmt(v)}" for k, v in self.params.items()
-                 if v is not None and v != self.SUPPORTED_PARAMS[k].default]
+                 if v is not None and v != self.SUPPORTED_PARAMS[k].default and k != self.AT_PARAM]
         s = self.NAME + (f"({','.join(shown)})" if shown else "")
+        if self.AT_PARAM != "cutoff":
+            at = self.params.get(self.AT_PARAM)
+            return s + (f"@{float(at)!r}" if at is not None else "")
         return s + (f"@{self.cutoff}" if self.cutoff is not None else "")
 
     def __str__(self) -> str:
@@ -182,14 +188,49 @@ RUNTIME: dict[str, Any] = {}
 
 
 def format_param(v: Any) -> str:
-    """A parameter value as measure strings write it (``1`` for 1.0)."""
+    """A parameter value as measure strings write it (``1`` for 1.0; a mapping as ``{0:1,2:3}``, as
+    ir_measures writes it)."""
     return _fmt(v)
 
 
 def _fmt(v: Any) -> str:
     if isinstance(v, float) and v.is_integer():
         return str(int(v)) if abs(v) < 1e15 else repr(v)
+    if isinstance(v, dict):
+        return "{" + ",".join(f"{_fmt(k)}:{_fmt(x)}" for k, x in sorted(v.items())) + "}"
     return str(v)
+
+
+_TRUE, _FALSE = ("true", "1", "yes"), ("false", "0", "no")
+
+
+def _convert(measure: str, name: str, spec: Param, v: Any) -> Any:
+    """``v`` as parameter ``name`` of ``measure`` takes it (its type, then its canonical form)."""
+    expected = spec.dtype.__name__
+    if spec.dtype is bool and not isinstance(v, bool):
+        text = str(v).strip().lower()
+        if text not in _TRUE + _FALSE:
+            raise MeasureNameError(f"{measure}: parameter {name} expects true or false, got {v!r}")
+        v = text in _TRUE
+    elif spec.dtype is dict and not isinstance(v, dict):
+        raise MeasureNameError(f"{measure}: parameter {name} expects a mapping such as {{0:0,1:1,2:3}}, got {v!r}")
+    elif spec.dtype in (int, float) and (isinstance(v, bool) or not isinstance(v, (int, float, str))):
+        raise MeasureNameError(f"{measure}: parameter {name} expects {expected}, got {v!r}")
+    elif spec.dtype is int and isinstance(v, float):
+        if not v.is_integer():
+            raise MeasureNameError(f"{measure}: parameter {name} expects an integer, got {v!r}")
+        v = int(v)
+    elif not isinstance(v, spec.dtype):
+        try:
+            v = spec.dtype(v)
+        except (TypeError, ValueError):
+            raise MeasureNameError(f"{measure}: parameter {name} expects {expected}, got {v!r}") from None
+    if spec.canon is not None:
+        try:
+            v = spec.canon(v)
+        except (TypeError, ValueError) as exc:
+            raise MeasureNameError(f"{measure}: parameter {name}: {exc}") from None
+    return v
 
 
 _REGISTRY: dict[str, type[Measure]] = {}
@@ -219,113 +260,18 @@ def registry() -> dict[str, type[Measure]]:
     return dict(_REGISTRY)
 
 
-_MEASURE = re.compile(r"^\s*(?P<name>[A-Za-z][A-Za-z0-9_.]*)"
-                      r"(?:\[(?P<bracket>[^\[\]]*)\])?"
-                      r"(?:\((?P<params>[^()]*)\))?"
-                      r"(?:\[(?P<bracket2>[^\[\]]*)\])?"
-                      r"(?:@(?P<cutoff>[^\s]+))?\s*$")
+_PRESETS: dict[str, tuple[type[Measure], dict[str, Any]]] = {}
 
 
-def parse_measure(text: str | Measure) -> Measure:
-    """Parse a measure string such as ``SRP@10`` into a measure object.
-
-    Parameters
-    ----------
-    text : str or Measure
-
-    Returns
-    -------
-    Measure
-        Its ``repr`` is the canonical form of ``text``.
-
-    Raises
-    ------
-    MeasureNameError
-        For a malformed string, an unknown name (listing the known ones), a
-        bad parameter or a missing required cut-off.
-
-    Examples
-    --------
-    >>> from graphsr.measures import parse_measure
-    >>> parse_measure("SRP@10")
-    SRP@10
-    >>> parse_measure("SR")
-    SR
-    >>> parse_measure("NSRCG(l=1,m=2)@10")
-    NSRCG(m=2)@10
-    >>> parse_measure("XYZ@3")
-    Traceback (most recent call last):
-    ...
-    graphsr.errors.MeasureNameError: unknown measure 'XYZ'; known measures: AP, AgP, AiP, ...
-    """
-    if isinstance(text, Measure):
-        return text.validate()
-    reg = registry()
-    text = _official_alias(text)
-    m = _MEASURE.match(text)
-    if m is None:
-        raise MeasureNameError(f"cannot parse measure {text!r}; expected Name, Name@k or Name(param=value,...)@k")
-    name = m.group("name")
-    cls = reg.get(name)
-    if cls is None:
-        raise MeasureNameError(f"unknown measure {name!r}; known measures: {', '.join(sorted(reg))}")
-    params: dict[str, Any] = {}
-    if m.group("params"):
-        for part in m.group("params").split(","):
-            key, eq, value = part.partition("=")
-            if not eq or not key.strip():
-                raise MeasureNameError(f"{text!r}: expected parameters as name=value, got {part!r}")
-            params[key.strip()] = _value(value.strip())
-    cutoff = None
-    bracket = m.group("bracket") if m.group("bracket2") is None else m.group("bracket2")
-    if m.group("bracket") is not None and m.group("bracket2") is not None:
-        raise MeasureNameError(f"{text!r}: give one [value]")
-    if bracket is not None:  # Name[value]: the measure's bracket parameter, e.g. iP[0.01]
-        key = getattr(cls, "BRACKET", None)
-        if key is None and not getattr(cls, "BRACKET_CUTOFF", False):
-            raise MeasureNameError(f"{text!r}: {name} takes no [value]")
-        if key is None:  # the official tool's gP[5] is gP@5
-            if m.group("cutoff") is not None:
-                raise MeasureNameError(f"{text!r}: give the cut-off once, as [k] or @k")
-            try:
-                cutoff = int(bracket)
-            except ValueError:
-                raise MeasureNameError(f"{text!r}: expected an integer rank in [ ]") from None
-        else:
-            params[key] = _value(bracket.strip())
-    if m.group("cutoff") is not None:
-        try:
-            cutoff = int(m.group("cutoff"))
-        except ValueError:
-            raise MeasureNameError(f"{text!r}: expected an integer cut-off after @, got "
-                                   f"{m.group('cutoff')!r}") from None
-    return cls(cutoff=cutoff, **params).validate()
+def register_preset(name: str, cls: type[Measure], **params: Any) -> None:
+    """Register ``name`` as a measure of ``cls`` with ``params`` set (ir_measures' ``NumRelRet`` is
+    ``NumRet(rel=1)``)."""
+    if name in _REGISTRY or name in _PRESETS:
+        raise ValueError(f"measure name {name!r} registered twice")
+    _PRESETS[name] = (cls, params)
 
 
-_IRCL = re.compile(r"^\s*ircl_prn\.(\d+(?:\.\d*)?)(.*)$", re.S)
-
-
-def _official_alias(text: str) -> str:
-    """The official tool's ``ircl_prn.0.10`` is ``ircl_prn[0.10]``."""
-    m = _IRCL.match(text)
-    return f"ircl_prn[{m.group(1)}]{m.group(2)}" if m else text
-
-
-def _value(s: str) -> Any:
-    for conv in (int, float):
-        try:
-            return conv(s)
-        except ValueError:
-            pass
-    return s
-
-
-def parse_measures(texts: list[str]) -> list[Measure]:
-    """Parse several measure strings, keeping their order and dropping repeats."""
-    out: list[Measure] = []
-    for t in texts:
-        m = parse_measure(t)
-        if m not in out:
-            out.append(m)
-    return out
-
+def presets() -> dict[str, tuple[type[Measure], dict[str, Any]]]:
+    """The registered presets (see :func:`register_preset`), by name."""
+    registry()
+    return dict(_PRESETS)

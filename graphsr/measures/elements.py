@@ -116,7 +116,8 @@ def ranked_nodes(run: Run, judged: Mapping[str, Mapping[tuple[str, int], float]]
     diag = diag if diag is not None else Diagnostics()
     doc_codes = {} if doc_codes is None else doc_codes
     seen_cache: dict[str, list[float]] = {}
-    rt, rd, ir, inode, rel, seen = [], [], [], [], [], []
+    rt, rd, ir, inode, rel, seen, score = [], [], [], [], [], [], []
+    nan = float("nan")
     for t, topic in enumerate(topics):
         rel_of = judged.get(topic, {}).get
         for res in run.results.get(topic, ()):
@@ -146,13 +147,16 @@ def ranked_nodes(run: Run, judged: Mapping[str, Mapping[tuple[str, int], float]]
             r = len(rt)
             rt.append(t)
             rd.append(code)
+            score.append(res.score)
             high = code << 32
             for i in nodes:
                 ir.append(r)
                 inode.append(high | i)
-                rel.append(rel_of((docid, i), 0.0))
+                rel.append(rel_of((docid, i), nan))
                 seen.append(s[i])
-    return RankedNodes(list(topics), rt, rd, ir, inode, rel, seen)
+    grade = np.asarray(rel, dtype=float)
+    relevance = np.where(grade > 0, grade, 0.0)  # not assessed (NaN) or a negative grade: not relevant
+    return RankedNodes(list(topics), rt, rd, ir, inode, relevance, seen, grade, score)
 
 
 def judged_nodes(qrels: ElementQrels, context: ScoringContext,

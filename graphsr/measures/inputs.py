@@ -38,6 +38,13 @@ class RankedNodes:
     seen : array of float, shape (N,)
         ``p(e;f)`` for the item's node e and any other node f of the same
         document (SR Eq 7: ``1 - pi(S(e))``; 0 without navigation).
+    grade : array of float, shape (N,), optional
+        The assessed value of each item's node as the assessments give it
+        (negative grades included; NaN: not assessed), for the measures that
+        tell unjudged from non-relevant (trec_eval's); ``rel`` is its
+        relevance, 0 for negative or missing grades.  Default: ``rel``.
+    result_score : array of float, shape (m,), optional
+        The run's score of each result (NaN where unknown).
 
     Examples
     --------
@@ -55,6 +62,8 @@ class RankedNodes:
     item_node: np.ndarray
     rel: np.ndarray
     seen: np.ndarray
+    grade: np.ndarray | None = None
+    result_score: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         self.result_topic = np.asarray(self.result_topic, dtype=np.int64)
@@ -86,6 +95,14 @@ class RankedNodes:
             raise ValueError("rel must be non-negative and finite")
         if n and (self.seen.min() < 0 or self.seen.max() > 1):
             raise ValueError("seen probabilities must lie in [0, 1]")
+        self.grade = self.rel.copy() if self.grade is None else np.asarray(self.grade, dtype=float)
+        if len(self.grade) != n:
+            raise ValueError(f"grade has {len(self.grade)} entries, expected {n}")
+        if self.result_score is None:
+            self.result_score = np.full(m, np.nan)
+        self.result_score = np.asarray(self.result_score, dtype=float)
+        if len(self.result_score) != m:
+            raise ValueError(f"result_score has {len(self.result_score)} entries, expected {m}")
 
     @property
     def num_results(self) -> int:

@@ -35,19 +35,34 @@ from ..errors import GraphsrInputError
 from ..model.document import DocumentTree
 from .base import FAMILY_PACKAGES, Measure, registry
 
-__all__ = ["ELEMENT", "PASSAGE", "ScoringContext", "Scratch", "RunScores", "Provider", "register_provider",
+__all__ = ["ELEMENT", "PASSAGE", "NEEDS_TEXT", "OPTION_TEXT", "ScoringContext", "Scratch", "RunScores", "Provider", "register_provider",
            "provider_of", "providers", "input_kind"]
 
 ELEMENT, PASSAGE = "element", "passage"
 
-#: What a context may have to hold, and how to give it (for the error when it does not).
+#: What a context may have to hold, and how to give it (for the error when it does not): on the command line,
+#: and in Python.
 NEEDS_TEXT = {
-    "documents": "the collection's documents (--collection DIR, or a stored collection)",
-    "navigation": "an SR navigation model (--model SUMMARY:WEIGHT with --collection DIR, 'none' for no "
-                  "navigation, or a stored model)",
-    "routes": "navigation learned from route steps (--routes LOG with --collection DIR, --routes-model NAME, "
-              "or --nav depth4 for the depth prior)",
-    "size": "the collection's size in elements (--collection DIR, or a stored model)",
+    "documents": ("the collection's documents (--collection DIR, or a stored collection)",
+                  "the collection's documents: context=graphsr.load_collection(path).context(), or collection= "
+                  "in graphsr.calc_aggregate"),
+    "navigation": ("an SR navigation model (--model SUMMARY:WEIGHT with --collection DIR, 'none' for no "
+                   "navigation, or a stored model)",
+                   "an SR navigation model: context=graphsr.load_collection(path, ['p*']).context('p*:extent') "
+                   "('none' for no navigation)"),
+    "routes": ("navigation learned from route steps (--routes LOG with --collection DIR, --routes-model NAME, "
+               "or --nav depth4 for the depth prior)",
+               "navigation learned from route steps: a context built with graphsr.evaluation.element_context("
+               "..., routes=LOG) or routes_model=NAME, or nav='depth4' for the depth prior"),
+    "size": ("the collection's size in elements (--collection DIR, or a stored model)",
+             "the collection's size in elements: context=graphsr.load_collection(path).context()"),
+}
+
+#: How the options a message may point to are given: on the command line, and in Python.
+OPTION_TEXT = {
+    "lenient": ("--lenient", "lenient=True"),
+    "order=rank": ("--order rank", "order='rank'"),
+    "all_topics": ("-c", "all_topics=True"),
 }
 
 
@@ -73,6 +88,9 @@ class ScoringContext:
         Order of a passage run's results within a topic (the official tool: file).
     lenient : bool
         Score passage runs the official tool refuses, with a warning.
+    interface : {'python', 'cli'}
+        Who reads the messages: they name Python arguments, or command-line
+        options.
     """
 
     documents: Mapping[str, DocumentTree] | None = None
@@ -83,12 +101,23 @@ class ScoringContext:
     unknown: str = "error"
     order: str = "file"
     lenient: bool = False
+    interface: str = "python"
 
     def __post_init__(self) -> None:
         if self.unknown not in ("error", "warn"):
             raise ValueError(f"unknown must be 'error' or 'warn', got {self.unknown!r}")
         if self.order not in ("file", "rank"):
             raise ValueError(f"order must be 'file' or 'rank', got {self.order!r}")
+        if self.interface not in ("python", "cli"):
+            raise ValueError(f"interface must be 'python' or 'cli', got {self.interface!r}")
+
+    def option(self, name: str) -> str:
+        """How the user gives option ``name`` (a key of :data:`OPTION_TEXT`) where they are."""
+        return OPTION_TEXT[name][self.interface == "python"]
+
+    def needs_text(self, need: str) -> str:
+        """What to give for ``need`` (a key of :data:`NEEDS_TEXT`), in the user's terms."""
+        return NEEDS_TEXT[need][self.interface == "python"]
 
     def has(self, need: str) -> bool:
         """Whether the context holds ``need`` (a key of :data:`NEEDS_TEXT`)."""
@@ -149,14 +178,18 @@ class Provider:
         if graded and getattr(qrels, "grades", None) is None:
             raise GraphsrInputError(f"{', '.join(graded)}: need INEX (e, s) assessments ('topic Q0 file xpath e s'), "
                                     "not one relevance value per element")
-        above = qrels.above_one() if hasattr(qrels, "above_one") else None
+        outside = qrels.outside_unit() if hasattr(qrels, "outside_unit") else None
         unit = [str(m) for m in measures if not m.ANY_SCALE]
-        if above is not None and unit:
-            topic, line = above
+        if outside is not None and unit:
+            topic, line, value = outside
             where = f"{qrels.source}:{line}" if qrels.source and line else (qrels.source or "the assessments")
+            if value < 0:
+                raise GraphsrInputError(f"{', '.join(unit)}: need relevance in [0, 1]; {where} (topic {topic}) "
+                                        f"grades {value:g}, below 0: give such nodes 0 (trec_eval's measures -- P, "
+                                        "R, AP, nDCG, ... -- take negative grades as unjudged)")
             raise GraphsrInputError(f"{', '.join(unit)}: need relevance in [0, 1]; {where} (topic {topic}) grades "
                                     f"above 1 (up to {qrels.max_rel:g}): divide the grades by {qrels.max_rel:g} "
-                                    "(P, R, AP and nDCG take grades as they are)")
+                                    "(trec_eval's measures -- P, R, AP, nDCG, ... -- take grades as they are)")
         kinds = {qrels_kind}
         for run in runs:
             kind = input_kind(run)
@@ -165,7 +198,7 @@ class Provider:
             kinds.add(kind)
         for need in sorted(self.needs(kinds, measures)):
             if not context.has(need):
-                raise GraphsrInputError(f"{names}: need {NEEDS_TEXT[need]}")
+                raise GraphsrInputError(f"{names}: need {context.needs_text(need)}")
 
     def evaluator(self, measures: Sequence[Measure], qrels, context: ScoringContext, shared: Scratch):
         """An object whose ``score(run, topics, scratch) -> RunScores`` scores one run for ``topics``

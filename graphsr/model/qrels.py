@@ -37,10 +37,12 @@ class ElementQrels:
     2002-2005 assessments also ``grades[topic][(docid, canonical_xpath)] =
     (e, s)`` (else ``grades`` is None).
 
-    Relevance is SR's scale, [0, 1]; TREC-style graded values above 1
-    (0, 1, 2, 3) are kept for the measures that read grades as trec_eval
-    does (the flat family: P, R, AP, nDCG); :attr:`max_rel` tells them
-    apart, and the other measures refuse such assessments in one line.
+    Relevance is SR's scale, [0, 1]; TREC-style grades above 1 (0, 1, 2,
+    3, ...) and below 0 (the TREC Web track's -2 for spam) are kept for the
+    measures that read grades as trec_eval does (the flat family: P, R, AP,
+    nDCG, ...; a negative grade is "assessed, not judged": not relevant, no
+    gain, skipped by bpref); :meth:`outside_unit` finds them, and the other
+    measures refuse such assessments in one line.
     """
 
     def __init__(self, judgments: dict[str, dict[tuple[str, str], float]], source: str | None = None,
@@ -63,12 +65,23 @@ class ElementQrels:
         """The largest relevance value assessed (0 if none)."""
         return max((v for d in self.judgments.values() for v in d.values()), default=0.0)
 
+    @property
+    def min_rel(self) -> float:
+        """The smallest relevance value assessed (0 if none)."""
+        return min((v for d in self.judgments.values() for v in d.values()), default=0.0)
+
     def above_one(self) -> tuple[str, int | None] | None:
         """Where a relevance value above 1 is first assessed: (topic, line), or None."""
+        found = self.outside_unit()
+        return None if found is None or found[2] < 0 else found[:2]
+
+    def outside_unit(self) -> tuple[str, int | None, float] | None:
+        """Where a relevance value outside [0, 1] (a TREC-style grade) is first assessed: (topic, line,
+        value), or None."""
         for topic, d in self.judgments.items():
             for (docid, xp), v in d.items():
-                if v > 1.0:
-                    return topic, self.lines.get((topic, docid, xp))
+                if v > 1.0 or v < 0.0:
+                    return topic, self.lines.get((topic, docid, xp)), v
         return None
 
     def __iter__(self) -> Iterator[tuple[str, str, str, float]]:
@@ -85,7 +98,7 @@ class ElementQrels:
 
     @classmethod
     def from_rows(cls, rows: Iterable[QrelsRow], source: str | None = None) -> "ElementQrels":
-        """Collect assessments, refusing negative or non-finite values and repeated nodes (values above 1 are
+        """Collect assessments, refusing non-finite values and repeated nodes (values above 1 or below 0 are
         TREC-style grades: see the class docstring)."""
         judgments: dict[str, dict[tuple[str, str], float]] = {}
         grades: dict[str, dict[tuple[str, str], tuple[int, int]]] = {}
@@ -104,9 +117,9 @@ class ElementQrels:
                     raise QrelsFormatError(str(exc), source, row.line) from None
                 row = QrelsRow(row.topic, row.docid, row.xpath, float(quantise([row.grade], "gen")[0]), row.line,
                                row.grade)
-            if not (0.0 <= row.rel < float("inf")):
-                raise QrelsFormatError(f"relevance must be a number in [0, 1] (or a TREC-style grade 2, 3, ...), got "
-                                       f"{row.rel!r}", source, row.line)
+            if not (-float("inf") < row.rel < float("inf")):
+                raise QrelsFormatError(f"relevance must be a number in [0, 1] (or a TREC-style grade such as 2 or "
+                                       f"-1), got {row.rel!r}", source, row.line)
             try:
                 xp = canonical_xpath(row.xpath)
             except ValueError as exc:

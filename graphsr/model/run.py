@@ -69,16 +69,21 @@ class Run:
         Per topic, the tree results in rank order.
     source : str, optional
         The file it was read from, for messages.
+    by_score : bool
+        Whether the ranks were given by sorting the scores (TREC document
+        runs, DataFrames and dicts, as trec_eval ranks them), rather than read
+        from a rank column.
 
     Use :meth:`from_rows` to build one from lines; it checks the structure.
     """
 
     def __init__(self, name: str, results: dict[str, list[TreeResult]], source: str | None = None,
-                 run_ids: tuple[str, ...] = ()):
+                 run_ids: tuple[str, ...] = (), by_score: bool = False):
         self.name = name
         self.results = results
         self.source = source
         self.run_ids = run_ids
+        self.by_score = by_score
 
     def __repr__(self) -> str:
         return f"Run({self.name!r}, topics={len(self.results)}, results={self.num_results})"

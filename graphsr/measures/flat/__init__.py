@@ -1,5 +1,6 @@
-"""The flat baselines (trec_eval's P@k, R@k, AP/MAP, nDCG@k) on element or document runs, so that no second
-tool is needed beside SR.
+"""The flat measures users report beside SR: trec_eval's standard set (P, R, AP, nDCG, RR, Rprec, Bpref,
+Success, IPrec, NumRet, NumRel, NumQ) and ir_measures' Judged, on document, element or tree runs, so that no
+second tool is needed.
 
 >>> from graphsr.measures.flat import P
 >>> P @ 5
@@ -7,9 +8,11 @@ P@5
 """
 
 from ..provider import register_provider
-from .measures import AP, R, P, compute_flat_family, nDCG
+from .measures import (AP, FLAT_MEASURES, IPrec, NumQ, NumRel, NumRet, R, RR, Bpref, Judged, P, Rprec, Success,
+                       nDCG)
 from .provider import FlatProvider
 
-__all__ = ["P", "R", "AP", "nDCG", "compute_flat_family", "FlatProvider"]
+__all__ = ["P", "R", "AP", "nDCG", "RR", "Rprec", "Bpref", "Success", "IPrec", "NumRet", "NumRel", "NumQ",
+           "Judged", "FLAT_MEASURES", "FlatProvider"]
 
 register_provider(FlatProvider())

@@ -1,43 +1,98 @@
-"""The flat baselines users run beside SR, as trec_eval computes them, on element (or document) runs.
+r"""The flat measures researchers report beside SR: trec_eval's standard set, named as ir_measures names them.
 
-Each ranked result is one retrieved item; its relevance is the highest
-assessed value of its nodes (a plain document run: the document's).  With
-``rel=`` an item counts as relevant when its value is at least ``rel``, else
-when it is above 0.  For a topic with ``R`` relevant assessed elements:
+Each ranked result is one retrieved *item* (a plain document run: a document;
+an element run: an element; a tree result: the set of its nodes, see
+:mod:`graphsr.measures.flat.ranking`).  An item is relevant when its grade
+is at least ``rel`` (default: above 0), judged non-relevant when its grade
+is 0 or more but it is not relevant, and unjudged otherwise (not assessed, or
+assessed with a negative grade, which trec_eval reads as "in the pool but not
+judged").  For a topic with ``R`` relevant assessed nodes (``NumRel``), ``N``
+judged non-relevant ones, and ``rel_i`` = 1 when the item at rank ``i`` is
+relevant:
 
-* ``P@k``: relevant items in the first k, over k;
-* ``R@k``: relevant items in the first k, over R;
-* ``AP`` (also ``MAP``): the mean over the R relevant elements of the
-  precision at the rank where each is retrieved (0 if it is not);
-* ``nDCG@k``: ``sum_{i<=k} g_i / log2(i + 1)`` over the same for the ideal
-  ordering of the assessed values (gain = the assessed value); no cut-off:
-  the whole ranking.
+================  =============================================================================  ==================
+measure           per topic                                                                      trec_eval name
+================  =============================================================================  ==================
+``P@k``           :math:`\sum_{i \le k} rel_i / k`                                               ``P_k``
+``R@k``           :math:`\sum_{i \le k} rel_i / R`                                               ``recall_k``
+``AP``, ``AP@k``  :math:`\frac{1}{R} \sum_{i \le k,\ rel_i} P@i`                                 ``map``, ``map_cut_k``
+``nDCG[@k]``      :math:`\sum_{i \le k} g_i / \log_2(i+1)` over the same for the judged gains    ``ndcg``, ``ndcg_cut_k``
+                  sorted decreasing (gain = grade, or ``gains[grade]``; ``dcg=exp-log2``:
+                  :math:`2^{g}-1`)
+``RR[@k]``        :math:`1 / \min\{i \le k : rel_i\}` (0 if none)                                ``recip_rank``
+``Rprec``         :math:`\sum_{i \le R} rel_i / R`                                               ``Rprec``
+``Bpref``         :math:`\frac{1}{R} \sum_{rel_i} \left(1 - \frac{\min(n_i, R)}{\min(N, R)}         ``bpref``
+                  \right)`, :math:`n_i` judged non-relevant items above rank ``i``
+``Success@k``     1 if :math:`\sum_{i \le k} rel_i > 0`                                          ``success_k``
+``IPrec@x``       :math:`\max_{j \ge i_c} P@j`, ``i_c`` the rank of the ``c``-th relevant        ``iprec_at_recall_x``
+                  item, :math:`c = \lfloor xR + 0.9 \rfloor` (0 if fewer are retrieved)
+``NumRet``        items retrieved (``rel=``: relevant items retrieved); all: sum                 ``num_ret``,
+                                                                                                 ``num_rel_ret``
+``NumRel``        ``R``; all: sum                                                                ``num_rel``
+``NumQ``          1 per topic; all: the topics averaged                                          ``num_q``
+``Judged@k``      items among the first ``min(k, retrieved)`` that are assessed, over their      (ir_measures)
+                  number
+================  =============================================================================  ==================
 
-Results are taken in the run's rank order; trec_eval sorts by score
-(descending, ties by document id descending), the same order when the ranks
-follow the scores.
+``judged_only=true`` (trec_eval ``-J``) removes unjudged items before
+scoring.  Differential tests hold each measure to trec_eval (through
+pytrec_eval) per topic and in aggregate, and ``Judged@k`` to ir_measures.
 
 >>> from graphsr.measures import parse_measure
->>> parse_measure("P@10"), parse_measure("MAP"), parse_measure("nDCG@5"), parse_measure("P(rel=0.5)@5")
-(P@10, AP, nDCG@5, P(rel=0.5)@5)
+>>> parse_measure("P@10"), parse_measure("MAP"), parse_measure("nDCG@5"), parse_measure("P(rel=2)@5")
+(P@10, AP, nDCG@5, P(rel=2)@5)
+>>> parse_measure("IPrec@0.5"), parse_measure("RR(judged_only=true)@10"), parse_measure("NumRelRet")
+(IPrec@0.5, RR(judged_only=True)@10, NumRet(rel=1))
 """
 
 from __future__ import annotations
 
-import numpy as np
+from ..base import Measure, Param, register, register_preset
 
-from ..base import Measure, Param, register
+__all__ = ["P", "R", "AP", "nDCG", "RR", "Rprec", "Bpref", "Success", "NumRet", "NumRel", "NumQ", "IPrec",
+           "Judged", "FLAT_MEASURES"]
 
-__all__ = ["P", "R", "AP", "nDCG", "compute_flat_family"]
 
-_REL = {"rel": Param(float, None, "an item is relevant at this value or above (default: above 0)")}
+def _threshold(v: float) -> float:
+    if v <= 0:
+        raise ValueError(f"rel={v:g} counts every retrieved item as relevant; give a threshold above 0 "
+                         "(by default an item is relevant when its grade is above 0)")
+    return v
+
+
+def _recall_level(v: float) -> float:
+    if not 0.0 <= v <= 1.0:
+        raise ValueError(f"expected a recall level in [0, 1], got {v:g}")
+    return v
+
+
+def _dcg(v: str) -> str:
+    if v not in ("log2", "exp-log2"):
+        raise ValueError(f"expected log2 or exp-log2, got {v!r}")
+    return v
+
+
+def _gains(v: dict) -> dict | None:
+    """A gain mapping without its identity entries (as ir_measures writes it); None when nothing is left."""
+    out = {}
+    for k, g in v.items():
+        if isinstance(k, bool) or isinstance(g, bool) or not isinstance(k, (int, float)) \
+                or not isinstance(g, (int, float)):
+            raise ValueError(f"expected grade:gain numbers, got {k!r}:{g!r}")
+        if k != g:
+            out[k] = g
+    return out or None
+
+
+_REL = Param(float, None, "an item is relevant at this grade or above (default: above 0)", _threshold)
+_JUDGED = Param(bool, False, "drop unjudged items before scoring (trec_eval -J)")
 
 
 class _Flat(Measure):
     FAMILY = "flat"
     BOUNDS = (0.0, 1.0)
-    ANY_SCALE = True  # TREC-style grades 0, 1, 2, 3 as trec_eval reads them
-    SUPPORTED_PARAMS = dict(_REL)
+    ANY_SCALE = True  # TREC-style grades (0..4, negative) as trec_eval reads them
+    SUPPORTED_PARAMS = {"rel": _REL, "judged_only": _JUDGED}
 
 
 class _P(_Flat):
@@ -48,65 +103,128 @@ class _P(_Flat):
 
 class _R(_Flat):
     NAME = "R"
-    DESCRIPTION = "recall at k: relevant items in the first k, over the relevant assessed (trec_eval recall_k)"
+    DESCRIPTION = "recall at k: relevant items in the first k, over the relevant assessed R (trec_eval recall_k)"
     CUTOFF = "required"
 
 
 class _AP(_Flat):
     NAME = "AP"
-    DESCRIPTION = "average precision (trec_eval map); @k: the first k items only"
-    CUTOFF = "optional"
+    DESCRIPTION = ("average precision: the sum of P@i at the ranks i of relevant items, over R (trec_eval map; "
+                   "@k: map_cut_k, the first k items)")
 
 
 class _nDCG(_Flat):
     NAME = "nDCG"
-    DESCRIPTION = "normalised discounted cumulated gain, gain = assessed value, log2 discount (trec_eval ndcg_cut)"
-    CUTOFF = "optional"
+    DESCRIPTION = ("normalised discounted cumulated gain: sum of gain_i / log2(i + 1) over the same for the "
+                   "judged gains sorted decreasing; gain = grade, or gains[grade] (trec_eval ndcg; @k: "
+                   "ndcg_cut_k)")
+    SUPPORTED_PARAMS = {"dcg": Param(str, "log2", "log2 (gain = grade) or exp-log2 (gain = 2^grade - 1)", _dcg),
+                        "gains": Param(dict, None, "grade -> gain mapping, e.g. {0:0,1:1,2:3} (as ir_measures)",
+                                       _gains),
+                        "judged_only": _JUDGED}
+
+
+class _RR(_Flat):
+    NAME = "RR"
+    DESCRIPTION = "reciprocal rank of the first relevant item, 0 if none (trec_eval recip_rank; @k: the first k)"
+
+
+class _Rprec(_Flat):
+    NAME = "Rprec"
+    DESCRIPTION = "precision at R: relevant items in the first R, over R (trec_eval Rprec)"
+    CUTOFF = "none"
+
+
+class _Bpref(_Flat):
+    NAME = "Bpref"
+    DESCRIPTION = ("binary preference: over the relevant items, 1 - min(n, R) / min(N, R), n the judged "
+                   "non-relevant items ranked above, N those assessed; summed over R (trec_eval bpref)")
+    CUTOFF = "none"
+    SUPPORTED_PARAMS = {"rel": _REL}
+
+
+class _Success(_Flat):
+    NAME = "Success"
+    DESCRIPTION = "1 if a relevant item is in the first k, else 0 (trec_eval success_k)"
+    CUTOFF = "required"
+
+
+class _IPrec(_Flat):
+    NAME = "IPrec"
+    DESCRIPTION = ("interpolated precision at recall x: the highest P@j at or after the rank of the c-th "
+                   "relevant item, c = floor(x R + 0.9) (the first if c = 0), 0 if fewer are retrieved (trec_eval "
+                   "iprec_at_recall_x)")
+    CUTOFF = "none"
+    AT_PARAM = "recall"
+    SUPPORTED_PARAMS = {"recall": Param(float, None, "recall level in [0, 1] (IPrec@0.5)", _recall_level),
+                        "rel": _REL, "judged_only": _JUDGED}
+
+    def validate(self) -> "Measure":
+        from ...errors import MeasureNameError
+
+        super().validate()
+        if self.params["recall"] is None:
+            raise MeasureNameError("IPrec needs a recall level, e.g. IPrec@0.5")
+        return self
+
+
+class _Count(_Flat):
+    CUTOFF = "none"
+    INTEGER = True
+    AGGREGATE = "sum"
+    BOUNDS = None
+
+
+class _NumRet(_Count):
+    NAME = "NumRet"
+    DESCRIPTION = ("items retrieved; with rel=: relevant items retrieved; all: sum (trec_eval num_ret, "
+                   "num_rel_ret)")
+    SUPPORTED_PARAMS = {"rel": Param(float, None, "count only items relevant at this grade or above "
+                                                  "(default: every item)", _threshold)}
+
+
+class _NumRel(_Count):
+    NAME = "NumRel"
+    DESCRIPTION = "relevant nodes assessed, R; all: sum (trec_eval num_rel)"
+    SUPPORTED_PARAMS = {"rel": _REL}
+
+
+class _NumQ(_Count):
+    NAME = "NumQ"
+    DESCRIPTION = "1 for each topic scored; all: the number of topics (trec_eval num_q)"
+    SUPPORTED_PARAMS = {}
+    BOUNDS = (0.0, 1.0)
+    EMPTY = 1.0  # a topic the run lacks still counts (trec_eval -c)
+
+    @property
+    def DEFAULT(self) -> float:  # noqa: N802 -- ir_measures gives a topic the run lacks 0
+        return 0.0
+
+
+class _Judged(_Flat):
+    NAME = "Judged"
+    DESCRIPTION = ("judgement rate: assessed items among the first min(k, retrieved), over their number "
+                   "(ir_measures' Judged@k; ties in score in document order, as ir_measures breaks them)")
     SUPPORTED_PARAMS = {}
 
 
-register(_P)
-register(_R)
+register(_P, "Precision")
+register(_R, "Recall")
 register(_AP, "MAP")
 register(_nDCG)
+register(_RR, "MRR")
+register(_Rprec)
+register(_Bpref)
+register(_Success)
+register(_IPrec)
+register(_NumRet)
+register(_NumRel)
+register(_NumQ)
+register(_Judged)
+register_preset("NumRelRet", _NumRet, rel=1.0)
 
-P, R, AP, nDCG = _P(), _R(), _AP(), _nDCG()
+P, R, AP, nDCG, RR, Rprec, Bpref = _P(), _R(), _AP(), _nDCG(), _RR(), _Rprec(), _Bpref()
+Success, IPrec, NumRet, NumRel, NumQ, Judged = _Success(), _IPrec(), _NumRet(), _NumRel(), _NumQ(), _Judged()
 
-
-def compute_flat_family(measures, ranked, relevant_values: list[np.ndarray]) -> dict:
-    """Per-topic values; ``relevant_values[t]``: the assessed values (> 0) of topic t's elements."""
-    T = len(ranked.topics)
-    m_res = len(ranked.result_topic)
-    item_rel = np.asarray(ranked.rel, dtype=float)
-    best = np.zeros(m_res)
-    if len(item_rel):
-        np.maximum.at(best, ranked.item_result, item_rel)  # a tree result: its best node
-    pos = ranked.result_positions()
-    out = {}
-    for m in measures:
-        values = np.zeros(T)
-        threshold = m.params.get("rel")
-        for t in range(T):
-            mine = ranked.result_topic == t
-            gains = best[mine][np.argsort(pos[mine], kind="stable")]
-            assessed = relevant_values[t]
-            if m.NAME == "nDCG":
-                k = m.cutoff or len(gains)
-                disc = 1.0 / np.log2(np.arange(2, k + 2))
-                ideal = np.sort(assessed)[::-1][:k]
-                idcg = float((ideal * disc[:len(ideal)]).sum())
-                g = gains[:k]
-                values[t] = float((g * disc[:len(g)]).sum()) / idcg if idcg > 0 else 0.0
-                continue
-            hit = gains >= threshold if threshold is not None else gains > 0
-            n_rel = int((assessed >= threshold).sum() if threshold is not None else (assessed > 0).sum())
-            if m.NAME == "P":
-                values[t] = hit[:m.cutoff].sum() / m.cutoff
-            elif m.NAME == "R":
-                values[t] = hit[:m.cutoff].sum() / n_rel if n_rel else 0.0
-            else:
-                h = hit[:m.cutoff] if m.cutoff else hit
-                ranks = np.flatnonzero(h) + 1
-                values[t] = float((np.arange(1, len(ranks) + 1) / ranks).sum() / n_rel) if n_rel else 0.0
-        out[m] = values
-    return out
+#: Every flat measure class.
+FLAT_MEASURES = (_P, _R, _AP, _nDCG, _RR, _Rprec, _Bpref, _Success, _IPrec, _NumRet, _NumRel, _NumQ, _Judged)

@@ -1,24 +1,56 @@
-"""How the flat baselines score: element runs resolved against the documents, each result one item."""
+"""How the flat measures score: element (or plain document) runs resolved against the assessments, each
+ranked result one item (:mod:`graphsr.measures.flat.ranking`), every measure its own kernel
+(:mod:`graphsr.measures.flat.kernels`).
+
+Topics: a topic the run has no line for scores 0 on every flat measure and
+counts once in ``NumQ`` (trec_eval ``-c``: "missing queries contribute 0";
+``NumRel`` too).
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..elements import ElementProvider
-from .measures import compute_flat_family
+from ..elements import ElementProvider, run_nodes
+from ..provider import RunScores
+from .judgments import Judgments
+from .kernels import compute_flat
+from .ranking import ranking_of
 
 __all__ = ["FlatProvider"]
 
 
 class FlatProvider(ElementProvider):
-    """P@k, R@k, AP and nDCG@k of element runs against element assessments (trec_eval's definitions)."""
+    """trec_eval's standard measures (and ir_measures' Judged) of element runs against element assessments."""
 
     NAME = "flat"
     DESCRIPTION = "flat (trec_eval)"
-    TITLE = "Flat baselines as trec_eval computes them: P@k, R@k, AP, nDCG@k"
+    TITLE = ("Flat measures as trec_eval computes them (P, R, AP, nDCG, RR, Rprec, Bpref, Success, IPrec, "
+             "NumRet, NumRel, NumQ) and ir_measures' Judged; a tree result is one item")
 
     def prepare(self, measures, qrels, judged, context, shared):
-        return {t: np.array([v for v in assessed.values() if v > 0], dtype=float) for t, assessed in judged.items()}
+        return {t: np.fromiter(assessed.values(), dtype=float, count=len(assessed))
+                for t, assessed in judged.items()}
 
-    def compute(self, measures, ranked, doc_codes, values):
-        return compute_flat_family(measures, ranked, [values.get(t, np.zeros(0)) for t in ranked.topics])
+    def evaluator(self, measures, qrels, context, shared):
+        from ..elements import judged_nodes
+
+        judged = judged_nodes(qrels, context, shared)
+        return _FlatEvaluator(list(measures), judged, context, self.prepare(measures, qrels, judged, context,
+                                                                            shared))
+
+
+class _FlatEvaluator:
+    def __init__(self, measures, judged, context, grades):
+        self.measures, self.judged, self.context, self.grades = measures, judged, context, grades
+
+    def score(self, run, topics, scratch) -> RunScores:
+        ranked, _ = run_nodes(run, topics, self.judged, self.context, scratch)
+        empty = np.zeros(0)
+        judgments = Judgments([self.grades.get(t, empty) for t in topics])
+        values = compute_flat(self.measures, ranking_of(ranked, getattr(run, "by_score", False)), judgments)
+        missing = np.array([t not in run.results for t in topics], dtype=bool)
+        if missing.any():
+            for m in self.measures:
+                values[m][missing] = m.EMPTY
+        return RunScores(values)

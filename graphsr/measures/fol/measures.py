@@ -264,7 +264,7 @@ IP_CURVE = tuple(f"iP[{j / 100:.2f}]" for j in range(101))
 def headline_measures(task: str = "focused", curve: bool = False) -> list[Measure]:
     """The headline measures of ``task`` (with ``curve``, the 101-point iP curve too), as measures of that
     task with default parameters."""
-    from ..base import parse_measure
+    from ..parse import parse_measure
 
     names = list(OFFICIAL_FOCUSED if task in CHARACTER_TASKS else OFFICIAL_CONTEXT)
     if curve:

@@ -67,11 +67,11 @@ class _PassageEvaluator:
 
             run = passage_run(run, self.context.documents, self.qrels.vocab)
         return score_passage_run(self.qrels, run, self.measures, topics, self.context.order,
-                                 self.context.lenient)
+                                 self.context.lenient, self.context.option)
 
 
 def passage_inputs(qrels: FOLQrels, run: FOLRun, topics: list[str],
-                   order: str = "file") -> tuple[PassageInputs, np.ndarray]:
+                   order: str = "file", option=None) -> tuple[PassageInputs, np.ndarray]:
     """Align a run with the assessments for ``topics`` (judged topics, in report order).
 
     Returns the inputs and, for each of their results, its row in ``run``
@@ -92,7 +92,7 @@ def passage_inputs(qrels: FOLQrels, run: FOLRun, topics: list[str],
     ti = topic_index[run.topic_code] if len(run) else np.zeros(0, dtype=np.int64)
     idx = np.flatnonzero(ti >= 0)
     if order == "file":
-        _check_topic_blocks(run, idx, ti[idx])
+        _check_topic_blocks(run, idx, ti[idx], option)
         if not np.all(ti[idx][1:] >= ti[idx][:-1]):  # topic blocks in another order than the report's
             idx = idx[np.argsort(ti[idx], kind="stable")]
         seq = run.line[idx]
@@ -124,7 +124,14 @@ def _dense_codes(key: np.ndarray) -> np.ndarray:
     return out
 
 
-def _check_topic_blocks(run: FOLRun, idx: np.ndarray, ti: np.ndarray) -> None:
+def _option(option, name: str) -> str:
+    """How option ``name`` is given (``option`` from the scoring context; the command line's by default)."""
+    from ..provider import OPTION_TEXT
+
+    return option(name) if option is not None else OPTION_TEXT[name][0]
+
+
+def _check_topic_blocks(run: FOLRun, idx: np.ndarray, ti: np.ndarray, option=None) -> None:
     if len(ti) < 2:
         return
     new = np.flatnonzero(np.r_[True, ti[1:] != ti[:-1]])
@@ -138,7 +145,8 @@ def _check_topic_blocks(run: FOLRun, idx: np.ndarray, ti: np.ndarray) -> None:
     raise RunFormatError(f"topic {names[run.topic_code[r]]} appears again after topic "
                          f"{names[run.topic_code[prev]]} (line {int(run.line[prev])}): in file order each topic's "
                          "lines must be together (the official tool would mix the two topics' results); "
-                         "keep them together or score by rank with --order rank", run.source, int(run.line[r]))
+                         f"keep them together or score by rank with {_option(option, 'order=rank')}", run.source,
+                         int(run.line[r]))
 
 
 _RULE_TEXT = {
@@ -151,20 +159,21 @@ _TASK_NAMES = {"focused": "focused", "thorough": "thorough", "ric": "Relevant in
                "bic": "Best in Context"}
 
 
-def _rule_error(exc: RunRuleError, run: FOLRun, rows: np.ndarray) -> RunFormatError:
+def _rule_error(exc: RunRuleError, run: FOLRun, rows: np.ndarray, option=None) -> RunFormatError:
     r, e = int(rows[exc.result]), int(rows[exc.earlier])
     names, docs = run.vocab.topic_names(), run.vocab.doc_names()
     what = _RULE_TEXT[exc.kind].format(o=int(run.offset[r]), l=int(run.length[r]), eo=int(run.offset[e]),
                                        el=int(run.length[e]), el_=int(run.line[e]))
     tasks = " and ".join(_TASK_NAMES[t] for t in exc.tasks)
-    hint = "; --lenient scores it anyway, not as the official tool" if exc.kind != "interleave" else ""
+    hint = (f"; {_option(option, 'lenient')} scores it anyway, not as the official tool" if exc.kind != "interleave"
+            else "")
     message = (f"topic {names[run.topic_code[r]]}, article {docs[run.doc_code[r]]}: {what}; the official tool "
                f"refuses such {tasks} runs{hint}")
     return RunRuleError(exc.kind, r, e, exc.tasks, message, run.source, int(run.line[r]))
 
 
 def score_passage_run(qrels: FOLQrels, run: FOLRun, measures, topics: list[str], order: str = "file",
-                      lenient: bool = False) -> RunScores:
+                      lenient: bool = False, option=None) -> RunScores:
     """Score one passage run for ``topics`` (judged topics, in report order).
 
     Raises
@@ -175,11 +184,11 @@ def score_passage_run(qrels: FOLQrels, run: FOLRun, measures, topics: list[str],
         file, line, topic and article.
     """
     run = run.recoded(qrels.vocab)
-    x, rows = passage_inputs(qrels, run, topics, order)
+    x, rows = passage_inputs(qrels, run, topics, order, option)
     try:
         got = compute_fol_family(list(measures), x, lenient)
     except RunRuleError as exc:
-        raise _rule_error(exc, run, rows) from None
+        raise _rule_error(exc, run, rows, option) from None
     warnings = []
     refused = got.notes.get("refused")
     if refused is not None:
@@ -193,7 +202,7 @@ def score_passage_run(qrels: FOLQrels, run: FOLRun, measures, topics: list[str],
             done.append(f"{got.notes['extra_results']} result(s) after an article's first ignored in Best in "
                         "Context")
         warnings.append(f"{run.name}: the official tool refuses this run ({what}, first at line "
-                        f"{int(run.line[r])}); scored with --lenient"
+                        f"{int(run.line[r])}); scored with {_option(option, 'lenient')}"
                         + (f" ({'; '.join(done)})" if done else " (overlapping passages merged per article)")
                         + ": these numbers are not the official tool's")
     if got.notes.get("impossible"):
@@ -202,7 +211,8 @@ def score_passage_run(qrels: FOLQrels, run: FOLRun, measures, topics: list[str],
     if len(run) == 0:
         warnings.append(f"{run.name}: the run is empty")
     if order == "rank":
-        warnings.append(f"{run.name}: results scored in rank order (--order rank); the official tool scores them "
+        warnings.append(f"{run.name}: results scored in rank order ({_option(option, 'order=rank')}); the official "
+                        "tool scores them "
                         "in file order, so these numbers are not the official tool's")
     mask = np.zeros(len(run), dtype=bool)
     mask[rows] = True

@@ -1,0 +1,174 @@
+"""One small compute per flat measure, over every topic at once (see :mod:`graphsr.measures.flat.measures` for
+the formulas and :mod:`graphsr.measures.flat.ranking` for the items).
+
+Each kernel takes the measure, the run's :class:`~graphsr.measures.flat.ranking.Ranking` and the topics'
+:class:`~graphsr.measures.flat.judgments.Judgments`, and returns one value per topic; :data:`KERNELS` maps
+each measure class to its kernel.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import measures as M
+from .judgments import Judgments
+from .ranking import Ranking, judged_nonrelevant, relevant
+
+__all__ = ["KERNELS", "compute_flat"]
+
+
+def _ranking(m, rk: Ranking) -> Ranking:
+    return rk.judged_only() if m.params.get("judged_only") else rk
+
+
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    out = np.zeros(len(num))
+    np.divide(num, den, out=out, where=den > 0)
+    return out
+
+
+def _hits(m, rk: Ranking, cutoff: int | None) -> np.ndarray:
+    hit = relevant(rk.grade, m.params.get("rel"))
+    return hit & (rk.pos <= cutoff) if cutoff is not None else hit
+
+
+def precision(m, rk: Ranking, j: Judgments) -> np.ndarray:
+    """P@k (trec_eval ``P_k``)."""
+    rk = _ranking(m, rk)
+    return rk.count(_hits(m, rk, m.cutoff)) / m.cutoff
+
+
+def recall(m, rk: Ranking, j: Judgments) -> np.ndarray:
+    """R@k (trec_eval ``recall_k``)."""
+    rk = _ranking(m, rk)
+    return _ratio(rk.count(_hits(m, rk, m.cutoff)), j.num_relevant(m.params.get("rel")))
+
+
+def average_precision(m, rk: Ranking, j: Judgments) -> np.ndarray:
+    """AP, AP@k (trec_eval ``map``, ``map_cut_k``): the precisions at the relevant items, over R."""
+    rk = _ranking(m, rk)
+    hit = _hits(m, rk, m.cutoff)
+    prec = rk.running(hit) / rk.pos
+    return _ratio(rk.count(hit, prec), j.num_relevant(m.params.get("rel")))
+
+
+def ndcg(m, rk: Ranking, j: Judgments) -> np.ndarray:
+    """nDCG, nDCG@k (trec_eval ``ndcg``, ``ndcg_cut_k``)."""
+    rk = _ranking(m, rk)
+    gains, dcg = m.params.get("gains"), m.params.get("dcg", "log2")
+    g = rk.item_gains(gains, dcg) / np.log2(rk.pos + 1.0)
+    use = rk.pos <= m.cutoff if m.cutoff is not None else None
+    return _ratio(rk.count(use, g), j.ideal_dcg(gains, dcg, m.cutoff))
+
+
+def reciprocal_rank(m, rk: Ranking, j: Judgments) -> np.ndarray:
+    """RR, RR@k (trec_eval ``recip_rank``): 1 / the rank of the first relevant item."""
+    rk = _ranking(m, rk)
+    hit = np.flatnonzero(_hits(m, rk, m.cutoff))
+    topics, first = np.unique(rk.topic[hit], return_index=True)
+    out = np.zeros(rk.num_topics)
+    out[topics] = 1.0 / rk.pos[hit[first]]
+    return out
+
+
+def r_precision(m, rk: Ranking, j: Judgments) -> np.ndarray:
+    """Rprec (trec_eval ``Rprec``): relevant items among the first R, over R."""
+    rk = _ranking(m, rk)
+    num_rel = j.num_relevant(m.params.get("rel"))
+    hit = relevant(rk.grade, m.params.get("rel")) & (rk.pos <= num_rel[rk.topic])
+    return _ratio(rk.count(hit), num_rel)
+
+
+def bpref(m, rk: Ranking, j: Judgments) -> np.ndarray:
+    """Bpref (trec_eval ``bpref``; Buckley and Voorhees 2004)."""
+    rel = m.params.get("rel")
+    hit = relevant(rk.grade, rel)
+    before = rk.running(judged_nonrelevant(rk.grade, rel))[hit].astype(float)  # non-relevant items above
+    num_rel, num_nonrel = j.num_relevant(rel), j.num_nonrelevant(rel)
+    r, n = num_rel[rk.topic[hit]], num_nonrel[rk.topic[hit]]
+    term = np.ones(len(before))
+    some = before > 0
+    term[some] = 1.0 - np.minimum(before[some], r[some]) / np.minimum(n[some], r[some])
+    return _ratio(np.bincount(rk.topic[hit], weights=term, minlength=rk.num_topics), num_rel)
+
+
+def success(m, rk: Ranking, j: Judgments) -> np.ndarray:
+    """Success@k (trec_eval ``success_k``)."""
+    rk = _ranking(m, rk)
+    return (rk.count(_hits(m, rk, m.cutoff)) > 0).astype(float)
+
+
+def interpolated_precision(m, rk: Ranking, j: Judgments) -> np.ndarray:
+    """IPrec@x (trec_eval ``iprec_at_recall_x``)."""
+    rk = _ranking(m, rk)
+    rel = m.params.get("rel")
+    hit = relevant(rk.grade, rel)
+    num_rel = j.num_relevant(rel)
+    retrieved = rk.count(hit)
+    # the c-th relevant item, c = (long) (x R + 0.9) as trec_eval 9.0.7 and earlier (and pytrec_eval) compute it
+    # (trec_eval 9.0.8 rounds x R instead); the 0th relevant item is the first
+    need = np.floor(m.params["recall"] * num_rel + 0.9)
+    ok = (retrieved > 0) & (need <= retrieved)
+    out = np.zeros(rk.num_topics)
+    if not ok.any():
+        return out
+    prec = rk.running(hit) / rk.pos
+    nth = rk.running(hit)
+    want = np.maximum(need, 1.0)[rk.topic]
+    at = np.flatnonzero(hit & (nth == want) & ok[rk.topic])  # the rank from which precision is interpolated
+    ends = rk.starts()[1:][rk.topic[at]]
+    bounds = np.empty(2 * len(at), dtype=np.int64)
+    bounds[0::2], bounds[1::2] = at, ends
+    best = np.maximum.reduceat(np.r_[prec, 0.0], bounds)[0::2]  # max of prec over [at, end of topic)
+    out[rk.topic[at]] = best
+    return out
+
+
+def num_ret(m, rk: Ranking, j: Judgments) -> np.ndarray:
+    """NumRet (trec_eval ``num_ret``; with ``rel=``: ``num_rel_ret``)."""
+    if m.params.get("rel") is None:
+        return rk.count()
+    return rk.count(relevant(rk.grade, m.params["rel"]))
+
+
+def num_rel(m, rk: Ranking, j: Judgments) -> np.ndarray:
+    """NumRel (trec_eval ``num_rel``)."""
+    return j.num_relevant(m.params.get("rel"))
+
+
+def num_q(m, rk: Ranking, j: Judgments) -> np.ndarray:
+    """NumQ (trec_eval ``num_q``)."""
+    return np.ones(rk.num_topics)
+
+
+def judged(m, rk: Ranking, j: Judgments) -> np.ndarray:
+    """Judged@k (ir_measures): assessed items among the first min(k, retrieved), over their number; items
+    tied in score taken in document order, as ir_measures breaks ties."""
+    pos = rk.pos
+    if rk.by_score and rk.size:
+        pos = _ascending_ties(rk)
+    got = rk.count()
+    k = np.minimum(got, m.cutoff) if m.cutoff is not None else got
+    return _ratio(rk.count(rk.assessed & (pos <= k[rk.topic])), k)
+
+
+def _ascending_ties(rk: Ranking) -> np.ndarray:
+    """Ranks with each run of items tied in score reversed (trec_eval puts ties in decreasing document order,
+    ir_measures' Judged in increasing order)."""
+    new_group = np.r_[True, (rk.topic[1:] != rk.topic[:-1]) | (rk.score[1:] != rk.score[:-1])]
+    group = np.cumsum(new_group) - 1
+    first = np.flatnonzero(new_group)
+    last = np.r_[first[1:], rk.size] - 1
+    idx = np.arange(rk.size)
+    return rk.pos + (first[group] + last[group] - 2 * idx)
+
+
+#: The kernel of each flat measure class.
+KERNELS = {M._P: precision, M._R: recall, M._AP: average_precision, M._nDCG: ndcg, M._RR: reciprocal_rank,
+           M._Rprec: r_precision, M._Bpref: bpref, M._Success: success, M._IPrec: interpolated_precision,
+           M._NumRet: num_ret, M._NumRel: num_rel, M._NumQ: num_q, M._Judged: judged}
+
+
+def compute_flat(measures, rk: Ranking, j: Judgments) -> dict:
+    """Per-topic values of each flat measure."""
+    return {m: KERNELS[type(m)](m, rk, j) for m in measures}

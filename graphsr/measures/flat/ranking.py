@@ -1,0 +1,173 @@
+"""A run's ranked items as trec_eval sees them, for every topic at once: the inputs of the flat kernels.
+
+**Tree results are sets.**  A ranked result (one line of a document or element
+run, or the lines of a tree result sharing a rank) is one retrieved item.  A
+node earns its credit once, at the first result that holds it: a result's
+grade is the highest grade among the nodes it is the *first* to retrieve
+(not assessed: unjudged; assessed with a negative grade: unjudged, as
+trec_eval reads such grades), and a result whose every node was retrieved
+before has no grade at all -- it is neither relevant nor judged (bpref skips
+it).  Its gain (nDCG) is the highest gain among those same nodes.  A plain
+document run or an element run of single nodes is therefore scored exactly as
+trec_eval scores documents, and no flat measure can exceed 1 by retrieving a
+relevant node twice, or depend on the order of a tree result's lines.
+
+Arrays are topic-major in rank order, as :class:`~graphsr.measures.inputs.RankedNodes` gives them; every
+kernel is a segment reduction over them (``numpy.bincount`` by topic).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..inputs import RankedNodes
+
+__all__ = ["Ranking", "ranking_of", "first_retrieved", "relevant", "judged_nonrelevant"]
+
+#: The grade of a result whose every node was retrieved before (below any assessed grade, never judged).
+REPEATED = -np.inf
+
+
+def relevant(grade: np.ndarray, rel: float | None) -> np.ndarray:
+    """Which grades are relevant: at least ``rel``, or above 0 when ``rel`` is None (NaN never)."""
+    with np.errstate(invalid="ignore"):
+        return grade >= rel if rel is not None else grade > 0
+
+
+def judged_nonrelevant(grade: np.ndarray, rel: float | None) -> np.ndarray:
+    """Which grades are judged and not relevant: 0 or more, below the threshold."""
+    with np.errstate(invalid="ignore"):
+        return (grade >= 0) & ~relevant(grade, rel)
+
+
+@dataclass(eq=False)
+class Ranking:
+    """Ranked items of several topics.
+
+    Attributes
+    ----------
+    num_topics : int
+    topic : array of int, shape (m,)
+        Topic index of each item (non-decreasing).
+    pos : array of int, shape (m,)
+        1-based rank of each item within its topic.
+    grade : array of float, shape (m,)
+        The item's grade (see the module docstring): an assessed value, NaN
+        when unjudged, ``-inf`` when it retrieves nothing new.
+    assessed : array of bool, shape (m,)
+        Whether some node of the item is assessed (any value; ir_measures'
+        Judged@k).
+    item_result, item_grade, item_new : arrays over the nodes
+        Each node's item, its assessed value (NaN: not assessed) and whether
+        the item is the first to retrieve it (for gains).
+    score : array of float, shape (m,)
+        The run's score of each item.
+    by_score : bool
+        Whether the run was ranked by score (ties in document order are then
+        what ir_measures' own implementations would see reversed).
+    """
+
+    num_topics: int
+    topic: np.ndarray
+    pos: np.ndarray
+    grade: np.ndarray
+    assessed: np.ndarray
+    item_result: np.ndarray
+    item_grade: np.ndarray
+    item_new: np.ndarray
+    score: np.ndarray
+    by_score: bool = False
+
+    @property
+    def size(self) -> int:
+        return len(self.topic)
+
+    def starts(self) -> np.ndarray:
+        """Index of each topic's first item, and the number of items at the end (length ``num_topics + 1``)."""
+        return np.searchsorted(self.topic, np.arange(self.num_topics + 1))
+
+    def count(self, mask: np.ndarray | None = None, weights: np.ndarray | None = None) -> np.ndarray:
+        """Per topic, the number of items in ``mask`` (or the sum of ``weights`` over them)."""
+        topic = self.topic if mask is None else self.topic[mask]
+        w = None if weights is None else (weights if mask is None else weights[mask])
+        return np.bincount(topic, weights=w, minlength=self.num_topics).astype(float)
+
+    def running(self, mask: np.ndarray) -> np.ndarray:
+        """For each item, how many items of its topic up to and including it are in ``mask``."""
+        c = np.cumsum(mask, dtype=np.int64)
+        base = np.r_[0, c][self.starts()[:-1]]
+        return c - base[self.topic]
+
+    def judged_only(self) -> "Ranking":
+        """The ranking without its unjudged items (trec_eval ``-J``), ranks renumbered."""
+        with np.errstate(invalid="ignore"):
+            keep = self.grade >= 0
+        if keep.all():
+            return self
+        topic = self.topic[keep]
+        starts = np.searchsorted(topic, np.arange(self.num_topics + 1))
+        pos = np.arange(1, len(topic) + 1) - starts[:-1][topic]
+        kept_items = keep[self.item_result]
+        renumber = np.cumsum(keep) - 1
+        return Ranking(self.num_topics, topic, pos, self.grade[keep], self.assessed[keep],
+                       renumber[self.item_result[kept_items]], self.item_grade[kept_items],
+                       self.item_new[kept_items], self.score[keep], self.by_score)
+
+    def item_gains(self, gains: dict | None, dcg: str) -> np.ndarray:
+        """Each item's gain: the highest gain among the nodes it is first to retrieve (0 if none)."""
+        g = self.item_grade
+        if gains:
+            g = g.copy()
+            for grade, gain in gains.items():
+                g[self.item_grade == grade] = gain
+        with np.errstate(invalid="ignore"):
+            g = np.where(self.item_new & (g > 0), g, 0.0)  # unjudged, negative, non-relevant: no gain
+        if dcg == "exp-log2":
+            g = np.where(g > 0, np.exp2(g) - 1.0, 0.0)
+        if len(self.item_result) == self.size:  # one node per item (documents, single elements)
+            out = np.zeros(self.size)
+            out[self.item_result] = g
+            return out
+        out = np.zeros(self.size)
+        np.maximum.at(out, self.item_result, g)
+        return out
+
+
+def first_retrieved(topic_of_item: np.ndarray, node: np.ndarray) -> np.ndarray:
+    """Whether each item is the first of its topic to retrieve its node (items in rank order)."""
+    n = len(node)
+    if n == 0:
+        return np.zeros(0, dtype=bool)
+    _, dense = np.unique(node, return_inverse=True)
+    key = topic_of_item.astype(np.int64) * np.int64(dense.max() + 1) + dense
+    _, first = np.unique(key, return_index=True)
+    out = np.zeros(n, dtype=bool)
+    out[first] = True
+    return out
+
+
+def ranking_of(ranked: RankedNodes, by_score: bool = False) -> Ranking:
+    """The items of ``ranked`` with their grades under the rule of the module docstring."""
+    m, n = ranked.num_results, len(ranked.item_result)
+    topic = ranked.result_topic
+    pos = ranked.result_positions() + 1
+    grade_items = ranked.grade
+    assessed_items = ~np.isnan(grade_items)
+    if n == m:  # one node per result: every node is retrieved once (a repeated result is refused on reading)
+        new = np.ones(n, dtype=bool)
+        order = ranked.item_result
+        grade = np.empty(m)
+        grade[order] = grade_items
+        assessed = np.zeros(m, dtype=bool)
+        assessed[order] = assessed_items
+    else:
+        new = first_retrieved(topic[ranked.item_result], ranked.item_node)
+        grade = np.full(m, REPEATED)
+        np.fmax.at(grade, ranked.item_result[new], grade_items[new])  # NaN (unjudged) loses to any grade
+        has_new = np.bincount(ranked.item_result[new], minlength=m) > 0
+        grade[has_new & (grade == REPEATED)] = np.nan  # new nodes, none assessed
+        assessed = np.bincount(ranked.item_result, weights=assessed_items, minlength=m) > 0
+    return Ranking(len(ranked.topics), topic, pos, grade, assessed, ranked.item_result, grade_items, new,
+                   ranked.result_score, by_score)

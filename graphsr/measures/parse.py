@@ -1,0 +1,444 @@
+"""Measure names as people type them: graphsr's, ir_measures' and trec_eval's.
+
+* graphsr's canonical strings, ``Name(param=value,...)@cutoff`` or
+  ``Name[value]`` (``SRP@10``, ``iP[0.01]``, ``P(rel=2)@5``), which are also
+  ir_measures' (``nDCG(gains={0:0,1:1,2:3})@10``, ``IPrec@0.5``,
+  ``NumRet(rel=1)``), and their registered aliases (``MAP``, ``AiP``);
+* ir_measures' measure objects (``ir_measures.P@5``), converted to graphsr's;
+* trec_eval's names: ``map``, ``P_5``, ``P.5,10``, ``recall_100``,
+  ``ndcg_cut_10``, ``map_cut_10``, ``recip_rank``, ``Rprec``, ``bpref``,
+  ``success_1``, ``iprec_at_recall_0.50``, ``num_ret``, ``num_rel``,
+  ``num_rel_ret``, ``num_q``; a bare ``P`` (``recall``, ``ndcg_cut``, ...)
+  and the nicknames ``official`` and ``all_trec`` name several measures, as
+  in trec_eval (:func:`parse_requests` expands them).
+
+A name is matched exactly first, then without regard to case where that
+names one measure (``srp@5`` is ``SRP@5``); an unknown name gets the closest
+known ones as suggestions.  A measure asked for under an alias or a trec_eval
+name is reported under that name (:class:`Requested`): ``-m AP -m MAP``
+prints both rows, ``-m map`` prints ``map`` as trec_eval does.
+
+>>> parse_measure("map"), parse_measure("P_5"), parse_measure("ndcg_cut_10"), parse_measure("IPrec@0.5")
+(AP, P@5, nDCG@10, IPrec@0.5)
+>>> [r.label for r in parse_requests(["P.5,10", "MAP", "AP", "iprec_at_recall_0.50"])]
+['P_5', 'P_10', 'MAP', 'AP', 'iprec_at_recall_0.50']
+>>> parse_measure("srp@5")
+SRP@5
+>>> parse_measure("SPR@5")
+Traceback (most recent call last):
+...
+graphsr.errors.MeasureNameError: unknown measure 'SPR'; did you mean SRP@5, SR@5, SRPRUM@5? ('graphsr measures' lists every measure)
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from ..errors import MeasureNameError
+from .base import Measure, presets, registry
+
+__all__ = ["Requested", "parse_measure", "parse_measures", "parse_requests", "relabel", "as_measure", "TREC_NAMES",
+           "TREC_NICKNAMES", "trec_label"]
+
+
+@dataclass(frozen=True)
+class Requested:
+    """A measure as it was asked for: the name it is reported under (``label``) and the measure."""
+
+    label: str
+    measure: Measure
+
+    def __str__(self) -> str:
+        return self.label
+
+
+_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+_RECALLS = tuple(k / 10 for k in range(11))
+
+#: trec_eval's measure names: (graphsr name, what the name's suffix sets, trec_eval's default values).
+TREC_NAMES: dict[str, tuple[str, str | None, tuple]] = {
+    "num_q": ("NumQ", None, ()),
+    "num_ret": ("NumRet", None, ()),
+    "num_rel": ("NumRel", None, ()),
+    "num_rel_ret": ("NumRelRet", None, ()),
+    "map": ("AP", None, ()),
+    "Rprec": ("Rprec", None, ()),
+    "bpref": ("Bpref", None, ()),
+    "recip_rank": ("RR", None, ()),
+    "iprec_at_recall": ("IPrec", "recall", _RECALLS),
+    "P": ("P", "cutoff", _CUTOFFS),
+    "recall": ("R", "cutoff", _CUTOFFS),
+    "ndcg": ("nDCG", None, ()),
+    "ndcg_cut": ("nDCG", "cutoff", _CUTOFFS),
+    "map_cut": ("AP", "cutoff", _CUTOFFS),
+    "success": ("Success", "cutoff", (1, 5, 10)),
+}
+
+#: trec_eval's nicknames for sets of measures (the parts graphsr computes; trec_eval's ``official`` also has
+#: gm_map, ``all_trec`` also gm_map, infAP, utility, set_* and others graphsr does not compute).
+TREC_NICKNAMES: dict[str, tuple[str, ...]] = {
+    "official": ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "bpref", "recip_rank",
+                 "iprec_at_recall", "P"),
+    "all_trec": ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "bpref", "recip_rank",
+                 "iprec_at_recall", "P", "recall", "ndcg", "ndcg_cut", "map_cut", "success"),
+}
+
+_NAME = r"[A-Za-z][A-Za-z0-9_.]*"
+_MEASURE = re.compile(r"^\s*(?P<name>" + _NAME + r")"
+                      r"(?:\[(?P<bracket>[^\[\]]*)\])?"
+                      r"(?:\((?P<params>[^()]*)\))?"
+                      r"(?:\[(?P<bracket2>[^\[\]]*)\])?"
+                      r"(?:@(?P<cutoff>[^\s]+))?\s*$")
+_TREC = re.compile(r"^\s*(?P<name>map_cut|ndcg_cut|iprec_at_recall|recall|success|P)"
+                   r"(?:[._](?P<values>[0-9]+(?:\.[0-9]*)?(?:,[0-9]+(?:\.[0-9]*)?)*))?\s*$", re.IGNORECASE)
+_IRCL = re.compile(r"^\s*ircl_prn\.(\d+(?:\.\d*)?)(.*)$", re.S)
+
+
+def trec_label(name: str, value: Any = None) -> str:
+    """trec_eval's printed name of measure ``name`` at ``value`` (``P_5``, ``iprec_at_recall_0.50``).
+
+    >>> trec_label("P", 5), trec_label("iprec_at_recall", 0.5), trec_label("map")
+    ('P_5', 'iprec_at_recall_0.50', 'map')
+    """
+    if value is None:
+        return name
+    return f"{name}_{float(value):.2f}" if TREC_NAMES[name][1] == "recall" else f"{name}_{int(value)}"
+
+
+def parse_measure(text) -> Measure:
+    """Parse one measure (a string, a graphsr measure or an ir_measures measure object).
+
+    Parameters
+    ----------
+    text : str, Measure or ir_measures measure
+
+    Returns
+    -------
+    Measure
+        Its ``repr`` is the canonical form of ``text``.
+
+    Raises
+    ------
+    MeasureNameError
+        For a malformed string, an unknown name (with the closest known
+        ones), a bad parameter, a missing required cut-off, or a trec_eval
+        name that names several measures (``P.5,10``: see
+        :func:`parse_requests`).
+
+    Examples
+    --------
+    >>> parse_measure("SRP@10"), parse_measure("SR"), parse_measure("NSRCG(l=1,m=2)@10")
+    (SRP@10, SR, NSRCG(m=2)@10)
+    >>> parse_measure("nDCG(gains={0:0,1:1,2:3})@10"), parse_measure("NumRelRet")
+    (nDCG(gains={2:3})@10, NumRet(rel=1))
+    """
+    requested = _parse_one(text)
+    if len(requested) != 1:
+        raise MeasureNameError(f"{text!r} names {len(requested)} measures ({', '.join(r.label for r in requested)})"
+                               "; give one, or ask for the list with graphsr.measures.parse_requests or -m")
+    return requested[0].measure
+
+
+def parse_measures(texts: Iterable) -> list[Measure]:
+    """Parse several measures, keeping their order and dropping repeats (trec_eval names of several measures
+    are expanded, as :func:`parse_requests` does)."""
+    out: list[Measure] = []
+    for r in parse_requests(texts):
+        if r.measure not in out:
+            out.append(r.measure)
+    return out
+
+
+def parse_requests(texts: Iterable) -> list[Requested]:
+    """The measures asked for, each with the name it is reported under, in order, repeats dropped.
+
+    A string naming several measures (``P.5,10``, a bare ``P``, ``official``,
+    ``all_trec``) gives each under trec_eval's name; an alias or a trec_eval
+    name is kept as the label; anything else is labelled with its canonical
+    string.
+
+    >>> [(r.label, r.measure) for r in parse_requests(["map", "success.1,5", "SRP@5"])]
+    [('map', AP), ('success_1', Success@1), ('success_5', Success@5), ('SRP@5', SRP@5)]
+    """
+    if isinstance(texts, (str, Measure, Requested)) or _is_ir_measure(texts):
+        texts = [texts]
+    out: list[Requested] = []
+    for t in texts:
+        for r in _parse_one(t):
+            if r not in out:
+                out.append(r)
+    return out
+
+
+def as_measure(obj) -> Measure:
+    """A graphsr measure from a graphsr measure, a measure string or an ir_measures measure object."""
+    return parse_measure(obj)
+
+
+# -- the parts -------------------------------------------------------------------------------------------------
+def relabel(requests: list[Requested], measures: list[Measure]) -> list[Requested]:
+    """``requests`` with their measures replaced by ``measures`` (the same measures with options applied,
+    e.g. ``--task``): a measure that changed is reported under its new canonical name."""
+    out = []
+    for r, m in zip(requests, measures):
+        out.append(r if m == r.measure else Requested(repr(m), m))
+    return list(dict.fromkeys(out))
+
+
+def _parse_one(text) -> list[Requested]:
+    if isinstance(text, Requested):
+        return [text]
+    if isinstance(text, Measure):
+        m = text.validate()
+        return [Requested(repr(m), m)]
+    if _is_ir_measure(text):
+        m = _from_ir_measures(text)
+        return [Requested(repr(m), m)]
+    if not isinstance(text, str):
+        raise MeasureNameError(f"expected a measure: a string such as 'P@10', a graphsr measure or an ir_measures "
+                               f"measure, got {type(text).__name__} {text!r}")
+    stripped = text.strip()
+    nick = next((k for k in TREC_NICKNAMES if k == stripped), None)
+    if nick is not None:
+        return [r for name in TREC_NICKNAMES[nick] for r in _trec(name, None, expand=True)]
+    stripped = _official_alias(stripped)
+    m = _MEASURE.match(stripped)
+    if stripped in TREC_NAMES and TREC_NAMES[stripped][1] is not None:  # a bare P: P_5 ... P_1000
+        return _trec(stripped, None, expand=True)
+    if m is not None and _lookup(m.group("name"), exact=True) is not None:
+        return [_from_match(m, stripped, exact=True)]
+    t = _TREC.match(stripped)
+    if t is not None:
+        return _trec(_trec_key(t.group("name")), t.group("values"), expand=True, typed=stripped)
+    if m is not None and m.group("name") in TREC_NAMES and not (m.group("params") or m.group("bracket")
+                                                               or m.group("bracket2") or m.group("cutoff")):
+        return _trec(m.group("name"), None, expand=True)
+    if m is None:
+        raise MeasureNameError(f"cannot parse measure {text!r}; expected Name, Name@k or Name(param=value,...)@k")
+    if _lookup(m.group("name"), exact=False) is not None:
+        return [_from_match(m, stripped, exact=False)]
+    lowered = {k.lower(): k for k in TREC_NAMES}
+    key = lowered.get(m.group("name").lower())
+    if key is not None and not (m.group("params") or m.group("bracket") or m.group("bracket2") or m.group("cutoff")):
+        return _trec(key, None, expand=True)
+    raise MeasureNameError(_unknown(m.group("name"), stripped[m.end("name"):]))
+
+
+def _trec_key(name: str) -> str:
+    if name in TREC_NAMES:
+        return name
+    return next(k for k in TREC_NAMES if k.lower() == name.lower())
+
+
+def _trec(name: str, values: str | None, expand: bool, typed: str | None = None) -> list[Requested]:
+    """The measures trec_eval's ``name`` (with ``values`` after its ``.`` or ``_``) names, under trec_eval's
+    printed names."""
+    target, param, defaults = TREC_NAMES[name]
+    if param is None:
+        if values:
+            raise MeasureNameError(f"{typed or name!r}: trec_eval's {name} takes no parameter")
+        return [Requested(name, _build(target, {}, None))]
+    if values:
+        try:
+            vals = [float(v) if param == "recall" else int(v) for v in values.split(",") if v]
+        except ValueError:
+            what = "recall levels" if param == "recall" else "rank cut-offs"
+            raise MeasureNameError(f"{typed or name!r}: expected {what} after {name}") from None
+    else:
+        vals = list(defaults)
+    out = []
+    for v in vals:
+        if param == "recall":
+            m = _build(target, {"recall": v}, None)
+        else:
+            m = _build(target, {}, v)
+        out.append(Requested(trec_label(name, v), m))
+    return out
+
+
+def _build(name: str, params: dict, cutoff) -> Measure:
+    cls, preset = _lookup(name, exact=True)
+    return cls(cutoff=cutoff, **{**preset, **params}).validate()
+
+
+def _lookup(name: str, exact: bool) -> tuple[type[Measure], dict] | None:
+    """The class (and preset parameters) registered as ``name``; without ``exact``, matched without regard to
+    case when that names one measure."""
+    reg, pre = registry(), presets()
+    if name in reg:
+        return reg[name], {}
+    if name in pre:
+        return pre[name]
+    if exact:
+        return None
+    found = {}
+    for k in list(reg) + list(pre):
+        if k.lower() == name.lower():
+            cls, params = (reg[k], {}) if k in reg else pre[k]
+            found[(cls, tuple(sorted(params.items())))] = (cls, params)
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _spelling(name: str) -> str:
+    """The registered spelling of ``name`` (matched without regard to case)."""
+    reg, pre = registry(), presets()
+    if name in reg or name in pre:
+        return name
+    return next(k for k in list(reg) + list(pre) if k.lower() == name.lower())
+
+
+def _from_match(m: re.Match, text: str, exact: bool) -> Requested:
+    name = m.group("name") if exact else _spelling(m.group("name"))
+    cls, preset = _lookup(name, exact=True)
+    params: dict[str, Any] = dict(preset)
+    if m.group("params"):
+        for part in _split_params(m.group("params")):
+            key, eq, value = part.partition("=")
+            if not eq or not key.strip():
+                raise MeasureNameError(f"{text!r}: expected parameters as name=value, got {part!r}")
+            params[key.strip()] = _value(value.strip(), text)
+    cutoff = None
+    if m.group("bracket") is not None and m.group("bracket2") is not None:
+        raise MeasureNameError(f"{text!r}: give one [value]")
+    bracket = m.group("bracket") if m.group("bracket2") is None else m.group("bracket2")
+    if bracket is not None:  # Name[value]: the measure's bracket parameter, e.g. iP[0.01]
+        key = getattr(cls, "BRACKET", None)
+        if key is None and not getattr(cls, "BRACKET_CUTOFF", False):
+            raise MeasureNameError(f"{text!r}: {name} takes no [value]")
+        if key is None:  # the official tool's gP[5] is gP@5
+            if m.group("cutoff") is not None:
+                raise MeasureNameError(f"{text!r}: give the cut-off once, as [k] or @k")
+            try:
+                cutoff = int(bracket)
+            except ValueError:
+                raise MeasureNameError(f"{text!r}: expected an integer rank in [ ]") from None
+        else:
+            params[key] = _value(bracket.strip(), text)
+    at = m.group("cutoff")
+    if at is not None:
+        if cls.AT_PARAM != "cutoff":
+            try:
+                params[cls.AT_PARAM] = float(at)
+            except ValueError:
+                raise MeasureNameError(f"{text!r}: expected a number after @, got {at!r}") from None
+        else:
+            try:
+                cutoff = int(at)
+            except ValueError:
+                raise MeasureNameError(f"{text!r}: expected an integer cut-off after @, got {at!r}") from None
+    measure = cls(cutoff=cutoff, **params).validate()
+    if name != cls.NAME:  # an alias or a preset: reported under the name asked for
+        extra = {k: v for k, v in params.items() if k not in preset}
+        if name in presets():
+            label = name if not extra and cutoff is None else repr(measure)
+        else:
+            label = name + repr(measure)[len(cls.NAME):]
+    else:
+        label = repr(measure)
+    return Requested(label, measure)
+
+
+def _split_params(text: str) -> list[str]:
+    """``a=1,gains={0:1,2:3},b='x,y'`` split at the commas outside braces and quotes."""
+    parts, depth, quote, cur = [], 0, None, []
+    for ch in text:
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+            continue
+        cur.append(ch)
+    parts.append("".join(cur))
+    return [p for p in parts if p.strip()]
+
+
+def _value(s: str, text: str = "") -> Any:
+    if len(s) >= 2 and s[0] == s[-1] and s[0] in "'\"":
+        return s[1:-1]
+    if s.startswith("{"):
+        if not s.endswith("}"):
+            raise MeasureNameError(f"{text!r}: expected a mapping such as {{0:0,1:1,2:3}}, got {s!r}")
+        out = {}
+        for item in s[1:-1].split(","):
+            if not item.strip():
+                continue
+            k, colon, v = item.partition(":")
+            kv, vv = _value(k.strip()), _value(v.strip())
+            if not colon or isinstance(kv, str) or isinstance(vv, str):
+                raise MeasureNameError(f"{text!r}: expected number:number pairs in {s!r}, got {item.strip()!r}")
+            out[kv] = vv
+        return out
+    for conv in (int, float):
+        try:
+            return conv(s)
+        except ValueError:
+            pass
+    return s
+
+
+def _official_alias(text: str) -> str:
+    """The official tool's ``ircl_prn.0.10`` is ``ircl_prn[0.10]``."""
+    m = _IRCL.match(text)
+    return f"ircl_prn[{m.group(1)}]{m.group(2)}" if m else text
+
+
+def _unknown(name: str, rest: str) -> str:
+    names = list(registry()) + list(presets()) + [k for k in TREC_NAMES]
+    by_lower: dict[str, str] = {}
+    for n in names:
+        by_lower.setdefault(n.lower(), n)
+    low = name.lower()
+    close = difflib.get_close_matches(low, list(by_lower), n=6, cutoff=0.6)
+    close = sorted(close, key=lambda c: (sorted(c) != sorted(low),  # the same letters, e.g. swapped, first
+                                         -difflib.SequenceMatcher(None, low, c).ratio()))[:3]
+    if close:
+        shown = [_suggestion(by_lower[c], rest) for c in close]
+        return (f"unknown measure {name!r}; did you mean {', '.join(dict.fromkeys(shown))}? ('graphsr measures' lists "
+                "every measure)")
+    return f"unknown measure {name!r}; known measures: {', '.join(sorted(registry(), key=str.lower))}"
+
+
+def _suggestion(name: str, rest: str) -> str:
+    """``name`` with what followed the unknown name (``@5``, parameters) when it takes them."""
+    if rest:
+        try:
+            _parse_one(name + rest)
+            return name + rest
+        except MeasureNameError:
+            pass
+    return name
+
+
+# -- ir_measures' measure objects ------------------------------------------------------------------------------
+def _is_ir_measure(obj) -> bool:
+    """An ir_measures measure object (duck-typed: no import of ir_measures)."""
+    return (not isinstance(obj, (Measure, str)) and isinstance(getattr(obj, "params", None), dict)
+            and isinstance(getattr(obj, "NAME", None), str) and hasattr(obj, "SUPPORTED_PARAMS"))
+
+
+def _from_ir_measures(obj) -> Measure:
+    name = obj.NAME
+    found = _lookup(name, exact=True) or _lookup(name, exact=False)
+    if found is None:
+        raise MeasureNameError(f"ir_measures' {obj!r} has no graphsr counterpart; graphsr computes "
+                               f"{', '.join(sorted(registry(), key=str.lower))}")
+    cls, preset = found
+    params = {**preset, **obj.params}
+    at = getattr(obj, "AT_PARAM", "cutoff")
+    cutoff = params.pop("cutoff", None)
+    if at != "cutoff" and at != cls.AT_PARAM:
+        raise MeasureNameError(f"ir_measures' {obj!r}: its @ sets {at}, graphsr's {cls.NAME} takes {cls.AT_PARAM}")
+    try:
+        return cls(cutoff=cutoff, **params).validate()
+    except MeasureNameError as exc:
+        raise MeasureNameError(f"ir_measures' {obj!r}: {exc}") from None
