@@ -124,4 +124,5 @@ def test_trec_document_files_score_on_the_command_line_as_ir_measures(tmp_path, 
     mixed = tmp_path / "mixed.run"
     mixed.write_text("q1 Q0 d001 1 1 sys\nq1 Q0 d002 2 1 sys /doc[1]\n")
     assert main(["eval", str(qp), str(mixed)]) == 2
-    assert f"{mixed}:2: a file mixes TREC document lines (6 fields) and element lines" in capsys.readouterr().err
+    assert f"{mixed}:2: a file mixes TREC document lines ('topic Q0 docno rank score run_id') and element lines" \
+        in capsys.readouterr().err

@@ -43,9 +43,11 @@ def run(args: argparse.Namespace) -> int:
             aliases = sorted(a for a, c in reg.items() if c is cls and a != name)
             form = name + (f"[{cls.BRACKET}]" if getattr(cls, "BRACKET", None) else "")
             form += {"required": "@k", "optional": "[@k]", "none": ""}[cls.CUTOFF]
+            if cls.AT_PARAM != "cutoff":  # IPrec@0.5: the @ sets a parameter
+                form += "@x"
             params = ", ".join(  # a default of None may be the class's own (e.g. ESR's rel)
                 f"{k}={_fmt(p.default if p.default is not None else getattr(cls, f'DEFAULT_{k.upper()}', None))}"
-                for k, p in cls.SUPPORTED_PARAMS.items() if k != getattr(cls, "BRACKET", None))
+                for k, p in cls.SUPPORTED_PARAMS.items() if k not in (getattr(cls, "BRACKET", None), cls.AT_PARAM))
             out.write(f"  {form:<22} {cls.DESCRIPTION}\n")
             if aliases:
                 out.write(f"  {'':<22} also named: {', '.join(aliases)}\n")
@@ -54,4 +56,38 @@ def run(args: argparse.Namespace) -> int:
             if getattr(cls, "TASKS", None):
                 out.write(f"  {'':<22} tasks: {', '.join(cls.TASKS)}\n")
         out.write("\n")
+    if not args.family or args.family == "flat":
+        _trec_names(out)
     return 0
+
+
+def _trec_names(out) -> None:
+    """trec_eval's names, and the graphsr measures they stand for (from the name table the parser reads)."""
+    from ..measures.parse import TREC_NAMES, TREC_NICKNAMES, trec_label
+
+    out.write("trec_eval's names, reported under the name asked for (-m map prints map):\n")
+    for name, (target, param, defaults) in TREC_NAMES.items():
+        if param is None:
+            form, means = name, str(_target(target))
+        elif param == "recall":
+            form, means = f"{name}_x", f"{target}@x"
+        else:
+            form, means = f"{name}_k", f"{target}@k" if target != "AP" else "AP@k"
+        if param is not None:
+            labels = [trec_label(name, v) for v in defaults]
+            shown = ", ".join(labels) if len(labels) <= 3 else f"{labels[0]}, {labels[1]}, ..., {labels[-1]}"
+            means += f"; {name}.a,b,...: several; {name} alone: {shown}"
+        out.write(f"  {form:<22} {means}\n")
+    for nick, names in TREC_NICKNAMES.items():
+        out.write(f"  {nick:<22} {' '.join(names)}\n")
+    out.write("  (num_ret, num_rel and num_rel_ret are the official INEX tool's article counts with passage or "
+              "element assessments)\n")
+
+
+def _target(name: str):
+    from ..measures.parse import parse_measure
+
+    try:
+        return parse_measure(name)
+    except Exception:  # noqa: BLE001 -- a measure that needs its parameter
+        return name

@@ -362,7 +362,7 @@ static PyObject *scan_run(PyObject *self, PyObject *args) {
         }
         const unsigned char *e = (const unsigned char *)le, *u = skip_sep((const unsigned char *)p, e);
         p = nl ? nl + 1 : end;
-        if (u == e) continue; /* blank line */
+        if (u == e || *u == '#') continue; /* blank line, or a comment (as trec_eval reads them) */
         const char *fs[8];
         Py_ssize_t fl[8];
         int k;
@@ -446,7 +446,7 @@ static PyObject *scan_qrels(PyObject *self, PyObject *args) {
         }
         int nf = split_fields(p, le, fs, fl, MAXF);
         p = nl ? nl + 1 : end;
-        if (nf == 0) continue;
+        if (nf == 0 || fs[0][0] == '#') continue; /* blank line, or a comment (as trec_eval reads them) */
         int64_t rc, dl, bep = -1, sum = 0;
         if (nf < 5 || nf == 6 || nf > MAXF || read_digits(fs[3], fl[3], &rc) || read_digits(fs[4], fl[4], &dl)) {
             bad = lineno;

@@ -22,7 +22,9 @@ def open_binary(path: str | os.PathLike):
 def iter_fields(path: str | os.PathLike, error: type[GraphsrInputError]) -> Iterator[tuple[int, list[str]]]:
     """Yield ``(line_number, whitespace-split fields)`` of non-blank lines.
 
-    Lines may end with trailing spaces (INEX qrels do).  A file that is not
+    Lines whose first field starts with ``#`` are comments and are skipped,
+    as trec_eval skips them.  Lines may end with trailing spaces (INEX qrels
+    do).  A file that is not
     UTF-8 raises ``error`` with the line of the first bad byte.  A ``.gz``
     file is read through gzip.
     """
@@ -39,7 +41,7 @@ def iter_fields(path: str | os.PathLike, error: type[GraphsrInputError]) -> Iter
             if lineno == 1 and line.startswith("\ufeff"):  # a UTF-8 byte order mark is no part of a field
                 line = line[1:]
             fields = line.split()
-            if fields:
+            if fields and not fields[0].startswith("#"):
                 yield lineno, fields
 
 

@@ -335,7 +335,7 @@ def _first_fields(path, error) -> list[str] | None:
         with open_binary(path) as fh:
             for raw in fh:
                 f = raw.decode("utf-8", "replace").split()
-                if f:
+                if f and not f[0].startswith("#"):  # a comment line, as trec_eval reads them
                     return f
     except (OSError, EOFError) as exc:
         raise error(f"cannot read file: {getattr(exc, 'strerror', None) or exc}", path) from None
@@ -358,7 +358,7 @@ def run_format(path: str | os.PathLike) -> str:
         return "empty"
     if f[0].lstrip("\ufeff").startswith("<"):
         return "xml"
-    if len(f) == 8:  # offset and length where an element run has one XPath
+    if len(f) == 8 and "/" not in f[6] and "[" not in f[6]:  # offset and length where an element run has an XPath
         return "fol"
     return "element"
 

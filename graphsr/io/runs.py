@@ -35,18 +35,21 @@ def read_run(path: str | os.PathLike, name: str | None = None) -> Run:
     Raises
     ------
     RunFormatError
-        For a line without 7 fields (or 6, see Notes), a non-integer rank, a
-        non-numeric score, a malformed XPath, lines of one (topic, rank)
-        naming two documents, or a file mixing 6- and 7-field lines.
+        For an element line without 7 fields, a non-integer rank in an
+        element run, a non-numeric score, a malformed XPath, lines of one
+        (topic, rank) naming two documents, or a file mixing element and TREC
+        document lines.
     DuplicateResultError
         For a node repeated within a result or a result repeated at two ranks.
 
     Notes
     -----
-    A TREC document run, ``topic Q0 docno rank score run_id`` (6 fields), is
-    read as plain documents (each document one element, ``/doc[1]``) and
-    ranked as trec_eval ranks it: by score, ties by docno, both descending;
-    the rank column is not used.
+    A TREC document run, ``topic Q0 docno rank score run_id`` (6 fields, or
+    more: as trec_eval, fields after the run id are ignored), is read as plain
+    documents (each document one element, ``/doc[1]``) and ranked as
+    trec_eval ranks it: by score, ties by docno, both descending; the rank
+    column is not read (it need not be an integer).  Lines whose first field
+    starts with ``#`` are comments.
 
     Examples
     --------
@@ -66,25 +69,33 @@ def read_run(path: str | os.PathLike, name: str | None = None) -> Run:
     run_ids: dict[str, None] = {}
     plain = None
     for lineno, f in iter_fields(path, RunFormatError):
-        if plain is None:
-            plain = len(f) == 6
-        elif plain != (len(f) == 6):
-            raise RunFormatError("a file mixes TREC document lines (6 fields) and element lines (7); expected one "
-                                 "kind throughout", path, lineno)
-        if plain:
-            f = [*f, PLAIN_DOCUMENT_NODE]
-        if len(f) != 7:
-            hint = ""
-            if len(f) == 8:
-                hint = " (8 fields look like a passage run with offset and length; this reader takes XPaths)"
+        if len(f) < 6:
             raise RunFormatError(
                 f"expected 7 fields 'topic Q0 file rank score run_id xpath' (or 6, a TREC document run 'topic Q0 "
-                f"docno rank score run_id'), got {len(f)}{hint}", path, lineno)
-        topic, _q0, docid, rank_s, score_s, run_id, xpath = f
-        try:
-            rank = int(rank_s)
-        except ValueError:
-            raise RunFormatError(f"expected an integer rank in field 4, got {quoted(rank_s)}", path, lineno) from None
+                f"docno rank score run_id'), got {len(f)}", path, lineno)
+        line_plain = len(f) == 6 or not _xpath_like(f[6])
+        if plain is None:
+            plain = line_plain
+        elif plain != line_plain:
+            hint = ""
+            if len(f) == 8 and f[6].isdigit() and f[7].isdigit():
+                hint = " (8 fields look like a passage run with offset and length; this reader takes XPaths)"
+            raise RunFormatError("a file mixes TREC document lines ('topic Q0 docno rank score run_id') and element "
+                                 f"lines (an XPath in field 7); expected one kind throughout{hint}", path, lineno)
+        if not plain and len(f) != 7:
+            raise RunFormatError(
+                f"expected 7 fields 'topic Q0 file rank score run_id xpath' (or 6, a TREC document run 'topic Q0 "
+                f"docno rank score run_id'), got {len(f)}", path, lineno)
+        topic, _q0, docid, rank_s, score_s, run_id = f[:6]
+        if plain:  # trec_eval reads neither the rank nor any field after the run id
+            rank = 0
+        else:
+            try:
+                rank = int(rank_s)
+            except ValueError:
+                raise RunFormatError(f"expected an integer rank in field 4 (lines sharing a rank form one tree "
+                                     f"result), got {quoted(rank_s)}", path, lineno) from None
+        xpath = f[6] if not plain else PLAIN_DOCUMENT_NODE
         try:
             score = float(score_s)
         except ValueError:
@@ -103,6 +114,12 @@ def read_run(path: str | os.PathLike, name: str | None = None) -> Run:
     if plain:
         return run_from_columns(*columns, None, name, str(path), tuple(run_ids))
     return Run.from_rows(rows, name, str(path), tuple(run_ids))
+
+
+def _xpath_like(field: str) -> bool:
+    """Whether field 7 of a run line is meant as an XPath (an element run) rather than a field after the run id,
+    which trec_eval ignores."""
+    return "/" in field or "[" in field
 
 
 def run_from_columns(topics: list[str], docids: list[str], scores: list[float], xpaths: list[str] | None,

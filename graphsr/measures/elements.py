@@ -209,7 +209,8 @@ def run_nodes(run: Run, topics: list[str], judged, context: ScoringContext,
 
 def topic_entries(ranked: RankedNodes, doc_codes: dict[str, int]) -> list[tuple[list, int]]:
     """Per topic of ``ranked``: its entries in rank order, each a list of ``(docid, node)`` (a tree result's
-    nodes), and the number of distinct elements they retrieve."""
+    nodes in document order, whatever the order of its lines: a tree result is a set), and the number of
+    distinct elements they retrieve."""
     docids = {code: d for d, code in doc_codes.items()}
     first = np.searchsorted(ranked.item_result, np.arange(len(ranked.result_topic) + 1))
     bounds = np.searchsorted(ranked.result_topic, np.arange(len(ranked.topics) + 1))
@@ -218,7 +219,7 @@ def topic_entries(ranked: RankedNodes, doc_codes: dict[str, int]) -> list[tuple[
         entries = []
         for j in range(bounds[t], bounds[t + 1]):
             items = ranked.item_node[first[j]:first[j + 1]]
-            entries.append([(docids[int(n >> 32)], int(n & 0xFFFFFFFF)) for n in items])
+            entries.append([(docids[int(n >> 32)], int(n & 0xFFFFFFFF)) for n in np.sort(items)])
         out.append((entries, len(np.unique(ranked.item_node[first[bounds[t]]:first[bounds[t + 1]]]))))
     return out
 

@@ -58,6 +58,21 @@ QUANTISATIONS: dict[str, np.ndarray] = {
 _DIMENSION = {"gen": np.array([0.0, 1 / 3, 2 / 3, 1.0]), "strict": np.array([0.0, 0.0, 0.0, 1.0])}
 
 
+#: Other names of the built-in quantisations (the INEX papers spell "generalised" both ways).
+ALIASES = {"generalised": "gen", "generalized": "gen", "general": "gen", "strict": "strict", "sog": "sog",
+           "gen": "gen"}
+
+
+def canonical_quantisation(spec: str) -> str:
+    """The canonical name of a quantisation: ``generalised``/``generalized`` are ``gen`` (any case); other
+    names and ``33:1/...`` pairs are kept as given.
+
+    >>> canonical_quantisation("Generalized"), canonical_quantisation("STRICT"), canonical_quantisation("33:1")
+    ('gen', 'strict', '33:1')
+    """
+    return ALIASES.get(spec.strip().lower(), spec.strip()) if isinstance(spec, str) else spec
+
+
 def check_grade(e: int, s: int) -> None:
     """Raise ValueError unless ``(e, s)`` is an INEX pair (both 0, or both in 1..3)."""
     if (e, s) not in ES_PAIRS:
@@ -85,7 +100,7 @@ def _parse(spec: str) -> np.ndarray:
             e, s, v = int(pair[0]), int(pair[1]), float(value)
             check_grade(e, s)
         except ValueError:
-            raise GraphsrInputError(f"quant={spec!r}: expected strict, gen, sog, a registered name or pairs like "
+            raise GraphsrInputError(f"quant={spec!r}: expected strict, gen (generalised), sog, a registered name or pairs like "
                                     f"33:1/23:0.8 (exhaustivity and specificity digits, then a value), got "
                                     f"{part!r}") from None
         if not 0.0 <= v <= 1.0:
@@ -96,12 +111,14 @@ def _parse(spec: str) -> np.ndarray:
 
 def check_quantisation(spec: str) -> None:
     """Raise GraphsrInputError if ``spec`` names no quantisation (for measure validation)."""
+    spec = canonical_quantisation(spec)
     if spec not in QUANTISATIONS:
         _parse(spec)
 
 
 def quantise(grades: Iterable[tuple[int, int]] | np.ndarray, spec: str) -> np.ndarray:
     """The values of ``(e, s)`` grades under quantisation ``spec`` (see the module docstring)."""
+    spec = canonical_quantisation(spec)
     table = QUANTISATIONS[spec] if spec in QUANTISATIONS else _parse(spec)
     g = np.asarray(list(grades) if not isinstance(grades, np.ndarray) else grades, dtype=np.int64).reshape(-1, 2)
     return table[g[:, 0], g[:, 1]]
@@ -109,7 +126,8 @@ def quantise(grades: Iterable[tuple[int, int]] | np.ndarray, spec: str) -> np.nd
 
 def quantise_dimension(values: Iterable[int] | np.ndarray, spec: str = "gen") -> np.ndarray:
     """inex-2003's quantisation of one dimension (exhaustivity or specificity, 0..3): ``gen`` or ``strict``."""
+    spec = canonical_quantisation(spec)
     if spec not in _DIMENSION:
-        raise GraphsrInputError(f"inex-2003 quantises each dimension with gen or strict, got {spec!r}")
+        raise GraphsrInputError(f"inex-2003 quantises each dimension with gen (generalised) or strict, got {spec!r}")
     return _DIMENSION[spec][np.asarray(list(values) if not isinstance(values, np.ndarray) else values,
                                        dtype=np.int64)]

@@ -62,13 +62,16 @@ def ndcg(m, rk: Ranking, j: Judgments) -> np.ndarray:
 
 
 def reciprocal_rank(m, rk: Ranking, j: Judgments) -> np.ndarray:
-    """RR, RR@k (trec_eval ``recip_rank``): 1 / the rank of the first relevant item."""
+    """RR (trec_eval ``recip_rank``): 1 / the rank of the first relevant item; RR@k, which trec_eval lacks, as
+    ir_measures computes it (the first k items, ties in score in document order)."""
     rk = _ranking(m, rk)
-    hit = np.flatnonzero(_hits(m, rk, m.cutoff))
-    topics, first = np.unique(rk.topic[hit], return_index=True)
-    out = np.zeros(rk.num_topics)
-    out[topics] = 1.0 / rk.pos[hit[first]]
-    return out
+    pos = _ascending_ties(rk) if m.cutoff is not None and rk.by_score and rk.size else rk.pos
+    hit = relevant(rk.grade, m.params.get("rel"))
+    if m.cutoff is not None:
+        hit &= pos <= m.cutoff
+    first = np.full(rk.num_topics, np.inf)
+    np.minimum.at(first, rk.topic[hit], pos[hit])
+    return np.where(np.isfinite(first), 1.0 / first, 0.0)
 
 
 def r_precision(m, rk: Ranking, j: Judgments) -> np.ndarray:

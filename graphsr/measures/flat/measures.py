@@ -19,7 +19,7 @@ measure           per topic                                                     
 ``nDCG[@k]``      :math:`\sum_{i \le k} g_i / \log_2(i+1)` over the same for the judged gains    ``ndcg``, ``ndcg_cut_k``
                   sorted decreasing (gain = grade, or ``gains[grade]``; ``dcg=exp-log2``:
                   :math:`2^{g}-1`)
-``RR[@k]``        :math:`1 / \min\{i \le k : rel_i\}` (0 if none)                                ``recip_rank``
+``RR[@k]``        :math:`1 / \min\{i \le k : rel_i\}` (0 if none; ``@k`` as ir_measures)        ``recip_rank``
 ``Rprec``         :math:`\sum_{i \le R} rel_i / R`                                               ``Rprec``
 ``Bpref``         :math:`\frac{1}{R} \sum_{rel_i} \left(1 - \frac{\min(n_i, R)}{\min(N, R)}         ``bpref``
                   \right)`, :math:`n_i` judged non-relevant items above rank ``i``
@@ -35,8 +35,17 @@ measure           per topic                                                     
 ================  =============================================================================  ==================
 
 ``judged_only=true`` (trec_eval ``-J``) removes unjudged items before
-scoring.  Differential tests hold each measure to trec_eval (through
-pytrec_eval) per topic and in aggregate, and ``Judged@k`` to ir_measures.
+scoring.  Items are ranked as trec_eval ranks documents (score descending,
+ties by document id descending) or by the rank column of an element run.
+Differential tests hold each measure to trec_eval (through pytrec_eval) per
+topic and in aggregate, and the two trec_eval lacks, ``Judged@k`` and
+``RR@k``, to ir_measures, which breaks ties in score by document id
+*ascending* for them: graphsr does the same for these two.
+
+Where trec_eval divides 0 by 0 -- ``IPrec`` of a topic whose ranking is empty
+(with ``judged_only``, of only unjudged items) -- graphsr gives 0, not NaN.
+trec_eval crashes or loops on a topic whose every grade is negative; graphsr
+scores it (nothing relevant).
 
 >>> from graphsr.measures import parse_measure
 >>> parse_measure("P@10"), parse_measure("MAP"), parse_measure("nDCG@5"), parse_measure("P(rel=2)@5")
@@ -126,7 +135,8 @@ class _nDCG(_Flat):
 
 class _RR(_Flat):
     NAME = "RR"
-    DESCRIPTION = "reciprocal rank of the first relevant item, 0 if none (trec_eval recip_rank; @k: the first k)"
+    DESCRIPTION = ("reciprocal rank of the first relevant item, 0 if none (trec_eval recip_rank; @k: the first k, "
+                   "as ir_measures, ties in score by document id ascending)")
 
 
 class _Rprec(_Flat):

@@ -21,7 +21,7 @@ A topic without ideal elements scores 0.
 from __future__ import annotations
 
 from ...errors import MeasureNameError
-from ...model.quantisation import check_quantisation
+from ...model.quantisation import canonical_quantisation, check_quantisation
 from ..base import Measure, Param, register
 from ..ideal import IDEAL_METHODS
 
@@ -32,8 +32,8 @@ NAVS = ("structural", "none", "model", "routes")
 _COMMON = {
     "nav": Param(str, "structural", "structural (Eq 9) | none | model (--model) | routes (--routes)"),
     "ideal": Param(str, "assessed", "ideal elements: assessed | kazai | piwowarski"),
-    "quant": Param(str, None, "quantisation of (e, s) assessments: strict | gen | sog | 33:1/23:0.9/... "
-                              "(default gen)"),
+    "quant": Param(str, None, "quantisation of (e, s) assessments: strict | gen (generalised) | sog | "
+                              "33:1/23:0.9/... (default gen)", canonical_quantisation),
 }
 
 

@@ -14,13 +14,14 @@ INEX 2005's choice: a result seen before earns nothing).
 from __future__ import annotations
 
 from ...errors import MeasureNameError
-from ...model.quantisation import check_quantisation
+from ...model.quantisation import canonical_quantisation, check_quantisation
 from ..base import Measure, Param, register
 from ..ideal import IDEAL_METHODS
 
 __all__ = ["GRP", "GRPng", "xCG", "nxCG", "ep", "MAep"]
 
-_QUANT = Param(str, None, "quantisation of (e, s) assessments: strict | gen | sog | 33:1/23:0.9/... (default gen)")
+_QUANT = Param(str, None, "quantisation of (e, s) assessments: strict | gen (generalised) | sog | 33:1/23:0.9/... "
+                          "(default gen)", canonical_quantisation)
 _X = Param(float, None, "recall level in (0, 1]")
 _XCG = {"quant": _QUANT, "alpha": Param(float, 1.0, "overlap tolerance in [0, 1] (1: a seen result earns 0)"),
         "ideal": Param(str, "kazai", "ideal recall-base: kazai | piwowarski | assessed")}
@@ -66,7 +67,8 @@ class _GRPng(_ElementINEX):
     DESCRIPTION = "inex-2003: size- and overlap-aware precision at recall x (Kazai-Lalmas A.2)"
     BRACKET = "x"
     GRADES = True
-    SUPPORTED_PARAMS = {"x": _X, "quant": Param(str, "gen", "per-dimension quantisation: gen | strict"),
+    SUPPORTED_PARAMS = {"x": _X, "quant": Param(str, "gen", "per-dimension quantisation: gen (generalised) | strict",
+                                                   canonical_quantisation),
                         "base": Param(str, "leaves", "recall base: leaves (Rel^U) | all")}
 
     def validate(self) -> "Measure":
