@@ -284,3 +284,45 @@ def test_exp_log2_gains():
 def test_thresholds_that_make_everything_relevant_are_refused(text):
     with pytest.raises(graphsr.GraphsrInputError, match="counts every retrieved item as relevant"):
         parse_measure(text)
+
+
+def test_evaluate_speaks_python():
+    """graphsr.evaluate names its arguments, not command-line options."""
+    qrels = {"1": {"a": 1}}
+    with pytest.raises(graphsr.GraphsrInputError) as err:
+        evaluate(graphsr.as_qrels(qrels), graphsr.as_run({"1": {"a": 1.0}}), ["SRP@5"],
+                 graphsr.ScoringContext())
+    assert "context=graphsr.load_collection" in str(err.value) and "--" not in str(err.value)
+
+
+def test_graphsr_trec_measures_inside_ir_measures():
+    qrels, run = {"1": {"a": -1, "b": 1, "c": 2}}, {"1": {"a": 3.0, "b": 2.0, "x": 1.0}}
+    ours = [parse_measure(n) for n in ("Bpref", "IPrec@0.5", "nDCG@2", "Judged@2")]
+    got = ir_measures.calc_aggregate(ours, qrels, run)
+    theirs = [ir_measures.Bpref, ir_measures.IPrec @ 0.5, ir_measures.nDCG @ 2, ir_measures.Judged @ 2]
+    want = ir_measures.calc_aggregate(theirs, qrels, run)
+    assert [got[m] for m in ours] == pytest.approx([want[m] for m in theirs])
+
+
+def test_names_people_type():
+    assert parse_measure("srp@5") == parse_measure("SRP@5") and parse_measure("ndcg@10") == parse_measure("nDCG@10")
+    assert parse_measure("Map") == parse_measure("AP") and parse_measure("bpref") == parse_measure("Bpref")
+    for name in ("strict", "generalised", "generalized", "gen", "sog", "Generalised"):
+        m = parse_measure(f"nxCG(quant={name})@5")
+        assert str(m) == f"nxCG(quant={dict(generalised='gen', generalized='gen').get(name.lower(), name.lower())})@5"
+    assert str(parse_measure("PRUM(quant=Generalised)")) == "PRUM(quant=gen)"
+    with pytest.raises(graphsr.GraphsrInputError, match="did you mean SRP@5"):
+        parse_measure("SPR@5")
+
+
+def test_the_command_line_refuses_what_trec_eval_refuses(tmp_path, capsys):
+    q, r = _files(tmp_path, {"1": {"a": 1}}, {"2": {"a": 1.0}})
+    assert main(["eval", str(q), str(r), "-m", "P@1"]) == 2
+    assert "no topic in common with the assessments" in capsys.readouterr().err
+    q, r = _files(tmp_path, {"1": {"a": 1, "c": 0}}, {"1": {"x": 3.0, "c": 2.0, "a": 1.0}})
+    assert main(["eval", str(q), str(r), "-m", "R(rel=0)@3"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "counts every retrieved item as relevant" in err
+    r.write_text("1 Q0 a 1.0 2.5 sys\n1 Q0 x - 1 sys\n")  # ranks trec_eval does not read
+    assert main(["eval", str(q), str(r), "-m", "P@1", "-m", "AP"]) == 0
+    assert capsys.readouterr().out.splitlines()[2:] == ["P@1\tall\t1.000000", "AP\tall\t1.000000"]

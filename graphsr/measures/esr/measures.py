@@ -68,7 +68,9 @@ _LM = {"l": Param(float, 1.0, "desired recall"), "m": Param(float, 10.0, "desire
 NSRCG = _declare("NSRCG", "E[Hits]@k / (k l recall-base / m) (ESR Eq 23-25)", "length", _LM, bounds=None)
 NSRCG2 = _declare("NSRCG2", "(E[Hits] + E[Near-misses])@k / (k l recall-base / m) (ESR Eq 32-34)", "length", _LM,
                   bounds=None)
-SRPRUM = _declare("SRPRUM", "CL(C) / C at the first cut-off C with ESRR >= r (ESR Eq 27-29)", "binary",
+SRPRUM = _declare("SRPRUM", "CL(C) / C at the first cut-off C with ESRR >= r (ESR Eq 27-29): CL counts expected "
+                  "hits and near-misses, so it exceeds 1 when the results lead to more relevant elements than there "
+                  "are ranks (not a precision in [0, 1])", "binary",
                   {"r": Param(float, 0.5, "desired recall")}, cutoff="optional", bounds=None)
 MASRiP = _declare("MASRiP", "SRiP interpolated at 101 recall points of SRiR2, averaged (ESR section 7)", "length",
                   cutoff="optional")
