@@ -33,7 +33,7 @@ TREC = {
     "nDCG": ("ndcg", 1, False), "nDCG@3": ("ndcg_cut_3", 1, False), "nDCG@10": ("ndcg_cut_10", 1, False),
     "RR": ("recip_rank", 1, False), "Rprec": ("Rprec", 1, False), "Bpref": ("bpref", 1, False),
     "Success@1": ("success_1", 1, False), "Success@5": ("success_5", 1, False),
-    "NumRet": ("num_ret", 1, False), "NumRel": ("num_rel", 1, False), "NumRet(rel=1)": ("num_rel_ret", 1, False),
+    "NumRet": ("num_ret", 1, False), "NumRel": ("num_rel", 1, False), "NumRet(rel=1)": ("num_rel_ret", 1, False), "NumRelRet": ("num_rel_ret", 1, False),
     "NumQ": ("num_q", 1, False),
     "IPrec@0.0": ("iprec_at_recall_0.00", 1, False), "IPrec@0.1": ("iprec_at_recall_0.10", 1, False),
     "IPrec@0.25": ("iprec_at_recall_0.25", 1, False), "IPrec@0.5": ("iprec_at_recall_0.50", 1, False),
@@ -136,11 +136,18 @@ def test_the_api_equals_ir_measures(case):
     """Per topic (ir_measures' iter_calc) and in aggregate (calc_aggregate), every assessed topic counted and a
     topic the run lacks taking the measure's default, as ir_measures does."""
     qrels, run = case
-    names = [n for n in TREC if n != "NumRel(rel=2)"] + IR_ONLY  # ir_measures has NumRel at rel=1 only
+    # ir_measures has NumRel at rel=1 only, and calls NumRelRet NumRet(rel=1)
+    names = [n for n in TREC if n not in ("NumRel(rel=2)", "NumRelRet")] + IR_ONLY
     ir = [ir_measures.parse_measure(n.replace("true", "True")) for n in names]
-    for use, given_run in (("all", run), ("nonempty", {t: d for t, d in run.items() if d})):
+    runs = (("all", run), ("nonempty", {t: d for t, d in run.items() if d}))
+    # ir_measures computes NumRet, NumQ and nDCG without gains in whichever pytrec_eval call it set up first --
+    # with judged_only, or with another nDCG's gains applied to the grades: those are asked for on their own
+    def group(m):
+        return "judged_only" if m.params.get("judged_only") else "gains" if "gains" in m.params else "plain"
+
+    for use, given_run, kind in [(u, r, g) for u, r in runs for g in ("plain", "judged_only", "gains")]:
         # ir_measures divides 0 by 0 for Judged on an empty ranking: compare it where rankings are not empty
-        pairs = [(n, m) for n, m in zip(names, ir) if use == "nonempty" or m.NAME != "Judged"]
+        pairs = [(n, m) for n, m in zip(names, ir) if (use == "nonempty" or m.NAME != "Judged") and group(m) == kind]
         ours = {(q, str(m)): v for q, m, v in graphsr.iter_calc([n for n, _ in pairs], qrels, given_run)}
         theirs = {(x.query_id, str(x.measure)): x.value for x in ir_measures.iter_calc([m for _, m in pairs], qrels,
                                                                                        given_run)}

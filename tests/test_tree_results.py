@@ -57,6 +57,10 @@ def _instance(cls):
 ELEMENT_MEASURES = sorted({_instance(cls) for name, cls in registry().items()
                            if cls.NAME == name and cls.FAMILY != "fol"}, key=str)
 FAMILIES = {m.FAMILY for m in ELEMENT_MEASURES}
+#: The passage family on the same element runs, scored as the text they cover (lenient: nested results are
+#: merged or skipped, where the official tool refuses them).
+PASSAGE_MEASURES = sorted({_instance(cls) for name, cls in registry().items()
+                           if cls.NAME == name and cls.FAMILY == "fol"}, key=str)
 
 
 def test_every_element_family_is_covered():
@@ -112,11 +116,20 @@ def test_shuffling_a_tree_results_lines_changes_no_value_and_bounds_hold(collect
     shuffled = _run(collection.documents, results, rnd)
     a = evaluate(qrels, [run], ELEMENT_MEASURES, collection, all_topics=True).runs[0]
     b = evaluate(qrels, [shuffled], ELEMENT_MEASURES, collection, all_topics=True).runs[0]
-    for m in ELEMENT_MEASURES:
-        assert np.allclose(a.values[m], b.values[m], rtol=1e-12, atol=1e-12), (str(m), results)
+    try:
+        passages = evaluate(qrels, [run], PASSAGE_MEASURES, collection, all_topics=True, lenient=True).runs[0]
+        scored = ELEMENT_MEASURES + PASSAGE_MEASURES
+    except graphsr.GraphsrInputError as exc:  # an article retrieved again after others: refused in context tasks
+        assert "retrieved again after other articles" in str(exc)
+        scored = ELEMENT_MEASURES
+    for m in scored:
+        got = (a if m.FAMILY != "fol" else passages).values[m]
+        if m.FAMILY != "fol":
+            assert np.allclose(got, b.values[m], rtol=1e-12, atol=1e-12), (str(m), results)
+        assert np.all(np.isfinite(got)), str(m)
         if m.BOUNDS is not None:
             lo, hi = m.BOUNDS
-            assert np.all(a.values[m] >= lo - 1e-12) and np.all(a.values[m] <= hi + 1e-12), (str(m), a.values[m])
+            assert np.all(got >= lo - 1e-12) and np.all(got <= hi + 1e-12), (str(m), got)
 
 
 def test_a_relevant_node_earns_flat_credit_once(collection):

@@ -21,8 +21,7 @@ from typing import Any, ClassVar
 
 from ..errors import MeasureNameError
 
-__all__ = ["Param", "Measure", "register", "register_preset", "registry", "presets", "format_param",
-           "FAMILY_PACKAGES"]
+__all__ = ["Param", "Measure", "register", "registry", "format_param", "FAMILY_PACKAGES"]
 
 
 @dataclass(frozen=True)
@@ -258,20 +257,3 @@ def registry() -> dict[str, type[Measure]]:
     for package in FAMILY_PACKAGES:
         importlib.import_module(f"{__package__}.{package}")
     return dict(_REGISTRY)
-
-
-_PRESETS: dict[str, tuple[type[Measure], dict[str, Any]]] = {}
-
-
-def register_preset(name: str, cls: type[Measure], **params: Any) -> None:
-    """Register ``name`` as a measure of ``cls`` with ``params`` set (ir_measures' ``NumRelRet`` is
-    ``NumRet(rel=1)``)."""
-    if name in _REGISTRY or name in _PRESETS:
-        raise ValueError(f"measure name {name!r} registered twice")
-    _PRESETS[name] = (cls, params)
-
-
-def presets() -> dict[str, tuple[type[Measure], dict[str, Any]]]:
-    """The registered presets (see :func:`register_preset`), by name."""
-    registry()
-    return dict(_PRESETS)

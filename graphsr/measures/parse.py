@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from ..errors import MeasureNameError
-from .base import Measure, presets, registry
+from .base import Measure, registry
 
 __all__ = ["Requested", "parse_measure", "parse_measures", "parse_requests", "relabel", "as_measure", "TREC_NAMES",
            "TREC_NICKNAMES", "trec_label"]
@@ -133,7 +133,7 @@ def parse_measure(text) -> Measure:
     >>> parse_measure("SRP@10"), parse_measure("SR"), parse_measure("NSRCG(l=1,m=2)@10")
     (SRP@10, SR, NSRCG(m=2)@10)
     >>> parse_measure("nDCG(gains={0:0,1:1,2:3})@10"), parse_measure("NumRelRet")
-    (nDCG(gains={2:3})@10, NumRet(rel=1))
+    (nDCG(gains={2:3})@10, NumRelRet)
     """
     requested = _parse_one(text)
     if len(requested) != 1:
@@ -260,40 +260,31 @@ def _trec(name: str, values: str | None, expand: bool, typed: str | None = None)
 
 
 def _build(name: str, params: dict, cutoff) -> Measure:
-    cls, preset = _lookup(name, exact=True)
-    return cls(cutoff=cutoff, **{**preset, **params}).validate()
+    return _lookup(name, exact=True)(cutoff=cutoff, **params).validate()
 
 
-def _lookup(name: str, exact: bool) -> tuple[type[Measure], dict] | None:
-    """The class (and preset parameters) registered as ``name``; without ``exact``, matched without regard to
-    case when that names one measure."""
-    reg, pre = registry(), presets()
+def _lookup(name: str, exact: bool) -> type[Measure] | None:
+    """The class registered as ``name``; without ``exact``, matched without regard to case when that names
+    one measure."""
+    reg = registry()
     if name in reg:
-        return reg[name], {}
-    if name in pre:
-        return pre[name]
+        return reg[name]
     if exact:
         return None
-    found = {}
-    for k in list(reg) + list(pre):
-        if k.lower() == name.lower():
-            cls, params = (reg[k], {}) if k in reg else pre[k]
-            found[(cls, tuple(sorted(params.items())))] = (cls, params)
-    return next(iter(found.values())) if len(found) == 1 else None
+    found = {reg[k] for k in reg if k.lower() == name.lower()}
+    return found.pop() if len(found) == 1 else None
 
 
 def _spelling(name: str) -> str:
     """The registered spelling of ``name`` (matched without regard to case)."""
-    reg, pre = registry(), presets()
-    if name in reg or name in pre:
-        return name
-    return next(k for k in list(reg) + list(pre) if k.lower() == name.lower())
+    reg = registry()
+    return name if name in reg else next(k for k in reg if k.lower() == name.lower())
 
 
 def _from_match(m: re.Match, text: str, exact: bool) -> Requested:
     name = m.group("name") if exact else _spelling(m.group("name"))
-    cls, preset = _lookup(name, exact=True)
-    params: dict[str, Any] = dict(preset)
+    cls = _lookup(name, exact=True)
+    params: dict[str, Any] = {}
     if m.group("params"):
         for part in _split_params(m.group("params")):
             key, eq, value = part.partition("=")
@@ -330,14 +321,8 @@ def _from_match(m: re.Match, text: str, exact: bool) -> Requested:
             except ValueError:
                 raise MeasureNameError(f"{text!r}: expected an integer cut-off after @, got {at!r}") from None
     measure = cls(cutoff=cutoff, **params).validate()
-    if name != cls.NAME:  # an alias or a preset: reported under the name asked for
-        extra = {k: v for k, v in params.items() if k not in preset}
-        if name in presets():
-            label = name if not extra and cutoff is None else repr(measure)
-        else:
-            label = name + repr(measure)[len(cls.NAME):]
-    else:
-        label = repr(measure)
+    # an alias is reported under the name asked for
+    label = name + repr(measure)[len(cls.NAME):] if name != cls.NAME else repr(measure)
     return Requested(label, measure)
 
 
@@ -393,7 +378,7 @@ def _official_alias(text: str) -> str:
 
 
 def _unknown(name: str, rest: str) -> str:
-    names = list(registry()) + list(presets()) + [k for k in TREC_NAMES]
+    names = list(registry()) + list(TREC_NAMES)
     by_lower: dict[str, str] = {}
     for n in names:
         by_lower.setdefault(n.lower(), n)
@@ -428,12 +413,11 @@ def _is_ir_measure(obj) -> bool:
 
 def _from_ir_measures(obj) -> Measure:
     name = obj.NAME
-    found = _lookup(name, exact=True) or _lookup(name, exact=False)
-    if found is None:
+    cls = _lookup(name, exact=True) or _lookup(name, exact=False)
+    if cls is None:
         raise MeasureNameError(f"ir_measures' {obj!r} has no graphsr counterpart; graphsr computes "
                                f"{', '.join(sorted(registry(), key=str.lower))}")
-    cls, preset = found
-    params = {**preset, **obj.params}
+    params = dict(obj.params)
     at = getattr(obj, "AT_PARAM", "cutoff")
     cutoff = params.pop("cutoff", None)
     if at != "cutoff" and at != cls.AT_PARAM:

@@ -1,5 +1,5 @@
 """The flat measures users report beside SR: trec_eval's standard set (P, R, AP, nDCG, RR, Rprec, Bpref,
-Success, IPrec, NumRet, NumRel, NumQ) and ir_measures' Judged, on document, element or tree runs, so that no
+Success, IPrec, NumRet, NumRelRet, NumRel, NumQ) and ir_measures' Judged, on document, element or tree runs, so that no
 second tool is needed.
 
 >>> from graphsr.measures.flat import P
@@ -8,11 +8,11 @@ P@5
 """
 
 from ..provider import register_provider
-from .measures import (AP, FLAT_MEASURES, IPrec, NumQ, NumRel, NumRet, R, RR, Bpref, Judged, P, Rprec, Success,
-                       nDCG)
+from .measures import (AP, FLAT_MEASURES, IPrec, NumQ, NumRel, NumRelRet, NumRet, R, RR, Bpref, Judged, P, Rprec,
+                       Success, nDCG)
 from .provider import FlatProvider
 
-__all__ = ["P", "R", "AP", "nDCG", "RR", "Rprec", "Bpref", "Success", "IPrec", "NumRet", "NumRel", "NumQ",
+__all__ = ["P", "R", "AP", "nDCG", "RR", "Rprec", "Bpref", "Success", "IPrec", "NumRet", "NumRelRet", "NumRel", "NumQ",
            "Judged", "FLAT_MEASURES", "FlatProvider"]
 
 register_provider(FlatProvider())

@@ -134,6 +134,11 @@ def num_ret(m, rk: Ranking, j: Judgments) -> np.ndarray:
     return rk.count(relevant(rk.grade, m.params["rel"]))
 
 
+def num_rel_ret(m, rk: Ranking, j: Judgments) -> np.ndarray:
+    """NumRelRet (trec_eval ``num_rel_ret``)."""
+    return rk.count(relevant(rk.grade, m.params.get("rel")))
+
+
 def num_rel(m, rk: Ranking, j: Judgments) -> np.ndarray:
     """NumRel (trec_eval ``num_rel``)."""
     return j.num_relevant(m.params.get("rel"))
@@ -169,7 +174,7 @@ def _ascending_ties(rk: Ranking) -> np.ndarray:
 #: The kernel of each flat measure class.
 KERNELS = {M._P: precision, M._R: recall, M._AP: average_precision, M._nDCG: ndcg, M._RR: reciprocal_rank,
            M._Rprec: r_precision, M._Bpref: bpref, M._Success: success, M._IPrec: interpolated_precision,
-           M._NumRet: num_ret, M._NumRel: num_rel, M._NumQ: num_q, M._Judged: judged}
+           M._NumRet: num_ret, M._NumRelRet: num_rel_ret, M._NumRel: num_rel, M._NumQ: num_q, M._Judged: judged}
 
 
 def compute_flat(measures, rk: Ranking, j: Judgments) -> dict:

@@ -26,8 +26,8 @@ measure           per topic                                                     
 ``Success@k``     1 if :math:`\sum_{i \le k} rel_i > 0`                                          ``success_k``
 ``IPrec@x``       :math:`\max_{j \ge i_c} P@j`, ``i_c`` the rank of the ``c``-th relevant        ``iprec_at_recall_x``
                   item, :math:`c = \lfloor xR + 0.9 \rfloor` (0 if fewer are retrieved)
-``NumRet``        items retrieved (``rel=``: relevant items retrieved); all: sum                 ``num_ret``,
-                                                                                                 ``num_rel_ret``
+``NumRet``        items retrieved (``rel=``: those relevant at ``rel`` or above); all: sum       ``num_ret``
+``NumRelRet``     relevant items retrieved; all: sum                                             ``num_rel_ret``
 ``NumRel``        ``R``; all: sum                                                                ``num_rel``
 ``NumQ``          1 per topic; all: the topics averaged                                          ``num_q``
 ``Judged@k``      items among the first ``min(k, retrieved)`` that are assessed, over their      (ir_measures)
@@ -50,16 +50,16 @@ scores it (nothing relevant).
 >>> from graphsr.measures import parse_measure
 >>> parse_measure("P@10"), parse_measure("MAP"), parse_measure("nDCG@5"), parse_measure("P(rel=2)@5")
 (P@10, AP, nDCG@5, P(rel=2)@5)
->>> parse_measure("IPrec@0.5"), parse_measure("RR(judged_only=true)@10"), parse_measure("NumRelRet")
+>>> parse_measure("IPrec@0.5"), parse_measure("RR(judged_only=true)@10"), parse_measure("NumRet(rel=1)")
 (IPrec@0.5, RR(judged_only=True)@10, NumRet(rel=1))
 """
 
 from __future__ import annotations
 
-from ..base import Measure, Param, register, register_preset
+from ..base import Measure, Param, register
 
-__all__ = ["P", "R", "AP", "nDCG", "RR", "Rprec", "Bpref", "Success", "NumRet", "NumRel", "NumQ", "IPrec",
-           "Judged", "FLAT_MEASURES"]
+__all__ = ["P", "R", "AP", "nDCG", "RR", "Rprec", "Bpref", "Success", "NumRet", "NumRelRet", "NumRel", "NumQ",
+           "IPrec", "Judged", "FLAT_MEASURES"]
 
 
 def _threshold(v: float) -> float:
@@ -193,6 +193,13 @@ class _NumRet(_Count):
                                                   "(default: every item)", _threshold)}
 
 
+class _NumRelRet(_Count):
+    NAME = "NumRelRet"
+    DESCRIPTION = ("relevant items retrieved (above 0 by default, as the other measures; with integer grades "
+                   "NumRet(rel=1)); all: sum (trec_eval num_rel_ret)")
+    SUPPORTED_PARAMS = {"rel": _REL}
+
+
 class _NumRel(_Count):
     NAME = "NumRel"
     DESCRIPTION = "relevant nodes assessed, R; all: sum (trec_eval num_rel)"
@@ -228,13 +235,15 @@ register(_Bpref)
 register(_Success)
 register(_IPrec)
 register(_NumRet)
+register(_NumRelRet)
 register(_NumRel)
 register(_NumQ)
 register(_Judged)
-register_preset("NumRelRet", _NumRet, rel=1.0)
 
 P, R, AP, nDCG, RR, Rprec, Bpref = _P(), _R(), _AP(), _nDCG(), _RR(), _Rprec(), _Bpref()
-Success, IPrec, NumRet, NumRel, NumQ, Judged = _Success(), _IPrec(), _NumRet(), _NumRel(), _NumQ(), _Judged()
+Success, IPrec, NumRet, NumRelRet = _Success(), _IPrec(), _NumRet(), _NumRelRet()
+NumRel, NumQ, Judged = _NumRel(), _NumQ(), _Judged()
 
 #: Every flat measure class.
-FLAT_MEASURES = (_P, _R, _AP, _nDCG, _RR, _Rprec, _Bpref, _Success, _IPrec, _NumRet, _NumRel, _NumQ, _Judged)
+FLAT_MEASURES = (_P, _R, _AP, _nDCG, _RR, _Rprec, _Bpref, _Success, _IPrec, _NumRet, _NumRelRet, _NumRel, _NumQ,
+                 _Judged)
