@@ -333,3 +333,14 @@ def test_the_command_line_refuses_what_trec_eval_refuses(tmp_path, capsys):
     r.write_text("1 Q0 a 1.0 2.5 sys\n1 Q0 x - 1 sys\n")  # ranks trec_eval does not read
     assert main(["eval", str(q), str(r), "-m", "P@1", "-m", "AP"]) == 0
     assert capsys.readouterr().out.splitlines()[2:] == ["P@1\tall\t1.000000", "AP\tall\t1.000000"]
+
+
+def test_a_run_without_assessed_topics_is_reported_and_the_others_scored(tmp_path, capsys):
+    q, good = _files(tmp_path, {"1": {"a": 1}}, {"1": {"a": 1.0}})
+    bad = tmp_path / "bad.txt"
+    bad.write_text("9 Q0 a 1 1.0 other\n")
+    assert main(["eval", str(q), str(bad), str(good), "-m", "P@1"]) == 2
+    out, err = capsys.readouterr()
+    assert out.splitlines() == ["runid\tall\tsys", "num_q\tall\t1", "P@1\tall\t1.000000"]
+    assert err.splitlines() == [f"graphsr: error: {bad}: no topic in common with the assessments {q}: the run has "
+                                "topics 9, the assessments 1"]

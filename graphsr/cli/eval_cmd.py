@@ -14,6 +14,7 @@ from ``--collection`` if given, else from the store's element nodes.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ..errors import GraphsrInputError
 from ._common import EFFORT_HELP, PROGRESS_HELP, positive_int, progress_default, write_results
@@ -163,9 +164,16 @@ def run(args: argparse.Namespace) -> int:
         requests = relabel(requests, apply_passage_options(measures, args, keep_all=True))
         measures = list(dict.fromkeys(r.measure for r in requests))
     qrels = read_element_qrels(args.qrels)
-    runs = [read_run(path) for path in args.runs]
-    for run in runs:
-        _check_common_topics(qrels, run)
+    runs, failed = [], False
+    for run in (read_run(path) for path in args.runs):
+        try:  # a run with no assessed topic is an error, as in trec_eval; the others are still scored
+            _check_common_topics(qrels, run)
+            runs.append(run)
+        except GraphsrInputError as exc:
+            print(f"graphsr: error: {exc}", file=sys.stderr)
+            failed = True
+    if not runs:
+        return 2
     ctx = _plain_context(qrels, runs, args) or element_context(
         qrels.docids().union(*(r.docids() for r in runs)), measures=measures, collection=args.collection,
         model=args.model, store=args.store, routes=args.routes, routes_model=args.routes_model, nav=args.nav,
@@ -183,4 +191,4 @@ def run(args: argparse.Namespace) -> int:
         from ..analysis.plots import plot_measures
 
         plot_measures(results, args.plot)
-    return code
+    return 2 if failed else code

@@ -163,7 +163,7 @@ _TREC_COUNTS = {"num_ret": "NumRet", "num_rel": "NumRel", "num_rel_ret": "NumRel
 
 def trec_counts(requests: list, qrels) -> list:
     """``num_ret``, ``num_rel`` and ``num_rel_ret`` name the official INEX tool's article counts for passage
-    and element assessments, and trec_eval's counts (``NumRet``, ``NumRel``, ``NumRet(rel=1)``) for plain
+    and element assessments, and trec_eval's counts (``NumRet``, ``NumRel``, ``NumRelRet``) for plain
     TREC document assessments: the requests with those names resolved for ``qrels``."""
     from ..measures.interop import is_plain
     from ..measures.parse import Requested, parse_measure

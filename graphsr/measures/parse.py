@@ -32,7 +32,6 @@ graphsr.errors.MeasureNameError: unknown measure 'SPR'; did you mean SRP@5, SR@5
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
 from typing import Any, Iterable
@@ -378,6 +377,8 @@ def _official_alias(text: str) -> str:
 
 
 def _unknown(name: str, rest: str) -> str:
+    import difflib
+
     names = list(registry()) + list(TREC_NAMES)
     by_lower: dict[str, str] = {}
     for n in names:
