@@ -160,13 +160,28 @@ def test_the_command_line_reads_dot_env(capsys, tmp_path, monkeypatch):
     code, out, err = run_cli(capsys, "store", "show")
     assert out.startswith(f"store: local:{tmp_path / 'from-environment'}")
     assert apply_dotenv(tmp_path, environ={}) == {"GRAPHSR_STORE": f"local:{tmp_path / 'from-env'}"}
-    assert read_dotenv(write(tmp_path / "q.env", 'A="x \\" y" # c\nB=plain value # comment\nC=\n')) == \
-        {"A": 'x " y', "B": "plain value", "C": ""}
+    assert read_dotenv(write(tmp_path / "q.env", 'GRAPHSR_A="x \\" y" # c\nGRAPHSR_B=plain value # comment\n'
+                                                 'GRAPHSR_C=\nD=left\n')) == \
+        {"GRAPHSR_A": 'x " y', "GRAPHSR_B": "plain value", "GRAPHSR_C": ""}
     write(tmp_path / ".env", "GRAPHSR_STORE local:x\n")
-    with pytest.raises(GraphsrInputError, match=r"\.env:1: expected KEY=VALUE"):
+    with pytest.raises(GraphsrInputError, match=r"\.env:1: expected GRAPHSR_NAME=VALUE"):
         read_dotenv(tmp_path / ".env")
+    code, out, err = run_cli(capsys, "store", "show")  # a malformed GRAPHSR_ line: a warning, the command runs
+    assert code == 0 and err.startswith("graphsr: warning: .env:1: expected GRAPHSR_NAME=VALUE")
+
+
+def test_dot_env_lines_of_other_tools_never_stop_a_command(capsys, tmp_path, monkeypatch):
+    """A .env valid for docker compose or python-dotenv: only its GRAPHSR_ lines are read."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("GRAPHSR_STORE", raising=False)
+    write(tmp_path / ".env", 'FOO\nCERT="-----BEGIN-----\nGRAPHSR_STORE=inside a quoted value\n-----END-----"\n'
+                             "weird line without equals sign\n"
+                             f"GRAPHSR_STORE=local:{tmp_path / 'mine'}\nGRAPHSR_NEO4J_USER='unclosed\n")
+    code, out, err = run_cli(capsys, "measures")
+    assert code == 0 and out
+    assert err == ("graphsr: warning: .env:7: expected a closing ' in the value; the line is ignored\n")
     code, out, err = run_cli(capsys, "store", "show")
-    assert code == 2 and err.startswith("graphsr: error: .env:1: expected KEY=VALUE")
+    assert out.startswith(f"store: local:{tmp_path / 'mine'}")
 
 
 def test_dot_env_example_is_valid_and_sets_only_graphsr_variables():

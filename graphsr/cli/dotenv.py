@@ -2,11 +2,15 @@
 
 The command line reads ``./.env`` before it runs a command and takes from it
 the ``GRAPHSR_*`` variables (``GRAPHSR_STORE``, ``GRAPHSR_NEO4J_USER``,
-``GRAPHSR_NEO4J_PASSWORD``, ``GRAPHSR_NEO4J_DATABASE``); other names in it are
-left to the tools that read them too (``docker compose``).  A variable already
-set in the environment wins over the file.  The format is the one
-``docker compose`` reads: ``KEY=VALUE`` lines, ``#`` comments, an optional
-``export`` prefix, values optionally in single or double quotes.
+``GRAPHSR_NEO4J_PASSWORD``, ``GRAPHSR_NEO4J_DATABASE``).  Every other line is
+left to the tools that read the file too (``docker compose``,
+python-dotenv) and is not parsed at all, whatever its syntax: a bare ``FOO``
+or a value in quotes over several lines never stops a command.  A variable
+already set in the environment wins over the file.  A ``GRAPHSR_*`` line is
+read as ``docker compose`` reads it: ``KEY=VALUE``, an optional ``export``
+prefix, the value optionally in single or double quotes (which may span
+lines), ``#`` comments; a malformed one is ignored with a warning naming
+``.env:LINE``.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Callable
 
 from ..errors import GraphsrInputError
 
@@ -41,36 +46,62 @@ def _value(raw: str, path: Path, lineno: int) -> str:
     return re.split(r"\s+#", raw, maxsplit=1)[0].rstrip()
 
 
-def read_dotenv(path: str | os.PathLike) -> dict[str, str]:
-    """The variables a ``.env`` file sets, in file order (a later line wins).
+def _closing(raw: str) -> int:
+    """Where the quote opening ``raw`` closes (-1 if it does not on this text)."""
+    q = raw[0]
+    end = raw.find(q, 1)
+    while q == '"' and end > 0 and raw[end - 1] == "\\":
+        end = raw.find(q, end + 1)
+    return end
 
-    Raises
-    ------
-    GraphsrInputError
-        Naming the file and line of a line that is not ``KEY=VALUE``.
+
+def read_dotenv(path: str | os.PathLike, prefix: str = PREFIX,
+                warn: Callable[[str], None] | None = None) -> dict[str, str]:
+    """The ``prefix`` variables (``GRAPHSR_*``) a ``.env`` file sets, in file order (a later line wins); other
+    lines are skipped unread (a quoted value over several lines included).
+
+    A malformed line of a ``prefix`` variable is ignored: ``warn`` gets a message naming the file and line
+    (without ``warn`` it raises :class:`~graphsr.errors.GraphsrInputError`).
 
     Examples
     --------
     >>> import tempfile
     >>> with tempfile.NamedTemporaryFile("w", suffix=".env", delete=False) as f:
-    ...     _ = f.write("# a comment\\nexport GRAPHSR_STORE=local:/tmp/s  # inline\\nGRAPHSR_NEO4J_PASSWORD='p#w d'\\n")
+    ...     _ = f.write("# a comment\\nexport GRAPHSR_STORE=local:/tmp/s  # inline\\nFOO\\nKEY=\\"two\\nlines\\"\\n"
+    ...                 "GRAPHSR_NEO4J_PASSWORD='p#w d'\\n")
     >>> read_dotenv(f.name)
     {'GRAPHSR_STORE': 'local:/tmp/s', 'GRAPHSR_NEO4J_PASSWORD': 'p#w d'}
     """
     path = Path(path)
     out: dict[str, str] = {}
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise GraphsrInputError("expected a UTF-8 text file of KEY=VALUE lines", path) from None
-    for lineno, line in enumerate(text.splitlines(), 1):
-        stripped = line.strip()
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise GraphsrInputError(f"cannot read the file ({exc.strerror})", path) from None
+    lines = text.splitlines()
+    k = 0
+    while k < len(lines):
+        lineno, stripped = k + 1, lines[k].strip()
+        k += 1
         if not stripped or stripped.startswith("#"):
             continue
-        m = _LINE.fullmatch(stripped)
-        if m is None:
-            raise GraphsrInputError(f"expected KEY=VALUE (or a # comment), got {stripped[:60]!r}", path, lineno)
-        out[m.group(1)] = _value(m.group(2), path, lineno)
+        body = stripped[len("export"):].lstrip() if re.match(r"export\s", stripped) else stripped
+        m = _LINE.fullmatch(body)
+        raw = m.group(2).strip() if m else ""
+        if raw[:1] in ("'", '"') and _closing(raw) < 0:  # a quoted value going on over the next lines
+            while k < len(lines) and _closing(raw) < 0:
+                raw += "\n" + lines[k]
+                k += 1
+        if not body.startswith(prefix):
+            continue
+        try:
+            if m is None:
+                raise GraphsrInputError(f"expected {prefix}NAME=VALUE, got {stripped[:60]!r}", path, lineno)
+            out[m.group(1)] = _value(raw, path, lineno)
+        except GraphsrInputError as exc:
+            if warn is None:
+                raise
+            warn(f"{exc}; the line is ignored")
     return out
 
 
@@ -81,6 +112,8 @@ def apply_dotenv(directory: str | os.PathLike = ".", environ=None) -> dict[str, 
     path = Path(directory) / ".env"
     if not path.is_file():
         return {}
-    new = {k: v for k, v in read_dotenv(path).items() if k.startswith(PREFIX) and k not in environ}
+    from ._common import warn
+
+    new = {k: v for k, v in read_dotenv(path, warn=warn).items() if k not in environ}
     environ.update(new)
     return new
