@@ -222,3 +222,18 @@ def test_an_unquoted_p_star_gets_a_hint(capsys, tmp_path, monkeypatch):
             assert code == 2 and "did the shell expand an unquoted p* into a file name? quote it: 'p*'" in err
         else:
             assert code == 0 and "did the shell" not in err
+
+
+# -- a refused run refuses only itself ------------------------------------------------------------------------------
+def test_a_refused_element_run_refuses_only_itself(capsys):
+    from graphsr.data import sample
+
+    s = sample("mobydick")
+    runs = [str(p) for p in s["runs"]]
+    code, out, err = run_cli(capsys, "eval", str(s["qrels"]), *runs, "--collection", str(s["collection"]),
+                             "-m", "MAgP(task=ric)", "-m", "SRP@10", "--nav", "depth4")
+    assert code == 2
+    assert [line for line in out.splitlines() if line.startswith("runid")] == \
+        ["runid\tall\tdocument", "runid\tall\tfocused", "runid\tall\ttree"]  # fig4 refused, the others scored
+    assert err.count("\n") == 1 and "fig4.run:7: topic 1, article mobydick: passage 0:557 overlaps" in err
+    assert "--lenient scores it anyway" in err

@@ -185,7 +185,12 @@ def run(args: argparse.Namespace) -> int:
 
         check_plot_path(args.plot)  # before the work, not after
     results = evaluate(qrels, runs, requests, ctx, all_topics=args.all_topics, order=args.order,
-                       lenient=args.lenient, unknown=args.unknown)
+                       lenient=args.lenient, unknown=args.unknown, keep_going=True)
+    for exc in results.errors:  # a refused run refuses only itself
+        print(f"graphsr: error: {exc}", file=sys.stderr)
+        failed = True
+    if not results.runs:
+        return 2
     code = write_results(results, args)
     if args.plot:
         from ..analysis.plots import plot_measures

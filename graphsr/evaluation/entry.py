@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
+from ..errors import GraphsrInputError
 from ..measures.base import Measure
 from ..measures.provider import Scratch, ScoringContext, provider_of
 from ..model.topics import missing_topics_warning, select_topics
@@ -42,7 +43,8 @@ def run_labels(runs: Sequence) -> list[str]:
 
 
 def evaluate(qrels, runs, measures, context: ScoringContext | None = None, *, all_topics: bool = False,
-             order: str | None = None, lenient: bool | None = None, unknown: str | None = None) -> Results:
+             order: str | None = None, lenient: bool | None = None, unknown: str | None = None,
+             keep_going: bool = False) -> Results:
     """Score ``runs`` against ``qrels`` with ``measures``.
 
     Parameters
@@ -70,6 +72,11 @@ def evaluate(qrels, runs, measures, context: ScoringContext | None = None, *, al
     order, lenient, unknown
         Set the context's options of the same names (passage result order,
         scoring runs the official tool refuses, unknown element nodes).
+    keep_going : bool
+        A run that cannot be scored (a run the official tool refuses, a
+        malformed line found while scoring) is left out and its error kept in
+        ``Results.errors``, the other runs still scored; by default the error
+        is raised.
 
     Returns
     -------
@@ -122,27 +129,36 @@ def evaluate(qrels, runs, measures, context: ScoringContext | None = None, *, al
         provider = provider_of(family_measures[0])
         provider.check(family_measures, qrels, runs, context)
         evaluators.append(provider.evaluator(family_measures, qrels, context, shared))
-    out = []
+    out, errors = [], []
     judged = qrels.topics
     for run, label in zip(runs, run_labels(runs)):
-        topics, missing = select_topics(run.topics, judged, all_topics)
-        scratch = Scratch()
-        result = RunResult(label, topics, {}, [missing_topics_warning(run.name, missing)] if missing else [],
-                           source=run.name)
-        notes = []
-        for ev in evaluators:
-            got = ev.score(run, topics, scratch)
-            result.values.update(got.values)
-            result.overall.update(got.overall)
-            notes += got.warnings
-            if got.run_id is not None:
-                result.run_id = got.run_id
-        result.warnings += scratch.warnings + notes
-        result.values = {m: result.values[m] for m in ms}
-        out.append(result)
+        try:
+            out.append(_score_run(run, label, evaluators, judged, all_topics, ms))
+        except GraphsrInputError as exc:
+            if not keep_going:
+                raise
+            errors.append(exc)
     if out:
         out[0].warnings[:0] = shared.warnings
-    return Results(out, ms, context.model_name, requests)
+    return Results(out, ms, context.model_name, requests, errors)
+
+
+def _score_run(run, label: str, evaluators, judged, all_topics: bool, ms) -> RunResult:
+    topics, missing = select_topics(run.topics, judged, all_topics)
+    scratch = Scratch()
+    result = RunResult(label, topics, {}, [missing_topics_warning(run.name, missing)] if missing else [],
+                       source=run.name)
+    notes = []
+    for ev in evaluators:
+        got = ev.score(run, topics, scratch)
+        result.values.update(got.values)
+        result.overall.update(got.overall)
+        notes += got.warnings
+        if got.run_id is not None:
+            result.run_id = got.run_id
+    result.warnings += scratch.warnings + notes
+    result.values = {m: result.values[m] for m in ms}
+    return result
 
 
 def _default_context(qrels, runs) -> ScoringContext:

@@ -66,6 +66,7 @@ class Results:
     measures: list[Measure]
     model: str = ""
     requests: list | None = None
+    errors: list = field(default_factory=list)  # runs that could not be scored (``evaluate(keep_going=True)``)
 
     @property
     def labels(self) -> list[tuple[str, Measure]]:
