@@ -211,3 +211,46 @@ def test_prum_sensitivity_puts_structural_and_learned_navigation_in_one_matrix()
     assert result.means["none"].tolist() == pytest.approx([r.mean(res.measures[0]) for r in res])
     with pytest.raises(GraphsrInputError, match="structural model"):
         model_sensitivity(qrels, runs, "SRP@5", s["collection"], ["structural"])
+
+
+def test_tau_ap_with_ties_depends_on_no_name():
+    """Tied means: tau_AP is NaN with a warning (breaking ties by run name made it 0.667 or 1.0), tau_AP_b is the
+    same whatever the names; an all-tied reference gives NaN, as Kendall does."""
+    import pandas as pd
+
+    from graphsr.analysis.agreement import tau_ap_b
+
+    a = pd.Series([0.9, 0.5, 0.5, 0.1], index=["r1", "r2", "r3", "r4"])
+    b = pd.Series([0.8, 0.6, 0.4, 0.2], index=["r1", "r2", "r3", "r4"])
+    renamed = a.rename({"r2": "z", "r3": "a"}), b.rename({"r2": "z", "r3": "a"})
+    one, two = rank_agreement(a, b), rank_agreement(*renamed)
+    assert np.isnan(one.tau_ap) and np.isnan(one.tau_ap_p) and "tau_AP is undefined with tied" in one.warnings[0]
+    assert one.tau_ap_b == two.tau_ap_b and one.tau_ap_b_p == two.tau_ap_b_p
+    # by hand: a's ranking has r2 = r3; walking b (r1 > r2 > r3 > r4): c/p = 1/1, 1/2 (r2 is not above r3 in
+    # a), 3/3 -> 2/3 (2.5) - 1; walking a (r1 > {r2, r3} > r4): 1/1, 1/1, 3/3 -> 2/3 (3) - 1 = 1
+    assert one.tau_ap_b == pytest.approx(((2 / 3 * 2.5 - 1) + 1) / 2)
+    assert tau_ap_b([1, 2, 3, 4], [1, 2, 3, 4]) == 1.0 and tau_ap_b([1, 2, 3], [3, 2, 1]) == -1.0
+    flat = rank_agreement(pd.Series([0.5, 0.5, 0.5], index=["x", "y", "z"]), b.iloc[:3].set_axis(["x", "y", "z"]))
+    assert np.isnan(flat.tau_ap) and np.isnan(flat.tau_b)
+    for x, y in [(np.random.default_rng(s).permutation(6), np.random.default_rng(s + 1).permutation(6))
+                 for s in range(5)]:  # without ties: the mean of tau_AP both ways
+        assert tau_ap_b(x, y) == pytest.approx((tau_ap(x, y) + tau_ap(y, x)) / 2)
+
+
+def test_the_correction_family_is_each_measures_pairs():
+    """compare with one measure, compare with two, and the report: the same adjusted p-values (and letters) for a
+    measure, and each output says which family it corrected over."""
+    import pandas as pd
+
+    from graphsr.analysis.scores import ScoreTable
+    from graphsr.analysis.significance import compare_runs
+
+    rng = np.random.default_rng(3)
+    rows = [(run, m, str(t), float(rng.random() + 0.1 * k)) for k, run in enumerate(["a", "b", "c"])
+            for m in ("P@5", "AP") for t in range(20)]
+    scores = ScoreTable(pd.DataFrame(rows, columns=["run", "measure", "topic", "value"]))
+    one = compare_runs(scores, ["AP"])
+    two = compare_runs(scores, ["AP", "P@5"])
+    both = two.pairs[two.pairs.measure == "AP"].reset_index(drop=True)
+    assert both["p_adjusted"].tolist() == one.pairs["p_adjusted"].tolist()
+    assert "holm correction over the 3 pairs of each measure" in two.table() and "3 pairs of each" in one.table()

@@ -14,47 +14,99 @@ table).  For two score vectors over the same runs:
 
   where the systems are ordered by the second measure and :math:`C(i)` is
   the number of systems above rank ``i`` that the first measure also ranks
-  above the system at rank ``i`` (ties in either order are broken by run
-  name, as the definition needs strict orders).  It is not symmetric: the
-  first measure is the reference.  Its p-value is a permutation test --
-  exact over all orders for up to 8 systems, else ``samples`` random orders
-  from ``seed``: the share of orders whose :math:`|\tau_{AP}|` is at least
-  the observed one.
+  above the system at rank ``i``.  It is not symmetric: the first measure is
+  the reference.  It needs strict orders: with tied scores in either vector
+  it is NaN, with a warning (breaking ties by any rule -- run names, say --
+  would make the value depend on that rule);
+* :math:`\tau_{AP,b}` (Urbano and Marrero, ICTIR 2017), the AP correlation
+  for rankings with ties on both sides: the mean of the two directions, each
+  :math:`\frac{2}{N'} \sum_i \frac{c_i}{p_i} - 1` over the ``N'`` systems
+  below the top tie group of the second ranking, with :math:`p_i` the
+  systems strictly above ``i`` there and :math:`c_i` those of them the first
+  ranking also puts strictly above ``i``.  Without ties it is the mean of
+  :math:`\tau_{AP}` both ways; NaN when both rankings are all tied.
+
+Each p-value is a permutation test -- exact over all orders for up to 8
+systems, else ``samples`` random orders from ``seed``: the share of orders
+whose absolute value is at least the observed one.
 
 >>> import numpy as np
 >>> round(tau_ap([4, 3, 2, 1], [4, 3, 1, 2]), 4)  # the last two swapped: 2/3 (1 + 1 + 2/3) - 1
 0.7778
 >>> round(tau_ap([4, 3, 2, 1], [3, 4, 2, 1]), 4)  # the first two swapped: more costly
 0.3333
+>>> round(tau_ap_b([4, 3, 2, 1], [4, 3, 1, 2]), 4), tau_ap([4, 3, 2, 2], [4, 3, 2, 1])
+(0.7778, nan)
 """
 
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+import warnings
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..errors import GraphsrInputError
 
-__all__ = ["Agreement", "tau_ap", "tau_ap_pvalue", "kendall_tau_a", "rank_agreement", "kendall_matrix",
-           "RankChange", "rank_change"]
+__all__ = ["Agreement", "tau_ap", "tau_ap_b", "tau_ap_pvalue", "tau_ap_b_pvalue", "kendall_tau_a",
+           "rank_agreement", "kendall_matrix", "RankChange", "rank_change"]
 
 
-def _order(scores: np.ndarray, names: list[str]) -> list[int]:
-    """Indices from best to worst score, ties by name."""
-    return sorted(range(len(scores)), key=lambda i: (-scores[i], names[i]))
+def _has_ties(x: np.ndarray) -> bool:
+    return len(np.unique(x)) < len(x)
 
 
-def tau_ap(reference, other, names: list[str] | None = None) -> float:
-    """:math:`\\tau_{AP}` of the ranking by ``other`` against the ranking by ``reference`` (higher is better)."""
+def tau_ap(reference, other) -> float:
+    """:math:`\\tau_{AP}` of the ranking by ``other`` against the ranking by ``reference`` (higher is better);
+    NaN when either has tied scores (see :func:`tau_ap_b`)."""
     ref, oth = np.asarray(reference, dtype=float), np.asarray(other, dtype=float)
     n = len(ref)
     if n < 2:
         raise GraphsrInputError("tau_AP needs at least two systems")
-    names = names or [f"{i:09d}" for i in range(n)]
-    position = {s: k for k, s in enumerate(_order(ref, names))}
-    return _tau_ap_positions(np.array([position[s] for s in _order(oth, names)]))
+    if _has_ties(ref) or _has_ties(oth):
+        return float("nan")
+    position = np.empty(n, dtype=np.int64)
+    position[np.argsort(-ref, kind="stable")] = np.arange(n)
+    return _tau_ap_positions(position[np.argsort(-oth, kind="stable")])
+
+
+def _tau_ap_b_half(x: np.ndarray, y: np.ndarray) -> float:
+    """Urbano and Marrero's tau_AP,b in one direction: the systems walked in ``y``'s order."""
+    above_y = y[None, :] > y[:, None]    # [i, j]: j strictly above i in y
+    above_x = x[None, :] > x[:, None]    # [i, j]: j strictly above i in x
+    p = above_y.sum(axis=1)
+    c = (above_y & above_x).sum(axis=1)
+    below_top = p > 0
+    if not below_top.any():
+        return float("nan")
+    return float(2.0 / below_top.sum() * np.sum(c[below_top] / p[below_top]) - 1.0)
+
+
+def tau_ap_b(reference, other) -> float:
+    """:math:`\\tau_{AP,b}` (Urbano and Marrero 2017) between two score vectors (higher is better), ties
+    allowed on both sides; NaN when both are all tied."""
+    x, y = np.asarray(reference, dtype=float), np.asarray(other, dtype=float)
+    if len(x) < 2:
+        raise GraphsrInputError("tau_AP_b needs at least two systems")
+    a, b = _tau_ap_b_half(x, y), _tau_ap_b_half(y, x)
+    return float((a + b) / 2) if a == a and b == b else float("nan")
+
+
+def tau_ap_b_pvalue(reference, other, samples: int = 10000, seed: int = 0) -> float:
+    """Two-sided permutation p-value of :func:`tau_ap_b` (``other``'s scores permuted over the systems; exact
+    for up to 8 systems; NaN for NaN)."""
+    x, y = np.asarray(reference, dtype=float), np.asarray(other, dtype=float)
+    observed = tau_ap_b(x, y)
+    if observed != observed:
+        return float("nan")
+    n = len(x)
+    if n <= 8:
+        values = np.array([tau_ap_b(x, y[list(p)]) for p in itertools.permutations(range(n))])
+        return float(np.mean(np.abs(values) >= abs(observed) - 1e-12))
+    rng = np.random.default_rng(seed)
+    hits = sum(abs(tau_ap_b(x, rng.permutation(y))) >= abs(observed) - 1e-12 for _ in range(samples))
+    return (hits + 1) / (samples + 1)
 
 
 def _tau_ap_positions(ref_pos: np.ndarray) -> float:
@@ -67,7 +119,9 @@ def _tau_ap_positions(ref_pos: np.ndarray) -> float:
 
 
 def tau_ap_pvalue(observed: float, n: int, samples: int = 10000, seed: int = 0) -> float:
-    """Two-sided permutation p-value of ``observed`` for ``n`` systems (exact for n <= 8)."""
+    """Two-sided permutation p-value of ``observed`` for ``n`` systems (exact for n <= 8; NaN for NaN)."""
+    if observed != observed:
+        return float("nan")
     if n <= 8:
         values = [_tau_ap_positions(np.array(p)) for p in itertools.permutations(range(n))]
         return float(np.mean(np.abs(values) >= abs(observed) - 1e-12))
@@ -97,10 +151,14 @@ class Agreement:
     rho_p: float
     tau_ap: float
     tau_ap_p: float
+    tau_ap_b: float = float("nan")
+    tau_ap_b_p: float = float("nan")
+    warnings: list = field(default_factory=list)
 
     def rows(self) -> list[tuple[str, float, float]]:
         return [("Kendall tau", self.tau, self.tau_p), ("Kendall tau-b", self.tau_b, self.tau_p),
-                ("Spearman rho", self.rho, self.rho_p), ("tau_AP", self.tau_ap, self.tau_ap_p)]
+                ("Spearman rho", self.rho, self.rho_p), ("tau_AP", self.tau_ap, self.tau_ap_p),
+                ("tau_AP_b", self.tau_ap_b, self.tau_ap_b_p)]
 
     def text(self) -> str:
         lines = [f"{len(self.systems)} systems", f"{'statistic':<15}{'value':>9}{'p-value':>10}"]
@@ -117,11 +175,18 @@ def rank_agreement(reference, other, samples: int = 10000, seed: int = 0) -> Agr
         raise GraphsrInputError(f"rank agreement needs at least 3 systems scored by both, got {len(common)}")
     x = reference.loc[common].to_numpy(dtype=float)
     y = other.loc[common].to_numpy(dtype=float)
-    tb = stats.kendalltau(x, y)
-    rho = stats.spearmanr(x, y)
-    tap = tau_ap(x, y, [str(s) for s in common])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a constant vector: scipy warns, and gives NaN
+        tb = stats.kendalltau(x, y)
+        rho = stats.spearmanr(x, y)
+    tap = tau_ap(x, y)
+    notes = []
+    if tap != tap:
+        notes.append("tau_AP is undefined with tied mean scores (it needs strict orders, and breaking ties by any "
+                     "rule would make it depend on that rule): NaN; tau_AP_b (Urbano and Marrero 2017) takes ties")
     return Agreement(list(map(str, common)), kendall_tau_a(x, y), float(tb.statistic), float(tb.pvalue),
-                     float(rho.statistic), float(rho.pvalue), tap, tau_ap_pvalue(tap, len(common), samples, seed))
+                     float(rho.statistic), float(rho.pvalue), tap, tau_ap_pvalue(tap, len(common), samples, seed),
+                     tau_ap_b(x, y), tau_ap_b_pvalue(x, y, samples, seed), notes)
 
 
 @dataclass

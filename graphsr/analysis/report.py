@@ -4,8 +4,8 @@
 every figure as a PNG, SVG or PDF file beside it).  The page holds:
 
 * the runs' aggregates for every measure (sortable);
-* the significance comparison (paired t-test, Holm over all pairs; letters
-  mark the runs each run beats);
+* the significance comparison (paired t-test, Holm over each measure's pairs,
+  as ``graphsr compare``; letters mark the runs each run beats);
 * Kendall's tau-b between the system rankings of every pair of measures;
 * figures: each measure's aggregates and per-topic values, measures across
   their cut-offs, precision-recall curves where ``iP[x]`` levels are
@@ -110,9 +110,8 @@ def build_report(scores, title: str = "graphsr report", source: str = "", max_me
                 row.append(_Cell(f"{v:.4f}", v, "".join(letters[j] for j in c.wins(m, r))))
             rows.append(row)
         report.tables.append(_Table("significance", "Significance", ["#", "run", *c.measures], rows, left=2,
-                                    note=f"paired t-test on the topics both runs have, Holm correction over all "
-                                         f"{len(c.pairs)} pairs, alpha 0.05; a letter marks a run beaten "
-                                         "significantly"))
+                                    note=f"{c.family_note()} (on the topics both runs have); a letter marks a run "
+                                         "beaten significantly"))
     specs = _figures(scores, max_measures)
     if summary is not None:  # (Summary, pi, model name)
         s, pi, name = summary

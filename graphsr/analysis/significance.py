@@ -14,9 +14,10 @@ Random draws come in fixed blocks of 1000 samples, block ``k`` from the
 ``k``-th child of ``numpy.random.SeedSequence(seed)``, so a seed gives the
 same p-values whatever the number of threads that draw the blocks.
 
-Corrections over all pairs (of all measures tested together): ``holm``
-(step-down, family-wise error) and ``bh`` (Benjamini-Hochberg, false
-discovery rate), as adjusted p-values.
+Corrections over the pairs of runs of each measure (the family ranx
+corrects over: a measure's letters do not change with the other measures
+compared beside it): ``holm`` (step-down, family-wise error) and ``bh``
+(Benjamini-Hochberg, false discovery rate), as adjusted p-values.
 
 >>> holm([0.01, 0.04, 0.03, 0.005]).round(3).tolist()
 [0.03, 0.06, 0.06, 0.02]
@@ -132,6 +133,10 @@ class Comparison:
     correction: str
     alpha: float
 
+    def family_note(self) -> str:
+        """The test, the correction and its family, as the tables state them."""
+        return _family_note(self.test, self.correction, self.pairs, self.alpha)
+
     def wins(self, measure: str, run: str) -> list[int]:
         """The (0-based) positions of the runs ``run`` beats significantly under ``measure``."""
         out = []
@@ -155,8 +160,7 @@ class Comparison:
                 sup = "".join(letters[j] for j in self.wins(m, run))
                 cells.append((f"{v:.{digits}f}", sup))
             rows.append((letters[k], run, cells))
-        note = (f"{self.test} test, {self.correction} correction over {len(self.pairs)} pairs, "
-                f"alpha {self.alpha:g}; letters: runs beaten significantly")
+        note = f"{self.family_note()}; letters: runs beaten significantly"
         if fmt == "markdown":
             lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
             lines += ["| " + " | ".join([letter, run] + [v + (f"<sup>{s}</sup>" if s else "") for v, s in cells])
@@ -180,6 +184,13 @@ class Comparison:
         return "\n".join(lines) + f"\n{note}\n"
 
 
+def _family_note(test: str, correction: str, pairs, alpha: float) -> str:
+    per = pairs.groupby("measure").size() if len(pairs) else []
+    counts = sorted(set(int(n) for n in per))
+    n = "/".join(map(str, counts)) if counts else "0"
+    return f"{test} test, {correction} correction over the {n} pairs of each measure, alpha {alpha:g}"
+
+
 def run_letter(k: int) -> str:
     """The letter naming run ``k`` (0-based) in comparison tables: a .. z, aa, ab, ..."""
     s = ""
@@ -194,7 +205,7 @@ def compare_runs(scores, measures: list[str] | None = None, runs: list[str] | No
                  correction: str = "holm", alpha: float = 0.05, samples: int = 10000, seed: int = 0,
                  threads: int = 1, progress: bool = False) -> Comparison:
     """Test every pair of runs under every measure of a :class:`~graphsr.analysis.scores.ScoreTable`, on the
-    topics both runs have, and correct over all the pairs tested."""
+    topics both runs have, and correct over each measure's pairs."""
     import pandas as pd
 
     measures = measures or scores.measures
@@ -217,7 +228,10 @@ def compare_runs(scores, measures: list[str] | None = None, runs: list[str] | No
                          "mean_b": both[b].mean(), "p": p})
     bar.close()
     pairs = pd.DataFrame(rows, columns=["measure", "run_a", "run_b", "topics", "mean_a", "mean_b", "p"])
-    pairs["p_adjusted"] = adjust(pairs["p"].to_numpy(), correction) if len(pairs) else []
+    # the correction's family: the pairs of one measure (as ranx corrects), so that a measure's letters do not
+    # depend on which other measures are compared beside it
+    pairs["p_adjusted"] = pairs.groupby("measure", sort=False)["p"].transform(
+        lambda p: adjust(p.to_numpy(), correction)) if len(pairs) else []
     pairs["significant"] = pairs["p_adjusted"] < alpha
     means = pd.DataFrame({m: scores.means(m).reindex(runs) for m in measures})
     return Comparison(list(runs), list(measures), means, pairs, test, correction, alpha)

@@ -48,6 +48,10 @@ def run(args: argparse.Namespace) -> int:
         raise GraphsrInputError("give one score table and two measures (-m A -m B), or two score tables and "
                                 "one measure")
     result = rank_agreement(a, b, args.samples, args.seed)
+    from ._common import warn
+
+    for w in result.warnings:
+        warn(w)
     if args.format == "text":
         sys.stdout.write(result.text())
     elif args.format == "csv":
@@ -55,6 +59,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         import json
 
-        sys.stdout.write(json.dumps([{"statistic": n, "value": v, "p": p} for n, v, p in result.rows()],
-                                    indent=1) + "\n")
+        def number(v):  # NaN is not JSON: null
+            return None if v != v else v
+
+        sys.stdout.write(json.dumps([{"statistic": n, "value": number(v), "p": number(p)}
+                                     for n, v, p in result.rows()], indent=1) + "\n")
     return 0

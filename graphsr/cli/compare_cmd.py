@@ -1,5 +1,5 @@
 """Compare runs for significance: every pair of runs under every measure of a score table, with a correction
-over all pairs, as a table of means marked with the runs each beats significantly (text, Markdown, LaTeX),
+over each measure's pairs (as ranx), as a table of means marked with the runs each beats significantly (text, Markdown, LaTeX),
 or every pair's p-values (csv)."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--test", choices=["t", "randomization", "bootstrap"], default="t",
                    help="paired t-test (default), paired randomization test or paired bootstrap test")
     p.add_argument("--correction", choices=["holm", "bh", "none"], default="holm",
-                   help="multiple-comparison correction over all pairs tested (default: holm)")
+                   help="multiple-comparison correction over each measure's pairs of runs, as ranx (default: holm)")
     p.add_argument("--alpha", type=float, default=0.05, help="significance level (default: 0.05)")
     p.add_argument("--samples", type=positive_int, default=10000,
                    help="randomization/bootstrap samples (default: 10000)")
