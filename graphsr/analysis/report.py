@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import GraphsrInputError
+from ..io.atomic import atomic_write, output_directory
 from .figures import (agreement_figure, agreement_matrix_figure, curve_families, curve_figure, cutoff_families,
                       cutoff_figure, esr_curve_figure, figure_bytes, means_figure, per_topic_figure,
                       rank_change_figure, summary_figure)
@@ -146,21 +147,16 @@ def write_report(report: Report, path: str | os.PathLike, figures_dir: str | os.
         if figures_dir is not None:
             if figure_format not in data:
                 raise GraphsrInputError(f"the figures were not rendered as {figure_format}")
-            out = Path(figures_dir)
-            out.mkdir(parents=True, exist_ok=True)
-            (out / f"{fid}.{figure_format}").write_bytes(data[figure_format])
+            out = output_directory(figures_dir, "the figures")
+            with atomic_write(out / f"{fid}.{figure_format}", "the figure", binary=True) as fh:
+                fh.write(data[figure_format])
         rendered.append({"id": fid, "caption": caption, "png": base64.b64encode(data["png"]).decode("ascii")})
     env = jinja2.Environment(loader=jinja2.PackageLoader("graphsr.analysis", "templates"),
                              autoescape=jinja2.select_autoescape(["html"]))
     html = env.get_template("report.html").render(title=report.title, source=report.source, runs=report.runs,
                                                   measures=report.measures, topics=report.topics,
                                                   tables=report.tables, figures=rendered, version=__version__)
-    tmp = path.with_name(f".{path.name}.partial")
-    try:
-        tmp.write_text(html, encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise GraphsrInputError(f"{path}: cannot write the report ({exc.strerror or exc})") from None
+    with atomic_write(path, "the report") as fh:
+        fh.write(html)
     return path
 

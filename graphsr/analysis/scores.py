@@ -87,18 +87,14 @@ class ScoreTable:
 
     def write(self, path: str | os.PathLike) -> None:
         """Write as CSV or Parquet (by the suffix), atomically: a failed write leaves no partial file."""
+        from ..io.atomic import atomic_path
+
         fmt = _format(path)
-        path = Path(path)
-        tmp = path.with_name(f".{path.name}.partial")
-        try:
+        with atomic_path(path, "the score table") as tmp:
             if fmt == "csv":
                 self.frame.to_csv(tmp, index=False)
             else:
                 self.frame.to_parquet(tmp, index=False)
-            os.replace(tmp, path)
-        except OSError as exc:
-            tmp.unlink(missing_ok=True)
-            raise GraphsrInputError(f"{path}: cannot write the score table ({exc.strerror or exc})") from None
 
     # -- views ---------------------------------------------------------------
     @property

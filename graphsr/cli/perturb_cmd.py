@@ -26,8 +26,9 @@ def run(args: argparse.Namespace) -> int:
     base = read_run(args.run)
     docs = load_collection(args.collection, [], keep=base.docids() | qrels.docids(),
                            progress=progress_default()).documents
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    from ..io.atomic import output_directory
+
+    out = output_directory(args.out, "the perturbed runs")
     stem = Path(args.run).name.removesuffix(".run")
     run_id = base.run_ids[0] if base.run_ids else stem
     for kind, variant in perturbations(base, qrels, docs).items():

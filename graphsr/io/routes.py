@@ -40,18 +40,39 @@ class RouteLogError(GraphsrInputError):
     """A navigation log line does not follow the log format."""
 
 
+#: The longest CSV field read (the csv module's default, 128 KiB, is below what a log may hold).
+_FIELD_LIMIT = 64 * 1024 * 1024
+
+
+def _first_bad_byte(path) -> tuple[int, int]:
+    """The line and the value of the first byte of ``path`` that is not UTF-8."""
+    with open(path, "rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                return lineno, raw[exc.start]
+    return 1, 0
+
+
 def _rows(path: str | os.PathLike):
-    """(line number, dict) of a CSV (with header) or JSON-lines file."""
+    """(line number, dict) of a CSV (with header) or JSON-lines file; a byte that is not UTF-8 or malformed
+    CSV is one :class:`RouteLogError` naming the line."""
+    try:
+        yield from _parsed_rows(path)
+    except UnicodeDecodeError:
+        lineno, byte = _first_bad_byte(path)
+        raise RouteLogError(f"expected UTF-8 text, got byte 0x{byte:02x}", path, lineno) from None
+
+
+def _parsed_rows(path: str | os.PathLike):
     name = str(path).lower()
     try:
         fh = open(path, encoding="utf-8", newline="")
     except OSError as exc:
         raise RouteLogError(f"cannot read file: {exc.strerror}", path) from None
     with fh:
-        try:
-            first = fh.readline()
-        except UnicodeDecodeError:
-            raise RouteLogError("expected UTF-8 text", path, 1) from None
+        first = fh.readline()
         fh.seek(0)
         if name.endswith((".jsonl", ".ndjson", ".json")) or first.lstrip().startswith("{"):
             for lineno, line in enumerate(fh, 1):
@@ -65,13 +86,19 @@ def _rows(path: str | os.PathLike):
                     raise RouteLogError(f"expected a JSON object per line, got {type(obj).__name__}", path, lineno)
                 yield lineno, obj
         else:
-            reader = csv.DictReader(fh)
-            missing = [c for c in REQUIRED if c not in (reader.fieldnames or [])]
-            if missing:
-                raise RouteLogError(f"CSV header lacks column(s) {', '.join(missing)}; expected "
-                                    f"{', '.join(REQUIRED)} (+ optional {', '.join(OPTIONAL)})", path, 1)
-            for row in reader:
-                yield reader.line_num, row
+            if csv.field_size_limit() < _FIELD_LIMIT:
+                csv.field_size_limit(_FIELD_LIMIT)
+            reader = csv.DictReader(fh, strict=True)  # a stray quote is an error, not the rest of the file
+            try:
+                missing = [c for c in REQUIRED if c not in (reader.fieldnames or [])]
+                if missing:
+                    raise RouteLogError(f"CSV header lacks column(s) {', '.join(missing)}; expected "
+                                        f"{', '.join(REQUIRED)} (+ optional {', '.join(OPTIONAL)})", path, 1)
+                for row in reader:
+                    yield reader.line_num, row
+            except csv.Error as exc:  # in the record after the last one read
+                raise RouteLogError(f"malformed CSV: {exc} (in the record starting on this line)", path,
+                                    reader.line_num + 1) from None
 
 
 def _text(v) -> str | None:

@@ -194,15 +194,10 @@ def write_run(run: Run, path: str | os.PathLike, run_id: str | None = None) -> N
     run_id = run_id or (run.run_ids[0] if run.run_ids else Path(run.name).stem)
     if not run_id or any(c.isspace() for c in run_id):
         raise RunFormatError(f"a run id is one word, got {run_id!r}", path)
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.partial")
-    try:
-        with open(tmp, "w", encoding="utf-8") as out:
-            for topic, results in run.results.items():
-                for r in results:
-                    for xp in r.xpaths:
-                        out.write(f"{topic} Q0 {r.docid} {r.rank} {r.score:.6g} {run_id} {xp}\n")
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise RunFormatError(f"cannot write the run ({exc.strerror or exc})", path) from None
+    from .atomic import atomic_write
+
+    with atomic_write(path, "the run", RunFormatError) as out:
+        for topic, results in run.results.items():
+            for r in results:
+                for xp in r.xpaths:
+                    out.write(f"{topic} Q0 {r.docid} {r.rank} {r.score:.6g} {run_id} {xp}\n")

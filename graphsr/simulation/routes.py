@@ -135,9 +135,10 @@ def write_routes(steps: Iterable[RouteStep], path: str | os.PathLike, fmt: str |
     """Write steps as a CSV or JSON-lines navigation log (by ``fmt`` or the file extension)."""
     fmt = fmt or ("jsonl" if str(path).lower().endswith((".jsonl", ".ndjson", ".json")) else "csv")
     cols = ["route_id", "step", "docid", "from", "to", "user", "topic", "duration_ms", "timestamp"]
+    from ..io.atomic import atomic_write
+
     n = 0
-    tmp = f"{path}.partial"
-    with open(tmp, "w", encoding="utf-8", newline="") as fh:
+    with atomic_write(path, "the navigation log", newline="") as fh:  # nothing half-written
         if fmt == "csv":
             w = csv.writer(fh)
             w.writerow(cols)
@@ -148,5 +149,4 @@ def write_routes(steps: Iterable[RouteStep], path: str | os.PathLike, fmt: str |
             else:
                 fh.write(json.dumps({c: d[c] for c in cols if d[c] is not None}) + "\n")
             n += 1
-    os.replace(tmp, path)  # nothing half-written
     return n

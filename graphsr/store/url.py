@@ -49,11 +49,26 @@ def open_store(url: str | None = None, **options) -> GraphStore:
             raise GraphsrInputError(f"store URL {url!r}: expected local:PATH with a directory")
         return LocalStore(path, **options)
     if url.startswith(("bolt://", "bolt+s://", "bolt+ssc://", "neo4j://", "neo4j+s://", "neo4j+ssc://")):
+        _check_server_url(url)
         from .bolt import BoltStore
 
         options.pop("keep_running", None)  # a Neo4j server is not ours to start or stop
         return BoltStore(url, **options)
     raise GraphsrInputError(f"unknown store URL {url!r}; expected local:PATH, bolt://HOST:PORT or neo4j://HOST:PORT")
+
+
+def _check_server_url(url: str) -> None:
+    """A Neo4j URL the driver can take: a host and, if given, a port number (one line otherwise)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 -- raises ValueError for a port that is not a number
+    except ValueError as exc:
+        raise GraphsrInputError(f"store URL {url!r}: {exc}; expected bolt://HOST:PORT or neo4j://HOST:PORT "
+                                "(an IPv6 host in brackets: bolt://[::1]:7687)") from None
+    if not parts.hostname:
+        raise GraphsrInputError(f"store URL {url!r}: no host; expected bolt://HOST:PORT or neo4j://HOST:PORT")
 
 
 def stop_store(url: str | None = None, wait: float = 0.0) -> bool:
