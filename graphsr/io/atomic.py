@@ -15,10 +15,10 @@ line naming the file (or the error type given).
 'whole\\n'
 >>> with atomic_write(target) as fh:
 ...     _ = fh.write("half")
-...     raise KeyboardInterrupt
+...     raise ValueError("stopped halfway")
 Traceback (most recent call last):
 ...
-KeyboardInterrupt
+ValueError: stopped halfway
 >>> target.read_text(), sorted(p.name for p in target.parent.iterdir())
 ('whole\\n', ['out.txt'])
 """
