@@ -152,13 +152,13 @@ def test_the_command_line_reads_dot_env(capsys, tmp_path, monkeypatch):
     monkeypatch.delenv("GRAPHSR_STORE", raising=False)
     write(tmp_path / ".env", f"# graphsr settings\nexport GRAPHSR_STORE='local:{tmp_path / 'from-env'}'\n"
                              "OTHER=left alone\n")
-    code, out, err = run_cli(capsys, "store", "show")
+    code, out, err = run_cli(capsys, "store", "init")
     assert code == 0, err
-    assert out.startswith(f"store: local:{tmp_path / 'from-env'}") and "OTHER" not in os.environ
+    assert out.startswith(f"ready: local:{tmp_path / 'from-env'}") and "OTHER" not in os.environ
     # the environment wins over the file
     monkeypatch.setenv("GRAPHSR_STORE", f"local:{tmp_path / 'from-environment'}")
-    code, out, err = run_cli(capsys, "store", "show")
-    assert out.startswith(f"store: local:{tmp_path / 'from-environment'}")
+    code, out, err = run_cli(capsys, "store", "init")
+    assert out.startswith(f"ready: local:{tmp_path / 'from-environment'}")
     assert apply_dotenv(tmp_path, environ={}) == {"GRAPHSR_STORE": f"local:{tmp_path / 'from-env'}"}
     assert read_dotenv(write(tmp_path / "q.env", 'GRAPHSR_A="x \\" y" # c\nGRAPHSR_B=plain value # comment\n'
                                                  'GRAPHSR_C=\nD=left\n')) == \
@@ -166,7 +166,7 @@ def test_the_command_line_reads_dot_env(capsys, tmp_path, monkeypatch):
     write(tmp_path / ".env", "GRAPHSR_STORE local:x\n")
     with pytest.raises(GraphsrInputError, match=r"\.env:1: expected GRAPHSR_NAME=VALUE"):
         read_dotenv(tmp_path / ".env")
-    code, out, err = run_cli(capsys, "store", "show")  # a malformed GRAPHSR_ line: a warning, the command runs
+    code, out, err = run_cli(capsys, "store", "init")  # a malformed GRAPHSR_ line: a warning, the command runs
     assert code == 0 and err.startswith("graphsr: warning: .env:1: expected GRAPHSR_NAME=VALUE")
 
 
@@ -180,8 +180,8 @@ def test_dot_env_lines_of_other_tools_never_stop_a_command(capsys, tmp_path, mon
     code, out, err = run_cli(capsys, "measures")
     assert code == 0 and out
     assert err == ("graphsr: warning: .env:7: expected a closing ' in the value; the line is ignored\n")
-    code, out, err = run_cli(capsys, "store", "show")
-    assert out.startswith(f"store: local:{tmp_path / 'mine'}")
+    code, out, err = run_cli(capsys, "store", "init")
+    assert out.startswith(f"ready: local:{tmp_path / 'mine'}")
 
 
 def test_dot_env_example_is_valid_and_sets_only_graphsr_variables():
@@ -237,3 +237,20 @@ def test_a_refused_element_run_refuses_only_itself(capsys):
         ["runid\tall\tdocument", "runid\tall\tfocused", "runid\tall\ttree"]  # fig4 refused, the others scored
     assert err.count("\n") == 1 and "fig4.run:7: topic 1, article mobydick: passage 0:557 overlaps" in err
     assert "--lenient scores it anyway" in err
+
+
+# -- read commands never make a store -------------------------------------------------------------------------------
+def test_read_commands_on_a_path_without_a_store_create_nothing(capsys, tmp_path):
+    missing = tmp_path / "nonexistent" / "deep" / "x"
+    for argv in (["store", "show"], ["store", "models"], ["store", "query", "MATCH (n) RETURN count(n)"],
+                 ["store", "drop", "c"], ["partitions", "c", "--store", f"local:{missing}"]):
+        if argv[0] == "store":
+            argv = [*argv, "--store", f"local:{missing}"]
+        code, out, err = run_cli(capsys, *argv)
+        assert code == 2 and out == "", (argv, err)
+        assert err.startswith(f"graphsr: error: no store at {missing}"), err
+    assert not (tmp_path / "nonexistent").exists()
+    code, out, err = run_cli(capsys, "store", "init", "--store", f"local:{missing}")
+    assert code == 0, err
+    code, out, err = run_cli(capsys, "store", "show", "--store", f"local:{missing}")
+    assert code == 0 and out.startswith(f"store: local:{missing}")

@@ -167,7 +167,7 @@ def test_unusable_store_directories_get_one_line(tmp_path):
     a_file = tmp_path / "file"
     a_file.write_text("x")
     for path in (a_file, a_file / "below", Path("/proc/graphsr-store")):
-        done = graphsr("store", "show", "--store", f"local:{path}", check=False)
+        done = graphsr("store", "init", "--store", f"local:{path}", check=False)  # init makes the store
         assert done.returncode == 2, done.stderr
         assert done.stderr.startswith(f"graphsr: error: local store {path}: cannot use this directory")
         assert len(done.stderr.strip().splitlines()) == 1
@@ -186,7 +186,7 @@ def test_a_read_only_store_directory_gets_one_line(tmp_path):
     else:
         ro.chmod(0o555)
     try:
-        done = graphsr("store", "show", "--store", f"local:{ro / 's'}", check=False)
+        done = graphsr("store", "init", "--store", f"local:{ro / 's'}", check=False)
         assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
         assert "cannot use this directory" in done.stderr and "Read-only file system" in done.stderr or \
             "Permission denied" in done.stderr

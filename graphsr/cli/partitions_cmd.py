@@ -33,7 +33,7 @@ def load(args):
                                  progress_default() if progress is None else progress), None
     from ..store import open_store
 
-    store = open_store(args.store or None)
+    store = open_store(args.store or None, create=False)
     return stored_partitions(store, args.collection, args.kind, args.model), store
 
 

@@ -119,7 +119,9 @@ def run(args: argparse.Namespace) -> int:
     # what a write command reports is printed once its data are durable (the store persists on leaving the
     # block; a failure there is the command's failure, exit 3)
     out = io.StringIO()
-    with open_store(url, keep_running=args.store_command == "start") as store:
+    # only init, start and load make a store; every other action needs one (a mistyped path is not an empty store)
+    with open_store(url, keep_running=args.store_command == "start",
+                    create=args.store_command in ("init", "start", "load")) as store:
         ACTIONS[args.store_command](store, args, out)
     sys.stdout.write(out.getvalue())
     return 0

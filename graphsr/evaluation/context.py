@@ -81,7 +81,7 @@ def element_context(docids: set[str], *, measures: Sequence[Measure | str] = (),
         from ..evaluation.stored import stored_navigation
         from ..store import open_store
 
-        with open_store(store or None) as s:
+        with open_store(store or None, create=False) as s:
             documents, seen_of, model_name = stored_navigation(s, model, touched, collection, progress=progress)
             if "size" in needs:
                 from ..navigation.stored import load_stored_model
@@ -108,7 +108,7 @@ def element_context(docids: set[str], *, measures: Sequence[Measure | str] = (),
         from ..navigation.stored import load_stored_route_model
         from ..store import open_store
 
-        with open_store(store or None) as s:
+        with open_store(store or None, create=False) as s:
             route_model = load_stored_route_model(s, routes_model, documents)
     elif log is not None:
         from ..navigation.from_routes import route_model as learn

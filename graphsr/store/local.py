@@ -51,6 +51,10 @@ __all__ = ["LocalServer", "LocalStore", "StorePathError"]
 class StorePathError(GraphsrInputError):
     """The local store's directory cannot be used (read-only, a file, under a file, ...)."""
 
+
+class StoreMissingError(GraphsrInputError):
+    """A command that only reads was pointed at a directory holding no store."""
+
 GRAPH = "graphsr"
 _SOCKET_MAX = 100  # sun_path is 108 bytes on Linux; keep a margin
 
@@ -90,6 +94,11 @@ class LocalServer:
             return bool(self._client().ping())
         except Exception:
             return False
+
+    def exists(self) -> bool:
+        """Whether a store was ever made here: a snapshot, a running server, or the files a start leaves."""
+        return self.path.is_dir() and any((self.path / name).exists() for name in
+                                          ("graphsr.rdb", "graphsr.sock", "graphsr.lock", "graphsr.pid"))
 
     def pid(self) -> int | None:
         try:
@@ -358,11 +367,15 @@ class LocalStore(GraphStore):
 
     backend = "falkordb"
 
-    def __init__(self, path: str | os.PathLike, batch_size: int = 10000, keep_running: bool = False):
+    def __init__(self, path: str | os.PathLike, batch_size: int = 10000, keep_running: bool = False,
+                 create: bool = True):
         super().__init__(f"local:{path}", batch_size)
         from falkordb import FalkorDB
 
         self.server = LocalServer(path)
+        if not create and not self.server.exists():
+            raise StoreMissingError(f"no store at {self.server.path}: nothing was loaded there ('graphsr store init "
+                                    f"--store local:{path}' or 'graphsr store load' makes one; check the path)")
         self.started = self.server.start(keep=keep_running)
         self.keep_running = keep_running
         self._db = FalkorDB(unix_socket_path=str(self.server.socket))

@@ -33,12 +33,13 @@ def open_store(url: str | None = None, **options) -> GraphStore:
         ``local:PATH``, ``bolt://HOST:PORT`` or ``neo4j://HOST:PORT``;
         default :func:`default_store_url`.
     **options
-        Passed to the backend (``batch_size``, ``keep_running``, ...).
+        Passed to the backend (``batch_size``, ``keep_running``, ...; ``create=False``: a local store must
+        exist already -- commands that only read never make one).
 
     Raises
     ------
     GraphsrInputError
-        For a URL of no known scheme.
+        For a URL of no known scheme; with ``create=False``, for a local path holding no store.
     """
     url = url or default_store_url()
     if url.startswith("local:"):
@@ -53,6 +54,7 @@ def open_store(url: str | None = None, **options) -> GraphStore:
         from .bolt import BoltStore
 
         options.pop("keep_running", None)  # a Neo4j server is not ours to start or stop
+        options.pop("create", None)  # nor its database ours to make
         return BoltStore(url, **options)
     raise GraphsrInputError(f"unknown store URL {url!r}; expected local:PATH, bolt://HOST:PORT or neo4j://HOST:PORT")
 
