@@ -122,7 +122,11 @@ def run(args: argparse.Namespace) -> int:
     # only init, start and load make a store; every other action needs one (a mistyped path is not an empty store)
     with open_store(url, keep_running=args.store_command == "start",
                     create=args.store_command in ("init", "start", "load")) as store:
-        ACTIONS[args.store_command](store, args, out)
+        if args.store_command in WRITERS:  # one writing command at a time: what it checks stays true
+            with store.writing():
+                ACTIONS[args.store_command](store, args, out)
+        else:
+            ACTIONS[args.store_command](store, args, out)
     sys.stdout.write(out.getvalue())
     return 0
 
@@ -305,6 +309,9 @@ def _query(store, args, out) -> None:
     else:
         out.write(_table(rows, columns))
 
+
+#: The actions that write to the store.
+WRITERS = ("load", "model", "routes", "drop")
 
 ACTIONS = {"init": _ready, "start": _ready, "load": _load, "model": _model, "routes": _routes, "drop": _drop,
            "models": _models, "summaries": _summaries, "show": _show, "query": _query}

@@ -8,7 +8,9 @@ with parameters, writes rows in batches (one transaction per batch, via
 
 from __future__ import annotations
 
+import functools
 import re
+from contextlib import contextmanager
 from typing import Any, Iterable, Iterator
 
 from ..errors import StoreError  # noqa: F401  (part of this module's interface)
@@ -32,6 +34,16 @@ def _writes(text: str, _cache: dict = {}) -> bool:  # noqa: B006  (a cache of th
     if hit is None:
         hit = _cache[text] = bool(_WRITE.search(text))
     return hit
+
+
+def writes(function):
+    """A store service that writes: it runs under the store's writer lock (:meth:`GraphStore.writing`)."""
+    @functools.wraps(function)
+    def locked(store, *args, **kwargs):
+        with store.writing():
+            return function(store, *args, **kwargs)
+
+    return locked
 
 
 def batched(rows: Iterable[dict], size: int) -> Iterator[list[dict]]:
@@ -166,6 +178,27 @@ class GraphStore:
         out.update({r["label"]: int(r["n"]) for r in self.run("node_counts")})
         out.update({r["type"]: int(r["n"]) for r in self.run("relationship_counts")})
         return out
+
+    @contextmanager
+    def writing(self) -> Iterator["GraphStore"]:
+        """Hold the store's writer lock for the block: one writing command at a time, so that what a load
+        or a drop reads before it writes (which documents are complete) is still true when it writes.
+        Re-entrant; a command that waits for another says so on stderr."""
+        self._writers = getattr(self, "_writers", 0) + 1
+        try:
+            if self._writers == 1:
+                self._acquire_writer()
+            yield self
+        finally:
+            self._writers -= 1
+            if self._writers == 0:
+                self._release_writer()
+
+    def _acquire_writer(self) -> None:
+        """The backend's writer lock (Neo4j: none; MERGE on unique ids keeps concurrent loads idempotent)."""
+
+    def _release_writer(self) -> None:
+        """Release :meth:`_acquire_writer`'s lock."""
 
     def __enter__(self) -> "GraphStore":
         return self

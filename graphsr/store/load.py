@@ -27,7 +27,7 @@ from ..model.document import DocumentTree, canonical_xpath
 from ..model.qrels import ElementQrels
 from ..model.run import Run
 from ..summaries.summary import Summary, SummaryBuilder
-from .base import GraphStore, batched
+from .base import GraphStore, batched, writes
 from .ids import collection_id, document_id, element_id, node_id, node_id_prefix, summary_id, summary_node_id
 
 __all__ = ["LoadReport", "store_collection", "store_summary", "store_assessments", "store_run", "run_name",
@@ -80,6 +80,7 @@ def _summary_node_rows(builder: SummaryBuilder | Summary, cname: str, kind: str,
     return rows
 
 
+@writes
 def store_summary(store: GraphStore, summary: Summary, collection: str) -> None:
     """Write a summary: its node, its summary nodes with statistics, its edges."""
     kind = summary.kind.name
@@ -95,6 +96,7 @@ def store_summary(store: GraphStore, summary: Summary, collection: str) -> None:
                                summary.edge_child_length.tolist())])
 
 
+@writes
 def store_collection(store: GraphStore, path: str | os.PathLike, name: str | None = None,
                      kinds: Iterable[str] = ("p*",), elements: str | Iterable[str] = "none",
                      progress: bool = False, chunk_docs: int = 256) -> tuple[LoadReport, dict[str, Summary]]:
@@ -236,6 +238,7 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
     return report, summaries
 
 
+@writes
 def store_assessments(store: GraphStore, qrels: ElementQrels, collection: str, name: str) -> int:
     """Attach element assessments to stored element nodes (they must be stored); the Qrels node and its
     topics belong to ``collection`` (``Q/collection/name``, ``T/collection/name/topic``).  Each ASSESSES
@@ -293,6 +296,7 @@ def run_name(run: Run) -> str:
     return run.run_ids[0] if len(run.run_ids) == 1 else run.name
 
 
+@writes
 def store_run(store: GraphStore, run: Run, collection: str, name: str | None = None) -> int:
     """Attach a run's results to stored element nodes (they must be stored), as run ``name`` (default
     :func:`run_name`) of ``collection`` (``U/collection/name``)."""
@@ -307,6 +311,7 @@ def store_run(store: GraphStore, run: Run, collection: str, name: str | None = N
     return store.write("merge_results", rows)
 
 
+@writes
 def store_steps(store: GraphStore, collection: str, study: str, steps: Iterable[dict],
                 source: str | None = None) -> int:
     """Store navigation steps of a study.

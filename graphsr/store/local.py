@@ -38,6 +38,7 @@ import fcntl
 import os
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -383,6 +384,24 @@ class LocalStore(GraphStore):
         self._closed = False
         atexit.register(self.close)
 
+    def _acquire_writer(self) -> None:
+        """An exclusive lock on ``graphsr.writer`` in the store's directory (released by the system if the
+        process dies); a command that has to wait for another writer says so."""
+        fh = self.server._open("graphsr.writer")
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(f"graphsr: another command is writing to local store {self.server.path}; waiting for it to "
+                  "finish", file=sys.stderr, flush=True)
+            fcntl.flock(fh, fcntl.LOCK_EX)
+        self._writer = fh
+
+    def _release_writer(self) -> None:
+        fh, self._writer = getattr(self, "_writer", None), None
+        if fh is not None:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+            fh.close()
+
     def prepare(self, name: str, /, **params: Any):
         from ._falkor_params import params_header
         from .queries import query
@@ -437,6 +456,7 @@ class LocalStore(GraphStore):
         if self._closed:
             return
         self._closed = True
+        self._release_writer()
         try:
             self._db.connection.close()
         except Exception:

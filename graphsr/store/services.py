@@ -14,7 +14,7 @@ import numpy as np
 from ..errors import UnknownNodeError
 from ..model.document import DocumentTree, canonical_xpath, quoted
 from ..summaries.summary import Summary
-from .base import GraphStore
+from .base import GraphStore, writes
 from .ids import collection_id, document_id, element_id, node_id, node_id_prefix, summary_id, summary_node_id
 
 __all__ = ["stored_document", "require_elements", "stored_summary", "summary_extent", "transitions",
@@ -194,6 +194,7 @@ def study_routes(store: GraphStore, collection: str, study: str):
                                        "topic_id"])
 
 
+@writes
 def save_model(store: GraphStore, name: str, collection: str, kind: str, pi: np.ndarray, *, weight: str,
                solver: str, source: str = "summary", params: dict | None = None,
                weights: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> None:
@@ -222,6 +223,7 @@ def save_model(store: GraphStore, name: str, collection: str, kind: str, pi: np.
                                np.asarray(val, dtype=float).tolist())])
 
 
+@writes
 def save_element_model(store: GraphStore, name: str, collection: str, *, weight: str, source: str,
                        params: dict | None = None) -> None:
     """Store an elementary route model's parameters (its weights stay the study's steps)."""
@@ -269,6 +271,7 @@ _UNDER_COLLECTION = ("Document", "Element", "Summary", "SummaryNode", "Study", "
                      "Run")
 
 
+@writes
 def drop_collection(store: GraphStore, name: str) -> int:
     """Remove a collection with everything stored under it and the models built over it, in one
     transaction; returns the nodes removed.
@@ -286,6 +289,7 @@ def drop_collection(store: GraphStore, name: str) -> int:
     return int(rows[0]["removed"]) if rows else 0
 
 
+@writes
 def drop_model(store: GraphStore, name: str) -> int:
     """Remove a stored model (one transaction); raises UnknownNodeError if there is none of that name."""
     model_record(store, name)  # raises, listing the stored models
@@ -293,6 +297,7 @@ def drop_model(store: GraphStore, name: str) -> int:
     return int(rows[0]["removed"]) if rows else 0
 
 
+@writes
 def drop_study(store: GraphStore, collection: str, study: str) -> int:
     """Remove a study of a collection with its routes and steps (one transaction); returns the nodes
     removed.  Models learned from it stay (an element route model then finds no steps)."""
