@@ -65,3 +65,47 @@ def test_a_drop_during_a_load_leaves_a_clean_state(store_url, clean_load_counts)
         if got:  # leave the store empty for the next round
             assert subprocess.run([sys.executable, "-m", "graphsr", "store", "drop", "sh", "--store", store_url],
                                   capture_output=True).returncode == 0
+
+
+def test_a_killed_routes_load_leaves_an_incomplete_study_that_models_refuse(store_url, tmp_path):
+    import signal
+    import time
+
+    coll = str(sample("shakespeare")["collection"])
+    assert subprocess.run([sys.executable, "-m", "graphsr", "store", "load", coll, "--elements", "all", "--name",
+                           "sh", "--store", store_url], capture_output=True).returncode == 0
+    log = tmp_path / "log.csv"
+    assert subprocess.run([sys.executable, "-m", "graphsr", "simulate-routes", coll, "-o", str(log), "--routes",
+                           "30000", "--seed", "2"], capture_output=True).returncode == 0
+    routes = _graphsr("store", "routes", str(log), "--collection", "sh", "--study", "s1", "--store", store_url)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and _counts(store_url).get("Step", 0) == 0:  # killed once it writes steps
+        time.sleep(0.05)
+    routes.send_signal(signal.SIGKILL)
+    routes.wait()
+    steps = _counts(store_url).get("Step", 0)
+    assert steps > 0
+    model = subprocess.run([sys.executable, "-m", "graphsr", "store", "model", "--collection", "sh", "--from-routes",
+                            "s1", "--store", store_url], capture_output=True, text=True)
+    assert model.returncode == 2 and "study 's1' of collection 'sh' is INCOMPLETE" in model.stderr, model.stderr
+    done = subprocess.run([sys.executable, "-m", "graphsr", "store", "routes", str(log), "--collection", "sh",
+                           "--study", "s1", "--store", store_url], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    model = subprocess.run([sys.executable, "-m", "graphsr", "store", "model", "--collection", "sh", "--from-routes",
+                            "s1", "--store", store_url], capture_output=True, text=True)
+    assert model.returncode == 0, model.stderr
+
+
+def test_a_partition_whose_memberships_were_not_stored_is_refused(store_url):
+    coll = str(sample("shakespeare")["collection"])
+    for kind, elements in (("p*", "none"), ("p*|c", "all")):
+        done = subprocess.run([sys.executable, "-m", "graphsr", "store", "load", coll, "--kind", kind, "--elements",
+                               elements, "--name", "sh", "--store", store_url], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+    done = subprocess.run([sys.executable, "-m", "graphsr", "partition", "sh", "S1", "--store", store_url, "--kind",
+                           "p*"], capture_output=True, text=True)
+    assert done.returncode == 2 and done.stdout == "", done.stdout
+    assert done.stderr.strip().splitlines() == ["graphsr: error: collection 'sh': the elements of 10 document(s) are "
+                                                "stored without their p* memberships (they were loaded with other "
+                                                "summary kinds): load it again with --kind 'p*' and the same "
+                                                "--elements"]

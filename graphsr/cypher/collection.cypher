@@ -68,3 +68,9 @@ ORDER BY name
 MATCH (e:Element) WHERE e.doc = $doc
 RETURN e.pre AS pre, e.xpath AS xpath, e.tag AS tag, e.depth AS depth, e.offset AS offset, e.length AS length
 ORDER BY pre
+
+// Documents whose elements are stored without their memberships of summary kind $kind (stored with other kinds).
+// @name documents_missing_kind
+MATCH (c:Collection)-[:HAS_DOCUMENT]->(d:Document)
+WHERE c.id = $id AND d.complete IS NOT NULL AND size(d.complete) > 0 AND NOT $kind IN d.complete
+RETURN count(d) AS n

@@ -37,3 +37,18 @@ MATCH (s)-[:TO]->(b:Element)
 WHERE ro.study = $study
 RETURN ro.route_id AS route_id, s.seq AS step, a.docid AS docid, a.xpath AS src, b.xpath AS dst, s.duration_ms AS duration_ms, ro.user_id AS user_id, ro.topic_id AS topic_id
 ORDER BY route_id, step
+
+// A study is INCOMPLETE from the start of a load of its routes until its end: a load that was killed leaves it
+// so, and readers refuse it (a study from before this mark has no `complete` property and is read as it is).
+// @name begin_study
+MERGE (st:Study {id: $study})
+ON CREATE SET st.name = $name, st.collection = $collection
+SET st.complete = false
+
+// @name finish_study
+MATCH (st:Study {id: $study})
+SET st.complete = true
+
+// @name study_state
+MATCH (st:Study {id: $study})
+RETURN st.complete AS complete

@@ -337,4 +337,7 @@ def store_steps(store: GraphStore, collection: str, study: str, steps: Iterable[
                      "user_id": s.get("user"), "topic_id": s.get("topic"),
                      "id": node_id("Step", collection, study, str(s["route_id"]), int(s["step"])),
                      "seq": int(s["step"]), "duration_ms": s.get("duration_ms"), "time": s.get("timestamp")})
-    return store.write("merge_steps", rows)
+    store.run("begin_study", study=stid, name=study, collection=collection)  # INCOMPLETE until the last batch
+    n = store.write("merge_steps", rows)
+    store.run("finish_study", study=stid)
+    return n

@@ -141,8 +141,21 @@ def stored_summary(store: GraphStore, collection: str, kind: str) -> Summary:
                               col(edges, "child_length"), int(head[0]["documents"]))
 
 
+def require_memberships(store: GraphStore, collection: str, kind: str) -> None:
+    """Refuse, in one line naming what to load, when elements of ``collection`` are stored without their
+    ``kind`` memberships (they were loaded with other summary kinds): a partition's elements would be missing."""
+    from ..errors import GraphsrInputError
+
+    missing = int(store.run("documents_missing_kind", id=collection_id(collection), kind=kind)[0]["n"])
+    if missing:
+        raise GraphsrInputError(f"collection {collection!r}: the elements of {missing} document(s) are stored without "
+                                f"their {kind} memberships (they were loaded with other summary kinds): load it again "
+                                f"with --kind '{kind}' and the same --elements")
+
+
 def summary_extent(store: GraphStore, collection: str, kind: str, label: str) -> list[tuple[str, int]]:
     """The stored elements of a summary node, as (docid, pre-order id)."""
+    require_memberships(store, collection, kind)
     rows = store.run("summary_extent", node=summary_node_id(collection, kind, label))
     return [(r["docid"], int(r["pre"])) for r in rows]
 
@@ -151,10 +164,27 @@ def summary_extent_page(store: GraphStore, collection: str, kind: str, label: st
                         limit: int | None) -> tuple[list[tuple[str, int, str, int]], int]:
     """One page of a summary node's stored elements, paged in the database: (docid, pre-order id, XPath,
     length) in document order, and how many there are in all."""
+    require_memberships(store, collection, kind)
     node = summary_node_id(collection, kind, label)
     total = int(store.run("summary_extent_count", node=node)[0]["n"])
     rows = store.run("summary_extent_page", node=node, skip=int(skip), limit=int(total if limit is None else limit))
     return [(r["docid"], int(r["pre"]), r["xpath"], int(r["length"])) for r in rows], total
+
+
+def require_study(store: GraphStore, collection: str, study: str) -> str:
+    """The id of a study whose routes were loaded whole; one line naming what to load otherwise."""
+    from ..errors import GraphsrInputError
+
+    stid = node_id("Study", collection, study)
+    rows = store.run("study_state", study=stid)
+    if not rows:
+        raise GraphsrInputError(f"no study {study!r} in collection {collection!r}: load its routes with 'graphsr store "
+                                f"routes LOG --collection {collection} --study {study}'")
+    if rows[0]["complete"] is False:
+        raise GraphsrInputError(f"study {study!r} of collection {collection!r} is INCOMPLETE (a load of its routes did "
+                                f"not finish): load its routes again with 'graphsr store routes LOG --collection "
+                                f"{collection} --study {study}'")
+    return stid
 
 
 def transitions(store: GraphStore, collection: str, study: str, kind: str | None = None) -> dict[str, np.ndarray]:
@@ -167,7 +197,7 @@ def transitions(store: GraphStore, collection: str, study: str, kind: str | None
     (the sum of each step's 1 / duration_ms) and ``untimed`` (steps without
     a positive duration), ready for ``scipy.sparse.coo_matrix``.
     """
-    stid = node_id("Study", collection, study)
+    stid = require_study(store, collection, study)
     extra = {}
     if kind is None:
         rows = store.run("element_transitions", study=stid)
@@ -189,7 +219,7 @@ def study_routes(store: GraphStore, collection: str, study: str):
     """The steps of a study's routes as a pandas DataFrame (route_id, step, docid, src, dst, ...)."""
     import pandas as pd
 
-    rows = store.run("study_routes", study=node_id("Study", collection, study))
+    rows = store.run("study_routes", study=require_study(store, collection, study))
     return pd.DataFrame(rows, columns=["route_id", "step", "docid", "src", "dst", "duration_ms", "user_id",
                                        "topic_id"])
 
