@@ -314,3 +314,22 @@ def test_two_collections_qrels_and_runs_of_one_name_stay_apart(tmp_path):
         assert after["Element"] == 17 and len(s.run("run_results", id=f"U/m2/{rid}")) > 0
         with pytest.raises(UnknownNodeError, match="no collection 'm1'"):
             drop_collection(s, "m1")
+
+
+def test_drops_go_in_bounded_batches_and_leave_what_a_clean_store_has(tmp_path, monkeypatch):
+    from graphsr.store import drop_collection, drop_study, services
+
+    moby = sample("mobydick")
+    with open_store(f"local:{tmp_path / 'only'}") as s:
+        store_collection(s, moby["collection"], "m2", kinds=["p*"], elements="all")
+        clean = s.counts()
+    monkeypatch.setattr(services, "DROP_BATCH", 5)  # many transactions of 5 nodes
+    with open_store(f"local:{tmp_path / 'both'}") as s:
+        for name in ("m1", "m2"):
+            store_collection(s, moby["collection"], name, kinds=["p*"], elements="all")
+        store_steps(s, "m1", "st", [{"route_id": f"r{k}", "step": 1, "docid": "mobydick", "from": "/book[1]",
+                                     "to": "/book[1]/fm[1]"} for k in range(12)])
+        assert drop_study(s, "m1", "st") == 1 + 12 + 12  # the study, its routes and steps
+        build_stored_model(s, "m1", "p*:extent", "m1-model")
+        assert drop_collection(s, "m1") > 0
+        assert s.counts() == clean

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from graphsr.data import sample
+from graphsr.errors import StoreError
 from graphsr.store import open_store, stop_store
 
 
@@ -109,3 +110,68 @@ def test_a_partition_whose_memberships_were_not_stored_is_refused(store_url):
                                                 "stored without their p* memberships (they were loaded with other "
                                                 "summary kinds): load it again with --kind 'p*' and the same "
                                                 "--elements"]
+
+
+def test_a_runaway_query_stops_on_the_server(store_url):
+    import time
+
+    coll = str(sample("shakespeare")["collection"])
+    assert subprocess.run([sys.executable, "-m", "graphsr", "store", "load", coll, "--elements", "all", "--name",
+                           "sh", "--store", store_url], capture_output=True).returncode == 0
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "graphsr", "store", "query",
+                           "MATCH (a:Element), (b:Element) RETURN count(*) AS n", "--timeout", "0.5", "--store",
+                           store_url], capture_output=True, text=True)
+    assert done.returncode == 2 and "stopped after 0.5 s" in done.stderr and done.stdout == ""
+    # the server is free again: the next query answers at once
+    quick = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "graphsr", "store", "query", "MATCH (c:Collection) RETURN c.name AS n",
+                           "--store", store_url], capture_output=True, text=True)
+    assert done.returncode == 0 and "sh" in done.stdout
+    assert time.monotonic() - quick < time.monotonic() - start + 5
+
+
+def test_the_server_lifecycle_touches_only_our_server(tmp_path):
+    """A pid file naming another process is never signalled; a server that does not answer a ping at once is
+    not replaced by a second one; a closed store leaves no handler at exit."""
+    import os
+    import time
+
+    from graphsr.store.local import LocalServer
+
+    url = f"local:{tmp_path / 's'}"
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        server = LocalServer(tmp_path / "s")
+        server.path.mkdir(parents=True)
+        server.pidfile.write_text(str(other.pid))
+        assert server.server_pid() is None
+        server.kill()  # a stale pid file naming another process: nothing is signalled
+        time.sleep(0.1)
+        assert other.poll() is None
+    finally:
+        other.kill()
+    import graphsr.store.local as local
+
+    handlers = []
+
+    class Recorder:  # atexit as the store module sees it: which handlers are left registered
+        register = staticmethod(handlers.append)
+        unregister = staticmethod(lambda f: handlers.remove(f) if f in handlers else None)
+
+    real, local.atexit = local.atexit, Recorder
+    try:
+        for _ in range(3):
+            with open_store(url) as s:
+                s.counts()
+    finally:
+        local.atexit = real
+    assert handlers == []
+    with open_store(url, keep_running=True) as s:
+        running = s.server.server_pid()
+        assert running is not None and s.server.server_pid() == int(s.server.pidfile.read_text())
+        s.server.alive = lambda: False  # a ping that fails: the running server is ours, busy, not replaced
+        with pytest.raises(StoreError, match=rf"the local server \(pid {running}\) runs but does not answer"):
+            s.server.start(timeout=0.5)
+        assert s.server.socket.exists() and os.path.exists(f"/proc/{running}")
+    stop_store(url, wait=10)

@@ -73,8 +73,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     routes_arguments(sub.add_parser("routes", help="load a navigation log (CSV or JSON lines) as a study's routes"))
     model_arguments(sub.add_parser("model", help="build a navigation model (SR from a summary, or ESR from a "
                                                  "study's routes) and store it"))
-    a = sub.add_parser("drop", help="remove a collection (with all stored under it), a model or a study; one "
-                                    "transaction each")
+    a = sub.add_parser("drop", help="remove a collection (with all stored under it), a model or a study, in "
+                                    "bounded batches")
     _store_arg(a)
     a.add_argument("collection", nargs="?", help="the collection to remove (with --study: the study's collection)")
     a.add_argument("--model", action="append", default=[], metavar="NAME", help="a model to remove (repeatable)")
@@ -93,6 +93,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a parameter given as JSON (numbers, lists, maps, true/false/null)")
     a.add_argument("--format", choices=["table", "csv", "json"], default="table",
                    help="aligned table (default), CSV, or JSON records")
+    a.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
+                   help="the server stops the query after this long (default: 60)")
     _store_arg(a)
 
 
@@ -297,7 +299,8 @@ def _query(store, args, out) -> None:
     import csv
     import json
 
-    rows = [{k: _plain(v) for k, v in row.items()} for row in store.read_query(args.cypher, _query_params(args))]
+    rows = [{k: _plain(v) for k, v in row.items()}
+            for row in store.read_query(args.cypher, _query_params(args), timeout=args.timeout)]
     columns = list(dict.fromkeys(k for r in rows for k in r))
     if args.format == "json":
         out.write(json.dumps(rows, indent=1, ensure_ascii=False) + "\n")

@@ -1,14 +1,7 @@
-// Removing what a user no longer wants: one statement, so one transaction, per object.
-
-// @name drop_collection
-// the collection, everything keyed under it (documents, elements, summaries, studies, routes, steps, qrels,
-// topics, runs: ids C/name and X/name/...) and the models built over it
-MATCH (n)
-WHERE n.id = $id OR any(p IN $prefixes WHERE n.id STARTS WITH p) OR (n:Model AND n.collection = $name)
-WITH collect(n) AS doomed
-UNWIND doomed AS n
-DETACH DELETE n
-RETURN DISTINCT size(doomed) AS removed
+// Removing what a user no longer wants.  A collection or a study is removed in bounded batches (one
+// transaction each, so no transaction holds a whole INEX collection): it is first marked INCOMPLETE, then
+// what is keyed under it goes batch by batch, and its own node goes last; a drop that is killed leaves it
+// INCOMPLETE (drop it again).
 
 // @name drop_model
 MATCH (m:Model) WHERE m.id = $id
@@ -17,10 +10,27 @@ UNWIND doomed AS m
 DETACH DELETE m
 RETURN DISTINCT size(doomed) AS removed
 
-// @name drop_study
-// a study, its routes and their steps (ids Y/collection/study, R/collection/study/..., P/collection/study/...)
+// @name mark_collection_dropping
+MATCH (c:Collection) WHERE c.id = $id
+SET c.elements = -1
+
+// @name drop_under_batch
+// at most $limit nodes keyed under a collection or study (ids starting with one of $prefixes), or models
+// built over collection $name
 MATCH (n)
-WHERE n.id = $id OR any(p IN $prefixes WHERE n.id STARTS WITH p)
+WHERE any(p IN $prefixes WHERE n.id STARTS WITH p) OR (n:Model AND n.collection = $name)
+WITH n LIMIT $limit
+WITH collect(n) AS doomed
+UNWIND doomed AS n
+DETACH DELETE n
+RETURN DISTINCT size(doomed) AS removed
+
+// @name mark_study_dropping
+MATCH (st:Study) WHERE st.id = $id
+SET st.complete = false
+
+// @name drop_node
+MATCH (n) WHERE n.id = $id
 WITH collect(n) AS doomed
 UNWIND doomed AS n
 DETACH DELETE n

@@ -84,7 +84,7 @@ class GraphStore:
     def close(self) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _execute_read(self, text: str, params: dict[str, Any]) -> list[dict]:  # pragma: no cover - abstract
+    def _execute_read(self, text: str, params: dict[str, Any], timeout: float) -> list[dict]:  # pragma: no cover
         raise NotImplementedError
 
     def _ignorable_schema_error(self, exc: Exception) -> bool:
@@ -115,24 +115,38 @@ class GraphStore:
         except Exception as exc:
             raise StoreError(f"query {name!r} failed on {self.url}: {exc}") from exc
 
-    def read_query(self, text: str, params: dict[str, Any] | None = None) -> list[dict]:
-        """Run a user's Cypher query read-only, with ``params`` as query parameters; rows as dicts.
+    #: A user's read-only query ends on the server after this many seconds, unless told otherwise: a runaway
+    #: query (a cartesian product) never keeps the server busy after its client is gone.
+    QUERY_TIMEOUT = 60.0
+
+    def read_query(self, text: str, params: dict[str, Any] | None = None, timeout: float | None = None) -> list[dict]:
+        """Run a user's Cypher query read-only, with ``params`` as query parameters; rows as dicts.  The server
+        stops it after ``timeout`` seconds (default :attr:`QUERY_TIMEOUT`).
 
         Raises
         ------
         GraphsrInputError
-            If the query writes (:func:`graphsr.store.readonly.check_read_only`), or the server refuses it.
+            If the query writes (:func:`graphsr.store.readonly.check_read_only`), takes longer than
+            ``timeout``, or the server refuses it.
         """
         from .readonly import check_read_only
 
         check_read_only(text)
+        timeout = self.QUERY_TIMEOUT if timeout is None else float(timeout)
+        if not timeout > 0:
+            from ..errors import GraphsrInputError
+
+            raise GraphsrInputError(f"a query timeout must be above 0 seconds, got {timeout:g}")
         try:
-            return self._execute_read(text, dict(params or {}))
+            return self._execute_read(text, dict(params or {}), timeout)
         except StoreError:
             raise
         except Exception as exc:
             from ..errors import GraphsrInputError
 
+            if "timed out" in str(exc).lower() or "timeout" in str(exc).lower():
+                raise GraphsrInputError(f"store query on {self.url} stopped after {timeout:g} s (--timeout SECONDS "
+                                        f"allows longer): {exc}") from None
             raise GraphsrInputError(f"store query failed on {self.url}: {exc}") from None
 
     def write(self, name: str, rows: Iterable[dict], /, batch_size: int | None = None, progress=None,

@@ -36,7 +36,10 @@ class BoltStore(GraphStore):
             result = session.run(text, params)
             return [record.data() for record in result]
 
-    def _execute_read(self, text: str, params: dict[str, Any]) -> list[dict]:
+    def _execute_read(self, text: str, params: dict[str, Any], timeout: float) -> list[dict]:
+        from neo4j import unit_of_work
+
+        @unit_of_work(timeout=timeout)  # the server ends the transaction after the timeout
         def work(tx):
             return [record.data() for record in tx.run(text, params)]
 

