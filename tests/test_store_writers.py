@@ -175,3 +175,29 @@ def test_the_server_lifecycle_touches_only_our_server(tmp_path):
             s.server.start(timeout=0.5)
         assert s.server.socket.exists() and os.path.exists(f"/proc/{running}")
     stop_store(url, wait=10)
+
+
+def test_the_server_killed_during_a_write_says_so(store_url, tmp_path):
+    import os
+    import signal
+    import time
+
+    from graphsr.store.local import LocalServer
+
+    coll = str(sample("shakespeare")["collection"])
+    assert subprocess.run([sys.executable, "-m", "graphsr", "store", "load", coll, "--elements", "all", "--name",
+                           "sh", "--store", store_url], capture_output=True).returncode == 0
+    log = tmp_path / "log.csv"
+    assert subprocess.run([sys.executable, "-m", "graphsr", "simulate-routes", coll, "-o", str(log), "--routes",
+                           "30000", "--seed", "3"], capture_output=True).returncode == 0
+    routes = _graphsr("store", "routes", str(log), "--collection", "sh", "--study", "s2", "--store", store_url)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and _counts(store_url).get("Step", 0) == 0:
+        time.sleep(0.05)
+    server = LocalServer(store_url[len("local:"):])
+    os.kill(server.server_pid(), signal.SIGKILL)
+    code = routes.wait(timeout=120)
+    err = routes.communicate()[1]
+    assert code == 3, err
+    assert "the local server stopped while this command ran" in err and "run the command again" in err
+    assert "Traceback" not in err and "documents_state" not in err and len(err.strip().splitlines()) == 1

@@ -113,7 +113,15 @@ class GraphStore:
         except StoreError:
             raise
         except Exception as exc:
-            raise StoreError(f"query {name!r} failed on {self.url}: {exc}") from exc
+            failure = self._failure(name, exc)
+            if failure is None:  # not the database's or the connection's: graphsr's own bug, shown as it is
+                raise
+            raise failure from exc
+
+    def _failure(self, name: str, exc: Exception) -> StoreError | None:
+        """The :class:`StoreError` (exit 3) of a database or connection failure, saying what happened and
+        what to do; None for any other exception (a bug, raised as it is)."""
+        return None
 
     #: A user's read-only query ends on the server after this many seconds, unless told otherwise: a runaway
     #: query (a cartesian product) never keeps the server busy after its client is gone.
@@ -174,7 +182,10 @@ class GraphStore:
                 self._execute(text, {})
             except Exception as exc:
                 if not self._ignorable_schema_error(exc):
-                    raise StoreError(f"schema statement failed on {self.url}: {exc}") from exc
+                    failure = self._failure("schema", exc)
+                    if failure is None:
+                        raise
+                    raise failure from exc
 
     def persist(self) -> None:
         """Make what was written durable now, where the backend needs telling (no-op by default: a Neo4j

@@ -31,6 +31,21 @@ class BoltStore(GraphStore):
         self.database = database or os.environ.get("GRAPHSR_NEO4J_DATABASE") or None
         self._driver = GraphDatabase.driver(url, auth=(user, password))
 
+    def _failure(self, name: str, exc: Exception):
+        from neo4j import exceptions as ne
+
+        from ..errors import StoreError
+
+        if isinstance(exc, (ne.ServiceUnavailable, ne.SessionExpired)):
+            return StoreError(f"cannot reach {self.url} ({exc}); is the Neo4j server running, and is this its "
+                              "address?")
+        if isinstance(exc, ne.AuthError):
+            return StoreError(f"{self.url} refused the credentials ({exc}); set GRAPHSR_NEO4J_USER and "
+                              "GRAPHSR_NEO4J_PASSWORD")
+        if isinstance(exc, (ne.Neo4jError, ne.DriverError)):
+            return StoreError(f"{self.url} refused a request ({exc}; in graphsr's query {name!r})")
+        return None
+
     def _execute(self, text: str, params: dict[str, Any]) -> list[dict]:
         with self._driver.session(database=self.database) as session:
             result = session.run(text, params)

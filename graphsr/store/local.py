@@ -412,6 +412,22 @@ class LocalStore(GraphStore):
         self._closed = False
         atexit.register(self.close)
 
+    def _failure(self, name: str, exc: Exception) -> StoreError | None:
+        import redis
+
+        if isinstance(exc, (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, ConnectionError,
+                            BrokenPipeError)):
+            if not self.server.alive():
+                return StoreError(f"local store {self.server.path}: the local server stopped while this command ran "
+                                  f"(its log ends: {self.server._log_tail(2)}); run the command again: graphsr starts "
+                                  "the server, and a load completes what an interrupted one left")
+            return StoreError(f"local store {self.server.path}: lost the connection to the local server ({exc}); run "
+                              "the command again")
+        if isinstance(exc, redis.exceptions.RedisError):
+            return StoreError(f"local store {self.server.path}: the server refused a request ({exc}; in graphsr's "
+                              f"query {name!r})")
+        return None
+
     def _acquire_writer(self) -> None:
         """An exclusive lock on ``graphsr.writer`` in the store's directory (released by the system if the
         process dies); a command that has to wait for another writer says so."""
