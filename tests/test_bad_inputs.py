@@ -80,7 +80,8 @@ def test_a_load_whose_qrels_name_an_unknown_node_writes_nothing(tmp_path, capsys
     monkeypatch.setenv("GRAPHSR_STORE", f"local:{tmp_path / 'st'}")
     q = write(tmp_path / "q.txt", "1 Q0 mobydick /book[1] 1\n1 Q0 mobydick /book[1]/nope[3] 1\n")
     msg = one_error(capsys, "store", "load", MOBY["collection"], "--qrels", q)
-    assert msg == f"{q}:2: document 'mobydick' has no node '/book[1]/nope[3]'"
+    assert msg == f"{q}:2: document 'mobydick' has no node /book[1]/nope[3]: expected an XPath that exists in the " \
+                  "collection"
     assert main(["store", "show"]) == 0
     assert "Element" not in capsys.readouterr().out
 

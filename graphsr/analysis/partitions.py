@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import GraphsrInputError
+from ..model.document import resolve_node
 
 __all__ = ["Partitions", "partitions", "coverage", "memory_partitions", "stored_partitions", "partition_table",
            "partition_elements", "partition_coverage"]
@@ -186,13 +187,7 @@ def partition_coverage(p: Partitions, qrels, runs):
     n = len(p.summary)
 
     def node(docid: str, xpath: str) -> int:
-        doc = docs.get(docid)
-        if doc is None:
-            raise GraphsrInputError(f"document {docid!r} is not in the collection {p.collection}")
-        try:
-            return doc.node(xpath)
-        except KeyError:
-            raise GraphsrInputError(f"document {docid!r} has no node {xpath}") from None
+        return resolve_node(docs, docid, xpath)
 
     relevant = {t: {(d, node(d, x)) for (d, x), v in judged.items() if v > 0} for t, judged in qrels.judgments.items()}
     rows = []

@@ -32,7 +32,7 @@ from typing import Mapping
 import numpy as np
 
 from ..errors import GraphsrInputError
-from ..model.document import DocumentTree
+from ..model.document import DocumentTree, resolve_node
 from ..model.qrels import ElementQrels
 from ..model.run import Run, TreeResult
 
@@ -50,13 +50,8 @@ def _renumbered(topic: str, results: list[TreeResult]) -> list[TreeResult]:
 
 
 def _nodes(documents: Mapping[str, DocumentTree], r: TreeResult) -> list[int]:
-    doc = documents.get(r.docid)
-    if doc is None:
-        raise GraphsrInputError(f"document {r.docid!r} of the run is not in the collection")
-    try:
-        return [doc.node(xp) for xp in r.xpaths]
-    except KeyError as exc:
-        raise GraphsrInputError(f"document {r.docid!r} has no node {exc.args[0]}") from None
+    return [resolve_node(documents, r.docid, xp, line=line)
+            for xp, line in zip(r.xpaths, r.lines or (None,) * len(r.xpaths))]
 
 
 def _is_leaf(doc: DocumentTree, i: int) -> bool:

@@ -32,8 +32,8 @@ from typing import Mapping
 
 import numpy as np
 
-from ..errors import QrelsFormatError, RunFormatError, UnknownNodeError
-from ..model.document import quoted
+from ..errors import QrelsFormatError, RunFormatError
+from ..model.document import quoted, resolve_node
 from ..model.fol import FOLQrels, FOLRun, Vocabulary
 from ._lines import iter_fields, open_binary
 
@@ -319,13 +319,8 @@ def _xml_result(el, topic: str, pos: dict, documents, path):
         if documents is None:
             raise RunFormatError("<path> results need the collection (give --collection DIR) to map elements "
                                  "to character ranges", path, line)
-        doc = documents.get(docid)
-        if doc is None:
-            raise UnknownNodeError(f"article {docid!r} is not in the collection", path, line)
-        try:
-            i = doc.node(xpath)
-        except (KeyError, ValueError) as exc:
-            raise UnknownNodeError(f"article {docid!r}: {exc.args[0]}", path, line) from None
+        i = resolve_node(documents, docid, xpath, path, line)
+        doc = documents[docid]
         offset, length = int(doc.start[i]), int(doc.end[i] - doc.start[i])
     return topic, docid, rank, score, offset, length, line
 

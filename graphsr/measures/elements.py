@@ -19,7 +19,7 @@ from typing import Callable, Mapping
 import numpy as np
 
 from ..errors import UnknownNodeError
-from ..model.document import DocumentTree
+from ..model.document import DocumentTree, resolve_node
 from ..model.qrels import ElementQrels
 from ..model.run import Run
 from .inputs import RankedNodes
@@ -59,18 +59,14 @@ def locate(doc: DocumentTree | None, docid: str, xpath: str, source=None, line=N
     """The index of node ``xpath`` in ``doc``; an unknown document or node raises
     :class:`~graphsr.errors.UnknownNodeError` naming the file and line, or with ``unknown='warn'`` is noted
     in ``diag`` and gives None."""
-    if doc is None:
-        msg = f"unknown document {docid!r}: expected a document of the collection"
-    else:
-        try:
-            return doc.node(xpath)
-        except KeyError:
-            msg = f"document {docid!r} has no node {xpath}: expected an XPath that exists in the collection"
-    if unknown == "error":
-        raise UnknownNodeError(msg, source, line)
-    if diag is not None:
-        diag.note(f"{source}:{line}: {msg}")
-    return None
+    try:
+        return resolve_node({docid: doc} if doc is not None else {}, docid, xpath, source, line)
+    except UnknownNodeError as exc:
+        if unknown == "error":
+            raise
+        if diag is not None:
+            diag.note(f"{source}:{line}: {exc.message}")
+        return None
 
 
 def check_qrels(qrels: ElementQrels, documents: Mapping[str, DocumentTree], unknown: str = "error",

@@ -27,9 +27,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..errors import XPathError
+from ..errors import UnknownNodeError, XPathError
 
-__all__ = ["DocumentTree", "normalize_xpath", "canonical_xpath"]
+__all__ = ["DocumentTree", "normalize_xpath", "canonical_xpath", "resolve_node"]
 
 _STEP = re.compile(r"([^/\[\]]+)(?:\[(\d+)\])?")
 MAX_XPATH = 10_000  # characters: far beyond any real document's depth, and bounds the work on a bad line
@@ -285,3 +285,37 @@ class DocumentTree:
 
         visit(root, -1, 1, 1)
         return cls(docid, tuple(tags), tag, parent, depth, position, start, end, source)
+
+
+def resolve_node(documents, docid: str, xpath: str, source=None, line: int | None = None, context: str = "") -> int:
+    """The node index of ``(docid, xpath)`` among ``documents`` (a mapping docid -> DocumentTree): the one place
+    where a document and an XPath become a node, with one error text for every reader and command.
+
+    Raises
+    ------
+    UnknownNodeError
+        Naming ``source:line`` (and ``context``, e.g. "route 'r1' step 3") when the document is not among
+        ``documents`` or has no such node.
+
+    Examples
+    --------
+    >>> doc = DocumentTree.from_nested("d", ("a", "", [("b", "x", [])]))
+    >>> resolve_node({"d": doc}, "d", "/a/b")
+    1
+    >>> resolve_node({"d": doc}, "d", "/a/c", "run.txt", 7)
+    Traceback (most recent call last):
+    ...
+    graphsr.errors.UnknownNodeError: run.txt:7: document 'd' has no node /a/c: expected an XPath that exists in the collection
+    """
+    where = f"{context}: " if context else ""
+    doc = documents.get(docid)
+    if doc is None:
+        raise UnknownNodeError(f"{where}unknown document {docid!r}: expected a document of the collection", source,
+                               line)
+    try:
+        return doc.node(xpath)
+    except (KeyError, ValueError):
+        shown = xpath if xpath.isprintable() and not any(c.isspace() for c in xpath) and len(xpath) < 200 \
+            else quoted(xpath)
+        raise UnknownNodeError(f"{where}document {docid!r} has no node {shown}: expected an XPath that exists in the "
+                               "collection", source, line) from None

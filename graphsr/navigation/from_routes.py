@@ -25,7 +25,7 @@ from typing import Mapping
 import numpy as np
 
 from ..errors import GraphsrInputError, UnknownNodeError
-from ..model.document import DocumentTree
+from ..model.document import DocumentTree, resolve_node
 from ..model.routes import Routes
 from ..summaries.summary import Summary
 from .transitions import StepNavigation
@@ -144,15 +144,9 @@ def route_model(routes: Routes, documents: Mapping[str, DocumentTree], partition
     offsets, doc_of, state, n_states, name = _states(documents, partition)
     src, dst, w = [], [], []
     for s in routes:
-        doc = documents.get(s.docid)
-        if doc is None:
-            raise UnknownNodeError(f"route {s.route_id!r} step {s.step}: unknown document {s.docid!r}",
-                                   routes.source, s.line)
-        try:
-            a, b = doc.node(s.src), doc.node(s.dst)
-        except KeyError as exc:
-            raise UnknownNodeError(f"route {s.route_id!r} step {s.step}: {exc.args[0]}", routes.source,
-                                   s.line) from None
+        context = f"route {s.route_id!r} step {s.step}"
+        a = resolve_node(documents, s.docid, s.src, routes.source, s.line, context)
+        b = resolve_node(documents, s.docid, s.dst, routes.source, s.line, context)
         src.append(offsets[s.docid] + a)
         dst.append(offsets[s.docid] + b)
         weight = step_weight(effort, s.duration_ms)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from ..model.document import DocumentTree, canonical_xpath
+from ..model.document import DocumentTree, canonical_xpath, resolve_node
 from ..model.qrels import ElementQrels
 from ..model.run import Run
 from ..summaries.summary import Summary, SummaryBuilder
@@ -266,9 +266,7 @@ def validate_references(path: str | os.PathLike, qrels: ElementQrels | None, run
         Naming the file and line of the first reference to a missing
         document or node.
     """
-    from ..errors import UnknownNodeError
     from ..io.collection import iter_documents, list_collection
-    from ..model.document import quoted
 
     refs: dict[str, list[tuple[str, str | None, int | None]]] = {}
     if qrels is not None:
@@ -283,12 +281,7 @@ def validate_references(path: str | os.PathLike, qrels: ElementQrels | None, run
     docs = {d.docid: d for d in iter_documents(list_collection(path), docids=refs.__contains__)}
     for docid, uses in refs.items():
         for xp, source, line in uses:
-            if docid not in docs:
-                raise UnknownNodeError(f"document {docid!r} is not in the collection {path}", source, line)
-            try:
-                docs[docid].node(xp)
-            except (KeyError, ValueError):
-                raise UnknownNodeError(f"document {docid!r} has no node {quoted(xp)}", source, line) from None
+            resolve_node(docs, docid, xp, source, line)
 
 
 def run_name(run: Run) -> str:
