@@ -201,3 +201,22 @@ def test_the_server_killed_during_a_write_says_so(store_url, tmp_path):
     assert code == 3, err
     assert "the local server stopped while this command ran" in err and "run the command again" in err
     assert "Traceback" not in err and "documents_state" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_an_incomplete_collection_is_refused_by_models_partitions_and_evaluations(store_url):
+    coll = str(sample("shakespeare")["collection"])
+    s = sample("shakespeare")
+    assert subprocess.run([sys.executable, "-m", "graphsr", "store", "load", coll, "--elements", "all", "--name",
+                           "sh", "--store", store_url], capture_output=True).returncode == 0
+    assert subprocess.run([sys.executable, "-m", "graphsr", "store", "model", "--collection", "sh", "--model",
+                           "p*:extent", "--name", "m", "--store", store_url], capture_output=True).returncode == 0
+    with open_store(store_url, create=False) as st:  # as a load or a drop killed midway leaves it
+        st.run("mark_collection_dropping", id="C/sh")
+    for argv in (["store", "model", "--collection", "sh", "--model", "p*:extent", "--store", store_url],
+                 ["partitions", "sh", "--store", store_url],
+                 ["eval", str(s["qrels"]), str(s["runs"][0]), "--store", store_url, "--model", "m"]):
+        done = subprocess.run([sys.executable, "-m", "graphsr", *argv], capture_output=True, text=True)
+        assert done.returncode == 2 and done.stdout == "", (argv, done.stdout)
+        assert done.stderr.strip().splitlines() == [
+            "graphsr: error: collection 'sh' is INCOMPLETE (a load or a drop of it did not finish): load it again "
+            "with 'graphsr store load', or drop it"], argv

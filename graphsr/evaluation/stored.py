@@ -37,8 +37,11 @@ def stored_navigation(store: GraphStore, model_name: str, docids: set[str],
     -------
     (dict of docid to DocumentTree, seen_of, model name)
     """
+    from ..store.services import require_complete_collection
+
     model = load_stored_model(store, model_name)
     cname = model_record(store, model_name)["collection"]
+    require_complete_collection(store, cname)
     if documents is not None:
         pass
     elif collection is not None:

@@ -37,6 +37,18 @@ def collection_info(store: GraphStore, collection: str) -> dict:
     return rows[0]
 
 
+def require_complete_collection(store: GraphStore, collection: str) -> dict:
+    """The stored collection's record, refused in one line naming what to do while it is INCOMPLETE (a load
+    or a drop that did not finish): its summaries, elements and models built on them would be partial."""
+    from ..errors import GraphsrInputError
+
+    info = collection_info(store, collection)
+    if info.get("elements") is None or int(info["elements"]) < 0:
+        raise GraphsrInputError(f"collection {collection!r} is INCOMPLETE (a load or a drop of it did not finish): "
+                                f"load it again with 'graphsr store load', or drop it")
+    return info
+
+
 def stored_document(store: GraphStore, collection: str, docid: str) -> DocumentTree:
     """Rebuild a document tree from its stored element nodes.
 
@@ -124,7 +136,10 @@ def stored_summary(store: GraphStore, collection: str, kind: str) -> Summary:
     ------
     UnknownNodeError
         If the summary is not stored.
+    GraphsrInputError
+        If the collection is INCOMPLETE (:func:`require_complete_collection`).
     """
+    require_complete_collection(store, collection)
     sid_ = summary_id(collection, kind)
     head = store.run("summary", id=sid_)
     if not head:
