@@ -128,8 +128,8 @@ def _evaluate(measures, qrels, runs, collection, model, all_topics):
         if not hasattr(run, "results"):
             continue  # passage runs: the official tool's topic rule
         lacking = [k for k, t in enumerate(result.topics) if t not in run.results]
-        for m, values in result.values.items():
-            if lacking:
+        if lacking:
+            for m, values in result.values.items():
                 values[lacking] = m.DEFAULT
     return res
 

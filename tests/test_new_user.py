@@ -226,8 +226,6 @@ def test_an_unquoted_p_star_gets_a_hint(capsys, tmp_path, monkeypatch):
 
 # -- a refused run refuses only itself ------------------------------------------------------------------------------
 def test_a_refused_element_run_refuses_only_itself(capsys):
-    from graphsr.data import sample
-
     s = sample("mobydick")
     runs = [str(p) for p in s["runs"]]
     code, out, err = run_cli(capsys, "eval", str(s["qrels"]), *runs, "--collection", str(s["collection"]),

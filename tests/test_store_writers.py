@@ -68,8 +68,9 @@ def test_a_drop_during_a_load_leaves_a_clean_state(store_url, clean_load_counts)
                                   capture_output=True).returncode == 0
 
 
-def test_a_killed_routes_load_leaves_an_incomplete_study_that_models_refuse(store_url, tmp_path):
-    import signal
+def _routes_load_writing_steps(store_url: str, tmp_path, study: str, seed: int):
+    """The Shakespeare sample loaded, and a load of 30,000 simulated routes as ``study`` that has begun to write
+    steps (still running): its process and the log."""
     import time
 
     coll = str(sample("shakespeare")["collection"])
@@ -77,11 +78,19 @@ def test_a_killed_routes_load_leaves_an_incomplete_study_that_models_refuse(stor
                            "sh", "--store", store_url], capture_output=True).returncode == 0
     log = tmp_path / "log.csv"
     assert subprocess.run([sys.executable, "-m", "graphsr", "simulate-routes", coll, "-o", str(log), "--routes",
-                           "30000", "--seed", "2"], capture_output=True).returncode == 0
-    routes = _graphsr("store", "routes", str(log), "--collection", "sh", "--study", "s1", "--store", store_url)
+                           "30000", "--seed", str(seed)], capture_output=True).returncode == 0
+    routes = _graphsr("store", "routes", str(log), "--collection", "sh", "--study", study, "--store", store_url)
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and _counts(store_url).get("Step", 0) == 0:  # killed once it writes steps
+    while time.monotonic() < deadline and _counts(store_url).get("Step", 0) == 0:
         time.sleep(0.05)
+    assert routes.poll() is None, "the load finished before it could be interrupted"
+    return routes, log
+
+
+def test_a_killed_routes_load_leaves_an_incomplete_study_that_models_refuse(store_url, tmp_path):
+    import signal
+
+    routes, log = _routes_load_writing_steps(store_url, tmp_path, "s1", 2)
     routes.send_signal(signal.SIGKILL)
     routes.wait()
     steps = _counts(store_url).get("Step", 0)
@@ -180,20 +189,10 @@ def test_the_server_lifecycle_touches_only_our_server(tmp_path):
 def test_the_server_killed_during_a_write_says_so(store_url, tmp_path):
     import os
     import signal
-    import time
 
     from graphsr.store.local import LocalServer
 
-    coll = str(sample("shakespeare")["collection"])
-    assert subprocess.run([sys.executable, "-m", "graphsr", "store", "load", coll, "--elements", "all", "--name",
-                           "sh", "--store", store_url], capture_output=True).returncode == 0
-    log = tmp_path / "log.csv"
-    assert subprocess.run([sys.executable, "-m", "graphsr", "simulate-routes", coll, "-o", str(log), "--routes",
-                           "30000", "--seed", "3"], capture_output=True).returncode == 0
-    routes = _graphsr("store", "routes", str(log), "--collection", "sh", "--study", "s2", "--store", store_url)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and _counts(store_url).get("Step", 0) == 0:
-        time.sleep(0.05)
+    routes, _ = _routes_load_writing_steps(store_url, tmp_path, "s2", 3)
     server = LocalServer(store_url[len("local:"):])
     os.kill(server.server_pid(), signal.SIGKILL)
     code = routes.wait(timeout=120)

@@ -14,7 +14,6 @@ import io
 import math
 
 import ir_measures
-import numpy as np
 import pytest
 import pytrec_eval
 from hypothesis import HealthCheck, given, settings

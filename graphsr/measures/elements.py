@@ -238,6 +238,11 @@ class ElementProvider(Provider):
         """The family's per-topic values of ``measures`` for one run."""
         raise NotImplementedError
 
+    def compute_run(self, measures, run, ranked: RankedNodes, doc_codes: dict[str, int], prepared) -> dict:
+        """:meth:`compute`, for a family that also reads the run itself (which topics it answers, how it was
+        ranked); by default the resolved nodes are all a family needs."""
+        return self.compute(measures, ranked, doc_codes, prepared)
+
     def evaluator(self, measures, qrels, context, shared):
         judged = judged_nodes(qrels, context, shared)
         return _ElementEvaluator(self, list(measures), judged, context,
@@ -251,4 +256,4 @@ class _ElementEvaluator:
 
     def score(self, run, topics, scratch) -> RunScores:
         ranked, doc_codes = run_nodes(run, topics, self.judged, self.context, scratch)
-        return RunScores(self.provider.compute(self.measures, ranked, doc_codes, self.prepared))
+        return RunScores(self.provider.compute_run(self.measures, run, ranked, doc_codes, self.prepared))

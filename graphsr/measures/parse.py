@@ -39,7 +39,7 @@ from typing import Any, Iterable
 from ..errors import MeasureNameError
 from .base import Measure, registry
 
-__all__ = ["Requested", "parse_measure", "parse_measures", "parse_requests", "relabel", "as_measure", "TREC_NAMES",
+__all__ = ["Requested", "parse_measure", "parse_measures", "parse_requests", "relabel", "TREC_NAMES",
            "TREC_NICKNAMES", "trec_label"]
 
 
@@ -172,11 +172,6 @@ def parse_requests(texts: Iterable) -> list[Requested]:
     return out
 
 
-def as_measure(obj) -> Measure:
-    """A graphsr measure from a graphsr measure, a measure string or an ir_measures measure object."""
-    return parse_measure(obj)
-
-
 # -- the parts -------------------------------------------------------------------------------------------------
 def relabel(requests: list[Requested], measures: list[Measure]) -> list[Requested]:
     """``requests`` with their measures replaced by ``measures`` (the same measures with options applied,
@@ -200,39 +195,43 @@ def _parse_one(text) -> list[Requested]:
         raise MeasureNameError(f"expected a measure: a string such as 'P@10', a graphsr measure or an ir_measures "
                                f"measure, got {type(text).__name__} {text!r}")
     stripped = text.strip()
-    nick = next((k for k in TREC_NICKNAMES if k == stripped), None)
-    if nick is not None:
-        return [r for name in TREC_NICKNAMES[nick] for r in _trec(name, None, expand=True)]
+    if stripped in TREC_NICKNAMES:
+        return [r for name in TREC_NICKNAMES[stripped] for r in _trec(name, None)]
     stripped = _official_alias(stripped)
     m = _MEASURE.match(stripped)
     if stripped in TREC_NAMES and TREC_NAMES[stripped][1] is not None:  # a bare P: P_5 ... P_1000
-        return _trec(stripped, None, expand=True)
-    if m is not None and _lookup(m.group("name"), exact=True) is not None:
+        return _trec(stripped, None)
+    if m is not None and _registered(m.group("name"), exact=True) is not None:
         return [_from_match(m, stripped, exact=True)]
     t = _TREC.match(stripped)
     if t is not None:
-        return _trec(_trec_key(t.group("name")), t.group("values"), expand=True, typed=stripped)
-    if m is not None and m.group("name") in TREC_NAMES and not (m.group("params") or m.group("bracket")
-                                                               or m.group("bracket2") or m.group("cutoff")):
-        return _trec(m.group("name"), None, expand=True)
+        return _trec(_trec_key(t.group("name")), t.group("values"), typed=stripped)
+    if _bare_trec(m, exact=True) is not None:  # map, ndcg, bpref, ...
+        return _trec(_bare_trec(m, exact=True), None)
     if m is None:
         raise MeasureNameError(f"cannot parse measure {text!r}; expected Name, Name@k or Name(param=value,...)@k")
-    if _lookup(m.group("name"), exact=False) is not None:
+    if _registered(m.group("name"), exact=False) is not None:
         return [_from_match(m, stripped, exact=False)]
-    lowered = {k.lower(): k for k in TREC_NAMES}
-    key = lowered.get(m.group("name").lower())
-    if key is not None and not (m.group("params") or m.group("bracket") or m.group("bracket2") or m.group("cutoff")):
-        return _trec(key, None, expand=True)
+    if _bare_trec(m, exact=False) is not None:
+        return _trec(_bare_trec(m, exact=False), None)
     raise MeasureNameError(_unknown(m.group("name"), stripped[m.end("name"):]))
 
 
-def _trec_key(name: str) -> str:
+def _trec_key(name: str, exact: bool = False) -> str | None:
+    """trec_eval's spelling of measure name ``name`` (matched without regard to case unless ``exact``)."""
     if name in TREC_NAMES:
         return name
-    return next(k for k in TREC_NAMES if k.lower() == name.lower())
+    return None if exact else next((k for k in TREC_NAMES if k.lower() == name.lower()), None)
 
 
-def _trec(name: str, values: str | None, expand: bool, typed: str | None = None) -> list[Requested]:
+def _bare_trec(m: re.Match | None, exact: bool) -> str | None:
+    """The trec_eval name ``m`` is, when it is one written bare (no parameters, brackets or cut-off)."""
+    if m is None or any(m.group(g) for g in ("params", "bracket", "bracket2", "cutoff")):
+        return None
+    return _trec_key(m.group("name"), exact)
+
+
+def _trec(name: str, values: str | None, typed: str | None = None) -> list[Requested]:
     """The measures trec_eval's ``name`` (with ``values`` after its ``.`` or ``_``) names, under trec_eval's
     printed names."""
     target, param, defaults = TREC_NAMES[name]
@@ -259,30 +258,24 @@ def _trec(name: str, values: str | None, expand: bool, typed: str | None = None)
 
 
 def _build(name: str, params: dict, cutoff) -> Measure:
-    return _lookup(name, exact=True)(cutoff=cutoff, **params).validate()
+    return registry()[name](cutoff=cutoff, **params).validate()
 
 
-def _lookup(name: str, exact: bool) -> type[Measure] | None:
-    """The class registered as ``name``; without ``exact``, matched without regard to case when that names
-    one measure."""
+def _registered(name: str, exact: bool) -> str | None:
+    """The name ``name`` is registered under; without ``exact``, matched without regard to case when that
+    names one measure."""
     reg = registry()
     if name in reg:
-        return reg[name]
+        return name
     if exact:
         return None
-    found = {reg[k] for k in reg if k.lower() == name.lower()}
-    return found.pop() if len(found) == 1 else None
-
-
-def _spelling(name: str) -> str:
-    """The registered spelling of ``name`` (matched without regard to case)."""
-    reg = registry()
-    return name if name in reg else next(k for k in reg if k.lower() == name.lower())
+    found = [k for k in reg if k.lower() == name.lower()]
+    return found[0] if len({reg[k] for k in found}) == 1 else None
 
 
 def _from_match(m: re.Match, text: str, exact: bool) -> Requested:
-    name = m.group("name") if exact else _spelling(m.group("name"))
-    cls = _lookup(name, exact=True)
+    name = _registered(m.group("name"), exact)
+    cls = registry()[name]
     params: dict[str, Any] = {}
     if m.group("params"):
         for part in _split_params(m.group("params")):
@@ -413,11 +406,11 @@ def _is_ir_measure(obj) -> bool:
 
 
 def _from_ir_measures(obj) -> Measure:
-    name = obj.NAME
-    cls = _lookup(name, exact=True) or _lookup(name, exact=False)
-    if cls is None:
+    name = _registered(obj.NAME, exact=False)
+    if name is None:
         raise MeasureNameError(f"ir_measures' {obj!r} has no graphsr counterpart; graphsr computes "
                                f"{', '.join(sorted(registry(), key=str.lower))}")
+    cls = registry()[name]
     params = dict(obj.params)
     at = getattr(obj, "AT_PARAM", "cutoff")
     cutoff = params.pop("cutoff", None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .ranking import judged_nonrelevant, relevant
+from .ranking import gain_of, judged_nonrelevant, relevant
 
 __all__ = ["Judgments"]
 
@@ -41,14 +41,9 @@ class Judgments:
         first ``cutoff`` of them (all without one)."""
         key = (tuple(sorted((gains or {}).items())), dcg, cutoff)
         if key not in self._ideal:
-            g = self.grade.copy()
-            for grade, gain in (gains or {}).items():
-                g[self.grade == grade] = gain
-            with np.errstate(invalid="ignore"):
-                keep = g > 0
+            g = gain_of(self.grade, gains, dcg)
+            keep = g > 0
             g, topic = g[keep], self.topic[keep]
-            if dcg == "exp-log2":
-                g = np.exp2(g) - 1.0
             order = np.lexsort((-g, topic))
             g, topic = g[order], topic[order]
             starts = np.searchsorted(topic, np.arange(self.num_topics + 1))

@@ -18,7 +18,7 @@ __all__ = ["KERNELS", "compute_flat"]
 
 
 def _ranking(m, rk: Ranking) -> Ranking:
-    return rk.judged_only() if m.params.get("judged_only") else rk
+    return rk.judged_only if m.params.get("judged_only") else rk
 
 
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -65,7 +65,7 @@ def reciprocal_rank(m, rk: Ranking, j: Judgments) -> np.ndarray:
     """RR (trec_eval ``recip_rank``): 1 / the rank of the first relevant item; RR@k, which trec_eval lacks, as
     ir_measures computes it (the first k items, ties in score in document order)."""
     rk = _ranking(m, rk)
-    pos = _ascending_ties(rk) if m.cutoff is not None and rk.by_score and rk.size else rk.pos
+    pos = _ir_measures_ranks(rk) if m.cutoff is not None else rk.pos
     hit = relevant(rk.grade, m.params.get("rel"))
     if m.cutoff is not None:
         hit &= pos <= m.cutoff
@@ -115,8 +115,8 @@ def interpolated_precision(m, rk: Ranking, j: Judgments) -> np.ndarray:
     out = np.zeros(rk.num_topics)
     if not ok.any():
         return out
-    prec = rk.running(hit) / rk.pos
     nth = rk.running(hit)
+    prec = nth / rk.pos
     want = np.maximum(need, 1.0)[rk.topic]
     at = np.flatnonzero(hit & (nth == want) & ok[rk.topic])  # the rank from which precision is interpolated
     ends = rk.starts()[1:][rk.topic[at]]
@@ -129,9 +129,7 @@ def interpolated_precision(m, rk: Ranking, j: Judgments) -> np.ndarray:
 
 def num_ret(m, rk: Ranking, j: Judgments) -> np.ndarray:
     """NumRet (trec_eval ``num_ret``; with ``rel=``: ``num_rel_ret``)."""
-    if m.params.get("rel") is None:
-        return rk.count()
-    return rk.count(relevant(rk.grade, m.params["rel"]))
+    return rk.count() if m.params.get("rel") is None else num_rel_ret(m, rk, j)
 
 
 def num_rel_ret(m, rk: Ranking, j: Judgments) -> np.ndarray:
@@ -152,17 +150,17 @@ def num_q(m, rk: Ranking, j: Judgments) -> np.ndarray:
 def judged(m, rk: Ranking, j: Judgments) -> np.ndarray:
     """Judged@k (ir_measures): assessed items among the first min(k, retrieved), over their number; items
     tied in score taken in document order, as ir_measures breaks ties."""
-    pos = rk.pos
-    if rk.by_score and rk.size:
-        pos = _ascending_ties(rk)
+    pos = _ir_measures_ranks(rk)
     got = rk.count()
     k = np.minimum(got, m.cutoff) if m.cutoff is not None else got
     return _ratio(rk.count(rk.assessed & (pos <= k[rk.topic])), k)
 
 
-def _ascending_ties(rk: Ranking) -> np.ndarray:
-    """Ranks with each run of items tied in score reversed (trec_eval puts ties in decreasing document order,
-    ir_measures' Judged in increasing order)."""
+def _ir_measures_ranks(rk: Ranking) -> np.ndarray:
+    """The ranks ir_measures' own Judged and RR@k see: in a run ranked by score, each run of items tied in
+    score reversed (trec_eval puts ties in decreasing document order, they in increasing order)."""
+    if not (rk.by_score and rk.size):
+        return rk.pos
     new_group = np.r_[True, (rk.topic[1:] != rk.topic[:-1]) | (rk.score[1:] != rk.score[:-1])]
     group = np.cumsum(new_group) - 1
     first = np.flatnonzero(new_group)

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..elements import ElementProvider, run_nodes
-from ..provider import RunScores
+from ..elements import ElementProvider
 from .judgments import Judgments
 from .kernels import compute_flat
 from .ranking import ranking_of
@@ -26,31 +25,19 @@ class FlatProvider(ElementProvider):
     NAME = "flat"
     DESCRIPTION = "flat (trec_eval)"
     TITLE = ("Flat measures as trec_eval computes them (P, R, AP, nDCG, RR, Rprec, Bpref, Success, IPrec, "
-             "NumRet, NumRel, NumQ) and ir_measures' Judged; a tree result is one item")
+             "NumRet, NumRelRet, NumRel, NumQ) and ir_measures' Judged; a tree result is one item")
 
     def prepare(self, measures, qrels, judged, context, shared):
+        """Each topic's assessed grades."""
         return {t: np.fromiter(assessed.values(), dtype=float, count=len(assessed))
                 for t, assessed in judged.items()}
 
-    def evaluator(self, measures, qrels, context, shared):
-        from ..elements import judged_nodes
-
-        judged = judged_nodes(qrels, context, shared)
-        return _FlatEvaluator(list(measures), judged, context, self.prepare(measures, qrels, judged, context,
-                                                                            shared))
-
-
-class _FlatEvaluator:
-    def __init__(self, measures, judged, context, grades):
-        self.measures, self.judged, self.context, self.grades = measures, judged, context, grades
-
-    def score(self, run, topics, scratch) -> RunScores:
-        ranked, _ = run_nodes(run, topics, self.judged, self.context, scratch)
+    def compute_run(self, measures, run, ranked, doc_codes, grades):
         empty = np.zeros(0)
-        judgments = Judgments([self.grades.get(t, empty) for t in topics])
-        values = compute_flat(self.measures, ranking_of(ranked, getattr(run, "by_score", False)), judgments)
-        missing = np.array([t not in run.results for t in topics], dtype=bool)
+        judgments = Judgments([grades.get(t, empty) for t in ranked.topics])
+        values = compute_flat(measures, ranking_of(ranked, getattr(run, "by_score", False)), judgments)
+        missing = np.array([t not in run.results for t in ranked.topics], dtype=bool)
         if missing.any():
-            for m in self.measures:
+            for m in measures:
                 values[m][missing] = m.EMPTY
-        return RunScores(values)
+        return values

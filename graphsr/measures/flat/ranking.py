@@ -18,16 +18,30 @@ kernel is a segment reduction over them (``numpy.bincount`` by topic).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..inputs import RankedNodes
 
-__all__ = ["Ranking", "ranking_of", "first_retrieved", "relevant", "judged_nonrelevant"]
+__all__ = ["Ranking", "ranking_of", "first_retrieved", "gain_of", "relevant", "judged_nonrelevant"]
 
 #: The grade of a result whose every node was retrieved before (below any assessed grade, never judged).
 REPEATED = -np.inf
+
+
+def gain_of(grade: np.ndarray, gains: dict | None, dcg: str) -> np.ndarray:
+    """nDCG's gain of each grade: the grade, or ``gains[grade]`` (as ir_measures maps grades); 0 unless
+    positive (unjudged, negative, non-relevant); ``dcg='exp-log2'``: ``2**g - 1``."""
+    g = grade
+    if gains:
+        g = grade.copy()
+        for level, gain in gains.items():
+            g[grade == level] = gain
+    with np.errstate(invalid="ignore"):
+        g = np.where(g > 0, g, 0.0)
+    return np.where(g > 0, np.exp2(g) - 1.0, 0.0) if dcg == "exp-log2" else g
 
 
 def relevant(grade: np.ndarray, rel: float | None) -> np.ndarray:
@@ -100,8 +114,9 @@ class Ranking:
         base = np.r_[0, c][self.starts()[:-1]]
         return c - base[self.topic]
 
+    @functools.cached_property
     def judged_only(self) -> "Ranking":
-        """The ranking without its unjudged items (trec_eval ``-J``), ranks renumbered."""
+        """The ranking without its unjudged items (trec_eval ``-J``), ranks renumbered (built once)."""
         with np.errstate(invalid="ignore"):
             keep = self.grade >= 0
         if keep.all():
@@ -117,21 +132,12 @@ class Ranking:
 
     def item_gains(self, gains: dict | None, dcg: str) -> np.ndarray:
         """Each item's gain: the highest gain among the nodes it is first to retrieve (0 if none)."""
-        g = self.item_grade
-        if gains:
-            g = g.copy()
-            for grade, gain in gains.items():
-                g[self.item_grade == grade] = gain
-        with np.errstate(invalid="ignore"):
-            g = np.where(self.item_new & (g > 0), g, 0.0)  # unjudged, negative, non-relevant: no gain
-        if dcg == "exp-log2":
-            g = np.where(g > 0, np.exp2(g) - 1.0, 0.0)
-        if len(self.item_result) == self.size:  # one node per item (documents, single elements)
-            out = np.zeros(self.size)
-            out[self.item_result] = g
-            return out
+        g = np.where(self.item_new, gain_of(self.item_grade, gains, dcg), 0.0)
         out = np.zeros(self.size)
-        np.maximum.at(out, self.item_result, g)
+        if len(self.item_result) == self.size:  # one node per item (documents, single elements)
+            out[self.item_result] = g
+        else:
+            np.maximum.at(out, self.item_result, g)
         return out
 
 
