@@ -50,6 +50,40 @@ MATCH (p:Element) WHERE p.id = r.parent
 MATCH (c:Element) WHERE c.id = r.child
 CREATE (p)-[:CHILD]->(c)
 
+// The same writes for a store that other loads may write at the same time
+// (Neo4j, where no writer lock is held): MERGE on the unique `id` of each
+// element (the uniqueness constraint makes a concurrent duplicate impossible;
+// relationships MERGE between bound nodes, which Neo4j locks), and instead of
+// deleting an unfinished document's elements, only those a longer earlier
+// version of the document left (pre beyond its size) go.  Any interleaving of
+// two loads then ends in the same graph as one load.
+
+// @name trim_document_elements
+UNWIND $rows AS r
+MATCH (e:Element) WHERE e.doc = r.doc AND e.pre > r.elements
+DETACH DELETE e
+
+// @name merge_elements
+UNWIND $rows AS r
+MERGE (e:Element {id: r.id})
+SET e.doc = r.doc, e.docid = r.docid, e.pre = r.pre, e.xpath = r.xpath, e.tag = r.tag, e.depth = r.depth, e.offset = r.offset, e.length = r.length
+WITH e, r
+UNWIND r.nodes AS node
+MATCH (n:SummaryNode) WHERE n.id = node
+MERGE (e)-[:MEMBER_OF]->(n)
+
+// @name merge_roots
+UNWIND $rows AS r
+MATCH (d:Document) WHERE d.id = r.doc
+MATCH (e:Element) WHERE e.id = r.root
+MERGE (d)-[:ROOT]->(e)
+
+// @name merge_children
+UNWIND $rows AS r
+MATCH (p:Element) WHERE p.id = r.parent
+MATCH (c:Element) WHERE c.id = r.child
+MERGE (p)-[:CHILD]->(c)
+
 // @name mark_documents_complete
 UNWIND $ids AS i
 MATCH (d:Document) WHERE d.id = i

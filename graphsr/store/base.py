@@ -71,6 +71,9 @@ class GraphStore:
     """
 
     backend: str = ""
+    #: Whether :meth:`writing` excludes every other writer of the store (the local store's lock).  Without it
+    #: (Neo4j) loaders write with MERGE only, so that concurrent loads cannot duplicate anything.
+    exclusive_writer: bool = False
 
     def __init__(self, url: str, batch_size: int = 5000, schema: bool = True):
         self.url = url
@@ -89,6 +92,11 @@ class GraphStore:
 
     def _ignorable_schema_error(self, exc: Exception) -> bool:
         return False
+
+    def _execute_schema(self, text: str, params: dict[str, Any]) -> list[dict]:
+        """Run a schema statement (an index, a constraint); backends whose write transactions cannot hold one
+        override it."""
+        return self._execute(text, params)
 
     # -- public API ------------------------------------------------------------
     def run(self, name: str, /, **params: Any) -> list[dict]:
@@ -179,7 +187,7 @@ class GraphStore:
             return
         for text in schema_statements(self.backend):
             try:
-                self._execute(text, {})
+                self._execute_schema(text, {})
             except Exception as exc:
                 if not self._ignorable_schema_error(exc):
                     failure = self._failure("schema", exc)

@@ -4,7 +4,11 @@
 environment variables ``GRAPHSR_NEO4J_USER`` and ``GRAPHSR_NEO4J_PASSWORD``
 (default user ``neo4j``); ``GRAPHSR_NEO4J_DATABASE`` picks a database
 (default: the server's home database).  Each statement runs as one
-auto-commit transaction, so each ``UNWIND`` batch is one transaction.
+transaction, so each ``UNWIND`` batch is one transaction; writes run as
+managed transactions, which the driver retries on a transient failure (every
+write is an idempotent MERGE here, see :mod:`graphsr.store.load`).  There is
+no writer lock: two loads at once MERGE on ids that Neo4j's uniqueness
+constraints keep unique, so they store everything once.
 (py2neo is not used: it is end-of-life and cannot talk Bolt 5.)
 """
 
@@ -13,7 +17,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from .base import GraphStore
+from .base import GraphStore, _writes
 
 __all__ = ["BoltStore"]
 
@@ -47,7 +51,19 @@ class BoltStore(GraphStore):
         return None
 
     def _execute(self, text: str, params: dict[str, Any]) -> list[dict]:
+        if not _writes(text):
+            return self._execute_schema(text, params)
+
+        def work(tx):
+            return [record.data() for record in tx.run(text, params)]
+
+        # a managed write transaction: the driver retries it on a transient failure (a deadlock between two
+        # loads MERGEing the same nodes), which is safe because every write graphsr sends is idempotent
         with self._driver.session(database=self.database) as session:
+            return session.execute_write(work)
+
+    def _execute_schema(self, text: str, params: dict[str, Any]) -> list[dict]:
+        with self._driver.session(database=self.database) as session:  # one auto-commit transaction
             result = session.run(text, params)
             return [record.data() for record in result]
 

@@ -11,7 +11,9 @@ stored, its elements (with ROOT, CHILD and MEMBER_OF edges) for all
 documents (``elements='all'``), none, or a given set of document ids (the
 documents that assessments, runs or routes touch).  Elements are written
 per document: a document already complete is skipped, any other has the
-leftovers of an interrupted load deleted and is written afresh (see
+leftovers of an interrupted load deleted and is written afresh with CREATE
+under the store's writer lock, or, on a store without one (Neo4j), MERGEd on
+its unique ids, so that two loads at once store everything once (see
 ``cypher/collection.cypher``).
 """
 
@@ -203,8 +205,11 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
             pending.append(writer.submit(store.run, "mark_documents_complete", ids=doc_ids, kinds=list(done_kinds)))
         if todo:
             doc_ids = [document_id(cname, d.docid) for _, d in todo]
-            # delete what an interrupted load left of these documents
-            pending.append(writer.submit(store.run, "delete_document_elements", ids=doc_ids))
+            if store.exclusive_writer:  # delete what an interrupted load left of these documents
+                pending.append(writer.submit(store.run, "delete_document_elements", ids=doc_ids))
+            else:  # another load may be writing them now: MERGE over them, trim only a longer old version
+                send("trim_document_elements", [{"doc": document_id(cname, d.docid), "elements": len(d)}
+                                                for _, d in todo])
             rows, children, roots = [], [], []
             for i, _ in todo:
                 _, r, c, root = built[i]
@@ -215,9 +220,10 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
                 rows += r
                 children += c
                 roots.append(root)
-            send("create_elements", rows)
-            send("create_roots", roots)
-            send("create_children", children)
+            verb = "create" if store.exclusive_writer else "merge"
+            send(f"{verb}_elements", rows)
+            send(f"{verb}_roots", roots)
+            send(f"{verb}_children", children)
             report.elements += len(rows)
             report.edges += len(roots) + len(children) + len(rows) * len(builders)
             pending.append(writer.submit(store.run, "mark_documents_complete", ids=doc_ids, kinds=sorted(kinds)))

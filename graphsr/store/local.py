@@ -395,6 +395,7 @@ class LocalStore(GraphStore):
     """The ``local:PATH`` backend: FalkorDB through its native client over a unix socket."""
 
     backend = "falkordb"
+    exclusive_writer = True  # the flock on graphsr.writer (see _acquire_writer)
 
     def __init__(self, path: str | os.PathLike, batch_size: int = 10000, keep_running: bool = False,
                  create: bool = True):

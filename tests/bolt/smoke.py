@@ -38,7 +38,7 @@ def main() -> int:
         from graphsr.data import sample
         from graphsr.navigation import build_sr_model
         from graphsr.navigation.stored import build_stored_model, load_stored_model
-        from graphsr.store import (list_models, list_summaries, open_store, store_collection, stored_document,
+        from graphsr.store import (drop_collection, list_models, list_summaries, open_store, store_collection, stored_document,
                                    stored_summary)
         from graphsr.store.bolt import BoltStore
 
@@ -50,6 +50,36 @@ def main() -> int:
         assert counts["Element"] == 17 and counts["CHILD"] == 16 and counts["MEMBER_OF"] == 34, counts
         store_collection(store, coll, "moby", kinds=["p*", "p*|c"], elements="all")
         assert store.counts() == counts, "a second load changed the counts"
+        # Neo4j has no writer lock: two loads at once must still store everything once.  The race made
+        # deterministic: one load read that the documents were unfinished before the other marked them
+        # complete, and writes them again over the other's elements.
+        store.run("mark_documents_complete", ids=[r["id"] for r in store.read_query(
+            "MATCH (d:Document) RETURN d.id AS id")], kinds=[])
+        store_collection(store, coll, "moby", kinds=["p*", "p*|c"], elements="all")
+        assert store.counts() == counts, f"a load over another's elements duplicated them: {store.counts()}"
+        # and two real loads at once, each with its own connection, into a new collection
+        import threading
+
+        errors = []
+
+        def load():
+            try:
+                with open_store("bolt://127.0.0.1:7687", batch_size=5, user="falkordb", password="",
+                                schema=False) as other:
+                    store_collection(other, coll, "moby2", kinds=["p*", "p*|c"], elements="all")
+            except Exception as exc:  # reported below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=load) for _ in range(3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not errors, errors
+        both = store.counts()
+        assert {k: both[k] - counts[k] for k in counts} == counts, (both, counts)
+        drop_collection(store, "moby2")  # a drop in batches, back to one collection
+        assert store.counts() == counts, store.counts()
         st = stored_summary(store, "moby", "p*|c")
         assert st.labels() == summaries["p*|c"].labels()
         assert [r["kind"] for r in list_summaries(store)] == ["p*", "p*|c"]
