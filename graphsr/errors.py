@@ -18,6 +18,7 @@ __all__ = [
     "RunFormatError",
     "RunRuleError",
     "QrelsFormatError",
+    "RouteLogError",
     "UnknownNodeError",
     "XPathError",
     "DuplicateResultError",
@@ -94,6 +95,10 @@ class RunRuleError(RunFormatError):
 
 class QrelsFormatError(GraphsrInputError):
     """An assessment (qrels) file line does not follow the qrels format."""
+
+
+class RouteLogError(GraphsrInputError):
+    """A navigation log line does not follow the log format."""
 
 
 class UnknownNodeError(GraphsrInputError):

@@ -133,7 +133,7 @@ def _check_common_topics(qrels, run) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..io.fol import qrels_format
+    from ..io.sniff import qrels_format
 
     if qrels_format(args.qrels) == "fol":
         from .eval_passages import run_passages

@@ -85,7 +85,8 @@ def run_passages(args: argparse.Namespace) -> int:
         raise GraphsrInputError("--report official prints lines: give --format trec, csv or json")
     from ..evaluation.entry import evaluate, run_labels
     from ..evaluation.results import Results
-    from ..io.fol import read_fol_qrels, read_fol_run, run_format
+    from ..io.fol import read_fol_qrels, read_fol_run
+    from ..io.sniff import run_format
     from ..measures.provider import ScoringContext
 
     task = args.task or "focused"

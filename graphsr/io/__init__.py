@@ -12,8 +12,8 @@ from .._lazy import lazy_namespace
 _LAZY = {
     "CollectionSource": "collection", "iter_documents": "collection", "list_collection": "collection",
     "parse_document": "collection", "read_document": "collection",
-    "qrels_format": "fol", "read_fol_qrels": "fol", "read_fol_run": "fol", "read_inex_submission": "fol",
-    "read_passage_run": "fol", "run_format": "fol", "submission_files": "fol",
+    "qrels_format": "sniff", "read_fol_qrels": "fol", "read_fol_run": "fol", "read_inex_submission": "fol",
+    "read_passage_run": "fol", "run_format": "sniff", "routes_format": "sniff", "submission_files": "fol",
     "read_element_qrels": "qrels",
     "RouteLogError": "routes", "read_routes": "routes",
     "read_run": "runs", "write_run": "runs",

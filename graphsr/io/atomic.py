@@ -59,9 +59,17 @@ def atomic_path(path: str | os.PathLike, what: str = "the file",
 def atomic_write(path: str | os.PathLike, what: str = "the file", error: type[GraphsrInputError] = GraphsrInputError,
                  binary: bool = False, newline: str | None = None):
     """A file open for writing whose content replaces ``path`` only once the block ends without an error
-    (text in UTF-8 unless ``binary``)."""
+    (text in UTF-8 unless ``binary``; text to a name ending ``.gz`` is gzip-compressed, as the readers expect)."""
     with atomic_path(path, what, error) as tmp:
-        with open(tmp, "wb") if binary else open(tmp, "w", encoding="utf-8", newline=newline) as fh:
+        if binary:
+            opened = open(tmp, "wb")
+        elif str(path).endswith(".gz"):
+            import gzip
+
+            opened = gzip.open(tmp, "wt", encoding="utf-8", newline=newline)
+        else:
+            opened = open(tmp, "w", encoding="utf-8", newline=newline)
+        with opened as fh:
             yield fh
 
 

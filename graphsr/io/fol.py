@@ -36,9 +36,9 @@ from ..errors import QrelsFormatError, RunFormatError
 from ..model.document import quoted, resolve_node
 from ..model.fol import FOLQrels, FOLRun, Vocabulary
 from ._lines import iter_fields, open_binary
+from .sniff import run_format
 
-__all__ = ["read_fol_qrels", "read_fol_run", "read_inex_submission", "read_passage_run", "qrels_format",
-           "run_format", "submission_files"]
+__all__ = ["read_fol_qrels", "read_fol_run", "read_inex_submission", "read_passage_run", "submission_files"]
 
 _QRELS_SHAPE = "'topic Q0 file rel_chars doc_len [bep offset:length ...]'"
 _RUN_SHAPE = "'topic Q0 file rank score run_id offset length'"
@@ -323,39 +323,6 @@ def _xml_result(el, topic: str, pos: dict, documents, path):
         doc = documents[docid]
         offset, length = int(doc.start[i]), int(doc.end[i] - doc.start[i])
     return topic, docid, rank, score, offset, length, line
-
-
-def _first_fields(path, error) -> list[str] | None:
-    try:
-        with open_binary(path) as fh:
-            for raw in fh:
-                f = raw.decode("utf-8", "replace").split()
-                if f and not f[0].startswith("#"):  # a comment line, as trec_eval reads them
-                    return f
-    except (OSError, EOFError) as exc:
-        raise error(f"cannot read file: {getattr(exc, 'strerror', None) or exc}", path) from None
-    return None
-
-
-def qrels_format(path: str | os.PathLike) -> str:
-    """``'fol'`` for INEX FOL qrels, ``'element'`` for element qrels, from the first line."""
-    f = _first_fields(path, QrelsFormatError)
-    if f and len(f) >= 5 and f[3].lstrip("-").isdigit() and f[4].isdigit():
-        return "fol"
-    return "element"
-
-
-def run_format(path: str | os.PathLike) -> str:
-    """``'xml'`` (INEX submission), ``'fol'`` (passage run), ``'element'`` or ``'empty'`` (no fields at all),
-    from the file's start."""
-    f = _first_fields(path, RunFormatError)
-    if f is None:
-        return "empty"
-    if f[0].lstrip("\ufeff").startswith("<"):
-        return "xml"
-    if len(f) == 8 and "/" not in f[6] and "[" not in f[6]:  # offset and length where an element run has an XPath
-        return "fol"
-    return "element"
 
 
 def read_passage_run(path: str | os.PathLike, documents: Mapping | None = None, name: str | None = None,

@@ -91,7 +91,8 @@ def as_qrels(qrels):
     if isinstance(qrels, (ElementQrels, FOLQrels)):
         return qrels
     if isinstance(qrels, (str, os.PathLike)):
-        from .fol import qrels_format, read_fol_qrels
+        from .fol import read_fol_qrels
+        from .sniff import qrels_format
         from .qrels import read_element_qrels
 
         return read_fol_qrels(qrels) if qrels_format(qrels) == "fol" else read_element_qrels(qrels)
@@ -127,7 +128,8 @@ def as_run(run, name: str = "run"):
     if isinstance(run, (Run, FOLRun)):
         return run
     if isinstance(run, (str, os.PathLike)):
-        from .fol import read_passage_run, run_format
+        from .fol import read_passage_run
+        from .sniff import run_format
         from .runs import read_run
 
         return read_run(run) if run_format(run) == "element" else read_passage_run(run)

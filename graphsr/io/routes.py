@@ -23,21 +23,20 @@ Unknown documents or nodes are checked where the log meets a collection
 from __future__ import annotations
 
 import csv
+import io
 import json
 import os
 
-from ..errors import GraphsrInputError
+from ..errors import RouteLogError
 from ..model.document import canonical_xpath, quoted
 from ..model.routes import RouteReport, Routes, RouteStep
+from ._lines import open_binary
+from .sniff import routes_format
 
 __all__ = ["RouteLogError", "read_routes"]
 
 REQUIRED = ("route_id", "step", "docid", "from", "to")
 OPTIONAL = ("user", "topic", "duration_ms", "timestamp")
-
-
-class RouteLogError(GraphsrInputError):
-    """A navigation log line does not follow the log format."""
 
 
 #: The longest CSV field read (the csv module's default, 128 KiB, is below what a log may hold).
@@ -46,7 +45,7 @@ _FIELD_LIMIT = 64 * 1024 * 1024
 
 def _first_bad_byte(path) -> tuple[int, int]:
     """The line and the value of the first byte of ``path`` that is not UTF-8."""
-    with open(path, "rb") as fh:
+    with open_binary(path) as fh:
         for lineno, raw in enumerate(fh, 1):
             try:
                 raw.decode("utf-8")
@@ -63,18 +62,18 @@ def _rows(path: str | os.PathLike):
     except UnicodeDecodeError:
         lineno, byte = _first_bad_byte(path)
         raise RouteLogError(f"expected UTF-8 text, got byte 0x{byte:02x}", path, lineno) from None
+    except (OSError, EOFError) as exc:  # a damaged gzip stream
+        raise RouteLogError(f"cannot read file: {exc}", path) from None
 
 
 def _parsed_rows(path: str | os.PathLike):
-    name = str(path).lower()
+    form = routes_format(path)
     try:
-        fh = open(path, encoding="utf-8", newline="")
+        fh = io.TextIOWrapper(open_binary(path), encoding="utf-8", newline="")
     except OSError as exc:
         raise RouteLogError(f"cannot read file: {exc.strerror}", path) from None
     with fh:
-        first = fh.readline()
-        fh.seek(0)
-        if name.endswith((".jsonl", ".ndjson", ".json")) or first.lstrip().startswith("{"):
+        if form == "jsonl":
             for lineno, line in enumerate(fh, 1):
                 if not line.strip():
                     continue

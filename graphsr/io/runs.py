@@ -14,6 +14,7 @@ import os
 from ..errors import RunFormatError
 from ..model.document import PLAIN_DOCUMENT_NODE, quoted
 from ..model.run import Run, RunRow
+from .sniff import xpath_like
 
 __all__ = ["read_run", "write_run"]
 
@@ -73,7 +74,7 @@ def read_run(path: str | os.PathLike, name: str | None = None) -> Run:
             raise RunFormatError(
                 f"expected 7 fields 'topic Q0 file rank score run_id xpath' (or 6, a TREC document run 'topic Q0 "
                 f"docno rank score run_id'), got {len(f)}", path, lineno)
-        line_plain = len(f) == 6 or not _xpath_like(f[6])
+        line_plain = len(f) == 6 or not xpath_like(f[6])
         if plain is None:
             plain = line_plain
         elif plain != line_plain:
@@ -114,12 +115,6 @@ def read_run(path: str | os.PathLike, name: str | None = None) -> Run:
     if plain:
         return run_from_columns(*columns, None, name, str(path), tuple(run_ids))
     return Run.from_rows(rows, name, str(path), tuple(run_ids))
-
-
-def _xpath_like(field: str) -> bool:
-    """Whether field 7 of a run line is meant as an XPath (an element run) rather than a field after the run id,
-    which trec_eval ignores."""
-    return "/" in field or "[" in field
 
 
 def run_from_columns(topics: list[str], docids: list[str], scores: list[float], xpaths: list[str] | None,

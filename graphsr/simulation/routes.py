@@ -133,7 +133,9 @@ class RouteSimulator:
 
 def write_routes(steps: Iterable[RouteStep], path: str | os.PathLike, fmt: str | None = None) -> int:
     """Write steps as a CSV or JSON-lines navigation log (by ``fmt`` or the file extension)."""
-    fmt = fmt or ("jsonl" if str(path).lower().endswith((".jsonl", ".ndjson", ".json")) else "csv")
+    from ..io.sniff import routes_format_of_name
+
+    fmt = fmt or routes_format_of_name(path)
     cols = ["route_id", "step", "docid", "from", "to", "user", "topic", "duration_ms", "timestamp"]
     from ..io.atomic import atomic_write
 
