@@ -101,12 +101,13 @@ def _context(qrels, runs, collection, model, measures):
     from .evaluation.context import element_context
     from .measures.interop import plain_context
     from .model.qrels import ElementQrels
+    from .model.run import Run
 
-    if not isinstance(qrels, ElementQrels) and all(not hasattr(r, "results") for r in runs):
+    if not isinstance(qrels, ElementQrels) and all(not isinstance(r, Run) for r in runs):
         return None  # passage assessments and runs need nothing
     if collection is not None:
         docids = qrels.docids() if isinstance(qrels, ElementQrels) else set()
-        docids = docids.union(*(r.docids() for r in runs if hasattr(r, "results")))
+        docids = docids.union(*(r.docids() for r in runs if isinstance(r, Run)))
         return element_context(docids, measures=measures, collection=collection, model=model)
     return plain_context(qrels, runs)
 
@@ -117,6 +118,7 @@ def _evaluate(measures, qrels, runs, collection, model, all_topics):
     from ._bulk import bulk
     from .evaluation.entry import evaluate
     from .measures.parse import parse_requests
+    from .model.run import Run
 
     with bulk():
         requests = parse_requests(_measure_list(measures))
@@ -125,9 +127,10 @@ def _evaluate(measures, qrels, runs, collection, model, all_topics):
         ms = [r.measure for r in requests]
         res = evaluate(q, rs, requests, _context(q, rs, collection, model, ms), all_topics=all_topics)
     for run, result in zip(rs, res.runs):
-        if not hasattr(run, "results"):
+        if not isinstance(run, Run):
             continue  # passage runs: the official tool's topic rule
-        lacking = [k for k, t in enumerate(result.topics) if t not in run.results]
+        answered = set(run.topics)
+        lacking = [k for k, t in enumerate(result.topics) if t not in answered]
         if lacking:
             for m, values in result.values.items():
                 values[lacking] = m.DEFAULT

@@ -103,9 +103,10 @@ def test_the_c_scanner_and_the_line_reader_agree(tmp_path):
     import os
 
     from graphsr.io import fol
+    from graphsr.io._lines import c_scanner
 
     if os.environ.get("GRAPHSR_REQUIRE_C") == "1":
-        assert fol._scanner() is not None, "CI expects the C scanner of runs and qrels to be built"
+        assert c_scanner() is not None, "CI expects the C scanner of runs and qrels to be built"
 
     text = "".join(f"{t} Q0 d{d} {r} {s} run{t} {o} {n}\n" for t, d, r, s, o, n in
                    [(1, 5, 1, "9.5", 0, 10), (1, 5, 2, "-1e3", 20, 0), (2, 7, -3, "+.25", 3, 4),
@@ -791,8 +792,9 @@ def test_the_c_scanner_accepts_only_what_the_line_readers_read_the_same():
 
     from graphsr.errors import QrelsFormatError
     from graphsr.io import fol
+    from graphsr.io._lines import c_scanner
 
-    scan = fol._scanner()
+    scan = c_scanner()
     if scan is None:
         pytest.skip("the C scanner is not built")
     token = st.sampled_from(["1", "10", "-3", "+4", "0.5", "1e3", "-.5", "5.", "x", "X", "-1", "é", "1_0", "inf",

@@ -97,7 +97,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="processes that read the collection for the summary (default: 1)")
 
 
-def _plain_context(qrels, runs, args):
+def _plain_context(qrels, runs, args, measures):
     """TREC document qrels and runs (4 and 6 fields): each document one element, no collection, no
     navigation; None for element inputs."""
     from ..measures.interop import is_plain, plain_context
@@ -114,7 +114,7 @@ def _plain_context(qrels, runs, args):
     if given:
         raise GraphsrInputError(f"{given[0]}: TREC document qrels and runs are plain documents, each one element "
                                 "without navigation; they need no collection or model")
-    return plain_context(qrels, runs)
+    return plain_context(qrels, runs, measures)
 
 
 def _check_common_topics(qrels, run) -> None:
@@ -165,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
         measures = list(dict.fromkeys(r.measure for r in requests))
     qrels = read_element_qrels(args.qrels)
     runs, failed = [], False
-    for run in (read_run(path) for path in args.runs):
+    for run in (read_run(path, vocabulary=qrels) for path in args.runs):
         try:  # a run with no assessed topic is an error, as in trec_eval; the others are still scored
             _check_common_topics(qrels, run)
             runs.append(run)
@@ -174,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
             failed = True
     if not runs:
         return 2
-    ctx = _plain_context(qrels, runs, args) or element_context(
+    ctx = _plain_context(qrels, runs, args, measures) or element_context(
         qrels.docids().union(*(r.docids() for r in runs)), measures=measures, collection=args.collection,
         model=args.model, store=args.store, routes=args.routes, routes_model=args.routes_model, nav=args.nav,
         effort=args.effort, progress=progress_default() if args.progress is None else args.progress,

@@ -166,8 +166,9 @@ def _default_context(qrels, runs) -> ScoringContext:
     navigated; anything else gets an empty context (a measure that needs more says what to give)."""
     from ..measures.interop import is_plain, plain_context
     from ..model.qrels import ElementQrels
+    from ..model.run import Run
 
-    if isinstance(qrels, ElementQrels) and is_plain(qrels) and all(hasattr(r, "results") and is_plain(r)
+    if isinstance(qrels, ElementQrels) and is_plain(qrels) and all(isinstance(r, Run) and is_plain(r)
                                                                    for r in runs):
         return plain_context(qrels, runs)
     return ScoringContext()

@@ -27,7 +27,19 @@
  *   different from the passages' sum, a best entry point beyond doc_len.
  *   (A (topic, file) pair judged twice is checked by the caller.)
  *
- * Both read only `data`; the dicts are the only state they change.
+ * scan_trec_run(data, topics, docs) -> tuple | int
+ *
+ *   TREC document runs 'topic Q0 docno rank score run_id [anything]' (a
+ *   seventh field holding '/' or '[' is an XPath: an element line, declined).
+ *   Returns (topic, doc, score, line, run_id, run_ids); the rank is not read,
+ *   as trec_eval does not read it.
+ *
+ * scan_trec_qrels(data, topics, docs) -> tuple | int
+ *
+ *   TREC document qrels 'topic iteration docno rel', exactly 4 fields.
+ *   Returns (topic, doc, rel, line), rel float64.
+ *
+ * All read only `data`; the dicts are the only state they change.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -512,9 +524,162 @@ static PyObject *scan_qrels(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* Whether a run line's seventh field reads as an XPath ('/' or '['): the line is then an element line. */
+static int xpath_like(const char *s, Py_ssize_t len) {
+    return memchr(s, '/', (size_t)len) != NULL || memchr(s, '[', (size_t)len) != NULL;
+}
+
+static PyObject *scan_trec_run(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    PyObject *topics, *docs;
+    if (!PyArg_ParseTuple(args, "y*O!O!", &view, &PyDict_Type, &topics, &PyDict_Type, &docs)) return NULL;
+    const char *data = view.buf, *end = data + view.len;
+    Py_ssize_t cap = 1;
+    for (const char *q = data; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; ++q) ++cap;
+    int64_t *col[5];
+    for (int k = 0; k < 5; ++k) col[k] = malloc((size_t)cap * sizeof(int64_t));
+    double *score = (double *)col[2];
+    PyObject *run_ids = PyDict_New(), *result = NULL;
+    Names tn = {index_of(0, topics), topics, NULL, 0, 0}, dn = {index_of(1, docs), docs, NULL, 0, 0},
+          rn = {NULL, run_ids, NULL, 0, 0};
+    long bad = 0;
+    Py_ssize_t n = 0;
+    int failed = run_ids == NULL || tn.ix == NULL || dn.ix == NULL;
+    for (int k = 0; k < 5; ++k) failed |= col[k] == NULL;
+    long lineno = 0;
+    const char *p = data;
+    const char *odd = first_odd_byte(data, end);
+    while (!failed && !bad && p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *le = nl ? nl : end;
+        ++lineno;
+        if (le > odd) {
+            bad = lineno;
+            break;
+        }
+        const unsigned char *e = (const unsigned char *)le, *u = skip_sep((const unsigned char *)p, e);
+        p = nl ? nl + 1 : end;
+        if (u == e || *u == '#') continue; /* blank line, or a comment (as trec_eval reads them) */
+        const char *fs[7];
+        Py_ssize_t fl[7];
+        int k;
+        for (k = 0; k < 7 && u < e; ++k) {
+            fs[k] = (const char *)u;
+            u = field_end(u, e);
+            fl[k] = (const char *)u - fs[k];
+            u = skip_sep(u, e);
+        }
+        /* 6 fields, or more with no XPath in the seventh (trec_eval reads nothing after the run id) */
+        double sc;
+        if (k < 6 || (k == 7 && xpath_like(fs[6], fl[6])) || read_double(fs[4], fl[4], &sc)) {
+            bad = lineno;
+            break;
+        }
+        int64_t t = name_code(&tn, fs[0], fl[0]), d = name_code(&dn, fs[2], fl[2]), r = name_code(&rn, fs[5], fl[5]);
+        if (t < 0 || d < 0 || r < 0) {
+            failed = 1;
+            break;
+        }
+        col[0][n] = t;
+        col[1][n] = d;
+        score[n] = sc;
+        col[3][n] = lineno;
+        col[4][n] = r;
+        ++n;
+    }
+    if (!failed && bad) {
+        result = PyLong_FromLong(bad);
+    } else if (!failed) {
+        PyObject *ids = PyDict_Keys(run_ids);
+        if (ids != NULL) {
+            result = Py_BuildValue("(NNNNNN)", as_array(col[0], n, NPY_INT64), as_array(col[1], n, NPY_INT64),
+                                   as_array(score, n, NPY_FLOAT64), as_array(col[3], n, NPY_INT64),
+                                   as_array(col[4], n, NPY_INT64), ids);
+        }
+    } else if (!PyErr_Occurred()) {
+        PyErr_NoMemory();
+    }
+    for (int k = 0; k < 5; ++k) free(col[k]);
+    Py_XDECREF(run_ids);
+    PyBuffer_Release(&view);
+    return result;
+}
+
+static PyObject *scan_trec_qrels(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    PyObject *topics, *docs;
+    if (!PyArg_ParseTuple(args, "y*O!O!", &view, &PyDict_Type, &topics, &PyDict_Type, &docs)) return NULL;
+    const char *data = view.buf, *end = data + view.len;
+    Py_ssize_t cap = 1;
+    for (const char *q = data; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; ++q) ++cap;
+    int64_t *col[4];
+    for (int k = 0; k < 4; ++k) col[k] = malloc((size_t)cap * sizeof(int64_t));
+    double *rel = (double *)col[2];
+    PyObject *result = NULL;
+    Names tn = {index_of(0, topics), topics, NULL, 0, 0}, dn = {index_of(1, docs), docs, NULL, 0, 0};
+    long bad = 0;
+    Py_ssize_t n = 0;
+    int failed = tn.ix == NULL || dn.ix == NULL;
+    for (int k = 0; k < 4; ++k) failed |= col[k] == NULL;
+    long lineno = 0;
+    const char *p = data;
+    const char *odd = first_odd_byte(data, end);
+    while (!failed && !bad && p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *le = nl ? nl : end;
+        ++lineno;
+        if (le > odd) {
+            bad = lineno;
+            break;
+        }
+        const unsigned char *e = (const unsigned char *)le, *u = skip_sep((const unsigned char *)p, e);
+        p = nl ? nl + 1 : end;
+        if (u == e || *u == '#') continue;
+        const char *fs[4];
+        Py_ssize_t fl[4];
+        int k;
+        for (k = 0; k < 4 && u < e; ++k) {
+            fs[k] = (const char *)u;
+            u = field_end(u, e);
+            fl[k] = (const char *)u - fs[k];
+            u = skip_sep(u, e);
+        }
+        double r;
+        if (k != 4 || u != e || read_double(fs[3], fl[3], &r)) { /* TREC qrels: exactly 4 fields */
+            bad = lineno;
+            break;
+        }
+        int64_t t = name_code(&tn, fs[0], fl[0]), d = name_code(&dn, fs[2], fl[2]);
+        if (t < 0 || d < 0) {
+            failed = 1;
+            break;
+        }
+        col[0][n] = t;
+        col[1][n] = d;
+        rel[n] = r;
+        col[3][n] = lineno;
+        ++n;
+    }
+    if (!failed && bad) {
+        result = PyLong_FromLong(bad);
+    } else if (!failed) {
+        result = Py_BuildValue("(NNNN)", as_array(col[0], n, NPY_INT64), as_array(col[1], n, NPY_INT64),
+                               as_array(rel, n, NPY_FLOAT64), as_array(col[3], n, NPY_INT64));
+    } else if (!PyErr_Occurred()) {
+        PyErr_NoMemory();
+    }
+    for (int k = 0; k < 4; ++k) free(col[k]);
+    PyBuffer_Release(&view);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"scan_run", scan_run, METH_VARARGS, "Columns of a well-formed passage run file, or the first line not read."},
     {"scan_qrels", scan_qrels, METH_VARARGS, "Columns of a well-formed FOL qrels file, or the first line not read."},
+    {"scan_trec_run", scan_trec_run, METH_VARARGS,
+     "Columns of a well-formed TREC document run file, or the first line not read."},
+    {"scan_trec_qrels", scan_trec_qrels, METH_VARARGS,
+     "Columns of a well-formed TREC document qrels file, or the first line not read."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_folscan", "Fast scanner of passage runs and FOL qrels.",

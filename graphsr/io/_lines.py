@@ -7,7 +7,7 @@ from typing import Iterator
 
 from ..errors import GraphsrInputError
 
-__all__ = ["iter_fields", "open_binary"]
+__all__ = ["iter_fields", "open_binary", "read_bytes", "c_scanner"]
 
 
 def open_binary(path: str | os.PathLike):
@@ -50,3 +50,23 @@ def _lines(fh, path, error):
         yield from fh
     except (OSError, EOFError) as exc:  # a damaged gzip stream
         raise error(f"cannot read file: {exc}", path) from None
+
+
+def read_bytes(path: str | os.PathLike, error: type[GraphsrInputError]) -> bytes:
+    """The file's bytes (through gzip for ``.gz``), without a UTF-8 byte order mark."""
+    try:
+        with open_binary(path) as fh:
+            data = fh.read()
+            return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+    except (OSError, EOFError) as exc:
+        raise error(f"cannot read file: {getattr(exc, 'strerror', None) or exc}", path) from None
+
+
+def c_scanner():
+    """The C scanner of well-formed run and qrels files (graphsr.io._folscan), or None where it was not built:
+    the line-by-line readers then read everything (and always explain a line the scanner declines)."""
+    try:
+        from . import _folscan
+    except ImportError:  # pragma: no cover - the extension is optional
+        return None
+    return _folscan

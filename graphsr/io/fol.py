@@ -35,7 +35,7 @@ import numpy as np
 from ..errors import QrelsFormatError, RunFormatError
 from ..model.document import quoted, resolve_node
 from ..model.fol import FOLQrels, FOLRun, Vocabulary
-from ._lines import iter_fields, open_binary
+from ._lines import c_scanner, iter_fields, read_bytes
 from .sniff import run_format
 
 __all__ = ["read_fol_qrels", "read_fol_run", "read_inex_submission", "read_passage_run", "submission_files"]
@@ -54,25 +54,6 @@ def _int(text: str, what: str, path, lineno: int, error, minimum: int = 0) -> in
     if v > 10 ** 18:
         raise error(f"expected {what} <= 10^18, got {text}", path, lineno)
     return v
-
-
-def _scanner():
-    """The C scanner (graphsr.io._folscan), or None where it was not built."""
-    try:
-        from . import _folscan
-    except ImportError:  # pragma: no cover - the extension is optional
-        return None
-    return _folscan
-
-
-def _read_bytes(path, error) -> bytes:
-    """The file's bytes, without a UTF-8 byte order mark."""
-    try:
-        with open_binary(path) as fh:
-            data = fh.read()
-            return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
-    except (OSError, EOFError) as exc:
-        raise error(f"cannot read file: {getattr(exc, 'strerror', None) or exc}", path) from None
 
 
 def read_fol_qrels(path: str | os.PathLike, vocab: Vocabulary | None = None) -> FOLQrels:
@@ -105,9 +86,9 @@ def read_fol_qrels(path: str | os.PathLike, vocab: Vocabulary | None = None) -> 
     >>> os.unlink(f.name)
     """
     vocab = vocab or Vocabulary()
-    scan = _scanner()
+    scan = c_scanner()
     if scan is not None:
-        data = _read_bytes(path, QrelsFormatError)
+        data = read_bytes(path, QrelsFormatError)
         got = scan.scan_qrels(data, vocab.topics, vocab.docs)
         if not isinstance(got, int):
             t, d, rc, dl, bep, line, p_row, p_start, p_end = got
@@ -201,9 +182,9 @@ def read_fol_run(path: str | os.PathLike, name: str | None = None, vocab: Vocabu
     """
     vocab = vocab or Vocabulary()
     name = str(path) if name is None else name
-    scan = _scanner()
+    scan = c_scanner()
     if scan is not None:
-        got = scan.scan_run(_read_bytes(path, RunFormatError), vocab.topics, vocab.docs)
+        got = scan.scan_run(read_bytes(path, RunFormatError), vocab.topics, vocab.docs)
         if not isinstance(got, int):
             t, d, rank, score, offset, length, line, rid, run_ids = got
             return FOLRun(name, vocab, t, d, rank, score, offset, length, line, rid, tuple(run_ids), str(path))

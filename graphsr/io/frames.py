@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import os
 
+import numpy as np
+
 from ..errors import GraphsrInputError
-from ..model.document import PLAIN_DOCUMENT_NODE
 
 __all__ = ["as_qrels", "as_run"]
 
@@ -97,26 +98,61 @@ def as_qrels(qrels):
 
         return read_fol_qrels(qrels) if qrels_format(qrels) == "fol" else read_element_qrels(qrels)
     if isinstance(qrels, dict):
-        rows = []
+        triples = []
         for q, docs in qrels.items():
             if not isinstance(docs, dict):
                 raise GraphsrInputError(f"qrels: topic {q!r} maps to {type(docs).__name__}; expected a dict "
                                         "{doc_id: relevance}")
-            rows += [QrelsRow(str(q), str(d), PLAIN_DOCUMENT_NODE, _number(v, f"qrels: topic {q}, document {d}"))
-                     for d, v in docs.items()]
+            triples += [(str(q), str(d), _number(v, f"qrels: topic {q}, document {d}")) for d, v in docs.items()]
     elif _is_frame(qrels):
         _frame_columns(qrels, ("query_id", "doc_id", "relevance"), "qrels")
-        xp = _strings(qrels["xpath"]) if "xpath" in qrels.columns else [PLAIN_DOCUMENT_NODE] * len(qrels)
-        rows = [QrelsRow(q, d, x, v) for q, d, x, v in zip(_strings(qrels["query_id"]), _strings(qrels["doc_id"]), xp,
-                                                          _floats(qrels["relevance"], "qrels", "relevance"))]
+        columns = (_strings(qrels["query_id"]), _strings(qrels["doc_id"]),
+                   _floats(qrels["relevance"], "qrels", "relevance"))
+        if not columns[0]:
+            raise GraphsrInputError("the qrels are empty")
+        if "xpath" in qrels.columns:
+            return ElementQrels.from_rows([QrelsRow(q, d, x, v) for q, d, x, v in zip(
+                columns[0], columns[1], _strings(qrels["xpath"]), columns[2])], "qrels")
+        return ElementQrels.from_columns(_frame_columns_of(qrels, "relevance", "qrels"), "qrels")
     elif isinstance(qrels, (bytes, int, float)) or qrels is None:
         raise GraphsrInputError(f"qrels: expected {_QRELS_SHAPES}; got {type(qrels).__name__}")
     else:
-        rows = [QrelsRow(q, d, PLAIN_DOCUMENT_NODE, v)
-                for q, d, v in _records(qrels, ("query_id", "doc_id", "relevance"), "qrels", _QRELS_SHAPES)]
-    if not rows:
+        triples = _records(qrels, ("query_id", "doc_id", "relevance"), "qrels", _QRELS_SHAPES)
+    if not triples:
         raise GraphsrInputError("the qrels are empty")
-    return ElementQrels.from_rows(rows, "qrels")
+    return _document_qrels([q for q, _, _ in triples], [d for _, d, _ in triples], [v for _, _, v in triples])
+
+
+def _codes(column) -> tuple[np.ndarray, list[str]]:
+    """A column's values as codes (in order of first appearance) and the names behind them."""
+    import pandas as pd
+
+    codes, uniques = pd.factorize(column, use_na_sentinel=False)
+    names = [str(x) for x in uniques.tolist()]
+    if len(set(names)) < len(names):  # values of different types that read the same (1 and "1"): one name
+        codes, uniques = pd.factorize(column.astype(str), use_na_sentinel=False)
+        names = uniques.tolist()
+    return codes.astype(np.int64, copy=False), names
+
+
+def _frame_columns_of(frame, value: str, what: str):
+    """The document columns of a DataFrame without an ``xpath`` column."""
+    from ..model.columns import DocumentColumns
+
+    t, topics = _codes(frame["query_id"])
+    d, docs = _codes(frame["doc_id"])
+    try:
+        values = frame[value].to_numpy(dtype=float)
+    except (TypeError, ValueError):
+        raise GraphsrInputError(f"{what}: expected numbers in the column {value}") from None
+    return DocumentColumns(topics, docs, t, d, values)
+
+
+def _document_qrels(topics: list[str], docids: list[str], values: list[float]):
+    from ..model.columns import DocumentColumns
+    from ..model.qrels import ElementQrels
+
+    return ElementQrels.from_columns(DocumentColumns.from_lists(topics, docids, values), "qrels")
 
 
 def as_run(run, name: str = "run"):
@@ -142,20 +178,21 @@ def as_run(run, name: str = "run"):
             if not docs:
                 empty.append(str(q))
             triples += [(str(q), str(d), _number(s, f"a run: topic {q}, document {d}")) for d, s in docs.items()]
-        out = run_from_columns([q for q, _, _ in triples], [d for _, d, _ in triples], [s for _, _, s in triples],
-                               None, name)
-        for q in empty:  # answered with nothing: scored as an empty ranking, as pytrec_eval scores it
-            out.results.setdefault(q, [])
-        return out
+        # a topic answered with nothing is scored as an empty ranking, as pytrec_eval scores it
+        return run_from_columns([q for q, _, _ in triples], [d for _, d, _ in triples], [s for _, _, s in triples],
+                                None, name, empty_topics=tuple(empty))
     if _is_frame(run):
         _frame_columns(run, ("query_id", "doc_id", "score"), "a run")
         if "run_id" in run.columns:
             named = set(run["run_id"].dropna().astype(str).unique().tolist())
             if len(named) == 1:
                 name = named.pop()
-        xp = _strings(run["xpath"]) if "xpath" in run.columns else None
+        if "xpath" not in run.columns:
+            from ..model.run import Run
+
+            return Run.from_columns(_frame_columns_of(run, "score", "a run"), name, None, (name,))
         return run_from_columns(_strings(run["query_id"]), _strings(run["doc_id"]),
-                                _floats(run["score"], "a run", "score"), xp, name)
+                                _floats(run["score"], "a run", "score"), _strings(run["xpath"]), name)
     if isinstance(run, (bytes, int, float)) or run is None:
         raise GraphsrInputError(f"a run: expected {_RUN_SHAPES}; got {type(run).__name__}")
     triples = _records(run, ("query_id", "doc_id", "score"), "a run", _RUN_SHAPES)

@@ -38,6 +38,25 @@ def read_element_qrels(path: str | os.PathLike) -> ElementQrels:
     as plain documents: each document one element (``/doc[1]``), scored
     without a collection.
     """
+    from ._lines import c_scanner, read_bytes
+
+    scan = c_scanner()
+    if scan is not None:  # well-formed TREC document qrels: columns in C, no object per line
+        topic_codes: dict[str, int] = {}
+        doc_codes: dict[str, int] = {}
+        got = scan.scan_trec_qrels(read_bytes(path, QrelsFormatError), topic_codes, doc_codes)
+        if not isinstance(got, int) and len(got[0]):
+            from ..model.columns import DocumentColumns
+
+            topic, doc, rel, line = got
+            columns = DocumentColumns(list(topic_codes), list(doc_codes), topic, doc, rel, line,
+                                      index=(topic_codes, doc_codes))
+            return ElementQrels.from_columns(columns, str(path))
+    return _read_qrels_lines(path)
+
+
+def _read_qrels_lines(path) -> ElementQrels:
+    """The line-by-line qrels reader: reads what the C scanner declines, and explains every rejected line."""
     from ._lines import iter_fields
 
     rows: list[QrelsRow] = []
@@ -74,4 +93,10 @@ def read_element_qrels(path: str | os.PathLike) -> ElementQrels:
         rows.append(QrelsRow(topic, docid, xpath, rel, lineno))
     if not rows:
         raise QrelsFormatError("the qrels file is empty: expected lines 'topic Q0 file xpath rel'", path)
+    if plain:
+        from ..model.columns import DocumentColumns
+
+        return ElementQrels.from_columns(DocumentColumns.from_lists(
+            [r.topic for r in rows], [r.docid for r in rows], [r.rel for r in rows], [r.line for r in rows]),
+            str(path))
     return ElementQrels.from_rows(rows, str(path))

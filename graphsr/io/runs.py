@@ -19,7 +19,7 @@ from .sniff import xpath_like
 __all__ = ["read_run", "write_run"]
 
 
-def read_run(path: str | os.PathLike, name: str | None = None) -> Run:
+def read_run(path: str | os.PathLike, name: str | None = None, vocabulary=None) -> Run:
     """Read an element run file.
 
     Parameters
@@ -28,6 +28,9 @@ def read_run(path: str | os.PathLike, name: str | None = None) -> Run:
         The run file.
     name : str, optional
         How to report the run; default: the path as given.
+    vocabulary : ElementQrels, optional
+        TREC document assessments whose topic and document codes a TREC document run should share (they are
+        then joined without looking names up); any other value is ignored.
 
     Returns
     -------
@@ -63,10 +66,24 @@ def read_run(path: str | os.PathLike, name: str | None = None) -> Run:
     [(1, ('/book[1]/fm[1]', '/book[1]'))]
     >>> os.unlink(f.name)
     """
+    from ._lines import c_scanner, read_bytes
+
+    scan = c_scanner()
+    if scan is not None:  # a well-formed TREC document run: columns in C, no object per line
+        shared = getattr(getattr(vocabulary, "columns", None), "index", None)
+        topic_codes, doc_codes = shared if shared is not None else ({}, {})
+        got = scan.scan_trec_run(read_bytes(path, RunFormatError), topic_codes, doc_codes)
+        if not isinstance(got, int) and len(got[0]):
+            return _document_run(got, (topic_codes, doc_codes), path, name)
+    return _read_run_lines(path, name)
+
+
+def _read_run_lines(path, name: str | None) -> Run:
+    """The line-by-line run reader: reads what the C scanner declines, and explains every rejected line."""
     from ._lines import iter_fields
 
     rows: list[RunRow] = []
-    columns: tuple[list, list, list] = ([], [], [])
+    columns: tuple[list, list, list, list] = ([], [], [], [])
     run_ids: dict[str, None] = {}
     plain = None
     for lineno, f in iter_fields(path, RunFormatError):
@@ -106,6 +123,7 @@ def read_run(path: str | os.PathLike, name: str | None = None) -> Run:
             columns[0].append(topic)
             columns[1].append(docid)
             columns[2].append(score)
+            columns[3].append(lineno)
         else:
             rows.append(RunRow(topic, docid, rank, score, xpath, lineno))
     if not rows and not columns[0]:
@@ -113,12 +131,24 @@ def read_run(path: str | os.PathLike, name: str | None = None) -> Run:
                              "'topic Q0 file rank score run_id xpath'", path)
     name = str(path) if name is None else name
     if plain:
-        return run_from_columns(*columns, None, name, str(path), tuple(run_ids))
+        from ..model.columns import DocumentColumns
+
+        return Run.from_columns(DocumentColumns.from_lists(*columns), name, str(path), tuple(run_ids))
     return Run.from_rows(rows, name, str(path), tuple(run_ids))
 
 
+def _document_run(scanned, index: tuple[dict, dict], path, name: str | None) -> Run:
+    """The run of a TREC document run file the C scanner read (``index``: its name -> code dicts)."""
+    from ..model.columns import DocumentColumns
+
+    topic, doc, score, line, _run_id, run_ids = scanned
+    columns = DocumentColumns(list(index[0]), list(index[1]), topic, doc, score, line, index=index)
+    return Run.from_columns(columns, str(path) if name is None else name, str(path), tuple(run_ids))
+
+
 def run_from_columns(topics: list[str], docids: list[str], scores: list[float], xpaths: list[str] | None,
-                     name: str, source: str | None = None, run_ids: tuple[str, ...] | None = None) -> Run:
+                     name: str, source: str | None = None, run_ids: tuple[str, ...] | None = None,
+                     empty_topics: tuple[str, ...] = ()) -> Run:
     """A run ranked as trec_eval ranks documents, from per-line columns, grouped and sorted with pandas: the
     lines of a (topic, document, score) form one result (their XPaths its nodes; None: plain documents);
     per topic by score, then document, both descending.
@@ -130,6 +160,12 @@ def run_from_columns(topics: list[str], docids: list[str], scores: list[float], 
     DuplicateResultError
         For a node twice in one result, or one result (document and nodes) at two scores.
     """
+    run_ids = (name,) if run_ids is None else run_ids
+    if xpaths is None:  # whole documents: columns, ranked when scored
+        from ..model.columns import DocumentColumns
+
+        return Run.from_columns(DocumentColumns.from_lists(topics, docids, scores, empty_topics=empty_topics), name,
+                                source, run_ids)
     import numpy as np
     import pandas as pd
 
@@ -178,7 +214,9 @@ def run_from_columns(topics: list[str], docids: list[str], scores: list[float], 
         if ranked is None:
             ranked = results[t] = []
         ranked.append(make(t, len(ranked) + 1, doc_list[a], tuple(x_sorted[a:b]), score_list[a]))
-    return Run(name, results, source, (name,) if run_ids is None else run_ids, by_score=True)
+    for t in empty_topics:
+        results.setdefault(t, [])
+    return Run(name, results, source, run_ids, by_score=True)
 
 
 def write_run(run: Run, path: str | os.PathLike, run_id: str | None = None) -> None:

@@ -14,9 +14,13 @@ and there is no navigation
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from ..model.document import DocumentTree
+from ..model.qrels import ElementQrels
+from ..model.run import Run
 from .base import RUNTIME
 from .provider import Scratch, ScoringContext, provider_of
 
@@ -28,17 +32,48 @@ def is_plain(data) -> bool:
     an ``xpath`` column)."""
     from ..model.document import PLAIN_DOCUMENT_NODE
 
-    if hasattr(data, "judgments"):
+    if getattr(data, "columns", None) is not None:  # read from document columns
+        return True
+    if isinstance(data, ElementQrels):
         return all(xp == PLAIN_DOCUMENT_NODE for d in data.judgments.values() for _, xp in d)
     return all(xp == PLAIN_DOCUMENT_NODE for r in data for xp in r.xpaths)
 
 
-def plain_context(qrels, runs) -> ScoringContext:
+class PlainDocuments(Mapping):
+    """Every document of ``docids`` as a single element (:meth:`DocumentTree.single`), each made when first
+    asked for: the flat measures never ask, the element families only for the documents they score."""
+
+    def __init__(self, docids: set[str]):
+        self._docids = docids
+        self._made: dict[str, DocumentTree] = {}
+
+    def __getitem__(self, docid: str) -> DocumentTree:
+        doc = self._made.get(docid)
+        if doc is None:
+            if docid not in self._docids:
+                raise KeyError(docid)
+            doc = self._made[docid] = DocumentTree.single(docid)
+        return doc
+
+    def __contains__(self, docid) -> bool:
+        return docid in self._docids
+
+    def __iter__(self):
+        return iter(self._docids)
+
+    def __len__(self) -> int:
+        return len(self._docids)
+
+
+def plain_context(qrels, runs, measures=None) -> ScoringContext:
     """A scoring context where each document the qrels and element runs name is a single element and nothing
-    is navigated (``seen`` = 0)."""
-    docids = set(qrels.docids()) if hasattr(qrels, "judgments") else set()
-    docids = docids.union(*(r.docids() for r in runs if hasattr(r, "results")))
-    docs = {d: DocumentTree.single(d) for d in docids}
+    is navigated (``seen`` = 0).  When every one of ``measures`` is a flat measure, which scores documents
+    without one, the context holds nothing."""
+    if measures is not None and all(m.FAMILY == "flat" for m in measures):
+        return ScoringContext(model_name="none")
+    docids = set(qrels.docids()) if isinstance(qrels, ElementQrels) else set()
+    docids = docids.union(*(r.docids() for r in runs if isinstance(r, Run)))
+    docs = PlainDocuments(docids)
     return ScoringContext(docs, lambda d: np.zeros(len(docs[d])), "none", num_elements=len(docs))
 
 

@@ -165,6 +165,11 @@ class Provider:
         :data:`NEEDS_TEXT`)."""
         return set()
 
+    def needs_of(self, measures: Sequence[Measure], qrels, runs: Sequence, kinds: set[str]) -> set[str]:
+        """What the context must hold for ``measures`` to score these very inputs (by default
+        :meth:`needs` of their kinds)."""
+        return self.needs(kinds, measures)
+
     def check(self, measures: Sequence[Measure], qrels, runs: Sequence, context: ScoringContext) -> None:
         """Raise :class:`~graphsr.errors.GraphsrInputError`, in one line, if ``measures`` cannot score these
         inputs with this context."""
@@ -196,7 +201,7 @@ class Provider:
             if kind not in self.RUNS:
                 raise GraphsrInputError(f"{run.name}: a {kind} run; {names} score {_kinds(self.RUNS)} runs")
             kinds.add(kind)
-        for need in sorted(self.needs(kinds, measures)):
+        for need in sorted(self.needs_of(measures, qrels, runs, kinds)):
             if not context.has(need):
                 raise GraphsrInputError(f"{names}: need {context.needs_text(need)}")
 

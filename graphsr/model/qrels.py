@@ -11,8 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
+import numpy as np
+
 from ..errors import QrelsFormatError
-from .document import canonical_xpath
+from .columns import DocumentColumns
+from .document import PLAIN_DOCUMENT_NODE, canonical_xpath
 from .quantisation import check_grade, quantise
 
 __all__ = ["QrelsRow", "ElementQrels"]
@@ -45,29 +48,78 @@ class ElementQrels:
     measures refuse such assessments in one line.
     """
 
-    def __init__(self, judgments: dict[str, dict[tuple[str, str], float]], source: str | None = None,
+    def __init__(self, judgments: dict[str, dict[tuple[str, str], float]] | None, source: str | None = None,
                  lines: dict[tuple[str, str, str], int | None] | None = None,
-                 grades: dict[str, dict[tuple[str, str], tuple[int, int]]] | None = None):
-        self.judgments = judgments
+                 grades: dict[str, dict[tuple[str, str], tuple[int, int]]] | None = None,
+                 columns: DocumentColumns | None = None):
+        if judgments is None and columns is None:
+            raise ValueError("assessments need their judgments or their columns")
+        self._judgments = judgments
         self.source = source
-        self.lines = lines or {}
+        self._lines = lines or {}
         self.grades = grades
+        self.columns = columns
+
+    @classmethod
+    def from_columns(cls, columns: DocumentColumns, source: str | None = None) -> "ElementQrels":
+        """Assessments of whole documents from :class:`~graphsr.model.columns.DocumentColumns` of relevance
+        values (TREC qrels); nothing per line is built until a family asks for :attr:`judgments`.
+
+        Raises
+        ------
+        QrelsFormatError
+            For a value that is not finite, or a document assessed twice for one topic.
+        """
+        bad = np.flatnonzero(~np.isfinite(columns.value))
+        k = columns.duplicate()
+        if len(bad) and (k is None or bad[0] < k):
+            where = columns.line[bad[0]] if columns.line is not None else None
+            raise QrelsFormatError(f"relevance must be a number in [0, 1] (or a TREC-style grade such as 2 or -1), "
+                                   f"got {columns.value[bad[0]]!r}", source, where)
+        if k is not None:
+            topic, docid = columns.topic_names[columns.topic[k]], columns.doc_names[columns.doc[k]]
+            where = columns.line[k] if columns.line is not None else None
+            raise QrelsFormatError(f"topic {topic}: document {docid} is assessed twice; expected one judgment per "
+                                   "document", source, where)
+        return cls(None, source, columns=columns)
+
+    @property
+    def judgments(self) -> dict[str, dict[tuple[str, str], float]]:
+        """``judgments[topic][(docid, canonical_xpath)] = rel`` (built from the columns on first use)."""
+        if self._judgments is None:
+            self._judgments, self._lines = _document_judgments(self.columns)
+        return self._judgments
+
+    @property
+    def lines(self) -> dict[tuple[str, str, str], int | None]:
+        """``lines[(topic, docid, xpath)]``: where each assessment was read (empty when not from a file)."""
+        if self._judgments is None:
+            self.judgments
+        return self._lines
 
     def __repr__(self) -> str:
+        if self._judgments is None:
+            return f"ElementQrels(topics={len(self.topics)}, judged={len(self.columns)})"
         return f"ElementQrels(topics={len(self.judgments)}, judged={sum(map(len, self.judgments.values()))})"
 
     @property
     def topics(self) -> list[str]:
+        if self._judgments is None:
+            return list(self.columns.topics)
         return list(self.judgments)
 
     @property
     def max_rel(self) -> float:
         """The largest relevance value assessed (0 if none)."""
+        if self._judgments is None:
+            return float(self.columns.value.max(initial=0.0)) if len(self.columns) else 0.0
         return max((v for d in self.judgments.values() for v in d.values()), default=0.0)
 
     @property
     def min_rel(self) -> float:
         """The smallest relevance value assessed (0 if none)."""
+        if self._judgments is None:
+            return float(self.columns.value.min(initial=0.0)) if len(self.columns) else 0.0
         return min((v for d in self.judgments.values() for v in d.values()), default=0.0)
 
     def above_one(self) -> tuple[str, int | None] | None:
@@ -78,6 +130,13 @@ class ElementQrels:
     def outside_unit(self) -> tuple[str, int | None, float] | None:
         """Where a relevance value outside [0, 1] (a TREC-style grade) is first assessed: (topic, line,
         value), or None."""
+        if self._judgments is None:
+            c = self.columns
+            outside = np.flatnonzero((c.value > 1.0) | (c.value < 0.0))
+            if not len(outside):
+                return None
+            k = int(outside[0])
+            return (c.topic_names[c.topic[k]], int(c.line[k]) if c.line is not None else None, float(c.value[k]))
         for topic, d in self.judgments.items():
             for (docid, xp), v in d.items():
                 if v > 1.0 or v < 0.0:
@@ -90,6 +149,8 @@ class ElementQrels:
                 yield topic, docid, xp, rel
 
     def docids(self) -> set[str]:
+        if self._judgments is None:
+            return set(self.columns.docids)
         return {docid for d in self.judgments.values() for docid, _ in d}
 
     def rel(self, topic: str, docid: str, xpath: str) -> float:
@@ -135,3 +196,16 @@ class ElementQrels:
             if graded:
                 grades.setdefault(row.topic, {})[key] = row.grade
         return cls(judgments, source, lines, grades if graded else None)
+
+
+def _document_judgments(columns: DocumentColumns):
+    """The judgments and lines dicts of document assessments (each document the node ``/doc[1]``)."""
+    judgments: dict[str, dict[tuple[str, str], float]] = {t: {} for t in columns.topics}
+    lines: dict[tuple[str, str, str], int | None] = {}
+    tn, dn = columns.topic_names, columns.doc_names
+    line = columns.line.tolist() if columns.line is not None else [None] * len(columns)
+    for t, d, v, ln in zip(columns.topic.tolist(), columns.doc.tolist(), columns.value.tolist(), line):
+        topic, docid = tn[t], dn[d]
+        judgments[topic][(docid, PLAIN_DOCUMENT_NODE)] = v
+        lines[(topic, docid, PLAIN_DOCUMENT_NODE)] = ln
+    return judgments, lines

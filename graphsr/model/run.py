@@ -18,8 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
+import numpy as np
+
 from ..errors import DuplicateResultError, RunFormatError
-from .document import canonical_xpath
+from .columns import DocumentColumns
+from .document import PLAIN_DOCUMENT_NODE, canonical_xpath
 
 __all__ = ["TreeResult", "Run", "RunRow"]
 
@@ -77,16 +80,58 @@ class Run:
     Use :meth:`from_rows` to build one from lines; it checks the structure.
     """
 
-    def __init__(self, name: str, results: dict[str, list[TreeResult]], source: str | None = None,
-                 run_ids: tuple[str, ...] = (), by_score: bool = False):
+    def __init__(self, name: str, results: dict[str, list[TreeResult]] | None, source: str | None = None,
+                 run_ids: tuple[str, ...] = (), by_score: bool = False, columns: DocumentColumns | None = None):
+        if results is None and columns is None:
+            raise ValueError("a run needs its results or its columns")
         self.name = name
-        self.results = results
+        self._results = results
         self.source = source
         self.run_ids = run_ids
         self.by_score = by_score
+        self.columns = columns
+
+    @classmethod
+    def from_columns(cls, columns: DocumentColumns, name: str, source: str | None = None,
+                     run_ids: tuple[str, ...] = ()) -> "Run":
+        """A run of whole documents, ranked as trec_eval ranks them (score descending, then document name
+        descending), from :class:`~graphsr.model.columns.DocumentColumns` of scores; nothing per line is
+        built until an element family asks for :attr:`results`.
+
+        Raises
+        ------
+        DuplicateResultError
+            For a document listed twice for one topic (trec_eval refuses duplicates).
+        """
+        nan = np.flatnonzero(np.isnan(columns.value))
+        if len(nan):
+            k = int(nan[0])
+            raise RunFormatError(f"topic {columns.topic_names[columns.topic[k]]}: expected a number as the score of "
+                                 f"document {columns.doc_names[columns.doc[k]]}, got NaN (a run is ranked by its "
+                                 "scores)", source, columns.line[k] if columns.line is not None else None)
+        k = columns.duplicate()
+        if k is not None:
+            topic, docid = columns.topic_names[columns.topic[k]], columns.doc_names[columns.doc[k]]
+            where = columns.line[k] if columns.line is not None else None
+            raise DuplicateResultError(f"topic {topic}: document {docid} is returned twice; expected each result "
+                                       "once (as trec_eval refuses duplicate documents)", source,
+                                       int(where) if where is not None else None)
+        return cls(name, None, source, run_ids, by_score=True, columns=columns)
+
+    @property
+    def results(self) -> dict[str, list[TreeResult]]:
+        """Per topic, the tree results in rank order (built from the columns on first use)."""
+        if self._results is None:
+            self._results = _document_results(self.columns)
+        return self._results
+
+    @results.setter
+    def results(self, value: dict[str, list[TreeResult]]) -> None:
+        self._results = value
+        self.columns = None
 
     def __repr__(self) -> str:
-        return f"Run({self.name!r}, topics={len(self.results)}, results={self.num_results})"
+        return f"Run({self.name!r}, topics={len(self.topics)}, results={self.num_results})"
 
     @property
     def run_id(self) -> str | None:
@@ -95,10 +140,14 @@ class Run:
 
     @property
     def topics(self) -> list[str]:
+        if self._results is None:
+            return list(self.columns.topics)
         return list(self.results)
 
     @property
     def num_results(self) -> int:
+        if self._results is None:
+            return len(self.columns)
         return sum(len(v) for v in self.results.values())
 
     def __iter__(self) -> Iterator[TreeResult]:
@@ -107,6 +156,8 @@ class Run:
 
     def docids(self) -> set[str]:
         """Every document the run names."""
+        if self._results is None:
+            return set(self.columns.docids)
         return {r.docid for r in self}
 
     @classmethod
@@ -163,3 +214,18 @@ class Run:
                 out.append(res)
             results[topic] = out
         return cls(name, results, source, run_ids)
+
+
+def _document_results(columns: DocumentColumns) -> dict[str, list[TreeResult]]:
+    """Each line of a document run as a one-node tree result, per topic in trec_eval's order."""
+    order = columns.ranked()
+    names, docs = columns.topic_names, columns.doc_names
+    topic, doc, score = columns.topic[order].tolist(), columns.doc[order].tolist(), columns.value[order].tolist()
+    results: dict[str, list[TreeResult]] = {t: [] for t in columns.topics}
+    make = TreeResult._trusted
+    node = (PLAIN_DOCUMENT_NODE,)
+    for t, d, s in zip(topic, doc, score):
+        name = names[t]
+        ranked = results[name]
+        ranked.append(make(name, len(ranked) + 1, docs[d], node, s))
+    return results

@@ -25,6 +25,21 @@ class Judgments:
         self.grade = np.concatenate(per_topic).astype(float) if per_topic else np.zeros(0)
         self._ideal: dict = {}
 
+    @classmethod
+    def from_arrays(cls, num_topics: int, topic: np.ndarray, grade: np.ndarray) -> "Judgments":
+        """From each assessment's topic index and grade (any order).
+
+        >>> j = Judgments.from_arrays(2, np.array([1, 0, 1]), np.array([1.0, 0.0, 2.0]))
+        >>> j.num_relevant(None).tolist()
+        [0.0, 2.0]
+        """
+        self = cls.__new__(cls)
+        self.num_topics = num_topics
+        self.topic = np.asarray(topic, dtype=np.int64)
+        self.grade = np.asarray(grade, dtype=float)
+        self._ideal = {}
+        return self
+
     def _count(self, mask: np.ndarray) -> np.ndarray:
         return np.bincount(self.topic[mask], minlength=self.num_topics).astype(float)
 

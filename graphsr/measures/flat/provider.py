@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..elements import ElementProvider
+from ..provider import RunScores
+from .columnar import JudgedDocuments, document_inputs
 from .judgments import Judgments
 from .kernels import compute_flat
 from .ranking import ranking_of
@@ -27,6 +29,17 @@ class FlatProvider(ElementProvider):
     TITLE = ("Flat measures as trec_eval computes them (P, R, AP, nDCG, RR, Rprec, Bpref, Success, IPrec, "
              "NumRet, NumRelRet, NumRel, NumQ) and ir_measures' Judged; a tree result is one item")
 
+    def needs_of(self, measures, qrels, runs, kinds):
+        """Document assessments and runs (columns) need nothing: each document is its own item."""
+        if _columnar(qrels) and all(_columnar(r) for r in runs):
+            return set()
+        return super().needs_of(measures, qrels, runs, kinds)
+
+    def evaluator(self, measures, qrels, context, shared):
+        if not _columnar(qrels):
+            return super().evaluator(measures, qrels, context, shared)
+        return _DocumentEvaluator(self, list(measures), qrels, context, shared)
+
     def prepare(self, measures, qrels, judged, context, shared):
         """Each topic's assessed grades."""
         return {t: np.fromiter(assessed.values(), dtype=float, count=len(assessed))
@@ -41,3 +54,31 @@ class FlatProvider(ElementProvider):
             for m in measures:
                 values[m][missing] = m.EMPTY
         return values
+
+
+def _columnar(obj) -> bool:
+    return getattr(obj, "columns", None) is not None
+
+
+class _DocumentEvaluator:
+    """Scores document runs against document assessments from their columns (no object per line); an element
+    run against them goes the element way."""
+
+    def __init__(self, provider: FlatProvider, measures, qrels, context, shared):
+        self.provider, self.measures, self.qrels, self.context, self.shared = (provider, measures, qrels, context,
+                                                                               shared)
+        self.judged = shared.get("flat:documents", lambda: JudgedDocuments(qrels.columns))
+        self._element = None
+
+    def score(self, run, topics, scratch) -> RunScores:
+        if not _columnar(run):
+            if self._element is None:
+                self._element = ElementProvider.evaluator(self.provider, self.measures, self.qrels, self.context,
+                                                          self.shared)
+            return self._element.score(run, topics, scratch)
+        ranking, missing = document_inputs(run.columns, self.judged, topics)
+        values = compute_flat(self.measures, ranking, self.judged.judgments(topics))
+        if missing.any():
+            for m in self.measures:
+                values[m][missing] = m.EMPTY
+        return RunScores(values)

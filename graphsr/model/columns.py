@@ -1,0 +1,101 @@
+"""Plain TREC document lines as columns: the form runs and assessments of whole documents are read into.
+
+A TREC document run (``topic Q0 docno rank score run_id``) or document qrels
+file (``topic iteration docno rel``), a DataFrame without an ``xpath`` column,
+a ``{query_id: {doc_id: value}}`` dict and ir_measures' records all become one
+:class:`DocumentColumns`: a topic code, a document code and a value per line,
+with the names behind the codes.  The flat measures score them as arrays, with
+no Python object per line; element families see each document as a single
+element (:attr:`graphsr.model.run.Run.results`, built on first use).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+__all__ = ["DocumentColumns"]
+
+
+@dataclass(eq=False)
+class DocumentColumns:
+    """One entry per line: ``topic[k]`` and ``doc[k]`` index ``topic_names`` and ``doc_names``, ``value[k]``
+    is the line's score (a run) or relevance (assessments), ``line[k]`` its line in the file (None: not from a
+    file).  ``empty_topics`` are topics given with no line (a run that answers them with nothing).
+
+    Examples
+    --------
+    >>> c = DocumentColumns.from_lists(["q1", "q1", "q2"], ["d1", "d2", "d1"], [2.0, 1.0, 0.5])
+    >>> c.topics, sorted(c.docids), c.doc.tolist()
+    (['q1', 'q2'], ['d1', 'd2'], [0, 1, 0])
+    """
+
+    topic_names: list[str]
+    doc_names: list[str]
+    topic: np.ndarray
+    doc: np.ndarray
+    value: np.ndarray
+    line: np.ndarray | None = None
+    empty_topics: tuple[str, ...] = field(default=())
+    #: The name -> code dicts the codes came from, when they are a vocabulary shared with other columns (a run
+    #: read with its assessments' codes): codes below ``len(names)`` of the other columns mean the same names.
+    index: tuple[dict, dict] | None = None
+
+    def __len__(self) -> int:
+        return len(self.topic)
+
+    @classmethod
+    def from_lists(cls, topics: list[str], docids: list[str], values, lines=None,
+                   empty_topics: tuple[str, ...] = ()) -> "DocumentColumns":
+        """Columns from per-line names (codes in order of first appearance)."""
+        t_codes: dict[str, int] = {}
+        d_codes: dict[str, int] = {}
+        t = np.fromiter((t_codes.setdefault(x, len(t_codes)) for x in topics), dtype=np.int64, count=len(topics))
+        d = np.fromiter((d_codes.setdefault(x, len(d_codes)) for x in docids), dtype=np.int64, count=len(docids))
+        return cls(list(t_codes), list(d_codes), t, d, np.asarray(values, dtype=float),
+                   None if lines is None else np.asarray(lines, dtype=np.int64), tuple(empty_topics))
+
+    @cached_property
+    def topics(self) -> list[str]:
+        """The topics with lines, in order of first appearance, then the empty ones."""
+        t = self.topic
+        starts = t[np.flatnonzero(np.r_[True, t[1:] != t[:-1]])] if len(t) else t  # a topic's lines are runs
+        present = [self.topic_names[c] for c in dict.fromkeys(starts.tolist())]
+        known = set(present)
+        return present + [x for x in self.empty_topics if x not in known]
+
+    @cached_property
+    def docids(self) -> set[str]:
+        """Every document named by a line."""
+        names = self.doc_names
+        used = np.bincount(self.doc, minlength=len(names)) > 0
+        return {names[c] for c in np.flatnonzero(used).tolist()}
+
+    def duplicate(self) -> int | None:
+        """The index of the first line whose (topic, document) an earlier line has, or None."""
+        if len(self.topic) < 2:
+            return None
+        key = self.topic * np.int64(max(len(self.doc_names), 1)) + self.doc
+        ordered = np.sort(key)
+        if not (ordered[1:] == ordered[:-1]).any():
+            return None
+        seen: set[int] = set()
+        for k, x in enumerate(key.tolist()):  # rare: find the line
+            if x in seen:
+                return k
+            seen.add(x)
+        return None  # pragma: no cover - a repeated key is met above
+
+    @cached_property
+    def doc_order(self) -> np.ndarray:
+        """Each document code's position when the names are sorted (trec_eval's tie order compares names)."""
+        out = np.empty(len(self.doc_names), dtype=np.int64)
+        out[np.argsort(np.array(self.doc_names), kind="stable")] = np.arange(len(self.doc_names))
+        return out
+
+    def ranked(self) -> np.ndarray:
+        """The lines in trec_eval's order: by topic code, then value (score) descending, then document name
+        descending."""
+        return np.lexsort((-self.doc_order[self.doc], -self.value, self.topic))

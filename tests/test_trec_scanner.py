@@ -1,0 +1,153 @@
+"""TREC document runs and qrels as columns: the C scanner reads exactly what the line readers read, and scoring
+from columns gives what the element path gives."""
+
+from __future__ import annotations
+
+import tempfile
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from graphsr.errors import GraphsrInputError
+from graphsr.io import read_element_qrels, read_run
+from graphsr.io._lines import c_scanner
+from graphsr.io.qrels import _read_qrels_lines
+from graphsr.io.runs import _read_run_lines
+
+SCAN = c_scanner()
+
+NAME = st.sampled_from(["1", "2", "10", "a", "d5", "D5", "é", "x\x7fy", "#c", "/a[1]", "a/b"])
+NUMBER = st.sampled_from(["0", "1", "2", "7", "-1", "-2", "0.5", "1e3", "-.5", "5.", "+4", "inf", "nan", "X",
+                          "1_0", "9" * 19, "007", "3.25e-2", "1e999", "0x10", ".", "-"])
+SEP = st.sampled_from([" ", "\t", "  ", " \r", "\x0b"])
+
+
+@st.composite
+def run_text(draw):
+    lines = []
+    for _ in range(draw(st.integers(0, 8))):
+        kind = draw(st.sampled_from(["plain", "plain", "plain", "seven", "element", "short", "comment", "blank"]))
+        fields = [draw(NAME), "Q0", draw(NAME), draw(NUMBER), draw(NUMBER), draw(st.sampled_from(["r", "s"]))]
+        if kind == "seven":
+            fields.append(draw(st.sampled_from(["note", "12", "x", "a/b", "[1]"])))
+        elif kind == "element":
+            fields.append("/doc[1]")
+        elif kind == "short":
+            fields = fields[:draw(st.integers(1, 5))]
+        elif kind == "comment":
+            fields = ["#", *fields]
+        elif kind == "blank":
+            fields = []
+        lines.append(draw(SEP).join(fields) + draw(st.sampled_from(["", " ", "\r"])))
+    return "\n".join(lines) + draw(st.sampled_from(["", "\n"]))
+
+
+@st.composite
+def qrels_text(draw):
+    lines = []
+    for _ in range(draw(st.integers(0, 8))):
+        fields = [draw(NAME), draw(st.sampled_from(["0", "Q0"])), draw(NAME), draw(NUMBER)]
+        kind = draw(st.sampled_from(["plain", "plain", "plain", "five", "short", "comment", "blank"]))
+        if kind == "five":
+            fields.append(draw(NUMBER))
+        elif kind == "short":
+            fields = fields[:draw(st.integers(1, 3))]
+        elif kind == "comment":
+            fields = ["#", *fields]
+        elif kind == "blank":
+            fields = []
+        lines.append(draw(SEP).join(fields))
+    return "\n".join(lines) + draw(st.sampled_from(["", "\n"]))
+
+
+def _outcome(read, path):
+    try:
+        return read(path)
+    except GraphsrInputError as exc:
+        return f"{type(exc).__name__}: {exc}"
+
+
+def _run_view(run):
+    if isinstance(run, str):
+        return run
+    return run.topics, {t: [(r.docid, r.score) for r in rs] for t, rs in run.results.items()}, run.run_ids
+
+
+def _qrels_view(q):
+    if isinstance(q, str):
+        return q
+    return q.topics, q.judgments, q.lines
+
+
+@pytest.mark.skipif(SCAN is None, reason="the C scanner is not built")
+def test_the_c_scanner_reads_runs_as_the_line_reader_does():
+    accepted = {"n": 0}
+
+    @settings(max_examples=500, deadline=None)
+    @given(run_text())
+    def check(text):
+        with tempfile.NamedTemporaryFile("wb", suffix=".run", delete=False) as fh:
+            fh.write(text.encode("utf-8"))
+        got = SCAN.scan_trec_run(text.encode("utf-8"), {}, {})
+        if not isinstance(got, int) and len(got[0]):
+            accepted["n"] += 1
+        fast, slow = _outcome(lambda p: read_run(p, "r"), fh.name), _outcome(lambda p: _read_run_lines(p, "r"), fh.name)
+        if isinstance(fast, str) and isinstance(slow, str):  # both refuse; the line reader says where
+            return
+        assert _run_view(fast) == _run_view(slow), text
+
+    check()
+    assert accepted["n"] > 20  # the fast path was exercised, not only declined
+
+
+@pytest.mark.skipif(SCAN is None, reason="the C scanner is not built")
+def test_the_c_scanner_reads_qrels_as_the_line_reader_does():
+    accepted = {"n": 0}
+
+    @settings(max_examples=500, deadline=None)
+    @given(qrels_text())
+    def check(text):
+        with tempfile.NamedTemporaryFile("wb", suffix=".qrels", delete=False) as fh:
+            fh.write(text.encode("utf-8"))
+        got = SCAN.scan_trec_qrels(text.encode("utf-8"), {}, {})
+        if not isinstance(got, int) and len(got[0]):
+            accepted["n"] += 1
+        fast, slow = _outcome(read_element_qrels, fh.name), _outcome(_read_qrels_lines, fh.name)
+        if isinstance(fast, str) and isinstance(slow, str):
+            return
+        assert _qrels_view(fast) == _qrels_view(slow), text
+
+    check()
+    assert accepted["n"] > 20
+
+
+def test_document_runs_are_columns_until_an_element_family_asks(tmp_path):
+    run = tmp_path / "r.run"
+    run.write_text("1 Q0 b 1 2.0 sys\n1 Q0 a 2 2.0 sys\n1 Q0 c 3 3.0 sys\n2 Q0 a 1 1.0 sys\n")
+    r = read_run(run)
+    assert r.columns is not None and r._results is None
+    assert r.topics == ["1", "2"] and r.num_results == 4 and r.docids() == {"a", "b", "c"}
+    assert r._results is None  # none of these built the per-result objects
+    assert [x.docid for x in r.results["1"]] == ["c", "b", "a"]  # score, then name, both descending
+    twice = tmp_path / "twice.run"
+    twice.write_text("1 Q0 a 1 2.0 sys\n1 Q0 b 2 1.0 sys\n1 Q0 a 3 0.5 sys\n")
+    with pytest.raises(GraphsrInputError, match=r"twice.run:3: topic 1: document a is returned twice"):
+        read_run(twice)
+
+
+def test_a_run_read_with_its_assessments_codes_scores_the_same(tmp_path):
+    import graphsr
+
+    rng = np.random.default_rng(3)
+    q, r = tmp_path / "q", tmp_path / "r"
+    q.write_text("".join(f"{t} 0 d{d} {rng.integers(-1, 3)}\n" for t in range(5) for d in range(0, 40, 3)))
+    r.write_text("".join(f"{t} Q0 d{d} 0 {rng.integers(0, 4)} run\n" for t in range(1, 7) for d in range(30)))
+    qrels = read_element_qrels(q)
+    shared, alone = read_run(r, vocabulary=qrels), read_run(r)
+    assert shared.columns.index[1] is qrels.columns.index[1] and alone.columns.index[1] is not qrels.columns.index[1]
+    ms = ["AP", "P@5", "nDCG@10", "Bpref", "RR", "NumRelRet", "Judged@10"]
+    a, b = graphsr.evaluate(qrels, [shared], ms), graphsr.evaluate(qrels, [alone], ms)
+    for m in a.measures:
+        assert a.runs[0].values[m].tolist() == b.runs[0].values[m].tolist(), m
