@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -60,9 +61,17 @@ def write_trec(qp: Path, rp: Path) -> tuple[Path, Path]:
     return tq, tr
 
 
+def user_env() -> dict:
+    """The environment a user runs commands in: bytecode caches written and read (a sandbox may turn them off
+    with PYTHONDONTWRITEBYTECODE, which makes every start-up compile every module again)."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def timed_cli(cmd: list[str]) -> tuple[float, dict]:
     t = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=True, env=user_env())
     seconds = time.perf_counter() - t
     values = {}
     for line in proc.stdout.splitlines():
@@ -93,8 +102,68 @@ def write_data(folder: Path, topics: int, depth: int, seed: int = 0) -> tuple[Pa
 
 def timed(code: str, qp: Path, rp: Path) -> tuple[float, dict]:
     t = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", code, str(qp), str(rp)], capture_output=True, text=True, check=True)
+    proc = subprocess.run([sys.executable, "-c", code, str(qp), str(rp)], capture_output=True, text=True, check=True,
+                          env=user_env())
     return time.perf_counter() - t, eval(proc.stdout)
+
+
+TREC_NAMES = {"P@10": "P_10", "R@100": "recall_100", "AP": "map", "nDCG@10": "ndcg_cut_10"}
+
+
+def in_process(qp: Path, rp: Path, repeat: int) -> dict[str, list[float]]:
+    """Each tool scoring inputs already in memory (dicts for pytrec_eval, ranx and graphsr; DataFrames for
+    ir_measures and graphsr), evaluator or objects built inside the timing, values checked equal."""
+    import graphsr
+    import ir_measures
+    import pytrec_eval
+
+    qdf = pd.read_csv(qp, sep="\t", dtype={"query_id": str, "doc_id": str})
+    rdf = pd.read_csv(rp, sep="\t", dtype={"query_id": str, "doc_id": str})
+    qd: dict = {}
+    for q, d, v in qdf.itertuples(index=False):
+        qd.setdefault(q, {})[d] = int(v)
+    rd: dict = {}
+    for q, d, v in rdf.itertuples(index=False):
+        rd.setdefault(q, {})[d] = float(v)
+    irm = [ir_measures.parse_measure(m) for m in MEASURES]
+
+    def trec():
+        per = pytrec_eval.RelevanceEvaluator(qd, set(TREC_NAMES.values())).evaluate(rd)
+        return {m: statistics.fmean(v[t] for v in per.values()) for m, t in TREC_NAMES.items()}
+
+    tools = {
+        "pytrec_eval (dicts)": trec,
+        "ir_measures.calc_aggregate (DataFrames)": lambda: {str(k): v for k, v in
+                                                            ir_measures.calc_aggregate(irm, qdf, rdf).items()},
+        "graphsr.calc_aggregate (dicts)": lambda: {str(k): v for k, v in
+                                                   graphsr.calc_aggregate(MEASURES, qd, rd).items()},
+        "graphsr.calc_aggregate (DataFrames)": lambda: {str(k): v for k, v in
+                                                        graphsr.calc_aggregate(MEASURES, qdf, rdf).items()},
+    }
+    try:
+        import ranx
+
+        def with_ranx():
+            got = ranx.evaluate(ranx.Qrels(qd), ranx.Run(rd), ["precision@10", "recall@100", "map", "ndcg@10"])
+            return dict(zip(MEASURES, got.values()))
+
+        tools["ranx (dicts)"] = with_ranx
+    except ImportError:
+        pass
+    times: dict[str, list[float]] = {name: [] for name in tools}
+    values = {}
+    for _ in range(repeat + 1):  # the first round warms caches and imports; not timed
+        for name, work in tools.items():
+            t = time.perf_counter()
+            values[name] = work()
+            times[name].append(time.perf_counter() - t)
+    reference = values["pytrec_eval (dicts)"]
+    for name, got in values.items():
+        if name.startswith("ranx"):
+            continue  # ranx's nDCG uses its own gains
+        for m in MEASURES:
+            assert abs(got[m] - reference[m]) < 1e-9, (name, m, got[m], reference[m])
+    return {name: v[1:] for name, v in times.items()}
 
 
 def main() -> None:
@@ -134,12 +203,24 @@ def main() -> None:
                 times[name].append(seconds)
             for m in MEASURES:  # both print 6 digits
                 assert abs(got["graphsr eval"][m] - got["ir_measures (command)"][m]) <= 1.5e-6, (m, got)
+        inside = in_process(qp, rp, args.repeat)
     out = {"topics": args.topics, "depth": args.depth, "values": ours,
            **{name: {"median_s": statistics.median(v), "runs_s": [round(x, 3) for x in v]} for name, v in times.items()}}
     print(f"{args.topics} topics x {args.depth} results, {', '.join(MEASURES)} (values equal to ir_measures; "
           "whole processes, medians)")
     for name, v in times.items():
         print(f"  {name:<28} median {statistics.median(v):.2f} s  ({', '.join(f'{x:.2f}' for x in v)})")
+    whole = statistics.median(times["ir_measures (command)"]) / statistics.median(times["graphsr eval"])
+    python = statistics.median(times["ir_measures"]) / statistics.median(times["graphsr"])
+    print(f"  graphsr eval is {whole:.2f}x as fast as the ir_measures command; graphsr.calc_aggregate "
+          f"{python:.2f}x as fast as ir_measures.calc_aggregate (whole processes)")
+    print("in one process, inputs already in memory (medians):")
+    for name, v in inside.items():
+        print(f"  {name:<42} {statistics.median(v) * 1000:7.1f} ms")
+    ref = statistics.median(inside["pytrec_eval (dicts)"])
+    for name in ("graphsr.calc_aggregate (dicts)", "graphsr.calc_aggregate (DataFrames)"):
+        print(f"  {name} takes {statistics.median(inside[name]) / ref:.2f}x pytrec_eval's time")
+    out["in_process_s"] = {name: statistics.median(v) for name, v in inside.items()}
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))
 

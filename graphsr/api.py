@@ -109,7 +109,7 @@ def _context(qrels, runs, collection, model, measures):
         docids = qrels.docids() if isinstance(qrels, ElementQrels) else set()
         docids = docids.union(*(r.docids() for r in runs if isinstance(r, Run)))
         return element_context(docids, measures=measures, collection=collection, model=model)
-    return plain_context(qrels, runs)
+    return plain_context(qrels, runs, measures)
 
 
 def _evaluate(measures, qrels, runs, collection, model, all_topics):

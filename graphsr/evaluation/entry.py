@@ -116,7 +116,7 @@ def evaluate(qrels, runs, measures, context: ScoringContext | None = None, *, al
     requests = trec_counts(parse_requests(measures), qrels)
     ms: list[Measure] = list(dict.fromkeys(r.measure for r in requests))
     if context is None:
-        context = _default_context(qrels, runs)
+        context = _default_context(qrels, runs, ms)
     options = {k: v for k, v in (("order", order), ("lenient", lenient), ("unknown", unknown)) if v is not None}
     if options:
         context = replace(context, **options)
@@ -161,7 +161,7 @@ def _score_run(run, label: str, evaluators, judged, all_topics: bool, ms) -> Run
     return result
 
 
-def _default_context(qrels, runs) -> ScoringContext:
+def _default_context(qrels, runs, measures) -> ScoringContext:
     """What scoring needs when no context is given: plain TREC documents are single elements, nothing
     navigated; anything else gets an empty context (a measure that needs more says what to give)."""
     from ..measures.interop import is_plain, plain_context
@@ -170,7 +170,7 @@ def _default_context(qrels, runs) -> ScoringContext:
 
     if isinstance(qrels, ElementQrels) and is_plain(qrels) and all(isinstance(r, Run) and is_plain(r)
                                                                    for r in runs):
-        return plain_context(qrels, runs)
+        return plain_context(qrels, runs, measures)
     return ScoringContext()
 
 

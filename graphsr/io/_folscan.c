@@ -76,6 +76,9 @@ static inline int same_bytes(const char *a, const char *b, Py_ssize_t len);
 static uint64_t hash_bytes(const char *s, Py_ssize_t len) {
     uint64_t h = 0xcbf29ce484222325ULL;
     for (Py_ssize_t i = 0; i < len; ++i) h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+    h ^= h >> 29; /* FNV-1a's low bits alone cluster similar names: mix the high bits in */
+    h *= 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 32;
     return h | 1; /* 0 marks an empty slot */
 }
 
@@ -86,7 +89,7 @@ static int index_put(Index *ix, const char *key, Py_ssize_t len, int64_t code) {
         if (slots == NULL) return -1;
         for (Py_ssize_t i = 0; i < ix->cap; ++i) {
             if (!ix->slots[i].hash) continue;
-            Py_ssize_t j = (Py_ssize_t)(ix->slots[i].hash & (uint64_t)(cap - 1));
+            Py_ssize_t j = (Py_ssize_t)((ix->slots[i].hash >> 1) & (uint64_t)(cap - 1));
             while (slots[j].hash) j = (j + 1) & (cap - 1);
             slots[j] = ix->slots[i];
         }
@@ -95,7 +98,7 @@ static int index_put(Index *ix, const char *key, Py_ssize_t len, int64_t code) {
         ix->cap = cap;
     }
     uint64_t h = hash_bytes(key, len);
-    Py_ssize_t j = (Py_ssize_t)(h & (uint64_t)(ix->cap - 1));
+    Py_ssize_t j = (Py_ssize_t)((h >> 1) & (uint64_t)(ix->cap - 1));
     while (ix->slots[j].hash) j = (j + 1) & (ix->cap - 1);
     ix->slots[j].hash = h;
     ix->slots[j].key = key;
@@ -132,7 +135,7 @@ static Index *index_of(int which, PyObject *dict) {
 /* the code of name [s, s+len), added to the dict (and index) if new; -1 with an exception on failure */
 static int64_t index_code(Index *ix, const char *s, Py_ssize_t len) {
     uint64_t h = hash_bytes(s, len);
-    Py_ssize_t j = (Py_ssize_t)(h & (uint64_t)(ix->cap - 1));
+    Py_ssize_t j = (Py_ssize_t)((h >> 1) & (uint64_t)(ix->cap - 1));
     if (ix->cap) {
         for (; ix->slots[j].hash; j = (j + 1) & (ix->cap - 1)) {
             Slot *sl = &ix->slots[j];

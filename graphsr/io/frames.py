@@ -98,21 +98,18 @@ def as_qrels(qrels):
 
         return read_fol_qrels(qrels) if qrels_format(qrels) == "fol" else read_element_qrels(qrels)
     if isinstance(qrels, dict):
-        triples = []
-        for q, docs in qrels.items():
-            if not isinstance(docs, dict):
-                raise GraphsrInputError(f"qrels: topic {q!r} maps to {type(docs).__name__}; expected a dict "
-                                        "{doc_id: relevance}")
-            triples += [(str(q), str(d), _number(v, f"qrels: topic {q}, document {d}")) for d, v in docs.items()]
+        columns = _dict_columns(qrels, "qrels", "relevance")
+        if not len(columns):
+            raise GraphsrInputError("the qrels are empty")
+        return ElementQrels.from_columns(columns, "qrels")
     elif _is_frame(qrels):
         _frame_columns(qrels, ("query_id", "doc_id", "relevance"), "qrels")
-        columns = (_strings(qrels["query_id"]), _strings(qrels["doc_id"]),
-                   _floats(qrels["relevance"], "qrels", "relevance"))
-        if not columns[0]:
+        if not len(qrels):
             raise GraphsrInputError("the qrels are empty")
         if "xpath" in qrels.columns:
             return ElementQrels.from_rows([QrelsRow(q, d, x, v) for q, d, x, v in zip(
-                columns[0], columns[1], _strings(qrels["xpath"]), columns[2])], "qrels")
+                _strings(qrels["query_id"]), _strings(qrels["doc_id"]), _strings(qrels["xpath"]),
+                _floats(qrels["relevance"], "qrels", "relevance"))], "qrels")
         return ElementQrels.from_columns(_frame_columns_of(qrels, "relevance", "qrels"), "qrels")
     elif isinstance(qrels, (bytes, int, float)) or qrels is None:
         raise GraphsrInputError(f"qrels: expected {_QRELS_SHAPES}; got {type(qrels).__name__}")
@@ -121,6 +118,45 @@ def as_qrels(qrels):
     if not triples:
         raise GraphsrInputError("the qrels are empty")
     return _document_qrels([q for q, _, _ in triples], [d for _, d, _ in triples], [v for _, _, v in triples])
+
+
+def _dict_columns(data: dict, what: str, value: str):
+    """The document columns of ``{query_id: {doc_id: value}}``: one pass in Python over the topics, the rest in
+    bulk (values converted by numpy; a value that is not a number is then looked for, to name it)."""
+    from ..model.columns import DocumentColumns
+
+    topics, sizes, docs, values = [], [], [], []
+    for q, per in data.items():
+        if not isinstance(per, dict):
+            raise GraphsrInputError(f"{what}: topic {q!r} maps to {type(per).__name__}; expected a dict "
+                                    f"{{doc_id: {value}}}")
+        topics.append(str(q))
+        sizes.append(len(per))
+        docs.extend(per)
+        values.extend(per.values())
+    if bool in set(map(type, values)) or not _numeric(values):
+        for q, per in data.items():  # name the first value that is not a number
+            for d, v in per.items():
+                _number(v, f"{what}: topic {q}, document {d}")
+    names = list(dict.fromkeys(docs))
+    if set(map(type, names)) != {str}:
+        docs = [str(d) for d in docs]
+        names = list(dict.fromkeys(docs))
+    index = {d: k for k, d in enumerate(names)}
+    doc = np.fromiter(map(index.__getitem__, docs), dtype=np.int64, count=len(docs))
+    topic_index: dict[str, int] = {}
+    codes = [topic_index.setdefault(t, len(topic_index)) for t in topics]  # 1 and "1" are one topic
+    topic = np.repeat(np.asarray(codes, dtype=np.int64), sizes)
+    empty = tuple(t for t, n in zip(topics, sizes) if n == 0)
+    return DocumentColumns(list(topic_index), names, topic, doc, np.asarray(values, dtype=float),
+                           empty_topics=empty)
+
+
+def _numeric(values: list) -> bool:
+    try:
+        return np.asarray(values).dtype.kind in "iuf" or not values
+    except (TypeError, ValueError):
+        return False
 
 
 def _codes(column) -> tuple[np.ndarray, list[str]]:
@@ -170,17 +206,8 @@ def as_run(run, name: str = "run"):
 
         return read_run(run) if run_format(run) == "element" else read_passage_run(run)
     if isinstance(run, dict):
-        triples, empty = [], []
-        for q, docs in run.items():
-            if not isinstance(docs, dict):
-                raise GraphsrInputError(f"a run: topic {q!r} maps to {type(docs).__name__}; expected a dict "
-                                        "{doc_id: score}")
-            if not docs:
-                empty.append(str(q))
-            triples += [(str(q), str(d), _number(s, f"a run: topic {q}, document {d}")) for d, s in docs.items()]
         # a topic answered with nothing is scored as an empty ranking, as pytrec_eval scores it
-        return run_from_columns([q for q, _, _ in triples], [d for _, d, _ in triples], [s for _, _, s in triples],
-                                None, name, empty_topics=tuple(empty))
+        return Run.from_columns(_dict_columns(run, "a run", "score"), name, None, (name,))
     if _is_frame(run):
         _frame_columns(run, ("query_id", "doc_id", "score"), "a run")
         if "run_id" in run.columns:

@@ -33,7 +33,7 @@ class JudgedDocuments:
         self.columns = columns
         self.width = np.int64(max(len(columns.doc_names), 1))
         key = columns.topic * self.width + columns.doc
-        order = np.argsort(key, kind="stable")
+        order = np.argsort(key)  # keys are unique (a document is assessed once per topic)
         self.key, self.grade = key[order], columns.value[order]
 
     @cached_property
@@ -78,25 +78,30 @@ class JudgedDocuments:
 
 def _ranked(topic: np.ndarray, score: np.ndarray, doc: np.ndarray, run: DocumentColumns) -> np.ndarray:
     """The order of lines by topic, score descending and, among lines of a topic with equal scores, document
-    name descending (trec_eval's order); names are compared only where scores tie."""
-    order = np.lexsort((-score, topic))
-    t, s = topic[order], score[order]
-    tied = (t[1:] == t[:-1]) & (s[1:] == s[:-1])
-    if not tied.any():
+    name descending (trec_eval's order); names are compared only when some scores tie.
+
+    One integer sort: each line's key is its topic, then the rank of its score among the distinct scores
+    (descending), then the rank of its document's name (descending), packed into one int64.
+    """
+    n = len(topic)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    by_score = np.argsort(-score)  # (sorts below need no stability: equal keys get equal ranks, or are unique)
+    ordered = score[by_score]
+    rank_sorted = np.cumsum(np.r_[True, ordered[1:] != ordered[:-1]]) - 1
+    score_rank = np.empty(n, dtype=np.int64)
+    score_rank[by_score] = rank_sorted
+    levels = np.int64(rank_sorted[-1] + 1)
+    names = np.int64(max(len(run.doc_names), 1))
+    if (int(topic.max()) + 1) * int(levels) * int(names) >= 1 << 62:  # too many to pack: sort key by key
+        return np.lexsort((-run.doc_order[doc], -score, topic))
+    key = topic * levels + score_rank
+    order = np.argsort(key)
+    k = key[order]
+    if not (k[1:] == k[:-1]).any():
         return order
-    member = np.zeros(len(order), dtype=bool)  # positions in a group of equal (topic, score)
-    member[1:] |= tied
-    member[:-1] |= tied
-    at = np.flatnonzero(member)
-    group = np.cumsum(np.r_[True, ~tied])[at]  # the group of each such position
-    sub = order[at]
-    names = run.doc_names
-    d = doc[sub]
-    used = np.flatnonzero(np.bincount(d, minlength=len(names)) > 0)
-    rank = np.empty(len(names), dtype=np.int64)  # rank of each tied document's name among them
-    rank[used] = np.argsort(np.argsort(np.array([names[k] for k in used.tolist()]), kind="stable"))
-    order[at] = sub[np.lexsort((-rank[d], group))]
-    return order
+    key = key * names + (names - 1 - run.doc_order[doc])  # (topic, document) pairs are unique: so are keys
+    return np.argsort(key)
 
 
 def document_inputs(run: DocumentColumns, judged: JudgedDocuments, topics: list[str]) -> tuple[Ranking, np.ndarray]:
