@@ -123,7 +123,7 @@ def _evaluate(measures, qrels, runs, collection, model, all_topics):
     with bulk():
         requests = parse_requests(_measure_list(measures))
         q = as_qrels(qrels)
-        rs = [as_run(r, f"run{k}" if len(runs) > 1 else "run") for k, r in enumerate(runs)]
+        rs = [as_run(r, f"run{k}" if len(runs) > 1 else "run", vocabulary=q) for k, r in enumerate(runs)]
         ms = [r.measure for r in requests]
         res = evaluate(q, rs, requests, _context(q, rs, collection, model, ms), all_topics=all_topics)
     for run, result in zip(rs, res.runs):

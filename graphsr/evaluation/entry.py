@@ -112,7 +112,7 @@ def evaluate(qrels, runs, measures, context: ScoringContext | None = None, *, al
     qrels = as_qrels(qrels)
     if not isinstance(runs, (list, tuple)):
         runs = [runs]
-    runs = [as_run(r, f"run{k}" if len(runs) > 1 else "run") for k, r in enumerate(runs)]
+    runs = [as_run(r, f"run{k}" if len(runs) > 1 else "run", vocabulary=qrels) for k, r in enumerate(runs)]
     requests = trec_counts(parse_requests(measures), qrels)
     ms: list[Measure] = list(dict.fromkeys(r.measure for r in requests))
     if context is None:

@@ -39,6 +39,13 @@
  *   TREC document qrels 'topic iteration docno rel', exactly 4 fields.
  *   Returns (topic, doc, rel, line), rel float64.
  *
+ * scan_dict(data, topics, docs) -> tuple | None
+ *
+ *   A {query_id: {doc_id: value}} dict (pytrec_eval's shape) whose keys are
+ *   all str and values int or float: (topic, doc, value, empty_topics), one
+ *   entry per inner item in dict order; None for anything else (the Python
+ *   reader converts it or says what is wrong).
+ *
  * All read only `data`; the dicts are the only state they change.
  */
 #define PY_SSIZE_T_CLEAN
@@ -676,11 +683,96 @@ static PyObject *scan_trec_qrels(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* The code of `key` in `dict` (added with code len(dict) if new); -1 with an exception on failure. */
+static int64_t dict_code(PyObject *dict, PyObject *key) {
+    PyObject *code = PyDict_GetItemWithError(dict, key); /* borrowed */
+    if (code != NULL) return PyLong_AsLongLong(code);
+    if (PyErr_Occurred()) return -1;
+    int64_t c = (int64_t)PyDict_Size(dict);
+    PyObject *v = PyLong_FromLongLong(c);
+    if (v == NULL || PyDict_SetItem(dict, key, v) < 0) c = -1;
+    Py_XDECREF(v);
+    return c;
+}
+
+static PyObject *scan_dict(PyObject *self, PyObject *args) {
+    PyObject *data, *topics, *docs;
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyDict_Type, &data, &PyDict_Type, &topics, &PyDict_Type, &docs))
+        return NULL;
+    Py_ssize_t n = 0, pos = 0;
+    PyObject *q, *inner;
+    while (PyDict_Next(data, &pos, &q, &inner)) {
+        if (!PyDict_CheckExact(inner) || !PyUnicode_CheckExact(q)) Py_RETURN_NONE; /* the Python reader says why */
+        n += PyDict_Size(inner);
+    }
+    int64_t *tc = malloc((size_t)(n ? n : 1) * sizeof(int64_t)), *dc = malloc((size_t)(n ? n : 1) * sizeof(int64_t));
+    double *val = malloc((size_t)(n ? n : 1) * sizeof(double));
+    PyObject *empty = PyList_New(0), *result = NULL;
+    int failed = tc == NULL || dc == NULL || val == NULL || empty == NULL, fallback = 0;
+    Py_ssize_t k = 0;
+    pos = 0;
+    while (!failed && !fallback && PyDict_Next(data, &pos, &q, &inner)) {
+        int64_t t = dict_code(topics, q);
+        if (t < 0) {
+            failed = 1;
+            break;
+        }
+        if (PyDict_Size(inner) == 0 && PyList_Append(empty, q) < 0) failed = 1;
+        Py_ssize_t ipos = 0;
+        PyObject *d, *v;
+        while (!failed && PyDict_Next(inner, &ipos, &d, &v)) {
+            double x;
+            if (!PyUnicode_CheckExact(d)) {
+                fallback = 1;
+                break;
+            }
+            if (PyFloat_CheckExact(v)) {
+                x = PyFloat_AS_DOUBLE(v);
+            } else if (PyLong_CheckExact(v)) {
+                x = PyLong_AsDouble(v);
+                if (x == -1.0 && PyErr_Occurred()) {
+                    PyErr_Clear();
+                    fallback = 1;
+                    break;
+                }
+            } else { /* bool, str, numpy scalars, None...: the Python reader converts or refuses */
+                fallback = 1;
+                break;
+            }
+            int64_t c = dict_code(docs, d);
+            if (c < 0) {
+                failed = 1;
+                break;
+            }
+            tc[k] = t;
+            dc[k] = c;
+            val[k] = x;
+            ++k;
+        }
+    }
+    if (!failed && fallback) {
+        result = Py_None;
+        Py_INCREF(result);
+    } else if (!failed) {
+        result = Py_BuildValue("(NNNO)", as_array(tc, k, NPY_INT64), as_array(dc, k, NPY_INT64),
+                               as_array(val, k, NPY_FLOAT64), empty);
+    } else if (!PyErr_Occurred()) {
+        PyErr_NoMemory();
+    }
+    free(tc);
+    free(dc);
+    free(val);
+    Py_XDECREF(empty);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"scan_run", scan_run, METH_VARARGS, "Columns of a well-formed passage run file, or the first line not read."},
     {"scan_qrels", scan_qrels, METH_VARARGS, "Columns of a well-formed FOL qrels file, or the first line not read."},
     {"scan_trec_run", scan_trec_run, METH_VARARGS,
      "Columns of a well-formed TREC document run file, or the first line not read."},
+    {"scan_dict", scan_dict, METH_VARARGS,
+     "Columns of {query_id: {doc_id: number}} with str keys, or None for any other content."},
     {"scan_trec_qrels", scan_trec_qrels, METH_VARARGS,
      "Columns of a well-formed TREC document qrels file, or the first line not read."},
     {NULL, NULL, 0, NULL}};

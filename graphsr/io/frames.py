@@ -122,9 +122,19 @@ def as_qrels(qrels):
 
 def _dict_columns(data: dict, what: str, value: str):
     """The document columns of ``{query_id: {doc_id: value}}``: one pass in Python over the topics, the rest in
-    bulk (values converted by numpy; a value that is not a number is then looked for, to name it)."""
+    bulk (values converted by numpy; a value that is not a number is then looked for, to name it).  Codes are
+    the dict's own (looking its names up in another vocabulary costs more than joining the names later)."""
     from ..model.columns import DocumentColumns
+    from ._lines import c_scanner
 
+    scan = c_scanner()
+    if scan is not None:  # str keys and int or float values: in C
+        topic_index: dict[str, int] = {}
+        index: dict[str, int] = {}
+        got = scan.scan_dict(data, topic_index, index)
+        if got is not None:
+            topic, doc, values, empty = got
+            return DocumentColumns(list(topic_index), list(index), topic, doc, values, empty_topics=tuple(empty))
     topics, sizes, docs, values = [], [], [], []
     for q, per in data.items():
         if not isinstance(per, dict):
@@ -138,18 +148,18 @@ def _dict_columns(data: dict, what: str, value: str):
         for q, per in data.items():  # name the first value that is not a number
             for d, v in per.items():
                 _number(v, f"{what}: topic {q}, document {d}")
-    names = list(dict.fromkeys(docs))
+    names = dict.fromkeys(docs)
     if set(map(type, names)) != {str}:
         docs = [str(d) for d in docs]
-        names = list(dict.fromkeys(docs))
+        names = dict.fromkeys(docs)
     index = {d: k for k, d in enumerate(names)}
+    topic_index = {}
     doc = np.fromiter(map(index.__getitem__, docs), dtype=np.int64, count=len(docs))
-    topic_index: dict[str, int] = {}
     codes = [topic_index.setdefault(t, len(topic_index)) for t in topics]  # 1 and "1" are one topic
     topic = np.repeat(np.asarray(codes, dtype=np.int64), sizes)
     empty = tuple(t for t, n in zip(topics, sizes) if n == 0)
-    return DocumentColumns(list(topic_index), names, topic, doc, np.asarray(values, dtype=float),
-                           empty_topics=empty)
+    return DocumentColumns(list(topic_index), list(index), topic, doc, np.asarray(values, dtype=float),
+                           empty_topics=empty, index=(topic_index, index))
 
 
 def _numeric(values: list) -> bool:
@@ -191,8 +201,9 @@ def _document_qrels(topics: list[str], docids: list[str], values: list[float]):
     return ElementQrels.from_columns(DocumentColumns.from_lists(topics, docids, values), "qrels")
 
 
-def as_run(run, name: str = "run"):
-    """An element or passage run from any of the accepted shapes (see the module docstring)."""
+def as_run(run, name: str = "run", vocabulary=None):
+    """An element or passage run from any of the accepted shapes (see the module docstring); ``vocabulary``:
+    document assessments whose codes a TREC document run file should share."""
     from ..model.fol import FOLRun
     from ..model.run import Run
     from .runs import run_from_columns
@@ -204,7 +215,7 @@ def as_run(run, name: str = "run"):
         from .sniff import run_format
         from .runs import read_run
 
-        return read_run(run) if run_format(run) == "element" else read_passage_run(run)
+        return read_run(run, vocabulary=vocabulary) if run_format(run) == "element" else read_passage_run(run)
     if isinstance(run, dict):
         # a topic answered with nothing is scored as an empty ranking, as pytrec_eval scores it
         return Run.from_columns(_dict_columns(run, "a run", "score"), name, None, (name,))

@@ -17,9 +17,15 @@ __all__ = ["document_inputs", "JudgedDocuments"]
 
 
 def _codes_in(names: list[str], index: dict[str, int]) -> np.ndarray:
-    """The code in ``index`` of each name (-1 where absent)."""
-    get = index.get
-    return np.fromiter((get(n, -1) for n in names), dtype=np.int64, count=len(names))
+    """The code in ``index`` of each of ``names`` (distinct names; -1 where absent), with no Python-level loop.
+
+    >>> _codes_in(["b", "x", "a"], {"a": 0, "b": 1}).tolist()
+    [1, -1, 0]
+    """
+    out = dict.fromkeys(names, -1)
+    common = out.keys() & index.keys()
+    out.update(zip(common, map(index.__getitem__, common)))
+    return np.fromiter(out.values(), dtype=np.int64, count=len(out))
 
 
 class JudgedDocuments:
@@ -38,11 +44,11 @@ class JudgedDocuments:
 
     @cached_property
     def topic_index(self) -> dict[str, int]:
-        return {t: k for k, t in enumerate(self.columns.topic_names)}
+        return dict(zip(self.columns.topic_names, range(len(self.columns.topic_names))))
 
     @cached_property
     def doc_index(self) -> dict[str, int]:
-        return {d: k for k, d in enumerate(self.columns.doc_names)}
+        return dict(zip(self.columns.doc_names, range(len(self.columns.doc_names))))
 
     def shares_codes(self, run: DocumentColumns) -> bool:
         """Whether ``run`` was coded with the assessments' own name -> code dicts."""
@@ -110,7 +116,7 @@ def document_inputs(run: DocumentColumns, judged: JudgedDocuments, topics: list[
 
     Lines are ranked as trec_eval ranks them: score descending, ties by document name descending.
     """
-    report = {t: k for k, t in enumerate(topics)}
+    report = dict(zip(topics, range(len(topics))))
     where = _codes_in(run.topic_names, report)[run.topic]  # each line's report slot, -1: not reported
     keep = np.flatnonzero(where >= 0)
     rows = keep[_ranked(where[keep], run.value[keep], run.doc[keep], run)]
