@@ -101,9 +101,12 @@ def _cumulated(channels: list[tuple[np.ndarray, np.ndarray, np.ndarray]], T: int
     index = np.concatenate([(c * T + rows) * (K + 1) + bucket_of[positions]
                             for c, (rows, positions, _) in enumerate(channels)])
     weights = np.concatenate([np.asarray(w, dtype=float) for _, _, w in channels])
-    grid = np.bincount(index, weights=weights, minlength=C * T * (K + 1)).reshape(C, T, K + 1)[:, :, :K]
-    out = np.empty((C, T, K))
-    out[:, :, order] = np.cumsum(grid, axis=2)
+    grid = np.bincount(index, weights=weights, minlength=C * T * (K + 1)).reshape(C, T, K + 1)
+    out = np.cumsum(grid[:, :, :K], axis=2)
+    if np.any(order != np.arange(K)):  # cut-offs given out of order: back to their order
+        back = np.empty_like(out)
+        back[:, :, order] = out
+        return back
     return out
 
 
