@@ -34,6 +34,13 @@
  *   Returns (topic, doc, score, line, run_id, run_ids); the rank is not read,
  *   as trec_eval does not read it.
  *
+ * scan_element_run(data, topics, docs, paths) -> tuple | int
+ *
+ *   Element runs 'topic Q0 file rank score run_id xpath' (exactly 7 fields,
+ *   an XPath in the seventh, an integer rank).  Returns (topic, doc, rank,
+ *   score, path, line, run_ids): path codes index the dict `paths` (XPaths as
+ *   written); the run id of each line is not kept, only the ids met.
+ *
  * scan_trec_qrels(data, topics, docs) -> tuple | int
  *
  *   TREC document qrels 'topic iteration docno rel', exactly 4 fields.
@@ -615,6 +622,88 @@ static PyObject *scan_trec_run(PyObject *self, PyObject *args) {
     return result;
 }
 
+static PyObject *scan_element_run(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    PyObject *topics, *docs, *paths;
+    if (!PyArg_ParseTuple(args, "y*O!O!O!", &view, &PyDict_Type, &topics, &PyDict_Type, &docs, &PyDict_Type, &paths))
+        return NULL;
+    const char *data = view.buf, *end = data + view.len;
+    Py_ssize_t cap = 1;
+    for (const char *q = data; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; ++q) ++cap;
+    int64_t *col[7];
+    for (int k = 0; k < 7; ++k) col[k] = malloc((size_t)cap * sizeof(int64_t));
+    double *score = (double *)col[3];
+    PyObject *run_ids = PyDict_New(), *result = NULL;
+    Names tn = {index_of(0, topics), topics, NULL, 0, 0}, dn = {index_of(1, docs), docs, NULL, 0, 0},
+          xn = {NULL, paths, NULL, 0, 0}, rn = {NULL, run_ids, NULL, 0, 0};
+    long bad = 0;
+    Py_ssize_t n = 0;
+    int failed = run_ids == NULL || tn.ix == NULL || dn.ix == NULL;
+    for (int k = 0; k < 7; ++k) failed |= col[k] == NULL;
+    long lineno = 0;
+    const char *p = data;
+    const char *odd = first_odd_byte(data, end);
+    while (!failed && !bad && p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *le = nl ? nl : end;
+        ++lineno;
+        if (le > odd) {
+            bad = lineno;
+            break;
+        }
+        const unsigned char *e = (const unsigned char *)le, *u = skip_sep((const unsigned char *)p, e);
+        p = nl ? nl + 1 : end;
+        if (u == e || *u == '#') continue; /* blank line, or a comment (as trec_eval reads them) */
+        const char *fs[7];
+        Py_ssize_t fl[7];
+        int k;
+        for (k = 0; k < 7 && u < e; ++k) {
+            fs[k] = (const char *)u;
+            u = field_end(u, e);
+            fl[k] = (const char *)u - fs[k];
+            u = skip_sep(u, e);
+        }
+        int64_t rank;
+        double sc;
+        /* exactly 7 fields, an XPath in the seventh, an integer rank, a number as score */
+        if (k != 7 || u != e || !xpath_like(fs[6], fl[6]) || read_signed(fs[3], fl[3], &rank) ||
+            read_double(fs[4], fl[4], &sc)) {
+            bad = lineno;
+            break;
+        }
+        int64_t t = name_code(&tn, fs[0], fl[0]), d = name_code(&dn, fs[2], fl[2]), r = name_code(&rn, fs[5], fl[5]),
+                x = name_code(&xn, fs[6], fl[6]);
+        if (t < 0 || d < 0 || r < 0 || x < 0) {
+            failed = 1;
+            break;
+        }
+        col[0][n] = t;
+        col[1][n] = d;
+        col[2][n] = rank;
+        score[n] = sc;
+        col[4][n] = x;
+        col[5][n] = lineno;
+        col[6][n] = r;
+        ++n;
+    }
+    if (!failed && bad) {
+        result = PyLong_FromLong(bad);
+    } else if (!failed) {
+        PyObject *ids = PyDict_Keys(run_ids);
+        if (ids != NULL) {
+            result = Py_BuildValue("(NNNNNNN)", as_array(col[0], n, NPY_INT64), as_array(col[1], n, NPY_INT64),
+                                   as_array(col[2], n, NPY_INT64), as_array(score, n, NPY_FLOAT64),
+                                   as_array(col[4], n, NPY_INT64), as_array(col[5], n, NPY_INT64), ids);
+        }
+    } else if (!PyErr_Occurred()) {
+        PyErr_NoMemory();
+    }
+    for (int k = 0; k < 7; ++k) free(col[k]);
+    Py_XDECREF(run_ids);
+    PyBuffer_Release(&view);
+    return result;
+}
+
 static PyObject *scan_trec_qrels(PyObject *self, PyObject *args) {
     Py_buffer view;
     PyObject *topics, *docs;
@@ -771,6 +860,8 @@ static PyMethodDef methods[] = {
     {"scan_qrels", scan_qrels, METH_VARARGS, "Columns of a well-formed FOL qrels file, or the first line not read."},
     {"scan_trec_run", scan_trec_run, METH_VARARGS,
      "Columns of a well-formed TREC document run file, or the first line not read."},
+    {"scan_element_run", scan_element_run, METH_VARARGS,
+     "Columns of a well-formed element run file, or the first line not read."},
     {"scan_dict", scan_dict, METH_VARARGS,
      "Columns of {query_id: {doc_id: number}} with str keys, or None for any other content."},
     {"scan_trec_qrels", scan_trec_qrels, METH_VARARGS,

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 
+import numpy as np
+
 from ..errors import RunFormatError
 from ..model.document import PLAIN_DOCUMENT_NODE, quoted
 from ..model.run import Run, RunRow
@@ -72,10 +74,37 @@ def read_run(path: str | os.PathLike, name: str | None = None, vocabulary=None) 
     if scan is not None:  # a well-formed TREC document run: columns in C, no object per line
         shared = getattr(getattr(vocabulary, "columns", None), "index", None)
         topic_codes, doc_codes = shared if shared is not None else ({}, {})
-        got = scan.scan_trec_run(read_bytes(path, RunFormatError), topic_codes, doc_codes)
+        data = read_bytes(path, RunFormatError)
+        got = scan.scan_trec_run(data, topic_codes, doc_codes)
         if not isinstance(got, int) and len(got[0]):
             return _document_run(got, (topic_codes, doc_codes), path, name)
+        run = _element_run(scan, data, path, name)
+        if run is not None:
+            return run
     return _read_run_lines(path, name)
+
+
+def _element_run(scan, data: bytes, path, name: str | None) -> Run | None:
+    """The run of a well-formed element run file, read by the C scanner (None: the line reader reads it)."""
+    from ..model.columns import ElementColumns
+    from ..model.document import canonical_xpath
+
+    topics: dict[str, int] = {}
+    docs: dict[str, int] = {}
+    paths: dict[str, int] = {}
+    got = scan.scan_element_run(data, topics, docs, paths)
+    if isinstance(got, int) or not len(got[0]):
+        return None
+    topic, doc, rank, score, path_code, line, run_ids = got
+    canonical: dict[str, int] = {}
+    try:  # each XPath as written once; two spellings of one node become one code
+        remap = np.fromiter((canonical.setdefault(canonical_xpath(p), len(canonical)) for p in paths),
+                            dtype=np.int64, count=len(paths))
+    except ValueError:
+        return None  # the line reader names the line
+    columns = ElementColumns(list(topics), list(docs), list(canonical), topic, doc, rank, score, remap[path_code],
+                             line)
+    return Run.from_element_columns(columns, str(path) if name is None else name, str(path), tuple(run_ids))
 
 
 def _read_run_lines(path, name: str | None) -> Run:
@@ -113,6 +142,9 @@ def _read_run_lines(path, name: str | None) -> Run:
             except ValueError:
                 raise RunFormatError(f"expected an integer rank in field 4 (lines sharing a rank form one tree "
                                      f"result), got {quoted(rank_s)}", path, lineno) from None
+            if abs(rank) > 10**18:
+                raise RunFormatError(f"expected a rank of at most 10^18 in field 4, got {quoted(rank_s)}", path,
+                                     lineno)
         xpath = f[6] if not plain else PLAIN_DOCUMENT_NODE
         try:
             score = float(score_s)

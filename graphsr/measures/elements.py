@@ -14,6 +14,7 @@ family that scores element runs (SR, ESR, ...), through the evaluation's
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Callable, Mapping
 
 import numpy as np
@@ -111,6 +112,9 @@ def ranked_nodes(run: Run, judged: Mapping[str, Mapping[tuple[str, int], float]]
     """
     diag = diag if diag is not None else Diagnostics()
     doc_codes = {} if doc_codes is None else doc_codes
+    lines = _line_columns(run)
+    if lines is not None:  # a run read into columns: no object per result
+        return _ranked_columns(run, lines, judged, topics, documents, seen_of, unknown, diag, doc_codes)
     seen_cache: dict[str, list[float]] = {}
     rt, rd, ir, inode, rel, seen, score = [], [], [], [], [], [], []
     nan = float("nan")
@@ -155,12 +159,173 @@ def ranked_nodes(run: Run, judged: Mapping[str, Mapping[tuple[str, int], float]]
     return RankedNodes(list(topics), rt, rd, ir, inode, relevance, seen, grade, score)
 
 
+@dataclass
+class _Lines:
+    """A run's lines as ranked_nodes reads them: names behind the codes, per-line codes, a key that orders the
+    lines of a topic (rank, then file order) and where each result starts (equal topic and ``group``)."""
+
+    topic_names: list
+    doc_names: list
+    path_names: list
+    topic: np.ndarray
+    doc: np.ndarray
+    path: np.ndarray
+    group: np.ndarray  # lines of a topic with one group value form one result; groups ordered as ranked
+    score: np.ndarray
+    line: np.ndarray | None
+
+
+def _line_columns(run) -> _Lines | None:
+    from ..model.columns import DocumentColumns, ElementColumns
+    from ..model.document import PLAIN_DOCUMENT_NODE
+
+    c = getattr(run, "columns", None)
+    if isinstance(c, ElementColumns):
+        return _Lines(c.topic_names, c.doc_names, c.path_names, c.topic, c.doc, c.path, c.rank, c.score, c.line)
+    if isinstance(c, DocumentColumns):  # each line one result, ranked as trec_eval ranks documents
+        order = c.ranked()
+        group = np.empty(len(c), dtype=np.int64)
+        group[order] = np.arange(len(c))
+        return _Lines(c.topic_names, c.doc_names, [PLAIN_DOCUMENT_NODE], c.topic, c.doc,
+                      np.zeros(len(c), dtype=np.int64), group, c.value, c.line)
+    return None
+
+
+class JudgedNodes(dict):
+    """``judged[topic][(docid, node)] = rel`` (see :func:`check_qrels`), with its array form built once for
+    the runs read into columns."""
+
+    def arrays(self):
+        got = getattr(self, "_arrays", None)
+        if got is None:
+            topics = list(self)
+            docs: dict[str, int] = {}
+            t, d, node, rel = [], [], [], []
+            for k, topic in enumerate(topics):
+                for (docid, i), v in self[topic].items():
+                    t.append(k)
+                    d.append(docs.setdefault(docid, len(docs)))
+                    node.append(i)
+                    rel.append(v)
+            width = np.int64(max(len(docs), 1))
+            key = ((np.asarray(t, dtype=np.int64) * width + np.asarray(d, dtype=np.int64)) << 32) | \
+                np.asarray(node, dtype=np.int64)
+            order = np.argsort(key)
+            got = self._arrays = (dict(zip(topics, range(len(topics)))), docs, width, key[order],
+                                  np.asarray(rel, dtype=float)[order])
+        return got
+
+
+def _ranked_columns(run, c: _Lines, judged, topics: list[str], documents, seen_of, unknown: str,
+                    diag: Diagnostics, doc_codes: dict[str, int]) -> RankedNodes:
+    """:func:`ranked_nodes` of a run read into columns, with array operations (Python loops over documents and
+    distinct XPaths only)."""
+    from ..model.document import normalize_xpath
+    from ..model.columns import codes_in
+
+    slot = codes_in(c.topic_names, dict(zip(topics, range(len(topics)))))[c.topic]
+    kept = np.flatnonzero(slot >= 0)
+    kept = kept[np.lexsort((kept, c.group[kept], slot[kept]))]  # by topic slot, rank, file order
+    doc, path = c.doc[kept], c.path[kept]
+    # each line's node: per document, its distinct XPaths looked up in the document's index
+    pw = np.int64(max(len(c.path_names), 1))
+    pairs, pair_of = np.unique(doc * pw + path, return_inverse=True)
+    pair_doc, pair_path = pairs // pw, pairs % pw
+    pair_node = np.full(len(pairs), -1, dtype=np.int64)
+    steps: dict[int, tuple] = {}
+    bounds = np.flatnonzero(np.r_[True, pair_doc[1:] != pair_doc[:-1], True])
+    for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+        tree = documents.get(c.doc_names[int(pair_doc[a])])
+        if tree is None:
+            continue
+        codes = pair_path[a:b].tolist()
+        for p in codes:
+            if p not in steps:
+                steps[p] = normalize_xpath(c.path_names[p])
+        index = tree.node_index()
+        pair_node[a:b] = np.fromiter(map(index.get, map(steps.__getitem__, codes), repeat(-1)), dtype=np.int64,
+                                     count=b - a)
+    node = pair_node[pair_of.ravel()]
+    lost = node < 0
+    if lost.any():
+        bad = np.flatnonzero(lost)
+        for k in bad[:5 if unknown != "error" else 1].tolist():  # raises for 'error'; notes examples for 'warn'
+            line = int(c.line[kept[k]]) if c.line is not None else None
+            docid = c.doc_names[int(doc[k])]
+            locate(documents.get(docid), docid, c.path_names[int(path[k])], run.source, line, unknown, diag)
+        diag.unknown_run_lines += len(bad)
+    # results: runs of equal (topic slot, group) among the kept lines; those left without a node are dropped
+    t_line, g_line = slot[kept], c.group[kept]
+    new = np.r_[True, (t_line[1:] != t_line[:-1]) | (g_line[1:] != g_line[:-1])] if len(kept) else np.zeros(0, bool)
+    result_all = np.cumsum(new) - 1
+    if lost.any():
+        live = np.bincount(result_all[~lost], minlength=int(new.sum())) > 0
+        diag.dropped_results += int((~live).sum())
+        keep = ~lost
+        kept, doc, node, result_all, new = kept[keep], doc[keep], node[keep], result_all[keep], None
+        renumber = np.cumsum(live) - 1
+        item_result = renumber[result_all]
+        first = np.flatnonzero(np.r_[True, item_result[1:] != item_result[:-1]]) if len(kept) else np.zeros(0, int)
+    else:
+        item_result = result_all
+        first = np.flatnonzero(new)
+    # document codes in order of first appearance, sharing (and extending) doc_codes
+    mapped = np.full(len(c.doc_names), -1, dtype=np.int64)
+    for code in dict.fromkeys(doc[first].tolist()):
+        mapped[code] = doc_codes.setdefault(c.doc_names[code], len(doc_codes))
+    item_doc = mapped[doc]
+    item_node = (item_doc << 32) | node
+    grade = _grades(judged, topics, slot[kept], c.doc_names, doc, node)
+    relevance = np.where(grade > 0, grade, 0.0)  # not assessed (NaN) or a negative grade: not relevant
+    seen = _seen(seen_of, c.doc_names, documents, doc, node)
+    return RankedNodes(list(topics), slot[kept][first], item_doc[first], item_result, item_node, relevance, seen,
+                       grade, c.score[kept][first])
+
+
+def _grades(judged, topics: list[str], item_slot: np.ndarray, doc_names: list, doc: np.ndarray,
+            node: np.ndarray) -> np.ndarray:
+    """The assessed value of each item's node (NaN: not assessed)."""
+    from ..model.columns import codes_in
+
+    if not isinstance(judged, JudgedNodes):
+        judged = JudgedNodes(judged)
+    topic_index, doc_index, width, keys, rel = judged.arrays()
+    out = np.full(len(doc), np.nan)
+    if not len(keys) or not len(doc):
+        return out
+    t = codes_in(topics, topic_index)[item_slot]
+    d = codes_in(doc_names, doc_index)[doc]
+    ok = (t >= 0) & (d >= 0)
+    key = ((t[ok] * width + d[ok]) << 32) | node[ok]
+    at = np.minimum(np.searchsorted(keys, key), len(keys) - 1)
+    hit = keys[at] == key
+    vals = np.full(len(key), np.nan)
+    vals[hit] = rel[at[hit]]
+    out[ok] = vals
+    return out
+
+
+def _seen(seen_of, doc_names: list, documents, doc: np.ndarray, node: np.ndarray) -> np.ndarray:
+    """``p(e;f)`` of each item's node (0 without navigation)."""
+    if seen_of is None or not len(doc):
+        return np.zeros(len(doc))
+    used = np.flatnonzero(np.bincount(doc, minlength=len(doc_names)) > 0)
+    offset = np.zeros(len(doc_names), dtype=np.int64)
+    parts, total = [], 0
+    for code in used.tolist():
+        values = np.asarray(seen_of(doc_names[code]), dtype=float)
+        offset[code] = total
+        parts.append(values)
+        total += len(values)
+    return np.concatenate(parts)[offset[doc] + node]
+
+
 def judged_nodes(qrels: ElementQrels, context: ScoringContext,
                  shared: Scratch) -> dict[str, dict[tuple[str, int], float]]:
     """:func:`check_qrels` of the assessments, once per evaluation (warnings into ``shared``)."""
     def build():
         diag = Diagnostics()
-        judged = check_qrels(qrels, context.documents, context.unknown, diag)
+        judged = JudgedNodes(check_qrels(qrels, context.documents, context.unknown, diag))
         shared.warnings += diag.messages()
         return judged
 

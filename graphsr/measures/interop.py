@@ -18,6 +18,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from ..model.columns import DocumentColumns, ElementColumns
 from ..model.document import DocumentTree
 from ..model.qrels import ElementQrels
 from ..model.run import Run
@@ -32,8 +33,11 @@ def is_plain(data) -> bool:
     an ``xpath`` column)."""
     from ..model.document import PLAIN_DOCUMENT_NODE
 
-    if getattr(data, "columns", None) is not None:  # read from document columns
+    columns = getattr(data, "columns", None)
+    if isinstance(columns, DocumentColumns):  # read from document columns
         return True
+    if isinstance(columns, ElementColumns):
+        return all(p == PLAIN_DOCUMENT_NODE for p in columns.path_names)
     if isinstance(data, ElementQrels):
         return all(xp == PLAIN_DOCUMENT_NODE for d in data.judgments.values() for _, xp in d)
     return all(xp == PLAIN_DOCUMENT_NODE for r in data for xp in r.xpaths)

@@ -16,7 +16,7 @@ from functools import cached_property
 
 import numpy as np
 
-__all__ = ["DocumentColumns"]
+__all__ = ["DocumentColumns", "ElementColumns", "codes_in"]
 
 
 @dataclass(eq=False)
@@ -99,3 +99,89 @@ class DocumentColumns:
         """The lines in trec_eval's order: by topic code, then value (score) descending, then document name
         descending."""
         return np.lexsort((-self.doc_order[self.doc], -self.value, self.topic))
+
+
+@dataclass(eq=False)
+class ElementColumns:
+    """An element run's lines as arrays, in file order: ``topic[k]``, ``doc[k]`` and ``path[k]`` index
+    ``topic_names``, ``doc_names`` and ``path_names`` (canonical XPaths, each once), ``rank[k]`` and
+    ``score[k]`` are the line's rank and score, ``line[k]`` its line in the file (None: not from a file).
+    The lines of a topic that share a rank form one tree result.
+
+    Examples
+    --------
+    >>> c = ElementColumns.from_lists(["1", "1", "1"], ["d", "d", "e"], [1, 1, 2], [2.0, 2.0, 1.0],
+    ...                               ["/a[1]", "/a[1]/b[1]", "/a[1]"])
+    >>> c.path_names, c.path.tolist(), c.num_results
+    (['/a[1]', '/a[1]/b[1]'], [0, 1, 0], 2)
+    """
+
+    topic_names: list[str]
+    doc_names: list[str]
+    path_names: list[str]
+    topic: np.ndarray
+    doc: np.ndarray
+    rank: np.ndarray
+    score: np.ndarray
+    path: np.ndarray
+    line: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return len(self.topic)
+
+    @classmethod
+    def from_lists(cls, topics: list[str], docids: list[str], ranks, scores, paths: list[str],
+                   lines=None) -> "ElementColumns":
+        """Columns from per-line values (paths canonical already; codes in order of first appearance)."""
+        def codes(names):
+            index: dict[str, int] = {}
+            return list(index), index, np.fromiter((index.setdefault(x, len(index)) for x in names),
+                                                   dtype=np.int64, count=len(names))
+
+        _, t_index, t = codes(topics)
+        _, d_index, d = codes(docids)
+        _, p_index, p = codes(paths)
+        return cls(list(t_index), list(d_index), list(p_index), t, d, np.asarray(ranks, dtype=np.int64),
+                   np.asarray(scores, dtype=float), p, None if lines is None else np.asarray(lines, dtype=np.int64))
+
+    @cached_property
+    def result_order(self) -> np.ndarray:
+        """The lines ordered by topic code, rank, then file order: each tree result's lines together."""
+        return np.lexsort((np.arange(len(self.topic)), self.rank, self.topic))
+
+    @cached_property
+    def result_starts(self) -> np.ndarray:
+        """Where each tree result starts in :attr:`result_order` (and the number of lines at the end)."""
+        o = self.result_order
+        t, r = self.topic[o], self.rank[o]
+        new = np.r_[True, (t[1:] != t[:-1]) | (r[1:] != r[:-1])] if len(o) else np.zeros(0, dtype=bool)
+        return np.r_[np.flatnonzero(new), len(o)]
+
+    @property
+    def num_results(self) -> int:
+        return len(self.result_starts) - 1
+
+    @cached_property
+    def topics(self) -> list[str]:
+        """The topics, in order of first appearance in the file."""
+        t = self.topic
+        starts = t[np.flatnonzero(np.r_[True, t[1:] != t[:-1]])] if len(t) else t
+        return [self.topic_names[c] for c in dict.fromkeys(starts.tolist())]
+
+    @cached_property
+    def docids(self) -> set[str]:
+        names = self.doc_names
+        used = np.bincount(self.doc, minlength=len(names)) > 0
+        return {names[c] for c in np.flatnonzero(used).tolist()}
+
+
+def codes_in(names: list[str], index: dict[str, int]) -> np.ndarray:
+    """The code in ``index`` of each of ``names`` (distinct names; -1 where absent), with no Python-level loop.
+
+    >>> codes_in(["b", "x", "a"], {"a": 0, "b": 1}).tolist()
+    [1, -1, 0]
+    """
+    out = dict.fromkeys(names, -1)
+    common = out.keys() & index.keys()
+    out.update(zip(common, map(index.__getitem__, common)))
+    return np.fromiter(out.values(), dtype=np.int64, count=len(out))

@@ -241,6 +241,14 @@ class DocumentTree:
         ValueError
             If ``xpath`` is not a well-formed positional path.
         """
+        key = normalize_xpath(xpath)
+        try:
+            return self.node_index()[key]
+        except KeyError:
+            raise KeyError(f"document {self.docid!r} has no node {quoted(xpath)}") from None
+
+    def node_index(self) -> dict[tuple, int]:
+        """Every node's index keyed by its :func:`normalize_xpath` steps (built once)."""
         if self._index is None:
             tags, tag, pos, par = self.tags, self.tag.tolist(), self.position.tolist(), self.parent.tolist()
             keys: list[tuple] = []
@@ -248,11 +256,7 @@ class DocumentTree:
                 step = ((tags[tag[i]], pos[i]),)
                 keys.append(step if par[i] < 0 else keys[par[i]] + step)
             self._index = {k: i for i, k in enumerate(keys)}
-        key = normalize_xpath(xpath)
-        try:
-            return self._index[key]
-        except KeyError:
-            raise KeyError(f"document {self.docid!r} has no node {quoted(xpath)}") from None
+        return self._index
 
     # -- construction helpers ----------------------------------------------
     @classmethod

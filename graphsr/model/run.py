@@ -21,7 +21,7 @@ from typing import Iterable, Iterator
 import numpy as np
 
 from ..errors import DuplicateResultError, RunFormatError
-from .columns import DocumentColumns
+from .columns import DocumentColumns, ElementColumns
 from .document import PLAIN_DOCUMENT_NODE, canonical_xpath
 
 __all__ = ["TreeResult", "Run", "RunRow"]
@@ -81,7 +81,8 @@ class Run:
     """
 
     def __init__(self, name: str, results: dict[str, list[TreeResult]] | None, source: str | None = None,
-                 run_ids: tuple[str, ...] = (), by_score: bool = False, columns: DocumentColumns | None = None):
+                 run_ids: tuple[str, ...] = (), by_score: bool = False,
+                 columns: DocumentColumns | ElementColumns | None = None):
         if results is None and columns is None:
             raise ValueError("a run needs its results or its columns")
         self.name = name
@@ -118,11 +119,30 @@ class Run:
                                        int(where) if where is not None else None)
         return cls(name, None, source, run_ids, by_score=True, columns=columns)
 
+    @classmethod
+    def from_element_columns(cls, columns: ElementColumns, name: str, source: str | None = None,
+                             run_ids: tuple[str, ...] = ()) -> "Run":
+        """An element run from :class:`~graphsr.model.columns.ElementColumns` (canonical XPaths), checked as
+        :meth:`from_rows` checks lines, with array operations; nothing per result is built until someone
+        asks for :attr:`results`.
+
+        Raises
+        ------
+        RunFormatError, DuplicateResultError
+            As :meth:`from_rows`.
+        """
+        if not _well_formed(columns):  # let the line-by-line check say what is wrong, and where
+            return cls(name, cls._checked_results(_rows_of(columns), source), source, run_ids)
+        return cls(name, None, source, run_ids, columns=columns)
+
     @property
     def results(self) -> dict[str, list[TreeResult]]:
         """Per topic, the tree results in rank order (built from the columns on first use)."""
         if self._results is None:
-            self._results = _document_results(self.columns)
+            if isinstance(self.columns, ElementColumns):
+                self._results = _element_results(self.columns)
+            else:
+                self._results = _document_results(self.columns)
         return self._results
 
     @results.setter
@@ -147,7 +167,7 @@ class Run:
     @property
     def num_results(self) -> int:
         if self._results is None:
-            return len(self.columns)
+            return self.columns.num_results if isinstance(self.columns, ElementColumns) else len(self.columns)
         return sum(len(v) for v in self.results.values())
 
     def __iter__(self) -> Iterator[TreeResult]:
@@ -168,11 +188,31 @@ class Run:
         Raises
         ------
         RunFormatError
-            If the lines of one (topic, rank) name different documents.
+            If the lines of one (topic, rank) name different documents, or an XPath is malformed.
         DuplicateResultError
             If a node appears twice in one tree result, or the same result
             (same document, same set of nodes) appears at two ranks of a topic.
         """
+        rows = list(rows)
+        canonical: dict[str, str] = {}
+        paths = []
+        for row in rows:
+            xp = canonical.get(row.xpath)
+            if xp is None:
+                try:
+                    xp = canonical[row.xpath] = canonical_xpath(row.xpath)
+                except ValueError as exc:
+                    raise RunFormatError(str(exc), source, row.line) from None
+            paths.append(xp)
+        lines = [r.line for r in rows]
+        columns = ElementColumns.from_lists([r.topic for r in rows], [r.docid for r in rows], [r.rank for r in rows],
+                                            [r.score for r in rows], paths,
+                                            None if any(ln is None for ln in lines) else lines)
+        return cls.from_element_columns(columns, name, source, run_ids)
+
+    @staticmethod
+    def _checked_results(rows: list[RunRow], source: str | None) -> dict[str, list[TreeResult]]:
+        """The tree results of lines, checked line by line (the checks' messages name lines)."""
         grouped: dict[str, dict[int, list[RunRow]]] = {}
         for row in rows:
             grouped.setdefault(row.topic, {}).setdefault(row.rank, []).append(row)
@@ -213,7 +253,7 @@ class Run:
                 seen_sets[key] = res
                 out.append(res)
             results[topic] = out
-        return cls(name, results, source, run_ids)
+        return results
 
 
 def _document_results(columns: DocumentColumns) -> dict[str, list[TreeResult]]:
@@ -228,4 +268,62 @@ def _document_results(columns: DocumentColumns) -> dict[str, list[TreeResult]]:
         name = names[t]
         ranked = results[name]
         ranked.append(make(name, len(ranked) + 1, docs[d], node, s))
+    return results
+
+
+def _well_formed(c: ElementColumns) -> bool:
+    """Whether the lines pass :meth:`Run.from_rows`' checks: each tree result names one document and each of
+    its nodes once, and no result (document and set of nodes) comes at two ranks of a topic."""
+    if len(c) == 0:
+        return True
+    o, starts = c.result_order, c.result_starts
+    sizes = np.diff(starts)
+    result = np.repeat(np.arange(len(sizes)), sizes)  # the result of each line, in result order
+    doc, path = c.doc[o], c.path[o]
+    if (doc != doc[starts[:-1]][result]).any():
+        return False
+    width = np.int64(max(len(c.path_names), 1))
+    if _repeats(result * width + path):
+        return False
+    single = sizes == 1
+    first = starts[:-1]
+    topic = c.topic[o][first]
+    docs = np.int64(max(len(c.doc_names), 1))
+    key = (topic[single] * docs + doc[first][single]) * width + path[first][single]
+    if _repeats(key):
+        return False
+    if not single.all():  # tree results: compare their sets of nodes, per topic and document
+        seen = set()
+        for r in np.flatnonzero(~single).tolist():
+            nodes = frozenset(path[starts[r]:starts[r + 1]].tolist())
+            sig = (int(topic[r]), int(doc[starts[r]]), nodes)
+            if sig in seen:
+                return False
+            seen.add(sig)
+    return True
+
+
+def _repeats(key: np.ndarray) -> bool:
+    s = np.sort(key)
+    return bool((s[1:] == s[:-1]).any())
+
+
+def _rows_of(c: ElementColumns) -> list[RunRow]:
+    tn, dn, pn = c.topic_names, c.doc_names, c.path_names
+    lines = c.line.tolist() if c.line is not None else [None] * len(c)
+    return [RunRow(tn[t], dn[d], r, s, pn[p], ln) for t, d, r, s, p, ln in
+            zip(c.topic.tolist(), c.doc.tolist(), c.rank.tolist(), c.score.tolist(), c.path.tolist(), lines)]
+
+
+def _element_results(c: ElementColumns) -> dict[str, list[TreeResult]]:
+    """Tree results per topic in rank order, each one's nodes in file order."""
+    o, starts = c.result_order, c.result_starts.tolist()
+    tn, dn, pn = c.topic_names, c.doc_names, c.path_names
+    topic, doc, rank, score, path = (c.topic[o].tolist(), c.doc[o].tolist(), c.rank[o].tolist(), c.score[o].tolist(),
+                                     c.path[o].tolist())
+    line = c.line[o].tolist() if c.line is not None else None
+    results: dict[str, list[TreeResult]] = {t: [] for t in c.topics}
+    for a, b in zip(starts[:-1], starts[1:]):
+        results[tn[topic[a]]].append(TreeResult(tn[topic[a]], rank[a], dn[doc[a]], tuple(pn[p] for p in path[a:b]),
+                                                score[a], tuple(line[a:b]) if line is not None else ()))
     return results

@@ -9,23 +9,11 @@ from functools import cached_property
 
 import numpy as np
 
-from ...model.columns import DocumentColumns
+from ...model.columns import DocumentColumns, codes_in
 from .judgments import Judgments
 from .ranking import Ranking
 
 __all__ = ["document_inputs", "JudgedDocuments"]
-
-
-def _codes_in(names: list[str], index: dict[str, int]) -> np.ndarray:
-    """The code in ``index`` of each of ``names`` (distinct names; -1 where absent), with no Python-level loop.
-
-    >>> _codes_in(["b", "x", "a"], {"a": 0, "b": 1}).tolist()
-    [1, -1, 0]
-    """
-    out = dict.fromkeys(names, -1)
-    common = out.keys() & index.keys()
-    out.update(zip(common, map(index.__getitem__, common)))
-    return np.fromiter(out.values(), dtype=np.int64, count=len(out))
 
 
 class JudgedDocuments:
@@ -59,7 +47,7 @@ class JudgedDocuments:
         """The grades of each of ``topics`` (none for a topic not assessed)."""
         c = self.columns
         slot = np.full(len(c.topic_names), -1, dtype=np.int64)
-        codes = _codes_in(topics, self.topic_index)
+        codes = codes_in(topics, self.topic_index)
         assessed = codes >= 0
         slot[codes[assessed]] = np.flatnonzero(assessed)
         where = slot[c.topic]
@@ -117,7 +105,7 @@ def document_inputs(run: DocumentColumns, judged: JudgedDocuments, topics: list[
     Lines are ranked as trec_eval ranks them: score descending, ties by document name descending.
     """
     report = dict(zip(topics, range(len(topics))))
-    where = _codes_in(run.topic_names, report)[run.topic]  # each line's report slot, -1: not reported
+    where = codes_in(run.topic_names, report)[run.topic]  # each line's report slot, -1: not reported
     keep = np.flatnonzero(where >= 0)
     rows = keep[_ranked(where[keep], run.value[keep], run.doc[keep], run)]
     t = where[rows]
@@ -126,8 +114,8 @@ def document_inputs(run: DocumentColumns, judged: JudgedDocuments, topics: list[
         q_topic = np.where(q_topic < len(judged.columns.topic_names), q_topic, -1)
         q_doc = np.where(q_doc < len(judged.columns.doc_names), q_doc, -1)
     else:
-        q_topic = _codes_in(run.topic_names, judged.topic_index)[q_topic]
-        q_doc = _codes_in(run.doc_names, judged.doc_index)[q_doc]
+        q_topic = codes_in(run.topic_names, judged.topic_index)[q_topic]
+        q_doc = codes_in(run.doc_names, judged.doc_index)[q_doc]
     grade = judged.grades_of(q_topic, q_doc)
     m = len(rows)
     starts = np.searchsorted(t, np.arange(len(topics) + 1))

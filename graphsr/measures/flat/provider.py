@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...model.columns import DocumentColumns
 from ..elements import ElementProvider
 from ..provider import RunScores
 from .columnar import JudgedDocuments, document_inputs
@@ -49,7 +50,8 @@ class FlatProvider(ElementProvider):
         empty = np.zeros(0)
         judgments = Judgments([grades.get(t, empty) for t in ranked.topics])
         values = compute_flat(measures, ranking_of(ranked, getattr(run, "by_score", False)), judgments)
-        missing = np.array([t not in run.results for t in ranked.topics], dtype=bool)
+        answered = set(run.topics)
+        missing = np.array([t not in answered for t in ranked.topics], dtype=bool)
         if missing.any():
             for m in measures:
                 values[m][missing] = m.EMPTY
@@ -57,7 +59,7 @@ class FlatProvider(ElementProvider):
 
 
 def _columnar(obj) -> bool:
-    return getattr(obj, "columns", None) is not None
+    return isinstance(getattr(obj, "columns", None), DocumentColumns)
 
 
 class _DocumentEvaluator:

@@ -1,0 +1,96 @@
+"""Element runs as columns: the arrays every element family scores from are the ones the per-result path
+builds, whatever the run holds (tree results, ties, unknown nodes, topics without assessments)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from graphsr.errors import GraphsrInputError
+from graphsr.measures.elements import Diagnostics, JudgedNodes, ranked_nodes
+from graphsr.model.document import DocumentTree
+from graphsr.model.run import Run, RunRow
+
+DOCS = {
+    "a": DocumentTree.from_nested("a", ("article", "", [("sec", "xx", [("p", "y", [])]), ("sec", "zzz", [])])),
+    "b": DocumentTree.from_nested("b", ("article", "", [("p", "q", []), ("p", "rr", [("b", "s", [])])])),
+}
+PATHS = {d: doc.xpaths() for d, doc in DOCS.items()}
+
+
+@st.composite
+def runs(draw):
+    rows, line = [], 0
+    for topic in draw(st.lists(st.sampled_from(["1", "2", "3", "10"]), min_size=1, max_size=3, unique=True)):
+        used = set()
+        for rank in range(1, draw(st.integers(1, 6)) + 1):
+            docid = draw(st.sampled_from(["a", "b", "a", "b", "zz"]))
+            choices = PATHS.get(docid, ["/x[1]"]) + ["/article[1]/nope[1]"]
+            nodes = draw(st.lists(st.sampled_from(choices), min_size=1, max_size=3, unique=True))
+            key = (docid, frozenset(nodes))
+            if key in used:
+                continue
+            used.add(key)
+            score = draw(st.sampled_from([1.0, 2.0, 0.5]))
+            for xp in nodes:
+                line += 1
+                rows.append(RunRow(topic, docid, rank, score, xp, line))
+    draw(st.randoms()).shuffle(rows)
+    return rows
+
+
+def _judged(draw_rng):
+    out = {}
+    for topic in ["1", "2", "7"]:
+        out[topic] = {(d, i): float(draw_rng.choice([-1.0, 0.0, 0.5, 1.0, 2.0]))
+                      for d, doc in DOCS.items() for i in range(len(doc)) if draw_rng.random() < 0.5}
+    return out
+
+
+def _same(a, b):
+    assert a.topics == b.topics
+    for name in ("result_topic", "result_doc", "item_result", "item_node", "rel", "seen", "grade", "result_score"):
+        x, y = getattr(a, name), getattr(b, name)
+        assert np.array_equal(np.asarray(x), np.asarray(y), equal_nan=True), name
+
+
+@settings(max_examples=300, deadline=None)
+@given(runs(), st.integers(0, 2**32 - 1), st.sampled_from(["error", "warn"]), st.booleans())
+def test_columns_and_results_give_the_same_arrays(rows, seed, unknown, shared_codes):
+    rng = np.random.default_rng(seed)
+    judged = _judged(rng)
+    topics = ["1", "10", "2", "3", "7"]
+    seen = {d: rng.random(len(doc)) for d, doc in DOCS.items()}
+    columnar = Run.from_rows(rows, "r", "r.run")
+    assert columnar.columns is not None
+    legacy = Run("r", columnar.results, "r.run")  # the same results, without columns
+    assert legacy.columns is None
+
+    def build(run):
+        diag, codes = Diagnostics(), ({"b": 0} if shared_codes else {})
+        try:
+            got = ranked_nodes(run, JudgedNodes(judged), topics, DOCS, seen.__getitem__, unknown, diag, codes)
+        except GraphsrInputError as exc:
+            return str(exc)
+        return got, codes, (diag.unknown_run_lines, diag.dropped_results, diag.examples)
+
+    a, b = build(columnar), build(legacy)
+    if isinstance(a, str) or isinstance(b, str):
+        assert a == b
+        return
+    _same(a[0], b[0])
+    assert a[1:] == b[1:]
+
+
+def test_the_columnar_path_is_taken_and_fails_like_the_other(tmp_path):
+    path = tmp_path / "r.run"
+    path.write_text("1 Q0 a 1 2 sys /article[1]/sec[1]\n1 Q0 a 2 1 sys /article[1]/sec[9]\n")
+    from graphsr.io import read_run
+
+    run = read_run(path)
+    assert run.columns is not None and run._results is None
+    with pytest.raises(GraphsrInputError, match=r"r\.run:2: .*sec\[9\]"):
+        ranked_nodes(run, {}, ["1"], DOCS, None)
+    assert run._results is None  # scoring built no per-result objects
