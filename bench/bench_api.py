@@ -7,7 +7,10 @@
 
 with the values checked equal.
 
-    python bench/bench_api.py [--topics 200] [--depth 1000] [--repeat 3] [--json FILE]
+    python bench/bench_api.py [--topics 200] [--depth 1000] [--repeat 3] [--big 2000] [--json FILE]
+
+Then, in one process with inputs already in memory, each tool beside pytrec_eval (ranx too when installed);
+and a 2,000 x 1,000-line run on the command line, graphsr and ir_measures, with each command's peak memory.
 """
 
 from __future__ import annotations
@@ -166,12 +169,28 @@ def in_process(qp: Path, rp: Path, repeat: int) -> dict[str, list[float]]:
     return {name: v[1:] for name, v in times.items()}
 
 
+def write_big(folder: Path, topics: int, depth: int, seed: int = 0) -> tuple[Path, Path]:
+    """A TREC run of ``topics`` x ``depth`` lines (scores with 6 decimals, 200,000 documents) and qrels of 100
+    documents a topic, written in one pass."""
+    rng = np.random.default_rng(seed)
+    run, qrels = folder / "big.run", folder / "big.qrels"
+    with open(run, "w") as r, open(qrels, "w") as q:
+        for t in range(topics):
+            docs = rng.choice(200_000, depth, replace=False)
+            r.write("".join(f"{t} Q0 d{d} 0 {s:.6f} bm25\n" for d, s in zip(docs, rng.random(depth))))
+            q.write("".join(f"{t} 0 d{d} {g}\n" for d, g in zip(rng.choice(docs, 100, replace=False),
+                                                                 rng.integers(0, 3, 100))))
+    return qrels, run
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--topics", type=int, default=200)
     ap.add_argument("--depth", type=int, default=1000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json")
+    ap.add_argument("--big", type=int, default=2000, metavar="TOPICS",
+                    help="also time TOPICS x 1000 lines on the command line, with peak memory (0: skip)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         qp, rp = write_data(Path(tmp), args.topics, args.depth)
@@ -204,6 +223,22 @@ def main() -> None:
             for m in MEASURES:  # both print 6 digits
                 assert abs(got["graphsr eval"][m] - got["ir_measures (command)"][m]) <= 1.5e-6, (m, got)
         inside = in_process(qp, rp, args.repeat)
+        big = {}
+        if args.big:
+            bq, br = write_big(Path(tmp), args.big, 1000)
+            size = br.stat().st_size
+            # one command per process, so that each peak is that command's own (the children's maximum)
+            for name, cmd in (("graphsr eval", [str(bindir / "graphsr"), "eval", str(bq), str(br),
+                                                *(a for m in MEASURES for a in ("-m", m))]),
+                              ("ir_measures (command)", [str(bindir / "ir_measures"), str(bq), str(br),
+                                                         " ".join(MEASURES)])):
+                code = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
+                        "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
+                        "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+                out = subprocess.run([sys.executable, "-c", code, *cmd], capture_output=True, text=True, check=True,
+                                     env=user_env()).stdout.split()
+                big[name] = (float(out[0]), int(out[1]) * 1024)
+            big["_lines"], big["_size"] = args.big * 1000, size
     out = {"topics": args.topics, "depth": args.depth, "values": ours,
            **{name: {"median_s": statistics.median(v), "runs_s": [round(x, 3) for x in v]} for name, v in times.items()}}
     print(f"{args.topics} topics x {args.depth} results, {', '.join(MEASURES)} (values equal to ir_measures; "
@@ -221,6 +256,14 @@ def main() -> None:
     for name in ("graphsr.calc_aggregate (dicts)", "graphsr.calc_aggregate (DataFrames)"):
         print(f"  {name} takes {statistics.median(inside[name]) / ref:.2f}x pytrec_eval's time")
     out["in_process_s"] = {name: statistics.median(v) for name, v in inside.items()}
+    if big:
+        lines, size = big.pop("_lines"), big.pop("_size")
+        print(f"{lines:,} lines ({size / 2**20:.0f} MB run file) on the command line:")
+        for name, (seconds, peak) in big.items():
+            print(f"  {name:<28} {seconds:6.2f} s, peak memory {peak / 2**20:5.0f} MB ({peak / size:.1f}x the run "
+                  "file)")
+        out["big"] = {"lines": lines, "run_bytes": size, **{k: {"seconds": v[0], "peak_bytes": v[1]}
+                                                             for k, v in big.items()}}
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))
 

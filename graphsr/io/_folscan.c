@@ -31,20 +31,20 @@
  *
  *   TREC document runs 'topic Q0 docno rank score run_id [anything]' (a
  *   seventh field holding '/' or '[' is an XPath: an element line, declined).
- *   Returns (topic, doc, score, line, run_id, run_ids); the rank is not read,
- *   as trec_eval does not read it.
+ *   Returns (topic, doc, score, line, run_ids), codes and lines int32; the
+ *   rank is not read, as trec_eval does not read it.
  *
  * scan_element_run(data, topics, docs, paths) -> tuple | int
  *
  *   Element runs 'topic Q0 file rank score run_id xpath' (exactly 7 fields,
  *   an XPath in the seventh, an integer rank).  Returns (topic, doc, rank,
- *   score, path, line, run_ids): path codes index the dict `paths` (XPaths as
- *   written); the run id of each line is not kept, only the ids met.
+ *   score, path, line, run_ids): codes and lines int32, path codes indexing
+ *   the dict `paths` (XPaths as written); the run ids met, not each line's.
  *
  * scan_trec_qrels(data, topics, docs) -> tuple | int
  *
  *   TREC document qrels 'topic iteration docno rel', exactly 4 fields.
- *   Returns (topic, doc, rel, line), rel float64.
+ *   Returns (topic, doc, rel, line), codes and lines int32, rel float64.
  *
  * scan_dict(data, topics, docs) -> tuple | None
  *
@@ -361,6 +361,35 @@ static int split_fields(const char *p, const char *end, const char **fs, Py_ssiz
     }
 }
 
+/* k new 1-d numpy arrays of `cap` entries (of the numpy `types`) that a scanner fills in place (no second copy
+   of the columns); 0, or -1 with an exception. */
+static int new_arrays(int k, Py_ssize_t cap, const int *types, PyObject **arrays, void **data) {
+    npy_intp dims[1] = {cap > 0 ? cap : 1};
+    for (int i = 0; i < k; ++i) arrays[i] = NULL;
+    for (int i = 0; i < k; ++i) {
+        arrays[i] = PyArray_SimpleNew(1, dims, types[i]);
+        if (arrays[i] == NULL) return -1;
+        data[i] = PyArray_DATA((PyArrayObject *)arrays[i]);
+    }
+    return 0;
+}
+
+/* cut the arrays to their first n entries (in place); 0, or -1 with an exception */
+static int cut_arrays(int k, Py_ssize_t n, PyObject **arrays) {
+    npy_intp len[1] = {n};
+    PyArray_Dims dims = {len, 1};
+    for (int i = 0; i < k; ++i) {
+        PyObject *r = PyArray_Resize((PyArrayObject *)arrays[i], &dims, 0, NPY_CORDER);
+        if (r == NULL) return -1;
+        Py_DECREF(r);
+    }
+    return 0;
+}
+
+static void drop_arrays(int k, PyObject **arrays) {
+    for (int i = 0; i < k; ++i) Py_XDECREF(arrays[i]);
+}
+
 static PyObject *scan_run(PyObject *self, PyObject *args) {
     Py_buffer view;
     PyObject *topics, *docs;
@@ -546,32 +575,22 @@ static int xpath_like(const char *s, Py_ssize_t len) {
     return memchr(s, '/', (size_t)len) != NULL || memchr(s, '[', (size_t)len) != NULL;
 }
 
-static PyObject *scan_trec_run(PyObject *self, PyObject *args) {
-    Py_buffer view;
-    PyObject *topics, *docs;
-    if (!PyArg_ParseTuple(args, "y*O!O!", &view, &PyDict_Type, &topics, &PyDict_Type, &docs)) return NULL;
-    const char *data = view.buf, *end = data + view.len;
-    Py_ssize_t cap = 1;
-    for (const char *q = data; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; ++q) ++cap;
-    int64_t *col[5];
-    for (int k = 0; k < 5; ++k) col[k] = malloc((size_t)cap * sizeof(int64_t));
-    double *score = (double *)col[2];
-    PyObject *run_ids = PyDict_New(), *result = NULL;
-    Names tn = {index_of(0, topics), topics, NULL, 0, 0}, dn = {index_of(1, docs), docs, NULL, 0, 0},
-          rn = {NULL, run_ids, NULL, 0, 0};
-    long bad = 0;
-    Py_ssize_t n = 0;
-    int failed = run_ids == NULL || tn.ix == NULL || dn.ix == NULL;
-    for (int k = 0; k < 5; ++k) failed |= col[k] == NULL;
-    long lineno = 0;
+/* The TREC document run lines of [data, end) into the columns from entry n0 on (at most cap entries in all),
+   line numbers counted from line0.  Returns the entries written; sets *bad to the first line the fast path
+   declines, or *failed (with an exception) on a failure. */
+static Py_ssize_t trec_run_lines(const char *data, const char *end, Names *tn, Names *dn, Names *rn, int32_t *topic_c,
+                                 int32_t *doc_c, double *score, int32_t *line_c, Py_ssize_t n0, Py_ssize_t cap,
+                                 long line0, long *bad, int *failed) {
+    Py_ssize_t n = n0;
+    long lineno = line0;
     const char *p = data;
     const char *odd = first_odd_byte(data, end);
-    while (!failed && !bad && p < end) {
+    while (!*failed && !*bad && p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *le = nl ? nl : end;
         ++lineno;
-        if (le > odd) {
-            bad = lineno;
+        if (le > odd || n >= cap) {
+            *bad = lineno;
             break;
         }
         const unsigned char *e = (const unsigned char *)le, *u = skip_sep((const unsigned char *)p, e);
@@ -589,35 +608,103 @@ static PyObject *scan_trec_run(PyObject *self, PyObject *args) {
         /* 6 fields, or more with no XPath in the seventh (trec_eval reads nothing after the run id) */
         double sc;
         if (k < 6 || (k == 7 && xpath_like(fs[6], fl[6])) || read_double(fs[4], fl[4], &sc)) {
-            bad = lineno;
+            *bad = lineno;
             break;
         }
-        int64_t t = name_code(&tn, fs[0], fl[0]), d = name_code(&dn, fs[2], fl[2]), r = name_code(&rn, fs[5], fl[5]);
+        int64_t t = name_code(tn, fs[0], fl[0]), d = name_code(dn, fs[2], fl[2]), r = name_code(rn, fs[5], fl[5]);
         if (t < 0 || d < 0 || r < 0) {
-            failed = 1;
+            *failed = 1;
             break;
         }
-        col[0][n] = t;
-        col[1][n] = d;
+        if (lineno > INT32_MAX || t > INT32_MAX || d > INT32_MAX) { /* beyond 32-bit codes: the line reader */
+            *bad = lineno;
+            break;
+        }
+        topic_c[n] = (int32_t)t;
+        doc_c[n] = (int32_t)d;
         score[n] = sc;
-        col[3][n] = lineno;
-        col[4][n] = r;
+        line_c[n] = (int32_t)lineno;
         ++n;
     }
+    return n - n0;
+}
+
+static PyObject *scan_trec_run(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    PyObject *topics, *docs;
+    if (!PyArg_ParseTuple(args, "y*O!O!", &view, &PyDict_Type, &topics, &PyDict_Type, &docs)) return NULL;
+    const char *data = view.buf, *end = data + view.len;
+    Py_ssize_t cap = 1;
+    for (const char *q = data; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; ++q) ++cap;
+    void *col[4];
+    PyObject *arr[4];
+    static const int types[4] = {NPY_INT32, NPY_INT32, NPY_FLOAT64, NPY_INT32}; /* topic, doc, score, line */
+    int failed = new_arrays(4, cap, types, arr, col) < 0;
+    PyObject *run_ids = failed ? NULL : PyDict_New(), *result = NULL;
+    Names tn = {NULL, topics, NULL, 0, 0}, dn = {NULL, docs, NULL, 0, 0}, rn = {NULL, run_ids, NULL, 0, 0};
+    if (!failed) {
+        tn.ix = index_of(0, topics);
+        dn.ix = index_of(1, docs);
+    }
+    long bad = 0;
+    failed = failed || run_ids == NULL || tn.ix == NULL || dn.ix == NULL;
+    Py_ssize_t n = failed ? 0 : trec_run_lines(data, end, &tn, &dn, &rn, col[0], col[1], col[2], col[3], 0, cap, 0,
+                                               &bad, &failed);
     if (!failed && bad) {
         result = PyLong_FromLong(bad);
-    } else if (!failed) {
+    } else if (!failed && cut_arrays(4, n, arr) == 0) {
         PyObject *ids = PyDict_Keys(run_ids);
-        if (ids != NULL) {
-            result = Py_BuildValue("(NNNNNN)", as_array(col[0], n, NPY_INT64), as_array(col[1], n, NPY_INT64),
-                                   as_array(score, n, NPY_FLOAT64), as_array(col[3], n, NPY_INT64),
-                                   as_array(col[4], n, NPY_INT64), ids);
-        }
+        if (ids != NULL) result = Py_BuildValue("(OOOON)", arr[0], arr[1], arr[2], arr[3], ids);
     } else if (!PyErr_Occurred()) {
         PyErr_NoMemory();
     }
-    for (int k = 0; k < 5; ++k) free(col[k]);
+    drop_arrays(4, arr);
     Py_XDECREF(run_ids);
+    PyBuffer_Release(&view);
+    return result;
+}
+
+/* the writable, C-contiguous 1-d array `a` of numpy type `type`, or NULL with an exception */
+static void *column_of(PyObject *a, int type, Py_ssize_t *len) {
+    if (!PyArray_Check(a) || PyArray_TYPE((PyArrayObject *)a) != type || PyArray_NDIM((PyArrayObject *)a) != 1 ||
+        !PyArray_ISCARRAY((PyArrayObject *)a)) {
+        PyErr_SetString(PyExc_TypeError, "expected writable contiguous 1-d arrays of the scanner's types");
+        return NULL;
+    }
+    *len = PyArray_DIM((PyArrayObject *)a, 0);
+    return PyArray_DATA((PyArrayObject *)a);
+}
+
+static PyObject *scan_trec_run_into(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    PyObject *topics, *docs, *run_ids, *a[4];
+    Py_ssize_t offset;
+    long first_line;
+    if (!PyArg_ParseTuple(args, "y*O!O!O!OOOOnl", &view, &PyDict_Type, &topics, &PyDict_Type, &docs, &PyDict_Type,
+                          &run_ids, &a[0], &a[1], &a[2], &a[3], &offset, &first_line))
+        return NULL;
+    static const int types[4] = {NPY_INT32, NPY_INT32, NPY_FLOAT64, NPY_INT32};
+    void *col[4];
+    Py_ssize_t cap = -1, len;
+    PyObject *result = NULL;
+    int failed = 0;
+    for (int k = 0; k < 4 && !failed; ++k) {
+        col[k] = column_of(a[k], types[k], &len);
+        failed = col[k] == NULL;
+        cap = (cap < 0 || len < cap) ? len : cap;
+    }
+    Names tn = {NULL, topics, NULL, 0, 0}, dn = {NULL, docs, NULL, 0, 0}, rn = {NULL, run_ids, NULL, 0, 0};
+    if (!failed) {
+        tn.ix = index_of(0, topics);
+        dn.ix = index_of(1, docs);
+        failed = tn.ix == NULL || dn.ix == NULL || offset < 0 || offset > cap;
+        if (failed && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "offset outside the arrays");
+    }
+    long bad = 0;
+    Py_ssize_t n = failed ? 0 : trec_run_lines(view.buf, (const char *)view.buf + view.len, &tn, &dn, &rn, col[0],
+                                               col[1], col[2], col[3], offset, cap, first_line, &bad, &failed);
+    if (!failed) result = bad ? PyLong_FromLong(-bad) : PyLong_FromSsize_t(n);
+    else if (!PyErr_Occurred()) PyErr_NoMemory();
     PyBuffer_Release(&view);
     return result;
 }
@@ -630,16 +717,24 @@ static PyObject *scan_element_run(PyObject *self, PyObject *args) {
     const char *data = view.buf, *end = data + view.len;
     Py_ssize_t cap = 1;
     for (const char *q = data; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; ++q) ++cap;
-    int64_t *col[7];
-    for (int k = 0; k < 7; ++k) col[k] = malloc((size_t)cap * sizeof(int64_t));
-    double *score = (double *)col[3];
-    PyObject *run_ids = PyDict_New(), *result = NULL;
-    Names tn = {index_of(0, topics), topics, NULL, 0, 0}, dn = {index_of(1, docs), docs, NULL, 0, 0},
-          xn = {NULL, paths, NULL, 0, 0}, rn = {NULL, run_ids, NULL, 0, 0};
+    void *col[6];
+    PyObject *arr[6];
+    /* topic, doc, rank, score, path, line */
+    static const int types[6] = {NPY_INT32, NPY_INT32, NPY_INT64, NPY_FLOAT64, NPY_INT32, NPY_INT32};
+    int failed = new_arrays(6, cap, types, arr, col) < 0;
+    int32_t *topic_c = col[0], *doc_c = col[1], *path_c = col[4], *line_c = col[5];
+    int64_t *rank_c = col[2];
+    double *score = col[3];
+    PyObject *run_ids = failed ? NULL : PyDict_New(), *result = NULL;
+    Names tn = {NULL, topics, NULL, 0, 0}, dn = {NULL, docs, NULL, 0, 0}, xn = {NULL, paths, NULL, 0, 0},
+          rn = {NULL, run_ids, NULL, 0, 0};
+    if (!failed) {
+        tn.ix = index_of(0, topics);
+        dn.ix = index_of(1, docs);
+    }
     long bad = 0;
     Py_ssize_t n = 0;
-    int failed = run_ids == NULL || tn.ix == NULL || dn.ix == NULL;
-    for (int k = 0; k < 7; ++k) failed |= col[k] == NULL;
+    failed = failed || run_ids == NULL || tn.ix == NULL || dn.ix == NULL;
     long lineno = 0;
     const char *p = data;
     const char *odd = first_odd_byte(data, end);
@@ -677,28 +772,28 @@ static PyObject *scan_element_run(PyObject *self, PyObject *args) {
             failed = 1;
             break;
         }
-        col[0][n] = t;
-        col[1][n] = d;
-        col[2][n] = rank;
+        if (lineno > INT32_MAX || t > INT32_MAX || d > INT32_MAX || x > INT32_MAX) {
+            bad = lineno;
+            break;
+        }
+        topic_c[n] = (int32_t)t;
+        doc_c[n] = (int32_t)d;
+        rank_c[n] = rank;
         score[n] = sc;
-        col[4][n] = x;
-        col[5][n] = lineno;
-        col[6][n] = r;
+        path_c[n] = (int32_t)x;
+        line_c[n] = (int32_t)lineno;
+        (void)r;
         ++n;
     }
     if (!failed && bad) {
         result = PyLong_FromLong(bad);
-    } else if (!failed) {
+    } else if (!failed && cut_arrays(6, n, arr) == 0) {
         PyObject *ids = PyDict_Keys(run_ids);
-        if (ids != NULL) {
-            result = Py_BuildValue("(NNNNNNN)", as_array(col[0], n, NPY_INT64), as_array(col[1], n, NPY_INT64),
-                                   as_array(col[2], n, NPY_INT64), as_array(score, n, NPY_FLOAT64),
-                                   as_array(col[4], n, NPY_INT64), as_array(col[5], n, NPY_INT64), ids);
-        }
+        if (ids != NULL) result = Py_BuildValue("(OOOOOON)", arr[0], arr[1], arr[2], arr[3], arr[4], arr[5], ids);
     } else if (!PyErr_Occurred()) {
         PyErr_NoMemory();
     }
-    for (int k = 0; k < 7; ++k) free(col[k]);
+    drop_arrays(6, arr);
     Py_XDECREF(run_ids);
     PyBuffer_Release(&view);
     return result;
@@ -711,15 +806,21 @@ static PyObject *scan_trec_qrels(PyObject *self, PyObject *args) {
     const char *data = view.buf, *end = data + view.len;
     Py_ssize_t cap = 1;
     for (const char *q = data; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; ++q) ++cap;
-    int64_t *col[4];
-    for (int k = 0; k < 4; ++k) col[k] = malloc((size_t)cap * sizeof(int64_t));
-    double *rel = (double *)col[2];
+    void *col[4];
+    PyObject *arr[4];
+    static const int types[4] = {NPY_INT32, NPY_INT32, NPY_FLOAT64, NPY_INT32}; /* topic, doc, rel, line */
+    int failed = new_arrays(4, cap, types, arr, col) < 0;
+    int32_t *topic_c = col[0], *doc_c = col[1], *line_c = col[3];
+    double *rel = col[2];
     PyObject *result = NULL;
-    Names tn = {index_of(0, topics), topics, NULL, 0, 0}, dn = {index_of(1, docs), docs, NULL, 0, 0};
+    Names tn = {NULL, topics, NULL, 0, 0}, dn = {NULL, docs, NULL, 0, 0};
+    if (!failed) {
+        tn.ix = index_of(0, topics);
+        dn.ix = index_of(1, docs);
+    }
     long bad = 0;
     Py_ssize_t n = 0;
-    int failed = tn.ix == NULL || dn.ix == NULL;
-    for (int k = 0; k < 4; ++k) failed |= col[k] == NULL;
+    failed = failed || tn.ix == NULL || dn.ix == NULL;
     long lineno = 0;
     const char *p = data;
     const char *odd = first_odd_byte(data, end);
@@ -753,21 +854,24 @@ static PyObject *scan_trec_qrels(PyObject *self, PyObject *args) {
             failed = 1;
             break;
         }
-        col[0][n] = t;
-        col[1][n] = d;
+        if (lineno > INT32_MAX || t > INT32_MAX || d > INT32_MAX) {
+            bad = lineno;
+            break;
+        }
+        topic_c[n] = (int32_t)t;
+        doc_c[n] = (int32_t)d;
         rel[n] = r;
-        col[3][n] = lineno;
+        line_c[n] = (int32_t)lineno;
         ++n;
     }
     if (!failed && bad) {
         result = PyLong_FromLong(bad);
-    } else if (!failed) {
-        result = Py_BuildValue("(NNNN)", as_array(col[0], n, NPY_INT64), as_array(col[1], n, NPY_INT64),
-                               as_array(rel, n, NPY_FLOAT64), as_array(col[3], n, NPY_INT64));
+    } else if (!failed && cut_arrays(4, n, arr) == 0) {
+        result = Py_BuildValue("(OOOO)", arr[0], arr[1], arr[2], arr[3]);
     } else if (!PyErr_Occurred()) {
         PyErr_NoMemory();
     }
-    for (int k = 0; k < 4; ++k) free(col[k]);
+    drop_arrays(4, arr);
     PyBuffer_Release(&view);
     return result;
 }
@@ -855,11 +959,26 @@ static PyObject *scan_dict(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* Drop the C indexes of the vocabulary dicts (and the references they hold to them): readers call it when a
+   file is read, so an index never outlives its use nor keeps a vocabulary alive. */
+static PyObject *forget(PyObject *self, PyObject *unused) {
+    for (int w = 0; w < 2; ++w) {
+        Py_CLEAR(indexes[w].dict);
+        free(indexes[w].slots);
+        memset(&indexes[w], 0, sizeof indexes[w]);
+    }
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"forget", forget, METH_NOARGS, "Drop the name indexes kept between scans."},
     {"scan_run", scan_run, METH_VARARGS, "Columns of a well-formed passage run file, or the first line not read."},
     {"scan_qrels", scan_qrels, METH_VARARGS, "Columns of a well-formed FOL qrels file, or the first line not read."},
     {"scan_trec_run", scan_trec_run, METH_VARARGS,
      "Columns of a well-formed TREC document run file, or the first line not read."},
+    {"scan_trec_run_into", scan_trec_run_into, METH_VARARGS,
+     "A block of whole TREC document run lines into given columns: entries written, or minus the first line not "
+     "read."},
     {"scan_element_run", scan_element_run, METH_VARARGS,
      "Columns of a well-formed element run file, or the first line not read."},
     {"scan_dict", scan_dict, METH_VARARGS,

@@ -7,7 +7,7 @@ from typing import Iterator
 
 from ..errors import GraphsrInputError
 
-__all__ = ["iter_fields", "open_binary", "read_bytes", "c_scanner"]
+__all__ = ["iter_fields", "open_binary", "read_bytes", "c_scanner", "scanned"]
 
 
 def open_binary(path: str | os.PathLike):
@@ -60,6 +60,15 @@ def read_bytes(path: str | os.PathLike, error: type[GraphsrInputError]) -> bytes
             return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
     except (OSError, EOFError) as exc:
         raise error(f"cannot read file: {getattr(exc, 'strerror', None) or exc}", path) from None
+
+
+def scanned(scan, function: str, *args):
+    """``scan.function(*args)``, then the scanner's name indexes dropped (they would keep the vocabularies
+    alive, and take memory the scoring needs)."""
+    try:
+        return getattr(scan, function)(*args)
+    finally:
+        scan.forget()
 
 
 def c_scanner():

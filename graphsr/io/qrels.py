@@ -38,13 +38,13 @@ def read_element_qrels(path: str | os.PathLike) -> ElementQrels:
     as plain documents: each document one element (``/doc[1]``), scored
     without a collection.
     """
-    from ._lines import c_scanner, read_bytes
+    from ._lines import c_scanner, read_bytes, scanned
 
     scan = c_scanner()
     if scan is not None:  # well-formed TREC document qrels: columns in C, no object per line
         topic_codes: dict[str, int] = {}
         doc_codes: dict[str, int] = {}
-        got = scan.scan_trec_qrels(read_bytes(path, QrelsFormatError), topic_codes, doc_codes)
+        got = scanned(scan, "scan_trec_qrels", read_bytes(path, QrelsFormatError), topic_codes, doc_codes)
         if not isinstance(got, int) and len(got[0]):
             from ..model.columns import DocumentColumns
 

@@ -74,25 +74,84 @@ def read_run(path: str | os.PathLike, name: str | None = None, vocabulary=None) 
     if scan is not None:  # a well-formed TREC document run: columns in C, no object per line
         shared = getattr(getattr(vocabulary, "columns", None), "index", None)
         topic_codes, doc_codes = shared if shared is not None else ({}, {})
-        data = read_bytes(path, RunFormatError)
-        got = scan.scan_trec_run(data, topic_codes, doc_codes)
-        if not isinstance(got, int) and len(got[0]):
+        got = _scan_document_run(scan, path, topic_codes, doc_codes)
+        if got is not None:
             return _document_run(got, (topic_codes, doc_codes), path, name)
-        run = _element_run(scan, data, path, name)
+        run = _element_run(scan, read_bytes(path, RunFormatError), path, name)
         if run is not None:
             return run
     return _read_run_lines(path, name)
+
+
+#: Bytes read at a time by the document run scanner: a run is never held whole in memory, only its columns.
+BLOCK = 4 << 20
+
+
+def _blocks(path):
+    """The file's bytes in blocks of whole lines (through gzip for ``.gz``), a UTF-8 byte order mark dropped."""
+    from ._lines import open_binary
+
+    try:
+        with open_binary(path) as fh:
+            rest = b""
+            first = True
+            while True:
+                chunk = fh.read(BLOCK)
+                if first:
+                    chunk = chunk[3:] if chunk.startswith(b"\xef\xbb\xbf") else chunk
+                    first = False
+                if not chunk:
+                    if rest:
+                        yield rest
+                    return
+                cut = chunk.rfind(b"\n") + 1
+                if cut == 0:
+                    rest += chunk
+                    continue
+                yield rest + chunk[:cut]
+                rest = chunk[cut:]
+    except (OSError, EOFError) as exc:
+        raise RunFormatError(f"cannot read file: {getattr(exc, 'strerror', None) or exc}", path) from None
+
+
+def _scan_document_run(scan, path, topic_codes: dict, doc_codes: dict):
+    """A TREC document run file's columns, read by the C scanner a block at a time into columns allocated once
+    (a first pass counts the lines); None when the scanner declines a line or the file has none."""
+    lines = 0
+    ends_open = False
+    for block in _blocks(path):
+        lines += block.count(b"\n")
+        ends_open = not block.endswith(b"\n")
+    cap = lines + ends_open
+    if cap == 0:
+        return None
+    columns = (np.empty(cap, np.int32), np.empty(cap, np.int32), np.empty(cap, np.float64), np.empty(cap, np.int32))
+    run_ids: dict[str, int] = {}
+    n, line = 0, 0
+    try:
+        for block in _blocks(path):
+            got = scan.scan_trec_run_into(block, topic_codes, doc_codes, run_ids, *columns, n, line)
+            if got < 0:
+                return None
+            n += got
+            line += block.count(b"\n") + (not block.endswith(b"\n"))
+    finally:
+        scan.forget()
+    if n == 0:
+        return None
+    return (*(c[:n] if n < cap else c for c in columns), list(run_ids))
 
 
 def _element_run(scan, data: bytes, path, name: str | None) -> Run | None:
     """The run of a well-formed element run file, read by the C scanner (None: the line reader reads it)."""
     from ..model.columns import ElementColumns
     from ..model.document import canonical_xpath
+    from ._lines import scanned
 
     topics: dict[str, int] = {}
     docs: dict[str, int] = {}
     paths: dict[str, int] = {}
-    got = scan.scan_element_run(data, topics, docs, paths)
+    got = scanned(scan, "scan_element_run", data, topics, docs, paths)
     if isinstance(got, int) or not len(got[0]):
         return None
     topic, doc, rank, score, path_code, line, run_ids = got
@@ -173,7 +232,7 @@ def _document_run(scanned, index: tuple[dict, dict], path, name: str | None) -> 
     """The run of a TREC document run file the C scanner read (``index``: its name -> code dicts)."""
     from ..model.columns import DocumentColumns
 
-    topic, doc, score, line, _run_id, run_ids = scanned
+    topic, doc, score, line, run_ids = scanned
     columns = DocumentColumns(list(index[0]), list(index[1]), topic, doc, score, line, index=index)
     return Run.from_columns(columns, str(path) if name is None else name, str(path), tuple(run_ids))
 

@@ -77,10 +77,12 @@ class DocumentColumns:
         """The index of the first line whose (topic, document) an earlier line has, or None."""
         if len(self.topic) < 2:
             return None
-        key = self.topic * np.int64(max(len(self.doc_names), 1)) + self.doc
-        ordered = np.sort(key)
-        if not (ordered[1:] == ordered[:-1]).any():
+        key = self.topic * np.int64(max(len(self.doc_names), 1))
+        key += self.doc
+        key.sort()  # in place: a run's lines are checked in one array the size of a column
+        if not (key[1:] == key[:-1]).any():
             return None
+        key = self.topic * np.int64(max(len(self.doc_names), 1)) + self.doc
         seen: set[int] = set()
         for k, x in enumerate(key.tolist()):  # rare: find the line
             if x in seen:

@@ -57,16 +57,28 @@ class JudgedDocuments:
     def grades_of(self, topic_codes: np.ndarray, doc_codes: np.ndarray) -> np.ndarray:
         """The grade of each (topic, document) pair, in the assessments' codes (-1: not a name they know);
         NaN where not assessed."""
-        out = np.full(len(topic_codes), np.nan)
-        known = (topic_codes >= 0) & (doc_codes >= 0)
-        key = topic_codes[known] * self.width + doc_codes[known]
+        return self.grades_of_keys(self.keys_of(topic_codes, doc_codes))
+
+    def keys_of(self, topic_codes: np.ndarray, doc_codes: np.ndarray) -> np.ndarray:
+        """The look-up key of each (topic, document) pair (-1 where either is unknown)."""
+        key = topic_codes.astype(np.int64)
+        key *= self.width
+        key += doc_codes
+        key[(topic_codes < 0) | (doc_codes < 0)] = -1
+        return key
+
+    def grades_of_keys(self, key: np.ndarray) -> np.ndarray:
+        """The grade of each key of :meth:`keys_of` (NaN: not assessed); ``key`` is overwritten."""
+        out = np.full(len(key), np.nan)
+        if not len(self.key) or not len(key):
+            return out
         at = np.searchsorted(self.key, key)
-        at_ok = at < len(self.key)
-        hit = np.zeros(len(key), dtype=bool)
-        hit[at_ok] = self.key[at[at_ok]] == key[at_ok]
-        vals = np.full(len(key), np.nan)
-        vals[hit] = self.grade[at[hit]]
-        out[known] = vals
+        np.minimum(at, len(self.key) - 1, out=at)
+        found = self.key.take(at)
+        np.subtract(found, key, out=key)  # 0 where the key is assessed (keys are >= 0, -1 never matches)
+        del found
+        hit = key == 0
+        out[hit] = self.grade.take(at[hit])
         return out
 
 
@@ -75,27 +87,55 @@ def _ranked(topic: np.ndarray, score: np.ndarray, doc: np.ndarray, run: Document
     name descending (trec_eval's order); names are compared only when some scores tie.
 
     One integer sort: each line's key is its topic, then the rank of its score among the distinct scores
-    (descending), then the rank of its document's name (descending), packed into one int64.
+    (descending), then the rank of its document's name (descending), packed into one int64.  Temporary
+    arrays are dropped as soon as they are used: a 2M-line run is ranked in a few times its columns' memory.
     """
     n = len(topic)
     if n == 0:
         return np.zeros(0, dtype=np.int64)
-    by_score = np.argsort(-score)  # (sorts below need no stability: equal keys get equal ranks, or are unique)
-    ordered = score[by_score]
-    rank_sorted = np.cumsum(np.r_[True, ordered[1:] != ordered[:-1]]) - 1
-    score_rank = np.empty(n, dtype=np.int64)
-    score_rank[by_score] = rank_sorted
-    levels = np.int64(rank_sorted[-1] + 1)
-    names = np.int64(max(len(run.doc_names), 1))
-    if (int(topic.max()) + 1) * int(levels) * int(names) >= 1 << 62:  # too many to pack: sort key by key
+    order = np.argsort(score)  # (no sort here needs stability: equal keys get equal ranks, or keys are unique)
+    ordered = score[order]
+    distinct = np.empty(n, dtype=bool)
+    distinct[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=distinct[1:])
+    del ordered
+    levels = int(np.count_nonzero(distinct))
+    names = max(len(run.doc_names), 1)
+    if (int(topic.max()) + 1) * levels * names >= 1 << 62:  # too many to pack: sort key by key
         return np.lexsort((-run.doc_order[doc], -score, topic))
-    key = topic * levels + score_rank
+    rank = np.cumsum(distinct, dtype=np.int64 if n >= 1 << 31 else np.int32)  # 1 .. levels, ascending scores
+    del distinct
+    np.subtract(levels, rank, out=rank)  # 0 for the highest score
+    key = np.empty(n, dtype=np.int64)
+    key[order] = rank
+    del order, rank
+    part = topic.astype(np.int64)
+    part *= levels
+    key += part
+    del part
     order = np.argsort(key)
-    k = key[order]
-    if not (k[1:] == k[:-1]).any():
+    if not _has_ties(key, order):
         return order
-    key = key * names + (names - 1 - run.doc_order[doc])  # (topic, document) pairs are unique: so are keys
+    del order
+    key *= names
+    part = run.doc_order.take(doc)
+    np.subtract(names - 1, part, out=part)
+    key += part  # (topic, document) pairs are unique: so are the keys
+    del part
     return np.argsort(key)
+
+
+#: Entries handled at a time where a step needs temporary arrays of its own (look-ups, comparisons).
+CHUNK = 1 << 18
+
+
+def _has_ties(key: np.ndarray, order: np.ndarray) -> bool:
+    """Whether ``key`` in the sorted ``order`` has two equal neighbours (a chunk at a time)."""
+    for a in range(0, len(order) - 1, CHUNK):
+        k = key.take(order[a:a + CHUNK + 1])
+        if (k[1:] == k[:-1]).any():
+            return True
+    return False
 
 
 def document_inputs(run: DocumentColumns, judged: JudgedDocuments, topics: list[str]) -> tuple[Ranking, np.ndarray]:
@@ -105,24 +145,37 @@ def document_inputs(run: DocumentColumns, judged: JudgedDocuments, topics: list[
     Lines are ranked as trec_eval ranks them: score descending, ties by document name descending.
     """
     report = dict(zip(topics, range(len(topics))))
-    where = codes_in(run.topic_names, report)[run.topic]  # each line's report slot, -1: not reported
-    keep = np.flatnonzero(where >= 0)
-    rows = keep[_ranked(where[keep], run.value[keep], run.doc[keep], run)]
-    t = where[rows]
-    q_topic, q_doc = run.topic[rows], run.doc[rows]
-    if judged.shares_codes(run):  # codes of one vocabulary: those the assessments know mean the same names
-        q_topic = np.where(q_topic < len(judged.columns.topic_names), q_topic, -1)
-        q_doc = np.where(q_doc < len(judged.columns.doc_names), q_doc, -1)
+    where = codes_in(run.topic_names, report).astype(np.int32)[run.topic]  # each line's slot, -1: not reported
+    if (where >= 0).all():  # the usual case: no copy of the columns
+        rows = _ranked(where, run.value, run.doc, run)
     else:
-        q_topic = codes_in(run.topic_names, judged.topic_index)[q_topic]
-        q_doc = codes_in(run.doc_names, judged.doc_index)[q_doc]
-    grade = judged.grades_of(q_topic, q_doc)
+        keep = np.flatnonzero(where >= 0)
+        rows = keep[_ranked(where[keep], run.value[keep], run.doc[keep], run)]
+        del keep
     m = len(rows)
+    if m < 1 << 31:
+        rows = rows.astype(np.int32)
+    t = where.take(rows)
+    del where
+    shared = judged.shares_codes(run)  # codes of one vocabulary: those the assessments know mean the same names
+    if not shared:
+        topic_map = codes_in(run.topic_names, judged.topic_index)
+        doc_map = codes_in(run.doc_names, judged.doc_index)
+    grade = np.empty(m)
+    for a in range(0, m, CHUNK):  # a chunk at a time: the look-ups' temporary arrays stay small
+        part = rows[a:a + CHUNK]
+        q_topic, q_doc = run.topic.take(part), run.doc.take(part)
+        if shared:
+            q_topic[q_topic >= len(judged.columns.topic_names)] = -1
+            q_doc[q_doc >= len(judged.columns.doc_names)] = -1
+        else:
+            q_topic, q_doc = topic_map[q_topic], doc_map[q_doc]
+        grade[a:a + CHUNK] = judged.grades_of_keys(judged.keys_of(q_topic, q_doc))
     starts = np.searchsorted(t, np.arange(len(topics) + 1))
-    pos = np.arange(1, m + 1) - starts[:-1][t]
-    items = np.arange(m)
-    ranking = Ranking(len(topics), t, pos, grade, ~np.isnan(grade), items, grade, np.ones(m, dtype=bool),
-                      run.value[rows], by_score=True)
+    pos = np.arange(1, m + 1, dtype=np.int32)
+    pos -= starts[:-1].astype(np.int32)[t]
+    ranking = Ranking(len(topics), t, pos, grade, ~np.isnan(grade), None, grade, None, lambda: run.value[rows],
+                      by_score=True)  # the scores, read by few measures, are taken when first read
     present = set(run.topics)
     missing = np.array([x not in present for x in topics], dtype=bool)
     return ranking, missing

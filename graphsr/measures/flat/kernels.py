@@ -47,18 +47,21 @@ def recall(m, rk: Ranking, j: Judgments) -> np.ndarray:
 def average_precision(m, rk: Ranking, j: Judgments) -> np.ndarray:
     """AP, AP@k (trec_eval ``map``, ``map_cut_k``): the precisions at the relevant items, over R."""
     rk = _ranking(m, rk)
-    hit = _hits(m, rk, m.cutoff)
-    prec = rk.running(hit) / rk.pos
-    return _ratio(rk.count(hit, prec), j.num_relevant(m.params.get("rel")))
+    at = np.flatnonzero(_hits(m, rk, m.cutoff))  # the relevant items: the sums run over them only
+    t = rk.topic[at]
+    nth = np.arange(1, len(at) + 1) - np.searchsorted(t, np.arange(rk.num_topics))[t]  # hits so far, per topic
+    prec = nth / rk.pos[at]
+    return _ratio(np.bincount(t, weights=prec, minlength=rk.num_topics), j.num_relevant(m.params.get("rel")))
 
 
 def ndcg(m, rk: Ranking, j: Judgments) -> np.ndarray:
     """nDCG, nDCG@k (trec_eval ``ndcg``, ``ndcg_cut_k``)."""
     rk = _ranking(m, rk)
     gains, dcg = m.params.get("gains"), m.params.get("dcg", "log2")
-    g = rk.item_gains(gains, dcg) / np.log2(rk.pos + 1.0)
-    use = rk.pos <= m.cutoff if m.cutoff is not None else None
-    return _ratio(rk.count(use, g), j.ideal_dcg(gains, dcg, m.cutoff))
+    g = rk.item_gains(gains, dcg)
+    at = np.flatnonzero((g > 0) & (rk.pos <= m.cutoff) if m.cutoff is not None else g > 0)  # the gains that count
+    dcg_ = np.bincount(rk.topic[at], weights=g[at] / np.log2(rk.pos[at] + 1.0), minlength=rk.num_topics)
+    return _ratio(dcg_, j.ideal_dcg(gains, dcg, m.cutoff))
 
 
 def reciprocal_rank(m, rk: Ranking, j: Judgments) -> np.ndarray:
@@ -161,7 +164,7 @@ def _ir_measures_ranks(rk: Ranking) -> np.ndarray:
     score reversed (trec_eval puts ties in decreasing document order, they in increasing order)."""
     if not (rk.by_score and rk.size):
         return rk.pos
-    new_group = np.r_[True, (rk.topic[1:] != rk.topic[:-1]) | (rk.score[1:] != rk.score[:-1])]
+    new_group = np.r_[True, (rk.topic[1:] != rk.topic[:-1]) | (rk.scores[1:] != rk.scores[:-1])]
     group = np.cumsum(new_group) - 1
     first = np.flatnonzero(new_group)
     last = np.r_[first[1:], rk.size] - 1

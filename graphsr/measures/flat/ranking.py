@@ -75,9 +75,12 @@ class Ranking:
         Judged@k).
     item_result, item_grade, item_new : arrays over the nodes
         Each node's item, its assessed value (NaN: not assessed) and whether
-        the item is the first to retrieve it (for gains).
-    score : array of float, shape (m,)
-        The run's score of each item.
+        the item is the first to retrieve it (for gains); ``item_result`` and
+        ``item_new`` None: one node per item, each new (document runs), which
+        saves two arrays the size of the run.
+    score : array of float, shape (m,), or a callable returning it
+        The run's score of each item (:attr:`scores`; a callable is called
+        when a measure first reads them, RR@k's and Judged@k's tie order).
     by_score : bool
         Whether the run was ranked by score (ties in document order are then
         what ir_measures' own implementations would see reversed).
@@ -88,11 +91,18 @@ class Ranking:
     pos: np.ndarray
     grade: np.ndarray
     assessed: np.ndarray
-    item_result: np.ndarray
+    item_result: np.ndarray | None
     item_grade: np.ndarray
-    item_new: np.ndarray
-    score: np.ndarray
+    item_new: np.ndarray | None
+    score: object
     by_score: bool = False
+
+    @property
+    def scores(self) -> np.ndarray:
+        """The run's score of each item."""
+        if callable(self.score):
+            self.score = self.score()
+        return self.score
 
     @property
     def size(self) -> int:
@@ -124,14 +134,19 @@ class Ranking:
         topic = self.topic[keep]
         starts = np.searchsorted(topic, np.arange(self.num_topics + 1))
         pos = np.arange(1, len(topic) + 1) - starts[:-1][topic]
+        if self.item_result is None:  # one node per item
+            return Ranking(self.num_topics, topic, pos, self.grade[keep], self.assessed[keep], None,
+                           self.item_grade[keep], None, lambda: self.scores[keep], self.by_score)
         kept_items = keep[self.item_result]
         renumber = np.cumsum(keep) - 1
         return Ranking(self.num_topics, topic, pos, self.grade[keep], self.assessed[keep],
                        renumber[self.item_result[kept_items]], self.item_grade[kept_items],
-                       self.item_new[kept_items], self.score[keep], self.by_score)
+                       self.item_new[kept_items], lambda: self.scores[keep], self.by_score)
 
     def item_gains(self, gains: dict | None, dcg: str) -> np.ndarray:
         """Each item's gain: the highest gain among the nodes it is first to retrieve (0 if none)."""
+        if self.item_result is None:  # one node per item, each new
+            return gain_of(self.item_grade, gains, dcg)
         g = np.where(self.item_new, gain_of(self.item_grade, gains, dcg), 0.0)
         out = np.zeros(self.size)
         if len(self.item_result) == self.size:  # one node per item (documents, single elements)
