@@ -97,53 +97,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="processes that read the collection for the summary (default: 1)")
 
 
-def _plain_context(qrels, runs, args, measures):
-    """TREC document qrels and runs (4 and 6 fields): each document one element, no collection, no
-    navigation; None for element inputs."""
-    from ..measures.interop import is_plain, plain_context
-
-    plain = [is_plain(qrels)] + [is_plain(r) for r in runs]
-    if not any(plain):
-        return None
-    if not all(plain):
-        odd = [r.source for r, p in zip(runs, plain[1:]) if p != plain[0]]
-        raise GraphsrInputError(f"{', '.join(odd)}: TREC document qrels (4 fields) are scored with TREC document "
-                                "runs (6 fields), element qrels with element runs (7 fields)")
-    given = [o for o, v in (("--collection", args.collection), ("--store", args.store), ("--model", args.model),
-                            ("--routes", args.routes), ("--routes-model", args.routes_model)) if v is not None]
-    if given:
-        raise GraphsrInputError(f"{given[0]}: TREC document qrels and runs are plain documents, each one element "
-                                "without navigation; they need no collection or model")
-    return plain_context(qrels, runs, measures)
-
-
-def _check_common_topics(qrels, run) -> None:
-    """A run with no topic in common with the assessments is an error, as in trec_eval (with -c too)."""
-    if set(run.topics) & set(qrels.topics):
-        return
-    from ..model.topics import topic_sort_key
-
-    def some(topics):
-        shown = sorted(topics, key=topic_sort_key)
-        return ", ".join(shown[:5]) + (" ..." if len(shown) > 5 else "")
-
-    raise GraphsrInputError(f"{run.source or run.name}: no topic in common with the assessments "
-                            f"{qrels.source or ''}: the run has topics {some(run.topics) or '(none)'}, the "
-                            f"assessments {some(qrels.topics)}")
-
-
-def run(args: argparse.Namespace) -> int:
-    from ..io.sniff import qrels_format
-
-    if qrels_format(args.qrels) == "fol":
-        from .eval_passages import run_passages
-
-        return run_passages(args)
-    from dataclasses import replace
-
-    from ..evaluation.context import element_context
-    from ..evaluation.entry import evaluate
-    from ..io import read_element_qrels, read_run
+def _element_requests(args: argparse.Namespace):
+    """The measures asked for against element (or TREC document) assessments, passage options applied to the
+    passage measures among them; an option that applies to none is an error."""
     from ..measures.parse import parse_requests, relabel
 
     requests = parse_requests(args.measures or DEFAULT_MEASURES)
@@ -162,38 +118,45 @@ def run(args: argparse.Namespace) -> int:
         from .eval_passages import apply_passage_options
 
         requests = relabel(requests, apply_passage_options(measures, args, keep_all=True))
-        measures = list(dict.fromkeys(r.measure for r in requests))
-    qrels = read_element_qrels(args.qrels)
-    runs, failed = [], False
-    for run in (read_run(path, vocabulary=qrels) for path in args.runs):
-        try:  # a run with no assessed topic is an error, as in trec_eval; the others are still scored
-            _check_common_topics(qrels, run)
-            runs.append(run)
-        except GraphsrInputError as exc:
-            print(f"graphsr: error: {exc}", file=sys.stderr)
-            failed = True
-    if not runs:
-        return 2
-    ctx = _plain_context(qrels, runs, args, measures) or element_context(
-        qrels.docids().union(*(r.docids() for r in runs)), measures=measures, collection=args.collection,
-        model=args.model, store=args.store, routes=args.routes, routes_model=args.routes_model, nav=args.nav,
-        effort=args.effort, progress=progress_default() if args.progress is None else args.progress,
-        workers=args.workers)
-    ctx = replace(ctx, interface="cli")
+    return requests
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read the assessments (format detected once), choose the measures from the options, score every run
+    through :func:`graphsr.evaluation.files.evaluate_files`, print what it returns."""
+    from ..evaluation.files import evaluate_files, read_assessments
+    from ..model.fol import FOLQrels
+
+    qrels = read_assessments(args.qrels)
+    passage = isinstance(qrels, FOLQrels)
+    table = None
+    if passage:
+        from .eval_passages import passage_requests
+
+        requests, table = passage_requests(args)
+    else:
+        requests = _element_requests(args)
     if args.plot:
         from ..analysis.plots import check_plot_path
 
         check_plot_path(args.plot)  # before the work, not after
-    results = evaluate(qrels, runs, requests, ctx, all_topics=args.all_topics, order=args.order,
-                       lenient=args.lenient, unknown=args.unknown, keep_going=True)
-    for exc in results.errors:  # a refused run refuses only itself
+    done = evaluate_files(qrels, args.runs, requests, collection=args.collection, model=args.model,
+                          store=args.store, routes=args.routes, routes_model=args.routes_model, nav=args.nav,
+                          effort=args.effort, all_topics=args.all_topics, order=args.order, lenient=args.lenient,
+                          unknown=args.unknown, workers=args.workers, interface="cli",
+                          progress=progress_default() if args.progress is None else args.progress)
+    for exc in done.errors:  # a refused run refuses only itself
         print(f"graphsr: error: {exc}", file=sys.stderr)
-        failed = True
-    if not results.runs:
+    if not done.results.runs:
         return 2
-    code = write_results(results, args)
-    if args.plot:
-        from ..analysis.plots import plot_measures
+    if passage:
+        from .eval_passages import write_passages
 
-        plot_measures(results, args.plot)
-    return 2 if failed else code
+        code = write_passages(done, table, args)
+    else:
+        code = write_results(done.results, args)
+        if args.plot:
+            from ..analysis.plots import plot_measures
+
+            plot_measures(done.results, args.plot)
+    return 2 if done.errors else code

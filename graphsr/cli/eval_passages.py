@@ -16,9 +16,9 @@ import sys
 
 from ..errors import GraphsrInputError
 from ..measures.fol import SCORE_PARAM
-from ._common import progress_default, warn, write_results
+from ._common import warn, write_results
 
-__all__ = ["run_passages", "apply_passage_options"]
+__all__ = ["passage_requests", "write_passages", "apply_passage_options"]
 
 _SCORE_OPTIONS = (("beta", "--beta", "ric"), ("irr", "--irr", "t2i"), ("bep_distance", "--bep-distance", "bic"))
 
@@ -75,93 +75,27 @@ def apply_passage_options(ms, args, keep_all: bool = False):
     return out
 
 
-def run_passages(args: argparse.Namespace) -> int:
-    """Score passage runs against the FOL assessments ``args.qrels``; returns the exit code."""
-    for option, given in (("--model", args.model), ("--store", args.store), ("--routes", args.routes),
-                          ("--routes-model", args.routes_model)):
-        if given is not None:
-            raise GraphsrInputError(f"{option} does not apply to FOL (passage) assessments")
+def passage_requests(args: argparse.Namespace):
+    """The measures asked for against FOL assessments (with ``--task``, ``--beta``, ``--irr``,
+    ``--bep-distance`` applied) and, for ``--report official``, the official tool's table of lines."""
     if args.report and args.format == "table":
         raise GraphsrInputError("--report official prints lines: give --format trec, csv or json")
-    from ..evaluation.entry import evaluate, run_labels
-    from ..evaluation.results import Results
-    from ..io.fol import read_fol_qrels, read_fol_run
-    from ..io.sniff import run_format
-    from ..measures.provider import ScoringContext
+    return _measures(args, args.task or "focused")
 
-    task = args.task or "focused"
-    requests, table = _measures(args, task)
-    measures = list(dict.fromkeys(r.measure for r in requests))
-    qrels = read_fol_qrels(args.qrels)
-    failed = False
-    formats = []
-    for path in args.runs:
-        try:
-            formats.append(run_format(path))
-        except GraphsrInputError as exc:  # an unreadable run: reported, the others still scored
-            print(f"graphsr: error: {exc}", file=sys.stderr)
-            formats.append(None)
-            failed = True
-    documents, element_runs = _documents(args, formats)
-    context = ScoringContext(documents, order=args.order, lenient=args.lenient, interface="cli")
-    results, runs = [], []
-    for path, fmt in zip(args.runs, formats):
-        if fmt is None:
-            continue
-        try:
-            if fmt == "element":
-                run = element_runs[path]
-            elif fmt == "xml":
-                from ..io.fol import read_inex_submission
 
-                run = read_inex_submission(path, documents, vocab=qrels.vocab)
-            else:
-                run = read_fol_run(path, vocab=qrels.vocab)
-            # each run on its own: a refused run stops only itself
-            results += evaluate(qrels, [run], requests, context, all_topics=args.all_topics).runs
-            runs.append(run)
-        except GraphsrInputError as exc:
-            print(f"graphsr: error: {exc}", file=sys.stderr)
-            failed = True
-    for result, label in zip(results, run_labels(runs)):  # scored one by one: named over all of them
-        result.name = label
-    res = Results(results, measures, requests=requests)
-    if args.plot and results:
-        _plot(args, qrels, runs, res, task, context)
-    if not results:
-        pass
-    elif table is not None:
+def write_passages(done, table, args: argparse.Namespace) -> int:
+    """Print the scores of passage runs (the official tool's lines with ``--report official``), draw
+    ``--plot``; returns the exit code."""
+    res = done.results
+    if args.plot:
+        _plot(args, done.qrels, done.runs, res, args.task or "focused", done.context)
+    if table is not None:
         from ._common import save_scores
 
         _write_official(res, table, args)
         save_scores(res, args)
-    else:
-        write_results(res, args)
-    return 2 if failed else 0
-
-
-def _documents(args, formats):
-    """The collection's documents that XML ``<path>`` results and element runs name (None if none do)."""
-    from ..io.fol import submission_files
-
-    element_runs = {}
-    if "element" in formats:
-        from ..io.runs import read_run
-
-        element_runs = {p: read_run(p) for p, f in zip(args.runs, formats) if f == "element"}
-        if not args.collection:
-            raise GraphsrInputError(f"{next(iter(element_runs))}: an element run scored against FOL assessments "
-                                    "needs --collection DIR to map its elements to character ranges")
-    if not args.collection:
-        return None, element_runs
-    wanted = set().union(*(submission_files(p) for p, f in zip(args.runs, formats) if f == "xml"),
-                         *(r.docids() for r in element_runs.values()))
-    if not wanted:
-        return None, element_runs
-    from ..evaluation.collection import load_collection
-
-    progress = progress_default() if args.progress is None else args.progress
-    return load_collection(args.collection, [], keep=wanted, progress=progress).documents, element_runs
+        return 0
+    return write_results(res, args)
 
 
 def _plot(args, qrels, runs, res, task, context) -> None:

@@ -1,0 +1,239 @@
+"""Scoring files: assessments and runs given as paths, every format detected once, every family through
+:func:`~graphsr.evaluation.entry.evaluate`.
+
+:func:`evaluate_files` is what ``graphsr eval`` runs (the command only parses
+its options and prints what comes back) and what a script calls to score
+files as the command does:
+
+* the assessments are read once, their format detected
+  (:func:`graphsr.io.sniff.qrels_format`): element (or TREC document) qrels,
+  or INEX passage (FOL) qrels;
+* each run is read in its own format (:func:`graphsr.io.sniff.run_format`):
+  an element or TREC document run, a passage run, an INEX XML submission;
+* the context is what the measures need: nothing for TREC documents and the
+  flat measures, a collection and navigation for element runs
+  (:func:`~graphsr.evaluation.context.element_context`), the documents XML
+  submissions and element runs name for passage assessments;
+* a run that cannot be read or scored is refused on its own: the others are
+  scored, and the refusals come back as :attr:`FileEvaluation.errors`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from ..errors import GraphsrInputError
+from .results import Results
+
+__all__ = ["FileEvaluation", "read_assessments", "evaluate_files"]
+
+#: How an option is given where the user is: on the command line, and in Python (``evaluate_files`` keywords).
+_OPTIONS = {"collection": ("--collection", "collection="), "store": ("--store", "store="),
+            "model": ("--model", "model="), "routes": ("--routes", "routes="),
+            "routes_model": ("--routes-model", "routes_model=")}
+
+
+@dataclass
+class FileEvaluation:
+    """What :func:`evaluate_files` gives back: the results of the runs scored (in the order given), the
+    refusals of the others (one :class:`~graphsr.errors.GraphsrInputError` each), and what was read."""
+
+    results: Results
+    errors: list = field(default_factory=list)
+    qrels: object = None
+    runs: list = field(default_factory=list)
+    context: object = None
+
+
+def read_assessments(qrels):
+    """Assessments from a path (element, TREC or FOL qrels, detected once) or any shape
+    :func:`graphsr.io.frames.as_qrels` takes."""
+    from ..io.frames import as_qrels
+
+    return as_qrels(qrels)
+
+
+def evaluate_files(qrels, runs: Sequence, measures, *, collection=None, model: str | None = None,
+                   store: str | None = None, routes=None, routes_model: str | None = None, nav: str = "elements",
+                   effort: str = "count", all_topics: bool = False, order: str = "file", lenient: bool = False,
+                   unknown: str = "error", progress: bool = False, workers: int = 1,
+                   interface: str = "python") -> FileEvaluation:
+    """Score run files against assessments as ``graphsr eval`` does.
+
+    Parameters
+    ----------
+    qrels : path-like or assessments
+        Element, TREC document or INEX FOL assessments (format detected), or an object
+        :func:`read_assessments` made.
+    runs : sequence of path-like
+        Run files, each in its own format (detected).
+    measures : sequence of str, Measure or Requested
+        What to compute (see :func:`graphsr.evaluation.entry.evaluate`).
+    collection, model, store, routes, routes_model, nav, effort, progress, workers
+        Where documents and navigation come from, for element runs (see
+        :func:`~graphsr.evaluation.context.element_context`); ``collection`` also maps the elements of
+        XML submissions and element runs to characters for FOL assessments.
+    all_topics, order, lenient, unknown
+        As :func:`~graphsr.evaluation.entry.evaluate`.
+    interface : {'python', 'cli'}
+        Whether messages name Python arguments or command-line options.
+
+    Returns
+    -------
+    FileEvaluation
+    """
+    from ..model.fol import FOLQrels
+
+    qrels = read_assessments(qrels)
+    if isinstance(qrels, FOLQrels):
+        return _passages(qrels, runs, measures, collection=collection, model=model, store=store, routes=routes,
+                         routes_model=routes_model, all_topics=all_topics, order=order, lenient=lenient,
+                         progress=progress, interface=interface)
+    return _elements(qrels, runs, measures, collection=collection, model=model, store=store, routes=routes,
+                     routes_model=routes_model, nav=nav, effort=effort, all_topics=all_topics, order=order,
+                     lenient=lenient, unknown=unknown, progress=progress, workers=workers, interface=interface)
+
+
+def _in_run_order(errors: list, paths) -> list:
+    """The refusals in the order their runs were given (an error naming no run last)."""
+    place = {str(p): k for k, p in enumerate(paths)}
+    return sorted(errors, key=lambda e: place.get(getattr(e, "path", None), len(place)))
+
+
+def _option(name: str, interface: str) -> str:
+    return _OPTIONS[name][interface == "python"]
+
+
+def _scored(qrels, runs: list, requests, context, all_topics, order, lenient, unknown) -> tuple[Results, list]:
+    """Every run scored (a refused run refuses only itself), each named over the runs scored."""
+    from .entry import evaluate, run_labels
+
+    results = evaluate(qrels, runs, requests, context, all_topics=all_topics, order=order, lenient=lenient,
+                       unknown=unknown, keep_going=True)
+    scored = {r.source: r for r in results.runs}
+    kept = [run for run in runs if run.name in scored]
+    for run, label in zip(kept, run_labels(kept)):  # named over the runs scored, as if the others were not given
+        scored[run.name].name = label
+    return results, kept
+
+
+def _elements(qrels, paths, measures, *, collection, model, store, routes, routes_model, nav, effort, all_topics,
+              order, lenient, unknown, progress, workers, interface) -> FileEvaluation:
+    from dataclasses import replace
+
+    from ..io.runs import read_run
+    from ..measures.parse import parse_requests
+    from ..measures.provider import ScoringContext
+    from .context import element_context
+
+    requests = parse_requests(measures)
+    ms = list(dict.fromkeys(r.measure for r in requests))
+    runs, errors = [], []
+    for path in paths:
+        try:  # a run with no assessed topic is an error, as in trec_eval; the others are still scored
+            run = read_run(path, vocabulary=qrels)
+            _check_common_topics(qrels, run)
+            runs.append(run)
+        except GraphsrInputError as exc:
+            errors.append(exc)
+    if not runs:
+        return FileEvaluation(Results([], ms, requests=requests), errors, qrels)
+    given = {"collection": collection, "store": store, "model": model, "routes": routes,
+             "routes_model": routes_model}
+    context = _plain_context(qrels, runs, ms, given, interface)
+    if context is None:
+        docids = qrels.docids().union(*(r.docids() for r in runs))
+        context = element_context(docids, measures=ms, collection=collection, model=model, store=store,
+                                  routes=routes, routes_model=routes_model, nav=nav, effort=effort,
+                                  progress=progress, workers=workers)
+    context = replace(context, interface=interface) if isinstance(context, ScoringContext) else context
+    results, scored = _scored(qrels, runs, requests, context, all_topics, order, lenient, unknown)
+    return FileEvaluation(results, _in_run_order(errors + results.errors, paths), qrels, scored, context)
+
+
+def _plain_context(qrels, runs, measures, given: dict, interface: str):
+    """TREC document qrels and runs (4 and 6 fields): each document one element, no collection, no navigation;
+    None for element inputs."""
+    from ..measures.interop import is_plain, plain_context
+
+    plain = [is_plain(qrels)] + [is_plain(r) for r in runs]
+    if not any(plain):
+        return None
+    if not all(plain):
+        odd = [r.source for r, p in zip(runs, plain[1:]) if p != plain[0]]
+        raise GraphsrInputError(f"{', '.join(odd)}: TREC document qrels (4 fields) are scored with TREC document "
+                                "runs (6 fields), element qrels with element runs (7 fields)")
+    named = [_option(k, interface) for k, v in given.items() if v is not None]
+    if named:
+        raise GraphsrInputError(f"{named[0]}: TREC document qrels and runs are plain documents, each one element "
+                                "without navigation; they need no collection or model")
+    return plain_context(qrels, runs, measures)
+
+
+def _check_common_topics(qrels, run) -> None:
+    """A run with no topic in common with the assessments is an error, as in trec_eval (with -c too)."""
+    if set(run.topics) & set(qrels.topics):
+        return
+    from ..model.topics import topic_sort_key
+
+    def some(topics):
+        shown = sorted(topics, key=topic_sort_key)
+        return ", ".join(shown[:5]) + (" ..." if len(shown) > 5 else "")
+
+    raise GraphsrInputError(f"{run.source or run.name}: no topic in common with the assessments "
+                            f"{qrels.source or ''}: the run has topics {some(run.topics) or '(none)'}, the "
+                            f"assessments {some(qrels.topics)}")
+
+
+def _passages(qrels, paths, measures, *, collection, model, store, routes, routes_model, all_topics, order,
+              lenient, progress, interface) -> FileEvaluation:
+    from ..io.fol import read_fol_run, read_inex_submission, submission_files
+    from ..io.runs import read_run
+    from ..io.sniff import run_format
+    from ..measures.parse import parse_requests
+    from ..measures.provider import ScoringContext
+
+    for name, value in (("model", model), ("store", store), ("routes", routes), ("routes_model", routes_model)):
+        if value is not None:
+            raise GraphsrInputError(f"{_option(name, interface)} does not apply to FOL (passage) assessments")
+    requests = parse_requests(measures)
+    ms = list(dict.fromkeys(r.measure for r in requests))
+    errors, formats = [], {}
+    for path in paths:
+        try:
+            formats[path] = run_format(path)
+        except GraphsrInputError as exc:  # an unreadable run: refused, the others still scored
+            errors.append(exc)
+    element_runs = {p: read_run(p) for p, f in formats.items() if f == "element"}
+    if element_runs and not collection:
+        raise GraphsrInputError(f"{next(iter(element_runs))}: an element run scored against FOL assessments needs "
+                                f"{'--collection DIR' if interface == 'cli' else 'collection='} to map its elements "
+                                "to character ranges")
+    documents = None
+    if collection:
+        wanted = set().union(*(submission_files(p) for p, f in formats.items() if f == "xml"),
+                             *(r.docids() for r in element_runs.values()))
+        if wanted:
+            from .collection import load_collection
+
+            documents = load_collection(collection, [], keep=wanted, progress=progress).documents
+    context = ScoringContext(documents, order=order, lenient=lenient, interface=interface)
+    runs = []
+    for path in paths:
+        fmt = formats.get(path)
+        if fmt is None:
+            continue
+        try:
+            if fmt == "element":
+                runs.append(element_runs[path])
+            elif fmt == "xml":
+                runs.append(read_inex_submission(path, documents, vocab=qrels.vocab))
+            else:
+                runs.append(read_fol_run(path, vocab=qrels.vocab))
+        except GraphsrInputError as exc:
+            errors.append(exc)
+    if not runs:
+        return FileEvaluation(Results([], ms, requests=requests), errors, qrels, [], context)
+    results, scored = _scored(qrels, runs, requests, context, all_topics, order, lenient, "error")
+    return FileEvaluation(results, _in_run_order(errors + results.errors, paths), qrels, scored, context)
