@@ -197,7 +197,7 @@ def _curves(x: ESRInputs, cutoffs: list[np.ndarray], rels: list[np.ndarray]) -> 
         renumber = np.cumsum(use) - 1
         p = x.nav(targets[item_use], nodes[item_use])
         q = np.bincount(renumber[pair_of_item[item_use]], weights=p, minlength=len(pa)) / n_items[pj]
-    q = np.clip(q, 0.0, 1.0)
+    q = np.clip(q, 0.0, 1.0, out=q if q.flags.writeable and q.dtype == float else None)
     # Every cut-off at once, by events along the ranking (position p changes cut-offs k > p):
     # each result j above a's hit rank multiplies a's survival S by (1 - q) (E[Near-misses] grows
     # by rel * S_before * q); a's hit at rank m moves rel * (1 - S) out of the near-misses
@@ -205,16 +205,25 @@ def _curves(x: ESRInputs, cutoffs: list[np.ndarray], rels: list[np.ndarray]) -> 
     # Survival = a product of (1 - q) along each assessment's events: cumulated logs, with the
     # factors q = 1 (log 0) counted apart.
     zero = q >= 1.0
-    logs = np.log1p(-np.where(zero, 0.0, q))
-    cl = np.r_[0.0, np.cumsum(logs)]
-    cz = np.r_[0, np.cumsum(zero)]
+    any_zero = bool(zero.any())  # a certain step (q = 1): rare, counted apart from the logs
+    logs = np.log1p(-np.where(zero, 0.0, q) if any_zero else -q)
+    cl = np.empty(len(logs) + 1)
+    cl[0] = 0.0
+    np.cumsum(logs, out=cl[1:])
+    del logs
     first_of = np.searchsorted(pa, np.arange(n))  # start of each assessment's events
     end = np.r_[first_of[1:], len(pa)]
     start = first_of[pa]
-    idx = np.arange(len(pa))
-    found = q * np.exp(cl[idx] - cl[start]) * (cz[idx] == cz[start])  # S_before - S_after
+    k = len(pa)  # event i's own entries are cl[i], cz[i]: slices, not gathers
+    found = cl[:k] - cl[start]
+    np.exp(found, out=found)
+    found *= q  # S_before - S_after
     # survival of each assessment just before its hit (all its events are above the hit)
-    s_hit = np.exp(cl[end] - cl[first_of]) * (cz[end] == cz[first_of])
+    s_hit = np.exp(cl[end] - cl[first_of])
+    if any_zero:
+        cz = np.r_[0, np.cumsum(zero)]
+        found *= cz[:k] == cz[start]
+        s_hit *= cz[end] == cz[first_of]
     topic_a = x.assess_topic
     hit = hit_res >= 0
     hp, ht, ha = hit_pos[hit], topic_a[hit], topic_a[pa]

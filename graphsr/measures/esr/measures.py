@@ -116,8 +116,10 @@ def compute_esr_family(measures: list[Measure], inputs: dict[str, ESRInputs]) ->
     mode_cutoffs = []
     for mode in modes:  # the cut-offs each relevance mode's measures read
         cutoffs = {m.cutoff for m in by_rel[mode] if m.cutoff is not None}
-        if any(m.NAME in _ALL_CUTOFFS for m in by_rel[mode]):
-            cutoffs |= set(range(1, longest + 1))
+        every = [m for m in by_rel[mode] if m.NAME in _ALL_CUTOFFS]  # measures over every rank up to their k
+        if every:
+            upto = max(longest if m.cutoff is None else min(m.cutoff, longest) for m in every)
+            cutoffs |= set(range(1, upto + 1))
         mode_cutoffs.append(sorted(cutoffs) or [1])
     # one navigation pass for every relevance mode (they share run, assessments and navigation)
     all_curves = esr_curves_many(first, mode_cutoffs, [inputs[mode].assess_rel for mode in modes])
