@@ -390,13 +390,41 @@ static void drop_arrays(int k, PyObject **arrays) {
     for (int i = 0; i < k; ++i) Py_XDECREF(arrays[i]);
 }
 
+/* The number of lines [data, end) can hold: its newlines, plus one for a last line without one. */
+static Py_ssize_t line_capacity(const char *data, const char *end) {
+    Py_ssize_t cap = 1;
+    for (const char *q = data; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; ++q) ++cap;
+    return cap;
+}
+
+/* The next line of a file for the line scanners: advances *p past it and counts it in *lineno.  Returns -1 for
+   a line holding a byte the fast path does not read, 0 for a blank line or a comment (as trec_eval reads them),
+   else the number of fields split into fs/fl: at most `max`, max + 1 when more follow. */
+static int next_fields(const char **p, const char *end, const char *odd, long *lineno, const char **fs,
+                       Py_ssize_t *fl, int max) {
+    const char *nl = memchr(*p, '\n', (size_t)(end - *p));
+    const char *le = nl ? nl : end;
+    ++*lineno;
+    if (le > odd) return -1;
+    const unsigned char *e = (const unsigned char *)le, *u = skip_sep((const unsigned char *)*p, e);
+    *p = nl ? nl + 1 : end;
+    if (u == e || *u == '#') return 0;
+    int k;
+    for (k = 0; k < max && u < e; ++k) {
+        fs[k] = (const char *)u;
+        u = field_end(u, e);
+        fl[k] = (const char *)u - fs[k];
+        u = skip_sep(u, e);
+    }
+    return u < e ? max + 1 : k;
+}
+
 static PyObject *scan_run(PyObject *self, PyObject *args) {
     Py_buffer view;
     PyObject *topics, *docs;
     if (!PyArg_ParseTuple(args, "y*O!O!", &view, &PyDict_Type, &topics, &PyDict_Type, &docs)) return NULL;
     const char *data = view.buf, *end = data + view.len;
-    Py_ssize_t cap = 1;
-    for (const char *q = data; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; ++q) ++cap;
+    Py_ssize_t cap = line_capacity(data, end);
     int64_t *col[8];
     for (int k = 0; k < 8; ++k) col[k] = malloc((size_t)cap * sizeof(int64_t));
     double *score = (double *)col[3];
@@ -411,28 +439,13 @@ static PyObject *scan_run(PyObject *self, PyObject *args) {
     const char *p = data;
     const char *odd = first_odd_byte(data, end);
     while (!failed && !bad && p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *le = nl ? nl : end;
-        ++lineno;
-        if (le > odd) { /* this line has a byte the fast path does not read */
-            bad = lineno;
-            break;
-        }
-        const unsigned char *e = (const unsigned char *)le, *u = skip_sep((const unsigned char *)p, e);
-        p = nl ? nl + 1 : end;
-        if (u == e || *u == '#') continue; /* blank line, or a comment (as trec_eval reads them) */
         const char *fs[8];
         Py_ssize_t fl[8];
-        int k;
-        for (k = 0; k < 8 && u < e; ++k) {
-            fs[k] = (const char *)u;
-            u = field_end(u, e);
-            fl[k] = (const char *)u - fs[k];
-            u = skip_sep(u, e);
-        }
+        int k = next_fields(&p, end, odd, &lineno, fs, fl, 8);
+        if (k == 0) continue;
         int64_t rank, offset, length;
         double sc;
-        if (k != 8 || u != e || read_signed(fs[3], fl[3], &rank) || read_double(fs[4], fl[4], &sc) ||
+        if (k != 8 || read_signed(fs[3], fl[3], &rank) || read_double(fs[4], fl[4], &sc) ||
             read_digits(fs[6], fl[6], &offset) || read_digits(fs[7], fl[7], &length)) {
             bad = lineno;
             break;
@@ -586,28 +599,13 @@ static Py_ssize_t trec_run_lines(const char *data, const char *end, Names *tn, N
     const char *p = data;
     const char *odd = first_odd_byte(data, end);
     while (!*failed && !*bad && p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *le = nl ? nl : end;
-        ++lineno;
-        if (le > odd || n >= cap) {
-            *bad = lineno;
-            break;
-        }
-        const unsigned char *e = (const unsigned char *)le, *u = skip_sep((const unsigned char *)p, e);
-        p = nl ? nl + 1 : end;
-        if (u == e || *u == '#') continue; /* blank line, or a comment (as trec_eval reads them) */
         const char *fs[7];
         Py_ssize_t fl[7];
-        int k;
-        for (k = 0; k < 7 && u < e; ++k) {
-            fs[k] = (const char *)u;
-            u = field_end(u, e);
-            fl[k] = (const char *)u - fs[k];
-            u = skip_sep(u, e);
-        }
+        int k = next_fields(&p, end, odd, &lineno, fs, fl, 7);
+        if (k == 0) continue;
         /* 6 fields, or more with no XPath in the seventh (trec_eval reads nothing after the run id) */
         double sc;
-        if (k < 6 || (k == 7 && xpath_like(fs[6], fl[6])) || read_double(fs[4], fl[4], &sc)) {
+        if (k < 6 || n >= cap || (k >= 7 && xpath_like(fs[6], fl[6])) || read_double(fs[4], fl[4], &sc)) {
             *bad = lineno;
             break;
         }
@@ -634,8 +632,7 @@ static PyObject *scan_trec_run(PyObject *self, PyObject *args) {
     PyObject *topics, *docs;
     if (!PyArg_ParseTuple(args, "y*O!O!", &view, &PyDict_Type, &topics, &PyDict_Type, &docs)) return NULL;
     const char *data = view.buf, *end = data + view.len;
-    Py_ssize_t cap = 1;
-    for (const char *q = data; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; ++q) ++cap;
+    Py_ssize_t cap = line_capacity(data, end);
     void *col[4];
     PyObject *arr[4];
     static const int types[4] = {NPY_INT32, NPY_INT32, NPY_FLOAT64, NPY_INT32}; /* topic, doc, score, line */
@@ -715,8 +712,7 @@ static PyObject *scan_element_run(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "y*O!O!O!", &view, &PyDict_Type, &topics, &PyDict_Type, &docs, &PyDict_Type, &paths))
         return NULL;
     const char *data = view.buf, *end = data + view.len;
-    Py_ssize_t cap = 1;
-    for (const char *q = data; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; ++q) ++cap;
+    Py_ssize_t cap = line_capacity(data, end);
     void *col[6];
     PyObject *arr[6];
     /* topic, doc, rank, score, path, line */
@@ -739,29 +735,14 @@ static PyObject *scan_element_run(PyObject *self, PyObject *args) {
     const char *p = data;
     const char *odd = first_odd_byte(data, end);
     while (!failed && !bad && p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *le = nl ? nl : end;
-        ++lineno;
-        if (le > odd) {
-            bad = lineno;
-            break;
-        }
-        const unsigned char *e = (const unsigned char *)le, *u = skip_sep((const unsigned char *)p, e);
-        p = nl ? nl + 1 : end;
-        if (u == e || *u == '#') continue; /* blank line, or a comment (as trec_eval reads them) */
         const char *fs[7];
         Py_ssize_t fl[7];
-        int k;
-        for (k = 0; k < 7 && u < e; ++k) {
-            fs[k] = (const char *)u;
-            u = field_end(u, e);
-            fl[k] = (const char *)u - fs[k];
-            u = skip_sep(u, e);
-        }
+        int k = next_fields(&p, end, odd, &lineno, fs, fl, 7);
+        if (k == 0) continue;
         int64_t rank;
         double sc;
         /* exactly 7 fields, an XPath in the seventh, an integer rank, a number as score */
-        if (k != 7 || u != e || !xpath_like(fs[6], fl[6]) || read_signed(fs[3], fl[3], &rank) ||
+        if (k != 7 || !xpath_like(fs[6], fl[6]) || read_signed(fs[3], fl[3], &rank) ||
             read_double(fs[4], fl[4], &sc)) {
             bad = lineno;
             break;
@@ -804,8 +785,7 @@ static PyObject *scan_trec_qrels(PyObject *self, PyObject *args) {
     PyObject *topics, *docs;
     if (!PyArg_ParseTuple(args, "y*O!O!", &view, &PyDict_Type, &topics, &PyDict_Type, &docs)) return NULL;
     const char *data = view.buf, *end = data + view.len;
-    Py_ssize_t cap = 1;
-    for (const char *q = data; (q = memchr(q, '\n', (size_t)(end - q))) != NULL; ++q) ++cap;
+    Py_ssize_t cap = line_capacity(data, end);
     void *col[4];
     PyObject *arr[4];
     static const int types[4] = {NPY_INT32, NPY_INT32, NPY_FLOAT64, NPY_INT32}; /* topic, doc, rel, line */
@@ -825,27 +805,12 @@ static PyObject *scan_trec_qrels(PyObject *self, PyObject *args) {
     const char *p = data;
     const char *odd = first_odd_byte(data, end);
     while (!failed && !bad && p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *le = nl ? nl : end;
-        ++lineno;
-        if (le > odd) {
-            bad = lineno;
-            break;
-        }
-        const unsigned char *e = (const unsigned char *)le, *u = skip_sep((const unsigned char *)p, e);
-        p = nl ? nl + 1 : end;
-        if (u == e || *u == '#') continue;
         const char *fs[4];
         Py_ssize_t fl[4];
-        int k;
-        for (k = 0; k < 4 && u < e; ++k) {
-            fs[k] = (const char *)u;
-            u = field_end(u, e);
-            fl[k] = (const char *)u - fs[k];
-            u = skip_sep(u, e);
-        }
+        int k = next_fields(&p, end, odd, &lineno, fs, fl, 4);
+        if (k == 0) continue;
         double r;
-        if (k != 4 || u != e || read_double(fs[3], fl[3], &r)) { /* TREC qrels: exactly 4 fields */
+        if (k != 4 || read_double(fs[3], fl[3], &r)) { /* TREC qrels: exactly 4 fields */
             bad = lineno;
             break;
         }

@@ -220,32 +220,13 @@ def _ranked_columns(run, c: _Lines, judged, topics: list[str], documents, seen_o
                     diag: Diagnostics, doc_codes: dict[str, int]) -> RankedNodes:
     """:func:`ranked_nodes` of a run read into columns, with array operations (Python loops over documents and
     distinct XPaths only)."""
-    from ..model.document import normalize_xpath
     from ..model.columns import codes_in
 
     slot = codes_in(c.topic_names, dict(zip(topics, range(len(topics)))))[c.topic]
     kept = np.flatnonzero(slot >= 0)
     kept = kept[np.lexsort((kept, c.group[kept], slot[kept]))]  # by topic slot, rank, file order
     doc, path = c.doc[kept], c.path[kept]
-    # each line's node: per document, its distinct XPaths looked up in the document's index
-    pw = np.int64(max(len(c.path_names), 1))
-    pairs, pair_of = np.unique(doc * pw + path, return_inverse=True)
-    pair_doc, pair_path = pairs // pw, pairs % pw
-    pair_node = np.full(len(pairs), -1, dtype=np.int64)
-    steps: dict[int, tuple] = {}
-    bounds = np.flatnonzero(np.r_[True, pair_doc[1:] != pair_doc[:-1], True])
-    for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
-        tree = documents.get(c.doc_names[int(pair_doc[a])])
-        if tree is None:
-            continue
-        codes = pair_path[a:b].tolist()
-        for p in codes:
-            if p not in steps:
-                steps[p] = normalize_xpath(c.path_names[p])
-        index = tree.node_index()
-        pair_node[a:b] = np.fromiter(map(index.get, map(steps.__getitem__, codes), repeat(-1)), dtype=np.int64,
-                                     count=b - a)
-    node = pair_node[pair_of.ravel()]
+    node = line_nodes(c.doc_names, c.path_names, doc, path, documents)
     lost = node < 0
     if lost.any():
         bad = np.flatnonzero(lost)
@@ -280,6 +261,31 @@ def _ranked_columns(run, c: _Lines, judged, topics: list[str], documents, seen_o
     seen = _seen(seen_of, c.doc_names, documents, doc, node)
     return RankedNodes(list(topics), slot[kept][first], item_doc[first], item_result, item_node, relevance, seen,
                        grade, c.score[kept][first])
+
+
+def line_nodes(doc_names: list, path_names: list, doc: np.ndarray, path: np.ndarray, documents) -> np.ndarray:
+    """The node index of each line's (document, XPath) among ``documents`` (-1: an unknown document or node):
+    per document, its distinct XPaths looked up once in the document's index."""
+    from ..model.document import normalize_xpath
+
+    pw = np.int64(max(len(path_names), 1))
+    pairs, pair_of = np.unique(doc.astype(np.int64) * pw + path, return_inverse=True)
+    pair_doc, pair_path = pairs // pw, pairs % pw
+    pair_node = np.full(len(pairs), -1, dtype=np.int64)
+    steps: dict[int, tuple] = {}
+    bounds = np.flatnonzero(np.r_[True, pair_doc[1:] != pair_doc[:-1], True])
+    for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+        tree = documents.get(doc_names[int(pair_doc[a])]) if documents is not None else None
+        if tree is None:
+            continue
+        codes = pair_path[a:b].tolist()
+        for p in codes:
+            if p not in steps:
+                steps[p] = normalize_xpath(path_names[p])
+        index = tree.node_index()
+        pair_node[a:b] = np.fromiter(map(index.get, map(steps.__getitem__, codes), repeat(-1)), dtype=np.int64,
+                                     count=b - a)
+    return pair_node[pair_of.ravel()]
 
 
 def _grades(judged, topics: list[str], item_slot: np.ndarray, doc_names: list, doc: np.ndarray,

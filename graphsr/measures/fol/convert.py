@@ -76,6 +76,10 @@ def passage_qrels(qrels: ElementQrels, documents: Mapping[str, DocumentTree]) ->
 def passage_run(run: Run, documents: Mapping[str, DocumentTree], vocab: Vocabulary | None = None) -> FOLRun:
     """A passage run from an element (tree) run (see the module docstring), in the element run's order
     (topic, then rank)."""
+    from ...model.columns import ElementColumns
+
+    if isinstance(run.columns, ElementColumns):
+        return _passage_columns(run, run.columns, documents, vocab)
     rows = []
     for t, results in run.results.items():
         for r in results:
@@ -86,3 +90,54 @@ def passage_run(run: Run, documents: Mapping[str, DocumentTree], vocab: Vocabula
     cols = list(zip(*rows)) if rows else [()] * 7
     run_id = run.run_ids[0] if len(run.run_ids) == 1 else None
     return FOLRun.from_columns(run.name, *cols, run_id=run_id, source=run.source or "", vocab=vocab)
+
+
+def _passage_columns(run: Run, c, documents: Mapping[str, DocumentTree], vocab: Vocabulary | None) -> FOLRun:
+    """:func:`passage_run` of a run read into columns, with array operations: each line's text range, then per
+    tree result the union of its ranges (touching ranges merge), pieces in text order."""
+    import numpy as np
+
+    from ..elements import line_nodes
+
+    o, starts = c.result_order, c.result_starts
+    topic_rank = {t: k for k, t in enumerate(c.topics)}  # results in the run's topic order, then by rank
+    t_order = np.array([topic_rank[t] for t in c.topic_names], dtype=np.int64)[c.topic[o][starts[:-1]]]
+    results = np.argsort(t_order, kind="stable")  # results sorted by (topic code, rank): reorder topics only
+    sizes = np.diff(starts)
+    lines = np.concatenate([np.arange(starts[r], starts[r + 1]) for r in results.tolist()]) if len(results) \
+        else np.zeros(0, np.int64)
+    line = o[lines]
+    result = np.repeat(np.arange(len(results)), sizes[results])
+    doc, path = c.doc[line], c.path[line]
+    node = line_nodes(c.doc_names, c.path_names, doc, path, documents)
+    if (node < 0).any():  # the first unknown node, in the order the lines are read: one error naming its line
+        k = int(np.flatnonzero(node < 0)[0])
+        _range(documents, c.doc_names[int(doc[k])], c.path_names[int(path[k])], run.source,
+               int(c.line[line[k]]) if c.line is not None else None)
+    begin, end = np.zeros(len(line), dtype=np.int64), np.zeros(len(line), dtype=np.int64)
+    for d in np.unique(doc).tolist():  # each document's node ranges, gathered per document
+        at = np.flatnonzero(doc == d)
+        tree = documents[c.doc_names[d]]
+        begin[at], end[at] = tree.start[node[at]], tree.end[node[at]]
+    first_line = line[np.r_[0, np.cumsum(sizes[results])[:-1]]] if len(results) else line
+    keep = end > begin  # empty ranges add nothing
+    result, begin, end = result[keep], begin[keep], end[keep]
+    order = np.lexsort((begin, result))
+    result, begin, end = result[order], begin[order], end[order]
+    width = int(end.max()) + 1 if len(end) else 1
+    reach = np.maximum.accumulate(end + result * width) - result * width  # furthest end so far in the result
+    new = np.r_[True, (result[1:] != result[:-1]) | (begin[1:] > reach[:-1])] if len(result) else np.zeros(0, bool)
+    piece = np.cumsum(new) - 1
+    p_begin = begin[new]
+    p_end = np.zeros(int(new.sum()), dtype=np.int64)
+    np.maximum.at(p_end, piece, end)
+    p_result = result[new]
+    first = first_line[p_result]
+    topic = [c.topic_names[t] for t in c.topic[first].tolist()]
+    docid = [c.doc_names[d] for d in c.doc[first].tolist()]
+    ranks, scores = c.rank[first].tolist(), c.score[first].tolist()
+    lines_of = c.line[first].tolist() if c.line is not None else [0] * len(first)
+    run_id = run.run_ids[0] if len(run.run_ids) == 1 else None
+    return FOLRun.from_columns(run.name, topic, docid, ranks, scores, p_begin.tolist(),
+                               (p_end - p_begin).tolist(), lines_of, run_id=run_id, source=run.source or "",
+                               vocab=vocab)
