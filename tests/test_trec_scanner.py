@@ -151,3 +151,27 @@ def test_a_run_read_with_its_assessments_codes_scores_the_same(tmp_path):
     a, b = graphsr.evaluate(qrels, [shared], ms), graphsr.evaluate(qrels, [alone], ms)
     for m in a.measures:
         assert a.runs[0].values[m].tolist() == b.runs[0].values[m].tolist(), m
+
+
+@pytest.mark.skipif(SCAN is None, reason="the C scanner is not built")
+@pytest.mark.parametrize("block", [1, 7, 64, 1 << 20])
+@pytest.mark.parametrize("gz", [False, True])
+def test_document_runs_read_in_blocks_read_the_same(tmp_path, monkeypatch, block, gz):
+    """Streamed a block at a time (any block size, lines across blocks, gzip, a byte order mark, comments, no
+    final newline), a document run reads as the line reader reads it."""
+    import gzip
+
+    import graphsr.io.runs as runs
+
+    lines = ["# made up", "", *(f"{t} Q0 d{(7 * k) % 23} {k} {k % 5}.25 sys{t % 2}" for t in (3, 1, 20)
+                                for k in range(12)), "  2 Q0 x 1 1e3 sys0 trailing", "2 Q0 y 2 -0.5 sys0"]
+    text = "\ufeff" + "\n".join(lines)  # no newline at the end
+    path = tmp_path / ("r.run.gz" if gz else "r.run")
+    path.write_bytes(gzip.compress(text.encode()) if gz else text.encode())
+    monkeypatch.setattr(runs, "BLOCK", block)
+    fast = read_run(path, "r")
+    assert fast.columns is not None and fast.columns.line.tolist()[:2] == [3, 4]
+    plain = tmp_path / "plain.run"
+    plain.write_text(text.lstrip("\ufeff"))
+    assert _run_view(fast) == _run_view(_read_run_lines(plain, "r"))
+    assert fast.run_ids == ("sys1", "sys0")
