@@ -127,12 +127,13 @@ def compute_esr_family(measures: list[Measure], inputs: dict[str, ESRInputs]) ->
         ms, x = by_rel[mode], inputs[mode]
         t_rel = np.bincount(x.assess_topic, weights=np.asarray(x.assess_rel, float), minlength=len(x.ranked.topics))
         col = {k: c for c, k in enumerate(cutoffs)}
+        sorted_recall: dict = {}  # per relevance mode: recall levels sorted once for the measures sharing them
         for m in ms:
             if m.NAME == "SRPRUM":
                 out[m] = _srprum(curves, cutoffs, m["r"], m.cutoff)
                 continue
             if m.NAME in ("MASRiP", "MASRiP2", "MAESRP"):
-                out[m] = _mean_averaged(m.NAME, curves, cutoffs, t_rel, m.cutoff)
+                out[m] = _mean_averaged(m.NAME, curves, cutoffs, t_rel, m.cutoff, sorted_recall)
                 continue
             c, k = col[m.cutoff], m.cutoff
             h, nm, rb, size = (curves[key][:, c] for key in ("hits", "near_misses", "recall_base", "size"))
@@ -162,46 +163,65 @@ def compute_esr_family(measures: list[Measure], inputs: dict[str, ESRInputs]) ->
     return out
 
 
-def mean_interpolated(precision: np.ndarray, recall: np.ndarray, points: int = 101) -> np.ndarray:
+def mean_interpolated(precision: np.ndarray, recall: np.ndarray | None, points: int = 101,
+                      reached=None) -> np.ndarray:
     """Per topic (row), the mean over recall levels x = 0, 1/(points-1), ..., 1 of the
     interpolated precision ``max{precision[r] : recall[r] >= x}`` (0 where no rank reaches x).
+
+    ``reached``: :func:`recall_levels` of the recall, computed once for several precisions over the same recall
+    (then ``recall`` may be None).
 
     Examples
     --------
     >>> mean_interpolated(np.array([[1.0, 0.5]]), np.array([[0.5, 1.0]]), points=3).round(4).tolist()
     [0.8333]
     """
-    levels = np.linspace(0.0, 1.0, points)
     T, K = precision.shape
     if K == 0:
         return np.zeros(T)
-    if K < 2 or (np.diff(recall, axis=1) >= -1e-12).all():
-        # recall non-decreasing along the ranking, up to rounding (the usual case): no sort needed
-        rs, ps = np.maximum.accumulate(recall, axis=1), precision
-    else:
-        order = np.argsort(recall, axis=1, kind="stable")
-        rs = np.take_along_axis(recall, order, axis=1)
-        ps = np.take_along_axis(precision, order, axis=1)
+    order, i = reached if reached is not None else recall_levels(recall, points)
+    ps = precision if order is None else np.take_along_axis(precision, order, axis=1)
     best_from = np.maximum.accumulate(ps[:, ::-1], axis=1)[:, ::-1]  # max precision at recall >= rs[i]
-    # one search for every topic: shift topic t's recalls (in [0, 1]) and levels by 2t
-    shift = 2.0 * np.arange(T)[:, None]
-    i = np.searchsorted((rs + shift).ravel(), (levels[None, :] - 1e-12 + shift).ravel(), side="left")
-    i = i.reshape(T, points) - K * np.arange(T)[:, None]  # first rank of the topic reaching each level
     ip = np.where(i < K, np.take_along_axis(best_from, np.minimum(i, K - 1), axis=1), 0.0)
     return ip.mean(axis=1)
 
 
-def _mean_averaged(name: str, curves: dict, cutoffs: list[int], t_rel: np.ndarray, k_max: int | None) -> np.ndarray:
+def recall_levels(recall: np.ndarray, points: int = 101):
+    """What :func:`mean_interpolated` needs of the recall: the order that sorts each topic's recall (None when
+    it is non-decreasing along the ranking already, up to rounding -- the usual case, no sort) and, per topic
+    and recall level, the first rank (in that order) reaching the level (K where none does)."""
+    T, K = recall.shape
+    if K < 2 or (np.diff(recall, axis=1) >= -1e-12).all():
+        rs, order = np.maximum.accumulate(recall, axis=1), None
+    else:
+        order = np.argsort(recall, axis=1, kind="stable")
+        rs = np.take_along_axis(recall, order, axis=1)
+    levels = np.linspace(0.0, 1.0, points)
+    # one search for every topic: shift topic t's recalls (in [0, 1]) and levels by 2t
+    shift = 2.0 * np.arange(T)[:, None]
+    i = np.searchsorted((rs + shift).ravel(), (levels[None, :] - 1e-12 + shift).ravel(), side="left")
+    return order, i.reshape(T, points) - K * np.arange(T)[:, None]
+
+
+def _mean_averaged(name: str, curves: dict, cutoffs: list[int], t_rel: np.ndarray, k_max: int | None,
+                   shared: dict | None = None) -> np.ndarray:
     ks = np.array(cutoffs)
     use = slice(0, int(np.searchsorted(ks, k_max, side="right")) if k_max is not None else len(ks))  # ks sorted
     h, nm, rb, size = (curves[key][:, use] for key in ("hits", "near_misses", "recall_base", "size"))
+    shared = {} if shared is None else shared
     if name == "MAESRP":
-        precision, recall = h / ks[use][None, :], _ratio(h + nm, rb)
+        precision = h / ks[use][None, :]
+        key = ("ESRR", use.stop)
+        if key not in shared:
+            shared[key] = recall_levels(_ratio(h + nm, rb))
     else:
         gain = h if name == "MASRiP" else h + nm
-        precision, recall = _ratio(gain, size), _ratio(h + nm, np.broadcast_to(t_rel[:, None], h.shape))
+        precision = _ratio(gain, size)
+        key = ("SRiR2", use.stop)  # MASRiP and MASRiP2 share their recall levels: sorted once
+        if key not in shared:
+            shared[key] = recall_levels(_ratio(h + nm, np.broadcast_to(t_rel[:, None], h.shape)))
     # a topic's ranks beyond its results add nothing: they repeat its last values, which cannot raise a max
-    return mean_interpolated(precision, recall)
+    return mean_interpolated(precision, None, reached=shared[key])
 
 
 def _srprum(curves: dict, cutoffs: list[int], r: float, k_max: int | None) -> np.ndarray:
