@@ -884,7 +884,7 @@ static PyObject *scan_dict(PyObject *self, PyObject *args) {
                 fallback = 1;
                 break;
             }
-            if (PyFloat_CheckExact(v)) {
+            if (PyFloat_Check(v)) { /* float, and its subclasses (numpy.float64) */
                 x = PyFloat_AS_DOUBLE(v);
             } else if (PyLong_CheckExact(v)) {
                 x = PyLong_AsDouble(v);
