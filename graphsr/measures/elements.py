@@ -24,7 +24,7 @@ from ..model.document import DocumentTree, resolve_node
 from ..model.qrels import ElementQrels
 from ..model.run import Run
 from .inputs import RankedNodes
-from .provider import ELEMENT, Provider, RunScores, ScoringContext, Scratch
+from .provider import ELEMENT, NoNavigation, Provider, RunScores, ScoringContext, Scratch
 
 __all__ = ["Diagnostics", "locate", "check_qrels", "ranked_nodes", "judged_nodes", "judged_grades", "run_nodes",
            "topic_entries", "ElementProvider"]
@@ -195,6 +195,24 @@ class JudgedNodes(dict):
     """``judged[topic][(docid, node)] = rel`` (see :func:`check_qrels`), with its array form built once for
     the runs read into columns."""
 
+    @classmethod
+    def of_documents(cls, columns) -> "JudgedNodes":
+        """The judgments of document assessments (:class:`~graphsr.model.columns.DocumentColumns`), each
+        document its node 0, with the array form built from the columns directly."""
+        judged = cls({t: {} for t in columns.topics})
+        tn, dn = columns.topic_names, columns.doc_names
+        for t, d, v in zip(columns.topic.tolist(), columns.doc.tolist(), columns.value.tolist()):
+            judged[tn[t]][(dn[d], 0)] = v
+        slot = np.full(len(tn), -1, dtype=np.int64)
+        code = dict(zip(tn, range(len(tn))))
+        slot[[code[t] for t in judged]] = np.arange(len(judged))  # each topic code's place in judged's order
+        width = np.int64(max(len(dn), 1))
+        key = (slot[columns.topic] * width + columns.doc) << 32
+        order = np.argsort(key)
+        judged._arrays = (dict(zip(judged, range(len(judged)))), dict(zip(dn, range(len(dn)))), width, key[order],
+                          np.asarray(columns.value, dtype=float)[order])
+        return judged
+
     def arrays(self):
         got = getattr(self, "_arrays", None)
         if got is None:
@@ -266,8 +284,12 @@ def _ranked_columns(run, c: _Lines, judged, topics: list[str], documents, seen_o
 def line_nodes(doc_names: list, path_names: list, doc: np.ndarray, path: np.ndarray, documents) -> np.ndarray:
     """The node index of each line's (document, XPath) among ``documents`` (-1: an unknown document or node):
     per document, its distinct XPaths looked up once in the document's index."""
-    from ..model.document import normalize_xpath
+    from ..model.document import PLAIN_DOCUMENT_NODE, PlainDocuments, normalize_xpath
 
+    if isinstance(documents, PlainDocuments) and all(p == PLAIN_DOCUMENT_NODE for p in path_names):
+        # plain documents: the one node of each known document, no tree made
+        known = np.fromiter((name in documents for name in doc_names), dtype=bool, count=len(doc_names))
+        return np.where(known[doc], 0, -1).astype(np.int64)
     pw = np.int64(max(len(path_names), 1))
     pairs, pair_of = np.unique(doc.astype(np.int64) * pw + path, return_inverse=True)
     pair_doc, pair_path = pairs // pw, pairs % pw
@@ -313,7 +335,7 @@ def _grades(judged, topics: list[str], item_slot: np.ndarray, doc_names: list, d
 
 def _seen(seen_of, doc_names: list, documents, doc: np.ndarray, node: np.ndarray) -> np.ndarray:
     """``p(e;f)`` of each item's node (0 without navigation)."""
-    if seen_of is None or not len(doc):
+    if seen_of is None or isinstance(seen_of, NoNavigation) or not len(doc):
         return np.zeros(len(doc))
     used = np.flatnonzero(np.bincount(doc, minlength=len(doc_names)) > 0)
     offset = np.zeros(len(doc_names), dtype=np.int64)
@@ -330,6 +352,10 @@ def judged_nodes(qrels: ElementQrels, context: ScoringContext,
                  shared: Scratch) -> dict[str, dict[tuple[str, int], float]]:
     """:func:`check_qrels` of the assessments, once per evaluation (warnings into ``shared``)."""
     def build():
+        from ..model.document import PlainDocuments
+
+        if qrels.columns is not None and isinstance(context.documents, PlainDocuments):
+            return JudgedNodes.of_documents(qrels.columns)  # every document known, its one node judged
         diag = Diagnostics()
         judged = JudgedNodes(check_qrels(qrels, context.documents, context.unknown, diag))
         shared.warnings += diag.messages()

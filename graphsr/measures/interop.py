@@ -14,18 +14,14 @@ and there is no navigation
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-import numpy as np
-
 from ..model.columns import DocumentColumns, ElementColumns
-from ..model.document import DocumentTree
+from ..model.document import PlainDocuments
 from ..model.qrels import ElementQrels
 from ..model.run import Run
 from .base import RUNTIME
-from .provider import Scratch, ScoringContext, provider_of
+from .provider import NoNavigation, Scratch, ScoringContext, provider_of
 
-__all__ = ["plain_context", "runtime_values", "is_plain"]
+__all__ = ["plain_context", "runtime_values", "is_plain", "PlainDocuments"]
 
 
 def is_plain(data) -> bool:
@@ -43,32 +39,6 @@ def is_plain(data) -> bool:
     return all(xp == PLAIN_DOCUMENT_NODE for r in data for xp in r.xpaths)
 
 
-class PlainDocuments(Mapping):
-    """Every document of ``docids`` as a single element (:meth:`DocumentTree.single`), each made when first
-    asked for: the flat measures never ask, the element families only for the documents they score."""
-
-    def __init__(self, docids: set[str]):
-        self._docids = docids
-        self._made: dict[str, DocumentTree] = {}
-
-    def __getitem__(self, docid: str) -> DocumentTree:
-        doc = self._made.get(docid)
-        if doc is None:
-            if docid not in self._docids:
-                raise KeyError(docid)
-            doc = self._made[docid] = DocumentTree.single(docid)
-        return doc
-
-    def __contains__(self, docid) -> bool:
-        return docid in self._docids
-
-    def __iter__(self):
-        return iter(self._docids)
-
-    def __len__(self) -> int:
-        return len(self._docids)
-
-
 def plain_context(qrels, runs, measures=None) -> ScoringContext:
     """A scoring context where each document the qrels and element runs name is a single element and nothing
     is navigated (``seen`` = 0).  When every one of ``measures`` is a flat measure, which scores documents
@@ -78,7 +48,7 @@ def plain_context(qrels, runs, measures=None) -> ScoringContext:
     docids = set(qrels.docids()) if isinstance(qrels, ElementQrels) else set()
     docids = docids.union(*(r.docids() for r in runs if isinstance(r, Run)))
     docs = PlainDocuments(docids)
-    return ScoringContext(docs, lambda d: np.zeros(len(docs[d])), "none", num_elements=len(docs))
+    return ScoringContext(docs, NoNavigation(docs), "none", num_elements=len(docs))
 
 
 def runtime_values(measure, qrels_frame, run_frame):

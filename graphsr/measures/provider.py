@@ -35,7 +35,7 @@ from ..errors import GraphsrInputError
 from ..model.document import DocumentTree
 from .base import FAMILY_PACKAGES, Measure, registry
 
-__all__ = ["ELEMENT", "PASSAGE", "NEEDS_TEXT", "OPTION_TEXT", "ScoringContext", "Scratch", "RunScores", "Provider", "register_provider",
+__all__ = ["NoNavigation", "ELEMENT", "PASSAGE", "NEEDS_TEXT", "OPTION_TEXT", "ScoringContext", "Scratch", "RunScores", "Provider", "register_provider",
            "provider_of", "providers", "input_kind"]
 
 ELEMENT, PASSAGE = "element", "passage"
@@ -123,6 +123,16 @@ class ScoringContext:
         """Whether the context holds ``need`` (a key of :data:`NEEDS_TEXT`)."""
         return {"documents": self.documents, "navigation": self.seen_of, "routes": self.route_model,
                 "size": self.num_elements}[need] is not None
+
+
+class NoNavigation:
+    """``seen_of`` without navigation: every node's ``p(e;f)`` is 0 (how plain documents are scored)."""
+
+    def __init__(self, documents: Mapping[str, DocumentTree]):
+        self.documents = documents
+
+    def __call__(self, docid: str) -> np.ndarray:
+        return np.zeros(len(self.documents[docid]))
 
 
 @dataclass

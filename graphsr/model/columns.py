@@ -16,7 +16,7 @@ from functools import cached_property
 
 import numpy as np
 
-__all__ = ["DocumentColumns", "ElementColumns", "codes_in"]
+__all__ = ["DocumentColumns", "ElementColumns", "codes_in", "rank_documents"]
 
 
 @dataclass(eq=False)
@@ -100,7 +100,7 @@ class DocumentColumns:
     def ranked(self) -> np.ndarray:
         """The lines in trec_eval's order: by topic code, then value (score) descending, then document name
         descending."""
-        return np.lexsort((-self.doc_order[self.doc], -self.value, self.topic))
+        return rank_documents(self.topic, self.value, self.doc, self)
 
 
 @dataclass(eq=False)
@@ -187,3 +187,59 @@ def codes_in(names: list[str], index: dict[str, int]) -> np.ndarray:
     common = out.keys() & index.keys()
     out.update(zip(common, map(index.__getitem__, common)))
     return np.fromiter(out.values(), dtype=np.int64, count=len(out))
+
+
+def rank_documents(topic: np.ndarray, score: np.ndarray, doc: np.ndarray, run: DocumentColumns) -> np.ndarray:
+    """The order of lines by topic, score descending and, among lines of a topic with equal scores, document
+    name descending (trec_eval's order); names are compared only when some scores tie.
+
+    One integer sort: each line's key is its topic, then the rank of its score among the distinct scores
+    (descending), then the rank of its document's name (descending), packed into one int64.  Temporary
+    arrays are dropped as soon as they are used: a 2M-line run is ranked in a few times its columns' memory.
+    """
+    n = len(topic)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    order = np.argsort(score)  # (no sort here needs stability: equal keys get equal ranks, or keys are unique)
+    ordered = score[order]
+    distinct = np.empty(n, dtype=bool)
+    distinct[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=distinct[1:])
+    del ordered
+    levels = int(np.count_nonzero(distinct))
+    names = max(len(run.doc_names), 1)
+    if (int(topic.max()) + 1) * levels * names >= 1 << 62:  # too many to pack: sort key by key
+        return np.lexsort((-run.doc_order[doc], -score, topic))
+    rank = np.cumsum(distinct, dtype=np.int64 if n >= 1 << 31 else np.int32)  # 1 .. levels, ascending scores
+    del distinct
+    np.subtract(levels, rank, out=rank)  # 0 for the highest score
+    key = np.empty(n, dtype=np.int64)
+    key[order] = rank
+    del order, rank
+    part = topic.astype(np.int64)
+    part *= levels
+    key += part
+    del part
+    order = np.argsort(key)
+    if not _has_ties(key, order):
+        return order
+    del order
+    key *= names
+    part = run.doc_order.take(doc)
+    np.subtract(names - 1, part, out=part)
+    key += part  # (topic, document) pairs are unique: so are the keys
+    del part
+    return np.argsort(key)
+
+
+#: Entries handled at a time where a step needs temporary arrays of its own (look-ups, tie checks).
+CHUNK = 1 << 18
+
+
+def _has_ties(key: np.ndarray, order: np.ndarray) -> bool:
+    """Whether ``key`` in the sorted ``order`` has two equal neighbours (a chunk at a time)."""
+    for a in range(0, len(order) - 1, CHUNK):
+        k = key.take(order[a:a + CHUNK + 1])
+        if (k[1:] == k[:-1]).any():
+            return True
+    return False

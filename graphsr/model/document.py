@@ -22,6 +22,7 @@ Conventions (SPEC section 3)
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -29,7 +30,7 @@ import numpy as np
 
 from ..errors import UnknownNodeError, XPathError
 
-__all__ = ["DocumentTree", "normalize_xpath", "canonical_xpath", "resolve_node"]
+__all__ = ["DocumentTree", "PlainDocuments", "normalize_xpath", "canonical_xpath", "resolve_node"]
 
 _STEP = re.compile(r"([^/\[\]]+)(?:\[(\d+)\])?")
 MAX_XPATH = 10_000  # characters: far beyond any real document's depth, and bounds the work on a bad line
@@ -323,3 +324,29 @@ def resolve_node(documents, docid: str, xpath: str, source=None, line: int | Non
             else quoted(xpath)
         raise UnknownNodeError(f"{where}document {docid!r} has no node {shown}: expected an XPath that exists in the "
                                "collection", source, line) from None
+
+
+class PlainDocuments(Mapping):
+    """Every document of ``docids`` as a single element (:meth:`DocumentTree.single`), each made when first
+    asked for: the flat measures never ask, the element families only for the documents they score."""
+
+    def __init__(self, docids: set[str]):
+        self._docids = docids
+        self._made: dict[str, DocumentTree] = {}
+
+    def __getitem__(self, docid: str) -> DocumentTree:
+        doc = self._made.get(docid)
+        if doc is None:
+            if docid not in self._docids:
+                raise KeyError(docid)
+            doc = self._made[docid] = DocumentTree.single(docid)
+        return doc
+
+    def __contains__(self, docid) -> bool:
+        return docid in self._docids
+
+    def __iter__(self):
+        return iter(self._docids)
+
+    def __len__(self) -> int:
+        return len(self._docids)
