@@ -119,7 +119,8 @@ def test_a_full_disk_fails_the_write_command_and_keeps_the_last_good_state(small
 
 
 SHARER = """
-import sys, time
+import faulthandler, sys, time
+faulthandler.dump_traceback_later(50)  # a hang shows where it is (the test waits 60 s)
 from graphsr.store import open_store
 role, url = sys.argv[1], sys.argv[2]
 with open_store(url) as s:
@@ -145,8 +146,14 @@ def test_a_shared_server_is_stopped_by_its_last_user_only(tmp_path):
                                    text=True)
         time.sleep(0.05)
         user = subprocess.Popen([sys.executable, "-c", SHARER, "user", url], stderr=subprocess.PIPE, text=True)
-        assert starter.wait(60) == 0, starter.stderr.read()
-        assert user.wait(60) == 0, user.stderr.read()
+        for name, proc in (("starter", starter), ("user", user)):
+            try:
+                code = proc.wait(60)
+            except subprocess.TimeoutExpired:  # say where it hung: its stack is in its stderr, the server's log
+                proc.kill()
+                pytest.fail(f"the {name} did not finish in 60 s; stderr: {proc.communicate()[1][-2000:]}; "
+                            f"server log: {server._log_tail(10)}")
+            assert code == 0, proc.stderr.read()
         assert not server.alive()  # the last one out stopped it
 
 
