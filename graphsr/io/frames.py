@@ -120,21 +120,23 @@ def as_qrels(qrels):
     return _document_qrels([q for q, _, _ in triples], [d for _, d, _ in triples], [v for _, _, v in triples])
 
 
-def _dict_columns(data: dict, what: str, value: str):
-    """The document columns of ``{query_id: {doc_id: value}}``: one pass in Python over the topics, the rest in
-    bulk (values converted by numpy; a value that is not a number is then looked for, to name it).  Codes are
-    the dict's own (looking its names up in another vocabulary costs more than joining the names later)."""
+def _dict_columns(data: dict, what: str, value: str, vocabulary=None):
+    """The document columns of ``{query_id: {doc_id: value}}``: read in C when keys are str and values int or
+    float (``vocabulary``: assessments read so, whose codes the run then shares), else one pass in Python over
+    the topics and the rest in bulk (values converted by numpy; a value that is not a number is then looked
+    for, to name it)."""
     from ..model.columns import DocumentColumns
     from ._lines import c_scanner
 
     scan = c_scanner()
     if scan is not None:  # str keys and int or float values: in C
-        topic_index: dict[str, int] = {}
-        index: dict[str, int] = {}
+        shared = getattr(getattr(vocabulary, "columns", None), "index", None)
+        topic_index, index = shared if shared is not None else ({}, {})  # new names extend a shared vocabulary
         got = scan.scan_dict(data, topic_index, index)
         if got is not None:
             topic, doc, values, empty = got
-            return DocumentColumns(list(topic_index), list(index), topic, doc, values, empty_topics=tuple(empty))
+            return DocumentColumns(list(topic_index), list(index), topic, doc, values, empty_topics=tuple(empty),
+                                   index=(topic_index, index))
     topics, sizes, docs, values = [], [], [], []
     for q, per in data.items():
         if not isinstance(per, dict):
@@ -218,7 +220,7 @@ def as_run(run, name: str = "run", vocabulary=None):
         return read_run(run, vocabulary=vocabulary) if run_format(run) == "element" else read_passage_run(run)
     if isinstance(run, dict):
         # a topic answered with nothing is scored as an empty ranking, as pytrec_eval scores it
-        return Run.from_columns(_dict_columns(run, "a run", "score"), name, None, (name,))
+        return Run.from_columns(_dict_columns(run, "a run", "score", vocabulary), name, None, (name,))
     if _is_frame(run):
         _frame_columns(run, ("query_id", "doc_id", "score"), "a run")
         if "run_id" in run.columns:
