@@ -46,6 +46,9 @@ class ElementQrels:
     nDCG, ...; a negative grade is "assessed, not judged": not relevant, no
     gain, skipped by bpref); :meth:`outside_unit` finds them, and the other
     measures refuse such assessments in one line.
+
+    TREC document assessments are held as :class:`~graphsr.model.columns.DocumentColumns` (``columns``;
+    :meth:`from_columns`): the flat measures read the arrays, and ``judgments`` is built only when asked for.
     """
 
     def __init__(self, judgments: dict[str, dict[tuple[str, str], float]] | None, source: str | None = None,

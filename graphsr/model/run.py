@@ -76,6 +76,10 @@ class Run:
         Whether the ranks were given by sorting the scores (TREC document
         runs, DataFrames and dicts, as trec_eval ranks them), rather than read
         from a rank column.
+    columns : DocumentColumns or ElementColumns, optional
+        The run's lines as arrays (how readers build runs: :meth:`from_columns`,
+        :meth:`from_element_columns`); ``results`` is then built only when
+        someone asks for it, the measures score the columns.
 
     Use :meth:`from_rows` to build one from lines; it checks the structure.
     """
