@@ -588,6 +588,37 @@ static int xpath_like(const char *s, Py_ssize_t len) {
     return memchr(s, '/', (size_t)len) != NULL || memchr(s, '[', (size_t)len) != NULL;
 }
 
+/* The topic and document look-ups of a scan, with their C indexes; 0, or -1 with an exception. */
+static int topic_doc_names(PyObject *topics, PyObject *docs, Names *tn, Names *dn) {
+    *tn = (Names){index_of(0, topics), topics, NULL, 0, 0};
+    *dn = (Names){index_of(1, docs), docs, NULL, 0, 0};
+    return tn->ix == NULL || dn->ix == NULL ? -1 : 0;
+}
+
+/* What a column scanner returns: the first line it declined (`bad`), or its k columns cut to n entries followed
+   by `tail` (a reference stolen; NULL for none); NULL with an exception on a failure.  The arrays are released
+   either way. */
+static PyObject *columns_result(int k, Py_ssize_t n, PyObject **arr, long bad, int failed, PyObject *tail) {
+    PyObject *result = NULL;
+    if (!failed && bad) {
+        result = PyLong_FromLong(bad);
+    } else if (!failed && cut_arrays(k, n, arr) == 0 && (result = PyTuple_New(k + (tail != NULL))) != NULL) {
+        for (int i = 0; i < k; ++i) {
+            Py_INCREF(arr[i]);
+            PyTuple_SET_ITEM(result, i, arr[i]);
+        }
+        if (tail != NULL) {
+            PyTuple_SET_ITEM(result, k, tail);
+            tail = NULL;
+        }
+    } else if (!PyErr_Occurred()) {
+        PyErr_NoMemory();
+    }
+    Py_XDECREF(tail);
+    drop_arrays(k, arr);
+    return result;
+}
+
 /* The TREC document run lines of [data, end) into the columns from entry n0 on (at most cap entries in all),
    line numbers counted from line0.  Returns the entries written; sets *bad to the first line the fast path
    declines, or *failed (with an exception) on a failure. */
@@ -637,25 +668,14 @@ static PyObject *scan_trec_run(PyObject *self, PyObject *args) {
     PyObject *arr[4];
     static const int types[4] = {NPY_INT32, NPY_INT32, NPY_FLOAT64, NPY_INT32}; /* topic, doc, score, line */
     int failed = new_arrays(4, cap, types, arr, col) < 0;
-    PyObject *run_ids = failed ? NULL : PyDict_New(), *result = NULL;
-    Names tn = {NULL, topics, NULL, 0, 0}, dn = {NULL, docs, NULL, 0, 0}, rn = {NULL, run_ids, NULL, 0, 0};
-    if (!failed) {
-        tn.ix = index_of(0, topics);
-        dn.ix = index_of(1, docs);
-    }
+    PyObject *run_ids = failed ? NULL : PyDict_New();
+    Names tn, dn, rn = {NULL, run_ids, NULL, 0, 0};
+    failed = failed || run_ids == NULL || topic_doc_names(topics, docs, &tn, &dn) < 0;
     long bad = 0;
-    failed = failed || run_ids == NULL || tn.ix == NULL || dn.ix == NULL;
     Py_ssize_t n = failed ? 0 : trec_run_lines(data, end, &tn, &dn, &rn, col[0], col[1], col[2], col[3], 0, cap, 0,
                                                &bad, &failed);
-    if (!failed && bad) {
-        result = PyLong_FromLong(bad);
-    } else if (!failed && cut_arrays(4, n, arr) == 0) {
-        PyObject *ids = PyDict_Keys(run_ids);
-        if (ids != NULL) result = Py_BuildValue("(OOOON)", arr[0], arr[1], arr[2], arr[3], ids);
-    } else if (!PyErr_Occurred()) {
-        PyErr_NoMemory();
-    }
-    drop_arrays(4, arr);
+    PyObject *ids = failed || bad ? NULL : PyDict_Keys(run_ids);
+    PyObject *result = columns_result(4, n, arr, bad, failed || (!bad && ids == NULL), ids);
     Py_XDECREF(run_ids);
     PyBuffer_Release(&view);
     return result;
@@ -690,11 +710,9 @@ static PyObject *scan_trec_run_into(PyObject *self, PyObject *args) {
         failed = col[k] == NULL;
         cap = (cap < 0 || len < cap) ? len : cap;
     }
-    Names tn = {NULL, topics, NULL, 0, 0}, dn = {NULL, docs, NULL, 0, 0}, rn = {NULL, run_ids, NULL, 0, 0};
+    Names tn, dn, rn = {NULL, run_ids, NULL, 0, 0};
     if (!failed) {
-        tn.ix = index_of(0, topics);
-        dn.ix = index_of(1, docs);
-        failed = tn.ix == NULL || dn.ix == NULL || offset < 0 || offset > cap;
+        failed = topic_doc_names(topics, docs, &tn, &dn) < 0 || offset < 0 || offset > cap;
         if (failed && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "offset outside the arrays");
     }
     long bad = 0;
@@ -721,16 +739,11 @@ static PyObject *scan_element_run(PyObject *self, PyObject *args) {
     int32_t *topic_c = col[0], *doc_c = col[1], *path_c = col[4], *line_c = col[5];
     int64_t *rank_c = col[2];
     double *score = col[3];
-    PyObject *run_ids = failed ? NULL : PyDict_New(), *result = NULL;
-    Names tn = {NULL, topics, NULL, 0, 0}, dn = {NULL, docs, NULL, 0, 0}, xn = {NULL, paths, NULL, 0, 0},
-          rn = {NULL, run_ids, NULL, 0, 0};
-    if (!failed) {
-        tn.ix = index_of(0, topics);
-        dn.ix = index_of(1, docs);
-    }
+    PyObject *run_ids = failed ? NULL : PyDict_New();
+    Names tn, dn, xn = {NULL, paths, NULL, 0, 0}, rn = {NULL, run_ids, NULL, 0, 0};
+    failed = failed || run_ids == NULL || topic_doc_names(topics, docs, &tn, &dn) < 0;
     long bad = 0;
     Py_ssize_t n = 0;
-    failed = failed || run_ids == NULL || tn.ix == NULL || dn.ix == NULL;
     long lineno = 0;
     const char *p = data;
     const char *odd = first_odd_byte(data, end);
@@ -766,15 +779,8 @@ static PyObject *scan_element_run(PyObject *self, PyObject *args) {
         (void)r;
         ++n;
     }
-    if (!failed && bad) {
-        result = PyLong_FromLong(bad);
-    } else if (!failed && cut_arrays(6, n, arr) == 0) {
-        PyObject *ids = PyDict_Keys(run_ids);
-        if (ids != NULL) result = Py_BuildValue("(OOOOOON)", arr[0], arr[1], arr[2], arr[3], arr[4], arr[5], ids);
-    } else if (!PyErr_Occurred()) {
-        PyErr_NoMemory();
-    }
-    drop_arrays(6, arr);
+    PyObject *ids = failed || bad ? NULL : PyDict_Keys(run_ids);
+    PyObject *result = columns_result(6, n, arr, bad, failed || (!bad && ids == NULL), ids);
     Py_XDECREF(run_ids);
     PyBuffer_Release(&view);
     return result;
@@ -792,15 +798,10 @@ static PyObject *scan_trec_qrels(PyObject *self, PyObject *args) {
     int failed = new_arrays(4, cap, types, arr, col) < 0;
     int32_t *topic_c = col[0], *doc_c = col[1], *line_c = col[3];
     double *rel = col[2];
-    PyObject *result = NULL;
-    Names tn = {NULL, topics, NULL, 0, 0}, dn = {NULL, docs, NULL, 0, 0};
-    if (!failed) {
-        tn.ix = index_of(0, topics);
-        dn.ix = index_of(1, docs);
-    }
+    Names tn, dn;
+    failed = failed || topic_doc_names(topics, docs, &tn, &dn) < 0;
     long bad = 0;
     Py_ssize_t n = 0;
-    failed = failed || tn.ix == NULL || dn.ix == NULL;
     long lineno = 0;
     const char *p = data;
     const char *odd = first_odd_byte(data, end);
@@ -829,14 +830,7 @@ static PyObject *scan_trec_qrels(PyObject *self, PyObject *args) {
         line_c[n] = (int32_t)lineno;
         ++n;
     }
-    if (!failed && bad) {
-        result = PyLong_FromLong(bad);
-    } else if (!failed && cut_arrays(4, n, arr) == 0) {
-        result = Py_BuildValue("(OOOO)", arr[0], arr[1], arr[2], arr[3]);
-    } else if (!PyErr_Occurred()) {
-        PyErr_NoMemory();
-    }
-    drop_arrays(4, arr);
+    PyObject *result = columns_result(4, n, arr, bad, failed, NULL);
     PyBuffer_Release(&view);
     return result;
 }
