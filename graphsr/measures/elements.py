@@ -206,32 +206,30 @@ class JudgedNodes(dict):
         slot = np.full(len(tn), -1, dtype=np.int64)
         code = dict(zip(tn, range(len(tn))))
         slot[[code[t] for t in judged]] = np.arange(len(judged))  # each topic code's place in judged's order
-        width = np.int64(max(len(dn), 1))
-        key = (slot[columns.topic] * width + columns.doc) << 32
-        order = np.argsort(key)
-        judged._arrays = (dict(zip(judged, range(len(judged)))), dict(zip(dn, range(len(dn)))), width, key[order],
-                          np.asarray(columns.value, dtype=float)[order])
+        judged._set_arrays(dict(zip(dn, range(len(dn)))), slot[columns.topic], columns.doc, 0, columns.value)
         return judged
 
     def arrays(self):
-        got = getattr(self, "_arrays", None)
-        if got is None:
-            topics = list(self)
+        """``(topic index, document index, width, sorted keys, grades)``: each assessment keyed
+        ``(topic * width + document) << 32 | node`` (topics in this dict's order), for look-ups by search."""
+        if getattr(self, "_arrays", None) is None:
             docs: dict[str, int] = {}
             t, d, node, rel = [], [], [], []
-            for k, topic in enumerate(topics):
+            for k, topic in enumerate(self):
                 for (docid, i), v in self[topic].items():
                     t.append(k)
                     d.append(docs.setdefault(docid, len(docs)))
                     node.append(i)
                     rel.append(v)
-            width = np.int64(max(len(docs), 1))
-            key = ((np.asarray(t, dtype=np.int64) * width + np.asarray(d, dtype=np.int64)) << 32) | \
-                np.asarray(node, dtype=np.int64)
-            order = np.argsort(key)
-            got = self._arrays = (dict(zip(topics, range(len(topics)))), docs, width, key[order],
-                                  np.asarray(rel, dtype=float)[order])
-        return got
+            self._set_arrays(docs, t, d, node, rel)
+        return self._arrays
+
+    def _set_arrays(self, docs: dict, topic, doc, node, rel) -> None:
+        width = np.int64(max(len(docs), 1))
+        key = ((np.asarray(topic, dtype=np.int64) * width + np.asarray(doc, dtype=np.int64)) << 32) | \
+            np.asarray(node, dtype=np.int64)
+        order = np.argsort(key)
+        self._arrays = (dict(zip(self, range(len(self)))), docs, width, key[order], np.asarray(rel, dtype=float)[order])
 
 
 def _ranked_columns(run, c: _Lines, judged, topics: list[str], documents, seen_of, unknown: str,

@@ -19,6 +19,13 @@ import numpy as np
 __all__ = ["DocumentColumns", "ElementColumns", "codes_in", "rank_documents"]
 
 
+def _codes_of(names: list) -> tuple[list, np.ndarray]:
+    """The distinct names in order of first appearance, and each one's code."""
+    index: dict = {}
+    codes = np.fromiter((index.setdefault(x, len(index)) for x in names), dtype=np.int64, count=len(names))
+    return list(index), codes
+
+
 @dataclass(eq=False)
 class DocumentColumns:
     """One entry per line: ``topic[k]`` and ``doc[k]`` index ``topic_names`` and ``doc_names``, ``value[k]``
@@ -50,11 +57,9 @@ class DocumentColumns:
     def from_lists(cls, topics: list[str], docids: list[str], values, lines=None,
                    empty_topics: tuple[str, ...] = ()) -> "DocumentColumns":
         """Columns from per-line names (codes in order of first appearance)."""
-        t_codes: dict[str, int] = {}
-        d_codes: dict[str, int] = {}
-        t = np.fromiter((t_codes.setdefault(x, len(t_codes)) for x in topics), dtype=np.int64, count=len(topics))
-        d = np.fromiter((d_codes.setdefault(x, len(d_codes)) for x in docids), dtype=np.int64, count=len(docids))
-        return cls(list(t_codes), list(d_codes), t, d, np.asarray(values, dtype=float),
+        topic_names, t = _codes_of(topics)
+        doc_names, d = _codes_of(docids)
+        return cls(topic_names, doc_names, t, d, np.asarray(values, dtype=float),
                    None if lines is None else np.asarray(lines, dtype=np.int64), tuple(empty_topics))
 
     @cached_property
@@ -135,15 +140,10 @@ class ElementColumns:
     def from_lists(cls, topics: list[str], docids: list[str], ranks, scores, paths: list[str],
                    lines=None) -> "ElementColumns":
         """Columns from per-line values (paths canonical already; codes in order of first appearance)."""
-        def codes(names):
-            index: dict[str, int] = {}
-            return list(index), index, np.fromiter((index.setdefault(x, len(index)) for x in names),
-                                                   dtype=np.int64, count=len(names))
-
-        _, t_index, t = codes(topics)
-        _, d_index, d = codes(docids)
-        _, p_index, p = codes(paths)
-        return cls(list(t_index), list(d_index), list(p_index), t, d, np.asarray(ranks, dtype=np.int64),
+        topic_names, t = _codes_of(topics)
+        doc_names, d = _codes_of(docids)
+        path_names, p = _codes_of(paths)
+        return cls(topic_names, doc_names, path_names, t, d, np.asarray(ranks, dtype=np.int64),
                    np.asarray(scores, dtype=float), p, None if lines is None else np.asarray(lines, dtype=np.int64))
 
     @cached_property

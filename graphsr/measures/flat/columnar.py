@@ -54,11 +54,6 @@ class JudgedDocuments:
         keep = where >= 0
         return Judgments.from_arrays(len(topics), where[keep], c.value[keep])
 
-    def grades_of(self, topic_codes: np.ndarray, doc_codes: np.ndarray) -> np.ndarray:
-        """The grade of each (topic, document) pair, in the assessments' codes (-1: not a name they know);
-        NaN where not assessed."""
-        return self.grades_of_keys(self.keys_of(topic_codes, doc_codes))
-
     def keys_of(self, topic_codes: np.ndarray, doc_codes: np.ndarray) -> np.ndarray:
         """The look-up key of each (topic, document) pair (-1 where either is unknown)."""
         key = topic_codes.astype(np.int64)
