@@ -69,15 +69,19 @@ def read_run(path: str | os.PathLike, name: str | None = None, vocabulary=None) 
     >>> os.unlink(f.name)
     """
     from ._lines import c_scanner, read_bytes
+    from .sniff import first_record
 
     scan = c_scanner()
-    if scan is not None:  # a well-formed TREC document run: columns in C, no object per line
-        shared = getattr(getattr(vocabulary, "columns", None), "index", None)
-        topic_codes, doc_codes = shared if shared is not None else ({}, {})
-        got = _scan_document_run(scan, path, topic_codes, doc_codes)
-        if got is not None:
-            return _document_run(got, (topic_codes, doc_codes), path, name)
-        run = _element_run(scan, read_bytes(path, RunFormatError), path, name)
+    if scan is not None:  # a well-formed file: columns in C, no object per line
+        record = first_record(path, RunFormatError)
+        fields = record.split() if record else []
+        if len(fields) >= 7 and xpath_like(fields[6]):  # an element run (the line reader explains the others)
+            run = _element_run(scan, read_bytes(path, RunFormatError), path, name)
+        else:  # a TREC document run
+            shared = getattr(getattr(vocabulary, "columns", None), "index", None)
+            topic_codes, doc_codes = shared if shared is not None else ({}, {})
+            got = _scan_document_run(scan, path, topic_codes, doc_codes)
+            run = None if got is None else _document_run(got, (topic_codes, doc_codes), path, name)
         if run is not None:
             return run
     return _read_run_lines(path, name)
