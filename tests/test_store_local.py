@@ -333,3 +333,23 @@ def test_drops_go_in_bounded_batches_and_leave_what_a_clean_store_has(tmp_path, 
         build_stored_model(s, "m1", "p*:extent", "m1-model")
         assert drop_collection(s, "m1") > 0
         assert s.counts() == clean
+
+
+def test_a_server_that_accepts_but_never_answers_is_not_alive(tmp_path):
+    """A ping has a deadline: a process holding the socket without answering (a server hung in a deadlock)
+    counts as not alive within the ping's timeout instead of blocking the command forever."""
+    import socket
+
+    from graphsr.store.local import LocalServer
+
+    server = LocalServer(tmp_path / "s")
+    server.path.mkdir(parents=True, exist_ok=True)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(server.socket))
+    listener.listen(4)  # connections are queued, never read nor answered
+    try:
+        t0 = time.monotonic()
+        assert not server.alive()
+        assert time.monotonic() - t0 < server.PING_TIMEOUT + 3
+    finally:
+        listener.close()

