@@ -120,3 +120,33 @@ def test_an_unknown_node_in_a_passage_conversion_names_its_line():
                         "r", "r.run")
     with pytest.raises(GraphsrInputError, match=r"r\.run:2: "):
         passage_run(run, DOCS)
+
+
+@pytest.mark.parametrize("layout", ["in order", "blocks shuffled", "a topic split", "one topic"])
+def test_large_runs_are_ranked_a_few_topics_at_a_time_as_in_one_sort(layout):
+    """Runs longer than a chunk are ranked by groups of whole topics; the order is the one-sort order (trec_eval's:
+    topic, score descending, document name descending), whatever the order of the topic blocks."""
+    from graphsr.model.columns import CHUNK, DocumentColumns, _rank_lines, rank_documents
+
+    rng = np.random.default_rng(len(layout))
+    n_topics = 1 if layout == "one topic" else 37
+    per = (CHUNK + 5000) // n_topics + 1
+    many = 2 * per
+    topics = np.repeat(np.arange(n_topics), per)
+    docs = np.concatenate([rng.choice(many, per, replace=False) for _ in range(n_topics)])  # once per topic
+    scores = rng.integers(0, 50, len(topics)).astype(float)  # many ties: names decide
+    lines = np.arange(len(topics))
+    if layout == "blocks shuffled":
+        lines = np.concatenate([lines[topics == t] for t in rng.permutation(n_topics)])
+    elif layout == "a topic split":
+        lines = np.concatenate([lines[len(lines) // 2:], lines[:len(lines) // 2]])
+        lines = np.concatenate([lines[:10], lines[-10:], lines[10:-10]])
+    t, d, s = topics[lines], docs[lines], scores[lines]
+    names = [f"d{k}" for k in range(many)]
+    c = DocumentColumns.from_lists([str(x) for x in t], [names[x] for x in d], s.tolist())
+    assert len(t) > CHUNK
+    got = rank_documents(c.topic, c.value, c.doc, c)
+    assert got.tolist() == _rank_lines(c.topic, c.value, c.doc, c).tolist()
+    expected = sorted(range(len(t)), key=lambda k: c.doc_names[c.doc[k]], reverse=True)  # names descending, then
+    expected.sort(key=lambda k: (c.topic[k], -c.value[k]))  # (stable) topic, score descending
+    assert got.tolist() == expected

@@ -156,21 +156,27 @@ def test_a_run_read_with_its_assessments_codes_scores_the_same(tmp_path):
 @pytest.mark.skipif(SCAN is None, reason="the C scanner is not built")
 @pytest.mark.parametrize("block", [1, 7, 64, 1 << 20])
 @pytest.mark.parametrize("gz", [False, True])
-def test_document_runs_read_in_blocks_read_the_same(tmp_path, monkeypatch, block, gz):
-    """Streamed a block at a time (any block size, lines across blocks, gzip, a byte order mark, comments, no
-    final newline), a document run reads as the line reader reads it."""
+@pytest.mark.parametrize("notes", ["first", "between", "none"])
+def test_document_runs_read_in_blocks_read_the_same(tmp_path, monkeypatch, block, gz, notes):
+    """Streamed a block at a time (any block size, lines across blocks, gzip, a byte order mark, comments and
+    blank lines first, in the middle or none, no final newline), a document run reads as the line reader reads
+    it, line numbers included."""
     import gzip
 
     import graphsr.io.runs as runs
 
-    lines = ["# made up", "", *(f"{t} Q0 d{(7 * k) % 23} {k} {k % 5}.25 sys{t % 2}" for t in (3, 1, 20)
-                                for k in range(12)), "  2 Q0 x 1 1e3 sys0 trailing", "2 Q0 y 2 -0.5 sys0"]
+    body = [f"{t} Q0 d{(7 * k) % 23} {k} {k % 5}.25 sys{t % 2}" for t in (3, 1, 20) for k in range(12)]
+    note = ["# made up", ""]
+    lines = {"first": note + body, "between": body[:20] + note + body[20:], "none": body}[notes]
+    lines += ["  2 Q0 x 1 1e3 sys0 trailing", "2 Q0 y 2 -0.5 sys0"]
     text = "\ufeff" + "\n".join(lines)  # no newline at the end
     path = tmp_path / ("r.run.gz" if gz else "r.run")
     path.write_bytes(gzip.compress(text.encode()) if gz else text.encode())
     monkeypatch.setattr(runs, "BLOCK", block)
     fast = read_run(path, "r")
-    assert fast.columns is not None and fast.columns.line.tolist()[:2] == [3, 4]
+    numbered = [k + 1 for k, x in enumerate(lines) if x and not x.startswith("#")]
+    assert fast.columns is not None and np.asarray(fast.columns.line).tolist() == numbered
+    assert [fast.columns.line[k] for k in range(len(numbered))] == numbered
     plain = tmp_path / "plain.run"
     plain.write_text(text.lstrip("\ufeff"))
     assert _run_view(fast) == _run_view(_read_run_lines(plain, "r"))

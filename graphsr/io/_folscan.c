@@ -698,7 +698,7 @@ static Py_ssize_t trec_run_lines(const char *data, const char *end, Names *tn, N
         topic_c[n] = (int32_t)t;
         doc_c[n] = (int32_t)d;
         score[n] = sc;
-        line_c[n] = (int32_t)lineno;
+        if (line_c != NULL) line_c[n] = (int32_t)lineno;
         ++n;
     }
     return n - n0;
@@ -752,6 +752,10 @@ static PyObject *scan_trec_run_into(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     int failed = 0;
     for (int k = 0; k < 4 && !failed; ++k) {
+        if (k == 3 && a[k] == Py_None) { /* no line column: the caller knows each entry's line otherwise */
+            col[k] = NULL;
+            continue;
+        }
         col[k] = column_of(a[k], types[k], &len);
         failed = col[k] == NULL;
         cap = (cap < 0 || len < cap) ? len : cap;
@@ -978,8 +982,8 @@ static PyMethodDef methods[] = {
     {"scan_trec_run", scan_trec_run, METH_VARARGS,
      "Columns of a well-formed TREC document run file, or the first line not read."},
     {"scan_trec_run_into", scan_trec_run_into, METH_VARARGS,
-     "A block of whole TREC document run lines into given columns: entries written, or minus the first line not "
-     "read."},
+     "A block of whole TREC document run lines into given columns (the line column may be None): entries written, "
+     "or minus the first line not read."},
     {"scan_element_run", scan_element_run, METH_VARARGS,
      "Columns of a well-formed element run file, or the first line not read."},
     {"scan_dict", scan_dict, METH_VARARGS,

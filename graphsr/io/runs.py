@@ -88,7 +88,7 @@ def read_run(path: str | os.PathLike, name: str | None = None, vocabulary=None) 
 
 
 #: Bytes read at a time by the document run scanner: a run is never held whole in memory, only its columns.
-BLOCK = 4 << 20
+BLOCK = 1 << 20
 
 
 def _blocks(path):
@@ -137,25 +137,36 @@ def _line_capacity(path) -> int:
 
 def _scan_document_run(scan, path, topic_codes: dict, doc_codes: dict):
     """A TREC document run file's columns, read by the C scanner a block at a time into columns allocated once;
-    None when the scanner declines a line or the file has none."""
+    None when the scanner declines a line or the file has none.
+
+    Line numbers are stored only from the first block with a blank or comment line on: before it, entry ``k``
+    is line ``k + 1`` (:class:`~graphsr.model.columns.LineNumbers`), and most runs have no such line."""
+    from ..model.columns import LineNumbers
+
     cap = _line_capacity(path)
     if cap == 0:
         return None
-    columns = (np.empty(cap, np.int32), np.empty(cap, np.int32), np.empty(cap, np.float64), np.empty(cap, np.int32))
+    columns = (np.empty(cap, np.int32), np.empty(cap, np.int32), np.empty(cap, np.float64))
+    lines = None
     run_ids: dict[str, int] = {}
     n, line = 0, 0
     try:
         for block in _blocks(path):
-            got = scan.scan_trec_run_into(block, topic_codes, doc_codes, run_ids, *columns, n, line)
+            got = scan.scan_trec_run_into(block, topic_codes, doc_codes, run_ids, *columns, lines, n, line)
             if got < 0:
                 return None
+            in_block = block.count(b"\n") + (not block.endswith(b"\n"))
+            if lines is None and got != in_block:  # some line is not an entry: number the entries from here on
+                lines = np.empty(cap, np.int32)
+                lines[:n] = np.arange(1, n + 1, dtype=np.int32)
+                got = scan.scan_trec_run_into(block, topic_codes, doc_codes, run_ids, *columns, lines, n, line)
             n += got
-            line += block.count(b"\n") + (not block.endswith(b"\n"))
+            line += in_block
     finally:
         scan.forget()
     if n == 0:
         return None
-    return (*(c[:n] for c in columns), list(run_ids))
+    return (*(c[:n] for c in columns), LineNumbers(n) if lines is None else lines[:n], list(run_ids))
 
 
 def _element_run(scan, data: bytes, path, name: str | None) -> Run | None:

@@ -116,7 +116,9 @@ def document_inputs(run: DocumentColumns, judged: JudgedDocuments, topics: list[
         grade[a:a + CHUNK] = judged.grades_of_keys(judged.keys_of(q_topic, q_doc))
     starts = np.searchsorted(t, np.arange(len(topics) + 1))
     pos = np.arange(1, m + 1, dtype=np.int32)
-    pos -= starts[:-1].astype(np.int32)[t]
+    first = starts[:-1].astype(np.int32)
+    for a in range(0, m, CHUNK):  # each line's rank in its topic
+        pos[a:a + CHUNK] -= first.take(t[a:a + CHUNK])
     ranking = Ranking(len(topics), t, pos, grade, ~np.isnan(grade), None, grade, None, lambda: run.value[rows],
                       by_score=True)  # the scores, read by few measures, are taken when first read
     present = set(run.topics)

@@ -58,9 +58,16 @@ def ndcg(m, rk: Ranking, j: Judgments) -> np.ndarray:
     """nDCG, nDCG@k (trec_eval ``ndcg``, ``ndcg_cut_k``)."""
     rk = _ranking(m, rk)
     gains, dcg = m.params.get("gains"), m.params.get("dcg", "log2")
-    g = rk.item_gains(gains, dcg)
-    at = np.flatnonzero((g > 0) & (rk.pos <= m.cutoff) if m.cutoff is not None else g > 0)  # the gains that count
-    dcg_ = np.bincount(rk.topic[at], weights=g[at] / np.log2(rk.pos[at] + 1.0), minlength=rk.num_topics)
+    if m.cutoff is not None:  # the items that can count: within the cut-off, or (a gain needs one) assessed
+        at = np.flatnonzero(rk.pos <= m.cutoff)
+    elif rk.item_result is None:  # one node per item: its assessed value, NaN when not assessed
+        at = np.flatnonzero(~np.isnan(rk.item_grade))
+    else:
+        at = np.arange(rk.size)
+    g = rk.item_gains_at(at, gains, dcg)
+    keep = g > 0
+    at, g = at[keep], g[keep]
+    dcg_ = np.bincount(rk.topic[at], weights=g / np.log2(rk.pos[at] + 1.0), minlength=rk.num_topics)
     return _ratio(dcg_, j.ideal_dcg(gains, dcg, m.cutoff))
 
 

@@ -143,6 +143,12 @@ class Ranking:
                        renumber[self.item_result[kept_items]], self.item_grade[kept_items],
                        self.item_new[kept_items], lambda: self.scores[keep], self.by_score)
 
+    def item_gains_at(self, at: np.ndarray, gains: dict | None, dcg: str) -> np.ndarray:
+        """:meth:`item_gains` of the items ``at`` only (with one node per item, only theirs are computed)."""
+        if self.item_result is None:
+            return gain_of(self.item_grade[at], gains, dcg)
+        return self.item_gains(gains, dcg)[at]
+
     def item_gains(self, gains: dict | None, dcg: str) -> np.ndarray:
         """Each item's gain: the highest gain among the nodes it is first to retrieve (0 if none)."""
         if self.item_result is None:  # one node per item, each new
