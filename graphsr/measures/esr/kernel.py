@@ -90,24 +90,49 @@ def _cumulated(channels: list[tuple[np.ndarray, np.ndarray, np.ndarray]], T: int
     Each weight goes to the first cut-off above its position (a bucket), then buckets are
     cumulated: the work is one pass over the weights plus one over the output.
     """
-    order = np.argsort(cutoffs, kind="stable")
-    ks = cutoffs[order]
-    K, C = len(ks), len(channels)
-    L = max([int(p.max()) + 1 for _, p, _ in channels if len(p)], default=1)
-    if np.array_equal(ks, np.arange(1, K + 1)):  # every cut-off 1..K: the bucket is the position
-        bucket_of = np.minimum(np.arange(L), K)
-    else:
-        bucket_of = np.searchsorted(ks, np.arange(L), side="right")
-    index = np.concatenate([(c * T + rows) * (K + 1) + bucket_of[positions]
-                            for c, (rows, positions, _) in enumerate(channels)])
-    weights = np.concatenate([np.asarray(w, dtype=float) for _, _, w in channels])
-    grid = np.bincount(index, weights=weights, minlength=C * T * (K + 1)).reshape(C, T, K + 1)
-    out = np.cumsum(grid[:, :, :K], axis=2)
-    if np.any(order != np.arange(K)):  # cut-offs given out of order: back to their order
-        back = np.empty_like(out)
-        back[:, :, order] = out
-        return back
-    return out
+    buckets = _Buckets([(rows, positions) for rows, positions, _ in channels], T, cutoffs)
+    return buckets.cumulated([w for _, _, w in channels])
+
+
+def _prefix_sums(topic: np.ndarray, weight: np.ndarray, T: int, cutoffs: np.ndarray) -> np.ndarray:
+    """Per topic and cut-off k, the sum of the weights of the topic's first k items (items topic-major in rank
+    order, as results are): one cumulative sum over the items, read at each topic's k-th item.  Shape
+    ``(T, len(cutoffs))``."""
+    counts = np.bincount(topic, minlength=T)
+    ends = np.cumsum(counts)
+    cs = np.concatenate(([0.0], np.cumsum(weight, dtype=float)))
+    upto = np.minimum(np.asarray(cutoffs, dtype=np.int64)[None, :], counts[:, None])  # items counted
+    return cs[(ends - counts)[:, None] + upto] - cs[ends - counts][:, None]
+
+
+class _Buckets:
+    """Where the weights of channels ``(topic rows, rank positions)`` fall in a ``(channel, topic, cut-off)``
+    grid: computed once, then :meth:`cumulated` for any weights over the same channels."""
+
+    def __init__(self, channels: list[tuple[np.ndarray, np.ndarray]], T: int, cutoffs: np.ndarray):
+        self.order = np.argsort(cutoffs, kind="stable")
+        ks = cutoffs[self.order]
+        K, C = len(ks), len(channels)
+        L = max([int(p.max()) + 1 for _, p in channels if len(p)], default=1)
+        if np.array_equal(ks, np.arange(1, K + 1)):  # every cut-off 1..K: the bucket is the position
+            bucket_of = np.minimum(np.arange(L), K)
+        else:
+            bucket_of = np.searchsorted(ks, np.arange(L), side="right")
+        self.index = np.concatenate([(c * T + rows) * (K + 1) + bucket_of[positions]
+                                     for c, (rows, positions) in enumerate(channels)])
+        self.shape = (C, T, K + 1)
+
+    def cumulated(self, weights: list[np.ndarray]) -> np.ndarray:
+        C, T, K1 = self.shape
+        w = np.concatenate([np.asarray(x, dtype=float) for x in weights])
+        grid = np.bincount(self.index, weights=w, minlength=C * T * K1).reshape(C, T, K1)
+        out = np.cumsum(grid[:, :, :K1 - 1], axis=2)
+        order = self.order
+        if np.any(order != np.arange(K1 - 1)):  # cut-offs given out of order: back to their order
+            back = np.empty_like(out)
+            back[:, :, order] = out
+            return back
+        return out
 
 
 def _pairs(x: ESRInputs) -> tuple[np.ndarray, np.ndarray]:
@@ -135,7 +160,8 @@ def _pairs(x: ESRInputs) -> tuple[np.ndarray, np.ndarray]:
         key = r.result_topic[known] * D + res_local[known]
         g = np.minimum(np.searchsorted(cell, key), G - 1)
         g[cell[g] != key] = -1
-    cand, cg = known[g >= 0], g[g >= 0]
+    inside = g >= 0
+    cand, cg = known[inside], g[inside]
     grouped = cand[np.argsort(cg.astype(np.uint16) if G <= 1 << 16 else cg, kind="stable")]  # rank order kept
     gcount = np.bincount(cg, minlength=G)
     gstart = np.cumsum(gcount) - gcount
@@ -157,7 +183,7 @@ def _curves(x: ESRInputs, cutoffs: list[np.ndarray], rels: list[np.ndarray]) -> 
             for ks in cutoffs]
     n = len(x.assess_node)
     every = np.unique(np.concatenate(cutoffs))
-    sizes = _cumulated([(r.result_topic, pos, size)], T, every)[0]  # once for every relevance vector
+    sizes = _prefix_sums(r.result_topic, size, T, every)  # once for every relevance vector
     for out, ks in zip(outs, cutoffs):
         out["size"] = sizes[:, np.searchsorted(every, ks)]
     if m == 0 or n == 0:  # nothing retrieved (every assessment is a miss) or nothing to find
@@ -189,10 +215,13 @@ def _curves(x: ESRInputs, cutoffs: list[np.ndarray], rels: list[np.ndarray]) -> 
     # q = p~(a; t_j) for the results above a's hit rank only (Eq 4: none of them contains a)
     pair_pos = pos[pj]
     use = pair_pos < hit_pos[pa]
-    pa, pj, pair_pos = pa[use], pj[use], pair_pos[use]  # still ordered by (assessment, rank)
     if single:
-        q = x.nav(targets[use], nodes[use])
+        kept = np.flatnonzero(use)  # one index for the five arrays
+        pa, pj, pair_pos = pa.take(kept), pj.take(kept), pair_pos.take(kept)  # still ordered by (assessment, rank)
+        q = x.nav(targets.take(kept), nodes.take(kept))
+        del kept
     else:
+        pa, pj, pair_pos = pa[use], pj[use], pair_pos[use]  # still ordered by (assessment, rank)
         item_use = use[pair_of_item]
         renumber = np.cumsum(use) - 1
         p = x.nav(targets[item_use], nodes[item_use])
@@ -229,11 +258,13 @@ def _curves(x: ESRInputs, cutoffs: list[np.ndarray], rels: list[np.ndarray]) -> 
     hp, ht, ha = hit_pos[hit], topic_a[hit], topic_a[pa]
     ev_rows, ev_pos = np.concatenate([ha, ht]), np.concatenate([pair_pos, hp])
     hit_share = s_hit[hit] / n_items[hit_res[hit]]
+    buckets: dict = {}  # the event grid of each list of cut-offs, shared by the relevance vectors that use it
     for out, rel, ks in zip(outs, rels, cutoffs):
-        channels = [(ev_rows, ev_pos, np.concatenate([rel[pa] * found, -rel[hit] * (1.0 - s_hit[hit])])),
-                    (ht, hp, rel[hit] * hit_share),
-                    (ht, hp, rel[hit])]
-        out["near_misses"], out["hits"], hit_rel = _cumulated(channels, T, ks)
+        key = ks.tobytes()
+        if key not in buckets:
+            buckets[key] = _Buckets([(ev_rows, ev_pos), (ht, hp), (ht, hp)], T, ks)
+        weights = [np.concatenate([rel[pa] * found, -rel[hit] * (1.0 - s_hit[hit])]), rel[hit] * hit_share, rel[hit]]
+        out["near_misses"], out["hits"], hit_rel = buckets[key].cumulated(weights)
         total = np.bincount(topic_a, weights=rel, minlength=T)
         out["misses"] = total[:, None] - hit_rel - out["near_misses"]
         out["recall_base"] = out["hits"] + out["near_misses"] + out["misses"]
