@@ -47,6 +47,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._numpy import distinct
+
 from ..errors import GraphsrInputError
 
 __all__ = ["Agreement", "tau_ap", "tau_ap_b", "tau_ap_pvalue", "tau_ap_b_pvalue", "kendall_tau_a",
@@ -54,7 +56,7 @@ __all__ = ["Agreement", "tau_ap", "tau_ap_b", "tau_ap_pvalue", "tau_ap_b_pvalue"
 
 
 def _has_ties(x: np.ndarray) -> bool:
-    return len(np.unique(x)) < len(x)
+    return len(distinct(x)) < len(x)
 
 
 def tau_ap(reference, other) -> float:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -132,6 +131,8 @@ class Results:
         return buf.getvalue()
 
     def to_json(self, include_all: bool = True) -> str:
+        import json
+
         return json.dumps([{"run": run, "measure": m, "topic": t, "value": v}
                            for run, m, t, v in self.records(include_all)], indent=1) + "\n"
 

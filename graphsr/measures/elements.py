@@ -19,6 +19,8 @@ from typing import Callable, Mapping
 
 import numpy as np
 
+from .._numpy import distinct
+
 from ..errors import UnknownNodeError
 from ..model.document import DocumentTree, resolve_node
 from ..model.qrels import ElementQrels
@@ -411,7 +413,7 @@ def topic_entries(ranked: RankedNodes, doc_codes: dict[str, int]) -> list[tuple[
         for j in range(bounds[t], bounds[t + 1]):
             items = ranked.item_node[first[j]:first[j + 1]]
             entries.append([(docids[int(n >> 32)], int(n & 0xFFFFFFFF)) for n in np.sort(items)])
-        out.append((entries, len(np.unique(ranked.item_node[first[bounds[t]]:first[bounds[t + 1]]]))))
+        out.append((entries, len(distinct(ranked.item_node[first[bounds[t]]:first[bounds[t + 1]]]))))
     return out
 
 

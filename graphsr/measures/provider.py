@@ -35,7 +35,7 @@ from ..errors import GraphsrInputError
 from ..model.document import DocumentTree
 from .base import FAMILY_PACKAGES, Measure, registry
 
-__all__ = ["NoNavigation", "ELEMENT", "PASSAGE", "NEEDS_TEXT", "OPTION_TEXT", "ScoringContext", "Scratch", "RunScores", "Provider", "register_provider",
+__all__ = ["NoNavigation", "ELEMENT", "PASSAGE", "NEEDS_TEXT", "OPTION_TEXT", "ScoringContext", "Scratch", "RunScores", "Provider", "register_provider", "lazy_family_provider",
            "provider_of", "providers", "input_kind"]
 
 ELEMENT, PASSAGE = "element", "passage"
@@ -236,10 +236,46 @@ def register_provider(provider: Provider) -> Provider:
     return provider
 
 
+#: Providers registered by module, imported when first asked for: family -> (module, class name).
+_LAZY: dict[str, tuple[str, str]] = {}
+
+
+def lazy_family_provider(package: str, family: str, provider: str, *exports: str):
+    """Register the provider of ``family``, the class ``provider`` of module ``package.provider``, to be imported
+    and made when first needed (a command that scores other families never imports it); returns the family
+    package's module ``__getattr__``, which gives ``provider`` and ``exports`` from that module.
+
+    A family package does ``__getattr__ = lazy_family_provider(__name__, "family", "FamilyProvider")``.
+    """
+    module = f"{package}.provider"
+    _LAZY[family] = (module, provider)
+    names = {provider, *exports}
+
+    def __getattr__(name: str):
+        if name in names:
+            import importlib
+
+            return getattr(importlib.import_module(module), name)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return __getattr__
+
+
+def _load(family: str) -> None:
+    """Make and register ``family``'s provider if it was registered by module only."""
+    if family in _LAZY and family not in _PROVIDERS:
+        import importlib
+
+        module, name = _LAZY[family]
+        register_provider(getattr(importlib.import_module(module), name)())
+
+
 def providers() -> dict[str, Provider]:
     """Every registered provider, by family name, in the order of
     :data:`~graphsr.measures.base.FAMILY_PACKAGES` (loading the families)."""
     registry()
+    for family in list(_LAZY):
+        _load(family)
     order = {name: k for k, name in enumerate(FAMILY_PACKAGES)}
     return dict(sorted(_PROVIDERS.items(), key=lambda item: order.get(item[0], len(order))))
 
@@ -247,6 +283,7 @@ def providers() -> dict[str, Provider]:
 def provider_of(measure: Measure) -> Provider:
     """The provider of ``measure``'s family."""
     registry()
+    _load(measure.FAMILY)
     try:
         return _PROVIDERS[measure.FAMILY]
     except KeyError:

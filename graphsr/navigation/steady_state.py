@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._numpy import distinct
+
 from ..errors import ConvergenceError
 
 __all__ = ["reversible_steady_state", "stationary_distribution", "row_stochastic"]
@@ -180,7 +182,7 @@ def stationary_distribution(w, start=None, dangling: str = "self") -> np.ndarray
     leaving = coo.data > 0
     leaves = np.zeros(ncomp, dtype=bool)
     out_edges = label[coo.row] != label[coo.col]
-    leaves[np.unique(label[coo.row[leaving & out_edges]])] = True
+    leaves[distinct(label[coo.row[leaving & out_edges]])] = True
     closed = np.flatnonzero(~leaves)
     pi = np.zeros(n)
     # absorption probabilities into each closed class from x0

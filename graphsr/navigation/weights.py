@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._numpy import distinct
+
 from ..summaries.summary import Summary
 
 __all__ = ["WEIGHT_SCHEMES", "weight_matrix"]
@@ -54,7 +56,7 @@ def weight_matrix(summary: Summary, scheme: str = "extent", symmetric: bool = Tr
         # one per undirected edge, whichever directions exist
         a = np.minimum(src, dst)
         b = np.maximum(src, dst)
-        key = np.unique(a * (n + 1) + b)
+        key = distinct(a * (n + 1) + b)
         a, b = key // (n + 1), key % (n + 1)
         m = sp.coo_matrix((np.ones(len(a)), (a, b)), shape=(n, n)).tocsr()
         if not symmetric:

@@ -6,14 +6,13 @@ with navigation learned from route steps.
 ESRP@5
 """
 
-from ..provider import register_provider
+from ..provider import lazy_family_provider
 from .kernel import ESRInputs, esr_curves, esr_curves_many
 from .measures import (ESRP, ESRR, MAESRP, MASRiP, MASRiP2, NSRCG, NSRCG2, SRPRUM, SRiP, SRiP2, SRiR, SRiR2,
                        compute_esr_family, mean_interpolated)
-from .provider import ESRProvider
 
 __all__ = ["ESRInputs", "esr_curves", "esr_curves_many", "ESRP", "ESRR", "SRiP", "SRiR", "SRiP2", "SRiR2", "NSRCG",
            "NSRCG2", "SRPRUM", "MASRiP", "MASRiP2", "MAESRP", "compute_esr_family", "mean_interpolated",
            "ESRProvider"]
 
-register_provider(ESRProvider())
+__getattr__ = lazy_family_provider(__name__, "esr", "ESRProvider")

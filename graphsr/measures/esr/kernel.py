@@ -18,6 +18,8 @@ from typing import Callable
 
 import numpy as np
 
+from ..._numpy import distinct
+
 from ..inputs import RankedNodes
 
 __all__ = ["ESRInputs", "esr_curves", "esr_curves_many"]
@@ -182,7 +184,7 @@ def _curves(x: ESRInputs, cutoffs: list[np.ndarray], rels: list[np.ndarray]) -> 
     outs = [{k: np.zeros((T, len(ks))) for k in ("hits", "near_misses", "misses", "recall_base", "size")}
             for ks in cutoffs]
     n = len(x.assess_node)
-    every = np.unique(np.concatenate(cutoffs))
+    every = distinct(np.concatenate(cutoffs))
     sizes = _prefix_sums(r.result_topic, size, T, every)  # once for every relevance vector
     for out, ks in zip(outs, cutoffs):
         out["size"] = sizes[:, np.searchsorted(every, ks)]
@@ -206,7 +208,7 @@ def _curves(x: ESRInputs, cutoffs: list[np.ndarray], rels: list[np.ndarray]) -> 
     # hit rank of each assessment: its first pair (rank order) whose tree contains the node
     cp = np.flatnonzero(nodes == targets)
     if not single:
-        cp = np.unique(pair_of_item[cp])  # containing pairs, ordered by (assessment, rank)
+        cp = distinct(pair_of_item[cp])  # containing pairs, ordered by (assessment, rank)
     first = cp[np.r_[True, pa[cp[1:]] != pa[cp[:-1]]]] if len(cp) else cp
     hit_res = np.full(n, -1, dtype=np.int64)
     hit_res[pa[first]] = pj[first]

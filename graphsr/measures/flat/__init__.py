@@ -7,12 +7,11 @@ second tool is needed.
 P@5
 """
 
-from ..provider import register_provider
+from ..provider import lazy_family_provider
 from .measures import (AP, FLAT_MEASURES, IPrec, NumQ, NumRel, NumRelRet, NumRet, R, RR, Bpref, Judged, P, Rprec,
                        Success, nDCG)
-from .provider import FlatProvider
 
 __all__ = ["P", "R", "AP", "nDCG", "RR", "Rprec", "Bpref", "Success", "IPrec", "NumRet", "NumRelRet", "NumRel", "NumQ",
            "Judged", "FLAT_MEASURES", "FlatProvider"]
 
-register_provider(FlatProvider())
+__getattr__ = lazy_family_provider(__name__, "flat", "FlatProvider")

@@ -6,14 +6,13 @@ ratios) of passage runs, and of element runs as the text their elements cover.
 MAgP(task=t2i)
 """
 
-from ..provider import register_provider
+from ..provider import lazy_family_provider
 from .inputs import PassageInputs
 from .measures import (CHARACTER_TASKS, COUNTS, IP_CURVE, RATIOS, SCORE_PARAM, TASKS, MAgP, MAiP, compute_fol_family,
                        gP, gR, headline_measures, iP, ircl_prn)
-from .provider import PassageProvider, passage_inputs
 
 __all__ = ["PassageInputs", "iP", "MAiP", "gP", "gR", "MAgP", "ircl_prn", "compute_fol_family", "headline_measures",
            "TASKS", "CHARACTER_TASKS", "SCORE_PARAM", "COUNTS", "RATIOS", "IP_CURVE", "PassageProvider",
            "passage_inputs"]
 
-register_provider(PassageProvider())
+__getattr__ = lazy_family_provider(__name__, "fol", "PassageProvider", "passage_inputs")

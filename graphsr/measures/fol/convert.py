@@ -97,6 +97,7 @@ def _passage_columns(run: Run, c, documents: Mapping[str, DocumentTree], vocab: 
     tree result the union of its ranges (touching ranges merge), pieces in text order."""
     import numpy as np
 
+    from ..._numpy import distinct
     from ..elements import line_nodes
 
     o, starts = c.result_order, c.result_starts
@@ -115,7 +116,7 @@ def _passage_columns(run: Run, c, documents: Mapping[str, DocumentTree], vocab: 
         _range(documents, c.doc_names[int(doc[k])], c.path_names[int(path[k])], run.source,
                int(c.line[line[k]]) if c.line is not None else None)
     begin, end = np.zeros(len(line), dtype=np.int64), np.zeros(len(line), dtype=np.int64)
-    for d in np.unique(doc).tolist():  # each document's node ranges, gathered per document
+    for d in distinct(doc).tolist():  # each document's node ranges, gathered per document
         at = np.flatnonzero(doc == d)
         tree = documents[c.doc_names[d]]
         begin[at], end[at] = tree.start[node[at]], tree.end[node[at]]

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..._numpy import distinct
+
 from .inputs import SPAN, PassageInputs
 
 __all__ = ["Violation", "first_violation", "skipped_overlaps", "new_characters", "article_blocks"]
@@ -70,7 +72,7 @@ def suspect_groups(x: PassageInputs) -> np.ndarray:
         clash = np.zeros(n, dtype=bool)
         clash[1:] = same & (block[1:] * SPAN + a[1:] < reach[:-1]) & nonempty[1:]
         # an empty passage never overlaps; one before a clash may have raised nothing (its end = its start)
-        return np.unique(g[clash])
+        return distinct(g[clash])
     if int(x.res_group.max()) < (1 << 30) and int(x.res_start.min()) >= 0 and int(x.res_start.max()) < (1 << 32):
         order = np.argsort((x.res_group << 32) | x.res_start)  # one integer sort instead of a lexsort
     else:
@@ -84,7 +86,7 @@ def suspect_groups(x: PassageInputs) -> np.ndarray:
     run_end = np.maximum.accumulate(ge)
     clash = np.zeros(len(g), dtype=bool)
     clash[1:] = (g[1:] == g[:-1]) & (gs[1:] < run_end[:-1])
-    return np.unique(g[clash])
+    return distinct(g[clash])
 
 
 def _members(x: PassageInputs, groups: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -6,11 +6,10 @@ element runs, exact (no normal approximation), with structural, no-browsing, SR-
 PRUM(r=2,nav=none)
 """
 
-from ..provider import register_provider
+from ..provider import lazy_family_provider
 from .kernel import prum_by_recall
 from .measures import MAPRUM, NAVS, PRUM
-from .provider import PRUMProvider
 
 __all__ = ["PRUM", "MAPRUM", "NAVS", "prum_by_recall", "PRUMProvider"]
 
-register_provider(PRUMProvider())
+__getattr__ = lazy_family_provider(__name__, "prum", "PRUMProvider")

@@ -5,10 +5,9 @@
 SRP@10
 """
 
-from ..provider import register_provider
+from ..provider import lazy_family_provider
 from .measures import SR, SRP, compute_sr_family, sr_components
-from .provider import SRProvider
 
 __all__ = ["SR", "SRP", "compute_sr_family", "sr_components", "SRProvider"]
 
-register_provider(SRProvider())
+__getattr__ = lazy_family_provider(__name__, "sr", "SRProvider")

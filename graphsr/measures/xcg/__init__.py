@@ -6,10 +6,9 @@ INEX (e, s) or graded element assessments, with ideal recall-bases (:mod:`graphs
 nxCG(quant=sog)@10
 """
 
-from ..provider import register_provider
+from ..provider import lazy_family_provider
 from .measures import GRP, MAep, GRPng, ep, nxCG, xCG
-from .provider import XCGProvider
 
 __all__ = ["GRP", "GRPng", "xCG", "nxCG", "ep", "MAep", "XCGProvider"]
 
-register_provider(XCGProvider())
+__getattr__ = lazy_family_provider(__name__, "xcg", "XCGProvider")
