@@ -181,3 +181,19 @@ def test_document_runs_read_in_blocks_read_the_same(tmp_path, monkeypatch, block
     plain.write_text(text.lstrip("\ufeff"))
     assert _run_view(fast) == _run_view(_read_run_lines(plain, "r"))
     assert fast.run_ids == ("sys1", "sys0")
+
+
+@pytest.mark.skipif(SCAN is None, reason="the C scanner is not built")
+def test_the_name_index_keeps_codes_given_out_of_order():
+    """The C name index copies a vocabulary's codes: in insertion order it derives them, otherwise it keeps them
+    (a dict coded by someone else), and a name added later is looked up again by its code."""
+    topics, docs = {"7": 3, "1": 0}, {"x": 10, "y": 4}
+    try:
+        got = SCAN.scan_trec_run(b"1 Q0 x 1 2.0 r\n7 Q0 y 2 1.0 r\n7 Q0 x 3 0.5 r\n", topics, docs)
+        assert got[0].tolist() == [0, 3, 3] and got[1].tolist() == [10, 4, 10]
+        many = {f"d{k}": k for k in range(5000)}  # in order: codes are entry numbers, through table growth
+        text = "".join(f"1 Q0 d{k} {k} 1.0 r\n" for k in range(4999, -1, -7)).encode()
+        got = SCAN.scan_trec_run(text, {"1": 0}, many)
+        assert got[1].tolist() == list(range(4999, -1, -7))
+    finally:
+        SCAN.forget()

@@ -71,26 +71,23 @@
    only ever adds names).  It holds a reference to its dict, so the dict cannot be freed and another
    take its address while indexed.  Looking a name up needs no Python object unless it is new.
 
-   The index is laid out for the cache: the open-addressing table holds 8-byte slots (a 32-bit tag of
-   the hash and an entry number), the entries (the name's offset in `keys` and its code) are in
-   insertion order, and the names' bytes are copied end to end into `keys`.  For 50,000 names the table,
-   the entries and the bytes together fit in a core's L2 cache, where pointers into the Python strings
-   would cost two misses to memory per look-up. */
+   The index is laid out for the cache: the open-addressing table (at most 3/4 full) holds 8-byte slots
+   (a 32-bit tag of the hash and an entry number), the entries are the names' offsets in `keys`, in
+   insertion order, and the names' bytes are copied end to end into `keys`; an entry's code is its number
+   (codes are kept apart only for a dict whose codes are not in insertion order).  For 50,000 names the
+   table, the offsets and the bytes together take about 1 MB, within a core's L2 cache, where pointers
+   into the Python strings would cost two misses to memory per look-up. */
 typedef struct {
     uint32_t tag; /* the hash's high bits, never 0 (0 marks an empty slot) */
     uint32_t entry;
 } Slot;
 
 typedef struct {
-    int64_t offset; /* of the name in keys; its length is the next entry's offset (or used) minus this */
-    int64_t code;
-} Entry;
-
-typedef struct {
     PyObject *dict;
     Py_ssize_t pos, count, cap; /* PyDict_Next position synced to; entries; slots (a power of two) */
     Slot *slots;
-    Entry *entries;
+    int64_t *offsets; /* entry e's name is keys[offsets[e] : offsets[e + 1]] (offsets[count] = used) */
+    int64_t *codes;   /* entry e's code; NULL while every code is its entry number (a vocabulary's usual case) */
     char *keys;
     Py_ssize_t used, room, entry_room; /* bytes in keys, and capacity of keys and entries */
 } Index;
@@ -110,27 +107,23 @@ static uint64_t hash_bytes(const char *s, Py_ssize_t len) {
 
 static inline uint32_t tag_of(uint64_t h) { return (uint32_t)(h >> 32) | 1u; }
 
-static inline Py_ssize_t key_len(const Index *ix, uint32_t e) {
-    return (Py_ssize_t)((e + 1 < (uint32_t)ix->count ? ix->entries[e + 1].offset : ix->used) - ix->entries[e].offset);
-}
-
 static void index_free(Index *ix) {
     Py_CLEAR(ix->dict);
     free(ix->slots);
-    free(ix->entries);
+    free(ix->offsets);
+    free(ix->codes);
     free(ix->keys);
     memset(ix, 0, sizeof *ix);
 }
 
 static int index_put(Index *ix, const char *key, Py_ssize_t len, int64_t code) {
     if (ix->count >= (Py_ssize_t)UINT32_MAX - 1) return -1;
-    if (2 * (ix->count + 1) > ix->cap) {
+    if (4 * (ix->count + 1) > 3 * ix->cap) { /* at most 3/4 full */
         Py_ssize_t cap = ix->cap ? 2 * ix->cap : 1024;
         Slot *slots = calloc((size_t)cap, sizeof(Slot));
         if (slots == NULL) return -1;
         for (Py_ssize_t e = 0; e < ix->count; ++e) {
-            const char *k = ix->keys + ix->entries[e].offset;
-            uint64_t h = hash_bytes(k, key_len(ix, (uint32_t)e));
+            uint64_t h = hash_bytes(ix->keys + ix->offsets[e], (Py_ssize_t)(ix->offsets[e + 1] - ix->offsets[e]));
             Py_ssize_t j = (Py_ssize_t)(h & (uint64_t)(cap - 1));
             while (slots[j].tag) j = (j + 1) & (cap - 1);
             slots[j] = (Slot){tag_of(h), (uint32_t)e};
@@ -139,12 +132,22 @@ static int index_put(Index *ix, const char *key, Py_ssize_t len, int64_t code) {
         ix->slots = slots;
         ix->cap = cap;
     }
-    if (ix->count == ix->entry_room) {
+    if (ix->count + 1 >= ix->entry_room) {
         Py_ssize_t room = ix->entry_room ? 2 * ix->entry_room : 1024;
-        Entry *entries = realloc(ix->entries, (size_t)room * sizeof(Entry));
-        if (entries == NULL) return -1;
-        ix->entries = entries;
+        int64_t *offsets = realloc(ix->offsets, (size_t)room * sizeof(int64_t));
+        if (offsets == NULL) return -1;
+        ix->offsets = offsets;
+        if (ix->codes != NULL) {
+            int64_t *codes = realloc(ix->codes, (size_t)room * sizeof(int64_t));
+            if (codes == NULL) return -1;
+            ix->codes = codes;
+        }
         ix->entry_room = room;
+    }
+    if (ix->codes == NULL && code != ix->count) { /* codes not in entry order: keep them */
+        ix->codes = malloc((size_t)ix->entry_room * sizeof(int64_t));
+        if (ix->codes == NULL) return -1;
+        for (Py_ssize_t e = 0; e < ix->count; ++e) ix->codes[e] = e;
     }
     if (ix->used + len > ix->room) {
         Py_ssize_t room = ix->room ? 2 * ix->room : 16384;
@@ -155,8 +158,10 @@ static int index_put(Index *ix, const char *key, Py_ssize_t len, int64_t code) {
         ix->room = room;
     }
     memcpy(ix->keys + ix->used, key, (size_t)len);
-    ix->entries[ix->count] = (Entry){ix->used, code};
+    ix->offsets[ix->count] = ix->used;
+    if (ix->codes != NULL) ix->codes[ix->count] = code;
     ix->used += len;
+    ix->offsets[ix->count + 1] = ix->used;
     uint64_t h = hash_bytes(key, len);
     Py_ssize_t j = (Py_ssize_t)(h & (uint64_t)(ix->cap - 1));
     while (ix->slots[j].tag) j = (j + 1) & (ix->cap - 1);
@@ -197,9 +202,11 @@ static int64_t index_code(Index *ix, const char *s, Py_ssize_t len) {
     uint32_t tag = tag_of(h);
     if (ix->cap) {
         for (Py_ssize_t j = (Py_ssize_t)(h & (uint64_t)(ix->cap - 1)); ix->slots[j].tag; j = (j + 1) & (ix->cap - 1)) {
+            if (ix->slots[j].tag != tag) continue;
             uint32_t e = ix->slots[j].entry;
-            if (ix->slots[j].tag == tag && key_len(ix, e) == len && same_bytes(ix->keys + ix->entries[e].offset, s, len))
-                return ix->entries[e].code;
+            const int64_t *at = ix->offsets + e;
+            if (at[1] - at[0] == len && same_bytes(ix->keys + at[0], s, len))
+                return ix->codes == NULL ? (int64_t)e : ix->codes[e];
         }
     }
     PyObject *key = PyUnicode_DecodeASCII(s, len, NULL);
@@ -465,22 +472,29 @@ static int next_fields(const char **p, const char *end, const char *odd, long *l
     return u < e ? max + 1 : k;
 }
 
+static int topic_doc_names(PyObject *topics, PyObject *docs, Names *tn, Names *dn);
+static PyObject *columns_result(int k, Py_ssize_t n, PyObject **arr, long bad, int failed, PyObject *tail);
+
 static PyObject *scan_run(PyObject *self, PyObject *args) {
     Py_buffer view;
     PyObject *topics, *docs;
     if (!PyArg_ParseTuple(args, "y*O!O!", &view, &PyDict_Type, &topics, &PyDict_Type, &docs)) return NULL;
     const char *data = view.buf, *end = data + view.len;
     Py_ssize_t cap = line_capacity(data, end);
+    /* topic, doc, rank, score, offset, length, line, run id: filled in place, cut to the lines read */
+    static const int types[8] = {NPY_INT64, NPY_INT64, NPY_INT64, NPY_FLOAT64, NPY_INT64, NPY_INT64, NPY_INT64,
+                                 NPY_INT64};
+    void *cols[8];
+    PyObject *arr[8];
+    int failed = new_arrays(8, cap, types, arr, cols) < 0;
     int64_t *col[8];
-    for (int k = 0; k < 8; ++k) col[k] = malloc((size_t)cap * sizeof(int64_t));
-    double *score = (double *)col[3];
-    PyObject *run_ids = PyDict_New(), *result = NULL;
-    Names tn = {index_of(0, topics), topics, NULL, 0, 0}, dn = {index_of(1, docs), docs, NULL, 0, 0},
-          rn = {NULL, run_ids, NULL, 0, 0};
+    for (int k = 0; k < 8; ++k) col[k] = cols[k];
+    double *score = failed ? NULL : (double *)cols[3];
+    PyObject *run_ids = failed ? NULL : PyDict_New();
+    Names tn, dn, rn = {NULL, run_ids, NULL, 0, 0};
+    failed = failed || run_ids == NULL || topic_doc_names(topics, docs, &tn, &dn) < 0;
     long bad = 0;
     Py_ssize_t n = 0;
-    int failed = run_ids == NULL || tn.ix == NULL || dn.ix == NULL;
-    for (int k = 0; k < 8; ++k) failed |= col[k] == NULL;
     long lineno = 0;
     const char *p = data;
     const char *odd = first_odd_byte(data, end);
@@ -511,20 +525,8 @@ static PyObject *scan_run(PyObject *self, PyObject *args) {
         col[7][n] = r;
         ++n;
     }
-    if (!failed && bad) {
-        result = PyLong_FromLong(bad);
-    } else if (!failed) {
-        PyObject *ids = PyDict_Keys(run_ids);
-        if (ids != NULL) {
-            result = Py_BuildValue("(NNNNNNNNN)", as_array(col[0], n, NPY_INT64), as_array(col[1], n, NPY_INT64),
-                                   as_array(col[2], n, NPY_INT64), as_array(score, n, NPY_FLOAT64),
-                                   as_array(col[4], n, NPY_INT64), as_array(col[5], n, NPY_INT64),
-                                   as_array(col[6], n, NPY_INT64), as_array(col[7], n, NPY_INT64), ids);
-        }
-    } else if (!PyErr_Occurred()) {
-        PyErr_NoMemory();
-    }
-    for (int k = 0; k < 8; ++k) free(col[k]);
+    PyObject *ids = failed || bad ? NULL : PyDict_Keys(run_ids);
+    PyObject *result = columns_result(8, n, arr, bad, failed || (!bad && ids == NULL), ids);
     Py_XDECREF(run_ids);
     PyBuffer_Release(&view);
     return result;

@@ -92,7 +92,12 @@ def character_stats(x: PassageInputs, thorough: bool = False, lenient: bool = Fa
     bucket = np.floor(recall * 100.0).astype(np.int64)
     ok = bucket <= 100
     best = np.zeros((T, 101))
-    np.maximum.at(best, (p_topic[ok], bucket[ok]), precision[ok])
+    cell, value = p_topic[ok] * 101 + bucket[ok], precision[ok]
+    if len(cell) and np.all(cell[1:] >= cell[:-1]):  # the usual order (recall grows down a topic): runs of cells
+        first = np.flatnonzero(np.r_[True, cell[1:] != cell[:-1]])
+        best.flat[cell[first]] = np.maximum.reduceat(value, first)
+    else:
+        np.maximum.at(best.reshape(-1), cell, value)
     levels = np.maximum.accumulate(best[:, ::-1], axis=1)[:, ::-1]
     # per-topic counts (RULES §3.1): distinct articles, characters at the end of the ranking
     groups = int(x.res_group.max()) + 1 if n else 0

@@ -101,8 +101,9 @@ def passage_inputs(qrels: FOLQrels, run: FOLRun, topics: list[str],
         seq = np.arange(len(idx), dtype=np.int64)
     res_topic = ti[idx]
     doc = run.doc_code[idx]
-    res_group = _dense_codes(res_topic * np.int64(len(vocab.docs) + 1) + doc)
-    res_row = qrels.rows(run.topic_code[idx], doc)
+    res_group, by_group = _dense_codes(res_topic * np.int64(len(vocab.docs) + 1) + doc)
+    res_row = np.empty(len(idx), dtype=np.int64)  # looked up in group order: sorted keys search fast
+    res_row[by_group] = qrels.rows(run.topic_code[idx][by_group], doc[by_group])
     start = run.offset[idx]
     q_topic = topic_index[qrels.topic_code]
     judged = q_topic >= 0
@@ -115,13 +116,14 @@ def passage_inputs(qrels: FOLQrels, run: FOLRun, topics: list[str],
     return x, idx
 
 
-def _dense_codes(key: np.ndarray) -> np.ndarray:
-    """Codes 0 .. G-1 of the distinct values of ``key``, in their sorted order."""
-    order = np.argsort(key, kind="stable")
+def _dense_codes(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes 0 .. G-1 of the distinct values of ``key``, in their sorted order, and an order that sorts ``key``
+    (equal keys in any order: they get one code)."""
+    order = np.argsort(key)
     sk = key[order]
     out = np.empty(len(key), dtype=np.int64)
     out[order] = np.cumsum(np.r_[True, sk[1:] != sk[:-1]]) - 1 if len(key) else 0
-    return out
+    return out, order
 
 
 def _option(option, name: str) -> str:
