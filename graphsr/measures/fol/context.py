@@ -60,10 +60,11 @@ class ArticleRanking:
 
 def _union(x: PassageInputs, starts: np.ndarray, ends: np.ndarray):
     """Disjoint retrieved segments of each article rank: (article, start, end), sorted."""
-    article_of = np.repeat(np.arange(len(starts)), ends - starts)
-    order = np.lexsort((x.res_start, article_of))
+    article_of = np.repeat(np.arange(len(starts), dtype=np.int64), ends - starts)
+    key = article_of * SPAN + x.res_start  # (article, start) in one integer: one sort (equal keys in any order)
+    order = np.argsort(key)
     a = article_of[order]
-    s = a * SPAN + x.res_start[order]
+    s = key[order]
     e = a * SPAN + np.maximum(x.res_end[order], x.res_start[order])
     if len(s) == 0:
         z = np.zeros(0, dtype=np.int64)

@@ -101,11 +101,13 @@ def highlighted(x: PassageInputs, row: np.ndarray, start: np.ndarray, end: np.nd
     [30, 10, 0]
     """
     row, start, end = (np.asarray(a, dtype=np.int64) for a in (row, start, end))
+    out = np.zeros(len(row), dtype=np.int64)
     if len(x.pass_row) == 0 or len(row) == 0:
-        return np.zeros(len(row), dtype=np.int64)
-    base = np.maximum(row, 0) * SPAN
-    end = np.maximum(end, start)
-    return np.where(row >= 0, covered(x, base + end) - covered(x, base + start), 0)
+        return out
+    live = np.flatnonzero((row >= 0) & (x.row_rel_chars[np.maximum(row, 0)] > 0))  # only these rows have any
+    base, s = row[live] * SPAN, start[live]
+    out[live] = covered(x, base + np.maximum(end[live], s)) - covered(x, base + s)
+    return out
 
 
 def covered(x: PassageInputs, y: np.ndarray) -> np.ndarray:
