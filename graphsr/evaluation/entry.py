@@ -182,12 +182,14 @@ def trec_counts(requests: list, qrels) -> list:
     """``num_ret``, ``num_rel`` and ``num_rel_ret`` name the official INEX tool's article counts for passage
     and element assessments, and trec_eval's counts (``NumRet``, ``NumRel``, ``NumRelRet``) for plain
     TREC document assessments: the requests with those names resolved for ``qrels``."""
+    names = {r.measure.NAME for r in requests if r.measure.FAMILY == "fol"}
+    if not names & set(_TREC_COUNTS):
+        return requests
     from ..measures.interop import is_plain
     from ..measures.parse import Requested, parse_measure
     from ..model.qrels import ElementQrels
 
-    names = {r.measure.NAME for r in requests if r.measure.FAMILY == "fol"}
-    if not names & set(_TREC_COUNTS) or not (isinstance(qrels, ElementQrels) and is_plain(qrels)):
+    if not (isinstance(qrels, ElementQrels) and is_plain(qrels)):
         return requests
     out = []
     for r in requests:

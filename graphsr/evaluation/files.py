@@ -189,7 +189,6 @@ def _check_common_topics(qrels, run) -> None:
 def _passages(qrels, paths, measures, *, collection, model, store, routes, routes_model, all_topics, order,
               lenient, progress, interface) -> FileEvaluation:
     from ..io.fol import read_fol_run, read_inex_submission, submission_files
-    from ..io.runs import read_run
     from ..io.sniff import run_format
     from ..measures.parse import parse_requests
     from ..measures.provider import ScoringContext
@@ -205,7 +204,11 @@ def _passages(qrels, paths, measures, *, collection, model, store, routes, route
             formats[path] = run_format(path)
         except GraphsrInputError as exc:  # an unreadable run: refused, the others still scored
             errors.append(exc)
-    element_runs = {p: read_run(p) for p, f in formats.items() if f == "element"}
+    element_runs = {}
+    if "element" in formats.values():
+        from ..io.runs import read_run
+
+        element_runs = {p: read_run(p) for p, f in formats.items() if f == "element"}
     if element_runs and not collection:
         raise GraphsrInputError(f"{next(iter(element_runs))}: an element run scored against FOL assessments needs "
                                 f"{'--collection DIR' if interface == 'cli' else 'collection='} to map its elements "

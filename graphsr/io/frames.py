@@ -87,16 +87,22 @@ def _records(obj, fields: tuple[str, str, str], what: str, shapes: str) -> list[
 def as_qrels(qrels):
     """Element or FOL assessments from any of the accepted shapes (see the module docstring)."""
     from ..model.fol import FOLQrels
-    from ..model.qrels import ElementQrels, QrelsRow
 
-    if isinstance(qrels, (ElementQrels, FOLQrels)):
+    if isinstance(qrels, FOLQrels):
         return qrels
-    if isinstance(qrels, (str, os.PathLike)):
+    if isinstance(qrels, (str, os.PathLike)):  # (element qrels' modules are imported only for element qrels)
         from .fol import read_fol_qrels
         from .sniff import qrels_format
+
+        if qrels_format(qrels) == "fol":
+            return read_fol_qrels(qrels)
         from .qrels import read_element_qrels
 
-        return read_fol_qrels(qrels) if qrels_format(qrels) == "fol" else read_element_qrels(qrels)
+        return read_element_qrels(qrels)
+    from ..model.qrels import ElementQrels, QrelsRow
+
+    if isinstance(qrels, ElementQrels):
+        return qrels
     if isinstance(qrels, dict):
         columns = _dict_columns(qrels, "qrels", "relevance")
         if not len(columns):
@@ -207,17 +213,23 @@ def as_run(run, name: str = "run", vocabulary=None):
     """An element or passage run from any of the accepted shapes (see the module docstring); ``vocabulary``:
     document assessments whose codes a TREC document run file should share."""
     from ..model.fol import FOLRun
+
+    if isinstance(run, FOLRun):
+        return run
+    if isinstance(run, (str, os.PathLike)):  # (element runs' modules are imported only for element runs)
+        from .fol import read_passage_run
+        from .sniff import run_format
+
+        if run_format(run) != "element":
+            return read_passage_run(run)
+        from .runs import read_run
+
+        return read_run(run, vocabulary=vocabulary)
     from ..model.run import Run
     from .runs import run_from_columns
 
-    if isinstance(run, (Run, FOLRun)):
+    if isinstance(run, Run):
         return run
-    if isinstance(run, (str, os.PathLike)):
-        from .fol import read_passage_run
-        from .sniff import run_format
-        from .runs import read_run
-
-        return read_run(run, vocabulary=vocabulary) if run_format(run) == "element" else read_passage_run(run)
     if isinstance(run, dict):
         # a topic answered with nothing is scored as an empty ranking, as pytrec_eval scores it
         return Run.from_columns(_dict_columns(run, "a run", "score", vocabulary), name, None, (name,))

@@ -14,20 +14,18 @@ and there is no navigation
 
 from __future__ import annotations
 
-from ..model.columns import DocumentColumns, ElementColumns
-from ..model.document import PlainDocuments
-from ..model.qrels import ElementQrels
-from ..model.run import Run
 from .base import RUNTIME
 from .provider import NoNavigation, Scratch, ScoringContext, provider_of
 
-__all__ = ["plain_context", "runtime_values", "is_plain", "PlainDocuments"]
+__all__ = ["plain_context", "runtime_values", "is_plain"]
 
 
 def is_plain(data) -> bool:
     """Whether element qrels or a run name whole plain documents only (TREC document files, DataFrames without
     an ``xpath`` column)."""
+    from ..model.columns import DocumentColumns, ElementColumns
     from ..model.document import PLAIN_DOCUMENT_NODE
+    from ..model.qrels import ElementQrels
 
     columns = getattr(data, "columns", None)
     if isinstance(columns, DocumentColumns):  # read from document columns
@@ -45,6 +43,10 @@ def plain_context(qrels, runs, measures=None) -> ScoringContext:
     without one, the context holds nothing."""
     if measures is not None and all(m.FAMILY == "flat" for m in measures):
         return ScoringContext(model_name="none")
+    from ..model.document import PlainDocuments
+    from ..model.qrels import ElementQrels
+    from ..model.run import Run
+
     docids = set(qrels.docids()) if isinstance(qrels, ElementQrels) else set()
     docids = docids.union(*(r.docids() for r in runs if isinstance(r, Run)))
     docs = PlainDocuments(docids)
@@ -69,3 +71,4 @@ def runtime_values(measure, qrels_frame, run_frame):
 
 
 RUNTIME["values"] = runtime_values
+

@@ -293,11 +293,12 @@ def provider_of(measure: Measure) -> Provider:
 def input_kind(obj) -> str:
     """``element`` or ``passage``: the kind of an assessments or run object."""
     from ..model.fol import FOLQrels, FOLRun
-    from ..model.qrels import ElementQrels
-    from ..model.run import Run
 
     if isinstance(obj, (FOLQrels, FOLRun)):
         return PASSAGE
+    from ..model.qrels import ElementQrels
+    from ..model.run import Run
+
     if isinstance(obj, (ElementQrels, Run)):
         return ELEMENT
     raise GraphsrInputError(f"expected element or passage assessments or runs (graphsr.io readers), got "

@@ -1,14 +1,13 @@
 """In-memory core types: document trees, runs, assessments.
 
 Nothing here reads files or databases; :mod:`graphsr.io` and
-:mod:`graphsr.store` build these objects.
+:mod:`graphsr.store` build these objects.  Names load on first use: a command
+scoring passage runs never imports the element run or route types.
 """
 
-from .document import DocumentTree, normalize_xpath
-from .run import Run, TreeResult
-from .fol import FOLQrels, FOLRun
-from .qrels import ElementQrels
-from .routes import RouteReport, Routes, RouteStep
+from .._lazy import lazy_namespace
 
-__all__ = ["FOLQrels", "FOLRun", "DocumentTree", "normalize_xpath", "Run", "TreeResult", "ElementQrels", "RouteReport", "Routes",
-           "RouteStep"]
+__getattr__, __dir__, __all__ = lazy_namespace(__name__, {
+    "FOLQrels": "fol", "FOLRun": "fol", "DocumentTree": "document", "normalize_xpath": "document", "Run": "run",
+    "TreeResult": "run", "ElementQrels": "qrels", "RouteReport": "routes", "Routes": "routes",
+    "RouteStep": "routes"})

@@ -29,7 +29,6 @@ import numpy as np
 
 from ...errors import RunFormatError, RunRuleError
 from ...model.fol import FOLQrels, FOLRun
-from ...model.qrels import ElementQrels
 from ..provider import ELEMENT, PASSAGE, Provider, RunScores
 from .inputs import PassageInputs
 from .measures import compute_fol_family
@@ -50,7 +49,7 @@ class PassageProvider(Provider):
         return {"documents"} if ELEMENT in kinds else set()
 
     def evaluator(self, measures, qrels, context, shared):
-        if isinstance(qrels, ElementQrels):
+        if not isinstance(qrels, FOLQrels):  # element assessments, as passages
             from .convert import passage_qrels
 
             qrels = shared.get("fol:qrels", lambda: passage_qrels(qrels, context.documents))
