@@ -118,3 +118,71 @@ def entry_links(entries: list[list[tuple[str, int]]], ideal: list[tuple[str, int
             ptr.append(ptr[-1])
     cat = (lambda xs, dt: np.concatenate(xs) if xs else np.zeros(0, dtype=dt))
     return np.array(ptr, dtype=np.int64), cat(out_k, np.int64), cat(out_p, float)
+
+
+def item_links(entry: np.ndarray, doc: np.ndarray, node: np.ndarray, entries: int, ideal_doc: np.ndarray,
+               ideal_node: np.ndarray, nav: str, arrays=None, seen: np.ndarray | None = None,
+               routes: Callable | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r""":func:`entry_links` from arrays, every entry of a topic at once.
+
+    Parameters
+    ----------
+    entry, doc, node : arrays of int
+        The topic's retrieved nodes ("items") in rank order, a tree result's nodes in document order: each
+        one's entry (0 .. ``entries`` - 1), document code and node.
+    entries : int
+        The number of entries.
+    ideal_doc, ideal_node : arrays of int
+        The ideal elements' document codes (-1: a document no item names) and nodes; their position is their
+        number.
+    nav : str
+        ``structural``, ``none``, ``model`` or ``routes``.
+    arrays : NodeArrays, optional
+        The documents' per-node arrays (``structural``: lengths and subtree ends; ``model``: ``seen``).
+    seen : array, optional
+        Per flat node of ``arrays``: the SR seen probability (``nav='model'``).
+    routes : callable, optional
+        ``routes(to_ids, from_ids)`` -> the learned p~(x; e) for node ids ``code << 32 | node``
+        (``nav='routes'``).
+
+    Every (item, ideal element of its document) pair gets :math:`P(e \to x)` (:func:`node_links`); an entry
+    leads to ``x`` with :math:`1 - \prod_e (1 - P(e \to x))` over its nodes, multiplied in document order as
+    :func:`entry_links` multiplies them, so both give the same numbers.
+    """
+    K = len(ideal_doc)
+    by_doc = np.argsort(ideal_doc, kind="stable")  # ideal elements of one document together, in number order
+    sorted_doc = ideal_doc[by_doc]
+    lo = np.searchsorted(sorted_doc, doc, side="left")
+    counts = np.searchsorted(sorted_doc, doc, side="right") - lo
+    counts[doc < 0] = 0
+    item = np.repeat(np.arange(len(doc)), counts)
+    k = by_doc[np.repeat(lo, counts) + (np.arange(len(item)) - np.repeat(np.cumsum(counts) - counts, counts))]
+    e, x, d = node[item], ideal_node[k], doc[item]
+    same = x == e
+    if nav == "none":
+        p = same.astype(float)
+    elif nav == "structural":
+        ge, gx = arrays.index(d, e), arrays.index(d, x)
+        length, last = arrays.length, arrays.last
+        le, lx = length[ge], length[gx]
+        up = (gx < ge) & (ge <= last[gx])  # x contains e
+        down = (gx > ge) & (gx <= last[ge])  # e contains x
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p = np.where(up, np.where(lx > 0, le / lx, 1.0), 0.0)
+            p = np.where(down, np.where(le > 0, lx / le, 1.0), p)
+        p = np.where(same, 1.0, p)
+    elif nav == "model":
+        p = np.where(same, 1.0, seen[arrays.index(d, x)])
+    else:
+        p = np.where(same, 1.0, routes((d << 32) | x, (d << 32) | e))
+    # per (entry, ideal element): the product of (1 - p) over the entry's nodes, in their order
+    key = entry[item] * np.int64(K) + k
+    order = np.argsort(key, kind="stable")
+    key, miss = key[order], 1.0 - p[order]
+    first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if len(key) else np.zeros(0, dtype=np.int64)
+    prob = 1.0 - np.multiply.reduceat(miss, first) if len(first) else np.zeros(0)
+    hit = prob > 0
+    which = key[first][hit]
+    per_entry = np.bincount(which // max(K, 1), minlength=entries) if len(which) else np.zeros(entries, np.int64)
+    ptr = np.concatenate(([0], np.cumsum(per_entry))).astype(np.int64)
+    return ptr, (which % max(K, 1)).astype(np.int64), prob[hit]

@@ -7,10 +7,11 @@ import math
 
 import numpy as np
 
-from ..elements import ElementProvider, judged_grades, topic_entries
+from ..elements import ElementProvider, judged_grades
 from ..ideal import recall_bases
+from ..tree_arrays import NodeArrays, TopicItems
 from .kernel import prum_by_recall
-from .links import entry_links
+from .links import item_links
 
 __all__ = ["PRUMProvider"]
 
@@ -42,21 +43,28 @@ class PRUMProvider(ElementProvider):
     def compute(self, measures, ranked, doc_codes, prepared):
         ideals, context = prepared
         T = len(ranked.topics)
-        entries_of = [(entries, context.num_elements - distinct)
-                      for entries, distinct in topic_entries(ranked, doc_codes)]
-        routes_of = _routes(context, doc_codes) if any(m["nav"] == "routes" for m in measures) else None
+        items = TopicItems(ranked)
+        navs = {m["nav"] for m in measures}
+        docids = {code: d for d, code in doc_codes.items()}
+        ideal_codes = {key: {topic: _ideal_arrays(ideal_set, doc_codes) for topic, ideal_set in by_topic.items()}
+                       for key, by_topic in ideals.items()}
+        linked = {int(c) for by_topic in ideal_codes.values() for d, _ in by_topic.values() for c in d[d >= 0]}
+        arrays = NodeArrays(context.documents, docids, sorted(linked & set(np.unique(items.doc).tolist())))
+        seen = arrays.values("seen", context.seen_of) if "model" in navs else None
+        routes = _routes(context, doc_codes) if "routes" in navs else None
         out = {m: np.zeros(T) for m in measures}
         for key in {m.key() for m in measures}:
             nav, ideal, quant = key
             group = [m for m in measures if m.key() == key]
             for t, topic in enumerate(ranked.topics):
-                ideal_set = ideals[ideal, quant].get(topic, [])
-                size = len(ideal_set)
+                ideal_doc, ideal_node = ideal_codes[ideal, quant].get(topic, _NO_IDEAL)
+                size = len(ideal_doc)
                 if size == 0:
                     continue
-                entries, u = entries_of[t]
-                ptr, ks, prob = entry_links(entries, ideal_set, nav, context.documents, context.seen_of, routes_of)
-                curve = prum_by_recall(size, ptr, ks, prob, u)
+                entry, doc, node, entries = items.topic(t)
+                ptr, ks, prob = item_links(entry, doc, node, entries, ideal_doc, ideal_node, nav, arrays, seen,
+                                           routes)
+                curve = prum_by_recall(size, ptr, ks, prob, context.num_elements - items.distinct(t))
                 for m in group:
                     if m.NAME == "MAPRUM":
                         out[m][t] = float(curve.mean())
@@ -66,22 +74,20 @@ class PRUMProvider(ElementProvider):
         return out
 
 
+_NO_IDEAL = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+
+
+def _ideal_arrays(ideal_set: list, doc_codes: dict) -> tuple[np.ndarray, np.ndarray]:
+    """A topic's ideal elements as document codes of the run (-1: a document the run does not name) and nodes."""
+    doc = np.array([doc_codes.get(d, -1) for d, _ in ideal_set], dtype=np.int64)
+    return doc, np.array([n for _, n in ideal_set], dtype=np.int64)
+
+
 def _routes(context, doc_codes):
-    """``routes_of(docid, e)``: the learned p~(x; e) from node ``e`` to nodes ``x`` of its document."""
+    """``f(to_ids, from_ids)``: the learned p~(x; e) for node ids ``code << 32 | node`` of the run's documents."""
     model = context.route_model
     offsets = model.offsets
-    codes = dict(doc_codes)
-    base = np.full(len(codes) + 1, -1, dtype=np.int64)
-    for d, c in codes.items():
+    base = np.full(len(doc_codes) + 1, -1, dtype=np.int64)
+    for d, c in doc_codes.items():
         base[c] = offsets.get(d, -1)
-    f = model.elementwise(base)
-
-    def routes_of(docid, e):
-        code = np.int64(codes[docid]) << 32
-
-        def to(xs):
-            return f(code | xs.astype(np.int64), np.full(len(xs), code | e, dtype=np.int64))
-
-        return to
-
-    return routes_of
+    return model.elementwise(base)
