@@ -70,3 +70,63 @@ def test_item_links_give_the_entry_links_numbers(nav):
         assert got[0].tolist() == want[0].tolist()
         assert got[1].tolist() == want[1].tolist()
         assert got[2].tolist() == want[2].tolist()  # the same products in the same order: equal, not close
+
+
+def _random_topic(rng):
+    """Random documents, (e, s) assessments, a recall base, and a ranked list of tree results over them (nodes of
+    one document per result, results overlapping one another and repeating nodes)."""
+    from graphsr.measures.ideal import recall_base
+    from graphsr.measures.xcg.kernel import TopicAssessments
+    from graphsr.model.quantisation import ES_PAIRS
+
+    docs = {f"d{k}": random_tree(rng, f"d{k}", int(rng.integers(1, 18))) for k in range(int(rng.integers(1, 4)))}
+    grades = {}
+    for d, doc in docs.items():
+        for n in rng.choice(len(doc), int(rng.integers(0, len(doc) + 1)), replace=False):
+            grades[(d, int(n))] = ES_PAIRS[int(rng.integers(0, len(ES_PAIRS)))]
+    if not grades:
+        grades[("d0", 0)] = (3, 3)
+    judged = {key: 1.0 for key in grades}
+    entries = []
+    names = list(docs)
+    for _ in range(int(rng.integers(1, 15))):
+        d = names[int(rng.integers(len(names)))]
+        size = int(rng.integers(1, min(3, len(docs[d])) + 1))
+        entries.append([(d, int(n)) for n in np.sort(rng.choice(len(docs[d]), size, replace=False))])
+    return docs, grades, judged, entries, recall_base, TopicAssessments
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_xcg_family_on_arrays_gives_the_reference_numbers(seed):
+    """GRP, GRPng and the XCG gains computed on a topic's item arrays equal (exactly) the per-entry reference
+    kernels' values, on random trees, assessments, tree results and parameters."""
+    from graphsr.measures.xcg.arrays import TopicArrays, grp_items, grpng_items, xcg_item_gains
+    from graphsr.measures.xcg.kernel import grp, grpng_curve, xcg_gains
+
+    rng = np.random.default_rng(100 + seed)
+    for _ in range(40):
+        docs, grades, judged, entries, recall_base, TopicAssessments = _random_topic(rng)
+        codes = {d: 5 + k for k, d in enumerate(docs)}
+        arrays = NodeArrays(docs, {c: d for d, c in codes.items()}, list(codes.values()))
+        entry = np.array([j for j, e in enumerate(entries) for _ in e], dtype=np.int64)
+        doc = np.array([codes[d] for e in entries for d, _ in e], dtype=np.int64)
+        node = np.array([n for e in entries for _, n in e], dtype=np.int64)
+        flat = arrays.index(doc, node)
+        quant = ["gen", "strict", "sog"][int(rng.integers(3))]
+        ideal = ["kazai", "piwowarski", "assessed"][int(rng.integers(3))]
+        ta = TopicAssessments(recall_base(judged, grades, docs, quant, ideal), docs, grades)
+        tops = TopicArrays(ta, codes, arrays)
+        for alpha in (1.0, 0.0, 0.5):
+            want = xcg_gains(entries, ta, alpha)
+            got = xcg_item_gains(entry, flat, doc, len(entries), tops, arrays, alpha)
+            assert got.tolist() == want.tolist(), (alpha, entries)
+        u = int(rng.integers(0, 50))
+        for x in (0.1, 0.3, 1.0):
+            assert grp_items(entry, flat, len(entries), tops, x, u) == grp(entries, ta, x, u)
+        ta_ng = TopicAssessments(recall_base(judged, grades, docs, None, "assessed"), docs, grades)  # as GRPng's
+        tops_ng = TopicArrays(ta_ng, codes, arrays)
+        for quant_ng in ("gen", "strict"):
+            for base in ("leaves", "all"):
+                want_r, want_p = grpng_curve(entries, ta_ng, quant_ng, base)
+                got_r, got_p = grpng_items(entry, flat, doc, len(entries), tops_ng, arrays, quant_ng, base)
+                assert got_r.tolist() == want_r.tolist() and got_p.tolist() == want_p.tolist()

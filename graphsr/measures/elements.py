@@ -29,7 +29,7 @@ from .inputs import RankedNodes
 from .provider import ELEMENT, NoNavigation, Provider, RunScores, ScoringContext, Scratch
 
 __all__ = ["Diagnostics", "locate", "check_qrels", "ranked_nodes", "judged_nodes", "judged_grades", "run_nodes",
-           "topic_entries", "ElementProvider"]
+           "ElementProvider"]
 
 
 @dataclass
@@ -398,23 +398,6 @@ def run_nodes(run: Run, topics: list[str], judged, context: ScoringContext,
         return ranked, doc_codes
 
     return scratch.get("element:ranked", build)
-
-
-def topic_entries(ranked: RankedNodes, doc_codes: dict[str, int]) -> list[tuple[list, int]]:
-    """Per topic of ``ranked``: its entries in rank order, each a list of ``(docid, node)`` (a tree result's
-    nodes in document order, whatever the order of its lines: a tree result is a set), and the number of
-    distinct elements they retrieve."""
-    docids = {code: d for d, code in doc_codes.items()}
-    first = np.searchsorted(ranked.item_result, np.arange(len(ranked.result_topic) + 1))
-    bounds = np.searchsorted(ranked.result_topic, np.arange(len(ranked.topics) + 1))
-    out = []
-    for t in range(len(ranked.topics)):
-        entries = []
-        for j in range(bounds[t], bounds[t + 1]):
-            items = ranked.item_node[first[j]:first[j + 1]]
-            entries.append([(docids[int(n >> 32)], int(n & 0xFFFFFFFF)) for n in np.sort(items)])
-        out.append((entries, len(distinct(ranked.item_node[first[bounds[t]]:first[bounds[t + 1]]]))))
-    return out
 
 
 class ElementProvider(Provider):

@@ -102,7 +102,7 @@ class NodeArrays:
     def _flat(self, name: str, per_doc: Callable[[DocumentTree], np.ndarray], shift: bool = False) -> np.ndarray:
         if name not in self._cache:
             parts = [per_doc(d) + (self.offset[k] if shift else 0) for k, d in enumerate(self.docs)]
-            self._cache[name] = np.concatenate(parts) if parts else np.zeros(0)
+            self._cache[name] = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
         return self._cache[name]
 
     @property
@@ -112,6 +112,25 @@ class NodeArrays:
     @property
     def last(self) -> np.ndarray:
         return self._flat("last", lambda d: subtree_ends(d.depth), shift=True)
+
+    @property
+    def start(self) -> np.ndarray:
+        """Each node's first character in its document's text."""
+        return self._flat("start", lambda d: d.start.astype(np.int64))
+
+    @property
+    def end(self) -> np.ndarray:
+        """Each node's end (exclusive) in its document's text."""
+        return self._flat("end", lambda d: d.end.astype(np.int64))
+
+    @property
+    def parent(self) -> np.ndarray:
+        """Each node's parent, a flat index (-1 for a root)."""
+        if "parent" not in self._cache:
+            parts = [np.where(d.parent >= 0, d.parent.astype(np.int64) + self.offset[k], -1)
+                     for k, d in enumerate(self.docs)]
+            self._cache["parent"] = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+        return self._cache["parent"]
 
     def values(self, name: str, per_docid: Callable[[str], np.ndarray]) -> np.ndarray:
         """A per-node array given per document id (``per_docid(docid)``), flat."""

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..elements import ElementProvider, judged_grades, topic_entries
+from ..elements import ElementProvider, judged_grades
 from ..ideal import recall_bases
-from .kernel import (TopicAssessments, effort_precision, grp, grpng_curve, ideal_gain_vector, mean_average_ep,
-                     xcg_gains)
+from ..tree_arrays import NodeArrays, TopicItems
+from .arrays import TopicArrays, grp_items, grpng_items, xcg_item_gains
+from .kernel import TopicAssessments, effort_precision, ideal_gain_vector, mean_average_ep
 
 __all__ = ["XCGProvider"]
 
@@ -34,28 +35,39 @@ class XCGProvider(ElementProvider):
 
     def compute(self, measures, ranked, doc_codes, prepared):
         topics, context = prepared
-        entries_of = topic_entries(ranked, doc_codes)
+        items = TopicItems(ranked)
+        docids = {code: d for d, code in doc_codes.items()}
+        assessed = {doc_codes[d] for by_topic in topics.values() for ta in by_topic.values() for d in ta.by_doc
+                    if d in doc_codes}
+        arrays = NodeArrays(context.documents, docids, sorted(assessed | set(np.unique(items.doc).tolist())))
         out = {m: np.zeros(len(ranked.topics)) for m in measures}
         for t, topic in enumerate(ranked.topics):
-            entries, distinct = entries_of[t]
+            entry, doc, node, entries = items.topic(t)
+            flat = arrays.index(doc, node)
             curves: dict = {}
             for m in measures:
                 ta = topics[_config(m)].get(topic)
                 if ta is None:
                     continue
+                key = ("base", _config(m))
+                if key not in curves:
+                    curves[key] = TopicArrays(ta, doc_codes, arrays)
+                tops = curves[key]
                 if m.NAME == "GRP":
-                    out[m][t] = grp(entries, ta, m["x"], context.num_elements - distinct)
+                    out[m][t] = grp_items(entry, flat, entries, tops, m["x"],
+                                          context.num_elements - items.distinct(t))
                 elif m.NAME == "GRPng":
                     key = ("ng", m["quant"], m["base"])
                     if key not in curves:
-                        curves[key] = grpng_curve(entries, ta, m["quant"], m["base"])
+                        curves[key] = grpng_items(entry, flat, doc, entries, tops, arrays, m["quant"], m["base"])
                     recall, precision = curves[key]
                     reached = recall >= m["x"] - 1e-12
                     out[m][t] = float(precision[reached].max()) if reached.any() else 0.0
                 else:
                     key = ("xcg", _config(m), m["alpha"])
                     if key not in curves:
-                        curves[key] = (np.cumsum(xcg_gains(entries, ta, m["alpha"])), ideal_gain_vector(ta))
+                        curves[key] = (np.cumsum(xcg_item_gains(entry, flat, doc, entries, tops, arrays, m["alpha"])),
+                                       ideal_gain_vector(ta))
                     cg, ci = curves[key]
                     out[m][t] = _xcg_value(m, cg, ci)
         return out
