@@ -19,7 +19,6 @@ from typing import Callable, Mapping
 
 import numpy as np
 
-from .._numpy import distinct
 
 from ..errors import UnknownNodeError
 from ..model.document import DocumentTree, resolve_node
