@@ -19,7 +19,6 @@ from typing import Callable, Mapping
 
 import numpy as np
 
-
 from ..errors import UnknownNodeError
 from ..model.document import DocumentTree, resolve_node
 from ..model.qrels import ElementQrels
