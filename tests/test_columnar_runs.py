@@ -150,3 +150,54 @@ def test_large_runs_are_ranked_a_few_topics_at_a_time_as_in_one_sort(layout):
     expected = sorted(range(len(t)), key=lambda k: c.doc_names[c.doc[k]], reverse=True)  # names descending, then
     expected.sort(key=lambda k: (c.topic[k], -c.value[k]))  # (stable) topic, score descending
     assert got.tolist() == expected
+
+
+def _as_file(lines, path):
+    """The element run file of frame lines (topic, doc, score, xpath): results ranked by score, then document,
+    descending (the frames' rule), one rank per result, nodes in the given order."""
+    groups: dict = {}
+    for t, d, s, x in lines:
+        groups.setdefault((t, d, s), []).append(x)
+    order = {t: k for k, t in enumerate(dict.fromkeys(t for t, _, _, _ in lines))}
+    ranked = sorted(groups, key=lambda g: (order[g[0]], -g[2], [-ord(c) for c in g[1]] + [0]))
+    rank: dict = {}
+    with open(path, "w") as out:
+        for t, d, s in ranked:
+            rank[t] = rank.get(t, 0) + 1
+            for x in groups[(t, d, s)]:
+                out.write(f"{t} Q0 {d} {rank[t]} {s!r} sys {x}\n")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["2", "10", "1"]), st.sampled_from(["a", "ab", "b", "B", "ba"]),
+                          st.sampled_from([1.0, 2.5, 0.5, 2.5]),
+                          st.sampled_from(["/a[1]", "/a", "/a[1]/b[1]", "/a[1]/b[2]", "/a/b[2]", "/a[1]/c[1]"])),
+                min_size=1, max_size=25))
+def test_element_frames_become_the_runs_their_files_read_as(tmp_path_factory, lines):
+    """An element run given as columns (DataFrames, records) is grouped and ranked into columns: the same tree
+    results as the equivalent element run file, or the same refusal (a node twice in one result, one result at
+    two scores)."""
+    import pandas as pd
+
+    from graphsr.errors import DuplicateResultError
+    from graphsr.io import read_run
+    from graphsr.io.runs import run_from_columns
+
+    path = tmp_path_factory.mktemp("frames") / "r.run"
+    frame = pd.DataFrame(lines, columns=["query_id", "doc_id", "score", "xpath"])
+    try:
+        got = run_from_columns(*(frame[c].tolist() for c in ("query_id", "doc_id", "score", "xpath")), "r")
+    except DuplicateResultError as exc:
+        got = exc
+    _as_file(lines, path)
+    try:
+        want = read_run(path, "r")
+    except GraphsrInputError as exc:
+        want = exc
+    if isinstance(want, Exception) or isinstance(got, Exception):
+        assert type(got) is type(want) or isinstance(got, DuplicateResultError), (got, want)
+        assert isinstance(got, Exception) and isinstance(want, Exception)
+        return
+    assert got.columns is not None and got.by_score
+    view = lambda run: {t: [(r.rank, r.docid, r.score, tuple(r.xpaths)) for r in rs] for t, rs in run.results.items()}
+    assert view(got) == view(want)

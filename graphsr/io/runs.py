@@ -267,9 +267,9 @@ def _document_run(scanned, index: tuple[dict, dict], path, name: str | None) -> 
 def run_from_columns(topics: list[str], docids: list[str], scores: list[float], xpaths: list[str] | None,
                      name: str, source: str | None = None, run_ids: tuple[str, ...] | None = None,
                      empty_topics: tuple[str, ...] = ()) -> Run:
-    """A run ranked as trec_eval ranks documents, from per-line columns, grouped and sorted with pandas: the
-    lines of a (topic, document, score) form one result (their XPaths its nodes; None: plain documents);
-    per topic by score, then document, both descending.
+    """A run ranked as trec_eval ranks documents, from per-line columns, into columns (no object per line or
+    result): the lines of a (topic, document, score) form one result (their XPaths its nodes, in the given
+    order; None: plain documents); per topic by score, then document, both descending.
 
     Raises
     ------
@@ -284,57 +284,79 @@ def run_from_columns(topics: list[str], docids: list[str], scores: list[float], 
 
         return Run.from_columns(DocumentColumns.from_lists(topics, docids, scores, empty_topics=empty_topics), name,
                                 source, run_ids)
-    import numpy as np
-    import pandas as pd
-
+    if empty_topics:  # (element runs name their topics by their lines)
+        raise ValueError("empty_topics applies to whole-document runs (xpaths=None)")
     from ..errors import DuplicateResultError
+    from ..model.columns import ElementColumns, _codes_of, name_order
     from ..model.document import canonical_xpath
-    from ..model.run import TreeResult
 
     where = f"{source}: " if source else "a run: "
-    xp = [PLAIN_DOCUMENT_NODE] * len(topics) if xpaths is None else xpaths
-    canonical = {}
-    for x in set(xp):
-        try:
-            canonical[x] = canonical_xpath(x)
-        except ValueError as exc:
-            raise RunFormatError(f"{where}{exc}") from None
-    df = pd.DataFrame({"q": pd.Categorical(topics, categories=list(dict.fromkeys(topics))), "d": docids,
-                       "s": scores, "x": [canonical[x] for x in xp]})
-    twice = df.duplicated(["q", "d", "s", "x"])
-    if twice.any():
-        row = df[twice].iloc[0]
-        raise DuplicateResultError(f"{where}topic {row.q}: node {row.d} {row.x} appears twice in one result "
-                                   "(same document and score); expected each node once")
-    df = df.sort_values(["q", "s", "d"], ascending=[True, False, False], kind="stable")  # nodes keep file order
-    t_code = df["q"].cat.codes.to_numpy()
-    d_sorted, s_sorted, x_sorted = df["d"].to_numpy(dtype=object), df["s"].to_numpy(), df["x"].tolist()
-    starts = np.ones(len(df), dtype=bool)
-    starts[1:] = (t_code[1:] != t_code[:-1]) | (d_sorted[1:] != d_sorted[:-1]) | (s_sorted[1:] != s_sorted[:-1])
-    names = df["q"].cat.categories.astype(str).tolist()
-    bounds = np.flatnonzero(starts).tolist() + [len(df)]
-    doc_list, score_list, codes = d_sorted.tolist(), s_sorted.tolist(), t_code.tolist()
-    if df[starts].duplicated(["q", "d"]).any():  # a document at two scores: the same result twice if same nodes
-        seen: dict[tuple, float] = {}
-        for a, b in zip(bounds[:-1], bounds[1:]):
-            t, d, sc, nodes = names[codes[a]], doc_list[a], score_list[a], tuple(x_sorted[a:b])
-            key = (t, d, frozenset(nodes))
-            if key in seen:
-                raise DuplicateResultError(f"{where}topic {t}: the same result ({d} {', '.join(nodes)}) has scores "
-                                           f"{seen[key]:g} and {sc:g}; expected each result once (as trec_eval "
-                                           "refuses duplicate documents)")
-            seen[key] = sc
-    results: dict[str, list] = {}
-    make = TreeResult._trusted
-    for a, b in zip(bounds[:-1], bounds[1:]):
-        t = names[codes[a]]
-        ranked = results.get(t)
-        if ranked is None:
-            ranked = results[t] = []
-        ranked.append(make(t, len(ranked) + 1, doc_list[a], tuple(x_sorted[a:b]), score_list[a]))
-    for t in empty_topics:
-        results.setdefault(t, [])
-    return Run(name, results, source, run_ids, by_score=True)
+    path_names, path = _codes_of(xpaths)
+    canonical: dict[str, int] = {}
+    try:  # each XPath as written once; two spellings of one node become one code
+        remap = np.fromiter((canonical.setdefault(canonical_xpath(x), len(canonical)) for x in path_names),
+                            dtype=np.int64, count=len(path_names))
+    except ValueError as exc:
+        raise RunFormatError(f"{where}{exc}") from None
+    path = remap[path]
+    topic_names, topic = _codes_of(topics)
+    doc_names, doc = _codes_of(docids)
+    score = np.asarray(scores, dtype=float)
+    n = len(topic)
+    doc_rank = np.empty(len(doc_names), dtype=np.int64)
+    doc_rank[name_order(doc_names)] = np.arange(len(doc_names))
+    # results: the lines of one (topic, document, score), nodes in file order; per topic by score, then
+    # document name, both descending
+    order = np.lexsort((np.arange(n), -doc_rank[doc], -score, topic))
+    t, d, sc, pa = topic[order], doc[order], score[order], path[order]
+    new = np.r_[True, (t[1:] != t[:-1]) | (d[1:] != d[:-1]) | (sc[1:] != sc[:-1])] if n else np.zeros(0, bool)
+    result = np.cumsum(new) - 1
+    line_result = np.empty(n, dtype=np.int64)
+    line_result[order] = result
+    twice = _first_repeat(line_result * np.int64(max(len(canonical), 1)) + path)  # in file order
+    if twice is not None:
+        k = int(twice)
+        raise DuplicateResultError(f"{where}topic {topic_names[topic[k]]}: node {doc_names[doc[k]]} "
+                                   f"{list(canonical)[path[k]]} appears twice in one result (same document and "
+                                   "score); expected each node once")
+    first_of_topic = np.r_[True, t[1:] != t[:-1]] if n else np.zeros(0, bool)
+    starts = np.flatnonzero(new)
+    topic_first_result = np.maximum.accumulate(np.where(first_of_topic[starts], np.arange(len(starts)), 0))
+    rank = (np.arange(len(starts)) - topic_first_result + 1)[result]
+    _check_same_result_twice(t, d, sc, pa, new, result, topic_names, doc_names, list(canonical), where)
+    columns = ElementColumns(topic_names, doc_names, list(canonical), t, d, rank, sc, pa, None)
+    return Run.from_element_columns(columns, name, source, run_ids, by_score=True)
+
+
+def _first_repeat(key: np.ndarray):
+    """The index of the first entry of ``key`` that an earlier entry has, or None."""
+    if len(key) < 2:
+        return None
+    order = np.argsort(key, kind="stable")
+    same = np.flatnonzero(key[order][1:] == key[order][:-1])
+    return None if len(same) == 0 else int(order[same + 1].min())
+
+
+def _check_same_result_twice(t, d, sc, pa, new, result, topics, docs, paths, where) -> None:
+    """One document's results at two scores must differ in their nodes (as trec_eval refuses a document twice)."""
+    from ..errors import DuplicateResultError
+
+    starts = np.flatnonzero(new)
+    if len(starts) < 2:
+        return
+    pair = t[starts] * np.int64(max(len(docs), 1)) + d[starts]
+    if _first_repeat(pair) is None:  # every (topic, document) has one result: nothing to compare
+        return
+    seen: dict[tuple, float] = {}
+    ends = np.r_[starts[1:], len(t)]
+    for a, b in zip(starts.tolist(), ends.tolist()):  # rare: a document at two scores
+        key = (int(t[a]), int(d[a]), frozenset(pa[a:b].tolist()))
+        if key in seen:
+            nodes = ", ".join(paths[x] for x in pa[a:b].tolist())
+            raise DuplicateResultError(f"{where}topic {topics[t[a]]}: the same result ({docs[d[a]]} {nodes}) has "
+                                       f"scores {seen[key]:g} and {float(sc[a]):g}; expected each result once (as "
+                                       "trec_eval refuses duplicate documents)")
+        seen[key] = float(sc[a])
 
 
 def write_run(run: Run, path: str | os.PathLike, run_id: str | None = None) -> None:

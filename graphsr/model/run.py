@@ -125,10 +125,10 @@ class Run:
 
     @classmethod
     def from_element_columns(cls, columns: ElementColumns, name: str, source: str | None = None,
-                             run_ids: tuple[str, ...] = ()) -> "Run":
+                             run_ids: tuple[str, ...] = (), by_score: bool = False) -> "Run":
         """An element run from :class:`~graphsr.model.columns.ElementColumns` (canonical XPaths), checked as
         :meth:`from_rows` checks lines, with array operations; nothing per result is built until someone
-        asks for :attr:`results`.
+        asks for :attr:`results`.  ``by_score``: the ranks were given by the scores (see :class:`Run`).
 
         Raises
         ------
@@ -136,8 +136,8 @@ class Run:
             As :meth:`from_rows`.
         """
         if not _well_formed(columns):  # let the line-by-line check say what is wrong, and where
-            return cls(name, cls._checked_results(_rows_of(columns), source), source, run_ids)
-        return cls(name, None, source, run_ids, columns=columns)
+            return cls(name, cls._checked_results(_rows_of(columns), source), source, run_ids, by_score)
+        return cls(name, None, source, run_ids, by_score, columns=columns)
 
     @property
     def results(self) -> dict[str, list[TreeResult]]:
