@@ -1,0 +1,85 @@
+"""The README's speed tables, from the benches' JSON outputs (nothing is typed in by hand).
+
+    python bench/bench_api.py --repeat 5 --json bench/_results/api.json
+    python bench/bench_esr.py --json bench/_results/esr.json
+    python bench/bench_fol.py --repeat 9 --json bench/_results/fol.json
+    python bench/speed_table.py bench/_results
+
+prints Markdown tables: plain TREC evaluation beside ir_measures, pytrec_eval (and ranx when installed), ESR beside
+pytrec_eval, and the passage commands beside the official INEX tool's times as measured on a machine of this kind
+(the tool is not installed here: those figures are quoted, not measured, and the table says so).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+#: The official INEX tool (inex_eval.jar, JVM start included), measured when the speed issue was filed on a
+#: machine like this one: one focused run, and ten runs in one command.
+JAR_SECONDS = {"one": 0.28, "ten": 0.79}
+
+
+def _load(folder: Path, name: str) -> dict | None:
+    path = folder / f"{name}.json"
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def api_table(a: dict) -> str:
+    rows = ["| work | graphsr | the other tool | ratio |", "|---|---|---|---|"]
+    g, i = a["graphsr eval"]["median_s"], a["ir_measures (command)"]["median_s"]
+    rows.append(f"| `graphsr eval QRELS RUN` / `ir_measures QRELS RUN` (whole processes) | {g:.2f} s | {i:.2f} s | "
+                f"{i / g:.1f}x as fast |")
+    g, i = a["graphsr"]["median_s"], a["ir_measures"]["median_s"]
+    rows.append(f"| script: `calc_aggregate` on DataFrames read by pandas | {g:.2f} s | {i:.2f} s | {i / g:.1f}x as "
+                "fast |")
+    inside = a["in_process_s"]
+    ref = inside["pytrec_eval (dicts)"]
+    for name in ("graphsr.calc_aggregate (dicts)", "graphsr.calc_aggregate (DataFrames)"):
+        rows.append(f"| in one process: {name} / pytrec_eval (dicts) | {inside[name] * 1000:.0f} ms | "
+                    f"{ref * 1000:.0f} ms | {inside[name] / ref:.2f}x its time |")
+    for name in ("ir_measures.calc_aggregate (DataFrames)", "ranx (dicts)"):
+        if name in inside:
+            rows.append(f"| in one process: {name} | | {inside[name] * 1000:.0f} ms | |")
+    big = a.get("big")
+    if big:
+        g, i, size = big["graphsr eval"], big["ir_measures (command)"], big["run_bytes"]
+        rows.append(f"| {big['lines']:,} lines ({size / 2**20:.0f} MB run file), command line | {g['seconds']:.2f} s, "
+                    f"{g['peak_bytes'] / 2**20:.0f} MB peak ({g['peak_bytes'] / size:.1f}x the file) | "
+                    f"{i['seconds']:.2f} s, {i['peak_bytes'] / 2**20:.0f} MB ({i['peak_bytes'] / size:.1f}x) | "
+                    f"{i['seconds'] / g['seconds']:.1f}x as fast |")
+    return "\n".join(rows)
+
+
+def esr_table(e: dict) -> str:
+    g, t = e["graphsr_seconds"], e["pytrec_eval_seconds"]
+    return "\n".join(["| work | graphsr | pytrec_eval | ratio |", "|---|---|---|---|",
+                      f"| ESR, 50 runs x 100 topics x 1,500 element results, 7 measures / map + P@10 on 50 runs x "
+                      f"100 topics x 1,000 documents | {g:.2f} s | {t:.2f} s | {g / t:.2f}x its time |"])
+
+
+def fol_table(f: dict) -> str:
+    rows = ["| command (whole process) | graphsr, median (best) | official tool, quoted | ratio |", "|---|---|---|---|"]
+    for name, fig in f["commands"].items():
+        quoted, ratio = "", ""
+        if name == "eval, 1 focused run":
+            quoted, ratio = f"{JAR_SECONDS['one']:.2f} s", f"{JAR_SECONDS['one'] / fig['median']:.1f}x as fast"
+        elif name.startswith("eval, 10 focused"):
+            quoted, ratio = f"{JAR_SECONDS['ten']:.2f} s", f"{JAR_SECONDS['ten'] / fig['median']:.1f}x as fast"
+        rows.append(f"| `{name}` | {fig['median']:.3f} s ({fig['best']:.3f} s) | {quoted} | {ratio} |")
+    return "\n".join(rows)
+
+
+def main() -> None:
+    folder = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).parent / "_results")
+    for name, render in (("api", api_table), ("esr", esr_table), ("fol", fol_table)):
+        got = _load(folder, name)
+        if got is None:
+            print(f"({folder / name}.json missing: run bench_{name}.py --json first)\n")
+            continue
+        print(render(got) + "\n")
+
+
+if __name__ == "__main__":
+    main()
