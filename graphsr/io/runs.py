@@ -287,11 +287,11 @@ def run_from_columns(topics: list[str], docids: list[str], scores: list[float], 
     if empty_topics:  # (element runs name their topics by their lines)
         raise ValueError("empty_topics applies to whole-document runs (xpaths=None)")
     from ..errors import DuplicateResultError
-    from ..model.columns import ElementColumns, _codes_of, name_order
+    from ..model.columns import ElementColumns, codes_of, name_order
     from ..model.document import canonical_xpath
 
     where = f"{source}: " if source else "a run: "
-    path_names, path = _codes_of(xpaths)
+    path_names, path = codes_of(xpaths)
     canonical: dict[str, int] = {}
     try:  # each XPath as written once; two spellings of one node become one code
         remap = np.fromiter((canonical.setdefault(canonical_xpath(x), len(canonical)) for x in path_names),
@@ -299,8 +299,8 @@ def run_from_columns(topics: list[str], docids: list[str], scores: list[float], 
     except ValueError as exc:
         raise RunFormatError(f"{where}{exc}") from None
     path = remap[path]
-    topic_names, topic = _codes_of(topics)
-    doc_names, doc = _codes_of(docids)
+    topic_names, topic = codes_of(topics)
+    doc_names, doc = codes_of(docids)
     score = np.asarray(scores, dtype=float)
     n = len(topic)
     doc_rank = np.empty(len(doc_names), dtype=np.int64)

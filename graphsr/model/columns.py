@@ -16,10 +16,10 @@ from functools import cached_property
 
 import numpy as np
 
-__all__ = ["DocumentColumns", "ElementColumns", "LineNumbers", "codes_in", "rank_documents"]
+__all__ = ["DocumentColumns", "ElementColumns", "LineNumbers", "codes_in", "codes_of", "name_order", "rank_documents"]
 
 
-def _codes_of(names: list) -> tuple[list, np.ndarray]:
+def codes_of(names: list) -> tuple[list, np.ndarray]:
     """The distinct names in order of first appearance, and each one's code."""
     index: dict = {}
     codes = np.fromiter((index.setdefault(x, len(index)) for x in names), dtype=np.int64, count=len(names))
@@ -57,8 +57,8 @@ class DocumentColumns:
     def from_lists(cls, topics: list[str], docids: list[str], values, lines=None,
                    empty_topics: tuple[str, ...] = ()) -> "DocumentColumns":
         """Columns from per-line names (codes in order of first appearance)."""
-        topic_names, t = _codes_of(topics)
-        doc_names, d = _codes_of(docids)
+        topic_names, t = codes_of(topics)
+        doc_names, d = codes_of(docids)
         return cls(topic_names, doc_names, t, d, np.asarray(values, dtype=float),
                    None if lines is None else np.asarray(lines, dtype=np.int64), tuple(empty_topics))
 
@@ -140,9 +140,9 @@ class ElementColumns:
     def from_lists(cls, topics: list[str], docids: list[str], ranks, scores, paths: list[str],
                    lines=None) -> "ElementColumns":
         """Columns from per-line values (paths canonical already; codes in order of first appearance)."""
-        topic_names, t = _codes_of(topics)
-        doc_names, d = _codes_of(docids)
-        path_names, p = _codes_of(paths)
+        topic_names, t = codes_of(topics)
+        doc_names, d = codes_of(docids)
+        path_names, p = codes_of(paths)
         return cls(topic_names, doc_names, path_names, t, d, np.asarray(ranks, dtype=np.int64),
                    np.asarray(scores, dtype=float), p, None if lines is None else np.asarray(lines, dtype=np.int64))
 

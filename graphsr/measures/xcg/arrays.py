@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...model.quantisation import quantise_dimension
-from .kernel import TopicAssessments
+from .kernel import TopicAssessments, grpng_total
 
 __all__ = ["TopicArrays", "grp_items", "grpng_items", "xcg_item_gains"]
 
@@ -99,10 +99,13 @@ def grpng_items(entry, flat, doc, entries: int, topic: TopicArrays, arrays, quan
     """:func:`~.kernel.grpng_curve` from a topic's items: recall and precision after each entry.
 
     ``total`` (the quantised exhaustivity of the relevant base, which depends on the assessments only) is
-    computed by :func:`grpng_total` when not given."""
+    computed by :func:`~.kernel.grpng_total` when not given."""
     ta = topic.ta
-    if total is None:
-        total = grpng_total(ta, quant, base)
+    if total is None:  # once per topic and parameters, kept with the assessments for the next runs
+        totals = ta.__dict__.setdefault("_grpng_totals", {})
+        if (quant, base) not in totals:
+            totals[quant, base] = grpng_total(ta, quant, base)
+        total = totals[quant, base]
     a, z = arrays.start[flat], arrays.end[flat]
     size = z - a
     # characters of each item that earlier items of its document covered: the union of their ranges within it
@@ -133,21 +136,6 @@ def grpng_items(entry, flat, doc, entries: int, topic: TopicArrays, arrays, quan
     with np.errstate(divide="ignore", invalid="ignore"):
         precision = np.where(den_p > 0, num_p / den_p, 0.0)
     return recall, precision
-
-
-def grpng_total(ta: TopicAssessments, quant: str, base: str) -> float:
-    """``Rel`` of :func:`~.kernel.grpng_curve`: the quantised exhaustivity of the relevant elements (without
-    relevant descendants for ``base='leaves'``)."""
-    from .kernel import _has_relevant_descendant
-
-    grades = ta.grades or {}
-    b = ta.base
-    rel = [k for k in range(len(b.q)) if b.relevant[k]]
-    if base == "leaves":
-        rel = [k for k in rel if not ta.relevant_children(b.docid[k], int(b.node[k]))
-               and not _has_relevant_descendant(ta, b.docid[k], int(b.node[k]))]
-    return float(sum(quantise_dimension([grades.get((b.docid[k], int(b.node[k])), (0, 0))[0]], quant)[0]
-                     for k in rel))
 
 
 def xcg_item_gains(entry, flat, doc, entries: int, topic: TopicArrays, arrays, alpha: float = 1.0) -> np.ndarray:

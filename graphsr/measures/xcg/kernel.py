@@ -47,7 +47,7 @@ from ...model.document import DocumentTree
 from ...model.quantisation import quantise_dimension
 from ..ideal import RecallBase
 
-__all__ = ["TopicAssessments", "grp", "grpng_curve", "xcg_gains", "ideal_gain_vector", "effort_precision",
+__all__ = ["TopicAssessments", "grp", "grpng_curve", "grpng_total", "xcg_gains", "ideal_gain_vector", "effort_precision",
            "mean_average_ep"]
 
 _EPS = 1e-12
@@ -126,13 +126,7 @@ def grp(entries: list[list[tuple[str, int]]], topic: TopicAssessments, x: float,
 def grpng_curve(entries, topic: TopicAssessments, quant: str = "gen", base: str = "leaves"):
     """inex-2003 recall and precision after each rank (arrays), from the (e, s) assessments."""
     grades = topic.grades or {}
-    b = topic.base
-    rel = [k for k in range(len(b.q)) if b.relevant[k]]
-    if base == "leaves":
-        rel = [k for k in rel if not topic.relevant_children(b.docid[k], int(b.node[k]))
-               and not _has_relevant_descendant(topic, b.docid[k], int(b.node[k]))]
-    total = float(sum(quantise_dimension([grades.get((b.docid[k], int(b.node[k])), (0, 0))[0]], quant)[0]
-                      for k in rel))
+    total = grpng_total(topic, quant, base)
     covered: dict[str, list[tuple[int, int]]] = {}
     num_r = num_p = den_p = 0.0
     recall, precision = [], []
@@ -153,6 +147,19 @@ def grpng_curve(entries, topic: TopicAssessments, quant: str = "gen", base: str 
         recall.append(num_r / total if total > 0 else 0.0)
         precision.append(num_p / den_p if den_p > 0 else 0.0)
     return np.array(recall), np.array(precision)
+
+
+def grpng_total(topic: TopicAssessments, quant: str = "gen", base: str = "leaves") -> float:
+    """``Rel`` of :func:`grpng_curve`: the quantised exhaustivity summed over the relevant elements (those
+    without relevant descendants for ``base='leaves'``), which depends on the assessments only."""
+    grades = topic.grades or {}
+    b = topic.base
+    rel = [k for k in range(len(b.q)) if b.relevant[k]]
+    if base == "leaves":
+        rel = [k for k in rel if not topic.relevant_children(b.docid[k], int(b.node[k]))
+               and not _has_relevant_descendant(topic, b.docid[k], int(b.node[k]))]
+    return float(sum(quantise_dimension([grades.get((b.docid[k], int(b.node[k])), (0, 0))[0]], quant)[0]
+                     for k in rel))
 
 
 def _has_relevant_descendant(topic: TopicAssessments, docid: str, node: int) -> bool:
