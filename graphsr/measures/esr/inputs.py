@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import Mapping
 
 import numpy as np
-import pandas as pd
 
 from ...model.document import DocumentTree
 from ...navigation.from_routes import RouteModel
@@ -55,7 +54,7 @@ class ESRInputBuilder:
         self._idx = np.array(idx, dtype=np.int64)
         self._rel = np.array(rel, dtype=float)
         # node lengths of every document met so far, concatenated; _start[g] = first node of document g
-        self._known = pd.Index([], dtype=object)  # docid of each g
+        self._known: dict[str, int] = {}  # g of each document met so far
         self._parts: list[np.ndarray] = []
         self._start = np.zeros(1, dtype=np.int64)
         self._base = np.zeros(0, dtype=np.int64)  # first state of document g in the model, -1 if unknown
@@ -64,17 +63,20 @@ class ESRInputBuilder:
     def _doc_starts(self, doc_codes: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
         """Per document code: first node in the concatenated lengths, and in the model's states
         (-1 for a document without a tree, or that the model does not know)."""
-        docids = np.array(list(doc_codes), dtype=object)
+        known = self._known
         codes = np.fromiter(doc_codes.values(), dtype=np.int64, count=len(doc_codes))
-        g = self._known.get_indexer(docids)
-        new = [d for d in docids[g < 0].tolist() if d in self.documents]
-        if new:  # documents not met before: append their lengths (the Python loop runs once per document)
-            self._parts += [self.documents[d].length.astype(float) for d in new]
-            self._known = self._known.append(pd.Index(new, dtype=object))
-            self._start = np.concatenate([[0], np.cumsum([len(x) for x in self._parts])])
-            self._base = np.concatenate([self._base, [self.model.offsets.get(d, -1) for d in new]]).astype(np.int64)
-            self._all = np.concatenate(self._parts)
-            g = self._known.get_indexer(docids)
+        g = np.fromiter((known.get(d, -1) for d in doc_codes), dtype=np.int64, count=len(doc_codes))
+        if (g < 0).any():
+            new = [d for d, k in zip(doc_codes, g.tolist()) if k < 0 and d in self.documents]
+            if new:  # documents not met before: append their lengths (the Python loop runs once per document)
+                self._parts += [self.documents[d].length.astype(float) for d in new]
+                for d in new:
+                    known[d] = len(known)
+                self._start = np.concatenate([[0], np.cumsum([len(x) for x in self._parts])])
+                self._base = np.concatenate([self._base, [self.model.offsets.get(d, -1) for d in new]]).astype(
+                    np.int64)
+                self._all = np.concatenate(self._parts)
+                g = np.fromiter((known.get(d, -1) for d in doc_codes), dtype=np.int64, count=len(doc_codes))
         n = int(codes.max()) + 1 if len(codes) else 0
         start, base = np.full(n, -1, dtype=np.int64), np.full(n, -1, dtype=np.int64)
         ok = g >= 0
