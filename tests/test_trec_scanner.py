@@ -197,3 +197,56 @@ def test_the_name_index_keeps_codes_given_out_of_order():
         assert got[1].tolist() == list(range(4999, -1, -7))
     finally:
         SCAN.forget()
+
+
+@st.composite
+def element_qrels_text(draw):
+    """Element qrels, mostly well-formed: relevance values (grades, fractions, odd numbers), (e, s) pairs written
+    'e s' or 'e,s' (valid and not), spellings of one node, repeated nodes, comments and blank lines."""
+    graded = draw(st.booleans())
+    lines = []
+    for _ in range(draw(st.integers(1, 12))):
+        kind = draw(st.integers(0, 9))
+        if kind == 0:
+            lines.append(draw(st.sampled_from(["", "# note", "  "])))
+            continue
+        topic, doc = draw(st.sampled_from(["1", "2", "10"])), draw(st.sampled_from(["d", "e", "d2"]))
+        xpath = draw(st.sampled_from(["/a[1]", "/a", "/a[1]/b[1]", "/a/b[2]", "/a[1]/b[2]", "a[", "/a[0]"]))
+        if graded or kind == 9:
+            e, s = draw(st.sampled_from([(0, 0), (1, 1), (3, 2), (2, 3), (1, 0), (4, 1), (3, 3)]))
+            grade = f"{e},{s}" if draw(st.booleans()) else f"{e} {s}"
+            lines.append(f"{topic} Q0 {doc} {xpath} {grade}")
+        else:
+            rel = draw(st.sampled_from(["1", "0", "0.5", "2", "-1", "1e-3", "nan", "inf", "x", "1.0"]))
+            lines.append(f"{topic} Q0 {doc} {xpath} {rel}" + draw(st.sampled_from(["", " ", " extra"])))
+    return "\n".join(lines) + draw(st.sampled_from(["", "\n"]))
+
+
+def _element_view(q):
+    if isinstance(q, str):
+        return q
+    return q.topics, q.judgments, q.lines, q.grades
+
+
+@pytest.mark.skipif(SCAN is None, reason="the C scanner is not built")
+def test_the_c_scanner_reads_element_qrels_as_the_line_reader_does():
+    """Element qrels read through the C scanner and array checks give the line reader's judgments, lines and
+    (e, s) grades; anything the fast path declines the line reader reads or refuses."""
+    accepted = {"n": 0}
+
+    @settings(max_examples=400, deadline=None)
+    @given(element_qrels_text())
+    def check(text):
+        with tempfile.NamedTemporaryFile("wb", suffix=".qrels", delete=False) as fh:
+            fh.write(text.encode("utf-8"))
+        got = SCAN.scan_element_qrels(text.encode("utf-8"), {}, {}, {})
+        if not isinstance(got, int) and len(got[0]):
+            accepted["n"] += 1
+        fast, slow = _outcome(read_element_qrels, fh.name), _outcome(_read_qrels_lines, fh.name)
+        if isinstance(fast, str) and isinstance(slow, str):
+            assert fast == slow  # the same refusal: the line reader gives every message
+            return
+        assert _element_view(fast) == _element_view(slow), text
+
+    check()
+    assert accepted["n"] > 20

@@ -57,6 +57,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -887,6 +888,75 @@ static PyObject *scan_trec_qrels(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* Element qrels: "topic Q0 file xpath rel" (a number), "topic Q0 file xpath e,s" or "topic Q0 file xpath e s" (INEX
+   2002-2005 digits).  Columns topic, doc, path, value (NaN for an (e, s) line), e and s (-1 for a value line), line. */
+static PyObject *scan_element_qrels(PyObject *self, PyObject *args) {
+    Py_buffer view;
+    PyObject *topics, *docs, *paths;
+    if (!PyArg_ParseTuple(args, "y*O!O!O!", &view, &PyDict_Type, &topics, &PyDict_Type, &docs, &PyDict_Type, &paths))
+        return NULL;
+    const char *data = view.buf, *end = data + view.len;
+    Py_ssize_t cap = line_capacity(data, end);
+    void *col[7];
+    PyObject *arr[7];
+    static const int types[7] = {NPY_INT32, NPY_INT32, NPY_INT32, NPY_FLOAT64, NPY_INT32, NPY_INT32, NPY_INT32};
+    int failed = new_arrays(7, cap, types, arr, col) < 0;
+    int32_t *topic_c = col[0], *doc_c = col[1], *path_c = col[2], *e_c = col[4], *s_c = col[5], *line_c = col[6];
+    double *value = col[3];
+    Names tn, dn, xn = {NULL, paths, NULL, 0, 0};
+    failed = failed || topic_doc_names(topics, docs, &tn, &dn) < 0;
+    long bad = 0;
+    Py_ssize_t n = 0;
+    long lineno = 0;
+    const char *p = data;
+    const char *odd = first_odd_byte(data, end);
+    while (!failed && !bad && p < end) {
+        const char *fs[6];
+        Py_ssize_t fl[6];
+        int k = next_fields(&p, end, odd, &lineno, fs, fl, 6);
+        if (k == 0) continue;
+        double v = NAN;
+        int64_t e = -1, sp = -1;
+        if (k == 6) { /* e s */
+            if (read_digits(fs[4], fl[4], &e) || read_digits(fs[5], fl[5], &sp)) bad = lineno;
+        } else if (k == 5) {
+            const char *comma = memchr(fs[4], ',', (size_t)fl[4]);
+            if (comma != NULL) { /* e,s */
+                if (read_digits(fs[4], comma - fs[4], &e) || read_digits(comma + 1, fs[4] + fl[4] - comma - 1, &sp))
+                    bad = lineno;
+            } else if (read_double(fs[4], fl[4], &v)) {
+                bad = lineno;
+            }
+        } else {
+            bad = lineno;
+        }
+        if (bad || e > 9 || sp > 9) {
+            bad = lineno;
+            break;
+        }
+        int64_t t = name_code(&tn, fs[0], fl[0]), d = name_code(&dn, fs[2], fl[2]), x = name_code(&xn, fs[3], fl[3]);
+        if (t < 0 || d < 0 || x < 0) {
+            failed = 1;
+            break;
+        }
+        if (lineno > INT32_MAX || t > INT32_MAX || d > INT32_MAX || x > INT32_MAX) {
+            bad = lineno;
+            break;
+        }
+        topic_c[n] = (int32_t)t;
+        doc_c[n] = (int32_t)d;
+        path_c[n] = (int32_t)x;
+        value[n] = v;
+        e_c[n] = (int32_t)e;
+        s_c[n] = (int32_t)sp;
+        line_c[n] = (int32_t)lineno;
+        ++n;
+    }
+    PyObject *result = columns_result(7, n, arr, bad, failed, NULL);
+    PyBuffer_Release(&view);
+    return result;
+}
+
 /* The code of `key` in `dict` (added with code len(dict) if new); -1 with an exception on failure. */
 static int64_t dict_code(PyObject *dict, PyObject *key) {
     PyObject *code = PyDict_GetItemWithError(dict, key); /* borrowed */
@@ -990,6 +1060,8 @@ static PyMethodDef methods[] = {
      "Columns of a well-formed element run file, or the first line not read."},
     {"scan_dict", scan_dict, METH_VARARGS,
      "Columns of {query_id: {doc_id: number}} with str keys, or None for any other content."},
+    {"scan_element_qrels", scan_element_qrels, METH_VARARGS,
+     "Columns of a well-formed element qrels file (values or (e, s) pairs), or the first line not read."},
     {"scan_trec_qrels", scan_trec_qrels, METH_VARARGS,
      "Columns of a well-formed TREC document qrels file, or the first line not read."},
     {NULL, NULL, 0, NULL}};

@@ -39,20 +39,73 @@ def read_element_qrels(path: str | os.PathLike) -> ElementQrels:
     without a collection.
     """
     from ._lines import c_scanner, read_bytes, scanned
+    from .sniff import first_record
 
     scan = c_scanner()
-    if scan is not None:  # well-formed TREC document qrels: columns in C, no object per line
+    if scan is not None:  # well-formed qrels: columns in C, no object per line
+        record = first_record(path, QrelsFormatError)
         topic_codes: dict[str, int] = {}
         doc_codes: dict[str, int] = {}
-        got = scanned(scan, "scan_trec_qrels", read_bytes(path, QrelsFormatError), topic_codes, doc_codes)
-        if not isinstance(got, int) and len(got[0]):
-            from ..model.columns import DocumentColumns
+        data = read_bytes(path, QrelsFormatError)
+        if record is not None and len(record.split()) >= 5:  # element qrels (an XPath in field 4)
+            path_codes: dict[str, int] = {}
+            got = scanned(scan, "scan_element_qrels", data, topic_codes, doc_codes, path_codes)
+            if not isinstance(got, int) and len(got[0]):
+                qrels = _element_qrels(got, list(topic_codes), list(doc_codes), list(path_codes), str(path))
+                if qrels is not None:
+                    return qrels
+        else:
+            got = scanned(scan, "scan_trec_qrels", data, topic_codes, doc_codes)
+            if not isinstance(got, int) and len(got[0]):
+                from ..model.columns import DocumentColumns
 
-            topic, doc, rel, line = got
-            columns = DocumentColumns(list(topic_codes), list(doc_codes), topic, doc, rel, line,
-                                      index=(topic_codes, doc_codes))
-            return ElementQrels.from_columns(columns, str(path))
+                topic, doc, rel, line = got
+                columns = DocumentColumns(list(topic_codes), list(doc_codes), topic, doc, rel, line,
+                                          index=(topic_codes, doc_codes))
+                return ElementQrels.from_columns(columns, str(path))
     return _read_qrels_lines(path)
+
+
+def _element_qrels(got, topics: list[str], docs: list[str], paths: list[str], source: str) -> ElementQrels | None:
+    """The assessments of element qrels the C scanner read into columns, checked with array operations (each
+    XPath made canonical once); None when some line breaks a rule (the line reader then says which and why)."""
+    import numpy as np
+
+    from ..model.document import canonical_xpath
+    from ..model.quantisation import ES_PAIRS, quantise
+
+    topic, doc, path, value, e, s, line = got
+    graded = e >= 0
+    if graded.any() and not graded.all():  # a file mixing kinds
+        return None
+    if graded[0]:
+        pairs = e.astype(np.int64) * 10 + s
+        if not np.isin(pairs, [a * 10 + b for a, b in ES_PAIRS]).all():
+            return None
+        value = quantise(np.stack([e, s], axis=1), "gen")
+    elif not np.isfinite(value).all():
+        return None
+    try:
+        canonical = [canonical_xpath(x) for x in paths]
+    except ValueError:
+        return None
+    code = dict(zip(dict.fromkeys(canonical), range(len(canonical))))
+    path = np.array([code[x] for x in canonical], dtype=np.int64)[path]
+    names = list(code)
+    key = (topic.astype(np.int64) * len(docs) + doc) * max(len(names), 1) + path
+    if len(np.unique(key)) != len(key):  # a node assessed twice
+        return None
+    judgments: dict[str, dict[tuple[str, str], float]] = {}
+    lines: dict[tuple[str, str, str], int | None] = {}
+    grades: dict[str, dict[tuple[str, str], tuple[int, int]]] = {}
+    for t, d, x, v, ln in zip(topic.tolist(), doc.tolist(), path.tolist(), value.tolist(), line.tolist()):
+        tn, docid, xp = topics[t], docs[d], names[x]
+        judgments.setdefault(tn, {})[(docid, xp)] = v
+        lines[(tn, docid, xp)] = ln
+    if graded[0]:
+        for t, d, x, a, b in zip(topic.tolist(), doc.tolist(), path.tolist(), e.tolist(), s.tolist()):
+            grades.setdefault(topics[t], {})[(docs[d], names[x])] = (a, b)
+    return ElementQrels(judgments, source, lines, grades if graded[0] else None)
 
 
 def _read_qrels_lines(path) -> ElementQrels:
