@@ -179,8 +179,11 @@ def _curves(x: ESRInputs, cutoffs: list[np.ndarray], rels: list[np.ndarray]) -> 
     T = len(r.topics)
     pos = r.result_positions()
     m = r.num_results
-    size = np.bincount(r.item_result, weights=x.item_size, minlength=m)  # per result
-    n_items = np.bincount(r.item_result, minlength=m)  # nodes per result
+    if len(r.item_result) == m:  # element results: one node each
+        size, n_items = np.asarray(x.item_size, dtype=float), np.ones(m, dtype=np.int64)
+    else:
+        size = np.bincount(r.item_result, weights=x.item_size, minlength=m)  # per result
+        n_items = np.bincount(r.item_result, minlength=m)  # nodes per result
     outs = [{k: np.zeros((T, len(ks))) for k in ("hits", "near_misses", "misses", "recall_base", "size")}
             for ks in cutoffs]
     n = len(x.assess_node)
