@@ -9,6 +9,10 @@ compiles against the headers lxml ships (lxml.get_include()), and returns
 numpy arrays (numpy.get_include()).  It is
 optional: if it cannot be built, graphsr uses the pure-Python walker, which
 computes the same arrays (tests check both agree), only slower.
+
+graphsr.measures.esr._survival multiplies ESR's survival along each
+assessment's events in one pass; without it numpy computes the same with
+cumulated logarithms.
 """
 
 from setuptools import Extension, setup
@@ -24,7 +28,9 @@ def extensions():
                       include_dirs=[*lxml.get_include(), numpy.get_include()],
                       extra_compile_args=["-O2"], optional=True),
             Extension("graphsr.io._folscan", ["graphsr/io/_folscan.c"], include_dirs=[numpy.get_include()],
-                      extra_compile_args=["-O2"], optional=True)]
+                      extra_compile_args=["-O2"], optional=True),
+            Extension("graphsr.measures.esr._survival", ["graphsr/measures/esr/_survival.c"],
+                      include_dirs=[numpy.get_include()], extra_compile_args=["-O2"], optional=True)]
 
 
 setup(ext_modules=extensions())

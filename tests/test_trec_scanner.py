@@ -72,7 +72,7 @@ def _outcome(read, path):
 def _run_view(run):
     if isinstance(run, str):
         return run
-    return run.topics, {t: [(r.docid, r.score) for r in rs] for t, rs in run.results.items()}, run.run_ids
+    return run.topics, {t: [(r.docid, repr(r.score)) for r in rs] for t, rs in run.results.items()}, run.run_ids
 
 
 def _qrels_view(q):

@@ -130,3 +130,23 @@ def test_the_xcg_family_on_arrays_gives_the_reference_numbers(seed):
                 want_r, want_p = grpng_curve(entries, ta_ng, quant_ng, base)
                 got_r, got_p = grpng_items(entry, flat, doc, len(entries), tops_ng, arrays, quant_ng, base)
                 assert got_r.tolist() == want_r.tolist() and got_p.tolist() == want_p.tolist()
+
+
+def test_esr_survival_in_c_equals_the_numpy_products():
+    """ESR's survival along events: the one-pass C products and numpy's cumulated logarithms agree (to rounding),
+    certain steps (q = 1) and assessments without events included."""
+    from graphsr.measures.esr import kernel
+
+    if kernel._SURVIVAL is None:
+        pytest.skip("the C extension graphsr.measures.esr._survival is not built")
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        n = int(rng.integers(1, 30))
+        pa = np.sort(rng.integers(0, n, int(rng.integers(0, 80))))
+        q = rng.uniform(0, 1, len(pa))
+        q[rng.random(len(pa)) < 0.1] = 1.0
+        q[rng.random(len(pa)) < 0.1] = 0.0
+        c_found, c_hit = kernel.survival(pa, q, n)
+        py_found, py_hit = kernel._survival_numpy(pa, q, n)
+        assert np.allclose(c_found, py_found, rtol=1e-12, atol=1e-15)
+        assert np.allclose(c_hit, py_hit, rtol=1e-12, atol=1e-15)

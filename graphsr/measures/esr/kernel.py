@@ -174,6 +174,55 @@ def _pairs(x: ESRInputs) -> tuple[np.ndarray, np.ndarray]:
     return pa, pj
 
 
+def _survival_numpy(pa: np.ndarray, q: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`survival` with numpy: the products as cumulated logarithms, a certain step (q = 1) counted apart."""
+    zero = q >= 1.0
+    any_zero = bool(zero.any())  # a certain step (q = 1): rare, counted apart from the logs
+    logs = np.log1p(-np.where(zero, 0.0, q) if any_zero else -q)
+    cl = np.empty(len(logs) + 1)
+    cl[0] = 0.0
+    np.cumsum(logs, out=cl[1:])
+    del logs
+    first_of = np.searchsorted(pa, np.arange(n))  # start of each assessment's events
+    end = np.r_[first_of[1:], len(pa)]
+    start = first_of[pa]
+    k = len(pa)  # event i's own entries are cl[i], cz[i]: slices, not gathers
+    found = cl[:k] - cl[start]
+    np.exp(found, out=found)
+    found *= q  # S_before - S_after
+    # survival of each assessment just before its hit (all its events are above the hit)
+    s_hit = np.exp(cl[end] - cl[first_of])
+    if any_zero:
+        cz = np.r_[0, np.cumsum(zero)]
+        found *= cz[:k] == cz[start]
+        s_hit *= cz[end] == cz[first_of]
+    return found, s_hit
+
+
+def survival(pa: np.ndarray, q: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each assessment's survival along its events (Eq 4): events grouped by assessment ``pa`` (0 .. n-1,
+    non-decreasing), in rank order within one, ``q`` the probability that an event leads to its assessment.
+
+    Returns ``found`` (per event: the survival before it times ``q``, what the event finds) and ``s_hit`` (per
+    assessment: the product of ``1 - q`` over its events, 1 without events).  One pass in C
+    (``graphsr.measures.esr._survival``) where it was built; cumulated logarithms in numpy otherwise (equal up
+    to rounding; the tests compare both).
+
+    >>> found, s_hit = survival(np.array([0, 0, 2]), np.array([0.5, 0.5, 1.0]), 3)
+    >>> found.tolist(), s_hit.tolist()
+    ([0.5, 0.25, 1.0], [0.25, 1.0, 0.0])
+    """
+    if _SURVIVAL is not None:
+        return _SURVIVAL(np.ascontiguousarray(pa, dtype=np.int64), np.ascontiguousarray(q, dtype=float), int(n))
+    return _survival_numpy(pa, q, n)
+
+
+try:
+    from ._survival import survival as _SURVIVAL
+except ImportError:  # pragma: no cover - the extension is optional
+    _SURVIVAL = None
+
+
 def _curves(x: ESRInputs, cutoffs: list[np.ndarray], rels: list[np.ndarray]) -> list[dict[str, np.ndarray]]:
     r = x.ranked
     T = len(r.topics)
@@ -238,26 +287,7 @@ def _curves(x: ESRInputs, cutoffs: list[np.ndarray], rels: list[np.ndarray]) -> 
     # and adds rel * S to E[Hits].  Misses follow: rel of the not-hit minus their near-misses.
     # Survival = a product of (1 - q) along each assessment's events: cumulated logs, with the
     # factors q = 1 (log 0) counted apart.
-    zero = q >= 1.0
-    any_zero = bool(zero.any())  # a certain step (q = 1): rare, counted apart from the logs
-    logs = np.log1p(-np.where(zero, 0.0, q) if any_zero else -q)
-    cl = np.empty(len(logs) + 1)
-    cl[0] = 0.0
-    np.cumsum(logs, out=cl[1:])
-    del logs
-    first_of = np.searchsorted(pa, np.arange(n))  # start of each assessment's events
-    end = np.r_[first_of[1:], len(pa)]
-    start = first_of[pa]
-    k = len(pa)  # event i's own entries are cl[i], cz[i]: slices, not gathers
-    found = cl[:k] - cl[start]
-    np.exp(found, out=found)
-    found *= q  # S_before - S_after
-    # survival of each assessment just before its hit (all its events are above the hit)
-    s_hit = np.exp(cl[end] - cl[first_of])
-    if any_zero:
-        cz = np.r_[0, np.cumsum(zero)]
-        found *= cz[:k] == cz[start]
-        s_hit *= cz[end] == cz[first_of]
+    found, s_hit = survival(pa, q, n)
     topic_a = x.assess_topic
     hit = hit_res >= 0
     hp, ht, ha = hit_pos[hit], topic_a[hit], topic_a[pa]
