@@ -201,3 +201,29 @@ def test_element_frames_become_the_runs_their_files_read_as(tmp_path_factory, li
     assert got.columns is not None and got.by_score
     view = lambda run: {t: [(r.rank, r.docid, r.score, tuple(r.xpaths)) for r in rs] for t, rs in run.results.items()}
     assert view(got) == view(want)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["2", "10"]), st.sampled_from(["a", "b"]),
+                          st.sampled_from(["/a[1]", "/a", "/a[1]/b[1]", "/a/b[2]", "a["]),
+                          st.sampled_from([1.0, 0.5, 0.0, 2.0, float("nan")])), min_size=1, max_size=12))
+def test_element_qrels_frames_are_coded_as_their_rows_are(rows):
+    """Element assessments given as a DataFrame are coded and checked with array operations: the judgments the
+    row-by-row builder makes, or its refusal."""
+    import pandas as pd
+
+    from graphsr.io.frames import as_qrels
+    from graphsr.model.qrels import ElementQrels, QrelsRow
+
+    frame = pd.DataFrame(rows, columns=["query_id", "doc_id", "xpath", "relevance"])
+
+    def outcome(build):
+        try:
+            q = build()
+        except GraphsrInputError as exc:
+            return f"{type(exc).__name__}: {exc}"
+        return q.topics, q.judgments, q.lines, q.grades
+
+    got = outcome(lambda: as_qrels(frame))
+    want = outcome(lambda: ElementQrels.from_rows([QrelsRow(*r) for r in rows], "qrels"))
+    assert got == want

@@ -99,7 +99,7 @@ def as_qrels(qrels):
         from .qrels import read_element_qrels
 
         return read_element_qrels(qrels)
-    from ..model.qrels import ElementQrels, QrelsRow
+    from ..model.qrels import ElementQrels
 
     if isinstance(qrels, ElementQrels):
         return qrels
@@ -113,9 +113,8 @@ def as_qrels(qrels):
         if not len(qrels):
             raise GraphsrInputError("the qrels are empty")
         if "xpath" in qrels.columns:
-            return ElementQrels.from_rows([QrelsRow(q, d, x, v) for q, d, x, v in zip(
-                _strings(qrels["query_id"]), _strings(qrels["doc_id"]), _strings(qrels["xpath"]),
-                _floats(qrels["relevance"], "qrels", "relevance"))], "qrels")
+            return _element_frame_qrels(_strings(qrels["query_id"]), _strings(qrels["doc_id"]),
+                                        _strings(qrels["xpath"]), _floats(qrels["relevance"], "qrels", "relevance"))
         return ElementQrels.from_columns(_frame_columns_of(qrels, "relevance", "qrels"), "qrels")
     elif isinstance(qrels, (bytes, int, float)) or qrels is None:
         raise GraphsrInputError(f"qrels: expected {_QRELS_SHAPES}; got {type(qrels).__name__}")
@@ -200,6 +199,27 @@ def _frame_columns_of(frame, value: str, what: str):
     except (TypeError, ValueError):
         raise GraphsrInputError(f"{what}: expected numbers in the column {value}") from None
     return DocumentColumns(topics, docs, t, d, values)
+
+
+def _element_frame_qrels(topics: list[str], docids: list[str], xpaths: list[str], values: list[float]):
+    """Element assessments from columns, coded and checked with array operations (as element qrels files are);
+    a frame breaking a rule is read row by row, which names the problem."""
+    import numpy as np
+
+    from ..model.columns import codes_of
+    from ..model.qrels import ElementQrels, QrelsRow
+    from .qrels import element_qrels_of_columns
+
+    topic_names, topic = codes_of(topics)
+    doc_names, doc = codes_of(docids)
+    path_names, path = codes_of(xpaths)
+    none = np.full(len(topic), -1, dtype=np.int64)
+    got = (topic, doc, path, np.asarray(values, dtype=float), none, none, None)
+    qrels = element_qrels_of_columns(got, topic_names, doc_names, path_names, "qrels")
+    if qrels is not None:
+        return qrels
+    return ElementQrels.from_rows([QrelsRow(q, d, x, v) for q, d, x, v in zip(topics, docids, xpaths, values)],
+                                  "qrels")
 
 
 def _document_qrels(topics: list[str], docids: list[str], values: list[float]):

@@ -51,7 +51,7 @@ def read_element_qrels(path: str | os.PathLike) -> ElementQrels:
             path_codes: dict[str, int] = {}
             got = scanned(scan, "scan_element_qrels", data, topic_codes, doc_codes, path_codes)
             if not isinstance(got, int) and len(got[0]):
-                qrels = _element_qrels(got, list(topic_codes), list(doc_codes), list(path_codes), str(path))
+                qrels = element_qrels_of_columns(got, list(topic_codes), list(doc_codes), list(path_codes), str(path))
                 if qrels is not None:
                     return qrels
         else:
@@ -66,9 +66,12 @@ def read_element_qrels(path: str | os.PathLike) -> ElementQrels:
     return _read_qrels_lines(path)
 
 
-def _element_qrels(got, topics: list[str], docs: list[str], paths: list[str], source: str) -> ElementQrels | None:
-    """The assessments of element qrels the C scanner read into columns, checked with array operations (each
-    XPath made canonical once); None when some line breaks a rule (the line reader then says which and why)."""
+def element_qrels_of_columns(got, topics: list[str], docs: list[str], paths: list[str],
+                             source: str) -> ElementQrels | None:
+    """Element assessments from columns ``(topic, doc, path, value, e, s, line)`` (codes into ``topics``,
+    ``docs`` and ``paths``; ``e`` and ``s`` -1 for a value, ``line`` None when not from a file), as the C
+    scanner reads element qrels files, checked with array operations (each XPath made canonical once); None
+    when some line breaks a rule (the line reader, or the row-by-row builder, then says which and why)."""
     import numpy as np
 
     from ..model.document import canonical_xpath
@@ -98,7 +101,8 @@ def _element_qrels(got, topics: list[str], docs: list[str], paths: list[str], so
     judgments: dict[str, dict[tuple[str, str], float]] = {}
     lines: dict[tuple[str, str, str], int | None] = {}
     grades: dict[str, dict[tuple[str, str], tuple[int, int]]] = {}
-    for t, d, x, v, ln in zip(topic.tolist(), doc.tolist(), path.tolist(), value.tolist(), line.tolist()):
+    line = line.tolist() if line is not None else [None] * len(topic)
+    for t, d, x, v, ln in zip(topic.tolist(), doc.tolist(), path.tolist(), value.tolist(), line):
         tn, docid, xp = topics[t], docs[d], names[x]
         judgments.setdefault(tn, {})[(docid, xp)] = v
         lines[(tn, docid, xp)] = ln
