@@ -83,20 +83,28 @@ def _qrels_view(q):
 
 @pytest.mark.skipif(SCAN is None, reason="the C scanner is not built")
 def test_the_c_scanner_reads_runs_as_the_line_reader_does():
+    _reads_as_the_line_reader(run_text(), lambda b: SCAN.scan_trec_run(b, {}, {}), ".run", lambda p: read_run(p, "r"),
+                              lambda p: _read_run_lines(p, "r"), _run_view)
+
+
+def _reads_as_the_line_reader(texts, scan, suffix, fast_read, slow_read, view, examples=500, same_refusal=False):
+    """Over generated files: what ``fast_read`` reads equals what ``slow_read`` (the line reader) reads, or both
+    refuse (with the same message when ``same_refusal``); the C fast path must accept some of them."""
     accepted = {"n": 0}
 
-    @settings(max_examples=500, deadline=None)
-    @given(run_text())
+    @settings(max_examples=examples, deadline=None)
+    @given(texts)
     def check(text):
-        with tempfile.NamedTemporaryFile("wb", suffix=".run", delete=False) as fh:
+        with tempfile.NamedTemporaryFile("wb", suffix=suffix, delete=False) as fh:
             fh.write(text.encode("utf-8"))
-        got = SCAN.scan_trec_run(text.encode("utf-8"), {}, {})
+        got = scan(text.encode("utf-8"))
         if not isinstance(got, int) and len(got[0]):
             accepted["n"] += 1
-        fast, slow = _outcome(lambda p: read_run(p, "r"), fh.name), _outcome(lambda p: _read_run_lines(p, "r"), fh.name)
-        if isinstance(fast, str) and isinstance(slow, str):  # both refuse; the line reader says where
+        fast, slow = _outcome(fast_read, fh.name), _outcome(slow_read, fh.name)
+        if isinstance(fast, str) and isinstance(slow, str):
+            assert not same_refusal or fast == slow  # the line reader gives every message
             return
-        assert _run_view(fast) == _run_view(slow), text
+        assert view(fast) == view(slow), text
 
     check()
     assert accepted["n"] > 20  # the fast path was exercised, not only declined
@@ -104,23 +112,8 @@ def test_the_c_scanner_reads_runs_as_the_line_reader_does():
 
 @pytest.mark.skipif(SCAN is None, reason="the C scanner is not built")
 def test_the_c_scanner_reads_qrels_as_the_line_reader_does():
-    accepted = {"n": 0}
-
-    @settings(max_examples=500, deadline=None)
-    @given(qrels_text())
-    def check(text):
-        with tempfile.NamedTemporaryFile("wb", suffix=".qrels", delete=False) as fh:
-            fh.write(text.encode("utf-8"))
-        got = SCAN.scan_trec_qrels(text.encode("utf-8"), {}, {})
-        if not isinstance(got, int) and len(got[0]):
-            accepted["n"] += 1
-        fast, slow = _outcome(read_element_qrels, fh.name), _outcome(_read_qrels_lines, fh.name)
-        if isinstance(fast, str) and isinstance(slow, str):
-            return
-        assert _qrels_view(fast) == _qrels_view(slow), text
-
-    check()
-    assert accepted["n"] > 20
+    _reads_as_the_line_reader(qrels_text(), lambda b: SCAN.scan_trec_qrels(b, {}, {}), ".qrels", read_element_qrels,
+                              _read_qrels_lines, _qrels_view)
 
 
 def test_document_runs_are_columns_until_an_element_family_asks(tmp_path):
@@ -231,22 +224,6 @@ def _element_view(q):
 @pytest.mark.skipif(SCAN is None, reason="the C scanner is not built")
 def test_the_c_scanner_reads_element_qrels_as_the_line_reader_does():
     """Element qrels read through the C scanner and array checks give the line reader's judgments, lines and
-    (e, s) grades; anything the fast path declines the line reader reads or refuses."""
-    accepted = {"n": 0}
-
-    @settings(max_examples=400, deadline=None)
-    @given(element_qrels_text())
-    def check(text):
-        with tempfile.NamedTemporaryFile("wb", suffix=".qrels", delete=False) as fh:
-            fh.write(text.encode("utf-8"))
-        got = SCAN.scan_element_qrels(text.encode("utf-8"), {}, {}, {})
-        if not isinstance(got, int) and len(got[0]):
-            accepted["n"] += 1
-        fast, slow = _outcome(read_element_qrels, fh.name), _outcome(_read_qrels_lines, fh.name)
-        if isinstance(fast, str) and isinstance(slow, str):
-            assert fast == slow  # the same refusal: the line reader gives every message
-            return
-        assert _element_view(fast) == _element_view(slow), text
-
-    check()
-    assert accepted["n"] > 20
+    (e, s) grades; anything the fast path declines the line reader reads or refuses, with the same message."""
+    _reads_as_the_line_reader(element_qrels_text(), lambda b: SCAN.scan_element_qrels(b, {}, {}, {}), ".qrels",
+                              read_element_qrels, _read_qrels_lines, _element_view, examples=400, same_refusal=True)

@@ -473,6 +473,26 @@ static int next_fields(const char **p, const char *end, const char *odd, long *l
     return u < e ? max + 1 : k;
 }
 
+/* The records of [data, end) for the line scanners, one after the other (blank lines and comments skipped). */
+typedef struct {
+    const char *p, *end, *odd;
+    long lineno; /* the line last read */
+} Lines;
+
+static Lines lines_of(const char *data, const char *end, long line0) {
+    return (Lines){data, end, first_odd_byte(data, end), line0};
+}
+
+/* The next record's fields (as next_fields: -1 for a line the fast path does not read, max + 1 when more than
+   max fields follow); 0 at the end of the data. */
+static int next_record(Lines *ls, const char **fs, Py_ssize_t *fl, int max) {
+    while (ls->p < ls->end) {
+        int k = next_fields(&ls->p, ls->end, ls->odd, &ls->lineno, fs, fl, max);
+        if (k != 0) return k;
+    }
+    return 0;
+}
+
 static int topic_doc_names(PyObject *topics, PyObject *docs, Names *tn, Names *dn);
 static PyObject *columns_result(int k, Py_ssize_t n, PyObject **arr, long bad, int failed, PyObject *tail);
 
@@ -496,19 +516,16 @@ static PyObject *scan_run(PyObject *self, PyObject *args) {
     failed = failed || run_ids == NULL || topic_doc_names(topics, docs, &tn, &dn) < 0;
     long bad = 0;
     Py_ssize_t n = 0;
-    long lineno = 0;
-    const char *p = data;
-    const char *odd = first_odd_byte(data, end);
-    while (!failed && !bad && p < end) {
-        const char *fs[8];
-        Py_ssize_t fl[8];
-        int k = next_fields(&p, end, odd, &lineno, fs, fl, 8);
-        if (k == 0) continue;
+    Lines ls = lines_of(data, end, 0);
+    const char *fs[8];
+    Py_ssize_t fl[8];
+    int k;
+    while (!failed && !bad && (k = next_record(&ls, fs, fl, 8)) != 0) {
         int64_t rank, offset, length;
         double sc;
         if (k != 8 || read_signed(fs[3], fl[3], &rank) || read_double(fs[4], fl[4], &sc) ||
             read_digits(fs[6], fl[6], &offset) || read_digits(fs[7], fl[7], &length)) {
-            bad = lineno;
+            bad = ls.lineno;
             break;
         }
         int64_t t = name_code(&tn, fs[0], fl[0]), d = name_code(&dn, fs[2], fl[2]), r = name_code(&rn, fs[5], fl[5]);
@@ -522,7 +539,7 @@ static PyObject *scan_run(PyObject *self, PyObject *args) {
         score[n] = sc;
         col[4][n] = offset;
         col[5][n] = length;
-        col[6][n] = lineno;
+        col[6][n] = ls.lineno;
         col[7][n] = r;
         ++n;
     }
@@ -675,18 +692,15 @@ static Py_ssize_t trec_run_lines(const char *data, const char *end, Names *tn, N
                                  int32_t *doc_c, double *score, int32_t *line_c, Py_ssize_t n0, Py_ssize_t cap,
                                  long line0, long *bad, int *failed) {
     Py_ssize_t n = n0;
-    long lineno = line0;
-    const char *p = data;
-    const char *odd = first_odd_byte(data, end);
-    while (!*failed && !*bad && p < end) {
-        const char *fs[7];
-        Py_ssize_t fl[7];
-        int k = next_fields(&p, end, odd, &lineno, fs, fl, 7);
-        if (k == 0) continue;
+    Lines ls = lines_of(data, end, line0);
+    const char *fs[7];
+    Py_ssize_t fl[7];
+    int k;
+    while (!*failed && !*bad && (k = next_record(&ls, fs, fl, 7)) != 0) {
         /* 6 fields, or more with no XPath in the seventh (trec_eval reads nothing after the run id) */
         double sc;
         if (k < 6 || n >= cap || (k >= 7 && xpath_like(fs[6], fl[6])) || read_double(fs[4], fl[4], &sc)) {
-            *bad = lineno;
+            *bad = ls.lineno;
             break;
         }
         int64_t t = name_code(tn, fs[0], fl[0]), d = name_code(dn, fs[2], fl[2]), r = name_code(rn, fs[5], fl[5]);
@@ -694,14 +708,14 @@ static Py_ssize_t trec_run_lines(const char *data, const char *end, Names *tn, N
             *failed = 1;
             break;
         }
-        if (lineno > INT32_MAX || t > INT32_MAX || d > INT32_MAX) { /* beyond 32-bit codes: the line reader */
-            *bad = lineno;
+        if (ls.lineno > INT32_MAX || t > INT32_MAX || d > INT32_MAX) { /* beyond 32-bit codes: the line reader */
+            *bad = ls.lineno;
             break;
         }
         topic_c[n] = (int32_t)t;
         doc_c[n] = (int32_t)d;
         score[n] = sc;
-        if (line_c != NULL) line_c[n] = (int32_t)lineno;
+        if (line_c != NULL) line_c[n] = (int32_t)ls.lineno;
         ++n;
     }
     return n - n0;
@@ -797,20 +811,17 @@ static PyObject *scan_element_run(PyObject *self, PyObject *args) {
     failed = failed || run_ids == NULL || topic_doc_names(topics, docs, &tn, &dn) < 0;
     long bad = 0;
     Py_ssize_t n = 0;
-    long lineno = 0;
-    const char *p = data;
-    const char *odd = first_odd_byte(data, end);
-    while (!failed && !bad && p < end) {
-        const char *fs[7];
-        Py_ssize_t fl[7];
-        int k = next_fields(&p, end, odd, &lineno, fs, fl, 7);
-        if (k == 0) continue;
+    Lines ls = lines_of(data, end, 0);
+    const char *fs[7];
+    Py_ssize_t fl[7];
+    int k;
+    while (!failed && !bad && (k = next_record(&ls, fs, fl, 7)) != 0) {
         int64_t rank;
         double sc;
         /* exactly 7 fields, an XPath in the seventh, an integer rank, a number as score */
         if (k != 7 || !xpath_like(fs[6], fl[6]) || read_signed(fs[3], fl[3], &rank) ||
             read_double(fs[4], fl[4], &sc)) {
-            bad = lineno;
+            bad = ls.lineno;
             break;
         }
         int64_t t = name_code(&tn, fs[0], fl[0]), d = name_code(&dn, fs[2], fl[2]), r = name_code(&rn, fs[5], fl[5]),
@@ -819,8 +830,8 @@ static PyObject *scan_element_run(PyObject *self, PyObject *args) {
             failed = 1;
             break;
         }
-        if (lineno > INT32_MAX || t > INT32_MAX || d > INT32_MAX || x > INT32_MAX) {
-            bad = lineno;
+        if (ls.lineno > INT32_MAX || t > INT32_MAX || d > INT32_MAX || x > INT32_MAX) {
+            bad = ls.lineno;
             break;
         }
         topic_c[n] = (int32_t)t;
@@ -828,7 +839,7 @@ static PyObject *scan_element_run(PyObject *self, PyObject *args) {
         rank_c[n] = rank;
         score[n] = sc;
         path_c[n] = (int32_t)x;
-        line_c[n] = (int32_t)lineno;
+        line_c[n] = (int32_t)ls.lineno;
         (void)r;
         ++n;
     }
@@ -855,17 +866,14 @@ static PyObject *scan_trec_qrels(PyObject *self, PyObject *args) {
     failed = failed || topic_doc_names(topics, docs, &tn, &dn) < 0;
     long bad = 0;
     Py_ssize_t n = 0;
-    long lineno = 0;
-    const char *p = data;
-    const char *odd = first_odd_byte(data, end);
-    while (!failed && !bad && p < end) {
-        const char *fs[4];
-        Py_ssize_t fl[4];
-        int k = next_fields(&p, end, odd, &lineno, fs, fl, 4);
-        if (k == 0) continue;
+    Lines ls = lines_of(data, end, 0);
+    const char *fs[4];
+    Py_ssize_t fl[4];
+    int k;
+    while (!failed && !bad && (k = next_record(&ls, fs, fl, 4)) != 0) {
         double r;
         if (k != 4 || read_double(fs[3], fl[3], &r)) { /* TREC qrels: exactly 4 fields */
-            bad = lineno;
+            bad = ls.lineno;
             break;
         }
         int64_t t = name_code(&tn, fs[0], fl[0]), d = name_code(&dn, fs[2], fl[2]);
@@ -873,14 +881,14 @@ static PyObject *scan_trec_qrels(PyObject *self, PyObject *args) {
             failed = 1;
             break;
         }
-        if (lineno > INT32_MAX || t > INT32_MAX || d > INT32_MAX) {
-            bad = lineno;
+        if (ls.lineno > INT32_MAX || t > INT32_MAX || d > INT32_MAX) {
+            bad = ls.lineno;
             break;
         }
         topic_c[n] = (int32_t)t;
         doc_c[n] = (int32_t)d;
         rel[n] = r;
-        line_c[n] = (int32_t)lineno;
+        line_c[n] = (int32_t)ls.lineno;
         ++n;
     }
     PyObject *result = columns_result(4, n, arr, bad, failed, NULL);
@@ -907,31 +915,28 @@ static PyObject *scan_element_qrels(PyObject *self, PyObject *args) {
     failed = failed || topic_doc_names(topics, docs, &tn, &dn) < 0;
     long bad = 0;
     Py_ssize_t n = 0;
-    long lineno = 0;
-    const char *p = data;
-    const char *odd = first_odd_byte(data, end);
-    while (!failed && !bad && p < end) {
-        const char *fs[6];
-        Py_ssize_t fl[6];
-        int k = next_fields(&p, end, odd, &lineno, fs, fl, 6);
-        if (k == 0) continue;
+    Lines ls = lines_of(data, end, 0);
+    const char *fs[6];
+    Py_ssize_t fl[6];
+    int k;
+    while (!failed && !bad && (k = next_record(&ls, fs, fl, 6)) != 0) {
         double v = NAN;
         int64_t e = -1, sp = -1;
         if (k == 6) { /* e s */
-            if (read_digits(fs[4], fl[4], &e) || read_digits(fs[5], fl[5], &sp)) bad = lineno;
+            if (read_digits(fs[4], fl[4], &e) || read_digits(fs[5], fl[5], &sp)) bad = ls.lineno;
         } else if (k == 5) {
             const char *comma = memchr(fs[4], ',', (size_t)fl[4]);
             if (comma != NULL) { /* e,s */
                 if (read_digits(fs[4], comma - fs[4], &e) || read_digits(comma + 1, fs[4] + fl[4] - comma - 1, &sp))
-                    bad = lineno;
+                    bad = ls.lineno;
             } else if (read_double(fs[4], fl[4], &v)) {
-                bad = lineno;
+                bad = ls.lineno;
             }
         } else {
-            bad = lineno;
+            bad = ls.lineno;
         }
         if (bad || e > 9 || sp > 9) {
-            bad = lineno;
+            bad = ls.lineno;
             break;
         }
         int64_t t = name_code(&tn, fs[0], fl[0]), d = name_code(&dn, fs[2], fl[2]), x = name_code(&xn, fs[3], fl[3]);
@@ -939,8 +944,8 @@ static PyObject *scan_element_qrels(PyObject *self, PyObject *args) {
             failed = 1;
             break;
         }
-        if (lineno > INT32_MAX || t > INT32_MAX || d > INT32_MAX || x > INT32_MAX) {
-            bad = lineno;
+        if (ls.lineno > INT32_MAX || t > INT32_MAX || d > INT32_MAX || x > INT32_MAX) {
+            bad = ls.lineno;
             break;
         }
         topic_c[n] = (int32_t)t;
@@ -949,7 +954,7 @@ static PyObject *scan_element_qrels(PyObject *self, PyObject *args) {
         value[n] = v;
         e_c[n] = (int32_t)e;
         s_c[n] = (int32_t)sp;
-        line_c[n] = (int32_t)lineno;
+        line_c[n] = (int32_t)ls.lineno;
         ++n;
     }
     PyObject *result = columns_result(7, n, arr, bad, failed, NULL);
