@@ -2,7 +2,9 @@
 
 See graphsr.simulation.routes for the model (entry points and moves weighted
 by depth, users preferring depths 2-4; geometric route lengths; log-normal
-dwell times).
+dwell times).  The collection is read once, one document at a time, so the
+command's memory is that of the largest document; the same seed writes the
+same log.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import argparse
 import sys
 
 from ..errors import GraphsrInputError
+from ._common import PROGRESS_HELP, progress_default
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -28,10 +31,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="simulated users the routes are spread over (0: no user column; default 20)")
     p.add_argument("--topics", type=int, default=0,
                    help="topics the routes are spread over (0: no topic column; default 0)")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help=PROGRESS_HELP)
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..io import iter_documents
     from ..simulation import RouteSimulator, write_routes
 
     try:
@@ -43,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
                              users=args.users, topics=args.topics)
     except ValueError as exc:
         raise GraphsrInputError(str(exc)) from None
-    docs = list(iter_documents(args.collection))
-    n = write_routes(sim.walk(docs, args.routes), args.output)
+    # the collection is read once, one document at a time, and the steps go straight to the file
+    n = write_routes(sim.walk_collection(args.collection, args.routes, progress=progress_default() if args.progress is None else args.progress), args.output)
     sys.stdout.write(f"wrote {n} steps of {args.routes} routes to {args.output}\n")
     return 0

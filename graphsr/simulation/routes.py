@@ -96,39 +96,130 @@ class RouteSimulator:
         rows = m.sum(axis=1, keepdims=True)
         return np.divide(m, rows, out=np.zeros_like(m), where=rows > 0)
 
+    def neighbours(self, doc: DocumentTree) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The walk's moves from each node of ``doc``, without an ``n x n`` matrix: ``ptr``, ``to`` and ``prob``
+        (node ``i`` moves to ``to[ptr[i]:ptr[i + 1]]``, its parent and children in document order, with the
+        probabilities ``prob[...]``: the nonzero entries of :meth:`transition_matrix`'s row ``i``) and each
+        node's total neighbour weight (0: the route ends there)."""
+        n = len(doc)
+        w = self.weights(doc.depth)
+        child = np.flatnonzero(doc.parent >= 0)
+        parent = doc.parent[child].astype(np.int64)
+        src = np.concatenate([parent, child])
+        dst = np.concatenate([child, parent])
+        order = np.lexsort((dst, src))
+        src, dst = src[order], dst[order]
+        ptr = np.concatenate(([0], np.cumsum(np.bincount(src, minlength=n))))
+        weight = w[dst]
+        total = np.add.reduceat(weight, ptr[:-1]) if len(weight) else np.zeros(n)
+        total = np.where(np.diff(ptr) > 0, total, 0.0)
+        prob = np.divide(weight, total[src], out=np.zeros_like(weight), where=total[src] > 0)
+        return ptr, dst, prob, total
+
+    def _routes_of(self, rng, doc: DocumentTree, route_ids, clock_of) -> Iterator[RouteStep]:
+        """The routes ``route_ids`` over ``doc``, drawn from ``rng`` (one generator, in turn), each step's
+        timestamp from ``clock_of(route, dwell)`` (seconds)."""
+        ptr, to, prob, total = self.neighbours(doc)
+        w = self.weights(doc.depth)
+        xpaths = doc.xpaths()
+        p_stop = 1.0 / self.mean_steps
+        mu, sigma = self.dwell_ms
+        entry = None if self.entry == "root" or w.sum() == 0 else _cdf(w / w.sum())
+        cdfs: dict[int, np.ndarray] = {}  # each node's moves, as numpy's choice draws them, made on first visit
+        for r in route_ids:
+            rng_r = rng(r)
+            cur = 0 if entry is None else _choose(entry, rng_r)
+            steps = int(rng_r.geometric(p_stop))
+            user = f"u{int(rng_r.integers(self.users)) + 1}" if self.users else None
+            topic = f"t{int(rng_r.integers(self.topics)) + 1}" if self.topics else None
+            for s in range(1, steps + 1):
+                if total[cur] == 0:
+                    break
+                cdf = cdfs.get(cur)
+                if cdf is None:
+                    cdf = cdfs[cur] = _cdf(prob[ptr[cur]:ptr[cur + 1]])
+                nxt = int(to[ptr[cur] + _choose(cdf, rng_r)])
+                dwell = float(rng_r.lognormal(mu, sigma))
+                yield RouteStep(f"r{r + 1}", s, doc.docid, xpaths[cur], xpaths[nxt], user, topic, round(dwell, 1),
+                                f"{clock_of(r, dwell):.3f}")
+                cur = nxt
+
     def walk(self, docs: Sequence[DocumentTree], n_routes: int) -> Iterator[RouteStep]:
-        """``n_routes`` simulated routes over ``docs``, as steps (XPaths), deterministic for a seed."""
+        """``n_routes`` simulated routes over ``docs`` (held in memory), as steps (XPaths), deterministic for a
+        seed: one generator draws, route after route, the document, the entry point, the length and the moves;
+        timestamps run on one clock across the routes.  For a collection on disk, :meth:`walk_collection`
+        streams the documents instead."""
         rng = np.random.default_rng(self.seed)
         docs = list(docs)
         if not docs:
             raise ValueError("no documents to walk")
-        cache: dict[int, tuple] = {}
-        p_stop = 1.0 / self.mean_steps
-        mu, sigma = self.dwell_ms
-        clock = 0.0
+        clock = [0.0]
+
+        def tick(_route, dwell):
+            clock[0] += dwell
+            return clock[0] / 1000
+
         for r in range(n_routes):
             k = int(rng.integers(len(docs)))
-            doc = docs[k]
-            if k not in cache:
-                cache[k] = (self.transition_matrix(doc), self.weights(doc.depth), doc.xpaths())
-            m, w, xpaths = cache[k]
-            if self.entry == "root" or w.sum() == 0:
-                cur = 0
-            else:
-                cur = int(rng.choice(len(doc), p=w / w.sum()))
-            steps = int(rng.geometric(p_stop))
-            user = f"u{int(rng.integers(self.users)) + 1}" if self.users else None
-            topic = f"t{int(rng.integers(self.topics)) + 1}" if self.topics else None
-            for s in range(1, steps + 1):
-                row = m[cur]
-                if row.sum() == 0:
-                    break
-                nxt = int(rng.choice(len(row), p=row))
-                dwell = float(rng.lognormal(mu, sigma))
-                clock += dwell
-                yield RouteStep(f"r{r + 1}", s, doc.docid, xpaths[cur], xpaths[nxt], user, topic, round(dwell, 1),
-                                f"{clock / 1000:.3f}")
-                cur = nxt
+            yield from self._routes_of(lambda _r: rng, docs[k], [r], tick)
+
+    #: Seconds between the starts of two consecutive routes of :meth:`walk_collection`'s log.
+    ROUTE_GAP_S = 3600.0
+
+    def walk_collection(self, collection, n_routes: int, progress: bool = False) -> Iterator[RouteStep]:
+        """``n_routes`` simulated routes over a collection on disk, reading one document at a time: memory is
+        that of the largest document, whatever the collection's size.
+
+        Deterministic for a seed, by another scheme than :meth:`walk` (which needs every document at hand):
+        each route's document is drawn first (one generator for all), then the collection is read once, in
+        its order, and each route is walked with a generator of its own (seeded by the seed and the route's
+        number), so the steps do not depend on the order the documents are read in.  Steps come document by
+        document; route ``r`` (from 1) starts at ``(r - 1) * ROUTE_GAP_S`` seconds and its timestamps add its
+        dwell times.
+
+        Parameters
+        ----------
+        collection : path-like or list of CollectionSource
+            The collection (:func:`graphsr.io.list_collection`).
+        n_routes : int
+        progress : bool
+            A progress bar over the documents read.
+        """
+        from ..io.collection import iter_documents, list_collection
+
+        sources = list_collection(collection) if isinstance(collection, (str, os.PathLike)) else list(collection)
+        if not sources:
+            raise ValueError("no documents to walk")
+        picks = np.random.default_rng([self.seed, 0]).integers(len(sources), size=n_routes)
+        order = np.argsort(picks, kind="stable")
+        starts = np.searchsorted(picks[order], np.arange(len(sources) + 1))
+        wanted = {sources[k].docid: k for k in np.unique(picks).tolist()}
+        elapsed: dict[int, float] = {}
+
+        def tick(route, dwell):
+            elapsed[route] = elapsed.get(route, 0.0) + dwell
+            return (route * self.ROUTE_GAP_S * 1000 + elapsed[route]) / 1000
+
+        for doc in iter_documents([sources[k] for k in sorted(wanted.values())], progress=progress,
+                                  desc="simulating routes"):
+            k = wanted[doc.docid]
+            routes = order[starts[k]:starts[k + 1]].tolist()
+            yield from self._routes_of(lambda r: np.random.default_rng([self.seed, 1, r]), doc, routes, tick)
+            for r in routes:
+                elapsed.pop(r, None)
+
+
+def _cdf(p: np.ndarray) -> np.ndarray:
+    """The cumulative distribution numpy's ``Generator.choice(len(p), p=p)`` searches."""
+    cdf = p.cumsum()
+    cdf /= cdf[-1]
+    return cdf
+
+
+def _choose(cdf: np.ndarray, rng) -> int:
+    """``rng.choice(len(cdf), p=...)`` for a distribution given by :func:`_cdf`: the same uniform draw, the same
+    index, without re-checking and re-summing the probabilities at every step."""
+    return int(cdf.searchsorted(rng.random(), side="right"))
 
 
 def write_routes(steps: Iterable[RouteStep], path: str | os.PathLike, fmt: str | None = None) -> int:
