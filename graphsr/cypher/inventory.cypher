@@ -1,34 +1,90 @@
-// What is stored: node counts per label and relationship counts per type.
+// What is stored: node counts per label and relationship counts per type, one query each (a single
+// label's or type's count is read from the database's own statistics; joined with UNION ALL, FalkorDB
+// scans instead: 2 s against 6 ms for 300,000 elements).
 
-// @name node_counts
-MATCH (n:Collection) RETURN 'Collection' AS label, count(n) AS n
-UNION ALL MATCH (n:Document) RETURN 'Document' AS label, count(n) AS n
-UNION ALL MATCH (n:Element) RETURN 'Element' AS label, count(n) AS n
-UNION ALL MATCH (n:Summary) RETURN 'Summary' AS label, count(n) AS n
-UNION ALL MATCH (n:SummaryNode) RETURN 'SummaryNode' AS label, count(n) AS n
-UNION ALL MATCH (n:Model) RETURN 'Model' AS label, count(n) AS n
-UNION ALL MATCH (n:Study) RETURN 'Study' AS label, count(n) AS n
-UNION ALL MATCH (n:Route) RETURN 'Route' AS label, count(n) AS n
-UNION ALL MATCH (n:Step) RETURN 'Step' AS label, count(n) AS n
-UNION ALL MATCH (n:Qrels) RETURN 'Qrels' AS label, count(n) AS n
-UNION ALL MATCH (n:Topic) RETURN 'Topic' AS label, count(n) AS n
-UNION ALL MATCH (n:Run) RETURN 'Run' AS label, count(n) AS n
+// @name count_Collection
+MATCH (n:Collection) RETURN count(n) AS n
 
-// @name relationship_counts
-MATCH ()-[r:HAS_DOCUMENT]->() RETURN 'HAS_DOCUMENT' AS type, count(r) AS n
-UNION ALL MATCH ()-[r:ROOT]->() RETURN 'ROOT' AS type, count(r) AS n
-UNION ALL MATCH ()-[r:CHILD]->() RETURN 'CHILD' AS type, count(r) AS n
-UNION ALL MATCH ()-[r:HAS_SUMMARY]->() RETURN 'HAS_SUMMARY' AS type, count(r) AS n
-UNION ALL MATCH ()-[r:HAS_NODE]->() RETURN 'HAS_NODE' AS type, count(r) AS n
-UNION ALL MATCH ()-[r:SUMMARY_EDGE]->() RETURN 'SUMMARY_EDGE' AS type, count(r) AS n
-UNION ALL MATCH ()-[r:MEMBER_OF]->() RETURN 'MEMBER_OF' AS type, count(r) AS n
-UNION ALL MATCH ()-[r:OF_SUMMARY]->() RETURN 'OF_SUMMARY' AS type, count(r) AS n
-UNION ALL MATCH ()-[r:PI]->() RETURN 'PI' AS type, count(r) AS n
-UNION ALL MATCH ()-[r:WEIGHT]->() RETURN 'WEIGHT' AS type, count(r) AS n
-UNION ALL MATCH ()-[r:HAS_ROUTE]->() RETURN 'HAS_ROUTE' AS type, count(r) AS n
-UNION ALL MATCH ()-[r:HAS_STEP]->() RETURN 'HAS_STEP' AS type, count(r) AS n
-UNION ALL MATCH ()-[r:FROM]->() RETURN 'FROM' AS type, count(r) AS n
-UNION ALL MATCH ()-[r:TO]->() RETURN 'TO' AS type, count(r) AS n
-UNION ALL MATCH ()-[r:HAS_TOPIC]->() RETURN 'HAS_TOPIC' AS type, count(r) AS n
-UNION ALL MATCH ()-[r:ASSESSES]->() RETURN 'ASSESSES' AS type, count(r) AS n
-UNION ALL MATCH ()-[r:RETURNS]->() RETURN 'RETURNS' AS type, count(r) AS n
+// @name count_Document
+MATCH (n:Document) RETURN count(n) AS n
+
+// @name count_Element
+MATCH (n:Element) RETURN count(n) AS n
+
+// @name count_Summary
+MATCH (n:Summary) RETURN count(n) AS n
+
+// @name count_SummaryNode
+MATCH (n:SummaryNode) RETURN count(n) AS n
+
+// @name count_Model
+MATCH (n:Model) RETURN count(n) AS n
+
+// @name count_Study
+MATCH (n:Study) RETURN count(n) AS n
+
+// @name count_Route
+MATCH (n:Route) RETURN count(n) AS n
+
+// @name count_Step
+MATCH (n:Step) RETURN count(n) AS n
+
+// @name count_Qrels
+MATCH (n:Qrels) RETURN count(n) AS n
+
+// @name count_Topic
+MATCH (n:Topic) RETURN count(n) AS n
+
+// @name count_Run
+MATCH (n:Run) RETURN count(n) AS n
+
+// @name count_HAS_DOCUMENT
+MATCH ()-[r:HAS_DOCUMENT]->() RETURN count(r) AS n
+
+// @name count_ROOT
+MATCH ()-[r:ROOT]->() RETURN count(r) AS n
+
+// @name count_CHILD
+MATCH ()-[r:CHILD]->() RETURN count(r) AS n
+
+// @name count_HAS_SUMMARY
+MATCH ()-[r:HAS_SUMMARY]->() RETURN count(r) AS n
+
+// @name count_HAS_NODE
+MATCH ()-[r:HAS_NODE]->() RETURN count(r) AS n
+
+// @name count_SUMMARY_EDGE
+MATCH ()-[r:SUMMARY_EDGE]->() RETURN count(r) AS n
+
+// @name count_MEMBER_OF
+MATCH ()-[r:MEMBER_OF]->() RETURN count(r) AS n
+
+// @name count_OF_SUMMARY
+MATCH ()-[r:OF_SUMMARY]->() RETURN count(r) AS n
+
+// @name count_PI
+MATCH ()-[r:PI]->() RETURN count(r) AS n
+
+// @name count_WEIGHT
+MATCH ()-[r:WEIGHT]->() RETURN count(r) AS n
+
+// @name count_HAS_ROUTE
+MATCH ()-[r:HAS_ROUTE]->() RETURN count(r) AS n
+
+// @name count_HAS_STEP
+MATCH ()-[r:HAS_STEP]->() RETURN count(r) AS n
+
+// @name count_FROM
+MATCH ()-[r:FROM]->() RETURN count(r) AS n
+
+// @name count_TO
+MATCH ()-[r:TO]->() RETURN count(r) AS n
+
+// @name count_HAS_TOPIC
+MATCH ()-[r:HAS_TOPIC]->() RETURN count(r) AS n
+
+// @name count_ASSESSES
+MATCH ()-[r:ASSESSES]->() RETURN count(r) AS n
+
+// @name count_RETURNS
+MATCH ()-[r:RETURNS]->() RETURN count(r) AS n

@@ -207,10 +207,8 @@ class GraphStore:
 
     def counts(self) -> dict[str, int]:
         """Number of nodes per label and relationships per type (0 for those absent)."""
-        out = dict.fromkeys(NODE_LABELS + RELATIONSHIP_TYPES, 0)
-        out.update({r["label"]: int(r["n"]) for r in self.run("node_counts")})
-        out.update({r["type"]: int(r["n"]) for r in self.run("relationship_counts")})
-        return out
+        # one query per label and type (see cypher/inventory.cypher: each is read from the statistics)
+        return {name: int(self.run(f"count_{name}")[0]["n"]) for name in NODE_LABELS + RELATIONSHIP_TYPES}
 
     @contextmanager
     def writing(self) -> Iterator["GraphStore"]:
