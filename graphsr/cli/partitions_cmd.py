@@ -37,13 +37,33 @@ def load(args):
     return stored_partitions(store, args.collection, args.kind, args.model), store
 
 
+#: Edges shown per cell in the table format (CSV and JSON keep every edge).
+EDGES_SHOWN = 6
+
+
+def shorten_edges(cell, shown: int = EDGES_SHOWN):
+    """A table cell's edge list ``S2:12 S7:4 ...`` cut to its first ``shown`` edges and a count of the rest.
+
+    >>> shorten_edges("S1:5 S2:4 S3:1", 2)
+    'S1:5 S2:4 ... (+1)'
+    """
+    if not isinstance(cell, str):
+        return cell
+    edges = cell.split()
+    return cell if len(edges) <= shown else " ".join(edges[:shown]) + f" ... (+{len(edges) - shown})"
+
+
 def write_frame(frame, fmt: str) -> None:
     if fmt == "csv":
         frame.to_csv(sys.stdout, index=False)
     elif fmt == "json":
         sys.stdout.write(frame.to_json(orient="records", indent=1) + "\n")
-    else:
-        sys.stdout.write(frame.to_string(index=False) + "\n")
+    else:  # a readable table: long edge lists cut, with a count of what is left out
+        shown = frame.copy()
+        for column in ("in_edges", "out_edges"):
+            if column in shown.columns:
+                shown[column] = shown[column].map(shorten_edges)
+        sys.stdout.write(shown.to_string(index=False) + "\n")
 
 
 def run(args: argparse.Namespace) -> int:
