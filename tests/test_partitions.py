@@ -163,3 +163,32 @@ def test_partitions_and_coverage_in_python_from_one_read(tmp_path):
         partition_coverage(memory_partitions(s["collection"], "p*"), qrels, runs))
     with pytest.raises(graphsr.GraphsrInputError, match="without the c summary"):
         graphsr.partitions(loaded, "c")
+
+
+def test_the_table_cuts_long_edge_lists_and_csv_keeps_them(capsys, monkeypatch):
+    """partitions --format table shows at most EDGES_SHOWN edges per cell (six; two here, for the small sample)
+    and counts the rest; CSV keeps every edge."""
+    import io
+
+    import pandas as pd
+
+    import graphsr.cli.partitions_cmd as partitions_cmd
+    from graphsr.cli.main import main
+    from graphsr.data import sample
+
+    monkeypatch.setattr(partitions_cmd, "EDGES_SHOWN", 2)
+    EDGES_SHOWN = 2
+
+    coll = str(sample("shakespeare")["collection"])
+    assert main(["partitions", coll, "--kind", "p*|c", "--format", "csv", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    frame = pd.read_csv(io.StringIO(out[out.index("sid,"):]), keep_default_na=False)
+    long = [cell for cell in frame["in_edges"].tolist() + frame["out_edges"].tolist()
+            if len(cell.split()) > EDGES_SHOWN]
+    assert long  # the sample has a partition with many neighbours
+    assert main(["partitions", coll, "--kind", "p*|c", "--no-progress"]) == 0
+    table = capsys.readouterr().out
+    for cell in long:
+        edges = cell.split()
+        assert " ".join(edges[:EDGES_SHOWN]) + f" ... (+{len(edges) - EDGES_SHOWN})" in table
+        assert cell not in table

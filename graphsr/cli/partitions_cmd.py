@@ -41,7 +41,7 @@ def load(args):
 EDGES_SHOWN = 6
 
 
-def shorten_edges(cell, shown: int = EDGES_SHOWN):
+def shorten_edges(cell, shown: int | None = None):
     """A table cell's edge list ``S2:12 S7:4 ...`` cut to its first ``shown`` edges and a count of the rest.
 
     >>> shorten_edges("S1:5 S2:4 S3:1", 2)
@@ -49,6 +49,7 @@ def shorten_edges(cell, shown: int = EDGES_SHOWN):
     """
     if not isinstance(cell, str):
         return cell
+    shown = EDGES_SHOWN if shown is None else shown
     edges = cell.split()
     return cell if len(edges) <= shown else " ".join(edges[:shown]) + f" ... (+{len(edges) - shown})"
 
