@@ -39,13 +39,15 @@ __all__ = ["LoadReport", "store_collection", "store_summary", "store_assessments
 
 @dataclass
 class LoadReport:
-    """What a load wrote (rows sent; MERGE makes repeats no-ops)."""
+    """What a load read and wrote: ``documents`` and ``collection_elements`` the collection holds,
+    ``elements`` and ``edges`` the rows sent (MERGE makes repeats no-ops)."""
 
     documents: int = 0
     elements: int = 0
     edges: int = 0
     summary_nodes: dict = field(default_factory=dict)
     seconds: float = 0.0
+    collection_elements: int = 0
 
     @property
     def items(self) -> int:
@@ -241,6 +243,7 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
     store.run("merge_collection", id=cid, name=cname, path=str(Path(path).resolve()), documents=len(sources),
               elements=total_elements)
     report.seconds = time.perf_counter() - t0
+    report.collection_elements = total_elements
     return report, summaries
 
 
