@@ -29,9 +29,15 @@ def _summarize_chunk(args: tuple[list[CollectionSource], tuple[str, ...]]) -> tu
     return len(sources), [b.state() for b in builders]
 
 
+#: Elements a chunk handed to ``on_chunk`` holds at most (with one document more than that if need be): chunks
+#: are bounded in memory whatever the documents' sizes.
+CHUNK_ELEMENTS = 50_000
+
+
 def scan_collection(path: str | os.PathLike | Sequence[CollectionSource], kinds: Iterable[str] = ("p*",), *,
                     on_chunk: Callable[[list, dict], None] | None = None, chunk_docs: int = 256, workers: int = 1,
-                    progress: bool = False, desc: str = "reading collection") -> dict[str, Summary]:
+                    progress: bool = False, desc: str = "reading collection",
+                    chunk_elements: int = CHUNK_ELEMENTS) -> dict[str, Summary]:
     """The one pass over a collection: parse every document, build summaries of ``kinds``, and hand each
     chunk of documents to ``on_chunk(documents, builders)`` (evaluation keeps the documents it needs, the
     store loader writes them; the builders hold every summary node met so far).
@@ -43,8 +49,9 @@ def scan_collection(path: str | os.PathLike | Sequence[CollectionSource], kinds:
     kinds : iterable of str
         Summary kinds (``p*``, ``p*|c``, ``c``, ``tag``).
     on_chunk : callable, optional
-        Called with each chunk of ``chunk_docs`` documents, in collection
-        order, and the summary builders by kind.
+        Called with each chunk of documents, in collection order, and the
+        summary builders by kind: ``chunk_docs`` documents, or fewer when
+        they hold ``chunk_elements`` elements (a chunk is never empty).
     workers : int
         Processes that parse and summarise when there is no ``on_chunk``
         (the documents then stay in the workers); 1 = in this process.
@@ -65,14 +72,19 @@ def scan_collection(path: str | os.PathLike | Sequence[CollectionSource], kinds:
     builders = {k: SummaryBuilder(k) for k in kinds}
     if on_chunk is not None or workers <= 1:
         chunk: list = []
+        held = 0
         for doc in iter_documents(sources, progress=progress, desc=desc):
             for b in builders.values():
                 b.add(doc)
             if on_chunk is not None:
+                if chunk and held + len(doc) > chunk_elements:  # the chunk would grow past its bound: pass it on
+                    on_chunk(chunk, builders)
+                    chunk, held = [], 0
                 chunk.append(doc)
+                held += len(doc)
                 if len(chunk) >= chunk_docs:
                     on_chunk(chunk, builders)
-                    chunk = []
+                    chunk, held = [], 0
         if chunk:
             on_chunk(chunk, builders)
         return {k: b.build() for k, b in builders.items()}
