@@ -132,3 +132,24 @@ def test_shakespeare_lengths_match_lxml_string():
         lengths = np.array([len(e.xpath("string()")) for e in els])
         assert np.array_equal(lengths, doc.length)
         break
+
+
+@pytest.mark.parametrize("mode", ["w:gz", "w:bz2", "w:xz", "w"])
+def test_archives_out_of_name_order_read_as_their_directory(tmp_path, mode):
+    """Members stored in reverse name order (compressed or not) are read in one forward pass into a temporary
+    plain tar, and give the documents, in name order, that the same files in a directory give."""
+    import tarfile
+
+    from graphsr.io import iter_documents
+
+    folder = tmp_path / "coll"
+    folder.mkdir()
+    for k in range(12):
+        (folder / f"d{k:02d}.xml").write_text(f"<a><b>{'x' * k}</b>{'<c/>' * (k % 3)}</a>")
+    suffix = {"w:gz": ".tar.gz", "w:bz2": ".tar.bz2", "w:xz": ".tar.xz", "w": ".tar"}[mode]
+    archive = tmp_path / f"coll{suffix}"
+    with tarfile.open(archive, mode) as tar:
+        for f in sorted(folder.iterdir(), reverse=True):
+            tar.add(f, arcname=f.name)
+    view = lambda docs: [(d.docid, d.parent.tolist(), d.end.tolist()) for d in docs]
+    assert view(iter_documents(archive)) == view(iter_documents(folder))

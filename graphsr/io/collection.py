@@ -205,8 +205,48 @@ def _read_bytes(source: CollectionSource, tars: dict | None = None) -> bytes:
             return tar.extractfile(source.member).read()
     tar = tars.get(source.path)
     if tar is None:
-        tar = tars[source.path] = tarfile.open(source.path)
+        tar = tars[source.path] = _SeekableTar(source.path)
     return tar.extractfile(source.member).read()
+
+
+class _SeekableTar:
+    """A tar archive whose members are read in any order in linear time.
+
+    Documents are read in name order, which need not be the archive's; in a compressed archive every
+    backward seek restarts decompression from the start (30,000 members of a gzip tar out of order took
+    minutes).  So a compressed archive is decompressed once, in one forward pass, into a temporary plain tar
+    (deleted when closed), in which seeking is free; a plain tar is read in place.
+    """
+
+    def __init__(self, path: str):
+        import shutil
+        import tempfile
+
+        self._tmp = None
+        lower = str(path).lower()
+        if lower.endswith(".tar"):
+            self._tar = tarfile.open(path)
+            return
+        opener = {".gz": "gzip", ".tgz": "gzip", ".bz2": "bz2", ".xz": "lzma"}[Path(lower).suffix]
+        import importlib
+
+        self._tmp = tempfile.TemporaryFile()
+        try:
+            with importlib.import_module(opener).open(path, "rb") as packed:
+                shutil.copyfileobj(packed, self._tmp, 1 << 20)
+        except (OSError, EOFError) as exc:
+            self._tmp.close()
+            raise CollectionError(f"cannot read tar archive: {' '.join(str(exc).split())}", path) from None
+        self._tmp.seek(0)
+        self._tar = tarfile.open(fileobj=self._tmp)
+
+    def extractfile(self, member):
+        return self._tar.extractfile(member)
+
+    def close(self) -> None:
+        self._tar.close()
+        if self._tmp is not None:
+            self._tmp.close()
 
 
 def _qname(el) -> str:
