@@ -21,6 +21,12 @@ at depth 2-4 (the root is depth 1); the default weights are 0.5 at depth 1,
 transition probabilities, :meth:`RouteSimulator.transition_matrix`, are
 known exactly: a model learned from enough simulated routes must converge to
 them (a test checks).
+
+**Memory.**  Moves are drawn from each node's neighbour list
+(:meth:`RouteSimulator.neighbours`), never from an ``n x n`` matrix; and
+:meth:`RouteSimulator.walk_collection` reads a collection on disk once, one
+document at a time, so simulating routes takes the memory of the largest
+document whatever the collection's size (``graphsr simulate-routes`` uses it).
 """
 
 from __future__ import annotations
