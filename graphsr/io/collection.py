@@ -55,6 +55,7 @@ class CollectionSource:
     docid: str
     path: str
     member: str | None = None  # name inside a tar archive
+    size: int = 0  # bytes (0: unknown), for progress measured in what is left to read
 
     @property
     def name(self) -> str:
@@ -92,22 +93,23 @@ def list_collection(path: str | os.PathLike) -> list[CollectionSource]:
         raise CollectionError("collection not found: expected a directory, an XML file or a tar archive", p)
     sources: list[CollectionSource]
     if p.is_dir():
-        files = sorted(str(f) for f in p.rglob("*") if f.is_file() and f.name.lower().endswith(".xml"))
-        sources = [CollectionSource(_stem(f), f) for f in files]
+        files = sorted((str(f), f.stat().st_size) for f in p.rglob("*")
+                       if f.is_file() and f.name.lower().endswith(".xml"))
+        sources = [CollectionSource(_stem(f), f, None, size) for f, size in files]
     elif str(p).lower().endswith(_TAR_SUFFIXES):
         try:
             with tarfile.open(p) as tar:
                 members = tar.getmembers()
                 _check_tar_end(tar, p)
-                names = sorted(m.name for m in members if m.isfile() and m.name.lower().endswith(".xml"))
+                names = sorted((m.name, m.size) for m in members if m.isfile() and m.name.lower().endswith(".xml"))
         except (tarfile.TarError, OSError, EOFError) as exc:
             text = str(exc)
             if "could not be opened successfully" in text:
                 text = "not a tar archive (plain, gzip, bz2 or xz)"
             raise CollectionError(f"cannot read tar archive: {' '.join(text.split())}", p) from None
-        sources = [CollectionSource(_stem(n), str(p), n) for n in names]
+        sources = [CollectionSource(_stem(n), str(p), n, size) for n, size in names]
     else:
-        sources = [CollectionSource(_stem(str(p)), str(p))]
+        sources = [CollectionSource(_stem(str(p)), str(p), None, p.stat().st_size)]
     if not sources:
         raise CollectionError("no XML documents (*.xml) found: expected at least one", p)
     seen: dict[str, CollectionSource] = {}
@@ -380,12 +382,18 @@ def iter_documents(path: str | os.PathLike | Iterable[CollectionSource], *,
     sources = list_collection(path) if isinstance(path, (str, os.PathLike)) else list(path)
     if docids is not None:
         sources = [s for s in sources if docids(s.docid)]
-    bar = progress_bar(len(sources), desc, progress)
+    sized = all(s.size > 0 for s in sources)  # progress in bytes read (a steady rate whatever the sizes), or files
+    bar = progress_bar(sum(s.size for s in sources) if sized else len(sources), desc, progress,
+                       "B" if sized else "doc")
     tars: dict = {}
+    elements = 0
     try:
         for src in sources:
-            yield read_document(src, tars)
-            bar.update(1)
+            doc = read_document(src, tars)
+            elements += len(doc)
+            bar.update(src.size if sized else 1)
+            bar.note(f"{elements:,} elements")
+            yield doc
     finally:
         for tar in tars.values():
             tar.close()
