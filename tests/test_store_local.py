@@ -353,3 +353,28 @@ def test_a_server_that_accepts_but_never_answers_is_not_alive(tmp_path):
         assert time.monotonic() - t0 < server.PING_TIMEOUT + 3
     finally:
         listener.close()
+
+
+def test_a_first_load_deletes_nothing_and_a_reload_of_a_begun_document_does(tmp_path, monkeypatch):
+    """Documents are marked while their elements are written: a first load sends no delete at all; a document
+    left marked (an interrupted write) has its leftovers deleted before it is written again."""
+    from graphsr.store.load import document_id
+
+    coll = tmp_path / "few"
+    for k in range(3):
+        write(coll / f"d{k}.xml", f"<a><b>{k}</b><c/></a>")
+    sent: list[str] = []
+    with open_store(f"local:{tmp_path / 'gs'}") as s:
+        run = s.run
+        monkeypatch.setattr(s, "run", lambda name, /, **params: (sent.append(name), run(name, **params))[1])
+        store_collection(s, coll, "few", kinds=["p*"], elements="all")
+        assert "delete_document_elements" not in sent and "mark_documents_writing" in sent
+        clean = s.counts()
+        # an interrupted write of d1: marked as being written, not complete (its elements are there: written
+        # again, they must not be there twice)
+        run("mark_documents_writing", ids=[document_id("few", "d1")])
+        s._execute("MATCH (d:Document) WHERE d.id = $id SET d.complete = null", {"id": document_id("few", "d1")})
+        sent.clear()
+        store_collection(s, coll, "few", kinds=["p*"], elements="all")
+        assert "delete_document_elements" in sent
+        assert s.counts() == clean

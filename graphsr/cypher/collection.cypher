@@ -3,9 +3,14 @@
 // every load idempotent.
 
 // @name merge_collection
+// A collection made by this version marks the documents whose elements are being written (Document.writing,
+// set before and cleared with complete): only those can hold what an interrupted load left, so only those
+// are deleted before a write.  A collection made before (no c.marked) has every incomplete document's
+// elements deleted first, as then.
 MERGE (c:Collection {id: $id})
-ON CREATE SET c.name = $name
+ON CREATE SET c.name = $name, c.marked = true
 SET c.path = $path, c.documents = $documents, c.elements = $elements
+RETURN coalesce(c.marked, false) AS marked
 
 // @name merge_documents
 UNWIND $rows AS r
@@ -23,7 +28,12 @@ MERGE (c)-[:HAS_DOCUMENT]->(d)
 // @name documents_state
 UNWIND $ids AS i
 MATCH (d:Document) WHERE d.id = i
-RETURN d.id AS id, d.complete AS complete
+RETURN d.id AS id, d.complete AS complete, coalesce(d.writing, false) AS writing
+
+// @name mark_documents_writing
+UNWIND $ids AS i
+MATCH (d:Document) WHERE d.id = i
+SET d.writing = true
 
 // @name delete_document_elements
 UNWIND $ids AS i
@@ -87,7 +97,7 @@ MERGE (p)-[:CHILD]->(c)
 // @name mark_documents_complete
 UNWIND $ids AS i
 MATCH (d:Document) WHERE d.id = i
-SET d.complete = $kinds
+SET d.complete = $kinds, d.writing = null
 
 // @name collection
 MATCH (c:Collection) WHERE c.id = $id

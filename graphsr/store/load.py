@@ -141,8 +141,8 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
         wanted = set(elements)
     store.init_schema()
     cid = collection_id(cname)
-    store.run("merge_collection", id=cid, name=cname, path=str(Path(path).resolve()), documents=len(sources),
-              elements=-1)
+    marked = bool(store.run("merge_collection", id=cid, name=cname, path=str(Path(path).resolve()),
+                            documents=len(sources), elements=-1)[0]["marked"])
     written = dict.fromkeys(kinds, 0)  # summary nodes already written per kind
     node_ids: dict[str, list[str]] = {k: [] for k in kinds}  # store id of each SID, per kind
     report = LoadReport()
@@ -185,9 +185,11 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
         stored = [(i, d) for i, d in enumerate(chunk) if wanted is None or d.docid in wanted]
         built = {i: _element_rows(d, cname) for i, d in stored}  # built before asking, to overlap the writer
         todo, extend = [], []  # documents to write afresh; complete ones lacking some kinds' memberships
+        begun: set[str] = set()  # documents an earlier load began to write and did not finish
         if stored:
-            state = {r["id"]: set(r["complete"] or []) for r in call(
-                "documents_state", ids=[document_id(cname, d.docid) for _, d in stored])}
+            rows = call("documents_state", ids=[document_id(cname, d.docid) for _, d in stored])
+            state = {r["id"]: set(r["complete"] or []) for r in rows}
+            begun = {r["id"] for r in rows if r["writing"] or not marked}
             for i, d in stored:
                 done = state.get(document_id(cname, d.docid), set())
                 if not done:
@@ -207,8 +209,11 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
             pending.append(writer.submit(store.run, "mark_documents_complete", ids=doc_ids, kinds=list(done_kinds)))
         if todo:
             doc_ids = [document_id(cname, d.docid) for _, d in todo]
-            if store.exclusive_writer:  # delete what an interrupted load left of these documents
-                pending.append(writer.submit(store.run, "delete_document_elements", ids=doc_ids))
+            if store.exclusive_writer:  # delete what an interrupted load left (documents never begun have none)
+                leftovers = [i for i in doc_ids if i in begun]
+                if leftovers:
+                    pending.append(writer.submit(store.run, "delete_document_elements", ids=leftovers))
+                pending.append(writer.submit(store.run, "mark_documents_writing", ids=doc_ids))
             else:  # another load may be writing them now: MERGE over them, trim only a longer old version
                 send("trim_document_elements", [{"doc": document_id(cname, d.docid), "elements": len(d)}
                                                 for _, d in todo])
