@@ -5,9 +5,10 @@ Schema (every node has an ``id`` computed by graphsr, see :mod:`graphsr.store.id
 ================  ===========================================================
 node label        properties
 ================  ===========================================================
-Collection        name, path, documents, elements
+Collection        name, path, documents, elements, marked (documents carry writing)
 Document          docid, collection, elements, length, stored (elements stored?),
-                  complete (summary kinds whose memberships are written)
+                  complete (summary kinds whose memberships are written),
+                  writing (its elements are being written; cleared with complete)
 Element           doc (its Document's id), docid, pre (pre-order
                   id, root = 1), xpath, tag, depth, offset, length (INEX
                   characters)
