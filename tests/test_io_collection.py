@@ -153,3 +153,22 @@ def test_archives_out_of_name_order_read_as_their_directory(tmp_path, mode):
             tar.add(f, arcname=f.name)
     view = lambda docs: [(d.docid, d.parent.tolist(), d.end.tolist()) for d in docs]
     assert view(iter_documents(archive)) == view(iter_documents(folder))
+
+
+@pytest.mark.parametrize("walker", ["c", "python"])
+def test_labels_go_by_namespace_not_by_prefix(walker):
+    """Mallard pages write their own namespace as the default and, in places, with a prefix bound to it
+    (<credit> and <mal:credit>): one label, the local name, so one summary partition; a well-known other
+    namespace gets its fixed prefix whatever the file binds; an unknown one keeps the file's prefix."""
+    from graphsr.io import collection as coll
+
+    xml = (b'<page xmlns="http://projectmallard.org/1.0/" xmlns:x="http://www.w3.org/2001/XInclude">'
+           b'<info><credit>a</credit><mal:credit xmlns:mal="http://projectmallard.org/1.0/">b</mal:credit>'
+           b'<x:include/><q:n xmlns:q="urn:q"/></info></page>')
+    root = etree.fromstring(xml, coll._parser())
+    if walker == "c" and not coll.accelerated():
+        pytest.skip("the C walker is not built")
+    doc = (coll.tree_from_element if walker == "c" else coll.py_tree_from_element)(root, "p")
+    assert doc.xpaths() == ["/page[1]", "/page[1]/info[1]", "/page[1]/info[1]/credit[1]",
+                            "/page[1]/info[1]/credit[2]", "/page[1]/info[1]/xi:include[1]",
+                            "/page[1]/info[1]/q:n[1]"]

@@ -20,7 +20,7 @@ from .conftest import write
 
 needs_c = pytest.mark.skipif(not coll.accelerated(), reason="the optional C walker is not built")
 
-TAGS = ["a", "b", "sec", "p", "x:q", "ü"]
+TAGS = ["a", "b", "sec", "p", "x:q", "ü", "y:p", "its:t"]
 TEXTS = ["", "x", "héllo wörld", "€😀", "  \n ", "a&amp;b", "<![CDATA[<c>]]>", "<!-- c -->", "<?pi d?>"]
 
 
@@ -34,15 +34,18 @@ def xml_docs(draw, depth=0):
     return f"<{tag}>{''.join(parts)}</{tag}>"
 
 
-def _wrap(body: str) -> bytes:
-    return ('<root xmlns:x="urn:x">' + body + "</root>").encode("utf-8")
+def _wrap(body: str, default: bool = False) -> bytes:
+    """The bodies under one root: without a default namespace, or in one that ``y:`` also names (a label goes
+    by namespace: ``y:p`` and ``p`` are then one label), with a well-known namespace bound to ``its:``."""
+    ns = ' xmlns="urn:d" xmlns:y="urn:d"' if default else ' xmlns:y="urn:y"'
+    return (f'<root xmlns:x="urn:x"{ns} xmlns:its="http://www.w3.org/2005/11/its">' + body + "</root>").encode()
 
 
 @needs_c
 @settings(max_examples=200, deadline=None)
-@given(st.lists(xml_docs(), min_size=1, max_size=3))
-def test_c_and_python_walkers_agree(bodies):
-    root = etree.fromstring(_wrap("".join(bodies)), coll._parser())
+@given(st.lists(xml_docs(), min_size=1, max_size=3), st.booleans())
+def test_c_and_python_walkers_agree(bodies, default):
+    root = etree.fromstring(_wrap("".join(bodies), default), coll._parser())
     c = coll.tree_from_element(root, "d")
     py = coll.py_tree_from_element(root, "d")
     assert c.tags == py.tags

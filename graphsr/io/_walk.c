@@ -3,8 +3,9 @@
  *
  * walk(element) -> (tags, ints, offsets, codes, hashes)
  *
- *   tags     tuple of str: the document's distinct element names ("prefix:local"
- *            when the element has a namespace prefix), in order of first use
+ *   tags     tuple of str: the document's distinct element labels, in order of first use: the local
+ *            name for the document element's namespace, "prefix:local" for another (a fixed prefix for
+ *            well-known namespaces, else the file's), see label_prefix
  *   ints     int32 array (4, n): tag (index into tags), parent (pre-order
  *            index, -1 for the root), depth (root = 1), position (1-based among
  *            same-name siblings)
@@ -133,6 +134,26 @@ static inline int same_str(const xmlChar *a, const xmlChar *b) {
     return strcmp((const char *)a, (const char *)b) == 0;
 }
 
+/* Prefixes element labels show for well-known namespaces (the same table as collection.KNOWN_PREFIXES). */
+static const char *const KNOWN[][2] = {
+    {"http://projectmallard.org/1.0/", "mal"}, {"http://projectmallard.org/ui/1.0/", "ui"},
+    {"http://projectmallard.org/if/1.0/", "if"}, {"http://projectmallard.org/experimental/", "e"},
+    {"http://www.w3.org/2005/11/its", "its"}, {"http://www.w3.org/1999/xlink", "xlink"},
+    {"http://www.w3.org/1999/xhtml", "html"}, {"http://www.w3.org/1998/Math/MathML", "mml"},
+    {"http://www.w3.org/2000/svg", "svg"}, {"http://www.w3.org/2001/XInclude", "xi"},
+    {"http://docbook.org/ns/docbook", "db"}, {"http://www.tei-c.org/ns/1.0", "tei"}};
+
+/* The prefix of an element's label, by namespace rather than by how the file spells it: none for the
+   document element's own namespace (default or prefixed alike), a fixed one for a well-known namespace,
+   else the prefix the file binds (none for an unprefixed default namespace). */
+static const xmlChar *label_prefix(const xmlNode *node, const xmlChar *root_href) {
+    if (node->ns == NULL) return NULL;
+    if (root_href != NULL && same_str(node->ns->href, root_href)) return NULL;
+    for (size_t k = 0; k < sizeof KNOWN / sizeof KNOWN[0]; ++k)
+        if (same_str(node->ns->href, (const xmlChar *)KNOWN[k][0])) return (const xmlChar *)KNOWN[k][1];
+    return node->ns->prefix;
+}
+
 /* index of (name, prefix) in keys, adding it if new; -1 on memory error */
 static int32_t tag_index(TagKey **keys, int32_t *ntags, int32_t *kcap, const xmlChar *name,
                          const xmlChar *prefix) {
@@ -174,6 +195,7 @@ static PyObject *walk(PyObject *self, PyObject *arg) {
         PyErr_SetString(PyExc_TypeError, "walk() expects an lxml element");
         return NULL;
     }
+    const xmlChar *root_href = root->ns ? root->ns->href : NULL;
     stack = (int32_t *)PyMem_Malloc((size_t)scap * sizeof(int32_t));
     if (!stack) goto nomem;
 
@@ -182,8 +204,7 @@ static PyObject *walk(PyObject *self, PyObject *arg) {
         int32_t t_;                                                                    \
         if (a.n == a.cap && arrays_grow(&a) < 0) goto nomem;                           \
         if (a.n >= INT32_MAX) { PyErr_SetString(PyExc_OverflowError, "too many elements"); goto fail; } \
-        t_ = tag_index(&keys, &ntags, &kcap, (node)->name,                             \
-                       (node)->ns ? (node)->ns->prefix : NULL);                        \
+        t_ = tag_index(&keys, &ntags, &kcap, (node)->name, label_prefix((node), root_href)); \
         if (t_ < 0) goto nomem;                                                        \
         a.tag[a.n] = t_;                                                               \
         a.parent[a.n] = sp ? stack[sp - 1] : -1;                                       \

@@ -251,9 +251,26 @@ class _SeekableTar:
             self._tmp.close()
 
 
-def _qname(el) -> str:
+#: Prefixes element labels show for well-known namespaces, whatever prefix a file binds them to.
+KNOWN_PREFIXES = {
+    "http://projectmallard.org/1.0/": "mal", "http://projectmallard.org/ui/1.0/": "ui",
+    "http://projectmallard.org/if/1.0/": "if", "http://projectmallard.org/experimental/": "e",
+    "http://www.w3.org/2005/11/its": "its", "http://www.w3.org/1999/xlink": "xlink",
+    "http://www.w3.org/1999/xhtml": "html", "http://www.w3.org/1998/Math/MathML": "mml",
+    "http://www.w3.org/2000/svg": "svg", "http://www.w3.org/2001/XInclude": "xi",
+    "http://docbook.org/ns/docbook": "db", "http://www.tei-c.org/ns/1.0": "tei",
+}
+
+
+def _qname(el, root_ns: str | None) -> str:
+    """An element's label, by namespace rather than by how the file spells it: the local name for the
+    document element's own namespace (default or prefixed alike), a fixed prefix for a well-known namespace
+    (:data:`KNOWN_PREFIXES`), else the prefix the file binds (none for an unprefixed default namespace)."""
     qn = etree.QName(el)
-    return qn.localname if not el.prefix else f"{el.prefix}:{qn.localname}"
+    if qn.namespace == root_ns:
+        return qn.localname
+    prefix = KNOWN_PREFIXES.get(qn.namespace, el.prefix)
+    return qn.localname if not prefix else f"{prefix}:{qn.localname}"
 
 
 try:
@@ -295,9 +312,11 @@ def py_tree_from_element(root, docid: str, source: str | None = None) -> Documen
     end: list[int] = []
     Comment, PI, Entity = etree.Comment, etree.ProcessingInstruction, etree.Entity
 
+    root_ns = etree.QName(root).namespace
+
     def name_of(el) -> str:
         t = el.tag
-        return t if t[0] != "{" else _qname(el)
+        return t if t[0] != "{" else _qname(el, root_ns)
 
     def open_node(el, par: int, d: int, pos: int, offset: int) -> int:
         i = len(tag)
