@@ -86,6 +86,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     _store_arg(a)
     a = sub.add_parser("show", help="show what is stored: counts per label and relationship type, collections")
     _store_arg(a)
+    a = sub.add_parser("export", help="write a stored collection, with everything stored under it, as node and "
+                                      "relationship CSV files for 'neo4j-admin database import'")
+    _store_arg(a)
+    a.add_argument("directory", metavar="DIR", help="a new (or empty) directory for the CSV files")
+    a.add_argument("--collection", required=True, help="the stored collection's name")
+    a.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help=PROGRESS_HELP)
     a = sub.add_parser("query", help="run a read-only Cypher query (writes are refused), with $parameters")
     a.add_argument("cypher", help="the query, e.g. 'MATCH (e:Element {docid: $doc}) RETURN e.xpath AS xpath'")
     a.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
@@ -329,7 +335,29 @@ def _query(store, args, out) -> None:
 
 
 #: The actions that write to the store.
+def _export(store, args, out) -> None:
+    from ..io.progress import progress_bar
+    from ..store.export import export_collection, import_command
+
+    bar, done = progress_bar(None, "export", enabled=progress_default() if args.progress is None else args.progress, unit="node"), [0]
+
+    def advance(read: int) -> None:
+        bar.update(read - done[0])
+        done[0] = read
+
+    try:
+        report = export_collection(store, args.collection, args.directory, progress=advance)
+    finally:
+        bar.close()
+    nodes, rels = sum(report.nodes.values()), sum(report.relationships.values())
+    out.write(f"exported collection {args.collection!r} to {report.directory}: {nodes} nodes in "
+              f"{len(report.nodes)} files, {rels} relationships in {len(report.relationships)} files\n"
+              f"load them into an empty Neo4j database (stopped) from that directory with\n"
+              f"  {import_command(report)}\n")
+
+
 WRITERS = ("load", "model", "routes", "drop")
 
 ACTIONS = {"init": _ready, "start": _ready, "load": _load, "model": _model, "routes": _routes, "drop": _drop,
-           "models": _models, "summaries": _summaries, "show": _show, "query": _query}
+           "models": _models, "summaries": _summaries, "show": _show, "query": _query,
+           "export": _export}

@@ -1,0 +1,125 @@
+// Export of one collection with everything stored under it, a page at a time (graphsr store export).
+// Nodes of a label come in id order after $after (keyset pages: each page is one short query that an index
+// on id serves, and no page repeats or skips a node), the relationships going out of a page's nodes with
+// them.  What belongs to the collection: its own node, the nodes whose ids are keyed under it ($prefix),
+// and the models built over it.  One pair of queries per label: a label is never a parameter.
+
+// @name export_nodes_Collection
+MATCH (n:Collection) WHERE n.id = $id
+RETURN n.id AS id, properties(n) AS properties
+ORDER BY id LIMIT $limit
+
+// @name export_out_Collection
+UNWIND $ids AS i
+MATCH (a:Collection)-[r]->(b) WHERE a.id = i
+RETURN a.id AS start, type(r) AS type, b.id AS end, properties(r) AS properties
+
+// @name export_nodes_Document
+MATCH (n:Document) WHERE n.id STARTS WITH $prefix AND n.id > $after
+RETURN n.id AS id, properties(n) AS properties
+ORDER BY id LIMIT $limit
+
+// @name export_out_Document
+UNWIND $ids AS i
+MATCH (a:Document)-[r]->(b) WHERE a.id = i
+RETURN a.id AS start, type(r) AS type, b.id AS end, properties(r) AS properties
+
+// @name export_nodes_Element
+MATCH (n:Element) WHERE n.id STARTS WITH $prefix AND n.id > $after
+RETURN n.id AS id, properties(n) AS properties
+ORDER BY id LIMIT $limit
+
+// @name export_out_Element
+UNWIND $ids AS i
+MATCH (a:Element)-[r]->(b) WHERE a.id = i
+RETURN a.id AS start, type(r) AS type, b.id AS end, properties(r) AS properties
+
+// @name export_nodes_Summary
+MATCH (n:Summary) WHERE n.id STARTS WITH $prefix AND n.id > $after
+RETURN n.id AS id, properties(n) AS properties
+ORDER BY id LIMIT $limit
+
+// @name export_out_Summary
+UNWIND $ids AS i
+MATCH (a:Summary)-[r]->(b) WHERE a.id = i
+RETURN a.id AS start, type(r) AS type, b.id AS end, properties(r) AS properties
+
+// @name export_nodes_SummaryNode
+MATCH (n:SummaryNode) WHERE n.id STARTS WITH $prefix AND n.id > $after
+RETURN n.id AS id, properties(n) AS properties
+ORDER BY id LIMIT $limit
+
+// @name export_out_SummaryNode
+UNWIND $ids AS i
+MATCH (a:SummaryNode)-[r]->(b) WHERE a.id = i
+RETURN a.id AS start, type(r) AS type, b.id AS end, properties(r) AS properties
+
+// @name export_nodes_Model
+MATCH (n:Model) WHERE n.collection = $name AND n.id > $after
+RETURN n.id AS id, properties(n) AS properties
+ORDER BY id LIMIT $limit
+
+// @name export_out_Model
+UNWIND $ids AS i
+MATCH (a:Model)-[r]->(b) WHERE a.id = i
+RETURN a.id AS start, type(r) AS type, b.id AS end, properties(r) AS properties
+
+// @name export_nodes_Study
+MATCH (n:Study) WHERE n.id STARTS WITH $prefix AND n.id > $after
+RETURN n.id AS id, properties(n) AS properties
+ORDER BY id LIMIT $limit
+
+// @name export_out_Study
+UNWIND $ids AS i
+MATCH (a:Study)-[r]->(b) WHERE a.id = i
+RETURN a.id AS start, type(r) AS type, b.id AS end, properties(r) AS properties
+
+// @name export_nodes_Route
+MATCH (n:Route) WHERE n.id STARTS WITH $prefix AND n.id > $after
+RETURN n.id AS id, properties(n) AS properties
+ORDER BY id LIMIT $limit
+
+// @name export_out_Route
+UNWIND $ids AS i
+MATCH (a:Route)-[r]->(b) WHERE a.id = i
+RETURN a.id AS start, type(r) AS type, b.id AS end, properties(r) AS properties
+
+// @name export_nodes_Step
+MATCH (n:Step) WHERE n.id STARTS WITH $prefix AND n.id > $after
+RETURN n.id AS id, properties(n) AS properties
+ORDER BY id LIMIT $limit
+
+// @name export_out_Step
+UNWIND $ids AS i
+MATCH (a:Step)-[r]->(b) WHERE a.id = i
+RETURN a.id AS start, type(r) AS type, b.id AS end, properties(r) AS properties
+
+// @name export_nodes_Qrels
+MATCH (n:Qrels) WHERE n.id STARTS WITH $prefix AND n.id > $after
+RETURN n.id AS id, properties(n) AS properties
+ORDER BY id LIMIT $limit
+
+// @name export_out_Qrels
+UNWIND $ids AS i
+MATCH (a:Qrels)-[r]->(b) WHERE a.id = i
+RETURN a.id AS start, type(r) AS type, b.id AS end, properties(r) AS properties
+
+// @name export_nodes_Topic
+MATCH (n:Topic) WHERE n.id STARTS WITH $prefix AND n.id > $after
+RETURN n.id AS id, properties(n) AS properties
+ORDER BY id LIMIT $limit
+
+// @name export_out_Topic
+UNWIND $ids AS i
+MATCH (a:Topic)-[r]->(b) WHERE a.id = i
+RETURN a.id AS start, type(r) AS type, b.id AS end, properties(r) AS properties
+
+// @name export_nodes_Run
+MATCH (n:Run) WHERE n.id STARTS WITH $prefix AND n.id > $after
+RETURN n.id AS id, properties(n) AS properties
+ORDER BY id LIMIT $limit
+
+// @name export_out_Run
+UNWIND $ids AS i
+MATCH (a:Run)-[r]->(b) WHERE a.id = i
+RETURN a.id AS start, type(r) AS type, b.id AS end, properties(r) AS properties

@@ -1,0 +1,257 @@
+"""Export a stored collection as CSV files for ``neo4j-admin database import``.
+
+A collection, with everything stored under it (documents, elements,
+summaries, assessments, runs, studies, routes, steps) and the models built
+over it, is written as one node file per label and one relationship file per
+type, each with a header in the import tool's grammar::
+
+    id:ID,:LABEL,doc:string,docid:string,pre:long,xpath:string,...
+    :START_ID,:END_ID,:TYPE,rank:long,score:double,topic:string
+
+graphsr's ids are unique across labels (:mod:`graphsr.store.ids`), so every
+file shares one id space and ``id:ID`` keeps the id as the ``id`` property
+the queries key on.  Values are written as the import tool reads them:
+strings always quoted (``"`` doubled inside), so an empty string is ``""``;
+an absent property is an empty, unquoted field; arrays joined by ``;`` (the
+import tool's default array delimiter; a value holding one is refused);
+floats at full precision (``repr``); booleans ``true``/``false``.  The import
+tool cannot tell an empty array from none: an empty array is written as
+absent (graphsr reads an absent ``children`` or ``path`` as empty).
+
+Nodes are read a page at a time in id order (keyset pages, one short query
+each), with the relationships going out of each page, so the export's memory
+is one page whatever the collection's size.  The files are written into a
+new directory beside the target and renamed into place when complete: a
+failed or killed export leaves nothing that looks whole.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import GraphsrInputError
+from .base import GraphStore, StoreError
+from .ids import collection_id, node_id_prefix
+
+__all__ = ["NODE_PROPERTIES", "RELATIONSHIP_PROPERTIES", "ExportReport", "export_collection", "import_command"]
+
+#: Every property graphsr stores, per label, with its type in the import tool's header grammar.
+NODE_PROPERTIES: dict[str, dict[str, str]] = {
+    "Collection": {"name": "string", "path": "string", "documents": "long", "elements": "long", "marked": "boolean"},
+    "Document": {"collection": "string", "docid": "string", "elements": "long", "length": "long",
+                 "stored": "boolean", "complete": "string[]", "writing": "boolean"},
+    "Element": {"doc": "string", "docid": "string", "pre": "long", "xpath": "string", "tag": "string",
+                "depth": "long", "offset": "long", "length": "long"},
+    "Summary": {"collection": "string", "kind": "string", "nodes": "long", "edges": "long", "documents": "long",
+                "elements": "long"},
+    "SummaryNode": {"summary": "string", "sid": "long", "label": "string", "path": "string[]", "tag": "string",
+                    "children": "string[]", "has_children": "boolean", "extent_size": "long",
+                    "content_length": "long"},
+    "Model": {"name": "string", "collection": "string", "summary": "string", "kind": "string", "weight": "string",
+              "solver": "string", "source": "string", "params": "string"},
+    "Study": {"name": "string", "collection": "string", "complete": "boolean"},
+    "Route": {"study": "string", "route_id": "string", "user_id": "string", "topic_id": "string"},
+    "Step": {"seq": "long", "duration_ms": "double", "time": "string"},
+    "Qrels": {"name": "string", "collection": "string"},
+    "Topic": {"qrels": "string", "topic": "string"},
+    "Run": {"name": "string", "collection": "string"},
+}
+
+#: Every relationship type graphsr stores, with its properties' types.
+RELATIONSHIP_PROPERTIES: dict[str, dict[str, str]] = {
+    "HAS_DOCUMENT": {}, "ROOT": {}, "CHILD": {}, "HAS_SUMMARY": {}, "HAS_NODE": {}, "MEMBER_OF": {},
+    "SUMMARY_EDGE": {"pairs": "long", "child_length": "long"},
+    "OF_SUMMARY": {}, "PI": {"value": "double", "exact": "string"},
+    "WEIGHT": {"model": "string", "value": "double", "exact": "string"},
+    "HAS_ROUTE": {}, "HAS_STEP": {}, "FROM": {}, "TO": {},
+    "HAS_TOPIC": {}, "ASSESSES": {"rel": "double", "e": "double", "s": "double"},
+    "RETURNS": {"topic": "string", "rank": "long", "score": "double"},
+}
+
+#: Nodes read per query.
+PAGE = 20_000
+
+ARRAY_DELIMITER = ";"
+
+
+@dataclass
+class ExportReport:
+    """What an export wrote: nodes per label and relationships per type, and the files."""
+
+    directory: Path
+    nodes: dict = field(default_factory=dict)
+    relationships: dict = field(default_factory=dict)
+    files: list = field(default_factory=list)
+
+
+def _string(value: str) -> str:
+    return '"' + value.replace('"', '""') + '"'
+
+
+def _value(value, kind: str, where) -> str:
+    """A value of scalar type ``kind`` as text (unquoted), checked to be of that type."""
+    if kind == "string":
+        if not isinstance(value, str):
+            raise StoreError(f"cannot export {where()}: expected a string, got {value!r}")
+        return value
+    if kind == "boolean":
+        if not isinstance(value, bool):
+            raise StoreError(f"cannot export {where()}: expected a boolean, got {value!r}")
+        return "true" if value else "false"
+    if kind == "long":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise StoreError(f"cannot export {where()}: expected an integer, got {value!r}")
+        return str(value)
+    if kind == "double":
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise StoreError(f"cannot export {where()}: expected a number, got {value!r}")
+        return repr(float(value))
+    raise ValueError(f"unknown export type {kind!r}")  # pragma: no cover - the tables above
+
+
+def _cell(value, kind: str, where) -> str:
+    """One CSV field as the import tool reads a value of type ``kind`` (None: an empty, unquoted field)."""
+    if value is None:
+        return ""
+    if kind.endswith("[]"):
+        if not isinstance(value, (list, tuple)):
+            raise StoreError(f"cannot export {where()}: expected an array ({kind}), got {value!r}")
+        if not value:
+            return ""
+        parts = [_value(v, kind[:-2], where) for v in value]
+        bad = next((v for v in parts if ARRAY_DELIMITER in v), None)
+        if bad is not None:
+            raise StoreError(f"cannot export {where()}: the array value {bad!r} holds the array delimiter "
+                             f"{ARRAY_DELIMITER!r}")
+        return _string(ARRAY_DELIMITER.join(parts))
+    text = _value(value, kind, where)
+    return _string(text) if kind == "string" else text
+
+
+class _Table:
+    """One CSV file of the export: its header, then rows appended as they are read."""
+
+    def __init__(self, path: Path, head: list[str], properties: dict[str, str], what: str):
+        self.path, self.properties, self.what, self.rows = path, properties, what, 0
+        self.fh = open(path, "w", encoding="utf-8", newline="")
+        self.fh.write(",".join(head + [f"{k}:{t}" for k, t in properties.items()]) + "\n")
+
+    def add(self, fixed: list[str], values: dict, ident: str) -> None:
+        unknown = set(values) - set(self.properties) - {"id"}
+        if unknown:
+            raise StoreError(f"cannot export {self.what} {ident}: properties {sorted(unknown)} are not in graphsr's "
+                             "schema")
+        cells = [_cell(values.get(k), t, lambda k=k: f"{self.what} {ident}, property {k!r}")
+                 for k, t in self.properties.items()]
+        self.fh.write(",".join(fixed + cells) + "\n")
+        self.rows += 1
+
+    def close(self) -> None:
+        self.fh.close()
+
+
+def import_command(report: ExportReport, database: str = "neo4j") -> str:
+    """The ``neo4j-admin database import full`` command that loads the exported files."""
+    parts = ["neo4j-admin database import full", database, "--id-type=string", "--array-delimiter=';'"]
+    for path in report.files:
+        name = os.path.basename(path)
+        parts.append(f"--nodes={name}" if name.startswith("nodes_") else f"--relationships={name}")
+    return " \\\n  ".join(parts)
+
+
+def export_collection(store: GraphStore, name: str, directory: str | os.PathLike, progress=None) -> ExportReport:
+    """Write collection ``name`` with everything stored under it as ``neo4j-admin`` import CSV files.
+
+    Parameters
+    ----------
+    store : GraphStore
+    name : str
+        The stored collection.
+    directory : path-like
+        A directory to create (or an empty one): ``nodes_<Label>.csv`` and ``relationships_<TYPE>.csv``.
+    progress : callable, optional
+        Called with the number of nodes read after each page.
+
+    Returns
+    -------
+    ExportReport
+
+    Raises
+    ------
+    GraphsrInputError
+        If the directory holds files, or the collection is INCOMPLETE.
+    UnknownNodeError
+        If no such collection is stored.
+    """
+    from .services import require_complete_collection
+
+    target = Path(directory)
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise GraphsrInputError(f"{target}: exists and is not an empty directory; expected a new directory for "
+                                "the export")
+    with store.writing():  # one state of the store throughout (no load or drop can change it meanwhile)
+        require_complete_collection(store, name)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+        try:
+            report = _export(store, name, work, progress)
+            if target.exists():
+                target.rmdir()
+            os.replace(work, target)
+        except BaseException:
+            shutil.rmtree(work, ignore_errors=True)
+            raise
+    report.directory = target
+    report.files = [target / os.path.basename(p) for p in report.files]
+    return report
+
+
+def _export(store: GraphStore, name: str, work: Path, progress) -> ExportReport:
+    report = ExportReport(work)
+    relationships: dict[str, _Table] = {}
+    tables: list[_Table] = []
+    read = 0
+    try:
+        for label, props in NODE_PROPERTIES.items():
+            table = _Table(work / f"nodes_{label}.csv", ["id:ID", ":LABEL"], props, label)
+            tables.append(table)
+            after = ""
+            while True:
+                rows = store.run(f"export_nodes_{label}", id=collection_id(name), name=name,
+                                 prefix=node_id_prefix(label, name), after=after, limit=PAGE)
+                for r in rows:
+                    table.add([_string(r["id"]), label], r["properties"], r["id"])
+                if rows:
+                    _relationships(store, label, [r["id"] for r in rows], relationships, tables, work)
+                    after = rows[-1]["id"]
+                    read += len(rows)
+                    if progress is not None:
+                        progress(read)
+                if len(rows) < PAGE or label == "Collection":
+                    break
+    finally:
+        for t in tables:
+            t.close()
+    for t in sorted(tables, key=lambda t: not t.path.name.startswith("nodes_")):  # nodes first, as listed
+        (report.nodes if t.path.name.startswith("nodes_") else report.relationships)[t.what] = t.rows
+        report.files.append(t.path)
+    return report
+
+
+def _relationships(store: GraphStore, label: str, ids: list[str], tables: dict[str, _Table], every: list,
+                   work: Path) -> None:
+    for r in store.run(f"export_out_{label}", ids=ids):
+        kind = r["type"]
+        table = tables.get(kind)
+        if table is None:
+            if kind not in RELATIONSHIP_PROPERTIES:
+                raise StoreError(f"cannot export a {kind} relationship from {r['start']}: not in graphsr's schema")
+            table = tables[kind] = _Table(work / f"relationships_{kind}.csv", [":START_ID", ":END_ID", ":TYPE"],
+                                          RELATIONSHIP_PROPERTIES[kind], kind)
+            every.append(table)
+        table.add([_string(r["start"]), _string(r["end"]), kind], r["properties"] or {},
+                  f"{r['start']} -> {r['end']}")

@@ -1,0 +1,127 @@
+"""`graphsr store export`: a collection as neo4j-admin import CSV files, read back by a reader of the import
+tool's header grammar (tests/neo4j_import_csv.py) into the same graph the store holds."""
+
+from __future__ import annotations
+
+import collections
+import json
+
+import pytest
+
+from graphsr.cli.main import main
+from graphsr.data import sample
+from graphsr.store import open_store
+from graphsr.store.base import StoreError
+from graphsr.store.export import ARRAY_DELIMITER, NODE_PROPERTIES, RELATIONSHIP_PROPERTIES, _cell
+from graphsr.store.ids import LABEL_CODES
+
+from .neo4j_import_csv import read
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory):
+    """A store with two collections; 'plays' has every element, assessments, runs, a study of routes and three
+    models (SR, routes over p*, routes over elements)."""
+    tmp = tmp_path_factory.mktemp("export")
+    url = f"local:{tmp / 'store'}"
+    s, m = sample("shakespeare"), sample("mobydick")
+    assert main(["store", "start", "--store", url]) == 0
+    assert main(["store", "load", str(s["collection"]), "--store", url, "--name", "plays", "--elements", "all",
+                 "--qrels", str(s["qrels"]), *[a for r in s["runs"] for a in ("--run", str(r))],
+                 "--no-progress"]) == 0
+    assert main(["store", "load", str(m["collection"]), "--store", url, "--name", "plays2", "--elements", "all",
+                 "--no-progress"]) == 0
+    log = tmp / "routes.csv"
+    assert main(["simulate-routes", str(s["collection"]), "--routes", "150", "-o", str(log), "--no-progress"]) == 0
+    assert main(["store", "routes", str(log), "--store", url, "--collection", "plays", "--study", "st"]) == 0
+    for extra in (["--from-routes", "st"], ["--from-routes", "st", "--nav", "elements"], ["--model", "p*:extent"]):
+        assert main(["store", "model", "--store", url, "--collection", "plays", *extra]) == 0
+    yield url, tmp
+    assert main(["store", "stop", "--store", url]) == 0
+
+
+def in_collection(node_id: str, label: str, props: dict, name: str) -> bool:
+    if label == "Collection":
+        return node_id == f"C/{name}"
+    if label == "Model":
+        return props.get("collection") == name
+    return node_id.startswith(f"{LABEL_CODES[label]}/{name}/")
+
+
+def stored_graph(url: str, name: str) -> tuple[dict, collections.Counter]:
+    """The store's nodes and relationships of collection ``name``, read with plain queries; an empty array is
+    read as absent (the import tool cannot tell one from none)."""
+    def clean(p):
+        return {k: v for k, v in p.items() if v != []}
+
+    with open_store(url) as store:
+        nodes = {}
+        for r in store.read_query("MATCH (n) RETURN n.id AS id, labels(n) AS labels, properties(n) AS p"):
+            if in_collection(r["id"], r["labels"][0], r["p"], name):
+                nodes[r["id"]] = (tuple(r["labels"]), json.dumps(clean(r["p"]), sort_keys=True))
+        rels = collections.Counter()
+        for r in store.read_query("MATCH (a)-[r]->(b) RETURN a.id AS a, type(r) AS t, b.id AS b, "
+                                  "properties(r) AS p"):
+            if r["a"] in nodes:
+                rels[(r["a"], r["t"], r["b"], json.dumps(clean(r["p"] or {}), sort_keys=True))] += 1
+    return nodes, rels
+
+
+def exported_graph(directory) -> tuple[dict, collections.Counter]:
+    nodes, rels = {}, collections.Counter()
+    for path in sorted(directory.glob("*.csv")):
+        for rec in read(path):
+            if "id" in rec:
+                assert rec["id"] not in nodes, f"{rec['id']} twice"
+                nodes[rec["id"]] = (tuple(rec["labels"]), json.dumps(rec["properties"], sort_keys=True))
+            else:
+                rels[(rec["start"], rec["type"], rec["end"], json.dumps(rec["properties"], sort_keys=True))] += 1
+    return nodes, rels
+
+
+def test_export_reads_back_into_the_stored_graph(stored, capsys, monkeypatch):
+    url, tmp = stored
+    monkeypatch.setattr("graphsr.store.export.PAGE", 997)  # several pages of elements, steps, memberships
+    out = tmp / "plays-csv"
+    capsys.readouterr()
+    assert main(["store", "export", str(out), "--store", url, "--collection", "plays", "--no-progress"]) == 0
+    text = capsys.readouterr().out
+    assert "neo4j-admin database import full" in text and "--nodes=nodes_Element.csv" in text
+    nodes, rels = exported_graph(out)
+    want_nodes, want_rels = stored_graph(url, "plays")
+    assert len(nodes) == len(want_nodes) and nodes == want_nodes
+    assert sum(rels.values()) == sum(want_rels.values()) and rels == want_rels
+    labels = collections.Counter(v[0][0] for v in nodes.values())
+    types = collections.Counter(k[1] for k in rels.elements())
+    # every label and relationship type of the schema is in the test's graph, and the other collection is not
+    assert set(labels) == set(NODE_PROPERTIES) and set(types) == set(RELATIONSHIP_PROPERTIES)
+    assert labels["Element"] == 10330 and not any("plays2" in k for k in nodes)
+    with open_store(url) as store:
+        counts = store.counts()
+    assert labels["Element"] < counts["Element"]  # plays2's elements stay out
+
+
+def test_export_refuses_a_directory_with_files_and_an_unknown_collection(stored, capsys):
+    url, tmp = stored
+    full = tmp / "full"
+    full.mkdir()
+    (full / "keep.txt").write_text("x")
+    assert main(["store", "export", str(full), "--store", url, "--collection", "plays"]) == 2
+    assert "not an empty directory" in capsys.readouterr().err
+    assert sorted(p.name for p in full.iterdir()) == ["keep.txt"]
+    assert main(["store", "export", str(tmp / "none"), "--store", url, "--collection", "nope"]) != 0
+    assert not (tmp / "none").exists()
+    assert not [p for p in tmp.iterdir() if p.name.startswith(".none.")]  # no half-written directory left
+
+
+def test_values_are_written_as_the_import_tool_reads_them():
+    where = lambda: "x"  # noqa: E731
+    assert _cell('say "hi", twice', "string", where) == '"say ""hi"", twice"'
+    assert _cell("", "string", where) == '""' and _cell(None, "string", where) == ""
+    assert _cell(["p*", "p*|c"], "string[]", where) == '"p*;p*|c"' and _cell([], "string[]", where) == ""
+    assert _cell(0.1 + 0.2, "double", where) == repr(0.1 + 0.2) and _cell(3, "long", where) == "3"
+    assert _cell(True, "boolean", where) == "true"
+    with pytest.raises(StoreError, match="array delimiter"):
+        _cell(["a" + ARRAY_DELIMITER + "b"], "string[]", where)
+    with pytest.raises(StoreError, match="expected an integer"):
+        _cell(1.5, "long", where)
