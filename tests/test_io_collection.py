@@ -153,6 +153,21 @@ def test_archives_out_of_name_order_read_as_their_directory(tmp_path, mode):
             tar.add(f, arcname=f.name)
     view = lambda docs: [(d.docid, d.parent.tolist(), d.end.tolist()) for d in docs]
     assert view(iter_documents(archive)) == view(iter_documents(folder))
+    # members read by their recorded data offsets, or (offset unknown: sparse members) through tarfile's headers
+    import dataclasses
+
+    from graphsr.io import list_collection
+    from graphsr.summaries import summarize_collection
+
+    sources = list_collection(archive)
+    assert all(s.offset > 0 for s in sources)
+    unknown = [dataclasses.replace(s, offset=-1) for s in sources]
+    assert view(iter_documents(unknown)) == view(iter_documents(folder))
+    # worker processes keep their archives open from chunk to chunk, and agree with one process
+    one = summarize_collection(archive, ["p*"])["p*"]
+    two = summarize_collection(archive, ["p*"], workers=2, chunk_docs=3)["p*"]
+    assert [one.label(s) for s in range(len(one))] == [two.label(s) for s in range(len(two))]
+    assert one.extent_size.tolist() == two.extent_size.tolist()
 
 
 @pytest.mark.parametrize("walker", ["c", "python"])

@@ -56,6 +56,7 @@ class CollectionSource:
     path: str
     member: str | None = None  # name inside a tar archive
     size: int = 0  # bytes (0: unknown), for progress measured in what is left to read
+    offset: int = -1  # where a tar member's bytes start in the (uncompressed) archive; -1: unknown
 
     @property
     def name(self) -> str:
@@ -101,13 +102,14 @@ def list_collection(path: str | os.PathLike) -> list[CollectionSource]:
             with tarfile.open(p) as tar:
                 members = tar.getmembers()
                 _check_tar_end(tar, p)
-                names = sorted((m.name, m.size) for m in members if m.isfile() and m.name.lower().endswith(".xml"))
+                names = sorted((m.name, m.size, -1 if m.issparse() else m.offset_data) for m in members
+                               if m.isfile() and m.name.lower().endswith(".xml"))
         except (tarfile.TarError, OSError, EOFError) as exc:
             text = str(exc)
             if "could not be opened successfully" in text:
                 text = "not a tar archive (plain, gzip, bz2 or xz)"
             raise CollectionError(f"cannot read tar archive: {' '.join(text.split())}", p) from None
-        sources = [CollectionSource(_stem(n), str(p), n, size) for n, size in names]
+        sources = [CollectionSource(_stem(n), str(p), n, size, offset) for n, size, offset in names]
     else:
         sources = [CollectionSource(_stem(str(p)), str(p), None, p.stat().st_size)]
     if not sources:
@@ -208,7 +210,7 @@ def _read_bytes(source: CollectionSource, tars: dict | None = None) -> bytes:
     tar = tars.get(source.path)
     if tar is None:
         tar = tars[source.path] = _SeekableTar(source.path)
-    return tar.extractfile(source.member).read()
+    return tar.read(source)
 
 
 class _SeekableTar:
@@ -217,17 +219,19 @@ class _SeekableTar:
     Documents are read in name order, which need not be the archive's; in a compressed archive every
     backward seek restarts decompression from the start (30,000 members of a gzip tar out of order took
     minutes).  So a compressed archive is decompressed once, in one forward pass, into a temporary plain tar
-    (deleted when closed), in which seeking is free; a plain tar is read in place.
+    (deleted when closed), in which seeking is free; a plain tar is read in place.  A member whose data offset
+    the listing recorded is read with one seek (no second pass over the headers); any other through tarfile,
+    looked up in a dict (tarfile's own look-up scans its member list: quadratic over a pass).
     """
 
     def __init__(self, path: str):
         import shutil
         import tempfile
 
-        self._tmp = None
+        self._path, self._tmp, self._tar, self._members = path, None, None, None
         lower = str(path).lower()
         if lower.endswith(".tar"):
-            self._tar = tarfile.open(path)
+            self._fh = open(path, "rb")
             return
         opener = {".gz": "gzip", ".tgz": "gzip", ".bz2": "bz2", ".xz": "lzma"}[Path(lower).suffix]
         import importlib
@@ -239,16 +243,26 @@ class _SeekableTar:
         except (OSError, EOFError) as exc:
             self._tmp.close()
             raise CollectionError(f"cannot read tar archive: {' '.join(str(exc).split())}", path) from None
-        self._tmp.seek(0)
-        self._tar = tarfile.open(fileobj=self._tmp)
+        self._fh = self._tmp
 
-    def extractfile(self, member):
-        return self._tar.extractfile(member)
+    def read(self, source: CollectionSource) -> bytes:
+        if source.offset >= 0:
+            self._fh.seek(source.offset)
+            data = self._fh.read(source.size)
+            if len(data) != source.size:
+                raise CollectionError(f"cannot read tar archive: member {source.member} is cut off "
+                                      f"({len(data)} of {source.size} bytes)", self._path)
+            return data
+        if self._tar is None:
+            self._fh.seek(0)
+            self._tar = tarfile.open(fileobj=self._fh)
+            self._members = {m.name: m for m in self._tar.getmembers()}  # the last of a name, as tarfile does
+        return self._tar.extractfile(self._members[source.member]).read()
 
     def close(self) -> None:
-        self._tar.close()
-        if self._tmp is not None:
-            self._tmp.close()
+        if self._tar is not None:
+            self._tar.close()
+        self._fh.close()
 
 
 #: Prefixes element labels show for well-known namespaces, whatever prefix a file binds them to.
