@@ -2,7 +2,24 @@
 // Nodes of a label come in id order after $after (keyset pages: each page is one short query that an index
 // on id serves, and no page repeats or skips a node), the relationships going out of a page's nodes with
 // them.  What belongs to the collection: its own node, the nodes whose ids are keyed under it ($prefix),
-// and the models built over it.  One pair of queries per label: a label is never a parameter.
+// and the models built over it.  One pair of queries per label: a label is never a parameter.  Elements
+// and steps, the many, are read with their documents and routes instead (by the index on Element.doc and
+// along HAS_STEP): a keyset page over millions of elements scans and sorts them all, page after page.
+
+// @name export_elements_of
+UNWIND $ids AS i
+MATCH (n:Element) WHERE n.doc = i
+RETURN n.id AS id, properties(n) AS properties
+
+// @name export_out_elements_of
+UNWIND $ids AS i
+MATCH (a:Element)-[r]->(b) WHERE a.doc = i
+RETURN a.id AS start, type(r) AS type, b.id AS end, properties(r) AS properties
+
+// @name export_steps_of
+UNWIND $ids AS i
+MATCH (ro:Route)-[:HAS_STEP]->(n:Step) WHERE ro.id = i
+RETURN n.id AS id, properties(n) AS properties
 
 // @name export_nodes_Collection
 MATCH (n:Collection) WHERE n.id = $id
@@ -22,16 +39,6 @@ ORDER BY id LIMIT $limit
 // @name export_out_Document
 UNWIND $ids AS i
 MATCH (a:Document)-[r]->(b) WHERE a.id = i
-RETURN a.id AS start, type(r) AS type, b.id AS end, properties(r) AS properties
-
-// @name export_nodes_Element
-MATCH (n:Element) WHERE n.id STARTS WITH $prefix AND n.id > $after
-RETURN n.id AS id, properties(n) AS properties
-ORDER BY id LIMIT $limit
-
-// @name export_out_Element
-UNWIND $ids AS i
-MATCH (a:Element)-[r]->(b) WHERE a.id = i
 RETURN a.id AS start, type(r) AS type, b.id AS end, properties(r) AS properties
 
 // @name export_nodes_Summary
@@ -83,11 +90,6 @@ ORDER BY id LIMIT $limit
 UNWIND $ids AS i
 MATCH (a:Route)-[r]->(b) WHERE a.id = i
 RETURN a.id AS start, type(r) AS type, b.id AS end, properties(r) AS properties
-
-// @name export_nodes_Step
-MATCH (n:Step) WHERE n.id STARTS WITH $prefix AND n.id > $after
-RETURN n.id AS id, properties(n) AS properties
-ORDER BY id LIMIT $limit
 
 // @name export_out_Step
 UNWIND $ids AS i

@@ -210,41 +210,95 @@ def export_collection(store: GraphStore, name: str, directory: str | os.PathLike
     return report
 
 
+#: Labels read with the nodes that own them (a document's elements, a route's steps), not on their own.
+_OWNED = {"Document": "Element", "Route": "Step"}
+
+
 def _export(store: GraphStore, name: str, work: Path, progress) -> ExportReport:
     report = ExportReport(work)
     relationships: dict[str, _Table] = {}
-    tables: list[_Table] = []
-    read = 0
+    tables: dict[str, _Table] = {}
+    every: list[_Table] = []
+    read = [0]
+
+    def table(label: str) -> _Table:
+        if label not in tables:
+            tables[label] = _Table(work / f"nodes_{label}.csv", ["id:ID", ":LABEL"], NODE_PROPERTIES[label], label)
+            every.append(tables[label])
+        return tables[label]
+
+    def write(label: str, rows: list[dict]) -> None:
+        t = table(label)
+        for r in rows:
+            t.add([_string(r["id"]), label], r["properties"], r["id"])
+        read[0] += len(rows)
+        if progress is not None:
+            progress(read[0])
+
     try:
-        for label, props in NODE_PROPERTIES.items():
-            table = _Table(work / f"nodes_{label}.csv", ["id:ID", ":LABEL"], props, label)
-            tables.append(table)
+        for label in NODE_PROPERTIES:
+            table(label)
+            if label in _OWNED.values():
+                continue
             after = ""
             while True:
                 rows = store.run(f"export_nodes_{label}", id=collection_id(name), name=name,
                                  prefix=node_id_prefix(label, name), after=after, limit=PAGE)
-                for r in rows:
-                    table.add([_string(r["id"]), label], r["properties"], r["id"])
+                write(label, rows)
                 if rows:
-                    _relationships(store, label, [r["id"] for r in rows], relationships, tables, work)
+                    ids = [r["id"] for r in rows]
+                    _relationships(store, f"export_out_{label}", ids, relationships, every, work)
+                    if label == "Document":
+                        _elements(store, rows, write, relationships, every, work)
+                    elif label == "Route":
+                        for part in _parts(ids, [10] * len(ids)):  # a route has some ten steps
+                            steps = store.run("export_steps_of", ids=part)
+                            write("Step", steps)
+                            _relationships(store, "export_out_Step", [r["id"] for r in steps], relationships,
+                                           every, work)
                     after = rows[-1]["id"]
-                    read += len(rows)
-                    if progress is not None:
-                        progress(read)
                 if len(rows) < PAGE or label == "Collection":
                     break
     finally:
-        for t in tables:
+        for t in every:
             t.close()
-    for t in sorted(tables, key=lambda t: not t.path.name.startswith("nodes_")):  # nodes first, as listed
+    for t in sorted(every, key=lambda t: not t.path.name.startswith("nodes_")):  # nodes first, as listed
         (report.nodes if t.path.name.startswith("nodes_") else report.relationships)[t.what] = t.rows
         report.files.append(t.path)
     return report
 
 
-def _relationships(store: GraphStore, label: str, ids: list[str], tables: dict[str, _Table], every: list,
+def _parts(ids: list[str], sizes: list[int]) -> list[list[str]]:
+    """``ids`` cut into consecutive parts whose ``sizes`` add up to at most :data:`PAGE` (one id at least)."""
+    bound = PAGE
+    parts, part, held = [], [], 0
+    for i, n in zip(ids, sizes):
+        if part and held + n > bound:
+            parts.append(part)
+            part, held = [], 0
+        part.append(i)
+        held += n
+    if part:
+        parts.append(part)
+    return parts
+
+
+def _elements(store: GraphStore, documents: list[dict], write, relationships: dict, every: list, work: Path) -> None:
+    """The elements of a page of documents (those stored with their elements), with their relationships, a
+    part of at most :data:`PAGE` elements at a time."""
+    props = [d["properties"] for d in documents]
+    stored = [(d["id"], int(p.get("elements") or 0)) for d, p in zip(documents, props)
+              if p.get("complete") or p.get("stored") or p.get("writing")]
+    for part in _parts([i for i, _ in stored], [n for _, n in stored]):
+        write("Element", store.run("export_elements_of", ids=part))
+        _relationships(store, "export_out_elements_of", part, relationships, every, work)
+
+
+def _relationships(store: GraphStore, query: str, ids: list[str], tables: dict[str, _Table], every: list,
                    work: Path) -> None:
-    for r in store.run(f"export_out_{label}", ids=ids):
+    if not ids:
+        return
+    for r in store.run(query, ids=ids):
         kind = r["type"]
         table = tables.get(kind)
         if table is None:
