@@ -272,17 +272,18 @@ def main() -> None:
             "XCG (nxCG@10, MAep)": ["--collection", coll, "-m", "nxCG@10", "-m", "MAep"],
             "INEX thorough (iP[0.01], MAiP)": ["--collection", coll, "--task", "thorough", "-m", "iP[0.01]",
                                                "-m", "MAiP"],
-            "flat (P@10, AP, nDCG@10)": ["-m", "P@10", "-m", "AP", "-m", "nDCG@10"],
+            "flat (P@10, AP, nDCG@10)": ["--collection", coll, "-m", "P@10", "-m", "AP", "-m", "nDCG@10"],
         }
         for name, args in evals.items():
             step(f"eval {name}", ["eval", str(qrels), *map(str, runs), *args])
         step("store stop", ["store", "stop"])
-    print(f"\ncollection: {collection} ({megabytes:.1f} MB)\n")
-    print("| step | wall | peak RSS, command | server RSS (peak) | rate |")
+    print(f"\ncollection: {collection} ({megabytes:.1f} MB archive; MB/s below are of the archive)\n")
+    print("| step | wall | peak RSS of the command (cold: with the server it starts) | server RSS (peak) | rate |")
     print("|---|---|---|---|---|")
     for r in rows:
-        server_cell = f"{r['server_mb']} MB ({r['server_peak_mb']} MB)" if r["server_mb"] is not None else ""
-        print(f"| {r['step']} | {r['seconds']:.2f} s | {r['peak_mb']} MB | {server_cell} | {r['rate']} |")
+        server_cell = f"{r['server_mb']:,} MB ({r['server_peak_mb']:,} MB)" if r["server_mb"] is not None else ""
+        step = r["step"].replace("|", "\\|")
+        print(f"| {step} | {r['seconds']:.2f} s | {r['peak_mb']:,} MB | {server_cell} | {r['rate']} |")
     if a.json:
         a.json.parent.mkdir(parents=True, exist_ok=True)
         a.json.write_text(json.dumps({"collection": str(collection), "megabytes": megabytes, "rows": rows},

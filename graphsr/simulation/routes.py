@@ -127,7 +127,14 @@ class RouteSimulator:
         timestamp from ``clock_of(route, dwell)`` (seconds)."""
         ptr, to, prob, total = self.neighbours(doc)
         w = self.weights(doc.depth)
-        xpaths = doc.xpaths()
+        xpaths: dict[int, str] = {}  # the XPaths of the nodes visited (a route sees a few of a document's nodes)
+
+        def xpath(i: int) -> str:
+            x = xpaths.get(i)
+            if x is None:
+                x = xpaths[i] = doc.xpath(i)
+            return x
+
         p_stop = 1.0 / self.mean_steps
         mu, sigma = self.dwell_ms
         entry = None if self.entry == "root" or w.sum() == 0 else _cdf(w / w.sum())
@@ -146,7 +153,7 @@ class RouteSimulator:
                     cdf = cdfs[cur] = _cdf(prob[ptr[cur]:ptr[cur + 1]])
                 nxt = int(to[ptr[cur] + _choose(cdf, rng_r)])
                 dwell = float(rng_r.lognormal(mu, sigma))
-                yield RouteStep(f"r{r + 1}", s, doc.docid, xpaths[cur], xpaths[nxt], user, topic, round(dwell, 1),
+                yield RouteStep(f"r{r + 1}", s, doc.docid, xpath(cur), xpath(nxt), user, topic, round(dwell, 1),
                                 f"{clock_of(r, dwell):.3f}")
                 cur = nxt
 

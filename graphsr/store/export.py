@@ -14,13 +14,14 @@ the queries key on.  Values are written as the import tool reads them:
 strings always quoted (``"`` doubled inside), so an empty string is ``""``;
 an absent property is an empty, unquoted field; arrays joined by ``;`` (the
 import tool's default array delimiter; a value holding one is refused);
-floats at full precision (``repr``); booleans ``true``/``false``.  The import
-tool cannot tell an empty array from none: an empty array is written as
-absent (graphsr reads an absent ``children`` or ``path`` as empty).
+floats at full precision (``repr``); booleans ``true``/``false``.  An empty
+array is written as an empty field, which the import tool reads as no value
+(graphsr reads an absent ``children`` or ``path`` as empty).
 
-Nodes are read a page at a time in id order (keyset pages, one short query
-each), with the relationships going out of each page, so the export's memory
-is one page whatever the collection's size.  The files are written into a
+Nodes are read a page at a time in id order (keyset pages), a document's
+elements and a route's steps with their document or route (by index, a
+bounded part at a time), each with the relationships going out of it, so
+the export's memory is one page whatever the collection's size.  The files are written into a
 new directory beside the target and renamed into place when complete: a
 failed or killed export leaves nothing that looks whole.
 """

@@ -326,25 +326,35 @@ def store_steps(store: GraphStore, collection: str, study: str, steps: Iterable[
     Each step is a dict with ``route_id``, ``step`` (order in the route),
     ``docid``, ``from`` and ``to`` (XPaths) and optional ``user``, ``topic``,
     ``duration_ms``, ``timestamp``, ``line`` (of ``source``, the log, for
-    messages).  The elements must be stored.
+    messages).  The elements must be stored.  ``steps`` is read twice (the elements it names, then the rows
+    written a batch at a time): a re-iterable collection is never held as rows all at once, an iterator is
+    made a list first.
     """
+    from collections.abc import Iterator
+
     from .services import require_elements
 
-    steps = list(steps)
-    index = require_elements(store, collection,
-                             {(s["docid"], x) for s in steps for x in (s["from"], s["to"])}, source,
-                             lines={(s["docid"], x): s.get("line") for s in steps for x in (s["from"], s["to"])})
-    stid = node_id("Study", collection, study)
-    rows = []
+    if isinstance(steps, Iterator):
+        steps = list(steps)
+    lines: dict = {}
     for s in steps:
-        route = node_id("Route", collection, study, str(s["route_id"]))
-        rows.append({"src": index[(s["docid"], canonical_xpath(s["from"]))],
-                     "dst": index[(s["docid"], canonical_xpath(s["to"]))],
-                     "study": stid, "study_name": study, "route": route, "route_id": str(s["route_id"]),
-                     "user_id": s.get("user"), "topic_id": s.get("topic"),
-                     "id": node_id("Step", collection, study, str(s["route_id"]), int(s["step"])),
-                     "seq": int(s["step"]), "duration_ms": s.get("duration_ms"), "time": s.get("timestamp")})
+        for x in (s["from"], s["to"]):
+            lines.setdefault((s["docid"], x), s.get("line"))
+    index = require_elements(store, collection, set(lines), source, lines=lines)
+    del lines
+    stid = node_id("Study", collection, study)
+
+    def rows():
+        for s in steps:
+            route = node_id("Route", collection, study, str(s["route_id"]))
+            yield {"src": index[(s["docid"], canonical_xpath(s["from"]))],
+                   "dst": index[(s["docid"], canonical_xpath(s["to"]))],
+                   "study": stid, "study_name": study, "route": route, "route_id": str(s["route_id"]),
+                   "user_id": s.get("user"), "topic_id": s.get("topic"),
+                   "id": node_id("Step", collection, study, str(s["route_id"]), int(s["step"])),
+                   "seq": int(s["step"]), "duration_ms": s.get("duration_ms"), "time": s.get("timestamp")}
+
     store.run("begin_study", study=stid, name=study, collection=collection)  # INCOMPLETE until the last batch
-    n = store.write("merge_steps", rows)
+    n = store.write("merge_steps", rows())
     store.run("finish_study", study=stid)
     return n
