@@ -132,3 +132,14 @@ def test_workers_must_be_positive(tmp_path, capsys):
         main(["summary", str(MOBY["collection"]), "--workers", "0"])
     assert e.value.code == 2
     assert "argument --workers: expected an integer >= 1, got 0" in capsys.readouterr().err
+
+
+def test_element_runs_without_documents_are_told_what_to_give(capsys):
+    """Flat measures on an element run need no navigation model, but the run's XPaths need the documents:
+    the message names --collection rather than a stored model."""
+    s = sample("shakespeare")
+    assert main(["eval", str(s["qrels"]), str(s["runs"][0]), "-m", "P@10"]) == 2
+    err = capsys.readouterr().err
+    assert "--collection DIR" in err and "a stored model needs" not in err
+    assert main(["eval", str(s["qrels"]), str(s["runs"][0]), "-m", "P@10", "--collection", str(s["collection"]),
+                 "--format", "csv"]) == 0

@@ -58,6 +58,10 @@ def element_context(docids: set[str], *, measures: Sequence[Measure | str] = (),
     needs = set().union(*(provider_of(m).needs({ELEMENT}, [m]) for m in ms))
     needs_routes = "routes" in needs
     stored = (store is not None or collection is None) if use_store is None else use_store
+    if stored and not model and store is None and use_store is None and "navigation" not in needs:
+        raise GraphsrInputError("element runs are scored against their documents' element trees: give "
+                                "--collection DIR (the XML collection), or a stored model (--store --model NAME) "
+                                "whose collection's elements are stored")
     if stored and not model:
         raise GraphsrInputError("a stored model needs --model NAME (see 'graphsr store models'); for a model "
                                 "built in memory give --collection DIR and --model SUMMARY:WEIGHT")
