@@ -138,14 +138,15 @@ class _Table:
 
     def __init__(self, path: Path, head: list[str], properties: dict[str, str], what: str):
         self.path, self.properties, self.what, self.rows = path, properties, what, 0
+        self.known = set(properties) | {"id"}
         self.fh = open(path, "w", encoding="utf-8", newline="")
         self.fh.write(",".join(head + [f"{k}:{t}" for k, t in properties.items()]) + "\n")
 
     def add(self, fixed: list[str], values: dict, ident: str) -> None:
-        unknown = set(values) - set(self.properties) - {"id"}
-        if unknown:
-            raise StoreError(f"cannot export {self.what} {ident}: properties {sorted(unknown)} are not in graphsr's "
-                             "schema")
+        if not self.known.issuperset(values):
+            unknown = set(values) - self.known
+            raise StoreError(f"cannot export {self.what} {ident}: properties {sorted(unknown)} are not in "
+                             "graphsr's schema")
         cells = [_cell(values.get(k), t, lambda k=k: f"{self.what} {ident}, property {k!r}")
                  for k, t in self.properties.items()]
         self.fh.write(",".join(fixed + cells) + "\n")
@@ -211,70 +212,107 @@ def export_collection(store: GraphStore, name: str, directory: str | os.PathLike
     return report
 
 
-#: Labels read with the nodes that own them (a document's elements, a route's steps), not on their own.
-_OWNED = {"Document": "Element", "Route": "Step"}
+#: Labels read with the nodes that own them (a document's elements, a route's steps), not a page at a time.
+_OWNED = ("Element", "Step")
+
+
+class _Files:
+    """The files of one export, each opened on first use: a node file per label, a relationship file per type."""
+
+    def __init__(self, store: GraphStore, work: Path, progress):
+        self.store, self.work, self.progress = store, work, progress
+        self.nodes: dict[str, _Table] = {}
+        self.relationships: dict[str, _Table] = {}
+        self.read = 0
+
+    def node_table(self, label: str) -> _Table:
+        if label not in self.nodes:
+            self.nodes[label] = _Table(self.work / f"nodes_{label}.csv", ["id:ID", ":LABEL"],
+                                       NODE_PROPERTIES[label], label)
+        return self.nodes[label]
+
+    def write_nodes(self, label: str, rows: list[dict]) -> None:
+        t = self.node_table(label)
+        for r in rows:
+            t.add([_string(r["id"]), label], r["properties"], r["id"])
+        self.read += len(rows)
+        if self.progress is not None:
+            self.progress(self.read)
+
+    def write_relationships(self, query: str, ids: list[str]) -> None:
+        """The relationships going out of the nodes ``ids`` (``query``: one of export.cypher's)."""
+        if not ids:
+            return
+        for r in self.store.run(query, ids=ids):
+            kind = r["type"]
+            table = self.relationships.get(kind)
+            if table is None:
+                if kind not in RELATIONSHIP_PROPERTIES:
+                    raise StoreError(f"cannot export a {kind} relationship from {r['start']}: not in graphsr's "
+                                     "schema")
+                table = self.relationships[kind] = _Table(self.work / f"relationships_{kind}.csv",
+                                                          [":START_ID", ":END_ID", ":TYPE"],
+                                                          RELATIONSHIP_PROPERTIES[kind], kind)
+            table.add([_string(r["start"]), _string(r["end"]), kind], r["properties"] or {},
+                      f"{r['start']} -> {r['end']}")
+
+    def write_elements(self, documents: list[dict]) -> None:
+        """The elements of a page of documents (those stored with their elements), with their relationships, a
+        part of at most :data:`PAGE` elements at a time."""
+        stored = [(d["id"], int(d["properties"].get("elements") or 0)) for d in documents
+                  if any(d["properties"].get(k) for k in ("complete", "stored", "writing"))]
+        for part in _parts([i for i, _ in stored], [n for _, n in stored]):
+            self.write_nodes("Element", self.store.run("export_elements_of", ids=part))
+            self.write_relationships("export_out_elements_of", part)
+
+    def write_steps(self, routes: list[str]) -> None:
+        """The steps of a page of routes, with their relationships."""
+        for part in _parts(routes, [10] * len(routes)):  # a route has some ten steps
+            steps = self.store.run("export_steps_of", ids=part)
+            self.write_nodes("Step", steps)
+            self.write_relationships("export_out_Step", [r["id"] for r in steps])
+
+    def close(self) -> None:
+        for t in [*self.nodes.values(), *self.relationships.values()]:
+            t.close()
 
 
 def _export(store: GraphStore, name: str, work: Path, progress) -> ExportReport:
-    report = ExportReport(work)
-    relationships: dict[str, _Table] = {}
-    tables: dict[str, _Table] = {}
-    every: list[_Table] = []
-    read = [0]
-
-    def table(label: str) -> _Table:
-        if label not in tables:
-            tables[label] = _Table(work / f"nodes_{label}.csv", ["id:ID", ":LABEL"], NODE_PROPERTIES[label], label)
-            every.append(tables[label])
-        return tables[label]
-
-    def write(label: str, rows: list[dict]) -> None:
-        t = table(label)
-        for r in rows:
-            t.add([_string(r["id"]), label], r["properties"], r["id"])
-        read[0] += len(rows)
-        if progress is not None:
-            progress(read[0])
-
+    files = _Files(store, work, progress)
     try:
         for label in NODE_PROPERTIES:
-            table(label)
-            if label in _OWNED.values():
+            files.node_table(label)  # every label's file, empty if the collection has none
+            if label in _OWNED:
                 continue
             after = ""
             while True:
                 rows = store.run(f"export_nodes_{label}", id=collection_id(name), name=name,
                                  prefix=node_id_prefix(label, name), after=after, limit=PAGE)
-                write(label, rows)
+                files.write_nodes(label, rows)
                 if rows:
                     ids = [r["id"] for r in rows]
-                    _relationships(store, f"export_out_{label}", ids, relationships, every, work)
+                    files.write_relationships(f"export_out_{label}", ids)
                     if label == "Document":
-                        _elements(store, rows, write, relationships, every, work)
+                        files.write_elements(rows)
                     elif label == "Route":
-                        for part in _parts(ids, [10] * len(ids)):  # a route has some ten steps
-                            steps = store.run("export_steps_of", ids=part)
-                            write("Step", steps)
-                            _relationships(store, "export_out_Step", [r["id"] for r in steps], relationships,
-                                           every, work)
+                        files.write_steps(ids)
                     after = rows[-1]["id"]
                 if len(rows) < PAGE or label == "Collection":
                     break
     finally:
-        for t in every:
-            t.close()
-    for t in sorted(every, key=lambda t: not t.path.name.startswith("nodes_")):  # nodes first, as listed
-        (report.nodes if t.path.name.startswith("nodes_") else report.relationships)[t.what] = t.rows
-        report.files.append(t.path)
+        files.close()
+    report = ExportReport(work)
+    report.nodes = {label: t.rows for label, t in files.nodes.items()}
+    report.relationships = {kind: t.rows for kind, t in files.relationships.items()}
+    report.files = [t.path for t in [*files.nodes.values(), *files.relationships.values()]]  # nodes first
     return report
 
 
 def _parts(ids: list[str], sizes: list[int]) -> list[list[str]]:
     """``ids`` cut into consecutive parts whose ``sizes`` add up to at most :data:`PAGE` (one id at least)."""
-    bound = PAGE
     parts, part, held = [], [], 0
     for i, n in zip(ids, sizes):
-        if part and held + n > bound:
+        if part and held + n > PAGE:
             parts.append(part)
             part, held = [], 0
         part.append(i)
@@ -282,31 +320,3 @@ def _parts(ids: list[str], sizes: list[int]) -> list[list[str]]:
     if part:
         parts.append(part)
     return parts
-
-
-def _elements(store: GraphStore, documents: list[dict], write, relationships: dict, every: list, work: Path) -> None:
-    """The elements of a page of documents (those stored with their elements), with their relationships, a
-    part of at most :data:`PAGE` elements at a time."""
-    props = [d["properties"] for d in documents]
-    stored = [(d["id"], int(p.get("elements") or 0)) for d, p in zip(documents, props)
-              if p.get("complete") or p.get("stored") or p.get("writing")]
-    for part in _parts([i for i, _ in stored], [n for _, n in stored]):
-        write("Element", store.run("export_elements_of", ids=part))
-        _relationships(store, "export_out_elements_of", part, relationships, every, work)
-
-
-def _relationships(store: GraphStore, query: str, ids: list[str], tables: dict[str, _Table], every: list,
-                   work: Path) -> None:
-    if not ids:
-        return
-    for r in store.run(query, ids=ids):
-        kind = r["type"]
-        table = tables.get(kind)
-        if table is None:
-            if kind not in RELATIONSHIP_PROPERTIES:
-                raise StoreError(f"cannot export a {kind} relationship from {r['start']}: not in graphsr's schema")
-            table = tables[kind] = _Table(work / f"relationships_{kind}.csv", [":START_ID", ":END_ID", ":TYPE"],
-                                          RELATIONSHIP_PROPERTIES[kind], kind)
-            every.append(table)
-        table.add([_string(r["start"]), _string(r["end"]), kind], r["properties"] or {},
-                  f"{r['start']} -> {r['end']}")
