@@ -228,7 +228,7 @@ class _SeekableTar:
         import shutil
         import tempfile
 
-        self._path, self._tmp, self._tar, self._members = path, None, None, None
+        self._path, self._tar, self._members = path, None, None
         lower = str(path).lower()
         if lower.endswith(".tar"):
             self._fh = open(path, "rb")
@@ -236,14 +236,13 @@ class _SeekableTar:
         opener = {".gz": "gzip", ".tgz": "gzip", ".bz2": "bz2", ".xz": "lzma"}[Path(lower).suffix]
         import importlib
 
-        self._tmp = tempfile.TemporaryFile()
+        self._fh = tempfile.TemporaryFile()  # deleted when closed
         try:
             with importlib.import_module(opener).open(path, "rb") as packed:
-                shutil.copyfileobj(packed, self._tmp, 1 << 20)
+                shutil.copyfileobj(packed, self._fh, 1 << 20)
         except (OSError, EOFError) as exc:
-            self._tmp.close()
+            self._fh.close()
             raise CollectionError(f"cannot read tar archive: {' '.join(str(exc).split())}", path) from None
-        self._fh = self._tmp
 
     def read(self, source: CollectionSource) -> bytes:
         if source.offset >= 0:

@@ -94,19 +94,23 @@ class LocalServer:
         """Whether a server answers on the socket (within :attr:`PING_TIMEOUT`)."""
         if not self.socket.exists():
             return False
-        import redis
-        from redis.backoff import NoBackoff
-        from redis.retry import Retry
-
         try:  # one try: the callers poll
-            client = redis.Redis(unix_socket_path=str(self.socket), socket_connect_timeout=self.PING_TIMEOUT,
-                                 socket_timeout=self.PING_TIMEOUT, retry=Retry(NoBackoff(), 0))
+            client = self._one_try_client(self.PING_TIMEOUT)
             try:
                 return bool(client.ping())
             finally:
                 client.close()
         except Exception:
             return False
+
+    def _one_try_client(self, timeout: float):
+        """A client on the socket that waits ``timeout`` seconds and does not retry."""
+        import redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
+        return redis.Redis(unix_socket_path=str(self.socket), socket_connect_timeout=timeout, socket_timeout=timeout,
+                           retry=Retry(NoBackoff(), 0))
 
     def exists(self) -> bool:
         """Whether a store was ever made here: a snapshot, a running server, or the files a start leaves."""
@@ -290,29 +294,19 @@ class LocalServer:
         """The server's count of changes since its snapshot was last written (INFO persistence), or None if it
         cannot be read."""
         try:
-            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-                sock.settimeout(timeout)
-                sock.connect(str(self.socket))
-                sock.sendall(b"*2\r\n$4\r\nINFO\r\n$11\r\npersistence\r\n")
-                data = b""
-                while not (data.startswith(b"$") and b"\r\n" in data
-                           and len(data) >= data.index(b"\r\n") + 2 + int(data[1:data.index(b"\r\n")])):
-                    chunk = sock.recv(65536)
-                    if not chunk:
-                        return None
-                    data += chunk
-        except (OSError, ValueError):
+            client = self._one_try_client(timeout)
+            try:
+                return int(client.info("persistence")["rdb_changes_since_last_save"])
+            finally:
+                client.close()
+        except Exception:
             return None
-        for line in data.decode("ascii", "replace").splitlines():
-            if line.startswith("rdb_changes_since_last_save:"):
-                return int(line.split(":", 1)[1])
-        return None
 
     def _shutdown(self, timeout: float = 30.0) -> bool:
         """SHUTDOWN SAVE, checked: the server exits only once its snapshot is written.  A server holding no
         change since its last snapshot (every write command saves before it reports; a read-only session
-        changes nothing) exits with SHUTDOWN NOSAVE instead: rewriting gigabytes it loaded unchanged took
-        longer than the wait for it to exit."""
+        changes nothing) exits with SHUTDOWN NOSAVE instead of rewriting the snapshot it loaded unchanged
+        (2.5 GB for a 3.5-million-element collection)."""
         if not self.alive():
             return False
         pid = self.pid()
