@@ -11,8 +11,10 @@ optional: if it cannot be built, graphsr uses the pure-Python walker, which
 computes the same arrays (tests check both agree), only slower.
 
 graphsr.measures.esr._survival multiplies ESR's survival along each
-assessment's events in one pass; without it numpy computes the same with
-cumulated logarithms.
+assessment's events in one pass, and for element runs scored with a learned
+model's transition table walks every (assessment, result) pair in one pass,
+summing the expectations by cut-off; without it numpy computes the same with
+cumulated logarithms and arrays per pair.
 """
 
 from setuptools import Extension, setup

@@ -126,3 +126,49 @@ def test_trec_document_files_score_on_the_command_line_as_ir_measures(tmp_path, 
     assert main(["eval", str(qp), str(mixed)]) == 2
     assert f"{mixed}:2: a file mixes TREC document lines ('topic Q0 docno rank score run_id') and element lines" \
         in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("qrels_ids, run_ids", [("str", "str"), ("object", "str"), ("str", "object"),
+                                                ("int", "str"), ("str", "int"), ("int", "int"),
+                                                ("mixed", "str"), ("str", "mixed")])
+def test_frame_runs_coded_with_their_assessments_whatever_the_id_types(qrels_ids, run_ids):
+    """A DataFrame run is coded after its assessments' names when both hold text (one factorisation); ids of
+    other types (numbers, or a mix where 7 and "7" are one name) are coded apart and mapped: the values are the
+    same as from dicts keyed by the ids as text, topics and documents the assessments lack included."""
+    rng = np.random.default_rng(11)
+    q, r = [], []
+    for t in range(12):
+        judged = rng.choice(60, size=15, replace=False)
+        q += [(t, int(d), int(rng.integers(0, 3))) for d in judged]
+        ranked = rng.choice(90, size=int(rng.integers(1, 40)), replace=False)  # documents 60..89: never judged
+        r += [(t, int(d), float(rng.integers(0, 6))) for d in ranked]
+    r += [(99, 5, 1.0), (99, 7, 2.0)]  # a topic the assessments lack
+
+    def frame(rows, ids, value):
+        df = pd.DataFrame(rows, columns=["query_id", "doc_id", value])
+        if ids == "int":
+            return df
+        as_text = df.assign(query_id=df.query_id.astype(str), doc_id=df.doc_id.astype(str))
+        if ids == "object":
+            return as_text.astype({"query_id": object, "doc_id": object})
+        if ids == "mixed":  # some ids as numbers, some as text, in one object column
+            mixed = as_text.astype({"query_id": object, "doc_id": object})
+            mixed.loc[::2, "doc_id"] = df.doc_id[::2].to_numpy()
+            mixed.loc[::3, "query_id"] = df.query_id[::3].to_numpy()
+            return mixed
+        return as_text
+
+    names = ["P@5", "AP", "nDCG@10", "R@20", "P(rel=2)@10"]
+    q_dict, r_dict = {}, {}
+    for t, d, v in q:
+        q_dict.setdefault(str(t), {})[str(d)] = v
+    for t, d, v in r:
+        r_dict.setdefault(str(t), {})[str(d)] = v
+    expected = graphsr.calc_aggregate(names, q_dict, r_dict)
+    got = graphsr.calc_aggregate(names, frame(q, qrels_ids, "relevance"), frame(r, run_ids, "score"))
+    for n in names:
+        assert got[graphsr.parse_measure(n)] == pytest.approx(expected[graphsr.parse_measure(n)], abs=1e-12), n
+    qrels = graphsr.as_qrels(frame(q, qrels_ids, "relevance"))
+    run = graphsr.as_run(frame(r, run_ids, "score"), vocabulary=qrels)
+    # a run whose ids are all text: one factorisation after the assessments' names (whatever theirs were)
+    assert (run.columns.coded_as is qrels.columns) == (run_ids in ("str", "object"))

@@ -227,3 +227,46 @@ def test_the_c_scanner_reads_element_qrels_as_the_line_reader_does():
     (e, s) grades; anything the fast path declines the line reader reads or refuses, with the same message."""
     _reads_as_the_line_reader(element_qrels_text(), lambda b: SCAN.scan_element_qrels(b, {}, {}, {}), ".qrels",
                               read_element_qrels, _read_qrels_lines, _element_view, examples=400, same_refusal=True)
+
+
+DICT_NAME = st.sampled_from(["1", "2", "10", "d5", "D5", "é", "x\x7fy", "a b", "", "\ud800", "日本"])
+DICT_VALUE = st.one_of(st.integers(-3, 3), st.sampled_from([0.5, -0.25, 1e300, 2.0]))
+
+
+def _lines_of(columns):
+    return ([(columns.topic_names[t], columns.doc_names[d], v) for t, d, v in
+             zip(columns.topic.tolist(), columns.doc.tolist(), columns.value.tolist())], tuple(columns.empty_topics))
+
+
+@pytest.mark.skipif(SCAN is None, reason="the C scanner is not built")
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(DICT_NAME, st.dictionaries(DICT_NAME, DICT_VALUE, max_size=5), max_size=4),
+       st.dictionaries(DICT_NAME, st.dictionaries(DICT_NAME, DICT_VALUE, max_size=5), max_size=4))
+def test_dicts_are_read_in_c_as_in_python_and_share_the_assessments_codes(qrels, run):
+    """{query_id: {doc_id: value}} dicts read by the C scanner (names looked up by their UTF-8 bytes in the
+    vocabulary's index) give the lines the Python reader gives, non-ASCII names included (a name with no UTF-8
+    form is handed to the Python reader); a run read with the assessments' vocabulary gives each name the
+    assessments' code."""
+    from unittest import mock
+
+    from graphsr.io.frames import _dict_columns
+
+    class Vocabulary:
+        def __init__(self, columns):
+            self.columns = columns
+
+    fast_q = _dict_columns(qrels, "qrels", "relevance")
+    fast_r = _dict_columns(run, "a run", "score", Vocabulary(fast_q))
+    with mock.patch("graphsr.io._lines.c_scanner", return_value=None):
+        slow_q = _dict_columns(qrels, "qrels", "relevance")
+        slow_r = _dict_columns(run, "a run", "score", Vocabulary(slow_q))
+    assert _lines_of(fast_q) == _lines_of(slow_q)
+    assert _lines_of(fast_r) == _lines_of(slow_r)
+    if fast_r.index is not None and fast_q.index is not None and fast_r.index[1] is fast_q.index[1]:  # read in C
+        known = dict(zip(fast_q.doc_names, range(len(fast_q.doc_names))))
+        for d in fast_r.doc.tolist():
+            name = fast_r.doc_names[d]
+            assert (d < len(fast_q.doc_names)) == (name in known) and (name not in known or known[name] == d)
+    else:  # a name the C scanner handed over: read in Python, with codes of its own
+        names = {n for data in (qrels, run) for t, per in data.items() for n in (t, *per)}
+        assert "\ud800" in names

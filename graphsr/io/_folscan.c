@@ -194,31 +194,62 @@ static Index *index_of(int which, PyObject *dict) {
         Py_INCREF(dict);
         ix->dict = dict;
     }
-    return index_sync(ix) < 0 ? NULL : ix;
+    if (index_sync(ix) < 0) { /* a key that is not a str, or has no UTF-8 form: no half-synced index is kept */
+        index_free(ix);
+        return NULL;
+    }
+    return ix;
 }
 
-/* the code of name [s, s+len), added to the dict (and index) if new; -1 with an exception on failure */
-static int64_t index_code(Index *ix, const char *s, Py_ssize_t len) {
+/* the code of name [s, s+len) in the index, or -2 where it is not there */
+static int64_t index_find(const Index *ix, const char *s, Py_ssize_t len) {
+    if (!ix->cap) return -2;
     uint64_t h = hash_bytes(s, len);
     uint32_t tag = tag_of(h);
-    if (ix->cap) {
-        for (Py_ssize_t j = (Py_ssize_t)(h & (uint64_t)(ix->cap - 1)); ix->slots[j].tag; j = (j + 1) & (ix->cap - 1)) {
-            if (ix->slots[j].tag != tag) continue;
-            uint32_t e = ix->slots[j].entry;
-            const int64_t *at = ix->offsets + e;
-            if (at[1] - at[0] == len && same_bytes(ix->keys + at[0], s, len))
-                return ix->codes == NULL ? (int64_t)e : ix->codes[e];
-        }
+    for (Py_ssize_t j = (Py_ssize_t)(h & (uint64_t)(ix->cap - 1)); ix->slots[j].tag; j = (j + 1) & (ix->cap - 1)) {
+        if (ix->slots[j].tag != tag) continue;
+        uint32_t e = ix->slots[j].entry;
+        const int64_t *at = ix->offsets + e;
+        if (at[1] - at[0] == len && same_bytes(ix->keys + at[0], s, len))
+            return ix->codes == NULL ? (int64_t)e : ix->codes[e];
     }
-    PyObject *key = PyUnicode_DecodeASCII(s, len, NULL);
-    if (key == NULL) return -1;
+    return -2;
+}
+
+/* `key` (a str whose UTF-8 bytes are [s, s+len)) added to the dict with the next code, and to the index */
+static int64_t index_add(Index *ix, PyObject *key) {
     int64_t c = (int64_t)PyDict_Size(ix->dict);
     PyObject *v = PyLong_FromLongLong(c);
     int bad = v == NULL || PyDict_SetItem(ix->dict, key, v) < 0;
     Py_XDECREF(v);
-    Py_DECREF(key);
     if (bad || index_sync(ix) < 0) return -1;
     return c;
+}
+
+/* the code of name [s, s+len), added to the dict (and index) if new; -1 with an exception on failure */
+static int64_t index_code(Index *ix, const char *s, Py_ssize_t len) {
+    int64_t c = index_find(ix, s, len);
+    if (c != -2) return c;
+    PyObject *key = PyUnicode_DecodeASCII(s, len, NULL);
+    if (key == NULL) return -1;
+    c = index_add(ix, key);
+    Py_DECREF(key);
+    return c;
+}
+
+/* the code of the str `key`, added to the dict (and index) if new; -1 with an exception on failure, -3 (no
+   exception) for a str with no UTF-8 form (a lone surrogate: the Python reader takes it).  Looked up by its UTF-8
+   bytes in the index (which a compact ASCII str holds in place): no dict probe, no Python object. */
+static int64_t index_code_of(Index *ix, PyObject *key) {
+    Py_ssize_t len;
+    const char *s = PyUnicode_AsUTF8AndSize(key, &len);
+    if (s == NULL) {
+        if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) return -1;
+        PyErr_Clear();
+        return -3;
+    }
+    int64_t c = index_find(ix, s, len);
+    return c != -2 ? c : index_add(ix, key);
 }
 
 /* A name -> code look-up that remembers the previous line's name (runs repeat it). */
@@ -962,18 +993,6 @@ static PyObject *scan_element_qrels(PyObject *self, PyObject *args) {
     return result;
 }
 
-/* The code of `key` in `dict` (added with code len(dict) if new); -1 with an exception on failure. */
-static int64_t dict_code(PyObject *dict, PyObject *key) {
-    PyObject *code = PyDict_GetItemWithError(dict, key); /* borrowed */
-    if (code != NULL) return PyLong_AsLongLong(code);
-    if (PyErr_Occurred()) return -1;
-    int64_t c = (int64_t)PyDict_Size(dict);
-    PyObject *v = PyLong_FromLongLong(c);
-    if (v == NULL || PyDict_SetItem(dict, key, v) < 0) c = -1;
-    Py_XDECREF(v);
-    return c;
-}
-
 static PyObject *scan_dict(PyObject *self, PyObject *args) {
     PyObject *data, *topics, *docs;
     if (!PyArg_ParseTuple(args, "O!O!O!", &PyDict_Type, &data, &PyDict_Type, &topics, &PyDict_Type, &docs))
@@ -988,10 +1007,23 @@ static PyObject *scan_dict(PyObject *self, PyObject *args) {
     double *val = malloc((size_t)(n ? n : 1) * sizeof(double));
     PyObject *empty = PyList_New(0), *result = NULL;
     int failed = tc == NULL || dc == NULL || val == NULL || empty == NULL, fallback = 0;
+    Index *tix = failed ? NULL : index_of(0, topics), *dix = tix == NULL ? NULL : index_of(1, docs);
+    if (!failed && dix == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) { /* a vocabulary name with no UTF-8 form */
+            PyErr_Clear();
+            fallback = 1;
+        } else {
+            failed = 1;
+        }
+    }
     Py_ssize_t k = 0;
     pos = 0;
     while (!failed && !fallback && PyDict_Next(data, &pos, &q, &inner)) {
-        int64_t t = dict_code(topics, q);
+        int64_t t = index_code_of(tix, q);
+        if (t == -3) {
+            fallback = 1;
+            break;
+        }
         if (t < 0) {
             failed = 1;
             break;
@@ -1018,7 +1050,11 @@ static PyObject *scan_dict(PyObject *self, PyObject *args) {
                 fallback = 1;
                 break;
             }
-            int64_t c = dict_code(docs, d);
+            int64_t c = index_code_of(dix, d);
+            if (c == -3) {
+                fallback = 1;
+                break;
+            }
             if (c < 0) {
                 failed = 1;
                 break;

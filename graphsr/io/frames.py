@@ -131,13 +131,13 @@ def _dict_columns(data: dict, what: str, value: str, vocabulary=None):
     the topics and the rest in bulk (values converted by numpy; a value that is not a number is then looked
     for, to name it)."""
     from ..model.columns import DocumentColumns
-    from ._lines import c_scanner
+    from ._lines import c_scanner, scanned
 
     scan = c_scanner()
     if scan is not None:  # str keys and int or float values: in C
         shared = getattr(getattr(vocabulary, "columns", None), "index", None)
         topic_index, index = shared if shared is not None else ({}, {})  # new names extend a shared vocabulary
-        got = scan.scan_dict(data, topic_index, index)
+        got = scanned(scan, "scan_dict", data, topic_index, index)
         if got is not None:
             topic, doc, values, empty = got
             return DocumentColumns(list(topic_index), list(index), topic, doc, values, empty_topics=tuple(empty),
@@ -188,17 +188,46 @@ def _codes(column) -> tuple[np.ndarray, list[str]]:
     return codes.astype(np.int64, copy=False), names
 
 
-def _frame_columns_of(frame, value: str, what: str):
-    """The document columns of a DataFrame without an ``xpath`` column."""
+def _codes_after(column, known: list[str]) -> tuple[np.ndarray, list[str]] | None:
+    """A text column's values as codes in a vocabulary that starts with the distinct names ``known`` (each
+    coded by its position) and goes on with the column's other values in order of first appearance: one
+    factorisation of both together.  None where the column does not hold text, or where values of different
+    types read the same (the caller then codes the column on its own)."""
+    import pandas as pd
+
+    if column.dtype.kind not in "OUT" and not isinstance(column.dtype, pd.StringDtype):
+        return None  # numbers: 1 and "1" must be one name; _codes says so
+    both = pd.concat([pd.Series(known, dtype=column.dtype), column], ignore_index=True)
+    codes, uniques = pd.factorize(both, use_na_sentinel=False)
+    names = uniques.tolist()
+    if not all(type(x) is str for x in names[len(known):]):
+        names = [str(x) for x in names]
+        if len(set(names)) < len(names):
+            return None
+    return codes[len(known):].astype(np.int64, copy=False), names
+
+
+def _frame_columns_of(frame, value: str, what: str, vocabulary=None):
+    """The document columns of a DataFrame without an ``xpath`` column; with ``vocabulary`` (document
+    assessments), coded in the assessments' codes where its columns hold text (then the flat measures look
+    the grades up by code, with no map from one vocabulary to the other)."""
     from ..model.columns import DocumentColumns
 
-    t, topics = _codes(frame["query_id"])
-    d, docs = _codes(frame["doc_id"])
+    shared = getattr(vocabulary, "columns", None)
+    joint = None
+    if isinstance(shared, DocumentColumns):
+        joint = _codes_after(frame["query_id"], shared.topic_names), _codes_after(frame["doc_id"], shared.doc_names)
+    if joint is not None and None not in joint:
+        (t, topics), (d, docs) = joint
+    else:
+        shared = None
+        t, topics = _codes(frame["query_id"])
+        d, docs = _codes(frame["doc_id"])
     try:
         values = frame[value].to_numpy(dtype=float)
     except (TypeError, ValueError):
         raise GraphsrInputError(f"{what}: expected numbers in the column {value}") from None
-    return DocumentColumns(topics, docs, t, d, values)
+    return DocumentColumns(topics, docs, t, d, values, coded_as=shared)
 
 
 def _element_frame_qrels(topics: list[str], docids: list[str], xpaths: list[str], values: list[float]):
@@ -262,7 +291,7 @@ def as_run(run, name: str = "run", vocabulary=None):
         if "xpath" not in run.columns:
             from ..model.run import Run
 
-            return Run.from_columns(_frame_columns_of(run, "score", "a run"), name, None, (name,))
+            return Run.from_columns(_frame_columns_of(run, "score", "a run", vocabulary), name, None, (name,))
         return run_from_columns(_strings(run["query_id"]), _strings(run["doc_id"]),
                                 _floats(run["score"], "a run", "score"), _strings(run["xpath"]), name)
     if isinstance(run, (bytes, int, float)) or run is None:

@@ -49,6 +49,9 @@ class DocumentColumns:
     #: The name -> code dicts the codes came from, when they are a vocabulary shared with other columns (a run
     #: read with its assessments' codes): codes below ``len(names)`` of the other columns mean the same names.
     index: tuple[dict, dict] | None = None
+    #: The columns (assessments) whose codes these share, when they were coded after them (a DataFrame run read
+    #: with its assessments): codes below their ``len(topic_names)`` and ``len(doc_names)`` mean the same names.
+    coded_as: "DocumentColumns | None" = None
 
     def __len__(self) -> int:
         return len(self.topic)

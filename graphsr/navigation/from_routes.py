@@ -28,6 +28,7 @@ from ..errors import GraphsrInputError, UnknownNodeError
 from ..model.document import DocumentTree, resolve_node
 from ..model.routes import Routes
 from ..summaries.summary import Summary
+from .elementwise import NodeTransitions
 from .transitions import StepNavigation
 
 __all__ = ["EFFORTS", "step_weight", "aggregated_weights", "RouteModel", "route_model", "element_route_model", "summary_route_model", "depth4_prior", "depth4_states", "DEPTH4"]
@@ -84,46 +85,13 @@ class RouteModel:
         self.effort = effort
         self._matrix = None  # the transition matrix as indexed by elementwise, made once
 
-    def elementwise(self, base: np.ndarray):
-        """``f(to_ids, from_ids)`` -> element-wise p~(to; from) for node ids ``code << 32 | i``,
-        given ``base[code]``: the offset of the document coded ``code`` in :attr:`offsets`
-        (-1 for a document the model does not know).
-
-        Both nodes of a pair must lie in one document (ESR pairs do): steps never
-        cross documents, so there is no cross-document check.
-        """
-        base = np.asarray(base, dtype=np.int64)
-        state = self.nav.state_of
+    def elementwise(self, base: np.ndarray) -> NodeTransitions:
+        """Element-wise p~(to; from) for node ids ``code << 32 | i``, given ``base[code]``: the offset of the
+        document coded ``code`` in :attr:`offsets` (-1 for a document the model does not know).  See
+        :class:`~graphsr.navigation.elementwise.NodeTransitions`."""
         if self._matrix is None:  # summary models: a dense array, plain indexing; elementary: sparse rows
-            P = self.nav.P
-            self._matrix = P.toarray() if P.shape[0] <= 4096 else P.tocsr()
-        matrix, dense = self._matrix, isinstance(self._matrix, np.ndarray)
-        if dense:  # one flat gather: three times faster than a 2-d fancy index
-            flat, width = matrix.reshape(-1), matrix.shape[1]
-
-        def f(to_ids, from_ids):
-            to_ids, from_ids = np.asarray(to_ids, dtype=np.int64), np.asarray(from_ids, dtype=np.int64)
-            if len(to_ids) == 0:
-                return np.zeros(0)
-            gt, gf = base[to_ids >> 32], base[from_ids >> 32]
-            unknown = (gt < 0) | (gf < 0)
-            gt += to_ids & 0xFFFFFFFF
-            gf += from_ids & 0xFFFFFFFF
-            any_unknown = unknown.any()
-            if any_unknown:
-                gt[unknown] = gf[unknown] = 0
-            st, sf = state.take(gt), state.take(gf)
-            if dense:
-                sf *= width
-                sf += st
-                vals = flat.take(sf)
-            else:
-                vals = np.asarray(matrix[sf, st]).ravel()
-            if any_unknown:
-                vals[unknown] = 0.0
-            return vals
-
-        return f
+            self._matrix = NodeTransitions(np.zeros(0, np.int64), self.nav.state_of, self.nav.P)
+        return self._matrix.with_base(base)  # the matrix prepared once, shared by every run
 
 
 def route_model(routes: Routes, documents: Mapping[str, DocumentTree], partition: str | Summary = "elements",

@@ -45,7 +45,12 @@ class ESRInputs:
         Relevance value (binary, or highlighted characters).
     nav : callable
         ``nav(to_nodes, from_nodes)`` -> element-wise :math:`\tilde p(to; from)`
-        for equal-length arrays of node ids of one document each.
+        for equal-length arrays of node ids of one document each.  When it is a
+        :class:`~graphsr.navigation.elementwise.NodeTransitions` (a learned model's
+        table of states and transitions) and every result is one element, the
+        kernel walks the (assessment, result) pairs in one compiled pass
+        (``graphsr.measures.esr._survival.accumulate``) instead of building an array
+        per pair; the tests check both ways give the same values.
     """
 
     ranked: RankedNodes
@@ -112,14 +117,9 @@ class _Buckets:
     grid: computed once, then :meth:`cumulated` for any weights over the same channels."""
 
     def __init__(self, channels: list[tuple[np.ndarray, np.ndarray]], T: int, cutoffs: np.ndarray):
-        self.order = np.argsort(cutoffs, kind="stable")
-        ks = cutoffs[self.order]
-        K, C = len(ks), len(channels)
         L = max([int(p.max()) + 1 for _, p in channels if len(p)], default=1)
-        if np.array_equal(ks, np.arange(1, K + 1)):  # every cut-off 1..K: the bucket is the position
-            bucket_of = np.minimum(np.arange(L), K)
-        else:
-            bucket_of = np.searchsorted(ks, np.arange(L), side="right")
+        self.order, bucket_of = _bucket_of(cutoffs, L)
+        K, C = len(cutoffs), len(channels)
         self.index = np.concatenate([(c * T + rows) * (K + 1) + bucket_of[positions]
                                      for c, (rows, positions) in enumerate(channels)])
         self.shape = (C, T, K + 1)
@@ -128,19 +128,37 @@ class _Buckets:
         C, T, K1 = self.shape
         w = np.concatenate([np.asarray(x, dtype=float) for x in weights])
         grid = np.bincount(self.index, weights=w, minlength=C * T * K1).reshape(C, T, K1)
-        out = np.cumsum(grid[:, :, :K1 - 1], axis=2)
-        order = self.order
-        if np.any(order != np.arange(K1 - 1)):  # cut-offs given out of order: back to their order
-            back = np.empty_like(out)
-            back[:, :, order] = out
-            return back
-        return out
+        return _cumulate(grid[:, :, :K1 - 1], self.order)
 
 
-def _pairs(x: ESRInputs) -> tuple[np.ndarray, np.ndarray]:
-    """Every (assessment, result) pair of one topic and document, ordered by assessment then rank:
-    ``pa`` (assessment) and ``pj`` (result)."""
-    r, n = x.ranked, len(x.assess_node)
+def _bucket_of(cutoffs: np.ndarray, L: int) -> tuple[np.ndarray, np.ndarray]:
+    """The order that sorts the cut-offs, and the bucket of each rank position 0 .. L-1: the number of cut-offs
+    at or below it (an event at position p counts for the cut-offs k > p; bucket K: beyond every cut-off)."""
+    order = np.argsort(cutoffs, kind="stable")
+    ks = cutoffs[order]
+    K = len(ks)
+    if np.array_equal(ks, np.arange(1, K + 1)):  # every cut-off 1..K: the bucket is the position
+        return order, np.minimum(np.arange(L), K)
+    return order, np.searchsorted(ks, np.arange(L), side="right")
+
+
+def _cumulate(grid: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """Buckets ``(..., K)`` cumulated along the sorted cut-offs, then put back in the cut-offs' given order."""
+    out = np.cumsum(grid, axis=-1)
+    if np.any(order != np.arange(len(order))):  # cut-offs given out of order: back to their order
+        back = np.empty_like(out)
+        back[..., order] = out
+        return back
+    return out
+
+
+def _groups(x: ESRInputs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The results each assessment may meet: those of its topic and document, in rank order.
+
+    Returns ``grouped`` (result numbers, grouped by (topic, assessed document) and in rank order within a group)
+    and, per assessment, where its group starts in ``grouped`` and how many results it holds.
+    """
+    r = x.ranked
     # (topic, document) groups holding assessments, numbered by a dense (topic, assessed document) table
     docs, a_local = np.unique(x.assess_doc, return_inverse=True)
     a_local = a_local.ravel()
@@ -167,10 +185,17 @@ def _pairs(x: ESRInputs) -> tuple[np.ndarray, np.ndarray]:
     grouped = cand[np.argsort(cg.astype(np.uint16) if G <= 1 << 16 else cg, kind="stable")]  # rank order kept
     gcount = np.bincount(cg, minlength=G)
     gstart = np.cumsum(gcount) - gcount
-    counts = gcount[a_group]
+    return grouped, gstart[a_group], gcount[a_group]
+
+
+def _pairs(x: ESRInputs) -> tuple[np.ndarray, np.ndarray]:
+    """Every (assessment, result) pair of one topic and document, ordered by assessment then rank:
+    ``pa`` (assessment) and ``pj`` (result)."""
+    n = len(x.assess_node)
+    grouped, first, counts = _groups(x)
     pa = np.repeat(np.arange(n), counts)
     offset = np.arange(len(pa)) - np.repeat(np.cumsum(counts) - counts, counts)
-    pj = grouped[np.repeat(gstart[a_group], counts) + offset]
+    pj = grouped[np.repeat(first, counts) + offset]
     return pa, pj
 
 
@@ -218,9 +243,9 @@ def survival(pa: np.ndarray, q: np.ndarray, n: int) -> tuple[np.ndarray, np.ndar
 
 
 try:
-    from ._survival import survival as _SURVIVAL
+    from ._survival import accumulate as _ACCUMULATE, survival as _SURVIVAL
 except ImportError:  # pragma: no cover - the extension is optional
-    _SURVIVAL = None
+    _SURVIVAL = _ACCUMULATE = None
 
 
 def _curves(x: ESRInputs, cutoffs: list[np.ndarray], rels: list[np.ndarray]) -> list[dict[str, np.ndarray]]:
@@ -245,8 +270,11 @@ def _curves(x: ESRInputs, cutoffs: list[np.ndarray], rels: list[np.ndarray]) -> 
             out["misses"][:] = np.bincount(x.assess_topic, weights=rel, minlength=T)[:, None]
             out["recall_base"] = out["misses"].copy()
         return outs
-    pa, pj = _pairs(x)
     single = len(r.item_result) == m  # element results: one item per result
+    table = getattr(x.nav, "transition_table", None)
+    if single and _ACCUMULATE is not None and table is not None:
+        return _curves_in_one_pass(x, table(), cutoffs, rels, outs, pos)
+    pa, pj = _pairs(x)
     # the items of each pair's result, against the assessment's node
     if single:
         pair_of_item, item_idx = None, pj
@@ -300,6 +328,40 @@ def _curves(x: ESRInputs, cutoffs: list[np.ndarray], rels: list[np.ndarray]) -> 
             buckets[key] = _Buckets([(ev_rows, ev_pos), (ht, hp), (ht, hp)], T, ks)
         weights = [np.concatenate([rel[pa] * found, -rel[hit] * (1.0 - s_hit[hit])]), rel[hit] * hit_share, rel[hit]]
         out["near_misses"], out["hits"], hit_rel = buckets[key].cumulated(weights)
+        total = np.bincount(topic_a, weights=rel, minlength=T)
+        out["misses"] = total[:, None] - hit_rel - out["near_misses"]
+        out["recall_base"] = out["hits"] + out["near_misses"] + out["misses"]
+    return outs
+
+
+def _curves_in_one_pass(x: ESRInputs, table, cutoffs: list[np.ndarray], rels: list[np.ndarray],
+                        outs: list[dict[str, np.ndarray]], pos: np.ndarray) -> list[dict[str, np.ndarray]]:
+    """:func:`_curves` for element runs whose navigation is a transition table: the events (results above each
+    assessment's hit that lead to it), the survival and the bucketed sums in one pass in C, with no array per
+    (assessment, result) pair.  The same quantities as the numpy path, summed in another order."""
+    r = x.ranked
+    T = len(r.topics)
+    grouped, first, counts = _groups(x)
+    g_node = r.item_node.take(grouped)
+    g_pos = pos.take(grouped)
+    states = table.states
+    a_state, g_state = states(x.assess_node), states(g_node)
+    width = table.width
+    if table.dense is not None:
+        args = (True, table.dense.reshape(-1), None, None)
+    else:
+        args = (False, table.data, table.indices, table.indptr)
+    L = int(g_pos.max()) + 1 if len(g_pos) else 1
+    modes, orders = [], []
+    for rel, ks in zip(rels, cutoffs):
+        order, bucket_of = _bucket_of(ks, L)
+        modes.append((rel, bucket_of, len(ks)))
+        orders.append(order)
+    grids = _ACCUMULATE(x.assess_topic, x.assess_node, a_state, first, counts, g_node, g_pos, g_state, *args,
+                        width, T, modes)
+    topic_a = x.assess_topic
+    for out, rel, grid, order in zip(outs, rels, grids, orders):
+        out["near_misses"], out["hits"], hit_rel = _cumulate(grid, order)
         total = np.bincount(topic_a, weights=rel, minlength=T)
         out["misses"] = total[:, None] - hit_rel - out["near_misses"]
         out["recall_base"] = out["hits"] + out["near_misses"] + out["misses"]

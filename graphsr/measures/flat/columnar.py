@@ -39,7 +39,10 @@ class JudgedDocuments:
         return dict(zip(self.columns.doc_names, range(len(self.columns.doc_names))))
 
     def shares_codes(self, run: DocumentColumns) -> bool:
-        """Whether ``run`` was coded with the assessments' own name -> code dicts."""
+        """Whether ``run`` was coded with the assessments' own codes (their name -> code dicts, or after their
+        names)."""
+        if run.coded_as is self.columns:
+            return True
         mine = self.columns.index
         return mine is not None and run.index is not None and run.index[0] is mine[0] and run.index[1] is mine[1]
 
