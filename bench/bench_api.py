@@ -228,20 +228,32 @@ def main() -> None:
         inside = in_process(qp, rp, args.repeat)
         big = {}
         if args.big:
-            bq, br = write_big(Path(tmp), args.big, 1000)
-            size = br.stat().st_size
-            # one command per process, so that each peak is that command's own (the children's maximum)
-            for name, cmd in (("graphsr eval", [str(bindir / "graphsr"), "eval", str(bq), str(br),
-                                                *(a for m in MEASURES for a in ("-m", m))]),
-                              ("ir_measures (command)", [str(bindir / "ir_measures"), str(bq), str(br),
-                                                         " ".join(MEASURES)])):
+            def peak_run(cmd):  # one command per process, so that each peak is that command's own
                 code = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
                         "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
                         "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-                out = subprocess.run([sys.executable, "-c", code, *cmd], capture_output=True, text=True, check=True,
+                got = subprocess.run([sys.executable, "-c", code, *cmd], capture_output=True, text=True, check=True,
                                      env=user_env()).stdout.split()
-                big[name] = (float(out[0]), int(out[1]) * 1024)
-            big["_lines"], big["_size"] = args.big * 1000, size
+                return float(got[0]), int(got[1]) * 1024
+
+            def graphsr_cmd(q, r):
+                return [str(bindir / "graphsr"), "eval", str(q), str(r), *(a for m in MEASURES for a in ("-m", m))]
+
+            scaling = []  # graphsr eval on a quarter, a half and the whole of the topics: the time per line
+            for part in (args.big // 4, args.big // 2):
+                folder = Path(tmp) / f"part{part}"
+                folder.mkdir()
+                pq, pr = write_big(folder, part, 1000)
+                scaling.append((part * 1000, min(peak_run(graphsr_cmd(pq, pr))[0] for _ in range(args.repeat))))
+            bq, br = write_big(Path(tmp), args.big, 1000)
+            size = br.stat().st_size
+            for name, cmd in (("graphsr eval", graphsr_cmd(bq, br)),
+                              ("ir_measures (command)", [str(bindir / "ir_measures"), str(bq), str(br),
+                                                         " ".join(MEASURES)])):
+                big[name] = peak_run(cmd)
+            scaling.append((args.big * 1000, min([big["graphsr eval"][0]] +
+                                                 [peak_run(graphsr_cmd(bq, br))[0] for _ in range(args.repeat - 1)])))
+            big["_lines"], big["_size"], big["_scaling"] = args.big * 1000, size, scaling
     out = {"topics": args.topics, "depth": args.depth, "values": ours,
            **{name: {"median_s": statistics.median(v), "runs_s": [round(x, 3) for x in v]} for name, v in times.items()}}
     print(f"{args.topics} topics x {args.depth} results, {', '.join(MEASURES)} (values equal to ir_measures; "
@@ -260,13 +272,17 @@ def main() -> None:
         print(f"  {name} takes {statistics.median(inside[name]) / ref:.2f}x pytrec_eval's time")
     out["in_process_s"] = {name: statistics.median(v) for name, v in inside.items()}
     if big:
-        lines, size = big.pop("_lines"), big.pop("_size")
+        lines, size, scaling = big.pop("_lines"), big.pop("_size"), big.pop("_scaling")
         print(f"{lines:,} lines ({size / 2**20:.0f} MB run file) on the command line:")
         for name, (seconds, peak) in big.items():
             print(f"  {name:<28} {seconds:6.2f} s, peak memory {peak / 2**20:5.0f} MB ({peak / size:.1f}x the run "
                   "file)")
-        out["big"] = {"lines": lines, "run_bytes": size, **{k: {"seconds": v[0], "peak_bytes": v[1]}
-                                                             for k, v in big.items()}}
+        print("  graphsr eval by size (best of the repeats; the step between sizes, per million lines):")
+        for (n0, s0), (n1, s1) in zip([(0, None)] + scaling, scaling):
+            step = "" if s0 is None else f"   +{(s1 - s0) / (n1 - n0) * 1e6:.2f} s per million lines"
+            print(f"    {n1:>9,} lines {s1:6.2f} s{step}")
+        out["big"] = {"lines": lines, "run_bytes": size, "scaling": scaling,
+                      **{k: {"seconds": v[0], "peak_bytes": v[1]} for k, v in big.items()}}
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))
 

@@ -49,6 +49,12 @@ def api_table(a: dict) -> str:
                     f"{g['peak_bytes'] / 2**20:.0f} MB peak ({g['peak_bytes'] / size:.1f}x the file) | "
                     f"{i['seconds']:.2f} s, {i['peak_bytes'] / 2**20:.0f} MB ({i['peak_bytes'] / size:.1f}x) | "
                     f"{i['seconds'] / g['seconds']:.1f}x as fast |")
+        scaling = big.get("scaling") or []
+        if len(scaling) > 1:  # the time each further line costs, between the sizes timed
+            steps = [(s1 - s0) / (n1 - n0) * 1e6 for (n0, s0), (n1, s1) in zip(scaling, scaling[1:])]
+            sizes = ", ".join(f"{n / 1e6:g}M: {t:.2f} s" for n, t in scaling)
+            rows.append(f"| `graphsr eval` by run size ({sizes}) | "
+                        f"{', '.join(f'+{x:.2f} s' for x in steps)} per further million lines | | linear |")
     return "\n".join(rows)
 
 
