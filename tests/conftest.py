@@ -9,6 +9,15 @@ import pytest
 from graphsr.model import DocumentTree
 
 
+def memberships(store, kind: str) -> int:
+    """How many stored elements hold a membership of summary ``kind`` (a property per kind: see
+    graphsr.store.ids)."""
+    from graphsr.store.ids import membership_property
+
+    prop = membership_property(kind)  # a fixed name from graphsr's list, never user text
+    return int(store.read_query(f"MATCH (e:Element) WHERE e.{prop} IS NOT NULL RETURN count(e) AS n")[0]["n"])
+
+
 def write(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")

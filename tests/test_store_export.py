@@ -40,30 +40,41 @@ def stored(tmp_path_factory):
     assert main(["store", "stop", "--store", url]) == 0
 
 
-def in_collection(node_id: str, label: str, props: dict, name: str) -> bool:
+def in_collection(node_id: str, label: str, props: dict, name: str, codes: set[int]) -> bool:
+    if label == "Store":  # the store's version and document counter go with every export
+        return True
     if label == "Collection":
         return node_id == f"C/{name}"
     if label == "Model":
         return props.get("collection") == name
+    if label == "Element":  # keyed by its document's code
+        return props["key"] // 2 ** 32 in codes
     return node_id.startswith(f"{LABEL_CODES[label]}/{name}/")
 
 
 def stored_graph(url: str, name: str) -> tuple[dict, collections.Counter]:
-    """The store's nodes and relationships of collection ``name``, read with plain queries; an empty array is
-    read as absent (the import tool cannot tell one from none)."""
+    """The store's nodes and relationships of collection ``name``, read with plain queries (elements named by
+    their import id, E:KEY); an empty array is read as absent (the import tool cannot tell one from none)."""
     def clean(p):
         return {k: v for k, v in p.items() if v != []}
 
+    def ident(node_id, key):
+        return node_id if node_id is not None else f"E:{key}"
+
     with open_store(url) as store:
+        codes = {r["code"] for r in store.read_query("MATCH (d:Document) WHERE d.collection = $c "
+                                                     "RETURN d.code AS code", {"c": f"C/{name}"})}
         nodes = {}
-        for r in store.read_query("MATCH (n) RETURN n.id AS id, labels(n) AS labels, properties(n) AS p"):
-            if in_collection(r["id"], r["labels"][0], r["p"], name):
-                nodes[r["id"]] = (tuple(r["labels"]), json.dumps(clean(r["p"]), sort_keys=True))
+        for r in store.read_query("MATCH (n) RETURN n.id AS id, n.key AS key, labels(n) AS labels, "
+                                  "properties(n) AS p"):
+            if in_collection(r["id"], r["labels"][0], r["p"], name, codes):
+                nodes[ident(r["id"], r["key"])] = (tuple(r["labels"]), json.dumps(clean(r["p"]), sort_keys=True))
         rels = collections.Counter()
-        for r in store.read_query("MATCH (a)-[r]->(b) RETURN a.id AS a, type(r) AS t, b.id AS b, "
-                                  "properties(r) AS p"):
-            if r["a"] in nodes:
-                rels[(r["a"], r["t"], r["b"], json.dumps(clean(r["p"] or {}), sort_keys=True))] += 1
+        for r in store.read_query("MATCH (a)-[r]->(b) RETURN a.id AS a, a.key AS ak, type(r) AS t, b.id AS b, "
+                                  "b.key AS bk, properties(r) AS p"):
+            a = ident(r["a"], r["ak"])
+            if a in nodes:
+                rels[(a, r["t"], ident(r["b"], r["bk"]), json.dumps(clean(r["p"] or {}), sort_keys=True))] += 1
     return nodes, rels
 
 
@@ -71,7 +82,7 @@ def exported_graph(directory) -> tuple[dict, collections.Counter]:
     nodes, rels = {}, collections.Counter()
     for path in sorted(directory.glob("*.csv")):
         for rec in read(path):
-            if "id" in rec:
+            if "labels" in rec:
                 assert rec["id"] not in nodes, f"{rec['id']} twice"
                 nodes[rec["id"]] = (tuple(rec["labels"]), json.dumps(rec["properties"], sort_keys=True))
             else:

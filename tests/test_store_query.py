@@ -42,8 +42,8 @@ def test_writes_are_refused(store, query, word):
 
 
 def test_words_in_strings_and_comments_are_not_clauses(store):
-    check_read_only("MATCH (e:Element) WHERE e.xpath <> 'CREATE (x)' // SET in a comment\nRETURN count(e) AS n")
-    rows = store.read_query("MATCH (e:Element) WHERE e.xpath <> 'DELETE' RETURN count(e) AS n /* MERGE */")
+    check_read_only("MATCH (e:Element) WHERE e.tag <> 'CREATE (x)' // SET in a comment\nRETURN count(e) AS n")
+    rows = store.read_query("MATCH (e:Element) WHERE e.tag <> 'DELETE' RETURN count(e) AS n /* MERGE */")
     assert rows == [{"n": 17}]
     assert store.read_query("CALL db.labels() YIELD label RETURN label ORDER BY label")
 
@@ -70,17 +70,21 @@ def test_the_readme_examples_run(store):
 
     doc = next(iter_documents(s["collection"]))
     one = store.read_query(blocks[0], {"doc": "mobydick"})
-    assert [r["xpath"] for r in one] == doc.xpaths() and [r["length"] for r in one] == doc.length.tolist()
+    assert [r["pre"] for r in one] == list(range(1, len(doc) + 1)) and [r["tag"] for r in one] == doc.tag_names()
+    assert [r["depth"] for r in one] == doc.depth.tolist() and [r["length"] for r in one] == doc.length.tolist()
     two = store.read_query(blocks[1], {"kind": "p*"})
-    summary = build_summary([doc], "p*")
+    summary = build_summary([doc], "p*", keep_extents=True)
     assert sorted(r["extent"] for r in two) == sorted(summary.extent_size.tolist())
-    three = store.read_query(blocks[2], {"topic": "1", "collection": "moby", "kind": "p*"})
-    assert len(three) == sum(1 for _ in read_element_qrels(s["qrels"]))
+    three = store.read_query(blocks[2], {"topic": "1", "collection": "moby"})
+    qrels = read_element_qrels(s["qrels"])
+    assert len(three) == sum(1 for _ in qrels)
+    node_of = {pre: summary.label(sid) for sid in range(len(summary)) for _, pre in summary.extent(sid)}
+    assert sorted(r["node"] for r in three) == sorted(node_of[doc.node(x) + 1] for _, _, x, _ in qrels)
 
 
 def test_the_query_command(store, capsys):
     url = store.url
-    assert main(["store", "query", "MATCH (e:Element) WHERE e.docid = $d RETURN count(e) AS n", "--param", "d=mobydick",
+    assert main(["store", "query", "MATCH (d:Document) WHERE d.docid = $d RETURN d.elements AS n", "--param", "d=mobydick",
                  "--store", url, "--format", "json"]) == 0
     assert '"n": 17' in capsys.readouterr().out
     assert main(["store", "query", "MATCH (e) DETACH DELETE e", "--store", url]) == 2

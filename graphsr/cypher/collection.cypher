@@ -1,24 +1,46 @@
-// Collections, documents and element nodes.  Every node is keyed by an `id`
-// string that graphsr computes (see graphsr/store/ids.py); MERGE on it makes
-// every load idempotent.
+// Collections, documents and element nodes.  Collections and documents are keyed by an `id` string that
+// graphsr computes (see graphsr/store/ids.py); MERGE on it makes every load idempotent.  Elements are keyed by
+// an integer `key`: their document's `code` times 2^32 plus their pre-order number (root 1), so a document's
+// elements are the keys code * 4294967296 + 1 .. (code + 1) * 4294967296 - 1.  Their summary memberships are
+// properties (in_p_star, in_p_star_c, in_c, in_tag: the SID of their summary node of that kind).
+
+// @name store_version
+// the schema version of this store (none: an empty store, or one written before versions were kept)
+OPTIONAL MATCH (s:Store) WHERE s.id = 'graphsr'
+OPTIONAL MATCH (c:Collection)
+RETURN s.version AS version, count(c) AS collections
+
+// @name merge_store
+// the Store node, made by the first load (before any collection: a store with collections and no Store node
+// was written by an earlier graphsr)
+MERGE (s:Store {id: 'graphsr'})
+ON CREATE SET s.version = 2, s.next_document = 1
+
+// @name allocate_document_codes
+// $n new document codes, unique in the store: the first is returned, the others follow it
+MERGE (s:Store {id: 'graphsr'})
+ON CREATE SET s.version = 2, s.next_document = 1
+SET s.next_document = s.next_document + $n
+RETURN s.next_document - $n AS first
 
 // @name merge_collection
 // A collection made by this version marks the documents whose elements are being written (Document.writing,
 // set before and cleared with complete): only those can hold what an interrupted load left, so only those
-// are deleted before a write.  A collection made before (no c.marked) has every incomplete document's
-// elements deleted first, as then.
+// are deleted before a write.
 MERGE (c:Collection {id: $id})
 ON CREATE SET c.name = $name, c.marked = true
 SET c.path = $path, c.documents = $documents, c.elements = $elements
 RETURN coalesce(c.marked, false) AS marked
 
 // @name merge_documents
+// a document keeps the code it was first stored with: the codes of the documents as stored are returned
 UNWIND $rows AS r
 MATCH (c:Collection) WHERE c.id = r.collection
 MERGE (d:Document {id: r.id})
-ON CREATE SET d.docid = r.docid, d.collection = r.collection
+ON CREATE SET d.docid = r.docid, d.collection = r.collection, d.code = r.code
 SET d.elements = r.elements, d.length = r.length, d.stored = CASE WHEN r.stored THEN true ELSE coalesce(d.stored, false) END
 MERGE (c)-[:HAS_DOCUMENT]->(d)
+RETURN d.id AS id, d.code AS code
 
 // Element nodes are written per document: a document whose elements are
 // complete (for the summary kinds asked) is skipped; any other has what a
@@ -28,7 +50,7 @@ MERGE (c)-[:HAS_DOCUMENT]->(d)
 // @name documents_state
 UNWIND $ids AS i
 MATCH (d:Document) WHERE d.id = i
-RETURN d.id AS id, d.complete AS complete, coalesce(d.writing, false) AS writing
+RETURN d.id AS id, d.code AS code, d.complete AS complete, coalesce(d.writing, false) AS writing
 
 // @name mark_documents_writing
 UNWIND $ids AS i
@@ -36,32 +58,31 @@ MATCH (d:Document) WHERE d.id = i
 SET d.writing = true
 
 // @name delete_document_elements
-UNWIND $ids AS i
-MATCH (e:Element) WHERE e.doc = i
+// every element of the documents coded $codes
+UNWIND $codes AS code
+WITH code * 4294967296 AS lo
+MATCH (e:Element) WHERE e.key > lo AND e.key < lo + 4294967296
 DETACH DELETE e
 
 // @name create_elements
+// The elements of whole documents in one statement, under the local store's writer lock: rows are
+// [key, pre, tag, depth, offset, length, in_p_star, in_p_star_c, in_c, in_tag] (null: a kind not stored);
+// $roots holds [document code, row of its root], $children [row of the parent, row of the child] (the
+// nodes just created are found by their row: no look-up).  Every batch holds at least one root.
 UNWIND $rows AS r
-CREATE (e:Element {id: r.id, doc: r.doc, docid: r.docid, pre: r.pre, xpath: r.xpath, tag: r.tag, depth: r.depth, offset: r.offset, length: r.length})
-WITH e, r
-UNWIND r.nodes AS node
-MATCH (n:SummaryNode) WHERE n.id = node
-CREATE (e)-[:MEMBER_OF]->(n)
-
-// @name create_roots
-UNWIND $rows AS r
-MATCH (d:Document) WHERE d.id = r.doc
-MATCH (e:Element) WHERE e.id = r.root
-CREATE (d)-[:ROOT]->(e)
-
-// @name create_children
-UNWIND $rows AS r
-MATCH (p:Element) WHERE p.id = r.parent
-MATCH (c:Element) WHERE c.id = r.child
-CREATE (p)-[:CHILD]->(c)
+CREATE (e:Element {key: r[0], pre: r[1], tag: r[2], depth: r[3], offset: r[4], length: r[5], in_p_star: r[6], in_p_star_c: r[7], in_c: r[8], in_tag: r[9]})
+WITH collect(e) AS es
+UNWIND $roots AS q
+WITH es, q[0] AS code, es[q[1]] AS root
+MATCH (d:Document) WHERE d.code = code
+CREATE (d)-[:ROOT]->(root)
+WITH es, count(*) AS roots
+UNWIND $children AS p
+WITH es[p[0]] AS parent, es[p[1]] AS child
+CREATE (parent)-[:CHILD]->(child)
 
 // The same writes for a store that other loads may write at the same time
-// (Neo4j, where no writer lock is held): MERGE on the unique `id` of each
+// (Neo4j, where no writer lock is held): MERGE on the unique `key` of each
 // element (the uniqueness constraint makes a concurrent duplicate impossible;
 // relationships MERGE between bound nodes, which Neo4j locks), and instead of
 // deleting an unfinished document's elements, only those a longer earlier
@@ -70,29 +91,36 @@ CREATE (p)-[:CHILD]->(c)
 
 // @name trim_document_elements
 UNWIND $rows AS r
-MATCH (e:Element) WHERE e.doc = r.doc AND e.pre > r.elements
+WITH r.code * 4294967296 AS lo, r.elements AS n
+MATCH (e:Element) WHERE e.key > lo + n AND e.key < lo + 4294967296
 DETACH DELETE e
 
 // @name merge_elements
 UNWIND $rows AS r
-MERGE (e:Element {id: r.id})
-SET e.doc = r.doc, e.docid = r.docid, e.pre = r.pre, e.xpath = r.xpath, e.tag = r.tag, e.depth = r.depth, e.offset = r.offset, e.length = r.length
-WITH e, r
-UNWIND r.nodes AS node
-MATCH (n:SummaryNode) WHERE n.id = node
-MERGE (e)-[:MEMBER_OF]->(n)
+WITH r, r[0] AS key
+MERGE (e:Element {key: key})
+SET e.pre = r[1], e.tag = r[2], e.depth = r[3], e.offset = r[4], e.length = r[5], e.in_p_star = r[6], e.in_p_star_c = r[7], e.in_c = r[8], e.in_tag = r[9]
 
 // @name merge_roots
 UNWIND $rows AS r
-MATCH (d:Document) WHERE d.id = r.doc
-MATCH (e:Element) WHERE e.id = r.root
+WITH r[0] AS code, r[1] AS key
+MATCH (d:Document) WHERE d.code = code
+MATCH (e:Element) WHERE e.key = key
 MERGE (d)-[:ROOT]->(e)
 
 // @name merge_children
 UNWIND $rows AS r
-MATCH (p:Element) WHERE p.id = r.parent
-MATCH (c:Element) WHERE c.id = r.child
+WITH r[0] AS parent_key, r[1] AS child_key
+MATCH (p:Element) WHERE p.key = parent_key
+MATCH (c:Element) WHERE c.key = child_key
 MERGE (p)-[:CHILD]->(c)
+
+// @name add_members
+// complete documents given the memberships of summary kinds loaded later: rows [key, {property: SID}]
+UNWIND $rows AS r
+WITH r[0] AS key, r[1] AS members
+MATCH (e:Element) WHERE e.key = key
+SET e += members
 
 // @name mark_documents_complete
 UNWIND $ids AS i
@@ -109,9 +137,25 @@ RETURN c.name AS name, c.path AS path, c.documents AS documents, c.elements AS e
 ORDER BY name
 
 // @name document_elements
-MATCH (e:Element) WHERE e.doc = $doc
-RETURN e.pre AS pre, e.xpath AS xpath, e.tag AS tag, e.depth AS depth, e.offset AS offset, e.length AS length
-ORDER BY pre
+MATCH (d:Document) WHERE d.id = $doc
+WITH d.code * 4294967296 AS lo
+MATCH (e:Element) WHERE e.key > lo AND e.key < lo + 4294967296
+RETURN e.key AS key, e.pre AS pre, e.tag AS tag, e.depth AS depth, e.offset AS offset, e.length AS length
+ORDER BY key
+
+// @name documents_elements
+// the elements of several documents, by document code: [code, pre, tag, depth, offset, length] rows
+UNWIND $codes AS code
+WITH code, code * 4294967296 AS lo
+MATCH (e:Element) WHERE e.key > lo AND e.key < lo + 4294967296
+RETURN code, e.pre AS pre, e.tag AS tag, e.depth AS depth, e.offset AS offset, e.length AS length
+ORDER BY code, pre
+
+// @name document_codes
+// the code and docid of the documents coded $codes
+UNWIND $codes AS code
+MATCH (d:Document) WHERE d.code = code
+RETURN d.code AS code, d.docid AS docid
 
 // Documents whose elements are stored without their memberships of summary kind $kind (stored with other kinds).
 // @name documents_missing_kind

@@ -14,6 +14,17 @@ RETURN DISTINCT size(doomed) AS removed
 MATCH (c:Collection) WHERE c.id = $id
 SET c.elements = -1
 
+// @name drop_elements_batch
+// at most $limit elements of the collection's documents (each document's by key range)
+MATCH (c:Collection)-[:HAS_DOCUMENT]->(d:Document) WHERE c.id = $id
+WITH d.code * 4294967296 AS lo
+MATCH (e:Element) WHERE e.key > lo AND e.key < lo + 4294967296
+WITH e LIMIT $limit
+WITH collect(e) AS doomed
+UNWIND doomed AS e
+DETACH DELETE e
+RETURN DISTINCT size(doomed) AS removed
+
 // @name drop_under_batch
 // at most $limit nodes keyed under a collection or study (ids starting with one of $prefixes), or models
 // built over collection $name

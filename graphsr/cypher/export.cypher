@@ -2,19 +2,27 @@
 // Nodes of a label come in id order after $after (keyset pages: each page is one short query that an index
 // on id serves, and no page repeats or skips a node), the relationships going out of a page's nodes with
 // them.  What belongs to the collection: its own node, the nodes whose ids are keyed under it ($prefix),
-// and the models built over it.  One pair of queries per label: a label is never a parameter.  Elements
-// and steps, the many, are read with their documents and routes instead (by the index on Element.doc and
-// along HAS_STEP): a keyset page over millions of elements scans and sorts them all, page after page.
+// and the models built over it, and the Store node (the schema version and the next document code).  One pair
+// of queries per label: a label is never a parameter.  Elements and steps, the many, are read with their
+// documents and routes instead (by key range and along HAS_STEP): a keyset page over millions of elements
+// scans and sorts them all, page after page.  A relationship's end is an id, or an element's key.
 
 // @name export_elements_of
-UNWIND $ids AS i
-MATCH (n:Element) WHERE n.doc = i
-RETURN n.id AS id, properties(n) AS properties
+UNWIND $codes AS code
+WITH code * 4294967296 AS lo
+MATCH (n:Element) WHERE n.key > lo AND n.key < lo + 4294967296
+RETURN n.key AS key, properties(n) AS properties
 
 // @name export_out_elements_of
-UNWIND $ids AS i
-MATCH (a:Element)-[r]->(b) WHERE a.doc = i
-RETURN a.id AS start, type(r) AS type, b.id AS end, properties(r) AS properties
+UNWIND $codes AS code
+WITH code * 4294967296 AS lo
+MATCH (a:Element)-[r]->(b) WHERE a.key > lo AND a.key < lo + 4294967296
+RETURN a.key AS start_key, type(r) AS type, b.id AS end, b.key AS end_key, properties(r) AS properties
+
+// @name export_nodes_Store
+MATCH (n:Store) WHERE n.id = 'graphsr' AND n.id > $after
+RETURN n.id AS id, properties(n) AS properties
+ORDER BY id LIMIT $limit
 
 // @name export_steps_of
 UNWIND $ids AS i
@@ -29,7 +37,7 @@ ORDER BY id LIMIT $limit
 // @name export_out_Collection
 UNWIND $ids AS i
 MATCH (a:Collection)-[r]->(b) WHERE a.id = i
-RETURN a.id AS start, type(r) AS type, b.id AS end, properties(r) AS properties
+RETURN a.id AS start, type(r) AS type, b.id AS end, b.key AS end_key, properties(r) AS properties
 
 // @name export_nodes_Document
 MATCH (n:Document) WHERE n.id STARTS WITH $prefix AND n.id > $after
@@ -39,7 +47,7 @@ ORDER BY id LIMIT $limit
 // @name export_out_Document
 UNWIND $ids AS i
 MATCH (a:Document)-[r]->(b) WHERE a.id = i
-RETURN a.id AS start, type(r) AS type, b.id AS end, properties(r) AS properties
+RETURN a.id AS start, type(r) AS type, b.id AS end, b.key AS end_key, properties(r) AS properties
 
 // @name export_nodes_Summary
 MATCH (n:Summary) WHERE n.id STARTS WITH $prefix AND n.id > $after
@@ -49,7 +57,7 @@ ORDER BY id LIMIT $limit
 // @name export_out_Summary
 UNWIND $ids AS i
 MATCH (a:Summary)-[r]->(b) WHERE a.id = i
-RETURN a.id AS start, type(r) AS type, b.id AS end, properties(r) AS properties
+RETURN a.id AS start, type(r) AS type, b.id AS end, b.key AS end_key, properties(r) AS properties
 
 // @name export_nodes_SummaryNode
 MATCH (n:SummaryNode) WHERE n.id STARTS WITH $prefix AND n.id > $after
@@ -59,7 +67,7 @@ ORDER BY id LIMIT $limit
 // @name export_out_SummaryNode
 UNWIND $ids AS i
 MATCH (a:SummaryNode)-[r]->(b) WHERE a.id = i
-RETURN a.id AS start, type(r) AS type, b.id AS end, properties(r) AS properties
+RETURN a.id AS start, type(r) AS type, b.id AS end, b.key AS end_key, properties(r) AS properties
 
 // @name export_nodes_Model
 MATCH (n:Model) WHERE n.collection = $name AND n.id > $after
@@ -69,7 +77,7 @@ ORDER BY id LIMIT $limit
 // @name export_out_Model
 UNWIND $ids AS i
 MATCH (a:Model)-[r]->(b) WHERE a.id = i
-RETURN a.id AS start, type(r) AS type, b.id AS end, properties(r) AS properties
+RETURN a.id AS start, type(r) AS type, b.id AS end, b.key AS end_key, properties(r) AS properties
 
 // @name export_nodes_Study
 MATCH (n:Study) WHERE n.id STARTS WITH $prefix AND n.id > $after
@@ -79,7 +87,7 @@ ORDER BY id LIMIT $limit
 // @name export_out_Study
 UNWIND $ids AS i
 MATCH (a:Study)-[r]->(b) WHERE a.id = i
-RETURN a.id AS start, type(r) AS type, b.id AS end, properties(r) AS properties
+RETURN a.id AS start, type(r) AS type, b.id AS end, b.key AS end_key, properties(r) AS properties
 
 // @name export_nodes_Route
 MATCH (n:Route) WHERE n.id STARTS WITH $prefix AND n.id > $after
@@ -89,12 +97,12 @@ ORDER BY id LIMIT $limit
 // @name export_out_Route
 UNWIND $ids AS i
 MATCH (a:Route)-[r]->(b) WHERE a.id = i
-RETURN a.id AS start, type(r) AS type, b.id AS end, properties(r) AS properties
+RETURN a.id AS start, type(r) AS type, b.id AS end, b.key AS end_key, properties(r) AS properties
 
 // @name export_out_Step
 UNWIND $ids AS i
 MATCH (a:Step)-[r]->(b) WHERE a.id = i
-RETURN a.id AS start, type(r) AS type, b.id AS end, properties(r) AS properties
+RETURN a.id AS start, type(r) AS type, b.id AS end, b.key AS end_key, properties(r) AS properties
 
 // @name export_nodes_Qrels
 MATCH (n:Qrels) WHERE n.id STARTS WITH $prefix AND n.id > $after
@@ -104,7 +112,7 @@ ORDER BY id LIMIT $limit
 // @name export_out_Qrels
 UNWIND $ids AS i
 MATCH (a:Qrels)-[r]->(b) WHERE a.id = i
-RETURN a.id AS start, type(r) AS type, b.id AS end, properties(r) AS properties
+RETURN a.id AS start, type(r) AS type, b.id AS end, b.key AS end_key, properties(r) AS properties
 
 // @name export_nodes_Topic
 MATCH (n:Topic) WHERE n.id STARTS WITH $prefix AND n.id > $after
@@ -114,7 +122,7 @@ ORDER BY id LIMIT $limit
 // @name export_out_Topic
 UNWIND $ids AS i
 MATCH (a:Topic)-[r]->(b) WHERE a.id = i
-RETURN a.id AS start, type(r) AS type, b.id AS end, properties(r) AS properties
+RETURN a.id AS start, type(r) AS type, b.id AS end, b.key AS end_key, properties(r) AS properties
 
 // @name export_nodes_Run
 MATCH (n:Run) WHERE n.id STARTS WITH $prefix AND n.id > $after
@@ -124,4 +132,4 @@ ORDER BY id LIMIT $limit
 // @name export_out_Run
 UNWIND $ids AS i
 MATCH (a:Run)-[r]->(b) WHERE a.id = i
-RETURN a.id AS start, type(r) AS type, b.id AS end, properties(r) AS properties
+RETURN a.id AS start, type(r) AS type, b.id AS end, b.key AS end_key, properties(r) AS properties

@@ -4,8 +4,9 @@
 
 // @name merge_steps
 UNWIND $rows AS r
-MATCH (a:Element) WHERE a.id = r.src
-MATCH (b:Element) WHERE b.id = r.dst
+WITH r, r.src AS src, r.dst AS dst
+MATCH (a:Element) WHERE a.key = src
+MATCH (b:Element) WHERE b.key = dst
 MERGE (st:Study {id: r.study})
 ON CREATE SET st.name = r.study_name
 MERGE (ro:Route {id: r.route})
@@ -18,24 +19,30 @@ MERGE (s)-[:FROM]->(a)
 MERGE (s)-[:TO]->(b)
 
 // @name element_transitions
+// per pair of elements (keys); the docid is read once per pair, after the steps are counted
 MATCH (ro:Route)-[:HAS_STEP]->(s:Step)-[:FROM]->(a:Element)
 MATCH (s)-[:TO]->(b:Element)
 WHERE ro.study = $study
-RETURN a.id AS src, b.id AS dst, a.docid AS docid, a.pre AS src_pre, b.pre AS dst_pre, count(s) AS steps, sum(CASE WHEN s.duration_ms > 0 THEN 1.0 / s.duration_ms ELSE 0.0 END) AS inverse_effort, sum(CASE WHEN s.duration_ms > 0 THEN 0 ELSE 1 END) AS untimed
+WITH a.key AS src, b.key AS dst, a.pre AS src_pre, b.pre AS dst_pre, count(s) AS steps, sum(CASE WHEN s.duration_ms > 0 THEN 1.0 / s.duration_ms ELSE 0.0 END) AS inverse_effort, sum(CASE WHEN s.duration_ms > 0 THEN 0 ELSE 1 END) AS untimed
+WITH src, dst, src_pre, dst_pre, steps, inverse_effort, untimed, src / 4294967296 AS code
+MATCH (d:Document) WHERE d.code = code
+RETURN src, dst, d.docid AS docid, src_pre, dst_pre, steps, inverse_effort, untimed
 ORDER BY src, dst
 
 // @name summary_transitions
-MATCH (ro:Route)-[:HAS_STEP]->(s:Step)-[:FROM]->(a:Element)-[:MEMBER_OF]->(sa:SummaryNode)
-MATCH (s)-[:TO]->(b:Element)-[:MEMBER_OF]->(sb:SummaryNode)
-WHERE ro.study = $study AND sa.summary = $summary AND sb.summary = $summary
-RETURN sa.sid AS src, sb.sid AS dst, count(s) AS steps, sum(CASE WHEN s.duration_ms > 0 THEN 1.0 / s.duration_ms ELSE 0.0 END) AS inverse_effort, sum(CASE WHEN s.duration_ms > 0 THEN 0 ELSE 1 END) AS untimed
+// per pair of summary nodes of one kind: the elements' membership property $property holds their SIDs
+MATCH (ro:Route)-[:HAS_STEP]->(s:Step)-[:FROM]->(a:Element)
+MATCH (s)-[:TO]->(b:Element)
+WHERE ro.study = $study AND a[$property] IS NOT NULL AND b[$property] IS NOT NULL
+RETURN a[$property] AS src, b[$property] AS dst, count(s) AS steps, sum(CASE WHEN s.duration_ms > 0 THEN 1.0 / s.duration_ms ELSE 0.0 END) AS inverse_effort, sum(CASE WHEN s.duration_ms > 0 THEN 0 ELSE 1 END) AS untimed
 ORDER BY src, dst
 
 // @name study_routes
+// the steps of a study, their elements as keys (graphsr names them by XPath from the stored documents)
 MATCH (ro:Route)-[:HAS_STEP]->(s:Step)-[:FROM]->(a:Element)
 MATCH (s)-[:TO]->(b:Element)
 WHERE ro.study = $study
-RETURN ro.route_id AS route_id, s.seq AS step, a.docid AS docid, a.xpath AS src, b.xpath AS dst, s.duration_ms AS duration_ms, ro.user_id AS user_id, ro.topic_id AS topic_id
+RETURN ro.route_id AS route_id, s.seq AS step, a.key AS src, b.key AS dst, s.duration_ms AS duration_ms, ro.user_id AS user_id, ro.topic_id AS topic_id
 ORDER BY route_id, step
 
 // A study is INCOMPLETE from the start of a load of its routes until its end: a load that was killed leaves it

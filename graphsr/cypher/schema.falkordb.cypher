@@ -1,13 +1,15 @@
 // Schema statements for the local store (FalkorDB). One statement per block;
 // an index that already exists is not an error (the loader ignores "already indexed").
 // @name schema
+CREATE INDEX FOR (n:Store) ON (n.id)
+// @name schema
 CREATE INDEX FOR (n:Collection) ON (n.id)
 // @name schema
 CREATE INDEX FOR (n:Document) ON (n.id)
 // @name schema
-CREATE INDEX FOR (n:Element) ON (n.id)
+CREATE INDEX FOR (n:Document) ON (n.code)
 // @name schema
-CREATE INDEX FOR (n:Element) ON (n.doc)
+CREATE INDEX FOR (n:Element) ON (n.key)
 // @name schema
 CREATE INDEX FOR (n:Summary) ON (n.id)
 // @name schema

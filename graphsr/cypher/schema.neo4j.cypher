@@ -1,10 +1,11 @@
-// Schema statements for Neo4j 5: a uniqueness constraint (with its index) per label on the id property.
+// Schema statements for Neo4j 5: a uniqueness constraint (with its index) per label on the id property; elements
+// on their integer key, documents on their code too.
 // @name schema
 CREATE CONSTRAINT graphsr_collection_id IF NOT EXISTS FOR (n:Collection) REQUIRE n.id IS UNIQUE
 // @name schema
 CREATE CONSTRAINT graphsr_document_id IF NOT EXISTS FOR (n:Document) REQUIRE n.id IS UNIQUE
 // @name schema
-CREATE CONSTRAINT graphsr_element_id IF NOT EXISTS FOR (n:Element) REQUIRE n.id IS UNIQUE
+CREATE CONSTRAINT graphsr_element_key IF NOT EXISTS FOR (n:Element) REQUIRE n.key IS UNIQUE
 // @name schema
 CREATE CONSTRAINT graphsr_summary_id IF NOT EXISTS FOR (n:Summary) REQUIRE n.id IS UNIQUE
 // @name schema
@@ -24,4 +25,6 @@ CREATE CONSTRAINT graphsr_topic_id IF NOT EXISTS FOR (n:Topic) REQUIRE n.id IS U
 // @name schema
 CREATE CONSTRAINT graphsr_run_id IF NOT EXISTS FOR (n:Run) REQUIRE n.id IS UNIQUE
 // @name schema
-CREATE INDEX graphsr_element_doc IF NOT EXISTS FOR (n:Element) ON (n.doc)
+CREATE CONSTRAINT graphsr_document_code IF NOT EXISTS FOR (n:Document) REQUIRE n.code IS UNIQUE
+// @name schema
+CREATE CONSTRAINT graphsr_store_id IF NOT EXISTS FOR (n:Store) REQUIRE n.id IS UNIQUE

@@ -1,6 +1,7 @@
 // Structural summaries: summary nodes with their statistics and summary edges.
-// (Elements get their MEMBER_OF edges as they are created, collection.cypher;
-// add_members gives complete documents those of a summary kind loaded later.)
+// (Elements get their memberships as they are created, collection.cypher: the property named for the kind,
+// in_p_star for p*, holds the SID of their summary node; add_members gives complete documents those of a
+// summary kind loaded later.)
 
 // @name merge_summary
 MATCH (c:Collection) WHERE c.id = $collection
@@ -16,12 +17,6 @@ MERGE (n:SummaryNode {id: r.id})
 ON CREATE SET n.summary = r.summary, n.label = r.label, n.path = r.path, n.tag = r.tag, n.children = r.children, n.has_children = r.has_children
 SET n.sid = r.sid, n.extent_size = r.extent_size, n.content_length = r.content_length
 MERGE (s)-[:HAS_NODE]->(n)
-
-// @name add_members
-UNWIND $rows AS r
-MATCH (e:Element) WHERE e.id = r.element
-MATCH (n:SummaryNode) WHERE n.id = r.node
-MERGE (e)-[:MEMBER_OF]->(n)
 
 // @name merge_summary_edges
 UNWIND $rows AS r
@@ -44,23 +39,36 @@ MATCH (s:Summary)-[:HAS_NODE]->(n:SummaryNode) WHERE s.id = $id
 RETURN n.sid AS sid, n.label AS label, n.path AS path, n.tag AS tag, n.children AS children, n.has_children AS has_children, n.extent_size AS extent_size, n.content_length AS content_length
 ORDER BY sid
 
+// @name summary_node_sid
+MATCH (n:SummaryNode) WHERE n.id = $id
+RETURN n.sid AS sid
+
 // @name summary_edges
 MATCH (s:Summary)-[:HAS_NODE]->(a:SummaryNode)-[e:SUMMARY_EDGE]->(b:SummaryNode) WHERE s.id = $id
 RETURN a.sid AS src, b.sid AS dst, e.pairs AS pairs, e.child_length AS child_length
 ORDER BY src, dst
 
+// The stored elements of a summary node: those of the collection's documents whose membership property
+// ($property, named for the kind) holds its SID ($sid), read a document at a time by key range.
+
 // @name summary_extent
-MATCH (e:Element)-[:MEMBER_OF]->(n:SummaryNode) WHERE n.id = $node
-RETURN e.docid AS docid, e.pre AS pre
+MATCH (c:Collection)-[:HAS_DOCUMENT]->(d:Document) WHERE c.id = $collection
+WITH d.docid AS docid, d.code * 4294967296 AS lo
+MATCH (e:Element) WHERE e.key > lo AND e.key < lo + 4294967296 AND e[$property] = $sid
+RETURN docid, e.pre AS pre
 ORDER BY docid, pre
 
 // @name summary_extent_page
 // one page of a summary node's stored elements, in document order, paged in the database
-MATCH (e:Element)-[:MEMBER_OF]->(n:SummaryNode) WHERE n.id = $node
-RETURN e.docid AS docid, e.pre AS pre, e.xpath AS xpath, e.length AS length
+MATCH (c:Collection)-[:HAS_DOCUMENT]->(d:Document) WHERE c.id = $collection
+WITH d.docid AS docid, d.code AS code, d.code * 4294967296 AS lo
+MATCH (e:Element) WHERE e.key > lo AND e.key < lo + 4294967296 AND e[$property] = $sid
+RETURN docid, code, e.pre AS pre, e.length AS length
 ORDER BY docid, pre
 SKIP $skip LIMIT $limit
 
 // @name summary_extent_count
-MATCH (e:Element)-[:MEMBER_OF]->(n:SummaryNode) WHERE n.id = $node
+MATCH (c:Collection)-[:HAS_DOCUMENT]->(d:Document) WHERE c.id = $collection
+WITH d.code * 4294967296 AS lo
+MATCH (e:Element) WHERE e.key > lo AND e.key < lo + 4294967296 AND e[$property] = $sid
 RETURN count(e) AS n

@@ -44,9 +44,21 @@ def _key(k) -> str:
 
 
 def _list(v) -> str:
-    if v and all(type(x) is dict for x in v):
-        return _rows(v)
+    if v:
+        first = type(v[0])
+        if first is dict and all(type(x) is dict for x in v):
+            return _rows(v)
+        if first is list and all(type(x) is list and len(x) == len(v[0]) for x in v):
+            return _tuples(v)
     return "[" + ",".join(_encode(x) for x in v) + "]"
+
+
+def _tuples(rows: list[list]) -> str:
+    """Rows given as lists of one length (``[key, pre, tag, ...]``): encoded column by column."""
+    columns = [_column(list(c)) for c in zip(*rows)]
+    if not columns:
+        return "[" + ",".join("[]" for _ in rows) + "]"
+    return "[" + ",".join("[" + ",".join(cells) + "]" for cells in zip(*columns)) + "]"
 
 
 def _dict(v: dict) -> str:
@@ -118,6 +130,8 @@ def params_header(params: dict | None) -> str:
     --------
     >>> params_header({"rows": [{"id": 'a"b', "n": 1}, {"id": "c", "n": 2.5}]})
     'CYPHER `rows`=[{`id`:"a\\\\"b",`n`:1},{`id`:"c",`n`:2.5}] '
+    >>> params_header({"rows": [[1, "t", None], [2, "u", 5]]})
+    'CYPHER `rows`=[[1,"t",null],[2,"u",5]] '
     """
     if not params:
         return ""

@@ -16,14 +16,18 @@ from typing import Any, Iterable, Iterator
 from ..errors import StoreError  # noqa: F401  (part of this module's interface)
 from .queries import query, schema_statements
 
-__all__ = ["GraphStore", "StoreError", "batched", "NODE_LABELS", "RELATIONSHIP_TYPES"]
+__all__ = ["GraphStore", "StoreError", "batched", "NODE_LABELS", "RELATIONSHIP_TYPES", "SCHEMA_VERSION"]
 
 # The schema's whole vocabulary: queries use these and no others (labels never come from users).
-NODE_LABELS = ("Collection", "Document", "Element", "Summary", "SummaryNode", "Model", "Study", "Route", "Step",
-               "Qrels", "Topic", "Run")
-RELATIONSHIP_TYPES = ("HAS_DOCUMENT", "ROOT", "CHILD", "HAS_SUMMARY", "HAS_NODE", "SUMMARY_EDGE", "MEMBER_OF",
-                      "OF_SUMMARY", "PI", "WEIGHT", "HAS_ROUTE", "HAS_STEP", "FROM", "TO", "HAS_TOPIC", "ASSESSES",
-                      "RETURNS")
+NODE_LABELS = ("Store", "Collection", "Document", "Element", "Summary", "SummaryNode", "Model", "Study", "Route",
+               "Step", "Qrels", "Topic", "Run")
+RELATIONSHIP_TYPES = ("HAS_DOCUMENT", "ROOT", "CHILD", "HAS_SUMMARY", "HAS_NODE", "SUMMARY_EDGE", "OF_SUMMARY", "PI",
+                      "WEIGHT", "HAS_ROUTE", "HAS_STEP", "FROM", "TO", "HAS_TOPIC", "ASSESSES", "RETURNS")
+
+#: The version of the graph schema this graphsr writes (the Store node's ``version``).  Version 2 keys elements by
+#: an integer (:func:`graphsr.store.ids.element_key`) with their summary memberships as properties; version 1
+#: (no Store node) keyed them by string ids with MEMBER_OF relationships.
+SCHEMA_VERSION = 2
 
 
 _WRITE = re.compile(r"\b(MERGE|CREATE|SET|DELETE|REMOVE)\b", re.IGNORECASE)
@@ -113,6 +117,9 @@ class GraphStore:
 
     def execute(self, prepared: tuple[str, str, Any]) -> list[dict]:
         """Run a prepared query (see :meth:`prepare`)."""
+        if not getattr(self, "_version_checked", False):
+            self._version_checked = True
+            self.check_version()
         name, text, params = prepared
         if _writes(text):
             self._dirty = True
@@ -125,6 +132,28 @@ class GraphStore:
             if failure is None:  # not the database's or the connection's: graphsr's own bug, shown as it is
                 raise
             raise failure from exc
+
+    def check_version(self) -> None:
+        """Refuse, in one line, a store whose graph another version of graphsr wrote in another schema (run
+        before the first query; an empty store passes).
+
+        Raises
+        ------
+        GraphsrInputError
+            For a store of schema version 1 (elements keyed by string ids, memberships as relationships) or of
+            a version newer than this graphsr's.
+        """
+        from ..errors import GraphsrInputError
+
+        rows = self.run("store_version")
+        version = rows[0]["version"] if rows else None
+        if version is None and rows and int(rows[0]["collections"] or 0) > 0:
+            raise GraphsrInputError(f"{self.url} was written by an earlier graphsr (graph schema 1, elements keyed "
+                                    f"by strings); this graphsr reads schema {SCHEMA_VERSION}: load the collections "
+                                    "into a new store (or drop them and load them again)")
+        if version is not None and int(version) != SCHEMA_VERSION:
+            raise GraphsrInputError(f"{self.url} holds graph schema {version}; this graphsr reads schema "
+                                    f"{SCHEMA_VERSION}: use the graphsr that wrote it, or a new store")
 
     def _failure(self, name: str, exc: Exception) -> StoreError | None:
         """The :class:`StoreError` (exit 3) of a database or connection failure, saying what happened and

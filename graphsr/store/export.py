@@ -5,12 +5,15 @@ summaries, assessments, runs, studies, routes, steps) and the models built
 over it, is written as one node file per label and one relationship file per
 type, each with a header in the import tool's grammar::
 
-    id:ID,:LABEL,doc:string,docid:string,pre:long,xpath:string,...
+    id:ID,:LABEL,collection:string,docid:string,code:long,...
+    :ID,:LABEL,key:long,pre:long,tag:string,depth:long,...
     :START_ID,:END_ID,:TYPE,rank:long,score:double,topic:string
 
 graphsr's ids are unique across labels (:mod:`graphsr.store.ids`), so every
 file shares one id space and ``id:ID`` keeps the id as the ``id`` property
-the queries key on.  Values are written as the import tool reads them:
+the queries key on.  Elements have no id but an integer ``key``: their
+import id is ``E:KEY`` (no other id starts so), written in an ``:ID`` column
+of no name, which the import tool does not store, beside ``key:long``.  Values are written as the import tool reads them:
 strings always quoted (``"`` doubled inside), so an empty string is ``""``;
 an absent property is an empty, unquoted field; arrays joined by ``;`` (the
 import tool's default array delimiter; a value holding one is refused);
@@ -36,17 +39,19 @@ from pathlib import Path
 
 from ..errors import GraphsrInputError
 from .base import GraphStore, StoreError
-from .ids import collection_id, node_id_prefix
+from .ids import LABEL_CODES, collection_id, node_id_prefix
 
-__all__ = ["NODE_PROPERTIES", "RELATIONSHIP_PROPERTIES", "ExportReport", "export_collection", "import_command"]
+__all__ = ["NODE_PROPERTIES", "RELATIONSHIP_PROPERTIES", "ExportReport", "export_collection", "import_command",
+           "element_import_id"]
 
 #: Every property graphsr stores, per label, with its type in the import tool's header grammar.
 NODE_PROPERTIES: dict[str, dict[str, str]] = {
+    "Store": {"version": "long", "next_document": "long"},
     "Collection": {"name": "string", "path": "string", "documents": "long", "elements": "long", "marked": "boolean"},
-    "Document": {"collection": "string", "docid": "string", "elements": "long", "length": "long",
+    "Document": {"collection": "string", "docid": "string", "code": "long", "elements": "long", "length": "long",
                  "stored": "boolean", "complete": "string[]", "writing": "boolean"},
-    "Element": {"doc": "string", "docid": "string", "pre": "long", "xpath": "string", "tag": "string",
-                "depth": "long", "offset": "long", "length": "long"},
+    "Element": {"key": "long", "pre": "long", "tag": "string", "depth": "long", "offset": "long", "length": "long",
+                "in_p_star": "long", "in_p_star_c": "long", "in_c": "long", "in_tag": "long"},
     "Summary": {"collection": "string", "kind": "string", "nodes": "long", "edges": "long", "documents": "long",
                 "elements": "long"},
     "SummaryNode": {"summary": "string", "sid": "long", "label": "string", "path": "string[]", "tag": "string",
@@ -64,7 +69,7 @@ NODE_PROPERTIES: dict[str, dict[str, str]] = {
 
 #: Every relationship type graphsr stores, with its properties' types.
 RELATIONSHIP_PROPERTIES: dict[str, dict[str, str]] = {
-    "HAS_DOCUMENT": {}, "ROOT": {}, "CHILD": {}, "HAS_SUMMARY": {}, "HAS_NODE": {}, "MEMBER_OF": {},
+    "HAS_DOCUMENT": {}, "ROOT": {}, "CHILD": {}, "HAS_SUMMARY": {}, "HAS_NODE": {},
     "SUMMARY_EDGE": {"pairs": "long", "child_length": "long"},
     "OF_SUMMARY": {}, "PI": {"value": "double", "exact": "string"},
     "WEIGHT": {"model": "string", "value": "double", "exact": "string"},
@@ -87,6 +92,20 @@ class ExportReport:
     nodes: dict = field(default_factory=dict)
     relationships: dict = field(default_factory=dict)
     files: list = field(default_factory=list)
+
+
+def element_import_id(key: int) -> str:
+    """The import id of the element keyed ``key`` (``E:`` and the key: no graphsr id starts so).
+
+    >>> element_import_id(4294967297)
+    'E:4294967297'
+    """
+    return f"E:{int(key)}"
+
+
+def _end(row: dict) -> str:
+    """A relationship row's end: the node's id, or its element import id."""
+    return row["end"] if row.get("end") is not None else element_import_id(row["end_key"])
 
 
 def _string(value: str) -> str:
@@ -138,7 +157,7 @@ class _Table:
 
     def __init__(self, path: Path, head: list[str], properties: dict[str, str], what: str):
         self.path, self.properties, self.what, self.rows = path, properties, what, 0
-        self.known = set(properties) | {"id"}
+        self.known = set(properties) | ({"id"} if head[0] == "id:ID" else set())
         self.fh = open(path, "w", encoding="utf-8", newline="")
         self.fh.write(",".join(head + [f"{k}:{t}" for k, t in properties.items()]) + "\n")
 
@@ -227,43 +246,45 @@ class _Files:
 
     def node_table(self, label: str) -> _Table:
         if label not in self.nodes:
-            self.nodes[label] = _Table(self.work / f"nodes_{label}.csv", ["id:ID", ":LABEL"],
-                                       NODE_PROPERTIES[label], label)
+            head = [":ID" if label == "Element" else "id:ID", ":LABEL"]  # an element's import id is not stored
+            self.nodes[label] = _Table(self.work / f"nodes_{label}.csv", head, NODE_PROPERTIES[label], label)
         return self.nodes[label]
 
     def write_nodes(self, label: str, rows: list[dict]) -> None:
         t = self.node_table(label)
         for r in rows:
-            t.add([_string(r["id"]), label], r["properties"], r["id"])
+            ident = element_import_id(r["key"]) if label == "Element" else r["id"]
+            t.add([_string(ident), label], r["properties"], ident)
         self.read += len(rows)
         if self.progress is not None:
             self.progress(self.read)
 
-    def write_relationships(self, query: str, ids: list[str]) -> None:
-        """The relationships going out of the nodes ``ids`` (``query``: one of export.cypher's)."""
+    def write_relationships(self, query: str, ids: list, key: str = "ids") -> None:
+        """The relationships going out of the nodes ``ids`` (``query``: one of export.cypher's; ``key``: its
+        parameter, ``codes`` for a document's elements)."""
         if not ids:
             return
-        for r in self.store.run(query, ids=ids):
+        for r in self.store.run(query, **{key: ids}):
             kind = r["type"]
+            start = r["start"] if r.get("start") is not None else element_import_id(r["start_key"])
+            end = _end(r)
             table = self.relationships.get(kind)
             if table is None:
                 if kind not in RELATIONSHIP_PROPERTIES:
-                    raise StoreError(f"cannot export a {kind} relationship from {r['start']}: not in graphsr's "
-                                     "schema")
+                    raise StoreError(f"cannot export a {kind} relationship from {start}: not in graphsr's schema")
                 table = self.relationships[kind] = _Table(self.work / f"relationships_{kind}.csv",
                                                           [":START_ID", ":END_ID", ":TYPE"],
                                                           RELATIONSHIP_PROPERTIES[kind], kind)
-            table.add([_string(r["start"]), _string(r["end"]), kind], r["properties"] or {},
-                      f"{r['start']} -> {r['end']}")
+            table.add([_string(start), _string(end), kind], r["properties"] or {}, f"{start} -> {end}")
 
     def write_elements(self, documents: list[dict]) -> None:
         """The elements of a page of documents (those stored with their elements), with their relationships, a
         part of at most :data:`PAGE` elements at a time."""
-        stored = [(d["id"], int(d["properties"].get("elements") or 0)) for d in documents
+        stored = [(int(d["properties"]["code"]), int(d["properties"].get("elements") or 0)) for d in documents
                   if any(d["properties"].get(k) for k in ("complete", "stored", "writing"))]
-        for part in _parts([i for i, _ in stored], [n for _, n in stored]):
-            self.write_nodes("Element", self.store.run("export_elements_of", ids=part))
-            self.write_relationships("export_out_elements_of", part)
+        for part in _parts([c for c, _ in stored], [n for _, n in stored]):
+            self.write_nodes("Element", self.store.run("export_elements_of", codes=part))
+            self.write_relationships("export_out_elements_of", part, key="codes")
 
     def write_steps(self, routes: list[str]) -> None:
         """The steps of a page of routes, with their relationships."""
@@ -287,9 +308,10 @@ def _export(store: GraphStore, name: str, work: Path, progress) -> ExportReport:
             after = ""
             while True:
                 rows = store.run(f"export_nodes_{label}", id=collection_id(name), name=name,
-                                 prefix=node_id_prefix(label, name), after=after, limit=PAGE)
+                                 prefix=node_id_prefix(label, name) if label in LABEL_CODES else "", after=after,
+                                 limit=PAGE)
                 files.write_nodes(label, rows)
-                if rows:
+                if rows and label != "Store":  # (the Store node has no relationships)
                     ids = [r["id"] for r in rows]
                     files.write_relationships(f"export_out_{label}", ids)
                     if label == "Document":
@@ -297,7 +319,7 @@ def _export(store: GraphStore, name: str, work: Path, progress) -> ExportReport:
                     elif label == "Route":
                         files.write_steps(ids)
                     after = rows[-1]["id"]
-                if len(rows) < PAGE or label == "Collection":
+                if len(rows) < PAGE or label in ("Store", "Collection"):
                     break
     finally:
         files.close()
@@ -308,7 +330,7 @@ def _export(store: GraphStore, name: str, work: Path, progress) -> ExportReport:
     return report
 
 
-def _parts(ids: list[str], sizes: list[int]) -> list[list[str]]:
+def _parts(ids: list, sizes: list[int]) -> list[list]:
     """``ids`` cut into consecutive parts whose ``sizes`` add up to at most :data:`PAGE` (one id at least)."""
     parts, part, held = [], [], 0
     for i, n in zip(ids, sizes):

@@ -1,22 +1,39 @@
-"""Node ids of the property graph.
+"""Node ids and element keys of the property graph.
 
-Every node is keyed by an ``id`` string that graphsr computes from the
-thing's own identity, never from database-internal ids: a one-letter code
-of the label, then the parts, each with ``\\`` and ``/`` escaped, joined by
-``/`` -- e.g. ``E/inex/12345/7`` for element 7 of document 12345.  The
+Every node but an element is keyed by an ``id`` string that graphsr computes
+from the thing's own identity, never from database-internal ids: a one-letter
+code of the label, then the parts, each with ``\\`` and ``/`` escaped, joined
+by ``/`` -- e.g. ``D/inex/12345`` for document 12345 of collection inex.  The
 escaping makes the encoding unambiguous whatever the parts contain (quotes,
 slashes, backticks...), so two different things never share an id and the
 same thing always gets the same one: MERGE on it makes loading idempotent.
-Ids are short because the database hashes and parses them millions of times.
+
+Elements, the millions, are keyed by one integer instead
+(:func:`element_key`): their document's ``code`` (a number the store gives
+each document when it first stores it, unique in the store) times 2**32 plus
+their pre-order number.  An integer key costs the database a fraction of a
+string id's memory, and a document's elements are one range of keys.  An
+element's summary memberships are integer properties named by the summary
+kind (:func:`membership_property`), the SID of its summary node.
 """
 
 from __future__ import annotations
 
-__all__ = ["node_id", "node_id_prefix", "LABEL_CODES", "collection_id", "document_id", "element_id", "summary_id",
-           "summary_node_id"]
+__all__ = ["node_id", "node_id_prefix", "LABEL_CODES", "collection_id", "document_id", "element_key", "key_parts",
+           "summary_id", "summary_node_id", "membership_property", "MEMBERSHIP_PROPERTIES", "KEY_SPAN", "STORE_ID"]
 
-LABEL_CODES = {"Collection": "C", "Document": "D", "Element": "E", "Summary": "S", "SummaryNode": "N",
-               "Model": "M", "Study": "Y", "Route": "R", "Step": "P", "Qrels": "Q", "Topic": "T", "Run": "U"}
+LABEL_CODES = {"Collection": "C", "Document": "D", "Summary": "S", "SummaryNode": "N", "Model": "M", "Study": "Y",
+               "Route": "R", "Step": "P", "Qrels": "Q", "Topic": "T", "Run": "U"}
+
+#: The id of the one Store node (the schema's version and the next document code).
+STORE_ID = "graphsr"
+
+#: Keys of one document's elements span this many values: ``code * KEY_SPAN + pre``.
+KEY_SPAN = 1 << 32
+
+#: The element property holding its summary node's SID, per summary kind (a fixed list: query text names a
+#: property only from it, never from user input).
+MEMBERSHIP_PROPERTIES = {"p*": "in_p_star", "p*|c": "in_p_star_c", "c": "in_c", "tag": "in_tag"}
 
 
 def _part(p) -> str:
@@ -29,12 +46,12 @@ def _part(p) -> str:
 
 
 def node_id(label: str, *parts) -> str:
-    """The id of a node: ``node_id("Element", collection, docid, pre)``.
+    """The id of a node: ``node_id("Document", collection, docid)``.
 
     Examples
     --------
-    >>> node_id("Element", "inex", "12345", 7)
-    'E/inex/12345/7'
+    >>> node_id("Step", "inex", "study", "r1", 7)
+    'P/inex/study/r1/7'
     >>> node_id("Document", "a/b", "c") != node_id("Document", "a", "b/c")
     True
     """
@@ -56,8 +73,33 @@ def document_id(collection: str, docid: str) -> str:
     return node_id("Document", collection, docid)
 
 
-def element_id(collection: str, docid: str, pre: int) -> str:
-    return node_id("Element", collection, docid, int(pre))
+def element_key(code: int, pre: int) -> int:
+    """The key of element ``pre`` (pre-order number, root 1) of the document coded ``code``.
+
+    >>> element_key(3, 7), key_parts(element_key(3, 7))
+    (12884901895, (3, 7))
+    """
+    if not 0 < int(pre) < KEY_SPAN:
+        raise ValueError(f"an element's pre-order number must lie in 1 .. {KEY_SPAN - 1}, got {pre}")
+    return int(code) * KEY_SPAN + int(pre)
+
+
+def key_parts(key: int) -> tuple[int, int]:
+    """``(document code, pre)`` of an element key."""
+    return divmod(int(key), KEY_SPAN)
+
+
+def membership_property(kind: str) -> str:
+    """The element property holding its summary node's SID for summary kind ``kind``.
+
+    >>> membership_property("p*|c")
+    'in_p_star_c'
+    """
+    try:
+        return MEMBERSHIP_PROPERTIES[kind]
+    except KeyError:
+        raise ValueError(f"no membership property for summary kind {kind!r}; expected one of "
+                         f"{', '.join(MEMBERSHIP_PROPERTIES)}") from None
 
 
 def summary_id(collection: str, kind: str) -> str:

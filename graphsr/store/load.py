@@ -1,20 +1,23 @@
 """Loading collections, summaries, assessments, runs and routes into a store.
 
-Every write is a MERGE on graphsr's own ids (:mod:`graphsr.store.ids`) in
-``UNWIND`` batches, one transaction per batch: loading the same thing twice
+Every write is a MERGE on graphsr's own ids and keys (:mod:`graphsr.store.ids`)
+in ``UNWIND`` batches, one transaction per batch: loading the same thing twice
 changes nothing, and a load that was interrupted completes when run again.
 Collections stream one chunk of documents at a time; summary statistics are
 written once the pass is complete (SET, not increment, so re-runs agree).
 
 Element nodes are optional: a collection's documents and summaries are always
-stored, its elements (with ROOT, CHILD and MEMBER_OF edges) for all
-documents (``elements='all'``), none, or a given set of document ids (the
-documents that assessments, runs or routes touch).  Elements are written
-per document: a document already complete is skipped, any other has the
-leftovers of an interrupted load deleted and is written afresh with CREATE
-under the store's writer lock, or, on a store without one (Neo4j), MERGEd on
-its unique ids, so that two loads at once store everything once (see
-``cypher/collection.cypher``).
+stored, its elements (with ROOT and CHILD edges, and their summary
+memberships as properties) for all documents (``elements='all'``), none, or a
+given set of document ids (the documents that assessments, runs or routes
+touch).  A document gets a code, unique in the store, when it is first
+stored; its elements are keyed by it (:func:`~graphsr.store.ids.element_key`).
+Elements are written per document: a document already complete is skipped,
+any other has the leftovers of an interrupted load deleted and is written
+afresh under the store's writer lock -- whole documents per statement, each
+element created with its edges and no look-up --, or, on a store without a
+lock (Neo4j), MERGEd on its unique key, so that two loads at once store
+everything once (see ``cypher/collection.cypher``).
 """
 
 from __future__ import annotations
@@ -30,11 +33,15 @@ from ..model.qrels import ElementQrels
 from ..model.run import Run
 from ..summaries.summary import Summary, SummaryBuilder
 from .base import GraphStore, batched, writes
-from .ids import collection_id, document_id, element_id, node_id, node_id_prefix, summary_id, summary_node_id
+from .ids import (KEY_SPAN, MEMBERSHIP_PROPERTIES, collection_id, document_id, membership_property, node_id,
+                  summary_id, summary_node_id)
 
 __all__ = ["LoadReport", "store_collection", "store_summary", "store_assessments", "store_run", "run_name",
-           "validate_references", "store_steps",
-           "collection_id", "summary_id", "summary_node_id", "element_id", "document_id"]
+           "validate_references", "store_steps", "collection_id", "summary_id", "summary_node_id", "document_id"]
+
+#: The summary kinds in the order of the membership columns of an element row (after key, pre, tag, depth,
+#: offset and length).
+_MEMBER_KINDS = tuple(MEMBERSHIP_PROPERTIES)
 
 
 @dataclass
@@ -54,18 +61,18 @@ class LoadReport:
         return self.documents + self.elements + self.edges + sum(self.summary_nodes.values())
 
 
-def _element_rows(doc: DocumentTree, cname: str) -> tuple[list[str], list[dict], list[dict], dict]:
-    did = document_id(cname, doc.docid)
-    xpaths = doc.xpaths()
+def _element_rows(doc: DocumentTree, code: int, sids: dict[str, "object"]) -> tuple[list[list], list[int]]:
+    """The element rows of a document coded ``code`` (``[key, pre, tag, depth, offset, length, in_p_star,
+    in_p_star_c, in_c, in_tag]``, memberships None for kinds not in ``sids``) and each element's parent (its
+    row, -1 for the root)."""
+    n = len(doc)
+    base = code * KEY_SPAN
     tags = doc.tag_names()
-    prefix = node_id_prefix("Element", cname, doc.docid)
-    eids = [prefix + str(i) for i in range(1, len(doc) + 1)]
-    depth, start, length, parent = (doc.depth.tolist(), doc.start.tolist(), doc.length.tolist(),
-                                    doc.parent.tolist())
-    rows = [{"id": eids[i], "doc": did, "docid": doc.docid, "pre": i + 1, "xpath": xpaths[i],
-             "tag": tags[i], "depth": depth[i], "offset": start[i], "length": length[i]} for i in range(len(doc))]
-    children = [{"parent": eids[p], "child": eids[i]} for i, p in enumerate(parent) if p >= 0]
-    return eids, rows, children, {"doc": did, "root": eids[0]}
+    none = [None] * n
+    members = [sids[k].tolist() if k in sids else none for k in _MEMBER_KINDS]
+    rows = [list(r) for r in zip(range(base + 1, base + n + 1), range(1, n + 1), tags, doc.depth.tolist(),
+                                 doc.start.tolist(), doc.length.tolist(), *members)]
+    return rows, doc.parent.tolist()
 
 
 def _summary_node_rows(builder: SummaryBuilder | Summary, cname: str, kind: str, sids: Iterable[int],
@@ -140,11 +147,11 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
     else:
         wanted = set(elements)
     store.init_schema()
+    store.run("merge_store")  # before any collection: a store with collections and no Store node is of schema 1
     cid = collection_id(cname)
     marked = bool(store.run("merge_collection", id=cid, name=cname, path=str(Path(path).resolve()),
                             documents=len(sources), elements=-1)[0]["marked"])
     written = dict.fromkeys(kinds, 0)  # summary nodes already written per kind
-    node_ids: dict[str, list[str]] = {k: [] for k in kinds}  # store id of each SID, per kind
     report = LoadReport()
     total_elements = 0
 
@@ -166,43 +173,62 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
         while len(pending) > keep:
             pending.pop(0).result()
 
+    def call_rows(name: str, rows: list[dict]) -> list[dict]:
+        """``name`` over ``rows`` in batches, through the writer, waiting for the rows it returns."""
+        out: list[dict] = []
+        for batch in batched(rows, store.batch_size):
+            out += writer.submit(store.run, name, rows=batch).result()
+        return out
+
+    def codes_of(chunk: list[DocumentTree]) -> tuple[dict[str, int], dict[str, dict]]:
+        """Each document's code (new documents get new ones; a document keeps the code it was first stored
+        with, even when another load stored it meanwhile) and the state of those stored before."""
+        ids = [document_id(cname, d.docid) for d in chunk]
+        state = {r["id"]: r for r in call("documents_state", ids=ids)}
+        new = [i for i in ids if i not in state]
+        first = int(call("allocate_document_codes", n=len(new))[0]["first"]) if new else 0
+        proposed = dict(zip(new, range(first, first + len(new))))
+        rows = call_rows("merge_documents", [
+            {"collection": cid, "id": i, "docid": d.docid, "elements": len(d), "length": int(d.length[0]),
+             "stored": wanted is None or d.docid in wanted,
+             "code": proposed[i] if i in proposed else int(state[i]["code"])} for i, d in zip(ids, chunk)])
+        return {r["id"]: int(r["code"]) for r in rows}, state
+
     def flush_chunk(chunk: list[DocumentTree], builders: dict[str, SummaryBuilder]) -> None:
         nonlocal total_elements
         total_elements += sum(len(d) for d in chunk)
-        send("merge_documents", [
-            {"collection": cid, "id": document_id(cname, d.docid), "docid": d.docid, "elements": len(d),
-             "length": int(d.length[0]), "stored": wanted is None or d.docid in wanted} for d in chunk])
+        codes, state = codes_of(chunk)
         report.documents += len(chunk)
         sids = {k: b.sids(chunk) for k, b in builders.items()}
         for k, b in builders.items():
             if b.num_nodes > written[k]:
                 pending.append(writer.submit(store.run, "merge_summary", collection=cid, id=summary_id(cname, k),
                                              kind=k, nodes=-1, edges=-1, documents=-1, elements=-1))
-                new_rows = _summary_node_rows(b, cname, k, range(written[k], b.num_nodes))
-                send("merge_summary_nodes", new_rows)
-                node_ids[k] += [r["id"] for r in new_rows]
+                send("merge_summary_nodes", _summary_node_rows(b, cname, k, range(written[k], b.num_nodes)))
                 written[k] = b.num_nodes
         stored = [(i, d) for i, d in enumerate(chunk) if wanted is None or d.docid in wanted]
-        built = {i: _element_rows(d, cname) for i, d in stored}  # built before asking, to overlap the writer
         todo, extend = [], []  # documents to write afresh; complete ones lacking some kinds' memberships
         begun: set[str] = set()  # documents an earlier load began to write and did not finish
-        if stored:
-            rows = call("documents_state", ids=[document_id(cname, d.docid) for _, d in stored])
-            state = {r["id"]: set(r["complete"] or []) for r in rows}
-            begun = {r["id"] for r in rows if r["writing"] or not marked}
-            for i, d in stored:
-                done = state.get(document_id(cname, d.docid), set())
-                if not done:
-                    todo.append((i, d))
-                elif not set(kinds) <= done:
-                    extend.append((i, d, done))
+        for i, d in stored:
+            did = document_id(cname, d.docid)
+            r = state.get(did)
+            if r is not None and (r["writing"] or not marked):
+                begun.add(did)
+            done = set(r["complete"] or []) if r is not None else set()
+            if not done:
+                todo.append((i, d))
+            elif not set(kinds) <= done:
+                extend.append((i, d, done))
+        members = []
+        for i, d, done in extend:  # the memberships of the kinds loaded now
+            base = codes[document_id(cname, d.docid)] * KEY_SPAN
+            new_kinds = [k for k in builders if k not in done]
+            columns = [sids[k][i].tolist() for k in new_kinds]
+            members += [[base + pre, {membership_property(k): s for k, s in zip(new_kinds, values)}]
+                        for pre, values in enumerate(zip(*columns), start=1)]
+        if members:
+            send("add_members", members)
         marks: dict[tuple, list[str]] = {}
-        for k in builders:
-            members = [{"element": e, "node": node_ids[k][s]} for i, d, done in extend if k not in done
-                       for e, s in zip(built[i][0], sids[k][i].tolist())]
-            if members:
-                send("add_members", members)
-                report.edges += len(members)
         for i, d, done in extend:
             marks.setdefault(tuple(sorted(done | set(kinds))), []).append(document_id(cname, d.docid))
         for done_kinds, doc_ids in marks.items():
@@ -210,31 +236,59 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
         if todo:
             doc_ids = [document_id(cname, d.docid) for _, d in todo]
             if store.exclusive_writer:  # delete what an interrupted load left (documents never begun have none)
-                leftovers = [i for i in doc_ids if i in begun]
+                leftovers = [codes[i] for i in doc_ids if i in begun]
                 if leftovers:
-                    pending.append(writer.submit(store.run, "delete_document_elements", ids=leftovers))
+                    pending.append(writer.submit(store.run, "delete_document_elements", codes=leftovers))
                 pending.append(writer.submit(store.run, "mark_documents_writing", ids=doc_ids))
+                write_created([(codes[did], d, {k: sids[k][i] for k in builders}) for did, (i, d) in
+                               zip(doc_ids, todo)])
             else:  # another load may be writing them now: MERGE over them, trim only a longer old version
-                send("trim_document_elements", [{"doc": document_id(cname, d.docid), "elements": len(d)}
-                                                for _, d in todo])
-            rows, children, roots = [], [], []
-            for i, _ in todo:
-                _, r, c, root = built[i]
-                # each element's summary nodes, one per kind (its MEMBER_OF edges)
-                per_kind = [[node_ids[k][s] for s in sids[k][i].tolist()] for k in builders]
-                for row, nodes in zip(r, zip(*per_kind)):
-                    row["nodes"] = list(nodes)
-                rows += r
-                children += c
-                roots.append(root)
-            verb = "create" if store.exclusive_writer else "merge"
-            send(f"{verb}_elements", rows)
-            send(f"{verb}_roots", roots)
-            send(f"{verb}_children", children)
-            report.elements += len(rows)
-            report.edges += len(roots) + len(children) + len(rows) * len(builders)
+                send("trim_document_elements", [{"code": codes[did], "elements": len(d)}
+                                                for did, (_, d) in zip(doc_ids, todo)])
+                write_merged([(codes[did], d, {k: sids[k][i] for k in builders}) for did, (i, d) in
+                              zip(doc_ids, todo)])
+            report.elements += sum(len(d) for _, d in todo)
+            report.edges += sum(len(d) for _, d in todo)  # a ROOT or a CHILD edge per element
             pending.append(writer.submit(store.run, "mark_documents_complete", ids=doc_ids, kinds=sorted(kinds)))
         settle(keep=16)
+
+    def write_created(documents: list[tuple[int, DocumentTree, dict]]) -> None:
+        """Whole documents per statement (about a batch of elements; a larger document alone), each element
+        created with its ROOT or CHILD edge, found by its row in the statement (under the writer lock)."""
+        rows: list[list] = []
+        roots: list[list[int]] = []
+        children: list[list[int]] = []
+
+        def flush() -> None:
+            if rows:
+                pending.append(writer.submit(store.execute, store.prepare(
+                    "create_elements", rows=list(rows), roots=list(roots), children=list(children))))
+                rows.clear(), roots.clear(), children.clear()
+
+        for code, doc, doc_sids in documents:
+            if rows and len(rows) + len(doc) > store.batch_size:
+                flush()
+            r, parent = _element_rows(doc, code, doc_sids)
+            at = len(rows)
+            roots.append([code, at])
+            children.extend([at + p, at + c] for c, p in enumerate(parent) if p >= 0)
+            rows.extend(r)
+        flush()
+
+    def write_merged(documents: list[tuple[int, DocumentTree, dict]]) -> None:
+        """MERGE the documents' elements on their keys, then their ROOT and CHILD edges (no writer lock)."""
+        rows: list[list] = []
+        roots: list[list[int]] = []
+        children: list[list[int]] = []
+        for code, doc, doc_sids in documents:
+            r, parent = _element_rows(doc, code, doc_sids)
+            base = code * KEY_SPAN
+            rows += r
+            roots.append([code, base + 1])
+            children += [[base + p + 1, base + c + 1] for c, p in enumerate(parent) if p >= 0]
+        send("merge_elements", rows)
+        send("merge_roots", roots)
+        send("merge_children", children)
 
     try:  # the one pass over the collection (summaries.scan_collection); this module only writes
         summaries = scan_collection(sources, kinds, on_chunk=flush_chunk, chunk_docs=chunk_docs, progress=progress,

@@ -15,9 +15,10 @@ from ..errors import UnknownNodeError
 from ..model.document import DocumentTree, canonical_xpath, quoted
 from ..summaries.summary import Summary
 from .base import GraphStore, writes
-from .ids import collection_id, document_id, element_id, node_id, node_id_prefix, summary_id, summary_node_id
+from .ids import (KEY_SPAN, collection_id, document_id, key_parts, membership_property, node_id, node_id_prefix,
+                  summary_id, summary_node_id)
 
-__all__ = ["stored_document", "require_elements", "stored_summary", "summary_extent", "transitions",
+__all__ = ["stored_document", "stored_documents", "element_names", "require_elements", "stored_summary", "summary_extent", "transitions",
            "study_routes", "save_model", "save_element_model", "model_record", "list_models", "list_summaries",
            "collection_info", "drop_collection", "drop_model", "drop_study", "list_collections"]
 
@@ -49,6 +50,34 @@ def require_complete_collection(store: GraphStore, collection: str) -> dict:
     return info
 
 
+def _tree(docid: str, rows: list[dict], source: str) -> DocumentTree:
+    """A document tree from its stored elements (``pre``, ``tag``, ``depth``, ``offset``, ``length``), in
+    pre-order: each element's parent is the nearest element before it one level up, its position among the
+    parent's children of its tag is counted (the XPaths are derived, not stored)."""
+    tags: dict[str, int] = {}
+    tag, parent, depth, position, start, end = [], [], [], [], [], []
+    stack: list[int] = []
+    seen: list[dict] = []  # per open element: how many children of each tag it has so far
+    for i, r in enumerate(rows):
+        d = int(r["depth"])
+        del stack[d - 1:], seen[d - 1:]
+        t = tags.setdefault(r["tag"], len(tags))
+        if stack:
+            counts = seen[-1]
+            counts[t] = counts.get(t, 0) + 1
+            position.append(counts[t])
+        else:
+            position.append(1)
+        parent.append(stack[-1] if stack else -1)
+        stack.append(i)
+        seen.append({})
+        tag.append(t)
+        depth.append(d)
+        start.append(int(r["offset"]))
+        end.append(int(r["offset"]) + int(r["length"]))
+    return DocumentTree(docid, tuple(tags), tag, parent, depth, position, start, end, source=source)
+
+
 def stored_document(store: GraphStore, collection: str, docid: str) -> DocumentTree:
     """Rebuild a document tree from its stored element nodes.
 
@@ -61,26 +90,37 @@ def stored_document(store: GraphStore, collection: str, docid: str) -> DocumentT
     if not rows:
         raise UnknownNodeError(f"document {docid!r} of collection {collection!r} has no stored elements in "
                                f"{store.url}; load them with 'graphsr store load --elements'")
-    tags: dict[str, int] = {}
-    tag, parent, depth, position, start, end = [], [], [], [], [], []
-    stack: list[int] = []
-    for i, r in enumerate(rows):
-        d = int(r["depth"])
-        del stack[d - 1:]
-        parent.append(stack[-1] if stack else -1)
-        stack.append(i)
-        tag.append(tags.setdefault(r["tag"], len(tags)))
-        depth.append(d)
-        xp = r["xpath"]
-        position.append(int(xp[xp.rindex("[") + 1:-1]))  # stored XPaths are canonical: .../tag[n]
-        start.append(int(r["offset"]))
-        end.append(int(r["offset"]) + int(r["length"]))
-    return DocumentTree(docid, tuple(tags), tag, parent, depth, position, start, end, source=store.url)
+    return _tree(docid, rows, store.url)
+
+
+def stored_documents(store: GraphStore, codes: Iterable[int]) -> dict[int, DocumentTree]:
+    """The stored trees of the documents coded ``codes`` (those with elements), by code."""
+    codes = sorted({int(c) for c in codes})
+    if not codes:
+        return {}
+    docids = {int(r["code"]): r["docid"] for r in store.run("document_codes", codes=codes)}
+    rows: dict[int, list[dict]] = {}
+    for r in store.run("documents_elements", codes=codes):
+        rows.setdefault(int(r["code"]), []).append(r)
+    return {c: _tree(docids[c], rs, store.url) for c, rs in rows.items() if c in docids}
+
+
+def element_names(store: GraphStore, keys: Iterable[int]) -> dict[int, tuple[str, str]]:
+    """``(docid, XPath)`` of stored elements by key (XPaths derived from their documents' stored trees)."""
+    keys = [int(k) for k in keys]
+    trees = stored_documents(store, {k // KEY_SPAN for k in keys})
+    out = {}
+    for k in keys:
+        code, pre = key_parts(k)
+        tree = trees.get(code)
+        if tree is not None and 0 < pre <= len(tree):
+            out[k] = (tree.docid, tree.xpath(pre - 1))
+    return out
 
 
 def require_elements(store: GraphStore, collection: str, nodes: Iterable[tuple[str, str]],
-                     source: str | None, lines: dict | None = None) -> dict[tuple[str, str], str]:
-    """Element ids of (docid, XPath) pairs, which must be stored.
+                     source: str | None, lines: dict | None = None) -> dict[tuple[str, str], int]:
+    """Element keys of (docid, XPath) pairs, which must be stored.
 
     Returns a dict keyed by (docid, canonical XPath).  ``lines`` maps a pair
     to the line of ``source`` that names it, for the message.
@@ -100,19 +140,20 @@ def require_elements(store: GraphStore, collection: str, nodes: Iterable[tuple[s
         found = [where[(docid, x)] for x in xps if (docid, x) in where]
         return min(found) if found else None
 
-    out: dict[tuple[str, str], str] = {}
+    out: dict[tuple[str, str], int] = {}
     for docid, xps in by_doc.items():
         rows = store.run("document_elements", doc=document_id(collection, docid))
         if not rows:
             raise UnknownNodeError(f"document {docid!r} has no stored elements in collection {collection!r}; "
                                    "load them first (graphsr store load --elements ...)", source,
                                    first_line(docid, xps))
-        pre = {canonical_xpath(r["xpath"]): int(r["pre"]) for r in rows}
+        tree = _tree(docid, rows, store.url)
+        key = {x: int(r["key"]) for x, r in zip(tree.xpaths(), rows)}
         for xp in sorted(xps, key=lambda x: where.get((docid, x), 0)):
-            if xp not in pre:
+            if xp not in key:
                 raise UnknownNodeError(f"document {docid!r} has no node {quoted(xp)}", source,
                                        where.get((docid, xp)))
-            out[(docid, xp)] = element_id(collection, docid, pre[xp])
+            out[(docid, xp)] = key[xp]
     return out
 
 
@@ -168,22 +209,33 @@ def require_memberships(store: GraphStore, collection: str, kind: str) -> None:
                                 f"with --kind '{kind}' and the same --elements")
 
 
+def _extent_params(store: GraphStore, collection: str, kind: str, label: str) -> dict:
+    """The parameters of the summary_extent queries: the collection, the kind's membership property and the
+    summary node's SID (UnknownNodeError for a label the stored summary lacks)."""
+    require_memberships(store, collection, kind)
+    rows = store.run("summary_node_sid", id=summary_node_id(collection, kind, label))
+    if not rows:
+        raise UnknownNodeError(f"the stored {kind} summary of collection {collection!r} has no node {label!r}")
+    return {"collection": collection_id(collection), "property": membership_property(kind),
+            "sid": int(rows[0]["sid"])}
+
+
 def summary_extent(store: GraphStore, collection: str, kind: str, label: str) -> list[tuple[str, int]]:
     """The stored elements of a summary node, as (docid, pre-order id)."""
-    require_memberships(store, collection, kind)
-    rows = store.run("summary_extent", node=summary_node_id(collection, kind, label))
+    rows = store.run("summary_extent", **_extent_params(store, collection, kind, label))
     return [(r["docid"], int(r["pre"])) for r in rows]
 
 
 def summary_extent_page(store: GraphStore, collection: str, kind: str, label: str, skip: int,
                         limit: int | None) -> tuple[list[tuple[str, int, str, int]], int]:
     """One page of a summary node's stored elements, paged in the database: (docid, pre-order id, XPath,
-    length) in document order, and how many there are in all."""
-    require_memberships(store, collection, kind)
-    node = summary_node_id(collection, kind, label)
-    total = int(store.run("summary_extent_count", node=node)[0]["n"])
-    rows = store.run("summary_extent_page", node=node, skip=int(skip), limit=int(total if limit is None else limit))
-    return [(r["docid"], int(r["pre"]), r["xpath"], int(r["length"])) for r in rows], total
+    length) in document order, and how many there are in all (the XPaths derived from the page's documents)."""
+    params = _extent_params(store, collection, kind, label)
+    total = int(store.run("summary_extent_count", **params)[0]["n"])
+    rows = store.run("summary_extent_page", **params, skip=int(skip), limit=int(total if limit is None else limit))
+    trees = stored_documents(store, {int(r["code"]) for r in rows})
+    return [(r["docid"], int(r["pre"]), trees[int(r["code"])].xpath(int(r["pre"]) - 1), int(r["length"]))
+            for r in rows], total
 
 
 def require_study(store: GraphStore, collection: str, study: str) -> str:
@@ -205,7 +257,7 @@ def require_study(store: GraphStore, collection: str, study: str) -> str:
 def transitions(store: GraphStore, collection: str, study: str, kind: str | None = None) -> dict[str, np.ndarray]:
     """Route steps of a study counted per pair of states, aggregated in the database.
 
-    States are elements (``kind=None``; ``src``/``dst`` are element ids, plus
+    States are elements (``kind=None``; ``src``/``dst`` are element keys, plus
     ``docid`` and the 0-based node indices ``src_index``/``dst_index``) or
     the summary nodes of a stored summary (``src``/``dst`` are SIDs).
     Returns arrays ``src``, ``dst``, ``steps`` (count), ``inverse_effort``
@@ -216,13 +268,14 @@ def transitions(store: GraphStore, collection: str, study: str, kind: str | None
     extra = {}
     if kind is None:
         rows = store.run("element_transitions", study=stid)
-        src = np.array([r["src"] for r in rows], dtype=object)
-        dst = np.array([r["dst"] for r in rows], dtype=object)
+        src = np.array([int(r["src"]) for r in rows], dtype=np.int64)
+        dst = np.array([int(r["dst"]) for r in rows], dtype=np.int64)
         extra = {"docid": np.array([r["docid"] for r in rows], dtype=object),
                  "src_index": np.array([int(r["src_pre"]) - 1 for r in rows], dtype=np.int64),
                  "dst_index": np.array([int(r["dst_pre"]) - 1 for r in rows], dtype=np.int64)}
     else:
-        rows = store.run("summary_transitions", study=stid, summary=summary_id(collection, kind))
+        require_memberships(store, collection, kind)
+        rows = store.run("summary_transitions", study=stid, property=membership_property(kind))
         src = np.array([int(r["src"]) for r in rows], dtype=np.int64)
         dst = np.array([int(r["dst"]) for r in rows], dtype=np.int64)
     return {"src": src, "dst": dst, "steps": np.array([int(r["steps"]) for r in rows], dtype=np.int64),
@@ -235,6 +288,10 @@ def study_routes(store: GraphStore, collection: str, study: str):
     import pandas as pd
 
     rows = store.run("study_routes", study=require_study(store, collection, study))
+    names = element_names(store, {int(r[k]) for r in rows for k in ("src", "dst")})
+    for r in rows:
+        r["docid"], r["src"] = names[int(r["src"])]
+        r["dst"] = names[int(r["dst"])][1]
     return pd.DataFrame(rows, columns=["route_id", "step", "docid", "src", "dst", "duration_ms", "user_id",
                                        "topic_id"])
 
@@ -312,8 +369,7 @@ def list_models(store: GraphStore) -> list[dict]:
     return store.run("models")
 
 
-_UNDER_COLLECTION = ("Document", "Element", "Summary", "SummaryNode", "Study", "Route", "Step", "Qrels", "Topic",
-                     "Run")
+_UNDER_COLLECTION = ("Document", "Summary", "SummaryNode", "Study", "Route", "Step", "Qrels", "Topic", "Run")
 
 
 @writes
@@ -331,7 +387,15 @@ def drop_collection(store: GraphStore, name: str) -> int:
                                + (", ".join(sorted(r["name"] for r in store.run("collections"))) or "none"))
     cid = node_id("Collection", name)
     store.run("mark_collection_dropping", id=cid)  # INCOMPLETE until the last batch
-    return _drop_in_batches(store, cid, [node_id_prefix(label, name) for label in _UNDER_COLLECTION], name)
+    removed = 0
+    while True:  # the elements first, a document's by key range (they have no id to match a prefix)
+        rows = store.run("drop_elements_batch", id=cid, limit=DROP_BATCH)
+        got = int(rows[0]["removed"]) if rows else 0
+        removed += got
+        if got < DROP_BATCH:
+            break
+    return removed + _drop_in_batches(store, cid, [node_id_prefix(label, name) for label in _UNDER_COLLECTION],
+                                      name)
 
 
 #: Nodes removed per transaction by a drop.
