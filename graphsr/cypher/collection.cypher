@@ -33,12 +33,13 @@ SET c.path = $path, c.documents = $documents, c.elements = $elements
 RETURN coalesce(c.marked, false) AS marked
 
 // @name merge_documents
-// a document keeps the code it was first stored with: the codes of the documents as stored are returned
+// a document keeps the code it was first stored with: the codes of the documents as stored are returned;
+// r.writing marks it as being written (its elements follow)
 UNWIND $rows AS r
 MATCH (c:Collection) WHERE c.id = r.collection
 MERGE (d:Document {id: r.id})
 ON CREATE SET d.docid = r.docid, d.collection = r.collection, d.code = r.code
-SET d.elements = r.elements, d.length = r.length, d.stored = CASE WHEN r.stored THEN true ELSE coalesce(d.stored, false) END
+SET d.elements = r.elements, d.length = r.length, d.stored = CASE WHEN r.stored THEN true ELSE coalesce(d.stored, false) END, d.writing = CASE WHEN r.writing THEN true ELSE d.writing END
 MERGE (c)-[:HAS_DOCUMENT]->(d)
 RETURN d.id AS id, d.code AS code
 
@@ -66,20 +67,24 @@ DETACH DELETE e
 
 // @name create_elements
 // The elements of whole documents in one statement, under the local store's writer lock: rows are
-// [key, pre, tag, depth, offset, length, in_p_star, in_p_star_c, in_c, in_tag] (null: a kind not stored);
-// $roots holds [document code, row of its root], $children [row of the parent, row of the child] (the
-// nodes just created are found by their row: no look-up).  Every batch holds at least one root.
+// [key, pre, tag, depth, offset, length, in_p_star, in_p_star_c, in_c, in_tag] (null: a kind not stored),
+// $children holds [row of the parent, row of the child]: the nodes just created are found by their row, with
+// no look-up.  (Their roots' ROOT edges follow in create_roots: joined here, each root's row would be grouped
+// with the list of the statement's nodes, hashing the whole list once per document.)
 UNWIND $rows AS r
 CREATE (e:Element {key: r[0], pre: r[1], tag: r[2], depth: r[3], offset: r[4], length: r[5], in_p_star: r[6], in_p_star_c: r[7], in_c: r[8], in_tag: r[9]})
 WITH collect(e) AS es
-UNWIND $roots AS q
-WITH es, q[0] AS code, es[q[1]] AS root
-MATCH (d:Document) WHERE d.code = code
-CREATE (d)-[:ROOT]->(root)
-WITH es, count(*) AS roots
 UNWIND $children AS p
 WITH es[p[0]] AS parent, es[p[1]] AS child
 CREATE (parent)-[:CHILD]->(child)
+
+// @name create_roots
+// [document code, key of its root] rows
+UNWIND $rows AS r
+WITH r[0] AS code, r[1] AS key
+MATCH (d:Document) WHERE d.code = code
+MATCH (e:Element) WHERE e.key = key
+CREATE (d)-[:ROOT]->(e)
 
 // The same writes for a store that other loads may write at the same time
 // (Neo4j, where no writer lock is held): MERGE on the unique `key` of each

@@ -39,6 +39,11 @@ from .ids import (KEY_SPAN, MEMBERSHIP_PROPERTIES, collection_id, document_id, m
 __all__ = ["LoadReport", "store_collection", "store_summary", "store_assessments", "store_run", "run_name",
            "validate_references", "store_steps", "collection_id", "summary_id", "summary_node_id", "document_id"]
 
+#: Elements per chunk of a load under the writer lock (the local store), whose elements go in one statement:
+#: the loader's peak stays about 260 MB (the real collection of bench/bench_real.py), and the server folds its
+#: matrices half as often as with the 50,000 of a chunk elsewhere.
+CHUNK_ELEMENTS_LOCKED = 100_000
+
 #: The summary kinds in the order of the membership columns of an element row (after key, pre, tag, depth,
 #: offset and length).
 _MEMBER_KINDS = tuple(MEMBERSHIP_PROPERTIES)
@@ -110,7 +115,8 @@ def store_summary(store: GraphStore, summary: Summary, collection: str) -> None:
 @writes
 def store_collection(store: GraphStore, path: str | os.PathLike, name: str | None = None,
                      kinds: Iterable[str] = ("p*",), elements: str | Iterable[str] = "none",
-                     progress: bool = False, chunk_docs: int = 256) -> tuple[LoadReport, dict[str, Summary]]:
+                     progress: bool = False, chunk_docs: int | None = None,
+                     chunk_elements: int | None = None) -> tuple[LoadReport, dict[str, Summary]]:
     """Load a collection, its summaries and (some of) its elements into a store.
 
     Parameters
@@ -126,6 +132,10 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
         Which documents' element nodes to store.
     progress : bool
         Progress bar on stderr.
+    chunk_docs, chunk_elements : int, optional
+        A chunk (parsed, summarised and written while the next is parsed) holds at most this many documents
+        and elements (a larger document alone); default 1,024 and :data:`CHUNK_ELEMENTS_LOCKED` under the
+        writer lock, 256 and 50,000 otherwise.
 
     Returns
     -------
@@ -134,9 +144,13 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
     import time
 
     from ..io.collection import list_collection
-    from ..summaries.parallel import scan_collection
+    from ..summaries.parallel import CHUNK_ELEMENTS, scan_collection
 
     t0 = time.perf_counter()
+    if chunk_docs is None:  # under the writer lock a chunk's elements go in one statement: larger chunks
+        chunk_docs = 1024 if store.exclusive_writer else 256
+    if chunk_elements is None:
+        chunk_elements = CHUNK_ELEMENTS_LOCKED if store.exclusive_writer else CHUNK_ELEMENTS
     sources = list_collection(path)
     cname = name or Path(path).resolve().name
     kinds = list(dict.fromkeys(kinds))
@@ -173,31 +187,68 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
         while len(pending) > keep:
             pending.pop(0).result()
 
-    def call_rows(name: str, rows: list[dict]) -> list[dict]:
-        """``name`` over ``rows`` in batches, through the writer, waiting for the rows it returns."""
-        out: list[dict] = []
-        for batch in batched(rows, store.batch_size):
-            out += writer.submit(store.run, name, rows=batch).result()
-        return out
-
-    def codes_of(chunk: list[DocumentTree]) -> tuple[dict[str, int], dict[str, dict]]:
-        """Each document's code (new documents get new ones; a document keeps the code it was first stored
-        with, even when another load stored it meanwhile) and the state of those stored before."""
-        ids = [document_id(cname, d.docid) for d in chunk]
-        state = {r["id"]: r for r in call("documents_state", ids=ids)}
+    def allocate(ids: list[str], state: dict[str, dict]) -> dict[str, int]:
+        """Codes for the documents ``ids`` not in ``state`` (stored before), from the store's counter."""
         new = [i for i in ids if i not in state]
         first = int(call("allocate_document_codes", n=len(new))[0]["first"]) if new else 0
-        proposed = dict(zip(new, range(first, first + len(new))))
-        rows = call_rows("merge_documents", [
-            {"collection": cid, "id": i, "docid": d.docid, "elements": len(d), "length": int(d.length[0]),
-             "stored": wanted is None or d.docid in wanted,
-             "code": proposed[i] if i in proposed else int(state[i]["code"])} for i, d in zip(ids, chunk)])
-        return {r["id"]: int(r["code"]) for r in rows}, state
+        return dict(zip(new, range(first, first + len(new))))
+
+    def document_rows(chunk: list[DocumentTree], ids: list[str], codes: dict[str, int], writing: set[str]):
+        return [{"collection": cid, "id": i, "docid": d.docid, "elements": len(d), "length": int(d.length[0]),
+                 "stored": wanted is None or d.docid in wanted, "code": codes[i], "writing": i in writing}
+                for i, d in zip(ids, chunk)]
+
+    # Under the writer lock (the local store) nothing else writes meanwhile: every document's state and code are
+    # known before the pass, and each chunk's documents are written without waiting for the writer.  Without
+    # the lock (Neo4j) another load may store a document between two chunks: each chunk asks, and uses the
+    # codes the store returns (a document keeps the code it was first stored with).
+    known_state: dict[str, dict] = {}
+    known_codes: dict[str, int] = {}
+    if store.exclusive_writer:
+        every = [document_id(cname, src.docid) for src in sources]
+        for part in batched(every, 10_000):
+            known_state.update({r["id"]: r for r in store.run("documents_state", ids=part)})
+        known_codes = {i: int(r["code"]) for i, r in known_state.items()}
+        known_codes.update(allocate(every, known_state))
+
+    def codes_of(chunk: list[DocumentTree], todo_ids) -> tuple[dict[str, int], dict[str, dict]]:
+        """Each document's code and the state of those stored before; their Document nodes merged (marked
+        being written where ``todo_ids(state)`` says their elements will be)."""
+        ids = [document_id(cname, d.docid) for d in chunk]
+        if store.exclusive_writer:
+            state = {i: known_state[i] for i in ids if i in known_state}
+            send("merge_documents", document_rows(chunk, ids, known_codes, todo_ids(state)))
+            return known_codes, state
+        state = {r["id"]: r for r in call("documents_state", ids=ids)}
+        codes = {i: int(r["code"]) for i, r in state.items()}
+        codes.update(allocate(ids, state))
+        out: list[dict] = []
+        for batch in batched(document_rows(chunk, ids, codes, set()), store.batch_size):
+            out += writer.submit(store.run, "merge_documents", rows=batch).result()
+        return {r["id"]: int(r["code"]) for r in out}, state
 
     def flush_chunk(chunk: list[DocumentTree], builders: dict[str, SummaryBuilder]) -> None:
         nonlocal total_elements
         total_elements += sum(len(d) for d in chunk)
-        codes, state = codes_of(chunk)
+        stored = [(i, d) for i, d in enumerate(chunk) if wanted is None or d.docid in wanted]
+
+        def plan(state: dict[str, dict]):
+            """The documents to write afresh, the complete ones lacking some kinds' memberships, and those an
+            earlier load began to write and did not finish."""
+            todo, extend, begun = [], [], set()
+            for i, d in stored:
+                did = document_id(cname, d.docid)
+                r = state.get(did)
+                if r is not None and (r["writing"] or not marked):
+                    begun.add(did)
+                done = set(r["complete"] or []) if r is not None else set()
+                if not done:
+                    todo.append((i, d))
+                elif not set(kinds) <= done:
+                    extend.append((i, d, done))
+            return todo, extend, begun
+
+        codes, state = codes_of(chunk, lambda st: {document_id(cname, d.docid) for _, d in plan(st)[0]})
         report.documents += len(chunk)
         sids = {k: b.sids(chunk) for k, b in builders.items()}
         for k, b in builders.items():
@@ -206,19 +257,7 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
                                              kind=k, nodes=-1, edges=-1, documents=-1, elements=-1))
                 send("merge_summary_nodes", _summary_node_rows(b, cname, k, range(written[k], b.num_nodes)))
                 written[k] = b.num_nodes
-        stored = [(i, d) for i, d in enumerate(chunk) if wanted is None or d.docid in wanted]
-        todo, extend = [], []  # documents to write afresh; complete ones lacking some kinds' memberships
-        begun: set[str] = set()  # documents an earlier load began to write and did not finish
-        for i, d in stored:
-            did = document_id(cname, d.docid)
-            r = state.get(did)
-            if r is not None and (r["writing"] or not marked):
-                begun.add(did)
-            done = set(r["complete"] or []) if r is not None else set()
-            if not done:
-                todo.append((i, d))
-            elif not set(kinds) <= done:
-                extend.append((i, d, done))
+        todo, extend, begun = plan(state)
         members = []
         for i, d, done in extend:  # the memberships of the kinds loaded now
             base = codes[document_id(cname, d.docid)] * KEY_SPAN
@@ -239,7 +278,6 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
                 leftovers = [codes[i] for i in doc_ids if i in begun]
                 if leftovers:
                     pending.append(writer.submit(store.run, "delete_document_elements", codes=leftovers))
-                pending.append(writer.submit(store.run, "mark_documents_writing", ids=doc_ids))
                 write_created([(codes[did], d, {k: sids[k][i] for k in builders}) for did, (i, d) in
                                zip(doc_ids, todo)])
             else:  # another load may be writing them now: MERGE over them, trim only a longer old version
@@ -253,27 +291,21 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
         settle(keep=16)
 
     def write_created(documents: list[tuple[int, DocumentTree, dict]]) -> None:
-        """Whole documents per statement (about a batch of elements; a larger document alone), each element
-        created with its ROOT or CHILD edge, found by its row in the statement (under the writer lock)."""
+        """The chunk's documents in one statement (a chunk is bounded by elements), each element created with
+        its CHILD edge to the nodes just created, found by their row (under the writer lock); then the
+        documents' ROOT edges.  Each statement makes the server fold its new nodes and edges into its matrices,
+        at a cost that grows with the graph: few large statements load fastest."""
         rows: list[list] = []
-        roots: list[list[int]] = []
         children: list[list[int]] = []
-
-        def flush() -> None:
-            if rows:
-                pending.append(writer.submit(store.execute, store.prepare(
-                    "create_elements", rows=list(rows), roots=list(roots), children=list(children))))
-                rows.clear(), roots.clear(), children.clear()
-
         for code, doc, doc_sids in documents:
-            if rows and len(rows) + len(doc) > store.batch_size:
-                flush()
             r, parent = _element_rows(doc, code, doc_sids)
             at = len(rows)
-            roots.append([code, at])
             children.extend([at + p, at + c] for c, p in enumerate(parent) if p >= 0)
             rows.extend(r)
-        flush()
+        if rows:
+            pending.append(writer.submit(store.execute, store.prepare("create_elements", rows=rows,
+                                                                       children=children)))
+        send("create_roots", [[code, code * KEY_SPAN + 1] for code, _, _ in documents])
 
     def write_merged(documents: list[tuple[int, DocumentTree, dict]]) -> None:
         """MERGE the documents' elements on their keys, then their ROOT and CHILD edges (no writer lock)."""
@@ -292,7 +324,7 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
 
     try:  # the one pass over the collection (summaries.scan_collection); this module only writes
         summaries = scan_collection(sources, kinds, on_chunk=flush_chunk, chunk_docs=chunk_docs, progress=progress,
-                                    desc=f"loading {cname}")
+                                    desc=f"loading {cname}", chunk_elements=chunk_elements)
         settle()
     finally:
         writer.shutdown(wait=True)
