@@ -39,7 +39,7 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-QRELS = HERE.parents[1] / "shared" / "data" / "inex2010" / "inex2010.qrels"
+QRELS = HERE.parent / "graphsr" / "data" / "samples" / "inex2010" / "qrels.txt"
 GRAPHSR = Path(sys.executable).parent / "graphsr"
 
 

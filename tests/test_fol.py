@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from graphsr.cli.main import main
+from graphsr.data import sample
 from graphsr.errors import MeasureNameError, QrelsFormatError, RunFormatError
 from graphsr.evaluation import evaluate
 from graphsr.io import read_fol_qrels, read_fol_run, read_inex_submission, read_passage_run
@@ -46,9 +47,7 @@ def test_qrels_reader_sorts_passages_and_keeps_beps(qrels):
 
 
 def test_official_qrels_load():
-    from pathlib import Path
-
-    q = read_fol_qrels(Path(__file__).parents[2] / "shared" / "data" / "inex2010" / "inex2010.qrels")
+    q = read_fol_qrels(sample("inex2010")["qrels"])
     assert len(q.topics) == 52 and len(q) == 39031
     assert int((q.rel_chars > 0).sum()) == 5471
     assert int(q.rel_chars.sum()) == int((q.pass_end - q.pass_start).sum())

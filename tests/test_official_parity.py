@@ -1,4 +1,4 @@
-"""Every line the official INEX tool (inex_eval 3.1) printed for the runs of shared/data/inex2010/official/,
+"""Every line the official INEX tool (inex_eval 3.1) printed for the runs of tests/data/inex2010-official/,
 reproduced by ``graphsr eval --report official`` -- as text, not only to 6 decimals -- and its three refusals."""
 
 from __future__ import annotations
@@ -10,10 +10,12 @@ import pytest
 
 from graphsr.cli.main import main
 
-OFFICIAL = Path(__file__).parents[2] / "shared" / "data" / "inex2010" / "official"
-QRELS = OFFICIAL.parent / "inex2010.qrels"
+from graphsr.data import sample
 
-# the tool's options of each expected file (shared/data/inex2010/official/README.md)
+OFFICIAL = Path(__file__).parent / "data" / "inex2010-official"
+QRELS = sample("inex2010")["qrels"]
+
+# the tool's options of each expected file (tests/data/README.md)
 MODES = {
     "f": ["--task", "focused", "-q"],
     "f_c": ["--task", "focused", "-c"],

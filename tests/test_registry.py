@@ -14,8 +14,8 @@ from graphsr.measures import parse_measure, registry
 
 from .conftest import write
 
-FOL_QRELS = Path(__file__).parents[2] / "shared" / "data" / "inex2010" / "inex2010.qrels"
-FOL_RUN = FOL_QRELS.parent / "official" / "runs" / "foc11.run.gz"
+FOL_QRELS = sample("inex2010")["qrels"]
+FOL_RUN = FOL_QRELS.parent / "runs" / "foc11.run.gz"
 
 
 def _instance(cls):

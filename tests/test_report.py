@@ -110,10 +110,11 @@ def test_summary_and_esr_figures(tmp_path, capsys):
 def test_the_eval_plot_shows_the_tasks_own_measure(tmp_path, capsys):
     from pathlib import Path
 
-    official = Path(__file__).parents[2] / "shared" / "data" / "inex2010"
-    runs = official / "official" / "runs"
+    from graphsr.data import sample
+
+    inex = sample("inex2010")
     out = tmp_path / "ric.svg"
-    assert main(["eval", str(official / "inex2010.qrels"), str(runs / "ric11.run.gz"), "--task", "ric",
+    assert main(["eval", str(inex["qrels"]), str(inex["runs"][2]), "--task", "ric",
                  "--plot", str(out)]) == 0
     printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("MAgP\tall")]
     svg = out.read_text()

@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from graphsr.data import sample
+
 ROOT = Path(__file__).parents[2]
-QRELS = ROOT / "shared" / "data" / "inex2010" / "inex2010.qrels"
-RUN = ROOT / "shared" / "data" / "inex2010" / "official" / "runs" / "foc11.run.gz"
+QRELS = sample("inex2010")["qrels"]
+RUN = Path(__file__).parent / "data" / "inex2010-official" / "runs" / "foc11.run.gz"
 HEAVY = {"pandas", "scipy", "networkx", "lxml", "matplotlib", "falkordb", "neo4j", "redis", "tqdm"}
 GRAPHSR_HEAVY = {"graphsr.store", "graphsr.summaries", "graphsr.navigation", "graphsr.io.collection",
                  "graphsr.evaluation.collection", "graphsr.measures.esr.inputs", "graphsr.analysis"}
