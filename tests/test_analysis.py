@@ -56,6 +56,7 @@ def test_eval_saves_a_score_table(tmp_path, capsys):
     assert {f"{v:.6f}" for v in t.means("SRP@5")} == srp
 
 
+@pytest.mark.slow
 def test_kendall_and_spearman_are_scipys():
     rng = np.random.default_rng(2)
     for _ in range(50):
@@ -194,6 +195,7 @@ def test_model_sensitivity(tmp_path, capsys):
     assert plot.read_bytes().lstrip().startswith(b"<?xml")
 
 
+@pytest.mark.slow
 def test_prum_sensitivity_puts_structural_and_learned_navigation_in_one_matrix():
     from graphsr.analysis.sensitivity import model_sensitivity
     from graphsr.io import read_element_qrels, read_run

@@ -211,15 +211,16 @@ def test_summary_command(capsys):
     assert lines[2].split("\t")[-1] == "/book" and "S7\t3\t" in out
 
 
+@pytest.mark.slow
 def test_demo(capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("GRAPHSR_STORE", f"local:{tmp_path / 'store'}")
     monkeypatch.chdir(tmp_path)
     code, out, err = run_cli(capsys, "demo")
     assert code == 0, err
-    report = tmp_path / "graphsr-demo-report.html"
+    report = tmp_path / "graphsr-demo" / "report.html"  # everything it writes in one directory
     assert f"report: {report}" in out and report.read_text().count('<img class="plot"') > 10
-    scores = tmp_path / "graphsr-demo-report-scores.parquet"
-    assert f"scores: {scores}" in out
+    scores = tmp_path / "graphsr-demo" / "scores.parquet"
+    assert f"scores: {scores}" in out and sorted(p.name for p in tmp_path.iterdir()) == ["graphsr-demo", "store"]
     # `graphsr report` on the demo's scores: a page a real browser renders whole
     from .test_report import assert_renders
 

@@ -23,7 +23,7 @@ def partition_rows(capsys, argv):
     import csv
     import io
 
-    text = capsys.readouterr().out.split("\n", 1)[1]
+    text = capsys.readouterr().out  # data only: the note goes to stderr
     return [(r["sid"], int(r["extent_size"]), int(r["content_length"]), f"{float(r['pi']):.6f}", r["key"])
             for r in csv.DictReader(io.StringIO(text))]
 
@@ -57,14 +57,16 @@ def test_a_partition_is_its_extent(capsys, tmp_path):
             assert main(["partition", *where, f"S{k + 1}", "--kind", "p*|c", "--format", "csv", "--limit",
                          "1000"]) == 0
             out = capsys.readouterr().out.splitlines()
-            got = [(line.split(",")[0], int(line.split(",")[1])) for line in out[2:]]
+            got = [(line.split(",")[0], int(line.split(",")[1])) for line in out[1:]]  # the header, then data
             assert got == expected, (k, where)
     big = next(k for k in range(len(summary)) if len(summary.extent(k)) >= 2)
     assert main(["partition", str(s["collection"]), f"S{big + 1}", "--kind", "p*|c", "--limit", "1", "--offset",
                  "1", "--format", "csv"]) == 0
-    out = capsys.readouterr().out.splitlines()
+    captured = capsys.readouterr()
+    out = captured.out.splitlines()
     second = sorted(summary.extent(big))[1]
-    assert len(out) == 3 and "showing 1 from 1" in out[0] and out[2].startswith(f"{second[0]},{second[1] - 1},")
+    assert "showing 1 from 1" in captured.err  # the note on stderr, the data alone on stdout
+    assert len(out) == 2 and out[1].startswith(f"{second[0]},{second[1] - 1},")
     assert main(["partition", str(s["collection"]), "S99", "--kind", "p*|c"]) == 2
     assert "expected a summary node S1 .. S" in capsys.readouterr().err
     main(["store", "stop", "--store", url])

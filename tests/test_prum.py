@@ -92,6 +92,7 @@ def test_equals_the_literal_equations_recomputed_from_scratch():
         assert kernel(links, t, u) == pytest.approx(prum_reference(links, t, u), abs=1e-11)
 
 
+@pytest.mark.slow
 def test_long_rankings_stay_exact():
     rng = np.random.default_rng(9)
     t, o = 40, 400

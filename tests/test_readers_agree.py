@@ -41,6 +41,7 @@ def _wrap(body: str, default: bool = False) -> bytes:
     return (f'<root xmlns:x="urn:x"{ns} xmlns:its="http://www.w3.org/2005/11/its">' + body + "</root>").encode()
 
 
+@pytest.mark.slow
 @needs_c
 @settings(max_examples=200, deadline=None)
 @given(st.lists(xml_docs(), min_size=1, max_size=3), st.booleans())

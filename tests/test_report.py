@@ -40,6 +40,7 @@ def scores(tmp_path_factory):
     return ScoreTable.read(path)
 
 
+@pytest.mark.slow
 def test_the_report_has_every_part(scores, tmp_path):
     from graphsr.navigation import build_sr_model
     from graphsr.summaries import summarize_collection
@@ -56,6 +57,7 @@ def test_the_report_has_every_part(scores, tmp_path):
     assert 'id="table-means"' in html and 'id="table-significance"' in html
 
 
+@pytest.mark.slow
 def test_chromium_renders_every_plot_and_table(scores, tmp_path):
     assert_renders(write_report(build_report(scores), tmp_path / "report.html"), tmp_path)
 
@@ -82,6 +84,7 @@ def assert_renders(path, tmp_path) -> None:
     assert coloured.mean() > 0.01
 
 
+@pytest.mark.slow
 def test_report_command_and_figure_files(scores, tmp_path, capsys):
     path = tmp_path / "s.csv"
     scores.write(path)

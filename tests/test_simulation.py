@@ -33,7 +33,7 @@ def test_transition_matrix_follows_depth_weights():
     assert deep[d, DOC.node("/a/b[2]/d/e")] == pytest.approx(0.2 / 1.2)
 
 
-@pytest.mark.parametrize("n_routes, tol", [(200, 0.2), (20000, 0.03)])
+@pytest.mark.parametrize("n_routes, tol", [(200, 0.2), pytest.param(20000, 0.03, marks=pytest.mark.slow)])
 def test_learned_model_converges_to_the_simulators_chain(n_routes, tol):
     sim = RouteSimulator(seed=11, mean_steps=6)
     steps = list(sim.walk([DOC], n_routes))

@@ -50,6 +50,7 @@ def stop(url: str) -> None:
     graphsr("store", "stop", "--store", url, check=False)
 
 
+@pytest.mark.slow
 def test_a_kept_running_server_killed_after_each_write_command_keeps_the_data(tmp_path):
     path = tmp_path / "s"
     url = f"local:{path}"
@@ -96,6 +97,7 @@ def _fill(mnt: Path, leave_kb: int = 40) -> Path:
     return filler
 
 
+@pytest.mark.slow
 def test_a_full_disk_fails_the_write_command_and_keeps_the_last_good_state(small_fs):
     path = small_fs / "s"
     url = f"local:{path}"
@@ -134,6 +136,7 @@ with open_store(url) as s:
 """
 
 
+@pytest.mark.slow
 def test_a_shared_server_is_stopped_by_its_last_user_only(tmp_path):
     from graphsr.store.local import LocalServer
 
@@ -204,6 +207,7 @@ def test_a_read_only_store_directory_gets_one_line(tmp_path):
             ro.chmod(0o755)
 
 
+@pytest.mark.slow
 def test_a_failed_save_leaves_a_server_started_on_its_own_at_the_last_good_state(small_fs):
     path = small_fs / "implicit"
     url = f"local:{path}"

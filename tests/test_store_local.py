@@ -337,6 +337,7 @@ def test_drops_go_in_bounded_batches_and_leave_what_a_clean_store_has(tmp_path, 
         assert s.counts() == clean
 
 
+@pytest.mark.slow
 def test_a_server_that_accepts_but_never_answers_is_not_alive(tmp_path):
     """A ping has a deadline: a process holding the socket without answering (a server hung in a deadlock)
     counts as not alive within the ping's timeout instead of blocking the command forever."""

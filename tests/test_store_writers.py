@@ -43,6 +43,7 @@ def clean_load_counts(tmp_path_factory):
     return _counts(url)
 
 
+@pytest.mark.slow
 def test_two_loads_at_once_store_everything_once(store_url, clean_load_counts):
     coll = str(sample("shakespeare")["collection"])
     for _ in range(3):
@@ -53,6 +54,7 @@ def test_two_loads_at_once_store_everything_once(store_url, clean_load_counts):
         assert _counts(store_url) == clean_load_counts
 
 
+@pytest.mark.slow
 def test_a_drop_during_a_load_leaves_a_clean_state(store_url, clean_load_counts):
     coll = str(sample("shakespeare")["collection"])
     for _ in range(3):
@@ -88,6 +90,7 @@ def _routes_load_writing_steps(store_url: str, tmp_path, study: str, seed: int):
     return routes, log
 
 
+@pytest.mark.slow
 def test_a_killed_routes_load_leaves_an_incomplete_study_that_models_refuse(store_url, tmp_path):
     import signal
 
@@ -107,6 +110,7 @@ def test_a_killed_routes_load_leaves_an_incomplete_study_that_models_refuse(stor
     assert model.returncode == 0, model.stderr
 
 
+@pytest.mark.slow
 def test_a_partition_whose_memberships_were_not_stored_is_refused(store_url):
     coll = str(sample("shakespeare")["collection"])
     for kind, elements in (("p*", "none"), ("p*|c", "all")):
@@ -122,6 +126,7 @@ def test_a_partition_whose_memberships_were_not_stored_is_refused(store_url):
                                                 "--elements"]
 
 
+@pytest.mark.slow
 def test_a_runaway_query_stops_on_the_server(store_url):
     import time
 
@@ -187,6 +192,7 @@ def test_the_server_lifecycle_touches_only_our_server(tmp_path):
     stop_store(url, wait=10)
 
 
+@pytest.mark.slow
 def test_the_server_killed_during_a_write_says_so(store_url, tmp_path):
     import os
     import signal
@@ -203,6 +209,7 @@ def test_the_server_killed_during_a_write_says_so(store_url, tmp_path):
     assert "Traceback" not in err and "documents_state" not in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_an_incomplete_collection_is_refused_by_models_partitions_and_evaluations(store_url):
     coll = str(sample("shakespeare")["collection"])
     s = sample("shakespeare")

@@ -102,6 +102,7 @@ def common_topics(qrels, run):
     return sorted(set(qrels) & set(run))
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(inputs())
 def test_per_topic_and_aggregate_equal_trec_eval(case):
@@ -129,6 +130,7 @@ def test_per_topic_and_aggregate_equal_trec_eval(case):
         assert full.mean(m) == pytest.approx(agg, abs=1e-9), gm
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(inputs())
 def test_the_api_equals_ir_measures(case):
@@ -216,6 +218,7 @@ def _files(tmp_path, qrels, run):
     return q, r
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(inputs())
 def test_the_command_line_equals_trec_eval(tmp_path_factory, capsys, case):

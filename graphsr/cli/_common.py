@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-__all__ = ["progress_default", "warn", "positive_int", "write_results", "save_scores"]
+__all__ = ["progress_default", "warn", "wrote", "positive_int", "write_results", "save_scores", "json_text", "write_frame"]
 
 
 EFFORT_HELP = ("step weights, each observed step adding 1/effort: count (default; every step costs 1) or duration "
@@ -15,6 +15,11 @@ PROGRESS_HELP = "progress bar while reading the collection (default: when stderr
 def progress_default() -> bool:
     """Progress bars only when stderr is a terminal."""
     return sys.stderr.isatty()
+
+
+def wrote(path, what: str) -> None:
+    """Say on stderr which file a command wrote (stdout holds the command's data)."""
+    print(f"graphsr: wrote {what} to {path}", file=sys.stderr)
 
 
 def warn(message: str) -> None:
@@ -32,6 +37,57 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
     return value
+
+
+def _plain(value):
+    """A value as standard JSON takes it: numpy scalars as Python numbers, NaN and infinities as null."""
+    if hasattr(value, "item") and not isinstance(value, (list, dict, str)):
+        value = value.item()
+    if isinstance(value, float) and value != value or value in (float("inf"), float("-inf")):
+        return None
+    return value
+
+
+def json_text(records) -> str:
+    """Records (dicts) as standard JSON: numbers at full precision, NaN as null, ``/`` not escaped.
+
+    >>> print(json_text([{"key": "/a/b", "pi": 0.1 + 0.2, "x": float("nan")}]), end="")
+    [
+     {
+      "key": "/a/b",
+      "pi": 0.30000000000000004,
+      "x": null
+     }
+    ]
+    """
+    import json
+
+    def clean(v):
+        if isinstance(v, dict):
+            return {str(k): clean(x) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return [clean(x) for x in v]
+        return _plain(v)
+
+    return json.dumps([clean(r) for r in records], indent=1, ensure_ascii=False) + "\n"
+
+
+def write_frame(frame, fmt: str, note: str | None = None, table=None) -> None:
+    """A DataFrame on stdout as ``--format`` asks: ``table`` (aligned, after the ``note`` line: ``table`` may
+    shorten cells first), or data only -- CSV (values at full precision) or standard JSON records -- with the
+    note on stderr."""
+    if fmt == "csv":
+        if note:
+            print(note, file=sys.stderr)
+        frame.to_csv(sys.stdout, index=False)  # (pandas writes floats at full precision)
+    elif fmt == "json":
+        if note:
+            print(note, file=sys.stderr)
+        sys.stdout.write(json_text(frame.to_dict(orient="records")))
+    else:
+        if note:
+            sys.stdout.write(note + "\n")
+        sys.stdout.write((frame if table is None else table(frame)).to_string(index=False) + "\n")
 
 
 def write_results(results, args) -> int:
@@ -61,3 +117,4 @@ def save_scores(results, args) -> None:
         from ..analysis.scores import ScoreTable
 
         ScoreTable.from_results(results).write(path)
+        wrote(path, "the score table")

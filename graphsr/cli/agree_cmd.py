@@ -55,7 +55,10 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "text":
         sys.stdout.write(result.text())
     elif args.format == "csv":
-        sys.stdout.write("statistic,value,p\n" + "".join(f"{n},{v!r},{p!r}\n" for n, v, p in result.rows()))
+        def cell(v):  # full precision; an undefined value (NaN) as an empty field, as CSV readers take it
+            return "" if v != v else repr(float(v))
+
+        sys.stdout.write("statistic,value,p\n" + "".join(f"{n},{cell(v)},{cell(p)}\n" for n, v, p in result.rows()))
     else:
         import json
 

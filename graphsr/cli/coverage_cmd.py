@@ -50,5 +50,8 @@ def run(args: argparse.Namespace) -> int:
         fig = coverage_figure(table, parts.summary.kind.name)
         with open(args.plot, "wb") as out:
             out.write(figure_bytes(fig, args.plot.rsplit(".", 1)[-1].lower()))
+        from ._common import wrote
+
+        wrote(args.plot, "the coverage heat map")
     sys.stdout.flush()
     return 0

@@ -43,8 +43,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=PROGRESS_HELP)
     p.add_argument("--store", metavar="URL", help="graph store to use (default: $GRAPHSR_STORE or the per-user "
                                                   "local store)")
-    p.add_argument("--report", default="graphsr-demo-report.html", metavar="FILE",
-                   help="the HTML report of every score the demo computes (default: graphsr-demo-report.html)")
+    p.add_argument("--out", default="graphsr-demo", metavar="DIR",
+                   help="directory for what the demo writes: report.html (every score it computes) and "
+                        "scores.parquet (default: graphsr-demo)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -112,10 +113,12 @@ def run(args: argparse.Namespace) -> int:
     from ..analysis.scores import ScoreTable
 
     table = ScoreTable.concat(scores)
-    saved = Path(args.report).with_name(Path(args.report).stem + "-scores.parquet")
+    directory = Path(args.out)
+    directory.mkdir(parents=True, exist_ok=True)
+    saved = directory / "scores.parquet"
     table.write(saved)
     path = write_report(build_report(table, "graphsr demo: every score of the sample runs", "graphsr demo",
-                                     progress=progress), args.report)
+                                     progress=progress), directory / "report.html")
     out.write(f"report: {path.resolve()} (every score above: tables, significance, plots; open it in a browser)\n"
               f"scores: {saved.resolve()} (a score table: graphsr compare / agree / report take it)\n")
     return 0

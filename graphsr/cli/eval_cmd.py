@@ -159,4 +159,7 @@ def run(args: argparse.Namespace) -> int:
             from ..analysis.plots import plot_measures
 
             plot_measures(done.results, args.plot)
+            from ._common import wrote
+
+            wrote(args.plot, "the figure")
     return 2 if done.errors else code

@@ -89,6 +89,9 @@ def write_passages(done, table, args: argparse.Namespace) -> int:
     res = done.results
     if args.plot:
         _plot(args, done.qrels, done.runs, res, args.task or "focused", done.context)
+        from ._common import wrote
+
+        wrote(args.plot, "the figure")
     if table is not None:
         from ._common import save_scores
 

@@ -27,8 +27,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if store is not None:
             store.close()
-    sys.stdout.write(f"# {args.sid}: {row['key']}; {total} elements (showing {len(frame)} from {args.offset}); "
-                     f"pi {row['pi']:.6f} under {parts.model}; in: {row['in_edges'] or '-'}; "
-                     f"out: {row['out_edges'] or '-'}\n")
-    write_frame(frame, args.format)
+    write_frame(frame, args.format, f"# {args.sid}: {row['key']}; {total} elements (showing {len(frame)} from "
+                                    f"{args.offset}); pi {row['pi']:.6f} under {parts.model}; in: "
+                                    f"{row['in_edges'] or '-'}; out: {row['out_edges'] or '-'}")
     return 0

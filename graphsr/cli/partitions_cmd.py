@@ -54,17 +54,20 @@ def shorten_edges(cell, shown: int | None = None):
     return cell if len(edges) <= shown else " ".join(edges[:shown]) + f" ... (+{len(edges) - shown})"
 
 
-def write_frame(frame, fmt: str) -> None:
-    if fmt == "csv":
-        frame.to_csv(sys.stdout, index=False)
-    elif fmt == "json":
-        sys.stdout.write(frame.to_json(orient="records", indent=1) + "\n")
-    else:  # a readable table: long edge lists cut, with a count of what is left out
-        shown = frame.copy()
-        for column in ("in_edges", "out_edges"):
-            if column in shown.columns:
-                shown[column] = shown[column].map(shorten_edges)
-        sys.stdout.write(shown.to_string(index=False) + "\n")
+def _shortened(frame):
+    """The table format's view: long edge lists cut, with a count of what is left out."""
+    shown = frame.copy()
+    for column in ("in_edges", "out_edges"):
+        if column in shown.columns:
+            shown[column] = shown[column].map(shorten_edges)
+    return shown
+
+
+def write_frame(frame, fmt: str, note: str | None = None) -> None:
+    """A partition table as ``--format`` asks (see :func:`graphsr.cli._common.write_frame`)."""
+    from ._common import write_frame as write
+
+    write(frame, fmt, note, table=_shortened)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -81,7 +84,6 @@ def run(args: argparse.Namespace) -> int:
         raise GraphsrInputError(f"--sort: expected one of {', '.join(table.columns)}, got {args.sort!r}")
     if args.sort != "sid":
         table = table.sort_values(args.sort, ascending=args.sort in ("key",), kind="stable")
-    sys.stdout.write(f"# {parts.summary.kind.name} summary of {parts.collection} ({parts.source}): "
-                     f"{len(table)} partitions, pi under {parts.model}\n")
-    write_frame(table, args.format)
+    write_frame(table, args.format, f"# {parts.summary.kind.name} summary of {parts.collection} ({parts.source}): "
+                                    f"{len(table)} partitions, pi under {parts.model}")
     return 0

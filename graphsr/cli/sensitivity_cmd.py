@@ -43,10 +43,16 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout.write(result.text())
     if args.save:
         result.scores.write(args.save)
+        from ._common import wrote
+
+        wrote(args.save, "the score table")
     if args.plot:
         from ..analysis.figures import agreement_matrix_figure, figure_bytes
 
         fig = agreement_matrix_figure(result.scores)
         with open(args.plot, "wb") as out:
             out.write(figure_bytes(fig, args.plot.rsplit(".", 1)[-1].lower()))
+        from ._common import wrote
+
+        wrote(args.plot, "the figure")
     return 0

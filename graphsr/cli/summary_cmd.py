@@ -53,4 +53,7 @@ def run(args: argparse.Namespace) -> int:
         check_plot_path(args.plot)
         with open(args.plot, "wb") as f:
             f.write(figure_bytes(summary_figure(summary, model.pi), args.plot.rsplit(".", 1)[-1].lower()))
+        from ._common import wrote
+
+        wrote(args.plot, "the summary figure")
     return 0

@@ -131,9 +131,10 @@ class Results:
         return buf.getvalue()
 
     def to_json(self, include_all: bool = True) -> str:
+        """The records as standard JSON: values at full precision, an undefined value (NaN) as null."""
         import json
 
-        return json.dumps([{"run": run, "measure": m, "topic": t, "value": v}
+        return json.dumps([{"run": run, "measure": m, "topic": t, "value": None if v != v else v}
                            for run, m, t, v in self.records(include_all)], indent=1) + "\n"
 
     def table(self, per_topic: bool = False) -> str:
