@@ -69,7 +69,7 @@ class RunFormatError(GraphsrInputError):
 
 
 class RunRuleError(RunFormatError):
-    """A passage run breaks a rule the official INEX tool enforces for its task (RULES §0).
+    """A passage run breaks a rule the official INEX tool enforces for its task (inex-rules §0).
 
     Raised by the measures with the indices of the results involved; the
     evaluation re-raises it naming the file, line, topic and article.

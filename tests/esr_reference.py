@@ -3,8 +3,7 @@ topic at a time, as the paper writes them (the tests check the vectorised kernel
 :mod:`graphsr.measures.esr.kernel`, against it).
 
 Ali, Consens, Kazai & Lalmas, *Structural relevance: a common basis for the
-evaluation of structured document retrieval* (Information Retrieval Journal):
-``../shared/seeds/esr-framework-irj.txt``.
+evaluation of structured document retrieval* (Information Retrieval Journal).
 
 For one topic, a ranked output :math:`R = (t_1, \dots, t_k)` of trees and
 assessments :math:`A` (trees :math:`a` with relevance :math:`rel(a)`):
@@ -21,8 +20,8 @@ assessments :math:`A` (trees :math:`a` with relevance :math:`rel(a)`):
   SRiR@k = E[Hits] / T_rel (Eq 19).
 
 Navigation :math:`\tilde p(e_i; e_j)` is the probability of the step
-:math:`e_j \to e_i`, row-stochastic over the source's outgoing steps (SPEC
-section 3, the reading under which the paper's numbers hold), and 0 across
+:math:`e_j \to e_i`, row-stochastic over the source's outgoing steps (docs/conventions.md,
+navigation: the reading under which the paper's numbers hold), and 0 across
 documents.
 
 **Hits against node-level assessments.**  An assessment is a hit at the
@@ -107,7 +106,7 @@ def esr_expectations(topic: ESRTopic, nav: Navigation, k: int) -> dict[str, floa
 
     Examples
     --------
-    The toy example of the ESR paper (SPEC section 5): article e1 (size 100)
+    The toy example of the ESR paper (docs/errata.md): article e1 (size 100)
     with e3 (size 30) relevant and e4 relevant; p~(e3;e1) = 0.16,
     p~(e4;e1) = 0.11, p~(e4;e3) = 0; System 3 = (e3, e1, e4) at k = 2:
 

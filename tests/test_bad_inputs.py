@@ -143,3 +143,29 @@ def test_element_runs_without_documents_are_told_what_to_give(capsys):
     assert "--collection DIR" in err and "a stored model needs" not in err
     assert main(["eval", str(s["qrels"]), str(s["runs"][0]), "-m", "P@10", "--collection", str(s["collection"]),
                  "--format", "csv"]) == 0
+
+
+def test_a_missing_extra_is_named_in_one_line(tmp_path, capsys, monkeypatch):
+    """Scoring needs none of the report's packages; a command that does names the extra to install, before any
+    work, exit 2."""
+    import sys
+
+    from graphsr.cli.main import main
+    from graphsr.data import sample
+
+    for module in ("matplotlib", "jinja2", "pyarrow"):
+        monkeypatch.setitem(sys.modules, module, None)  # as if not installed: importing it raises ImportError
+    s = sample("mobydick")
+    assert main(["eval", str(s["qrels"]), str(s["runs"][0]), "--collection", str(s["collection"]), "-m",
+                 "SRP@5", "--save", str(tmp_path / "scores.csv")]) == 0  # scoring and CSV score tables: fine
+    capsys.readouterr()
+    assert main(["eval", str(s["qrels"]), str(s["runs"][0]), "--collection", str(s["collection"]), "-m",
+                 "SRP@5", "--plot", str(tmp_path / "p.png")]) == 2
+    err = capsys.readouterr().err
+    assert "needs matplotlib, installed with graphsr's report extra: pip install 'graphsr[report]'" in err
+    assert err.count("\n") == 1 and not (tmp_path / "p.png").exists()
+    assert main(["report", str(tmp_path / "scores.csv"), "-o", str(tmp_path / "r.html")]) == 2
+    assert "graphsr[report]" in capsys.readouterr().err
+    assert main(["eval", str(s["qrels"]), str(s["runs"][0]), "--collection", str(s["collection"]), "-m",
+                 "SRP@5", "--save", str(tmp_path / "scores.parquet")]) == 2
+    assert "needs pyarrow" in capsys.readouterr().err and not (tmp_path / "scores.parquet").exists()

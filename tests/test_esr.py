@@ -1,4 +1,4 @@
-"""ESR quantities and measures: the ESR paper's toy numbers (SPEC section 5) and reductions."""
+"""ESR quantities and measures: the ESR paper's toy numbers (docs/errata.md) and reductions."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def test_srprum_system3():
     assert srprum(toy(SYSTEM3), nav5, r=1.0) == pytest.approx(1.89 / 3)  # all seen at rank 3
 
 
-# Fig 5 routes as SPEC section 5 reads them: from e3, e3->e1 twice and e3->e2 once; e2->e4 twice.
+# Fig 5 routes as docs/errata.md reads them: from e3, e3->e1 twice and e3->e2 once; e2->e4 twice.
 ROUTES = [[3, 1], [3, 1], [3, 2, 4], [2, 4]]
 
 

@@ -168,7 +168,7 @@ def test_overlapping_focused_run_is_refused_or_scored_leniently(tmp_path, qrels)
 
 
 def test_thorough_by_hand(tmp_path, qrels):
-    # RULES §1: each line adds its new characters; non-relevant articles are charged in full
+    # inex-rules §1: each line adds its new characters; non-relevant articles are charged in full
     names = ["iP(task=thorough)[0.11]", "iP(task=thorough)[0.12]", "iP(task=thorough)[0.38]",
              "iP(task=thorough)[0.39]", "iP(task=thorough)[0.45]", "MAiP(task=thorough)",
              "ret_size(task=thorough)", "rel_ret_size(task=thorough)"]
@@ -226,7 +226,7 @@ def test_relevant_in_context_by_hand(tmp_path, qrels):
     assert f_a == pytest.approx(0.51)
     assert v["gP@1"] == pytest.approx(f_a) and v["gP@2"] == pytest.approx(f_a / 2)
     assert v["gP@3"] == pytest.approx((f_a + f_c) / 3)
-    assert v["gP@10"] == v["gP@3"] and v["gR@10"] == v["gR@3"]  # 3 articles: the values at rank 3 (RULES §3.3)
+    assert v["gP@10"] == v["gP@3"] and v["gR@10"] == v["gR@3"]  # 3 articles: the values at rank 3 (inex-rules §3.3)
     assert v["gP(beyond=zero)@10"] == pytest.approx((f_a + f_c) / 10)
     assert v["ircl_prn[0.50](task=ric)"] == pytest.approx(f_a) and v["ircl_prn[1.00](task=ric)"] == v["gP@3"]
     assert v["num_ret(task=ric)"] == 3 and v["ret_size(task=ric)"] == 60 + 50 + 100
@@ -277,7 +277,7 @@ def test_t2i_by_hand(tmp_path):
     assert t2i(["1 Q0 a 1 1 r 60 20", "1 Q0 a 2 1 r 10 20"], irr=10) == t2i(
         ["1 Q0 a 1 1 r 10 20", "1 Q0 a 2 1 r 60 20"], irr=10) == pytest.approx(40 / 50)
     assert t2i(["1 Q0 b 1 1 r 0 50"]) == 0.0  # non-relevant article
-    assert t2i(["1 Q0 a 1 1 r 15 5"], irr=0) == 1.0 and t2i(["1 Q0 a 1 1 r 10 5"], irr=0) == 0.0  # RULES §2
+    assert t2i(["1 Q0 a 1 1 r 15 5"], irr=0) == 1.0 and t2i(["1 Q0 a 1 1 r 10 5"], irr=0) == 0.0  # inex-rules §2
 
 
 def test_interleaved_articles_are_rejected(tmp_path, qrels):
@@ -295,7 +295,7 @@ def test_interleaved_articles_are_rejected(tmp_path, qrels):
 
 
 def test_file_order_rank_order_and_split_topics(tmp_path, qrels):
-    # the official tool reads the lines in file order; the rank column is not read (RULES §0)
+    # the official tool reads the lines in file order; the rank column is not read (inex-rules §0)
     run = run_of(tmp_path, ["1 Q0 c 2 1 r 0 50", "1 Q0 a 1 1 r 10 20"])
     by_file = values(evaluate(qrels, [run], ["gP@1"]))["gP@1"]["1"]
     ranked = evaluate(qrels, [run], ["gP@1"], order="rank")
@@ -572,7 +572,7 @@ def test_elements_as_passages(tmp_path):
 
 
 def _reference(qrels_rows, run_rows, beta=0.25, n=500.0, tolerance=5):
-    """RULES.md transcribed character by character with Python sets, in file order (independent of the
+    """docs/inex-rules.md transcribed character by character with Python sets, in file order (independent of the
     numpy code).  Focused: lenient (a passage overlapping one kept earlier is skipped); RiC/T2I: the union
     of an article's passages; BiC: an article's first result."""
     import math
@@ -598,7 +598,7 @@ def _reference(qrels_rows, run_rows, beta=0.25, n=500.0, tolerance=5):
         rows = [r for r in run_rows if r[0] == t]
         trel = sum(len(v) for (tt, _), v in hl.items() if tt == t)
         nrel = sum(1 for (tt, _), v in hl.items() if tt == t and v)
-        # thorough (RULES §1): new characters only; non-relevant text charged in full every time
+        # thorough (inex-rules §1): new characters only; non-relevant text charged in full every time
         seen, rr, rs, points = {}, 0, 0, []
         for _, d, o, k in rows:
             chars = set(range(o, o + k))

@@ -31,7 +31,7 @@ def test_table1_pi_is_row_sums_over_76():
     pi = reversible_steady_state(TABLE1)
     assert pi == pytest.approx(TABLE1.sum(axis=1) / 76)
     assert pi.round(3).tolist() == [0.211, 0.158, 0.053, 0.184, 0.079, 0.237, 0.079]
-    # the printed column is row sums / 70 and sums to 1.10 (SPEC erratum)
+    # the printed column is row sums / 70 and sums to 1.10 (docs/errata.md)
     assert (TABLE1.sum(axis=1) / 70).round(2).tolist() == [0.23, 0.17, 0.06, 0.2, 0.09, 0.26, 0.09]
 
 

@@ -1,4 +1,4 @@
-"""PRUM: the worked examples of SPEC §5, Appendix B's reduction, an independent from-scratch computation, the
+"""PRUM: the worked examples of docs/errata.md, Appendix B's reduction, an independent from-scratch computation, the
 user model simulated and enumerated, and the measure end to end through `graphsr eval`."""
 
 from __future__ import annotations

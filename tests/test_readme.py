@@ -20,8 +20,10 @@ def blocks(language: str) -> list[str]:
     return re.findall(rf"^```{language}\n(.*?)^```", README.read_text(encoding="utf-8"), re.S | re.M)
 
 
-def test_the_readme_has_examples_to_run():
-    assert len(blocks("pycon")) >= 3 and len(blocks("console")) >= 1
+def test_the_readme_is_short_and_has_examples_to_run():
+    """A front page (the manual and the tutorials are in docs/): at most about 10 KB, with a tour that runs."""
+    assert len(README.read_bytes()) <= 10_240
+    assert len(blocks("pycon")) >= 1 and len(blocks("console")) >= 1
 
 
 def test_every_pycon_block_prints_what_the_readme_shows(monkeypatch):
@@ -32,7 +34,7 @@ def test_every_pycon_block_prints_what_the_readme_shows(monkeypatch):
     failures = []
     runner.run(test, out=failures.append)
     assert runner.failures == 0, "".join(failures)
-    assert runner.tries >= 15
+    assert runner.tries >= 5
 
 
 @pytest.mark.parametrize("block", blocks("console"))

@@ -1,4 +1,4 @@
-"""The CIKM'08 SR numbers of SPEC section 5 (verified worked examples and errata)."""
+"""The CIKM'08 SR numbers of docs/errata.md (verified worked examples and errata)."""
 
 from __future__ import annotations
 

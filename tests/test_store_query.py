@@ -1,5 +1,5 @@
 """Read-only Cypher: writes refused before sending and by the server, parameters never formatted in, and the
-README's three schema examples run against the sample store."""
+the manual's three schema examples (docs/manual.md) run against the sample store."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from graphsr.io import read_element_qrels
 from graphsr.store import open_store, store_assessments, store_collection
 from graphsr.store.readonly import check_read_only
 
-README = Path(__file__).parents[1] / "README.md"
+README = Path(__file__).parents[1] / "docs" / "manual.md"
 
 
 @pytest.fixture(scope="module")

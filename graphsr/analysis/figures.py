@@ -21,8 +21,9 @@ __all__ = ["means_figure", "per_topic_figure", "cutoff_figure", "curve_figure", 
 
 
 def _plt():
-    import matplotlib
+    from .._extras import need
 
+    matplotlib = need("matplotlib", "drawing figures")
     matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
 

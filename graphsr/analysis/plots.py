@@ -54,6 +54,9 @@ def check_plot_path(path) -> None:
     ext = os.path.splitext(str(path))[1].lower()
     if ext not in (".png", ".pdf", ".svg"):
         raise GraphsrInputError(f"{path}: plots are written as .png, .pdf or .svg, got {ext or 'no extension'!r}")
+    from .._extras import need
+
+    need("matplotlib", f"drawing {path}")  # before the work, not after
 
 
 def _label(name: str, headline, run) -> str:

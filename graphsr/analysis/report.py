@@ -137,7 +137,9 @@ def write_report(report: Report, path: str | os.PathLike, figures_dir: str | os.
                  figure_format: str = "png") -> Path:
     """Write the page (atomically) and, with ``figures_dir``, each figure as a file (in ``figure_format``,
     which :func:`build_report` must have rendered); returns the page's path."""
-    import jinja2
+    from .._extras import need
+
+    jinja2 = need("jinja2", "writing the HTML report")
 
     from .. import __version__
 

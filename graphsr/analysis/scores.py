@@ -73,6 +73,10 @@ class ScoreTable:
         import pandas as pd
 
         fmt = _format(path)
+        if fmt != "csv":
+            from .._extras import need
+
+            need("pyarrow", f"reading the Parquet score table {path}")
         try:
             frame = pd.read_csv(path, dtype={"run": str, "measure": str, "topic": str}, keep_default_na=False) \
                 if fmt == "csv" else pd.read_parquet(path)
@@ -90,6 +94,10 @@ class ScoreTable:
         from ..io.atomic import atomic_path
 
         fmt = _format(path)
+        if fmt != "csv":
+            from .._extras import need
+
+            need("pyarrow", f"writing the Parquet score table {path} (or write a .csv)")
         with atomic_path(path, "the score table") as tmp:
             if fmt == "csv":
                 self.frame.to_csv(tmp, index=False)

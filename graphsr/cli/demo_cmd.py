@@ -51,6 +51,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import numpy as np
 
+    from .._extras import need
+
+    for module in ("matplotlib", "jinja2", "pyarrow"):  # the demo ends with its report: say so before the work
+        need(module, "the demo's report")
+
     from ..data import sample
     from ..evaluation.entry import evaluate
     from ..evaluation.stored import stored_navigation

@@ -26,6 +26,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from .._extras import need
+
+    for module in ("matplotlib", "jinja2"):
+        need(module, "graphsr report")
     from ..analysis.report import build_report, write_report
     from ..analysis.scores import ScoreTable
 

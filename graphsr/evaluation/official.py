@@ -1,7 +1,7 @@
 """The official tool's report: every line inex_eval 3.1 prints for a task, with its names and order.
 
 For each run: with per-topic lines (``-q``) each evaluated topic's block, then
-the ``all`` block (RULES §3).  Focused and thorough::
+the ``all`` block (inex-rules §3).  Focused and thorough::
 
     per topic: num_ret num_rel num_rel_ret ret_size rel_size rel_ret_size
                art_prec art_rec art_f1 char_prec char_rec char_f1

@@ -6,13 +6,13 @@ files; one document per file, ``docid`` = file-name stem.  Documents are
 parsed one at a time with lxml and turned into arrays, so memory does not
 grow with the collection.
 
-Text offsets follow the INEX convention (SPEC section 3): Unicode characters
+Text offsets follow the INEX convention (docs/conventions.md): Unicode characters
 of text content only, tags excluded; every text node counts, whitespace
 included, so ``doc.end[0]`` equals ``len(root.xpath('string()'))``.
 Comments and processing instructions are not text (their tails are).
 Entities are not expanded (a safety measure against entity-expansion
 attacks): a reference to an entity declared in the document's DTD counts as
-one character, as SPEC section 3 asks.  Predefined entities and character
+one character, as docs/conventions.md asks.  Predefined entities and character
 references are ordinary characters.
 """
 

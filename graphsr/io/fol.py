@@ -1,7 +1,7 @@
 """Readers of passage (FOL) assessments and runs: INEX 2009-2010 qrels, TREC-like
 passage runs and the INEX XML submission format.
 
-Formats (SPEC section 6)::
+Formats (docs/conventions.md, file formats)::
 
     qrels:  topic Q0 file rel_chars doc_len [bep offset:length ...]
     run:    topic Q0 file rank score run_id offset length

@@ -1,6 +1,6 @@
 """Reader of element-level assessments.
 
-Format (SPEC section 6), whitespace separated::
+Format (docs/conventions.md, file formats), whitespace separated::
 
     topic Q0 file xpath rel
     topic Q0 file xpath e s          (INEX 2002-2005: exhaustivity, specificity)

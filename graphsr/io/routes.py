@@ -1,4 +1,4 @@
-"""Reader of navigation logs: CSV or JSON lines, one step per row (SPEC section 6).
+"""Reader of navigation logs: CSV or JSON lines, one step per row (docs/conventions.md, file formats).
 
 Columns / keys: ``route_id, step, docid, from, to`` (required; ``from`` and
 ``to`` are XPaths) and ``user, topic, duration_ms, timestamp`` (optional).

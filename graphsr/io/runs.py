@@ -1,6 +1,6 @@
 """Reader of TREC-like element runs (INEX 2009+).
 
-Format (SPEC section 6), whitespace separated::
+Format (docs/conventions.md, file formats), whitespace separated::
 
     topic Q0 file rank score run_id xpath
 

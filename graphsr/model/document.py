@@ -6,7 +6,7 @@ document (pre-)order.  Node ``i`` (0-based array index) has pre-order id
 where the tree came from: it is built by :mod:`graphsr.io` from XML files, by
 tests from literals, and later by the store from the database.
 
-Conventions (SPEC section 3)
+Conventions (docs/conventions.md)
 ----------------------------
 * ``parent[i]`` is the array index of the parent, ``-1`` for the root.
 * ``depth[i]`` counts the steps of the node's XPath: the root has depth 1.

@@ -1,7 +1,7 @@
 """Passage (FOL) assessments and runs as flat arrays.
 
 INEX 2009-2010 judged passages as character ranges: FOL = (file, offset,
-length), offsets counting text characters from 0 (SPEC section 3).  The
+length), offsets counting text characters from 0 (docs/conventions.md).  The
 classes here are built by the readers of :mod:`graphsr.io.fol` and read by
 the passage measures; none reads files.
 

@@ -1,6 +1,6 @@
 """Navigation logs: routes of steps between nodes of a document.
 
-A step is one row of a log (SPEC section 6): ``route_id, step, docid, from,
+A step is one row of a log (docs/conventions.md, file formats): ``route_id, step, docid, from,
 to`` (XPaths) with optional ``user, topic, duration_ms, timestamp``.  A
 route's steps are ordered by their ``step`` number.
 """

@@ -1,7 +1,7 @@
 """Runs: ranked lists of tree results per topic.
 
 A run line names one node ``(topic, docid, rank, xpath)``; the lines of a
-topic that share a rank form one *tree result* (SPEC section 6), a set of
+topic that share a rank form one *tree result* (docs/conventions.md, file formats), a set of
 nodes of one document returned at one rank.  A single line is a singleton
 tree (element retrieval).  A result's nodes need not be connected: SR's
 equations (CIKM'08 Eq 1, 4, 5) only use the result as a set of nodes, so a
@@ -81,6 +81,8 @@ class Run:
         :meth:`from_element_columns`); ``results`` is then built only when
         someone asks for it, the measures score the columns.
 
+    Notes
+    -----
     Use :meth:`from_rows` to build one from lines; it checks the structure.
     """
 

@@ -36,6 +36,8 @@ class NodeTransitions:
         Up to this many states a sparse ``P`` is kept as a dense array (summary models); above it, as
         sorted CSR rows (elementary models).
 
+    Notes
+    -----
     Both nodes of a pair must lie in one document (ESR's and PRUM's pairs do): steps never cross documents,
     so there is no cross-document check.
 

@@ -14,7 +14,7 @@ number of steps), with ``effort='duration'`` a step costs its dwell time
 (``w_ab = sum 1 / duration_ms``), so steps users took longer over are less
 likely.  A step without a positive duration cannot be weighed by duration
 and is refused.  Transitions are row-stochastic over each state's outgoing
-weights (SPEC section 3; see
+weights (docs/conventions.md; see
 :class:`~graphsr.navigation.transitions.StepNavigation`).
 """
 

@@ -5,7 +5,7 @@ Two solvers:
 * :func:`reversible_steady_state` — CIKM'08 Eq 8 for symmetric weights
   (a time-reversible chain): ``pi_e = sum_f w_ef / sum_f sum_g w_fg``.
 * :func:`stationary_distribution` — any non-negative weight matrix, read as
-  a row-stochastic chain ``P = D^-1 W`` (SPEC section 3), with zero rows,
+  a row-stochastic chain ``P = D^-1 W`` (docs/conventions.md), with zero rows,
   reducible (e.g. disconnected) and periodic chains handled explicitly.
 """
 

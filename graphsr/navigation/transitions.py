@@ -3,7 +3,7 @@
 A state is an element (the elementary model) or a summary node (a summary
 model, which replaces :math:`\\tilde p(e_i; e_j)` by :math:`\\tilde p(S(e_i); S(e_j))`).
 Step weights (counts, or summed effort) become probabilities
-**row-stochastic over the source's outgoing steps** (SPEC section 3):
+**row-stochastic over the source's outgoing steps** (docs/conventions.md):
 :math:`\\tilde p(to; from) = w(from \\to to) / \\sum_x w(from \\to x)`.
 """
 
@@ -32,7 +32,7 @@ class StepNavigation:
 
     Examples
     --------
-    The routes of the ESR paper's Fig 5, as SPEC section 5 reads them
+    The routes of the ESR paper's Fig 5, as docs/errata.md reads them
     (e3->e1 twice, e3->e2 once, e2->e4 twice), elementary model:
 
     >>> nav = StepNavigation([3, 3, 2], [1, 2, 4], [2, 1, 2], n_states=7, state_of=np.arange(7),

@@ -4,7 +4,7 @@ Schemes (per summary edge A–B, from the parent–child element pairs):
 
 * ``extent``  — the number of parent–child element pairs between A and B
   (in a p* summary, the extent size of the child part);
-* ``length``  — the total content length (SPEC section 3 node length) of the
+* ``length``  — the total content length (node length, docs/conventions.md) of the
   child elements of those pairs;
 * ``uniform`` — 1 per edge.
 

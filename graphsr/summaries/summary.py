@@ -5,7 +5,7 @@ Summary node ``s`` (0-based; shown as ``S{s+1}``) has
 
 * its key (:meth:`Summary.label`), e.g. ``/book/fm/d`` in a p* summary;
 * its extent size (number of elements in the part), ``extent_size[s]``;
-* its content length (sum of the node lengths, SPEC section 3, of its
+* its content length (sum of the node lengths, docs/conventions.md, of its
   elements), ``content_length[s]``;
 * optionally its extent, the elements themselves (``keep_extents=True``).
 

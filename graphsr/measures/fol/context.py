@@ -1,4 +1,4 @@
-r"""In-context passage measures: Relevant in Context, T2I and Best in Context (RULES §2, §3.3).
+r"""In-context passage measures: Relevant in Context, T2I and Best in Context (inex-rules §2, §3.3).
 
 Articles are ranked by their first appearance (each run of consecutive results
 of one article is an article rank; the official tool refuses interleaved
@@ -10,13 +10,13 @@ articles).  Each retrieved article ``a_r`` at rank ``r`` gets a score ``S_r``:
 
   .. math:: F_\beta = \frac{(1 + \beta^2) P R}{\beta^2 P + R};
 
-* **T2I** (tolerance to irrelevance, RULES §2) -- a reader goes through the
+* **T2I** (tolerance to irrelevance, inex-rules §2) -- a reader goes through the
   article's retrieved passages in document order, then through the rest of
   the article in document order, and stops when ``T`` non-highlighted
   characters have been read (``T`` = ``irr``, 300 by default):
   ``S = rel / (rel + min(irr_read, T))``, the precision of what was read (0 if
   nothing was read).  With ``T = 0`` the score is 1 if the first passage read
-  starts strictly inside a highlighted passage, else 0 (RULES §2);
+  starts strictly inside a highlighted passage, else 0 (inex-rules §2);
 
 * **BiC** -- with ``n`` characters (500 by default), ``(n - |BEP - offset|)/n``
   for the article's result, 0 beyond ``n`` characters or if not relevant.
@@ -90,7 +90,7 @@ def _ric(x, row, seg_article, hl, retrieved, beta):
 
 
 def _t2i(x, row, relevant, seg_article, seg_start, seg_end, tolerance: int) -> np.ndarray:
-    """T2I scores (RULES §2) of the article ranks."""
+    """T2I scores (inex-rules §2) of the article ranks."""
     m = len(row)
     score = np.zeros(m)
     keep = relevant[seg_article]

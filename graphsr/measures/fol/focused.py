@@ -1,6 +1,6 @@
 r"""Focused and thorough passage measures: character precision and recall down the ranking.
 
-Down each topic's results (RULES §1, §3.1; ESR paper Eq 15-17), with running
+Down each topic's results (inex-rules §1, §3.1; ESR paper Eq 15-17), with running
 totals of relevant characters retrieved ``RR`` and characters retrieved ``RS``,
 
 .. math:: P = RR / RS, \qquad R = RR / C_{rel},
@@ -24,7 +24,7 @@ Per topic also: the article counts ``num_ret`` / ``num_rel_ret`` (distinct
 articles retrieved / relevant ones among them), ``ret_size = RS`` and
 ``rel_ret_size = RR`` at the end of the ranking, and from them ``art_prec``,
 ``art_rec``, ``art_f1``, ``char_prec``, ``char_rec``, ``char_f1``
-(RULES §3.1; an F1 with a zero precision or recall is 0).
+(inex-rules §3.1; an F1 with a zero precision or recall is 0).
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ def character_stats(x: PassageInputs, thorough: bool = False, lenient: bool = Fa
     else:
         np.maximum.at(best.reshape(-1), cell, value)
     levels = np.maximum.accumulate(best[:, ::-1], axis=1)[:, ::-1]
-    # per-topic counts (RULES §3.1): distinct articles, characters at the end of the ranking
+    # per-topic counts (inex-rules §3.1): distinct articles, characters at the end of the ranking
     groups = int(x.res_group.max()) + 1 if n else 0
     group_topic = np.full(groups, -1, dtype=np.int64)
     group_topic[x.res_group] = topic  # a group (topic, article) lies in one topic

@@ -1,20 +1,20 @@
 r"""The official INEX passage measures (inex_eval 3.1), vectorised over a whole run: the inputs.
 
-The definitions follow ``shared/data/inex2010/official/RULES.md`` (cited
-below as RULES §n), which records how the official tool computes every line
+The definitions follow docs/inex-rules.md (cited
+below as inex-rules §n), which records how the official tool computes every line
 it prints; graphsr reproduces every line of the tool's outputs there.
 
-* Results are taken **in file order** (RULES §0): the tool reads neither the
+* Results are taken **in file order** (inex-rules §0): the tool reads neither the
   rank nor the score column.  :class:`PassageInputs` holds them grouped by
   topic, in the evaluation order within each topic.
-* Focused and thorough (RULES §1, §3.1-3.2; ESR paper Eq 15-17): character
+* Focused and thorough (inex-rules §1, §3.1-3.2; ESR paper Eq 15-17): character
   precision and recall down the ranking, recall bucketed as ``floor(100 R)``,
   the best precision per bucket, interpolated from above over 101 levels
   (:mod:`graphsr.measures.fol.focused`).
-* Relevant in Context, T2I and Best in Context (RULES §2, §3.3): an article
+* Relevant in Context, T2I and Best in Context (inex-rules §2, §3.3): an article
   score per article rank, then generalized precision and recall
   (:mod:`graphsr.measures.fol.context`).
-* Which runs the tool refuses (RULES §0, errors) and the lenient alternatives
+* Which runs the tool refuses (inex-rules §0, errors) and the lenient alternatives
   are in :mod:`graphsr.measures.fol.rules`.
 """
 
@@ -54,7 +54,7 @@ class PassageInputs:
         Highlighted characters (C_rel) and relevant articles (N_rel) of each topic.
     qrels_rel_chars, qrels_rel_articles : int
         The same summed over every topic of the assessments (the in-context
-        tasks' "all" counts, RULES §3.3).
+        tasks' "all" counts, inex-rules §3.3).
     """
 
     topics: list

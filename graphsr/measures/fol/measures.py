@@ -51,7 +51,7 @@ __all__ = ["iP", "MAiP", "gP", "gR", "MAgP", "ircl_prn", "compute_fol_family", "
 TASKS = ("focused", "thorough", "ric", "t2i", "bic")
 CHARACTER_TASKS = ("focused", "thorough")
 CONTEXT_TASKS = ("ric", "t2i", "bic")
-#: The rules the official tool enforces per task (RULES §0), strict and with --lenient.
+#: The rules the official tool enforces per task (inex-rules §0), strict and with --lenient.
 RULES_OF_TASK = {"focused": {"overlap"}, "thorough": set(), "ric": {"overlap", "interleave"},
                  "t2i": {"overlap", "interleave"}, "bic": {"interleave", "repeat"}}
 LENIENT_RULES_OF_TASK = {"focused": set(), "thorough": set(), "ric": {"interleave"}, "t2i": {"interleave"},
@@ -360,7 +360,7 @@ def compute_fol_family(measures: list[Measure], x: PassageInputs, lenient: bool 
                 out[m] = gen()["ircl"][:, round(m["x"] * 10)]
             else:
                 out[m] = ranking.counts[name]
-                if name in ("num_rel", "rel_size"):  # RULES §3.3: "all" sums every topic of the qrels
+                if name in ("num_rel", "rel_size"):  # inex-rules §3.3: "all" sums every topic of the qrels
                     overall[m] = float(x.qrels_rel_articles if name == "num_rel" else x.qrels_rel_chars)
     for m in measures:
         if m not in overall:

@@ -4,7 +4,7 @@ Element assessments and element runs are scored as the text their elements
 cover (:mod:`graphsr.measures.fol.convert`), as INEX 2008-2010 did; that
 needs the collection's documents.
 
-As the official tool (``shared/data/inex2010/official/RULES.md`` §0):
+As the official tool (docs/inex-rules.md §0):
 
 * results are scored **in file order**; the rank and score columns are not
   read.  ``order="rank"`` sorts each topic's results by the rank column

@@ -1,6 +1,6 @@
-"""Which passage runs the official tool refuses, and graphsr's lenient alternatives (RULES §0, §1).
+"""Which passage runs the official tool refuses, and graphsr's lenient alternatives (inex-rules §0, §1).
 
-The official tool stops evaluating a run (RULES §0, errors) at
+The official tool stops evaluating a run (inex-rules §0, errors) at
 
 * **overlap** -- in the focused, Relevant in Context and T2I tasks, a passage
   sharing at least one character with an earlier passage of the same article
@@ -15,7 +15,7 @@ earlier (it adds neither characters nor a recall point); RiC and T2I score the
 union of an article's passages; BiC scores an article's first result.
 Interleaved articles are refused either way.  The thorough task allows
 overlap: :func:`new_characters` gives the part of each passage not retrieved
-before in its article (RULES §1).
+before in its article (inex-rules §1).
 
 "Earlier" is the evaluation order: results are grouped by topic and a group
 (topic, article) lies in one topic, so within a group the lower index is the
@@ -221,7 +221,7 @@ def _walk_skips(x: PassageInputs, members: np.ndarray, skip: np.ndarray) -> np.n
 
 
 def new_characters(x: PassageInputs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Thorough task (RULES §1): the part of each passage its article had not retrieved before, as
+    """Thorough task (inex-rules §1): the part of each passage its article had not retrieved before, as
     segments ``(result, start, end)`` (a result may have none or several)."""
     n = len(x.res_group)
     idx = np.arange(n, dtype=np.int64)

@@ -80,7 +80,7 @@ def sr_components(r: RankedNodes) -> tuple[np.ndarray, np.ndarray]:
     Examples
     --------
     Example 4.4 of the SR paper: ``p(e;f) = 0.5``, t_l = {1,2,3,4,14,15},
-    t_r = {1,2,7,14,17}; the redundancy of t_r is 0.55 (SPEC §5 erratum;
+    t_r = {1,2,7,14,17}; the redundancy of t_r is 0.55 (docs/errata.md;
     the paper prints 0.45):
 
     >>> tl = [(e, 1.0, 0.5) for e in (1, 2, 3, 4, 14, 15)]
