@@ -38,6 +38,42 @@ def _short(run: str) -> str:
     return run
 
 
+#: Run labels longer than this become R1, R2, ... with a key under the figure.
+MAX_LABEL = 18
+
+
+def run_labels(runs) -> tuple[dict, str | None]:
+    """Each run's label in a figure (its name, a run file's without directories and suffix) and the key under
+    the figure: when a name is longer than :data:`MAX_LABEL`, the runs are labelled R1, R2, ... and the key
+    names them.
+
+    >>> run_labels(["bm25", "dir/lm.run"])
+    ({'bm25': 'bm25', 'dir/lm.run': 'lm'}, None)
+    >>> run_labels(["bm25", "a-very-long-run-identifier-2010"])[1]
+    'R1 = bm25; R2 = a-very-long-run-identifier-2010'
+    """
+    short = {r: _short(str(r)) for r in runs}
+    if max(map(len, short.values()), default=0) <= MAX_LABEL:
+        return short, None
+    codes = {r: f"R{k + 1}" for k, r in enumerate(short)}
+    return codes, "; ".join(f"{codes[r]} = {short[r]}" for r in short)
+
+
+def _finish(fig, key: str | None = None, legend=None) -> None:
+    """Lay the figure out: ``legend`` (an axes) gets its legend outside the plotting area, on the right, so it
+    never covers data; ``key`` (of :func:`run_labels`) is written under the figure."""
+    import textwrap
+
+    if legend is not None:
+        legend.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    bottom = 0.0
+    if key:
+        text = textwrap.fill("runs: " + key, 140)
+        fig.text(0.01, 0.01, text, fontsize=6, va="bottom", ha="left")
+        bottom = min(0.3, (0.06 + 0.03 * text.count("\n")) * 4 / fig.get_figheight())
+    fig.tight_layout(rect=(0, bottom, 1, 1))
+
+
 def _topics_note(scores, measure: str) -> str:
     table = scores.per_topic(measure)
     counts = table.notna().sum(axis=0)
@@ -50,11 +86,12 @@ def means_figure(scores, measure: str):
     """Each run's aggregate of ``measure``, best first."""
     plt = _plt()
     means = scores.means(measure).sort_values(ascending=False)
-    fig, ax = plt.subplots(figsize=(7, 0.5 + 0.35 * len(means)))
-    ax.barh([_short(r) for r in means.index][::-1], means.to_numpy()[::-1], color="#4477aa")
+    labels, key = run_labels(means.index)
+    fig, ax = plt.subplots(figsize=(7, 1 + 0.35 * len(means)))
+    ax.barh([labels[r] for r in means.index][::-1], means.to_numpy()[::-1], color="#4477aa")
     ax.set_xlabel(measure)
     ax.set_title(f"{measure}, {_topics_note(scores, measure)}", fontsize=10)
-    fig.tight_layout()
+    _finish(fig, key)
     return fig
 
 
@@ -63,28 +100,28 @@ def per_topic_figure(scores, measure: str):
     bars, else a heat map (topics across, runs down)."""
     plt = _plt()
     table = scores.per_topic(measure)
+    labels, key = run_labels(table.columns)
     if table.size <= 200:
         fig, ax = plt.subplots(figsize=(min(14, 3 + 0.12 * table.size), 4))
         width = 0.8 / len(table.columns)
         x = np.arange(len(table))
         for k, run in enumerate(table.columns):
-            ax.bar(x + k * width - 0.4 + width / 2, table[run].to_numpy(dtype=float), width, label=_short(run))
+            ax.bar(x + k * width - 0.4 + width / 2, table[run].to_numpy(dtype=float), width, label=labels[run])
         ax.set_xticks(x, list(table.index), fontsize=7, rotation=90 if len(table) > 15 else 0)
         ax.set_xlabel("topic")
         ax.set_ylabel(measure)
         ax.set_title(f"{measure} per topic ({len(table)} topics; no bar: topic not answered)", fontsize=10)
-        ax.legend(fontsize=7)
-        fig.tight_layout()
+        _finish(fig, key, legend=ax)
         return fig
     fig, ax = plt.subplots(figsize=(min(14, 3 + 0.25 * len(table)), 1 + 0.35 * len(table.columns)))
     im = ax.imshow(table.T.to_numpy(dtype=float), aspect="auto", cmap="viridis")
-    ax.set_yticks(range(len(table.columns)), [_short(r) for r in table.columns], fontsize=8)
+    ax.set_yticks(range(len(table.columns)), [labels[r] for r in table.columns], fontsize=8)
     step = max(1, len(table) // 30)
     ax.set_xticks(range(0, len(table), step), list(table.index)[::step], fontsize=7, rotation=90)
     ax.set_xlabel("topic")
     ax.set_title(f"{measure} per topic ({len(table)} topics; blank: topic not answered)", fontsize=10)
     fig.colorbar(im, ax=ax, fraction=0.03)
-    fig.tight_layout()
+    _finish(fig, key)
     return fig
 
 
@@ -96,14 +133,14 @@ def cutoff_figure(scores, base: str):
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7, 4))
     ks = [k for k, _ in family]
+    labels, key = run_labels(scores.runs)
     for run in scores.runs:
-        ax.plot(ks, [scores.means(m).get(run, np.nan) for _, m in family], marker="o", label=_short(run))
+        ax.plot(ks, [scores.means(m).get(run, np.nan) for _, m in family], marker="o", label=labels[run])
     ax.set_xscale("log" if ks[-1] / ks[0] >= 20 else "linear")
     ax.set_xlabel("cut-off k")
     ax.set_ylabel(f"{base}@k")
     ax.set_title(f"{base}@k by cut-off, {_topics_note(scores, family[0][1])}", fontsize=10)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
+    _finish(fig, key, legend=ax)
     return fig
 
 
@@ -115,15 +152,15 @@ def curve_figure(scores, name: str):
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6, 4.5))
     xs = [x for x, _ in family]
+    labels, key = run_labels(scores.runs)
     for run in scores.runs:
-        ax.plot(xs, [scores.means(m).get(run, np.nan) for _, m in family], label=_short(run))
+        ax.plot(xs, [scores.means(m).get(run, np.nan) for _, m in family], label=labels[run])
     ax.set_xlabel("recall")
     ax.set_ylabel("interpolated precision")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.02)
     ax.set_title(f"{name}: precision-recall, {_topics_note(scores, family[0][1])}", fontsize=10)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
+    _finish(fig, key, legend=ax)
     return fig
 
 
@@ -135,8 +172,9 @@ def agreement_figure(scores, a: str, b: str):
     x, y = scores.means(a), scores.means(b)
     fig, ax = plt.subplots(figsize=(5.5, 5))
     ax.scatter(x.to_numpy(), y.reindex(x.index).to_numpy(), color="#aa3377")
+    labels, key = run_labels(x.index)
     for run in x.index:
-        ax.annotate(_short(run), (x[run], y.get(run, np.nan)), fontsize=7, xytext=(3, 3), textcoords="offset points")
+        ax.annotate(labels[run], (x[run], y.get(run, np.nan)), fontsize=7, xytext=(3, 3), textcoords="offset points")
     ax.set_xlabel(a)
     ax.set_ylabel(b)
     title = f"{a} vs {b} ({len(x)} runs)"
@@ -144,7 +182,7 @@ def agreement_figure(scores, a: str, b: str):
         ag = rank_agreement(x, y)
         title += f"\nKendall tau-b {ag.tau_b:.3f} (p {ag.tau_p:.2g}), tau_AP {ag.tau_ap:.3f}"
     ax.set_title(title, fontsize=10)
-    fig.tight_layout()
+    _finish(fig, key)
     return fig
 
 
@@ -220,14 +258,14 @@ def esr_curve_figure(scores):
         return None
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6, 4.5))
+    labels, key = run_labels(scores.runs)
     for run in scores.runs:
         ax.plot([scores.means(r[k]).get(run, np.nan) for k in ks], [scores.means(p[k]).get(run, np.nan) for k in ks],
-                marker=".", label=_short(run))
+                marker=".", label=labels[run])
     ax.set_xlabel("ESRR@k")
     ax.set_ylabel("ESRP@k")
     ax.set_title(f"ESRP vs ESRR over k = {ks[0]}..{ks[-1]}, {_topics_note(scores, p[ks[0]])}", fontsize=10)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
+    _finish(fig, key, legend=ax)
     return fig
 
 
@@ -241,17 +279,17 @@ def rank_change_figure(scores, a: str, b: str):
         return None
     plt = _plt()
     fig, axes = plt.subplots(1, 2, figsize=(9, 4), sharey=True)
+    labels, key = run_labels(list(dict.fromkeys(rc.ranks["run"])))
     for ax, col, name in ((axes[0], "rank_a", a), (axes[1], "rank_b", b)):
         for run, group in rc.ranks.groupby("run", sort=False):
-            ax.plot(group["cutoff"], group[col], marker="o", label=_short(str(run)))
+            ax.plot(group["cutoff"], group[col], marker="o", label=labels[run])
         ax.set_xlabel("cut-off k")
         ax.set_title(f"rank under {name}@k", fontsize=10)
     axes[0].set_ylabel("rank (1 = best)")
     axes[0].invert_yaxis()
-    axes[1].legend(fontsize=7)
     r = "n/a (no rank changes)" if np.isnan(rc.r) else f"{rc.r:.3f} (p {rc.p:.2g})"
     fig.suptitle(f"relative change in rank across cut-offs: Pearson r {r}", fontsize=10)
-    fig.tight_layout()
+    _finish(fig, key, legend=axes[1])
     return fig
 
 
@@ -261,12 +299,30 @@ def coverage_figure(table, kind: str):
     plt = _plt()
     share = table.assign(share=table["relevant_retrieved"] / table["relevant"].where(table["relevant"] > 0))
     grid = share.pivot_table(index="sid", columns="run", values="share", aggfunc="first")
-    fig, ax = plt.subplots(figsize=(2 + 1.2 * len(grid.columns), 1 + 0.3 * len(grid)))
+    grid = grid.loc[sorted(grid.index, key=lambda sid: int(str(sid).lstrip("Ss")))]  # S1, S2, ..., S10: not as text
+    keys = dict(zip(table["sid"], table["key"])) if "key" in table.columns else {}
+    rows = [_row_label(sid, keys.get(sid)) for sid in grid.index]
+    labels, key = run_labels(list(grid.columns))
+    fig, ax = plt.subplots(figsize=(3.5 + 1.2 * len(grid.columns), 1.2 + 0.3 * len(grid)))
     im = ax.imshow(grid.to_numpy(dtype=float), aspect="auto", vmin=0, vmax=1, cmap="viridis")
-    ax.set_yticks(range(len(grid)), list(grid.index), fontsize=7)
-    ax.set_xticks(range(len(grid.columns)), [_short(str(c)) for c in grid.columns], rotation=45, ha="right",
-                  fontsize=7)
+    ax.set_yticks(range(len(grid)), rows, fontsize=7)
+    ax.set_xticks(range(len(grid.columns)), [labels[c] for c in grid.columns], rotation=45, ha="right", fontsize=7)
     ax.set_title(f"relevant retrieved / relevant, per {kind} partition (blank: none relevant)", fontsize=9)
     fig.colorbar(im, ax=ax, fraction=0.04)
-    fig.tight_layout()
+    _finish(fig, key)
     return fig
+
+
+def _row_label(sid, key: str | None, width: int = 40) -> str:
+    """A partition's SID and key, the key cut in the middle when long.
+
+    >>> _row_label("S3", "/play/head/title")
+    'S3  /play/head/title'
+    >>> len(_row_label("S9", "/a" * 40))
+    44
+    """
+    if not key:
+        return str(sid)
+    if len(key) > width:
+        key = key[: width // 2 - 1] + "…" + key[-(width // 2):]
+    return f"{sid}  {key}"

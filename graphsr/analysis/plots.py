@@ -59,8 +59,7 @@ def check_plot_path(path) -> None:
     need("matplotlib", f"drawing {path}")  # before the work, not after
 
 
-def _label(name: str, headline, run) -> str:
-    short = os.path.basename(name)
+def _label(short: str, headline, run) -> str:
     n = len(run.topics)
     if headline is None:
         return f"{short} ({n} topics)"
@@ -74,11 +73,19 @@ def _topics_title(results) -> str:
     return f"each run's mean over its topics ({counts[0]}-{counts[-1]}: runs answer different topics)"
 
 
-def _save(fig, path) -> None:
-    from .figures import _plt
+def _labels(results):
+    """Each run's label (its name, or R1, R2, ... with a key under the figure when names are long)."""
+    from .figures import run_labels
+
+    return run_labels([r.name for r in results])
+
+
+def _save(fig, path, key: str | None = None, legend=None) -> None:
+    """Lay out (the legend outside the data, the key of long run names under the figure) and write."""
+    from .figures import _finish, _plt
 
     try:
-        fig.tight_layout()
+        _finish(fig, key, legend)
         fig.savefig(path)
     except OSError as exc:
         raise GraphsrInputError(f"{path}: cannot write the plot ({exc.strerror or exc})") from None
@@ -100,17 +107,17 @@ def plot_interpolated_precision(results, path: str | os.PathLike, title: str | N
     check_plot_path(path)
     levels, curves = interpolated_precision_curves(results)
     plt = _plt()
-    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    fig, ax = plt.subplots(figsize=(8, 4.4))
+    labels, key = _labels(results)
     for run in results:
-        ax.plot(levels, curves[run.name], drawstyle="steps-post", label=_label(run.name, headline, run))
+        ax.plot(levels, curves[run.name], drawstyle="steps-post", label=_label(labels[run.name], headline, run))
     ax.set_xlabel("recall (characters)")
     ax.set_ylabel("interpolated precision")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.grid(alpha=0.3)
     ax.set_title(title or f"Interpolated precision, {_topics_title(results)}", fontsize=10)
-    ax.legend(fontsize="small")
-    _save(fig, path)
+    _save(fig, path, key, legend=ax)
 
 
 def plot_generalized_precision(results, path: str | os.PathLike, task: str, headline=None) -> None:
@@ -123,17 +130,17 @@ def plot_generalized_precision(results, path: str | os.PathLike, task: str, head
     if len(curve) < 2:
         raise GraphsrInputError("a generalized precision curve needs gP@k at several k")
     plt = _plt()
-    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    fig, ax = plt.subplots(figsize=(8, 4.4))
     ks = [m.cutoff for m in curve]
+    labels, key = _labels(results)
     for run in results:
-        ax.plot(ks, [run.mean(m) for m in curve], label=_label(run.name, headline, run))
+        ax.plot(ks, [run.mean(m) for m in curve], label=_label(labels[run.name], headline, run))
     ax.set_xlabel("article rank k")
     ax.set_ylabel("generalized precision gP@k")
     ax.set_ylim(0, 1)
     ax.grid(alpha=0.3)
     ax.set_title(f"Generalized precision ({task}), {_topics_title(results)}", fontsize=10)
-    ax.legend(fontsize="small")
-    _save(fig, path)
+    _save(fig, path, key, legend=ax)
 
 
 def plot_measures(results, path: str | os.PathLike) -> None:
@@ -148,20 +155,22 @@ def plot_measures(results, path: str | os.PathLike) -> None:
         if m.cutoff is not None:
             families.setdefault(str(m).rsplit("@", 1)[0], []).append(m)
     family = next((sorted(v, key=lambda m: m.cutoff) for v in families.values() if len(v) >= 2), None)
-    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    fig, ax = plt.subplots(figsize=(8, 4.4))
+    labels, key = _labels(results)
+    legend = None
     if family is not None:
         ks = [m.cutoff for m in family]
         for run in results:
-            ax.plot(ks, [run.mean(m) for m in family], marker="o", label=_label(run.name, None, run))
+            ax.plot(ks, [run.mean(m) for m in family], marker="o", label=_label(labels[run.name], None, run))
         ax.set_xlabel("cut-off k")
         ax.set_ylabel(str(family[0]).rsplit("@", 1)[0] + "@k")
-        ax.legend(fontsize="small")
+        legend = ax
         what = str(family[0]).rsplit("@", 1)[0] + "@k"
     else:
         m = results.measures[0]
-        ax.barh([os.path.basename(r.name) for r in results][::-1], [r.mean(m) for r in results][::-1])
+        ax.barh([labels[r.name] for r in results][::-1], [r.mean(m) for r in results][::-1])
         ax.set_xlabel(str(m))
         what = str(m)
     ax.grid(alpha=0.3)
     ax.set_title(f"{what}, {_topics_title(results)}", fontsize=10)
-    _save(fig, path)
+    _save(fig, path, key, legend)

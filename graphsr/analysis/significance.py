@@ -177,10 +177,18 @@ class Comparison:
             return "\n".join(lines) + "\n"
         if fmt != "text":
             raise GraphsrInputError(f"format must be text, markdown or latex, got {fmt!r}")
-        texts = [[letter, run] + [v + (f" {s}" if s else "") for v, s in cells] for letter, run, cells in rows]
-        widths = [max(len(str(c)) for c in col) for col in zip(header, *texts)]
-        lines = ["  ".join(str(c).ljust(w) if i < 2 else str(c).rjust(w) for i, (c, w) in enumerate(zip(row, widths)))
-                 for row in [header, *texts]]
+        # each measure's column: the means right-aligned (their decimal points in line), then the letters
+        columns = []
+        for j, m in enumerate(self.measures):
+            vw = max([len(m)] + [len(cells[j][0]) for _, _, cells in rows])
+            lw = max(len(cells[j][1]) for _, _, cells in rows)
+            tail = (lambda s: " " + s.ljust(lw)) if lw else (lambda s: "")
+            columns.append([m.rjust(vw) + tail("")] + [cells[j][0].rjust(vw) + tail(cells[j][1])
+                                                       for _, _, cells in rows])
+        first = [[h] + [str(r[i]) for r in rows] for i, h in enumerate(header[:2])]
+        left = [max(map(len, col)) for col in first]
+        lines = ["  ".join([first[0][i].ljust(left[0]), first[1][i].ljust(left[1]), *(c[i] for c in columns)])
+                 .rstrip() for i in range(len(rows) + 1)]
         return "\n".join(lines) + f"\n{note}\n"
 
 
