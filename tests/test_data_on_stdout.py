@@ -66,6 +66,7 @@ def test_partitions_and_partition():
         assert rec["xpath"] in table
 
 
+@pytest.mark.slow
 def test_coverage():
     table, frame, records = formats("coverage", str(SH["qrels"]), str(SH["runs"][2]), "--collection",
                                     str(SH["collection"]), "--kind", "p*")
@@ -75,6 +76,7 @@ def test_coverage():
             assert f"{rec['key']}" in table and str(rec["retrieved"]) in table
 
 
+@pytest.mark.slow
 def test_eval():
     args = ("eval", str(SH["qrels"]), *map(str, SH["runs"][:2]), "--collection", str(SH["collection"]),
             "-m", "SRP@10", "-m", "P@5", "-m", "MAiP(task=thorough)", "--model", "p*:extent")
@@ -117,6 +119,7 @@ def test_agree_and_compare(tmp_path):
         assert run[:8] in text
 
 
+@pytest.mark.slow
 def test_store_query(tmp_path):
     url = f"local:{tmp_path / 'store'}"
     graphsr("store", "load", str(sample("mobydick")["collection"]), "--store", url, "--elements", "all")

@@ -28,6 +28,7 @@ def _namespace_problem() -> str | None:
     return None
 
 
+@pytest.mark.slow
 def test_bolt_backend_smoke():
     problem = _namespace_problem()
     if problem:

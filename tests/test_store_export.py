@@ -90,6 +90,7 @@ def exported_graph(directory) -> tuple[dict, collections.Counter]:
     return nodes, rels
 
 
+@pytest.mark.slow
 def test_export_reads_back_into_the_stored_graph(stored, capsys, monkeypatch):
     url, tmp = stored
     monkeypatch.setattr("graphsr.store.export.PAGE", 997)  # several pages of elements, steps, memberships
@@ -112,6 +113,7 @@ def test_export_reads_back_into_the_stored_graph(stored, capsys, monkeypatch):
     assert labels["Element"] < counts["Element"]  # plays2's elements stay out
 
 
+@pytest.mark.slow
 def test_export_refuses_a_directory_with_files_and_an_unknown_collection(stored, capsys):
     url, tmp = stored
     full = tmp / "full"

@@ -1,43 +1,8 @@
 """Property-graph persistence: a zero-set-up local FalkorDB and Neo4j, one set of Cypher queries.
 
-Schema (version 2; every node but an element has an ``id`` computed by graphsr, elements an integer ``key``,
-see :mod:`graphsr.store.ids`):
-
-================  ===========================================================
-node label        properties
-================  ===========================================================
-Store             version (of this schema), next_document (the next code)
-Collection        name, path, documents, elements, marked (documents carry writing)
-Document          docid, collection, code (unique in the store), elements,
-                  length, stored (elements stored?), complete (summary kinds
-                  whose memberships are written), writing (its elements are
-                  being written; cleared with complete)
-Element           key (its document's code * 2**32 + pre), pre (pre-order
-                  number, root = 1), tag, depth, offset, length (INEX
-                  characters), in_p_star, in_p_star_c, in_c, in_tag (the SID
-                  of its summary node of each kind stored)
-Summary           kind, collection, nodes, edges, documents, elements
-SummaryNode       summary, sid, label, path (label path), tag, children (child
-                  label set), has_children, extent_size, content_length
-Model             name, collection, summary, kind, weight, solver, source,
-                  params (JSON)
-Study, Route,     a navigation study's routes (route_id, user_id, topic_id)
-Step              and steps (seq, duration_ms, time)
-Qrels, Topic      assessments; Run: a run
-================  ===========================================================
-
-An element's XPath and document id are not stored: graphsr derives them from
-its document's elements (pre-order, depth and tag give the tree) and from the
-Document whose code its key holds.
-
-Relationships: (Collection)-[:HAS_DOCUMENT]->(Document)-[:ROOT]->(Element),
-(Element)-[:CHILD]->(Element), (Collection)-[:HAS_SUMMARY]->(Summary)-[:HAS_NODE]->
-(SummaryNode), (SummaryNode)-[:SUMMARY_EDGE {pairs, child_length}]->(SummaryNode),
-(Model)-[:OF_SUMMARY]->(Summary), (Model)-[:PI {value}]->(SummaryNode),
-(SummaryNode)-[:WEIGHT {model, value}]->(SummaryNode),
-(Study)-[:HAS_ROUTE]->(Route)-[:HAS_STEP]->(Step)-[:FROM|TO]->(Element),
-(Qrels)-[:HAS_TOPIC]->(Topic)-[:ASSESSES {rel}]->(Element),
-(Run)-[:RETURNS {topic, rank, score}]->(Element).
+The graph's labels, properties, relationships and indexes: ``docs/reference/schema.md``, generated from
+:data:`graphsr.store.export.NODE_PROPERTIES`, :data:`graphsr.store.export.RELATIONSHIP_PROPERTIES` and the
+index statements in ``cypher/``; keys and ids: :mod:`graphsr.store.ids`.
 """
 
 from .base import NODE_LABELS, RELATIONSHIP_TYPES, GraphStore, StoreError
