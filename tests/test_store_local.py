@@ -376,8 +376,8 @@ def test_a_first_load_deletes_nothing_and_a_reload_of_a_begun_document_does(tmp_
         clean = s.counts()
         # an interrupted write of d1: marked as being written, not complete (its elements are there: written
         # again, they must not be there twice)
-        run("mark_documents_writing", ids=[document_id("few", "d1")])
-        s._execute("MATCH (d:Document) WHERE d.id = $id SET d.complete = null", {"id": document_id("few", "d1")})
+        s._execute("MATCH (d:Document) WHERE d.id = $id SET d.writing = true, d.complete = null",
+                   {"id": document_id("few", "d1")})
         sent.clear()
         store_collection(s, coll, "few", kinds=["p*"], elements="all")
         assert "delete_document_elements" in sent

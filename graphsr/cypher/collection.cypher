@@ -14,12 +14,12 @@ RETURN s.version AS version, count(c) AS collections
 // the Store node, made by the first load (before any collection: a store with collections and no Store node
 // was written by an earlier graphsr)
 MERGE (s:Store {id: 'graphsr'})
-ON CREATE SET s.version = 2, s.next_document = 1
+ON CREATE SET s.version = $version, s.next_document = 1
 
 // @name allocate_document_codes
-// $n new document codes, unique in the store: the first is returned, the others follow it
-MERGE (s:Store {id: 'graphsr'})
-ON CREATE SET s.version = 2, s.next_document = 1
+// $n new document codes, unique in the store (its Store node made by merge_store): the first is returned, the
+// others follow it
+MATCH (s:Store) WHERE s.id = 'graphsr'
 SET s.next_document = s.next_document + $n
 RETURN s.next_document - $n AS first
 
@@ -52,11 +52,6 @@ RETURN d.id AS id, d.code AS code
 UNWIND $ids AS i
 MATCH (d:Document) WHERE d.id = i
 RETURN d.id AS id, d.code AS code, d.complete AS complete, coalesce(d.writing, false) AS writing
-
-// @name mark_documents_writing
-UNWIND $ids AS i
-MATCH (d:Document) WHERE d.id = i
-SET d.writing = true
 
 // @name delete_document_elements
 // every element of the documents coded $codes

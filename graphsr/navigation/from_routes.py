@@ -83,15 +83,15 @@ class RouteModel:
         self.offsets = offsets
         self.partition = partition
         self.effort = effort
-        self._matrix = None  # the transition matrix as indexed by elementwise, made once
+        self._table = None  # the transition table elementwise hands out (NodeTransitions), made once
 
     def elementwise(self, base: np.ndarray) -> NodeTransitions:
         """Element-wise p~(to; from) for node ids ``code << 32 | i``, given ``base[code]``: the offset of the
         document coded ``code`` in :attr:`offsets` (-1 for a document the model does not know).  See
         :class:`~graphsr.navigation.elementwise.NodeTransitions`."""
-        if self._matrix is None:  # summary models: a dense array, plain indexing; elementary: sparse rows
-            self._matrix = NodeTransitions(np.zeros(0, np.int64), self.nav.state_of, self.nav.P)
-        return self._matrix.with_base(base)  # the matrix prepared once, shared by every run
+        if self._table is None:  # summary models: a dense array, plain indexing; elementary: sparse rows
+            self._table = NodeTransitions(np.zeros(0, np.int64), self.nav.state_of, self.nav.P)
+        return self._table.with_base(base)  # the matrix prepared once, shared by every run
 
 
 def route_model(routes: Routes, documents: Mapping[str, DocumentTree], partition: str | Summary = "elements",

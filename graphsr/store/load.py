@@ -32,7 +32,7 @@ from ..model.document import DocumentTree, canonical_xpath, resolve_node
 from ..model.qrels import ElementQrels
 from ..model.run import Run
 from ..summaries.summary import Summary, SummaryBuilder
-from .base import GraphStore, batched, writes
+from .base import SCHEMA_VERSION, GraphStore, batched, writes
 from .ids import (KEY_SPAN, MEMBERSHIP_PROPERTIES, collection_id, document_id, membership_property, node_id,
                   summary_id, summary_node_id)
 
@@ -161,7 +161,7 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
     else:
         wanted = set(elements)
     store.init_schema()
-    store.run("merge_store")  # before any collection: a store with collections and no Store node is of schema 1
+    store.run("merge_store", version=SCHEMA_VERSION)  # before any collection (collections, no Store: schema 1)
     cid = collection_id(cname)
     marked = bool(store.run("merge_collection", id=cid, name=cname, path=str(Path(path).resolve()),
                             documents=len(sources), elements=-1)[0]["marked"])
@@ -211,44 +211,47 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
         known_codes = {i: int(r["code"]) for i, r in known_state.items()}
         known_codes.update(allocate(every, known_state))
 
-    def codes_of(chunk: list[DocumentTree], todo_ids) -> tuple[dict[str, int], dict[str, dict]]:
-        """Each document's code and the state of those stored before; their Document nodes merged (marked
-        being written where ``todo_ids(state)`` says their elements will be)."""
-        ids = [document_id(cname, d.docid) for d in chunk]
+    def state_of(ids: list[str]) -> dict[str, dict]:
+        """The state of the documents ``ids`` stored before (known before the pass under the writer lock)."""
         if store.exclusive_writer:
-            state = {i: known_state[i] for i in ids if i in known_state}
-            send("merge_documents", document_rows(chunk, ids, known_codes, todo_ids(state)))
-            return known_codes, state
-        state = {r["id"]: r for r in call("documents_state", ids=ids)}
+            return {i: known_state[i] for i in ids if i in known_state}
+        return {r["id"]: r for r in call("documents_state", ids=ids)}
+
+    def merge_documents(chunk: list[DocumentTree], ids: list[str], state: dict[str, dict],
+                        writing: set[str]) -> dict[str, int]:
+        """Merge the chunk's Document nodes (those in ``writing`` marked as being written) and return every
+        document's code: without the writer lock, the codes the store returns (another load may have stored a
+        document meanwhile, and it keeps the code it was first stored with)."""
+        if store.exclusive_writer:
+            send("merge_documents", document_rows(chunk, ids, known_codes, writing))
+            return known_codes
         codes = {i: int(r["code"]) for i, r in state.items()}
         codes.update(allocate(ids, state))
         out: list[dict] = []
         for batch in batched(document_rows(chunk, ids, codes, set()), store.batch_size):
             out += writer.submit(store.run, "merge_documents", rows=batch).result()
-        return {r["id"]: int(r["code"]) for r in out}, state
+        return {r["id"]: int(r["code"]) for r in out}
 
     def flush_chunk(chunk: list[DocumentTree], builders: dict[str, SummaryBuilder]) -> None:
         nonlocal total_elements
         total_elements += sum(len(d) for d in chunk)
-        stored = [(i, d) for i, d in enumerate(chunk) if wanted is None or d.docid in wanted]
-
-        def plan(state: dict[str, dict]):
-            """The documents to write afresh, the complete ones lacking some kinds' memberships, and those an
-            earlier load began to write and did not finish."""
-            todo, extend, begun = [], [], set()
-            for i, d in stored:
-                did = document_id(cname, d.docid)
-                r = state.get(did)
-                if r is not None and (r["writing"] or not marked):
-                    begun.add(did)
-                done = set(r["complete"] or []) if r is not None else set()
-                if not done:
-                    todo.append((i, d))
-                elif not set(kinds) <= done:
-                    extend.append((i, d, done))
-            return todo, extend, begun
-
-        codes, state = codes_of(chunk, lambda st: {document_id(cname, d.docid) for _, d in plan(st)[0]})
+        ids = [document_id(cname, d.docid) for d in chunk]
+        state = state_of(ids)
+        # the documents to write afresh, the complete ones lacking some kinds' memberships, and those an earlier
+        # load began to write and did not finish
+        todo, extend, begun = [], [], set()
+        for i, d in enumerate(chunk):
+            if wanted is not None and d.docid not in wanted:
+                continue
+            r = state.get(ids[i])
+            if r is not None and (r["writing"] or not marked):
+                begun.add(ids[i])
+            done = set(r["complete"] or []) if r is not None else set()
+            if not done:
+                todo.append((i, d))
+            elif not set(kinds) <= done:
+                extend.append((i, d, done))
+        codes = merge_documents(chunk, ids, state, {ids[i] for i, _ in todo})
         report.documents += len(chunk)
         sids = {k: b.sids(chunk) for k, b in builders.items()}
         for k, b in builders.items():
@@ -257,7 +260,6 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
                                              kind=k, nodes=-1, edges=-1, documents=-1, elements=-1))
                 send("merge_summary_nodes", _summary_node_rows(b, cname, k, range(written[k], b.num_nodes)))
                 written[k] = b.num_nodes
-        todo, extend, begun = plan(state)
         members = []
         for i, d, done in extend:  # the memberships of the kinds loaded now
             base = codes[document_id(cname, d.docid)] * KEY_SPAN

@@ -348,7 +348,7 @@ def _curves_in_one_pass(x: ESRInputs, table, cutoffs: list[np.ndarray], rels: li
     a_state, g_state = states(x.assess_node), states(g_node)
     width = table.width
     if table.dense is not None:
-        args = (True, table.dense.reshape(-1), None, None)
+        args = (True, table.dense.reshape(-1), None, None)  # (a view: no copy)
     else:
         args = (False, table.data, table.indices, table.indptr)
     L = int(g_pos.max()) + 1 if len(g_pos) else 1
