@@ -1,11 +1,155 @@
-// Export of one collection with everything stored under it, a page at a time (graphsr store export).
-// Nodes of a label come in id order after $after (keyset pages: each page is one short query that an index
-// on id serves, and no page repeats or skips a node), the relationships going out of a page's nodes with
-// them.  What belongs to the collection: its own node, the nodes whose ids are keyed under it ($prefix),
-// and the models built over it, and the Store node (the schema version and the next document code).  One pair
-// of queries per label: a label is never a parameter.  Elements and steps, the many, are read with their
-// documents and routes instead (by key range and along HAS_STEP): a keyset page over millions of elements
-// scans and sorts them all, page after page.  A relationship's end is an id, or an element's key.
+// Export of one collection with everything stored under it (graphsr store export).
+// A label's nodes are first listed by key (the whole list of a collection's document codes, or of its ids under
+// $prefix, read by a scan: a range over an indexed string is never used, since FalkorDB's string index does
+// not compare as ORDER BY sorts), then read a page of keys at a time by equality, each with the relationships
+// going out of it.  What belongs to the collection: its own node, the nodes whose ids are keyed under it
+// ($prefix), the models built over it, and the Store node (the schema version and the next document code).
+// One set of queries per label: a label is never a parameter.  Elements and steps, the many, are read with
+// their documents and routes (by key range and along HAS_STEP).  A relationship's end is an id, or an
+// element's key.  The `export_holds_*` queries count what the store holds for the collection along its
+// relationships (not along the listing), for the export's receipt.
+
+// @name export_keys_Store
+MATCH (n:Store) WHERE n.id = 'graphsr'
+RETURN n.id AS key
+
+// @name export_nodes_Store
+UNWIND $keys AS k
+MATCH (n:Store) WHERE n.id = k
+RETURN n.id AS id, properties(n) AS properties
+
+// @name export_keys_Collection
+MATCH (n:Collection) WHERE n.id = $id
+RETURN n.id AS key
+
+// @name export_nodes_Collection
+UNWIND $keys AS k
+MATCH (n:Collection) WHERE n.id = k
+RETURN n.id AS id, properties(n) AS properties
+
+// @name export_keys_Document
+MATCH (n:Document) WHERE n.collection = $id
+RETURN n.code AS key
+
+// @name export_nodes_Document
+UNWIND $keys AS k
+MATCH (n:Document) WHERE n.code = k
+RETURN n.id AS id, properties(n) AS properties
+
+// @name export_keys_Summary
+MATCH (n:Summary) WHERE left(n.id, size($prefix)) = $prefix
+RETURN n.id AS key
+
+// @name export_nodes_Summary
+UNWIND $keys AS k
+MATCH (n:Summary) WHERE n.id = k
+RETURN n.id AS id, properties(n) AS properties
+
+// @name export_keys_SummaryNode
+MATCH (n:SummaryNode) WHERE left(n.id, size($prefix)) = $prefix
+RETURN n.id AS key
+
+// @name export_nodes_SummaryNode
+UNWIND $keys AS k
+MATCH (n:SummaryNode) WHERE n.id = k
+RETURN n.id AS id, properties(n) AS properties
+
+// @name export_keys_Model
+MATCH (n:Model) WHERE n.collection = $name
+RETURN n.id AS key
+
+// @name export_nodes_Model
+UNWIND $keys AS k
+MATCH (n:Model) WHERE n.id = k
+RETURN n.id AS id, properties(n) AS properties
+
+// @name export_keys_Study
+MATCH (n:Study) WHERE left(n.id, size($prefix)) = $prefix
+RETURN n.id AS key
+
+// @name export_nodes_Study
+UNWIND $keys AS k
+MATCH (n:Study) WHERE n.id = k
+RETURN n.id AS id, properties(n) AS properties
+
+// @name export_keys_Route
+MATCH (n:Route) WHERE left(n.id, size($prefix)) = $prefix
+RETURN n.id AS key
+
+// @name export_nodes_Route
+UNWIND $keys AS k
+MATCH (n:Route) WHERE n.id = k
+RETURN n.id AS id, properties(n) AS properties
+
+// @name export_keys_Qrels
+MATCH (n:Qrels) WHERE left(n.id, size($prefix)) = $prefix
+RETURN n.id AS key
+
+// @name export_nodes_Qrels
+UNWIND $keys AS k
+MATCH (n:Qrels) WHERE n.id = k
+RETURN n.id AS id, properties(n) AS properties
+
+// @name export_keys_Topic
+MATCH (n:Topic) WHERE left(n.id, size($prefix)) = $prefix
+RETURN n.id AS key
+
+// @name export_nodes_Topic
+UNWIND $keys AS k
+MATCH (n:Topic) WHERE n.id = k
+RETURN n.id AS id, properties(n) AS properties
+
+// @name export_keys_Run
+MATCH (n:Run) WHERE left(n.id, size($prefix)) = $prefix
+RETURN n.id AS key
+
+// @name export_nodes_Run
+UNWIND $keys AS k
+MATCH (n:Run) WHERE n.id = k
+RETURN n.id AS id, properties(n) AS properties
+
+// @name export_holds_Document
+// documents along HAS_DOCUMENT, their elements as the loader counted them (documents stored with elements), and
+// their ROOT edges
+MATCH (c:Collection)-[:HAS_DOCUMENT]->(d:Document) WHERE c.id = $id
+OPTIONAL MATCH (d)-[r:ROOT]->()
+WITH d, count(r) AS roots
+RETURN count(d) AS documents, sum(roots) AS roots, sum(CASE WHEN size(coalesce(d.complete, [])) > 0 OR coalesce(d.stored, false) OR coalesce(d.writing, false) THEN coalesce(d.elements, 0) ELSE 0 END) AS elements
+
+// @name export_holds_Summary
+MATCH (c:Collection)-[:HAS_SUMMARY]->(s:Summary) WHERE c.id = $id
+OPTIONAL MATCH (s)-[:HAS_NODE]->(n:SummaryNode)
+OPTIONAL MATCH (n)-[e:SUMMARY_EDGE]->()
+RETURN count(DISTINCT s) AS summaries, count(DISTINCT n) AS nodes, count(DISTINCT e) AS edges
+
+// @name export_holds_Model
+MATCH (m:Model) WHERE m.collection = $name
+OPTIONAL MATCH (m)-[o:OF_SUMMARY]->()
+OPTIONAL MATCH (m)-[p:PI]->()
+RETURN count(DISTINCT m) AS models, count(DISTINCT o) AS of_summary, count(DISTINCT p) AS pi, collect(DISTINCT m.id) AS ids
+
+// @name export_holds_WEIGHT
+MATCH ()-[w:WEIGHT]->() WHERE w.model IN $models
+RETURN count(w) AS weights
+
+// @name export_holds_Study
+MATCH (st:Study) WHERE st.collection = $name
+OPTIONAL MATCH (st)-[:HAS_ROUTE]->(ro:Route)
+OPTIONAL MATCH (ro)-[:HAS_STEP]->(s:Step)
+OPTIONAL MATCH (s)-[f:FROM]->()
+OPTIONAL MATCH (s)-[t:TO]->()
+RETURN count(DISTINCT st) AS studies, count(DISTINCT ro) AS routes, count(DISTINCT s) AS steps, count(DISTINCT f) AS from_edges, count(DISTINCT t) AS to_edges
+
+// @name export_holds_Qrels
+MATCH (q:Qrels) WHERE q.collection = $name
+OPTIONAL MATCH (q)-[:HAS_TOPIC]->(t:Topic)
+OPTIONAL MATCH (t)-[a:ASSESSES]->()
+RETURN count(DISTINCT q) AS qrels, count(DISTINCT t) AS topics, count(DISTINCT a) AS assessments
+
+// @name export_holds_Run
+MATCH (x:Run) WHERE x.collection = $name
+OPTIONAL MATCH (x)-[r:RETURNS]->()
+RETURN count(DISTINCT x) AS runs, count(DISTINCT r) AS results
 
 // @name export_elements_of
 UNWIND $codes AS code
@@ -19,80 +163,40 @@ WITH code * 4294967296 AS lo
 MATCH (a:Element)-[r]->(b) WHERE a.key > lo AND a.key < lo + 4294967296
 RETURN a.key AS start_key, type(r) AS type, b.id AS end, b.key AS end_key, properties(r) AS properties
 
-// @name export_nodes_Store
-MATCH (n:Store) WHERE n.id = 'graphsr' AND n.id > $after
-RETURN n.id AS id, properties(n) AS properties
-ORDER BY id LIMIT $limit
-
 // @name export_steps_of
 UNWIND $ids AS i
 MATCH (ro:Route)-[:HAS_STEP]->(n:Step) WHERE ro.id = i
 RETURN n.id AS id, properties(n) AS properties
-
-// @name export_nodes_Collection
-MATCH (n:Collection) WHERE n.id = $id
-RETURN n.id AS id, properties(n) AS properties
-ORDER BY id LIMIT $limit
 
 // @name export_out_Collection
 UNWIND $ids AS i
 MATCH (a:Collection)-[r]->(b) WHERE a.id = i
 RETURN a.id AS start, type(r) AS type, b.id AS end, b.key AS end_key, properties(r) AS properties
 
-// @name export_nodes_Document
-MATCH (n:Document) WHERE n.id STARTS WITH $prefix AND n.id > $after
-RETURN n.id AS id, properties(n) AS properties
-ORDER BY id LIMIT $limit
-
 // @name export_out_Document
 UNWIND $ids AS i
 MATCH (a:Document)-[r]->(b) WHERE a.id = i
 RETURN a.id AS start, type(r) AS type, b.id AS end, b.key AS end_key, properties(r) AS properties
-
-// @name export_nodes_Summary
-MATCH (n:Summary) WHERE n.id STARTS WITH $prefix AND n.id > $after
-RETURN n.id AS id, properties(n) AS properties
-ORDER BY id LIMIT $limit
 
 // @name export_out_Summary
 UNWIND $ids AS i
 MATCH (a:Summary)-[r]->(b) WHERE a.id = i
 RETURN a.id AS start, type(r) AS type, b.id AS end, b.key AS end_key, properties(r) AS properties
 
-// @name export_nodes_SummaryNode
-MATCH (n:SummaryNode) WHERE n.id STARTS WITH $prefix AND n.id > $after
-RETURN n.id AS id, properties(n) AS properties
-ORDER BY id LIMIT $limit
-
 // @name export_out_SummaryNode
 UNWIND $ids AS i
 MATCH (a:SummaryNode)-[r]->(b) WHERE a.id = i
 RETURN a.id AS start, type(r) AS type, b.id AS end, b.key AS end_key, properties(r) AS properties
-
-// @name export_nodes_Model
-MATCH (n:Model) WHERE n.collection = $name AND n.id > $after
-RETURN n.id AS id, properties(n) AS properties
-ORDER BY id LIMIT $limit
 
 // @name export_out_Model
 UNWIND $ids AS i
 MATCH (a:Model)-[r]->(b) WHERE a.id = i
 RETURN a.id AS start, type(r) AS type, b.id AS end, b.key AS end_key, properties(r) AS properties
 
-// @name export_nodes_Study
-MATCH (n:Study) WHERE n.id STARTS WITH $prefix AND n.id > $after
-RETURN n.id AS id, properties(n) AS properties
-ORDER BY id LIMIT $limit
-
 // @name export_out_Study
 UNWIND $ids AS i
 MATCH (a:Study)-[r]->(b) WHERE a.id = i
 RETURN a.id AS start, type(r) AS type, b.id AS end, b.key AS end_key, properties(r) AS properties
-
-// @name export_nodes_Route
-MATCH (n:Route) WHERE n.id STARTS WITH $prefix AND n.id > $after
-RETURN n.id AS id, properties(n) AS properties
-ORDER BY id LIMIT $limit
 
 // @name export_out_Route
 UNWIND $ids AS i
@@ -104,30 +208,15 @@ UNWIND $ids AS i
 MATCH (a:Step)-[r]->(b) WHERE a.id = i
 RETURN a.id AS start, type(r) AS type, b.id AS end, b.key AS end_key, properties(r) AS properties
 
-// @name export_nodes_Qrels
-MATCH (n:Qrels) WHERE n.id STARTS WITH $prefix AND n.id > $after
-RETURN n.id AS id, properties(n) AS properties
-ORDER BY id LIMIT $limit
-
 // @name export_out_Qrels
 UNWIND $ids AS i
 MATCH (a:Qrels)-[r]->(b) WHERE a.id = i
 RETURN a.id AS start, type(r) AS type, b.id AS end, b.key AS end_key, properties(r) AS properties
 
-// @name export_nodes_Topic
-MATCH (n:Topic) WHERE n.id STARTS WITH $prefix AND n.id > $after
-RETURN n.id AS id, properties(n) AS properties
-ORDER BY id LIMIT $limit
-
 // @name export_out_Topic
 UNWIND $ids AS i
 MATCH (a:Topic)-[r]->(b) WHERE a.id = i
 RETURN a.id AS start, type(r) AS type, b.id AS end, b.key AS end_key, properties(r) AS properties
-
-// @name export_nodes_Run
-MATCH (n:Run) WHERE n.id STARTS WITH $prefix AND n.id > $after
-RETURN n.id AS id, properties(n) AS properties
-ORDER BY id LIMIT $limit
 
 // @name export_out_Run
 UNWIND $ids AS i

@@ -21,10 +21,16 @@ floats at full precision (``repr``); booleans ``true``/``false``.  An empty
 array is written as an empty field, which the import tool reads as no value
 (graphsr reads an absent ``children`` or ``path`` as empty).
 
-Nodes are read a page at a time in id order (keyset pages), a document's
-elements and a route's steps with their document or route (by index, a
-bounded part at a time), each with the relationships going out of it, so
-the export's memory is one page whatever the collection's size.  The files are written into a
+A label's nodes are listed by key (documents by their integer code, the
+rest by id, with a scan: a range over a string index is never used, since
+FalkorDB's does not compare strings the way ORDER BY sorts them), then read a
+page of keys at a time by equality; a document's elements and a route's steps
+are read with their document or route (by index, a bounded part at a time),
+each with the relationships going out of it, so the export's memory is one
+page and the list of keys.  The export then checks its receipt: what it wrote
+per label and relationship type against what the store holds for the
+collection, counted along the collection's own relationships; any difference
+is an error and nothing is kept.  The files are written into a
 new directory beside the target and renamed into place when complete: a
 failed or killed export leaves nothing that looks whole.
 """
@@ -42,7 +48,7 @@ from .base import GraphStore, StoreError
 from .ids import LABEL_CODES, collection_id, node_id_prefix
 
 __all__ = ["NODE_PROPERTIES", "RELATIONSHIP_PROPERTIES", "ExportReport", "export_collection", "import_command",
-           "element_import_id"]
+           "element_import_id", "holdings", "check_receipt"]
 
 #: Every property graphsr stores, per label, with its type in the import tool's header grammar.
 NODE_PROPERTIES: dict[str, dict[str, str]] = {
@@ -298,6 +304,16 @@ class _Files:
             t.close()
 
 
+def _keys(store: GraphStore, label: str, name: str) -> list:
+    """Every key (document code, or id) of the collection's nodes of ``label``, in order: listed whole by a scan,
+    never by a range over a string index (FalkorDB's does not compare strings as ORDER BY sorts them)."""
+    keys = [r["key"] for r in store.run(f"export_keys_{label}", id=collection_id(name), name=name,
+                                         prefix=node_id_prefix(label, name) if label in LABEL_CODES else "")]
+    if len(set(keys)) != len(keys):
+        raise StoreError(f"cannot export collection {name!r}: two {label} nodes share a key")
+    return sorted(keys)
+
+
 def _export(store: GraphStore, name: str, work: Path, progress) -> ExportReport:
     files = _Files(store, work, progress)
     try:
@@ -305,29 +321,68 @@ def _export(store: GraphStore, name: str, work: Path, progress) -> ExportReport:
             files.node_table(label)  # every label's file, empty if the collection has none
             if label in _OWNED:
                 continue
-            after = ""
-            while True:
-                rows = store.run(f"export_nodes_{label}", id=collection_id(name), name=name,
-                                 prefix=node_id_prefix(label, name) if label in LABEL_CODES else "", after=after,
-                                 limit=PAGE)
+            keys = _keys(store, label, name)
+            for start in range(0, len(keys), PAGE):
+                page = keys[start:start + PAGE]
+                rows = store.run(f"export_nodes_{label}", keys=page)
+                if len(rows) != len(page):
+                    raise StoreError(f"cannot export collection {name!r}: {len(page)} {label} keys listed, "
+                                     f"{len(rows)} nodes read by them")
                 files.write_nodes(label, rows)
-                if rows and label != "Store":  # (the Store node has no relationships)
+                if label != "Store":  # (the Store node has no relationships)
                     ids = [r["id"] for r in rows]
                     files.write_relationships(f"export_out_{label}", ids)
                     if label == "Document":
                         files.write_elements(rows)
                     elif label == "Route":
                         files.write_steps(ids)
-                    after = rows[-1]["id"]
-                if len(rows) < PAGE or label in ("Store", "Collection"):
-                    break
     finally:
         files.close()
     report = ExportReport(work)
     report.nodes = {label: t.rows for label, t in files.nodes.items()}
     report.relationships = {kind: t.rows for kind, t in files.relationships.items()}
     report.files = [t.path for t in [*files.nodes.values(), *files.relationships.values()]]  # nodes first
+    check_receipt(f"export of collection {name!r}", holdings(store, name),
+                  {**report.nodes, **report.relationships})
     return report
+
+
+def holdings(store: GraphStore, name: str) -> dict[str, int]:
+    """What the store holds for collection ``name``, per label and relationship type, counted along the
+    collection's relationships (not along the export's listing), and the tree's and routes' invariants: a
+    stored document's elements are one ROOT and a CHILD edge for every other element; a step has one FROM and
+    one TO edge."""
+    cid = collection_id(name)
+    [d] = store.run("export_holds_Document", id=cid)
+    [s] = store.run("export_holds_Summary", id=cid)
+    [m] = store.run("export_holds_Model", name=name)
+    [w] = store.run("export_holds_WEIGHT", models=list(m["ids"] or []))
+    [st] = store.run("export_holds_Study", name=name)
+    [q] = store.run("export_holds_Qrels", name=name)
+    [x] = store.run("export_holds_Run", name=name)
+    if st["from_edges"] != st["steps"] or st["to_edges"] != st["steps"]:
+        raise StoreError(f"collection {name!r}: its studies' {st['steps']} steps have {st['from_edges']} FROM and "
+                         f"{st['to_edges']} TO edges (one each expected): a study mixes two logs; reload it with "
+                         "'graphsr store routes --replace'")
+    roots = int(d["roots"] or 0)
+    return {"Store": 1, "Collection": 1, "Document": d["documents"], "Element": int(d["elements"] or 0),
+            "Summary": s["summaries"], "SummaryNode": s["nodes"], "Model": m["models"], "Study": st["studies"],
+            "Route": st["routes"], "Step": st["steps"], "Qrels": q["qrels"], "Topic": q["topics"], "Run": x["runs"],
+            "HAS_DOCUMENT": d["documents"], "ROOT": roots, "CHILD": max(int(d["elements"] or 0) - roots, 0),
+            "HAS_SUMMARY": s["summaries"], "HAS_NODE": s["nodes"], "SUMMARY_EDGE": s["edges"],
+            "OF_SUMMARY": m["of_summary"], "PI": m["pi"], "WEIGHT": w["weights"], "HAS_ROUTE": st["routes"],
+            "HAS_STEP": st["steps"], "FROM": st["steps"], "TO": st["steps"], "HAS_TOPIC": q["topics"],
+            "ASSESSES": q["assessments"], "RETURNS": x["results"]}
+
+
+def check_receipt(what: str, expected: dict[str, int], written: dict[str, int]) -> None:
+    """Raise :class:`StoreError` naming every label or type whose count ``written`` differs from ``expected``
+    (a missing count is 0)."""
+    wrong = [(k, written.get(k, 0), expected.get(k, 0)) for k in dict.fromkeys([*expected, *written])
+             if written.get(k, 0) != expected.get(k, 0)]
+    if wrong:
+        raise StoreError(f"{what} is incomplete, nothing was kept: " + "; ".join(
+            f"{k}: wrote {w:,}, the store holds {e:,}" for k, w, e in wrong))
 
 
 def _parts(ids: list, sizes: list[int]) -> list[list]:
