@@ -95,7 +95,7 @@ def test_unknown_model_lists_stored_ones(store, shakespeare):
 def test_assessments_runs_and_routes(store, shakespeare):
     s = sample("shakespeare")
     qrels = read_element_qrels(s["qrels"])
-    assert store_assessments(store, qrels, "shakespeare", "q") == sum(1 for _ in qrels)
+    assert store_assessments(store, qrels, "shakespeare", "q").rows == sum(1 for _ in qrels)
     run = read_run(s["runs"][0], name="plays")
     store_run(store, run, "shakespeare")
     rows = store.run("run_results", id=f"U/shakespeare/{run.run_ids[0]}")  # named by its run id column
@@ -108,8 +108,9 @@ def test_assessments_runs_and_routes(store, shakespeare):
         {"route_id": "r2", "step": 1, "docid": "hamlet", "from": "/play/text/act[1]", "to": "/play/text/act[1]/scene[2]",
          "duration_ms": 100, "user": "u7", "topic": "1"},
     ]
-    store_steps(store, "shakespeare", "study1", steps)
-    store_steps(store, "shakespeare", "study1", steps)  # idempotent
+    assert not store_steps(store, "shakespeare", "study1", steps).unchanged
+    again = store_steps(store, "shakespeare", "study1", steps)  # idempotent
+    assert again.unchanged and (again.steps, again.routes) == (3, 2)
     el = transitions(store, "shakespeare", "study1")
     assert sorted(el["steps"].tolist()) == [1, 1, 1]
     summ = transitions(store, "shakespeare", "study1", kind="p*")
@@ -267,7 +268,7 @@ def test_a_route_log_loads_into_the_store(store, shakespeare, tmp_path):
                                       "x,1,macbeth,/play/text/act[1],/play/text/act[1]/scene[3],30\n"
                                       "x,2,macbeth,/play/text/act[1]/scene[3],/play/text/act[1],10\n")
     routes = read_routes(log)
-    assert store_steps(store, "shakespeare", "log-study", [s.as_dict() for s in routes]) == 2
+    assert store_steps(store, "shakespeare", "log-study", [s.as_dict() for s in routes]).steps == 2
     summ = transitions(store, "shakespeare", "log-study", kind="p*")
     assert sorted(summ["steps"].tolist()) == [1, 1] and sorted(summ["inverse_effort"].tolist()) == pytest.approx([1 / 30, 1 / 10])
     assert summ["untimed"].tolist() == [0, 0]

@@ -27,6 +27,9 @@ def routes_arguments(a: argparse.ArgumentParser) -> None:
     a.add_argument("--collection", required=True, help="the stored collection (its route documents' elements "
                                                        "must be stored)")
     a.add_argument("--study", required=True, help="name of the study the routes belong to")
+    a.add_argument("--replace", action="store_true",
+                   help="if the study holds another log, swap it for this one (refused without: a study is never "
+                        "a mix of two logs; the same log again changes nothing)")
 
 
 def model_arguments(a: argparse.ArgumentParser) -> None:
@@ -69,6 +72,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "touch (default: touched if --qrels/--run are given, else none)")
     a.add_argument("--qrels", help="element qrels to store (their documents' elements are stored)")
     a.add_argument("--run", action="append", dest="runs", default=[], metavar="RUN", help="run to store (repeatable)")
+    a.add_argument("--replace", action="store_true",
+                   help="a collection, assessments or run stored under the same name with other content is "
+                        "replaced by this (refused without: names are never merged; the same content again "
+                        "changes nothing)")
     a.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help=PROGRESS_HELP)
     routes_arguments(sub.add_parser("routes", help="load a navigation log (CSV or JSON lines) as a study's routes"))
@@ -189,8 +196,13 @@ def _routes(store, args, out) -> None:
     from ..store import store_steps
 
     routes = read_routes(args.log)
-    n = store_steps(store, args.collection, args.study, _StepRows(routes), routes.source)
-    out.write(f"study {args.study!r}: {n} steps of {len(routes.routes)} routes stored\n")
+    done = store_steps(store, args.collection, args.study, _StepRows(routes), routes.source, replace=args.replace)
+    if done.unchanged:
+        out.write(f"study {args.study!r}: holds this log already ({done.steps} steps of {done.routes} routes); "
+                  "nothing changed\n")
+    else:
+        out.write(f"study {args.study!r}: {done.steps} steps of {done.routes} routes stored"
+                  + (" (replacing the log it held)" if done.replaced else "") + "\n")
     for line in routes.report.lines()[1:]:
         warn(line)
 
@@ -257,7 +269,7 @@ def _load(store, args, out) -> None:
     progress = progress_default() if args.progress is None else args.progress
     before = store.counts()
     report, summaries = store_collection(store, args.collection, args.name, kinds=args.kinds or ["p*", "p*|c"],
-                                         elements=elements, progress=progress)
+                                         elements=elements, progress=progress, replace=args.replace)
     from pathlib import Path
 
     name = args.name or Path(args.collection).resolve().name
@@ -265,11 +277,17 @@ def _load(store, args, out) -> None:
     args._created = sum(after[k] - before[k] for k in after)
     out.write(f"collection {name!r}: {load_summary(report, before, after)}\n")
     if qrels:
-        n = store_assessments(store, qrels, name, Path(args.qrels).name)
-        out.write(f"assessments {Path(args.qrels).name!r}: {n} judgments\n")
+        done = store_assessments(store, qrels, name, Path(args.qrels).name, replace=args.replace)
+        out.write(f"assessments {Path(args.qrels).name!r}: {done.rows} judgments{_named_note(done)}\n")
     for r in runs:
-        n = store_run(store, r, name)
-        out.write(f"run {run_name(r)!r} ({r.name}): {n} results\n")
+        done = store_run(store, r, name, replace=args.replace)
+        out.write(f"run {run_name(r)!r} ({r.name}): {done.rows} results{_named_note(done)}\n")
+
+
+def _named_note(done) -> str:
+    if done.unchanged:
+        return " (stored already: nothing changed)"
+    return " (replacing what the name held)" if done.replaced else ""
 
 
 def load_summary(report, before: dict[str, int], after: dict[str, int]) -> str:

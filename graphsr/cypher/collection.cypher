@@ -51,7 +51,7 @@ RETURN d.id AS id, d.code AS code
 // @name documents_state
 UNWIND $ids AS i
 MATCH (d:Document) WHERE d.id = i
-RETURN d.id AS id, d.code AS code, d.complete AS complete, coalesce(d.writing, false) AS writing
+RETURN d.id AS id, d.code AS code, d.complete AS complete, coalesce(d.writing, false) AS writing, d.elements AS elements
 
 // @name delete_document_elements
 // every element of the documents coded $codes
@@ -130,6 +130,23 @@ SET d.complete = $kinds, d.writing = null
 // @name collection
 MATCH (c:Collection) WHERE c.id = $id
 RETURN c.name AS name, c.path AS path, c.documents AS documents, c.elements AS elements
+
+// @name collection_documents
+// a stored collection's completeness and its documents' ids (a load compares them with what it reads)
+MATCH (c:Collection) WHERE c.id = $id
+OPTIONAL MATCH (c)-[:HAS_DOCUMENT]->(d:Document)
+RETURN c.elements AS elements, collect(d.docid) AS docids
+
+// @name collection_elements_held
+// the element nodes the store holds for a collection, by its documents' key ranges (a load's receipt)
+MATCH (c:Collection)-[:HAS_DOCUMENT]->(d:Document) WHERE c.id = $id
+WITH d.code * 4294967296 AS lo
+MATCH (e:Element) WHERE e.key > lo AND e.key < lo + 4294967296
+RETURN count(e) AS n
+
+// @name summary_nodes_held
+MATCH (s:Summary)-[:HAS_NODE]->(n:SummaryNode) WHERE s.id = $id
+RETURN count(n) AS n
 
 // @name collections
 MATCH (c:Collection)

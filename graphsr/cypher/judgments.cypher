@@ -33,3 +33,55 @@ ORDER BY topic, rank, key
 MATCH (q:Qrels)-[:HAS_TOPIC]->(t:Topic)-[a:ASSESSES]->(e:Element) WHERE q.id = $id
 RETURN t.topic AS topic, e.key AS key, a.rel AS rel, a.e AS e, a.s AS s
 ORDER BY topic, key
+
+// Loading assessments or a run under a name already stored: the node is INCOMPLETE (complete = false) from the
+// start of its load to its end, then holds its content's digest; the same content again changes nothing, other
+// content replaces it (--replace) or is refused (graphsr.store.load).
+
+// @name begin_qrels
+MERGE (q:Qrels {id: $id})
+ON CREATE SET q.name = $name, q.collection = $collection
+SET q.complete = false
+
+// @name finish_qrels
+MATCH (q:Qrels) WHERE q.id = $id
+SET q.complete = true, q.digest = $digest
+
+// @name qrels_state
+MATCH (q:Qrels) WHERE q.id = $id
+RETURN q.complete AS complete, q.digest AS digest
+
+// @name qrels_holds
+MATCH (q:Qrels) WHERE q.id = $id
+OPTIONAL MATCH (q)-[:HAS_TOPIC]->(t:Topic)
+OPTIONAL MATCH (t)-[a:ASSESSES]->()
+RETURN count(DISTINCT t) AS topics, count(DISTINCT a) AS rows
+
+// @name drop_qrels
+MATCH (q:Qrels) WHERE q.id = $id
+OPTIONAL MATCH (q)-[:HAS_TOPIC]->(t:Topic)
+WITH q, collect(t) AS topics
+UNWIND topics + [q] AS n
+DETACH DELETE n
+
+// @name begin_run
+MERGE (x:Run {id: $id})
+ON CREATE SET x.name = $name, x.collection = $collection
+SET x.complete = false
+
+// @name finish_run
+MATCH (x:Run) WHERE x.id = $id
+SET x.complete = true, x.digest = $digest
+
+// @name run_state
+MATCH (x:Run) WHERE x.id = $id
+RETURN x.complete AS complete, x.digest AS digest
+
+// @name run_holds
+MATCH (x:Run) WHERE x.id = $id
+OPTIONAL MATCH (x)-[y:RETURNS]->()
+RETURN count(DISTINCT y) AS rows
+
+// @name drop_run
+MATCH (x:Run) WHERE x.id = $id
+DETACH DELETE x

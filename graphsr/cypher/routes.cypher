@@ -54,8 +54,17 @@ SET st.complete = false
 
 // @name finish_study
 MATCH (st:Study {id: $study})
-SET st.complete = true
+SET st.complete = true, st.digest = $digest
 
 // @name study_state
 MATCH (st:Study {id: $study})
-RETURN st.complete AS complete
+RETURN st.complete AS complete, st.digest AS digest
+
+// @name study_holds
+// a study's routes, steps and their FROM and TO edges, counted along HAS_ROUTE and HAS_STEP (a load's receipt)
+MATCH (st:Study) WHERE st.id = $study
+OPTIONAL MATCH (st)-[:HAS_ROUTE]->(ro:Route)
+OPTIONAL MATCH (ro)-[:HAS_STEP]->(s:Step)
+OPTIONAL MATCH (s)-[f:FROM]->()
+OPTIONAL MATCH (s)-[t:TO]->()
+RETURN count(DISTINCT ro) AS routes, count(DISTINCT s) AS steps, count(DISTINCT f) AS from_edges, count(DISTINCT t) AS to_edges

@@ -46,9 +46,10 @@ from pathlib import Path
 from ..errors import GraphsrInputError
 from .base import GraphStore, StoreError
 from .ids import LABEL_CODES, collection_id, node_id_prefix
+from .receipts import check_receipt, collection_holdings
 
 __all__ = ["NODE_PROPERTIES", "RELATIONSHIP_PROPERTIES", "ExportReport", "export_collection", "import_command",
-           "element_import_id", "holdings", "check_receipt"]
+           "element_import_id"]
 
 #: Every property graphsr stores, per label, with its type in the import tool's header grammar.
 NODE_PROPERTIES: dict[str, dict[str, str]] = {
@@ -65,12 +66,12 @@ NODE_PROPERTIES: dict[str, dict[str, str]] = {
                     "content_length": "long"},
     "Model": {"name": "string", "collection": "string", "summary": "string", "kind": "string", "weight": "string",
               "solver": "string", "source": "string", "params": "string"},
-    "Study": {"name": "string", "collection": "string", "complete": "boolean"},
+    "Study": {"name": "string", "collection": "string", "complete": "boolean", "digest": "string"},
     "Route": {"study": "string", "route_id": "string", "user_id": "string", "topic_id": "string"},
     "Step": {"seq": "long", "duration_ms": "double", "time": "string"},
-    "Qrels": {"name": "string", "collection": "string"},
+    "Qrels": {"name": "string", "collection": "string", "complete": "boolean", "digest": "string"},
     "Topic": {"qrels": "string", "topic": "string"},
-    "Run": {"name": "string", "collection": "string"},
+    "Run": {"name": "string", "collection": "string", "complete": "boolean", "digest": "string"},
 }
 
 #: Every relationship type graphsr stores, with its properties' types.
@@ -342,47 +343,9 @@ def _export(store: GraphStore, name: str, work: Path, progress) -> ExportReport:
     report.nodes = {label: t.rows for label, t in files.nodes.items()}
     report.relationships = {kind: t.rows for kind, t in files.relationships.items()}
     report.files = [t.path for t in [*files.nodes.values(), *files.relationships.values()]]  # nodes first
-    check_receipt(f"export of collection {name!r}", holdings(store, name),
+    check_receipt(f"export of collection {name!r}", collection_holdings(store, name),
                   {**report.nodes, **report.relationships})
     return report
-
-
-def holdings(store: GraphStore, name: str) -> dict[str, int]:
-    """What the store holds for collection ``name``, per label and relationship type, counted along the
-    collection's relationships (not along the export's listing), and the tree's and routes' invariants: a
-    stored document's elements are one ROOT and a CHILD edge for every other element; a step has one FROM and
-    one TO edge."""
-    cid = collection_id(name)
-    [d] = store.run("export_holds_Document", id=cid)
-    [s] = store.run("export_holds_Summary", id=cid)
-    [m] = store.run("export_holds_Model", name=name)
-    [w] = store.run("export_holds_WEIGHT", models=list(m["ids"] or []))
-    [st] = store.run("export_holds_Study", name=name)
-    [q] = store.run("export_holds_Qrels", name=name)
-    [x] = store.run("export_holds_Run", name=name)
-    if st["from_edges"] != st["steps"] or st["to_edges"] != st["steps"]:
-        raise StoreError(f"collection {name!r}: its studies' {st['steps']} steps have {st['from_edges']} FROM and "
-                         f"{st['to_edges']} TO edges (one each expected): a study mixes two logs; reload it with "
-                         "'graphsr store routes --replace'")
-    roots = int(d["roots"] or 0)
-    return {"Store": 1, "Collection": 1, "Document": d["documents"], "Element": int(d["elements"] or 0),
-            "Summary": s["summaries"], "SummaryNode": s["nodes"], "Model": m["models"], "Study": st["studies"],
-            "Route": st["routes"], "Step": st["steps"], "Qrels": q["qrels"], "Topic": q["topics"], "Run": x["runs"],
-            "HAS_DOCUMENT": d["documents"], "ROOT": roots, "CHILD": max(int(d["elements"] or 0) - roots, 0),
-            "HAS_SUMMARY": s["summaries"], "HAS_NODE": s["nodes"], "SUMMARY_EDGE": s["edges"],
-            "OF_SUMMARY": m["of_summary"], "PI": m["pi"], "WEIGHT": w["weights"], "HAS_ROUTE": st["routes"],
-            "HAS_STEP": st["steps"], "FROM": st["steps"], "TO": st["steps"], "HAS_TOPIC": q["topics"],
-            "ASSESSES": q["assessments"], "RETURNS": x["results"]}
-
-
-def check_receipt(what: str, expected: dict[str, int], written: dict[str, int]) -> None:
-    """Raise :class:`StoreError` naming every label or type whose count ``written`` differs from ``expected``
-    (a missing count is 0)."""
-    wrong = [(k, written.get(k, 0), expected.get(k, 0)) for k in dict.fromkeys([*expected, *written])
-             if written.get(k, 0) != expected.get(k, 0)]
-    if wrong:
-        raise StoreError(f"{what} is incomplete, nothing was kept: " + "; ".join(
-            f"{k}: wrote {w:,}, the store holds {e:,}" for k, w, e in wrong))
 
 
 def _parts(ids: list, sizes: list[int]) -> list[list]:

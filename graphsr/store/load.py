@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from ..errors import GraphsrInputError
 from ..model.document import DocumentTree, canonical_xpath, resolve_node
 from ..model.qrels import ElementQrels
 from ..model.run import Run
@@ -37,7 +38,7 @@ from .ids import (KEY_SPAN, MEMBERSHIP_PROPERTIES, collection_id, document_id, m
                   summary_id, summary_node_id)
 
 __all__ = ["LoadReport", "store_collection", "store_summary", "store_assessments", "store_run", "run_name",
-           "validate_references", "store_steps", "collection_id", "summary_id", "summary_node_id", "document_id"]
+           "validate_references", "store_steps", "StepsReport", "NamedReport", "content_digest", "collection_id", "summary_id", "summary_node_id", "document_id"]
 
 #: Elements per chunk of a load under the writer lock (the local store), whose elements go in one statement:
 #: the loader's peak stays about 260 MB (the real collection of bench/bench_real.py), and the server folds its
@@ -60,6 +61,7 @@ class LoadReport:
     summary_nodes: dict = field(default_factory=dict)
     seconds: float = 0.0
     collection_elements: int = 0
+    replaced: bool = False
 
     @property
     def items(self) -> int:
@@ -116,7 +118,7 @@ def store_summary(store: GraphStore, summary: Summary, collection: str) -> None:
 def store_collection(store: GraphStore, path: str | os.PathLike, name: str | None = None,
                      kinds: Iterable[str] = ("p*",), elements: str | Iterable[str] = "none",
                      progress: bool = False, chunk_docs: int | None = None,
-                     chunk_elements: int | None = None) -> tuple[LoadReport, dict[str, Summary]]:
+                     chunk_elements: int | None = None, replace: bool = False) -> tuple[LoadReport, dict[str, Summary]]:
     """Load a collection, its summaries and (some of) its elements into a store.
 
     Parameters
@@ -136,11 +138,31 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
         A chunk (parsed, summarised and written while the next is parsed) holds at most this many documents
         and elements (a larger document alone); default 1,024 and :data:`CHUNK_ELEMENTS_LOCKED` under the
         writer lock, 256 and 50,000 otherwise.
+    replace : bool
+        If a collection of this name is stored with other documents, drop it and load this one in its place.
+        Without it such a load is refused: a collection is never a mix of two.  The same documents again
+        (same ids, same element counts) add what was not stored (elements, summary kinds), or resume an
+        interrupted load.
 
     Returns
     -------
     (LoadReport, dict of str to Summary)
     """
+    try:
+        return _store_collection(store, path, name, kinds, elements, progress, chunk_docs, chunk_elements, replace)
+    except _ChangedCollection:
+        if not replace:
+            raise
+    from .services import drop_collection
+
+    drop_collection(store, name or Path(path).resolve().name)
+    report, summaries = _store_collection(store, path, name, kinds, elements, progress, chunk_docs, chunk_elements,
+                                          False)
+    report.replaced = True
+    return report, summaries
+
+
+def _store_collection(store, path, name, kinds, elements, progress, chunk_docs, chunk_elements, replace):
     import time
 
     from ..io.collection import list_collection
@@ -163,11 +185,13 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
     store.init_schema()
     store.run("merge_store", version=SCHEMA_VERSION)  # before any collection (collections, no Store: schema 1)
     cid = collection_id(cname)
+    replaced = _same_collection_or_replace(store, cname, {src.docid for src in sources}, path, replace)
     marked = bool(store.run("merge_collection", id=cid, name=cname, path=str(Path(path).resolve()),
                             documents=len(sources), elements=-1)[0]["marked"])
     written = dict.fromkeys(kinds, 0)  # summary nodes already written per kind
-    report = LoadReport()
+    report = LoadReport(replaced=replaced)
     total_elements = 0
+    held = {"elements": 0, "roots": 0}  # what the store should hold after the load: stored documents' elements
 
     # One writer thread sends the queries, in order, while this thread parses and summarises the
     # next chunk: the database works while Python does.  Reads go through the same queue.
@@ -241,12 +265,22 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
         # load began to write and did not finish
         todo, extend, begun = [], [], set()
         for i, d in enumerate(chunk):
-            if wanted is not None and d.docid not in wanted:
-                continue
             r = state.get(ids[i])
+            if r is not None and r.get("elements") is not None and int(r["elements"]) != len(d):
+                raise _ChangedCollection(f"collection {cname!r}: document {d.docid!r} has {len(d)} elements, the "
+                                         f"stored one {int(r['elements'])}: the collection changed since it was "
+                                         "stored (the load stopped, the collection is INCOMPLETE); load it with "
+                                         "--replace to swap it for this one", path)
+            if wanted is not None and d.docid not in wanted:
+                if r is not None and (r["complete"] or r["writing"]):  # stored by an earlier load
+                    held["elements"] += len(d)
+                    held["roots"] += 1
+                continue
             if r is not None and (r["writing"] or not marked):
                 begun.add(ids[i])
             done = set(r["complete"] or []) if r is not None else set()
+            held["elements"] += len(d)
+            held["roots"] += 1
             if not done:
                 todo.append((i, d))
             elif not set(kinds) <= done:
@@ -335,16 +369,19 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
         report.summary_nodes[k] = len(s)
     store.run("merge_collection", id=cid, name=cname, path=str(Path(path).resolve()), documents=len(sources),
               elements=total_elements)
+    _check_load(store, cname, len(sources), held, {k: len(s) for k, s in summaries.items()})
     report.seconds = time.perf_counter() - t0
     report.collection_elements = total_elements
     return report, summaries
 
 
 @writes
-def store_assessments(store: GraphStore, qrels: ElementQrels, collection: str, name: str) -> int:
-    """Attach element assessments to stored element nodes (they must be stored); the Qrels node and its
-    topics belong to ``collection`` (``Q/collection/name``, ``T/collection/name/topic``).  Each ASSESSES
-    relationship holds ``rel`` and, for INEX (e, s) assessments, ``e`` and ``s``."""
+def store_assessments(store: GraphStore, qrels: ElementQrels, collection: str, name: str,
+                      replace: bool = False) -> "NamedReport":
+    """Attach element assessments to stored element nodes (they must be stored) as assessments ``name`` of
+    ``collection`` (``Q/collection/name``, topics ``T/collection/name/topic``).  Each ASSESSES relationship
+    holds ``rel`` and, for INEX (e, s) assessments, ``e`` and ``s``.  A name loaded twice is never merged
+    (:func:`_load_named`): the same assessments again change nothing, others are refused unless ``replace``."""
     from .services import require_elements
 
     index = require_elements(store, collection, {(d, xp) for _, d, xp, _ in qrels}, qrels.source,
@@ -356,7 +393,94 @@ def store_assessments(store: GraphStore, qrels: ElementQrels, collection: str, n
              "e": grades.get(topic, {}).get((docid, xp), (None, None))[0],
              "s": grades.get(topic, {}).get((docid, xp), (None, None))[1]}
             for topic, docid, xp, rel in qrels]
-    return store.write("merge_assessments", rows)
+    pairs = {(r["topic"], r["element"]) for r in rows}
+    if len(pairs) != len(rows):
+        raise GraphsrInputError(f"assessments {name!r} judge an element twice in one topic", qrels.source)
+    return _load_named(store, "qrels", qid, f"assessments {name!r} of collection {collection!r}", name, collection,
+                       rows, ("topic", "element", "rel", "e", "s"), "merge_assessments", qrels.source, replace)
+
+
+@dataclass
+class NamedReport:
+    """What loading a named thing (assessments, a run) did: the ``rows`` it holds, and whether it was
+    ``unchanged`` (the same content was stored) or ``replaced`` (other content was)."""
+
+    rows: int = 0
+    unchanged: bool = False
+    replaced: bool = False
+
+
+def _load_named(store: GraphStore, kind: str, ident: str, what: str, name: str, collection: str, rows: list[dict],
+                fields: tuple, query: str, source, replace: bool) -> NamedReport:
+    """Write ``rows`` with ``query`` as the named node ``ident`` (``kind``: qrels or run, whose queries are
+    ``begin_KIND``, ``KIND_state``, ``KIND_holds``, ``drop_KIND``, ``finish_KIND``), never merged with what
+    the name held: its content's digest decides whether it is unchanged, refused or (``replace``, or an
+    INCOMPLETE node a load left) replaced; the rows the store then holds are counted against ``rows``."""
+    from ..errors import StoreError
+
+    digest = content_digest(sorted(tuple(r[k] for k in fields) for r in rows))
+    report = NamedReport(rows=len(rows))
+    state = store.run(f"{kind}_state", id=ident)
+    if state:
+        if state[0]["complete"] is not False and state[0]["digest"] == digest:
+            report.unchanged = True
+            return report
+        if state[0]["complete"] is not False and not replace:
+            held = "other content" if state[0]["digest"] else "content loaded by an earlier graphsr"
+            raise GraphsrInputError(f"{what} already holds {held} (this load: {len(rows)} rows); give --replace "
+                                    "to swap it for this, or load it under another name", source)
+        store.run(f"drop_{kind}", id=ident)
+        report.replaced = True
+    store.run(f"begin_{kind}", id=ident, name=name, collection=collection)
+    store.write(query, rows)
+    [held] = store.run(f"{kind}_holds", id=ident)
+    if held["rows"] != len(rows):
+        raise StoreError(f"{what} is INCOMPLETE: {len(rows)} rows loaded, the store holds {held['rows']} (load it "
+                         "again)")
+    store.run(f"finish_{kind}", id=ident, digest=digest)
+    return report
+
+
+def _check_load(store: GraphStore, name: str, documents: int, held: dict, summary_nodes: dict[str, int]) -> None:
+    """A load's receipt: the documents, element nodes, ROOT edges and summary nodes the store holds for the
+    collection (counted along its relationships and by key range) against those read."""
+    from .receipts import check_receipt
+
+    cid = collection_id(name)
+    [d] = store.run("export_holds_Document", id=cid)
+    [e] = store.run("collection_elements_held", id=cid)
+    got = {"documents": d["documents"], "element nodes": e["n"], "ROOT edges": d["roots"]}
+    want = {"documents": documents, "element nodes": held["elements"], "ROOT edges": held["roots"]}
+    for kind, n in summary_nodes.items():
+        want[f"{kind} summary nodes"] = n
+        got[f"{kind} summary nodes"] = store.run("summary_nodes_held", id=summary_id(name, kind))[0]["n"]
+    check_receipt(f"load of collection {name!r}", want, got, ("read", "the store holds"))
+
+
+class _ChangedCollection(GraphsrInputError):
+    """A stored document's element count differs from the one read: the collection changed since it was stored."""
+
+
+def _same_collection_or_replace(store: GraphStore, name: str, docids: set[str], path, replace: bool) -> bool:
+    """Refuse to load documents ``docids`` as collection ``name`` if it is stored with other documents (a
+    complete one with another set; an INCOMPLETE one with some not among them), or drop it first (``replace``);
+    True if it was dropped."""
+    from .services import drop_collection
+
+    rows = store.run("collection_documents", id=collection_id(name))
+    if not rows:
+        return False
+    stored = set(rows[0]["docids"] or [])
+    complete = rows[0]["elements"] is not None and int(rows[0]["elements"]) >= 0
+    if stored == docids or (not complete and stored <= docids):
+        return False
+    if replace:
+        drop_collection(store, name)
+        return True
+    gone, new = len(stored - docids), len(docids - stored)
+    raise GraphsrInputError(f"collection {name!r} is stored with other documents ({len(stored)} stored, {gone} of "
+                            f"them not in this collection; {new} of its {len(docids)} not stored): give --replace "
+                            "to swap it for this one, or --name another name", path)
 
 
 def validate_references(path: str | os.PathLike, qrels: ElementQrels | None, runs: Iterable[Run]) -> None:
@@ -392,9 +516,11 @@ def run_name(run: Run) -> str:
 
 
 @writes
-def store_run(store: GraphStore, run: Run, collection: str, name: str | None = None) -> int:
+def store_run(store: GraphStore, run: Run, collection: str, name: str | None = None,
+              replace: bool = False) -> NamedReport:
     """Attach a run's results to stored element nodes (they must be stored), as run ``name`` (default
-    :func:`run_name`) of ``collection`` (``U/collection/name``)."""
+    :func:`run_name`) of ``collection`` (``U/collection/name``); a name loaded twice is never merged: the same
+    run again changes nothing, another is refused unless ``replace``."""
     from .services import require_elements
 
     name = name or run_name(run)
@@ -403,13 +529,40 @@ def store_run(store: GraphStore, run: Run, collection: str, name: str | None = N
     rid = node_id("Run", collection, name)
     rows = [{"element": index[(r.docid, xp)], "run": rid, "name": name, "collection": collection, "topic": r.topic,
              "rank": int(r.rank), "score": float(r.score)} for r in run for xp in r.xpaths]
-    return store.write("merge_results", rows)
+    if len({(r["topic"], r["rank"], r["element"]) for r in rows}) != len(rows):
+        raise GraphsrInputError(f"run {name!r} returns an element twice at one rank of a topic", run.source)
+    return _load_named(store, "run", rid, f"run {name!r} of collection {collection!r}", name, collection, rows,
+                       ("topic", "rank", "element", "score"), "merge_results", run.source, replace)
+
+
+def content_digest(rows: Iterable[tuple]) -> str:
+    """A SHA-256 of rows of plain values (order matters: give them sorted), the fingerprint a named thing is
+    stored with so that loading it again is told apart from loading something else under its name."""
+    import hashlib
+    import json
+
+    h = hashlib.sha256()
+    for r in rows:
+        h.update(json.dumps(r, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass"))
+        h.update(b"\n")
+    return h.hexdigest()
+
+
+@dataclass
+class StepsReport:
+    """What loading a log as a study did: ``steps`` and ``routes`` the study holds, and whether it was
+    ``unchanged`` (the same log was stored already) or ``replaced`` (another log was)."""
+
+    steps: int = 0
+    routes: int = 0
+    unchanged: bool = False
+    replaced: bool = False
 
 
 @writes
 def store_steps(store: GraphStore, collection: str, study: str, steps: Iterable[dict],
-                source: str | None = None) -> int:
-    """Store navigation steps of a study.
+                source: str | None = None, replace: bool = False) -> StepsReport:
+    """Store navigation steps as study ``study`` of ``collection``.
 
     Each step is a dict with ``route_id``, ``step`` (order in the route),
     ``docid``, ``from`` and ``to`` (XPaths) and optional ``user``, ``topic``,
@@ -417,10 +570,18 @@ def store_steps(store: GraphStore, collection: str, study: str, steps: Iterable[
     messages).  The elements must be stored.  ``steps`` is read twice (the elements it names, then the rows
     written a batch at a time): a re-iterable collection is never held as rows all at once, an iterator is
     made a list first.
+
+    A study is never a mix of two logs.  The same log loaded again changes nothing (its content's digest,
+    stored with the study, is the same); another log under a stored study's name is refused
+    (:class:`GraphsrInputError`) unless ``replace``, which removes the stored study first (it is INCOMPLETE
+    until the new log is whole).  A study left INCOMPLETE (a load or drop that did not finish) holds nothing
+    whole and is replaced.  The steps written are then counted against the log (routes, steps, one FROM and
+    one TO edge each): a difference raises :class:`StoreError` and the study stays INCOMPLETE.
     """
     from collections.abc import Iterator
 
-    from .services import require_elements
+    from ..errors import StoreError
+    from .services import drop_study, require_elements
 
     if isinstance(steps, Iterator):
         steps = list(steps)
@@ -442,7 +603,35 @@ def store_steps(store: GraphStore, collection: str, study: str, steps: Iterable[
                    "id": node_id("Step", collection, study, str(s["route_id"]), int(s["step"])),
                    "seq": int(s["step"]), "duration_ms": s.get("duration_ms"), "time": s.get("timestamp")}
 
+    fields = ("route_id", "seq", "src", "dst", "user_id", "topic_id", "duration_ms", "time")
+    content = sorted(tuple(r[k] for k in fields) for r in rows())
+    digest = content_digest(content)
+    n_steps, n_routes = len(content), len({c[0] for c in content})
+    del content
+    report = StepsReport(steps=n_steps, routes=n_routes)
+    state = store.run("study_state", study=stid)
+    if state:
+        stored = state[0]
+        if stored["complete"] is not False and stored["digest"] == digest:
+            report.unchanged = True
+            return report
+        if stored["complete"] is not False and not replace:
+            what = ("another log" if stored["digest"] else
+                    "a log loaded by an earlier graphsr, whose content cannot be compared")
+            raise GraphsrInputError(f"study {study!r} of collection {collection!r} already holds {what} (this one: "
+                                    f"{n_steps} steps of {n_routes} routes); give --replace to swap the study for "
+                                    "it, or load it under another --study name", source)
+        drop_study(store, collection, study)
+        report.replaced = True
     store.run("begin_study", study=stid, name=study, collection=collection)  # INCOMPLETE until the last batch
-    n = store.write("merge_steps", rows())
-    store.run("finish_study", study=stid)
-    return n
+    store.write("merge_steps", rows())
+    [held] = store.run("study_holds", study=stid)
+    got = {"routes": held["routes"], "steps": held["steps"], "FROM edges": held["from_edges"],
+           "TO edges": held["to_edges"]}
+    want = {"routes": n_routes, "steps": n_steps, "FROM edges": n_steps, "TO edges": n_steps}
+    if got != want:
+        raise StoreError(f"study {study!r} of collection {collection!r} is INCOMPLETE: the log has "
+                         + ", ".join(f"{want[k]} {k}" for k in want) + "; the store holds "
+                         + ", ".join(f"{got[k]} {k}" for k in got) + " (drop it or load the log again)")
+    store.run("finish_study", study=stid, digest=digest)
+    return report
