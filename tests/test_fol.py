@@ -832,9 +832,11 @@ def test_the_c_scanner_accepts_only_what_the_line_readers_read_the_same():
     def check(t):
         import tempfile
 
-        data = t.encode("utf-8")
+        from graphsr.io._lines import read_bytes
+
         with tempfile.NamedTemporaryFile(suffix=".txt", delete=False) as fh:
-            fh.write(data)
+            fh.write(t.encode("utf-8"))
+        data = read_bytes(fh.name, RunFormatError)  # as the readers give it to the scanner: CR and CRLF made LF
         try:
             vocab = fol.Vocabulary()
             got = scan.scan_run(data, vocab.topics, vocab.docs)

@@ -30,7 +30,7 @@ import os
 from ..errors import RouteLogError
 from ..model.document import canonical_xpath, quoted
 from ..model.routes import RouteReport, Routes, RouteStep
-from ._lines import open_binary
+from ._lines import LineStream, iter_blocks
 from .sniff import routes_format
 
 __all__ = ["RouteLogError", "read_routes"]
@@ -45,8 +45,10 @@ _FIELD_LIMIT = 64 * 1024 * 1024
 
 def _first_bad_byte(path) -> tuple[int, int]:
     """The line and the value of the first byte of ``path`` that is not UTF-8."""
-    with open_binary(path) as fh:
-        for lineno, raw in enumerate(fh, 1):
+    lineno = 0
+    for block in iter_blocks(path, RouteLogError):
+        for raw in block.split(b"\n"):
+            lineno += 1
             try:
                 raw.decode("utf-8")
             except UnicodeDecodeError as exc:
@@ -69,8 +71,8 @@ def _rows(path: str | os.PathLike):
 def _parsed_rows(path: str | os.PathLike):
     form = routes_format(path)
     try:
-        fh = io.TextIOWrapper(open_binary(path), encoding="utf-8", newline="")
-    except OSError as exc:
+        fh = io.TextIOWrapper(io.BufferedReader(LineStream(path, RouteLogError)), encoding="utf-8", newline="")
+    except OSError as exc:  # pragma: no cover - LineStream opens the file on first read
         raise RouteLogError(f"cannot read file: {exc.strerror}", path) from None
     with fh:
         if form == "jsonl":

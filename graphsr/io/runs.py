@@ -92,30 +92,11 @@ BLOCK = 1 << 20
 
 
 def _blocks(path):
-    """The file's bytes in blocks of whole lines (through gzip for ``.gz``), a UTF-8 byte order mark dropped."""
-    from ._lines import open_binary
+    """The file's bytes in blocks of whole lines ending LF (through gzip for ``.gz``), a UTF-8 byte order mark
+    dropped (:func:`graphsr.io._lines.iter_blocks`)."""
+    from ._lines import iter_blocks
 
-    try:
-        with open_binary(path) as fh:
-            rest = b""
-            first = True
-            while True:
-                chunk = fh.read(BLOCK)
-                if first:
-                    chunk = chunk[3:] if chunk.startswith(b"\xef\xbb\xbf") else chunk
-                    first = False
-                if not chunk:
-                    if rest:
-                        yield rest
-                    return
-                cut = chunk.rfind(b"\n") + 1
-                if cut == 0:
-                    rest += chunk
-                    continue
-                yield rest + chunk[:cut]
-                rest = chunk[cut:]
-    except (OSError, EOFError) as exc:
-        raise RunFormatError(f"cannot read file: {getattr(exc, 'strerror', None) or exc}", path) from None
+    return iter_blocks(path, RunFormatError, BLOCK)
 
 
 def _line_capacity(path) -> int:

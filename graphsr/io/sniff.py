@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 
 from ..errors import GraphsrInputError, QrelsFormatError, RouteLogError, RunFormatError
-from ._lines import open_binary
+from ._lines import iter_blocks
 
 __all__ = ["qrels_format", "run_format", "routes_format", "routes_format_of_name", "xpath_like", "first_record"]
 
@@ -42,15 +42,16 @@ def first_record(path: str | os.PathLike, error: type[GraphsrInputError] = Graph
 
     Blank lines are skipped, and lines starting with ``#`` when ``comments`` is true.
     """
+    blocks = iter_blocks(path, error)
     try:
-        with open_binary(path) as fh:
-            for raw in fh:
-                line = raw.decode("utf-8", "replace").lstrip("\ufeff")
+        for block in blocks:
+            for raw in block.split(b"\n"):
+                line = raw.decode("utf-8", "replace")
                 stripped = line.strip()
                 if stripped and not (comments and stripped.startswith("#")):
-                    return line
-    except (OSError, EOFError) as exc:
-        raise error(f"cannot read file: {getattr(exc, 'strerror', None) or exc}", path) from None
+                    return line + "\n"
+    finally:
+        blocks.close()
     return None
 
 
