@@ -53,7 +53,7 @@ def test_nsrcg_without_desired_gain_is_refused(capsys):
     s = sample("mobydick")
     err = _one_line(capsys, ["eval", str(s["qrels"]), str(s["runs"][0]), "--collection", str(s["collection"]),
                              "--nav", "depth4", "-m", "NSRCG(l=0,m=0)@5"])
-    assert "NSRCG: parameter l: expected a number above 0, got 0" in err
+    assert "NSRCG: parameter l expects float in (0, inf), got 0.0" in err
 
 
 def test_perturb_into_a_file_is_one_line(tmp_path, capsys):

@@ -109,7 +109,22 @@ def _nested(doc: DocumentTree, a: int, b: int) -> bool:
 
 
 def perturbations(run: Run, qrels: ElementQrels, documents: Mapping[str, DocumentTree]) -> dict[str, Run]:
-    """The five perturbed runs, by kind."""
+    """The five perturbed runs, by kind.  The assessments must judge elements of ``documents`` (the
+    collection) and share a topic with the run: assessments of another collection perturb nothing.
+
+    Raises
+    ------
+    GraphsrInputError
+        If the assessments judge a document not in the collection, or share no topic with the run.
+    """
+    foreign = sorted(qrels.docids() - set(documents))
+    if foreign:
+        raise GraphsrInputError(f"the assessments judge {len(foreign)} document(s) that are not in the collection "
+                                f"(e.g. {foreign[0]!r}): are they another collection's?", qrels.source)
+    for topic, docid, xp, _ in qrels:
+        resolve_node(documents, docid, xp, qrels.source, qrels.lines.get((topic, docid, xp)))
+    if not set(run.topics) & set(qrels.topics):
+        raise GraphsrInputError("the run and the assessments share no topic: nothing to perturb", run.source)
     return {k: perturb(run, k, qrels, documents) for k in PERTURBATIONS}
 
 

@@ -53,6 +53,12 @@ class ScoreTable:
         for c in ("run", "measure", "topic"):
             frame[c] = frame[c].astype(str)
         frame["value"] = pd.to_numeric(frame["value"], errors="raise")
+        twice = frame.duplicated(["run", "measure", "topic"], keep=False)
+        if twice.any():
+            first = frame[twice].iloc[0]
+            raise GraphsrInputError(f"a score table holds {int(twice.sum())} rows that repeat a (run, measure, topic): "
+                                    f"e.g. {first['run']!r}, {first['measure']!r}, topic {first['topic']!r}; expected "
+                                    "one value each (a mean would count the repeats)")
         self.frame = frame.reset_index(drop=True)
 
     # -- building, reading, writing ---------------------------------------

@@ -50,6 +50,9 @@ def model_sensitivity(qrels, runs, measure, collection, models=None, routes=None
     from .agreement import kendall_matrix
     from .scores import ScoreTable
 
+    if len(runs) < 3:
+        raise GraphsrInputError(f"model sensitivity compares the rankings of runs: give at least 3 runs, got "
+                                f"{len(runs)} (two runs agree or disagree by one sign, a tau of +-1)")
     m = parse_measure(measure)
     needs = provider_of(m).needs({"element"}, [m])
     route_based = "routes" in needs

@@ -26,6 +26,32 @@ def warn(message: str) -> None:
     print(f"graphsr: warning: {message}", file=sys.stderr)
 
 
+def number(dtype: type = float, interval: str | None = None, param=None):
+    """An argparse type: a number of ``dtype`` (int or float) in ``interval`` (interval notation, as
+    :class:`graphsr.measures.base.Param` declares a range; nan and inf are never in one), or, given ``param``
+    (a measure's :class:`~graphsr.measures.base.Param`), in that parameter's declared range: one declaration
+    for an option and the measure parameter it sets."""
+    import argparse
+
+    from .._ranges import admits
+
+    if param is not None:
+        dtype, interval = param.dtype, param.range
+    what = f"{'an integer' if dtype is int else 'a number'} in {interval}"
+
+    def parse(text: str):
+        try:
+            value = dtype(text)
+        except (TypeError, ValueError):
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if not admits(interval, value):
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
+        return value
+
+    parse.__name__ = what  # what argparse names in its own messages
+    return parse
+
+
 def positive_int(text: str) -> int:
     """An argparse type: an integer >= 1."""
     import argparse
@@ -37,6 +63,10 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
     return value
+
+
+#: A random seed: numpy's generators take any integer in [0, 2^32 - 1] alike.
+SEED = "[0, 4294967295]"
 
 
 def _plain(value):

@@ -8,7 +8,7 @@ import argparse
 import sys
 
 from ..errors import GraphsrInputError
-from ._common import positive_int
+from ._common import SEED, number, positive_int
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -21,7 +21,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "cut-offs (SR paper 7.2) and Pearson's r between the two")
     p.add_argument("--samples", type=positive_int, default=10000,
                    help="random orders for tau_AP's p-value beyond 8 systems (default: 10000)")
-    p.add_argument("--seed", type=int, default=0, help="random seed for tau_AP's p-value")
+    p.add_argument("--seed", type=number(int, SEED), default=0, help="random seed for tau_AP's p-value")
     p.add_argument("--format", choices=["text", "csv", "json"], default="text",
                    help="aligned text (default), CSV, or JSON")
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._common import positive_int, progress_default
+from ._common import SEED, number, positive_int, progress_default
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -20,10 +20,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="paired t-test (default), paired randomization test or paired bootstrap test")
     p.add_argument("--correction", choices=["holm", "bh", "none"], default="holm",
                    help="multiple-comparison correction over each measure's pairs of runs, as ranx (default: holm)")
-    p.add_argument("--alpha", type=float, default=0.05, help="significance level (default: 0.05)")
+    p.add_argument("--alpha", type=number(float, "(0, 1)"), default=0.05,
+                   help="significance level in (0, 1) (default: 0.05)")
     p.add_argument("--samples", type=positive_int, default=10000,
                    help="randomization/bootstrap samples (default: 10000)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (the same p-values for any --threads)")
+    p.add_argument("--seed", type=number(int, SEED), default=0, help="random seed (the same p-values for any --threads)")
     p.add_argument("--threads", type=positive_int, default=1, help="threads drawing the samples (default: 1)")
     p.add_argument("--format", choices=["text", "markdown", "latex", "csv"], default="text",
                    help="text (default), markdown or latex table of means with significance letters; csv: every pair")

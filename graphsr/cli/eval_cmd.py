@@ -17,7 +17,7 @@ import argparse
 import sys
 
 from ..errors import GraphsrInputError
-from ._common import EFFORT_HELP, PROGRESS_HELP, positive_int, progress_default, write_results
+from ._common import EFFORT_HELP, PROGRESS_HELP, number, positive_int, progress_default, write_results
 
 DEFAULT_MEASURES = ["SRP@5", "SRP@10"]
 
@@ -73,14 +73,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--report", choices=["official"],
                    help="official: every line the official tool prints for the task, with its names "
                         "(num_ret ... char_f1, iP[x], AiP, gP[k], AgP, ircl_prn.x) and full values")
-    g.add_argument("--beta", type=float, metavar="X",
-                   help="Relevant in Context: F-measure weight of recall per article (the official -beta; "
-                        "default 0.25)")
-    g.add_argument("--irr", type=int, metavar="N",
-                   help="T2I: non-highlighted characters a reader tolerates (the official -irr; default 300)")
-    g.add_argument("--bep-distance", type=float, metavar="N",
-                   help="Best in Context: characters within which an entry point scores (the official -n; "
-                        "default 500)")
+    from ..measures.fol.params import BEP_DISTANCE, BETA, IRR
+
+    g.add_argument("--beta", type=number(param=BETA), metavar="X",
+                   help="Relevant in Context: F-measure weight of recall per article, in "
+                        f"{BETA.range} (the official -beta; default {BETA.default:g})")
+    g.add_argument("--irr", type=number(param=IRR), metavar="N",
+                   help=f"T2I: non-highlighted characters a reader tolerates, in {IRR.range} (the official -irr; "
+                        f"default {IRR.default})")
+    g.add_argument("--bep-distance", type=number(param=BEP_DISTANCE), metavar="N",
+                   help="Best in Context: characters within which an entry point scores, in "
+                        f"{BEP_DISTANCE.range} (the official -n; default {BEP_DISTANCE.default:g})")
     g.add_argument("--lenient", action="store_true",
                    help="score runs the official tool refuses (overlapping passages are skipped in focused, "
                         "merged in ric/t2i; BiC scores an article's first result); not the official numbers")
@@ -94,7 +97,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "precision for focused/thorough, gP@k for ric/t2i/bic) labelled with MAiP or MAgP; element "
                         "runs, the first measure given at several cut-offs over k, else its mean per run")
     p.add_argument("--workers", type=positive_int, default=1, metavar="N",
-                   help="processes that read the collection for the summary (default: 1)")
+                   help="processes that read the collection for the summary, at most one per CPU and per 256 "
+                        "documents (default: 1)")
 
 
 def _element_requests(args: argparse.Namespace):

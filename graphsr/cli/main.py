@@ -47,7 +47,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     from .. import __version__
 
     formatter = _formatter()
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="graphsr", formatter_class=formatter,
         description="Navigation-aware evaluation of structured document retrieval (SR, SRP, ESR, and the "
                     "official INEX measures).")
@@ -62,6 +62,24 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         mod.add_arguments(p)
         p.set_defaults(_run=mod.run)
     return parser
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose errors are one line as every other graphsr error is (exit 2), pointing to
+    ``-h`` rather than printing the usage; the subcommands' parsers are of this class too."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.register("action", "parsers", _SubParsers)
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} -h')\n")
+
+
+class _SubParsers(argparse._SubParsersAction):
+    def __init__(self, *args, **kwargs):
+        kwargs["parser_class"] = _Parser
+        super().__init__(*args, **kwargs)
 
 
 def _formatter():
@@ -117,12 +135,24 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     if argv is not None:
         return _main(list(argv))
+    import signal
+
+    signal.signal(signal.SIGTERM, _terminate)  # as an interrupt: what is half-written is removed on the way out
     try:  # the process's own command line: it ends when the command does
         return _main(sys.argv[1:])
     finally:
         import gc
 
         gc.freeze()  # what is still alive goes with the process, not through a last full collection (~4 ms)
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised where the process is, so that every ``finally`` and cleanup runs (a partial file is
+    removed, the store left) before the process exits 143."""
+
+
+def _terminate(signum, frame):
+    raise Terminated()
 
 
 def _main(argv: list[str]) -> int:
@@ -157,6 +187,9 @@ def _main(argv: list[str]) -> int:
     except KeyboardInterrupt:
         print("graphsr: interrupted", file=sys.stderr)
         return 130
+    except Terminated:
+        print("graphsr: terminated", file=sys.stderr)
+        return 143
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -6,14 +6,16 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ._common import number
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from .partitions_cmd import add_arguments as common
 
     common(p)
     p.add_argument("sid", help="the summary node, e.g. S3")
-    p.add_argument("--limit", type=int, default=50, help="elements to list (default: 50)")
-    p.add_argument("--offset", type=int, default=0, help="elements to skip first")
+    p.add_argument("--limit", type=number(int, "[0, inf)"), default=50, help="elements to list (default: 50)")
+    p.add_argument("--offset", type=number(int, "[0, inf)"), default=0, help="elements to skip first")
 
 
 def run(args: argparse.Namespace) -> int:

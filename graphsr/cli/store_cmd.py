@@ -12,7 +12,7 @@ import io
 import sys
 import time
 
-from ._common import EFFORT_HELP, PROGRESS_HELP, progress_default, warn
+from ._common import EFFORT_HELP, PROGRESS_HELP, number, progress_default, warn
 
 
 def _store_arg(p: argparse.ArgumentParser) -> None:
@@ -58,7 +58,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     _store_arg(a)
     a = sub.add_parser("stop", help="stop a running local store (its data stay) once no command uses it")
     _store_arg(a)
-    a.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
+    a.add_argument("--wait", type=number(float, "[0, 86400]"), default=0.0, metavar="SECONDS",
                    help="wait up to SECONDS for commands using the store to finish (default: refuse at once)")
     a = sub.add_parser("load", help="load a collection, its summaries and (some of) its elements, "
                                     "optionally assessments and runs")
@@ -107,7 +107,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a parameter given as JSON (numbers, lists, maps, true/false/null)")
     a.add_argument("--format", choices=["table", "csv", "json"], default="table",
                    help="aligned table (default), CSV, or JSON records")
-    a.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
+    a.add_argument("--timeout", type=number(float, "(0, 86400]"), default=60.0, metavar="SECONDS",
                    help="the server stops the query after this long (default: 60)")
     _store_arg(a)
 

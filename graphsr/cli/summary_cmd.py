@@ -22,7 +22,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help=PROGRESS_HELP)
     p.add_argument("--workers", type=positive_int, default=1, metavar="N",
-                   help="processes that read the collection (default: 1)")
+                   help="processes that read the collection, at most one per CPU and per 256 documents (default: 1)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -41,6 +41,32 @@ def _frame_columns(frame, needed: tuple[str, ...], what: str) -> None:
                                 f"{', '.join(missing)}")
 
 
+def _id_text(v, what: str, name: str) -> str:
+    """An id as text: an integral float is the integer it holds (a column read as floats, 1.0, names the topic
+    "1" as a file does); a missing or infinite one is refused."""
+    if isinstance(v, (float, np.floating)):
+        if not np.isfinite(v):
+            raise GraphsrInputError(f"{what}: the column {name} holds {v!r}; expected an id in every row")
+        return str(int(v)) if float(v).is_integer() else str(v)
+    if v is None:
+        raise GraphsrInputError(f"{what}: the column {name} holds None; expected an id in every row")
+    return str(v)
+
+
+def _text_ids(frame, what: str):
+    """``frame`` with its query_id and doc_id columns as graphsr names them (:func:`_id_text`) where they hold
+    floats (a DataFrame read with a float id column, or a missing value); text and integer columns as they are."""
+    import pandas as pd
+
+    changed = {}
+    for c in ("query_id", "doc_id"):
+        col = frame[c]
+        if col.dtype.kind == "f" or (col.dtype.kind == "O" and pd.api.types.infer_dtype(col, skipna=False)
+                                     in ("floating", "mixed-integer-float", "mixed", "decimal")):
+            changed[c] = [_id_text(v, what, c) for v in col.tolist()]
+    return frame.assign(**changed) if changed else frame
+
+
 def _strings(column) -> list[str]:
     return column.astype(str).tolist()
 
@@ -112,6 +138,7 @@ def as_qrels(qrels):
         _frame_columns(qrels, ("query_id", "doc_id", "relevance"), "qrels")
         if not len(qrels):
             raise GraphsrInputError("the qrels are empty")
+        qrels = _text_ids(qrels, "qrels")
         if "xpath" in qrels.columns:
             return _element_frame_qrels(_strings(qrels["query_id"]), _strings(qrels["doc_id"]),
                                         _strings(qrels["xpath"]), _floats(qrels["relevance"], "qrels", "relevance"))
@@ -284,6 +311,7 @@ def as_run(run, name: str = "run", vocabulary=None):
         return Run.from_columns(_dict_columns(run, "a run", "score", vocabulary), name, None, (name,))
     if _is_frame(run):
         _frame_columns(run, ("query_id", "doc_id", "score"), "a run")
+        run = _text_ids(run, "a run")
         if "run_id" in run.columns:
             named = set(run["run_id"].dropna().astype(str).unique().tolist())
             if len(named) == 1:

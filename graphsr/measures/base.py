@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from .._ranges import admits, interval
 from ..errors import MeasureNameError
 
 __all__ = ["Param", "Measure", "register", "registry", "format_param", "FAMILY_PACKAGES"]
@@ -28,12 +29,23 @@ __all__ = ["Param", "Measure", "register", "registry", "format_param", "FAMILY_P
 class Param:
     """One supported parameter: its type, default and a one-line description; ``canon`` (optional) turns a
     given value into its canonical form (e.g. ``generalised`` into ``gen``), raising ``ValueError`` for a
-    value the parameter cannot take."""
+    value the parameter cannot take; ``range`` (numbers) the interval its values lie in, in interval
+    notation (``"(0, 1]"``, ``"[1, inf)"``).  A number parameter is always finite (nan and inf are refused);
+    a mapping's values are finite numbers."""
 
     dtype: type
     default: Any = None
     desc: str = ""
     canon: Any = None
+    range: str | None = None
+
+    def __post_init__(self):
+        if self.range is not None:
+            interval(self.range)  # a malformed declaration fails at import, not at use
+
+    def admits(self, v: float) -> bool:
+        """Whether the number ``v`` lies in :attr:`range` (any finite number when none is declared)."""
+        return admits(self.range, v)
 
 
 class Measure:
@@ -224,11 +236,21 @@ def _convert(measure: str, name: str, spec: Param, v: Any) -> Any:
             v = spec.dtype(v)
         except (TypeError, ValueError):
             raise MeasureNameError(f"{measure}: parameter {name} expects {expected}, got {v!r}") from None
+    if spec.dtype is dict:
+        import math
+
+        for k, x in v.items():
+            if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+                raise MeasureNameError(f"{measure}: parameter {name} expects finite numbers as values, got "
+                                       f"{k!r}: {x!r}")
     if spec.canon is not None:
         try:
             v = spec.canon(v)
         except (TypeError, ValueError) as exc:
             raise MeasureNameError(f"{measure}: parameter {name}: {exc}") from None
+    if spec.dtype in (int, float) and not spec.admits(v):
+        where = f"in {spec.range}" if spec.range else "a finite number"
+        raise MeasureNameError(f"{measure}: parameter {name} expects {expected} {where}, got {v!r}")
     return v
 
 

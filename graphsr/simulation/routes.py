@@ -48,6 +48,10 @@ DEFAULT_DEPTH_WEIGHTS = {1: 0.5, 2: 1.0, 3: 1.0, 4: 1.0}
 DEEP_WEIGHT = 0.3
 
 
+#: The longest mean route the simulator walks (steps are drawn one at a time, in Python).
+MAX_MEAN_STEPS = 10_000
+
+
 @dataclass(frozen=True)
 class RouteSimulator:
     """Seeded random walks over document trees (see the module docstring).
@@ -59,7 +63,7 @@ class RouteSimulator:
         Weight of each depth; depths not listed get ``deep_weight``.
     deep_weight : float
     mean_steps : float
-        Mean number of steps per route (>= 1).
+        Mean number of steps per route, in [1, :data:`MAX_MEAN_STEPS`].
     dwell_ms : (float, float)
         ``(mu, sigma)`` of the log-normal dwell time in milliseconds.
     entry : {'depth', 'root'}
@@ -77,12 +81,21 @@ class RouteSimulator:
     topics: int = 0
 
     def __post_init__(self) -> None:
-        if self.mean_steps < 1:
-            raise ValueError(f"mean_steps must be >= 1, got {self.mean_steps}")
+        import math
+
+        if not 1 <= self.mean_steps <= MAX_MEAN_STEPS:  # (nan is in no range)
+            raise ValueError(f"mean_steps must lie in [1, {MAX_MEAN_STEPS}], got {self.mean_steps}")
         if self.entry not in ("depth", "root"):
             raise ValueError(f"entry must be 'depth' or 'root', got {self.entry!r}")
-        if any(w < 0 for w in self.depth_weights.values()) or self.deep_weight < 0:
-            raise ValueError("depth weights must be non-negative")
+        weights = [*self.depth_weights.values(), self.deep_weight]
+        if not all(math.isfinite(w) and w >= 0 for w in weights):
+            raise ValueError(f"depth weights must be finite and non-negative, got {weights}")
+        if not any(w > 0 for w in weights):
+            raise ValueError("every depth weight is 0: no route could take a step")
+        for name in ("seed", "users", "topics"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v <= 2 ** 32 - 1:
+                raise ValueError(f"{name} must be an integer in [0, 4294967295], got {v!r}")
 
     def weights(self, depth: np.ndarray) -> np.ndarray:
         """Depth weight of each node."""

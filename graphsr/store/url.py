@@ -80,13 +80,16 @@ def stop_store(url: str | None = None, wait: float = 0.0) -> bool:
     Raises
     ------
     GraphsrInputError
-        For a store that is not local (graphsr does not run a Neo4j server).
+        For a store that is not local (graphsr does not run a Neo4j server), or a path that holds no store.
     StoreError
         If commands still use it after ``wait`` seconds, or it does not stop.
     """
     url = url or default_store_url()
     if not url.startswith("local:"):
         raise GraphsrInputError(f"{url} is not a local store; graphsr starts and stops local stores only")
-    from .local import LocalServer
+    from .local import LocalServer, StoreMissingError
 
-    return LocalServer(url[len("local:"):]).stop(wait=wait)
+    server = LocalServer(url[len("local:"):])
+    if not server.exists():  # a mistyped path: no store was ever made there, and a stop makes none
+        raise StoreMissingError(f"no store at {server.path}: nothing to stop (check --store)")
+    return server.stop(wait=wait)

@@ -40,6 +40,16 @@ def _summarize_chunk(args: tuple[list[CollectionSource], tuple[str, ...]]) -> tu
 CHUNK_ELEMENTS = 50_000
 
 
+def usable_workers(workers: int, tasks: int) -> int:
+    """``workers`` processes, at most one per CPU this process may run on and one per task (a chunk of
+    documents): more would only fork idle processes (4,284 for a 10-document collection and 100,000 asked)."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(int(workers), cpus, max(tasks, 1)))
+
+
 def scan_collection(path: str | os.PathLike | Sequence[CollectionSource], kinds: Iterable[str] = ("p*",), *,
                     on_chunk: Callable[[list, dict], None] | None = None, chunk_docs: int = 256, workers: int = 1,
                     progress: bool = False, desc: str = "reading collection",
@@ -97,6 +107,7 @@ def scan_collection(path: str | os.PathLike | Sequence[CollectionSource], kinds:
     import multiprocessing as mp
 
     chunks = [(sources[i:i + chunk_docs], kinds) for i in range(0, len(sources), chunk_docs)]
+    workers = usable_workers(workers, len(chunks))
     bar = progress_bar(len(sources), "summarising", progress)
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
     try:

@@ -64,21 +64,15 @@ SRiR = _declare("SRiR", "E[Hits] / T_rel (ESR Eq 19)", "length")
 SRiP2 = _declare("SRiP2", "(E[Hits] + E[Near-misses]) / size of the first k trees (ESR Eq 30)", "length",
                  bounds=None)
 SRiR2 = _declare("SRiR2", "(E[Hits] + E[Near-misses]) / T_rel (ESR Eq 31)", "length", bounds=None)
-def _positive(v: float) -> float:
-    if not v > 0:
-        raise ValueError(f"expected a number above 0, got {v:g}")
-    return v
-
-
-_LM = {"l": Param(float, 1.0, "desired recall (above 0)", _positive),
-       "m": Param(float, 10.0, "desired effort in ranks (above 0)", _positive)}
+_LM = {"l": Param(float, 1.0, "desired recall (above 0)", range="(0, inf)"),
+       "m": Param(float, 10.0, "desired effort in ranks (above 0)", range="(0, inf)")}
 NSRCG = _declare("NSRCG", "E[Hits]@k / (k l recall-base / m) (ESR Eq 23-25)", "length", _LM, bounds=None)
 NSRCG2 = _declare("NSRCG2", "(E[Hits] + E[Near-misses])@k / (k l recall-base / m) (ESR Eq 32-34)", "length", _LM,
                   bounds=None)
 SRPRUM = _declare("SRPRUM", "CL(C) / C at the first cut-off C with ESRR >= r (ESR Eq 27-29): CL counts expected "
                   "hits and near-misses, so it exceeds 1 when the results lead to more relevant elements than there "
                   "are ranks (not a precision in [0, 1])", "binary",
-                  {"r": Param(float, 0.5, "desired recall")}, cutoff="optional", bounds=None)
+                  {"r": Param(float, 0.5, "desired recall", range="(0, 1]")}, cutoff="optional", bounds=None)
 MASRiP = _declare("MASRiP", "SRiP interpolated at 101 recall points of SRiR2, averaged (ESR section 7)", "length",
                   cutoff="optional")
 MASRiP2 = _declare("MASRiP2", "SRiP2 interpolated at 101 recall points of SRiR2, averaged (ESR section 7)",

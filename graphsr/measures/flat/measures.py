@@ -69,12 +69,6 @@ def _threshold(v: float) -> float:
     return v
 
 
-def _recall_level(v: float) -> float:
-    if not 0.0 <= v <= 1.0:
-        raise ValueError(f"expected a recall level in [0, 1], got {v:g}")
-    return v
-
-
 def _dcg(v: str) -> str:
     if v not in ("log2", "exp-log2"):
         raise ValueError(f"expected log2 or exp-log2, got {v!r}")
@@ -93,7 +87,8 @@ def _gains(v: dict) -> dict | None:
     return out or None
 
 
-_REL = Param(float, None, "an item is relevant at this grade or above (default: above 0)", _threshold)
+_REL = Param(float, None, "an item is relevant at this grade or above (default: above 0)", _threshold,
+             range="(0, inf)")
 _JUDGED = Param(bool, False, "drop unjudged items before scoring (trec_eval -J)")
 
 
@@ -166,7 +161,7 @@ class _IPrec(_Flat):
                    "iprec_at_recall_x)")
     CUTOFF = "none"
     AT_PARAM = "recall"
-    SUPPORTED_PARAMS = {"recall": Param(float, None, "recall level in [0, 1] (IPrec@0.5)", _recall_level),
+    SUPPORTED_PARAMS = {"recall": Param(float, None, "recall level in [0, 1] (IPrec@0.5)", range="[0, 1]"),
                         "rel": _REL, "judged_only": _JUDGED}
 
     def validate(self) -> "Measure":
@@ -190,7 +185,7 @@ class _NumRet(_Count):
     DESCRIPTION = ("items retrieved; with rel=: relevant items retrieved; all: sum (trec_eval num_ret, "
                    "num_rel_ret)")
     SUPPORTED_PARAMS = {"rel": Param(float, None, "count only items relevant at this grade or above "
-                                                  "(default: every item)", _threshold)}
+                                                  "(default: every item)", _threshold, range="(0, inf)")}
 
 
 class _NumRelRet(_Count):

@@ -38,6 +38,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import MeasureNameError, RunRuleError
+from .params import SCORE_PARAMS
 from ..base import Measure, Param, format_param as _fmt, register
 from .context import article_ranking, generalized
 from .focused import character_stats, interpolated_precision
@@ -78,9 +79,7 @@ class _Passage(Measure):
         super().__init_subclass__(**kw)
         params = {"task": Param(str, cls.DEFAULT_TASK, " | ".join(cls.TASKS))}
         if cls.SCORED:
-            params["beta"] = Param(float, 0.25, "ric: weight of recall in the per-article F-measure")
-            params["irr"] = Param(int, 300, "t2i: non-highlighted characters a reader tolerates")
-            params["n"] = Param(float, 500.0, "bic: characters within which an entry point scores")
+            params.update(SCORE_PARAMS)
         params.update(cls.EXTRA_PARAMS)
         cls.SUPPORTED_PARAMS = params
 
@@ -141,7 +140,7 @@ class _Level(_Passage):
     """A measure read at a recall level ``x`` in [0, 1]."""
 
     BRACKET = "x"
-    EXTRA_PARAMS = {"x": Param(float, None, "recall level in [0, 1]")}
+    EXTRA_PARAMS = {"x": Param(float, None, "recall level in [0, 1]", range="[0, 1]")}
 
     def validate(self) -> "Measure":
         super().validate()

@@ -68,8 +68,8 @@ class _PRUM(_PRUMMeasure):
     NAME = "PRUM"
     DESCRIPTION = "precision when the user wants r ideal elements, or at recall level x (PRUM Eq 5-8)"
     BRACKET = "x"
-    SUPPORTED_PARAMS = {"r": Param(int, 1, "ideal elements the user wants"),
-                        "x": Param(float, None, "recall level in (0, 1]: r = ceil(x |I|)"), **_COMMON}
+    SUPPORTED_PARAMS = {"r": Param(int, 1, "ideal elements the user wants", range="[1, inf)"),
+                        "x": Param(float, None, "recall level in (0, 1]: r = ceil(x |I|)", range="(0, 1]"), **_COMMON}
 
     def validate(self) -> "Measure":
         super().validate()
