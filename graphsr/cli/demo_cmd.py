@@ -55,6 +55,9 @@ def run(args: argparse.Namespace) -> int:
 
     for module in ("matplotlib", "jinja2", "pyarrow"):  # the demo ends with its report: say so before the work
         need(module, "the demo's report")
+    from ..io.atomic import output_directory
+
+    directory = output_directory(args.out, "the demo's report")  # before the work, not after it
 
     from ..data import sample
     from ..evaluation.entry import evaluate
@@ -118,8 +121,6 @@ def run(args: argparse.Namespace) -> int:
     from ..analysis.scores import ScoreTable
 
     table = ScoreTable.concat(scores)
-    directory = Path(args.out)
-    directory.mkdir(parents=True, exist_ok=True)
     saved = directory / "scores.parquet"
     table.write(saved)
     path = write_report(build_report(table, "graphsr demo: every score of the sample runs", "graphsr demo",

@@ -42,8 +42,15 @@ def _value(raw: str, path: Path, lineno: int) -> str:
             raise GraphsrInputError(f"expected nothing but a comment after the quoted value, got {rest!r}", path,
                                     lineno)
         inner = raw[1:end]
-        return inner.replace('\\"', '"').replace("\\\\", "\\") if q == '"' else inner
-    return re.split(r"\s+#", raw, maxsplit=1)[0].rstrip()
+        return _no_nul(inner.replace('\\"', '"').replace("\\\\", "\\") if q == '"' else inner, path, lineno)
+    return _no_nul(re.split(r"\s+#", raw, maxsplit=1)[0].rstrip(), path, lineno)
+
+
+def _no_nul(value: str, path: Path, lineno: int) -> str:
+    if "\0" in value:
+        raise GraphsrInputError("expected a value without a NUL byte (no environment variable can hold one)", path,
+                                lineno)
+    return value
 
 
 def _closing(raw: str) -> int:

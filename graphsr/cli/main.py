@@ -9,6 +9,7 @@ to stdout; a closed pipe (``| head``) ends quietly.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import sys
@@ -138,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     import signal
 
     signal.signal(signal.SIGTERM, _terminate)  # as an interrupt: what is half-written is removed on the way out
+    sys.stdout = _Output(sys.stdout)
     try:  # the process's own command line: it ends when the command does
         return _main(sys.argv[1:])
     finally:
@@ -155,6 +157,44 @@ def _terminate(signum, frame):
     raise Terminated()
 
 
+class _Output:
+    """The process's standard output, marking the OSError a write or flush of it raises (``graphsr_output``), so
+    that a full device is told apart from a file that could not be written."""
+
+    def __init__(self, raw):
+        self._raw = raw
+
+    def write(self, text):
+        try:
+            return self._raw.write(text)
+        except OSError as exc:
+            exc.graphsr_output = True
+            raise
+
+    def flush(self):
+        try:
+            return self._raw.flush()
+        except OSError as exc:
+            exc.graphsr_output = True
+            raise
+
+    def __getattr__(self, name):
+        return getattr(self._raw, name)
+
+
+def _one_line(exc: BaseException) -> str:
+    """An error's message on one line (a server's or a library's message may hold line breaks)."""
+    return " ".join(str(exc).split())
+
+
+def _stdout_to_devnull() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # pragma: no cover - a stdout with no descriptor (tests)
+        pass
+
+
 def _main(argv: list[str]) -> int:
     if "numpy" not in sys.modules:
         _one_blas_thread()
@@ -169,24 +209,44 @@ def _main(argv: list[str]) -> int:
 
         apply_dotenv()
         with bulk():
-            return args._run(args)
+            code = args._run(args)
+        sys.stdout.flush()  # a write error of the output (a full device) is this command's, not the exit's
+        return code
     except GraphsrInputError as exc:
-        print(f"graphsr: error: {exc}", file=sys.stderr)
+        print(f"graphsr: error: {_one_line(exc)}", file=sys.stderr)
         return 2
     except StoreError as exc:
-        print(f"graphsr: store error: {exc}", file=sys.stderr)
+        print(f"graphsr: store error: {_one_line(exc)}", file=sys.stderr)
         return 3
     except GraphsrError as exc:  # e.g. a steady state that does not converge
-        print(f"graphsr: error: {exc}", file=sys.stderr)
+        print(f"graphsr: error: {_one_line(exc)}", file=sys.stderr)
         return 1
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): stop quietly
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _stdout_to_devnull()
         return 0
+    except MemoryError:
+        print("graphsr: error: out of memory (an input larger than this machine can hold?)", file=sys.stderr)
+        return 3
+    except OSError as exc:  # the system refused: a full device (stdout or a file), an I/O error
+        if exc.errno == errno.EPIPE:
+            _stdout_to_devnull()
+            return 0
+        where = f" ({exc.filename})" if exc.filename else ""
+        if getattr(exc, "graphsr_output", False):  # the output itself failed: nothing is written again at exit
+            _stdout_to_devnull()
+            where = " (writing the output)"
+        print(f"graphsr: error: {exc.strerror or exc}{where}", file=sys.stderr)
+        return 3
     except KeyboardInterrupt:
         print("graphsr: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:  # a defect of graphsr's: one line, the traceback on demand
+        if os.environ.get("GRAPHSR_TRACEBACK"):
+            raise
+        print(f"graphsr: internal error: {type(exc).__name__}: {_one_line(exc)} (a defect of graphsr: please "
+              "report it; GRAPHSR_TRACEBACK=1 shows where it happened)", file=sys.stderr)
+        return 1
     except Terminated:
         print("graphsr: terminated", file=sys.stderr)
         return 143

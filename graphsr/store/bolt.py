@@ -22,6 +22,26 @@ from .base import GraphStore, _writes
 __all__ = ["BoltStore"]
 
 
+def split_userinfo(url: str) -> tuple[str, str | None, str | None]:
+    """``bolt://USER:PASSWORD@HOST:PORT`` as the URL without its user information (the driver refuses it), the
+    user and the password (percent-decoded; None where the URL names none).
+
+    >>> split_userinfo("bolt://neo4j:s%40cret@localhost:7687")
+    ('bolt://localhost:7687', 'neo4j', 's@cret')
+    >>> split_userinfo("neo4j://localhost")
+    ('neo4j://localhost', None, None)
+    """
+    from urllib.parse import unquote, urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url, None, None
+    info, host = parts.netloc.rsplit("@", 1)
+    user, _, password = info.partition(":")
+    return (urlunsplit(parts._replace(netloc=host)), unquote(user) if user else None,
+            unquote(password) if ":" in info else None)
+
+
 class BoltStore(GraphStore):
     backend = "neo4j"
 
@@ -30,8 +50,12 @@ class BoltStore(GraphStore):
         super().__init__(url, batch_size, schema)
         from neo4j import GraphDatabase
 
-        user = user if user is not None else os.environ.get("GRAPHSR_NEO4J_USER", "neo4j")
-        password = password if password is not None else os.environ.get("GRAPHSR_NEO4J_PASSWORD", "")
+        url, url_user, url_password = split_userinfo(url)
+        self.url = url  # shown in messages: without the password a URL may carry
+        user = user if user is not None else url_user if url_user is not None else os.environ.get(
+            "GRAPHSR_NEO4J_USER", "neo4j")
+        password = password if password is not None else url_password if url_password is not None else \
+            os.environ.get("GRAPHSR_NEO4J_PASSWORD", "")
         self.database = database or os.environ.get("GRAPHSR_NEO4J_DATABASE") or None
         self._driver = GraphDatabase.driver(url, auth=(user, password))
 

@@ -230,6 +230,10 @@ def export_collection(store: GraphStore, name: str, directory: str | os.PathLike
             if target.exists():
                 target.rmdir()
             os.replace(work, target)
+        except OSError as exc:  # a full disk, a directory that cannot be written: nothing is kept
+            shutil.rmtree(work, ignore_errors=True)
+            raise StoreError(f"cannot write the export to {target} ({exc.strerror or exc}); nothing was kept") \
+                from None
         except BaseException:
             shutil.rmtree(work, ignore_errors=True)
             raise
