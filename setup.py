@@ -20,6 +20,10 @@ cumulated logarithms and arrays per pair.
 from setuptools import Extension, setup
 
 
+#: Every extension is compiled with all warnings on (tests/test_c_extensions.py compiles them with -Werror).
+FLAGS = ["-O2", "-Wall"]
+
+
 def extensions():
     try:
         import lxml
@@ -28,11 +32,11 @@ def extensions():
         return []
     return [Extension("graphsr.io._walk", ["graphsr/io/_walk.c"],
                       include_dirs=[*lxml.get_include(), numpy.get_include()],
-                      extra_compile_args=["-O2"], optional=True),
+                      extra_compile_args=FLAGS, optional=True),
             Extension("graphsr.io._folscan", ["graphsr/io/_folscan.c"], include_dirs=[numpy.get_include()],
-                      extra_compile_args=["-O2"], optional=True),
+                      extra_compile_args=FLAGS, optional=True),
             Extension("graphsr.measures.esr._survival", ["graphsr/measures/esr/_survival.c"],
-                      include_dirs=[numpy.get_include()], extra_compile_args=["-O2"], optional=True)]
+                      include_dirs=[numpy.get_include()], extra_compile_args=FLAGS, optional=True)]
 
 
 setup(ext_modules=extensions())

@@ -50,8 +50,37 @@ def test_declared_entity_counts_as_one_character():
 
 
 def test_namespaced_tags_use_prefix():
+    """A label depends on the namespace URI, never on the prefix a file binds: a well-known URI has its fixed
+    prefix, any other one derived from the URI; the document element's own namespace is bare (XPaths written
+    without prefixes resolve)."""
+    from graphsr.io.collection import derived_prefix
+
+    m = derived_prefix("urn:m")
     doc = parse_document(b'<r xmlns:m="urn:m"><m:x>t</m:x></r>', "ns")
-    assert doc.xpaths() == ["/r[1]", "/r[1]/m:x[1]"]
+    assert doc.xpaths() == ["/r[1]", f"/r[1]/{m}:x[1]"]
+    for text in (b'<r xmlns:q="urn:m"><q:x>t</q:x></r>', b'<r><x xmlns="urn:m">t</x></r>'):
+        assert parse_document(text, "ns").xpaths() == ["/r[1]", f"/r[1]/{m}:x[1]"]
+    svg = (b'<svg xmlns="http://www.w3.org/2000/svg" xmlns:c="http://creativecommons.org/ns#" '
+           b'xmlns:sp="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd"><metadata><c:Work/>'
+           b'<Work xmlns="http://creativecommons.org/ns#"/></metadata><sp:namedview/>'
+           b'<namedview xmlns="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd"/></svg>')
+    assert parse_document(svg, "s").tag_names() == ["svg", "metadata", "cc:Work", "cc:Work", "sodipodi:namedview",
+                                                     "sodipodi:namedview"]
+
+
+def test_the_c_and_python_walkers_label_every_known_namespace_alike():
+    from lxml import etree
+
+    from graphsr.io.collection import KNOWN_PREFIXES, accelerated, py_tree_from_element
+
+    if not accelerated():
+        pytest.skip("the C walker is not built")
+    known = {u: p for u, p in KNOWN_PREFIXES.items() if p != "xml"}  # (no element is in the xml namespace)
+    body = "".join(f'<x{i} xmlns="{uri}"/>' for i, uri in enumerate([*known, "urn:other", "tag:x,2026"]))
+    text = f"<r>{body}</r>".encode()
+    c = parse_document(text, "k").tag_names()
+    assert c == py_tree_from_element(etree.fromstring(text), "k").tag_names()
+    assert c[1:len(known) + 1] == [f"{p}:x{i}" for i, p in enumerate(known.values())]
 
 
 def test_malformed_xml_names_file_and_line(tmp_path):
@@ -174,7 +203,7 @@ def test_archives_out_of_name_order_read_as_their_directory(tmp_path, mode):
 def test_labels_go_by_namespace_not_by_prefix(walker):
     """Mallard pages write their own namespace as the default and, in places, with a prefix bound to it
     (<credit> and <mal:credit>): one label, the local name, so one summary partition; a well-known other
-    namespace gets its fixed prefix whatever the file binds; an unknown one keeps the file's prefix."""
+    namespace gets its fixed prefix whatever the file binds; an unknown one a prefix derived from its URI."""
     from graphsr.io import collection as coll
 
     xml = (b'<page xmlns="http://projectmallard.org/1.0/" xmlns:x="http://www.w3.org/2001/XInclude">'
@@ -186,4 +215,4 @@ def test_labels_go_by_namespace_not_by_prefix(walker):
     doc = (coll.tree_from_element if walker == "c" else coll.py_tree_from_element)(root, "p")
     assert doc.xpaths() == ["/page[1]", "/page[1]/info[1]", "/page[1]/info[1]/credit[1]",
                             "/page[1]/info[1]/credit[2]", "/page[1]/info[1]/xi:include[1]",
-                            "/page[1]/info[1]/q:n[1]"]
+                            f"/page[1]/info[1]/{coll.derived_prefix('urn:q')}:n[1]"]

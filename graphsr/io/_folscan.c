@@ -796,7 +796,7 @@ static PyObject *scan_trec_run_into(PyObject *self, PyObject *args) {
         return NULL;
     static const int types[4] = {NPY_INT32, NPY_INT32, NPY_FLOAT64, NPY_INT32};
     void *col[4];
-    Py_ssize_t cap = -1, len;
+    Py_ssize_t cap = -1, len = 0;
     PyObject *result = NULL;
     int failed = 0;
     for (int k = 0; k < 4 && !failed; ++k) {

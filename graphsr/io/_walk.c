@@ -24,15 +24,20 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdio.h>
 #include <string.h>
 #include <stdint.h>
 
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
 
+/* lxml's headers define helpers this module does not use: their warnings are lxml's, not ours */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
 #include "lxml-version.h"
 #include "etree_defs.h"
 #include "etree_api.h"
+#pragma GCC diagnostic pop
 
 typedef struct {
     int32_t *tag, *parent, *depth, *position, *subtree_end;
@@ -141,17 +146,65 @@ static const char *const KNOWN[][2] = {
     {"http://www.w3.org/2005/11/its", "its"}, {"http://www.w3.org/1999/xlink", "xlink"},
     {"http://www.w3.org/1999/xhtml", "html"}, {"http://www.w3.org/1998/Math/MathML", "mml"},
     {"http://www.w3.org/2000/svg", "svg"}, {"http://www.w3.org/2001/XInclude", "xi"},
-    {"http://docbook.org/ns/docbook", "db"}, {"http://www.tei-c.org/ns/1.0", "tei"}};
+    {"http://docbook.org/ns/docbook", "db"}, {"http://www.tei-c.org/ns/1.0", "tei"},
+    {"http://creativecommons.org/ns#", "cc"}, {"http://web.resource.org/cc/", "cc0"},
+    {"http://purl.org/dc/elements/1.1/", "dc"}, {"http://purl.org/dc/terms/", "dcterms"},
+    {"http://purl.org/dc/dcmitype/", "dcmitype"}, {"http://www.w3.org/1999/02/22-rdf-syntax-ns#", "rdf"},
+    {"http://www.w3.org/2000/01/rdf-schema#", "rdfs"}, {"http://www.w3.org/2002/07/owl#", "owl"},
+    {"http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd", "sodipodi"}, {"http://inkscape.sourceforge.net/DTD/sodipodi-0.dtd", "sodipodi0"},
+    {"http://www.inkscape.org/namespaces/inkscape", "inkscape"}, {"http://www.w3.org/2001/XMLSchema-instance", "xsi"},
+    {"http://www.w3.org/2001/XMLSchema", "xs"}, {"http://www.w3.org/1999/XSL/Transform", "xsl"},
+    {"http://www.w3.org/2005/Atom", "atom"}, {"http://www.music-encoding.org/ns/mei", "mei"},
+    {"http://www.opengis.net/kml/2.2", "kml"}, {"http://www.topografix.com/GPX/1/1", "gpx"},
+    {"http://ns.adobe.com/AdobeIllustrator/10.0/", "i"}, {"http://ns.adobe.com/Extensibility/1.0/", "x"},
+    {"http://ns.adobe.com/SaveForWeb/1.0/", "sfw"}, {"http://ns.adobe.com/Graphs/1.0/", "graph"},
+    {"http://ns.adobe.com/Variables/1.0/", "v"}, {"http://ns.adobe.com/AdobeSVGViewerExtensions/3.0/", "a"},
+    {"http://ns.adobe.com/xap/1.0/", "xmp"}, {"http://ns.adobe.com/pdf/1.3/", "pdf"},
+    {"http://ns.adobe.com/photoshop/1.0/", "photoshop"}, {"http://www.bohemiancoding.com/sketch/ns", "sketch"},
+    {"http://www.serif.com/", "serif"}, {"http://www.w3.org/XML/1998/namespace", "xml"}};
 
-/* The prefix of an element's label, by namespace rather than by how the file spells it: none for the
-   document element's own namespace (default or prefixed alike), a fixed one for a well-known namespace,
-   else the prefix the file binds (none for an unprefixed default namespace). */
-static const xmlChar *label_prefix(const xmlNode *node, const xmlChar *root_href) {
-    if (node->ns == NULL) return NULL;
+/* Prefixes derived for namespaces not in KNOWN ("ns" and the URI's 32-bit FNV-1a hash in hex, as
+   collection.derived_prefix), one per namespace URI met in a walk, freed when it ends. */
+typedef struct Derived {
+    const xmlChar *href;
+    struct Derived *next;
+    char prefix[11];
+} Derived;
+
+static const xmlChar *derived_prefix(Derived **list, const xmlChar *href) {
+    for (Derived *d = *list; d; d = d->next)
+        if (same_str(d->href, href)) return (const xmlChar *)d->prefix;
+    Derived *d = (Derived *)PyMem_Malloc(sizeof(Derived));
+    if (!d) return NULL;
+    uint32_t h = 0x811C9DC5u;
+    for (const xmlChar *p = href; *p; ++p) h = (h ^ *p) * 0x01000193u;
+    snprintf(d->prefix, sizeof d->prefix, "ns%08x", (unsigned)h);
+    d->href = href;
+    d->next = *list;
+    *list = d;
+    return (const xmlChar *)d->prefix;
+}
+
+static void free_derived(Derived *list) {
+    while (list) {
+        Derived *next = list->next;
+        PyMem_Free(list);
+        list = next;
+    }
+}
+
+/* The prefix of an element's label, by namespace rather than by how the file spells it: none for no namespace
+   or the document element's own namespace (default or prefixed alike), else one fixed by the namespace URI
+   alone: KNOWN's, else a derived one.  Sets *failed on a memory error. */
+static const xmlChar *label_prefix(const xmlNode *node, const xmlChar *root_href, Derived **derived,
+                                   int *failed) {
+    if (node->ns == NULL || node->ns->href == NULL) return NULL;
     if (root_href != NULL && same_str(node->ns->href, root_href)) return NULL;
     for (size_t k = 0; k < sizeof KNOWN / sizeof KNOWN[0]; ++k)
         if (same_str(node->ns->href, (const xmlChar *)KNOWN[k][0])) return (const xmlChar *)KNOWN[k][1];
-    return node->ns->prefix;
+    const xmlChar *p = derived_prefix(derived, node->ns->href);
+    if (!p) *failed = 1;
+    return p;
 }
 
 /* index of (name, prefix) in keys, adding it if new; -1 on memory error */
@@ -186,6 +239,8 @@ static PyObject *walk(PyObject *self, PyObject *arg) {
     int64_t offset = 0;
     PyObject *result = NULL, *tags = NULL;
     uint64_t *hashes = NULL;
+    Derived *derived = NULL;
+    int failed = 0;
 
     if (el == NULL) return NULL;
     /* rootNodeOrRaise returns a new reference; `arg` keeps the tree alive while we walk */
@@ -204,7 +259,9 @@ static PyObject *walk(PyObject *self, PyObject *arg) {
         int32_t t_;                                                                    \
         if (a.n == a.cap && arrays_grow(&a) < 0) goto nomem;                           \
         if (a.n >= INT32_MAX) { PyErr_SetString(PyExc_OverflowError, "too many elements"); goto fail; } \
-        t_ = tag_index(&keys, &ntags, &kcap, (node)->name, label_prefix((node), root_href)); \
+        const xmlChar *p_ = label_prefix((node), root_href, &derived, &failed);         \
+        if (failed) goto nomem;                                                        \
+        t_ = tag_index(&keys, &ntags, &kcap, (node)->name, p_);                        \
         if (t_ < 0) goto nomem;                                                        \
         a.tag[a.n] = t_;                                                               \
         a.parent[a.n] = sp ? stack[sp - 1] : -1;                                       \
@@ -372,6 +429,7 @@ done:
     PyMem_Free(hashes);
     PyMem_Free(keys);
     PyMem_Free(stack);
+    free_derived(derived);
     return result;
 }
 

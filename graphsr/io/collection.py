@@ -264,26 +264,77 @@ class _SeekableTar:
         self._fh.close()
 
 
-#: Prefixes element labels show for well-known namespaces, whatever prefix a file binds them to.
+#: Prefixes element labels show for well-known namespaces, whatever prefix a file binds them to (the C walker,
+#: graphsr/io/_walk.c, holds the same table; a test checks both label every entry alike).
 KNOWN_PREFIXES = {
-    "http://projectmallard.org/1.0/": "mal", "http://projectmallard.org/ui/1.0/": "ui",
-    "http://projectmallard.org/if/1.0/": "if", "http://projectmallard.org/experimental/": "e",
-    "http://www.w3.org/2005/11/its": "its", "http://www.w3.org/1999/xlink": "xlink",
-    "http://www.w3.org/1999/xhtml": "html", "http://www.w3.org/1998/Math/MathML": "mml",
-    "http://www.w3.org/2000/svg": "svg", "http://www.w3.org/2001/XInclude": "xi",
-    "http://docbook.org/ns/docbook": "db", "http://www.tei-c.org/ns/1.0": "tei",
+    "http://projectmallard.org/1.0/": "mal",
+    "http://projectmallard.org/ui/1.0/": "ui",
+    "http://projectmallard.org/if/1.0/": "if",
+    "http://projectmallard.org/experimental/": "e",
+    "http://www.w3.org/2005/11/its": "its",
+    "http://www.w3.org/1999/xlink": "xlink",
+    "http://www.w3.org/1999/xhtml": "html",
+    "http://www.w3.org/1998/Math/MathML": "mml",
+    "http://www.w3.org/2000/svg": "svg",
+    "http://www.w3.org/2001/XInclude": "xi",
+    "http://docbook.org/ns/docbook": "db",
+    "http://www.tei-c.org/ns/1.0": "tei",
+    "http://creativecommons.org/ns#": "cc",
+    "http://web.resource.org/cc/": "cc0",
+    "http://purl.org/dc/elements/1.1/": "dc",
+    "http://purl.org/dc/terms/": "dcterms",
+    "http://purl.org/dc/dcmitype/": "dcmitype",
+    "http://www.w3.org/1999/02/22-rdf-syntax-ns#": "rdf",
+    "http://www.w3.org/2000/01/rdf-schema#": "rdfs",
+    "http://www.w3.org/2002/07/owl#": "owl",
+    "http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd": "sodipodi",
+    "http://inkscape.sourceforge.net/DTD/sodipodi-0.dtd": "sodipodi0",
+    "http://www.inkscape.org/namespaces/inkscape": "inkscape",
+    "http://www.w3.org/2001/XMLSchema-instance": "xsi",
+    "http://www.w3.org/2001/XMLSchema": "xs",
+    "http://www.w3.org/1999/XSL/Transform": "xsl",
+    "http://www.w3.org/2005/Atom": "atom",
+    "http://www.music-encoding.org/ns/mei": "mei",
+    "http://www.opengis.net/kml/2.2": "kml",
+    "http://www.topografix.com/GPX/1/1": "gpx",
+    "http://ns.adobe.com/AdobeIllustrator/10.0/": "i",
+    "http://ns.adobe.com/Extensibility/1.0/": "x",
+    "http://ns.adobe.com/SaveForWeb/1.0/": "sfw",
+    "http://ns.adobe.com/Graphs/1.0/": "graph",
+    "http://ns.adobe.com/Variables/1.0/": "v",
+    "http://ns.adobe.com/AdobeSVGViewerExtensions/3.0/": "a",
+    "http://ns.adobe.com/xap/1.0/": "xmp",
+    "http://ns.adobe.com/pdf/1.3/": "pdf",
+    "http://ns.adobe.com/photoshop/1.0/": "photoshop",
+    "http://www.bohemiancoding.com/sketch/ns": "sketch",
+    "http://www.serif.com/": "serif",
+    "http://www.w3.org/XML/1998/namespace": "xml",
 }
 
 
+def derived_prefix(uri: str) -> str:
+    """The prefix of a namespace not in :data:`KNOWN_PREFIXES`: ``ns`` and the 32-bit FNV-1a hash of its URI
+    (UTF-8) in hex, so that one URI gets one prefix in every file, process and load, whatever each file binds.
+
+    >>> derived_prefix("urn:example")
+    'ns0f7da228'
+    """
+    h = 0x811C9DC5
+    for byte in uri.encode("utf-8"):
+        h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return f"ns{h:08x}"
+
+
 def _qname(el, root_ns: str | None) -> str:
-    """An element's label, by namespace rather than by how the file spells it: the local name for the
-    document element's own namespace (default or prefixed alike), a fixed prefix for a well-known namespace
-    (:data:`KNOWN_PREFIXES`), else the prefix the file binds (none for an unprefixed default namespace)."""
+    """An element's label, by namespace rather than by how the file spells it: the local name for no namespace
+    or the document element's own namespace (default or prefixed alike: XPaths written without prefixes
+    resolve), else a prefix fixed by the namespace URI alone (:data:`KNOWN_PREFIXES`, else
+    :func:`derived_prefix`)."""
     qn = etree.QName(el)
-    if qn.namespace == root_ns:
+    if qn.namespace is None or qn.namespace == root_ns:
         return qn.localname
-    prefix = KNOWN_PREFIXES.get(qn.namespace, el.prefix)
-    return qn.localname if not prefix else f"{prefix}:{qn.localname}"
+    prefix = KNOWN_PREFIXES.get(qn.namespace) or derived_prefix(qn.namespace)
+    return f"{prefix}:{qn.localname}"
 
 
 try:
