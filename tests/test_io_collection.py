@@ -10,6 +10,7 @@ from lxml import etree
 
 from graphsr.errors import CollectionError
 from graphsr.io import iter_documents, list_collection, parse_document
+from graphsr.summaries import summarize_collection
 
 from .conftest import write
 
@@ -216,3 +217,89 @@ def test_labels_go_by_namespace_not_by_prefix(walker):
     assert doc.xpaths() == ["/page[1]", "/page[1]/info[1]", "/page[1]/info[1]/credit[1]",
                             "/page[1]/info[1]/credit[2]", "/page[1]/info[1]/xi:include[1]",
                             f"/page[1]/info[1]/{coll.derived_prefix('urn:q')}:n[1]"]
+
+
+def _mixed_collection(root):
+    """A directory of XML under other names (SVG, XHTML, MusicXML, zipped MusicXML) and text files to skip."""
+    import zipfile
+
+    root.mkdir()
+    (root / "icon.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"><g><path d="M0"/></g></svg>')
+    (root / "page.XHTML").write_text('<html xmlns="http://www.w3.org/1999/xhtml"><body><p>t</p></body></html>')
+    (root / "sub").mkdir()
+    (root / "sub" / "score.musicxml").write_text("<score-partwise><part><measure>m</measure></part>"
+                                                "</score-partwise>")
+    (root / "notes.txt").write_text("not a document")
+    with zipfile.ZipFile(root / "zipped.mxl", "w") as z:
+        z.writestr("META-INF/container.xml", '<container><rootfiles><rootfile full-path="s/zipped.musicxml" '
+                                             'media-type="application/vnd.recordare.musicxml+xml"/></rootfiles>'
+                                             '</container>')
+        z.writestr("s/zipped.musicxml", "<score-partwise><part><measure/><measure/></part></score-partwise>")
+    return root
+
+
+def test_a_directory_holds_xml_under_every_name_a_vocabulary_gives_it(tmp_path):
+    coll = _mixed_collection(tmp_path / "c")
+    sources = list_collection(coll)
+    assert [s.docid for s in sources] == ["icon", "page", "score", "zipped"]
+    docs = {d.docid: d for d in iter_documents(coll)}
+    assert docs["zipped"].xpaths() == ["/score-partwise[1]", "/score-partwise[1]/part[1]",
+                                       "/score-partwise[1]/part[1]/measure[1]", "/score-partwise[1]/part[1]/measure[2]"]
+    assert docs["page"].tag_names()[:2] == ["html", "body"] and docs["icon"].tag_names() == ["svg", "g", "path"]
+    one = list_collection(coll / "zipped.mxl")
+    assert [(s.docid, s.member) for s in one] == [("zipped", "s/zipped.musicxml")]
+
+
+def test_a_zip_archive_is_a_collection_as_a_directory_and_a_tar_are(tmp_path):
+    import io
+    import tarfile
+    import zipfile
+
+    coll = tmp_path / "c"
+    coll.mkdir()
+    texts = {f"d{i:02d}.xml": f"<a><b>{i}</b>{'<c/>' * i}</a>" for i in range(12)}
+    texts["sub/pic.svg"] = '<svg xmlns="http://www.w3.org/2000/svg"><rect/></svg>'
+    for name, text in texts.items():
+        (coll / name).parent.mkdir(parents=True, exist_ok=True)
+        (coll / name).write_text(text)
+    with zipfile.ZipFile(tmp_path / "c.zip", "w") as z:
+        for name, text in texts.items():
+            z.writestr(name, text)
+        z.writestr("README", "skipped")
+    with tarfile.open(tmp_path / "c.tar.gz", "w:gz") as tar:
+        for name, text in texts.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(text.encode())
+            tar.addfile(info, io.BytesIO(text.encode()))
+
+    def read(path, workers=1):
+        s = summarize_collection(path, ["p*"], workers=workers, chunk_docs=3)["p*"]
+        return [s.label(k) for k in range(len(s))], s.extent_size.tolist()
+
+    want = read(coll)
+    assert read(tmp_path / "c.zip") == want == read(tmp_path / "c.tar.gz")
+    assert read(tmp_path / "c.zip", workers=2) == want
+    assert [d.xpaths() for d in iter_documents(tmp_path / "c.zip")] == [d.xpaths() for d in iter_documents(coll)]
+
+
+@pytest.mark.parametrize("content,expected", [
+    (b"not a zip", "cannot read zipped MusicXML (.mxl)"),
+    ("two", "no META-INF/container.xml and 2 XML members; expected one"),
+    ("missing", "its container names the score 'gone.musicxml', which it does not hold"),
+])
+def test_a_broken_mxl_is_one_error(tmp_path, content, expected):
+    import zipfile
+
+    path = tmp_path / "s.mxl"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        with zipfile.ZipFile(path, "w") as z:
+            if content == "two":
+                z.writestr("a.xml", "<a/>")
+                z.writestr("b.musicxml", "<b/>")
+            else:
+                z.writestr("META-INF/container.xml", '<container><rootfiles><rootfile full-path="gone.musicxml"/>'
+                                                     '</rootfiles></container>')
+    with pytest.raises(CollectionError, match=expected.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")):
+        list_collection(path)

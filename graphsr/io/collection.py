@@ -1,8 +1,12 @@
 """Streaming reader of XML collections into :class:`~graphsr.model.DocumentTree`.
 
-A collection is a directory of XML files (searched recursively for ``*.xml``),
-a single XML file, or a tar archive (``.tar``, ``.tar.gz``, ``.tgz``) of XML
-files; one document per file, ``docid`` = file-name stem.  Documents are
+A collection is a directory of XML files (searched recursively for the names
+:data:`XML_SUFFIXES` lists: ``.xml``, ``.svg``, ``.xhtml``, ``.musicxml``, ...,
+and zipped MusicXML ``.mxl``), a single XML file, or an archive of them: tar
+(``.tar``, ``.tar.gz``, ``.tgz``, ...) or zip (``.zip``); one document per file,
+``docid`` = file-name stem.  A ``.mxl`` file is one document, the score its
+``META-INF/container.xml`` names.  Files are chosen by name, never by sniffing
+their bytes: a collection's documents are what a listing shows.  Documents are
 parsed one at a time with lxml and turned into arrays, so memory does not
 grow with the collection.
 
@@ -34,6 +38,15 @@ __all__ = ["CollectionSource", "list_collection", "iter_documents", "read_docume
            "tree_from_element", "py_tree_from_element", "accelerated"]
 
 _TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz")
+_ZIP_SUFFIXES = (".zip",)
+
+#: The names of XML documents in a directory or archive (lower-cased endings): XML and the vocabularies whose
+#: files are XML by another extension.
+XML_SUFFIXES = (".xml", ".svg", ".xhtml", ".xht", ".musicxml", ".mei", ".tei", ".dbk", ".rdf", ".owl", ".xsd",
+                ".xsl", ".xslt", ".kml", ".gpx", ".atom", ".rss", ".opf", ".ncx", ".xlf", ".xliff", ".page")
+
+#: Zipped MusicXML: one document per file, the score its container names.
+_MXL = ".mxl"
 
 
 _PARSER: etree.XMLParser | None = None
@@ -69,6 +82,36 @@ def _stem(name: str) -> str:
     return base[:-4] if base.lower().endswith(".xml") else os.path.splitext(base)[0]
 
 
+def _is_xml(name: str) -> bool:
+    return name.lower().endswith(XML_SUFFIXES)
+
+
+def _mxl_score(path) -> str:
+    """The member of a zipped MusicXML file (.mxl) that holds the score: the first rootfile its
+    ``META-INF/container.xml`` names, else its one XML member outside META-INF."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as z:
+            names = z.namelist()
+            if "META-INF/container.xml" in names:
+                root = etree.fromstring(z.read("META-INF/container.xml"), _parser())
+                for el in root.iter():
+                    if isinstance(el.tag, str) and etree.QName(el).localname == "rootfile" and el.get("full-path"):
+                        full = el.get("full-path")
+                        if full not in names:
+                            raise CollectionError(f"its container names the score {full!r}, which it does not "
+                                                  "hold", path)
+                        return full
+            scores = [n for n in names if not n.startswith("META-INF/") and _is_xml(n)]
+    except (zipfile.BadZipFile, OSError, etree.XMLSyntaxError) as exc:
+        raise CollectionError(f"cannot read zipped MusicXML (.mxl): {' '.join(str(exc).split())}", path) from None
+    if len(scores) != 1:
+        raise CollectionError(f"cannot tell the score of a zipped MusicXML file: no META-INF/container.xml and "
+                              f"{len(scores)} XML members; expected one", path)
+    return scores[0]
+
+
 def list_collection(path: str | os.PathLike) -> list[CollectionSource]:
     """List the documents of a collection without parsing them.
 
@@ -95,15 +138,28 @@ def list_collection(path: str | os.PathLike) -> list[CollectionSource]:
     sources: list[CollectionSource]
     if p.is_dir():
         files = sorted((str(f), f.stat().st_size) for f in p.rglob("*")
-                       if f.is_file() and f.name.lower().endswith(".xml"))
-        sources = [CollectionSource(_stem(f), f, None, size) for f, size in files]
+                       if f.is_file() and (_is_xml(f.name) or f.name.lower().endswith(_MXL)))
+        sources = [CollectionSource(_stem(f), f, _mxl_score(f) if f.lower().endswith(_MXL) else None, size)
+                   for f, size in files]
+    elif str(p).lower().endswith(_MXL):
+        sources = [CollectionSource(_stem(str(p)), str(p), _mxl_score(p), p.stat().st_size)]
+    elif str(p).lower().endswith(_ZIP_SUFFIXES):
+        import zipfile
+
+        try:
+            with zipfile.ZipFile(p) as z:
+                names = sorted((i.filename, i.file_size) for i in z.infolist()
+                               if not i.is_dir() and _is_xml(i.filename))
+        except (zipfile.BadZipFile, OSError) as exc:
+            raise CollectionError(f"cannot read zip archive: {' '.join(str(exc).split())}", p) from None
+        sources = [CollectionSource(_stem(n), str(p), n, size) for n, size in names]
     elif str(p).lower().endswith(_TAR_SUFFIXES):
         try:
             with tarfile.open(p) as tar:
                 members = tar.getmembers()
                 _check_tar_end(tar, p)
                 names = sorted((m.name, m.size, -1 if m.issparse() else m.offset_data) for m in members
-                               if m.isfile() and m.name.lower().endswith(".xml"))
+                               if m.isfile() and _is_xml(m.name))
         except (tarfile.TarError, OSError, EOFError) as exc:
             text = str(exc)
             if "could not be opened successfully" in text:
@@ -113,7 +169,8 @@ def list_collection(path: str | os.PathLike) -> list[CollectionSource]:
     else:
         sources = [CollectionSource(_stem(str(p)), str(p), None, p.stat().st_size)]
     if not sources:
-        raise CollectionError("no XML documents (*.xml) found: expected at least one", p)
+        raise CollectionError(f"no XML documents found: expected at least one file named *.xml, *.mxl or "
+                              f"{', '.join('*' + x for x in XML_SUFFIXES[1:])}", p)
     seen: dict[str, CollectionSource] = {}
     for s in sources:
         if s.docid in seen:
@@ -204,13 +261,44 @@ def _read_bytes(source: CollectionSource, tars: dict | None = None) -> bytes:
                 return fh.read()
         except OSError as exc:
             raise CollectionError(f"cannot read file: {exc.strerror}", source.path) from None
+    zipped = source.path.lower().endswith((*_ZIP_SUFFIXES, _MXL))
     if tars is None:
+        if zipped:
+            return _Zip(source.path).read(source, close=True)
         with tarfile.open(source.path) as tar:
             return tar.extractfile(source.member).read()
     tar = tars.get(source.path)
     if tar is None:
-        tar = tars[source.path] = _SeekableTar(source.path)
+        tar = tars[source.path] = _Zip(source.path) if zipped else _SeekableTar(source.path)
     return tar.read(source)
+
+
+class _Zip:
+    """A zip archive (or a zipped MusicXML file) whose members are read by name, kept open between reads."""
+
+    def __init__(self, path: str):
+        import zipfile
+
+        self._path = path
+        try:
+            self._zip = zipfile.ZipFile(path)
+        except (zipfile.BadZipFile, OSError) as exc:
+            raise CollectionError(f"cannot read zip archive: {' '.join(str(exc).split())}", path) from None
+
+    def read(self, source: "CollectionSource", close: bool = False) -> bytes:
+        import zipfile
+
+        try:
+            return self._zip.read(source.member)
+        except (zipfile.BadZipFile, KeyError, OSError, EOFError) as exc:
+            raise CollectionError(f"cannot read zip member {source.member}: {' '.join(str(exc).split())}",
+                                  self._path) from None
+        finally:
+            if close:
+                self.close()
+
+    def close(self) -> None:
+        self._zip.close()
 
 
 class _SeekableTar:
