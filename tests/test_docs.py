@@ -81,7 +81,7 @@ def test_the_site_builds_strictly(tmp_path):
     mkdocs = shutil.which("mkdocs", path=str(Path(sys.executable).parent)) or shutil.which("mkdocs")
     if mkdocs is None:
         pytest.fail("mkdocs is not installed: pip install -e '.[dev]'")
-    proc = subprocess.run([mkdocs, "build", "--strict", "-q", "-d", str(tmp_path / "site")], cwd=ROOT,
+    proc = subprocess.run([mkdocs, "build", "--strict", "-d", str(tmp_path / "site")], cwd=ROOT,
                           capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert (tmp_path / "site" / "reference" / "measures" / "index.html").exists()
@@ -128,3 +128,26 @@ def test_every_page_has_run_examples_or_says_why_not():
     for page in PAGES:
         if "tutorials" in page.parts or page.name == "getting-started.md":
             assert blocks(page, "console") or blocks(page, "pycon"), page
+
+
+@pytest.mark.slow
+def test_a_broken_anchor_fails_the_build(tmp_path):
+    """Heading ids ({#id}) render, and a link to an anchor no page has fails the strict build."""
+    mkdocs = shutil.which("mkdocs", path=str(Path(sys.executable).parent)) or shutil.which("mkdocs")
+    if mkdocs is None:
+        pytest.fail("mkdocs is not installed: pip install -e '.[dev]'")
+    copy = tmp_path / "copy"
+    shutil.copytree(ROOT / "docs", copy / "docs")
+    shutil.copy(ROOT / "mkdocs.yml", copy / "mkdocs.yml")
+    os.symlink(ROOT / "graphsr", copy / "graphsr")  # (the API page reads the package)
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    done = subprocess.run([mkdocs, "build", "--strict", "-d", str(tmp_path / "ok")], cwd=copy,
+                          capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    html = (tmp_path / "ok" / "conventions" / "index.html").read_text()
+    assert 'id="formats"' in html and "{#formats}" not in html
+    page = copy / "docs" / "errata.md"
+    page.write_text(page.read_text() + "\nSee [nowhere](conventions.md#no-such-heading).\n")
+    done = subprocess.run([mkdocs, "build", "--strict", "-d", str(tmp_path / "bad")], cwd=copy,  # (-q hides it)
+                          capture_output=True, text=True, env=env)
+    assert done.returncode != 0 and "no-such-heading" in done.stdout + done.stderr

@@ -92,3 +92,19 @@ def test_the_query_command(store, capsys):
     assert main(["store", "query", "RETURN $x AS x", "--param-json", "x=[1, 2]", "--store", url,
                  "--format", "csv"]) == 0
     assert capsys.readouterr().out == 'x\n"[1, 2]"\n'
+
+
+def test_the_help_example_runs_against_the_schema(store, capsys):
+    """`graphsr store query --help` shows an example that answers on the schema the store has."""
+    import argparse
+
+    from graphsr.cli.main import build_parser
+    from graphsr.cli.store_cmd import QUERY_EXAMPLE
+
+    parser = build_parser("store")
+    store_parser = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices["store"]
+    query_parser = next(a for a in store_parser._actions if isinstance(a, argparse._SubParsersAction)).choices["query"]
+    helps = " ".join(a.help or "" for a in query_parser._actions)
+    assert QUERY_EXAMPLE in helps
+    rows = store.read_query(QUERY_EXAMPLE, {"doc": "mobydick"})
+    assert len(rows) == 1 and rows[0]["elements"] == 17 and rows[0]["length"] > 0

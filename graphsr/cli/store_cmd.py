@@ -15,6 +15,11 @@ import time
 from ._common import EFFORT_HELP, PROGRESS_HELP, number, progress_default, warn
 
 
+#: The example of ``store query --help`` (a test runs it against a sample store).
+QUERY_EXAMPLE = ("MATCH (d:Document) WHERE d.docid = $doc RETURN d.code AS code, d.elements AS elements, "
+                 "d.length AS length")
+
+
 def _store_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--store", metavar="URL", help="local:PATH, bolt://HOST:PORT or neo4j://HOST:PORT "
                                                   "(default: $GRAPHSR_STORE or the per-user local store)")
@@ -100,7 +105,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     a.add_argument("--collection", required=True, help="the stored collection's name")
     a.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help=PROGRESS_HELP)
     a = sub.add_parser("query", help="run a read-only Cypher query (writes are refused), with $parameters")
-    a.add_argument("cypher", help="the query, e.g. 'MATCH (e:Element {docid: $doc}) RETURN e.xpath AS xpath'")
+    a.add_argument("cypher", help=f"the query, e.g. {QUERY_EXAMPLE!r} --param doc=DOCID (the graph schema: "
+                                  "docs/reference/schema.md)")
     a.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                    help="a string parameter $NAME (repeatable; the value is passed as is, never formatted in)")
     a.add_argument("--param-json", action="append", default=[], metavar="NAME=JSON",
