@@ -163,3 +163,28 @@ def test_assessments_and_runs_of_a_name_are_never_merged(store, capsys):
                        "RETURN count(a) AS n") == 1
     assert _count(url, "MATCH (:Run {id: 'U/moby/focused'})-[r:RETURNS]->(e) WHERE r.rank = 3 "
                        "RETURN count(r) AS n") == 1
+
+
+def test_drops_and_models_check_their_receipts(tmp_path, capsys):
+    """A drop counts what it removed against what it found and what is left; a model its PI and WEIGHT edges
+    against the values it computed."""
+    from graphsr.store import drop_collection, drop_study
+
+    url = f"local:{tmp_path / 's'}"
+    m = sample("mobydick")
+    log = tmp_path / "log.csv"
+    log.write_text(LOG1.replace("/book[1]/chapter[", "/book[1]/body[1]/chapter["))
+    try:
+        assert main(["store", "load", str(m["collection"]), "--store", url, "--name", "moby", "--elements", "all",
+                     "--no-progress"]) == 0
+        assert main(["store", "routes", str(log), "--store", url, "--collection", "moby", "--study", "s"]) == 0
+        assert main(["store", "model", "--store", url, "--collection", "moby", "--model", "p*:extent"]) == 0
+        with open_store(url) as s:
+            [held] = s.run("model_holds", id="M/moby\\/p*:extent")
+            assert held["pi"] == 7
+            assert drop_study(s, "moby", "s") == 1 + 2 + 3
+            n = drop_collection(s, "moby")
+            assert n == 1 + 1 + 17 + 7 + 8 + 2 + 1  # collection, document, elements, summary nodes, summaries, model
+            assert s.read_query("MATCH (n) WHERE n.id STARTS WITH 'D/moby/' RETURN count(n) AS n") == [{"n": 0}]
+    finally:
+        main(["store", "stop", "--store", url])

@@ -33,6 +33,8 @@ def run(args: argparse.Namespace) -> int:
             raise GraphsrInputError("with RUN give --qrels FILE and --collection DIR")
         qrels_path, collection, paths = args.qrels, args.collection, args.runs
     else:
+        if args.qrels or args.collection:  # they go with RUN; the sample has its own
+            raise GraphsrInputError("--qrels and --collection go with RUN (without RUN the sample's own are used)")
         from ..data import sample
 
         s = sample(args.sample)

@@ -46,3 +46,19 @@ WITH collect(n) AS doomed
 UNWIND doomed AS n
 DETACH DELETE n
 RETURN DISTINCT size(doomed) AS removed
+
+// @name count_under
+// the nodes keyed under $prefixes, and the models built over collection $name (a drop's receipt)
+MATCH (n)
+WHERE any(p IN $prefixes WHERE n.id STARTS WITH p) OR (n:Model AND n.collection = $name)
+RETURN count(n) AS n
+
+// @name collection_codes
+MATCH (c:Collection)-[:HAS_DOCUMENT]->(d:Document) WHERE c.id = $id
+RETURN d.code AS code
+
+// @name elements_of_codes
+UNWIND $codes AS code
+WITH code * 4294967296 AS lo
+MATCH (e:Element) WHERE e.key > lo AND e.key < lo + 4294967296
+RETURN count(e) AS n

@@ -54,3 +54,11 @@ ORDER BY src, dst
 MATCH (m:Model)
 RETURN m.name AS name, m.collection AS collection, m.kind AS kind, m.weight AS weight, m.solver AS solver, m.source AS source
 ORDER BY name
+
+// @name model_holds
+// what the store holds of a model: its PI edges and its WEIGHT edges (a write's receipt)
+MATCH (m:Model) WHERE m.id = $id
+OPTIONAL MATCH (m)-[p:PI]->()
+WITH count(p) AS pi
+OPTIONAL MATCH ()-[w:WEIGHT]->() WHERE w.model = $id
+RETURN pi, count(w) AS weights

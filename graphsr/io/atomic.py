@@ -1,7 +1,8 @@
 """Every file graphsr writes is written whole or not at all.
 
 Output goes to a hidden temporary file beside the target (``.NAME.partial``),
-renamed over the target when it is complete; if anything fails -- a full
+renamed over the target when it is complete (a target that is a device or a
+pipe, ``/dev/stdout`` say, is written in place); if anything fails -- a full
 disk, a directory that cannot be written, an error while producing the
 content, an interrupt -- the temporary file is removed and the target is left
 as it was.  A failure to write is one :class:`~graphsr.errors.GraphsrInputError`
@@ -43,6 +44,12 @@ def atomic_path(path: str | os.PathLike, what: str = "the file",
     path = Path(path)
     if path.is_dir():
         raise error(f"cannot write {what}: it is a directory", path)
+    if path.exists() and not path.is_file():  # a device or a pipe (/dev/stdout, a FIFO): written in place, never
+        try:                                  # replaced by a file renamed over it
+            yield path
+        except OSError as exc:
+            raise error(f"cannot write {what} ({exc.strerror or exc})", path) from None
+        return
     tmp = path.with_name(f".{path.name}.partial")
     try:
         yield tmp

@@ -367,9 +367,9 @@ def _store_collection(store, path, name, kinds, elements, progress, chunk_docs, 
     for k, s in summaries.items():
         store_summary(store, s, cname)
         report.summary_nodes[k] = len(s)
+    _check_load(store, cname, len(sources), held, {k: len(s) for k, s in summaries.items()})  # still INCOMPLETE
     store.run("merge_collection", id=cid, name=cname, path=str(Path(path).resolve()), documents=len(sources),
               elements=total_elements)
-    _check_load(store, cname, len(sources), held, {k: len(s) for k, s in summaries.items()})
     report.seconds = time.perf_counter() - t0
     report.collection_elements = total_elements
     return report, summaries
@@ -454,7 +454,8 @@ def _check_load(store: GraphStore, name: str, documents: int, held: dict, summar
     for kind, n in summary_nodes.items():
         want[f"{kind} summary nodes"] = n
         got[f"{kind} summary nodes"] = store.run("summary_nodes_held", id=summary_id(name, kind))[0]["n"]
-    check_receipt(f"load of collection {name!r}", want, got, ("read", "the store holds"))
+    check_receipt(f"load of collection {name!r}", got, want, "read",
+                  "the collection is INCOMPLETE (load it again, or drop it)")
 
 
 class _ChangedCollection(GraphsrInputError):

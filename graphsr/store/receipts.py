@@ -39,12 +39,13 @@ def collection_holdings(store: GraphStore, name: str) -> dict[str, int]:
             "ASSESSES": q["assessments"], "RETURNS": x["results"]}
 
 
-def check_receipt(what: str, expected: dict[str, int], written: dict[str, int],
-                  words: tuple[str, str] = ("wrote", "the store holds")) -> None:
-    """Raise :class:`StoreError` naming every label or type whose count ``written`` differs from ``expected``
-    (a missing count is 0); ``words`` name the two counts in the message."""
-    wrong = [(k, written.get(k, 0), expected.get(k, 0)) for k in dict.fromkeys([*expected, *written])
-             if written.get(k, 0) != expected.get(k, 0)]
+def check_receipt(what: str, held: dict[str, int], own: dict[str, int], word: str = "wrote",
+                  consequence: str = "nothing was kept") -> None:
+    """Raise :class:`StoreError` naming every label or type whose count in ``own`` (what the write read, wrote
+    or computed: ``word``) differs from ``held`` (what the store holds; a missing count is 0), and saying
+    ``consequence``."""
+    wrong = [(k, own.get(k, 0), held.get(k, 0)) for k in dict.fromkeys([*held, *own])
+             if own.get(k, 0) != held.get(k, 0)]
     if wrong:
-        raise StoreError(f"{what} is incomplete, nothing was kept: " + "; ".join(
-            f"{k}: {words[0]} {w:,}, {words[1]} {e:,}" for k, w, e in wrong))
+        raise StoreError(f"{what} is incomplete, {consequence}: " + "; ".join(
+            f"{k}: {word} {w:,}, the store holds {e:,}" for k, w, e in wrong))

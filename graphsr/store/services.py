@@ -316,13 +316,20 @@ def save_model(store: GraphStore, name: str, collection: str, kind: str, pi: np.
     store.write("merge_model_pi", [{"model": mid, "node": summary_node_id(collection, kind, labels[s]),
                                     "pi": p, "exact": repr(p)}
                                    for s, p in enumerate(np.asarray(pi, dtype=float).tolist())])
+    pairs = 0
     if weights is not None:
         src, dst, val = weights
-        store.write("merge_model_weights", [
-            {"model": mid, "src": summary_node_id(collection, kind, labels[a]),
-             "dst": summary_node_id(collection, kind, labels[b]), "value": v, "exact": repr(v)}
-            for a, b, v in zip(np.asarray(src).tolist(), np.asarray(dst).tolist(),
-                               np.asarray(val, dtype=float).tolist())])
+        rows = [{"model": mid, "src": summary_node_id(collection, kind, labels[a]),
+                 "dst": summary_node_id(collection, kind, labels[b]), "value": v, "exact": repr(v)}
+                for a, b, v in zip(np.asarray(src).tolist(), np.asarray(dst).tolist(),
+                                   np.asarray(val, dtype=float).tolist())]
+        pairs = len({(r["src"], r["dst"]) for r in rows})
+        store.write("merge_model_weights", rows)
+    from .receipts import check_receipt
+
+    [held] = store.run("model_holds", id=mid)
+    check_receipt(f"model {name!r}", {"PI edges": held["pi"], "WEIGHT edges": held["weights"]},
+                  {"PI edges": len(pi), "WEIGHT edges": pairs}, "computed", "build it again")
 
 
 @writes
@@ -386,6 +393,9 @@ def drop_collection(store: GraphStore, name: str) -> int:
         raise UnknownNodeError(f"no collection {name!r} in the store; stored: "
                                + (", ".join(sorted(r["name"] for r in store.run("collections"))) or "none"))
     cid = node_id("Collection", name)
+    prefixes = [node_id_prefix(label, name) for label in _UNDER_COLLECTION]
+    codes = [int(r["code"]) for r in store.run("collection_codes", id=cid)]
+    before = _count_elements(store, codes) + int(store.run("count_under", prefixes=prefixes, name=name)[0]["n"]) + 1
     store.run("mark_collection_dropping", id=cid)  # INCOMPLETE until the last batch
     removed = 0
     while True:  # the elements first, a document's by key range (they have no id to match a prefix)
@@ -394,8 +404,23 @@ def drop_collection(store: GraphStore, name: str) -> int:
         removed += got
         if got < DROP_BATCH:
             break
-    return removed + _drop_in_batches(store, cid, [node_id_prefix(label, name) for label in _UNDER_COLLECTION],
-                                      name)
+    removed += _drop_in_batches(store, cid, prefixes, name)
+    left = _count_elements(store, codes) + int(store.run("count_under", prefixes=prefixes, name=name)[0]["n"])
+    _check_drop(f"drop of collection {name!r}", before, removed, left)
+    return removed
+
+
+def _count_elements(store: GraphStore, codes: list[int]) -> int:
+    return sum(int(store.run("elements_of_codes", codes=part)[0]["n"]) for part in
+               (codes[i:i + 10_000] for i in range(0, len(codes), 10_000)))
+
+
+def _check_drop(what: str, before: int, removed: int, left: int) -> None:
+    """A drop's receipt: the nodes it removed against those it found, and none left behind."""
+    from .receipts import check_receipt
+
+    check_receipt(what, {"nodes": before, "nodes left": 0}, {"nodes": removed, "nodes left": left}, "removed",
+                  "drop it again")
 
 
 #: Nodes removed per transaction by a drop.
@@ -429,9 +454,13 @@ def drop_study(store: GraphStore, collection: str, study: str) -> int:
     """Remove a study of a collection with its routes and steps, in bounded batches (the study is INCOMPLETE
     until the last one); returns the nodes removed.  Models learned from it stay (an element route model then finds no steps)."""
     stid = node_id("Study", collection, study)
-    store.run("mark_study_dropping", id=stid)  # INCOMPLETE until the last batch
-    removed = _drop_in_batches(store, stid, [node_id_prefix("Route", collection, study),
-                                             node_id_prefix("Step", collection, study)], None)
-    if not removed:
+    prefixes = [node_id_prefix("Route", collection, study), node_id_prefix("Step", collection, study)]
+    if not store.run("study_state", study=stid):
         raise UnknownNodeError(f"no study {study!r} of collection {collection!r} in the store")
+    before = int(store.run("count_under", prefixes=prefixes, name="")[0]["n"]) + 1
+    store.run("mark_study_dropping", id=stid)  # INCOMPLETE until the last batch
+    removed = _drop_in_batches(store, stid, prefixes, None)
+    left = int(store.run("count_under", prefixes=prefixes, name="")[0]["n"]) + len(store.run("study_state",
+                                                                                            study=stid))
+    _check_drop(f"drop of study {study!r}", before, removed, left)
     return removed
