@@ -80,7 +80,7 @@ def measures_page() -> str:
             aliases = sorted(a for a, c in reg.items() if c is cls and a != name)
             params = "<br>".join(
                 f"`{k}={_fmt(p.default if p.default is not None else getattr(cls, f'DEFAULT_{k.upper()}', None))}`"
-                + (f": {p.desc}" if p.desc else "")
+                + (f": {p.desc}" if p.desc else "") + (f" (in {p.range})" if p.range else "")
                 for k, p in cls.SUPPORTED_PARAMS.items() if k not in (getattr(cls, "BRACKET", None), cls.AT_PARAM))
             desc = cls.DESCRIPTION.replace("|", "\\|")
             if aliases:

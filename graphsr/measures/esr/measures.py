@@ -64,8 +64,8 @@ SRiR = _declare("SRiR", "E[Hits] / T_rel (ESR Eq 19)", "length")
 SRiP2 = _declare("SRiP2", "(E[Hits] + E[Near-misses]) / size of the first k trees (ESR Eq 30)", "length",
                  bounds=None)
 SRiR2 = _declare("SRiR2", "(E[Hits] + E[Near-misses]) / T_rel (ESR Eq 31)", "length", bounds=None)
-_LM = {"l": Param(float, 1.0, "desired recall (above 0)", range="(0, inf)"),
-       "m": Param(float, 10.0, "desired effort in ranks (above 0)", range="(0, inf)")}
+_LM = {"l": Param(float, 1.0, "desired recall", range="(0, inf)"),
+       "m": Param(float, 10.0, "desired effort in ranks", range="(0, inf)")}
 NSRCG = _declare("NSRCG", "E[Hits]@k / (k l recall-base / m) (ESR Eq 23-25)", "length", _LM, bounds=None)
 NSRCG2 = _declare("NSRCG2", "(E[Hits] + E[Near-misses])@k / (k l recall-base / m) (ESR Eq 32-34)", "length", _LM,
                   bounds=None)

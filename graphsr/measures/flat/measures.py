@@ -161,7 +161,7 @@ class _IPrec(_Flat):
                    "iprec_at_recall_x)")
     CUTOFF = "none"
     AT_PARAM = "recall"
-    SUPPORTED_PARAMS = {"recall": Param(float, None, "recall level in [0, 1] (IPrec@0.5)", range="[0, 1]"),
+    SUPPORTED_PARAMS = {"recall": Param(float, None, "recall level (IPrec@0.5)", range="[0, 1]"),
                         "rel": _REL, "judged_only": _JUDGED}
 
     def validate(self) -> "Measure":

@@ -140,7 +140,7 @@ class _Level(_Passage):
     """A measure read at a recall level ``x`` in [0, 1]."""
 
     BRACKET = "x"
-    EXTRA_PARAMS = {"x": Param(float, None, "recall level in [0, 1]", range="[0, 1]")}
+    EXTRA_PARAMS = {"x": Param(float, None, "recall level", range="[0, 1]")}
 
     def validate(self) -> "Measure":
         super().validate()

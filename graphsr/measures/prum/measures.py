@@ -69,7 +69,7 @@ class _PRUM(_PRUMMeasure):
     DESCRIPTION = "precision when the user wants r ideal elements, or at recall level x (PRUM Eq 5-8)"
     BRACKET = "x"
     SUPPORTED_PARAMS = {"r": Param(int, 1, "ideal elements the user wants", range="[1, inf)"),
-                        "x": Param(float, None, "recall level in (0, 1]: r = ceil(x |I|)", range="(0, 1]"), **_COMMON}
+                        "x": Param(float, None, "recall level: r = ceil(x |I|)", range="(0, 1]"), **_COMMON}
 
     def validate(self) -> "Measure":
         super().validate()

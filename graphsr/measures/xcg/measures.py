@@ -22,8 +22,8 @@ __all__ = ["GRP", "GRPng", "xCG", "nxCG", "ep", "MAep"]
 
 _QUANT = Param(str, None, "quantisation of (e, s) assessments: strict | gen (generalised) | sog | 33:1/23:0.9/... "
                           "(default gen)", canonical_quantisation)
-_X = Param(float, None, "recall level in (0, 1]", range="(0, 1]")
-_XCG = {"quant": _QUANT, "alpha": Param(float, 1.0, "overlap tolerance in [0, 1] (1: a seen result earns 0)", range="[0, 1]"),
+_X = Param(float, None, "recall level", range="(0, 1]")
+_XCG = {"quant": _QUANT, "alpha": Param(float, 1.0, "overlap tolerance (1: a seen result earns 0)", range="[0, 1]"),
         "ideal": Param(str, "kazai", "ideal recall-base: kazai | piwowarski | assessed")}
 
 
