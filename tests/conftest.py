@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,26 @@ def memberships(store, kind: str) -> int:
 
     prop = membership_property(kind)  # a fixed name from graphsr's list, never user text
     return int(store.read_query(f"MATCH (e:Element) WHERE e.{prop} IS NOT NULL RETURN count(e) AS n")[0]["n"])
+
+
+@contextmanager
+def small_tmpfs(directory: Path, size: str):
+    """A tmpfs of ``size`` (``8m``, ``256k``) mounted at ``directory`` (made) for the block: a real full disk.
+    Skips where it cannot be mounted (it needs root; CI runs as root)."""
+    import os
+    import subprocess
+
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root (CI runs as root)")
+    directory.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(directory)],
+                          capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
+    try:
+        yield directory
+    finally:
+        subprocess.run(["umount", "-l", str(directory)], capture_output=True)
 
 
 def write(path: Path, text: str) -> Path:

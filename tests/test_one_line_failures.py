@@ -67,21 +67,16 @@ def test_demo_refuses_an_output_that_is_a_file_before_it_works(tmp_path):
 
 @pytest.mark.slow
 def test_an_export_onto_a_full_disk_is_one_line_and_keeps_nothing(tmp_path):
-    if os.geteuid() != 0:
-        pytest.skip("mounting a tmpfs needs root (CI runs as root)")
-    mnt = tmp_path / "small"
-    mnt.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mnt)], capture_output=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
+    from .conftest import small_tmpfs
+
     url = f"local:{tmp_path / 'store'}"
-    try:
-        assert cli("store", "load", S["collection"], "--store", url, "--name", "plays", "--elements", "all",
-                   "--no-progress").returncode == 0
-        err = one_line(cli("store", "export", mnt / "out", "--store", url, "--collection", "plays",
-                           "--no-progress"), 3)
-        assert f"cannot write the export to {mnt / 'out'} (No space left on device); nothing was kept" in err
-        assert list(mnt.iterdir()) == []
-    finally:
-        cli("store", "stop", "--store", url)
-        subprocess.run(["umount", "-l", str(mnt)], capture_output=True)
+    with small_tmpfs(tmp_path / "small", "256k") as mnt:
+        try:
+            assert cli("store", "load", S["collection"], "--store", url, "--name", "plays", "--elements", "all",
+                       "--no-progress").returncode == 0
+            err = one_line(cli("store", "export", mnt / "out", "--store", url, "--collection", "plays",
+                               "--no-progress"), 3)
+            assert f"cannot write the export to {mnt / 'out'} (No space left on device); nothing was kept" in err
+            assert list(mnt.iterdir()) == []
+        finally:
+            cli("store", "stop", "--store", url)

@@ -75,17 +75,10 @@ def test_a_kept_running_server_killed_after_each_write_command_keeps_the_data(tm
 @pytest.fixture
 def small_fs(tmp_path):
     """A 8 MB tmpfs (root only)."""
-    if os.geteuid() != 0:
-        pytest.skip("mounting a tmpfs needs root (CI runs as root)")
-    mnt = tmp_path / "small"
-    mnt.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(mnt)], capture_output=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
-    try:
+    from .conftest import small_tmpfs
+
+    with small_tmpfs(tmp_path / "small", "8m") as mnt:
         yield mnt
-    finally:
-        subprocess.run(["umount", "-l", str(mnt)], capture_output=True)
 
 
 def _fill(mnt: Path, leave_kb: int = 40) -> Path:
