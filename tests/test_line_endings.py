@@ -123,3 +123,21 @@ def test_an_endless_line_or_binary_data_is_one_error(tmp_path, capsys, monkeypat
         code = main(argv)
         err = capsys.readouterr().err
         assert code == 2 and err.count("\n") == 1 and message in err and str(bad) in err, err
+
+
+@pytest.mark.parametrize("argv", [
+    ["eval", "{qrels}", "/dev/zero"],
+    ["eval", "/dev/urandom", "{run}"],
+    ["eval", "{qrels}", "{run}", "--collection", "{collection}", "--routes", "/dev/zero", "-m", "ESRP@5"],
+], ids=["run-dev-zero", "qrels-dev-urandom", "routes-dev-zero"])
+def test_endless_inputs_are_one_line_not_exhausted_memory(argv):
+    """The trial's MemoryErrors, as it ran them: real processes reading endless devices."""
+    import subprocess
+    import sys
+
+    m = sample("mobydick")
+    args = [a.format(qrels=m["qrels"], run=m["runs"][2], collection=m["collection"]) for a in argv]
+    proc = subprocess.run([sys.executable, "-m", "graphsr", *args], capture_output=True, text=True, timeout=120)
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2 and len(lines) == 1, proc.stderr
+    assert "expected a text file of lines, got a NUL byte" in lines[0]
