@@ -133,10 +133,13 @@ def iter_fields(path: str | os.PathLike, error: type[GraphsrInputError]) -> Iter
                 yield lineno, fields
 
 
-def read_bytes(path: str | os.PathLike, error: type[GraphsrInputError]) -> bytes:
+def read_bytes(path: str | os.PathLike, error: type[GraphsrInputError]) -> bytearray:
     """The file's bytes (through gzip for ``.gz``), without a UTF-8 byte order mark, every line ending LF
-    (:func:`iter_blocks`)."""
-    return b"".join(iter_blocks(path, error, block=16 << 20))
+    (:func:`iter_blocks`), in one buffer grown block by block (no second copy of the file at the end)."""
+    data = bytearray()
+    for block in iter_blocks(path, error, block=16 << 20):
+        data += block
+    return data
 
 
 def scanned(scan, function: str, *args):
