@@ -153,19 +153,17 @@ def test_large_runs_are_ranked_a_few_topics_at_a_time_as_in_one_sort(layout):
 
 
 def _as_file(lines, path):
-    """The element run file of frame lines (topic, doc, score, xpath): results ranked by score, then document,
-    descending (the frames' rule), one rank per result, nodes in the given order."""
-    groups: dict = {}
-    for t, d, s, x in lines:
-        groups.setdefault((t, d, s), []).append(x)
+    """The element run file of frame lines (topic, doc, score, xpath) without a rank column: every line a result
+    of its own (never merged), ranked by score, then document, both descending, then in the given order."""
     order = {t: k for k, t in enumerate(dict.fromkeys(t for t, _, _, _ in lines))}
-    ranked = sorted(groups, key=lambda g: (order[g[0]], -g[2], [-ord(c) for c in g[1]] + [0]))
+    ranked = sorted(range(len(lines)), key=lambda k: (order[lines[k][0]], -lines[k][2],
+                                                      [-ord(c) for c in lines[k][1]] + [0], k))
     rank: dict = {}
     with open(path, "w") as out:
-        for t, d, s in ranked:
+        for k in ranked:
+            t, d, s, x = lines[k]
             rank[t] = rank.get(t, 0) + 1
-            for x in groups[(t, d, s)]:
-                out.write(f"{t} Q0 {d} {rank[t]} {s!r} sys {x}\n")
+            out.write(f"{t} Q0 {d} {rank[t]} {s!r} sys {x}\n")
 
 
 @settings(max_examples=150, deadline=None)
@@ -174,9 +172,9 @@ def _as_file(lines, path):
                           st.sampled_from(["/a[1]", "/a", "/a[1]/b[1]", "/a[1]/b[2]", "/a/b[2]", "/a[1]/c[1]"])),
                 min_size=1, max_size=25))
 def test_element_frames_become_the_runs_their_files_read_as(tmp_path_factory, lines):
-    """An element run given as columns (DataFrames, records) is grouped and ranked into columns: the same tree
-    results as the equivalent element run file, or the same refusal (a node twice in one result, one result at
-    two scores)."""
+    """An element run given as columns without ranks (a DataFrame with no rank column) is ranked into columns,
+    every line a result of its own: the same tree results as the equivalent element run file (one rank per line),
+    or the same refusal (one result at two ranks)."""
     import pandas as pd
 
     from graphsr.errors import DuplicateResultError

@@ -11,10 +11,15 @@
 * paths (element, TREC or FOL files, detected) and graphsr's own objects,
   which pass through.
 
-DataFrame, dict and record runs are ranked as trec_eval ranks them (score
-descending, ties by ``doc_id`` descending).  Without an ``xpath`` a result is
-its whole document (the node ``/doc[1]``): plain documents are single
-elements.  A shape that is none of these gets one
+DataFrame, dict and record runs of documents are ranked as trec_eval ranks
+them (score descending, ties by ``doc_id`` descending; a ``rank`` column is
+not read, as trec_eval reads none).  Without an ``xpath`` a result is its
+whole document (the node ``/doc[1]``): plain documents are single elements.
+A DataFrame of element lines (an ``xpath`` column) means what a run file
+means: with a ``rank`` column, the rows of a topic that share a rank are one
+tree result, in rank order (PyTerrier's 0-based ranks included); without one,
+every row is a result of its own, ranked by score, then ``doc_id``, both
+descending, then in row order.  A shape that is none of these gets one
 :class:`~graphsr.errors.GraphsrInputError` line.
 """
 
@@ -321,7 +326,8 @@ def as_run(run, name: str = "run", vocabulary=None):
 
             return Run.from_columns(_frame_columns_of(run, "score", "a run", vocabulary), name, None, (name,))
         return run_from_columns(_strings(run["query_id"]), _strings(run["doc_id"]),
-                                _floats(run["score"], "a run", "score"), _strings(run["xpath"]), name)
+                                _floats(run["score"], "a run", "score"), _strings(run["xpath"]), name,
+                                ranks=run["rank"].tolist() if "rank" in run.columns else None)
     if isinstance(run, (bytes, int, float)) or run is None:
         raise GraphsrInputError(f"a run: expected {_RUN_SHAPES}; got {type(run).__name__}")
     triples = _records(run, ("query_id", "doc_id", "score"), "a run", _RUN_SHAPES)

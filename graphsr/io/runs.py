@@ -18,7 +18,7 @@ from ..model.document import PLAIN_DOCUMENT_NODE, quoted
 from ..model.run import Run, RunRow
 from .sniff import xpath_like
 
-__all__ = ["read_run", "write_run"]
+__all__ = ["read_run", "write_run", "RankOrderWarning"]
 
 
 def read_run(path: str | os.PathLike, name: str | None = None, vocabulary=None) -> Run:
@@ -247,17 +247,22 @@ def _document_run(scanned, index: tuple[dict, dict], path, name: str | None) -> 
 
 def run_from_columns(topics: list[str], docids: list[str], scores: list[float], xpaths: list[str] | None,
                      name: str, source: str | None = None, run_ids: tuple[str, ...] | None = None,
-                     empty_topics: tuple[str, ...] = ()) -> Run:
-    """A run ranked as trec_eval ranks documents, from per-line columns, into columns (no object per line or
-    result): the lines of a (topic, document, score) form one result (their XPaths its nodes, in the given
-    order; None: plain documents); per topic by score, then document, both descending.
+                     empty_topics: tuple[str, ...] = (), ranks=None) -> Run:
+    """A run from per-line columns (a DataFrame's, records'), into columns (no object per line or result).
+
+    Without ``xpaths`` each line is a whole document, ranked as trec_eval ranks documents (score, then document
+    name, both descending; ``ranks`` is not read, as trec_eval reads no rank).  With ``xpaths`` (element lines)
+    the lines mean what a run file's lines mean: given ``ranks``, the lines of a topic that share a rank are one
+    tree result, ranked by rank (where the scores order the results otherwise, the ranks are followed and a
+    :class:`RankOrderWarning` says so once); without ``ranks`` each line is a result of its own, ranked by score,
+    then document name, both descending, then in the given order -- never merged with another line.
 
     Raises
     ------
     RunFormatError
-        For a malformed XPath.
+        For a malformed XPath, or a rank that is not an integer.
     DuplicateResultError
-        For a node twice in one result, or one result (document and nodes) at two scores.
+        For a node twice in one result, or one result at two ranks.
     """
     run_ids = (name,) if run_ids is None else run_ids
     if xpaths is None:  # whole documents: columns, ranked when scored
@@ -267,7 +272,6 @@ def run_from_columns(topics: list[str], docids: list[str], scores: list[float], 
                                 source, run_ids)
     if empty_topics:  # (element runs name their topics by their lines)
         raise ValueError("empty_topics applies to whole-document runs (xpaths=None)")
-    from ..errors import DuplicateResultError
     from ..model.columns import ElementColumns, codes_of, name_order
     from ..model.document import canonical_xpath
 
@@ -284,29 +288,57 @@ def run_from_columns(topics: list[str], docids: list[str], scores: list[float], 
     doc_names, doc = codes_of(docids)
     score = np.asarray(scores, dtype=float)
     n = len(topic)
+    if ranks is not None:  # as a run file: lines sharing (topic, rank) are one result, in rank order
+        rank = _integer_ranks(ranks, where)
+        _warn_if_scores_disagree(topic, rank, score, topic_names, name)
+        columns = ElementColumns(topic_names, doc_names, list(canonical), topic, doc, rank, score, path, None)
+        return Run.from_element_columns(columns, name, source, run_ids)
+    # a result per line: per topic by score, then document name, both descending, then in the given order
     doc_rank = np.empty(len(doc_names), dtype=np.int64)
     doc_rank[name_order(doc_names)] = np.arange(len(doc_names))
-    # results: the lines of one (topic, document, score), nodes in file order; per topic by score, then
-    # document name, both descending
     order = np.lexsort((np.arange(n), -doc_rank[doc], -score, topic))
-    t, d, sc, pa = topic[order], doc[order], score[order], path[order]
-    new = np.r_[True, (t[1:] != t[:-1]) | (d[1:] != d[:-1]) | (sc[1:] != sc[:-1])] if n else np.zeros(0, bool)
-    result = np.cumsum(new) - 1
-    line_result = np.empty(n, dtype=np.int64)
-    line_result[order] = result
-    twice = _first_repeat(line_result * np.int64(max(len(canonical), 1)) + path)  # in file order
-    if twice is not None:
-        k = int(twice)
-        raise DuplicateResultError(f"{where}topic {topic_names[topic[k]]}: node {doc_names[doc[k]]} "
-                                   f"{list(canonical)[path[k]]} appears twice in one result (same document and "
-                                   "score); expected each node once")
+    t = topic[order]
     first_of_topic = np.r_[True, t[1:] != t[:-1]] if n else np.zeros(0, bool)
-    starts = np.flatnonzero(new)
-    topic_first_result = np.maximum.accumulate(np.where(first_of_topic[starts], np.arange(len(starts)), 0))
-    rank = (np.arange(len(starts)) - topic_first_result + 1)[result]
-    _check_same_result_twice(t, d, sc, pa, new, result, topic_names, doc_names, list(canonical), where)
-    columns = ElementColumns(topic_names, doc_names, list(canonical), t, d, rank, sc, pa, None)
+    start = np.maximum.accumulate(np.where(first_of_topic, np.arange(n), 0))
+    rank = np.empty(n, dtype=np.int64)
+    rank[order] = np.arange(n) - start + 1
+    columns = ElementColumns(topic_names, doc_names, list(canonical), topic, doc, rank, score, path, None)
     return Run.from_element_columns(columns, name, source, run_ids, by_score=True)
+
+
+class RankOrderWarning(UserWarning):
+    """An element run's ranks order its results otherwise than its scores do: graphsr follows the ranks."""
+
+
+def _integer_ranks(ranks, where: str) -> np.ndarray:
+    """A rank column as integers (1.0 is 1; 1.5, nan or a name are refused)."""
+    try:
+        values = np.asarray(ranks, dtype=float)
+    except (TypeError, ValueError):
+        raise RunFormatError(f"{where}expected integer ranks (lines sharing a rank form one tree result)") from None
+    bad = ~np.isfinite(values) | (values != np.round(values)) | (np.abs(values) > 1e18)
+    if bad.any():
+        k = int(np.flatnonzero(bad)[0])
+        raise RunFormatError(f"{where}expected integer ranks (lines sharing a rank form one tree result), got "
+                             f"{ranks[k]!r} in row {k + 1}")
+    return values.astype(np.int64)
+
+
+def _warn_if_scores_disagree(topic: np.ndarray, rank: np.ndarray, score: np.ndarray, topic_names, name: str):
+    """One :class:`RankOrderWarning` if, in some topic, a later rank has a higher score than an earlier one."""
+    import warnings
+
+    if len(topic) < 2:
+        return
+    order = np.lexsort((rank, topic))
+    t, r, s = topic[order], rank[order], score[order]
+    later = (t[1:] == t[:-1]) & (r[1:] > r[:-1]) & (s[1:] > s[:-1])
+    if later.any():
+        k = int(np.flatnonzero(later)[0])
+        topics = len(np.unique(t[1:][later]))
+        warnings.warn(f"run {name!r}: its ranks order the results otherwise than its scores in {topics} topic(s) "
+                      f"(topic {topic_names[t[k]]}: rank {r[k + 1]} has score {s[k + 1]:g}, above rank {r[k]}'s "
+                      f"{s[k]:g}); graphsr follows the ranks, as a run file's", RankOrderWarning, stacklevel=4)
 
 
 def _first_repeat(key: np.ndarray):
