@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-HEAVY = ("pandas", "matplotlib", "pyarrow", "networkx", "neo4j", "falkordb", "redis", "lxml")
+HEAVY = ("pandas", "matplotlib", "pyarrow", "networkx", "neo4j", "falkordb", "redis", "lxml", "ir_measures")
 
 
 def _imported(args: list[str], cwd) -> set[str]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from .._interop import measure_base
 from .._ranges import admits, interval
 from ..errors import MeasureNameError
 
@@ -48,8 +49,9 @@ class Param:
         return admits(self.range, v)
 
 
-class Measure:
-    """Base class of every measure.
+class Measure(measure_base()):
+    """Base class of every measure (an ``ir_measures.Measure`` where ir_measures is installed:
+    :mod:`graphsr._interop`).
 
     Subclasses set ``NAME``, ``DESCRIPTION``, ``SUPPORTED_PARAMS``,
     ``CUTOFF`` (``'optional'``, ``'required'`` or ``'none'``) and ``FAMILY``
@@ -80,6 +82,7 @@ class Measure:
     ANY_SCALE: ClassVar[bool] = False
 
     def __init__(self, cutoff: int | None = None, **params: Any):
+        self.validated = True  # (ir_measures' flag: a graphsr measure is checked as it is built)
         if cutoff is not None:
             if self.CUTOFF == "none":
                 raise MeasureNameError(f"{self.NAME} takes no @cutoff")
@@ -118,7 +121,45 @@ class Measure:
         return self(**extra).validate() if extra else self
 
     def __getitem__(self, key: str) -> Any:
-        return self.params[key]
+        """A parameter's value.  Where ir_measures is installed it answers as ir_measures' measures do, so that
+        its providers read graphsr's measures as their own: a measure ir_measures also has (P, nDCG, AP...)
+        answers as that measure of the same parameters (``P@10["rel"]`` is 1, ``["cutoff"]`` 10); any other
+        answers its own parameters and cut-off, and a parameter it does not take is ir_measures' "not provided"
+        (its providers then find the measure unsupported rather than crash).  Without ir_measures: the
+        parameters the measure takes, else KeyError."""
+        if _IR_BASE is object:
+            return self.params[key]
+        twin = self._twin()
+        if twin is not None and key in twin.SUPPORTED_PARAMS:
+            return twin[key]
+        if key in self.params:
+            return self.params[key]
+        if key == "cutoff" and self.cutoff is not None:
+            return self.cutoff
+        from ir_measures.providers.base import NOT_PROVIDED
+
+        return NOT_PROVIDED
+
+    def _twin(self):
+        """ir_measures' own measure of this name and parameters, or None where it has none."""
+        from ir_measures.measures import registry as ir_registry
+
+        if self.NAME not in ir_registry:  # most of graphsr's measures have none: SRP, MAgP, PRUM...
+            return None
+        text = repr(self)
+        if text not in _TWINS:
+            base = ir_registry[self.NAME]
+            given = {k: v for k, v in self.params.items() if v is not None and k in self.given}
+            if self.cutoff is not None:
+                given["cutoff"] = self.cutoff
+            twin = None
+            if set(given) <= set(base.SUPPORTED_PARAMS):  # (a parameter ir_measures' lacks: another measure)
+                for k, v in given.items():  # as ir_measures types them: rel=2, not 2.0
+                    if base.SUPPORTED_PARAMS[k].dtype is int and isinstance(v, float) and v.is_integer():
+                        given[k] = int(v)
+                twin = base(**given)
+            _TWINS[text] = twin
+        return _TWINS[text]
 
     # -- canonical form ----------------------------------------------------
     def __repr__(self) -> str:
@@ -134,7 +175,12 @@ class Measure:
         return repr(self)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Measure) and repr(self) == repr(other)
+        if isinstance(other, Measure):
+            return repr(self) == repr(other)
+        if _IR_BASE is not object and isinstance(other, _IR_BASE):  # ir_measures' own: equal when it means this
+            twin = self._twin()
+            return repr(self) == repr(other) or (twin is not None and twin == other)
+        return False
 
     def __hash__(self) -> int:
         return hash(repr(self))
@@ -176,6 +222,13 @@ class Measure:
     def aggregator(self) -> "MeasureAggregator":
         """ir_measures' aggregator: ``add(value)`` per topic, then ``result()`` (:meth:`aggregate`)."""
         return MeasureAggregator(self)
+
+
+#: ir_measures' own measure of each canonical name met (None: it has none).
+_TWINS: dict[str, Any] = {}
+
+#: The base class graphsr's measures were built on (ir_measures.Measure, or object).
+_IR_BASE = Measure.__mro__[1]
 
 
 class MeasureAggregator:
