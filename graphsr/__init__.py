@@ -38,6 +38,7 @@ _LAZY = {
     "FOLRun": "graphsr.model",
     "Results": "graphsr.evaluation",
     "calc_aggregate": "graphsr.api",
+    "bind": "graphsr.api",
     "iter_calc": "graphsr.api",
     "calc_frame": "graphsr.api",
     "as_qrels": "graphsr.api",

@@ -41,7 +41,7 @@ from typing import Iterator, NamedTuple
 
 from .io.frames import as_qrels, as_run
 
-__all__ = ["Metric", "MeasureDict", "as_qrels", "as_run", "calc_aggregate", "iter_calc", "calc_frame"]
+__all__ = ["Metric", "MeasureDict", "as_qrels", "as_run", "bind", "calc_aggregate", "iter_calc", "calc_frame"]
 
 
 class Metric(NamedTuple):
@@ -135,6 +135,21 @@ def _evaluate(measures, qrels, runs, collection, model, all_topics):
             for m, values in result.values.items():
                 values[lacking] = m.DEFAULT
     return res
+
+
+def bind(measure, context):
+    """``measure`` (a name, a graphsr or an ir_measures measure) carrying ``context`` wherever it goes, ir_measures
+    and PyTerrier's ``pt.Experiment`` included (see :meth:`graphsr.measures.base.Measure.bind`).
+
+    >>> import graphsr
+    >>> s = graphsr.sample("mobydick")
+    >>> srp = graphsr.bind("SRP@10", graphsr.load_collection(s["collection"], ["p*|c"]).context("p*|c:length"))
+    >>> srp, srp @ 5
+    (SRP@10[p*|c:length], SRP@5[p*|c:length])
+    """
+    from .measures.parse import parse_measure
+
+    return parse_measure(measure).bind(context)
 
 
 def calc_frame(measures, qrels, runs, collection=None, model: str | None = None, all_topics: bool = True):

@@ -115,20 +115,21 @@ def evaluate(qrels, runs, measures, context: ScoringContext | None = None, *, al
     runs = [as_run(r, f"run{k}" if len(runs) > 1 else "run", vocabulary=qrels) for k, r in enumerate(runs)]
     requests = trec_counts(parse_requests(measures), qrels)
     ms: list[Measure] = list(dict.fromkeys(r.measure for r in requests))
-    if context is None:
-        context = _default_context(qrels, runs, ms)
+    unbound = [m for m in ms if m.context is None]
+    if context is None and unbound:
+        context = _default_context(qrels, runs, unbound)
     options = {k: v for k, v in (("order", order), ("lenient", lenient), ("unknown", unknown)) if v is not None}
-    if options:
-        context = replace(context, **options)
-    groups: dict[str, list[Measure]] = {}
+    groups: dict[tuple, tuple] = {}  # a family's measures under one context: the given one, or a bound measure's
     for m in ms:
-        groups.setdefault(m.FAMILY, []).append(m)
+        own = m.context if m.context is not None else context
+        groups.setdefault((m.FAMILY, id(own)), (own, []))[1].append(m)
     shared = Scratch()
     evaluators = []
-    for family_measures in groups.values():
+    for own, family_measures in groups.values():
+        own = replace(own, **options) if options else own
         provider = provider_of(family_measures[0])
-        provider.check(family_measures, qrels, runs, context)
-        evaluators.append(provider.evaluator(family_measures, qrels, context, shared))
+        provider.check(family_measures, qrels, runs, own)
+        evaluators.append(provider.evaluator(family_measures, qrels, own, shared if own is context else Scratch()))
     out, errors = [], []
     judged = qrels.topics
     for run, label in zip(runs, run_labels(runs)):

@@ -103,15 +103,34 @@ class Measure(measure_base()):
         self.params = values
         self.given = frozenset(k for k, v in params.items() if v is not None)  # named, not defaulted
 
+    #: The scoring context a bound measure carries (:meth:`bind`): its collection and navigation models.
+    context: Any = None
+
     # -- ir_measures-style construction ------------------------------------
     def __call__(self, **params: Any) -> "Measure":
-        return type(self)(cutoff=self.cutoff, **{**{k: self.params[k] for k in self.given}, **params})
+        return self._bound(type(self)(cutoff=self.cutoff, **{**{k: self.params[k] for k in self.given}, **params}))
 
     def __matmul__(self, at: Any) -> "Measure":
         given = {k: self.params[k] for k in self.given}
         if self.AT_PARAM != "cutoff":
-            return type(self)(cutoff=self.cutoff, **{**given, self.AT_PARAM: at})
-        return type(self)(cutoff=at, **given)
+            return self._bound(type(self)(cutoff=self.cutoff, **{**given, self.AT_PARAM: at}))
+        return self._bound(type(self)(cutoff=at, **given))
+
+    def bind(self, context) -> "Measure":
+        """This measure carrying ``context`` (a :class:`~graphsr.measures.provider.ScoringContext`: the collection's
+        documents and navigation models, e.g. ``graphsr.load_collection(path, ["p*|c"]).context("p*|c:length")``)
+        wherever it goes: through ``@k`` and parameters, :func:`graphsr.evaluate` and :func:`graphsr.calc_aggregate`
+        (which score it under its own context), ``ir_measures.calc_aggregate``/``iter_calc`` and PyTerrier's
+        ``pt.Experiment``, which have no argument for a collection.  Its name shows the model:
+        ``SRP@10[p*|c:length]``."""
+        bound = type(self)(cutoff=self.cutoff, **{k: self.params[k] for k in self.given})
+        bound.context = context
+        return bound
+
+    def _bound(self, other: "Measure") -> "Measure":
+        if self.context is not None:
+            other.context = self.context
+        return other
 
     def with_defaults(self, **params: Any) -> "Measure":
         """The same measure with ``params`` set where the measure takes them and its string left them
@@ -163,6 +182,16 @@ class Measure(measure_base()):
 
     # -- canonical form ----------------------------------------------------
     def __repr__(self) -> str:
+        return self.canonical() + self.bound_suffix()
+
+    def bound_suffix(self) -> str:
+        """``[MODEL]`` for a bound measure (the model its context navigates by), else nothing."""
+        if self.context is None:
+            return ""
+        return f"[{getattr(self.context, 'model_name', '') or 'bound'}]"
+
+    def canonical(self) -> str:
+        """The measure's canonical string (what :func:`parse_measure` reads back), without a binding."""
         shown = [f"{k}={_fmt(v)}" for k, v in self.params.items()
                  if v is not None and v != self.SUPPORTED_PARAMS[k].default and k != self.AT_PARAM]
         s = self.NAME + (f"({','.join(shown)})" if shown else "")

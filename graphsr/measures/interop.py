@@ -62,7 +62,17 @@ def runtime_values(measure, qrels_frame, run_frame):
 
     with bulk():
         qrels, run = as_qrels(qrels_frame), as_run(run_frame)
-        context = plain_context(qrels, [run])
+        context = measure.context
+        if context is None:
+            if not (is_plain(qrels) and is_plain(run)):
+                from ..errors import GraphsrInputError
+
+                raise GraphsrInputError(
+                    f"{measure!r} scores element runs (an xpath column) against their documents' trees, which "
+                    "ir_measures and PyTerrier cannot pass: bind it to a collection first, e.g. "
+                    f"graphsr.bind({measure.canonical()!r}, graphsr.load_collection(PATH, ['p*|c'])"
+                    ".context('p*|c:length'))")
+            context = plain_context(qrels, [run])
         provider = provider_of(measure)
         provider.check([measure], qrels, [run], context)
         topics, _ = select_topics(run.topics, qrels.topics, False)

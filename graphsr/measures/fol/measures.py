@@ -120,7 +120,7 @@ class _Passage(Measure):
                 out.append(f"{k}={_fmt(self[k])}")
         return out
 
-    def __repr__(self) -> str:
+    def canonical(self) -> str:
         s = self.NAME
         if self.BRACKET:
             s += self._bracket()

@@ -82,13 +82,13 @@ class _PRUM(_PRUMMeasure):
             raise MeasureNameError(f"PRUM: r must be a positive number of ideal elements, got {self['r']!r}")
         return self
 
-    def __repr__(self) -> str:
+    def canonical(self) -> str:
         if self["x"] is not None:  # r is not shown when x is given
             params = {k: v for k, v in self.params.items() if k != "r"}
             shown = [f"{k}={_show(v)}" for k, v in params.items()
                      if v is not None and v != self.SUPPORTED_PARAMS[k].default]
             return f"PRUM({','.join(shown)})"
-        return super().__repr__()
+        return super().canonical()
 
 
 class _MAPRUM(_PRUMMeasure):
