@@ -30,7 +30,9 @@ def test_equal_and_hashed_as_ir_measures_equal_measures(name):
             assert all(ours[key].get(g, g) == theirs[key].get(g, g) for g in range(-2, 6)), key
         else:
             assert ours[key] == theirs[key], key
-    assert graphsr.parse_measure("nDCG(dcg=exp-log2)@10") == ir_measures.parse_measure("nDCG(dcg='exp-log2')@10")
+    ours, theirs = graphsr.parse_measure("nDCG(dcg=exp-log2)@10"), ir_measures.parse_measure("nDCG(dcg='exp-log2')@10")
+    # graphsr writes the parameter unquoted and ir_measures' == compares its own strings: equal one way, hashed alike
+    assert ours == theirs and hash(ours) == hash(theirs) and {ours: 1}[theirs] == 1
 
 
 def test_graphsr_only_measures_answer_their_own_parameters():
@@ -84,3 +86,26 @@ def test_ir_measures_own_pipeline_scores_them():
     got = ir_measures.calc_aggregate(ms, q, r)
     want = graphsr.calc_aggregate(ms, q, r)
     assert {str(k): v for k, v in got.items()} == pytest.approx({str(k): v for k, v in want.items()})
+
+
+def test_a_bound_measure_scores_element_frames_inside_ir_measures():
+    """ir_measures.calc_aggregate and iter_calc with a bound SRP@10 on element DataFrames give graphsr's values."""
+    import pandas as pd
+
+    from graphsr.data import sample
+
+    s = sample("shakespeare")
+    rows = [line.split() for line in open(s["qrels"]) if line.strip()]
+    qrels = pd.DataFrame([(t, d, x, float(v)) for t, _, d, x, v in rows],
+                         columns=["query_id", "doc_id", "xpath", "relevance"])
+    path = next(p for p in s["runs"] if p.name == "speeches.run")
+    rows = [line.split() for line in open(path) if line.strip()]
+    run = pd.DataFrame(rows, columns=["query_id", "Q0", "doc_id", "rank", "score", "run_id", "xpath"])
+    run = run.astype({"rank": int, "score": float}).drop(columns=["Q0"])
+    context = graphsr.load_collection(s["collection"], ["p*|c"]).context("p*|c:length")
+    srp = graphsr.bind("SRP@10", context)
+    got = ir_measures.calc_aggregate([srp], qrels, run)[srp]
+    assert round(got, 4) == 0.5447
+    per_topic = {m.query_id: m.value for m in ir_measures.iter_calc([srp], qrels, run)}
+    want = graphsr.evaluate(s["qrels"], [graphsr.read_run(path)], ["SRP@10"], context, all_topics=True)
+    assert per_topic == dict(zip(want.runs[0].topics, want.runs[0].values[graphsr.parse_measure("SRP@10")].tolist()))

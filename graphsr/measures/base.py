@@ -212,7 +212,13 @@ class Measure(measure_base()):
         return False
 
     def __hash__(self) -> int:
-        return hash(repr(self))
+        """The hash of its string, or, for a measure ir_measures also has, of ir_measures' string for it (which
+        writes some parameters otherwise: ``dcg='exp-log2'``), so that equal measures of both hash alike."""
+        h = self.__dict__.get("_hash")
+        if h is None:
+            twin = self._twin() if _IR_BASE is not object and self.context is None else None
+            h = self.__dict__["_hash"] = hash(repr(twin) if twin is not None else repr(self))
+        return h
 
     def aggregate(self, values) -> float:
         """The ``all`` value of per-topic ``values``: their mean, or their sum for ``AGGREGATE = 'sum'``
