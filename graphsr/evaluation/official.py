@@ -25,6 +25,7 @@ from __future__ import annotations
 from ..measures.base import Measure
 from ..measures.parse import parse_measure
 from ..measures.fol import COUNTS, RATIOS, SCORE_PARAM
+from ..measures.fol.params import BEP_DISTANCE, BETA, IRR
 from .results import RunResult
 
 __all__ = ["official_measures", "official_lines", "format_value", "java_double", "CONTEXT_RANKS"]
@@ -33,8 +34,8 @@ CONTEXT_RANKS = (1, 2, 3, 5, 10, 25, 50)
 _FOCUSED_LEVELS = ("0.00", "0.01", "0.05", "0.10")
 
 
-def official_measures(task: str = "focused", beta: float = 0.25, irr: int = 300,
-                      n: float = 500.0) -> list[tuple[str, str, Measure]]:
+def official_measures(task: str = "focused", beta: float = BETA.default, irr: int = IRR.default,
+                      n: float = BEP_DISTANCE.default) -> list[tuple[str, str, Measure]]:
     """``(per-topic name, all name, measure)`` of every line the tool prints for ``task``, in its order
     (``num_q`` aside; a per-topic name of None: the line is printed for ``all`` only)."""
     t = "" if task == "focused" else f"task={task}"

@@ -122,7 +122,6 @@ class FOLQrels(_Named):
     line: np.ndarray
     source: str = ""
     _keys: tuple = field(default=None, repr=False)  # sorted (topic, doc) keys of rows()
-    _judged: np.ndarray = field(default=None, repr=False)
 
     @classmethod
     def from_columns(cls, topic, docid, doc_len, rel_chars, bep, pass_row, pass_start, pass_end, line=None,
@@ -134,13 +133,6 @@ class FOLQrels(_Named):
         return cls(vocab, vocab.topic_codes(topic), vocab.doc_codes(docid), *(
             np.asarray(a, dtype=_I64) for a in (doc_len, rel_chars, bep, pass_row, pass_start, pass_end)),
             line, source)
-
-    @property
-    def judged_topic_codes(self) -> np.ndarray:
-        """The codes of the judged topics, sorted."""
-        if self._judged is None:
-            self._judged = np.flatnonzero(np.bincount(self.topic_code, minlength=len(self.vocab.topics)))
-        return self._judged
 
     def rows(self, topic_code: np.ndarray, doc_code: np.ndarray) -> np.ndarray:
         """Row of each (topic, article) pair given as codes of this vocabulary, -1 where not judged."""

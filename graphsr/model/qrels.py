@@ -118,13 +118,6 @@ class ElementQrels:
             return float(self.columns.value.max(initial=0.0)) if len(self.columns) else 0.0
         return max((v for d in self.judgments.values() for v in d.values()), default=0.0)
 
-    @property
-    def min_rel(self) -> float:
-        """The smallest relevance value assessed (0 if none)."""
-        if self._judgments is None:
-            return float(self.columns.value.min(initial=0.0)) if len(self.columns) else 0.0
-        return min((v for d in self.judgments.values() for v in d.values()), default=0.0)
-
     def above_one(self) -> tuple[str, int | None] | None:
         """Where a relevance value above 1 is first assessed: (topic, line), or None."""
         found = self.outside_unit()

@@ -88,11 +88,6 @@ class LocalServer:
             raise StoreError(f"local store path too long for a unix socket ({len(str(self.socket))} bytes, "
                              f"at most {_SOCKET_MAX}): {self.socket}; choose a shorter PATH")
 
-    def _client(self):
-        import redis
-
-        return redis.Redis(unix_socket_path=str(self.socket), socket_connect_timeout=2, socket_timeout=None)
-
     #: Seconds a ping may take: a server busy past this counts as not answering (yet).
     PING_TIMEOUT = 2.0
 

@@ -90,17 +90,6 @@ def esr_curves_many(x: ESRInputs, cutoffs: list[int] | list[list[int]],
     return _curves(x, [np.asarray(c, dtype=np.int64) for c in cutoffs], rels)
 
 
-def _cumulated(channels: list[tuple[np.ndarray, np.ndarray, np.ndarray]], T: int, cutoffs: np.ndarray) -> np.ndarray:
-    """For each channel ``(topic rows, rank positions, weights)`` and cut-off k: per topic, the sum
-    of the weights at positions < k.  Shape ``(channels, T, len(cutoffs))``.
-
-    Each weight goes to the first cut-off above its position (a bucket), then buckets are
-    cumulated: the work is one pass over the weights plus one over the output.
-    """
-    buckets = _Buckets([(rows, positions) for rows, positions, _ in channels], T, cutoffs)
-    return buckets.cumulated([w for _, _, w in channels])
-
-
 def _prefix_sums(topic: np.ndarray, weight: np.ndarray, T: int, cutoffs: np.ndarray) -> np.ndarray:
     """Per topic and cut-off k, the sum of the weights of the topic's first k items (items topic-major in rank
     order, as results are): one cumulative sum over the items, read at each topic's k-th item.  Shape

@@ -5,20 +5,21 @@ of one article is an article rank; the official tool refuses interleaved
 articles).  Each retrieved article ``a_r`` at rank ``r`` gets a score ``S_r``:
 
 * **RiC** -- the F-measure of its retrieved characters (the union of its
-  passages) against its highlighted ones (Kamps et al.; ``beta`` 0.25 in INEX
-  2007-2010, 1 in the INEX 2006 definition)
+  passages) against its highlighted ones (Kamps et al.; ``beta``: see
+  :mod:`graphsr.measures.fol.params` for INEX 2007-2010's default, 1 in the
+  INEX 2006 definition)
 
   .. math:: F_\beta = \frac{(1 + \beta^2) P R}{\beta^2 P + R};
 
 * **T2I** (tolerance to irrelevance, inex-rules §2) -- a reader goes through the
   article's retrieved passages in document order, then through the rest of
   the article in document order, and stops when ``T`` non-highlighted
-  characters have been read (``T`` = ``irr``, 300 by default):
+  characters have been read (``T`` = ``irr``):
   ``S = rel / (rel + min(irr_read, T))``, the precision of what was read (0 if
   nothing was read).  With ``T = 0`` the score is 1 if the first passage read
   starts strictly inside a highlighted passage, else 0 (inex-rules §2);
 
-* **BiC** -- with ``n`` characters (500 by default), ``(n - |BEP - offset|)/n``
+* **BiC** -- with ``n`` characters, ``(n - |BEP - offset|)/n``
   for the article's result, 0 beyond ``n`` characters or if not relevant.
 
 Non-relevant and unjudged articles score 0.  Then, with ``N_rel`` the
@@ -41,6 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .inputs import SPAN, PassageInputs, covered, highlighted, irrelevant_position
+from .params import BEP_DISTANCE, BETA, IRR
 from .rules import article_blocks
 
 __all__ = ["ArticleRanking", "article_ranking", "generalized"]
@@ -147,8 +149,8 @@ def _t2i(x, row, relevant, seg_article, seg_start, seg_end, tolerance: int) -> n
     return score
 
 
-def article_ranking(x: PassageInputs, task: str = "ric", beta: float = 0.25, irr: int = 300, n: float = 500.0,
-                    lenient: bool = False) -> ArticleRanking:
+def article_ranking(x: PassageInputs, task: str = "ric", beta: float = BETA.default, irr: int = IRR.default,
+                    n: float = BEP_DISTANCE.default, lenient: bool = False) -> ArticleRanking:
     """Score each article rank for ``task`` (``ric``, ``t2i`` or ``bic``) and count per topic.
 
     Interleaving, overlap and repeated BiC results are checked by the caller

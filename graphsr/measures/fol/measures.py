@@ -18,8 +18,9 @@
 Every measure takes ``task``: ``focused`` (the default of iP, MAiP, counts and
 ratios), ``thorough``, ``ric`` (Relevant in Context, the default of gP, gR,
 MAgP), ``t2i`` (RiC scored by tolerance to irrelevance) or ``bic`` (Best in
-Context).  Article scores take ``beta`` (ric, default 0.25), ``irr`` (t2i,
-tolerance in characters, default 300) and ``n`` (bic, default 500); ``gP`` and
+Context).  Article scores take ``beta`` (ric), ``irr`` (t2i, tolerance in
+characters) and ``n`` (bic), declared with their defaults in
+:mod:`graphsr.measures.fol.params`; ``gP`` and
 ``gR`` take ``beyond``: ``last`` (default, the official tool: a topic with
 fewer than k article ranks reports the value at its last one) or ``zero``
 (ranks past the last count as scoring 0, so gP divides by k).  The arithmetic
@@ -57,8 +58,9 @@ RULES_OF_TASK = {"focused": {"overlap"}, "thorough": set(), "ric": {"overlap", "
                  "t2i": {"overlap", "interleave"}, "bic": {"interleave", "repeat"}}
 LENIENT_RULES_OF_TASK = {"focused": set(), "thorough": set(), "ric": {"interleave"}, "t2i": {"interleave"},
                          "bic": {"interleave"}}
-#: The parameter each task's article score reads, with its default.
-SCORE_PARAM = {"ric": ("beta", 0.25), "t2i": ("irr", 300), "bic": ("n", 500.0)}
+#: The parameter each task's article score reads, with its default (declared in graphsr.measures.fol.params).
+SCORE_PARAM = {"ric": ("beta", SCORE_PARAMS["beta"].default), "t2i": ("irr", SCORE_PARAMS["irr"].default),
+               "bic": ("n", SCORE_PARAMS["n"].default)}
 
 COUNTS = ("num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size")
 RATIOS = ("art_prec", "art_rec", "art_f1", "char_prec", "char_rec", "char_f1")
@@ -335,7 +337,7 @@ def compute_fol_family(measures: list[Measure], x: PassageInputs, lenient: bool 
                 else:
                     out[m] = stats.ratios[name]
             continue
-        kw = {"beta": 0.25, "irr": 300, "n": 500.0}
+        kw = {k: p.default for k, p in SCORE_PARAMS.items()}
         kw[SCORE_PARAM[task][0]] = score
         ranking = article_ranking(x, task, lenient=lenient, **kw)
         if ranking.extra_results:
