@@ -127,7 +127,7 @@ def test_names_parse_back():
     for text in ("PRUM", "PRUM(r=3,nav=none)", "PRUM(x=0.5,ideal=kazai,quant=sog)", "MAPRUM(nav=model)"):
         m = parse_measure(text)
         assert parse_measure(str(m)) == m
-    assert str(parse_measure("PRUM[0.25]")) == "PRUM(x=0.25)"
+    assert str(parse_measure("PRUM[0.25]")) == str(parse_measure("PRUM(x=0.25)")) == "PRUM[0.25]"  # one bracket rule
     for bad in ("PRUM(r=2,x=0.5)", "PRUM(x=1.5)", "PRUM(nav=fly)", "PRUM(ideal=best)", "PRUM(quant=33:2)"):
         with pytest.raises(Exception):
             parse_measure(bad)

@@ -73,7 +73,7 @@ def measures_page() -> str:
                   "\n\n| name | definition | parameters | bounds | no run |\n|---|---|---|---|---|\n")
         for name in names:
             cls = reg[name]
-            form = name + (f"[{cls.BRACKET}]" if getattr(cls, "BRACKET", None) else "")
+            form = name + (f"[{cls.BRACKET}]" if cls.BRACKET else "")
             form += {"required": "@k", "optional": "[@k]", "none": ""}[cls.CUTOFF]
             if cls.AT_PARAM != "cutoff":
                 form += "@x"
@@ -81,7 +81,7 @@ def measures_page() -> str:
             params = "<br>".join(
                 f"`{k}={_fmt(p.default if p.default is not None else getattr(cls, f'DEFAULT_{k.upper()}', None))}`"
                 + (f": {p.desc}" if p.desc else "") + (f" (in {p.range})" if p.range else "")
-                for k, p in cls.SUPPORTED_PARAMS.items() if k not in (getattr(cls, "BRACKET", None), cls.AT_PARAM))
+                for k, p in cls.SUPPORTED_PARAMS.items() if k not in (cls.BRACKET, cls.AT_PARAM))
             desc = cls.DESCRIPTION.replace("|", "\\|")
             if aliases:
                 desc += f" (also: {', '.join(f'`{a}`' for a in aliases)})"

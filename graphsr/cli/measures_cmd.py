@@ -13,6 +13,9 @@ import sys
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--family", metavar="NAME", help="only this family (sr, esr, fol, ...)")
+    p.add_argument("--format", choices=["text", "json"], default="text",
+                   help="text (default), or json: every measure with its parameters (name, type, default, "
+                        "choices, range), cut-off rule, bounds and aliases, the machine-readable declaration")
 
 
 def _fmt(v) -> str:
@@ -30,6 +33,12 @@ def run(args: argparse.Namespace) -> int:
     families = providers()
     if args.family and args.family not in families:
         raise GraphsrInputError(f"unknown measure family {args.family!r}; families: {', '.join(families)}")
+    if args.format == "json":
+        import json
+
+        json.dump(declarations(args.family), out, indent=1, ensure_ascii=False)
+        out.write("\n")
+        return 0
     for family, provider in families.items():
         if args.family and family != args.family:
             continue
@@ -41,13 +50,13 @@ def run(args: argparse.Namespace) -> int:
         for name in names:
             cls = reg[name]
             aliases = sorted(a for a, c in reg.items() if c is cls and a != name)
-            form = name + (f"[{cls.BRACKET}]" if getattr(cls, "BRACKET", None) else "")
+            form = name + (f"[{cls.BRACKET}]" if cls.BRACKET else "")
             form += {"required": "@k", "optional": "[@k]", "none": ""}[cls.CUTOFF]
             if cls.AT_PARAM != "cutoff":  # IPrec@0.5: the @ sets a parameter
                 form += "@x"
             params = ", ".join(  # a default of None may be the class's own (e.g. ESR's rel)
                 f"{k}={_fmt(p.default if p.default is not None else getattr(cls, f'DEFAULT_{k.upper()}', None))}"
-                for k, p in cls.SUPPORTED_PARAMS.items() if k not in (getattr(cls, "BRACKET", None), cls.AT_PARAM))
+                for k, p in cls.SUPPORTED_PARAMS.items() if k not in (cls.BRACKET, cls.AT_PARAM))
             out.write(f"  {form:<22} {cls.DESCRIPTION}\n")
             if aliases:
                 out.write(f"  {'':<22} also named: {', '.join(aliases)}\n")
@@ -91,3 +100,26 @@ def _target(name: str):
         return parse_measure(name)
     except Exception:  # noqa: BLE001 -- a measure that needs its parameter
         return name
+
+
+def declarations(family: str | None = None) -> list[dict]:
+    """Every registered measure (of ``family``) as plain data: its name, family, description, cut-off rule, what
+    ``@`` sets, bounds, aliases and parameters (name, type, default, choices, range, description)."""
+    from ..measures import registry
+
+    reg = registry()
+    out = []
+    for name, cls in sorted(reg.items(), key=lambda kv: kv[0].lower()):
+        if cls.NAME != name or (family and cls.FAMILY != family):
+            continue
+        params = []
+        for k, p in cls.SUPPORTED_PARAMS.items():
+            default = p.default if p.default is not None else getattr(cls, f"DEFAULT_{k.upper()}", None)
+            choices = list(getattr(cls, "TASKS", ())) if k == "task" else None
+            params.append({"name": k, "type": p.dtype.__name__, "default": default, "choices": choices,
+                           "range": p.range, "description": p.desc,
+                           "bracket": k == cls.BRACKET, "at": k == cls.AT_PARAM})
+        out.append({"name": name, "family": cls.FAMILY, "description": cls.DESCRIPTION, "cutoff": cls.CUTOFF,
+                    "at": cls.AT_PARAM, "bounds": list(cls.BOUNDS) if cls.BOUNDS else None,
+                    "aliases": sorted(a for a, c in reg.items() if c is cls and a != name), "parameters": params})
+    return out

@@ -73,6 +73,8 @@ class Measure(measure_base()):
     SUPPORTED_PARAMS: ClassVar[dict[str, Param]] = {}
     CUTOFF: ClassVar[str] = "optional"
     AT_PARAM: ClassVar[str] = "cutoff"  # what ``@x`` sets: the cut-off, or a parameter (IPrec@0.5: recall)
+    BRACKET: ClassVar[str | None] = None  # the parameter written in brackets (iP[0.01], GRP[0.5]), if any
+    BRACKET_CUTOFF: ClassVar[bool] = False  # whether NAME[k] reads as NAME@k (the official tool's gP[5])
     FAMILY: ClassVar[str] = ""
     INTEGER: ClassVar[bool] = False
     AGGREGATE: ClassVar[str] = "mean"
@@ -191,14 +193,27 @@ class Measure(measure_base()):
         return f"[{getattr(self.context, 'model_name', '') or 'bound'}]"
 
     def canonical(self) -> str:
-        """The measure's canonical string (what :func:`parse_measure` reads back), without a binding."""
-        shown = [f"{k}={_fmt(v)}" for k, v in self.params.items()
-                 if v is not None and v != self.SUPPORTED_PARAMS[k].default and k != self.AT_PARAM]
-        s = self.NAME + (f"({','.join(shown)})" if shown else "")
+        """The measure's canonical string (what :func:`parse_measure` reads back), without a binding: one rule
+        for every measure, ``NAME[bracket](param=value,...)@at`` -- the bracket parameter (:attr:`BRACKET`) in
+        brackets, the other parameters that differ from their defaults in parentheses, then ``@`` and the
+        cut-off (or the parameter :attr:`AT_PARAM` names)."""
+        shown = self._shown()
+        s = self.NAME + self._bracket() + (f"({','.join(shown)})" if shown else "")
         if self.AT_PARAM != "cutoff":
             at = self.params.get(self.AT_PARAM)
             return s + (f"@{float(at)!r}" if at is not None else "")
         return s + (f"@{self.cutoff}" if self.cutoff is not None else "")
+
+    def _bracket(self) -> str:
+        """``[x]`` for a measure whose :attr:`BRACKET` parameter is set."""
+        x = self.params.get(self.BRACKET) if self.BRACKET else None
+        return "" if x is None else f"[{_fmt(x)}]"
+
+    def _shown(self) -> list[str]:
+        """``param=value`` of the parameters written in parentheses: those that differ from their defaults,
+        but the bracket and ``@`` ones."""
+        return [f"{k}={_fmt(v)}" for k, v in self.params.items()
+                if v is not None and v != self.SUPPORTED_PARAMS[k].default and k not in (self.AT_PARAM, self.BRACKET)]
 
     def __str__(self) -> str:
         return repr(self)

@@ -288,8 +288,8 @@ def _from_match(m: re.Match, text: str, exact: bool) -> Requested:
         raise MeasureNameError(f"{text!r}: give one [value]")
     bracket = m.group("bracket") if m.group("bracket2") is None else m.group("bracket2")
     if bracket is not None:  # Name[value]: the measure's bracket parameter, e.g. iP[0.01]
-        key = getattr(cls, "BRACKET", None)
-        if key is None and not getattr(cls, "BRACKET_CUTOFF", False):
+        key = cls.BRACKET
+        if key is None and not cls.BRACKET_CUTOFF:
             raise MeasureNameError(f"{text!r}: {name} takes no [value]")
         if key is None:  # the official tool's gP[5] is gP@5
             if m.group("cutoff") is not None:

@@ -74,7 +74,6 @@ class _Passage(Measure):
     TASKS: tuple = TASKS
     DEFAULT_TASK = "focused"
     SCORED = False  # reads the article scores (beta, irr, n)
-    BRACKET: str | None = None
     CUTOFF = "none"
 
     def __init_subclass__(cls, **kw):
@@ -122,16 +121,8 @@ class _Passage(Measure):
                 out.append(f"{k}={_fmt(self[k])}")
         return out
 
-    def canonical(self) -> str:
-        s = self.NAME
-        if self.BRACKET:
-            s += self._bracket()
-        shown = self._shown()
-        s += f"({','.join(shown)})" if shown else ""
-        return s + (f"@{self.cutoff}" if self.cutoff is not None else "")
-
-    def _bracket(self) -> str:
-        x = self.params.get(self.BRACKET)
+    def _bracket(self) -> str:  # the official tool's two places for its recall levels: iP[0.10]
+        x = self.params.get(self.BRACKET) if self.BRACKET else None
         if x is None:
             return ""
         on_grid = abs(x * 100 - round(x * 100)) < 1e-9

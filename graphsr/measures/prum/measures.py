@@ -82,24 +82,14 @@ class _PRUM(_PRUMMeasure):
             raise MeasureNameError(f"PRUM: r must be a positive number of ideal elements, got {self['r']!r}")
         return self
 
-    def canonical(self) -> str:
-        if self["x"] is not None:  # r is not shown when x is given
-            params = {k: v for k, v in self.params.items() if k != "r"}
-            shown = [f"{k}={_show(v)}" for k, v in params.items()
-                     if v is not None and v != self.SUPPORTED_PARAMS[k].default]
-            return f"PRUM({','.join(shown)})"
-        return super().canonical()
+    def _shown(self) -> list[str]:  # r is not written when x is given: x sets it
+        shown = super()._shown()
+        return [s for s in shown if not s.startswith("r=")] if self["x"] is not None else shown
 
 
 class _MAPRUM(_PRUMMeasure):
     NAME = "MAPRUM"
     DESCRIPTION = "mean of PRUM over r = 1 .. |I| (PRUM Eq 5)"
-
-
-def _show(v) -> str:
-    from ..base import format_param
-
-    return format_param(v)
 
 
 register(_PRUM)
