@@ -1,7 +1,7 @@
 """The PRUM measures as registered measure objects (PRUM paper, Eq 5-8; see :mod:`.kernel`).
 
 * ``PRUM(r=R)`` -- precision when the user wants ``R`` ideal elements (Eq 5);
-  ``PRUM(x=X)`` (also ``PRUM[X]``) -- at recall level ``X`` in (0, 1], that is
+  ``PRUM[X]`` (also ``PRUM(x=X)``) -- at recall level ``X`` in (0, 1], that is
   ``R = ceil(X |I|)``; ``MAPRUM`` -- the mean of PRUM over ``R = 1 .. |I|``.
 * ``nav``: how the user browses from a consulted element (``P(x -> y)``):
   ``structural`` (Eq 9: the length ratio of nested elements, 0 otherwise, 1
