@@ -38,9 +38,11 @@ def interpolated_precision_curves(results) -> tuple[np.ndarray, dict[str, np.nda
     levels : ndarray of shape (101,)
     curves : dict of run name to ndarray of shape (101,)
     """
+    from ..measures.fol import iP
+
     by_level: dict[int, object] = {}
     for m in results.measures:  # iP on the 0.01 grid, of whichever task comes first
-        if m.NAME == "iP" and abs(m["x"] * 100 - round(m["x"] * 100)) < 1e-9:
+        if type(m) is type(iP) and abs(m["x"] * 100 - round(m["x"] * 100)) < 1e-9:
             by_level.setdefault(round(m["x"] * 100), m)
     missing = [j for j in range(101) if j not in by_level]
     if missing:
@@ -126,7 +128,10 @@ def plot_generalized_precision(results, path: str | os.PathLike, task: str, head
     from .figures import _plt
 
     check_plot_path(path)
-    curve = sorted((m for m in results.measures if m.NAME == "gP" and m.cutoff is not None), key=lambda m: m.cutoff)
+    from ..measures.fol import gP
+
+    curve = sorted((m for m in results.measures if type(m) is type(gP) and m.cutoff is not None),
+                   key=lambda m: m.cutoff)
     if len(curve) < 2:
         raise GraphsrInputError("a generalized precision curve needs gP@k at several k")
     plt = _plt()

@@ -27,6 +27,7 @@ def _fmt(v) -> str:
 def run(args: argparse.Namespace) -> int:
     from ..errors import GraphsrInputError
     from ..measures import providers, registry
+    from ..measures.base import measure_classes
 
     out = sys.stdout
     reg = registry()
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     for family, provider in families.items():
         if args.family and family != args.family:
             continue
-        names = sorted(n for n, cls in reg.items() if cls.FAMILY == family and cls.NAME == n)
+        names = sorted(n for n, cls in measure_classes().items() if cls.FAMILY == family)
         if not names:
             continue
         out.write(f"{provider.TITLE or family} [{family}]: {' or '.join(sorted(provider.ASSESSMENTS))} "
@@ -106,11 +107,12 @@ def declarations(family: str | None = None) -> list[dict]:
     """Every registered measure (of ``family``) as plain data: its name, family, description, cut-off rule, what
     ``@`` sets, bounds, aliases and parameters (name, type, default, choices, range, description)."""
     from ..measures import registry
+    from ..measures.base import measure_classes
 
     reg = registry()
     out = []
-    for name, cls in sorted(reg.items(), key=lambda kv: kv[0].lower()):
-        if cls.NAME != name or (family and cls.FAMILY != family):
+    for name, cls in sorted(measure_classes().items(), key=lambda kv: kv[0].lower()):
+        if family and cls.FAMILY != family:
             continue
         params = []
         for k, p in cls.SUPPORTED_PARAMS.items():

@@ -23,7 +23,7 @@ from .._interop import measure_base
 from .._ranges import admits, interval
 from ..errors import MeasureNameError
 
-__all__ = ["Param", "Measure", "register", "registry", "format_param", "FAMILY_PACKAGES"]
+__all__ = ["Param", "Measure", "register", "registry", "measure_classes", "format_param", "FAMILY_PACKAGES"]
 
 
 @dataclass(frozen=True)
@@ -382,3 +382,8 @@ def registry() -> dict[str, type[Measure]]:
     for package in FAMILY_PACKAGES:
         importlib.import_module(f"{__package__}.{package}")
     return dict(_REGISTRY)
+
+
+def measure_classes() -> dict[str, type[Measure]]:
+    """Every registered measure once, by its own name (aliases left out)."""
+    return {cls.NAME: cls for cls in dict.fromkeys(registry().values())}

@@ -23,8 +23,6 @@ from .kernel import ESRInputs, esr_curves_many
 __all__ = ["ESRP", "ESRR", "SRiP", "SRiR", "SRiP2", "SRiR2", "NSRCG", "NSRCG2", "SRPRUM", "MASRiP", "MASRiP2",
            "MAESRP", "compute_esr_family", "mean_interpolated"]
 
-_ALL_CUTOFFS = ("SRPRUM", "MASRiP", "MASRiP2", "MAESRP")
-
 _REL = Param(str, None, "relevance value: binary or length (highlighted characters)")
 
 
@@ -48,45 +46,72 @@ class _ESRMeasure(Measure):
         return self
 
 
-def _declare(name: str, desc: str, default_rel: str, params: dict | None = None, cutoff: str = "required",
-             bounds: tuple | None = (0.0, 1.0), empty: float | None = 0.0):
+class _At:
+    """The curves one measure reads at its cut-off ``k``: hits ``h``, near-misses ``nm``, recall-base ``rb``, the
+    size of the first k trees, misses, and the topics' relevant totals ``t_rel``."""
+
+    def __init__(self, curves: dict, column: int, k: int, t_rel: np.ndarray):
+        self.h, self.nm, self.rb, self.size, self.misses = (curves[key][:, column] for key in
+                                                            ("hits", "near_misses", "recall_base", "size", "misses"))
+        self.k, self.t_rel = k, t_rel
+
+
+def _declare(name: str, desc: str, default_rel: str, kernel, params: dict | None = None, cutoff: str = "required",
+             bounds: tuple | None = (0.0, 1.0), empty: float | None = 0.0, every_rank: bool = False):
+    """Declare and register an ESR measure with its kernel: ``kernel(at, m)`` of the curves at its cut-off
+    (:class:`_At`), or, with ``every_rank``, ``kernel(curves, cutoffs, t_rel, m, shared)`` over every rank up to
+    its cut-off."""
     cls = type(f"_{name.replace('.', '_')}", (_ESRMeasure,), {
         "NAME": name, "DESCRIPTION": desc, "DEFAULT_REL": default_rel, "CUTOFF": cutoff, "BOUNDS": bounds,
-        "EMPTY": empty, "SUPPORTED_PARAMS": {"rel": _REL, **(params or {})}})
+        "EMPTY": empty, "SUPPORTED_PARAMS": {"rel": _REL, **(params or {})}, "EVERY_RANK": every_rank,
+        "KERNEL": staticmethod(kernel)})
     register(cls)
     return cls()
 
 
-ESRP = _declare("ESRP", "E[Hits]@k / k (ESR Eq 13)", "binary")
-ESRR = _declare("ESRR", "(E[Hits] + E[Near-misses]) / recall-base at k (ESR Eq 14)", "binary")
-SRiP = _declare("SRiP", "E[Hits] / size of the first k trees (ESR Eq 18)", "length")
-SRiR = _declare("SRiR", "E[Hits] / T_rel (ESR Eq 19)", "length")
+def _ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.divide(a, b, out=np.zeros_like(a, dtype=float), where=b > 0)
+
+
+ESRP = _declare("ESRP", "E[Hits]@k / k (ESR Eq 13)", "binary", lambda v, m: v.h / v.k)
+ESRR = _declare("ESRR", "(E[Hits] + E[Near-misses]) / recall-base at k (ESR Eq 14)", "binary",
+                lambda v, m: _ratio(v.h + v.nm, v.rb))
+SRiP = _declare("SRiP", "E[Hits] / size of the first k trees (ESR Eq 18)", "length", lambda v, m: _ratio(v.h, v.size))
+SRiR = _declare("SRiR", "E[Hits] / T_rel (ESR Eq 19)", "length", lambda v, m: _ratio(v.h, v.t_rel))
 SRiP2 = _declare("SRiP2", "(E[Hits] + E[Near-misses]) / size of the first k trees (ESR Eq 30)", "length",
-                 bounds=None)
-SRiR2 = _declare("SRiR2", "(E[Hits] + E[Near-misses]) / T_rel (ESR Eq 31)", "length", bounds=None)
+                 lambda v, m: _ratio(v.h + v.nm, v.size), bounds=None)
+SRiR2 = _declare("SRiR2", "(E[Hits] + E[Near-misses]) / T_rel (ESR Eq 31)", "length",
+                 lambda v, m: _ratio(v.h + v.nm, v.t_rel), bounds=None)
 _LM = {"l": Param(float, 1.0, "desired recall", range="(0, inf)"),
        "m": Param(float, 10.0, "desired effort in ranks", range="(0, inf)")}
-NSRCG = _declare("NSRCG", "E[Hits]@k / (k l recall-base / m) (ESR Eq 23-25)", "length", _LM, bounds=None)
-NSRCG2 = _declare("NSRCG2", "(E[Hits] + E[Near-misses])@k / (k l recall-base / m) (ESR Eq 32-34)", "length", _LM,
-                  bounds=None)
+NSRCG = _declare("NSRCG", "E[Hits]@k / (k l recall-base / m) (ESR Eq 23-25)", "length",
+                 lambda v, m: _ratio(v.h, v.k * m["l"] * v.rb / m["m"]), _LM, bounds=None)
+NSRCG2 = _declare("NSRCG2", "(E[Hits] + E[Near-misses])@k / (k l recall-base / m) (ESR Eq 32-34)", "length",
+                  lambda v, m: _ratio(v.h + v.nm, v.k * m["l"] * v.rb / m["m"]), _LM, bounds=None)
 SRPRUM = _declare("SRPRUM", "CL(C) / C at the first cut-off C with ESRR >= r (ESR Eq 27-29): CL counts expected "
                   "hits and near-misses, so it exceeds 1 when the results lead to more relevant elements than there "
                   "are ranks (not a precision in [0, 1])", "binary",
-                  {"r": Param(float, 0.5, "desired recall", range="(0, 1]")}, cutoff="optional", bounds=None)
+                  lambda curves, cutoffs, t_rel, m, shared: _srprum(curves, cutoffs, m["r"], m.cutoff),
+                  {"r": Param(float, 0.5, "desired recall", range="(0, 1]")}, cutoff="optional", bounds=None,
+                  every_rank=True)
 MASRiP = _declare("MASRiP", "SRiP interpolated at 101 recall points of SRiR2, averaged (ESR section 7)", "length",
-                  cutoff="optional")
+                  lambda curves, cutoffs, t_rel, m, shared: _mean_averaged("hits", curves, cutoffs, t_rel, m.cutoff,
+                                                                           shared),
+                  cutoff="optional", every_rank=True)
 MASRiP2 = _declare("MASRiP2", "SRiP2 interpolated at 101 recall points of SRiR2, averaged (ESR section 7)",
-                   "length", cutoff="optional", bounds=None)
+                   "length", lambda curves, cutoffs, t_rel, m, shared: _mean_averaged("hits+near", curves, cutoffs,
+                                                                                      t_rel, m.cutoff, shared),
+                   cutoff="optional", bounds=None, every_rank=True)
 MAESRP = _declare("MAESRP", "ESRP interpolated at 101 recall points of ESRR, averaged (ESR section 7)", "binary",
-                  cutoff="optional")
-HITS = _declare("ESR.Hits", "E[Hits] at k (ESR Eq 8)", "binary", bounds=None)
-NEAR = _declare("ESR.NearMisses", "E[Near-misses] at k (ESR Eq 10)", "binary", bounds=None)
-MISSES = _declare("ESR.Misses", "E[Misses] at k (ESR Eq 9)", "binary", bounds=None, empty=None)
-RECALL_BASE = _declare("ESR.RecallBase", "recall-base at k (ESR Eq 11)", "binary", bounds=None, empty=None)
-
-
-def _ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return np.divide(a, b, out=np.zeros_like(a, dtype=float), where=b > 0)
+                  lambda curves, cutoffs, t_rel, m, shared: _mean_averaged("esrp", curves, cutoffs, t_rel, m.cutoff,
+                                                                           shared),
+                  cutoff="optional", every_rank=True)
+HITS = _declare("ESR.Hits", "E[Hits] at k (ESR Eq 8)", "binary", lambda v, m: v.h, bounds=None)
+NEAR = _declare("ESR.NearMisses", "E[Near-misses] at k (ESR Eq 10)", "binary", lambda v, m: v.nm, bounds=None)
+MISSES = _declare("ESR.Misses", "E[Misses] at k (ESR Eq 9)", "binary", lambda v, m: v.misses, bounds=None,
+                  empty=None)
+RECALL_BASE = _declare("ESR.RecallBase", "recall-base at k (ESR Eq 11)", "binary", lambda v, m: v.rb, bounds=None,
+                       empty=None)
 
 
 def compute_esr_family(measures: list[Measure], inputs: dict[str, ESRInputs]) -> dict[Measure, np.ndarray]:
@@ -110,7 +135,7 @@ def compute_esr_family(measures: list[Measure], inputs: dict[str, ESRInputs]) ->
     mode_cutoffs = []
     for mode in modes:  # the cut-offs each relevance mode's measures read
         cutoffs = {m.cutoff for m in by_rel[mode] if m.cutoff is not None}
-        every = [m for m in by_rel[mode] if m.NAME in _ALL_CUTOFFS]  # measures over every rank up to their k
+        every = [m for m in by_rel[mode] if m.EVERY_RANK]  # measures over every rank up to their k
         if every:
             upto = max(longest if m.cutoff is None else min(m.cutoff, longest) for m in every)
             cutoffs |= set(range(1, upto + 1))
@@ -123,37 +148,10 @@ def compute_esr_family(measures: list[Measure], inputs: dict[str, ESRInputs]) ->
         col = {k: c for c, k in enumerate(cutoffs)}
         sorted_recall: dict = {}  # per relevance mode: recall levels sorted once for the measures sharing them
         for m in ms:
-            if m.NAME == "SRPRUM":
-                out[m] = _srprum(curves, cutoffs, m["r"], m.cutoff)
-                continue
-            if m.NAME in ("MASRiP", "MASRiP2", "MAESRP"):
-                out[m] = _mean_averaged(m.NAME, curves, cutoffs, t_rel, m.cutoff, sorted_recall)
-                continue
-            c, k = col[m.cutoff], m.cutoff
-            h, nm, rb, size = (curves[key][:, c] for key in ("hits", "near_misses", "recall_base", "size"))
-            if m.NAME == "ESRP":
-                out[m] = h / k
-            elif m.NAME == "ESRR":
-                out[m] = _ratio(h + nm, rb)
-            elif m.NAME == "SRiP":
-                out[m] = _ratio(h, size)
-            elif m.NAME == "SRiR":
-                out[m] = _ratio(h, t_rel)
-            elif m.NAME == "SRiP2":
-                out[m] = _ratio(h + nm, size)
-            elif m.NAME == "SRiR2":
-                out[m] = _ratio(h + nm, t_rel)
-            elif m.NAME in ("NSRCG", "NSRCG2"):
-                gain = h if m.NAME == "NSRCG" else h + nm
-                out[m] = _ratio(gain, k * m["l"] * rb / m["m"])
-            elif m.NAME == "ESR.Hits":
-                out[m] = h
-            elif m.NAME == "ESR.NearMisses":
-                out[m] = nm
-            elif m.NAME == "ESR.Misses":
-                out[m] = curves["misses"][:, c]
-            elif m.NAME == "ESR.RecallBase":
-                out[m] = rb
+            if m.EVERY_RANK:
+                out[m] = m.KERNEL(curves, cutoffs, t_rel, m, sorted_recall)
+            else:
+                out[m] = m.KERNEL(_At(curves, col[m.cutoff], m.cutoff, t_rel), m)
     return out
 
 
@@ -197,20 +195,21 @@ def recall_levels(recall: np.ndarray, points: int = 101):
     return order, i.reshape(T, points) - K * np.arange(T)[:, None]
 
 
-def _mean_averaged(name: str, curves: dict, cutoffs: list[int], t_rel: np.ndarray, k_max: int | None,
+def _mean_averaged(gain: str, curves: dict, cutoffs: list[int], t_rel: np.ndarray, k_max: int | None,
                    shared: dict | None = None) -> np.ndarray:
+    """Interpolated precision averaged over 101 recall points: ``gain`` 'esrp' (ESRP over ESRR's recall), 'hits'
+    (SRiP over SRiR2's) or 'hits+near' (SRiP2 over SRiR2's)."""
     ks = np.array(cutoffs)
     use = slice(0, int(np.searchsorted(ks, k_max, side="right")) if k_max is not None else len(ks))  # ks sorted
     h, nm, rb, size = (curves[key][:, use] for key in ("hits", "near_misses", "recall_base", "size"))
     shared = {} if shared is None else shared
-    if name == "MAESRP":
+    if gain == "esrp":
         precision = h / ks[use][None, :]
         key = ("ESRR", use.stop)
         if key not in shared:
             shared[key] = recall_levels(_ratio(h + nm, rb))
     else:
-        gain = h if name == "MASRiP" else h + nm
-        precision = _ratio(gain, size)
+        precision = _ratio(h if gain == "hits" else h + nm, size)
         key = ("SRiR2", use.stop)  # MASRiP and MASRiP2 share their recall levels: sorted once
         if key not in shared:
             shared[key] = recall_levels(_ratio(h + nm, np.broadcast_to(t_rel[:, None], h.shape)))

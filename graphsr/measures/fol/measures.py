@@ -333,7 +333,7 @@ def compute_fol_family(measures: list[Measure], x: PassageInputs, lenient: bool 
         ranking = article_ranking(x, task, lenient=lenient, **kw)
         if ranking.extra_results:
             notes["extra_results"] = ranking.extra_results
-        cutoffs = sorted({m.cutoff for m in ms if m.NAME in ("gP", "gR")}) or [1]
+        cutoffs = sorted({m.cutoff for m in ms if isinstance(m, _Generalized)}) or [1]
         col = {k: i for i, k in enumerate(cutoffs)}
         gens: dict = {}
 

@@ -82,6 +82,14 @@ class _PRUM(_PRUMMeasure):
             raise MeasureNameError(f"PRUM: r must be a positive number of ideal elements, got {self['r']!r}")
         return self
 
+    def value(self, curve, size: int) -> float:
+        """PRUM from the topic's curve of PRUM by r (``curve[r - 1]``) over its ``size`` ideal elements: at r, or
+        at r = ceil(x size); 0 past the ideal elements."""
+        import math
+
+        r = math.ceil(self["x"] * size - 1e-12) if self["x"] is not None else self["r"]
+        return float(curve[min(r, size) - 1]) if r <= size else 0.0
+
     def _shown(self) -> list[str]:  # r is not written when x is given: x sets it
         shown = super()._shown()
         return [s for s in shown if not s.startswith("r=")] if self["x"] is not None else shown
@@ -90,6 +98,10 @@ class _PRUM(_PRUMMeasure):
 class _MAPRUM(_PRUMMeasure):
     NAME = "MAPRUM"
     DESCRIPTION = "mean of PRUM over r = 1 .. |I| (PRUM Eq 5)"
+
+    def value(self, curve, size: int) -> float:
+        """The mean of the topic's curve of PRUM by r."""
+        return float(curve.mean())
 
 
 register(_PRUM)

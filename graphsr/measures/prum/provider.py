@@ -3,7 +3,6 @@ assessments, and the navigation of each measure's ``nav``."""
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
@@ -66,11 +65,7 @@ class PRUMProvider(ElementProvider):
                                            routes)
                 curve = prum_by_recall(size, ptr, ks, prob, context.num_elements - items.distinct(t))
                 for m in group:
-                    if m.NAME == "MAPRUM":
-                        out[m][t] = float(curve.mean())
-                    else:
-                        r = math.ceil(m["x"] * size - 1e-12) if m["x"] is not None else m["r"]
-                        out[m][t] = float(curve[min(r, size) - 1]) if r <= size else 0.0
+                    out[m][t] = m.value(curve, size)
         return out
 
 

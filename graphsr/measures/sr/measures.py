@@ -50,6 +50,11 @@ class _SR(Measure):
     CUTOFF = "optional"
     FAMILY = "sr"
 
+    @staticmethod
+    def kernel(sr: np.ndarray, k: int | None) -> np.ndarray:
+        """SR@k from the per-topic sums of net gains over the first k results."""
+        return sr.astype(float)
+
 
 class _SRP(Measure):
     """Structural Relevance in precision: SR@k / k (CIKM'08 section 6)."""
@@ -59,6 +64,11 @@ class _SRP(Measure):
     CUTOFF = "required"
     FAMILY = "sr"
     BOUNDS = (0.0, 1.0)
+
+    @staticmethod
+    def kernel(sr: np.ndarray, k: int) -> np.ndarray:
+        """SRP@k = SR@k / k."""
+        return sr / k
 
 
 register(_SR)
@@ -165,6 +175,6 @@ def compute_sr_family(measures: list[Measure], r: RankedNodes) -> dict[Measure, 
         k = m.cutoff
         mask = slice(None) if k is None else pos < k
         sr = np.bincount(r.result_topic[mask], weights=gain[mask], minlength=t)
-        out[m] = sr / k if m.NAME == "SRP" else sr.astype(float)
+        out[m] = m.kernel(sr, k)
     return out
 

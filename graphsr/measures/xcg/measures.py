@@ -32,11 +32,22 @@ class _ElementINEX(Measure):
     CUTOFF = "none"
     BOUNDS = (0.0, 1.0)
     DEFAULT_QUANT = "gen"  # for (e, s) assessments; graded values are used as they are
+    QUANTISED = True  # quant= is one of the quantisation functions (GRPng quantises each dimension apart)
+    NEEDS_SIZE = False  # reads the size of the whole collection (GRP: the unranked rest is searched)
+
+    def config(self) -> tuple:
+        """The recall-base it is scored against: (quantisation, ideal recall-base)."""
+        return self["quant"], self.params.get("ideal", "assessed")
+
+    def topic_value(self, v) -> float:
+        """Its value for one topic, from the provider's view of the topic (``v``: the topic's items, assessments
+        and a cache of the curves measures share)."""
+        raise NotImplementedError  # pragma: no cover - each measure below
 
     def validate(self) -> "Measure":
         super().validate()
         quant = self.params.get("quant")
-        if quant is not None and self.NAME != "GRPng":
+        if quant is not None and self.QUANTISED:
             try:
                 check_quantisation(quant)
             except ValueError as exc:
@@ -60,6 +71,12 @@ class _GRP(_ElementINEX):
     BRACKET = "x"
     EMPTY = None  # the rest of the collection is searched, as in Raghavan's definition
     SUPPORTED_PARAMS = {"x": _X, "quant": _QUANT}
+    NEEDS_SIZE = True
+
+    def topic_value(self, v) -> float:
+        from .arrays import grp_items
+
+        return grp_items(v.entry, v.flat, v.entries, v.tops, self["x"], v.unranked)
 
 
 class _GRPng(_ElementINEX):
@@ -71,6 +88,19 @@ class _GRPng(_ElementINEX):
                                                    canonical_quantisation),
                         "base": Param(str, "leaves", "recall base: leaves (Rel^U) | all")}
 
+    QUANTISED = False
+
+    def config(self) -> tuple:
+        return None, "assessed"
+
+    def topic_value(self, v) -> float:
+        from .arrays import grpng_items
+
+        recall, precision = v.cached(("ng", self["quant"], self["base"]), lambda: grpng_items(
+            v.entry, v.flat, v.doc, v.entries, v.tops, v.arrays, self["quant"], self["base"]))
+        reached = recall >= self["x"] - 1e-12
+        return float(precision[reached].max()) if reached.any() else 0.0
+
     def validate(self) -> "Measure":
         super().validate()
         if self["quant"] not in ("gen", "strict"):
@@ -80,35 +110,74 @@ class _GRPng(_ElementINEX):
         return self
 
 
-class _xCG(_ElementINEX):
+class _XCGFamily(_ElementINEX):
+    """The XCG measures: read the run's cumulated gain ``cg`` and the ideal one ``ci`` (:meth:`from_gains`)."""
+
+    def topic_value(self, v) -> float:
+        import numpy as np
+
+        from .arrays import xcg_item_gains
+        from .kernel import ideal_gain_vector
+
+        cg, ci = v.cached(("xcg", self.config(), self["alpha"]), lambda: (
+            np.cumsum(xcg_item_gains(v.entry, v.flat, v.doc, v.entries, v.tops, v.arrays, self["alpha"])),
+            ideal_gain_vector(v.ta)))
+        return self.from_gains(cg, ci)
+
+    def from_gains(self, cg, ci) -> float:
+        raise NotImplementedError  # pragma: no cover - each measure below
+
+
+def _at(gains, k: int) -> float:
+    return float(gains[min(k, len(gains)) - 1]) if len(gains) else 0.0
+
+
+class _xCG(_XCGFamily):
     NAME = "xCG"
     DESCRIPTION = "cumulated XML gain to rank k (Kazai-Lalmas A.3 Eq 6-9)"
     CUTOFF = "required"
     BOUNDS = None
     SUPPORTED_PARAMS = dict(_XCG)
 
+    def from_gains(self, cg, ci) -> float:
+        return _at(cg, self.cutoff)
 
-class _nxCG(_ElementINEX):
+
+class _nxCG(_XCGFamily):
     NAME = "nxCG"
     DESCRIPTION = "xCG@k over the ideal gain vector's (Kazai-Lalmas A.3)"
     CUTOFF = "required"
     BOUNDS = None  # at most 1 for runs without overlap; overlapping results with alpha < 1 may exceed it
     SUPPORTED_PARAMS = dict(_XCG)
 
+    def from_gains(self, cg, ci) -> float:
+        ideal = _at(ci, self.cutoff)
+        return _at(cg, self.cutoff) / ideal if ideal > 0 else 0.0
 
-class _ep(_ElementINEX):
+
+class _ep(_XCGFamily):
     NAME = "ep"
     DESCRIPTION = "effort-precision at gain-recall x: ideal rank / run rank reaching x of the ideal gain"
     BRACKET = "x"
     BOUNDS = None
     SUPPORTED_PARAMS = {"x": _X, **_XCG}
 
+    def from_gains(self, cg, ci) -> float:
+        from .kernel import effort_precision
 
-class _MAep(_ElementINEX):
+        return effort_precision(cg, ci, self["x"])
+
+
+class _MAep(_XCGFamily):
     NAME = "MAep"
     DESCRIPTION = "effort-precision averaged over gain-recall (sum ep * gain-recall gained at each rank)"
     BOUNDS = None
     SUPPORTED_PARAMS = dict(_XCG)
+
+    def from_gains(self, cg, ci) -> float:
+        from .kernel import mean_average_ep
+
+        return mean_average_ep(cg, ci)
 
 
 for _cls in (_GRP, _GRPng, _xCG, _nxCG, _ep, _MAep):

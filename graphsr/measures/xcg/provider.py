@@ -7,8 +7,8 @@ import numpy as np
 from ..elements import ElementProvider, judged_grades
 from ..ideal import recall_bases
 from ..tree_arrays import NodeArrays, TopicItems
-from .arrays import TopicArrays, grp_items, grpng_items, xcg_item_gains
-from .kernel import TopicAssessments, effort_precision, ideal_gain_vector, mean_average_ep
+from .arrays import TopicArrays
+from .kernel import TopicAssessments
 
 __all__ = ["XCGProvider"]
 
@@ -21,12 +21,12 @@ class XCGProvider(ElementProvider):
     TITLE = "INEX 2002-2005 element measures: inex-2002 (GRP), inex-2003 (GRPng), XCG"
 
     def needs(self, kinds, measures=()):
-        return {"documents", "size"} if any(m.NAME == "GRP" for m in measures) else {"documents"}
+        return {"documents", "size"} if any(m.NEEDS_SIZE for m in measures) else {"documents"}
 
     def prepare(self, measures, qrels, judged, context, shared):
         grades = judged_grades(qrels, judged, context, shared)
         topics = {}
-        for config in {_config(m) for m in measures}:
+        for config in {m.config() for m in measures}:
             quant, ideal = config
             topics[config] = {
                 topic: TopicAssessments(base, context.documents, None if grades is None else grades.get(topic, {}))
@@ -43,50 +43,31 @@ class XCGProvider(ElementProvider):
         out = {m: np.zeros(len(ranked.topics)) for m in measures}
         for t, topic in enumerate(ranked.topics):
             entry, doc, node, entries = items.topic(t)
-            flat = arrays.index(doc, node)
             curves: dict = {}
             for m in measures:
-                ta = topics[_config(m)].get(topic)
+                ta = topics[m.config()].get(topic)
                 if ta is None:
                     continue
-                key = ("base", _config(m))
+                key = ("base", m.config())
                 if key not in curves:
                     curves[key] = TopicArrays(ta, doc_codes, arrays)
-                tops = curves[key]
-                if m.NAME == "GRP":
-                    out[m][t] = grp_items(entry, flat, entries, tops, m["x"],
-                                          context.num_elements - items.distinct(t))
-                elif m.NAME == "GRPng":
-                    key = ("ng", m["quant"], m["base"])
-                    if key not in curves:
-                        curves[key] = grpng_items(entry, flat, doc, entries, tops, arrays, m["quant"], m["base"])
-                    recall, precision = curves[key]
-                    reached = recall >= m["x"] - 1e-12
-                    out[m][t] = float(precision[reached].max()) if reached.any() else 0.0
-                else:
-                    key = ("xcg", _config(m), m["alpha"])
-                    if key not in curves:
-                        curves[key] = (np.cumsum(xcg_item_gains(entry, flat, doc, entries, tops, arrays, m["alpha"])),
-                                       ideal_gain_vector(ta))
-                    cg, ci = curves[key]
-                    out[m][t] = _xcg_value(m, cg, ci)
+                view = _TopicView(entry, arrays.index(doc, node), doc, entries, curves[key], arrays, ta,
+                                  context.num_elements - items.distinct(t) if context.num_elements is not None
+                                  else None, curves)
+                out[m][t] = m.topic_value(view)
         return out
 
 
-def _config(m) -> tuple:
-    if m.NAME == "GRPng":
-        return None, "assessed"
-    return m["quant"], m.params.get("ideal", "assessed")
+class _TopicView:
+    """What a measure reads of one topic (:meth:`~graphsr.measures.xcg.measures._ElementINEX.topic_value`): its
+    items, their flat node indexes, its assessments' arrays, the unranked rest of the collection, and a cache of
+    the curves measures share (:meth:`cached`)."""
 
+    def __init__(self, entry, flat, doc, entries, tops, arrays, ta, unranked, cache: dict):
+        self.entry, self.flat, self.doc, self.entries, self.tops = entry, flat, doc, entries, tops
+        self.arrays, self.ta, self.unranked, self._cache = arrays, ta, unranked, cache
 
-def _xcg_value(m, cg: np.ndarray, ci: np.ndarray) -> float:
-    if m.NAME in ("xCG", "nxCG"):
-        k = m.cutoff
-        got = float(cg[min(k, len(cg)) - 1]) if len(cg) else 0.0
-        if m.NAME == "xCG":
-            return got
-        ideal = float(ci[min(k, len(ci)) - 1]) if len(ci) else 0.0
-        return got / ideal if ideal > 0 else 0.0
-    if m.NAME == "ep":
-        return effort_precision(cg, ci, m["x"])
-    return mean_average_ep(cg, ci)
+    def cached(self, key, make):
+        if key not in self._cache:
+            self._cache[key] = make()
+        return self._cache[key]
