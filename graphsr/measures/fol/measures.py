@@ -75,6 +75,15 @@ class _Passage(Measure):
     DEFAULT_TASK = "focused"
     SCORED = False  # reads the article scores (beta, irr, n)
     CUTOFF = "none"
+    OVERALL: str | None = None  # the PassageInputs attribute its "all" value is (not the sum or mean of topics)
+
+    def from_characters(self, stats, aip, T):
+        """Per-topic values of a focused or thorough task, from the character statistics (and AiP)."""
+        raise NotImplementedError(f"{self.NAME} scores no character task")  # pragma: no cover - TASKS say so
+
+    def from_articles(self, gen, col, ranking):
+        """Per-topic values of a RiC, T2I or BiC task, from the article ranking and its generalized curves."""
+        raise NotImplementedError(f"{self.NAME} scores no in-context task")  # pragma: no cover - TASKS say so
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
@@ -150,6 +159,9 @@ class _IP(_Level):
     DESCRIPTION = "interpolated character precision at recall level x (INEX focused/thorough, official tool)"
     TASKS = CHARACTER_TASKS
 
+    def from_characters(self, stats, aip, T):
+        return interpolated_precision(stats, self["x"], T)
+
 
 class _Ircl(_Level):
     NAME = "ircl_prn"
@@ -165,11 +177,20 @@ class _Ircl(_Level):
                                    f"got {self['x']!r}")
         return self
 
+    def from_characters(self, stats, aip, T):
+        return stats.levels[:, round(self["x"] * 100)].copy()
+
+    def from_articles(self, gen, col, ranking):
+        return gen()["ircl"][:, round(self["x"] * 10)]
+
 
 class _MAiP(_Passage):
     NAME = "MAiP"
     DESCRIPTION = "mean interpolated precision over the 101 recall levels 0.00 .. 1.00 (per topic: AiP)"
     TASKS = CHARACTER_TASKS
+
+    def from_characters(self, stats, aip, T):
+        return aip
 
 
 class _Generalized(_Passage):
@@ -185,6 +206,9 @@ class _Generalized(_Passage):
         if self["beyond"] not in ("last", "zero"):
             raise MeasureNameError(f"{self.NAME}: beyond must be last or zero, got {self['beyond']!r}")
         return self
+
+    def from_articles(self, gen, col, ranking):
+        return gen(self["beyond"])[self.NAME][:, col[self.cutoff]]  # (generalized() keys its curves gP, gR)
 
 
 class _gP(_Generalized):
@@ -206,15 +230,27 @@ class _MAgP(_Passage):
     SCORED = True
     CUTOFF = "optional"
 
+    def from_articles(self, gen, col, ranking):
+        return gen("last", self.cutoff)["AgP"]
+
 
 class _Count(_Passage):
     INTEGER = True
     AGGREGATE = "sum"
     BOUNDS = None
 
+    def from_characters(self, stats, aip, T):
+        return stats.counts[self.NAME]
+
+    def from_articles(self, gen, col, ranking):
+        return ranking.counts[self.NAME]
+
 
 class _Ratio(_Passage):
     TASKS = CHARACTER_TASKS
+
+    def from_characters(self, stats, aip, T):
+        return stats.ratios[self.NAME]
 
 
 _COUNT_TEXT = {
@@ -235,8 +271,9 @@ _RATIO_TEXT = {
 }
 _classes = [_IP, _Ircl, _MAiP, _gP, _gR, _MAgP]
 for _name, _text in _COUNT_TEXT.items():
+    _overall = {"num_rel": "qrels_rel_articles", "rel_size": "qrels_rel_chars"}.get(_name)  # every qrels topic
     _classes.append(type(f"_{_name}", (_Count,), {"NAME": _name, "DESCRIPTION": _text + "; all: sum",
-                                                  "EMPTY": None if _name in ("num_rel", "rel_size") else 0.0}))
+                                                  "EMPTY": None if _overall else 0.0, "OVERALL": _overall}))
 for _name, _text in _RATIO_TEXT.items():
     _classes.append(type(f"_{_name}", (_Ratio,), {"NAME": _name, "DESCRIPTION": _text}))
 for _cls in _classes:
@@ -316,17 +353,7 @@ def compute_fol_family(measures: list[Measure], x: PassageInputs, lenient: bool 
             notes["impossible"] = notes.get("impossible", 0) + stats.impossible
             aip = np.cumsum(stats.levels, axis=1)[:, -1] / 101.0 if T else np.zeros(0)
             for m in ms:
-                name = m.NAME
-                if name == "iP":
-                    out[m] = interpolated_precision(stats, m["x"], T)
-                elif name == "ircl_prn":
-                    out[m] = stats.levels[:, round(m["x"] * 100)].copy()
-                elif name == "MAiP":
-                    out[m] = aip
-                elif name in COUNTS:
-                    out[m] = stats.counts[name]
-                else:
-                    out[m] = stats.ratios[name]
+                out[m] = m.from_characters(stats, aip, T)
             continue
         kw = {k: p.default for k, p in SCORE_PARAMS.items()}
         kw[SCORE_PARAM[task][0]] = score
@@ -343,17 +370,9 @@ def compute_fol_family(measures: list[Measure], x: PassageInputs, lenient: bool 
             return gens[beyond, agp_cutoff]
 
         for m in ms:
-            name = m.NAME
-            if name in ("gP", "gR"):
-                out[m] = gen(m["beyond"])[name][:, col[m.cutoff]]
-            elif name == "MAgP":
-                out[m] = gen("last", m.cutoff)["AgP"]
-            elif name == "ircl_prn":
-                out[m] = gen()["ircl"][:, round(m["x"] * 10)]
-            else:
-                out[m] = ranking.counts[name]
-                if name in ("num_rel", "rel_size"):  # inex-rules §3.3: "all" sums every topic of the qrels
-                    overall[m] = float(x.qrels_rel_articles if name == "num_rel" else x.qrels_rel_chars)
+            out[m] = m.from_articles(gen, col, ranking)
+            if m.OVERALL:  # inex-rules §3.3: "all" sums every topic of the qrels
+                overall[m] = float(getattr(x, m.OVERALL))
     for m in measures:
         if m not in overall:
             overall[m] = float(out[m].sum()) if m.AGGREGATE == "sum" else _seq_mean(out[m])
