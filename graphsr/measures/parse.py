@@ -38,6 +38,7 @@ from typing import Any, Iterable
 
 from ..errors import MeasureNameError
 from .base import Measure, registry
+from .trec_names import TREC_NAMES, TREC_NICKNAMES, trec_label  # noqa: F401 (re-exported)
 
 __all__ = ["Requested", "parse_measure", "parse_measures", "parse_requests", "relabel", "TREC_NAMES",
            "TREC_NICKNAMES", "trec_label"]
@@ -54,37 +55,6 @@ class Requested:
         return self.label
 
 
-_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-_RECALLS = tuple(k / 10 for k in range(11))
-
-#: trec_eval's measure names: (graphsr name, what the name's suffix sets, trec_eval's default values).
-TREC_NAMES: dict[str, tuple[str, str | None, tuple]] = {
-    "num_q": ("NumQ", None, ()),
-    "num_ret": ("NumRet", None, ()),
-    "num_rel": ("NumRel", None, ()),
-    "num_rel_ret": ("NumRelRet", None, ()),
-    "map": ("AP", None, ()),
-    "Rprec": ("Rprec", None, ()),
-    "bpref": ("Bpref", None, ()),
-    "recip_rank": ("RR", None, ()),
-    "iprec_at_recall": ("IPrec", "recall", _RECALLS),
-    "P": ("P", "cutoff", _CUTOFFS),
-    "recall": ("R", "cutoff", _CUTOFFS),
-    "ndcg": ("nDCG", None, ()),
-    "ndcg_cut": ("nDCG", "cutoff", _CUTOFFS),
-    "map_cut": ("AP", "cutoff", _CUTOFFS),
-    "success": ("Success", "cutoff", (1, 5, 10)),
-}
-
-#: trec_eval's nicknames for sets of measures (the parts graphsr computes; trec_eval's ``official`` also has
-#: gm_map, ``all_trec`` also gm_map, infAP, utility, set_* and others graphsr does not compute).
-TREC_NICKNAMES: dict[str, tuple[str, ...]] = {
-    "official": ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "bpref", "recip_rank",
-                 "iprec_at_recall", "P"),
-    "all_trec": ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "bpref", "recip_rank",
-                 "iprec_at_recall", "P", "recall", "ndcg", "ndcg_cut", "map_cut", "success"),
-}
-
 _NAME = r"[A-Za-z][A-Za-z0-9_.]*"
 _MEASURE = re.compile(r"^\s*(?P<name>" + _NAME + r")"
                       r"(?:\[(?P<bracket>[^\[\]]*)\])?"
@@ -94,17 +64,6 @@ _MEASURE = re.compile(r"^\s*(?P<name>" + _NAME + r")"
 _TREC = re.compile(r"^\s*(?P<name>map_cut|ndcg_cut|iprec_at_recall|recall|success|P)"
                    r"(?:[._](?P<values>[0-9]+(?:\.[0-9]*)?(?:,[0-9]+(?:\.[0-9]*)?)*))?\s*$", re.IGNORECASE)
 _IRCL = re.compile(r"^\s*ircl_prn\.(\d+(?:\.\d*)?)(.*)$", re.S)
-
-
-def trec_label(name: str, value: Any = None) -> str:
-    """trec_eval's printed name of measure ``name`` at ``value`` (``P_5``, ``iprec_at_recall_0.50``).
-
-    >>> trec_label("P", 5), trec_label("iprec_at_recall", 0.5), trec_label("map")
-    ('P_5', 'iprec_at_recall_0.50', 'map')
-    """
-    if value is None:
-        return name
-    return f"{name}_{float(value):.2f}" if TREC_NAMES[name][1] == "recall" else f"{name}_{int(value)}"
 
 
 def parse_measure(text) -> Measure:
