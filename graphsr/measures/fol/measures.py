@@ -104,8 +104,6 @@ class _Passage(Measure):
             for t, (name, _) in SCORE_PARAM.items():
                 if name in self.given and t != task:
                     raise MeasureNameError(f"{self.NAME}: {name} applies to task={t}, not task={task}")
-            if self["beta"] <= 0 or self["n"] <= 0 or self["irr"] < 0:
-                raise MeasureNameError(f"{self.NAME}: beta and n must be positive, irr >= 0")
         return self
 
     def key(self) -> tuple:
@@ -147,10 +145,8 @@ class _Level(_Passage):
     def validate(self) -> "Measure":
         super().validate()
         x = self.params.get("x")
-        if x is None:
+        if x is None:  # (its range is declared with the parameter)
             raise MeasureNameError(f"{self.NAME} needs a recall level, e.g. {self.NAME}[0.10]")
-        if not 0.0 <= x <= 1.0:
-            raise MeasureNameError(f"{self.NAME}: the recall level must lie in [0, 1], got {x}")
         return self
 
 

@@ -73,13 +73,8 @@ class _PRUM(_PRUMMeasure):
 
     def validate(self) -> "Measure":
         super().validate()
-        if self["x"] is not None:
-            if "r" in self.given:
-                raise MeasureNameError("PRUM: give r (ideal elements) or x (a recall level), not both")
-            if not 0.0 < self["x"] <= 1.0:
-                raise MeasureNameError(f"PRUM: x must be a recall level in (0, 1], got {self['x']!r}")
-        elif self["r"] < 1:
-            raise MeasureNameError(f"PRUM: r must be a positive number of ideal elements, got {self['r']!r}")
+        if self["x"] is not None and "r" in self.given:  # (the ranges of x and r are declared with them)
+            raise MeasureNameError("PRUM: give r (ideal elements) or x (a recall level), not both")
         return self
 
     def value(self, curve, size: int) -> float:

@@ -52,13 +52,8 @@ class _ElementINEX(Measure):
                 check_quantisation(quant)
             except ValueError as exc:
                 raise MeasureNameError(f"{self.NAME}: {exc}") from None
-        if "x" in self.SUPPORTED_PARAMS:
-            if self["x"] is None:
-                raise MeasureNameError(f"{self.NAME} needs a recall level, e.g. {self.NAME}[0.5]")
-            if not 0.0 < self["x"] <= 1.0:
-                raise MeasureNameError(f"{self.NAME}: the recall level must be in (0, 1], got {self['x']!r}")
-        if "alpha" in self.SUPPORTED_PARAMS and not 0.0 <= self["alpha"] <= 1.0:
-            raise MeasureNameError(f"{self.NAME}: alpha must be in [0, 1], got {self['alpha']!r}")
+        if "x" in self.SUPPORTED_PARAMS and self["x"] is None:  # (the ranges of x and alpha are declared)
+            raise MeasureNameError(f"{self.NAME} needs a recall level, e.g. {self.NAME}[0.5]")
         if "ideal" in self.SUPPORTED_PARAMS and self["ideal"] not in IDEAL_METHODS:
             raise MeasureNameError(f"{self.NAME}: ideal must be one of {', '.join(IDEAL_METHODS)}, got "
                                    f"{self['ideal']!r}")
