@@ -105,3 +105,16 @@ def test_the_json_listing_round_trips_every_name_through_the_parser():
         assert graphsr.parse_measure(repr(m)) == m
         for alias in e["aliases"]:
             assert type(graphsr.parse_measure(repr(m).replace(e["name"], alias, 1))) is type(m), alias
+
+
+CHOSEN = [(e, p) for e in DECLARED for p in e["parameters"] if p["choices"]]
+
+
+@pytest.mark.parametrize("entry,param", CHOSEN, ids=[f"{e['name']}.{p['name']}" for e, p in CHOSEN])
+def test_a_parameter_with_choices_refuses_another_value_in_one_line(entry, param):
+    cls = registry()[entry["name"]]
+    for choice in param["choices"]:  # each declared choice is taken (alone, with the task it belongs to)
+        cls(**{**_base(entry), param["name"]: choice}).validate()
+    with pytest.raises(MeasureNameError) as e:
+        cls(**{**_base(entry), param["name"]: "no-such-choice"}).validate()
+    assert "\n" not in str(e.value) and f"parameter {param['name']} expects one of" in str(e.value)

@@ -117,8 +117,8 @@ def declarations(family: str | None = None) -> list[dict]:
         params = []
         for k, p in cls.SUPPORTED_PARAMS.items():
             default = p.default if p.default is not None else getattr(cls, f"DEFAULT_{k.upper()}", None)
-            choices = list(getattr(cls, "TASKS", ())) if k == "task" else None
-            params.append({"name": k, "type": p.dtype.__name__, "default": default, "choices": choices,
+            params.append({"name": k, "type": p.dtype.__name__, "default": default,
+                           "choices": list(p.choices) if p.choices is not None else None,
                            "range": p.range, "description": p.desc,
                            "bracket": k == cls.BRACKET, "at": k == cls.AT_PARAM})
         out.append({"name": name, "family": cls.FAMILY, "description": cls.DESCRIPTION, "cutoff": cls.CUTOFF,

@@ -31,14 +31,15 @@ class Param:
     """One supported parameter: its type, default and a one-line description; ``canon`` (optional) turns a
     given value into its canonical form (e.g. ``generalised`` into ``gen``), raising ``ValueError`` for a
     value the parameter cannot take; ``range`` (numbers) the interval its values lie in, in interval
-    notation (``"(0, 1]"``, ``"[1, inf)"``).  A number parameter is always finite (nan and inf are refused);
-    a mapping's values are finite numbers."""
+    notation (``"(0, 1]"``, ``"[1, inf)"``); ``choices`` the values it takes, where they are few.  A number
+    parameter is always finite (nan and inf are refused); a mapping's values are finite numbers."""
 
     dtype: type
     default: Any = None
     desc: str = ""
     canon: Any = None
     range: str | None = None
+    choices: tuple | None = None
 
     def __post_init__(self):
         if self.range is not None:
@@ -354,6 +355,9 @@ def _convert(measure: str, name: str, spec: Param, v: Any) -> Any:
     if spec.dtype in (int, float) and not spec.admits(v):
         where = f"in {spec.range}" if spec.range else "a finite number"
         raise MeasureNameError(f"{measure}: parameter {name} expects {expected} {where}, got {v!r}")
+    if spec.choices is not None and v not in spec.choices:
+        raise MeasureNameError(f"{measure}: parameter {name} expects one of {', '.join(map(str, spec.choices))}, "
+                               f"got {v!r}")
     return v
 
 

@@ -23,7 +23,7 @@ from .kernel import ESRInputs, esr_curves_many
 __all__ = ["ESRP", "ESRR", "SRiP", "SRiR", "SRiP2", "SRiR2", "NSRCG", "NSRCG2", "SRPRUM", "MASRiP", "MASRiP2",
            "MAESRP", "compute_esr_family", "mean_interpolated"]
 
-_REL = Param(str, None, "relevance value: binary or length (highlighted characters)")
+_REL = Param(str, None, "relevance value: binary or length (highlighted characters)", choices=("binary", "length"))
 
 
 class _ESRMeasure(Measure):
@@ -33,17 +33,8 @@ class _ESRMeasure(Measure):
     SUPPORTED_PARAMS = {"rel": _REL}
 
     def rel_mode(self) -> str:
-        mode = self.params.get("rel") or self.DEFAULT_REL
-        if mode not in ("binary", "length"):
-            from ...errors import MeasureNameError
-
-            raise MeasureNameError(f"{self.NAME}: rel must be binary or length, got {mode!r}")
-        return mode
-
-    def validate(self) -> "Measure":
-        super().validate()
-        self.rel_mode()
-        return self
+        """The relevance value it reads: its ``rel`` (one of the declared choices), else its own default."""
+        return self.params.get("rel") or self.DEFAULT_REL
 
 
 class _At:

@@ -87,7 +87,7 @@ class _Passage(Measure):
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
-        params = {"task": Param(str, cls.DEFAULT_TASK, " | ".join(cls.TASKS))}
+        params = {"task": Param(str, cls.DEFAULT_TASK, " | ".join(cls.TASKS), choices=tuple(cls.TASKS))}
         if cls.SCORED:
             params.update(SCORE_PARAMS)
         params.update(cls.EXTRA_PARAMS)
@@ -97,9 +97,7 @@ class _Passage(Measure):
 
     def validate(self) -> "Measure":
         super().validate()
-        task = self["task"]
-        if task not in self.TASKS:
-            raise MeasureNameError(f"{self.NAME}: task must be one of {', '.join(self.TASKS)}, got {task!r}")
+        task = self["task"]  # (one of its declared choices)
         if self.SCORED:
             for t, (name, _) in SCORE_PARAM.items():
                 if name in self.given and t != task:
@@ -195,13 +193,8 @@ class _Generalized(_Passage):
     CUTOFF = "required"
     BRACKET_CUTOFF = True  # gP[5] reads as gP@5, the official tool's name
     EXTRA_PARAMS = {"beyond": Param(str, "last", "a topic with fewer than k article ranks: last (its value at "
-                                                 "the last rank, as the official tool) or zero (divide by k)")}
-
-    def validate(self) -> "Measure":
-        super().validate()
-        if self["beyond"] not in ("last", "zero"):
-            raise MeasureNameError(f"{self.NAME}: beyond must be last or zero, got {self['beyond']!r}")
-        return self
+                                                 "the last rank, as the official tool) or zero (divide by k)",
+                                    choices=("last", "zero"))}
 
     def from_articles(self, gen, col, ranking):
         return gen(self["beyond"])[self.NAME][:, col[self.cutoff]]  # (generalized() keys its curves gP, gR)

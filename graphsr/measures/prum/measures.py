@@ -30,8 +30,9 @@ __all__ = ["PRUM", "MAPRUM", "NAVS"]
 NAVS = ("structural", "none", "model", "routes")
 
 _COMMON = {
-    "nav": Param(str, "structural", "structural (Eq 9) | none | model (--model) | routes (--routes)"),
-    "ideal": Param(str, "assessed", "ideal elements: assessed | kazai | piwowarski"),
+    "nav": Param(str, "structural", "structural (Eq 9) | none | model (--model) | routes (--routes)",
+                 choices=NAVS),
+    "ideal": Param(str, "assessed", "ideal elements: assessed | kazai | piwowarski", choices=IDEAL_METHODS),
     "quant": Param(str, None, "quantisation of (e, s) assessments: strict | gen (generalised) | sog | "
                               "33:1/23:0.9/... (default gen)", canonical_quantisation),
 }
@@ -46,12 +47,7 @@ class _PRUMMeasure(Measure):
     SUPPORTED_PARAMS = dict(_COMMON)
 
     def validate(self) -> "Measure":
-        super().validate()
-        if self["nav"] not in NAVS:
-            raise MeasureNameError(f"{self.NAME}: nav must be one of {', '.join(NAVS)}, got {self['nav']!r}")
-        if self["ideal"] not in IDEAL_METHODS:
-            raise MeasureNameError(f"{self.NAME}: ideal must be one of {', '.join(IDEAL_METHODS)}, got "
-                                   f"{self['ideal']!r}")
+        super().validate()  # (nav and ideal are checked against their declared choices)
         if self["quant"] is not None:
             try:
                 check_quantisation(self["quant"])

@@ -24,7 +24,7 @@ _QUANT = Param(str, None, "quantisation of (e, s) assessments: strict | gen (gen
                           "(default gen)", canonical_quantisation)
 _X = Param(float, None, "recall level", range="(0, 1]")
 _XCG = {"quant": _QUANT, "alpha": Param(float, 1.0, "overlap tolerance (1: a seen result earns 0)", range="[0, 1]"),
-        "ideal": Param(str, "kazai", "ideal recall-base: kazai | piwowarski | assessed")}
+        "ideal": Param(str, "kazai", "ideal recall-base: kazai | piwowarski | assessed", choices=IDEAL_METHODS)}
 
 
 class _ElementINEX(Measure):
@@ -54,9 +54,6 @@ class _ElementINEX(Measure):
                 raise MeasureNameError(f"{self.NAME}: {exc}") from None
         if "x" in self.SUPPORTED_PARAMS and self["x"] is None:  # (the ranges of x and alpha are declared)
             raise MeasureNameError(f"{self.NAME} needs a recall level, e.g. {self.NAME}[0.5]")
-        if "ideal" in self.SUPPORTED_PARAMS and self["ideal"] not in IDEAL_METHODS:
-            raise MeasureNameError(f"{self.NAME}: ideal must be one of {', '.join(IDEAL_METHODS)}, got "
-                                   f"{self['ideal']!r}")
         return self
 
 
@@ -80,8 +77,8 @@ class _GRPng(_ElementINEX):
     BRACKET = "x"
     GRADES = True
     SUPPORTED_PARAMS = {"x": _X, "quant": Param(str, "gen", "per-dimension quantisation: gen (generalised) | strict",
-                                                   canonical_quantisation),
-                        "base": Param(str, "leaves", "recall base: leaves (Rel^U) | all")}
+                                                   canonical_quantisation, choices=("gen", "strict")),
+                        "base": Param(str, "leaves", "recall base: leaves (Rel^U) | all", choices=("leaves", "all"))}
 
     QUANTISED = False
 
@@ -96,13 +93,6 @@ class _GRPng(_ElementINEX):
         reached = recall >= self["x"] - 1e-12
         return float(precision[reached].max()) if reached.any() else 0.0
 
-    def validate(self) -> "Measure":
-        super().validate()
-        if self["quant"] not in ("gen", "strict"):
-            raise MeasureNameError(f"GRPng: quant must be gen or strict, got {self['quant']!r}")
-        if self["base"] not in ("leaves", "all"):
-            raise MeasureNameError(f"GRPng: base must be leaves or all, got {self['base']!r}")
-        return self
 
 
 class _XCGFamily(_ElementINEX):
