@@ -67,7 +67,7 @@ TOY_FAMILY = '''"""A toy family: the share of the first k results holding a rele
 import numpy as np
 
 from ..base import Measure, register
-from ..elements import ElementProvider
+from ..element_provider import ElementProvider
 from ..provider import register_provider
 
 

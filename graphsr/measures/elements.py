@@ -6,7 +6,7 @@ node that exists in it.  By default a line that does not is an error
 ``unknown='warn'`` such lines are dropped, counted and reported, never
 silently.  A tree result whose every node was dropped is dropped too.
 
-:func:`judged_nodes` and :func:`run_nodes` build these inputs once for every
+:mod:`graphsr.measures.element_provider` builds these inputs once for every
 family that scores element runs (SR, ESR, ...), through the evaluation's
 :class:`~graphsr.measures.provider.Scratch`.
 """
@@ -24,10 +24,9 @@ from ..model.document import DocumentTree, resolve_node
 from ..model.qrels import ElementQrels
 from ..model.run import Run
 from .inputs import RankedNodes
-from .provider import ELEMENT, NoNavigation, Provider, RunScores, ScoringContext, Scratch
+from .provider import NoNavigation
 
-__all__ = ["Diagnostics", "locate", "check_qrels", "ranked_nodes", "judged_nodes", "judged_grades", "run_nodes",
-           "ElementProvider"]
+__all__ = ["Diagnostics", "locate", "check_qrels", "ranked_nodes", "JudgedNodes", "line_nodes"]
 
 
 @dataclass
@@ -344,94 +343,3 @@ def _seen(seen_of, doc_names: list, documents, doc: np.ndarray, node: np.ndarray
         parts.append(values)
         total += len(values)
     return np.concatenate(parts)[offset[doc] + node]
-
-
-def judged_nodes(qrels: ElementQrels, context: ScoringContext,
-                 shared: Scratch) -> dict[str, dict[tuple[str, int], float]]:
-    """:func:`check_qrels` of the assessments, once per evaluation (warnings into ``shared``)."""
-    def build():
-        from ..model.document import PlainDocuments
-
-        if qrels.columns is not None and isinstance(context.documents, PlainDocuments):
-            return JudgedNodes.of_documents(qrels.columns)  # every document known, its one node judged
-        diag = Diagnostics()
-        judged = JudgedNodes(check_qrels(qrels, context.documents, context.unknown, diag))
-        shared.warnings += diag.messages()
-        return judged
-
-    return shared.get("element:judged", build)
-
-
-def judged_grades(qrels: ElementQrels, judged, context: ScoringContext,
-                  shared: Scratch) -> dict[str, dict[tuple[str, int], tuple[int, int]]] | None:
-    """The INEX (e, s) pairs of the assessed elements, keyed as ``judged`` is (None for graded assessments)."""
-    if qrels.grades is None:
-        return None
-
-    def build():
-        out = {}
-        for topic, grades in qrels.grades.items():
-            mine = out.setdefault(topic, {})
-            known = judged.get(topic, {})
-            for (docid, xp), grade in grades.items():
-                doc = context.documents.get(docid)
-                node = locate(doc, docid, xp, unknown="warn") if doc is not None else None
-                if node is not None and (docid, node) in known:
-                    mine[(docid, node)] = grade
-        return out
-
-    return shared.get("element:grades", build)
-
-
-def run_nodes(run: Run, topics: list[str], judged, context: ScoringContext,
-              scratch: Scratch) -> tuple[RankedNodes, dict[str, int]]:
-    """:func:`ranked_nodes` of a run and the document codes it used, once per run (warnings into
-    ``scratch``)."""
-    def build():
-        diag = Diagnostics()
-        doc_codes: dict[str, int] = {}
-        ranked = ranked_nodes(run, judged, topics, context.documents, context.seen_of, context.unknown, diag,
-                              doc_codes)
-        scratch.warnings += diag.messages(run.name)
-        return ranked, doc_codes
-
-    return scratch.get("element:ranked", build)
-
-
-class ElementProvider(Provider):
-    """The provider of a family that scores element runs against element assessments from the runs' resolved
-    nodes (:class:`RankedNodes`): a subclass gives what it needs and its kernel call."""
-
-    ASSESSMENTS = RUNS = frozenset({ELEMENT})
-    NEEDS: frozenset = frozenset({"documents"})
-
-    def needs(self, kinds, measures=()):
-        return set(self.NEEDS)
-
-    def prepare(self, measures, qrels, judged, context: ScoringContext, shared: Scratch):
-        """What the family builds once per evaluation from the resolved assessments (None by default)."""
-        return None
-
-    def compute(self, measures, ranked: RankedNodes, doc_codes: dict[str, int], prepared) -> dict:
-        """The family's per-topic values of ``measures`` for one run."""
-        raise NotImplementedError
-
-    def compute_run(self, measures, run, ranked: RankedNodes, doc_codes: dict[str, int], prepared) -> dict:
-        """:meth:`compute`, for a family that also reads the run itself (which topics it answers, how it was
-        ranked); by default the resolved nodes are all a family needs."""
-        return self.compute(measures, ranked, doc_codes, prepared)
-
-    def evaluator(self, measures, qrels, context, shared):
-        judged = judged_nodes(qrels, context, shared)
-        return _ElementEvaluator(self, list(measures), judged, context,
-                                 self.prepare(measures, qrels, judged, context, shared))
-
-
-class _ElementEvaluator:
-    def __init__(self, provider: ElementProvider, measures, judged, context, prepared):
-        self.provider, self.measures, self.judged, self.context, self.prepared = (provider, measures, judged,
-                                                                                   context, prepared)
-
-    def score(self, run, topics, scratch) -> RunScores:
-        ranked, doc_codes = run_nodes(run, topics, self.judged, self.context, scratch)
-        return RunScores(self.provider.compute_run(self.measures, run, ranked, doc_codes, self.prepared))

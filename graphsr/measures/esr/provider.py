@@ -3,7 +3,7 @@ route steps (:class:`~graphsr.measures.esr.inputs.ESRInputBuilder` builds the ke
 
 from __future__ import annotations
 
-from ..elements import ElementProvider
+from ..element_provider import ElementProvider
 from .measures import compute_esr_family
 
 __all__ = ["ESRProvider"]

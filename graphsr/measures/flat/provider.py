@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...model.columns import DocumentColumns
-from ..elements import ElementProvider
+from ..element_provider import ElementProvider
 from ..provider import RunScores
 from .columnar import JudgedDocuments, document_inputs
 from .judgments import Judgments

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..elements import ElementProvider
+from ..element_provider import ElementProvider
 from .measures import compute_sr_family
 
 __all__ = ["SRProvider"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..elements import ElementProvider, judged_grades
+from ..element_provider import ElementProvider, judged_grades
 from ..ideal import recall_bases
 from ..tree_arrays import NodeArrays, TopicItems
 from .arrays import TopicArrays
