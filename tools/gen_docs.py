@@ -160,8 +160,8 @@ def schema_page() -> str:
 #: Beyond the names ``import graphsr`` offers: the graph store's and the stored models' functions.
 API_MORE = {
     "The graph store": ["graphsr.store.url.open_store", "graphsr.store.load.store_collection",
-                        "graphsr.store.load.store_assessments", "graphsr.store.load.store_run",
-                        "graphsr.store.load.store_steps", "graphsr.store.services.stored_summary",
+                        "graphsr.store.named.store_assessments", "graphsr.store.named.store_run",
+                        "graphsr.store.named.store_steps", "graphsr.store.services.stored_summary",
                         "graphsr.store.services.stored_document", "graphsr.store.services.summary_extent",
                         "graphsr.store.services.transitions", "graphsr.store.services.study_routes",
                         "graphsr.store.services.drop_collection", "graphsr.store.export.export_collection"],

@@ -6,7 +6,8 @@ index statements in ``cypher/``; keys and ids: :mod:`graphsr.store.ids`.
 """
 
 from .base import NODE_LABELS, RELATIONSHIP_TYPES, GraphStore, StoreError
-from .load import LoadReport, store_assessments, store_collection, store_run, store_steps, store_summary
+from .load import LoadReport, store_collection, store_summary
+from .named import store_assessments, store_run, store_steps
 from .services import (collection_info, drop_collection, list_collections, drop_model, drop_study, list_models, list_summaries,
                        model_record, require_elements, save_element_model, save_model, stored_document,
                        stored_summary, study_routes, summary_extent, transitions)

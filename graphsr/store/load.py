@@ -1,4 +1,4 @@
-"""Loading collections, summaries, assessments, runs and routes into a store.
+"""Loading collections and their summaries into a store (assessments, runs and routes: :mod:`.named`).
 
 Every write is a MERGE on graphsr's own ids and keys (:mod:`graphsr.store.ids`)
 in ``UNWIND`` batches, one transaction per batch: loading the same thing twice
@@ -29,16 +29,16 @@ from pathlib import Path
 from typing import Iterable
 
 from ..errors import GraphsrInputError
-from ..model.document import DocumentTree, canonical_xpath, resolve_node
+from ..model.document import DocumentTree, resolve_node
 from ..model.qrels import ElementQrels
 from ..model.run import Run
 from ..summaries.summary import Summary, SummaryBuilder
 from .base import SCHEMA_VERSION, GraphStore, batched, writes
-from .ids import (KEY_SPAN, MEMBERSHIP_PROPERTIES, collection_id, document_id, membership_property, node_id,
-                  summary_id, summary_node_id)
+from .ids import (KEY_SPAN, MEMBERSHIP_PROPERTIES, collection_id, document_id, membership_property, summary_id,
+                  summary_node_id)
 
-__all__ = ["LoadReport", "store_collection", "store_summary", "store_assessments", "store_run", "run_name",
-           "validate_references", "store_steps", "StepsReport", "NamedReport", "content_digest", "collection_id", "summary_id", "summary_node_id", "document_id"]
+__all__ = ["LoadReport", "store_collection", "store_summary", "run_name", "validate_references", "collection_id",
+           "summary_id", "summary_node_id", "document_id"]
 
 #: Elements per chunk of a load under the writer lock (the local store), whose elements go in one statement:
 #: the loader's peak stays about 260 MB (the real collection of bench/bench_real.py), and the server folds its
@@ -375,72 +375,6 @@ def _store_collection(store, path, name, kinds, elements, progress, chunk_docs, 
     return report, summaries
 
 
-@writes
-def store_assessments(store: GraphStore, qrels: ElementQrels, collection: str, name: str,
-                      replace: bool = False) -> "NamedReport":
-    """Attach element assessments to stored element nodes (they must be stored) as assessments ``name`` of
-    ``collection`` (``Q/collection/name``, topics ``T/collection/name/topic``).  Each ASSESSES relationship
-    holds ``rel`` and, for INEX (e, s) assessments, ``e`` and ``s``.  A name loaded twice is never merged
-    (:func:`_load_named`): the same assessments again change nothing, others are refused unless ``replace``."""
-    from .services import require_elements
-
-    index = require_elements(store, collection, {(d, xp) for _, d, xp, _ in qrels}, qrels.source,
-                             lines={(d, xp): ln for (_, d, xp), ln in qrels.lines.items()})
-    qid = node_id("Qrels", collection, name)
-    grades = qrels.grades or {}
-    rows = [{"element": index[(docid, xp)], "qrels": qid, "name": name, "collection": collection, "topic": topic,
-             "topic_id": node_id("Topic", collection, name, topic), "rel": float(rel),
-             "e": grades.get(topic, {}).get((docid, xp), (None, None))[0],
-             "s": grades.get(topic, {}).get((docid, xp), (None, None))[1]}
-            for topic, docid, xp, rel in qrels]
-    pairs = {(r["topic"], r["element"]) for r in rows}
-    if len(pairs) != len(rows):
-        raise GraphsrInputError(f"assessments {name!r} judge an element twice in one topic", qrels.source)
-    return _load_named(store, "qrels", qid, f"assessments {name!r} of collection {collection!r}", name, collection,
-                       rows, ("topic", "element", "rel", "e", "s"), "merge_assessments", qrels.source, replace)
-
-
-@dataclass
-class NamedReport:
-    """What loading a named thing (assessments, a run) did: the ``rows`` it holds, and whether it was
-    ``unchanged`` (the same content was stored) or ``replaced`` (other content was)."""
-
-    rows: int = 0
-    unchanged: bool = False
-    replaced: bool = False
-
-
-def _load_named(store: GraphStore, kind: str, ident: str, what: str, name: str, collection: str, rows: list[dict],
-                fields: tuple, query: str, source, replace: bool) -> NamedReport:
-    """Write ``rows`` with ``query`` as the named node ``ident`` (``kind``: qrels or run, whose queries are
-    ``begin_KIND``, ``KIND_state``, ``KIND_holds``, ``drop_KIND``, ``finish_KIND``), never merged with what
-    the name held: its content's digest decides whether it is unchanged, refused or (``replace``, or an
-    INCOMPLETE node a load left) replaced; the rows the store then holds are counted against ``rows``."""
-    from ..errors import StoreError
-
-    digest = content_digest(sorted(tuple(r[k] for k in fields) for r in rows))
-    report = NamedReport(rows=len(rows))
-    state = store.run(f"{kind}_state", id=ident)
-    if state:
-        if state[0]["complete"] is not False and state[0]["digest"] == digest:
-            report.unchanged = True
-            return report
-        if state[0]["complete"] is not False and not replace:
-            held = "other content" if state[0]["digest"] else "content loaded by an earlier graphsr"
-            raise GraphsrInputError(f"{what} already holds {held} (this load: {len(rows)} rows); give --replace "
-                                    "to swap it for this, or load it under another name", source)
-        store.run(f"drop_{kind}", id=ident)
-        report.replaced = True
-    store.run(f"begin_{kind}", id=ident, name=name, collection=collection)
-    store.write(query, rows)
-    [held] = store.run(f"{kind}_holds", id=ident)
-    if held["rows"] != len(rows):
-        raise StoreError(f"{what} is INCOMPLETE: {len(rows)} rows loaded, the store holds {held['rows']} (load it "
-                         "again)")
-    store.run(f"finish_{kind}", id=ident, digest=digest)
-    return report
-
-
 def _check_load(store: GraphStore, name: str, documents: int, held: dict, summary_nodes: dict[str, int]) -> None:
     """A load's receipt: the documents, element nodes, ROOT edges and summary nodes the store holds for the
     collection (counted along its relationships and by key range) against those read."""
@@ -514,125 +448,3 @@ def validate_references(path: str | os.PathLike, qrels: ElementQrels | None, run
 def run_name(run: Run) -> str:
     """The name a run is stored and reported under: its run id column when it names one, else its name."""
     return run.run_ids[0] if len(run.run_ids) == 1 else run.name
-
-
-@writes
-def store_run(store: GraphStore, run: Run, collection: str, name: str | None = None,
-              replace: bool = False) -> NamedReport:
-    """Attach a run's results to stored element nodes (they must be stored), as run ``name`` (default
-    :func:`run_name`) of ``collection`` (``U/collection/name``); a name loaded twice is never merged: the same
-    run again changes nothing, another is refused unless ``replace``."""
-    from .services import require_elements
-
-    name = name or run_name(run)
-    index = require_elements(store, collection, {(r.docid, xp) for r in run for xp in r.xpaths}, run.source,
-                             lines={(r.docid, xp): ln for r in run for xp, ln in zip(r.xpaths, r.lines)})
-    rid = node_id("Run", collection, name)
-    rows = [{"element": index[(r.docid, xp)], "run": rid, "name": name, "collection": collection, "topic": r.topic,
-             "rank": int(r.rank), "score": float(r.score)} for r in run for xp in r.xpaths]
-    if len({(r["topic"], r["rank"], r["element"]) for r in rows}) != len(rows):
-        raise GraphsrInputError(f"run {name!r} returns an element twice at one rank of a topic", run.source)
-    return _load_named(store, "run", rid, f"run {name!r} of collection {collection!r}", name, collection, rows,
-                       ("topic", "rank", "element", "score"), "merge_results", run.source, replace)
-
-
-def content_digest(rows: Iterable[tuple]) -> str:
-    """A SHA-256 of rows of plain values (order matters: give them sorted), the fingerprint a named thing is
-    stored with so that loading it again is told apart from loading something else under its name."""
-    import hashlib
-    import json
-
-    h = hashlib.sha256()
-    for r in rows:
-        h.update(json.dumps(r, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass"))
-        h.update(b"\n")
-    return h.hexdigest()
-
-
-@dataclass
-class StepsReport:
-    """What loading a log as a study did: ``steps`` and ``routes`` the study holds, and whether it was
-    ``unchanged`` (the same log was stored already) or ``replaced`` (another log was)."""
-
-    steps: int = 0
-    routes: int = 0
-    unchanged: bool = False
-    replaced: bool = False
-
-
-@writes
-def store_steps(store: GraphStore, collection: str, study: str, steps: Iterable[dict],
-                source: str | None = None, replace: bool = False) -> StepsReport:
-    """Store navigation steps as study ``study`` of ``collection``.
-
-    Each step is a dict with ``route_id``, ``step`` (order in the route),
-    ``docid``, ``from`` and ``to`` (XPaths) and optional ``user``, ``topic``,
-    ``duration_ms``, ``timestamp``, ``line`` (of ``source``, the log, for
-    messages).  The elements must be stored.  ``steps`` is read twice (the elements it names, then the rows
-    written a batch at a time): a re-iterable collection is never held as rows all at once, an iterator is
-    made a list first.
-
-    A study is never a mix of two logs.  The same log loaded again changes nothing (its content's digest,
-    stored with the study, is the same); another log under a stored study's name is refused
-    (:class:`GraphsrInputError`) unless ``replace``, which removes the stored study first (it is INCOMPLETE
-    until the new log is whole).  A study left INCOMPLETE (a load or drop that did not finish) holds nothing
-    whole and is replaced.  The steps written are then counted against the log (routes, steps, one FROM and
-    one TO edge each): a difference raises :class:`StoreError` and the study stays INCOMPLETE.
-    """
-    from collections.abc import Iterator
-
-    from ..errors import StoreError
-    from .services import drop_study, require_elements
-
-    if isinstance(steps, Iterator):
-        steps = list(steps)
-    lines: dict = {}
-    for s in steps:
-        for x in (s["from"], s["to"]):
-            lines.setdefault((s["docid"], x), s.get("line"))
-    index = require_elements(store, collection, set(lines), source, lines=lines)
-    del lines
-    stid = node_id("Study", collection, study)
-
-    def rows():
-        for s in steps:
-            route = node_id("Route", collection, study, str(s["route_id"]))
-            yield {"src": index[(s["docid"], canonical_xpath(s["from"]))],
-                   "dst": index[(s["docid"], canonical_xpath(s["to"]))],
-                   "study": stid, "study_name": study, "route": route, "route_id": str(s["route_id"]),
-                   "user_id": s.get("user"), "topic_id": s.get("topic"),
-                   "id": node_id("Step", collection, study, str(s["route_id"]), int(s["step"])),
-                   "seq": int(s["step"]), "duration_ms": s.get("duration_ms"), "time": s.get("timestamp")}
-
-    fields = ("route_id", "seq", "src", "dst", "user_id", "topic_id", "duration_ms", "time")
-    content = sorted(tuple(r[k] for k in fields) for r in rows())
-    digest = content_digest(content)
-    n_steps, n_routes = len(content), len({c[0] for c in content})
-    del content
-    report = StepsReport(steps=n_steps, routes=n_routes)
-    state = store.run("study_state", study=stid)
-    if state:
-        stored = state[0]
-        if stored["complete"] is not False and stored["digest"] == digest:
-            report.unchanged = True
-            return report
-        if stored["complete"] is not False and not replace:
-            what = ("another log" if stored["digest"] else
-                    "a log loaded by an earlier graphsr, whose content cannot be compared")
-            raise GraphsrInputError(f"study {study!r} of collection {collection!r} already holds {what} (this one: "
-                                    f"{n_steps} steps of {n_routes} routes); give --replace to swap the study for "
-                                    "it, or load it under another --study name", source)
-        drop_study(store, collection, study)
-        report.replaced = True
-    store.run("begin_study", study=stid, name=study, collection=collection)  # INCOMPLETE until the last batch
-    store.write("merge_steps", rows())
-    [held] = store.run("study_holds", study=stid)
-    got = {"routes": held["routes"], "steps": held["steps"], "FROM edges": held["from_edges"],
-           "TO edges": held["to_edges"]}
-    want = {"routes": n_routes, "steps": n_steps, "FROM edges": n_steps, "TO edges": n_steps}
-    if got != want:
-        raise StoreError(f"study {study!r} of collection {collection!r} is INCOMPLETE: the log has "
-                         + ", ".join(f"{want[k]} {k}" for k in want) + "; the store holds "
-                         + ", ".join(f"{got[k]} {k}" for k in got) + " (drop it or load the log again)")
-    store.run("finish_study", study=stid, digest=digest)
-    return report
