@@ -122,3 +122,23 @@ def test_ranks_that_are_not_integers_are_refused(ranks, expected):
                           "rank": ranks, "score": [2.0, 1.0]})
     with pytest.raises(graphsr.errors.RunFormatError, match=expected.replace("[", r"\[")):
         graphsr.io.frames.as_run(frame)
+
+
+def test_measures_bound_to_different_contexts_score_each_under_its_own():
+    """One evaluation with SRP@10 under two navigation models (bound) and unbound under the given context: each
+    value is the one that measure gets alone (inputs resolved under one context never serve another), and
+    bound measures need no context argument."""
+    s = sample("shakespeare")
+    qrels, run = read_element_qrels(s["qrels"]), read_run(s["runs"][3])
+    coll = graphsr.load_collection(s["collection"], ["p*", "p*|c"])
+    length, extent = coll.context("p*|c:length"), coll.context("p*:extent")
+    a, b = graphsr.bind("SRP@10", length), graphsr.bind("SRP@10", extent)
+    together = graphsr.evaluate(qrels, [run], [a, b, "SRP@10"], extent, unknown="error").runs[0]
+    alone = {m: graphsr.evaluate(qrels, [run], [m], ctx).runs[0].values for m, ctx in
+             ((a, length), (b, extent), (graphsr.parse_measure("SRP@10"), extent))}
+    for m, want in alone.items():
+        [(_, values)] = want.items()
+        assert together.values[m].tolist() == values.tolist(), m
+    assert together.mean(a) != together.mean(b)
+    bound_only = graphsr.evaluate(qrels, [run], [a]).runs[0]
+    assert bound_only.values[a].tolist() == together.values[a].tolist()

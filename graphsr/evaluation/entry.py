@@ -119,17 +119,22 @@ def evaluate(qrels, runs, measures, context: ScoringContext | None = None, *, al
     if context is None and unbound:
         context = _default_context(qrels, runs, unbound)
     options = {k: v for k, v in (("order", order), ("lenient", lenient), ("unknown", unknown)) if v is not None}
-    groups: dict[tuple, tuple] = {}  # a family's measures under one context: the given one, or a bound measure's
+    # each context (the given one, and each bound measure's own) with the options, and the Scratch of what is
+    # built once from it for every family (resolved assessments): inputs built under one context never serve
+    # another
+    contexts: dict[int, tuple[ScoringContext, Scratch]] = {}
+    groups: dict[tuple, list[Measure]] = {}
     for m in ms:
         own = m.context if m.context is not None else context
-        groups.setdefault((m.FAMILY, id(own)), (own, []))[1].append(m)
-    shared = Scratch()
+        if id(own) not in contexts:
+            contexts[id(own)] = (replace(own, **options) if options else own, Scratch())
+        groups.setdefault((m.FAMILY, id(own)), []).append(m)
     evaluators = []
-    for own, family_measures in groups.values():
-        own = replace(own, **options) if options else own
+    for (_, key), family_measures in groups.items():
+        own, shared = contexts[key]
         provider = provider_of(family_measures[0])
         provider.check(family_measures, qrels, runs, own)
-        evaluators.append(provider.evaluator(family_measures, qrels, own, shared if own is context else Scratch()))
+        evaluators.append((key, provider.evaluator(family_measures, qrels, own, shared)))
     out, errors = [], []
     judged = qrels.topics
     for run, label in zip(runs, run_labels(runs)):
@@ -140,24 +145,25 @@ def evaluate(qrels, runs, measures, context: ScoringContext | None = None, *, al
                 raise
             errors.append(exc)
     if out:
-        out[0].warnings[:0] = shared.warnings
-    return Results(out, ms, context.model_name, requests, errors)
+        out[0].warnings[:0] = [w for _, shared in contexts.values() for w in shared.warnings]
+    first = next(iter(contexts.values()))[0]
+    return Results(out, ms, (context if context is not None else first).model_name, requests, errors)
 
 
 def _score_run(run, label: str, evaluators, judged, all_topics: bool, ms) -> RunResult:
     topics, missing = select_topics(run.topics, judged, all_topics)
-    scratch = Scratch()
+    scratches: dict[int, Scratch] = {}  # per context: the run's resolved nodes serve only the families under it
     result = RunResult(label, topics, {}, [missing_topics_warning(run.name, missing)] if missing else [],
                        source=run.name)
     notes = []
-    for ev in evaluators:
-        got = ev.score(run, topics, scratch)
+    for key, ev in evaluators:
+        got = ev.score(run, topics, scratches.setdefault(key, Scratch()))
         result.values.update(got.values)
         result.overall.update(got.overall)
         notes += got.warnings
         if got.run_id is not None:
             result.run_id = got.run_id
-    result.warnings += scratch.warnings + notes
+    result.warnings += [w for s in scratches.values() for w in s.warnings] + notes
     result.values = {m: result.values[m] for m in ms}
     return result
 
