@@ -163,25 +163,25 @@ class Measure(measure_base()):
         return NOT_PROVIDED
 
     def _twin(self):
-        """ir_measures' own measure of this name and parameters, or None where it has none."""
+        """ir_measures' own measure of this name and parameters, or None where it has none (made once per
+        measure: parameter look-ups ask for it on scoring paths)."""
+        if "_ir_twin" in self.__dict__:
+            return self.__dict__["_ir_twin"]
         from ir_measures.measures import registry as ir_registry
 
-        if self.NAME not in ir_registry:  # most of graphsr's measures have none: SRP, MAgP, PRUM...
-            return None
-        text = repr(self)
-        if text not in _TWINS:
-            base = ir_registry[self.NAME]
+        twin = None
+        base = ir_registry.get(self.NAME)  # most of graphsr's measures have none: SRP, MAgP, PRUM...
+        if base is not None:
             given = {k: v for k, v in self.params.items() if v is not None and k in self.given}
             if self.cutoff is not None:
                 given["cutoff"] = self.cutoff
-            twin = None
             if set(given) <= set(base.SUPPORTED_PARAMS):  # (a parameter ir_measures' lacks: another measure)
                 for k, v in given.items():  # as ir_measures types them: rel=2, not 2.0
                     if base.SUPPORTED_PARAMS[k].dtype is int and isinstance(v, float) and v.is_integer():
                         given[k] = int(v)
                 twin = base(**given)
-            _TWINS[text] = twin
-        return _TWINS[text]
+        self.__dict__["_ir_twin"] = twin
+        return twin
 
     # -- canonical form ----------------------------------------------------
     def __repr__(self) -> str:
@@ -274,9 +274,6 @@ class Measure(measure_base()):
         """ir_measures' aggregator: ``add(value)`` per topic, then ``result()`` (:meth:`aggregate`)."""
         return MeasureAggregator(self)
 
-
-#: ir_measures' own measure of each canonical name met (None: it has none).
-_TWINS: dict[str, Any] = {}
 
 #: The base class graphsr's measures were built on (ir_measures.Measure, or object).
 _IR_BASE = Measure.__mro__[1]
