@@ -100,14 +100,13 @@ def _measure_list(measures) -> list:
 def _context(qrels, runs, collection, model, measures):
     from .evaluation.context import element_context
     from .measures.interop import plain_context
-    from .model.qrels import ElementQrels
-    from .model.run import Run
+    from .model.kinds import PASSAGES
 
-    if not isinstance(qrels, ElementQrels) and all(not isinstance(r, Run) for r in runs):
+    if qrels.kind == PASSAGES and all(r.kind == PASSAGES for r in runs):
         return None  # passage assessments and runs need nothing
     if collection is not None:
-        docids = qrels.docids() if isinstance(qrels, ElementQrels) else set()
-        docids = docids.union(*(r.docids() for r in runs if isinstance(r, Run)))
+        docids = qrels.docids() if qrels.kind != PASSAGES else set()
+        docids = docids.union(*(r.docids() for r in runs if r.kind != PASSAGES))
         return element_context(docids, measures=measures, collection=collection, model=model)
     return plain_context(qrels, runs, measures)
 
@@ -118,7 +117,7 @@ def _evaluate(measures, qrels, runs, collection, model, all_topics):
     from ._bulk import bulk
     from .evaluation.entry import evaluate
     from .measures.parse import parse_requests
-    from .model.run import Run
+    from .model.kinds import PASSAGES
 
     with bulk():
         requests = parse_requests(_measure_list(measures))
@@ -127,7 +126,7 @@ def _evaluate(measures, qrels, runs, collection, model, all_topics):
         ms = [r.measure for r in requests]
         res = evaluate(q, rs, requests, _context(q, rs, collection, model, ms), all_topics=all_topics)
     for run, result in zip(rs, res.runs):
-        if not isinstance(run, Run):
+        if run.kind == PASSAGES:
             continue  # passage runs: the official tool's topic rule
         answered = set(run.topics)
         lacking = [k for k, t in enumerate(result.topics) if t not in answered]

@@ -65,8 +65,8 @@ def test_columns_and_results_give_the_same_arrays(rows, seed, unknown, shared_co
     seen = {d: rng.random(len(doc)) for d, doc in DOCS.items()}
     columnar = Run.from_rows(rows, "r", "r.run")
     assert columnar.columns is not None
-    legacy = Run("r", columnar.results, "r.run")  # the same results, without columns
-    assert legacy.columns is None
+    legacy = Run("r", columnar.results, "r.run")  # the results view made columns again
+    assert legacy.columns is not columnar.columns and legacy.results == columnar.results
 
     def build(run):
         diag, codes = Diagnostics(), ({"b": 0} if shared_codes else {})

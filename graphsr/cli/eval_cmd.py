@@ -129,10 +129,10 @@ def run(args: argparse.Namespace) -> int:
     """Read the assessments (format detected once), choose the measures from the options, score every run
     through :func:`graphsr.evaluation.files.evaluate_files`, print what it returns."""
     from ..evaluation.files import evaluate_files, read_assessments
-    from ..model.fol import FOLQrels
+    from ..model.kinds import PASSAGES
 
     qrels = read_assessments(args.qrels)
-    passage = isinstance(qrels, FOLQrels)
+    passage = qrels.kind == PASSAGES
     table = None
     if passage:
         from .eval_passages import passage_requests

@@ -171,12 +171,10 @@ def _score_run(run, label: str, evaluators, judged, all_topics: bool, ms) -> Run
 def _default_context(qrels, runs, measures) -> ScoringContext:
     """What scoring needs when no context is given: plain TREC documents are single elements, nothing
     navigated; anything else gets an empty context (a measure that needs more says what to give)."""
-    from ..measures.interop import is_plain, plain_context
-    from ..model.qrels import ElementQrels
-    from ..model.run import Run
+    from ..measures.interop import plain_context
+    from ..model.kinds import is_plain
 
-    if isinstance(qrels, ElementQrels) and is_plain(qrels) and all(isinstance(r, Run) and is_plain(r)
-                                                                   for r in runs):
+    if is_plain(qrels) and all(is_plain(r) for r in runs):
         return plain_context(qrels, runs, measures)
     return ScoringContext()
 
@@ -192,11 +190,10 @@ def trec_counts(requests: list, qrels) -> list:
     names = {r.measure.NAME for r in requests if r.measure.FAMILY == "fol"}
     if not names & set(_TREC_COUNTS):
         return requests
-    from ..measures.interop import is_plain
     from ..measures.parse import Requested, parse_measure
-    from ..model.qrels import ElementQrels
+    from ..model.kinds import is_plain
 
-    if not (isinstance(qrels, ElementQrels) and is_plain(qrels)):
+    if not is_plain(qrels):
         return requests
     out = []
     for r in requests:

@@ -83,10 +83,10 @@ def evaluate_files(qrels, runs: Sequence, measures, *, collection=None, model: s
     -------
     FileEvaluation
     """
-    from ..model.fol import FOLQrels
+    from ..model.kinds import PASSAGES
 
     qrels = read_assessments(qrels)
-    if isinstance(qrels, FOLQrels):
+    if qrels.kind == PASSAGES:
         return _passages(qrels, runs, measures, collection=collection, model=model, store=store, routes=routes,
                          routes_model=routes_model, all_topics=all_topics, order=order, lenient=lenient,
                          progress=progress, interface=interface)
@@ -155,7 +155,8 @@ def _elements(qrels, paths, measures, *, collection, model, store, routes, route
 def _plain_context(qrels, runs, measures, given: dict, interface: str):
     """TREC document qrels and runs (4 and 6 fields): each document one element, no collection, no navigation;
     None for element inputs."""
-    from ..measures.interop import is_plain, plain_context
+    from ..measures.interop import plain_context
+    from ..model.kinds import is_plain
 
     plain = [is_plain(qrels)] + [is_plain(r) for r in runs]
     if not any(plain):

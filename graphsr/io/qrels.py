@@ -98,18 +98,13 @@ def element_qrels_of_columns(got, topics: list[str], docs: list[str], paths: lis
     key = (topic.astype(np.int64) * len(docs) + doc) * max(len(names), 1) + path
     if len(np.unique(key)) != len(key):  # a node assessed twice
         return None
-    judgments: dict[str, dict[tuple[str, str], float]] = {}
-    lines: dict[tuple[str, str, str], int | None] = {}
-    grades: dict[str, dict[tuple[str, str], tuple[int, int]]] = {}
-    line = line.tolist() if line is not None else [None] * len(topic)
-    for t, d, x, v, ln in zip(topic.tolist(), doc.tolist(), path.tolist(), value.tolist(), line):
-        tn, docid, xp = topics[t], docs[d], names[x]
-        judgments.setdefault(tn, {})[(docid, xp)] = v
-        lines[(tn, docid, xp)] = ln
-    if graded[0]:
-        for t, d, x, a, b in zip(topic.tolist(), doc.tolist(), path.tolist(), e.tolist(), s.tolist()):
-            grades.setdefault(topics[t], {})[(docs[d], names[x])] = (a, b)
-    return ElementQrels(judgments, source, lines, grades if graded[0] else None)
+    from ..model.columns import AssessmentColumns
+
+    grade = np.stack([e, s], axis=1).astype(np.int64) if graded[0] else None
+    columns = AssessmentColumns(topics, docs, names, np.asarray(topic, dtype=np.int64),
+                                np.asarray(doc, dtype=np.int64), path, np.asarray(value, dtype=float), grade,
+                                None if line is None else np.asarray(line, dtype=np.int64))
+    return ElementQrels(source=source, columns=columns)
 
 
 def _read_qrels_lines(path) -> ElementQrels:

@@ -4,9 +4,10 @@ and run (:mod:`graphsr.measures.elements`), then each family's kernel."""
 
 from __future__ import annotations
 
+from ..model.kinds import DOCUMENTS
 from ..model.qrels import ElementQrels
 from ..model.run import Run
-from .elements import Diagnostics, JudgedNodes, check_qrels, locate, ranked_nodes
+from .elements import Diagnostics, JudgedNodes, check_qrels, line_nodes, ranked_nodes
 from .inputs import RankedNodes
 from .provider import ELEMENT, Provider, RunScores, ScoringContext, Scratch
 
@@ -19,10 +20,10 @@ def judged_nodes(qrels: ElementQrels, context: ScoringContext,
     def build():
         from ..model.document import PlainDocuments
 
-        if qrels.columns is not None and isinstance(context.documents, PlainDocuments):
+        if qrels.kind == DOCUMENTS and isinstance(context.documents, PlainDocuments):
             return JudgedNodes.of_documents(qrels.columns)  # every document known, its one node judged
         diag = Diagnostics()
-        judged = JudgedNodes(check_qrels(qrels, context.documents, context.unknown, diag))
+        judged = check_qrels(qrels, context.documents, context.unknown, diag)
         shared.warnings += diag.messages()
         return judged
 
@@ -32,19 +33,18 @@ def judged_nodes(qrels: ElementQrels, context: ScoringContext,
 def judged_grades(qrels: ElementQrels, judged, context: ScoringContext,
                   shared: Scratch) -> dict[str, dict[tuple[str, int], tuple[int, int]]] | None:
     """The INEX (e, s) pairs of the assessed elements, keyed as ``judged`` is (None for graded assessments)."""
-    if qrels.grades is None:
+    c = qrels.columns
+    if getattr(c, "grade", None) is None:
         return None
 
     def build():
-        out = {}
-        for topic, grades in qrels.grades.items():
-            mine = out.setdefault(topic, {})
-            known = judged.get(topic, {})
-            for (docid, xp), grade in grades.items():
-                doc = context.documents.get(docid)
-                node = locate(doc, docid, xp, unknown="warn") if doc is not None else None
-                if node is not None and (docid, node) in known:
-                    mine[(docid, node)] = grade
+        out: dict = {t: {} for t in c.topics}
+        node = line_nodes(c.doc_names, c.path_names, c.doc, c.path, context.documents)
+        names, docs = c.topic_names, c.doc_names
+        for t, d, n, es in zip(c.topic.tolist(), c.doc.tolist(), node.tolist(), c.grade.tolist()):
+            key = (docs[d], n)
+            if n >= 0 and key in judged.get(names[t], ()):
+                out[names[t]][key] = tuple(es)
         return out
 
     return shared.get("element:grades", build)

@@ -70,18 +70,37 @@ def locate(doc: DocumentTree | None, docid: str, xpath: str, source=None, line=N
 
 
 def check_qrels(qrels: ElementQrels, documents: Mapping[str, DocumentTree], unknown: str = "error",
-                diag: Diagnostics | None = None) -> dict[str, dict[tuple[str, int], float]]:
-    """Judgments keyed by (docid, node index); unknown nodes raise or are counted."""
+                diag: Diagnostics | None = None) -> "JudgedNodes":
+    """Judgments keyed by (docid, node index), from the assessments' columns (each distinct XPath of a document
+    looked up once); unknown nodes raise or are counted, in the order of :attr:`ElementQrels.judgments`."""
+    from ..model.columns import codes_in
+    from ..model.document import PLAIN_DOCUMENT_NODE
+
     diag = diag if diag is not None else Diagnostics()
-    out: dict[str, dict[tuple[str, int], float]] = {}
-    for topic, docid, xp, rel in qrels:
-        line = qrels.lines.get((topic, docid, xp))
-        i = locate(documents.get(docid), docid, xp, qrels.source, line, unknown, diag)
-        if i is None:
-            diag.unknown_qrels_lines += 1
-            continue
-        out.setdefault(topic, {})[(docid, i)] = rel
-    return out
+    c = qrels.columns
+    paths = getattr(c, "path", None)
+    path_names = c.path_names if paths is not None else [PLAIN_DOCUMENT_NODE]
+    paths = paths if paths is not None else np.zeros(len(c), dtype=np.int64)
+    topics = c.topics
+    slot = codes_in(c.topic_names, dict(zip(topics, range(len(topics)))))[c.topic]
+    order = np.argsort(slot, kind="stable")  # by topic, as the judgments view groups them; file order within
+    node = line_nodes(c.doc_names, path_names, c.doc, paths, documents)[order]
+    lost = node < 0
+    if lost.any():
+        for k in order[lost].tolist()[:5 if unknown != "error" else 1]:  # raises for 'error'; notes for 'warn'
+            docid = c.doc_names[int(c.doc[k])]
+            line = int(c.line[k]) if c.line is not None else None
+            locate(documents.get(docid), docid, path_names[int(paths[k])], qrels.source, line, unknown, diag)
+        diag.unknown_qrels_lines += int(lost.sum())
+        order, node = order[~lost], node[~lost]
+    judged = JudgedNodes()
+    names, docs = c.topic_names, c.doc_names
+    for t, d, n, v in zip(c.topic[order].tolist(), c.doc[order].tolist(), node.tolist(), c.value[order].tolist()):
+        mine = judged.get(names[t])
+        if mine is None:
+            mine = judged[names[t]] = {}
+        mine[(docs[d], n)] = v
+    return judged
 
 
 def ranked_nodes(run: Run, judged: Mapping[str, Mapping[tuple[str, int], float]], topics: list[str],
@@ -111,51 +130,7 @@ def ranked_nodes(run: Run, judged: Mapping[str, Mapping[tuple[str, int], float]]
     """
     diag = diag if diag is not None else Diagnostics()
     doc_codes = {} if doc_codes is None else doc_codes
-    lines = _line_columns(run)
-    if lines is not None:  # a run read into columns: no object per result
-        return _ranked_columns(run, lines, judged, topics, documents, seen_of, unknown, diag, doc_codes)
-    seen_cache: dict[str, list[float]] = {}
-    rt, rd, ir, inode, rel, seen, score = [], [], [], [], [], [], []
-    nan = float("nan")
-    for t, topic in enumerate(topics):
-        rel_of = judged.get(topic, {}).get
-        for res in run.results.get(topic, ()):
-            docid = res.docid
-            doc = documents.get(docid)
-            nodes = None
-            if doc is not None:  # the common case: every node exists
-                try:
-                    nodes = [doc.node(xp) for xp in res.xpaths]
-                except KeyError:
-                    nodes = None
-            if nodes is None:  # an unknown document or node: raise, or note and drop it
-                nodes = []
-                for xp, line in zip(res.xpaths, res.lines or (None,) * len(res.xpaths)):
-                    i = locate(doc, docid, xp, run.source, line, unknown, diag)
-                    if i is None:
-                        diag.unknown_run_lines += 1
-                    else:
-                        nodes.append(i)
-                if not nodes:
-                    diag.dropped_results += 1
-                    continue
-            code = doc_codes.setdefault(docid, len(doc_codes))
-            s = seen_cache.get(docid)
-            if s is None:
-                s = seen_cache[docid] = (seen_of(docid) if seen_of is not None else np.zeros(len(doc))).tolist()
-            r = len(rt)
-            rt.append(t)
-            rd.append(code)
-            score.append(res.score)
-            high = code << 32
-            for i in nodes:
-                ir.append(r)
-                inode.append(high | i)
-                rel.append(rel_of((docid, i), nan))
-                seen.append(s[i])
-    grade = np.asarray(rel, dtype=float)
-    relevance = np.where(grade > 0, grade, 0.0)  # not assessed (NaN) or a negative grade: not relevant
-    return RankedNodes(list(topics), rt, rd, ir, inode, relevance, seen, grade, score)
+    return _ranked_columns(run, _line_columns(run), judged, topics, documents, seen_of, unknown, diag, doc_codes)
 
 
 @dataclass
@@ -174,20 +149,9 @@ class _Lines:
     line: np.ndarray | None
 
 
-def _line_columns(run) -> _Lines | None:
-    from ..model.columns import DocumentColumns, ElementColumns
-    from ..model.document import PLAIN_DOCUMENT_NODE
-
-    c = getattr(run, "columns", None)
-    if isinstance(c, ElementColumns):
-        return _Lines(c.topic_names, c.doc_names, c.path_names, c.topic, c.doc, c.path, c.rank, c.score, c.line)
-    if isinstance(c, DocumentColumns):  # each line one result, ranked as trec_eval ranks documents
-        order = c.ranked()
-        group = np.empty(len(c), dtype=np.int64)
-        group[order] = np.arange(len(c))
-        return _Lines(c.topic_names, c.doc_names, [PLAIN_DOCUMENT_NODE], c.topic, c.doc,
-                      np.zeros(len(c), dtype=np.int64), group, c.value, c.line)
-    return None
+def _line_columns(run) -> _Lines:
+    c = run.columns.as_elements()  # a document run's lines ranked as trec_eval ranks them
+    return _Lines(c.topic_names, c.doc_names, c.path_names, c.topic, c.doc, c.path, c.rank, c.score, c.line)
 
 
 class JudgedNodes(dict):
@@ -287,6 +251,8 @@ def line_nodes(doc_names: list, path_names: list, doc: np.ndarray, path: np.ndar
         # plain documents: the one node of each known document, no tree made
         known = np.fromiter((name in documents for name in doc_names), dtype=bool, count=len(doc_names))
         return np.where(known[doc], 0, -1).astype(np.int64)
+    if not len(doc):
+        return np.zeros(0, dtype=np.int64)
     pw = np.int64(max(len(path_names), 1))
     pairs, pair_of = np.unique(doc.astype(np.int64) * pw + path, return_inverse=True)
     pair_doc, pair_path = pairs // pw, pairs % pw

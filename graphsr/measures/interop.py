@@ -17,24 +17,9 @@ from __future__ import annotations
 from .base import RUNTIME
 from .provider import NoNavigation, Scratch, ScoringContext, provider_of
 
-__all__ = ["plain_context", "runtime_values", "is_plain"]
+from ..model.kinds import PASSAGES, is_plain, kind_of
 
-
-def is_plain(data) -> bool:
-    """Whether element qrels or a run name whole plain documents only (TREC document files, DataFrames without
-    an ``xpath`` column)."""
-    from ..model.columns import DocumentColumns, ElementColumns
-    from ..model.document import PLAIN_DOCUMENT_NODE
-    from ..model.qrels import ElementQrels
-
-    columns = getattr(data, "columns", None)
-    if isinstance(columns, DocumentColumns):  # read from document columns
-        return True
-    if isinstance(columns, ElementColumns):
-        return all(p == PLAIN_DOCUMENT_NODE for p in columns.path_names)
-    if isinstance(data, ElementQrels):
-        return all(xp == PLAIN_DOCUMENT_NODE for d in data.judgments.values() for _, xp in d)
-    return all(xp == PLAIN_DOCUMENT_NODE for r in data for xp in r.xpaths)
+__all__ = ["plain_context", "runtime_values"]
 
 
 def plain_context(qrels, runs, measures=None) -> ScoringContext:
@@ -44,11 +29,9 @@ def plain_context(qrels, runs, measures=None) -> ScoringContext:
     if measures is not None and all(m.FAMILY == "flat" for m in measures):
         return ScoringContext(model_name="none")
     from ..model.document import PlainDocuments
-    from ..model.qrels import ElementQrels
-    from ..model.run import Run
 
-    docids = set(qrels.docids()) if isinstance(qrels, ElementQrels) else set()
-    docids = docids.union(*(r.docids() for r in runs if isinstance(r, Run)))
+    docids = set(qrels.docids()) if kind_of(qrels) != PASSAGES else set()
+    docids = docids.union(*(r.docids() for r in runs if kind_of(r) != PASSAGES))
     docs = PlainDocuments(docids)
     return ScoringContext(docs, NoNavigation(docs), "none", num_elements=len(docs))
 

@@ -291,15 +291,12 @@ def provider_of(measure: Measure) -> Provider:
 
 
 def input_kind(obj) -> str:
-    """``element`` or ``passage``: the kind of an assessments or run object."""
-    from ..model.fol import FOLQrels, FOLRun
+    """``element`` or ``passage``: how a provider reads an assessments or run object, from the kind it declares
+    (:mod:`graphsr.model.kinds`: plain documents, elements and trees are read as elements)."""
+    from ..model.kinds import PASSAGES, kind_of
 
-    if isinstance(obj, (FOLQrels, FOLRun)):
-        return PASSAGE
-    from ..model.qrels import ElementQrels
-    from ..model.run import Run
-
-    if isinstance(obj, (ElementQrels, Run)):
-        return ELEMENT
+    kind = kind_of(obj)
+    if kind is not None:
+        return PASSAGE if kind == PASSAGES else ELEMENT
     raise GraphsrInputError(f"expected element or passage assessments or runs (graphsr.io readers), got "
                             f"{type(obj).__name__}")

@@ -16,7 +16,8 @@ from functools import cached_property
 
 import numpy as np
 
-__all__ = ["DocumentColumns", "ElementColumns", "LineNumbers", "codes_in", "codes_of", "name_order", "rank_documents"]
+__all__ = ["AssessmentColumns", "DocumentColumns", "ElementColumns", "LineNumbers", "codes_in", "codes_of", "name_order",
+           "rank_documents"]
 
 
 def codes_of(names: list) -> tuple[list, np.ndarray]:
@@ -65,21 +66,23 @@ class DocumentColumns:
         return cls(topic_names, doc_names, t, d, np.asarray(values, dtype=float),
                    None if lines is None else np.asarray(lines, dtype=np.int64), tuple(empty_topics))
 
+    #: Every line names a whole document.
+    plain = True
+
+    @property
+    def num_results(self) -> int:
+        """Each line is one result."""
+        return len(self.topic)
+
     @cached_property
     def topics(self) -> list[str]:
         """The topics with lines, in order of first appearance, then the empty ones."""
-        t = self.topic
-        starts = t[np.flatnonzero(np.r_[True, t[1:] != t[:-1]])] if len(t) else t  # a topic's lines are runs
-        present = [self.topic_names[c] for c in dict.fromkeys(starts.tolist())]
-        known = set(present)
-        return present + [x for x in self.empty_topics if x not in known]
+        return _topics(self)
 
     @cached_property
     def docids(self) -> set[str]:
         """Every document named by a line."""
-        names = self.doc_names
-        used = np.bincount(self.doc, minlength=len(names)) > 0
-        return {names[c] for c in np.flatnonzero(used).tolist()}
+        return _docids(self)
 
     def duplicate(self) -> int | None:
         """The index of the first line whose (topic, document) an earlier line has, or None."""
@@ -110,6 +113,23 @@ class DocumentColumns:
         descending."""
         return rank_documents(self.topic, self.value, self.doc, self)
 
+    def as_elements(self) -> "ElementColumns":
+        """A run's lines as :class:`ElementColumns`: each document the node ``/doc[1]``, ranked as trec_eval
+        ranks them (:meth:`ranked`; ranks 1, 2, ... per topic), topics in this run's order."""
+        from .document import PLAIN_DOCUMENT_NODE
+
+        n = len(self)
+        order = self.ranked()
+        place = codes_in(self.topic_names, dict(zip(self.topics, range(len(self.topics)))))
+        order = order[np.argsort(place[self.topic[order]], kind="stable")]  # topics in the run's order
+        topic = self.topic[order]
+        first = np.flatnonzero(np.r_[True, topic[1:] != topic[:-1]]) if n else np.zeros(0, dtype=np.int64)
+        rank = np.arange(n, dtype=np.int64) - np.repeat(first, np.diff(np.r_[first, n])) + 1
+        return ElementColumns(self.topic_names, self.doc_names, [PLAIN_DOCUMENT_NODE], topic, self.doc[order], rank,
+                              self.value[order], np.zeros(n, dtype=np.int64),
+                              None if self.line is None else np.asarray(self.line[order], dtype=np.int64),
+                              tuple(self.empty_topics))
+
 
 @dataclass(eq=False)
 class ElementColumns:
@@ -135,19 +155,21 @@ class ElementColumns:
     score: np.ndarray
     path: np.ndarray
     line: np.ndarray | None = None
+    empty_topics: tuple[str, ...] = field(default=())
 
     def __len__(self) -> int:
         return len(self.topic)
 
     @classmethod
     def from_lists(cls, topics: list[str], docids: list[str], ranks, scores, paths: list[str],
-                   lines=None) -> "ElementColumns":
+                   lines=None, empty_topics: tuple[str, ...] = ()) -> "ElementColumns":
         """Columns from per-line values (paths canonical already; codes in order of first appearance)."""
         topic_names, t = codes_of(topics)
         doc_names, d = codes_of(docids)
         path_names, p = codes_of(paths)
         return cls(topic_names, doc_names, path_names, t, d, np.asarray(ranks, dtype=np.int64),
-                   np.asarray(scores, dtype=float), p, None if lines is None else np.asarray(lines, dtype=np.int64))
+                   np.asarray(scores, dtype=float), p, None if lines is None else np.asarray(lines, dtype=np.int64),
+                   tuple(empty_topics))
 
     @cached_property
     def result_order(self) -> np.ndarray:
@@ -166,18 +188,103 @@ class ElementColumns:
     def num_results(self) -> int:
         return len(self.result_starts) - 1
 
+    def as_elements(self) -> "ElementColumns":
+        """These columns (:meth:`DocumentColumns.as_elements` gives document runs the same form)."""
+        return self
+
     @cached_property
     def topics(self) -> list[str]:
-        """The topics, in order of first appearance in the file."""
-        t = self.topic
-        starts = t[np.flatnonzero(np.r_[True, t[1:] != t[:-1]])] if len(t) else t
-        return [self.topic_names[c] for c in dict.fromkeys(starts.tolist())]
+        """The topics, in order of first appearance in the file, then the empty ones."""
+        return _topics(self)
 
     @cached_property
     def docids(self) -> set[str]:
-        names = self.doc_names
-        used = np.bincount(self.doc, minlength=len(names)) > 0
-        return {names[c] for c in np.flatnonzero(used).tolist()}
+        return _docids(self)
+
+    @cached_property
+    def plain(self) -> bool:
+        """Whether every line names a whole document (the node ``/doc[1]`` of a plain TREC document)."""
+        return _plain(self)
+
+
+@dataclass(eq=False)
+class AssessmentColumns:
+    """Element assessments as arrays, in file order: ``topic[k]``, ``doc[k]`` and ``path[k]`` index
+    ``topic_names``, ``doc_names`` and ``path_names`` (canonical XPaths, each once), ``value[k]`` is the node's
+    relevance, ``grade[k]`` its INEX (e, s) pair (an ``(n, 2)`` array; None for assessments of values),
+    ``line[k]`` its line in the file (None: not from a file).  ``empty_topics`` are topics given with no
+    assessment.  No (topic, document, path) comes twice (the builders check).
+
+    Examples
+    --------
+    >>> c = AssessmentColumns.from_lists(["1", "1"], ["d", "d"], ["/a[1]", "/a[1]/b[1]"], [1.0, 0.5])
+    >>> c.topics, c.path.tolist(), c.plain
+    (['1'], [0, 1], False)
+    """
+
+    topic_names: list[str]
+    doc_names: list[str]
+    path_names: list[str]
+    topic: np.ndarray
+    doc: np.ndarray
+    path: np.ndarray
+    value: np.ndarray
+    grade: np.ndarray | None = None
+    line: np.ndarray | None = None
+    empty_topics: tuple[str, ...] = field(default=())
+
+    def __len__(self) -> int:
+        return len(self.topic)
+
+    @classmethod
+    def from_lists(cls, topics: list[str], docids: list[str], paths: list[str], values, grades=None, lines=None,
+                   empty_topics: tuple[str, ...] = ()) -> "AssessmentColumns":
+        """Columns from per-assessment values (paths canonical already; codes in order of first appearance)."""
+        topic_names, t = codes_of(topics)
+        doc_names, d = codes_of(docids)
+        path_names, p = codes_of(paths)
+        grade = None if grades is None else np.asarray(grades, dtype=np.int64).reshape(-1, 2)
+        return cls(topic_names, doc_names, path_names, t, d, p, np.asarray(values, dtype=float), grade,
+                   None if lines is None else np.asarray(lines, dtype=np.int64), tuple(empty_topics))
+
+    @cached_property
+    def topics(self) -> list[str]:
+        """The topics, in order of first appearance, then the empty ones."""
+        return _topics(self)
+
+    @cached_property
+    def docids(self) -> set[str]:
+        return _docids(self)
+
+    @cached_property
+    def plain(self) -> bool:
+        """Whether every assessment names a whole document (the node ``/doc[1]``)."""
+        return _plain(self)
+
+
+def _topics(c) -> list[str]:
+    """The topics of columns with a topic column: those with lines in order of first appearance (a topic's
+    lines are usually together), then the columns' empty topics."""
+    t = c.topic
+    starts = t[np.flatnonzero(np.r_[True, t[1:] != t[:-1]])] if len(t) else t
+    present = [c.topic_names[x] for x in dict.fromkeys(starts.tolist())]
+    known = set(present)
+    return present + [x for x in dict.fromkeys(c.empty_topics) if x not in known]
+
+
+def _docids(c) -> set[str]:
+    names = c.doc_names
+    used = np.bincount(c.doc, minlength=len(names)) > 0 if len(c.doc) else np.zeros(len(names), dtype=bool)
+    return {names[x] for x in np.flatnonzero(used).tolist()}
+
+
+def _plain(c) -> bool:
+    from .document import PLAIN_DOCUMENT_NODE
+
+    if not len(c.path):
+        return True
+    used = np.bincount(c.path, minlength=len(c.path_names)) > 0
+    return all(c.path_names[x] == PLAIN_DOCUMENT_NODE for x in np.flatnonzero(used).tolist())
 
 
 def codes_in(names: list[str], index: dict[str, int]) -> np.ndarray:

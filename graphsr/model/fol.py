@@ -18,6 +18,8 @@ from typing import Iterable
 
 import numpy as np
 
+from .kinds import PASSAGES
+
 __all__ = ["Vocabulary", "FOLQrels", "FOLRun"]
 
 _I64 = np.int64
@@ -65,6 +67,9 @@ class Vocabulary:
 
 class _Named:
     """Names of the topic and article codes of each row."""
+
+    #: Passage runs and assessments (:mod:`graphsr.model.kinds`).
+    kind = PASSAGES
 
     vocab: Vocabulary
     topic_code: np.ndarray

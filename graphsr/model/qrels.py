@@ -14,8 +14,9 @@ from typing import Iterable, Iterator
 import numpy as np
 
 from ..errors import QrelsFormatError
-from .columns import DocumentColumns
+from .columns import AssessmentColumns, DocumentColumns
 from .document import PLAIN_DOCUMENT_NODE, canonical_xpath
+from .kinds import DOCUMENTS, ELEMENTS
 from .quantisation import check_grade, quantise
 
 __all__ = ["QrelsRow", "ElementQrels"]
@@ -47,26 +48,28 @@ class ElementQrels:
     gain, skipped by bpref); :meth:`outside_unit` finds them, and the other
     measures refuse such assessments in one line.
 
-    TREC document assessments are held as :class:`~graphsr.model.columns.DocumentColumns` (``columns``;
-    :meth:`from_columns`): the flat measures read the arrays, and ``judgments`` is built only when asked for.
+    Assessments are held as columns, however they were made: TREC document assessments as
+    :class:`~graphsr.model.columns.DocumentColumns`, element assessments as
+    :class:`~graphsr.model.columns.AssessmentColumns` (judgments given to the constructor become columns).
+    ``judgments``, ``grades`` and ``lines`` are views of the columns, built on first use.
     """
 
-    def __init__(self, judgments: dict[str, dict[tuple[str, str], float]] | None, source: str | None = None,
+    def __init__(self, judgments: dict[str, dict[tuple[str, str], float]] | None = None, source: str | None = None,
                  lines: dict[tuple[str, str, str], int | None] | None = None,
                  grades: dict[str, dict[tuple[str, str], tuple[int, int]]] | None = None,
-                 columns: DocumentColumns | None = None):
-        if judgments is None and columns is None:
-            raise ValueError("assessments need their judgments or their columns")
-        self._judgments = judgments
-        self.source = source
-        self._lines = lines or {}
-        self.grades = grades
+                 columns: DocumentColumns | AssessmentColumns | None = None):
+        if columns is None:
+            if judgments is None:
+                raise ValueError("assessments need their judgments or their columns")
+            columns = _columns_of_judgments(judgments, lines or {}, grades)
         self.columns = columns
+        self.source = source
+        self._judgments = self._lines = self._grades = None
 
     @classmethod
     def from_columns(cls, columns: DocumentColumns, source: str | None = None) -> "ElementQrels":
         """Assessments of whole documents from :class:`~graphsr.model.columns.DocumentColumns` of relevance
-        values (TREC qrels); nothing per line is built until a family asks for :attr:`judgments`.
+        values (TREC qrels).
 
         Raises
         ------
@@ -87,36 +90,42 @@ class ElementQrels:
         return cls(None, source, columns=columns)
 
     @property
+    def kind(self) -> str:
+        """``documents`` (every assessment a whole plain document) or ``elements`` (:mod:`graphsr.model.kinds`)."""
+        return DOCUMENTS if self.columns.plain else ELEMENTS
+
+    @property
     def judgments(self) -> dict[str, dict[tuple[str, str], float]]:
-        """``judgments[topic][(docid, canonical_xpath)] = rel`` (built from the columns on first use)."""
+        """``judgments[topic][(docid, canonical_xpath)] = rel`` (a view of the columns, built on first use)."""
         if self._judgments is None:
-            self._judgments, self._lines = _document_judgments(self.columns)
+            self._judgments, self._lines, self._grades = _views(self.columns)
         return self._judgments
 
     @property
     def lines(self) -> dict[tuple[str, str, str], int | None]:
         """``lines[(topic, docid, xpath)]``: where each assessment was read (empty when not from a file)."""
-        if self._judgments is None:
-            self.judgments
+        self.judgments
         return self._lines
 
+    @property
+    def grades(self) -> dict[str, dict[tuple[str, str], tuple[int, int]]] | None:
+        """``grades[topic][(docid, canonical_xpath)] = (e, s)`` for INEX 2002-2005 assessments, else None."""
+        if getattr(self.columns, "grade", None) is None:
+            return None
+        self.judgments
+        return self._grades
+
     def __repr__(self) -> str:
-        if self._judgments is None:
-            return f"ElementQrels(topics={len(self.topics)}, judged={len(self.columns)})"
-        return f"ElementQrels(topics={len(self.judgments)}, judged={sum(map(len, self.judgments.values()))})"
+        return f"ElementQrels(topics={len(self.topics)}, judged={len(self.columns)})"
 
     @property
     def topics(self) -> list[str]:
-        if self._judgments is None:
-            return list(self.columns.topics)
-        return list(self.judgments)
+        return list(self.columns.topics)
 
     @property
     def max_rel(self) -> float:
         """The largest relevance value assessed (0 if none)."""
-        if self._judgments is None:
-            return float(self.columns.value.max(initial=0.0)) if len(self.columns) else 0.0
-        return max((v for d in self.judgments.values() for v in d.values()), default=0.0)
+        return float(self.columns.value.max(initial=0.0)) if len(self.columns) else 0.0
 
     def above_one(self) -> tuple[str, int | None] | None:
         """Where a relevance value above 1 is first assessed: (topic, line), or None."""
@@ -126,18 +135,12 @@ class ElementQrels:
     def outside_unit(self) -> tuple[str, int | None, float] | None:
         """Where a relevance value outside [0, 1] (a TREC-style grade) is first assessed: (topic, line,
         value), or None."""
-        if self._judgments is None:
-            c = self.columns
-            outside = np.flatnonzero((c.value > 1.0) | (c.value < 0.0))
-            if not len(outside):
-                return None
-            k = int(outside[0])
-            return (c.topic_names[c.topic[k]], int(c.line[k]) if c.line is not None else None, float(c.value[k]))
-        for topic, d in self.judgments.items():
-            for (docid, xp), v in d.items():
-                if v > 1.0 or v < 0.0:
-                    return topic, self.lines.get((topic, docid, xp)), v
-        return None
+        c = self.columns
+        outside = np.flatnonzero((c.value > 1.0) | (c.value < 0.0))
+        if not len(outside):
+            return None
+        k = int(outside[0])
+        return (c.topic_names[c.topic[k]], int(c.line[k]) if c.line is not None else None, float(c.value[k]))
 
     def __iter__(self) -> Iterator[tuple[str, str, str, float]]:
         for topic, d in self.judgments.items():
@@ -145,9 +148,7 @@ class ElementQrels:
                 yield topic, docid, xp, rel
 
     def docids(self) -> set[str]:
-        if self._judgments is None:
-            return set(self.columns.docids)
-        return {docid for d in self.judgments.values() for docid, _ in d}
+        return set(self.columns.docids)
 
     def rel(self, topic: str, docid: str, xpath: str) -> float:
         """Relevance of a node (0 if not assessed)."""
@@ -194,14 +195,42 @@ class ElementQrels:
         return cls(judgments, source, lines, grades if graded else None)
 
 
-def _document_judgments(columns: DocumentColumns):
-    """The judgments and lines dicts of document assessments (each document the node ``/doc[1]``)."""
+def _columns_of_judgments(judgments: dict, lines: dict, grades: dict | None) -> AssessmentColumns:
+    """The columns of judgments given per topic (their lines and (e, s) grades, when known); the XPaths are
+    kept as given (canonical, as :meth:`ElementQrels.from_rows` makes them)."""
+    topics, docids, paths, values, es, at = [], [], [], [], [], []
+    for topic, assessed in judgments.items():
+        by_node = grades.get(topic, {}) if grades is not None else None
+        for (docid, xp), v in assessed.items():
+            topics.append(topic)
+            docids.append(docid)
+            paths.append(xp)
+            values.append(v)
+            at.append(lines.get((topic, docid, xp)))
+            if by_node is not None:
+                es.append(by_node.get((docid, xp), (0, 0)))
+    empty = tuple(t for t, assessed in judgments.items() if not assessed)
+    return AssessmentColumns.from_lists(topics, docids, paths, values, es if grades is not None else None,
+                                        None if any(x is None for x in at) else at, empty)
+
+
+def _views(columns: DocumentColumns | AssessmentColumns):
+    """The judgments, lines and grades dicts of assessments' columns (a document's node is ``/doc[1]``)."""
     judgments: dict[str, dict[tuple[str, str], float]] = {t: {} for t in columns.topics}
     lines: dict[tuple[str, str, str], int | None] = {}
     tn, dn = columns.topic_names, columns.doc_names
-    line = columns.line.tolist() if columns.line is not None else [None] * len(columns)
-    for t, d, v, ln in zip(columns.topic.tolist(), columns.doc.tolist(), columns.value.tolist(), line):
-        topic, docid = tn[t], dn[d]
-        judgments[topic][(docid, PLAIN_DOCUMENT_NODE)] = v
-        lines[(topic, docid, PLAIN_DOCUMENT_NODE)] = ln
-    return judgments, lines
+    n = len(columns)
+    line = np.asarray(columns.line).tolist() if columns.line is not None else [None] * n
+    path = columns.path.tolist() if hasattr(columns, "path") else [0] * n
+    pn = columns.path_names if hasattr(columns, "path_names") else [PLAIN_DOCUMENT_NODE]
+    for t, d, p, v, ln in zip(columns.topic.tolist(), columns.doc.tolist(), path, columns.value.tolist(), line):
+        topic, key = tn[t], (dn[d], pn[p])
+        judgments[topic][key] = v
+        lines[(topic,) + key] = ln
+    grade = getattr(columns, "grade", None)
+    if grade is None:
+        return judgments, lines, None
+    grades: dict[str, dict[tuple[str, str], tuple[int, int]]] = {}
+    for t, d, p, (e, s) in zip(columns.topic.tolist(), columns.doc.tolist(), path, grade.tolist()):
+        grades.setdefault(tn[t], {})[(dn[d], pn[p])] = (e, s)
+    return judgments, lines, grades

@@ -22,7 +22,8 @@ import numpy as np
 
 from ..errors import DuplicateResultError, RunFormatError
 from .columns import DocumentColumns, ElementColumns
-from .document import PLAIN_DOCUMENT_NODE, canonical_xpath
+from .document import canonical_xpath
+from .kinds import DOCUMENTS, ELEMENTS, TREES
 
 __all__ = ["TreeResult", "Run", "RunRow"]
 
@@ -78,25 +79,28 @@ class Run:
         from a rank column.
     columns : DocumentColumns or ElementColumns, optional
         The run's lines as arrays (how readers build runs: :meth:`from_columns`,
-        :meth:`from_element_columns`); ``results`` is then built only when
-        someone asks for it, the measures score the columns.
+        :meth:`from_element_columns`).
 
     Notes
     -----
-    Use :meth:`from_rows` to build one from lines; it checks the structure.
+    A run holds its lines as columns, however it was made (results given to the constructor become columns);
+    the measures score the columns, and :attr:`results` is a view built on first use.  Use :meth:`from_rows`
+    to build one from lines; it checks the structure.
     """
 
-    def __init__(self, name: str, results: dict[str, list[TreeResult]] | None, source: str | None = None,
+    def __init__(self, name: str, results: dict[str, list[TreeResult]] | None = None, source: str | None = None,
                  run_ids: tuple[str, ...] = (), by_score: bool = False,
                  columns: DocumentColumns | ElementColumns | None = None):
-        if results is None and columns is None:
-            raise ValueError("a run needs its results or its columns")
+        if columns is None:
+            if results is None:
+                raise ValueError("a run needs its results or its columns")
+            columns = _columns_of_results(results)
         self.name = name
-        self._results = results
+        self.columns = columns
+        self._results = None
         self.source = source
         self.run_ids = run_ids
         self.by_score = by_score
-        self.columns = columns
 
     @classmethod
     def from_columns(cls, columns: DocumentColumns, name: str, source: str | None = None,
@@ -138,23 +142,25 @@ class Run:
             As :meth:`from_rows`.
         """
         if not _well_formed(columns):  # let the line-by-line check say what is wrong, and where
-            return cls(name, cls._checked_results(_rows_of(columns), source), source, run_ids, by_score)
+            cls._checked_results(_rows_of(columns), source)
+            raise AssertionError("the run's lines break a rule that the line-by-line check did not name")
         return cls(name, None, source, run_ids, by_score, columns=columns)
 
     @property
-    def results(self) -> dict[str, list[TreeResult]]:
-        """Per topic, the tree results in rank order (built from the columns on first use)."""
-        if self._results is None:
-            if isinstance(self.columns, ElementColumns):
-                self._results = _element_results(self.columns)
-            else:
-                self._results = _document_results(self.columns)
-        return self._results
+    def kind(self) -> str:
+        """``documents`` (every line a whole plain document), ``elements`` (one node per result) or ``trees``
+        (:mod:`graphsr.model.kinds`)."""
+        c = self.columns
+        if c.plain:
+            return DOCUMENTS
+        return ELEMENTS if c.num_results == len(c) else TREES
 
-    @results.setter
-    def results(self, value: dict[str, list[TreeResult]]) -> None:
-        self._results = value
-        self.columns = None
+    @property
+    def results(self) -> dict[str, list[TreeResult]]:
+        """Per topic, the tree results in rank order: a view of the columns, built on first use."""
+        if self._results is None:
+            self._results = _element_results(self.columns.as_elements())
+        return self._results
 
     def __repr__(self) -> str:
         return f"Run({self.name!r}, topics={len(self.topics)}, results={self.num_results})"
@@ -166,15 +172,11 @@ class Run:
 
     @property
     def topics(self) -> list[str]:
-        if self._results is None:
-            return list(self.columns.topics)
-        return list(self.results)
+        return list(self.columns.topics)
 
     @property
     def num_results(self) -> int:
-        if self._results is None:
-            return self.columns.num_results if isinstance(self.columns, ElementColumns) else len(self.columns)
-        return sum(len(v) for v in self.results.values())
+        return self.columns.num_results
 
     def __iter__(self) -> Iterator[TreeResult]:
         for rs in self.results.values():
@@ -182,9 +184,7 @@ class Run:
 
     def docids(self) -> set[str]:
         """Every document the run names."""
-        if self._results is None:
-            return set(self.columns.docids)
-        return {r.docid for r in self}
+        return set(self.columns.docids)
 
     @classmethod
     def from_rows(cls, rows: Iterable[RunRow], name: str, source: str | None = None,
@@ -262,19 +262,29 @@ class Run:
         return results
 
 
-def _document_results(columns: DocumentColumns) -> dict[str, list[TreeResult]]:
-    """Each line of a document run as a one-node tree result, per topic in trec_eval's order."""
-    order = columns.ranked()
-    names, docs = columns.topic_names, columns.doc_names
-    topic, doc, score = columns.topic[order].tolist(), columns.doc[order].tolist(), columns.value[order].tolist()
-    results: dict[str, list[TreeResult]] = {t: [] for t in columns.topics}
-    make = TreeResult._trusted
-    node = (PLAIN_DOCUMENT_NODE,)
-    for t, d, s in zip(topic, doc, score):
-        name = names[t]
-        ranked = results[name]
-        ranked.append(make(name, len(ranked) + 1, docs[d], node, s))
-    return results
+def _columns_of_results(results: dict[str, list[TreeResult]]) -> ElementColumns:
+    """The columns of tree results given per topic in rank order (each node one line; a topic with no result
+    is kept as an empty topic)."""
+    topics, docids, ranks, scores, paths, lines = [], [], [], [], [], []
+    for topic, ranked in results.items():
+        last = None
+        for r in ranked:
+            if last is not None and r.rank <= last:
+                raise ValueError(f"topic {topic}: results must come in rank order, each at a rank of its own; got "
+                                 f"rank {r.rank} after rank {last}")
+            if not r.xpaths:
+                raise ValueError(f"topic {topic} rank {r.rank}: a tree result needs at least one node")
+            last = r.rank
+            n = len(r.xpaths)
+            topics += [topic] * n
+            docids += [r.docid] * n
+            ranks += [r.rank] * n
+            scores += [r.score] * n
+            paths += r.xpaths
+            lines += r.lines if len(r.lines) == n else [None] * n
+    empty = tuple(t for t, ranked in results.items() if not ranked)
+    known = None if any(x is None for x in lines) else lines
+    return ElementColumns.from_lists(topics, docids, ranks, scores, paths, known, empty)
 
 
 def _well_formed(c: ElementColumns) -> bool:

@@ -76,20 +76,7 @@ def passage_qrels(qrels: ElementQrels, documents: Mapping[str, DocumentTree]) ->
 def passage_run(run: Run, documents: Mapping[str, DocumentTree], vocab: Vocabulary | None = None) -> FOLRun:
     """A passage run from an element (tree) run (see the module docstring), in the element run's order
     (topic, then rank)."""
-    from ...model.columns import ElementColumns
-
-    if isinstance(run.columns, ElementColumns):
-        return _passage_columns(run, run.columns, documents, vocab)
-    rows = []
-    for t, results in run.results.items():
-        for r in results:
-            line = next((x for x in r.lines if x is not None), 0)
-            lines = r.lines or (None,) * len(r.xpaths)
-            for a, b in _union([_range(documents, r.docid, xp, run.source, ln) for xp, ln in zip(r.xpaths, lines)]):
-                rows.append((t, r.docid, r.rank, r.score, a, b - a, line))
-    cols = list(zip(*rows)) if rows else [()] * 7
-    run_id = run.run_ids[0] if len(run.run_ids) == 1 else None
-    return FOLRun.from_columns(run.name, *cols, run_id=run_id, source=run.source or "", vocab=vocab)
+    return _passage_columns(run, run.columns.as_elements(), documents, vocab)
 
 
 def _passage_columns(run: Run, c, documents: Mapping[str, DocumentTree], vocab: Vocabulary | None) -> FOLRun:

@@ -29,6 +29,7 @@ import numpy as np
 
 from ...errors import RunFormatError, RunRuleError
 from ...model.fol import FOLQrels, FOLRun
+from ...model.kinds import PASSAGES
 from ..provider import ELEMENT, PASSAGE, Provider, RunScores
 from .inputs import PassageInputs
 from .measures import compute_fol_family
@@ -49,7 +50,7 @@ class PassageProvider(Provider):
         return {"documents"} if ELEMENT in kinds else set()
 
     def evaluator(self, measures, qrels, context, shared):
-        if not isinstance(qrels, FOLQrels):  # element assessments, as passages
+        if qrels.kind != PASSAGES:  # element assessments, as passages
             from .convert import passage_qrels
 
             qrels = shared.get("fol:qrels", lambda: passage_qrels(qrels, context.documents))
@@ -61,7 +62,7 @@ class _PassageEvaluator:
         self.measures, self.qrels, self.context = measures, qrels, context
 
     def score(self, run, topics, scratch) -> RunScores:
-        if not isinstance(run, FOLRun):
+        if run.kind != PASSAGES:
             from .convert import passage_run
 
             run = passage_run(run, self.context.documents, self.qrels.vocab)
