@@ -295,7 +295,7 @@ def test_esr_measures_from_a_route_log(capsys, tmp_path, tiny_case):
     assert b[("ESRP@2", "2")] == pytest.approx(0.5)
     code, out, err = run_cli(capsys, *base, "--routes", str(log), "--nav", "p*", "--effort", "duration",
                              "-m", "ESR.NearMisses@1")
-    assert code == 2 and err.startswith(f"graphsr: error: {log}:2: route 'r' step 1: --effort duration")
+    assert code == 2 and err.startswith(f"graphsr: error: {log}:2: route 'r' step 1: effort 'duration'")
     timed = write(tmp_path / "timed.csv", "route_id,step,docid,from,to,duration_ms\nr,1,d2,/x,/x/y,5\n"
                                           "r,2,d2,/x/y,/x,7.5\n")
     code, out, err = run_cli(capsys, *base, "--routes", str(timed), "--nav", "p*", "--effort", "duration",

@@ -66,10 +66,12 @@ def test_passages_the_same_both_ways_and_refusals_in_run_order(capsys, tmp_path)
 def test_options_are_named_where_the_user_is(tmp_path):
     q = _write(tmp_path / "q", "1 0 a 1\n")
     r = _write(tmp_path / "r", "1 Q0 a 1 1 x\n")
-    with pytest.raises(GraphsrInputError, match="^collection=: TREC document qrels"):
+    from graphsr.cli.wording import CLI_WORDING
+
+    with pytest.raises(GraphsrInputError, match="^collection=PATH: TREC document qrels"):
         evaluate_files(q, [r], ["AP"], collection=str(tmp_path))
     with pytest.raises(GraphsrInputError, match="^--collection: TREC document qrels"):
-        evaluate_files(q, [r], ["AP"], collection=str(tmp_path), interface="cli")
+        evaluate_files(q, [r], ["AP"], collection=str(tmp_path), wording=CLI_WORDING)
 
 
 def test_the_command_reads_no_file_itself():

@@ -786,7 +786,7 @@ def test_plot_of_interpolated_precision(tmp_path, capsys, qrels):
 def test_the_c_scanner_accepts_only_what_the_line_readers_read_the_same():
     """Whatever the scanner accepts, the line-by-line readers read identically; what it declines they
     explain (or read: names outside ASCII, scores such as 'inf')."""
-    from hypothesis import given, settings
+    from hypothesis import example, given, settings
     from hypothesis import strategies as st
 
     from graphsr.errors import QrelsFormatError
@@ -829,6 +829,8 @@ def test_the_c_scanner_accepts_only_what_the_line_readers_read_the_same():
 
     @settings(max_examples=400, deadline=None)
     @given(text())
+    @example("1 Q0 a 1 7 r 0 12\n2 Q0 d5 2 42 r 7 0\n")  # one accepted run and one accepted qrels file always
+    @example("1 Q0 a 12 42 7 0:7 7:5\n2 Q0 d5 0 12\n")
     def check(t):
         import tempfile
 

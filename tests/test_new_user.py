@@ -101,7 +101,7 @@ def test_effort_duration_weighs_each_step_by_its_inverse(tmp_path, tiny_collecti
     untimed = write(tmp_path / "untimed.csv", "route_id,step,docid,from,to\nr1,1,a,/a/b,/a/c\n")
     from graphsr.errors import GraphsrInputError
 
-    with pytest.raises(GraphsrInputError, match=r"untimed.csv:2: route 'r1' step 1: --effort duration"):
+    with pytest.raises(GraphsrInputError, match=r"untimed.csv:2: route 'r1' step 1: effort 'duration'"):
         route_model(read_routes(untimed), docs, "elements", "duration")
     assert _p(route_model(read_routes(untimed), docs, "elements", "count"), a, off, "/a/b", "/a/c") == 1.0
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._common import PROGRESS_HELP, progress_default
+from ._common import PROGRESS_HELP
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -18,6 +18,7 @@ import sys
 
 from ..errors import GraphsrInputError
 from ._common import EFFORT_HELP, PROGRESS_HELP, number, positive_int, progress_default, write_results
+from .wording import CLI_WORDING
 
 DEFAULT_MEASURES = ["SRP@5", "SRP@10"]
 
@@ -147,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
     done = evaluate_files(qrels, args.runs, requests, collection=args.collection, model=args.model,
                           store=args.store, routes=args.routes, routes_model=args.routes_model, nav=args.nav,
                           effort=args.effort, all_topics=args.all_topics, order=args.order, lenient=args.lenient,
-                          unknown=args.unknown, workers=args.workers, interface="cli",
+                          unknown=args.unknown, workers=args.workers, wording=CLI_WORDING,
                           progress=progress_default() if args.progress is None else args.progress)
     for exc in done.errors:  # a refused run refuses only itself
         print(f"graphsr: error: {exc}", file=sys.stderr)

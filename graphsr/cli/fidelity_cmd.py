@@ -9,6 +9,7 @@ import sys
 
 from ..errors import GraphsrInputError
 from ._common import progress_default
+from .wording import CLI_WORDING
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -42,7 +43,8 @@ def run(args: argparse.Namespace) -> int:
     qrels = read_element_qrels(qrels_path)
     runs = [read_run(p, name=str(p)) for p in paths]
     ctx = element_context(qrels.docids().union(*(r.docids() for r in runs)), measures=[args.measure],
-                          collection=collection, model=args.model, nav=args.nav, progress=progress_default())
+                          collection=collection, model=args.model, nav=args.nav, progress=progress_default(),
+                          wording=CLI_WORDING)
     result = measure_fidelity(qrels, runs, args.measure, ctx, progress=progress_default())
     sys.stdout.write(f"{len(runs)} run(s); {result.topics_used} run-topic pairs score the six runs differently\n")
     sys.stdout.write(result.text())

@@ -4,7 +4,6 @@ summary graph -- from the collection read in memory, or from the graph store wit
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ._common import number
 

@@ -4,7 +4,6 @@ under a model and its edges -- from the collection read in memory, or from the g
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ._common import PROGRESS_HELP, progress_default
 

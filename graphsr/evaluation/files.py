@@ -21,7 +21,7 @@ files as the command does:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from ..errors import GraphsrInputError
 from .results import Results
@@ -29,10 +29,6 @@ from .results import Results
 __all__ = ["FileEvaluation", "read_assessments", "evaluate_files"]
 
 #: How an option is given where the user is: on the command line, and in Python (``evaluate_files`` keywords).
-_OPTIONS = {"collection": ("--collection", "collection="), "store": ("--store", "store="),
-            "model": ("--model", "model="), "routes": ("--routes", "routes="),
-            "routes_model": ("--routes-model", "routes_model=")}
-
 
 @dataclass
 class FileEvaluation:
@@ -58,7 +54,7 @@ def evaluate_files(qrels, runs: Sequence, measures, *, collection=None, model: s
                    store: str | None = None, routes=None, routes_model: str | None = None, nav: str = "elements",
                    effort: str = "count", all_topics: bool = False, order: str = "file", lenient: bool = False,
                    unknown: str = "error", progress: bool = False, workers: int = 1,
-                   interface: str = "python") -> FileEvaluation:
+                   wording: Mapping[str, str] | None = None) -> FileEvaluation:
     """Score run files against assessments as ``graphsr eval`` does.
 
     Parameters
@@ -76,8 +72,10 @@ def evaluate_files(qrels, runs: Sequence, measures, *, collection=None, model: s
         XML submissions and element runs to characters for FOL assessments.
     all_topics, order, lenient, unknown
         As :func:`~graphsr.evaluation.entry.evaluate`.
-    interface : {'python', 'cli'}
-        Whether messages name Python arguments or command-line options.
+    wording : mapping, optional
+        How messages name options, where the user is (keys of
+        :data:`~graphsr.measures.provider.PYTHON_WORDING`; None: as a Python caller gives them; the command
+        line passes its own).
 
     Returns
     -------
@@ -89,10 +87,10 @@ def evaluate_files(qrels, runs: Sequence, measures, *, collection=None, model: s
     if qrels.kind == PASSAGES:
         return _passages(qrels, runs, measures, collection=collection, model=model, store=store, routes=routes,
                          routes_model=routes_model, all_topics=all_topics, order=order, lenient=lenient,
-                         progress=progress, interface=interface)
+                         progress=progress, wording=wording)
     return _elements(qrels, runs, measures, collection=collection, model=model, store=store, routes=routes,
                      routes_model=routes_model, nav=nav, effort=effort, all_topics=all_topics, order=order,
-                     lenient=lenient, unknown=unknown, progress=progress, workers=workers, interface=interface)
+                     lenient=lenient, unknown=unknown, progress=progress, workers=workers, wording=wording)
 
 
 def _in_run_order(errors: list, paths) -> list:
@@ -101,8 +99,16 @@ def _in_run_order(errors: list, paths) -> list:
     return sorted(errors, key=lambda e: place.get(getattr(e, "path", None), len(place)))
 
 
-def _option(name: str, interface: str) -> str:
-    return _OPTIONS[name][interface == "python"]
+def _option(name: str, wording) -> str:
+    """How option ``name`` is given where the user is (``--collection DIR``, ``collection=PATH``)."""
+    from ..measures.provider import worded
+
+    return worded(wording, f"option:{name}")
+
+
+def _named(name: str, wording) -> str:
+    """Option ``name`` as the subject of a message (``--collection``, ``collection=PATH``)."""
+    return _option(name, wording).split(" ")[0]
 
 
 def _scored(qrels, runs: list, requests, context, all_topics, order, lenient, unknown) -> tuple[Results, list]:
@@ -119,7 +125,7 @@ def _scored(qrels, runs: list, requests, context, all_topics, order, lenient, un
 
 
 def _elements(qrels, paths, measures, *, collection, model, store, routes, routes_model, nav, effort, all_topics,
-              order, lenient, unknown, progress, workers, interface) -> FileEvaluation:
+              order, lenient, unknown, progress, workers, wording) -> FileEvaluation:
     from dataclasses import replace
 
     from ..io.runs import read_run
@@ -141,18 +147,18 @@ def _elements(qrels, paths, measures, *, collection, model, store, routes, route
         return FileEvaluation(Results([], ms, requests=requests), errors, qrels)
     given = {"collection": collection, "store": store, "model": model, "routes": routes,
              "routes_model": routes_model}
-    context = _plain_context(qrels, runs, ms, given, interface)
+    context = _plain_context(qrels, runs, ms, given, wording)
     if context is None:
         docids = qrels.docids().union(*(r.docids() for r in runs))
         context = element_context(docids, measures=ms, collection=collection, model=model, store=store,
                                   routes=routes, routes_model=routes_model, nav=nav, effort=effort,
-                                  progress=progress, workers=workers)
-    context = replace(context, interface=interface) if isinstance(context, ScoringContext) else context
+                                  progress=progress, workers=workers, wording=wording)
+    context = replace(context, wording=wording) if isinstance(context, ScoringContext) else context
     results, scored = _scored(qrels, runs, requests, context, all_topics, order, lenient, unknown)
     return FileEvaluation(results, _in_run_order(errors + results.errors, paths), qrels, scored, context)
 
 
-def _plain_context(qrels, runs, measures, given: dict, interface: str):
+def _plain_context(qrels, runs, measures, given: dict, wording):
     """TREC document qrels and runs (4 and 6 fields): each document one element, no collection, no navigation;
     None for element inputs."""
     from ..measures.interop import plain_context
@@ -165,7 +171,7 @@ def _plain_context(qrels, runs, measures, given: dict, interface: str):
         odd = [r.source for r, p in zip(runs, plain[1:]) if p != plain[0]]
         raise GraphsrInputError(f"{', '.join(odd)}: TREC document qrels (4 fields) are scored with TREC document "
                                 "runs (6 fields), element qrels with element runs (7 fields)")
-    named = [_option(k, interface) for k, v in given.items() if v is not None]
+    named = [_named(k, wording) for k, v in given.items() if v is not None]
     if named:
         raise GraphsrInputError(f"{named[0]}: TREC document qrels and runs are plain documents, each one element "
                                 "without navigation; they need no collection or model")
@@ -188,7 +194,7 @@ def _check_common_topics(qrels, run) -> None:
 
 
 def _passages(qrels, paths, measures, *, collection, model, store, routes, routes_model, all_topics, order,
-              lenient, progress, interface) -> FileEvaluation:
+              lenient, progress, wording) -> FileEvaluation:
     from ..io.fol import read_fol_run, read_inex_submission, submission_files
     from ..io.sniff import run_format
     from ..measures.parse import parse_requests
@@ -196,7 +202,7 @@ def _passages(qrels, paths, measures, *, collection, model, store, routes, route
 
     for name, value in (("model", model), ("store", store), ("routes", routes), ("routes_model", routes_model)):
         if value is not None:
-            raise GraphsrInputError(f"{_option(name, interface)} does not apply to FOL (passage) assessments")
+            raise GraphsrInputError(f"{_named(name, wording)} does not apply to FOL (passage) assessments")
     requests = parse_requests(measures)
     ms = list(dict.fromkeys(r.measure for r in requests))
     errors, formats = [], {}
@@ -212,7 +218,7 @@ def _passages(qrels, paths, measures, *, collection, model, store, routes, route
         element_runs = {p: read_run(p) for p, f in formats.items() if f == "element"}
     if element_runs and not collection:
         raise GraphsrInputError(f"{next(iter(element_runs))}: an element run scored against FOL assessments needs "
-                                f"{'--collection DIR' if interface == 'cli' else 'collection='} to map its elements "
+                                f"{_option('collection', wording)} to map its elements "
                                 "to character ranges")
     documents = None
     if collection:
@@ -222,7 +228,7 @@ def _passages(qrels, paths, measures, *, collection, model, store, routes, route
             from .collection import load_collection
 
             documents = load_collection(collection, [], keep=wanted, progress=progress).documents
-    context = ScoringContext(documents, order=order, lenient=lenient, interface=interface)
+    context = ScoringContext(documents, order=order, lenient=lenient, wording=wording)
     runs = []
     for path in paths:
         fmt = formats.get(path)

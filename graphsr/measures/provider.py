@@ -35,35 +35,37 @@ from ..errors import GraphsrInputError
 from ..model.document import DocumentTree
 from .base import FAMILY_PACKAGES, Measure, registry
 
-__all__ = ["NoNavigation", "ELEMENT", "PASSAGE", "NEEDS_TEXT", "OPTION_TEXT", "ScoringContext", "Scratch", "RunScores", "Provider", "register_provider", "lazy_family_provider",
+__all__ = ["NoNavigation", "ELEMENT", "PASSAGE", "PYTHON_WORDING", "worded", "ScoringContext", "Scratch", "RunScores", "Provider", "register_provider", "lazy_family_provider",
            "provider_of", "providers", "input_kind"]
 
 ELEMENT, PASSAGE = "element", "passage"
 
-#: What a context may have to hold, and how to give it (for the error when it does not): on the command line,
-#: and in Python.
-NEEDS_TEXT = {
-    "documents": ("the collection's documents (--collection DIR, or a stored collection)",
-                  "the collection's documents: context=graphsr.load_collection(path).context(), or collection= "
-                  "in graphsr.calc_aggregate"),
-    "navigation": ("an SR navigation model (--model SUMMARY:WEIGHT with --collection DIR, 'none' for no "
-                   "navigation, or a stored model)",
-                   "an SR navigation model: context=graphsr.load_collection(path, ['p*']).context('p*:extent') "
-                   "('none' for no navigation)"),
-    "routes": ("navigation learned from route steps (--routes LOG with --collection DIR, --routes-model NAME, "
-               "or --nav depth4 for the depth prior)",
-               "navigation learned from route steps: a context built with graphsr.evaluation.element_context("
-               "..., routes=LOG) or routes_model=NAME, or nav='depth4' for the depth prior"),
-    "size": ("the collection's size in elements (--collection DIR, or a stored model)",
-             "the collection's size in elements: context=graphsr.load_collection(path).context()"),
+#: How a Python caller gives what a message points to: ``option:NAME`` an option, ``needs:NEED`` what a context
+#: may have to hold (for the error when it does not).  An interface with its own words (the command line's are
+#: in :mod:`graphsr.cli.wording`) gives a table with the same keys, read through :func:`worded`.
+PYTHON_WORDING = {
+    "option:lenient": "lenient=True",
+    "option:order=rank": "order='rank'",
+    "option:all_topics": "all_topics=True",
+    "option:collection": "collection=PATH",
+    "option:store": "store=URL",
+    "option:model": "model=NAME",
+    "option:model_spec": "model='SUMMARY:WEIGHT'",
+    "option:routes": "routes=LOG",
+    "option:routes_model": "routes_model=NAME",
+    "needs:documents": "the collection's documents: context=graphsr.load_collection(path).context(), or collection= "
+                       "in graphsr.calc_aggregate",
+    "needs:navigation": "an SR navigation model: context=graphsr.load_collection(path, ['p*']).context('p*:extent') "
+                        "('none' for no navigation)",
+    "needs:routes": "navigation learned from route steps: a context built with graphsr.evaluation.element_context("
+                    "..., routes=LOG) or routes_model=NAME, or nav='depth4' for the depth prior",
+    "needs:size": "the collection's size in elements: context=graphsr.load_collection(path).context()",
 }
 
-#: How the options a message may point to are given: on the command line, and in Python.
-OPTION_TEXT = {
-    "lenient": ("--lenient", "lenient=True"),
-    "order=rank": ("--order rank", "order='rank'"),
-    "all_topics": ("-c", "all_topics=True"),
-}
+
+def worded(wording: Mapping[str, str] | None, key: str) -> str:
+    """How ``key`` (a key of :data:`PYTHON_WORDING`) reads in ``wording`` (None: Python's words)."""
+    return (wording or PYTHON_WORDING).get(key) or PYTHON_WORDING[key]
 
 
 @dataclass
@@ -88,9 +90,9 @@ class ScoringContext:
         Order of a passage run's results within a topic (the official tool: file).
     lenient : bool
         Score passage runs the official tool refuses, with a warning.
-    interface : {'python', 'cli'}
-        Who reads the messages: they name Python arguments, or command-line
-        options.
+    wording : mapping, optional
+        How messages name options and needs, where the user is (keys of
+        :data:`PYTHON_WORDING`; None: as a Python caller gives them).
     """
 
     documents: Mapping[str, DocumentTree] | None = None
@@ -101,26 +103,25 @@ class ScoringContext:
     unknown: str = "error"
     order: str = "file"
     lenient: bool = False
-    interface: str = "python"
+    wording: Mapping[str, str] | None = None
 
     def __post_init__(self) -> None:
         if self.unknown not in ("error", "warn"):
             raise ValueError(f"unknown must be 'error' or 'warn', got {self.unknown!r}")
         if self.order not in ("file", "rank"):
             raise ValueError(f"order must be 'file' or 'rank', got {self.order!r}")
-        if self.interface not in ("python", "cli"):
-            raise ValueError(f"interface must be 'python' or 'cli', got {self.interface!r}")
 
     def option(self, name: str) -> str:
-        """How the user gives option ``name`` (a key of :data:`OPTION_TEXT`) where they are."""
-        return OPTION_TEXT[name][self.interface == "python"]
+        """How the user gives option ``name`` where they are (``option:NAME`` of :data:`PYTHON_WORDING`)."""
+        return worded(self.wording, f"option:{name}")
 
     def needs_text(self, need: str) -> str:
-        """What to give for ``need`` (a key of :data:`NEEDS_TEXT`), in the user's terms."""
-        return NEEDS_TEXT[need][self.interface == "python"]
+        """What to give for ``need`` (``documents``, ``navigation``, ``routes``, ``size``), in the user's
+        terms."""
+        return worded(self.wording, f"needs:{need}")
 
     def has(self, need: str) -> bool:
-        """Whether the context holds ``need`` (a key of :data:`NEEDS_TEXT`)."""
+        """Whether the context holds ``need`` (``documents``, ``navigation``, ``routes``, ``size``)."""
         return {"documents": self.documents, "navigation": self.seen_of, "routes": self.route_model,
                 "size": self.num_elements}[need] is not None
 

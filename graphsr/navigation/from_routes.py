@@ -66,8 +66,8 @@ def aggregated_weights(t: Mapping[str, np.ndarray], effort: str, what: str) -> n
         return t["steps"].astype(float)
     untimed = int(np.asarray(t["untimed"]).sum())
     if untimed:
-        raise GraphsrInputError(f"{what}: {untimed} steps have no positive duration_ms; --effort duration weighs "
-                                "each step by 1 / its duration (use --effort count)")
+        raise GraphsrInputError(f"{what}: {untimed} steps have no positive duration_ms; effort 'duration' weighs "
+                                "each step by 1 / its duration (use effort 'count')")
     return np.asarray(t["inverse_effort"], dtype=float)
 
 
@@ -126,10 +126,10 @@ def route_model(routes: Routes, documents: Mapping[str, DocumentTree], partition
         dst.append(offsets[s.docid] + b)
         weight = step_weight(effort, s.duration_ms)
         if weight is None:
-            raise GraphsrInputError(f"route {s.route_id!r} step {s.step}: --effort duration weighs each step by "
+            raise GraphsrInputError(f"route {s.route_id!r} step {s.step}: effort 'duration' weighs each step by "
                                     f"1 / its duration, and this step has "
                                     f"{'no duration_ms' if s.duration_ms is None else 'duration_ms 0'} "
-                                    "(use --effort count)", routes.source, s.line)
+                                    "(use effort 'count')", routes.source, s.line)
         w.append(weight)
     src, dst = np.array(src, dtype=np.int64), np.array(dst, dtype=np.int64)
     if (state[src] < 0).any() or (state[dst] < 0).any():

@@ -127,10 +127,10 @@ def _dense_codes(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _option(option, name: str) -> str:
-    """How option ``name`` is given (``option`` from the scoring context; the command line's by default)."""
-    from ..provider import OPTION_TEXT
+    """How option ``name`` is given (``option`` from the scoring context; a Python caller's words by default)."""
+    from ..provider import worded
 
-    return option(name) if option is not None else OPTION_TEXT[name][0]
+    return option(name) if option is not None else worded(None, f"option:{name}")
 
 
 def _check_topic_blocks(run: FOLRun, idx: np.ndarray, ti: np.ndarray, option=None) -> None:
