@@ -1,9 +1,10 @@
 """Measures: declarative measure objects, their registry and parser, and one package per family.
 
-Each family (``sr``, ``esr``, ``fol``) declares its measures, the kernel that
+Each family (``sr``, ``esr``, ``fol``, ``prum``, ``xcg``, ``flat``) declares its measures, the kernel that
 computes them from arrays, and a provider that builds the kernel's inputs
 (:mod:`graphsr.measures.provider`); :func:`graphsr.evaluation.evaluate`
-scores runs with any mix of them.
+scores runs with any mix of them.  Names load on first use: importing this
+package imports no family.
 
 >>> from graphsr.measures import parse_measure, SRP
 >>> parse_measure("SRP@5") == SRP @ 5
@@ -12,17 +13,23 @@ True
 
 from __future__ import annotations
 
-from .base import Measure, Param, register, registry
-from .parse import parse_measure, parse_measures, parse_requests
-from .esr import ESRP, ESRR, NSRCG, NSRCG2, SRPRUM, ESRInputs, SRiP, SRiP2, SRiR, SRiR2, compute_esr_family
-from .fol import MAgP, MAiP, compute_fol_family, gP, gR, iP
-from .inputs import RankedNodes
-from . import interop  # noqa: F401  (graphsr measures inside ir_measures: registers runtime_values)
-from .provider import Provider, ScoringContext, provider_of, providers, register_provider
-from .sr import SR, SRP, compute_sr_family, sr_components
+from .._lazy import lazy_namespace
 
-__all__ = ["Measure", "Param", "parse_measure", "parse_measures", "parse_requests", "register", "registry", "RankedNodes",
-           "Provider", "ScoringContext", "provider_of", "providers", "register_provider",
-           "SR", "SRP", "sr_components", "compute_sr_family",
-           "ESRInputs", "ESRP", "ESRR", "SRiP", "SRiR", "SRiP2", "SRiR2", "NSRCG", "NSRCG2", "SRPRUM",
-           "compute_esr_family", "iP", "MAiP", "gP", "gR", "MAgP", "compute_fol_family"]
+_FAMILIES = {
+    "sr": ["SR", "SRP", "compute_sr_family", "sr_components"],
+    "esr": ["ESRInputs", "ESRP", "ESRR", "SRiP", "SRiR", "SRiP2", "SRiR2", "NSRCG", "NSRCG2", "SRPRUM", "MASRiP",
+            "MASRiP2", "MAESRP", "compute_esr_family"],
+    "fol": ["iP", "MAiP", "gP", "gR", "MAgP", "ircl_prn", "compute_fol_family"],
+    "prum": ["PRUM", "MAPRUM"],
+    "xcg": ["GRP", "GRPng", "xCG", "nxCG", "ep", "MAep"],
+    "flat": ["P", "R", "AP", "nDCG", "RR", "Rprec", "Bpref", "Success", "IPrec", "NumRet", "NumRelRet", "NumRel",
+             "NumQ", "Judged"],
+}
+
+__getattr__, __dir__, __all__ = lazy_namespace(__name__, {
+    "Measure": "base", "Param": "base", "register": "base", "registry": "base",
+    "parse_measure": "parse", "parse_measures": "parse", "parse_requests": "parse",
+    "RankedNodes": "inputs",
+    "Provider": "provider", "ScoringContext": "provider", "provider_of": "provider", "providers": "provider",
+    "register_provider": "provider",
+    **{name: family for family, names in _FAMILIES.items() for name in names}})

@@ -265,9 +265,13 @@ class Measure(measure_base()):
 
     def runtime_impl(self, qrels, run):
         """Score this measure inside ir_measures (its runtime provider): ``Metric`` per topic."""
+        import importlib
+
         from ir_measures import Metric
 
-        for topic, value in RUNTIME["values"](self, qrels, run):
+        # (graphsr.measures.interop builds on the providers, which build on this module: named, not imported)
+        runtime_values = importlib.import_module(f"{__package__}.interop").runtime_values
+        for topic, value in runtime_values(self, qrels, run):
             yield Metric(topic, self, value)
 
     def aggregator(self) -> "MeasureAggregator":
@@ -292,11 +296,6 @@ class MeasureAggregator:
         import numpy as np
 
         return self.measure.aggregate(np.asarray(self.values, dtype=float))
-
-
-# how a measure scores plain DataFrames inside ir_measures: set by graphsr.measures.interop (imported with
-# graphsr.measures), which needs the providers -- modules that themselves build on this one
-RUNTIME: dict[str, Any] = {}
 
 
 def format_param(v: Any) -> str:

@@ -4,8 +4,8 @@ run)`` works, as for any measure ir_measures' runtime provider knows.
 ir_measures asks each measure for ``validate_params()``, scores measures that have a ``runtime_impl(qrels,
 run)`` itself (its "runtime" provider: qrels and run as DataFrames, the run sorted by score), aggregates
 with ``aggregator()`` and gives topics the run lacks the measure's ``DEFAULT``.  :class:`~graphsr.measures.
-base.Measure` has those four; ``runtime_impl`` lands here (this module registers :func:`runtime_values`
-with :mod:`graphsr.measures.base` when :mod:`graphsr.measures` is imported).  Documents are plain: each
+base.Measure` has those four; ``runtime_impl`` lands here (:func:`runtime_values`, which it imports by
+name when ir_measures first calls it).  Documents are plain: each
 ``doc_id`` is one element (an ``xpath`` column, if present, names nodes as in :mod:`graphsr.io.frames`),
 and there is no navigation
 (SRP@k is then P@k); for navigation over a collection use :func:`graphsr.calc_aggregate` with
@@ -14,7 +14,6 @@ and there is no navigation
 
 from __future__ import annotations
 
-from .base import RUNTIME
 from .provider import NoNavigation, Scratch, ScoringContext, provider_of
 
 from ..model.kinds import PASSAGES, is_plain, kind_of
@@ -62,6 +61,4 @@ def runtime_values(measure, qrels_frame, run_frame):
         got = provider.evaluator([measure], qrels, context, Scratch()).score(run, topics, Scratch())
     return list(zip(topics, got.values[measure].tolist()))
 
-
-RUNTIME["values"] = runtime_values
 

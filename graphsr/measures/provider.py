@@ -35,7 +35,7 @@ from ..errors import GraphsrInputError
 from ..model.document import DocumentTree
 from .base import FAMILY_PACKAGES, Measure, registry
 
-__all__ = ["NoNavigation", "ELEMENT", "PASSAGE", "PYTHON_WORDING", "worded", "ScoringContext", "Scratch", "RunScores", "Provider", "register_provider", "lazy_family_provider",
+__all__ = ["NoNavigation", "ELEMENT", "PASSAGE", "PYTHON_WORDING", "worded", "ScoringContext", "Scratch", "RunScores", "Provider", "register_provider",
            "provider_of", "providers", "input_kind"]
 
 ELEMENT, PASSAGE = "element", "passage"
@@ -237,45 +237,27 @@ def register_provider(provider: Provider) -> Provider:
     return provider
 
 
-#: Providers registered by module, imported when first asked for: family -> (module, class name).
-_LAZY: dict[str, tuple[str, str]] = {}
-
-
-def lazy_family_provider(package: str, family: str, provider: str, *exports: str):
-    """Register the provider of ``family``, the class ``provider`` of module ``package.provider``, to be imported
-    and made when first needed (a command that scores other families never imports it); returns the family
-    package's module ``__getattr__``, which gives ``provider`` and ``exports`` from that module.
-
-    A family package does ``__getattr__ = lazy_family_provider(__name__, "family", "FamilyProvider")``.
-    """
-    module = f"{package}.provider"
-    _LAZY[family] = (module, provider)
-    names = {provider, *exports}
-
-    def __getattr__(name: str):
-        if name in names:
-            import importlib
-
-            return getattr(importlib.import_module(module), name)
-        raise AttributeError(f"module {package!r} has no attribute {name!r}")
-
-    return __getattr__
-
-
 def _load(family: str) -> None:
-    """Make and register ``family``'s provider if it was registered by module only."""
-    if family in _LAZY and family not in _PROVIDERS:
-        import importlib
+    """Make and register the provider of ``family``, one of :data:`~graphsr.measures.base.FAMILY_PACKAGES`, if
+    it is not registered yet: the :class:`Provider` whose ``NAME`` is the family, in the family package's
+    ``provider`` module (imported only now: a command that scores other families never imports it)."""
+    if family in _PROVIDERS or family not in FAMILY_PACKAGES:
+        return
+    import importlib
 
-        module, name = _LAZY[family]
-        register_provider(getattr(importlib.import_module(module), name)())
+    module = importlib.import_module(f"{__package__}.{family}.provider")
+    found = [c for c in vars(module).values() if isinstance(c, type) and issubclass(c, Provider)
+             and c.__module__ == module.__name__ and c.NAME == family]
+    if len(found) != 1:
+        raise RuntimeError(f"{module.__name__} defines {len(found)} providers named {family!r}; expected one")
+    register_provider(found[0]())
 
 
 def providers() -> dict[str, Provider]:
     """Every registered provider, by family name, in the order of
     :data:`~graphsr.measures.base.FAMILY_PACKAGES` (loading the families)."""
     registry()
-    for family in list(_LAZY):
+    for family in FAMILY_PACKAGES:
         _load(family)
     order = {name: k for k, name in enumerate(FAMILY_PACKAGES)}
     return dict(sorted(_PROVIDERS.items(), key=lambda item: order.get(item[0], len(order))))

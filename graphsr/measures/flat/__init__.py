@@ -7,11 +7,10 @@ second tool is needed.
 P@5
 """
 
-from ..provider import lazy_family_provider
+from ..._lazy import lazy_namespace
 from .measures import (AP, FLAT_MEASURES, IPrec, NumQ, NumRel, NumRelRet, NumRet, R, RR, Bpref, Judged, P, Rprec,
                        Success, nDCG)
 
-__all__ = ["P", "R", "AP", "nDCG", "RR", "Rprec", "Bpref", "Success", "IPrec", "NumRet", "NumRelRet", "NumRel", "NumQ",
-           "Judged", "FLAT_MEASURES", "FlatProvider"]
-
-__getattr__ = lazy_family_provider(__name__, "flat", "FlatProvider")
+__getattr__, __dir__, __all__ = lazy_namespace(__name__, {"FlatProvider": "provider"}, [
+    "P", "R", "AP", "nDCG", "RR", "Rprec", "Bpref", "Success", "IPrec", "NumRet", "NumRelRet", "NumRel", "NumQ",
+    "Judged", "FLAT_MEASURES"])

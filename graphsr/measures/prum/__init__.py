@@ -6,10 +6,9 @@ element runs, exact (no normal approximation), with structural, no-browsing, SR-
 PRUM(r=2,nav=none)
 """
 
-from ..provider import lazy_family_provider
+from ..._lazy import lazy_namespace
 from .kernel import prum_by_recall
 from .measures import MAPRUM, NAVS, PRUM
 
-__all__ = ["PRUM", "MAPRUM", "NAVS", "prum_by_recall", "PRUMProvider"]
-
-__getattr__ = lazy_family_provider(__name__, "prum", "PRUMProvider")
+__getattr__, __dir__, __all__ = lazy_namespace(__name__, {"PRUMProvider": "provider"}, [
+    "PRUM", "MAPRUM", "NAVS", "prum_by_recall"])

@@ -5,9 +5,8 @@
 SRP@10
 """
 
-from ..provider import lazy_family_provider
+from ..._lazy import lazy_namespace
 from .measures import SR, SRP, compute_sr_family, sr_components
 
-__all__ = ["SR", "SRP", "compute_sr_family", "sr_components", "SRProvider"]
-
-__getattr__ = lazy_family_provider(__name__, "sr", "SRProvider")
+__getattr__, __dir__, __all__ = lazy_namespace(__name__, {"SRProvider": "provider"}, [
+    "SR", "SRP", "compute_sr_family", "sr_components"])

@@ -6,9 +6,8 @@ INEX (e, s) or graded element assessments, with ideal recall-bases (:mod:`graphs
 nxCG(quant=sog)@10
 """
 
-from ..provider import lazy_family_provider
+from ..._lazy import lazy_namespace
 from .measures import GRP, MAep, GRPng, ep, nxCG, xCG
 
-__all__ = ["GRP", "GRPng", "xCG", "nxCG", "ep", "MAep", "XCGProvider"]
-
-__getattr__ = lazy_family_provider(__name__, "xcg", "XCGProvider")
+__getattr__, __dir__, __all__ = lazy_namespace(__name__, {"XCGProvider": "provider"}, [
+    "GRP", "GRPng", "xCG", "nxCG", "ep", "MAep"])
