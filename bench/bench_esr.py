@@ -49,7 +49,7 @@ def main() -> None:
     from graphsr.navigation.from_routes import route_model
     from graphsr.simulation import RouteSimulator
     from graphsr.summaries import build_summary
-    from graphsr.model.routes import Routes, RouteReport
+    from graphsr.core.routes import Routes, RouteReport
 
     path, _ = collection(50, a.data)
     t = time.perf_counter()

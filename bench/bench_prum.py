@@ -62,8 +62,8 @@ def main() -> None:
     from bench_summaries import collection
 
     from graphsr.evaluation import element_context, evaluate
-    from graphsr.model.qrels import ElementQrels
-    from graphsr.model.run import Run, TreeResult
+    from graphsr.core.qrels import ElementQrels
+    from graphsr.core.run import Run, TreeResult
 
     path, _ = collection(50, HERE / "_data")
     from graphsr.io import iter_documents

@@ -15,9 +15,9 @@ from ._lazy import lazy_namespace
 from .errors import GraphsrError, GraphsrInputError
 
 _LAZY = {
-    "DocumentTree": "model",
-    "Run": "model",
-    "ElementQrels": "model",
+    "DocumentTree": "core",
+    "Run": "core",
+    "ElementQrels": "core",
     "iter_documents": "io",
     "read_run": "io",
     "read_element_qrels": "io",
@@ -35,8 +35,8 @@ _LAZY = {
     "ScoringContext": "measures",
     "read_fol_qrels": "io",
     "read_passage_run": "io",
-    "FOLQrels": "model",
-    "FOLRun": "model",
+    "FOLQrels": "core",
+    "FOLRun": "core",
     "Results": "evaluation",
     "calc_aggregate": "api",
     "bind": "api",

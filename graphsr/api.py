@@ -100,7 +100,7 @@ def _measure_list(measures) -> list:
 def _context(qrels, runs, collection, model, measures):
     from .evaluation.context import element_context
     from .measures.interop import plain_context
-    from .model.kinds import PASSAGES
+    from .core.kinds import PASSAGES
 
     if qrels.kind == PASSAGES and all(r.kind == PASSAGES for r in runs):
         return None  # passage assessments and runs need nothing
@@ -117,7 +117,7 @@ def _evaluate(measures, qrels, runs, collection, model, all_topics):
     from ._bulk import bulk
     from .evaluation.entry import evaluate
     from .measures.parse import parse_requests
-    from .model.kinds import PASSAGES
+    from .core.kinds import PASSAGES
 
     with bulk():
         requests = parse_requests(_measure_list(measures))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from graphsr.model import DocumentTree
+from graphsr.core import DocumentTree
 
 
 def memberships(store, kind: str) -> int:

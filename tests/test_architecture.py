@@ -34,13 +34,13 @@ def test_the_layer_contracts_hold():
 def test_an_upward_import_breaks_the_contract(tmp_path):
     probe = tmp_path / "graphsr_probe"
     shutil.copytree(ROOT / "graphsr", probe, ignore=shutil.ignore_patterns("__pycache__", "*.so", "data"))
-    topics = probe / "model" / "topics.py"
+    topics = probe / "core" / "topics.py"
     topics.write_text(topics.read_text() + "\n\ndef _upward():\n    from ..cli import main  # noqa: F401\n")
     config = tmp_path / ".importlinter"
     config.write_text((ROOT / ".importlinter").read_text().replace("graphsr", "graphsr_probe"))
     done = lint(tmp_path, config, env={**os.environ, "PYTHONPATH": str(tmp_path)})
     assert done.returncode != 0
-    assert "graphsr_probe.model is not allowed to import graphsr_probe.cli" in done.stdout
+    assert "graphsr_probe.core is not allowed to import graphsr_probe.cli" in done.stdout
 
 
 def test_no_module_imports_another_packages_private_names():
@@ -126,3 +126,19 @@ def test_a_new_family_is_one_package_and_one_line(tmp_path):
     srp = {t: float(v) for m, t, v in rows if m == "SRP@1"}
     assert hit and hit.keys() == srp.keys()
     assert all(hit[t] == (srp[t] > 0) for t in hit if t != "all")  # one result: a hit exactly when it has relevance
+
+
+def test_the_old_name_of_the_core_types_warns_and_gives_the_same_objects():
+    """graphsr.model (read as navigation models) is now graphsr.core; the old imports still work, with a warning."""
+    import subprocess
+    import sys
+
+    code = ("import warnings; warnings.simplefilter('error')\n"
+            "try:\n    import graphsr.model\nexcept DeprecationWarning as w:\n    print('warned:', w)\n"
+            "warnings.simplefilter('ignore')\n"
+            "import graphsr.model, graphsr.core\n"
+            "from graphsr.model.run import Run\nfrom graphsr.core.run import Run as R2\n"
+            "print(Run is R2, graphsr.model.ElementQrels is graphsr.core.ElementQrels)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines() == ["warned: graphsr.model is now graphsr.core (import from graphsr.core; "
+                                        "graphsr.model goes in a later release)", "True True"]

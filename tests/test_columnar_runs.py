@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from graphsr.errors import GraphsrInputError
 from graphsr.measures.elements import Diagnostics, JudgedNodes, ranked_nodes
-from graphsr.model.document import DocumentTree
-from graphsr.model.run import Run, RunRow
+from graphsr.core.document import DocumentTree
+from graphsr.core.run import Run, RunRow
 
 DOCS = {
     "a": DocumentTree.from_nested("a", ("article", "", [("sec", "xx", [("p", "y", [])]), ("sec", "zzz", [])])),
@@ -126,7 +126,7 @@ def test_an_unknown_node_in_a_passage_conversion_names_its_line():
 def test_large_runs_are_ranked_a_few_topics_at_a_time_as_in_one_sort(layout):
     """Runs longer than a chunk are ranked by groups of whole topics; the order is the one-sort order (trec_eval's:
     topic, score descending, document name descending), whatever the order of the topic blocks."""
-    from graphsr.model.columns import CHUNK, DocumentColumns, _rank_lines, rank_documents
+    from graphsr.core.columns import CHUNK, DocumentColumns, _rank_lines, rank_documents
 
     rng = np.random.default_rng(len(layout))
     n_topics = 1 if layout == "one topic" else 37
@@ -211,7 +211,7 @@ def test_element_qrels_frames_are_coded_as_their_rows_are(rows):
     import pandas as pd
 
     from graphsr.io.frames import as_qrels
-    from graphsr.model.qrels import ElementQrels, QrelsRow
+    from graphsr.core.qrels import ElementQrels, QrelsRow
 
     frame = pd.DataFrame(rows, columns=["query_id", "doc_id", "xpath", "relevance"])
 

@@ -9,9 +9,9 @@ import pytrec_eval
 
 from graphsr.evaluation import evaluate
 from graphsr.measures import ScoringContext
-from graphsr.model.document import DocumentTree
-from graphsr.model.qrels import ElementQrels
-from graphsr.model.run import Run, TreeResult
+from graphsr.core.document import DocumentTree
+from graphsr.core.qrels import ElementQrels
+from graphsr.core.run import Run, TreeResult
 
 
 def test_flat_measures_equal_trec_eval_on_random_document_runs():

@@ -8,8 +8,8 @@ import pytest
 
 from graphsr.errors import GraphsrInputError
 from graphsr.measures.ideal import ideal_mask, recall_base
-from graphsr.model.document import DocumentTree
-from graphsr.model.quantisation import quantise, quantise_dimension, register_quantisation
+from graphsr.core.document import DocumentTree
+from graphsr.core.quantisation import quantise, quantise_dimension, register_quantisation
 
 
 def test_quantisation_functions():

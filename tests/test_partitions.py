@@ -76,8 +76,8 @@ def test_coverage_counts_equal_a_direct_computation(tmp_path, capsys):
     import numpy as np
 
     from graphsr.analysis.partitions import memory_partitions, partition_coverage
-    from graphsr.model.qrels import ElementQrels
-    from graphsr.model.run import Run, TreeResult
+    from graphsr.core.qrels import ElementQrels
+    from graphsr.core.run import Run, TreeResult
 
     s = sample("shakespeare")
     docs = {d.docid: d for d in iter_documents(s["collection"])}

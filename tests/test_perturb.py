@@ -8,9 +8,9 @@ import pytest
 from graphsr.analysis.perturb import EXPECTED_ORDER, fidelity, perturb
 from graphsr.cli.main import main
 from graphsr.io import read_run
-from graphsr.model.document import DocumentTree
-from graphsr.model.qrels import ElementQrels
-from graphsr.model.run import Run, TreeResult
+from graphsr.core.document import DocumentTree
+from graphsr.core.qrels import ElementQrels
+from graphsr.core.run import Run, TreeResult
 
 
 # a[ b[ d, e ], c ]: a is the root, b mid-branch, d, e, c leaves

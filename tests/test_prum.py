@@ -10,7 +10,7 @@ from graphsr.cli.main import main
 from graphsr.measures import parse_measure
 from graphsr.measures.prum import prum_by_recall
 from graphsr.measures.prum.links import entry_links
-from graphsr.model.document import DocumentTree
+from graphsr.core.document import DocumentTree
 
 from .conftest import write
 from .prum_reference import enumerate_exactly, prum_reference, raghavan, simulate
@@ -155,9 +155,9 @@ def test_ideal_runs_and_bounds_on_random_trees():
     """A run of the ideal elements scores PRUM = 1 at every r without browsing; PRUM and GRP stay in [0, 1]."""
     from graphsr.evaluation import evaluate
     from graphsr.measures import ScoringContext
-    from graphsr.model.qrels import ElementQrels, QrelsRow
-    from graphsr.model.quantisation import ES_PAIRS
-    from graphsr.model.run import Run, TreeResult
+    from graphsr.core.qrels import ElementQrels, QrelsRow
+    from graphsr.core.quantisation import ES_PAIRS
+    from graphsr.core.run import Run, TreeResult
 
     from .test_xcg import random_tree
 

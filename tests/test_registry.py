@@ -103,7 +103,7 @@ def inputs():
     from graphsr.evaluation import element_context
     from graphsr.io import read_element_qrels, read_run
     from graphsr.measures.fol.convert import passage_qrels, passage_run
-    from graphsr.model.qrels import ElementQrels, QrelsRow
+    from graphsr.core.qrels import ElementQrels, QrelsRow
 
     s = sample("shakespeare")
     qrels = read_element_qrels(s["qrels"])
@@ -118,8 +118,8 @@ def inputs():
 
 
 def _empty(kind: str):
-    from graphsr.model.fol import FOLRun
-    from graphsr.model.run import Run
+    from graphsr.core.fol import FOLRun
+    from graphsr.core.run import Run
 
     return Run("empty", {}) if kind == "element" else FOLRun.from_columns("empty", *[[]] * 7)
 

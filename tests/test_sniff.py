@@ -8,7 +8,7 @@ import pytest
 from graphsr.errors import QrelsFormatError, RunFormatError
 from graphsr.io.routes import RouteLogError, read_routes
 from graphsr.io.sniff import qrels_format, routes_format, run_format
-from graphsr.model.routes import RouteStep
+from graphsr.core.routes import RouteStep
 from graphsr.simulation.routes import write_routes
 
 

@@ -294,7 +294,7 @@ def test_two_collections_qrels_and_runs_of_one_name_stay_apart(tmp_path):
         for q in ("Q/m1/qrels.txt", "Q/m2/qrels.txt"):  # each topic assesses its own collection's elements only
             rows = s.run("qrels_judgments", id=q)
             assert len(rows) == sum(1 for _ in qrels)
-        from graphsr.model.qrels import ElementQrels, QrelsRow
+        from graphsr.core.qrels import ElementQrels, QrelsRow
 
         graded = ElementQrels.from_rows([QrelsRow(t, d, x, 0.0, None, (3, 3) if v > 0 else (0, 0))
                                          for t, d, x, v in qrels])

@@ -9,7 +9,7 @@ import pytest
 
 from graphsr.measures.prum.links import entry_links, item_links, subtree_last
 from graphsr.measures.tree_arrays import NodeArrays, subtree_ends
-from graphsr.model.document import DocumentTree
+from graphsr.core.document import DocumentTree
 
 
 def random_tree(rng, docid, n):
@@ -77,7 +77,7 @@ def _random_topic(rng):
     one document per result, results overlapping one another and repeating nodes)."""
     from graphsr.measures.ideal import recall_base
     from graphsr.measures.xcg.kernel import TopicAssessments
-    from graphsr.model.quantisation import ES_PAIRS
+    from graphsr.core.quantisation import ES_PAIRS
 
     docs = {f"d{k}": random_tree(rng, f"d{k}", int(rng.integers(1, 18))) for k in range(int(rng.integers(1, 4)))}
     grades = {}

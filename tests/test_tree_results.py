@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 import graphsr
 from graphsr.evaluation import evaluate
 from graphsr.measures import registry
-from graphsr.model.qrels import ElementQrels, QrelsRow
-from graphsr.model.quantisation import ES_PAIRS
-from graphsr.model.run import Run, TreeResult
+from graphsr.core.qrels import ElementQrels, QrelsRow
+from graphsr.core.quantisation import ES_PAIRS
+from graphsr.core.run import Run, TreeResult
 from graphsr.navigation.from_routes import depth4_prior
 
 TAGS = ("sec", "p", "ss1", "fig")

@@ -10,9 +10,9 @@ from graphsr.evaluation import evaluate
 from graphsr.measures import ScoringContext, parse_measure
 from graphsr.measures.ideal import recall_base
 from graphsr.measures.xcg.kernel import TopicAssessments, grpng_curve, ideal_gain_vector, xcg_gains
-from graphsr.model.document import DocumentTree
-from graphsr.model.qrels import ElementQrels, QrelsRow
-from graphsr.model.run import Run, TreeResult
+from graphsr.core.document import DocumentTree
+from graphsr.core.qrels import ElementQrels, QrelsRow
+from graphsr.core.run import Run, TreeResult
 
 from .test_ideal import TOPIC_163
 
@@ -119,7 +119,7 @@ def random_tree(rng, n):
 
 def test_xcg_properties_on_random_trees():
     rng = np.random.default_rng(4)
-    from graphsr.model.quantisation import ES_PAIRS
+    from graphsr.core.quantisation import ES_PAIRS
 
     for _ in range(60):
         doc = random_tree(rng, int(rng.integers(2, 25)))

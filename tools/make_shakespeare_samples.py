@@ -27,7 +27,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from graphsr.model.document import canonical_xpath
+from graphsr.core.document import canonical_xpath
 
 ROOT = Path(__file__).resolve().parents[1] / "graphsr" / "data" / "samples" / "shakespeare"
 TOPICS = {

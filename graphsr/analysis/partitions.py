@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import GraphsrInputError
-from ..model.document import resolve_node
+from ..core.document import resolve_node
 
 __all__ = ["Partitions", "partitions", "coverage", "memory_partitions", "stored_partitions", "partition_table",
            "partition_elements", "partition_coverage"]

@@ -32,9 +32,9 @@ from typing import Mapping
 import numpy as np
 
 from ..errors import GraphsrInputError
-from ..model.document import DocumentTree, resolve_node
-from ..model.qrels import ElementQrels
-from ..model.run import Run, TreeResult
+from ..core.document import DocumentTree, resolve_node
+from ..core.qrels import ElementQrels
+from ..core.run import Run, TreeResult
 
 __all__ = ["PERTURBATIONS", "EXPECTED_ORDER", "perturb", "perturbations", "Fidelity", "fidelity"]
 

@@ -135,7 +135,7 @@ class ScoreTable:
         missing = [r for r in (runs or []) if r not in table.columns]
         if missing:
             raise GraphsrInputError(f"the score table has no {measure} values for run(s) {', '.join(missing)}")
-        from ..model.topics import topic_sort_key
+        from ..core.topics import topic_sort_key
 
         table = table[order]
         table.columns.name = None

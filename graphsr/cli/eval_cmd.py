@@ -130,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
     """Read the assessments (format detected once), choose the measures from the options, score every run
     through :func:`graphsr.evaluation.files.evaluate_files`, print what it returns."""
     from ..evaluation.files import evaluate_files, read_assessments
-    from ..model.kinds import PASSAGES
+    from ..core.kinds import PASSAGES
 
     qrels = read_assessments(args.qrels)
     passage = qrels.kind == PASSAGES

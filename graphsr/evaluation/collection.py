@@ -9,7 +9,7 @@ from typing import Iterable
 
 import numpy as np
 
-from ..model.document import DocumentTree
+from ..core.document import DocumentTree
 from ..navigation.model import ModelSpec, NoNavigation, build_sr_model, parse_model_spec
 from ..summaries.summary import Summary
 

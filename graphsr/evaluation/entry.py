@@ -19,7 +19,7 @@ from typing import Sequence
 from ..errors import GraphsrInputError
 from ..measures.base import Measure
 from ..measures.provider import Scratch, ScoringContext, provider_of
-from ..model.topics import missing_topics_warning, select_topics
+from ..core.topics import missing_topics_warning, select_topics
 from .results import Results, RunResult
 
 __all__ = ["evaluate", "run_labels", "trec_counts"]
@@ -30,7 +30,7 @@ def run_labels(runs: Sequence) -> list[str]:
     the run names the same one), or its name (the file path) when it has no single run id or shares
     it with another run given.
 
-    >>> from graphsr.model import Run
+    >>> from graphsr.core import Run
     >>> a, b = Run("a.run", {}, run_ids=("bm25",)), Run("b.run", {}, run_ids=("x",))
     >>> run_labels([a, b, Run("c.run", {}, run_ids=("x",))])
     ['bm25', 'b.run', 'c.run']
@@ -93,7 +93,7 @@ def evaluate(qrels, runs, measures, context: ScoringContext | None = None, *, al
 
     Examples
     --------
-    >>> from graphsr.model import FOLQrels, FOLRun
+    >>> from graphsr.core import FOLQrels, FOLRun
     >>> qrels = FOLQrels.from_columns(["1"], ["a"], [100], [10], [0], [0], [0], [10])
     >>> run = FOLRun.from_columns("r", ["1"], ["a"], [1], [1.0], [0], [20], [1])
     >>> res = evaluate(qrels, [run], ["MAiP", "char_prec"])
@@ -172,7 +172,7 @@ def _default_context(qrels, runs, measures) -> ScoringContext:
     """What scoring needs when no context is given: plain TREC documents are single elements, nothing
     navigated; anything else gets an empty context (a measure that needs more says what to give)."""
     from ..measures.interop import plain_context
-    from ..model.kinds import is_plain
+    from ..core.kinds import is_plain
 
     if is_plain(qrels) and all(is_plain(r) for r in runs):
         return plain_context(qrels, runs, measures)
@@ -191,7 +191,7 @@ def trec_counts(requests: list, qrels) -> list:
     if not names & set(_TREC_COUNTS):
         return requests
     from ..measures.parse import Requested, parse_measure
-    from ..model.kinds import is_plain
+    from ..core.kinds import is_plain
 
     if not is_plain(qrels):
         return requests

@@ -81,7 +81,7 @@ def evaluate_files(qrels, runs: Sequence, measures, *, collection=None, model: s
     -------
     FileEvaluation
     """
-    from ..model.kinds import PASSAGES
+    from ..core.kinds import PASSAGES
 
     qrels = read_assessments(qrels)
     if qrels.kind == PASSAGES:
@@ -162,7 +162,7 @@ def _plain_context(qrels, runs, measures, given: dict, wording):
     """TREC document qrels and runs (4 and 6 fields): each document one element, no collection, no navigation;
     None for element inputs."""
     from ..measures.interop import plain_context
-    from ..model.kinds import is_plain
+    from ..core.kinds import is_plain
 
     plain = [is_plain(qrels)] + [is_plain(r) for r in runs]
     if not any(plain):
@@ -182,7 +182,7 @@ def _check_common_topics(qrels, run) -> None:
     """A run with no topic in common with the assessments is an error, as in trec_eval (with -c too)."""
     if set(run.topics) & set(qrels.topics):
         return
-    from ..model.topics import topic_sort_key
+    from ..core.topics import topic_sort_key
 
     def some(topics):
         shown = sorted(topics, key=topic_sort_key)

@@ -7,7 +7,7 @@ import os
 import numpy as np
 
 from ..errors import UnknownNodeError
-from ..model.document import DocumentTree
+from ..core.document import DocumentTree
 from ..navigation.stored import load_stored_model
 from ..store.base import GraphStore
 from ..store.services import collection_info, model_record, stored_document

@@ -1,4 +1,4 @@
-"""Streaming reader of XML collections into :class:`~graphsr.model.DocumentTree`.
+"""Streaming reader of XML collections into :class:`~graphsr.core.DocumentTree`.
 
 A collection is a directory of XML files (searched recursively for the names
 :data:`XML_SUFFIXES` lists: ``.xml``, ``.svg``, ``.xhtml``, ``.musicxml``, ...,
@@ -31,7 +31,7 @@ from typing import Callable, Iterable, Iterator
 from lxml import etree
 
 from ..errors import CollectionError
-from ..model.document import DocumentTree
+from ..core.document import DocumentTree
 from .progress import progress_bar
 
 __all__ = ["CollectionSource", "list_collection", "iter_documents", "read_document", "parse_document",

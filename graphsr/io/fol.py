@@ -33,8 +33,8 @@ from typing import Mapping
 import numpy as np
 
 from ..errors import QrelsFormatError, RunFormatError
-from ..model.document import quoted, resolve_node
-from ..model.fol import FOLQrels, FOLRun, Vocabulary
+from ..core.document import quoted, resolve_node
+from ..core.fol import FOLQrels, FOLRun, Vocabulary
 from ._lines import c_scanner, iter_fields, read_bytes
 from .sniff import run_format
 

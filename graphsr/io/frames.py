@@ -117,7 +117,7 @@ def _records(obj, fields: tuple[str, str, str], what: str, shapes: str) -> list[
 
 def as_qrels(qrels):
     """Element or FOL assessments from any of the accepted shapes (see the module docstring)."""
-    from ..model.fol import FOLQrels
+    from ..core.fol import FOLQrels
 
     if isinstance(qrels, FOLQrels):
         return qrels
@@ -130,7 +130,7 @@ def as_qrels(qrels):
         from .qrels import read_element_qrels
 
         return read_element_qrels(qrels)
-    from ..model.qrels import ElementQrels
+    from ..core.qrels import ElementQrels
 
     if isinstance(qrels, ElementQrels):
         return qrels
@@ -162,7 +162,7 @@ def _dict_columns(data: dict, what: str, value: str, vocabulary=None):
     float (``vocabulary``: assessments read so, whose codes the run then shares), else one pass in Python over
     the topics and the rest in bulk (values converted by numpy; a value that is not a number is then looked
     for, to name it)."""
-    from ..model.columns import DocumentColumns
+    from ..core.columns import DocumentColumns
     from ._lines import c_scanner, scanned
 
     scan = c_scanner()
@@ -243,7 +243,7 @@ def _frame_columns_of(frame, value: str, what: str, vocabulary=None):
     """The document columns of a DataFrame without an ``xpath`` column; with ``vocabulary`` (document
     assessments), coded in the assessments' codes where its columns hold text (then the flat measures look
     the grades up by code, with no map from one vocabulary to the other)."""
-    from ..model.columns import DocumentColumns
+    from ..core.columns import DocumentColumns
 
     shared = getattr(vocabulary, "columns", None)
     joint = None
@@ -267,8 +267,8 @@ def _element_frame_qrels(topics: list[str], docids: list[str], xpaths: list[str]
     a frame breaking a rule is read row by row, which names the problem."""
     import numpy as np
 
-    from ..model.columns import codes_of
-    from ..model.qrels import ElementQrels, QrelsRow
+    from ..core.columns import codes_of
+    from ..core.qrels import ElementQrels, QrelsRow
     from .qrels import element_qrels_of_columns
 
     topic_names, topic = codes_of(topics)
@@ -284,8 +284,8 @@ def _element_frame_qrels(topics: list[str], docids: list[str], xpaths: list[str]
 
 
 def _document_qrels(topics: list[str], docids: list[str], values: list[float]):
-    from ..model.columns import DocumentColumns
-    from ..model.qrels import ElementQrels
+    from ..core.columns import DocumentColumns
+    from ..core.qrels import ElementQrels
 
     return ElementQrels.from_columns(DocumentColumns.from_lists(topics, docids, values), "qrels")
 
@@ -293,7 +293,7 @@ def _document_qrels(topics: list[str], docids: list[str], values: list[float]):
 def as_run(run, name: str = "run", vocabulary=None):
     """An element or passage run from any of the accepted shapes (see the module docstring); ``vocabulary``:
     document assessments whose codes a TREC document run file should share."""
-    from ..model.fol import FOLRun
+    from ..core.fol import FOLRun
 
     if isinstance(run, FOLRun):
         return run
@@ -306,7 +306,7 @@ def as_run(run, name: str = "run", vocabulary=None):
         from .runs import read_run
 
         return read_run(run, vocabulary=vocabulary)
-    from ..model.run import Run
+    from ..core.run import Run
     from .runs import run_from_columns
 
     if isinstance(run, Run):
@@ -322,7 +322,7 @@ def as_run(run, name: str = "run", vocabulary=None):
             if len(named) == 1:
                 name = named.pop()
         if "xpath" not in run.columns:
-            from ..model.run import Run
+            from ..core.run import Run
 
             return Run.from_columns(_frame_columns_of(run, "score", "a run", vocabulary), name, None, (name,))
         return run_from_columns(_strings(run["query_id"]), _strings(run["doc_id"]),

@@ -15,8 +15,8 @@ from __future__ import annotations
 import os
 
 from ..errors import QrelsFormatError
-from ..model.document import PLAIN_DOCUMENT_NODE, quoted
-from ..model.qrels import ElementQrels, QrelsRow
+from ..core.document import PLAIN_DOCUMENT_NODE, quoted
+from ..core.qrels import ElementQrels, QrelsRow
 
 __all__ = ["read_element_qrels"]
 
@@ -57,7 +57,7 @@ def read_element_qrels(path: str | os.PathLike) -> ElementQrels:
         else:
             got = scanned(scan, "scan_trec_qrels", data, topic_codes, doc_codes)
             if not isinstance(got, int) and len(got[0]):
-                from ..model.columns import DocumentColumns
+                from ..core.columns import DocumentColumns
 
                 topic, doc, rel, line = got
                 columns = DocumentColumns(list(topic_codes), list(doc_codes), topic, doc, rel, line,
@@ -74,8 +74,8 @@ def element_qrels_of_columns(got, topics: list[str], docs: list[str], paths: lis
     when some line breaks a rule (the line reader, or the row-by-row builder, then says which and why)."""
     import numpy as np
 
-    from ..model.document import canonical_xpath
-    from ..model.quantisation import ES_PAIRS, quantise
+    from ..core.document import canonical_xpath
+    from ..core.quantisation import ES_PAIRS, quantise
 
     topic, doc, path, value, e, s, line = got
     graded = e >= 0
@@ -98,7 +98,7 @@ def element_qrels_of_columns(got, topics: list[str], docs: list[str], paths: lis
     key = (topic.astype(np.int64) * len(docs) + doc) * max(len(names), 1) + path
     if len(np.unique(key)) != len(key):  # a node assessed twice
         return None
-    from ..model.columns import AssessmentColumns
+    from ..core.columns import AssessmentColumns
 
     grade = np.stack([e, s], axis=1).astype(np.int64) if graded[0] else None
     columns = AssessmentColumns(topics, docs, names, np.asarray(topic, dtype=np.int64),
@@ -146,7 +146,7 @@ def _read_qrels_lines(path) -> ElementQrels:
     if not rows:
         raise QrelsFormatError("the qrels file is empty: expected lines 'topic Q0 file xpath rel'", path)
     if plain:
-        from ..model.columns import DocumentColumns
+        from ..core.columns import DocumentColumns
 
         return ElementQrels.from_columns(DocumentColumns.from_lists(
             [r.topic for r in rows], [r.docid for r in rows], [r.rel for r in rows], [r.line for r in rows]),

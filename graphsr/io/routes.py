@@ -28,8 +28,8 @@ import json
 import os
 
 from ..errors import RouteLogError
-from ..model.document import canonical_xpath, quoted
-from ..model.routes import RouteReport, Routes, RouteStep
+from ..core.document import canonical_xpath, quoted
+from ..core.routes import RouteReport, Routes, RouteStep
 from ._lines import LineStream, iter_blocks
 from .sniff import routes_format
 
@@ -115,7 +115,7 @@ def read_routes(path: str | os.PathLike) -> Routes:
     Returns
     -------
     Routes
-        With a :class:`~graphsr.model.routes.RouteReport` of what the
+        With a :class:`~graphsr.core.routes.RouteReport` of what the
         policies did.
 
     Raises

@@ -14,8 +14,8 @@ import os
 import numpy as np
 
 from ..errors import RunFormatError
-from ..model.document import PLAIN_DOCUMENT_NODE, quoted
-from ..model.run import Run, RunRow
+from ..core.document import PLAIN_DOCUMENT_NODE, quoted
+from ..core.run import Run, RunRow
 from .sniff import xpath_like
 
 __all__ = ["read_run", "write_run", "RankOrderWarning"]
@@ -121,8 +121,8 @@ def _scan_document_run(scan, path, topic_codes: dict, doc_codes: dict):
     None when the scanner declines a line or the file has none.
 
     Line numbers are stored only from the first block with a blank or comment line on: before it, entry ``k``
-    is line ``k + 1`` (:class:`~graphsr.model.columns.LineNumbers`), and most runs have no such line."""
-    from ..model.columns import LineNumbers
+    is line ``k + 1`` (:class:`~graphsr.core.columns.LineNumbers`), and most runs have no such line."""
+    from ..core.columns import LineNumbers
 
     cap = _line_capacity(path)
     if cap == 0:
@@ -152,8 +152,8 @@ def _scan_document_run(scan, path, topic_codes: dict, doc_codes: dict):
 
 def _element_run(scan, data: bytes, path, name: str | None) -> Run | None:
     """The run of a well-formed element run file, read by the C scanner (None: the line reader reads it)."""
-    from ..model.columns import ElementColumns
-    from ..model.document import canonical_xpath
+    from ..core.columns import ElementColumns
+    from ..core.document import canonical_xpath
     from ._lines import scanned
 
     topics: dict[str, int] = {}
@@ -230,7 +230,7 @@ def _read_run_lines(path, name: str | None) -> Run:
                              "'topic Q0 file rank score run_id xpath'", path)
     name = str(path) if name is None else name
     if plain:
-        from ..model.columns import DocumentColumns
+        from ..core.columns import DocumentColumns
 
         return Run.from_columns(DocumentColumns.from_lists(*columns), name, str(path), tuple(run_ids))
     return Run.from_rows(rows, name, str(path), tuple(run_ids))
@@ -238,7 +238,7 @@ def _read_run_lines(path, name: str | None) -> Run:
 
 def _document_run(scanned, index: tuple[dict, dict], path, name: str | None) -> Run:
     """The run of a TREC document run file the C scanner read (``index``: its name -> code dicts)."""
-    from ..model.columns import DocumentColumns
+    from ..core.columns import DocumentColumns
 
     topic, doc, score, line, run_ids = scanned
     columns = DocumentColumns(list(index[0]), list(index[1]), topic, doc, score, line, index=index)
@@ -266,14 +266,14 @@ def run_from_columns(topics: list[str], docids: list[str], scores: list[float], 
     """
     run_ids = (name,) if run_ids is None else run_ids
     if xpaths is None:  # whole documents: columns, ranked when scored
-        from ..model.columns import DocumentColumns
+        from ..core.columns import DocumentColumns
 
         return Run.from_columns(DocumentColumns.from_lists(topics, docids, scores, empty_topics=empty_topics), name,
                                 source, run_ids)
     if empty_topics:  # (element runs name their topics by their lines)
         raise ValueError("empty_topics applies to whole-document runs (xpaths=None)")
-    from ..model.columns import ElementColumns, codes_of, name_order
-    from ..model.document import canonical_xpath
+    from ..core.columns import ElementColumns, codes_of, name_order
+    from ..core.document import canonical_xpath
 
     where = f"{source}: " if source else "a run: "
     path_names, path = codes_of(xpaths)

@@ -4,9 +4,9 @@ and run (:mod:`graphsr.measures.elements`), then each family's kernel."""
 
 from __future__ import annotations
 
-from ..model.kinds import DOCUMENTS
-from ..model.qrels import ElementQrels
-from ..model.run import Run
+from ..core.kinds import DOCUMENTS
+from ..core.qrels import ElementQrels
+from ..core.run import Run
 from .elements import Diagnostics, JudgedNodes, check_qrels, line_nodes, ranked_nodes
 from .inputs import RankedNodes
 from .provider import ELEMENT, Provider, RunScores, ScoringContext, Scratch
@@ -18,7 +18,7 @@ def judged_nodes(qrels: ElementQrels, context: ScoringContext,
                  shared: Scratch) -> dict[str, dict[tuple[str, int], float]]:
     """:func:`check_qrels` of the assessments, once per evaluation (warnings into ``shared``)."""
     def build():
-        from ..model.document import PlainDocuments
+        from ..core.document import PlainDocuments
 
         if qrels.kind == DOCUMENTS and isinstance(context.documents, PlainDocuments):
             return JudgedNodes.of_documents(qrels.columns)  # every document known, its one node judged

@@ -20,9 +20,9 @@ from typing import Callable, Mapping
 import numpy as np
 
 from ..errors import UnknownNodeError
-from ..model.document import DocumentTree, resolve_node
-from ..model.qrels import ElementQrels
-from ..model.run import Run
+from ..core.document import DocumentTree, resolve_node
+from ..core.qrels import ElementQrels
+from ..core.run import Run
 from .inputs import RankedNodes
 from .provider import NoNavigation
 
@@ -73,8 +73,8 @@ def check_qrels(qrels: ElementQrels, documents: Mapping[str, DocumentTree], unkn
                 diag: Diagnostics | None = None) -> "JudgedNodes":
     """Judgments keyed by (docid, node index), from the assessments' columns (each distinct XPath of a document
     looked up once); unknown nodes raise or are counted, in the order of :attr:`ElementQrels.judgments`."""
-    from ..model.columns import codes_in
-    from ..model.document import PLAIN_DOCUMENT_NODE
+    from ..core.columns import codes_in
+    from ..core.document import PLAIN_DOCUMENT_NODE
 
     diag = diag if diag is not None else Diagnostics()
     c = qrels.columns
@@ -160,7 +160,7 @@ class JudgedNodes(dict):
 
     @classmethod
     def of_documents(cls, columns) -> "JudgedNodes":
-        """The judgments of document assessments (:class:`~graphsr.model.columns.DocumentColumns`), each
+        """The judgments of document assessments (:class:`~graphsr.core.columns.DocumentColumns`), each
         document its node 0, with the array form built from the columns directly."""
         judged = cls({t: {} for t in columns.topics})
         tn, dn = columns.topic_names, columns.doc_names
@@ -199,7 +199,7 @@ def _ranked_columns(run, c: _Lines, judged, topics: list[str], documents, seen_o
                     diag: Diagnostics, doc_codes: dict[str, int]) -> RankedNodes:
     """:func:`ranked_nodes` of a run read into columns, with array operations (Python loops over documents and
     distinct XPaths only)."""
-    from ..model.columns import codes_in
+    from ..core.columns import codes_in
 
     slot = codes_in(c.topic_names, dict(zip(topics, range(len(topics)))))[c.topic]
     kept = np.flatnonzero(slot >= 0)
@@ -245,7 +245,7 @@ def _ranked_columns(run, c: _Lines, judged, topics: list[str], documents, seen_o
 def line_nodes(doc_names: list, path_names: list, doc: np.ndarray, path: np.ndarray, documents) -> np.ndarray:
     """The node index of each line's (document, XPath) among ``documents`` (-1: an unknown document or node):
     per document, its distinct XPaths looked up once in the document's index."""
-    from ..model.document import PLAIN_DOCUMENT_NODE, PlainDocuments, normalize_xpath
+    from ..core.document import PLAIN_DOCUMENT_NODE, PlainDocuments, normalize_xpath
 
     if isinstance(documents, PlainDocuments) and all(p == PLAIN_DOCUMENT_NODE for p in path_names):
         # plain documents: the one node of each known document, no tree made
@@ -276,7 +276,7 @@ def line_nodes(doc_names: list, path_names: list, doc: np.ndarray, path: np.ndar
 def _grades(judged, topics: list[str], item_slot: np.ndarray, doc_names: list, doc: np.ndarray,
             node: np.ndarray) -> np.ndarray:
     """The assessed value of each item's node (NaN: not assessed)."""
-    from ..model.columns import codes_in
+    from ..core.columns import codes_in
 
     if not isinstance(judged, JudgedNodes):
         judged = JudgedNodes(judged)

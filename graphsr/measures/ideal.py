@@ -3,7 +3,7 @@
 INEX assessments are overlapping: a relevant paragraph's section and
 article are assessed too.  An ideal recall-base keeps, per document, the
 non-overlapping elements a user model prefers, from each element's
-quantised value ``q`` (:mod:`graphsr.model.quantisation`); the rest of the
+quantised value ``q`` (:mod:`graphsr.core.quantisation`); the rest of the
 full recall-base are near-misses.
 
 * ``assessed``: every assessed element with ``q > 0`` (they may overlap).
@@ -40,8 +40,8 @@ from typing import Mapping
 import numpy as np
 
 from ..errors import GraphsrInputError
-from ..model.document import DocumentTree
-from ..model.quantisation import quantise
+from ..core.document import DocumentTree
+from ..core.quantisation import quantise
 
 __all__ = ["IDEAL_METHODS", "ideal_mask", "RecallBase", "element_values", "recall_base", "recall_bases"]
 

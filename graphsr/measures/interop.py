@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from .provider import NoNavigation, Scratch, ScoringContext, provider_of
 
-from ..model.kinds import PASSAGES, is_plain, kind_of
+from ..core.kinds import PASSAGES, is_plain, kind_of
 
 __all__ = ["plain_context", "runtime_values"]
 
@@ -27,7 +27,7 @@ def plain_context(qrels, runs, measures=None) -> ScoringContext:
     without one, the context holds nothing."""
     if measures is not None and all(m.FAMILY == "flat" for m in measures):
         return ScoringContext(model_name="none")
-    from ..model.document import PlainDocuments
+    from ..core.document import PlainDocuments
 
     docids = set(qrels.docids()) if kind_of(qrels) != PASSAGES else set()
     docids = docids.union(*(r.docids() for r in runs if kind_of(r) != PASSAGES))
@@ -40,7 +40,7 @@ def runtime_values(measure, qrels_frame, run_frame):
     the others with the measure's ``DEFAULT``)."""
     from .._bulk import bulk
     from ..io.frames import as_qrels, as_run
-    from ..model.topics import select_topics
+    from ..core.topics import select_topics
 
     with bulk():
         qrels, run = as_qrels(qrels_frame), as_run(run_frame)

@@ -5,9 +5,9 @@ package under :mod:`graphsr.measures` that declares its measures, and
 registers one :class:`Provider` saying
 
 * which inputs it scores (:attr:`Provider.ASSESSMENTS`, :attr:`Provider.RUNS`:
-  ``element`` -- :class:`~graphsr.model.qrels.ElementQrels` and
-  :class:`~graphsr.model.run.Run` -- or ``passage`` --
-  :class:`~graphsr.model.fol.FOLQrels` and :class:`~graphsr.model.fol.FOLRun`),
+  ``element`` -- :class:`~graphsr.core.qrels.ElementQrels` and
+  :class:`~graphsr.core.run.Run` -- or ``passage`` --
+  :class:`~graphsr.core.fol.FOLQrels` and :class:`~graphsr.core.fol.FOLRun`),
 * what else it needs from the :class:`ScoringContext` (documents, an SR
   navigation model, a navigation model learned from routes),
 * and how to score: :meth:`Provider.evaluator` builds the family's inputs from
@@ -32,7 +32,7 @@ from typing import Any, Callable, ClassVar, Mapping, Sequence
 import numpy as np
 
 from ..errors import GraphsrInputError
-from ..model.document import DocumentTree
+from ..core.document import DocumentTree
 from .base import FAMILY_PACKAGES, Measure, registry
 
 __all__ = ["NoNavigation", "ELEMENT", "PASSAGE", "PYTHON_WORDING", "worded", "ScoringContext", "Scratch", "RunScores", "Provider", "register_provider",
@@ -275,8 +275,8 @@ def provider_of(measure: Measure) -> Provider:
 
 def input_kind(obj) -> str:
     """``element`` or ``passage``: how a provider reads an assessments or run object, from the kind it declares
-    (:mod:`graphsr.model.kinds`: plain documents, elements and trees are read as elements)."""
-    from ..model.kinds import PASSAGES, kind_of
+    (:mod:`graphsr.core.kinds`: plain documents, elements and trees are read as elements)."""
+    from ..core.kinds import PASSAGES, kind_of
 
     kind = kind_of(obj)
     if kind is not None:

@@ -13,7 +13,7 @@ from typing import Callable, Mapping
 
 import numpy as np
 
-from ..model.document import DocumentTree
+from ..core.document import DocumentTree
 from .inputs import RankedNodes
 
 __all__ = ["TopicItems", "NodeArrays", "subtree_ends", "NODE_MASK"]

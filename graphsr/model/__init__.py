@@ -1,13 +1,18 @@
-"""In-memory core types: document trees, runs, assessments.
+"""Deprecated: the core types moved to :mod:`graphsr.core` (``graphsr.model`` read as navigation models,
+which are :mod:`graphsr.navigation`'s).  Importing ``graphsr.model`` or one of its modules warns once and
+gives the same objects as ``graphsr.core``."""
 
-Nothing here reads files or databases; :mod:`graphsr.io` and
-:mod:`graphsr.store` build these objects.  Names load on first use: a command
-scoring passage runs never imports the element run or route types.
-"""
+from __future__ import annotations
 
-from .._lazy import lazy_namespace
+import importlib
+import sys
+import warnings
 
-__getattr__, __dir__, __all__ = lazy_namespace(__name__, {
-    "FOLQrels": "fol", "FOLRun": "fol", "DocumentTree": "document", "normalize_xpath": "document", "Run": "run",
-    "TreeResult": "run", "ElementQrels": "qrels", "RouteReport": "routes", "Routes": "routes",
-    "RouteStep": "routes"})
+warnings.warn("graphsr.model is now graphsr.core (import from graphsr.core; graphsr.model goes in a later release)",
+              DeprecationWarning, stacklevel=2)
+
+from ..core import *  # noqa: E402,F401,F403
+from ..core import __all__  # noqa: E402,F401
+
+for _name in ("columns", "document", "fol", "kinds", "qrels", "quantisation", "routes", "run", "topics"):
+    sys.modules[f"{__name__}.{_name}"] = importlib.import_module(f"graphsr.core.{_name}")

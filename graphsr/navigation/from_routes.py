@@ -25,8 +25,8 @@ from typing import Mapping
 import numpy as np
 
 from ..errors import GraphsrInputError, UnknownNodeError
-from ..model.document import DocumentTree, resolve_node
-from ..model.routes import Routes
+from ..core.document import DocumentTree, resolve_node
+from ..core.routes import Routes
 from ..summaries.summary import Summary
 from .elementwise import NodeTransitions
 from .transitions import StepNavigation

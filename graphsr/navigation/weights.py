@@ -39,7 +39,7 @@ def weight_matrix(summary: Summary, scheme: str = "extent", symmetric: bool = Tr
 
     Examples
     --------
-    >>> from graphsr.model import DocumentTree
+    >>> from graphsr.core import DocumentTree
     >>> from graphsr.summaries import build_summary
     >>> doc = DocumentTree.from_nested("d", ("a", "", [("b", "xx", []), ("b", "yyy", [])]))
     >>> weight_matrix(build_summary([doc], "p*"), "length").toarray().tolist()

@@ -39,8 +39,8 @@ from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
-from ..model.document import DocumentTree
-from ..model.routes import RouteStep
+from ..core.document import DocumentTree
+from ..core.routes import RouteStep
 
 __all__ = ["RouteSimulator", "write_routes"]
 

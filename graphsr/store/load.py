@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import Iterable
 
 from ..errors import GraphsrInputError
-from ..model.document import DocumentTree, resolve_node
-from ..model.qrels import ElementQrels
-from ..model.run import Run
+from ..core.document import DocumentTree, resolve_node
+from ..core.qrels import ElementQrels
+from ..core.run import Run
 from ..summaries.summary import Summary, SummaryBuilder
 from .base import SCHEMA_VERSION, GraphStore, batched, writes
 from .ids import (KEY_SPAN, MEMBERSHIP_PROPERTIES, collection_id, document_id, membership_property, summary_id,

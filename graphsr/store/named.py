@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from ..errors import GraphsrInputError
-from ..model.document import canonical_xpath
-from ..model.qrels import ElementQrels
-from ..model.run import Run
+from ..core.document import canonical_xpath
+from ..core.qrels import ElementQrels
+from ..core.run import Run
 from .base import GraphStore, writes
 from .ids import node_id
 from .load import run_name

@@ -12,7 +12,7 @@ from typing import Iterable
 import numpy as np
 
 from ..errors import UnknownNodeError
-from ..model.document import DocumentTree, canonical_xpath, quoted
+from ..core.document import DocumentTree, canonical_xpath, quoted
 from ..summaries.summary import Summary
 from .base import GraphStore, writes
 from .ids import (KEY_SPAN, collection_id, document_id, key_parts, membership_property, node_id, node_id_prefix,

@@ -16,7 +16,7 @@ the same element gets the same hash in every process and every document:
   the element's children (the child at position 1 of each label adds it).
 
 The C reader (``graphsr/io/_walk.c``) computes these while it walks a
-parsed tree and stores them on the :class:`~graphsr.model.DocumentTree`;
+parsed tree and stores them on the :class:`~graphsr.core.DocumentTree`;
 :func:`key_hashes` is the reference implementation (numpy, level by level)
 used for trees from anywhere else, and tests check that both agree.  Two
 different keys share a 128-bit hash with probability about ``n**2 / 2**129``
@@ -31,7 +31,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..model.document import DocumentTree
+from ..core.document import DocumentTree
 from .kinds import PartitionKind
 
 __all__ = ["Keyer", "Batch", "key_hashes", "tag_codes"]

@@ -23,7 +23,7 @@ from typing import Iterable
 
 import numpy as np
 
-from ..model.document import DocumentTree
+from ..core.document import DocumentTree
 from ._keys import Keyer
 from .kinds import PartitionKind, partition_kind
 
@@ -371,7 +371,7 @@ def build_summary(documents: Iterable[DocumentTree], kind: str | PartitionKind =
     --------
     The book of Fig 1-2 of the SR paper (tags abbreviated as in Fig 2):
 
-    >>> from graphsr.model import DocumentTree
+    >>> from graphsr.core import DocumentTree
     >>> n = lambda t, kids=(): (t, "", list(kids))
     >>> book = DocumentTree.from_nested("moby", n("bk", [
     ...     n("fm", [n("d", [n("n"), n("m"), n("m")]), n("d", [n("n"), n("n")]),

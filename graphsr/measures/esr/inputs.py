@@ -16,7 +16,7 @@ from typing import Mapping
 
 import numpy as np
 
-from ...model.document import DocumentTree
+from ...core.document import DocumentTree
 from ...navigation.from_routes import RouteModel
 from ..inputs import RankedNodes
 from .kernel import ESRInputs

@@ -9,7 +9,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ...model.columns import CHUNK, DocumentColumns, codes_in, rank_documents
+from ...core.columns import CHUNK, DocumentColumns, codes_in, rank_documents
 from .judgments import Judgments
 from .ranking import Ranking
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...model.columns import DocumentColumns
+from ...core.columns import DocumentColumns
 from ..element_provider import ElementProvider
 from ..provider import RunScores
 from .columnar import JudgedDocuments, document_inputs

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from ...model.document import DocumentTree
-from ...model.fol import FOLQrels, FOLRun, Vocabulary
-from ...model.qrels import ElementQrels
-from ...model.run import Run
+from ...core.document import DocumentTree
+from ...core.fol import FOLQrels, FOLRun, Vocabulary
+from ...core.qrels import ElementQrels
+from ...core.run import Run
 from ..elements import locate
 
 __all__ = ["passage_qrels", "passage_run"]

@@ -28,8 +28,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import RunFormatError, RunRuleError
-from ...model.fol import FOLQrels, FOLRun
-from ...model.kinds import PASSAGES
+from ...core.fol import FOLQrels, FOLRun
+from ...core.kinds import PASSAGES
 from ..provider import ELEMENT, PASSAGE, Provider, RunScores
 from .inputs import PassageInputs
 from .measures import compute_fol_family

@@ -13,7 +13,7 @@ from typing import Callable, Mapping
 
 import numpy as np
 
-from ...model.document import DocumentTree
+from ...core.document import DocumentTree
 
 __all__ = ["subtree_last", "node_links", "entry_links"]
 

@@ -21,7 +21,7 @@ A topic without ideal elements scores 0.
 from __future__ import annotations
 
 from ...errors import MeasureNameError
-from ...model.quantisation import canonical_quantisation, check_quantisation
+from ...core.quantisation import canonical_quantisation, check_quantisation
 from ..base import Measure, Param, register
 from ..ideal import IDEAL_METHODS
 

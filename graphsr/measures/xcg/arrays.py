@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...model.quantisation import quantise_dimension
+from ...core.quantisation import quantise_dimension
 from .kernel import TopicAssessments, grpng_total
 
 __all__ = ["TopicArrays", "grp_items", "grpng_items", "xcg_item_gains"]

@@ -43,8 +43,8 @@ from typing import Mapping
 
 import numpy as np
 
-from ...model.document import DocumentTree
-from ...model.quantisation import quantise_dimension
+from ...core.document import DocumentTree
+from ...core.quantisation import quantise_dimension
 from ..ideal import RecallBase
 
 __all__ = ["TopicAssessments", "grp", "grpng_curve", "grpng_total", "xcg_gains", "ideal_gain_vector", "effort_precision",

@@ -14,7 +14,7 @@ INEX 2005's choice: a result seen before earns nothing).
 from __future__ import annotations
 
 from ...errors import MeasureNameError
-from ...model.quantisation import canonical_quantisation, check_quantisation
+from ...core.quantisation import canonical_quantisation, check_quantisation
 from ..base import Measure, Param, register
 from ..ideal import IDEAL_METHODS
 

@@ -106,7 +106,7 @@ class Run:
     def from_columns(cls, columns: DocumentColumns, name: str, source: str | None = None,
                      run_ids: tuple[str, ...] = ()) -> "Run":
         """A run of whole documents, ranked as trec_eval ranks them (score descending, then document name
-        descending), from :class:`~graphsr.model.columns.DocumentColumns` of scores; nothing per line is
+        descending), from :class:`~graphsr.core.columns.DocumentColumns` of scores; nothing per line is
         built until an element family asks for :attr:`results`.
 
         Raises
@@ -132,7 +132,7 @@ class Run:
     @classmethod
     def from_element_columns(cls, columns: ElementColumns, name: str, source: str | None = None,
                              run_ids: tuple[str, ...] = (), by_score: bool = False) -> "Run":
-        """An element run from :class:`~graphsr.model.columns.ElementColumns` (canonical XPaths), checked as
+        """An element run from :class:`~graphsr.core.columns.ElementColumns` (canonical XPaths), checked as
         :meth:`from_rows` checks lines, with array operations; nothing per result is built until someone
         asks for :attr:`results`.  ``by_score``: the ranks were given by the scores (see :class:`Run`).
 
@@ -149,7 +149,7 @@ class Run:
     @property
     def kind(self) -> str:
         """``documents`` (every line a whole plain document), ``elements`` (one node per result) or ``trees``
-        (:mod:`graphsr.model.kinds`)."""
+        (:mod:`graphsr.core.kinds`)."""
         c = self.columns
         if c.plain:
             return DOCUMENTS

@@ -6,7 +6,7 @@ a ``{query_id: {doc_id: value}}`` dict and ir_measures' records all become one
 :class:`DocumentColumns`: a topic code, a document code and a value per line,
 with the names behind the codes.  The flat measures score them as arrays, with
 no Python object per line; element families see each document as a single
-element (:attr:`graphsr.model.run.Run.results`, built on first use).
+element (:attr:`graphsr.core.run.Run.results`, built on first use).
 """
 
 from __future__ import annotations

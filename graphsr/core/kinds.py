@@ -1,7 +1,7 @@
 """What an input is: the one answer to "plain TREC documents, elements, trees or passages?".
 
 Every assessments and run type declares its kind (``kind``), read from its columns where the type holds
-several (a :class:`~graphsr.model.run.Run` read from a TREC document file, or from an element file whose
+several (a :class:`~graphsr.core.run.Run` read from a TREC document file, or from an element file whose
 every line names ``/doc[1]``, is plain documents); nothing else re-derives it.
 
 * ``documents``: plain TREC documents, each scored as one element (TREC qrels and runs, DataFrames and dicts

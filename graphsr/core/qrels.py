@@ -2,7 +2,7 @@
 
 Nodes that are not listed have relevance 0 (SR paper, section 6).  For
 (e, s) assessments the relevance value measures read is the generalised
-quantisation of the pair (:mod:`graphsr.model.quantisation`); the measures
+quantisation of the pair (:mod:`graphsr.core.quantisation`); the measures
 of INEX 2002-2005 (PRUM, GRP, xCG, ...) take a ``quant`` parameter instead.
 """
 
@@ -49,8 +49,8 @@ class ElementQrels:
     measures refuse such assessments in one line.
 
     Assessments are held as columns, however they were made: TREC document assessments as
-    :class:`~graphsr.model.columns.DocumentColumns`, element assessments as
-    :class:`~graphsr.model.columns.AssessmentColumns` (judgments given to the constructor become columns).
+    :class:`~graphsr.core.columns.DocumentColumns`, element assessments as
+    :class:`~graphsr.core.columns.AssessmentColumns` (judgments given to the constructor become columns).
     ``judgments``, ``grades`` and ``lines`` are views of the columns, built on first use.
     """
 
@@ -68,7 +68,7 @@ class ElementQrels:
 
     @classmethod
     def from_columns(cls, columns: DocumentColumns, source: str | None = None) -> "ElementQrels":
-        """Assessments of whole documents from :class:`~graphsr.model.columns.DocumentColumns` of relevance
+        """Assessments of whole documents from :class:`~graphsr.core.columns.DocumentColumns` of relevance
         values (TREC qrels).
 
         Raises
@@ -91,7 +91,7 @@ class ElementQrels:
 
     @property
     def kind(self) -> str:
-        """``documents`` (every assessment a whole plain document) or ``elements`` (:mod:`graphsr.model.kinds`)."""
+        """``documents`` (every assessment a whole plain document) or ``elements`` (:mod:`graphsr.core.kinds`)."""
         return DOCUMENTS if self.columns.plain else ELEMENTS
 
     @property

@@ -68,7 +68,7 @@ class Vocabulary:
 class _Named:
     """Names of the topic and article codes of each row."""
 
-    #: Passage runs and assessments (:mod:`graphsr.model.kinds`).
+    #: Passage runs and assessments (:mod:`graphsr.core.kinds`).
     kind = PASSAGES
 
     vocab: Vocabulary
