@@ -9,7 +9,7 @@ import pytest
 from graphsr.cli.main import main
 from graphsr.measures import parse_measure
 from graphsr.measures.prum import prum_by_recall
-from graphsr.measures.prum.links import entry_links
+from .inex_reference import entry_links
 from graphsr.core.document import DocumentTree
 
 from .conftest import write

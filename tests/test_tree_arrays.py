@@ -7,9 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from graphsr.measures.prum.links import entry_links, item_links, subtree_last
-from graphsr.measures.tree_arrays import NodeArrays, subtree_ends
 from graphsr.core.document import DocumentTree
+from graphsr.measures.prum.links import item_links
+from graphsr.measures.tree_arrays import NodeArrays, subtree_ends
+
+from .inex_reference import entry_links, subtree_last
 
 
 def random_tree(rng, docid, n):
@@ -76,7 +78,7 @@ def _random_topic(rng):
     """Random documents, (e, s) assessments, a recall base, and a ranked list of tree results over them (nodes of
     one document per result, results overlapping one another and repeating nodes)."""
     from graphsr.measures.ideal import recall_base
-    from graphsr.measures.xcg.kernel import TopicAssessments
+    from .inex_reference import TopicAssessments
     from graphsr.core.quantisation import ES_PAIRS
 
     docs = {f"d{k}": random_tree(rng, f"d{k}", int(rng.integers(1, 18))) for k in range(int(rng.integers(1, 4)))}
@@ -101,7 +103,7 @@ def test_the_xcg_family_on_arrays_gives_the_reference_numbers(seed):
     """GRP, GRPng and the XCG gains computed on a topic's item arrays equal (exactly) the per-entry reference
     kernels' values, on random trees, assessments, tree results and parameters."""
     from graphsr.measures.xcg.arrays import TopicArrays, grp_items, grpng_items, xcg_item_gains
-    from graphsr.measures.xcg.kernel import grp, grpng_curve, xcg_gains
+    from .inex_reference import grp, grpng_curve, xcg_gains
 
     rng = np.random.default_rng(100 + seed)
     for _ in range(40):
@@ -115,7 +117,7 @@ def test_the_xcg_family_on_arrays_gives_the_reference_numbers(seed):
         quant = ["gen", "strict", "sog"][int(rng.integers(3))]
         ideal = ["kazai", "piwowarski", "assessed"][int(rng.integers(3))]
         ta = TopicAssessments(recall_base(judged, grades, docs, quant, ideal), docs, grades)
-        tops = TopicArrays(ta, codes, arrays)
+        tops = TopicArrays(ta.base, codes, arrays)
         for alpha in (1.0, 0.0, 0.5):
             want = xcg_gains(entries, ta, alpha)
             got = xcg_item_gains(entry, flat, doc, len(entries), tops, arrays, alpha)
@@ -124,7 +126,7 @@ def test_the_xcg_family_on_arrays_gives_the_reference_numbers(seed):
         for x in (0.1, 0.3, 1.0):
             assert grp_items(entry, flat, len(entries), tops, x, u) == grp(entries, ta, x, u)
         ta_ng = TopicAssessments(recall_base(judged, grades, docs, None, "assessed"), docs, grades)  # as GRPng's
-        tops_ng = TopicArrays(ta_ng, codes, arrays)
+        tops_ng = TopicArrays(ta_ng.base, codes, arrays)
         for quant_ng in ("gen", "strict"):
             for base in ("leaves", "all"):
                 want_r, want_p = grpng_curve(entries, ta_ng, quant_ng, base)

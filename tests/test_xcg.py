@@ -9,7 +9,7 @@ import pytest
 from graphsr.evaluation import evaluate
 from graphsr.measures import ScoringContext, parse_measure
 from graphsr.measures.ideal import recall_base
-from graphsr.measures.xcg.kernel import TopicAssessments, grpng_curve, ideal_gain_vector, xcg_gains
+from .inex_reference import TopicAssessments, grpng_curve, ideal_gain_vector, xcg_gains
 from graphsr.core.document import DocumentTree
 from graphsr.core.qrels import ElementQrels, QrelsRow
 from graphsr.core.run import Run, TreeResult

@@ -109,25 +109,41 @@ def _ancestors(parent: np.ndarray, v: int) -> list[int]:
 
 @dataclass
 class RecallBase:
-    """One topic's full recall-base: every assessed element, its quantised value, and whether it is ideal.
+    """One topic's full recall-base as arrays: every assessed element, its quantised value, whether it is
+    relevant and ideal, its INEX (e, s) pair, and whether it is a relevant *leaf* (relevant, with no relevant
+    assessed element below it).
 
-    Elements are grouped by document (documents in first-assessed order) and
+    Elements are grouped by document (documents in first-assessed order, ``doc`` indexing ``doc_names``) and
     in document order within one.
     """
 
-    docid: list
+    doc_names: list
+    doc: np.ndarray
     node: np.ndarray
     q: np.ndarray
     relevant: np.ndarray
     ideal: np.ndarray
+    e: np.ndarray  # exhaustivity (0 for assessments of values)
+    s: np.ndarray  # specificity (0 for assessments of values)
+    leaf: np.ndarray
+
+    @property
+    def docid(self) -> list:
+        """The document of each element."""
+        return [self.doc_names[d] for d in self.doc.tolist()]
+
+    def doc_codes(self, codes: Mapping[str, int]) -> np.ndarray:
+        """Each element's document as a code of ``codes`` (-1: a document ``codes`` lacks)."""
+        return np.array([codes.get(d, -1) for d in self.doc_names], dtype=np.int64)[self.doc] if len(self.doc) \
+            else np.zeros(0, dtype=np.int64)
 
     def ideal_elements(self) -> list[tuple[str, int]]:
         """The ideal elements, as ``(docid, node)``."""
-        return [(self.docid[k], int(self.node[k])) for k in np.flatnonzero(self.ideal)]
+        return [(self.doc_names[self.doc[k]], int(self.node[k])) for k in np.flatnonzero(self.ideal)]
 
     def near_misses(self) -> list[tuple[str, int]]:
         """The rest of the full recall-base: relevant elements that are not ideal."""
-        return [(self.docid[k], int(self.node[k])) for k in np.flatnonzero(self.relevant & ~self.ideal)]
+        return [(self.doc_names[self.doc[k]], int(self.node[k])) for k in np.flatnonzero(self.relevant & ~self.ideal)]
 
 
 def element_values(judged: Mapping[tuple[str, int], float], grades: Mapping[tuple[str, int], tuple] | None,
@@ -155,19 +171,37 @@ def recall_base(judged: Mapping[tuple[str, int], float], grades, documents: Mapp
     by_doc: dict[str, list[int]] = {}
     for docid, node in values:
         by_doc.setdefault(docid, []).append(node)
-    docids, nodes, qs, rels, ideal = [], [], [], [], []
-    for docid, ns in by_doc.items():
+    docs, nodes, qs, rels, ideal, leaf, es = [], [], [], [], [], [], []
+    for k, (docid, ns) in enumerate(by_doc.items()):
         ns = np.array(sorted(ns), dtype=np.int64)
         q = np.array([values[(docid, n)][0] for n in ns])
         rel = np.array([values[(docid, n)][1] for n in ns], dtype=bool)
         parent = _assessed_parents(documents[docid].parent, ns)
-        docids += [docid] * len(ns)
+        docs.append(np.full(len(ns), k, dtype=np.int64))
         nodes.append(ns)
         qs.append(q)
         rels.append(rel)
         ideal.append(ideal_mask(parent, q, rel, method))
+        leaf.append(rel & ~_above(parent, rel))
+        if grades is not None:
+            es.append(np.array([grades[(docid, n)] for n in ns.tolist()], dtype=np.int64).reshape(-1, 2))
     cat = (lambda xs, dt: np.concatenate(xs) if xs else np.zeros(0, dtype=dt))
-    return RecallBase(docids, cat(nodes, np.int64), cat(qs, float), cat(rels, bool), cat(ideal, bool))
+    pairs = cat(es, np.int64).reshape(-1, 2) if grades is not None else np.zeros((sum(map(len, nodes)), 2), np.int64)
+    return RecallBase(list(by_doc), cat(docs, np.int64), cat(nodes, np.int64), cat(qs, float), cat(rels, bool),
+                      cat(ideal, bool), pairs[:, 0].copy(), pairs[:, 1].copy(), cat(leaf, bool))
+
+
+def _above(parent: np.ndarray, marked: np.ndarray) -> np.ndarray:
+    """Which elements have a marked element below them, from each element's nearest assessed ancestor
+    (``parent``, -1 for none): every ancestor of a marked element, level by level up."""
+    out = np.zeros(len(parent), dtype=bool)
+    up = parent[marked]
+    while len(up):
+        up = up[up >= 0]
+        up = up[~out[up]]  # (an ancestor already marked has its own ancestors marked, or queued)
+        out[up] = True
+        up = parent[np.unique(up)]
+    return out
 
 
 def recall_bases(judged, grades, documents: Mapping[str, DocumentTree], quant: str | None,

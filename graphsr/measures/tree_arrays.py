@@ -111,7 +111,14 @@ class NodeArrays:
 
     @property
     def last(self) -> np.ndarray:
-        return self._flat("last", lambda d: subtree_ends(d.depth), shift=True)
+        """The flat index of the last node of each node's subtree: one pass over the documents end to end (with
+        every root at depth 0, no node is shallower than the next document's root: every subtree ends within its
+        document)."""
+        if "last" not in self._cache:
+            depth = np.concatenate([d.depth.astype(np.int64) - (int(d.depth[0]) if len(d) else 0) for d in self.docs]) \
+                if self.docs else np.zeros(0, dtype=np.int64)  # (each root at depth 0)
+            self._cache["last"] = subtree_ends(depth)
+        return self._cache["last"]
 
     @property
     def start(self) -> np.ndarray:

@@ -33,10 +33,8 @@ class PRUMProvider(ElementProvider):
 
     def prepare(self, measures, qrels, judged, context, shared):
         grades = judged_grades(qrels, judged, context, shared)
-        ideals = {}
-        for ideal, quant in {(m["ideal"], m["quant"]) for m in measures}:
-            ideals[ideal, quant] = {topic: base.ideal_elements() for topic, base in
-                                    recall_bases(judged, grades, context.documents, quant, ideal).items()}
+        ideals = {(ideal, quant): recall_bases(judged, grades, context.documents, quant, ideal)
+                  for ideal, quant in {(m["ideal"], m["quant"]) for m in measures}}
         return ideals, context
 
     def compute(self, measures, ranked, doc_codes, prepared):
@@ -45,7 +43,7 @@ class PRUMProvider(ElementProvider):
         items = TopicItems(ranked)
         navs = {m["nav"] for m in measures}
         docids = {code: d for d, code in doc_codes.items()}
-        ideal_codes = {key: {topic: _ideal_arrays(ideal_set, doc_codes) for topic, ideal_set in by_topic.items()}
+        ideal_codes = {key: {topic: _ideal_arrays(base, doc_codes) for topic, base in by_topic.items()}
                        for key, by_topic in ideals.items()}
         linked = {int(c) for by_topic in ideal_codes.values() for d, _ in by_topic.values() for c in d[d >= 0]}
         arrays = NodeArrays(context.documents, docids, sorted(linked & set(np.unique(items.doc).tolist())))
@@ -72,10 +70,11 @@ class PRUMProvider(ElementProvider):
 _NO_IDEAL = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
 
 
-def _ideal_arrays(ideal_set: list, doc_codes: dict) -> tuple[np.ndarray, np.ndarray]:
-    """A topic's ideal elements as document codes of the run (-1: a document the run does not name) and nodes."""
-    doc = np.array([doc_codes.get(d, -1) for d, _ in ideal_set], dtype=np.int64)
-    return doc, np.array([n for _, n in ideal_set], dtype=np.int64)
+def _ideal_arrays(base, doc_codes: dict) -> tuple[np.ndarray, np.ndarray]:
+    """A topic's ideal elements (of its :class:`~graphsr.measures.ideal.RecallBase`, in recall-base order) as
+    document codes of the run (-1: a document the run does not name) and nodes."""
+    k = np.flatnonzero(base.ideal)
+    return base.doc_codes(doc_codes)[k], base.node[k]
 
 
 def _routes(context, doc_codes):

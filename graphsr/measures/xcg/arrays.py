@@ -1,8 +1,9 @@
-"""The INEX 2002-2005 element measures of one topic on arrays: :func:`grp_items`, :func:`grpng_items` and
-:func:`xcg_item_gains` compute what :func:`~.kernel.grp`, :func:`~.kernel.grpng_curve` and
-:func:`~.kernel.xcg_gains` compute from lists of ``(docid, node)``, with the same floating-point operations in
-the same order (the tests check equality, not closeness), from a topic's retrieved nodes in rank order
-(:class:`~graphsr.measures.tree_arrays.TopicItems`).
+"""The INEX 2002-2005 element measures of one topic on arrays: :func:`grp_items` (inex-2002),
+:func:`grpng_items` (inex-2003) and :func:`xcg_item_gains` (XCG's gains) from a topic's retrieved nodes in rank
+order (:class:`~graphsr.measures.tree_arrays.TopicItems`) and its recall-base
+(:class:`~graphsr.measures.ideal.RecallBase`), both arrays (:mod:`.kernel` has the definitions).  The tests
+compare them with a per-entry transcription of the definitions (``tests/inex_reference.py``): the same
+floating-point operations in the same order, equality, not closeness.
 
 What one result does depends on what earlier results of the same document retrieved (characters already
 seen, elements already credited); those relations are computed for every pair of a topic's results in one
@@ -14,7 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.quantisation import quantise_dimension
-from .kernel import TopicAssessments, grpng_total
+from ..ideal import RecallBase
+from .kernel import grpng_total
 
 __all__ = ["TopicArrays", "grp_items", "grpng_items", "xcg_item_gains"]
 
@@ -22,24 +24,21 @@ _EPS = 1e-12
 
 
 class TopicArrays:
-    """A topic's recall-base (:class:`TopicAssessments`) keyed by the run's document codes and flat node indices
-    (:class:`~graphsr.measures.tree_arrays.NodeArrays`): per assessed element its ``q``, whether it is relevant
-    and ideal."""
+    """A topic's recall-base keyed by the run's document codes and flat node indices
+    (:class:`~graphsr.measures.tree_arrays.NodeArrays`): per assessed element its ``q``, (e, s), whether it is
+    relevant and ideal."""
 
-    def __init__(self, ta: TopicAssessments, doc_codes: dict, arrays):
-        b = ta.base
-        self.ta = ta
-        code = np.array([doc_codes.get(d, -1) for d in b.docid], dtype=np.int64)
+    def __init__(self, base: RecallBase, doc_codes: dict, arrays):
+        b = self.base = base
+        code = b.doc_codes(doc_codes)
         inside = np.isin(code, arrays.codes) if len(code) else np.zeros(0, dtype=bool)
         self.key = np.full(len(code), -1, dtype=np.int64)  # flat index of each assessed element (-1: not in the run)
         self.key[inside] = arrays.index(code[inside], b.node[inside].astype(np.int64))
         order = np.argsort(self.key, kind="stable")
         self.sorted_key, self.sorted_at = self.key[order], order
         self.q = b.q.astype(float)
-        grades = ta.grades or {}
-        es = [grades.get((d, int(n)), (0, 0)) for d, n in zip(b.docid, b.node.tolist())]  # per assessed element
-        self.e = np.array([e for e, _ in es], dtype=np.int64)
-        self.s = np.array([s for _, s in es], dtype=np.int64)
+        self.e, self.s = b.e, b.s
+        self._totals: dict = {}
 
     def lookup(self, flat: np.ndarray) -> np.ndarray:
         """The recall-base position of each flat node index (-1: not assessed)."""
@@ -56,7 +55,7 @@ def _entry_sums(entry: np.ndarray, values: np.ndarray, entries: int) -> np.ndarr
 
 def grp_items(entry, flat, entries: int, topic: TopicArrays, x: float, u: int) -> float:
     """:func:`~.kernel.grp` from a topic's items (``flat``: their flat node indices)."""
-    n = float(topic.ta.base.q.sum())
+    n = float(topic.base.q.sum())
     if n <= 0:
         return 0.0
     target = x * n
@@ -100,12 +99,10 @@ def grpng_items(entry, flat, doc, entries: int, topic: TopicArrays, arrays, quan
 
     ``total`` (the quantised exhaustivity of the relevant base, which depends on the assessments only) is
     computed by :func:`~.kernel.grpng_total` when not given."""
-    ta = topic.ta
-    if total is None:  # once per topic and parameters, kept with the assessments for the next runs
-        totals = ta.__dict__.setdefault("_grpng_totals", {})
-        if (quant, base) not in totals:
-            totals[quant, base] = grpng_total(ta, quant, base)
-        total = totals[quant, base]
+    if total is None:  # once per topic and parameters, kept with the topic's arrays for the next runs
+        if (quant, base) not in topic._totals:
+            topic._totals[quant, base] = grpng_total(topic.base, quant, base)
+        total = topic._totals[quant, base]
     a, z = arrays.start[flat], arrays.end[flat]
     size = z - a
     # characters of each item that earlier items of its document covered: the union of their ranges within it
@@ -189,7 +186,7 @@ def _clamped(g: np.ndarray, budget: float) -> np.ndarray:
 
 def _ideal_above(flat: np.ndarray, topic: TopicArrays, parent: np.ndarray) -> np.ndarray:
     """The recall-base position of the ideal element that is each node or its nearest ideal ancestor (-1: none)."""
-    ideal = topic.ta.base.ideal
+    ideal = topic.base.ideal
     out = np.full(len(flat), -1, dtype=np.int64)
     cur = flat.copy()
     open_ = np.arange(len(flat))
@@ -209,7 +206,7 @@ def _partial_gains(partial, flat, i, j, topic: TopicArrays, arrays, alpha: float
     (1 - alpha) q(e)`` over the relevant children ``c`` (recursively, each judged by what was retrieved before
     the item), evaluated level by level from the deepest, adding children in document order."""
     last, length = arrays.last, arrays.length
-    b = topic.ta.base
+    b = topic.base
     relevant_flat = topic.key[(topic.key >= 0) & b.relevant]
     rel_sorted = np.sort(relevant_flat)
     kids_parent = arrays.parent[rel_sorted]  # the relevant assessed elements, by parent then document order

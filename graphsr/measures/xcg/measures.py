@@ -106,7 +106,7 @@ class _XCGFamily(_ElementINEX):
 
         cg, ci = v.cached(("xcg", self.config(), self["alpha"]), lambda: (
             np.cumsum(xcg_item_gains(v.entry, v.flat, v.doc, v.entries, v.tops, v.arrays, self["alpha"])),
-            ideal_gain_vector(v.ta)))
+            ideal_gain_vector(v.base)))
         return self.from_gains(cg, ci)
 
     def from_gains(self, cg, ci) -> float:
