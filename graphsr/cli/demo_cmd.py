@@ -98,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
                 else:
                     model = build_stored_model(store, name, spec, f"{name}/{spec}")
                     _, seen_of, _ = stored_navigation(store, model.name, touched, documents=docs)
-                rows.append((spec, evaluate(qrels, runs, measures, ScoringContext(docs, seen_of, spec, wording=CLI_WORDING))))
+                context = ScoringContext(docs, seen_of, spec, wording=CLI_WORDING)
+                rows.append((spec, evaluate(qrels, runs, measures, context)))
                 scores.append(_scores(rows[-1][1], name, f" [{spec}]"))
             width = max(len(r.name) for r in runs)
             for m in measures:

@@ -16,8 +16,8 @@ from functools import cached_property
 
 import numpy as np
 
-__all__ = ["AssessmentColumns", "DocumentColumns", "ElementColumns", "LineNumbers", "codes_in", "codes_of", "name_order",
-           "rank_documents"]
+__all__ = ["AssessmentColumns", "DocumentColumns", "ElementColumns", "LineNumbers", "codes_in", "codes_of",
+           "name_order", "rank_documents"]
 
 
 def codes_of(names: list) -> tuple[list, np.ndarray]:

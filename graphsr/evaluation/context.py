@@ -67,8 +67,8 @@ def element_context(docids: set[str], *, measures: Sequence[Measure | str] = (),
     stored = (store is not None or collection is None) if use_store is None else use_store
     if stored and not model and store is None and use_store is None and "navigation" not in needs:
         raise GraphsrInputError(f"element runs are scored against their documents' element trees: give "
-                                f"{say('collection')} (the XML collection), or a stored model ({say('store')} with {say('model')}) "
-                                "whose collection's elements are stored")
+                                f"{say('collection')} (the XML collection), or a stored model ({say('store')} with "
+                                f"{say('model')}) whose collection's elements are stored")
     if stored and not model:
         raise GraphsrInputError(f"a stored model needs {say('model')} (the stored models are listed by 'graphsr "
                                 f"store models'); for a model built in memory give {say('collection')} and "

@@ -246,11 +246,11 @@ def _load(family: str) -> None:
     import importlib
 
     module = importlib.import_module(f"{__package__}.{family}.provider")
-    found = [c for c in vars(module).values() if isinstance(c, type) and issubclass(c, Provider)
-             and c.__module__ == module.__name__ and c.NAME == family]
-    if len(found) != 1:
-        raise RuntimeError(f"{module.__name__} defines {len(found)} providers named {family!r}; expected one")
-    register_provider(found[0]())
+    defined = {c.NAME: c for c in vars(module).values() if isinstance(c, type) and issubclass(c, Provider)
+               and c.__module__ == module.__name__}
+    if family not in defined:
+        raise RuntimeError(f"{module.__name__} defines no provider named {family!r}")
+    register_provider(defined[family]())
 
 
 def providers() -> dict[str, Provider]:
