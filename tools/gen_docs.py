@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import io
 import os
 import sys
@@ -190,7 +191,11 @@ def api_page() -> str:
         for name in sorted(groups[module]):
             obj = getattr(graphsr, name)  # documented where it is defined
             where = getattr(obj, "__module__", None)
-            target = f"{where}.{obj.__qualname__}" if where and hasattr(obj, "__qualname__") else f"{module}.{name}"
+            if where and hasattr(obj, "__qualname__"):
+                target = f"{where}.{obj.__qualname__}"
+            else:  # an object (a measure): the module of its class names it
+                home = importlib.import_module(type(obj).__module__)
+                target = f"{home.__name__}.{name}" if getattr(home, name, None) is obj else f"{module}.{name}"
             out.write(f"::: {target}\n\n")
     for title, names in API_MORE.items():
         out.write(f"## {title}\n\n")
