@@ -27,8 +27,46 @@ def codes_of(names: list) -> tuple[list, np.ndarray]:
     return list(index), codes
 
 
+class _Lines:
+    """What columns with a topic and a document column answer alike: how many entries, which topics (those with
+    entries in order of first appearance -- a topic's entries are usually together -- then the columns' empty
+    topics) and which documents."""
+
+    def __len__(self) -> int:
+        return len(self.topic)
+
+    @cached_property
+    def topics(self) -> list[str]:
+        t = self.topic
+        starts = t[np.flatnonzero(np.r_[True, t[1:] != t[:-1]])] if len(t) else t
+        present = [self.topic_names[x] for x in dict.fromkeys(starts.tolist())]
+        known = set(present)
+        return present + [x for x in dict.fromkeys(self.empty_topics) if x not in known]
+
+    @cached_property
+    def docids(self) -> set[str]:
+        """Every document an entry names."""
+        names = self.doc_names
+        used = np.bincount(self.doc, minlength=len(names)) > 0 if len(self.doc) else np.zeros(len(names), bool)
+        return {names[x] for x in np.flatnonzero(used).tolist()}
+
+
+class _NodeLines(_Lines):
+    """Columns whose entries also name a node of their document (a canonical XPath of ``path_names``)."""
+
+    @cached_property
+    def plain(self) -> bool:
+        """Whether every entry names a whole document (the node ``/doc[1]`` of a plain TREC document)."""
+        from .document import PLAIN_DOCUMENT_NODE
+
+        if not len(self.path):
+            return True
+        used = np.bincount(self.path, minlength=len(self.path_names)) > 0
+        return all(self.path_names[x] == PLAIN_DOCUMENT_NODE for x in np.flatnonzero(used).tolist())
+
+
 @dataclass(eq=False)
-class DocumentColumns:
+class DocumentColumns(_Lines):
     """One entry per line: ``topic[k]`` and ``doc[k]`` index ``topic_names`` and ``doc_names``, ``value[k]``
     is the line's score (a run) or relevance (assessments), ``line[k]`` its line in the file (None: not from a
     file; a :class:`LineNumbers` when every line of the file is an entry).  ``empty_topics`` are topics given with no line (a run that answers them with nothing).
@@ -54,9 +92,6 @@ class DocumentColumns:
     #: with its assessments): codes below their ``len(topic_names)`` and ``len(doc_names)`` mean the same names.
     coded_as: "DocumentColumns | None" = None
 
-    def __len__(self) -> int:
-        return len(self.topic)
-
     @classmethod
     def from_lists(cls, topics: list[str], docids: list[str], values, lines=None,
                    empty_topics: tuple[str, ...] = ()) -> "DocumentColumns":
@@ -73,16 +108,6 @@ class DocumentColumns:
     def num_results(self) -> int:
         """Each line is one result."""
         return len(self.topic)
-
-    @cached_property
-    def topics(self) -> list[str]:
-        """The topics with lines, in order of first appearance, then the empty ones."""
-        return _topics(self)
-
-    @cached_property
-    def docids(self) -> set[str]:
-        """Every document named by a line."""
-        return _docids(self)
 
     def duplicate(self) -> int | None:
         """The index of the first line whose (topic, document) an earlier line has, or None."""
@@ -132,7 +157,7 @@ class DocumentColumns:
 
 
 @dataclass(eq=False)
-class ElementColumns:
+class ElementColumns(_NodeLines):
     """An element run's lines as arrays, in file order: ``topic[k]``, ``doc[k]`` and ``path[k]`` index
     ``topic_names``, ``doc_names`` and ``path_names`` (canonical XPaths, each once), ``rank[k]`` and
     ``score[k]`` are the line's rank and score, ``line[k]`` its line in the file (None: not from a file).
@@ -156,9 +181,6 @@ class ElementColumns:
     path: np.ndarray
     line: np.ndarray | None = None
     empty_topics: tuple[str, ...] = field(default=())
-
-    def __len__(self) -> int:
-        return len(self.topic)
 
     @classmethod
     def from_lists(cls, topics: list[str], docids: list[str], ranks, scores, paths: list[str],
@@ -192,23 +214,9 @@ class ElementColumns:
         """These columns (:meth:`DocumentColumns.as_elements` gives document runs the same form)."""
         return self
 
-    @cached_property
-    def topics(self) -> list[str]:
-        """The topics, in order of first appearance in the file, then the empty ones."""
-        return _topics(self)
-
-    @cached_property
-    def docids(self) -> set[str]:
-        return _docids(self)
-
-    @cached_property
-    def plain(self) -> bool:
-        """Whether every line names a whole document (the node ``/doc[1]`` of a plain TREC document)."""
-        return _plain(self)
-
 
 @dataclass(eq=False)
-class AssessmentColumns:
+class AssessmentColumns(_NodeLines):
     """Element assessments as arrays, in file order: ``topic[k]``, ``doc[k]`` and ``path[k]`` index
     ``topic_names``, ``doc_names`` and ``path_names`` (canonical XPaths, each once), ``value[k]`` is the node's
     relevance, ``grade[k]`` its INEX (e, s) pair (an ``(n, 2)`` array; None for assessments of values),
@@ -233,9 +241,6 @@ class AssessmentColumns:
     line: np.ndarray | None = None
     empty_topics: tuple[str, ...] = field(default=())
 
-    def __len__(self) -> int:
-        return len(self.topic)
-
     @classmethod
     def from_lists(cls, topics: list[str], docids: list[str], paths: list[str], values, grades=None, lines=None,
                    empty_topics: tuple[str, ...] = ()) -> "AssessmentColumns":
@@ -246,45 +251,6 @@ class AssessmentColumns:
         grade = None if grades is None else np.asarray(grades, dtype=np.int64).reshape(-1, 2)
         return cls(topic_names, doc_names, path_names, t, d, p, np.asarray(values, dtype=float), grade,
                    None if lines is None else np.asarray(lines, dtype=np.int64), tuple(empty_topics))
-
-    @cached_property
-    def topics(self) -> list[str]:
-        """The topics, in order of first appearance, then the empty ones."""
-        return _topics(self)
-
-    @cached_property
-    def docids(self) -> set[str]:
-        return _docids(self)
-
-    @cached_property
-    def plain(self) -> bool:
-        """Whether every assessment names a whole document (the node ``/doc[1]``)."""
-        return _plain(self)
-
-
-def _topics(c) -> list[str]:
-    """The topics of columns with a topic column: those with lines in order of first appearance (a topic's
-    lines are usually together), then the columns' empty topics."""
-    t = c.topic
-    starts = t[np.flatnonzero(np.r_[True, t[1:] != t[:-1]])] if len(t) else t
-    present = [c.topic_names[x] for x in dict.fromkeys(starts.tolist())]
-    known = set(present)
-    return present + [x for x in dict.fromkeys(c.empty_topics) if x not in known]
-
-
-def _docids(c) -> set[str]:
-    names = c.doc_names
-    used = np.bincount(c.doc, minlength=len(names)) > 0 if len(c.doc) else np.zeros(len(names), dtype=bool)
-    return {names[x] for x in np.flatnonzero(used).tolist()}
-
-
-def _plain(c) -> bool:
-    from .document import PLAIN_DOCUMENT_NODE
-
-    if not len(c.path):
-        return True
-    used = np.bincount(c.path, minlength=len(c.path_names)) > 0
-    return all(c.path_names[x] == PLAIN_DOCUMENT_NODE for x in np.flatnonzero(used).tolist())
 
 
 def codes_in(names: list[str], index: dict[str, int]) -> np.ndarray:
