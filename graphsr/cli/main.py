@@ -39,6 +39,7 @@ COMMANDS = {
     "report": ("graphsr.cli.report_cmd", "write an HTML report of score tables: tables, significance, plots"),
     "agree": ("graphsr.cli.agree_cmd", "rank agreement of two measures or two models (Kendall, Spearman, tau_AP)"),
     "demo": ("graphsr.cli.demo_cmd", "run the whole pipeline on the bundled sample data"),
+    "trec_eval": ("graphsr.cli.trec_eval_cmd", "trec_eval 9.0.8's command line and output, byte for byte"),
 }
 
 
@@ -202,6 +203,10 @@ def _stdout_to_devnull() -> None:
 def _main(argv: list[str]) -> int:
     if "numpy" not in sys.modules:
         _one_blas_thread()
+    if argv[:1] == ["trec_eval"]:  # trec_eval's own options, as trec_eval reads them (not argparse's)
+        from .trec_eval_cmd import main as trec_eval
+
+        return trec_eval(argv[1:])
     parser = build_parser(_command_of(argv))
     args = parser.parse_args(argv)
     if args.command is None:

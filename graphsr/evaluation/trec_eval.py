@@ -1,0 +1,254 @@
+"""``graphsr trec_eval``: trec_eval 9.0.8's evaluation of a TREC run, its options and its output, byte for byte.
+
+:func:`run_trec_eval` reads the qrels and the run as trec_eval reads them
+(:mod:`graphsr.io.trec_eval_input`), ranks each topic's documents as trec_eval does (single-precision scores,
+ties by document name descending, ``-M`` documents kept, ``-J`` judged ones only), computes the measures of
+:mod:`graphsr.measures.trec_eval` topic by topic in byte order of the topic ids, and writes trec_eval's lines:
+``%-22s\\t%s\\t%6.4f`` (counts as integers), the topics' lines with ``-q``, then the ``all`` lines.  Where
+trec_eval stops (a duplicate document, no topic in common), the same lines go to stderr with the same exit
+status, and what trec_eval had written by then is written.
+
+Differences, each documented in docs/trec_eval.md: garbage numbers are refused rather than read as 0; a
+topic whose every judgment is negative is scored as one with no judged document (trec_eval stops, or reads
+the previous topic's counts); trec_eval's ``-R prefs``/``qrels_jg`` formats and ``-D`` debug output are not
+provided.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import BinaryIO
+
+import numpy as np
+
+__all__ = ["TrecEvalOptions", "TrecEvalStop", "run_trec_eval"]
+
+
+@dataclass
+class TrecEvalOptions:
+    """trec_eval's options: ``-q``, ``-c``, ``-n`` (``summary=False``), ``-l``, ``-J``, ``-N``, ``-M``, ``-m``
+    (``measures``), ``-D LEVEL.QID`` (``only_topic``), ``-Z`` (``zscores``)."""
+
+    per_topic: bool = False
+    complete: bool = False
+    summary: bool = True
+    level: int = 1
+    judged_only: bool = False
+    num_docs: int = 0
+    max_docs: int | None = None
+    measures: list[str] = field(default_factory=list)
+    only_topic: bytes | None = None
+    zscores: str | None = None
+
+
+class TrecEvalStop(Exception):
+    """Where trec_eval stops: ``trec_lines`` what it prints on stderr, ``code`` its exit status, ``message``
+    graphsr's clearer line."""
+
+    def __init__(self, message: str, trec_lines: list[str], code: int):
+        super().__init__(message)
+        self.message, self.trec_lines, self.code = message, trec_lines, code
+
+
+def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO, warn=None) -> None:
+    """Evaluate ``run_path`` against ``qrels_path`` and write trec_eval's output to ``out`` (bytes).
+
+    Raises
+    ------
+    TrecEvalStop
+        Where trec_eval stops, after writing what it would have written.
+    """
+    from ..io.trec_eval_input import TrecEvalInputError, read_trec_eval_qrels, read_trec_eval_run
+    from ..measures.trec_eval.table import TrecMeasureError, parse_requests
+
+    deferred = None
+    try:
+        selected = parse_requests(options.measures)
+    except TrecMeasureError as exc:
+        if exc.code == 1:  # trec_eval refuses a measure's name while reading its options, before any file
+            raise TrecEvalStop(exc.message, exc.trec_lines, exc.code) from None
+        deferred, selected = exc, []
+    try:
+        qrels = read_trec_eval_qrels(qrels_path)
+        run = read_trec_eval_run(run_path)
+        zscores = _read_zscores(options.zscores) if options.zscores else None
+    except TrecEvalInputError as exc:
+        raise TrecEvalStop(exc.message, exc.trec_lines, exc.code) from None
+    if deferred is not None:
+        raise TrecEvalStop(deferred.message, deferred.trec_lines, deferred.code)
+    names = [n for s in selected for n in s.names]
+    sums = [0.0] * len(names)
+    evaluated = 0
+    z = b"Z" if zscores is not None else b""
+    for qid, docs in run.topics.items():
+        if options.only_topic is not None and qid != options.only_topic:
+            continue
+        judged = qrels.topics.get(qid)
+        if judged is None:
+            continue
+        topic = _rank(qid, docs, judged, options, selected, warn)
+        values = [v for s in selected for v in _values(s, topic)]
+        if zscores is not None:
+            values = _to_zscores(zscores, qid, names, values)
+        lines = []
+        at = 0
+        for s in selected:
+            k = len(s.names)
+            if options.per_topic and s.measure.per_topic:
+                for name, v in zip(s.names, values[at:at + k]):
+                    if s.measure.shape == "relstring":
+                        lines.append(b"%-22s\t%s\t'%s'\n" % (name.encode(), qid, topic.relstring.encode()))
+                    else:
+                        lines.append(z + b"%-22s\t%s\t%s\n" % (name.encode(), qid,
+                                                              _number(v, s.measure.shape, bool(z))))
+            at += k
+        for i, v in enumerate(values):
+            sums[i] += v
+        out.write(b"".join(lines))
+        evaluated += 1
+    if not evaluated:
+        raise TrecEvalStop("no topic of the run is in the qrels (trec_eval scores the topics both name)",
+                           ["trec_eval: No queries with both results and relevance info"], 7)
+    if not options.summary:
+        return
+    num_q = len(qrels.topics) if options.complete else evaluated
+    lines = []
+    at = 0
+    for s in selected:
+        m, k = s.measure, len(s.names)
+        for i, name in enumerate(s.names):
+            v = sums[at + i]
+            if m.average == "mean":
+                v = v / num_q if num_q else v
+            elif m.average == "gm":
+                if options.complete:
+                    v += (num_q - evaluated) * math.log(0.00001)
+                v = math.exp(v / num_q)
+            elif m.average == "count":
+                v = float(num_q)
+            elif m.name == "num_rel" and options.complete:  # every topic's documents judged above 0
+                v = float(sum(1 for judged in qrels.topics.values() for g in judged.values() if g > 0))
+            if m.shape == "runid":
+                lines.append(b"%-22s\tall\t%s\n" % (b"runid", run.run_id))
+            elif m.shape != "relstring":
+                lines.append(z + b"%-22s\tall\t%s\n" % (name.encode(), _number(v, m.shape, bool(z))))
+        at += k
+    out.write(b"".join(lines))
+
+
+def _rank(qid: bytes, docs, judged: dict, options: TrecEvalOptions, selected, warn):
+    """The topic as the kernels read it: its documents ranked by single-precision score, ties by name
+    descending, the first ``-M`` kept, each one's grade."""
+    from ..measures.trec_eval.kernels import NOT_IN_POOL, UNJUDGED, Ranked
+
+    order = sorted(docs, key=lambda d: (-float(np.float32(d[1])), _Descending(d[0])))
+    if options.max_docs is not None:
+        order = order[:max(options.max_docs, 0)]
+    kept = sorted(d for d, _ in order)
+    for a, b in zip(kept, kept[1:]):
+        if a == b:
+            first = next((s.measure.name for s in selected if s.measure.name not in ("runid", "num_q")), "runid")
+            raise TrecEvalStop(f"topic {qid.decode(errors='replace')}: document {a.decode(errors='replace')} is "
+                               "retrieved twice (trec_eval refuses duplicate documents)",
+                               [f"trec_eval.form_res_qrels: duplicate docs {a.decode(errors='replace')}"  # (no
+                                + f"trec_eval: Can't calculate measure '{first}'"], 4)  # newline between them)
+    grades = [judged.get(d) for d, _ in order]
+    rel = np.array([NOT_IN_POOL if g is None else UNJUDGED if g < 0 else g for g in grades], dtype=np.int64)
+    if options.judged_only:
+        rel = rel[rel >= 0]
+    top = max(judged.values())
+    if top < 0 and warn is not None:
+        warn(f"topic {qid.decode(errors='replace')}: every judgment is negative; scored as a topic with no judged "
+             "document (trec_eval 9.0.8 stops here, or reads the previous topic's counts)")
+    counts = np.bincount([g for g in judged.values() if g >= 0], minlength=max(top + 1, 0)) if top >= 0 \
+        else np.zeros(0, dtype=np.int64)
+    return Ranked(rel, counts, options.level, options.num_docs)
+
+
+class _Descending:
+    """A document name that sorts in reverse byte order (trec_eval's tie order)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: bytes):
+        self.name = name
+
+    def __lt__(self, other) -> bool:
+        return self.name > other.name
+
+    def __eq__(self, other) -> bool:
+        return self.name == other.name
+
+
+def _values(s, topic) -> list[float]:
+    from ..measures.trec_eval.kernels import KERNELS
+
+    shape = s.measure.shape
+    if shape == "runid":
+        return [0.0]  # (a slot of its own, so that values and names line up; nothing is printed from it)
+    if shape == "long" and s.measure.name == "num_q":
+        return [1.0]
+    if shape == "relstring":
+        topic.relstring = KERNELS["relstring"](topic, s.params)
+        return [0.0]
+    return KERNELS[s.measure.name](topic, s.params)
+
+
+def _number(v: float, shape: str, z: bool) -> bytes:
+    """A value as trec_eval prints it: ``%6.4f``, counts ``%ld`` (as z-scores, ``%6.4f`` too)."""
+    if shape == "long" and not z:
+        return b"%d" % int(v)
+    if v != v:
+        return (b"-nan" if math.copysign(1.0, v) < 0 else b"nan").rjust(6)
+    if math.isinf(v):
+        return (b"-inf" if v < 0 else b"inf").rjust(6)
+    return b"%6.4f" % v
+
+
+def _read_zscores(path) -> dict:
+    """``-Z``: per topic and measure name, the mean and standard deviation (``qid measure mean stddev`` lines)."""
+    from ..io.trec_eval_input import TrecEvalInputError
+
+    try:
+        with open(path, "rb") as fh:
+            lines = fh.read().split(b"\n")
+    except OSError as exc:
+        raise TrecEvalInputError(f"{path}: cannot read the z-score file ({exc.strerror})",
+                                 [f"trec_eval.get_zscores: Cannot read zscores file '{path}'"]) from None
+    if lines and lines[-1] == b"":
+        lines.pop()
+    out: dict = {}
+    for number, line in enumerate(lines, 1):
+        f = line.split()
+        ok = len(f) == 4
+        if ok:
+            try:
+                mean, sd = float(f[2]), float(f[3])
+                ok = math.isfinite(mean) and math.isfinite(sd)
+            except ValueError:
+                ok = False
+        if not ok:
+            raise TrecEvalInputError(f"{path}:{number}: expected 'topic measure mean stddev' with finite numbers",
+                                     [f"trec_eval.get_zscores: Malformed line {number}"])
+        out.setdefault(f[0], {})[f[1].decode(errors="replace")] = (mean, sd)
+    return out
+
+
+def _to_zscores(zscores: dict, qid: bytes, names: list[str], values: list[float]) -> list[float]:
+    """Each value as a z-score from the topic's mean and standard deviation of that measure (-1000000 when the
+    file has none, or when a deviation of 0 meets a value other than the mean)."""
+    missing = -1000000.0
+    mine = zscores.get(qid)
+    if mine is None:
+        return [missing] * len(values)
+    out = []
+    for name, v in zip(names, values):
+        mean_sd = mine.get(name)
+        if mean_sd is None:
+            out.append(missing)
+        elif mean_sd[1]:
+            out.append((v - mean_sd[0]) / mean_sd[1])
+        else:
+            out.append(0.0 if v == mean_sd[0] else missing)
+    return out

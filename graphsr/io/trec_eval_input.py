@@ -1,0 +1,131 @@
+"""TREC qrels and runs read as trec_eval 9.0.8 reads them, for ``graphsr trec_eval``.
+
+trec_eval's own rules, which differ from graphsr's readers (:mod:`graphsr.io.runs`, :mod:`graphsr.io.qrels`):
+
+* a run line is ``qid iter docno rank sim run_id [anything]``: six fields at least, the rest of the line
+  ignored; a qrels line is ``qid iter docno rel``, exactly four; blank lines are skipped in runs (not in qrels);
+* topics are taken in byte order of their ids (``strcmp``), not numeric order and not file order;
+* a score is a C ``float`` (single precision: scores equal in their first 7 digits tie) and the rank column is
+  ignored: documents are ranked by score, ties by document name descending;
+* the run's id is the ``run_id`` of its last line;
+* a malformed line is reported by its number among the non-blank lines (trec_eval's count).
+
+Where trec_eval reads a field with C's ``atol``/``atof`` and takes garbage as 0 (``rel`` = ``x``, a score
+``nan``), these readers refuse the line in one line instead (:class:`TrecEvalInputError` names the file and
+line), as every graphsr reader does: a wrong number is worse than an error.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from dataclasses import dataclass, field
+
+__all__ = ["TrecEvalInputError", "TrecQrels", "TrecRun", "read_trec_eval_qrels", "read_trec_eval_run"]
+
+
+class TrecEvalInputError(Exception):
+    """A file trec_eval cannot read (or reads as garbage): ``trec_lines`` are what trec_eval prints on stderr,
+    ``message`` graphsr's clearer line, ``code`` trec_eval's exit status."""
+
+    def __init__(self, message: str, trec_lines: list[str], code: int = 2):
+        super().__init__(message)
+        self.message, self.trec_lines, self.code = message, trec_lines, code
+
+
+@dataclass
+class TrecQrels:
+    """Per topic (in byte order of the ids), each judged document's relevance."""
+
+    topics: dict[bytes, dict[bytes, int]] = field(default_factory=dict)
+
+
+@dataclass
+class TrecRun:
+    """Per topic (in byte order of the ids), its documents and their single-precision scores, in file order;
+    ``run_id``: the last line's."""
+
+    topics: dict[bytes, list[tuple[bytes, float]]] = field(default_factory=dict)
+    run_id: bytes = b""
+
+
+_INT = re.compile(rb"[+-]?\d+\Z")
+_NUMBER = re.compile(rb"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\Z")
+
+
+def _lines(path, what: str, cannot: str):
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        raise TrecEvalInputError(f"{path}: cannot read the {what} ({exc.strerror})",
+                                 [f"trec_eval.{cannot} '{os.fsdecode(path)}'"]) from None
+    if not data:
+        raise TrecEvalInputError(f"{path}: the {what} file is empty", [f"trec_eval.{cannot} '{os.fsdecode(path)}'"])
+    if b"\0" in data:
+        raise TrecEvalInputError(f"{path}: a NUL byte: expected a text file of {what} lines",
+                                 [f"trec_eval.{cannot} '{os.fsdecode(path)}'"])
+    return data.split(b"\n")
+
+
+def read_trec_eval_qrels(path) -> TrecQrels:
+    """Read a qrels file (``qid iter docno rel``) as trec_eval does."""
+    topics: dict[bytes, dict[bytes, int]] = {}
+    count = 0
+    lines = _lines(path, "qrels", "get_qrels: Cannot read qrels file")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    for number, line in enumerate(lines, 1):
+        count += 1
+        f = line.split()
+        if len(f) != 4:
+            raise TrecEvalInputError(
+                f"{path}:{number}: expected 4 fields 'topic iteration docno relevance', got {len(f)}",
+                [f"trec_eval.get_qrels: Malformed line {count}", f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
+        qid, _, docno, rel = f
+        if not _INT.match(rel):
+            raise TrecEvalInputError(
+                f"{path}:{number}: expected an integer relevance in field 4, got {rel.decode(errors='replace')!r} "
+                "(trec_eval would read it as {})".format(_atol(rel)),
+                [f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
+        judged = topics.setdefault(qid, {})
+        if docno in judged:
+            raise TrecEvalInputError(
+                f"{path}:{number}: topic {qid.decode(errors='replace')}: document "
+                f"{docno.decode(errors='replace')} is judged twice",
+                [f"trec_eval.form_res_rels: duplicate docs {docno.decode(errors='replace')}"], 4)
+        judged[docno] = int(rel)
+    return TrecQrels(dict(sorted(topics.items())))
+
+
+def read_trec_eval_run(path) -> TrecRun:
+    """Read a run (``qid iter docno rank sim run_id``) as trec_eval does; duplicate documents are left for the
+    evaluation to find (trec_eval finds them only among the documents it keeps, see ``-M``)."""
+    topics: dict[bytes, list[tuple[bytes, float]]] = {}
+    run_id = b""
+    count = 0
+    for number, line in enumerate(_lines(path, "results", "get_results: Cannot read results file"), 1):
+        f = line.split()
+        if not f:
+            continue
+        count += 1
+        if len(f) < 6:
+            raise TrecEvalInputError(
+                f"{path}:{number}: expected 6 fields 'topic Q0 docno rank score run_id', got {len(f)}",
+                [f"trec_eval.get_results: Malformed line {count}", f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
+        score = float(f[4]) if _NUMBER.match(f[4]) else math.nan
+        if not math.isfinite(score):
+            raise TrecEvalInputError(
+                f"{path}:{number}: expected a finite number as the score (field 5), got "
+                f"{f[4].decode(errors='replace')!r}", [f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
+        topics.setdefault(f[0], []).append((f[2], score))
+        run_id = f[5]
+    if not count:
+        raise TrecEvalInputError(f"{path}: no run line", [f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
+    return TrecRun(dict(sorted(topics.items())), run_id)
+
+
+def _atol(text: bytes) -> int:
+    m = re.match(rb"\s*([+-]?\d+)", text)
+    return int(m.group(1)) if m else 0

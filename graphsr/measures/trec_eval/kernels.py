@@ -1,0 +1,546 @@
+"""trec_eval 9.0.8's measures of one topic, computed as trec_eval computes them.
+
+Every function takes a :class:`Ranked` topic -- the relevance of each retrieved document in rank order
+(``-1``: not in the qrels, ``-2``: in the qrels with a negative grade), the number of judged documents at
+each grade, the relevance level (``-l``) -- and the measure's parameters, and returns its values.  Sums are
+formed in rank order, one term at a time, and divisions happen where trec_eval divides, so that the printed
+four decimals are trec_eval's (a different order of additions can move the last bit, and with it a rounding).
+A division by zero gives NaN, as trec_eval's C does (and prints as ``-nan``).
+
+Written from trec_eval's documented definitions and checked against its output (tests/data/trec_eval); the
+measures' definitions are in ``graphsr trec_eval -h -m MEASURE``.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["Ranked", "KERNELS", "NOT_IN_POOL", "UNJUDGED", "MIN_GEO_MEAN"]
+
+#: A retrieved document the qrels do not name.
+NOT_IN_POOL = -1
+#: A retrieved document the qrels name with a negative grade ("in the pool, not judged").
+UNJUDGED = -2
+#: The floor of a value whose logarithm a geometric mean takes.
+MIN_GEO_MEAN = 0.00001
+_INFAP_EPSILON = 0.00001
+_NAN = -math.nan  # C's 0.0 / 0.0 on this hardware: a NaN with its sign bit set
+
+
+def _div(a: float, b: float) -> float:
+    if b == 0:
+        if a == 0 or a != a:
+            return _NAN
+        return math.copysign(math.inf, a) if b == 0.0 and math.copysign(1, b) > 0 else -math.copysign(math.inf, a)
+    return a / b
+
+
+@dataclass
+class Ranked:
+    """One topic as trec_eval's measures see it."""
+
+    rel: np.ndarray  # grade of each retrieved document in rank order (NOT_IN_POOL, UNJUDGED)
+    levels: np.ndarray  # how many judged documents (grade >= 0) have each grade 0, 1, ...
+    level: int  # grades at or above it are relevant (-l)
+    num_docs: int = 0  # documents in the collection (-N)
+
+    def __post_init__(self):
+        self.list = self.rel.tolist()
+        self.num_ret = len(self.list)
+        lv = self.levels.tolist()
+        self.num_rel = sum(n for g, n in enumerate(lv) if g >= self.level)
+        judged = self.rel >= 0
+        self.num_rel_ret = int(np.count_nonzero(judged & (self.rel >= self.level)))
+        self.num_nonpool = int(np.count_nonzero(self.rel == NOT_IN_POOL))
+        self.num_unjudged = int(np.count_nonzero(self.rel == UNJUDGED))
+        nonzero = [g for g, n in enumerate(lv) if n]
+        self.num_rel_levels = nonzero[-1] + 1 if nonzero else 0
+        self.is_rel = (self.rel >= self.level).tolist()
+
+    @functools.cached_property
+    def found(self) -> list[int]:
+        """Relevant documents among the first k, for k = 0 .. num_ret."""
+        return [0] + np.cumsum(self.rel >= self.level).tolist()
+
+
+# -- counts ------------------------------------------------------------------------------------------------
+
+def num_ret(t: Ranked, p) -> list[float]:
+    return [float(t.num_ret)]
+
+
+def num_rel(t: Ranked, p) -> list[float]:
+    return [float(t.num_rel)]
+
+
+def num_rel_ret(t: Ranked, p) -> list[float]:
+    return [float(t.num_rel_ret)]
+
+
+def num_nonrel_judged_ret(t: Ranked, p) -> list[float]:
+    return [float(t.num_ret - t.num_nonpool - t.num_unjudged - t.num_rel_ret)]
+
+
+# -- precision and recall ------------------------------------------------------------------------------------
+
+def _ap_sum(t: Ranked, upto: int | None = None) -> tuple[float, int]:
+    s, k = 0.0, 0
+    for i, r in enumerate(t.is_rel[:upto]):
+        if r:
+            k += 1
+            s += k / (i + 1)
+    return s, k
+
+
+def ap(t: Ranked, p) -> list[float]:
+    s, k = _ap_sum(t)
+    return [s / t.num_rel if k else 0.0]
+
+
+def gm_ap(t: Ranked, p) -> list[float]:
+    s, k = _ap_sum(t)
+    if k:
+        s = s / t.num_rel
+    return [math.log(max(s, MIN_GEO_MEAN))]
+
+
+def rprec(t: Ranked, p) -> list[float]:
+    n = min(t.num_ret, t.num_rel)
+    return [t.found[n] / t.num_rel if n else 0.0]
+
+
+def recip_rank(t: Ranked, p) -> list[float]:
+    for i, r in enumerate(t.is_rel):
+        if r:
+            return [1.0 / (i + 1)]
+    return [0.0]
+
+
+def precision(t: Ranked, cutoffs) -> list[float]:
+    return [t.found[min(c, t.num_ret)] / c for c in cutoffs]
+
+
+def recall(t: Ranked, cutoffs) -> list[float]:
+    if t.num_rel == 0:
+        return [0.0] * len(cutoffs)
+    return [t.found[min(c, t.num_ret)] / t.num_rel for c in cutoffs]
+
+
+def relative_precision(t: Ranked, cutoffs) -> list[float]:
+    if t.num_rel == 0:
+        return [0.0] * len(cutoffs)
+    return [t.found[min(c, t.num_ret)] / min(c, t.num_rel) for c in cutoffs]
+
+
+def success(t: Ranked, cutoffs) -> list[float]:
+    return [1.0 if t.found[min(c, t.num_ret)] else 0.0 for c in cutoffs]
+
+
+def ap_cut(t: Ranked, cutoffs) -> list[float]:
+    if t.num_rel == 0:
+        return [0.0] * len(cutoffs)
+    return [_ap_sum(t, c)[0] / t.num_rel for c in cutoffs]
+
+
+def _interpolated(t: Ranked, percents, each) -> None:
+    """Interpolated precision (the best precision at or after a rank) where recall reaches each of
+    ``percents`` of the relevant documents (as a count: ``int(p R + 0.9)``), walking the ranking from its end;
+    ``each(k, value)`` gets cut-off ``k``'s value."""
+    cuts = [int(x * t.num_rel + 0.9) for x in percents]
+    k = len(cuts) - 1
+    while k >= 0 and cuts[k] > t.num_rel_ret:
+        k -= 1
+    best = _div(float(t.num_rel_ret), float(t.num_ret))
+    left = t.num_rel_ret
+    i = t.num_ret
+    while i > 0 and left > 0:
+        here = left / i
+        if best < here:
+            best = here
+        if t.is_rel[i - 1]:
+            while k >= 0 and left == cuts[k]:
+                each(k, best)
+                k -= 1
+            left -= 1
+        i -= 1
+    while k >= 0:
+        each(k, best)
+        k -= 1
+
+
+def iprec_at_recall(t: Ranked, percents) -> list[float]:
+    out = [0.0] * len(percents)
+    _interpolated(t, percents, out.__setitem__)
+    return out
+
+
+def eleven_point(t: Ranked, percents) -> list[float]:
+    total = [0.0]
+
+    def add(k, v):
+        total[0] += v
+    _interpolated(t, percents, add)
+    return [total[0] / len(percents)]
+
+
+def rprec_mult(t: Ranked, percents) -> list[float]:
+    out = [0.0] * len(percents)
+    cuts = [int(x * t.num_rel + 0.9) for x in percents]
+    k = len(cuts) - 1
+    while k >= 0 and cuts[k] > t.num_ret:
+        out[k] = _div(float(t.num_rel_ret), float(cuts[k]))
+        k -= 1
+    left = t.num_rel_ret
+    i = t.num_ret
+    while i > 0 and left > 0:
+        here = left / i
+        while k >= 0 and i == cuts[k]:
+            out[k] = here
+            k -= 1
+        if t.is_rel[i - 1]:
+            left -= 1
+        i -= 1
+    return out
+
+
+# -- judged-only measures --------------------------------------------------------------------------------------
+
+def _bpref(t: Ranked) -> float:
+    num_nonrel = sum(t.levels.tolist()[:max(t.level, 0)])
+    nonrel = rel = 0
+    total = 0.0
+    for r in t.list:
+        if r == NOT_IN_POOL or r == UNJUDGED:
+            continue
+        if 0 <= r < t.level:
+            nonrel += 1
+        else:
+            rel += 1
+            if nonrel > 0:
+                total += 1.0 - _div(float(min(nonrel, t.num_rel)), float(min(num_nonrel, t.num_rel)))
+            else:
+                total += 1.0
+    return total / t.num_rel if t.num_rel else total
+
+
+def bpref(t: Ranked, p) -> list[float]:
+    return [_bpref(t)]
+
+
+def gm_bpref(t: Ranked, p) -> list[float]:
+    return [math.log(max(_bpref(t), MIN_GEO_MEAN))]
+
+
+def infap(t: Ranked, p) -> list[float]:
+    nonrel = rel = unjudged = 0
+    total = 0.0
+    for j, r in enumerate(t.list):
+        if r == NOT_IN_POOL:
+            continue
+        if r == UNJUDGED:
+            unjudged += 1
+            continue
+        if 0 <= r < t.level:
+            nonrel += 1
+            continue
+        rel += 1
+        if j == 0:
+            total += 1.0
+        else:
+            fj = float(j)
+            total += (1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * ((rel - 1 + nonrel + unjudged) / fj)
+                      * ((rel - 1 + _INFAP_EPSILON) / (rel - 1 + nonrel + 2 * _INFAP_EPSILON)))
+    return [total / t.num_rel if t.num_rel else total]
+
+
+# -- sets ------------------------------------------------------------------------------------------------------
+
+def set_p(t: Ranked, p) -> list[float]:
+    return [t.num_rel_ret / t.num_ret if t.num_ret else 0.0]
+
+
+def set_relative_p(t: Ranked, p) -> list[float]:
+    return [t.num_rel_ret / min(t.num_ret, t.num_rel) if t.num_ret and t.num_rel else 0.0]
+
+
+def set_recall(t: Ranked, p) -> list[float]:
+    return [t.num_rel_ret / t.num_rel if t.num_rel else 0.0]
+
+
+def set_map(t: Ranked, p) -> list[float]:
+    if not (t.num_ret and t.num_rel):
+        return [0.0]
+    return [(float(t.num_rel_ret) * float(t.num_rel_ret)) / (float(t.num_ret) * float(t.num_rel))]
+
+
+def set_f(t: Ranked, params) -> list[float]:
+    if not t.num_rel_ret:
+        return [0.0]
+    p_, r_ = t.num_rel_ret / t.num_ret, t.num_rel_ret / t.num_rel
+    x = params[0]
+    return [_div((x + 1.0) * p_ * r_, x * p_ + r_)]
+
+
+def utility(t: Ranked, c) -> list[float]:
+    return [c[0] * t.num_rel_ret + c[1] * (t.num_ret - t.num_rel_ret) + c[2] * (t.num_rel - t.num_rel_ret)
+            + c[3] * (t.num_docs + t.num_rel_ret - t.num_ret - t.num_rel)]
+
+
+def relstring(t: Ranked, params) -> str:
+    n = max(min(int(params[0]), t.num_ret), 0)
+
+    def char(r):
+        if r > 9:
+            return ">"
+        if r >= 0:
+            return chr(48 + r)
+        return "-" if r == NOT_IN_POOL else "." if r == UNJUDGED else "<"
+    return "".join(map(char, t.list[:n]))
+
+
+# -- gains -----------------------------------------------------------------------------------------------------
+
+def _gains(t: Ranked, pairs) -> list[list]:
+    """``[grade, gain, documents at that grade]`` sorted by gain, lowest first: a pair ``grade=gain`` given
+    sets a grade's gain, every other grade judged gains itself; ordered as trec_eval orders them (its
+    comparison truncates the difference of two gains to an integer)."""
+    gains = [[_atol(name), value, 0] for name, value in pairs]
+    levels = t.levels.tolist()
+    for g in range(t.num_rel_levels):
+        for entry in gains:
+            if entry[0] == g:
+                entry[2] = levels[g]
+                break
+        else:
+            gains.append([g, float(g), levels[g]])
+    return sorted(gains, key=functools.cmp_to_key(lambda a, b: int(a[1] - b[1])))
+
+
+def _gain_of(gains, r) -> float:
+    for g, value, _ in gains:
+        if g == r:
+            return value
+    return 0.0
+
+
+class _Ideal:
+    """The ideal ranking's gains, rank after rank: the highest gain for as many ranks as documents have it,
+    then the next (grades with no document skipped)."""
+
+    def __init__(self, gains):
+        self.gains, self.level, self.count = gains, len(gains) - 1, 0
+        self.gain = gains[-1][1] if gains else 0.0
+
+    def step(self) -> float:
+        self.count += 1
+        while self.level >= 0 and self.count > self.gains[self.level][2]:
+            self.count = 1
+            self.level -= 1
+            self.gain = self.gains[self.level][1] if self.level >= 0 else 0.0
+        return self.gain
+
+
+def ndcg(t: Ranked, pairs) -> list[float]:
+    gains = _gains(t, pairs)
+    ideal = _Ideal(gains)
+    dcg = idcg = 0.0
+    i = 0
+    while i < t.num_ret and ideal.gain > 0.0:
+        g = _gain_of(gains, t.list[i])
+        if g != 0:
+            dcg += g / math.log2(i + 2)
+        if ideal.step() > 0.0:
+            idcg += ideal.gain / math.log2(i + 2)
+        i += 1
+    while i < t.num_ret:
+        g = _gain_of(gains, t.list[i])
+        if g != 0:
+            dcg += g / math.log2(i + 2)
+        i += 1
+    while ideal.gain > 0.0:
+        if ideal.step() > 0.0:
+            idcg += ideal.gain / math.log2(i + 2)
+        i += 1
+    return [dcg / idcg if idcg > 0.0 else 0.0]
+
+
+def ndcg_rel(t: Ranked, pairs) -> list[float]:
+    gains = _gains(t, pairs)
+    ideal = _Ideal(gains)
+    dcg = idcg = total = 0.0
+    found = rels = 0
+    i = 0
+    while i < t.num_ret and ideal.gain > 0.0:
+        g = _gain_of(gains, t.list[i])
+        if g != 0:
+            dcg += g / math.log2(i + 2)
+        if ideal.step() > 0.0:
+            rels += 1
+            idcg += ideal.gain / math.log2(i + 2)
+        if g > 0:
+            total += _div(dcg, idcg)
+            found += 1
+        i += 1
+    while i < t.num_ret:
+        g = _gain_of(gains, t.list[i])
+        if g != 0:
+            dcg += g / math.log2(i + 2)
+        if g > 0:
+            total += _div(dcg, idcg)
+            found += 1
+        i += 1
+    while ideal.gain > 0.0:
+        if ideal.step() > 0.0:
+            rels += 1
+            idcg += ideal.gain / math.log2(i + 2)
+        i += 1
+    total += _div(float(rels - found) * dcg, idcg)
+    return [_div(total, float(rels)) if total > 0.0 else 0.0]
+
+
+def rndcg(t: Ranked, pairs) -> list[float]:
+    gains = _gains(t, pairs)
+    if t.num_rel == 0:
+        return [0.0]
+    ideal = _Ideal(gains)
+    before = ideal.gain
+    dcg = idcg = total = 0.0
+    changes = 0
+    i = 0
+    while i < t.num_ret and ideal.gain > 0.0:
+        g = _gain_of(gains, t.list[i])
+        ideal.step()
+        if before != ideal.gain:
+            if idcg > 0.0:
+                total += dcg / idcg
+                changes += 1
+            before = ideal.gain
+        if g != 0:
+            dcg += g / math.log2(i + 2)
+        if ideal.gain > 0.0:
+            idcg += ideal.gain / math.log2(i + 2)
+        i += 1
+    if i < t.num_ret:
+        while i < t.num_ret:
+            g = _gain_of(gains, t.list[i])
+            if g != 0:
+                dcg += g / math.log2(i + 2)
+            i += 1
+        if idcg > 0.0:
+            total += dcg / idcg
+            changes += 1
+    while ideal.gain > 0.0:
+        ideal.step()
+        if before != ideal.gain:
+            if idcg > 0.0:
+                total += dcg / idcg
+                changes += 1
+            before = ideal.gain
+        if ideal.gain > 0.0:
+            idcg += ideal.gain / math.log2(i + 2)
+        i += 1
+    return [_div(total, float(changes))]
+
+
+def g_measure(t: Ranked, pairs) -> list[float]:
+    gains = _gains(t, pairs)
+    ideal = _Ideal(gains)
+    got = best = cost = value = 0.0
+    i = 0
+    while i < t.num_ret and ideal.gain > 0.0:
+        g = _gain_of(gains, t.list[i])
+        got += g
+        ideal.step()
+        if ideal.gain > 0.0:
+            best += ideal.gain
+        cost += ideal.gain if ideal.gain >= 1.0 else 1.0
+        if g != 0:
+            value += g / math.log2(2 + cost - got)
+        i += 1
+    while i < t.num_ret:
+        g = _gain_of(gains, t.list[i])
+        got += g
+        cost += 1.0
+        if g != 0:
+            value += g / math.log2(2 + cost - got)
+        i += 1
+    while ideal.gain > 0.0:
+        if ideal.step() > 0.0:
+            best += ideal.gain
+        i += 1
+    return [value / best if best > 0.0 else 0.0]
+
+
+def bin_g(t: Ranked, p) -> list[float]:
+    total, k = 0.0, 0
+    for i, r in enumerate(t.is_rel):
+        if r:
+            k += 1
+            total += 1.0 / math.log2(3 + i - k)
+    return [total / t.num_rel if k else 0.0]
+
+
+def ndcg_cut(t: Ranked, cutoffs) -> list[float]:
+    """nDCG at each cut-off, with the grades themselves as gains (parameters of gains are not read) and the
+    ideal ranking from the judged grades above 0."""
+    out = []
+    dcg = 0.0
+    k = 0
+    for i, r in enumerate(t.list):
+        if i == cutoffs[k]:
+            out.append(dcg)
+            k += 1
+            if k == len(cutoffs):
+                break
+        if r > 0:
+            dcg += float(r) / math.log2(i + 2)
+    while len(out) < len(cutoffs):
+        out.append(dcg)
+    levels = t.levels.tolist()
+    level, count = t.num_rel_levels - 1, 0
+    idcg = 0.0
+    k = 0
+    i = 0
+    while True:
+        count += 1
+        while level > 0 and count > levels[level]:
+            level -= 1
+            count = 1
+        if level <= 0:
+            break
+        if i == cutoffs[k]:
+            if idcg > 0.0:
+                out[k] /= idcg
+            k += 1
+            if k == len(cutoffs):
+                return out
+        idcg += float(level) / math.log2(i + 2)
+        i += 1
+    while k < len(cutoffs):
+        if idcg > 0.0:
+            out[k] /= idcg
+        k += 1
+    return out
+
+
+def _atol(text: str) -> int:
+    import re
+
+    m = re.match(r"\s*([+-]?\d+)", text)
+    return int(m.group(1)) if m else 0
+
+
+#: The kernel of each measure trec_eval computes from qrels and TREC results.
+KERNELS = {
+    "num_ret": num_ret, "num_rel": num_rel, "num_rel_ret": num_rel_ret, "map": ap, "gm_map": gm_ap,
+    "Rprec": rprec, "bpref": bpref, "recip_rank": recip_rank, "iprec_at_recall": iprec_at_recall,
+    "P": precision, "relstring": relstring, "recall": recall, "infAP": infap, "gm_bpref": gm_bpref,
+    "Rprec_mult": rprec_mult, "utility": utility, "11pt_avg": eleven_point, "binG": bin_g, "G": g_measure,
+    "ndcg": ndcg, "ndcg_rel": ndcg_rel, "Rndcg": rndcg, "ndcg_cut": ndcg_cut, "map_cut": ap_cut,
+    "relative_P": relative_precision, "success": success, "set_P": set_p, "set_relative_P": set_relative_p,
+    "set_recall": set_recall, "set_map": set_map, "set_F": set_f, "num_nonrel_judged_ret": num_nonrel_judged_ret,
+}

@@ -1,0 +1,207 @@
+"""trec_eval 9.0.8's measure list: each measure's shape (how its parameters read and its values are named),
+defaults, how topics are averaged and whether a topic's value is printed, in trec_eval's order (the order it
+prints in), and its sets (``official``, ``all_trec``, ``set``).
+
+A measure is asked for as trec_eval asks: ``NAME`` or ``NAME.PARAMS`` (``P.5,10``, ``ndcg.1=0.5,2=2``,
+``set_F.0.5``); :func:`parse_requests` reads a list of them into :class:`Selected` measures with their
+parameters, or raises :class:`TrecMeasureError` with trec_eval's message and exit status.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+__all__ = ["TrecMeasure", "Selected", "MEASURES", "SETS", "UNSUPPORTED", "TrecMeasureError", "parse_requests"]
+
+
+@dataclass(frozen=True)
+class TrecMeasure:
+    """One of trec_eval's measures.
+
+    ``shape``: ``long`` (a count, printed as an integer), ``float``, ``cut_long`` (integer cut-offs, one value
+    each: ``P_5``), ``cut_float`` (fractional cut-offs: ``iprec_at_recall_0.10``), ``floats`` (numeric
+    parameters, one value: ``set_F``), ``pairs`` (``grade=gain`` parameters, one value: ``ndcg``), ``runid``,
+    ``relstring``.  ``average``: ``mean``, ``gm`` (geometric mean), ``sum`` or ``none``; ``per_topic``: printed
+    for each topic with ``-q``.
+    """
+
+    name: str
+    shape: str
+    default: tuple = ()
+    average: str = "mean"
+    per_topic: bool = True
+    description: str = ""
+
+
+_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+_RECALLS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+
+#: Every measure trec_eval computes from qrels and TREC results, in its order.
+MEASURES = {m.name: m for m in (
+    TrecMeasure("runid", "runid", average="none", per_topic=False, description="the run's id (its last line's)"),
+    TrecMeasure("num_q", "long", average="count", per_topic=False, description="topics averaged over"),
+    TrecMeasure("num_ret", "long", average="sum", description="documents retrieved"),
+    TrecMeasure("num_rel", "long", average="sum", description="relevant documents (grade >= -l)"),
+    TrecMeasure("num_rel_ret", "long", average="sum", description="relevant documents retrieved"),
+    TrecMeasure("map", "float", description="mean average precision"),
+    TrecMeasure("gm_map", "float", average="gm", per_topic=False,
+                description="geometric mean of average precision (floor 0.00001)"),
+    TrecMeasure("Rprec", "float", description="precision after R (the number of relevant) documents"),
+    TrecMeasure("bpref", "float", description="binary preference: judged non-relevant ranked above relevant"),
+    TrecMeasure("recip_rank", "float", description="reciprocal rank of the first relevant document"),
+    TrecMeasure("iprec_at_recall", "cut_float", _RECALLS, description="interpolated precision at recall levels"),
+    TrecMeasure("P", "cut_long", _CUTS, description="precision at cut-offs"),
+    TrecMeasure("relstring", "relstring", (10.0,), average="none",
+                description="the grades of the first N documents as characters (per topic only)"),
+    TrecMeasure("recall", "cut_long", _CUTS, description="recall at cut-offs"),
+    TrecMeasure("infAP", "float", description="inferred average precision (pool samples: grade -1 unjudged)"),
+    TrecMeasure("gm_bpref", "float", average="gm", per_topic=False,
+                description="geometric mean of bpref (floor 0.00001)"),
+    TrecMeasure("Rprec_mult", "cut_float", (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
+                description="precision at multiples of R"),
+    TrecMeasure("utility", "floats", (1.0, -1.0, 0.0, 0.0),
+                description="a*rel_ret + b*nonrel_ret + c*rel_not_ret + d*nonrel_not_ret (with -N)"),
+    TrecMeasure("11pt_avg", "floats", _RECALLS, description="interpolated precision averaged over recall levels"),
+    TrecMeasure("binG", "float", description="binary G"),
+    TrecMeasure("G", "pairs", description="G (graded, cost-discounted gain)"),
+    TrecMeasure("ndcg", "pairs", description="normalised discounted cumulative gain (gains: grade=gain)"),
+    TrecMeasure("ndcg_rel", "pairs", description="nDCG averaged over the relevant documents"),
+    TrecMeasure("Rndcg", "pairs", description="nDCG averaged at the R levels of each grade"),
+    TrecMeasure("ndcg_cut", "cut_long", _CUTS, description="nDCG at cut-offs (grades as gains)"),
+    TrecMeasure("map_cut", "cut_long", _CUTS, description="average precision at cut-offs"),
+    TrecMeasure("relative_P", "cut_long", _CUTS, description="precision at cut-offs over min(cut-off, R)"),
+    TrecMeasure("success", "cut_long", (1, 5, 10), description="a relevant document in the first k"),
+    TrecMeasure("set_P", "float", description="precision of the whole retrieved set"),
+    TrecMeasure("set_relative_P", "float", description="set precision over min(retrieved, R)"),
+    TrecMeasure("set_recall", "float", description="recall of the whole retrieved set"),
+    TrecMeasure("set_map", "float", description="set precision times set recall"),
+    TrecMeasure("set_F", "floats", (1.0,), description="F-measure of the set (parameter: beta)"),
+    TrecMeasure("num_nonrel_judged_ret", "long", average="sum", description="judged non-relevant retrieved"),
+)}
+
+#: trec_eval's named sets of measures.
+SETS = {
+    "official": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+                 "recip_rank", "iprec_at_recall", "P"),
+    "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
+            "set_relative_P", "set_map", "set_F"),
+    "all_trec": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+                 "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "utility",
+                 "11pt_avg", "ndcg", "relative_P", "Rprec_mult", "success", "map_cut", "ndcg_cut", "ndcg_rel",
+                 "Rndcg", "binG", "G", "set_P", "set_recall", "set_relative_P", "set_map", "set_F",
+                 "num_nonrel_judged_ret"),
+}
+
+#: trec_eval's measures and sets that read other qrels formats (``-R prefs``, ``qrels_jg``), which graphsr does
+#: not read.
+UNSUPPORTED = ("prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair",
+               "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
+               "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp", "map_avgjg",
+               "P_avgjg", "Rprec_mult_avgjg", "yaap", "all_prefs", "prefs", "qrels_jg")
+
+
+class TrecMeasureError(Exception):
+    """A measure trec_eval refuses: ``trec_lines`` its messages, ``code`` its exit status, ``message`` graphsr's
+    line."""
+
+    def __init__(self, message: str, trec_lines: list[str], code: int):
+        super().__init__(message)
+        self.message, self.trec_lines, self.code = message, trec_lines, code
+
+
+@dataclass
+class Selected:
+    """A measure to compute: its parameters and the names its values print under."""
+
+    measure: TrecMeasure
+    params: tuple
+    names: tuple[str, ...]
+
+
+def parse_requests(texts: list[str]) -> list[Selected]:
+    """The measures ``-m`` options ask for (``official`` when none), in trec_eval's order, each with the
+    parameters of the first ``-m`` that gives it some."""
+    marked: set[str] = set()
+    given: dict[str, str] = {}
+    for text in texts or ["official"]:
+        name, dot, params = text.partition(".")
+        if dot and not params:
+            raise TrecMeasureError(f"-m {text}: expected parameters after '.', e.g. P.5,10",
+                                   [f"trec_eval: improper measure in parameter '{name}'",
+                                    f"trec_eval: illegal measure '{name}'"], 1)
+        if name in UNSUPPORTED:
+            raise TrecMeasureError(f"-m {name}: trec_eval's preference and judgment-group measures read other "
+                                   "qrels formats (-R prefs, qrels_jg), which graphsr does not read",
+                                   [f"trec_eval: illegal measure '{name}'"], 1)
+        names = SETS.get(name, (name,))
+        if any(n not in MEASURES for n in names):
+            raise TrecMeasureError(f"-m {text}: no trec_eval measure or set of that name (see 'graphsr trec_eval "
+                                   "-h')", [f"trec_eval: illegal measure '{name}'"], 1)
+        if dot:
+            given.setdefault(name, params)
+        marked.update(names)
+    return [_select(MEASURES[n], given.get(n)) for n in MEASURES if n in marked]
+
+
+def _select(m: TrecMeasure, text: str | None) -> Selected:
+    def refuse(why: str, trec: str) -> TrecMeasureError:
+        return TrecMeasureError(f"-m {m.name}.{text}: {why}",
+                                [trec, f"trec_eval: Cannot initialize measure '{m.name}'"], 2)
+
+    params = m.default
+    if text is not None and m.shape in ("cut_long", "cut_float", "floats"):
+        parts = text.split(",")
+        if m.shape == "cut_long":
+            if not all(re.fullmatch(r"[+-]?\d+", p) for p in parts):
+                raise refuse("expected whole-number cut-offs separated by commas", "trec_eval: Negative cutoff "
+                             "detected")
+            params = tuple(sorted(int(p) for p in parts))
+            if params[0] <= 0:
+                raise refuse("cut-offs must be positive", "trec_eval: Negative cutoff detected")
+        else:
+            if not all(_NUMBER.fullmatch(p) for p in parts):
+                raise refuse("expected numbers separated by commas", "trec_eval: malformed parameters")
+            params = tuple(float(p) for p in parts)
+            if not all(math.isfinite(p) for p in params):
+                raise refuse("parameters must be finite numbers", "trec_eval: malformed parameters")
+            if m.shape == "cut_float":
+                params = tuple(sorted(params))
+        if m.shape != "floats" and any(a == b for a, b in zip(params, params[1:])):
+            raise refuse("a cut-off is given twice", "trec_eval: duplicate cutoffs detected")
+        if m.name == "utility" and len(params) != 4:  # (trec_eval finds it scoring the first topic: status 4)
+            raise TrecMeasureError(f"-m utility.{text}: utility takes 4 coefficients (relevant retrieved, "
+                                   "non-relevant retrieved, relevant missed, non-relevant missed)",
+                                   ["trec_eval.calc_utility: improper number of coefficients",
+                                    "trec_eval: Can't calculate measure 'utility'"], 4)
+    elif text is not None and m.shape == "pairs":
+        pairs = []
+        for part in text.split(","):
+            grade, eq, gain = part.partition("=")
+            if not eq or not re.fullmatch(r"[+-]?\d+", grade) or not _NUMBER.fullmatch(gain) \
+                    or not math.isfinite(float(gain)):
+                raise refuse("expected grade=gain pairs separated by commas, e.g. 1=1,2=3",
+                             f"trec_eval: malformed pair parameters in '{text}'")
+            pairs.append((grade, float(gain)))
+        params = tuple(pairs)
+    elif text is not None and m.shape == "relstring":
+        if not re.fullmatch(r"\d+", text):
+            raise refuse("expected the number of documents, e.g. relstring.20", "trec_eval: malformed parameters")
+        params = (float(text),)
+    elif text is not None:
+        params = m.default  # trec_eval ignores parameters of measures that take none
+    return Selected(m, params, _names(m, params, text))
+
+
+def _names(m: TrecMeasure, params, text: str | None) -> tuple[str, ...]:
+    if m.shape == "cut_long":
+        return tuple(f"{m.name}_{c}" for c in params)
+    if m.shape == "cut_float":
+        return tuple(f"{m.name}_{c:3.2f}"[:len(m.name) + 9] for c in params)
+    if m.shape in ("floats", "pairs", "relstring") and text is not None:
+        return (f"{m.name}_{text}",)
+    return (m.name,)
+
+
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")

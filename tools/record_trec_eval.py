@@ -1,0 +1,101 @@
+"""Record trec_eval's own output on random qrels and runs, as test data for ``graphsr trec_eval``.
+
+Needs a trec_eval binary built from its public source (usnistgov/trec_eval, tag v9.0.8), outside this
+repository; the suite only reads what this writes (tests/data/trec_eval/recorded.json.gz), so CI needs no
+trec_eval.
+
+    python tools/record_trec_eval.py --binary /path/to/trec_eval [--cases 40] [--seed 2026]
+
+Each case: 1-7 topics (ids of 1-4 digits, so that byte order and numeric order differ), judgments -2..4
+with unjudged and negative grades, runs shorter or longer than the relevant set, topics on one side only,
+scores drawn from few values (ties, and ties only in single precision), document names that tie-break;
+then trec_eval under option sets that reach every measure and option (parameters, -c, -M, -J, -l, -N, -n,
+-Z, -D).  Every output, exit status and stderr is kept, errors included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import random
+import subprocess
+import tempfile
+from pathlib import Path
+
+OPTION_SETS = [
+    [], ["-q"], ["-c"], ["-m", "all_trec"], ["-q", "-m", "all_trec"], ["-c", "-m", "all_trec"],
+    ["-c", "-q", "-m", "all_trec"], ["-m", "official"], ["-l2", "-m", "all_trec"], ["-l", "0", "-m", "all_trec"],
+    ["-l-1", "-q", "-m", "all_trec"], ["-J", "-q", "-m", "all_trec"], ["-M", "5", "-q", "-m", "all_trec"],
+    ["-M3", "-J", "-m", "all_trec"], ["-n", "-q", "-m", "all_trec"], ["-N", "100", "-m", "all_trec"],
+    ["-q", "-m", "P.1,3,7", "-m", "recall.2,5", "-m", "map_cut.3", "-m", "ndcg_cut.2,4", "-m", "success.2"],
+    ["-q", "-m", "iprec_at_recall.0.05,0.5,0.95", "-m", "Rprec_mult.0.5,1.5", "-m", "11pt_avg.0.0,0.5,1.0"],
+    ["-q", "-m", "ndcg.0=1,1=0.5,2=3", "-m", "ndcg_rel.1=2", "-m", "Rndcg.2=1,3=5", "-m", "G.1=1,2=4"],
+    ["-q", "-N", "1000", "-m", "utility.2,-1,-0.5,0", "-m", "set_F.0.25", "-m", "relstring.4"],
+    ["-q", "-c", "-m", "gm_map", "-m", "gm_bpref", "-m", "infAP", "-m", "bpref"],
+    ["-m", "set", "-q"], ["-q", "-m", "relative_P.2,50", "-m", "binG", "-m", "G", "-m", "Rndcg"],
+    ["--query_eval_wanted", "--measure=ndcg_cut.1,3", "--Max_retrieved_per_topic=4", "--complete_rel_info_wanted"],
+]
+
+
+def case(rng: random.Random) -> tuple[str, str, list[str]]:
+    topics = sorted({str(rng.choice([rng.randint(1, 9), rng.randint(10, 99), rng.randint(100, 9999)]))
+                     for _ in range(rng.randint(1, 7))})
+    qrels, run = [], []
+    names = [f"D{k:02d}" for k in rng.sample(range(100), 60)] + [f"doc-{c}" for c in "aAbB"]
+    judged_topics = [t for t in topics if rng.random() < 0.85] or topics[:1]
+    run_topics = [t for t in topics if rng.random() < 0.85 or t in judged_topics[:1]]
+    for t in judged_topics:
+        docs = rng.sample(names, rng.randint(1, 30))
+        grades = [rng.choice([-2, -1, 0, 0, 0, 1, 1, 2, 3, 4]) for _ in docs]
+        if all(g < 0 for g in grades):
+            grades[0] = rng.choice([0, 1, 2])
+        qrels += [f"{t} 0 {d} {g}" for d, g in zip(docs, grades)]
+    scores = [1.0, 2.5, 0.5, 3.0, 16777217.0, 16777216.0, -1.25, 1e-7]
+    for t in run_topics:
+        docs = rng.sample(names, rng.randint(1, 25))
+        run_id = rng.choice(["sysA", "sysB"])
+        for k, d in enumerate(docs):
+            s = rng.choice(scores) if rng.random() < 0.6 else round(rng.uniform(-5, 5), rng.randint(0, 3))
+            run.append(f"{t} Q0 {d} {k + 1} {s} {run_id}")
+    if rng.random() < 0.08:  # a document retrieved twice for a topic (trec_eval stops on it)
+        run.append(run[rng.randrange(len(run))].replace(" Q0 ", " Q0 ", 1))
+    rng.shuffle(qrels)
+    rng.shuffle(run)
+    z = [f"{t} {m} {rng.uniform(0, 0.5):.3f} {rng.choice([0, 0.1, 0.25])}"
+         for t in topics for m in ("map", "P_5", "P_10", "num_ret", "gm_map", "recip_rank") if rng.random() < 0.8]
+    return "\n".join(qrels) + "\n", "\n".join(run) + "\n", z
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--binary", required=True)
+    ap.add_argument("--cases", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--out", type=Path, default=Path(__file__).parents[1] / "tests/data/trec_eval/recorded.json.gz")
+    a = ap.parse_args()
+    rng = random.Random(a.seed)
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in range(a.cases):
+            qrels, run, z = case(rng)
+            q, r, zf = Path(tmp, "qrels"), Path(tmp, "run"), Path(tmp, "z")
+            q.write_text(qrels)
+            r.write_text(run)
+            zf.write_text("\n".join(z) + "\n")
+            sets = OPTION_SETS + [["-q", "-Z", "ZSCORES", "-m", "official"],
+                                  ["-q", "-D", f"0.{run.split()[0]}", "-m", "all_trec"]]
+            results = []
+            for args in sets:
+                argv = [str(zf) if x == "ZSCORES" else x for x in args]
+                p = subprocess.run([a.binary, *argv, str(q), str(r)], capture_output=True, text=True)
+                results.append({"args": args, "exit": p.returncode, "stdout": p.stdout, "stderr": p.stderr})
+            out.append({"qrels": qrels, "run": run, "zscores": "\n".join(z) + "\n", "results": results})
+    a.out.parent.mkdir(parents=True, exist_ok=True)
+    with gzip.open(a.out, "wt") as fh:
+        json.dump({"trec_eval": "9.0.8 (reports 9.0.7)", "seed": a.seed, "cases": out}, fh)
+    print(f"{a.out}: {len(out)} cases x {len(out[0]['results'])} option sets")
+
+
+if __name__ == "__main__":
+    main()
