@@ -161,3 +161,24 @@ def test_the_command_line_entry(tmp_path):
     done = subprocess.run([sys.executable, "-m", "graphsr", "trec_eval", case / "qrels.txt", case / "run.txt",
                            "-q"], capture_output=True)
     assert done.returncode == 0 and done.stdout == (case / "out01.txt").read_bytes()
+
+
+@pytest.mark.parametrize("flag", ["-l", "-M", "-N", "-D"])
+@pytest.mark.parametrize("value", ["nan", "inf", "-1", "0", "1e12", "x"])
+def test_every_number_is_a_result_or_one_line(tmp_path, flag, value):
+    case = DATA / "reference" / "case02"
+    code, out, err = te([flag, value, "-m", "all_trec", case / "qrels.txt", case / "run.txt"])
+    assert (code == 0 and out) or (code == 1 and out == b"" and len(err.splitlines()) == 1), (code, err)
+
+
+@pytest.mark.parametrize("where", ["qrels", "run", "zscores"])
+@pytest.mark.parametrize("bad", ["missing", "directory", "/dev/full", "/dev/zero", "empty"])
+def test_every_path_is_refused_in_trec_evals_way(tmp_path, where, bad):
+    case = DATA / "reference" / "case02"
+    path = {"missing": tmp_path / "no", "directory": tmp_path, "empty": tmp_path / "empty"}.get(bad, bad)
+    (tmp_path / "empty").write_text("")
+    files = {"qrels": case / "qrels.txt", "run": case / "run.txt", where: path}
+    argv = (["-Z", files["zscores"]] if where == "zscores" else []) + [files["qrels"], files["run"]]
+    code, out, err = te(argv)
+    assert code == (255 if where == "zscores" else 2), err  # (trec_eval's statuses: 255 for its z-score reader)
+    assert out == b"" and err.splitlines()[-1].startswith("graphsr trec_eval: "), err

@@ -59,7 +59,7 @@ def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO,
     TrecEvalStop
         Where trec_eval stops, after writing what it would have written.
     """
-    from ..io.trec_eval_input import TrecEvalInputError, read_trec_eval_qrels, read_trec_eval_run
+    from ..io.trec_eval_input import TrecEvalInputError, read_trec_eval_qrels, read_trec_eval_run, read_zscores
     from ..measures.trec_eval.table import TrecMeasureError, parse_requests
 
     deferred = None
@@ -72,7 +72,7 @@ def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO,
     try:
         qrels = read_trec_eval_qrels(qrels_path)
         run = read_trec_eval_run(run_path)
-        zscores = _read_zscores(options.zscores) if options.zscores else None
+        zscores = read_zscores(options.zscores) if options.zscores else None
     except TrecEvalInputError as exc:
         raise TrecEvalStop(exc.message, exc.trec_lines, exc.code) from None
     if deferred is not None:
@@ -204,35 +204,6 @@ def _number(v: float, shape: str, z: bool) -> bytes:
     if math.isinf(v):
         return (b"-inf" if v < 0 else b"inf").rjust(6)
     return b"%6.4f" % v
-
-
-def _read_zscores(path) -> dict:
-    """``-Z``: per topic and measure name, the mean and standard deviation (``qid measure mean stddev`` lines)."""
-    from ..io.trec_eval_input import TrecEvalInputError
-
-    try:
-        with open(path, "rb") as fh:
-            lines = fh.read().split(b"\n")
-    except OSError as exc:
-        raise TrecEvalInputError(f"{path}: cannot read the z-score file ({exc.strerror})",
-                                 [f"trec_eval.get_zscores: Cannot read zscores file '{path}'"]) from None
-    if lines and lines[-1] == b"":
-        lines.pop()
-    out: dict = {}
-    for number, line in enumerate(lines, 1):
-        f = line.split()
-        ok = len(f) == 4
-        if ok:
-            try:
-                mean, sd = float(f[2]), float(f[3])
-                ok = math.isfinite(mean) and math.isfinite(sd)
-            except ValueError:
-                ok = False
-        if not ok:
-            raise TrecEvalInputError(f"{path}:{number}: expected 'topic measure mean stddev' with finite numbers",
-                                     [f"trec_eval.get_zscores: Malformed line {number}"])
-        out.setdefault(f[0], {})[f[1].decode(errors="replace")] = (mean, sd)
-    return out
 
 
 def _to_zscores(zscores: dict, qid: bytes, names: list[str], values: list[float]) -> list[float]:

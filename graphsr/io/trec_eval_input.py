@@ -22,7 +22,8 @@ import os
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["TrecEvalInputError", "TrecQrels", "TrecRun", "read_trec_eval_qrels", "read_trec_eval_run"]
+__all__ = ["TrecEvalInputError", "TrecQrels", "TrecRun", "read_trec_eval_qrels", "read_trec_eval_run",
+           "read_zscores"]
 
 
 class TrecEvalInputError(Exception):
@@ -55,17 +56,22 @@ _NUMBER = re.compile(rb"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\Z")
 
 
 def _lines(path, what: str, cannot: str):
+    trec = [f"trec_eval.{cannot} '{os.fsdecode(path)}'"]
+    chunks = []
     try:
         with open(path, "rb") as fh:
-            data = fh.read()
+            while True:  # a chunk at a time: a device that never ends (/dev/zero) is refused at its first NUL
+                chunk = fh.read(1 << 20)
+                if not chunk:
+                    break
+                if b"\0" in chunk:
+                    raise TrecEvalInputError(f"{path}: a NUL byte: expected a text file of {what} lines", trec)
+                chunks.append(chunk)
     except OSError as exc:
-        raise TrecEvalInputError(f"{path}: cannot read the {what} ({exc.strerror})",
-                                 [f"trec_eval.{cannot} '{os.fsdecode(path)}'"]) from None
+        raise TrecEvalInputError(f"{path}: cannot read the {what} ({exc.strerror})", trec) from None
+    data = b"".join(chunks)
     if not data:
-        raise TrecEvalInputError(f"{path}: the {what} file is empty", [f"trec_eval.{cannot} '{os.fsdecode(path)}'"])
-    if b"\0" in data:
-        raise TrecEvalInputError(f"{path}: a NUL byte: expected a text file of {what} lines",
-                                 [f"trec_eval.{cannot} '{os.fsdecode(path)}'"])
+        raise TrecEvalInputError(f"{path}: the {what} file is empty", trec)
     return data.split(b"\n")
 
 
@@ -124,6 +130,26 @@ def read_trec_eval_run(path) -> TrecRun:
     if not count:
         raise TrecEvalInputError(f"{path}: no run line", [f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
     return TrecRun(dict(sorted(topics.items())), run_id)
+
+
+def read_zscores(path) -> dict:
+    """``-Z``: per topic and measure name, the mean and standard deviation (``qid measure mean stddev`` lines).
+    trec_eval ends with status 255 on a z-score file it cannot read (its message names another reader)."""
+    try:
+        lines = _lines(path, "z-score", "get_prefs: Cannot read zscores file")
+    except TrecEvalInputError as exc:
+        raise TrecEvalInputError(exc.message, exc.trec_lines, 255) from None
+    if lines and lines[-1] == b"":
+        lines.pop()
+    out: dict = {}
+    for number, line in enumerate(lines, 1):
+        f = line.split()
+        ok = len(f) == 4 and bool(_NUMBER.match(f[2])) and bool(_NUMBER.match(f[3]))
+        if not ok:
+            raise TrecEvalInputError(f"{path}:{number}: expected 'topic measure mean stddev' with finite numbers",
+                                     [f"trec_eval.get_zscores: Malformed line {number}"], 255)
+        out.setdefault(f[0], {})[f[1].decode(errors="replace")] = (float(f[2]), float(f[3]))
+    return out
 
 
 def _atol(text: bytes) -> int:
