@@ -40,7 +40,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="use a model stored in this graph store (local:PATH, bolt://..., neo4j://...; "
                         "'--store' alone: $GRAPHSR_STORE or the per-user local store)")
     p.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
-                   help=f"measure to compute, e.g. SRP@10 (repeatable; default: {' '.join(DEFAULT_MEASURES)})")
+                   help=f"measure to compute, e.g. SRP@10, or trec_eval's name or set (P.5,10, official, all_trec) "
+                        f"(repeatable; default: {' '.join(DEFAULT_MEASURES)}, or trec_eval's official set for TREC "
+                        "document qrels)")
     p.add_argument("-q", "--per-topic", action="store_true", help="also print per-topic values")
     p.add_argument("-c", "--all-topics", action="store_true",
                    help="average over every assessed topic (a topic missing from a run scores 0)")
@@ -102,12 +104,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "documents (default: 1)")
 
 
-def _element_requests(args: argparse.Namespace):
+def _element_requests(args: argparse.Namespace, kind: str):
     """The measures asked for against element (or TREC document) assessments, passage options applied to the
-    passage measures among them; an option that applies to none is an error."""
+    passage measures among them; an option that applies to none is an error.  Without ``-m``: SRP for element
+    assessments, trec_eval's official set for plain TREC document assessments."""
+    from ..core.kinds import DOCUMENTS
     from ..measures.parse import parse_requests, relabel
 
-    requests = parse_requests(args.measures or DEFAULT_MEASURES)
+    requests = parse_requests(args.measures or (["official"] if kind == DOCUMENTS else DEFAULT_MEASURES))
     measures = [r.measure for r in requests]
     passage = any(m.FAMILY == "fol" for m in measures)
     for option, given in (("--report", args.report), ("--curve", args.curve)):
@@ -140,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
 
         requests, table = passage_requests(args)
     else:
-        requests = _element_requests(args)
+        requests = _element_requests(args, qrels.kind)
     if args.plot:
         from ..analysis.plots import check_plot_path
 

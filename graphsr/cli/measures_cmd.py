@@ -76,10 +76,12 @@ def _trec_names(out) -> None:
     from ..measures.parse import TREC_NAMES, TREC_NICKNAMES, trec_label
 
     out.write("trec_eval's names, reported under the name asked for (-m map prints map):\n")
-    for name, (target, param, defaults) in TREC_NAMES.items():
-        if param is None:
-            form, means = name, str(_target(target))
-        elif param == "recall":
+    for name, (target, param, defaults, *fixed) in TREC_NAMES.items():
+        if param is None or param in ("beta", "coefficients"):
+            form = name if param is None else f"{name}.{'beta' if param == 'beta' else 'a,b,c,d'}"
+            means = str(_target(target)) + (f"({', '.join(f'{k}={v}' for k, v in fixed[0].items())})" if fixed
+                                            else "")
+        elif param in ("recall", "mult"):
             form, means = f"{name}_x", f"{target}@x"
         else:
             form, means = f"{name}_k", f"{target}@k" if target != "AP" else "AP@k"

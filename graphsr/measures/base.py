@@ -58,7 +58,7 @@ class Measure(measure_base()):
     ``CUTOFF`` (``'optional'``, ``'required'`` or ``'none'``) and ``FAMILY``
     (the name of the module-level family that computes it).  ``INTEGER``
     marks counts (printed as integers); ``AGGREGATE`` says how the ``all``
-    value is formed (``'mean'`` over topics, or ``'sum'``; :meth:`aggregate`).
+    value is formed (``'mean'`` over topics, ``'sum'`` or ``'gm'``, the geometric mean; :meth:`aggregate`).
     ``BOUNDS`` is the range every per-topic value lies in (None: not
     bounded, e.g. SR@k up to k); ``EMPTY`` the value of a topic the run does
     not answer (None where it depends on the assessments, e.g. the number of
@@ -237,11 +237,17 @@ class Measure(measure_base()):
         return h
 
     def aggregate(self, values) -> float:
-        """The ``all`` value of per-topic ``values``: their mean, or their sum for ``AGGREGATE = 'sum'``
-        (0 without topics)."""
+        """The ``all`` value of per-topic ``values``: their mean, their sum for ``AGGREGATE = 'sum'``, or their
+        geometric mean for ``'gm'`` (each value at least 0.00001, as trec_eval's gm_map) (0 without topics)."""
         if len(values) == 0:
             return 0.0
-        return float(values.sum()) if self.AGGREGATE == "sum" else float(values.mean())
+        if self.AGGREGATE == "sum":
+            return float(values.sum())
+        if self.AGGREGATE == "gm":
+            import numpy as np
+
+            return float(np.exp(np.log(np.maximum(values, 0.00001)).mean()))
+        return float(values.mean())
 
     def validate(self) -> "Measure":
         """Check what cannot be checked piecewise (a required cut-off)."""

@@ -61,8 +61,9 @@ _MEASURE = re.compile(r"^\s*(?P<name>" + _NAME + r")"
                       r"(?:\((?P<params>[^()]*)\))?"
                       r"(?:\[(?P<bracket2>[^\[\]]*)\])?"
                       r"(?:@(?P<cutoff>[^\s]+))?\s*$")
-_TREC = re.compile(r"^\s*(?P<name>map_cut|ndcg_cut|iprec_at_recall|recall|success|P)"
-                   r"(?:[._](?P<values>[0-9]+(?:\.[0-9]*)?(?:,[0-9]+(?:\.[0-9]*)?)*))?\s*$", re.IGNORECASE)
+_NUM = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
+_TREC = re.compile(r"^\s*(?P<name>map_cut|ndcg_cut|iprec_at_recall|relative_P|Rprec_mult|recall|success|set_F|"
+                   r"utility|P)" rf"(?:[._](?P<values>{_NUM}(?:,{_NUM})*))?\s*$", re.IGNORECASE)
 _IRCL = re.compile(r"^\s*ircl_prn\.(\d+(?:\.\d*)?)(.*)$", re.S)
 
 
@@ -158,7 +159,8 @@ def _parse_one(text) -> list[Requested]:
         return [r for name in TREC_NICKNAMES[stripped] for r in _trec(name, None)]
     stripped = _official_alias(stripped)
     m = _MEASURE.match(stripped)
-    if stripped in TREC_NAMES and TREC_NAMES[stripped][1] is not None:  # a bare P: P_5 ... P_1000
+    if stripped in TREC_NAMES and (TREC_NAMES[stripped][1] is not None  # a bare P: P_5 ... P_1000
+                                   or m is None):  # a name no graphsr name looks like: 11pt_avg
         return _trec(stripped, None)
     if m is not None and _registered(m.group("name"), exact=True) is not None:
         return [_from_match(m, stripped, exact=True)]
@@ -193,25 +195,43 @@ def _bare_trec(m: re.Match | None, exact: bool) -> str | None:
 def _trec(name: str, values: str | None, typed: str | None = None) -> list[Requested]:
     """The measures trec_eval's ``name`` (with ``values`` after its ``.`` or ``_``) names, under trec_eval's
     printed names."""
-    target, param, defaults = TREC_NAMES[name]
+    target, param, defaults, *fixed = TREC_NAMES[name]
+    fixed = dict(fixed[0]) if fixed else {}
     if param is None:
         if values:
             raise MeasureNameError(f"{typed or name!r}: trec_eval's {name} takes no parameter")
-        return [Requested(name, _build(target, {}, None))]
+        return [Requested(name, _build(target, fixed, None))]
+    if param in ("beta", "coefficients"):  # the measure's own parameters
+        if not values:
+            return [Requested(name, _build(target, fixed, None))]
+        try:
+            vals = [float(v) for v in values.split(",")]
+        except ValueError:
+            raise MeasureNameError(f"{typed or name!r}: expected numbers after {name}.") from None
+        if param == "beta":
+            if len(vals) != 1:
+                raise MeasureNameError(f"{typed or name!r}: set_F takes one parameter, beta")
+            return [Requested(f"{name}_{values}", _build(target, {**fixed, "beta": vals[0]}, None))]
+        if len(vals) != 4:
+            raise MeasureNameError(f"{typed or name!r}: utility takes 4 coefficients (relevant retrieved, "
+                                   "non-relevant retrieved, relevant missed, non-relevant missed)")
+        return [Requested(f"{name}_{values}", _build(target, {**fixed, **dict(zip("abcd", vals))}, None))]
+    floats = param in ("recall", "mult")
     if values:
         try:
-            vals = [float(v) if param == "recall" else int(v) for v in values.split(",") if v]
+            vals = [float(v) if floats else int(v) for v in values.split(",") if v]
         except ValueError:
-            what = "recall levels" if param == "recall" else "rank cut-offs"
+            what = "recall levels" if param == "recall" else "multiples of R" if param == "mult" else \
+                "rank cut-offs"
             raise MeasureNameError(f"{typed or name!r}: expected {what} after {name}") from None
     else:
         vals = list(defaults)
     out = []
     for v in vals:
-        if param == "recall":
-            m = _build(target, {"recall": v}, None)
+        if floats:
+            m = _build(target, {**fixed, param: v}, None)
         else:
-            m = _build(target, {}, v)
+            m = _build(target, fixed, v)
         out.append(Requested(trec_label(name, v), m))
     return out
 

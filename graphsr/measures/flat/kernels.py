@@ -13,6 +13,7 @@ import numpy as np
 from . import measures as M
 from .judgments import Judgments
 from .ranking import Ranking, judged_nonrelevant, relevant
+from .trec_more import trec_kernel
 
 __all__ = ["KERNELS", "compute_flat"]
 
@@ -187,4 +188,4 @@ KERNELS = {M._P: precision, M._R: recall, M._AP: average_precision, M._nDCG: ndc
 
 def compute_flat(measures, rk: Ranking, j: Judgments) -> dict:
     """Per-topic values of each flat measure."""
-    return {m: KERNELS[type(m)](m, rk, j) for m in measures}
+    return {m: KERNELS.get(type(m), trec_kernel)(m, rk, j) for m in measures}

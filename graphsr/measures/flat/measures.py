@@ -197,8 +197,9 @@ class _NumRelRet(_Count):
 
 class _NumRel(_Count):
     NAME = "NumRel"
-    DESCRIPTION = "relevant nodes assessed, R; all: sum (trec_eval num_rel)"
+    DESCRIPTION = "relevant nodes assessed, R; all: sum (trec_eval num_rel; a topic the run lacks counts its own)"
     SUPPORTED_PARAMS = {"rel": _REL}
+    EMPTY = None  # with -c, a topic the run lacks still has its relevant documents, as trec_eval counts them
 
 
 class _NumQ(_Count):

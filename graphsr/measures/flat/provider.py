@@ -54,7 +54,8 @@ class FlatProvider(ElementProvider):
         missing = np.array([t not in answered for t in ranked.topics], dtype=bool)
         if missing.any():
             for m in measures:
-                values[m][missing] = m.EMPTY
+                if m.EMPTY is not None:  # (None: computed from the assessments, as for an empty ranking)
+                    values[m][missing] = m.EMPTY
         return values
 
 
@@ -82,5 +83,6 @@ class _DocumentEvaluator:
         values = compute_flat(self.measures, ranking, self.judged.judgments(topics))
         if missing.any():
             for m in self.measures:
-                values[m][missing] = m.EMPTY
+                if m.EMPTY is not None:
+                    values[m][missing] = m.EMPTY
         return RunScores(values)
