@@ -96,3 +96,29 @@ def test_the_measures_ir_measures_also_has_equal_its_values():
         ours = graphsr.calc_aggregate(names, qrels, run)
         for n in names:
             assert ours[graphsr.parse_measure(n)] == pytest.approx(theirs[ir_measures.parse_measure(n)], abs=1e-12), n
+
+
+def test_ir_datasets_objects_are_qrels_and_runs(tmp_path):
+    """A dataset of ir_datasets (built here from local files, offline), its qrels_iter(), qrels_dict() and
+    scoreddocs_iter() are accepted where qrels and runs are; a dataset without the part asked for is refused in
+    one line."""
+    ir_datasets = pytest.importorskip("ir_datasets")
+    from ir_datasets.datasets.base import Dataset
+    from ir_datasets.formats import TrecQrels, TrecScoredDocs
+    from ir_datasets.util import LocalDownload
+
+    import graphsr
+    from graphsr.errors import GraphsrInputError
+
+    case = REF / "case04"
+    (tmp_path / "q").write_bytes((case / "qrels.txt").read_bytes())
+    (tmp_path / "r").write_text("".join(f"{t} Q0 {d} {k} {s} x\n" for k, (t, _, d, _, s, *_) in
+                                        enumerate(line.split() for line in (case / "run.txt").read_text().splitlines())))
+    ds = Dataset(TrecQrels(LocalDownload(tmp_path / "q"), {}), TrecScoredDocs(LocalDownload(tmp_path / "r")))
+    want = graphsr.calc_aggregate(["AP", "P@5", "infAP"], case / "qrels.txt", tmp_path / "r")
+    for qrels in (lambda: ds, ds.qrels_iter, ds.qrels_dict):  # (an iterator is made afresh for each use)
+        for run in (lambda: ds, ds.scoreddocs_iter):
+            assert graphsr.calc_aggregate(["AP", "P@5", "infAP"], qrels(), run()) == want
+    only_qrels = ir_datasets.create_dataset(qrels_trec=str(tmp_path / "q"))
+    with pytest.raises(GraphsrInputError, match="has no scored documents"):
+        graphsr.calc_aggregate(["AP"], only_qrels, only_qrels)

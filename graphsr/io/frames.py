@@ -7,7 +7,10 @@
 * ir_measures' records: what ``ir_measures.read_trec_qrels`` and
   ``read_trec_run`` return (generators of ``Qrel(query_id, doc_id, relevance,
   iteration)`` and ``ScoredDoc(query_id, doc_id, score)``), lists of them, or
-  of plain tuples in that field order;
+  of plain tuples in that field order (ir_datasets' ``qrels_iter()``,
+  ``scoreddocs_iter()`` and ``qrels_dict()`` are such shapes);
+* ir_datasets datasets: as qrels, their qrels; as a run, their scored
+  documents (a dataset lacking the part is refused in one line);
 * paths (element, TREC or FOL files, detected) and graphsr's own objects,
   which pass through.
 
@@ -34,9 +37,9 @@ from ..errors import GraphsrInputError
 __all__ = ["as_qrels", "as_run"]
 
 _QRELS_SHAPES = ("a path, graphsr assessments, a DataFrame with columns query_id, doc_id, relevance, a dict "
-                 "{query_id: {doc_id: relevance}}, or ir_measures' Qrel records")
+                 "{query_id: {doc_id: relevance}}, ir_measures' Qrel records, or an ir_datasets dataset")
 _RUN_SHAPES = ("a path, a graphsr run, a DataFrame with columns query_id, doc_id, score, a dict "
-               "{query_id: {doc_id: score}}, or ir_measures' ScoredDoc records")
+               "{query_id: {doc_id: score}}, ir_measures' ScoredDoc records, or an ir_datasets dataset")
 
 
 def _frame_columns(frame, needed: tuple[str, ...], what: str) -> None:
@@ -115,6 +118,22 @@ def _records(obj, fields: tuple[str, str, str], what: str, shapes: str) -> list[
     return out
 
 
+def _dataset_part(obj, part: str) -> bool:
+    """Whether ``obj`` is an ir_datasets dataset (it answers ``has_docs()``, ``has_qrels()``, ...) that has
+    ``part``; a dataset without that part is refused in one line."""
+    if not any(callable(getattr(obj, f"has_{p}", None)) for p in ("docs", "queries", "qrels", "scoreddocs")):
+        return False
+    has = getattr(obj, f"has_{part}", None)
+    if not (callable(has) and has() and callable(getattr(obj, f"{part}_iter", None))):
+        what = "qrels" if part == "qrels" else "scored documents (a run)"
+        raise GraphsrInputError(f"the ir_datasets dataset {_dataset_name(obj)} has no {what}")
+    return True
+
+
+def _dataset_name(obj) -> str:
+    return repr(getattr(obj, "dataset_id", lambda: None)() or type(obj).__name__)
+
+
 def as_qrels(qrels):
     """Element or FOL assessments from any of the accepted shapes (see the module docstring)."""
     from ..core.fol import FOLQrels
@@ -134,6 +153,8 @@ def as_qrels(qrels):
 
     if isinstance(qrels, ElementQrels):
         return qrels
+    if _dataset_part(qrels, "qrels"):  # an ir_datasets dataset: its qrels
+        qrels = qrels.qrels_iter()
     if isinstance(qrels, dict):
         columns = _dict_columns(qrels, "qrels", "relevance")
         if not len(columns):
@@ -311,6 +332,8 @@ def as_run(run, name: str = "run", vocabulary=None):
 
     if isinstance(run, Run):
         return run
+    if _dataset_part(run, "scoreddocs"):  # an ir_datasets dataset: its scored documents (a baseline run)
+        run = run.scoreddocs_iter()
     if isinstance(run, dict):
         # a topic answered with nothing is scored as an empty ranking, as pytrec_eval scores it
         return Run.from_columns(_dict_columns(run, "a run", "score", vocabulary), name, None, (name,))
