@@ -120,12 +120,16 @@ def test_per_topic_and_aggregate_equal_trec_eval(case):
         if m.AGGREGATE != "sum":
             agg /= len(want[gm])
         assert res.mean(m) == pytest.approx(agg, abs=1e-9), gm
-    # -c: every assessed topic; a missing topic contributes 0, and counts once in num_q (trec_eval -c)
+    # -c: every assessed topic; a missing topic contributes 0, counts once in num_q, and its relevant documents
+    # in num_rel (trec_eval -c; pytrec_eval scores topics one by one and has no -c to compare with)
     full = evaluate(qrels, run, list(TREC), all_topics=True).runs[0]
     assert full.topics == sorted(qrels, key=int)
+    missing = [t for t in qrels if t not in want["NumQ"]]
     for gm in TREC:
         m = parse_measure(gm)
         total = sum(want[gm].values()) + (len(qrels) - len(want[gm]) if m.NAME == "NumQ" else 0)
+        if m.NAME == "NumRel":
+            total += sum(1 for t in missing for g in qrels[t].values() if g >= (m["rel"] or 1))
         agg = total if m.AGGREGATE == "sum" else total / len(qrels)
         assert full.mean(m) == pytest.approx(agg, abs=1e-9), gm
 
