@@ -1,7 +1,7 @@
 """``graphsr trec_eval`` against trec_eval 9.0.8's own output, byte for byte.
 
 Two sets of recorded outputs, both made by trec_eval built from its public source (tag v9.0.8; it reports
-9.0.7): 12 random cases x 16 option sets (tests/data/trec_eval/reference, with their index), and 40 cases x 26
+9.0.7): 12 random cases x 16 option sets (tests/data/trec_eval/reference, with their index), and 50 cases x 31
 option sets reaching every measure, parameter syntax and option (tests/data/trec_eval/recorded.json.gz, written
 by tools/record_trec_eval.py: topics on one side only, ids whose byte order is not their numeric order, grades
 -2..4, ties in single precision, duplicate documents, -c -M -J -l -N -n -Z -D, long options).  stdout and the
@@ -130,7 +130,7 @@ def test_garbage_is_refused_in_one_line_with_trec_evals_status(tmp_path, qrels, 
     (["-m", "ndcg.1=2,x"], 2, "trec_eval: malformed pair parameters in '1=2,x'"),
     (["-m", "utility.1,2"], 4, "trec_eval: Can't calculate measure 'utility'"),
     (["-m", "prefs_simp"], 1, "trec_eval: illegal measure 'prefs_simp'"),
-    (["-R", "qrels_jg"], 2, None),
+    (["-R", "prefs"], 2, None),
     (["-x"], 1, None),
     (["-M", "-1"], 1, None),
     (["-l", "two"], 1, None),

@@ -7,7 +7,8 @@ trec_eval.
     python tools/record_trec_eval.py --binary /path/to/trec_eval [--cases 40] [--seed 2026]
 
 Each case: 1-7 topics (ids of 1-4 digits, so that byte order and numeric order differ), judgments -2..4
-with unjudged and negative grades, runs shorter or longer than the relevant set, topics on one side only,
+with unjudged and negative grades (in some cases by several judgment groups, for -R qrels_jg; read as plain
+qrels they judge a document twice), runs shorter or longer than the relevant set, topics on one side only,
 scores drawn from few values (ties, and ties only in single precision), document names that tie-break;
 then trec_eval under option sets that reach every measure and option (parameters, -c, -M, -J, -l, -N, -n,
 -Z, -D).  Every output, exit status and stderr is kept, errors included.
@@ -35,6 +36,9 @@ OPTION_SETS = [
     ["-q", "-c", "-m", "gm_map", "-m", "gm_bpref", "-m", "infAP", "-m", "bpref"],
     ["-m", "set", "-q"], ["-q", "-m", "relative_P.2,50", "-m", "binG", "-m", "G", "-m", "Rndcg"],
     ["--query_eval_wanted", "--measure=ndcg_cut.1,3", "--Max_retrieved_per_topic=4", "--complete_rel_info_wanted"],
+    ["-q", "-m", "yaap", "-m", "map"], ["-R", "qrels_jg", "-q", "-m", "qrels_jg"],
+    ["-R", "qrels_jg", "-c", "-J", "-m", "map_avgjg", "-m", "P_avgjg.1,3", "-m", "Rprec_mult_avgjg.0.5,1.5"],
+    ["-R", "qrels_jg", "-m", "official"], ["-m", "map_avgjg"],
 ]
 
 
@@ -45,12 +49,14 @@ def case(rng: random.Random) -> tuple[str, str, list[str]]:
     names = [f"D{k:02d}" for k in rng.sample(range(100), 60)] + [f"doc-{c}" for c in "aAbB"]
     judged_topics = [t for t in topics if rng.random() < 0.85] or topics[:1]
     run_topics = [t for t in topics if rng.random() < 0.85 or t in judged_topics[:1]]
+    grouped = rng.random() < 0.4  # judgment groups in the second field (-R qrels_jg), one document in several
     for t in judged_topics:
-        docs = rng.sample(names, rng.randint(1, 30))
-        grades = [rng.choice([-2, -1, 0, 0, 0, 1, 1, 2, 3, 4]) for _ in docs]
-        if all(g < 0 for g in grades):
-            grades[0] = rng.choice([0, 1, 2])
-        qrels += [f"{t} 0 {d} {g}" for d, g in zip(docs, grades)]
+        for group in (rng.sample(["u1", "u2", "U3", "a"], rng.randint(1, 3)) if grouped else ["0"]):
+            docs = rng.sample(names, rng.randint(1, 30))
+            grades = [rng.choice([-2, -1, 0, 0, 0, 1, 1, 2, 3, 4]) for _ in docs]
+            if all(g < 0 for g in grades):
+                grades[0] = rng.choice([0, 1, 2])
+            qrels += [f"{t} {group} {d} {g}" for d, g in zip(docs, grades)]
     scores = [1.0, 2.5, 0.5, 3.0, 16777217.0, 16777216.0, -1.25, 1e-7]
     for t in run_topics:
         docs = rng.sample(names, rng.randint(1, 25))

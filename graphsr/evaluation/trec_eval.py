@@ -10,8 +10,8 @@ status, and what trec_eval had written by then is written.
 
 Differences, each documented in docs/trec_eval.md: garbage numbers are refused rather than read as 0; a
 topic whose every judgment is negative is scored as one with no judged document (trec_eval stops, or reads
-the previous topic's counts); trec_eval's ``-R prefs``/``qrels_jg`` formats and ``-D`` debug output are not
-provided.
+the previous topic's counts); trec_eval's preference files (``-R prefs``, ``qrels_prefs``) and ``-D`` debug
+output are not provided.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ class TrecEvalOptions:
     measures: list[str] = field(default_factory=list)
     only_topic: bytes | None = None
     zscores: str | None = None
+    rel_format: str = "qrels"  # -R: qrels, or qrels_jg (judgment groups)
 
 
 class TrecEvalStop(Exception):
@@ -70,11 +71,14 @@ def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO,
             raise TrecEvalStop(exc.message, exc.trec_lines, exc.code) from None
         deferred, selected = exc, []
     try:
-        qrels = read_trec_eval_qrels(qrels_path)
+        qrels = read_trec_eval_qrels(qrels_path, groups=options.rel_format == "qrels_jg")
         run = read_trec_eval_run(run_path)
         zscores = read_zscores(options.zscores) if options.zscores else None
     except TrecEvalInputError as exc:
-        raise TrecEvalStop(exc.message, exc.trec_lines, exc.code) from None
+        lines = exc.trec_lines
+        if exc.code == 4:  # trec_eval finds it computing the first measure that reads the qrels
+            lines = lines + [f"trec_eval: Can't calculate measure '{_first(selected)}'"]
+        raise TrecEvalStop(exc.message, lines, exc.code) from None
     if deferred is not None:
         raise TrecEvalStop(deferred.message, deferred.trec_lines, deferred.code)
     names = [n for s in selected for n in s.names]
@@ -87,8 +91,20 @@ def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO,
         judged = qrels.topics.get(qid)
         if judged is None:
             continue
-        topic = _rank(qid, docs, judged, options, selected, warn)
-        values = [v for s in selected for v in _values(s, topic)]
+        _check_formats(selected, qrels.groups)
+        if qid in qrels.duplicates:  # trec_eval finds it scoring this topic (after the run's duplicates)
+            _rank(qid, docs, {}, options, selected, None)
+            name = qrels.duplicates[qid].decode(errors="replace")
+            raise TrecEvalStop(f"{qrels_path}: topic {qid.decode(errors='replace')}: document {name} is judged twice",
+                               [f"trec_eval.form_res_rels: duplicate docs {name}",
+                                f"trec_eval: Can't calculate measure '{_first(selected)}'"], 4)
+        if qrels.groups:
+            topics = {g: _rank(qid, docs, j, options, selected, None) for g, j in judged.items()}
+            topic = None
+        else:
+            topic = _rank(qid, docs, judged, options, selected, warn)
+        values = [v for s in selected for v in (_values(s, topic) if not s.measure.reads == "qrels_jg"
+                                                 else _over_groups(s, topics))]
         if zscores is not None:
             values = _to_zscores(zscores, qid, names, values)
         lines = []
@@ -148,7 +164,7 @@ def _rank(qid: bytes, docs, judged: dict, options: TrecEvalOptions, selected, wa
     kept = sorted(d for d, _ in order)
     for a, b in zip(kept, kept[1:]):
         if a == b:
-            first = next((s.measure.name for s in selected if s.measure.name not in ("runid", "num_q")), "runid")
+            first = _first(selected)
             raise TrecEvalStop(f"topic {qid.decode(errors='replace')}: document {a.decode(errors='replace')} is "
                                "retrieved twice (trec_eval refuses duplicate documents)",
                                [f"trec_eval.form_res_qrels: duplicate docs {a.decode(errors='replace')}"  # (no
@@ -157,13 +173,44 @@ def _rank(qid: bytes, docs, judged: dict, options: TrecEvalOptions, selected, wa
     rel = np.array([NOT_IN_POOL if g is None else UNJUDGED if g < 0 else g for g in grades], dtype=np.int64)
     if options.judged_only:
         rel = rel[rel >= 0]
-    top = max(judged.values())
+    top = max(judged.values(), default=0)
     if top < 0 and warn is not None:
         warn(f"topic {qid.decode(errors='replace')}: every judgment is negative; scored as a topic with no judged "
              "document (trec_eval 9.0.8 stops here, or reads the previous topic's counts)")
     counts = np.bincount([g for g in judged.values() if g >= 0], minlength=max(top + 1, 0)) if top >= 0 \
         else np.zeros(0, dtype=np.int64)
     return Ranked(rel, counts, options.level, options.num_docs)
+
+
+def _first(selected) -> str:
+    """The first measure computed from the qrels (trec_eval names it when the qrels or the run cannot be read)."""
+    return next((s.measure.name for s in selected if s.measure.reads is not None), "runid")
+
+
+def _check_formats(selected, groups: bool) -> None:
+    """Every measure reads the qrels format given (-R): trec_eval stops at the first that does not."""
+    for s in selected:
+        if s.measure.reads is None or (s.measure.reads == "qrels_jg") == groups:
+            continue
+        line = ("trec_eval: rel_info format not qrels_jg or results format not trec_results" if not groups else
+                "trec_eval.form_res_qrels: rel_info format not qrels or results format not trec_results")
+        raise TrecEvalStop(f"-m {s.measure.name} reads {'-R qrels_jg' if not groups else '-R qrels'} files; these "
+                           f"qrels are read as {'-R qrels_jg' if groups else '-R qrels'}",
+                           [line, f"trec_eval: Can't calculate measure '{s.measure.name}'"], 4)
+
+
+def _over_groups(s, topics: dict) -> list[float]:
+    """A judgment-group measure: its values in each group, summed in group order, over the number of groups when
+    there are several."""
+    from ..measures.trec_eval.kernels import KERNELS
+
+    total = None
+    for topic in topics.values():
+        got = KERNELS[s.measure.name](topic, s.params)
+        total = got if total is None else [a + b for a, b in zip(total, got)]
+    if len(topics) > 1:
+        total = [v / len(topics) for v in total]
+    return total
 
 
 class _Descending:

@@ -37,9 +37,14 @@ class TrecEvalInputError(Exception):
 
 @dataclass
 class TrecQrels:
-    """Per topic (in byte order of the ids), each judged document's relevance."""
+    """Per topic (in byte order of the ids), each judged document's relevance; with judgment groups (``-R
+    qrels_jg``: the second field names the group), per topic and group (in byte order), each document's."""
 
-    topics: dict[bytes, dict[bytes, int]] = field(default_factory=dict)
+    topics: dict = field(default_factory=dict)
+    groups: bool = False
+    #: Per topic judging a document twice (without groups), that document (the first in byte order): trec_eval
+    #: stops on it when it scores the topic, not before.
+    duplicates: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -75,9 +80,11 @@ def _lines(path, what: str, cannot: str):
     return data.split(b"\n")
 
 
-def read_trec_eval_qrels(path) -> TrecQrels:
-    """Read a qrels file (``qid iter docno rel``) as trec_eval does."""
-    topics: dict[bytes, dict[bytes, int]] = {}
+def read_trec_eval_qrels(path, groups: bool = False) -> TrecQrels:
+    """Read a qrels file (``qid iter docno rel``) as trec_eval does; ``groups``: ``qid group docno rel`` (``-R
+    qrels_jg``), each group's judgments apart."""
+    topics: dict = {}
+    duplicates: dict = {}
     count = 0
     lines = _lines(path, "qrels", "get_qrels: Cannot read qrels file")
     if lines and lines[-1] == b"":
@@ -89,20 +96,28 @@ def read_trec_eval_qrels(path) -> TrecQrels:
             raise TrecEvalInputError(
                 f"{path}:{number}: expected 4 fields 'topic iteration docno relevance', got {len(f)}",
                 [f"trec_eval.get_qrels: Malformed line {count}", f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
-        qid, _, docno, rel = f
+        qid, group, docno, rel = f
         if not _INT.match(rel):
             raise TrecEvalInputError(
                 f"{path}:{number}: expected an integer relevance in field 4, got {rel.decode(errors='replace')!r} "
                 "(trec_eval would read it as {})".format(_atol(rel)),
                 [f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
         judged = topics.setdefault(qid, {})
+        if groups:
+            judged = judged.setdefault(group, {})
         if docno in judged:
-            raise TrecEvalInputError(
-                f"{path}:{number}: topic {qid.decode(errors='replace')}: document "
-                f"{docno.decode(errors='replace')} is judged twice",
-                [f"trec_eval.form_res_rels: duplicate docs {docno.decode(errors='replace')}"], 4)
+            name = docno.decode(errors="replace")
+            if groups:  # (trec_eval's reader of groups finds it)
+                raise TrecEvalInputError(
+                    f"{path}:{number}: topic {qid.decode(errors='replace')}: document {name} is judged twice in "
+                    f"group {group.decode(errors='replace')}",
+                    [f"trec_eval.get_qrels: duplicate docs {name}", f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
+            duplicates[qid] = min(duplicates.get(qid, docno), docno)
+            continue
         judged[docno] = int(rel)
-    return TrecQrels(dict(sorted(topics.items())))
+    if groups:
+        topics = {q: dict(sorted(g.items())) for q, g in topics.items()}
+    return TrecQrels(dict(sorted(topics.items())), groups, duplicates)
 
 
 def read_trec_eval_run(path) -> TrecRun:

@@ -527,6 +527,11 @@ def ndcg_cut(t: Ranked, cutoffs) -> list[float]:
     return out
 
 
+def yaap(t: Ranked, p) -> list[float]:
+    s, _ = _ap_sum(t)
+    return [math.log((1.0 + s) / (1.0 + float(t.num_rel) - s))]
+
+
 def _atol(text: str) -> int:
     import re
 
@@ -543,4 +548,7 @@ KERNELS = {
     "ndcg": ndcg, "ndcg_rel": ndcg_rel, "Rndcg": rndcg, "ndcg_cut": ndcg_cut, "map_cut": ap_cut,
     "relative_P": relative_precision, "success": success, "set_P": set_p, "set_relative_P": set_relative_p,
     "set_recall": set_recall, "set_map": set_map, "set_F": set_f, "num_nonrel_judged_ret": num_nonrel_judged_ret,
+    "yaap": yaap,
+    # per judgment group (-R qrels_jg), averaged over the groups by the evaluation
+    "map_avgjg": ap, "P_avgjg": precision, "Rprec_mult_avgjg": rprec_mult,
 }

@@ -33,6 +33,7 @@ class TrecMeasure:
     average: str = "mean"
     per_topic: bool = True
     description: str = ""
+    reads: str | None = "qrels"  # the qrels format it reads (-R): qrels, qrels_jg, or None (runid, num_q)
 
 
 _CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -40,8 +41,9 @@ _RECALLS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 #: Every measure trec_eval computes from qrels and TREC results, in its order.
 MEASURES = {m.name: m for m in (
-    TrecMeasure("runid", "runid", average="none", per_topic=False, description="the run's id (its last line's)"),
-    TrecMeasure("num_q", "long", average="count", per_topic=False, description="topics averaged over"),
+    TrecMeasure("runid", "runid", average="none", per_topic=False, description="the run's id (its last line's)",
+                reads=None),
+    TrecMeasure("num_q", "long", average="count", per_topic=False, description="topics averaged over", reads=None),
     TrecMeasure("num_ret", "long", average="sum", description="documents retrieved"),
     TrecMeasure("num_rel", "long", average="sum", description="relevant documents (grade >= -l)"),
     TrecMeasure("num_rel_ret", "long", average="sum", description="relevant documents retrieved"),
@@ -79,6 +81,14 @@ MEASURES = {m.name: m for m in (
     TrecMeasure("set_map", "float", description="set precision times set recall"),
     TrecMeasure("set_F", "floats", (1.0,), description="F-measure of the set (parameter: beta)"),
     TrecMeasure("num_nonrel_judged_ret", "long", average="sum", description="judged non-relevant retrieved"),
+    TrecMeasure("map_avgjg", "float", description="average precision, averaged over the judgment groups (-R qrels_jg)",
+                reads="qrels_jg"),
+    TrecMeasure("P_avgjg", "cut_long", _CUTS, description="precision at cut-offs, averaged over the judgment groups "
+                "(-R qrels_jg)", reads="qrels_jg"),
+    TrecMeasure("Rprec_mult_avgjg", "cut_float", (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
+                description="precision at multiples of R, averaged over the judgment groups (-R qrels_jg)",
+                reads="qrels_jg"),
+    TrecMeasure("yaap", "float", description="yet another AP: log((1 + AP sum) / (1 + R - AP sum))"),
 )}
 
 #: trec_eval's named sets of measures.
@@ -87,6 +97,7 @@ SETS = {
                  "recip_rank", "iprec_at_recall", "P"),
     "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
             "set_relative_P", "set_map", "set_F"),
+    "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
     "all_trec": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
                  "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "utility",
                  "11pt_avg", "ndcg", "relative_P", "Rprec_mult", "success", "map_cut", "ndcg_cut", "ndcg_rel",
@@ -94,12 +105,12 @@ SETS = {
                  "num_nonrel_judged_ret"),
 }
 
-#: trec_eval's measures and sets that read other qrels formats (``-R prefs``, ``qrels_jg``), which graphsr does
-#: not read.
+#: trec_eval's preference measures and sets, which read preference files (``-R prefs``, ``qrels_prefs``), a format
+#: graphsr does not read.
 UNSUPPORTED = ("prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair",
                "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
-               "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp", "map_avgjg",
-               "P_avgjg", "Rprec_mult_avgjg", "yaap", "all_prefs", "prefs", "qrels_jg")
+               "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp", "all_prefs",
+               "prefs")
 
 
 class TrecMeasureError(Exception):
@@ -132,8 +143,8 @@ def parse_requests(texts: list[str]) -> list[Selected]:
                                    [f"trec_eval: improper measure in parameter '{name}'",
                                     f"trec_eval: illegal measure '{name}'"], 1)
         if name in UNSUPPORTED:
-            raise TrecMeasureError(f"-m {name}: trec_eval's preference and judgment-group measures read other "
-                                   "qrels formats (-R prefs, qrels_jg), which graphsr does not read",
+            raise TrecMeasureError(f"-m {name}: trec_eval's preference measures read preference files (-R prefs, "
+                                   "qrels_prefs), which graphsr does not read",
                                    [f"trec_eval: illegal measure '{name}'"], 1)
         names = SETS.get(name, (name,))
         if any(n not in MEASURES for n in names):
