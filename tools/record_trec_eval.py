@@ -42,6 +42,12 @@ OPTION_SETS = [
 ]
 
 
+PREFS_SETS = [
+    ["-R", "prefs", "-q", "-m", "all_prefs"], ["-R", "prefs", "-c", "-m", "prefs"],
+    ["-R", "prefs", "-M", "5", "-q", "-m", "all_prefs"], ["-R", "prefs", "-m", "map"],
+]
+
+
 def case(rng: random.Random) -> tuple[str, str, list[str]]:
     topics = sorted({str(rng.choice([rng.randint(1, 9), rng.randint(10, 99), rng.randint(100, 9999)]))
                      for _ in range(rng.randint(1, 7))})
@@ -70,7 +76,15 @@ def case(rng: random.Random) -> tuple[str, str, list[str]]:
     rng.shuffle(run)
     z = [f"{t} {m} {rng.uniform(0, 0.5):.3f} {rng.choice([0, 0.1, 0.25])}"
          for t in topics for m in ("map", "P_5", "P_10", "num_ret", "gm_map", "recip_rank") if rng.random() < 0.8]
-    return "\n".join(qrels) + "\n", "\n".join(run) + "\n", z
+    prefs, qprefs = [], []  # preferences (-R prefs), and qrels read as preferences (-R qrels_prefs)
+    for t in judged_topics:
+        for group in rng.sample(["g1", "g2", "G3"], rng.randint(1, 3)):
+            zero = {d: rng.random() < 0.3 for d in names}  # (a document 0 in one sub-group is 0 in all of them)
+            for sub in range(rng.choice([1, 1, 2, 3])):
+                for d in rng.sample(names, rng.randint(2, 8)):
+                    prefs.append(f"{t} {group} s{sub} {d} {0.0 if zero[d] else rng.choice([1.0, 2.0, 3.5])}")
+            qprefs += [f"{t} {group} {d} {rng.choice([0, 0, 1, 2, 3])}" for d in rng.sample(names, rng.randint(1, 12))]
+    return "\n".join(qrels) + "\n", "\n".join(run) + "\n", z, "\n".join(prefs) + "\n", "\n".join(qprefs) + "\n"
 
 
 def main() -> None:
@@ -84,19 +98,22 @@ def main() -> None:
     out = []
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(a.cases):
-            qrels, run, z = case(rng)
-            q, r, zf = Path(tmp, "qrels"), Path(tmp, "run"), Path(tmp, "z")
-            q.write_text(qrels)
-            r.write_text(run)
-            zf.write_text("\n".join(z) + "\n")
+            qrels, run, z, prefs, qprefs = case(rng)
+            files = {"qrels": qrels, "run": run, "zscores": "\n".join(z) + "\n", "prefs": prefs, "qrels_prefs": qprefs}
+            for name, text in files.items():
+                Path(tmp, name).write_text(text)
             sets = OPTION_SETS + [["-q", "-Z", "ZSCORES", "-m", "official"],
                                   ["-q", "-D", f"0.{run.split()[0]}", "-m", "all_trec"]]
+            sets = [(s, "qrels") for s in sets] + [(s, "prefs") for s in PREFS_SETS] + \
+                [(["-R", "qrels_prefs", *s[2:]], "qrels_prefs") for s in PREFS_SETS]
             results = []
-            for args in sets:
-                argv = [str(zf) if x == "ZSCORES" else x for x in args]
-                p = subprocess.run([a.binary, *argv, str(q), str(r)], capture_output=True, text=True)
-                results.append({"args": args, "exit": p.returncode, "stdout": p.stdout, "stderr": p.stderr})
-            out.append({"qrels": qrels, "run": run, "zscores": "\n".join(z) + "\n", "results": results})
+            for args, judged in sets:
+                argv = [str(Path(tmp, "zscores")) if x == "ZSCORES" else x for x in args]
+                p = subprocess.run([a.binary, *argv, str(Path(tmp, judged)), str(Path(tmp, "run"))],
+                                   capture_output=True, text=True)
+                results.append({"args": args, "judged": judged, "exit": p.returncode, "stdout": p.stdout,
+                                "stderr": p.stderr})
+            out.append({**files, "results": results})
     a.out.parent.mkdir(parents=True, exist_ok=True)
     with gzip.open(a.out, "wt") as fh:
         json.dump({"trec_eval": "9.0.8 (reports 9.0.7)", "seed": a.seed, "cases": out}, fh)

@@ -1,11 +1,12 @@
 """trec_eval 9.0.8's command line and output, byte for byte: graphsr trec_eval [options] QRELS RUN.
 
 Options as trec_eval reads them (short and long, joined or apart, before or after the files):
--q per topic; -m MEASURE[.PARAMS] (repeatable; sets official, all_trec, set); -c average over every topic of
-the qrels; -n no summary; -l N relevance level; -J judged documents only; -N N documents in the collection;
--M N documents kept per topic; -Z FILE z-scores; -R qrels or qrels_jg (judgment groups); -T trec_results;
--D N[.QID] (only topic QID; no debug output); -o (obsolete, no effect); -h help; -v version.  Exit status and
-stderr lines are trec_eval's, with graphsr's clearer line after them.
+-q per topic; -m MEASURE[.PARAMS] (repeatable; sets official, all_trec, set, qrels_jg, prefs, all_prefs); -c
+average over every topic of the qrels; -n no summary; -l N relevance level; -J judged documents only; -N N
+documents in the collection; -M N documents kept per topic; -Z FILE z-scores; -R qrels, qrels_jg (judgment
+groups), prefs or qrels_prefs (preferences); -T trec_results; -D N[.QID] (only topic QID; no debug output); -o
+(obsolete, no effect); -h help; -v version.  Exit status and stderr lines are trec_eval's, with graphsr's
+clearer line after them.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ USAGE = """Usage: graphsr trec_eval [-h] [-q] {-m measure}* trec_rel_file trec_t
    -h: help: every option, and the measures (with -m, theirs)
    -q: each topic's values too, before the summary
    -m: the measures to compute and print (a measure, measure.params, or a set:
-       official (the default), all_trec, set, qrels_jg)
+       official (the default), all_trec, set, qrels_jg, prefs, all_prefs)
 """
 
 
@@ -83,13 +84,11 @@ def main(argv: list[str]) -> int:
                 o.num_docs = _whole(value, "-N", "the number of documents in the collection", 0)
             elif flag == "-M":
                 o.max_docs = _whole(value, "-M", "the documents kept per topic", 0)
-            elif flag == "-R" and value in ("qrels", "qrels_jg"):
+            elif flag == "-R" and value in ("qrels", "qrels_jg", "prefs", "qrels_prefs"):
                 o.rel_format = value
             elif flag == "-R":
-                return _stop(f"-R {value}: graphsr reads TREC qrels (-R qrels) and qrels with judgment groups (-R "
-                             "qrels_jg); trec_eval's preference files (prefs, qrels_prefs) are not provided",
-                             [f"trec_eval: Illegal rel_format '{value}'"] if value not in
-                             ("prefs", "qrels_prefs") else [], 2)
+                return _stop(f"-R {value}: expected qrels, qrels_jg, prefs or qrels_prefs",
+                             [f"trec_eval: Illegal rel_format '{value}'"], 2)
             elif flag == "-T" and value != "trec_results":
                 return _stop(f"-T {value}: graphsr reads TREC results only (-T trec_results)",
                              [f"trec_eval: Illegal retrieval results format '{value}'"], 2)

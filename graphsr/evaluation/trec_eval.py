@@ -10,8 +10,8 @@ status, and what trec_eval had written by then is written.
 
 Differences, each documented in docs/trec_eval.md: garbage numbers are refused rather than read as 0; a
 topic whose every judgment is negative is scored as one with no judged document (trec_eval stops, or reads
-the previous topic's counts); trec_eval's preference files (``-R prefs``, ``qrels_prefs``) and ``-D`` debug
-output are not provided.
+the previous topic's counts); contradicting preferences stop with status 4 (trec_eval aborts); ``-D`` writes
+no debug output.
 """
 
 from __future__ import annotations
@@ -40,16 +40,17 @@ class TrecEvalOptions:
     measures: list[str] = field(default_factory=list)
     only_topic: bytes | None = None
     zscores: str | None = None
-    rel_format: str = "qrels"  # -R: qrels, or qrels_jg (judgment groups)
+    rel_format: str = "qrels"  # -R: qrels, qrels_jg (judgment groups), prefs or qrels_prefs (preferences)
 
 
 class TrecEvalStop(Exception):
     """Where trec_eval stops: ``trec_lines`` what it prints on stderr, ``code`` its exit status, ``message``
     graphsr's clearer line."""
 
-    def __init__(self, message: str, trec_lines: list[str], code: int):
+    def __init__(self, message: str, trec_lines: list[str], code: int, aborts: bool = False):
         super().__init__(message)
         self.message, self.trec_lines, self.code = message, trec_lines, code
+        self.aborts = aborts  # trec_eval aborts here: nothing it had buffered reaches its output
 
 
 def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO, warn=None) -> None:
@@ -60,7 +61,8 @@ def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO,
     TrecEvalStop
         Where trec_eval stops, after writing what it would have written.
     """
-    from ..io.trec_eval_input import TrecEvalInputError, read_trec_eval_qrels, read_trec_eval_run, read_zscores
+    from ..io.trec_eval_input import (TrecEvalInputError, read_trec_eval_prefs, read_trec_eval_qrels,
+                                      read_trec_eval_run, read_zscores)
     from ..measures.trec_eval.table import TrecMeasureError, parse_requests
 
     deferred = None
@@ -71,7 +73,10 @@ def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO,
             raise TrecEvalStop(exc.message, exc.trec_lines, exc.code) from None
         deferred, selected = exc, []
     try:
-        qrels = read_trec_eval_qrels(qrels_path, groups=options.rel_format == "qrels_jg")
+        if options.rel_format in ("prefs", "qrels_prefs"):
+            qrels = read_trec_eval_prefs(qrels_path, options.rel_format == "qrels_prefs")
+        else:
+            qrels = read_trec_eval_qrels(qrels_path, groups=options.rel_format == "qrels_jg")
         run = read_trec_eval_run(run_path)
         zscores = read_zscores(options.zscores) if options.zscores else None
     except TrecEvalInputError as exc:
@@ -85,44 +90,56 @@ def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO,
     sums = [0.0] * len(names)
     evaluated = 0
     z = b"Z" if zscores is not None else b""
-    for qid, docs in run.topics.items():
-        if options.only_topic is not None and qid != options.only_topic:
-            continue
-        judged = qrels.topics.get(qid)
-        if judged is None:
-            continue
-        _check_formats(selected, qrels.groups)
-        if qid in qrels.duplicates:  # trec_eval finds it scoring this topic (after the run's duplicates)
-            _rank(qid, docs, {}, options, selected, None)
-            name = qrels.duplicates[qid].decode(errors="replace")
-            raise TrecEvalStop(f"{qrels_path}: topic {qid.decode(errors='replace')}: document {name} is judged twice",
-                               [f"trec_eval.form_res_rels: duplicate docs {name}",
-                                f"trec_eval: Can't calculate measure '{_first(selected)}'"], 4)
-        if qrels.groups:
-            topics = {g: _rank(qid, docs, j, options, selected, None) for g, j in judged.items()}
-            topic = None
-        else:
-            topic = _rank(qid, docs, judged, options, selected, warn)
-        values = [v for s in selected for v in (_values(s, topic) if not s.measure.reads == "qrels_jg"
-                                                 else _over_groups(s, topics))]
-        if zscores is not None:
-            values = _to_zscores(zscores, qid, names, values)
-        lines = []
-        at = 0
-        for s in selected:
-            k = len(s.names)
-            if options.per_topic and s.measure.per_topic:
-                for name, v in zip(s.names, values[at:at + k]):
-                    if s.measure.shape == "relstring":
-                        lines.append(b"%-22s\t%s\t'%s'\n" % (name.encode(), qid, topic.relstring.encode()))
-                    else:
-                        lines.append(z + b"%-22s\t%s\t%s\n" % (name.encode(), qid,
-                                                              _number(v, s.measure.shape, bool(z))))
-            at += k
-        for i, v in enumerate(values):
-            sums[i] += v
-        out.write(b"".join(lines))
-        evaluated += 1
+    written: list = []  # (written at the end: trec_eval's output is buffered, and lost where it aborts)
+    try:
+        for qid, docs in run.topics.items():
+            if options.only_topic is not None and qid != options.only_topic:
+                continue
+            judged = qrels.topics.get(qid)
+            if judged is None:
+                continue
+            _check_formats(selected, "prefs" if qrels.prefs else "qrels_jg" if qrels.groups else "qrels")
+            if qrels.prefs:
+                values = [v for s in selected for v in _prefs_values(s, qid, docs, judged, options, selected)]
+            elif qid in qrels.duplicates:  # trec_eval finds it scoring this topic (after the run's duplicates)
+                _rank(qid, docs, {}, options, selected, None)
+                name = qrels.duplicates[qid].decode(errors="replace")
+                raise TrecEvalStop(f"{qrels_path}: topic {qid.decode(errors='replace')}: document {name} is judged twice",
+                                   [f"trec_eval.form_res_rels: duplicate docs {name}",
+                                    f"trec_eval: Can't calculate measure '{_first(selected)}'"], 4)
+            if qrels.prefs:
+                topic = None
+            elif qrels.groups:
+                topics = {g: _rank(qid, docs, j, options, selected, None) for g, j in judged.items()}
+                topic = None
+            else:
+                topic = _rank(qid, docs, judged, options, selected, warn)
+            if not qrels.prefs:
+                values = [v for s in selected for v in (_values(s, topic) if not s.measure.reads == "qrels_jg"
+                                                         else _over_groups(s, topics))]
+            if zscores is not None:
+                values = _to_zscores(zscores, qid, names, values)
+            lines = []
+            at = 0
+            for s in selected:
+                k = len(s.names)
+                if options.per_topic and s.measure.per_topic:
+                    for name, v in zip(s.names, values[at:at + k]):
+                        if s.measure.shape == "relstring":
+                            lines.append(b"%-22s\t%s\t'%s'\n" % (name.encode(), qid, topic.relstring.encode()))
+                        else:
+                            lines.append(z + b"%-22s\t%s\t%s\n" % (name.encode(), qid,
+                                                                  _number(v, s.measure.shape, bool(z))))
+                at += k
+            for i, v in enumerate(values):
+                sums[i] += v
+            written.append(b"".join(lines))
+            evaluated += 1
+    except TrecEvalStop as stop:
+        if not stop.aborts:
+            out.write(b"".join(written))
+        raise
+    out.write(b"".join(written))
     if not evaluated:
         raise TrecEvalStop("no topic of the run is in the qrels (trec_eval scores the topics both name)",
                            ["trec_eval: No queries with both results and relevance info"], 7)
@@ -187,16 +204,48 @@ def _first(selected) -> str:
     return next((s.measure.name for s in selected if s.measure.reads is not None), "runid")
 
 
-def _check_formats(selected, groups: bool) -> None:
+_FORMAT_LINES = {
+    "qrels": "trec_eval.form_res_qrels: rel_info format not qrels or results format not trec_results",
+    "qrels_jg": "trec_eval: rel_info format not qrels_jg or results format not trec_results",
+    "prefs": "trec_eval.form_prefs_info: prefs_info format not (prefs or qrels_prefs) or results format not "
+             "trec_results",
+}
+
+
+def _check_formats(selected, given: str) -> None:
     """Every measure reads the qrels format given (-R): trec_eval stops at the first that does not."""
     for s in selected:
-        if s.measure.reads is None or (s.measure.reads == "qrels_jg") == groups:
+        if s.measure.reads is None or s.measure.reads == given:
             continue
-        line = ("trec_eval: rel_info format not qrels_jg or results format not trec_results" if not groups else
-                "trec_eval.form_res_qrels: rel_info format not qrels or results format not trec_results")
-        raise TrecEvalStop(f"-m {s.measure.name} reads {'-R qrels_jg' if not groups else '-R qrels'} files; these "
-                           f"qrels are read as {'-R qrels_jg' if groups else '-R qrels'}",
-                           [line, f"trec_eval: Can't calculate measure '{s.measure.name}'"], 4)
+        raise TrecEvalStop(f"-m {s.measure.name} reads -R {s.measure.reads} files; these are read as -R {given} "
+                           f"(give -R {s.measure.reads})",
+                           [_FORMAT_LINES[s.measure.reads], f"trec_eval: Can't calculate measure '{s.measure.name}'"],
+                           4)
+
+
+def _prefs_values(s, qid: bytes, docs, lines, options, selected) -> list[float]:
+    """A measure's values from the topic's preference counts (counted once per topic)."""
+    from ..measures.trec_eval.prefs import PREFS_KERNELS, PrefsError, topic_prefs
+
+    if s.measure.reads is None:
+        return _values(s, None)
+    cache = _prefs_values.__dict__.setdefault("cache", {})
+    key = (id(docs), id(lines))
+    if key not in cache:
+        cache.clear()
+        try:
+            cache[key] = topic_prefs(docs, lines, options.max_docs)
+        except PrefsError as exc:
+            first = f"trec_eval: Can't calculate measure '{_first(selected)}'"
+            if "duplicate docs" in exc.trec_line:  # (trec_eval ends this message without a newline)
+                lines = [exc.trec_line + first]
+            elif "inconsistency" in exc.trec_line:  # (trec_eval aborts here, with status 134 and no output)
+                raise TrecEvalStop(f"topic {qid.decode(errors='replace')}: {exc.message}",
+                                   exc.trec_line.split("\n"), 4, aborts=True) from None
+            else:
+                lines = [exc.trec_line, first]
+            raise TrecEvalStop(f"topic {qid.decode(errors='replace')}: {exc.message}", lines, 4) from None
+    return PREFS_KERNELS[s.measure.name](cache[key])
 
 
 def _over_groups(s, topics: dict) -> list[float]:

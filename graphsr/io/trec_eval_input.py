@@ -22,8 +22,8 @@ import os
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["TrecEvalInputError", "TrecQrels", "TrecRun", "read_trec_eval_qrels", "read_trec_eval_run",
-           "read_zscores"]
+__all__ = ["TrecEvalInputError", "TrecQrels", "TrecRun", "read_trec_eval_qrels", "read_trec_eval_prefs",
+           "read_trec_eval_run", "read_zscores"]
 
 
 class TrecEvalInputError(Exception):
@@ -45,6 +45,8 @@ class TrecQrels:
     #: Per topic judging a document twice (without groups), that document (the first in byte order): trec_eval
     #: stops on it when it scores the topic, not before.
     duplicates: dict = field(default_factory=dict)
+    #: Preferences (``-R prefs``, ``qrels_prefs``): per topic, its ``(jg, jsg, level, docno)`` lines.
+    prefs: bool = False
 
 
 @dataclass
@@ -118,6 +120,31 @@ def read_trec_eval_qrels(path, groups: bool = False) -> TrecQrels:
     if groups:
         topics = {q: dict(sorted(g.items())) for q, g in topics.items()}
     return TrecQrels(dict(sorted(topics.items())), groups, duplicates)
+
+
+def read_trec_eval_prefs(path, qrels_form: bool = False) -> TrecQrels:
+    """Read preferences as trec_eval does: ``qid jg jsg docno level`` lines (``-R prefs``), or qrels lines
+    ``qid jg docno level`` read as one sub-group per group (``-R qrels_prefs``); levels are single precision.
+    ``topics[qid]``: the topic's ``(jg, jsg, level, docno)``."""
+    import numpy as np
+
+    what = "qrels_prefs" if qrels_form else "prefs"
+    reader = "get_qrels_prefs" if qrels_form else "get_prefs"
+    width = 4 if qrels_form else 5
+    topics: dict = {}
+    lines = _lines(path, what, f"{reader}: Cannot read {what} file")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    for number, line in enumerate(lines, 1):
+        f = line.split()
+        if len(f) != width or not _NUMBER.match(f[-1]):
+            layout = "topic group document level" if qrels_form else "topic group subgroup document level"
+            raise TrecEvalInputError(f"{path}:{number}: expected {width} fields '{layout}' with a number last",
+                                     [f"trec_eval.{reader}: Malformed line {number}",
+                                      f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
+        jsg = b"0" if qrels_form else f[2]
+        topics.setdefault(f[0], []).append((f[1], jsg, float(np.float32(float(f[-1]))), f[-2]))
+    return TrecQrels(dict(sorted(topics.items())), prefs=True)
 
 
 def read_trec_eval_run(path) -> TrecRun:

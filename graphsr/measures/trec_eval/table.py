@@ -81,6 +81,29 @@ MEASURES = {m.name: m for m in (
     TrecMeasure("set_map", "float", description="set precision times set recall"),
     TrecMeasure("set_F", "floats", (1.0,), description="F-measure of the set (parameter: beta)"),
     TrecMeasure("num_nonrel_judged_ret", "long", average="sum", description="judged non-relevant retrieved"),
+    TrecMeasure("prefs_num_prefs_poss", "long", average="sum", reads="prefs",
+                description="preferences possible (-R prefs, qrels_prefs)"),
+    TrecMeasure("prefs_num_prefs_ful", "long", average="sum", reads="prefs",
+                description="preferences fulfilled (both or one of the documents retrieved)"),
+    TrecMeasure("prefs_num_prefs_ful_ret", "long", average="sum", reads="prefs",
+                description="preferences fulfilled with both documents retrieved"),
+    TrecMeasure("prefs_simp", "float", reads="prefs", description="preferences fulfilled over possible"),
+    TrecMeasure("prefs_pair", "float", reads="prefs", description="over document pairs, the share of the groups' "
+                "preferences between them the ranking fulfils"),
+    TrecMeasure("prefs_avgjg", "float", reads="prefs", description="prefs_simp per judgment group, averaged"),
+    TrecMeasure("prefs_avgjg_Rnonrel", "float", reads="prefs",
+                description="prefs_avgjg with as many non-relevant documents as relevant ones"),
+    TrecMeasure("prefs_simp_ret", "float", reads="prefs", description="prefs_simp over retrieved pairs only"),
+    TrecMeasure("prefs_pair_ret", "float", reads="prefs", description="prefs_pair over retrieved pairs only"),
+    TrecMeasure("prefs_avgjg_ret", "float", reads="prefs", description="prefs_avgjg over retrieved pairs only"),
+    TrecMeasure("prefs_avgjg_Rnonrel_ret", "float", reads="prefs",
+                description="prefs_avgjg_Rnonrel over retrieved documents only"),
+    TrecMeasure("prefs_simp_imp", "float", reads="prefs", description="prefs_simp over pairs with a document "
+                "retrieved"),
+    TrecMeasure("prefs_pair_imp", "float", reads="prefs", description="prefs_pair over pairs with a document "
+                "retrieved"),
+    TrecMeasure("prefs_avgjg_imp", "float", reads="prefs", description="prefs_avgjg over pairs with a document "
+                "retrieved"),
     TrecMeasure("map_avgjg", "float", description="average precision, averaged over the judgment groups (-R qrels_jg)",
                 reads="qrels_jg"),
     TrecMeasure("P_avgjg", "cut_long", _CUTS, description="precision at cut-offs, averaged over the judgment groups "
@@ -98,6 +121,11 @@ SETS = {
     "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
             "set_relative_P", "set_map", "set_F"),
     "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
+    "all_prefs": ("runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
+                  "prefs_simp", "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret",
+                  "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp"),
+    "prefs": ("runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
+              "prefs_simp", "prefs_pair", "prefs_avgjg"),
     "all_trec": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
                  "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "utility",
                  "11pt_avg", "ndcg", "relative_P", "Rprec_mult", "success", "map_cut", "ndcg_cut", "ndcg_rel",
@@ -105,12 +133,8 @@ SETS = {
                  "num_nonrel_judged_ret"),
 }
 
-#: trec_eval's preference measures and sets, which read preference files (``-R prefs``, ``qrels_prefs``), a format
-#: graphsr does not read.
-UNSUPPORTED = ("prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair",
-               "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
-               "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp", "all_prefs",
-               "prefs")
+#: trec_eval's measures graphsr does not compute (none: every measure of trec_eval 9.0.8's list is computed).
+UNSUPPORTED: tuple = ()
 
 
 class TrecMeasureError(Exception):
