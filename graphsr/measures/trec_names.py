@@ -49,6 +49,7 @@ TREC_NAMES: dict[str, tuple] = {
     "set_map": ("SetAP", None, ()),
     "set_F": ("SetF", "beta", ()),
     "num_nonrel_judged_ret": ("NumNonRelJudgedRet", None, ()),
+    "yaap": ("YAAP", None, ()),
 }
 
 #: trec_eval's nicknames for sets of measures, in the order trec_eval prints them (less its runid, which graphsr

@@ -203,6 +203,14 @@ class _RnDCG(_Gained):
     KERNEL = "Rndcg"
 
 
+class _YAAP(_TrecFlat):
+    NAME = "YAAP"
+    DESCRIPTION = "yet another AP: log((1 + the AP sum) / (1 + R - the AP sum)) (trec_eval yaap)"
+    CUTOFF = "none"
+    BOUNDS = None
+    KERNEL = "yaap"
+
+
 class _NumNonRelJudgedRet(_TrecFlat):
     NAME = "NumNonRelJudgedRet"
     DESCRIPTION = "judged non-relevant items retrieved; all: sum (trec_eval num_nonrel_judged_ret)"
@@ -215,7 +223,7 @@ class _NumNonRelJudgedRet(_TrecFlat):
 
 #: The measure classes of this module.
 TREC_MORE = (_infAP, _SetP, _SetR, _SetF, _SetAP, _GMAP, _GMBpref, _RprecMult, _RelP, _IPrecAvg, _Utility, _binG,
-             _G, _nDCGRel, _RnDCG, _NumNonRelJudgedRet)
+             _G, _nDCGRel, _RnDCG, _YAAP, _NumNonRelJudgedRet)
 for _cls in TREC_MORE:
     register(_cls)
 
