@@ -14,10 +14,13 @@ Random draws come in fixed blocks of 1000 samples, block ``k`` from the
 ``k``-th child of ``numpy.random.SeedSequence(seed)``, so a seed gives the
 same p-values whatever the number of threads that draw the blocks.
 
-Corrections over the pairs of runs of each measure (the family ranx
-corrects over: a measure's letters do not change with the other measures
-compared beside it): ``holm`` (step-down, family-wise error) and ``bh``
-(Benjamini-Hochberg, false discovery rate), as adjusted p-values.
+Corrections over the pairs of runs of each measure (so that a measure's
+letters do not change with the other measures compared beside it): ``holm``
+(step-down, family-wise error) and ``bh`` (Benjamini-Hochberg, false
+discovery rate), as adjusted p-values; ``tukey`` (the randomised Tukey HSD,
+:mod:`graphsr.analysis.intervals`) controls the family of a measure's pairs
+itself.  Each pair also gets its difference of means, confidence interval,
+effect size and wins/ties/losses.
 
 >>> holm([0.01, 0.04, 0.03, 0.005]).round(3).tolist()
 [0.03, 0.06, 0.06, 0.02]
@@ -37,7 +40,7 @@ from ..errors import GraphsrInputError
 
 __all__ = ["TESTS", "CORRECTIONS", "paired_test", "holm", "bh", "adjust", "Comparison", "compare_runs", "run_letter"]
 
-TESTS = ("t", "randomization", "bootstrap")
+TESTS = ("t", "randomization", "bootstrap", "tukey")
 CORRECTIONS = ("holm", "bh", "none")
 _BLOCK = 1000
 
@@ -71,7 +74,7 @@ def _resampled_means(d: np.ndarray, kind: str, samples: int, seed: int, threads:
 def paired_test(a, b, test: str = "t", samples: int = 10000, seed: int = 0, threads: int = 1) -> float:
     """Two-sided p-value that paired per-topic scores ``a`` and ``b`` differ in mean."""
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if test not in TESTS:
+    if test not in TESTS or test == "tukey":
         raise GraphsrInputError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
     if len(a) != len(b) or len(a) < 2:
         raise GraphsrInputError(f"a paired test needs at least 2 topics scored for both runs, got {len(a)}")
@@ -149,7 +152,8 @@ class Comparison:
         return sorted(out)
 
     def table(self, fmt: str = "text", digits: int = 4) -> str:
-        """runs x measures, each mean followed by the letters of the runs it beats significantly (as ranx)."""
+        """runs x measures, each mean followed by the letters of the runs it beats significantly (the layout ranx's
+        report tables use)."""
         letters = [run_letter(k) for k in range(len(self.runs))]
         header = ["#", "run", *self.measures]
         rows = []
@@ -196,7 +200,49 @@ def _family_note(test: str, correction: str, pairs, alpha: float) -> str:
     per = pairs.groupby("measure").size() if len(pairs) else []
     counts = sorted(set(int(n) for n in per))
     n = "/".join(map(str, counts)) if counts else "0"
+    if test == "tukey":
+        return f"randomised Tukey HSD over the {n} pairs of each measure (it controls their family), alpha {alpha:g}"
     return f"{test} test, {correction} correction over the {n} pairs of each measure, alpha {alpha:g}"
+
+
+def _effects(a: np.ndarray, b: np.ndarray, test: str, confidence: float, interval: str, samples: int, seed: int,
+             threads: int) -> dict:
+    """The difference of means of one pair, its interval, effect size and wins/ties/losses."""
+    from .intervals import bootstrap_interval, effect_size, t_interval, wins_ties_losses
+
+    d = a - b
+    if test == "bootstrap":
+        low, high = bootstrap_interval(d, confidence, interval, samples, seed, threads)
+        method = f"bootstrap {interval}"
+    else:
+        low, high = t_interval(d, confidence)
+        method = "t"
+    w, t, losses = wins_ties_losses(a, b)
+    return {"diff": float(d.mean()), "ci_low": low, "ci_high": high, "ci_method": method,
+            "effect_size": effect_size(d), "wins": w, "ties": t, "losses": losses}
+
+
+def _tukey_rows(measure: str, table, runs: list[str], confidence: float, samples: int, seed: int,
+                threads: int) -> list[dict]:
+    """Every pair of ``runs`` under Tukey's HSD on the topics they all share."""
+    from .intervals import tukey_anova, tukey_randomized, wins_ties_losses
+
+    common = table[runs].dropna()
+    if len(common) < 2:
+        raise GraphsrInputError(f"{measure}: Tukey's HSD compares runs on the topics they all share; these runs "
+                                f"share {len(common)}")
+    x = common.to_numpy()
+    p = tukey_randomized(x, samples, seed, threads)
+    hsd = tukey_anova(x, confidence)
+    rows = []
+    for i, j in itertools.combinations(range(len(runs)), 2):
+        w, t, losses = wins_ties_losses(x[:, i], x[:, j])
+        rows.append({"measure": measure, "run_a": runs[i], "run_b": runs[j], "topics": len(x),
+                     "mean_a": x[:, i].mean(), "mean_b": x[:, j].mean(), "diff": float(x[:, i].mean() - x[:, j].mean()),
+                     "ci_low": float(hsd["low"][i, j]), "ci_high": float(hsd["high"][i, j]),
+                     "ci_method": "Tukey HSD (two-way ANOVA)", "effect_size": float(hsd["effect"][i, j]),
+                     "wins": w, "ties": t, "losses": losses, "p": float(p[i, j]), "p_anova": float(hsd["p"][i, j])})
+    return rows
 
 
 def run_letter(k: int) -> str:
@@ -209,37 +255,71 @@ def run_letter(k: int) -> str:
     return s
 
 
+#: The columns of :attr:`Comparison.pairs`.
+PAIR_COLUMNS = ["measure", "run_a", "run_b", "topics", "mean_a", "mean_b", "diff", "ci_low", "ci_high", "ci_method",
+                "effect_size", "wins", "ties", "losses", "p", "p_anova"]
+
+
 def compare_runs(scores, measures: list[str] | None = None, runs: list[str] | None = None, test: str = "t",
                  correction: str = "holm", alpha: float = 0.05, samples: int = 10000, seed: int = 0,
-                 threads: int = 1, progress: bool = False) -> Comparison:
-    """Test every pair of runs under every measure of a :class:`~graphsr.analysis.scores.ScoreTable`, on the
-    topics both runs have, and correct over each measure's pairs."""
+                 threads: int = 1, progress: bool = False, confidence: float = 0.95, interval: str = "bca",
+                 baseline: str | None = None) -> Comparison:
+    """Test every pair of runs under every measure of a :class:`~graphsr.analysis.scores.ScoreTable` (with a
+    ``baseline``, every run against it), on the topics both runs have, and correct over each measure's pairs.
+
+    Each pair also gets the difference of its means, its confidence interval at ``confidence`` (the t interval
+    for ``t`` and ``randomization``; the bootstrap ``interval``, ``bca`` or ``percentile``, for ``bootstrap``),
+    the effect size d_z and its wins/ties/losses (:mod:`graphsr.analysis.intervals`).  ``tukey``: the randomised
+    Tukey HSD over the runs of a measure, on the topics they all share, with the two-way ANOVA's HSD beside it
+    (``p_anova``, its simultaneous interval, its effect size); it controls the family itself, so no correction is
+    applied on top."""
     import pandas as pd
+
+    from .intervals import INTERVALS
 
     measures = measures or scores.measures
     runs = runs or scores.runs
     if len(runs) < 2:
         raise GraphsrInputError("comparing runs needs at least two runs")
+    if test not in TESTS:
+        raise GraphsrInputError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
+    if interval not in INTERVALS[1:]:
+        raise GraphsrInputError(f"the bootstrap interval is percentile or bca, got {interval!r}")
+    if baseline is not None and baseline not in runs:
+        raise GraphsrInputError(f"--baseline {baseline}: not among the runs compared ({', '.join(runs)})")
+    if baseline is not None and test == "tukey":
+        raise GraphsrInputError("Tukey's HSD compares every pair of runs; it takes no baseline")
     from ..io.progress import progress_bar
 
+    couples = [(r, baseline) for r in runs if r != baseline] if baseline is not None else \
+        list(itertools.combinations(runs, 2))
     rows = []
-    bar = progress_bar(len(measures) * len(runs) * (len(runs) - 1) // 2, "pairs tested", progress, "pair")
+    bar = progress_bar(len(measures) * len(couples), "pairs tested", progress, "pair")
     for m in measures:
         table = scores.per_topic(m, runs)
-        for a, b in itertools.combinations(runs, 2):
+        if test == "tukey":
+            rows += _tukey_rows(m, table, runs, confidence, samples, seed, threads)
+            bar.update(len(couples))
+            continue
+        for a, b in couples:
             bar.update(1)
             both = table[[a, b]].dropna()
             if len(both) < 2:  # runs of different topic sets (e.g. different collections): not compared
                 continue
-            p = paired_test(both[a].to_numpy(), both[b].to_numpy(), test, samples, seed, threads)
-            rows.append({"measure": m, "run_a": a, "run_b": b, "topics": len(both), "mean_a": both[a].mean(),
-                         "mean_b": both[b].mean(), "p": p})
+            xa, xb = both[a].to_numpy(), both[b].to_numpy()
+            p = paired_test(xa, xb, test, samples, seed, threads)
+            rows.append({"measure": m, "run_a": a, "run_b": b, "topics": len(both), "mean_a": xa.mean(),
+                         "mean_b": xb.mean(), **_effects(xa, xb, test, confidence, interval, samples, seed,
+                                                         threads), "p": p, "p_anova": np.nan})
     bar.close()
-    pairs = pd.DataFrame(rows, columns=["measure", "run_a", "run_b", "topics", "mean_a", "mean_b", "p"])
-    # the correction's family: the pairs of one measure (as ranx corrects), so that a measure's letters do not
-    # depend on which other measures are compared beside it
+    pairs = pd.DataFrame(rows, columns=PAIR_COLUMNS)
+    # the correction's family: the pairs of one measure, so that a measure's letters do not depend on which
+    # other measures are compared beside it (Tukey's HSD controls the family itself)
+    family = "none" if test == "tukey" else correction
     pairs["p_adjusted"] = pairs.groupby("measure", sort=False)["p"].transform(
-        lambda p: adjust(p.to_numpy(), correction)) if len(pairs) else []
+        lambda p: adjust(p.to_numpy(), family)) if len(pairs) else []
     pairs["significant"] = pairs["p_adjusted"] < alpha
+    if test == "tukey":
+        correction = "none (Tukey's HSD controls the family)"
     means = pd.DataFrame({m: scores.means(m).reindex(runs) for m in measures})
     return Comparison(list(runs), list(measures), means, pairs, test, correction, alpha)

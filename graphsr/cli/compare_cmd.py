@@ -1,6 +1,7 @@
-"""Compare runs for significance: every pair of runs under every measure of a score table, with a correction
-over each measure's pairs (as ranx), as a table of means marked with the runs each beats significantly (text, Markdown, LaTeX),
-or every pair's p-values (csv)."""
+"""Compare runs for significance: every pair of runs (or every run against a baseline) under every measure of a
+score table, with a correction over each measure's pairs or Tukey's HSD, as a table of means marked with the runs
+each beats significantly (text, Markdown, LaTeX), or every pair's difference, confidence interval, effect size,
+wins/ties/losses and p-values (csv, json)."""
 
 from __future__ import annotations
 
@@ -16,18 +17,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="measure to compare on (repeatable; default: every measure of the table)")
     p.add_argument("--run", action="append", dest="runs", metavar="RUN",
                    help="run to compare (repeatable; default: every run)")
-    p.add_argument("--test", choices=["t", "randomization", "bootstrap"], default="t",
-                   help="paired t-test (default), paired randomization test or paired bootstrap test")
+    p.add_argument("--test", choices=["t", "randomization", "bootstrap", "tukey"], default="t",
+                   help="paired t-test (default), paired randomization test, paired bootstrap test, or the "
+                        "randomised Tukey HSD over all runs (with the two-way ANOVA's HSD beside it)")
     p.add_argument("--correction", choices=["holm", "bh", "none"], default="holm",
-                   help="multiple-comparison correction over each measure's pairs of runs, as ranx (default: holm)")
+                   help="multiple-comparison correction over each measure's pairs of runs (default: holm; Tukey's "
+                        "HSD needs none)")
+    p.add_argument("--baseline", metavar="RUN", help="compare every run with this one only")
+    p.add_argument("--confidence", type=number(float, "(0, 1)"), default=0.95,
+                   help="confidence of the intervals of the differences, in (0, 1) (default: 0.95): t intervals, "
+                        "bootstrap intervals with --test bootstrap, Tukey's simultaneous intervals with --test tukey")
+    p.add_argument("--interval", choices=["bca", "percentile"], default="bca",
+                   help="the bootstrap interval with --test bootstrap (default: bca)")
     p.add_argument("--alpha", type=number(float, "(0, 1)"), default=0.05,
                    help="significance level in (0, 1) (default: 0.05)")
     p.add_argument("--samples", type=positive_int, default=10000,
                    help="randomization/bootstrap samples (default: 10000)")
     p.add_argument("--seed", type=number(int, SEED), default=0, help="random seed (the same p-values for any --threads)")
     p.add_argument("--threads", type=positive_int, default=1, help="threads drawing the samples (default: 1)")
-    p.add_argument("--format", choices=["text", "markdown", "latex", "csv"], default="text",
-                   help="text (default), markdown or latex table of means with significance letters; csv: every pair")
+    p.add_argument("--format", choices=["text", "markdown", "latex", "csv", "json"], default="text",
+                   help="text (default), markdown or latex table of means with significance letters; csv or json: "
+                        "every pair with every column")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,9 +46,20 @@ def run(args: argparse.Namespace) -> int:
 
     scores = ScoreTable.read(args.scores)
     comparison = compare_runs(scores, args.measures, args.runs, args.test, args.correction, args.alpha,
-                              args.samples, args.seed, args.threads, progress_default())
+                              args.samples, args.seed, args.threads, progress_default(), args.confidence,
+                              args.interval, args.baseline)
     if args.format == "csv":
         comparison.pairs.to_csv(sys.stdout, index=False)
+    elif args.format == "json":
+        import json
+        import math
+
+        def plain(v):  # numbers as Python numbers at full precision; NaN (not computed) as null
+            v = v.item() if hasattr(v, "item") else v
+            return None if isinstance(v, float) and math.isnan(v) else v
+
+        records = [{k: plain(v) for k, v in row.items()} for row in comparison.pairs.to_dict(orient="records")]
+        sys.stdout.write(json.dumps(records, indent=1) + "\n")
     else:
         sys.stdout.write(comparison.table(args.format))
     return 0

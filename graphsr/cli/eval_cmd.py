@@ -51,6 +51,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "with a counted warning")
     p.add_argument("--format", choices=["trec", "csv", "json", "table"], default="trec",
                    help="output format (default: trec)")
+    p.add_argument("--ci", choices=["t", "percentile", "bca"], default=None,
+                   help="print each run's mean with its confidence interval over the topics: the t interval, or "
+                        "the bootstrap percentile or BCa interval (10,000 resamples, seed 0)")
+    p.add_argument("--confidence", type=number(float, "(0, 1)"), default=0.95,
+                   help="confidence of --ci, in (0, 1) (default: 0.95)")
     p.add_argument("--save", metavar="FILE",
                    help="also write every per-topic score to FILE (.parquet or .csv), a score table for "
                         "'graphsr compare', 'graphsr agree' and 'graphsr report'")
@@ -130,6 +135,22 @@ def _element_requests(args: argparse.Namespace, kind: str):
     return requests
 
 
+def _intervals(results, method: str, confidence: float) -> dict:
+    """``--ci``: each run's interval of each measure averaged over topics (measures summed or geometrically
+    averaged over topics, and runs of fewer than 2 topics, get none)."""
+    from ..analysis.intervals import bootstrap_interval, t_interval
+
+    out = {}
+    for r in results.runs:
+        for m in results.measures:
+            values = r.values[m]
+            if m.AGGREGATE != "mean" or len(values) < 2 or m in r.overall:
+                continue
+            out[r.name, m] = t_interval(values, confidence) if method == "t" else \
+                bootstrap_interval(values, confidence, method, 10000, 0)
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     """Read the assessments (format detected once), choose the measures from the options, score every run
     through :func:`graphsr.evaluation.files.evaluate_files`, print what it returns."""
@@ -158,6 +179,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"graphsr: error: {exc}", file=sys.stderr)
     if not done.results.runs:
         return 2
+    if args.ci:
+        done.results.intervals = _intervals(done.results, args.ci, args.confidence)
     if passage:
         from .eval_passages import write_passages
 

@@ -66,6 +66,9 @@ class Results:
     model: str = ""
     requests: list | None = None
     errors: list = field(default_factory=list)  # runs that could not be scored (``evaluate(keep_going=True)``)
+    #: Confidence intervals of the runs' means, ``{(run name, measure): (low, high)}``, which the formats then
+    #: print beside each ``all`` value (``graphsr eval --ci``).
+    intervals: dict = field(default_factory=dict)
 
     @property
     def labels(self) -> list[tuple[str, Measure]]:
@@ -109,6 +112,10 @@ class Results:
                         out.append(f"{label}\t{t}\t{_text(m, r.values[m][k], digits)}")
             for label, m in labels:
                 out.append(f"{label}\tall\t{_text(m, r.mean(m), digits)}")
+                ci = self.intervals.get((r.name, m))
+                if ci is not None:  # the interval's ends, as two more rows of the measure
+                    out.append(f"{label}\tci_low\t{ci[0]:.{digits}f}")
+                    out.append(f"{label}\tci_high\t{ci[1]:.{digits}f}")
         return "\n".join(out) + "\n" if out else ""
 
     def records(self, include_all: bool = True) -> list[tuple[str, str, str, float]]:
@@ -125,17 +132,32 @@ class Results:
     def to_csv(self, include_all: bool = True) -> str:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
-        w.writerow(["run", "measure", "topic", "value"])
+        w.writerow(["run", "measure", "topic", "value"] + (["ci_low", "ci_high"] if self.intervals else []))
         for run, m, t, v in self.records(include_all):
-            w.writerow([run, m, t, repr(v)])
+            extra = []
+            if self.intervals:
+                ci = self._interval(run, m) if t == "all" else None
+                extra = [repr(ci[0]), repr(ci[1])] if ci is not None else ["", ""]
+            w.writerow([run, m, t, repr(v)] + extra)
         return buf.getvalue()
+
+    def _interval(self, run: str, label: str):
+        """The interval of run ``run``'s mean of the measure reported as ``label``, if computed."""
+        measure = dict(self.labels).get(label)
+        return self.intervals.get((run, measure))
 
     def to_json(self, include_all: bool = True) -> str:
         """The records as standard JSON: values at full precision, an undefined value (NaN) as null."""
         import json
 
-        return json.dumps([{"run": run, "measure": m, "topic": t, "value": None if v != v else v}
-                           for run, m, t, v in self.records(include_all)], indent=1) + "\n"
+        out = []
+        for run, m, t, v in self.records(include_all):
+            rec = {"run": run, "measure": m, "topic": t, "value": None if v != v else v}
+            ci = self._interval(run, m) if t == "all" and self.intervals else None
+            if ci is not None:
+                rec["ci_low"], rec["ci_high"] = ci
+            out.append(rec)
+        return json.dumps(out, indent=1) + "\n"
 
     def table(self, per_topic: bool = False) -> str:
         """A readable table: one row per run (its ``all`` values), one column per measure; with
@@ -145,7 +167,13 @@ class Results:
         tw = max([len("topic")] + [len(t) for r in self.runs for t in r.topics]) if per_topic else 0
         labels = self.labels
         cols = [label for label, _ in labels]
-        cw = [max(8, len(c)) for c in cols]
+
+        def mean_text(r, m) -> str:
+            ci = self.intervals.get((r.name, m))
+            text = _text(m, r.mean(m), 4)
+            return f"{text} [{ci[0]:.4f}, {ci[1]:.4f}]" if ci is not None else text
+        alls = {(r.name, label): mean_text(r, m) for r in self.runs for label, m in labels}
+        cw = [max([8, len(c)] + [len(alls[r.name, c]) for r in self.runs]) for c in cols]
 
         def row(run: str, topic: str | None, values) -> str:
             head = [f"{run:<{width}}"] + ([f"{topic:<{tw}}"] if per_topic else [])
@@ -153,7 +181,7 @@ class Results:
 
         lines = [row("run", "topic", cols)]
         for r in self.runs:
-            lines.append(row(r.name, "all", [_text(m, r.mean(m), 4) for _, m in labels]))
+            lines.append(row(r.name, "all", [alls[r.name, label] for label, _ in labels]))
             if per_topic:
                 for k, t in enumerate(r.topics):
                     lines.append(row(r.name, t, [_text(m, r.values[m][k], 4) for _, m in labels]))
