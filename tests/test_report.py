@@ -54,7 +54,9 @@ def test_the_report_has_every_part(scores, tmp_path):
     html = path.read_text()
     assert html.count('<img class="plot"') == len(ids) and "http" not in html.replace("http-equiv", "")
     assert sorted(p.name for p in (tmp_path / "figs").iterdir()) == sorted(f"{i}.svg" for i in ids)
-    assert 'id="table-means"' in html and 'id="table-significance"' in html
+    assert 'id="table-means"' in html and 'id="table-significance-0"' in html and 'id="table-pairs-0"' in html
+    assert 'id="table-runs"' in html and 'id="contents"' in html
+    assert all(f'href="#{i}"' in html for i in ids)  # the table of contents names every figure
 
 
 @pytest.mark.slow
@@ -72,14 +74,14 @@ def assert_renders(path, tmp_path) -> None:
     body = re.search(r"<body[^>]*>", dom).group(0)
     attrs = dict(re.findall(r'data-([a-z-]+)="(\d+)"', body))
     assert int(attrs["figures"]) >= 6 and attrs["figures-rendered"] == attrs["figures"], body
-    assert attrs["tables-rendered"] == attrs["tables"] == "2", body
+    assert attrs["tables-rendered"] == attrs["tables"] and int(attrs["tables"]) >= 4, body
     shot = tmp_path / "shot.png"
-    subprocess.run([CHROMIUM, *FLAGS, "--window-size=1200,2400", f"--screenshot={shot}", url], capture_output=True,
-                   timeout=120, check=True)
+    subprocess.run([CHROMIUM, *FLAGS, "--window-size=1200,6000", f"--screenshot={shot}", url], capture_output=True,
+                   timeout=120, check=True)  # (tall enough to reach the figures below the contents and tables)
     import matplotlib.image
 
     pixels = matplotlib.image.imread(shot)[..., :3]
-    assert pixels.shape[:2] == (2400, 1200)
+    assert pixels.shape[:2] == (6000, 1200)
     coloured = np.abs(pixels - pixels.mean(axis=2, keepdims=True)).sum(axis=2) > 0.2  # not grey: plot colours
     assert coloured.mean() > 0.01
 
@@ -123,3 +125,30 @@ def test_the_eval_plot_shows_the_tasks_own_measure(tmp_path, capsys):
     svg = out.read_text()
     assert "Generalized precision (ric), mean over 46 topics" in svg
     assert f"ric11 (MAgP {float(printed[0].split(chr(9))[2]):.4f}, 46 topics)" in svg  # not MAiP; the run named by its run id
+
+
+def test_the_report_shows_the_numbers_compare_gives(scores):
+    """One key for the whole page, the aggregates with their t intervals, and per set of runs sharing topics the
+    pairs table with compare's own numbers (difference, interval, effect size, wins/ties/losses, Holm p)."""
+    from graphsr.analysis.intervals import t_interval
+    from graphsr.analysis.report import topic_groups
+    from graphsr.analysis.significance import compare_runs
+
+    report = build_report(scores, formats=("png",), max_measures=3)
+    tables = {t.id: t for t in report.tables + report.details}
+    assert list(tables)[:2] == ["runs", "means"] and [r[1].text for r in tables["runs"].rows] == scores.runs
+    groups = [g for g in topic_groups(scores) if len(g) >= 2]
+    assert groups and all(f"pairs-{k}" in tables and f"significance-{k}" in tables for k in range(len(groups)))
+    api = compare_runs(scores, scores.measures[:3], groups[0], test="t", correction="holm").pairs
+    rows = tables["pairs-0"].rows
+    assert len(rows) == len(api)
+    for row, (_, want) in zip(rows, api.iterrows()):
+        assert row[2].sort == pytest.approx(want["diff"], abs=1e-12)
+        assert row[3].sort == pytest.approx(want["ci_low"], abs=1e-12)
+        assert row[4].sort == pytest.approx(want["effect_size"], abs=1e-12)
+        assert row[5].text == f"{want['wins']}/{want['ties']}/{want['losses']}"
+        assert row[6].sort == pytest.approx(want["p_adjusted"], abs=1e-12)
+    m = scores.measures[0]
+    values = scores.per_topic(m, [scores.runs[0]])[scores.runs[0]].dropna().to_numpy()
+    low, high = t_interval(values)
+    assert f"[{low:.3f}, {high:.3f}]" in tables["means"].rows[0][1].text

@@ -14,9 +14,10 @@ import numpy as np
 
 from .scores import curve_families, cutoff_families
 
-__all__ = ["means_figure", "per_topic_figure", "cutoff_figure", "curve_figure", "agreement_figure",
-           "agreement_matrix_figure", "figure_bytes", "cutoff_families", "curve_families", "summary_figure",
-           "esr_curve_figure", "rank_change_figure", "coverage_figure"]
+__all__ = ["means_figure", "family_means_figure", "per_topic_figure", "cutoff_figure", "curve_figure",
+           "agreement_figure", "agreement_matrix_figure", "figure_bytes", "cutoff_families", "curve_families",
+           "summary_figure", "esr_curve_figure", "rank_change_figure", "coverage_figure", "fixed_labels",
+           "measure_families"]
 
 
 
@@ -42,16 +43,37 @@ def _short(run: str) -> str:
 MAX_LABEL = 18
 
 
+#: Labels every figure uses while set (:func:`fixed_labels`): one key for a whole report.
+_FIXED: list = []
+
+
+class fixed_labels:
+    """``with fixed_labels(labels):`` every figure drawn inside labels the runs as ``labels`` (run -> label)
+    and writes no key under itself (the page that shows the figures names the runs once)."""
+
+    def __init__(self, labels: dict):
+        self.labels = labels
+
+    def __enter__(self):
+        _FIXED.append(self.labels)
+        return self
+
+    def __exit__(self, *exc):
+        _FIXED.pop()
+
+
 def run_labels(runs) -> tuple[dict, str | None]:
     """Each run's label in a figure (its name, a run file's without directories and suffix) and the key under
     the figure: when a name is longer than :data:`MAX_LABEL`, the runs are labelled R1, R2, ... and the key
-    names them.
+    names them (inside :class:`fixed_labels`, its labels and no key).
 
     >>> run_labels(["bm25", "dir/lm.run"])
     ({'bm25': 'bm25', 'dir/lm.run': 'lm'}, None)
     >>> run_labels(["bm25", "a-very-long-run-identifier-2010"])[1]
     'R1 = bm25; R2 = a-very-long-run-identifier-2010'
     """
+    if _FIXED:
+        return {r: _FIXED[-1].get(r, _short(str(r))) for r in runs}, None
     short = {r: _short(str(r)) for r in runs}
     if max(map(len, short.values()), default=0) <= MAX_LABEL:
         return short, None
@@ -92,6 +114,52 @@ def means_figure(scores, measure: str):
     ax.set_xlabel(measure)
     ax.set_title(f"{measure}, {_topics_note(scores, measure)}", fontsize=10)
     _finish(fig, key)
+    return fig
+
+
+def measure_families(measures) -> dict[str, list[str]]:
+    """Measures grouped by the name before their cut-off or parameters (``SRP@5``, ``SRP@10`` -> ``SRP``), in
+    order of first appearance.
+
+    >>> measure_families(["SRP@5", "P@10", "SRP@10", "MAiP(task=thorough)", "iP[0.00](task=thorough)"])
+    {'SRP': ['SRP@5', 'SRP@10'], 'P': ['P@10'], 'MAiP': ['MAiP(task=thorough)'], 'iP': ['iP[0.00](task=thorough)']}
+    """
+    import re
+
+    out: dict[str, list[str]] = {}
+    for m in measures:
+        out.setdefault(re.match(r"[^@(\[]*", m).group(0) or m, []).append(m)
+    return out
+
+
+def family_means_figure(scores, measures: list[str], confidence: float = 0.95):
+    """Each run's aggregate of each of ``measures`` (one family), with the t interval of the mean over the
+    topics as an error bar; runs in the table's order, as every figure of a report orders them."""
+    from .intervals import t_interval
+
+    plt = _plt()
+    runs = scores.runs
+    labels, key = run_labels(runs)
+    measures = measures[:8]
+    fig, ax = plt.subplots(figsize=(8, 1.2 + 0.3 * len(runs) * len(measures) ** 0.5))
+    height = 0.8 / len(measures)
+    y = np.arange(len(runs))[::-1]
+    for k, m in enumerate(measures):
+        table = scores.per_topic(m, runs)
+        means = np.array([table[r].mean() for r in runs], dtype=float)
+        low, high = [], []
+        for r, mean in zip(runs, means):
+            v = table[r].dropna().to_numpy(dtype=float)
+            lo, hi = t_interval(v, confidence) if len(v) >= 2 and np.ptp(v) > 0 else (mean, mean)
+            low.append(mean - lo)
+            high.append(hi - mean)
+        ax.barh(y + 0.4 - (k + 0.5) * height, means, height, xerr=[low, high], capsize=2, label=m,
+                error_kw={"elinewidth": 0.8})
+    ax.set_yticks(y, [labels[r] for r in runs], fontsize=8)
+    ax.set_xlabel(" / ".join(measures) if len(measures) <= 3 else f"{len(measures)} measures")
+    ax.set_title(f"{', '.join(measures[:3])}{', ...' if len(measures) > 3 else ''}: each run's aggregate with its "
+                 f"{confidence:.0%} t interval over the topics", fontsize=9)
+    _finish(fig, key, legend=ax if len(measures) > 1 else None)
     return fig
 
 

@@ -3,29 +3,36 @@
 ``graphsr report scores.parquet -o report.html`` writes it (and, on request,
 every figure as a PNG, SVG or PDF file beside it).  The page holds:
 
-* the runs' aggregates for every measure (sortable);
-* the significance comparison (paired t-test, Holm over each measure's pairs,
-  as ``graphsr compare``; letters mark the runs each run beats);
-* Kendall's tau-b between the system rankings of every pair of measures;
-* figures: each measure's aggregates and per-topic values, measures across
-  their cut-offs, precision-recall curves where ``iP[x]`` levels are
-  present, a rank-agreement scatter and the agreement heat map.
+* a table of contents, and the runs' key (one for the whole page);
+* the runs' aggregates for every measure with their confidence intervals
+  (sortable);
+* for each set of runs that share topics, the significance comparison
+  (paired t-test, Holm over each measure's pairs, as ``graphsr compare``;
+  letters mark the runs each run beats) and every pair's difference,
+  interval, effect size and wins/ties/losses;
+* figures: per measure family, the runs' aggregates with their intervals and
+  the first measure per topic; measures across their cut-offs,
+  precision-recall curves where ``iP[x]`` levels are present, a
+  rank-agreement scatter and the agreement heat map.
 """
 
 from __future__ import annotations
 
 import base64
+import itertools
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from ..errors import GraphsrInputError
 from ..io.atomic import atomic_write, output_directory
 from .figures import (agreement_figure, agreement_matrix_figure, curve_families, curve_figure, cutoff_families,
-                      cutoff_figure, esr_curve_figure, figure_bytes, means_figure, per_topic_figure,
-                      rank_change_figure, summary_figure)
+                      cutoff_figure, esr_curve_figure, family_means_figure, figure_bytes, fixed_labels,
+                      measure_families, per_topic_figure, rank_change_figure, run_labels, summary_figure)
 
-__all__ = ["Report", "build_report", "write_report"]
+__all__ = ["Report", "build_report", "write_report", "topic_groups"]
 
 
 @dataclass
@@ -56,14 +63,16 @@ class Report:
     topics: int
     tables: list = field(default_factory=list)
     figures: list = field(default_factory=list)
+    details: list = field(default_factory=list)  # tables after the figures: significance and pairs
 
 
 def _figures(scores, max_measures: int):
     measures = scores.measures[:max_measures]
     out = []
-    for k, m in enumerate(measures):
-        out.append((f"means-{k}", f"{m}: each run's aggregate", lambda m=m: means_figure(scores, m)))
-        out.append((f"topics-{k}", f"{m} per topic and run", lambda m=m: per_topic_figure(scores, m)))
+    for k, (name, members) in enumerate(measure_families(measures).items()):  # one pair of figures per family
+        out.append((f"means-{k}", f"{name}: each run's aggregate, with its confidence interval",
+                    lambda ms=members: family_means_figure(scores, ms)))
+        out.append((f"topics-{k}", f"{members[0]} per topic and run", lambda m=members[0]: per_topic_figure(scores, m)))
     for k, base in enumerate(cutoff_families(scores)):
         out.append((f"cutoff-{k}", f"{base}@k across cut-offs", lambda b=base: cutoff_figure(scores, b)))
     for k, name in enumerate(curve_families(scores)):
@@ -83,12 +92,39 @@ def _figures(scores, max_measures: int):
     return out
 
 
+def topic_groups(scores) -> list[list[str]]:
+    """The runs in sets that share topics: two runs that have at least two topics in common are in one set (runs
+    of different collections, scored on different topics, are compared apart), each set in the table's order."""
+    frame = scores.frame[scores.frame["topic"] != "all"]
+    topics = {r: set(frame.loc[frame["run"] == r, "topic"]) for r in scores.runs}
+    parent = {r: r for r in scores.runs}
+
+    def root(r):
+        while parent[r] != r:
+            parent[r] = parent[parent[r]]
+            r = parent[r]
+        return r
+    for a, b in itertools.combinations(scores.runs, 2):
+        if len(topics[a] & topics[b]) >= 2:
+            parent[root(a)] = root(b)
+    groups: dict = {}
+    for r in scores.runs:
+        groups.setdefault(root(r), []).append(r)
+    return list(groups.values())
+
+
 def build_report(scores, title: str = "graphsr report", source: str = "", max_measures: int = 40,
-                 progress: bool = False, formats: tuple[str, ...] = ("png",), summary=None) -> Report:
+                 progress: bool = False, formats: tuple[str, ...] = ("png",), summary=None,
+                 confidence: float = 0.95) -> Report:
     """Tables and figures (rendered in ``formats``; PNG is what the page embeds) of a
     :class:`~graphsr.analysis.scores.ScoreTable`; ``summary``: ``(Summary, pi, model name)`` adds the summary
-    graph with pi on its nodes."""
+    graph with pi on its nodes.
+
+    One key names the runs for the whole page (their names when they fit a figure, else R1, R2, ... in the
+    table's order), in the first table.  Each set of runs that share topics gets its significance table and its
+    table of pairs (difference, confidence interval, effect size, wins/ties/losses, adjusted p-value)."""
     from ..io.progress import progress_bar
+    from .intervals import t_interval
     from .significance import compare_runs, run_letter
 
     if scores.frame.empty:
@@ -96,23 +132,56 @@ def build_report(scores, title: str = "graphsr report", source: str = "", max_me
     runs, measures = scores.runs, scores.measures
     topics = scores.frame.loc[scores.frame["topic"] != "all", "topic"].nunique()
     report = Report(title, source, runs, measures, topics)
+    labels, key = run_labels(runs)
+    frame = scores.frame[scores.frame["topic"] != "all"]
+    report.tables.append(_Table("runs", "Runs", ["key", "run", "topics"],
+                                [[_Cell(labels[r], k), _Cell(r, r), _Cell(str(frame.loc[frame["run"] == r,
+                                                                                         "topic"].nunique()), 0)]
+                                 for k, r in enumerate(runs)], left=2,
+                                note="every figure and table names the runs by these keys"))
     means = scores.means()
+
+    def mean_cell(r, m):
+        v = float(means.loc[r, m])
+        values = scores.per_topic(m, [r])[r].dropna().to_numpy(dtype=float)
+        if len(values) >= 2 and np.ptp(values) > 0:
+            lo, hi = t_interval(values, confidence)
+            return _Cell(f"{v:.4f} [{lo:.3f}, {hi:.3f}]", v)
+        return _Cell(f"{v:.4f}", v)
     report.tables.append(_Table("means", "Aggregates", ["run", *measures],
-                                [[_Cell(r, r)] + [_Cell(f"{means.loc[r, m]:.4f}", float(means.loc[r, m]))
-                                                  for m in measures] for r in runs]))
-    if len(runs) >= 2:
-        c = compare_runs(scores, measures[:max_measures], test="t", correction="holm")
-        letters = [run_letter(k) for k in range(len(runs))]
+                                [[_Cell(labels[r], r)] + [mean_cell(r, m) for m in measures] for r in runs],
+                                note=f"each run's mean over its topics, with the {confidence:.0%} t interval"))
+    groups = [g for g in topic_groups(scores) if len(g) >= 2]
+    for gk, group in enumerate(groups):
+        c = compare_runs(scores, measures[:max_measures], group, test="t", correction="holm",
+                         confidence=confidence)
+        suffix = f" (runs {', '.join(labels[r] for r in group)})" if len(groups) > 1 else ""
+        letters = [run_letter(k) for k in range(len(group))]
         rows = []
-        for k, r in enumerate(runs):
-            row = [_Cell(letters[k], k), _Cell(r, r)]
+        for k, r in enumerate(group):
+            row = [_Cell(letters[k], k), _Cell(labels[r], r)]
             for m in c.measures:
                 v = float(c.means.loc[r, m])
                 row.append(_Cell(f"{v:.4f}", v, "".join(letters[j] for j in c.wins(m, r))))
             rows.append(row)
-        report.tables.append(_Table("significance", "Significance", ["#", "run", *c.measures], rows, left=2,
-                                    note=f"{c.family_note()} (on the topics both runs have); a letter marks a run "
-                                         "beaten significantly"))
+        report.details.append(_Table(f"significance-{gk}", "Significance" + suffix, ["#", "run", *c.measures], rows,
+                                    left=2, note=f"{c.family_note()} (on the topics both runs have); a letter marks "
+                                                 "a run beaten significantly"))
+        pairs = []
+        for _, p in c.pairs.iterrows():
+            pairs.append([_Cell(p["measure"], p["measure"]), _Cell(f"{labels[p['run_a']]} - {labels[p['run_b']]}",
+                                                                   p["run_a"]),
+                          _Cell(f"{p['diff']:+.4f}", p["diff"]),
+                          _Cell(f"[{p['ci_low']:+.4f}, {p['ci_high']:+.4f}]", p["ci_low"]),
+                          _Cell(f"{p['effect_size']:+.2f}", p["effect_size"]),
+                          _Cell(f"{p['wins']}/{p['ties']}/{p['losses']}", p["wins"] - p["losses"]),
+                          _Cell(f"{p['p_adjusted']:.4f}", p["p_adjusted"])])
+        report.details.append(_Table(f"pairs-{gk}", "Pairs" + suffix,
+                                    ["measure", "pair", "difference", f"{confidence:.0%} interval", "effect (d_z)",
+                                     "wins/ties/losses", "p (Holm)"], pairs, left=2,
+                                    note="difference of means over the topics both runs have, its t interval, "
+                                         "Cohen's d_z, the topics where the first run scores above/equal to/below "
+                                         "the second"))
     specs = _figures(scores, max_measures)
     if summary is not None:  # (Summary, pi, model name)
         s, pi, name = summary
@@ -123,12 +192,13 @@ def build_report(scores, title: str = "graphsr report", source: str = "", max_me
     for fmt in formats:
         if fmt not in ("png", "svg", "pdf"):
             raise GraphsrInputError(f"figures are png, svg or pdf, got {fmt!r}")
-    for fid, caption, draw in specs:
-        fig = draw()
-        bar.update(1)
-        if fig is not None:
-            report.figures.append((fid, caption, {fmt: figure_bytes(fig, fmt, close=fmt == formats[-1])
-                                                  for fmt in formats}))
+    with fixed_labels(labels):
+        for fid, caption, draw in specs:
+            fig = draw()
+            bar.update(1)
+            if fig is not None:
+                report.figures.append((fid, caption, {fmt: figure_bytes(fig, fmt, close=fmt == formats[-1])
+                                                      for fmt in formats}))
     bar.close()
     return report
 
@@ -157,7 +227,8 @@ def write_report(report: Report, path: str | os.PathLike, figures_dir: str | os.
                              autoescape=jinja2.select_autoescape(["html"]))
     html = env.get_template("report.html").render(title=report.title, source=report.source, runs=report.runs,
                                                   measures=report.measures, topics=report.topics,
-                                                  tables=report.tables, figures=rendered, version=__version__)
+                                                  tables=report.tables, details=report.details, figures=rendered,
+                                                  version=__version__)
     with atomic_write(path, "the report") as fh:
         fh.write(html)
     return path

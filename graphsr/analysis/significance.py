@@ -151,6 +151,26 @@ class Comparison:
                 out.append(self.runs.index(r["run_a"]))
         return sorted(out)
 
+    def pairs_table(self, digits: int = 4) -> str:
+        """Every pair as a readable text table: the difference of means, its interval, the effect size,
+        wins/ties/losses and the p-values."""
+        anova = self.test == "tukey"
+        head = ["measure", "run a", "run b", "diff", f"interval ({self.pairs['ci_method'].iloc[0]})"
+                if len(self.pairs) else "interval", "effect", "W/T/L", "p", "p adjusted"] + \
+            (["p (ANOVA HSD)"] if anova else [])
+        rows = [[r["measure"], r["run_a"], r["run_b"], f"{r['diff']:+.{digits}f}",
+                 f"[{r['ci_low']:+.{digits}f}, {r['ci_high']:+.{digits}f}]", f"{r['effect_size']:+.2f}",
+                 f"{r['wins']}/{r['ties']}/{r['losses']}", f"{r['p']:.{digits}f}", f"{r['p_adjusted']:.{digits}f}"
+                 + (" *" if r["significant"] else "")] + ([f"{r['p_anova']:.{digits}f}"] if anova else [])
+                for _, r in self.pairs.iterrows()]
+        widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
+        left = 3  # measure and runs left-aligned, numbers right-aligned
+        lines = ["  ".join(h.ljust(w) if k < left else h.rjust(w) for k, (h, w) in enumerate(zip(head, widths)))
+                 .rstrip()]
+        lines += ["  ".join(c.ljust(w) if k < left else c.rjust(w) for k, (c, w) in enumerate(zip(row, widths)))
+                  .rstrip() for row in rows]
+        return "\n".join(lines) + f"\n{self.family_note()}; * significant\n"
+
     def table(self, fmt: str = "text", digits: int = 4) -> str:
         """runs x measures, each mean followed by the letters of the runs it beats significantly (the layout ranx's
         report tables use)."""

@@ -35,9 +35,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="randomization/bootstrap samples (default: 10000)")
     p.add_argument("--seed", type=number(int, SEED), default=0, help="random seed (the same p-values for any --threads)")
     p.add_argument("--threads", type=positive_int, default=1, help="threads drawing the samples (default: 1)")
-    p.add_argument("--format", choices=["text", "markdown", "latex", "csv", "json"], default="text",
-                   help="text (default), markdown or latex table of means with significance letters; csv or json: "
-                        "every pair with every column")
+    p.add_argument("--format", choices=["text", "markdown", "latex", "pairs", "csv", "json"], default="text",
+                   help="text (default), markdown or latex table of means with significance letters; pairs: every "
+                        "pair's difference, interval, effect size, wins/ties/losses and p-values, as text; csv or "
+                        "json: every pair with every column")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,7 +49,9 @@ def run(args: argparse.Namespace) -> int:
     comparison = compare_runs(scores, args.measures, args.runs, args.test, args.correction, args.alpha,
                               args.samples, args.seed, args.threads, progress_default(), args.confidence,
                               args.interval, args.baseline)
-    if args.format == "csv":
+    if args.format == "pairs":
+        sys.stdout.write(comparison.pairs_table())
+    elif args.format == "csv":
         comparison.pairs.to_csv(sys.stdout, index=False)
     elif args.format == "json":
         import json
