@@ -144,8 +144,8 @@ def _intervals(results, method: str, confidence: float) -> dict:
     for r in results.runs:
         for m in results.measures:
             values = r.values[m]
-            if m.AGGREGATE != "mean" or len(values) < 2 or m in r.overall:
-                continue
+            if m.AGGREGATE != "mean" or len(values) < 2 or abs(r.mean(m) - float(values.mean())) > 1e-9:
+                continue  # (an interval of the mean over topics: for the values reported as that mean only)
             out[r.name, m] = t_interval(values, confidence) if method == "t" else \
                 bootstrap_interval(values, confidence, method, 10000, 0)
     return out
@@ -157,6 +157,9 @@ def run(args: argparse.Namespace) -> int:
     from ..evaluation.files import evaluate_files, read_assessments
     from ..core.kinds import PASSAGES
 
+    if args.ci and getattr(args, "report", None):  # (before any work)
+        raise GraphsrInputError("--ci prints intervals in graphsr's formats (--format trec, csv, json, table); "
+                                "--report official prints the official tool's own lines only")
     qrels = read_assessments(args.qrels)
     passage = qrels.kind == PASSAGES
     table = None
