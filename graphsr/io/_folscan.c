@@ -993,6 +993,22 @@ static PyObject *scan_element_qrels(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* the code of document name `key` (a str, its hash cached in it) in the names dict `dict`, added if new; -1 with
+   an exception on failure.  For names that come as str objects (a dict's keys), the dict itself is the fastest
+   index: one probe with the cached hash, where the C index would hash the bytes again (and, for the mostly new
+   names of a run of a large collection, add each to both). */
+static int64_t dict_code(PyObject *dict, PyObject *key) {
+    PyObject *found = PyDict_GetItemWithError(dict, key); /* borrowed */
+    if (found != NULL) return PyLong_AsLongLong(found);
+    if (PyErr_Occurred()) return -1;
+    Py_ssize_t c = PyDict_Size(dict);
+    PyObject *v = PyLong_FromSsize_t(c);
+    if (v == NULL) return -1;
+    int bad = PyDict_SetItem(dict, key, v) < 0;
+    Py_DECREF(v);
+    return bad ? -1 : (int64_t)c;
+}
+
 static PyObject *scan_dict(PyObject *self, PyObject *args) {
     PyObject *data, *topics, *docs;
     if (!PyArg_ParseTuple(args, "O!O!O!", &PyDict_Type, &data, &PyDict_Type, &topics, &PyDict_Type, &docs))
@@ -1007,8 +1023,8 @@ static PyObject *scan_dict(PyObject *self, PyObject *args) {
     double *val = malloc((size_t)(n ? n : 1) * sizeof(double));
     PyObject *empty = PyList_New(0), *result = NULL;
     int failed = tc == NULL || dc == NULL || val == NULL || empty == NULL, fallback = 0;
-    Index *tix = failed ? NULL : index_of(0, topics), *dix = tix == NULL ? NULL : index_of(1, docs);
-    if (!failed && dix == NULL) {
+    Index *tix = failed ? NULL : index_of(0, topics);
+    if (!failed && tix == NULL) {
         if (PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) { /* a vocabulary name with no UTF-8 form */
             PyErr_Clear();
             fallback = 1;
@@ -1050,11 +1066,7 @@ static PyObject *scan_dict(PyObject *self, PyObject *args) {
                 fallback = 1;
                 break;
             }
-            int64_t c = index_code_of(dix, d);
-            if (c == -3) {
-                fallback = 1;
-                break;
-            }
+            int64_t c = dict_code(docs, d);
             if (c < 0) {
                 failed = 1;
                 break;
