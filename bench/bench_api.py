@@ -86,11 +86,15 @@ def timed_cli(cmd: list[str]) -> tuple[float, dict]:
     return seconds, values
 
 
-def write_data(folder: Path, topics: int, depth: int, seed: int = 0) -> tuple[Path, Path]:
+def write_data(folder: Path, topics: int, depth: int, seed: int = 0, names: str = "shared") -> tuple[Path, Path]:
+    """``names``: ``shared`` -- every topic's documents from one vocabulary of 50,000 names; ``distinct`` -- each
+    topic's from names of its own (``WSJ007-00042``), as real TREC runs retrieve mostly different documents per
+    topic from a large collection (200 topics: 600,000 names)."""
     rng = np.random.default_rng(seed)
-    docs = np.array([f"d{i:06d}" for i in range(50_000)])
+    shared = np.array([f"d{i:06d}" for i in range(50_000)])
     q, r = [], []
     for t in range(topics):
+        docs = shared if names == "shared" else np.array([f"WSJ{t:03d}-{i:05d}" for i in range(3000)])
         judged = rng.choice(docs, size=300, replace=False)
         rel = rng.integers(0, 4, size=300) * (rng.random(300) < 0.3)
         q.append(pd.DataFrame({"query_id": str(t), "doc_id": judged, "relevance": rel}))
@@ -192,11 +196,13 @@ def main() -> None:
     ap.add_argument("--depth", type=int, default=1000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json")
+    ap.add_argument("--names", choices=["shared", "distinct"], default="shared",
+                    help="documents named from one vocabulary for all topics, or each topic's own (default shared)")
     ap.add_argument("--big", type=int, default=2000, metavar="TOPICS",
                     help="also time TOPICS x 1000 lines on the command line, with peak memory (0: skip)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        qp, rp = write_data(Path(tmp), args.topics, args.depth)
+        qp, rp = write_data(Path(tmp), args.topics, args.depth, names=args.names)
         times = {"graphsr": [], "ir_measures": [], "SRP@10 inside ir_measures": []}
         for _ in range(args.repeat):  # interleaved, so drift hits both alike
             for name, code in (("graphsr", GRAPHSR % MEASURES), ("ir_measures", IR_MEASURES % MEASURES),

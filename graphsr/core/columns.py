@@ -333,8 +333,7 @@ def _rank_lines(topic: np.ndarray, score: np.ndarray, doc: np.ndarray, run: Docu
     np.not_equal(ordered[1:], ordered[:-1], out=distinct[1:])
     del ordered
     levels = int(np.count_nonzero(distinct))
-    names = max(len(run.doc_names), 1)
-    if (int(topic.max()) + 1) * levels * names >= 1 << 62:  # too many to pack: sort key by key
+    if (int(topic.max()) + 1) * levels >= 1 << 62:  # too many to pack: sort key by key
         return np.lexsort((-run.doc_order[doc], -score, topic))
     rank = np.cumsum(distinct, dtype=np.int64 if n >= 1 << 31 else np.int32)  # 1 .. levels, ascending scores
     del distinct
@@ -353,6 +352,9 @@ def _rank_lines(topic: np.ndarray, score: np.ndarray, doc: np.ndarray, run: Docu
     if broken is not None:
         return broken
     del order
+    names = max(len(run.doc_names), 1)
+    if (int(topic.max()) + 1) * levels * names >= 1 << 62:  # too many to pack with the names: key by key
+        return np.lexsort((-run.doc_order[doc], -score, topic))
     key *= names
     part = run.doc_order.take(doc)
     np.subtract(names - 1, part, out=part)
@@ -363,16 +365,16 @@ def _rank_lines(topic: np.ndarray, score: np.ndarray, doc: np.ndarray, run: Docu
 
 def _break_ties(key: np.ndarray, order: np.ndarray, doc: np.ndarray, run: DocumentColumns) -> np.ndarray | None:
     """``order`` (lines sorted by ``key``) with each run of equal keys put in document name descending order,
-    comparing the names of the tied lines only (a run of real scores ties a few lines a topic: ordering the
-    names of every document of a large collection for them costs more than the rest of the ranking); None when
-    most lines tie (then ordering every name at once is cheaper)."""
+    comparing the names of the tied lines only, when few lines tie (real scores tie a few lines a topic: ordering
+    the names of every document of a large collection for them costs more than the rest of the ranking); None
+    when many do (then ordering every name at once, in bulk, is cheaper)."""
     sk = key[order]
     same = sk[1:] == sk[:-1]
     tied = np.zeros(len(order), dtype=bool)
     tied[1:] |= same
     tied[:-1] |= same
     pos = np.flatnonzero(tied)
-    if len(pos) > len(order) // 4:
+    if len(pos) > len(order) // 8:
         return None
     lines = order[pos]
     group = np.cumsum(np.r_[True, sk[pos][1:] != sk[pos][:-1]])
