@@ -15,11 +15,16 @@ constraints keep unique, so they store everything once.
 from __future__ import annotations
 
 import os
+import random
+import time
 from typing import Any
 
 from .base import GraphStore, _writes
 
 __all__ = ["BoltStore"]
+
+#: Times a write refused by a uniqueness constraint is run again (see :meth:`BoltStore._execute`).
+CONSTRAINT_RETRIES = 8
 
 
 def split_userinfo(url: str) -> tuple[str, str | None, str | None]:
@@ -83,8 +88,21 @@ class BoltStore(GraphStore):
 
         # a managed write transaction: the driver retries it on a transient failure (a deadlock between two
         # loads MERGEing the same nodes), which is safe because every write graphsr sends is idempotent
-        with self._driver.session(database=self.database) as session:
-            return session.execute_write(work)
+        from neo4j.exceptions import ConstraintError
+
+        for attempt in range(CONSTRAINT_RETRIES + 1):
+            try:
+                with self._driver.session(database=self.database) as session:
+                    return session.execute_write(work)
+            except ConstraintError:
+                # Neo4j's MERGE on a uniquely constrained property locks it, so two loads never collide;
+                # ArcadeDB's does not: of two transactions creating one id at once, the later fails its
+                # uniqueness check.  Every write here is an idempotent MERGE, so it is run again, and then
+                # finds the node the other made.  A real violation fails every attempt and is reported.
+                if attempt == CONSTRAINT_RETRIES:
+                    raise
+                time.sleep(random.uniform(0.5, 1.5) * 0.05 * 2 ** attempt)
+        raise AssertionError("unreachable")
 
     def _execute_schema(self, text: str, params: dict[str, Any]) -> list[dict]:
         with self._driver.session(database=self.database) as session:  # one auto-commit transaction
