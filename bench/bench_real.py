@@ -1,14 +1,18 @@
-"""Benchmark: the whole pipeline on a real XML collection of about 270 MB, as a user runs it.
+"""Benchmark: the whole pipeline on a real XML collection, as a user runs it.
 
-The collection is built once from Debian documentation packages (GNOME's
-Mallard help pages in every language they ship, and the Unicode CLDR locale
-data): ``apt-get download`` fetches the packages into a cache outside the
-repository (``~/.cache/graphsr-bench/real`` by default), and their ``*.page``
-and ``*.xml`` files that are well-formed XML (a few dozen example fragments
-are not) are written, as they come, into one plain tar archive
-(each member named by its path in the package, ``/`` as ``.``, so every
-document id is unique).  Where ``apt-get`` is missing or the packages cannot
-be fetched the bench says so and stops (exit 0).
+Two real collections of different shapes, each built once into a cache outside the repository
+(``~/.cache/graphsr-bench/real`` by default) as one plain tar archive whose members are named by their path in
+the package, ``/`` as ``.`` (every document id unique); files that are not well-formed XML are left out:
+
+``--collection help`` (default, about 270 MB, 3.5 million elements)
+    Debian documentation packages: GNOME's Mallard help pages in every language they ship, and the Unicode
+    CLDR locale data (``apt-get download``): tens of thousands of mid-sized documents.
+``--collection music-svg`` (about 6.2 million elements)
+    music21's corpus of MusicXML scores (the ``music21`` wheel from the Python package index; ``.mxl`` scores
+    unzipped) -- 654 big documents of ~8,000 elements -- and the SVG files of Debian's ``openclipart-svg`` and
+    ``papirus-icon-theme`` -- 65,000 tiny ones of 6-80 elements, in the SVG namespace.
+
+Where the packages cannot be fetched the bench says so and stops (exit 0).
 
 Then, each step a whole command (start-up included), timed with the peak
 resident memory of the command and of the local store's server: every
@@ -21,7 +25,7 @@ runs (50 topics x 1,000 element results over real element paths of 600
 documents, assessments on 20 of them per topic) with the SR, ESR, PRUM, XCG,
 official INEX and flat families.
 
-    python bench/bench_real.py [--cache DIR] [--routes 100000] [--json FILE]
+    python bench/bench_real.py [--collection help|music-svg] [--cache DIR] [--routes 100000] [--json FILE]
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ HERE = Path(__file__).resolve().parent
 PACKAGES = ["gnome-user-docs", "gnome-devel-docs", "evolution-common", "gnome-system-monitor", "gnome-calculator",
             "unicode-cldr-core"]
 SUFFIXES = (".page", ".xml")
+SVG_PACKAGES = ["openclipart-svg", "papirus-icon-theme"]
 
 
 def deb_data(path: Path):
@@ -68,48 +73,124 @@ def member_name(path: str) -> str:
     return name if name.endswith(".xml") else name + ".xml"
 
 
-def real_collection(cache: Path) -> Path | None:
-    """The cached collection archive, built from the packages the first time (None when they cannot be had)."""
-    target = cache / "real.tar"
-    if target.exists():
-        return target
-    if shutil.which("apt-get") is None:
-        print("bench_real: skipped -- apt-get is not available to fetch the packages "
-              f"({', '.join(PACKAGES)})")
-        return None
+def debian_packages(cache: Path, packages: list[str]) -> list[Path] | None:
+    """The packages' ``.deb`` files, fetched into ``cache/debs`` the first time (None when they cannot be had)."""
     debs = cache / "debs"
-    debs.mkdir(parents=True, exist_ok=True)
-    got = subprocess.run(["apt-get", "download", *PACKAGES], cwd=debs, capture_output=True, text=True)
     files = sorted(debs.glob("*.deb"))
-    if got.returncode != 0 or len(files) < len(PACKAGES):
+    if len(files) >= len(packages):
+        return files
+    if shutil.which("apt-get") is None:
+        print(f"bench_real: skipped -- apt-get is not available to fetch the packages ({', '.join(packages)})")
+        return None
+    debs.mkdir(parents=True, exist_ok=True)
+    got = subprocess.run(["apt-get", "download", *packages], cwd=debs, capture_output=True, text=True)
+    files = sorted(debs.glob("*.deb"))
+    if got.returncode != 0 or len(files) < len(packages):
         print("bench_real: skipped -- cannot fetch the packages (offline?): "
               + " ".join((got.stderr or got.stdout).split())[:300])
         return None
-    part = target.with_suffix(".part")
+    return files
+
+
+def deb_members(files: list[Path], suffixes: tuple[str, ...]):
+    """(path, mtime, bytes) of the regular files of the packages whose names end in one of ``suffixes``."""
+    for deb in files:
+        with tarfile.open(fileobj=deb_data(deb), mode="r:*") as data:
+            for m in data:
+                if m.isfile() and m.name.endswith(suffixes):
+                    yield m.name, m.mtime, data.extractfile(m).read()
+
+
+def music21_scores(cache: Path):
+    """(path, mtime, bytes) of the MusicXML scores of music21's corpus (the wheel fetched with pip the first time;
+    an ``.mxl`` score is a zip archive: its root file, named by its ``META-INF/container.xml``)."""
+    import zipfile
+
+    wheels = cache / "wheels"
+    found = sorted(wheels.glob("music21-*.whl"))
+    if not found:
+        got = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "-d", str(wheels), "music21"],
+                             capture_output=True, text=True)
+        found = sorted(wheels.glob("music21-*.whl"))
+        if got.returncode != 0 or not found:
+            print("bench_real: skipped -- cannot fetch music21 (offline?): " + " ".join(got.stderr.split())[:300])
+            return None
+
+    def scores():
+        from lxml import etree
+
+        with zipfile.ZipFile(found[-1]) as wheel:
+            for info in wheel.infolist():
+                name = info.filename
+                if "/corpus/" not in name:
+                    continue
+                mtime = int(time.mktime(info.date_time + (0, 0, -1)))
+                if name.endswith((".xml", ".musicxml")):
+                    yield name, mtime, wheel.read(info)
+                elif name.endswith(".mxl"):
+                    import io as _io
+
+                    with zipfile.ZipFile(_io.BytesIO(wheel.read(info))) as mxl:
+                        container = etree.fromstring(mxl.read("META-INF/container.xml"))
+                        root = container.find(".//{*}rootfile").get("full-path")
+                        yield name, mtime, mxl.read(root)  # named ...mxl.xml: a corpus may hold both
+
+    return scores()
+
+
+def write_archive(target: Path, members) -> Path:
+    """The members as one plain tar archive (well-formed XML only), written whole or not at all."""
     from lxml import etree
 
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True, load_dtd=False)
+    part = target.with_suffix(".part")
     count = size = skipped = 0
+    names = set()
     with tarfile.open(part, "w", format=tarfile.GNU_FORMAT) as out:
-        for deb in files:
-            with tarfile.open(fileobj=deb_data(deb), mode="r:*") as data:
-                for m in data:
-                    if not (m.isfile() and m.name.endswith(SUFFIXES)):
-                        continue
-                    body = data.extractfile(m).read()
-                    try:
-                        etree.fromstring(body, parser)
-                    except etree.XMLSyntaxError:  # e.g. example fragments with an unbound prefix
-                        skipped += 1
-                        continue
-                    info = tarfile.TarInfo(member_name(m.name))
-                    info.size, info.mtime = m.size, m.mtime
-                    out.addfile(info, io.BytesIO(body))
-                    count, size = count + 1, size + m.size
+        for path, mtime, body in members:
+            try:
+                etree.fromstring(body, parser)
+            except etree.XMLSyntaxError:  # e.g. example fragments with an unbound prefix
+                skipped += 1
+                continue
+            info = tarfile.TarInfo(member_name(path))
+            if info.name in names:
+                raise SystemExit(f"bench_real: two members named {info.name}")
+            names.add(info.name)
+            info.size, info.mtime = len(body), mtime
+            out.addfile(info, io.BytesIO(body))
+            count, size = count + 1, size + len(body)
     part.rename(target)
     print(f"bench_real: built {target}: {count:,} documents, {size / 1e6:.1f} MB of XML "
           f"({skipped} file(s) that are not well-formed XML left out)")
     return target
+
+
+def help_collection(cache: Path) -> Path | None:
+    """GNOME help pages and CLDR data (the cached archive, built from the packages the first time)."""
+    target = cache / "real.tar"
+    if target.exists():
+        return target
+    files = debian_packages(cache, PACKAGES)
+    return None if files is None else write_archive(target, deb_members(files, SUFFIXES))
+
+
+def music_svg_collection(cache: Path) -> Path | None:
+    """music21's MusicXML scores and the SVG files of two Debian packages (the cached archive, built the first
+    time)."""
+    target = cache / "music-svg.tar"
+    if target.exists():
+        return target
+    scores = music21_scores(cache / "music-svg")
+    files = debian_packages(cache / "music-svg", SVG_PACKAGES)
+    if scores is None or files is None:
+        return None
+    import itertools
+
+    return write_archive(target, itertools.chain(scores, deb_members(files, (".svg",))))
+
+
+COLLECTIONS = {"help": help_collection, "music-svg": music_svg_collection}
 
 
 def write_inputs(folder: Path, collection: Path, seed: int = 11) -> tuple[Path, list[Path]]:
@@ -149,6 +230,15 @@ class Server:
     def __init__(self, store: Path):
         self.pidfile = store / "graphsr.pid"
 
+    def cpu_seconds(self) -> float | None:
+        """User + system CPU seconds the server has used so far."""
+        try:
+            pid = int(self.pidfile.read_text())
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, ValueError):
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def memory_mb(self) -> tuple[float, float] | None:
         try:
             pid = int(self.pidfile.read_text())
@@ -174,14 +264,57 @@ def run(cmd: list[str], env: dict, out: Path) -> tuple[float, float, str]:
         return seconds, usage.ru_maxrss / 1024, stdout.read(1 << 20)
 
 
+def split_archive(collection: Path, folder: Path, parts: int = 2, every: int = 1) -> list[Path]:
+    """The archive's members, one in ``every``, dealt in turn into ``parts`` archives of their own."""
+    outs = [tarfile.open(folder / f"part{i + 1}.tar", "w", format=tarfile.GNU_FORMAT) for i in range(parts)]
+    with tarfile.open(collection) as whole:
+        for k, m in enumerate(m for m in whole if m.isfile()):
+            if k % every == 0:
+                outs[(k // every) % parts].addfile(m, whole.extractfile(m))
+    for out in outs:
+        out.close()
+    return [folder / f"part{i + 1}.tar" for i in range(parts)]
+
+
+def bolt_load(every: int, collection: Path, tmp: Path, step, load_rate) -> None:
+    """Every ``every``-th document loaded over Bolt into an ArcadeDB server started for it (127.0.0.1)."""
+    try:
+        import arcadedb_embedded  # noqa: F401
+    except ImportError:
+        print("bench_real: ArcadeDB step skipped -- arcadedb-embedded is not installed")
+        return
+    (sample,) = split_archive(collection, tmp, parts=1, every=every)
+    password = "bench-password"
+    proc = subprocess.Popen([sys.executable, str(HERE.parent / "tests" / "bolt" / "arcadedb_server.py"),
+                             str(tmp / "arcadedb"), password, "7200"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        if not line.startswith("READY"):
+            raise SystemExit(f"bench_real: ArcadeDB did not start: {line!r}")
+        url = f"bolt://127.0.0.1:{line.split()[1]}"
+        benv = {**os.environ, "GRAPHSR_NEO4J_USER": "root", "GRAPHSR_NEO4J_PASSWORD": password,
+                "GRAPHSR_NEO4J_DATABASE": "graphsr"}
+        step(f"ArcadeDB (Bolt): store load, every {every}th document", [
+            "store", "load", str(sample), "--store", url, "--name", "sample", "--elements", "all"], load_rate, benv)
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=120)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--collection", choices=sorted(COLLECTIONS), default="help")
     ap.add_argument("--cache", type=Path, default=Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
                     / "graphsr-bench" / "real")
     ap.add_argument("--routes", type=int, default=100_000)
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--halves", action="store_true",
+                    help="also load the collection as two halves, one after the other, into a fresh store")
+    ap.add_argument("--bolt-every", type=int, default=0, metavar="K",
+                    help="also load every K-th document into an ArcadeDB server over Bolt (needs arcadedb-embedded)")
     a = ap.parse_args()
-    collection = real_collection(a.cache)
+    collection = COLLECTIONS[a.collection](a.cache)
     if collection is None:
         return
     graphsr = str(Path(sys.executable).parent / "graphsr")
@@ -195,17 +328,21 @@ def main() -> None:
         qrels, runs = write_inputs(tmp, collection)
         coll = str(collection)
 
-        def step(name: str, cmd: list[str], rate=None) -> str:
+        def step(name: str, cmd: list[str], rate=None, env=env, server=server) -> str:
+            cpu = server.cpu_seconds()
             seconds, peak, stdout = run([graphsr, *cmd], env, tmp / "stdout.txt")
             memory = server.memory_mb()
+            cpu_after = server.cpu_seconds()
             row = {"step": name, "seconds": round(seconds, 2), "peak_mb": round(peak),
                    "server_mb": round(memory[0]) if memory else None,
                    "server_peak_mb": round(memory[1]) if memory else None,
+                   "server_cpu": round(cpu_after - cpu, 2) if cpu is not None and cpu_after is not None else None,
                    "rate": rate(seconds, stdout) if rate else ""}
             rows.append(row)
             print(f"{name:<44} {seconds:8.2f} s {peak:7.0f} MB  server "
-                  + (f"{memory[0]:6.0f} MB (peak {memory[1]:.0f})" if memory else "     -") + f"  {row['rate']}",
-                  flush=True)
+                  + (f"{memory[0]:6.0f} MB (peak {memory[1]:.0f})" if memory else "     -")
+                  + (f" {row['server_cpu']:7.2f} s CPU" if row["server_cpu"] is not None else "")
+                  + f"  {row['rate']}", flush=True)
             return stdout
 
         def per_mb(seconds, _):
@@ -276,14 +413,35 @@ def main() -> None:
         }
         for name, args in evals.items():
             step(f"eval {name}", ["eval", str(qrels), *map(str, runs), *args])
+        def dropped(seconds, stdout):
+            m = re.search(r"\((\d+) nodes\)", stdout)
+            return f"{int(m[1]):,} nodes, {int(m[1]) / seconds / 1e3:.0f}k/s" if m else ""
+
+        step("store drop (the collection)", ["store", "drop", "real"], dropped)
         step("store stop", ["store", "stop"])
+        if a.halves:
+            # the same collection as two halves (every other document), loaded one after the other into a
+            # fresh store: a load's cost adds up if the two cost what the whole did
+            halves = split_archive(collection, tmp)
+            hstore = tmp / "halves-store"
+            henv = {**os.environ, "GRAPHSR_STORE": f"local:{hstore}"}
+            hserver = Server(hstore)
+            step("store start (halves: empty store)", ["store", "start"], env=henv, server=hserver)
+            for i, half in enumerate(halves, start=1):
+                step(f"store load half {i} --elements all", ["store", "load", str(half), "--name", f"half{i}",
+                                                             "--elements", "all"], load_rate, henv, hserver)
+            step("store stop (halves)", ["store", "stop"], env=henv, server=hserver)
+        if a.bolt_every:
+            bolt_load(a.bolt_every, collection, tmp, step, load_rate)
     print(f"\ncollection: {collection} ({megabytes:.1f} MB archive; MB/s below are of the archive)\n")
-    print("| step | wall | peak RSS of the command (cold: with the server it starts) | server RSS (peak) | rate |")
-    print("|---|---|---|---|---|")
+    print("| step | wall | peak RSS of the command (cold: with the server it starts) | server RSS (peak) | server CPU "
+          "| rate |")
+    print("|---|---|---|---|---|---|")
     for r in rows:
         server_cell = f"{r['server_mb']:,} MB ({r['server_peak_mb']:,} MB)" if r["server_mb"] is not None else ""
+        cpu_cell = f"{r['server_cpu']:.2f} s" if r.get("server_cpu") is not None else ""
         step = r["step"].replace("|", "\\|")
-        print(f"| {step} | {r['seconds']:.2f} s | {r['peak_mb']:,} MB | {server_cell} | {r['rate']} |")
+        print(f"| {step} | {r['seconds']:.2f} s | {r['peak_mb']:,} MB | {server_cell} | {cpu_cell} | {r['rate']} |")
     if a.json:
         a.json.parent.mkdir(parents=True, exist_ok=True)
         a.json.write_text(json.dumps({"collection": str(collection), "megabytes": megabytes, "rows": rows},

@@ -14,12 +14,11 @@ RETURN DISTINCT size(doomed) AS removed
 MATCH (c:Collection) WHERE c.id = $id
 SET c.elements = -1
 
-// @name drop_elements_batch
-// at most $limit elements of the collection's documents (each document's by key range)
-MATCH (c:Collection)-[:HAS_DOCUMENT]->(d:Document) WHERE c.id = $id
-WITH d.code * 4294967296 AS lo
+// @name drop_document_elements
+// every element of the documents coded $codes (a batch of a collection's documents, bounded by their elements)
+UNWIND $codes AS code
+WITH code * 4294967296 AS lo
 MATCH (e:Element) WHERE e.key > lo AND e.key < lo + 4294967296
-WITH e LIMIT $limit
 WITH collect(e) AS doomed
 UNWIND doomed AS e
 DETACH DELETE e
@@ -55,7 +54,7 @@ RETURN count(n) AS n
 
 // @name collection_codes
 MATCH (c:Collection)-[:HAS_DOCUMENT]->(d:Document) WHERE c.id = $id
-RETURN d.code AS code
+RETURN d.code AS code, d.elements AS elements
 
 // @name elements_of_codes
 UNWIND $codes AS code

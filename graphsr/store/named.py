@@ -18,7 +18,7 @@ from ..core.document import canonical_xpath
 from ..core.qrels import ElementQrels
 from ..core.run import Run
 from .base import GraphStore, writes
-from .ids import node_id
+from .ids import _part, node_id, node_id_prefix
 from .load import run_name
 from .receipts import check_receipt
 
@@ -169,22 +169,33 @@ def store_steps(store: GraphStore, collection: str, study: str, steps: Iterable[
     for s in steps:
         for x in (s["from"], s["to"]):
             lines.setdefault((s["docid"], x), s.get("line"))
-    index = require_elements(store, collection, set(lines), source, lines=lines)
+    node_ids: dict[int, int] = {}  # the local store's node ids of the elements (see _create_steps)
+    index = require_elements(store, collection, set(lines), source, lines=lines, node_ids=node_ids)
     del lines
     stid = node_id("Study", collection, study)
 
-    def rows():
-        for s in steps:
-            route = node_id("Route", collection, study, str(s["route_id"]))
-            yield {"src": index[(s["docid"], canonical_xpath(s["from"]))],
-                   "dst": index[(s["docid"], canonical_xpath(s["to"]))],
-                   "study": stid, "study_name": study, "route": route, "route_id": str(s["route_id"]),
-                   "user_id": s.get("user"), "topic_id": s.get("topic"),
-                   "id": node_id("Step", collection, study, str(s["route_id"]), int(s["step"])),
-                   "seq": int(s["step"]), "duration_ms": s.get("duration_ms"), "time": s.get("timestamp")}
+    route_prefix, step_prefix = node_id_prefix("Route", collection, study), node_id_prefix("Step", collection, study)
+    route_ids: dict = {}
+    xpaths: dict = {}
 
-    fields = ("route_id", "seq", "src", "dst", "user_id", "topic_id", "duration_ms", "time")
-    content = sorted(tuple(r[k] for k in fields) for r in rows())
+    def key(docid, xpath):
+        canonical = xpaths.get(xpath)
+        if canonical is None:
+            canonical = xpaths[xpath] = canonical_xpath(xpath)
+        return index[(docid, canonical)]
+
+    def rows():
+        """(route, route_id, user_id, topic_id, step id, seq, src, dst, duration_ms, time) per step."""
+        for s in steps:
+            route_id = str(s["route_id"])
+            ids = route_ids.get(route_id)
+            if ids is None:  # node_id("Route", ...) and node_id("Step", ...) but the step's number
+                ids = route_ids[route_id] = (route_prefix + _part(route_id), step_prefix + _part(route_id) + "/")
+            seq = int(s["step"])
+            yield (ids[0], route_id, s.get("user"), s.get("topic"), ids[1] + str(seq), seq,
+                   key(s["docid"], s["from"]), key(s["docid"], s["to"]), s.get("duration_ms"), s.get("timestamp"))
+
+    content = sorted((r[1], r[5], r[6], r[7], r[2], r[3], r[8], r[9]) for r in rows())
     digest = content_digest(content)
     n_steps, n_routes = len(content), len({c[0] for c in content})
     del content
@@ -196,7 +207,12 @@ def store_steps(store: GraphStore, collection: str, study: str, steps: Iterable[
     if unchanged:
         return report
     store.run("begin_study", study=stid, name=study, collection=collection)  # INCOMPLETE until the last batch
-    store.write("merge_steps", rows())
+    if store.exclusive_writer:  # no other load writes: the study is empty, its routes are created whole
+        _create_steps(store, stid, rows(), node_ids, set(index.values()))
+    else:  # other loads may write at once: MERGE on the ids the constraints keep unique
+        store.write("merge_steps", ({"src": r[6], "dst": r[7], "study": stid, "study_name": study, "route": r[0],
+                                     "route_id": r[1], "user_id": r[2], "topic_id": r[3], "id": r[4], "seq": r[5],
+                                     "duration_ms": r[8], "time": r[9]} for r in rows()))
     [held] = store.run("study_holds", study=stid)
     check_receipt(what, {"routes": held["routes"], "steps": held["steps"], "FROM edges": held["from_edges"],
                          "TO edges": held["to_edges"]},
@@ -204,3 +220,29 @@ def store_steps(store: GraphStore, collection: str, study: str, steps: Iterable[
                   "the study is INCOMPLETE (drop it or load the log again)")
     store.run("finish_study", study=stid, digest=digest)
     return report
+
+
+def _create_steps(store: GraphStore, study: str, rows: Iterable[tuple], node: dict[int, int], keys: set[int]
+                  ) -> None:
+    """Write an empty study's steps with ``create_steps``: whole routes per statement (a route's steps all in the
+    statement that creates it), about ``store.batch_size`` steps each, their elements (``keys``: every one the
+    steps name) by the store's own node ids (``node``, read with them under the same writer lock, which keeps
+    them fixed)."""
+    if not keys <= node.keys():
+        raise AssertionError(f"{len(keys - node.keys())} element(s) of the study have no node id")
+    by_route: dict[str, list] = {}
+    for route_node, route_id, user, topic, ident, seq, src, dst, duration, time in rows:
+        route = by_route.get(route_node)
+        if route is None:
+            route = by_route[route_node] = [route_node, route_id, user, topic, []]
+        route[4].append([node[src], node[dst], ident, seq, duration, time])
+    batch: list[list] = []
+    size = 0
+    for route in by_route.values():
+        batch.append(route)
+        size += len(route[4])
+        if size >= store.batch_size:
+            store.run("create_steps", study=study, rows=batch)
+            batch, size = [], 0
+    if batch:
+        store.run("create_steps", study=study, rows=batch)

@@ -14,7 +14,7 @@ import numpy as np
 from ..errors import UnknownNodeError
 from ..core.document import DocumentTree, canonical_xpath, quoted
 from ..summaries.summary import Summary
-from .base import GraphStore, writes
+from .base import GraphStore, StoreError, writes
 from .ids import (KEY_SPAN, collection_id, document_id, key_parts, membership_property, node_id, node_id_prefix,
                   summary_id, summary_node_id)
 
@@ -78,6 +78,50 @@ def _tree(docid: str, rows: list[dict], source: str) -> DocumentTree:
     return DocumentTree(docid, tuple(tags), tag, parent, depth, position, start, end, source=source)
 
 
+def _xpaths(depths: list[int], tags: list[str]) -> list[str]:
+    """The positional XPaths of a document's elements from their depths and tags in pre-order (as
+    :meth:`DocumentTree.xpaths` gives them for the tree :func:`_tree` builds of the same rows)."""
+    out: list[str] = []
+    paths: list[str] = []  # the path of each open element, by depth
+    seen: list[dict] = []  # per open element: its children of each tag so far
+    for d, tag in zip(depths, tags):
+        del paths[d - 1:], seen[d - 1:]
+        if seen:
+            counts = seen[-1]
+            position = counts[tag] = counts.get(tag, 0) + 1
+            path = f"{paths[-1]}/{tag}[{position}]"
+        else:
+            path = f"/{tag}[1]"
+        paths.append(path)
+        seen.append({})
+        out.append(path)
+    return out
+
+
+def _document_shapes(store: GraphStore, codes: list[int]) -> dict[int, tuple]:
+    """The stored elements' (pres, depths, tags, node ids) in pre-order of the documents coded ``codes`` (those
+    with elements stored): on the local store one string per document (``documents_shapes``), with the store's
+    own node ids; elsewhere a row per element, and None for the ids."""
+    out: dict[int, tuple] = {}
+    if store.backend == "falkordb":
+        for r in store.run("documents_shapes", codes=codes):
+            fields = r["shape"].split("\t")
+            if len(fields) % 4:  # a tab in a tag (no XML name holds one)
+                raise StoreError(f"{store.url}: the stored elements of document {int(r['code'])} do not read back")
+            pres, depths, tags = [int(x) for x in fields[0::4]], [int(x) for x in fields[1::4]], fields[2::4]
+            ids = [int(x) for x in fields[3::4]]
+            if any(b <= a for a, b in zip(pres, pres[1:])):  # collected out of the order asked: put in order
+                pres, depths, tags, ids = map(list, zip(*sorted(zip(pres, depths, tags, ids))))
+            out[int(r["code"])] = (pres, depths, tags, ids)
+        return out
+    for r in store.run("documents_elements", codes=codes):
+        entry = out.setdefault(int(r["code"]), ([], [], [], None))
+        entry[0].append(int(r["pre"]))
+        entry[1].append(int(r["depth"]))
+        entry[2].append(r["tag"])
+    return out
+
+
 def stored_document(store: GraphStore, collection: str, docid: str) -> DocumentTree:
     """Rebuild a document tree from its stored element nodes.
 
@@ -119,11 +163,13 @@ def element_names(store: GraphStore, keys: Iterable[int]) -> dict[int, tuple[str
 
 
 def require_elements(store: GraphStore, collection: str, nodes: Iterable[tuple[str, str]],
-                     source: str | None, lines: dict | None = None) -> dict[tuple[str, str], int]:
+                     source: str | None, lines: dict | None = None, node_ids: dict | None = None
+                     ) -> dict[tuple[str, str], int]:
     """Element keys of (docid, XPath) pairs, which must be stored.
 
     Returns a dict keyed by (docid, canonical XPath).  ``lines`` maps a pair
-    to the line of ``source`` that names it, for the message.
+    to the line of ``source`` that names it, for the message.  ``node_ids``, on the local store, is filled
+    with the store's own node id of each key (see ``documents_shapes`` in ``cypher/collection.cypher``).
 
     Raises
     ------
@@ -140,21 +186,61 @@ def require_elements(store: GraphStore, collection: str, nodes: Iterable[tuple[s
         found = [where[(docid, x)] for x in xps if (docid, x) in where]
         return min(found) if found else None
 
+    # the documents' codes in a few statements, then their elements a batch of documents at a time (about
+    # ELEMENTS_PER_READ elements per statement): a log over tens of thousands of documents is not read with one
+    # statement per document
+    docids = sorted(by_doc)
+    state: dict[str, dict] = {}
+    for at in range(0, len(docids), 10_000):
+        ids = [document_id(collection, d) for d in docids[at:at + 10_000]]
+        state.update({r["id"]: r for r in store.run("documents_state", ids=ids)})
+    problems: list[tuple] = []  # (line, docid, message): the first in the file is reported
+
+    def missing_document(docid: str) -> None:
+        problems.append((first_line(docid, by_doc[docid]), docid, f"document {docid!r} has no stored elements in "
+                         f"collection {collection!r}; load them first (graphsr store load --elements ...)"))
+
     out: dict[tuple[str, str], int] = {}
-    for docid, xps in by_doc.items():
-        rows = store.run("document_elements", doc=document_id(collection, docid))
-        if not rows:
-            raise UnknownNodeError(f"document {docid!r} has no stored elements in collection {collection!r}; "
-                                   "load them first (graphsr store load --elements ...)", source,
-                                   first_line(docid, xps))
-        tree = _tree(docid, rows, store.url)
-        key = {x: int(r["key"]) for x, r in zip(tree.xpaths(), rows)}
-        for xp in sorted(xps, key=lambda x: where.get((docid, x), 0)):
-            if xp not in key:
-                raise UnknownNodeError(f"document {docid!r} has no node {quoted(xp)}", source,
-                                       where.get((docid, xp)))
-            out[(docid, xp)] = key[xp]
+
+    def resolve(batch: list[tuple[int, str]]) -> None:
+        shapes = _document_shapes(store, [code for code, _ in batch])
+        for code, docid in batch:
+            if code not in shapes:
+                missing_document(docid)
+                continue
+            pres, depths, tags, ids = shapes.pop(code)
+            at = {xp: i for i, xp in enumerate(_xpaths(depths, tags))}
+            for xp in by_doc[docid]:
+                i = at.get(xp)
+                if i is not None:
+                    out[(docid, xp)] = code * KEY_SPAN + pres[i]
+                    if node_ids is not None and ids is not None:
+                        node_ids[code * KEY_SPAN + pres[i]] = ids[i]
+                else:
+                    problems.append((where.get((docid, xp)), docid, f"document {docid!r} has no node {quoted(xp)}"))
+
+    batch: list[tuple[int, str]] = []
+    size = 0
+    for docid in docids:
+        r = state.get(document_id(collection, docid))
+        if r is None:
+            missing_document(docid)
+            continue
+        batch.append((int(r["code"]), docid))
+        size += int(r["elements"] or 0)
+        if size >= ELEMENTS_PER_READ:
+            resolve(batch)
+            batch, size = [], 0
+    if batch:
+        resolve(batch)
+    if problems:
+        line, _, message = min(problems, key=lambda p: (p[0] is None, p[0] or 0, p[1]))
+        raise UnknownNodeError(message, source, line)
     return out
+
+
+#: Elements read per statement when stored documents are rebuilt a batch at a time.
+ELEMENTS_PER_READ = 200_000
 
 
 def list_collections(store: GraphStore) -> list[dict]:
@@ -394,16 +480,23 @@ def drop_collection(store: GraphStore, name: str) -> int:
                                + (", ".join(sorted(r["name"] for r in store.run("collections"))) or "none"))
     cid = node_id("Collection", name)
     prefixes = [node_id_prefix(label, name) for label in _UNDER_COLLECTION]
-    codes = [int(r["code"]) for r in store.run("collection_codes", id=cid)]
+    documents = [(int(r["code"]), int(r["elements"] or 0)) for r in store.run("collection_codes", id=cid)]
+    codes = [code for code, _ in documents]
     before = _count_elements(store, codes) + int(store.run("count_under", prefixes=prefixes, name=name)[0]["n"]) + 1
     store.run("mark_collection_dropping", id=cid)  # INCOMPLETE until the last batch
     removed = 0
-    while True:  # the elements first, a document's by key range (they have no id to match a prefix)
-        rows = store.run("drop_elements_batch", id=cid, limit=DROP_BATCH)
-        got = int(rows[0]["removed"]) if rows else 0
-        removed += got
-        if got < DROP_BATCH:
-            break
+    # the elements first, a batch of documents at a time by key range (elements have no id to match a prefix);
+    # each batch names its documents, so no statement passes over the documents emptied before
+    batch: list[int] = []
+    size = 0
+    for code, n in documents + [(None, 0)]:
+        if code is not None:
+            batch.append(code)
+            size += n
+        if batch and (size >= DROP_BATCH or code is None):
+            rows = store.run("drop_document_elements", codes=batch)
+            removed += int(rows[0]["removed"]) if rows else 0
+            batch, size = [], 0
     removed += _drop_in_batches(store, cid, prefixes, name)
     left = _count_elements(store, codes) + int(store.run("count_under", prefixes=prefixes, name=name)[0]["n"])
     _check_drop(f"drop of collection {name!r}", before, removed, left)
