@@ -129,7 +129,7 @@ OPTIONAL MATCH (m)-[p:PI]->()
 RETURN count(DISTINCT m) AS models, count(DISTINCT o) AS of_summary, count(DISTINCT p) AS pi, collect(DISTINCT m.id) AS ids
 
 // @name export_holds_WEIGHT
-MATCH ()-[w:WEIGHT]->() WHERE w.model IN $models
+MATCH (:SummaryNode)-[w:WEIGHT]->() WHERE w.model IN $models
 RETURN count(w) AS weights
 
 // @name export_holds_Study
