@@ -317,6 +317,7 @@ def main() -> None:
     collection = COLLECTIONS[a.collection](a.cache)
     if collection is None:
         return
+    load_before = os.getloadavg()
     graphsr = str(Path(sys.executable).parent / "graphsr")
     megabytes = collection.stat().st_size / 1e6
     rows: list[dict] = []
@@ -433,7 +434,10 @@ def main() -> None:
             step("store stop (halves)", ["store", "stop"], env=henv, server=hserver)
         if a.bolt_every:
             bolt_load(a.bolt_every, collection, tmp, step, load_rate)
-    print(f"\ncollection: {collection} ({megabytes:.1f} MB archive; MB/s below are of the archive)\n")
+    load = {"before": [round(x, 2) for x in load_before], "after": [round(x, 2) for x in os.getloadavg()],
+            "cpus": os.cpu_count()}
+    print(f"\ncollection: {collection} ({megabytes:.1f} MB archive; MB/s below are of the archive); machine load "
+          f"(1, 5, 15 min) before {load['before']}, after {load['after']}, {load['cpus']} CPUs\n")
     print("| step | wall | peak RSS of the command (cold: with the server it starts) | server RSS (peak) | server CPU "
           "| rate |")
     print("|---|---|---|---|---|---|")
@@ -444,8 +448,8 @@ def main() -> None:
         print(f"| {step} | {r['seconds']:.2f} s | {r['peak_mb']:,} MB | {server_cell} | {cpu_cell} | {r['rate']} |")
     if a.json:
         a.json.parent.mkdir(parents=True, exist_ok=True)
-        a.json.write_text(json.dumps({"collection": str(collection), "megabytes": megabytes, "rows": rows},
-                                     indent=1))
+        a.json.write_text(json.dumps({"name": a.collection, "collection": str(collection), "megabytes": megabytes, "load": load,
+                                      "rows": rows}, indent=1))
 
 
 if __name__ == "__main__":

@@ -194,3 +194,44 @@ def test_the_table_cuts_long_edge_lists_and_csv_keeps_them(capsys, monkeypatch):
         edges = cell.split()
         assert " ".join(edges[:EDGES_SHOWN]) + f" ... (+{len(edges) - EDGES_SHOWN})" in table
         assert cell not in table
+
+
+@pytest.mark.parametrize("elements", ["all", "touched"])
+def test_a_stored_partition_is_paged_as_in_memory_across_documents(elements, capsys, tmp_path, monkeypatch):
+    """A page of a partition from the store is read a batch of documents at a time, in document order, until
+    the page is whole: pages that start in one batch and end in another, and the counts (the extent when every
+    element is stored, else counted) are those of the collection read in memory, restricted to the stored
+    documents."""
+    monkeypatch.setattr("graphsr.store.services.ELEMENTS_PER_READ", 1200)  # batches of one or two plays
+    s = sample("shakespeare")
+    url = f"local:{tmp_path / 'store'}"
+    extra = []
+    if elements == "touched":  # assessments of three plays: only theirs are stored
+        qrels = tmp_path / "qrels.txt"
+        qrels.write_text("".join(line for line in s["qrels"].read_text().splitlines(keepends=True)
+                                 if line.split()[2] in ("hamlet", "macbeth", "lear")))
+        extra = ["--qrels", str(qrels)]
+    assert main(["store", "load", str(s["collection"]), "--name", "plays", "--kind", "p*", "--elements", elements,
+                 *extra, "--store", url, "--no-progress"]) == 0
+    docs = list(iter_documents(s["collection"]))
+    if elements == "touched":
+        from graphsr.io import read_element_qrels
+
+        touched = {d for _, d, _, _ in read_element_qrels(qrels)}
+        assert touched == {"hamlet", "macbeth", "lear"}
+    else:
+        touched = {d.docid for d in docs}
+    summary = build_summary(docs, "p*", keep_extents=True)
+    capsys.readouterr()
+    try:
+        for k in sorted(range(len(summary)), key=lambda k: -len(summary.extent(k)))[:4]:
+            extent = sorted((d, pre - 1) for d, pre in summary.extent(k) if d in touched)
+            for offset, limit in ((0, 5), (len(extent) // 3, 7), (max(len(extent) - 3, 0), 50), (0, 100000)):
+                assert main(["partition", "plays", f"S{k + 1}", "--kind", "p*", "--store", url, "--format", "csv",
+                             "--offset", str(offset), "--limit", str(limit)]) == 0
+                captured = capsys.readouterr()
+                got = [(line.split(",")[0], int(line.split(",")[1])) for line in captured.out.splitlines()[1:]]
+                assert got == extent[offset:offset + limit], (k, offset, limit)
+                assert f"; {len(extent)} elements" in captured.err, captured.err
+    finally:
+        main(["store", "stop", "--store", url])

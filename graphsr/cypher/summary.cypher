@@ -41,7 +41,7 @@ ORDER BY sid
 
 // @name summary_node_sid
 MATCH (n:SummaryNode) WHERE n.id = $id
-RETURN n.sid AS sid
+RETURN n.sid AS sid, n.extent_size AS extent_size
 
 // @name summary_edges
 MATCH (s:Summary)-[:HAS_NODE]->(a:SummaryNode)-[e:SUMMARY_EDGE]->(b:SummaryNode) WHERE s.id = $id
@@ -58,14 +58,18 @@ MATCH (e:Element) WHERE e.key > lo AND e.key < lo + 4294967296 AND e[$property] 
 RETURN docid, e.pre AS pre
 ORDER BY docid, pre
 
-// @name summary_extent_page
-// one page of a summary node's stored elements, in document order, paged in the database
+// @name summary_extent_documents
+// the collection's documents, for a page of a summary node's elements read a batch of documents at a time in
+// document order: their docid, code, elements and the kinds whose memberships they hold complete
 MATCH (c:Collection)-[:HAS_DOCUMENT]->(d:Document) WHERE c.id = $collection
-WITH d.docid AS docid, d.code AS code, d.code * 4294967296 AS lo
+RETURN d.docid AS docid, d.code AS code, d.elements AS elements, d.complete AS complete
+
+// @name summary_extent_of_codes
+// the elements of the documents coded $codes whose membership property ($property) holds the SID $sid
+UNWIND $codes AS code
+WITH code, code * 4294967296 AS lo
 MATCH (e:Element) WHERE e.key > lo AND e.key < lo + 4294967296 AND e[$property] = $sid
-RETURN docid, code, e.pre AS pre, e.length AS length
-ORDER BY docid, pre
-SKIP $skip LIMIT $limit
+RETURN code, e.pre AS pre, e.length AS length
 
 // @name summary_extent_count
 MATCH (c:Collection)-[:HAS_DOCUMENT]->(d:Document) WHERE c.id = $collection

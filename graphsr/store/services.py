@@ -303,12 +303,14 @@ def _extent_params(store: GraphStore, collection: str, kind: str, label: str) ->
     if not rows:
         raise UnknownNodeError(f"the stored {kind} summary of collection {collection!r} has no node {label!r}")
     return {"collection": collection_id(collection), "property": membership_property(kind),
-            "sid": int(rows[0]["sid"])}
+            "sid": int(rows[0]["sid"]), "extent_size": rows[0]["extent_size"]}
 
 
 def summary_extent(store: GraphStore, collection: str, kind: str, label: str) -> list[tuple[str, int]]:
     """The stored elements of a summary node, as (docid, pre-order id)."""
-    rows = store.run("summary_extent", **_extent_params(store, collection, kind, label))
+    params = _extent_params(store, collection, kind, label)
+    params.pop("extent_size")
+    rows = store.run("summary_extent", **params)
     return [(r["docid"], int(r["pre"])) for r in rows]
 
 
@@ -317,11 +319,31 @@ def summary_extent_page(store: GraphStore, collection: str, kind: str, label: st
     """One page of a summary node's stored elements, paged in the database: (docid, pre-order id, XPath,
     length) in document order, and how many there are in all (the XPaths derived from the page's documents)."""
     params = _extent_params(store, collection, kind, label)
-    total = int(store.run("summary_extent_count", **params)[0]["n"])
-    rows = store.run("summary_extent_page", **params, skip=int(skip), limit=int(total if limit is None else limit))
-    trees = stored_documents(store, {int(r["code"]) for r in rows})
-    return [(r["docid"], int(r["pre"]), trees[int(r["code"])].xpath(int(r["pre"]) - 1), int(r["length"]))
-            for r in rows], total
+    extent = params.pop("extent_size")
+    documents = sorted(store.run("summary_extent_documents", collection=params["collection"]),
+                       key=lambda r: r["docid"])
+    if all(kind in (d["complete"] or []) for d in documents):  # every element stored with its membership
+        total = int(extent)
+    else:
+        total = int(store.run("summary_extent_count", **params)[0]["n"])
+    want = total if limit is None else min(total, int(skip) + int(limit))
+    # the documents in document order, a batch at a time, until the page is read: a page near the start of
+    # a partition reads the first documents only, not every element of the collection (then sorted)
+    found: list[tuple[str, int, int, int]] = []  # docid, code, pre, length
+    at = 0
+    while len(found) < want and at < len(documents):
+        batch, size = [], 0
+        while at < len(documents) and (not batch or size < ELEMENTS_PER_READ):
+            batch.append(documents[at])
+            size += int(documents[at]["elements"] or 0)
+            at += 1
+        docid = {int(d["code"]): d["docid"] for d in batch}
+        found += sorted((docid[int(r["code"])], int(r["code"]), int(r["pre"]), int(r["length"])) for r in
+                        store.run("summary_extent_of_codes", codes=list(docid), property=params["property"],
+                                  sid=params["sid"]))
+    page = found[int(skip):want]
+    trees = stored_documents(store, {code for _, code, _, _ in page})
+    return [(d, pre, trees[code].xpath(pre - 1), length) for d, code, pre, length in page], total
 
 
 def require_study(store: GraphStore, collection: str, study: str) -> str:
