@@ -52,16 +52,23 @@ def require_complete_collection(store: GraphStore, collection: str) -> dict:
 
 def _tree(docid: str, rows: list[dict], source: str) -> DocumentTree:
     """A document tree from its stored elements (``pre``, ``tag``, ``depth``, ``offset``, ``length``), in
-    pre-order: each element's parent is the nearest element before it one level up, its position among the
-    parent's children of its tag is counted (the XPaths are derived, not stored)."""
-    tags: dict[str, int] = {}
-    tag, parent, depth, position, start, end = [], [], [], [], [], []
+    pre-order (see :func:`_tree_of_columns`)."""
+    return _tree_of_columns(docid, [int(r["depth"]) for r in rows], [r["tag"] for r in rows],
+                            [int(r["offset"]) for r in rows], [int(r["length"]) for r in rows], source)
+
+
+def _tree_of_columns(docid: str, depths: list[int], tags: list[str], offsets: list[int], lengths: list[int],
+                     source: str) -> DocumentTree:
+    """A document tree from its stored elements' depths, tags, offsets and lengths in pre-order: each element's
+    parent is the nearest element before it one level up, its position among the parent's children of its tag
+    is counted (the XPaths are derived, not stored)."""
+    codes: dict[str, int] = {}
+    tag, parent, position = [], [], []
     stack: list[int] = []
     seen: list[dict] = []  # per open element: how many children of each tag it has so far
-    for i, r in enumerate(rows):
-        d = int(r["depth"])
+    for i, (d, name) in enumerate(zip(depths, tags)):
         del stack[d - 1:], seen[d - 1:]
-        t = tags.setdefault(r["tag"], len(tags))
+        t = codes.setdefault(name, len(codes))
         if stack:
             counts = seen[-1]
             counts[t] = counts.get(t, 0) + 1
@@ -72,10 +79,8 @@ def _tree(docid: str, rows: list[dict], source: str) -> DocumentTree:
         stack.append(i)
         seen.append({})
         tag.append(t)
-        depth.append(d)
-        start.append(int(r["offset"]))
-        end.append(int(r["offset"]) + int(r["length"]))
-    return DocumentTree(docid, tuple(tags), tag, parent, depth, position, start, end, source=source)
+    end = [o + n for o, n in zip(offsets, lengths)]
+    return DocumentTree(docid, tuple(codes), tag, parent, list(depths), position, list(offsets), end, source=source)
 
 
 def _xpaths(depths: list[int], tags: list[str]) -> list[str]:
@@ -99,26 +104,29 @@ def _xpaths(depths: list[int], tags: list[str]) -> list[str]:
 
 
 def _document_shapes(store: GraphStore, codes: list[int]) -> dict[int, tuple]:
-    """The stored elements' (pres, depths, tags, node ids) in pre-order of the documents coded ``codes`` (those
-    with elements stored): on the local store one string per document (``documents_shapes``), with the store's
-    own node ids; elsewhere a row per element, and None for the ids."""
+    """The stored elements' (pres, depths, tags, node ids, offsets, lengths) in pre-order of the documents coded
+    ``codes`` (those with elements stored): on the local store one string per document (``documents_shapes``),
+    with the store's own node ids; elsewhere a row per element, and None for the ids."""
     out: dict[int, tuple] = {}
     if store.backend == "falkordb":
         for r in store.run("documents_shapes", codes=codes):
             fields = r["shape"].split("\t")
-            if len(fields) % 4:  # a tab in a tag (no XML name holds one)
+            if len(fields) % 6:  # a tab in a tag (no XML name holds one)
                 raise StoreError(f"{store.url}: the stored elements of document {int(r['code'])} do not read back")
-            pres, depths, tags = [int(x) for x in fields[0::4]], [int(x) for x in fields[1::4]], fields[2::4]
-            ids = [int(x) for x in fields[3::4]]
+            tags = fields[2::6]
+            pres, depths, ids, offsets, lengths = ([int(x) for x in fields[k::6]] for k in (0, 1, 3, 4, 5))
             if any(b <= a for a, b in zip(pres, pres[1:])):  # collected out of the order asked: put in order
-                pres, depths, tags, ids = map(list, zip(*sorted(zip(pres, depths, tags, ids))))
-            out[int(r["code"])] = (pres, depths, tags, ids)
+                pres, depths, tags, ids, offsets, lengths = map(list, zip(*sorted(zip(pres, depths, tags, ids,
+                                                                                      offsets, lengths))))
+            out[int(r["code"])] = (pres, depths, tags, ids, offsets, lengths)
         return out
     for r in store.run("documents_elements", codes=codes):
-        entry = out.setdefault(int(r["code"]), ([], [], [], None))
+        entry = out.setdefault(int(r["code"]), ([], [], [], None, [], []))
         entry[0].append(int(r["pre"]))
         entry[1].append(int(r["depth"]))
         entry[2].append(r["tag"])
+        entry[4].append(int(r["offset"]))
+        entry[5].append(int(r["length"]))
     return out
 
 
@@ -143,10 +151,11 @@ def stored_documents(store: GraphStore, codes: Iterable[int]) -> dict[int, Docum
     if not codes:
         return {}
     docids = {int(r["code"]): r["docid"] for r in store.run("document_codes", codes=codes)}
-    rows: dict[int, list[dict]] = {}
-    for r in store.run("documents_elements", codes=codes):
-        rows.setdefault(int(r["code"]), []).append(r)
-    return {c: _tree(docids[c], rs, store.url) for c, rs in rows.items() if c in docids}
+    out = {}
+    for c, (_, depths, tags, _, offsets, lengths) in _document_shapes(store, codes).items():
+        if c in docids:
+            out[c] = _tree_of_columns(docids[c], depths, tags, offsets, lengths, store.url)
+    return out
 
 
 def element_names(store: GraphStore, keys: Iterable[int]) -> dict[int, tuple[str, str]]:
@@ -208,7 +217,7 @@ def require_elements(store: GraphStore, collection: str, nodes: Iterable[tuple[s
             if code not in shapes:
                 missing_document(docid)
                 continue
-            pres, depths, tags, ids = shapes.pop(code)
+            pres, depths, tags, ids, _, _ = shapes.pop(code)
             at = {xp: i for i, xp in enumerate(_xpaths(depths, tags))}
             for xp in by_doc[docid]:
                 i = at.get(xp)
@@ -342,8 +351,10 @@ def summary_extent_page(store: GraphStore, collection: str, kind: str, label: st
                         store.run("summary_extent_of_codes", codes=list(docid), property=params["property"],
                                   sid=params["sid"]))
     page = found[int(skip):want]
-    trees = stored_documents(store, {code for _, code, _, _ in page})
-    return [(d, pre, trees[code].xpath(pre - 1), length) for d, code, pre, length in page], total
+    xpaths = {}  # per document of the page: its elements' XPaths by pre-order number
+    for code, (pres, depths, tags, _, _, _) in _document_shapes(store, sorted({c for _, c, _, _ in page})).items():
+        xpaths[code] = dict(zip(pres, _xpaths(depths, tags)))
+    return [(d, pre, xpaths[code][pre], length) for d, code, pre, length in page], total
 
 
 def require_study(store: GraphStore, collection: str, study: str) -> str:
