@@ -196,13 +196,16 @@ def test_the_table_cuts_long_edge_lists_and_csv_keeps_them(capsys, monkeypatch):
         assert cell not in table
 
 
-@pytest.mark.parametrize("elements", ["all", "touched"])
+@pytest.mark.parametrize("elements", ["all", "all-by-documents", "touched"])
 def test_a_stored_partition_is_paged_as_in_memory_across_documents(elements, capsys, tmp_path, monkeypatch):
-    """A page of a partition from the store is read a batch of documents at a time, in document order, until
-    the page is whole: pages that start in one batch and end in another, and the counts (the extent when every
-    element is stored, else counted) are those of the collection read in memory, restricted to the stored
-    documents."""
+    """A page of a partition from the store (by the membership index or the documents' roots where every
+    document is stored whole; else read a batch of documents at a time, in document order, until the page is
+    whole): pages that start in one batch and end in another, and the counts (the extent when every element is
+    stored, else counted) are those of the collection read in memory, restricted to the stored documents."""
     monkeypatch.setattr("graphsr.store.services.ELEMENTS_PER_READ", 1200)  # batches of one or two plays
+    if elements == "all-by-documents":  # the way a store without the index (or an incomplete one) is read
+        monkeypatch.setattr("graphsr.store.services._extent", lambda *args: None)
+        elements = "all"
     s = sample("shakespeare")
     url = f"local:{tmp_path / 'store'}"
     extra = []
@@ -234,4 +237,36 @@ def test_a_stored_partition_is_paged_as_in_memory_across_documents(elements, cap
                 assert got == extent[offset:offset + limit], (k, offset, limit)
                 assert f"; {len(extent)} elements" in captured.err, captured.err
     finally:
+        main(["store", "stop", "--store", url])
+
+
+def test_every_node_of_two_stored_collections_is_read_whole_by_its_index_or_roots(tmp_path):
+    """Two collections in one store hold the same SIDs: a node's elements read through the membership index
+    (or, for nodes of roots only, the documents' roots: the local store's index never finds SID 0) are those of
+    its own collection, in document order, equal to its extent in memory, for every node of every kind; and
+    that fast path served every node (it gives None where it cannot vouch for the whole extent)."""
+    from graphsr.store import open_store
+    from graphsr.store.services import _complete, _extent, _extent_params, summary_extent
+
+    url = f"local:{tmp_path / 'store'}"
+    kinds = ["p*", "p*|c", "c", "tag"]
+    for name in ("mobydick", "shakespeare"):
+        assert main(["store", "load", str(sample(name)["collection"]), "--name", name, *sum((["--kind", k] for k in
+                     kinds), []), "--elements", "all", "--store", url, "--no-progress"]) == 0
+    store = open_store(url)
+    try:
+        for name in ("mobydick", "shakespeare"):
+            docs = list(iter_documents(sample(name)["collection"]))
+            for kind in kinds:
+                summary = build_summary(docs, kind, keep_extents=True)
+                entered = set(summary.edge_dst.tolist())
+                for k in range(len(summary)):
+                    expected = sorted(summary.extent(k))  # (docid, 1-based pre-order id), as stored
+                    roots = k not in entered
+                    assert summary_extent(store, name, kind, summary.label(k), roots=roots) == expected, (name, kind, k)
+                    params = _extent_params(store, name, kind, summary.label(k))
+                    extent = params.pop("extent_size")
+                    assert _extent(store, params, extent, _complete(store, params, kind), roots) is not None
+    finally:
+        store.close()
         main(["store", "stop", "--store", url])

@@ -16,7 +16,7 @@ from ..errors import GraphsrInputError
 from ..core.document import resolve_node
 
 __all__ = ["Partitions", "partitions", "coverage", "memory_partitions", "stored_partitions", "partition_table",
-           "partition_elements", "partition_coverage"]
+           "partition_row", "partition_page", "partition_elements", "partition_coverage", "PAGE_COLUMNS"]
 
 
 @dataclass
@@ -107,16 +107,35 @@ def stored_partitions(store, collection: str, kind: str = "p*", model: str | Non
     return Partitions(summary, build_sr_model(summary, weight).pi, f"{kind}:{weight}", store.url, collection, store)
 
 
-def partition_table(p: Partitions):
-    """One row per summary node: sid, key, extent_size, content_length, pi, in and out edges (``S2:pairs``)."""
-    import pandas as pd
+PAGE_COLUMNS = ("docid", "node", "xpath", "length")
 
-    s = p.summary
+
+def _edge_lists(s) -> tuple[dict[int, list[str]], dict[int, list[str]]]:
+    """Each summary node's in and out edges as ``S2:pairs`` strings."""
     ins: dict[int, list[str]] = {}
     outs: dict[int, list[str]] = {}
     for a, b, n in zip(s.edge_src.tolist(), s.edge_dst.tolist(), s.edge_pairs.tolist()):
         outs.setdefault(a, []).append(f"S{b + 1}:{n}")
         ins.setdefault(b, []).append(f"S{a + 1}:{n}")
+    return ins, outs
+
+
+def partition_row(p: Partitions, sid: str) -> dict:
+    """One partition's row of :func:`partition_table`, as plain values."""
+    k = _sid(p, sid)
+    s = p.summary
+    ins, outs = _edge_lists(s)
+    return {"sid": f"S{k + 1}", "key": s.label(k), "extent_size": int(s.extent_size[k]),
+            "content_length": s.content_length[k].item(), "pi": float(p.pi[k]),
+            "in_edges": " ".join(ins.get(k, [])), "out_edges": " ".join(outs.get(k, []))}
+
+
+def partition_table(p: Partitions):
+    """One row per summary node: sid, key, extent_size, content_length, pi, in and out edges (``S2:pairs``)."""
+    import pandas as pd
+
+    s = p.summary
+    ins, outs = _edge_lists(s)
     return pd.DataFrame({"sid": [f"S{k + 1}" for k in range(len(s))], "key": [s.label(k) for k in range(len(s))],
                          "extent_size": s.extent_size, "content_length": s.content_length, "pi": p.pi,
                          "in_edges": [" ".join(ins.get(k, [])) for k in range(len(s))],
@@ -130,30 +149,36 @@ def _sid(p: Partitions, sid: str) -> int:
     return int(text) - 1
 
 
-def partition_elements(p: Partitions, sid: str, limit: int | None = None, offset: int = 0):
-    """The elements of one summary node (document, XPath, length), in document order, paged."""
-    import pandas as pd
-
+def partition_page(p: Partitions, sid: str, limit: int | None = None, offset: int = 0
+                   ) -> tuple[list[tuple[str, int, str, int]], int]:
+    """The elements of one summary node as rows (docid, node, XPath, length; :data:`PAGE_COLUMNS`) in document
+    order, paged, and how many it has in all."""
     k = _sid(p, sid)
-    rows = []
     if p.store is not None:  # paged in the database
         from ..store.services import summary_extent_page
 
+        roots = k not in set(p.summary.edge_dst.tolist())  # no summary edge enters it: documents' roots only
         page, total = summary_extent_page(p.store, p.collection, p.summary.kind.name, p.summary.label(k), offset,
-                                          limit)
-        frame = pd.DataFrame([(d, pre - 1, xp, n) for d, pre, xp, n in page],
-                             columns=["docid", "node", "xpath", "length"])
-        return frame, total
-    else:
-        from ..io.collection import iter_documents
+                                          limit, roots=roots)
+        return [(d, pre - 1, xp, n) for d, pre, xp, n in page], total
+    from ..io.collection import iter_documents
 
-        for doc in iter_documents(p.collection):
-            for i in (p.summary.assign(doc) == k).nonzero()[0].tolist():
-                rows.append((doc.docid, i, doc.xpath(i), int(doc.length[i])))
+    rows = []
+    for doc in iter_documents(p.collection):
+        for i in (p.summary.assign(doc) == k).nonzero()[0].tolist():
+            rows.append((doc.docid, i, doc.xpath(i), int(doc.length[i])))
     rows.sort(key=lambda r: (r[0], r[1]))
     end = None if limit is None else offset + limit
-    frame = pd.DataFrame(rows[offset:end], columns=["docid", "node", "xpath", "length"])
-    return frame, len(rows)
+    return rows[offset:end], len(rows)
+
+
+def partition_elements(p: Partitions, sid: str, limit: int | None = None, offset: int = 0):
+    """The elements of one summary node (document, XPath, length), in document order, paged: a DataFrame
+    and how many the node has in all."""
+    import pandas as pd
+
+    rows, total = partition_page(p, sid, limit, offset)
+    return pd.DataFrame(rows, columns=list(PAGE_COLUMNS)), total
 
 
 def partition_coverage(p: Partitions, qrels, runs):

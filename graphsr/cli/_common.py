@@ -120,6 +120,27 @@ def write_frame(frame, fmt: str, note: str | None = None, table=None) -> None:
         sys.stdout.write((frame if table is None else table(frame)).to_string(index=False) + "\n")
 
 
+def write_rows(columns, rows, fmt: str, note: str | None = None) -> None:
+    """Rows of plain values (str, int) as :func:`write_frame` writes a DataFrame of them: CSV and JSON without
+    building one (a command answering at once need not import pandas), the aligned table through one."""
+    if fmt == "csv":
+        import csv
+
+        if note:
+            print(note, file=sys.stderr)
+        out = csv.writer(sys.stdout, lineterminator="\n")
+        out.writerow(columns)
+        out.writerows(rows)
+    elif fmt == "json":
+        if note:
+            print(note, file=sys.stderr)
+        sys.stdout.write(json_text([dict(zip(columns, r)) for r in rows]))
+    else:
+        import pandas as pd
+
+        write_frame(pd.DataFrame(list(rows), columns=list(columns)), fmt, note)
+
+
 def write_results(results, args) -> int:
     """Print a command's results as ``--format`` asks (trec, csv, json, table), warnings on stderr; with
     ``--save FILE`` also write the score table (every per-topic value and the ``all`` rows)."""

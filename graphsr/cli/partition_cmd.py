@@ -18,17 +18,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..analysis.partitions import partition_elements, partition_table
-    from .partitions_cmd import load, write_frame
+    from ..analysis.partitions import PAGE_COLUMNS, partition_page, partition_row
+    from ._common import write_rows
+    from .partitions_cmd import load
 
     parts, store = load(args)
     try:
-        frame, total = partition_elements(parts, args.sid, args.limit, args.offset)
-        row = partition_table(parts).set_index("sid").loc[f"S{int(args.sid.lstrip('Ss'))}"]
+        rows, total = partition_page(parts, args.sid, args.limit, args.offset)
+        row = partition_row(parts, args.sid)
     finally:
         if store is not None:
             store.close()
-    write_frame(frame, args.format, f"# {args.sid}: {row['key']}; {total} elements (showing {len(frame)} from "
-                                    f"{args.offset}); pi {row['pi']:.6f} under {parts.model}; in: "
-                                    f"{row['in_edges'] or '-'}; out: {row['out_edges'] or '-'}")
+    write_rows(PAGE_COLUMNS, rows, args.format, f"# {row['sid']}: {row['key']}; {total} elements (showing "
+                                                f"{len(rows)} from {args.offset}); pi {row['pi']:.6f} under "
+                                                f"{parts.model}; in: {row['in_edges'] or '-'}; out: "
+                                                f"{row['out_edges'] or '-'}")
     return 0

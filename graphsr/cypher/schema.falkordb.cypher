@@ -11,6 +11,14 @@ CREATE INDEX FOR (n:Document) ON (n.code)
 // @name schema
 CREATE INDEX FOR (n:Element) ON (n.key)
 // @name schema
+CREATE INDEX FOR (n:Element) ON (n.in_p_star)
+// @name schema
+CREATE INDEX FOR (n:Element) ON (n.in_p_star_c)
+// @name schema
+CREATE INDEX FOR (n:Element) ON (n.in_c)
+// @name schema
+CREATE INDEX FOR (n:Element) ON (n.in_tag)
+// @name schema
 CREATE INDEX FOR (n:Summary) ON (n.id)
 // @name schema
 CREATE INDEX FOR (n:SummaryNode) ON (n.id)

@@ -28,3 +28,12 @@ CREATE CONSTRAINT graphsr_run_id IF NOT EXISTS FOR (n:Run) REQUIRE n.id IS UNIQU
 CREATE CONSTRAINT graphsr_document_code IF NOT EXISTS FOR (n:Document) REQUIRE n.code IS UNIQUE
 // @name schema
 CREATE CONSTRAINT graphsr_store_id IF NOT EXISTS FOR (n:Store) REQUIRE n.id IS UNIQUE
+// the membership properties' indexes: a summary node's elements found without scanning every document
+// @name schema
+CREATE INDEX graphsr_element_in_p_star IF NOT EXISTS FOR (n:Element) ON (n.in_p_star)
+// @name schema
+CREATE INDEX graphsr_element_in_p_star_c IF NOT EXISTS FOR (n:Element) ON (n.in_p_star_c)
+// @name schema
+CREATE INDEX graphsr_element_in_c IF NOT EXISTS FOR (n:Element) ON (n.in_c)
+// @name schema
+CREATE INDEX graphsr_element_in_tag IF NOT EXISTS FOR (n:Element) ON (n.in_tag)

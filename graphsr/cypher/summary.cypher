@@ -76,3 +76,70 @@ MATCH (c:Collection)-[:HAS_DOCUMENT]->(d:Document) WHERE c.id = $collection
 WITH d.code * 4294967296 AS lo
 MATCH (e:Element) WHERE e.key > lo AND e.key < lo + 4294967296 AND e[$property] = $sid
 RETURN count(e) AS n
+
+// The elements holding one SID of one kind, found by the membership property's index (one block per property:
+// an index serves a property named in the text, not e[$property]): every collection's, as one string of keys
+// (a value reads far faster than a row per element; FalkorDB's string.join) or, on other servers, a list, kept by the caller to one collection's documents and
+// checked against the node's extent.  (FalkorDB 4.16's index never finds the value 0 (SID S1, the root's node), with equality
+// or a range: found here on two collections; the caller reads S1 without it.)  Each kind's membership property
+// costs the index about 8 bytes per element.
+
+// @name summary_extent_by_in_p_star
+MATCH (e:Element) WHERE e.in_p_star = $sid
+RETURN count(e) AS n, string.join(collect(toString(e.key)), ' ') AS keys
+
+// @name summary_extent_list_by_in_p_star
+MATCH (e:Element) WHERE e.in_p_star = $sid
+RETURN count(e) AS n, collect(e.key) AS keys
+
+// @name summary_extent_by_in_p_star_c
+MATCH (e:Element) WHERE e.in_p_star_c = $sid
+RETURN count(e) AS n, string.join(collect(toString(e.key)), ' ') AS keys
+
+// @name summary_extent_list_by_in_p_star_c
+MATCH (e:Element) WHERE e.in_p_star_c = $sid
+RETURN count(e) AS n, collect(e.key) AS keys
+
+// @name summary_extent_by_in_c
+MATCH (e:Element) WHERE e.in_c = $sid
+RETURN count(e) AS n, string.join(collect(toString(e.key)), ' ') AS keys
+
+// @name summary_extent_list_by_in_c
+MATCH (e:Element) WHERE e.in_c = $sid
+RETURN count(e) AS n, collect(e.key) AS keys
+
+// @name summary_extent_by_in_tag
+MATCH (e:Element) WHERE e.in_tag = $sid
+RETURN count(e) AS n, string.join(collect(toString(e.key)), ' ') AS keys
+
+// @name summary_extent_list_by_in_tag
+MATCH (e:Element) WHERE e.in_tag = $sid
+RETURN count(e) AS n, collect(e.key) AS keys
+
+// @name summary_extent_roots
+// (and summary_extent_root_list, for servers without FalkorDB's string.join)
+// the elements of a summary node that no summary edge enters, all of them roots: the collection's documents' roots
+// whose membership property ($property) holds $sid, as one string of keys, and how many (read by ROOT edges, not
+// the membership index: see above)
+MATCH (c:Collection)-[:HAS_DOCUMENT]->(d:Document)-[:ROOT]->(e:Element) WHERE c.id = $collection AND e[$property] = $sid
+RETURN count(e) AS n, string.join(collect(toString(e.key)), ' ') AS keys
+
+// @name summary_extent_root_list
+MATCH (c:Collection)-[:HAS_DOCUMENT]->(d:Document)-[:ROOT]->(e:Element) WHERE c.id = $collection AND e[$property] = $sid
+RETURN count(e) AS n, collect(e.key) AS keys
+
+// @name collection_docids
+// the collection's documents as one string: a line 'code<TAB>docid' each (one value reads far faster than a row
+// per document, and faster than the documents' 15,000 look-ups by code), and how many there are
+MATCH (c:Collection)-[:HAS_DOCUMENT]->(d:Document) WHERE c.id = $collection
+RETURN count(d) AS n, string.join(collect(toString(d.code) + '	' + d.docid), '\n') AS lines
+
+// @name collection_docid_lists
+// the same as two lists (for docids holding a line break, and servers without FalkorDB's string.join)
+MATCH (c:Collection)-[:HAS_DOCUMENT]->(d:Document) WHERE c.id = $collection
+RETURN collect(d.code) AS codes, collect(d.docid) AS docids
+
+// @name summary_extent_incomplete
+// how many of the collection's documents do not hold their elements' memberships of $kind complete
+MATCH (c:Collection)-[:HAS_DOCUMENT]->(d:Document) WHERE c.id = $collection AND NOT $kind IN coalesce(d.complete, [])
+RETURN count(d) AS n
