@@ -217,3 +217,35 @@ def test_an_export_of_65000_documents_reads_back_equal(tmp_path, capsys):
         assert (nodes, rels) == stored_graph(url, "big")
     finally:
         main(["store", "stop", "--store", url])
+
+
+@pytest.mark.slow
+def test_the_stores_own_element_lines_equal_the_lines_written_from_rows(stored, capsys, monkeypatch):
+    """The local store writes the elements' and CHILD edges' lines itself (one string a part); they are the
+    lines the exporter writes from rows, and an element not as graphsr's schema has it sends the export back
+    to rows, which name it."""
+    from graphsr.store.export import _Files
+
+    url, tmp = stored
+    monkeypatch.setattr("graphsr.store.export.PAGE", 997)
+    fast, rows = tmp / "lines-fast", tmp / "lines-rows"
+    assert main(["store", "export", str(fast), "--store", url, "--collection", "plays", "--no-progress"]) == 0
+    with monkeypatch.context() as m:
+        m.setattr(_Files, "write_element_lines", lambda self, codes, nodes, edges: False)
+        assert main(["store", "export", str(rows), "--store", url, "--collection", "plays", "--no-progress"]) == 0
+    for name in ("nodes_Element.csv", "relationships_CHILD.csv"):
+        a, b = (fast / name).read_text().splitlines(), (rows / name).read_text().splitlines()
+        assert a[0] == b[0] and len(a) > 1000 and sorted(a[1:]) == sorted(b[1:]), name
+    with open_store(url) as store:
+        store._execute("MATCH (d:Document {id: 'D/plays/hamlet'}) WITH d.code * 4294967296 + 7 AS key "
+                       "MATCH (e:Element {key: key}) SET e.colour = 'red'", {})
+    capsys.readouterr()
+    try:
+        assert main(["store", "export", str(tmp / "lines-odd"), "--store", url, "--collection", "plays",
+                     "--no-progress"]) != 0
+        err = capsys.readouterr().err
+        assert "colour" in err and "not in graphsr's schema" in err, err
+        assert not (tmp / "lines-odd").exists()
+    finally:
+        with open_store(url) as store:
+            store._execute("MATCH (e:Element) WHERE e.colour IS NOT NULL REMOVE e.colour", {})
