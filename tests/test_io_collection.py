@@ -6,6 +6,8 @@ import tarfile
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lxml import etree
 
 from graphsr.errors import CollectionError
@@ -303,3 +305,21 @@ def test_a_broken_mxl_is_one_error(tmp_path, content, expected):
                                                      '</rootfiles></container>')
     with pytest.raises(CollectionError, match=expected.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")):
         list_collection(path)
+
+
+@st.composite
+def _trees(draw, depth=0):
+    tag = draw(st.sampled_from(["a", "b", "c"]))
+    children = draw(st.lists(_trees(depth=depth + 1), max_size=4)) if depth < 4 else []
+    return f"<{tag}>{''.join(children)}</{tag}>"
+
+
+@given(_trees())
+@settings(max_examples=200, deadline=None)
+def test_the_stores_xpaths_from_depths_and_tags_are_the_documents(xml):
+    """The local store rebuilds a document's XPaths from its elements' depths and tags alone (store.services):
+    they are the ones the parsed document gives."""
+    from graphsr.store.services import _xpaths
+
+    doc = parse_document(xml.encode(), "t")
+    assert _xpaths(doc.depth.tolist(), doc.tag_names()) == doc.xpaths()

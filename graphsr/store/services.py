@@ -84,29 +84,35 @@ def _tree_of_columns(docid: str, depths: list[int], tags: list[str], offsets: li
 
 
 def _xpaths(depths: list[int], tags: list[str]) -> list[str]:
-    """The positional XPaths of a document's elements from their depths and tags in pre-order (as
+    """The positional XPaths of a document's elements from their depths (the root's 1) and tags in pre-order (as
     :meth:`DocumentTree.xpaths` gives them for the tree :func:`_tree` builds of the same rows)."""
     out: list[str] = []
-    paths: list[str] = []  # the path of each open element, by depth
-    seen: list[dict] = []  # per open element: its children of each tag so far
+    top = max(depths, default=0) + 1
+    paths = [""] * top  # the path of the open element at each depth
+    seen: list[dict | None] = [None] * top  # per open element: its children of each tag so far (made with the first)
+    append = out.append
     for d, tag in zip(depths, tags):
-        del paths[d - 1:], seen[d - 1:]
-        if seen:
-            counts = seen[-1]
+        if d > 1:
+            counts = seen[d - 1]
+            if counts is None:
+                counts = seen[d - 1] = {}
             position = counts[tag] = counts.get(tag, 0) + 1
-            path = f"{paths[-1]}/{tag}[{position}]"
+            path = f"{paths[d - 1]}/{tag}[{position}]"
         else:
             path = f"/{tag}[1]"
-        paths.append(path)
-        seen.append({})
-        out.append(path)
+        paths[d] = path
+        seen[d] = None
+        append(path)
     return out
 
 
-def _document_shapes(store: GraphStore, codes: list[int]) -> dict[int, tuple]:
+def _document_shapes(store: GraphStore, codes: list[int], numbers: tuple[int, ...] = (0, 1, 3, 4, 5)
+                     ) -> dict[int, tuple]:
     """The stored elements' (pres, depths, tags, node ids, offsets, lengths) in pre-order of the documents coded
     ``codes`` (those with elements stored): on the local store one string per document (``documents_shapes``),
-    with the store's own node ids; elsewhere a row per element, and None for the ids."""
+    with the store's own node ids, the columns ``numbers`` as integers and the others as the strings read (a
+    caller that needs a few elements' ids does not parse every element's); elsewhere a row per element, and
+    None for the ids."""
     out: dict[int, tuple] = {}
     if store.backend == "falkordb":
         for r in store.run("documents_shapes", codes=codes):
@@ -114,7 +120,8 @@ def _document_shapes(store: GraphStore, codes: list[int]) -> dict[int, tuple]:
             if len(fields) % 6:  # a tab in a tag (no XML name holds one)
                 raise StoreError(f"{store.url}: the stored elements of document {int(r['code'])} do not read back")
             tags = fields[2::6]
-            pres, depths, ids, offsets, lengths = ([int(x) for x in fields[k::6]] for k in (0, 1, 3, 4, 5))
+            pres, depths, ids, offsets, lengths = (list(map(int, fields[k::6])) if k in numbers else fields[k::6]
+                                                   for k in (0, 1, 3, 4, 5))
             if any(b <= a for a, b in zip(pres, pres[1:])):  # collected out of the order asked: put in order
                 pres, depths, tags, ids, offsets, lengths = map(list, zip(*sorted(zip(pres, depths, tags, ids,
                                                                                       offsets, lengths))))
@@ -212,7 +219,7 @@ def require_elements(store: GraphStore, collection: str, nodes: Iterable[tuple[s
     out: dict[tuple[str, str], int] = {}
 
     def resolve(batch: list[tuple[int, str]]) -> None:
-        shapes = _document_shapes(store, [code for code, _ in batch])
+        shapes = _document_shapes(store, [code for code, _ in batch], numbers=(0, 1))  # ids: those named
         for code, docid in batch:
             if code not in shapes:
                 missing_document(docid)
@@ -224,7 +231,7 @@ def require_elements(store: GraphStore, collection: str, nodes: Iterable[tuple[s
                 if i is not None:
                     out[(docid, xp)] = code * KEY_SPAN + pres[i]
                     if node_ids is not None and ids is not None:
-                        node_ids[code * KEY_SPAN + pres[i]] = ids[i]
+                        node_ids[code * KEY_SPAN + pres[i]] = int(ids[i])
                 else:
                     problems.append((where.get((docid, xp)), docid, f"document {docid!r} has no node {quoted(xp)}"))
 
