@@ -260,7 +260,7 @@ def main() -> None:
             scaling.append((args.big * 1000, min([big["graphsr eval"][0]] +
                                                  [peak_run(graphsr_cmd(bq, br))[0] for _ in range(args.repeat - 1)])))
             big["_lines"], big["_size"], big["_scaling"] = args.big * 1000, size, scaling
-    out = {"topics": args.topics, "depth": args.depth, "values": ours,
+    out = {"topics": args.topics, "depth": args.depth, "names": args.names, "values": ours,
            **{name: {"median_s": statistics.median(v), "runs_s": [round(x, 3) for x in v]} for name, v in times.items()}}
     print(f"{args.topics} topics x {args.depth} results, {', '.join(MEASURES)} (values equal to ir_measures; "
           "whole processes, medians)")

@@ -14,6 +14,11 @@ A second load of the big collection shows what a re-run costs (every
 document is already complete).
 
     python bench/bench_store.py [--size-mb 200] [--json out.json]
+    python bench/bench_store.py --tiny 60000 [--json out.json]
+
+``--tiny N`` loads a generated collection of N documents of about ten
+elements each (one tar archive, written once into the data directory)
+instead: many tiny documents, where a load's cost per document shows.
 """
 
 from __future__ import annotations
@@ -42,11 +47,45 @@ def used_memory(store) -> int:
     return int(store._db.connection.info("memory")["used_memory"])
 
 
+def tiny_collection(documents: int, data: Path, seed: int = 0) -> Path:
+    """A tar archive of ``documents`` generated articles of 4 to 22 elements (about 10 on average), written
+    once."""
+    import io
+    import random
+    import tarfile
+
+    path = data / f"tiny-{documents}-v2.tar"
+    if path.exists():
+        return path
+    data.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(seed)
+    work = path.with_suffix(".part")
+    with tarfile.open(work, "w") as tar:
+        for d in range(documents):
+            # a short article as a real collection holds many: a title, one to three sections of a title and
+            # one to four paragraphs, some with an emphasis (a bounded structure: few summary nodes)
+            parts = [f"<article><title>Article {d}</title>"]
+            for s in range(rng.randint(1, 3)):
+                parts.append(f"<sec><title>Section {s}</title>")
+                for _ in range(rng.randint(1, 4)):
+                    word = f"w{rng.randint(0, 9999)}"
+                    parts.append(f"<p>{word} <b>{word}</b> text</p>" if rng.random() < 0.3 else f"<p>{word} text</p>")
+                parts.append("</sec>")
+            parts.append("</article>")
+            body = "".join(parts).encode()
+            info = tarfile.TarInfo(f"d{d:06d}.xml")
+            info.size = len(body)
+            tar.addfile(info, io.BytesIO(body))
+    work.rename(path)
+    return path
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--size-mb", type=float, default=200)
     ap.add_argument("--data", type=Path, default=HERE / "_data")
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--tiny", type=int, metavar="N", help="a generated collection of N documents of ~10 elements")
     a = ap.parse_args()
     sys.path.insert(0, str(HERE))
     from bench_summaries import collection
@@ -54,13 +93,18 @@ def main() -> None:
     from graphsr.data import sample
     from graphsr.store import open_store, store_collection
 
-    big, _ = collection(a.size_mb, a.data)
+    if a.tiny:
+        big = tiny_collection(a.tiny, a.data)
+        loads = [("tiny", big), ("tiny-2", big), ("tiny (again)", big)]
+    else:
+        big, _ = collection(a.size_mb, a.data)
+        loads = [(big.name, big), (big.name + "-2", big), (big.name + " (again)", big),
+                 ("shakespeare", sample("shakespeare")["collection"])]
     rows = []
     with tempfile.TemporaryDirectory() as tmp, open_store(f"local:{tmp}/store") as store:
         # the big collection into the empty store, then under a second name into the store holding it, then
         # again (every document complete: nothing to write), then the Shakespeare plays
-        for label, path in [(big.name, big), (big.name + "-2", big), (big.name + " (again)", big),
-                            ("shakespeare", sample("shakespeare")["collection"])]:
+        for label, path in loads:
             before = store.counts()
             memory_before = used_memory(store)
             t = time.perf_counter()

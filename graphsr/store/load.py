@@ -188,7 +188,9 @@ def _store_collection(store, path, name, kinds, elements, progress, chunk_docs, 
     replaced = _same_collection_or_replace(store, cname, {src.docid for src in sources}, path, replace)
     marked = bool(store.run("merge_collection", id=cid, name=cname, path=str(Path(path).resolve()),
                             documents=len(sources), elements=-1)[0]["marked"])
-    written = dict.fromkeys(kinds, 0)  # summary nodes already written per kind
+    for k in kinds:  # each summary marked as being written (-1) until the pass is over and it is written whole
+        store.run("merge_summary", collection=cid, id=summary_id(cname, k), kind=k, nodes=-1, edges=-1, documents=-1,
+                  elements=-1)
     report = LoadReport(replaced=replaced)
     total_elements = 0
     held = {"elements": 0, "roots": 0}  # what the store should hold after the load: stored documents' elements
@@ -228,6 +230,7 @@ def _store_collection(store, path, name, kinds, elements, progress, chunk_docs, 
     # codes the store returns (a document keeps the code it was first stored with).
     known_state: dict[str, dict] = {}
     known_codes: dict[str, int] = {}
+    document_nodes: list = []  # under the writer lock: the current chunk's document writes (see create_roots_by_node)
     if store.exclusive_writer:
         every = [document_id(cname, src.docid) for src in sources]
         for part in batched(every, 10_000):
@@ -247,7 +250,14 @@ def _store_collection(store, path, name, kinds, elements, progress, chunk_docs, 
         document's code: without the writer lock, the codes the store returns (another load may have stored a
         document meanwhile, and it keeps the code it was first stored with)."""
         if store.exclusive_writer:
-            send("merge_documents", document_rows(chunk, ids, known_codes, writing))
+            rows = document_rows(chunk, ids, known_codes, writing)
+            document_nodes.clear()  # the futures of this chunk's document writes: they return the node ids
+            for name, part in (("create_documents", [r for r in rows if r["id"] not in known_state]),
+                               ("merge_documents", [r for r in rows if r["id"] in known_state])):
+                for batch in batched(part, store.batch_size):  # (new documents are created, with no look-up)
+                    params = {"collection": cid} if name == "create_documents" else {}
+                    document_nodes.append(writer.submit(store.execute, store.prepare(name, rows=batch, **params)))
+                    pending.append(document_nodes[-1])
             return known_codes
         codes = {i: int(r["code"]) for i, r in state.items()}
         codes.update(allocate(ids, state))
@@ -287,13 +297,7 @@ def _store_collection(store, path, name, kinds, elements, progress, chunk_docs, 
                 extend.append((i, d, done))
         codes = merge_documents(chunk, ids, state, {ids[i] for i, _ in todo})
         report.documents += len(chunk)
-        sids = {k: b.sids(chunk) for k, b in builders.items()}
-        for k, b in builders.items():
-            if b.num_nodes > written[k]:
-                pending.append(writer.submit(store.run, "merge_summary", collection=cid, id=summary_id(cname, k),
-                                             kind=k, nodes=-1, edges=-1, documents=-1, elements=-1))
-                send("merge_summary_nodes", _summary_node_rows(b, cname, k, range(written[k], b.num_nodes)))
-                written[k] = b.num_nodes
+        sids = {k: b.sids(chunk) for k, b in builders.items()}  # (the summaries are written whole after the pass)
         members = []
         for i, d, done in extend:  # the memberships of the kinds loaded now
             base = codes[document_id(cname, d.docid)] * KEY_SPAN
@@ -323,8 +327,9 @@ def _store_collection(store, path, name, kinds, elements, progress, chunk_docs, 
                               zip(doc_ids, todo)])
             report.elements += sum(len(d) for _, d in todo)
             report.edges += sum(len(d) for _, d in todo)  # a ROOT or a CHILD edge per element
-            pending.append(writer.submit(store.run, "mark_documents_complete", ids=doc_ids, kinds=sorted(kinds)))
-        settle(keep=16)
+            if not store.exclusive_writer:  # (under the lock, create_roots_by_node marks them complete)
+                pending.append(writer.submit(store.run, "mark_documents_complete", ids=doc_ids, kinds=sorted(kinds)))
+        settle(keep=8)
 
     def write_created(documents: list[tuple[int, DocumentTree, dict]]) -> None:
         """The chunk's documents in one statement (a chunk is bounded by elements), each element created with
@@ -341,7 +346,15 @@ def _store_collection(store, path, name, kinds, elements, progress, chunk_docs, 
         if rows:
             pending.append(writer.submit(store.execute, store.prepare("create_elements", rows=rows,
                                                                        children=children)))
-        send("create_roots", [[code, code * KEY_SPAN + 1] for code, _, _ in documents])
+        roots = [(code, code * KEY_SPAN + 1) for code, _, _ in documents]
+        chunk_documents = list(document_nodes)
+
+        def create_roots() -> None:  # in the writer thread, after the chunk's documents and elements were written
+            node = {int(r["code"]): int(r["node"]) for f in chunk_documents for r in f.result()}
+            for batch in batched([[node[code], key] for code, key in roots], store.batch_size):
+                store.run("create_roots_by_node", rows=batch, kinds=sorted(kinds))
+
+        pending.append(writer.submit(create_roots))
 
     def write_merged(documents: list[tuple[int, DocumentTree, dict]]) -> None:
         """MERGE the documents' elements on their keys, then their ROOT and CHILD edges (no writer lock)."""
