@@ -10,6 +10,8 @@ import time
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from graphsr.data import sample
 from graphsr.errors import UnknownNodeError
@@ -406,3 +408,22 @@ def test_a_store_of_another_schema_is_refused_in_one_line(tmp_path):
     with open_store(url) as s:
         with pytest.raises(GraphsrInputError, match="holds graph schema 9; this graphsr reads schema 2"):
             list_collections(s)
+
+
+@given(st.lists(st.lists(st.one_of(st.integers(-2**62, 2**62), st.text(max_size=5), st.none(),
+                                   st.floats(allow_nan=False, allow_infinity=False), st.booleans()),
+                         min_size=3, max_size=3), min_size=1, max_size=60),
+       st.integers(1, 7))
+@settings(max_examples=150, deadline=None)
+def test_rows_are_encoded_the_same_a_slice_at_a_time(rows, size):
+    """The local store's parameter encoder takes a statement's rows a slice at a time (to bound its memory):
+    the text is the one the whole rows give at once, whatever the slice and the types in its columns."""
+    from graphsr.store import _falkor_params as fp
+
+    whole = fp.params_header({"rows": rows})
+    saved = fp.SLICE
+    try:
+        fp.SLICE = size
+        assert fp.params_header({"rows": rows}) == whole
+    finally:
+        fp.SLICE = saved
