@@ -262,10 +262,10 @@ def test_every_node_of_two_stored_collections_is_read_whole_by_its_index_or_root
                 entered = set(summary.edge_dst.tolist())
                 for k in range(len(summary)):
                     expected = sorted(summary.extent(k))  # (docid, 1-based pre-order id), as stored
-                    roots = k not in entered
-                    assert summary_extent(store, name, kind, summary.label(k), roots=roots) == expected, (name, kind, k)
+                    assert summary_extent(store, name, kind, summary.label(k)) == expected, (name, kind, k)
                     params = _extent_params(store, name, kind, summary.label(k))
-                    extent = params.pop("extent_size")
+                    extent, roots = params.pop("extent_size"), params.pop("roots")
+                    assert roots == (k not in entered)  # the store says which nodes hold roots only
                     assert _extent(store, params, extent, _complete(store, params, kind), roots) is not None
     finally:
         store.close()

@@ -157,9 +157,8 @@ def partition_page(p: Partitions, sid: str, limit: int | None = None, offset: in
     if p.store is not None:  # paged in the database
         from ..store.services import summary_extent_page
 
-        roots = k not in set(p.summary.edge_dst.tolist())  # no summary edge enters it: documents' roots only
         page, total = summary_extent_page(p.store, p.collection, p.summary.kind.name, p.summary.label(k), offset,
-                                          limit, roots=roots)
+                                          limit)
         return [(d, pre - 1, xp, n) for d, pre, xp, n in page], total
     from ..io.collection import iter_documents
 

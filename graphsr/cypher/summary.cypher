@@ -40,8 +40,10 @@ RETURN n.sid AS sid, n.label AS label, n.path AS path, n.tag AS tag, n.children 
 ORDER BY sid
 
 // @name summary_node_sid
+// a summary node's SID and extent, and whether it holds documents' roots only (no summary edge enters it)
 MATCH (n:SummaryNode) WHERE n.id = $id
-RETURN n.sid AS sid, n.extent_size AS extent_size
+OPTIONAL MATCH (:SummaryNode)-[e:SUMMARY_EDGE]->(n)
+RETURN n.sid AS sid, n.extent_size AS extent_size, count(e) = 0 AS roots
 
 // @name summary_edges
 MATCH (s:Summary)-[:HAS_NODE]->(a:SummaryNode)-[e:SUMMARY_EDGE]->(b:SummaryNode) WHERE s.id = $id
@@ -69,7 +71,7 @@ RETURN d.docid AS docid, d.code AS code, d.elements AS elements, d.complete AS c
 UNWIND $codes AS code
 WITH code, code * 4294967296 AS lo
 MATCH (e:Element) WHERE e.key > lo AND e.key < lo + 4294967296 AND e[$property] = $sid
-RETURN code, e.pre AS pre, e.length AS length
+RETURN code, e.pre AS pre
 
 // @name summary_extent_count
 MATCH (c:Collection)-[:HAS_DOCUMENT]->(d:Document) WHERE c.id = $collection

@@ -313,13 +313,14 @@ def require_memberships(store: GraphStore, collection: str, kind: str) -> None:
 
 def _extent_params(store: GraphStore, collection: str, kind: str, label: str) -> dict:
     """The parameters of the summary_extent queries: the collection, the kind's membership property and the
-    summary node's SID (UnknownNodeError for a label the stored summary lacks)."""
+    summary node's SID, with its extent and whether it holds roots only (UnknownNodeError for a label the stored
+    summary lacks)."""
     require_memberships(store, collection, kind)
     rows = store.run("summary_node_sid", id=summary_node_id(collection, kind, label))
     if not rows:
         raise UnknownNodeError(f"the stored {kind} summary of collection {collection!r} has no node {label!r}")
     return {"collection": collection_id(collection), "property": membership_property(kind),
-            "sid": int(rows[0]["sid"]), "extent_size": rows[0]["extent_size"]}
+            "sid": int(rows[0]["sid"]), "extent_size": rows[0]["extent_size"], "roots": bool(rows[0]["roots"])}
 
 
 def _in_document_order(codes: np.ndarray, pres: np.ndarray, docid: dict[int, str]
@@ -399,8 +400,8 @@ def _complete(store: GraphStore, params: dict, kind: str) -> bool:
 
 def _extent(store: GraphStore, params: dict, extent, complete: bool, roots: bool
             ) -> tuple[np.ndarray, np.ndarray, dict[int, str]] | None:
-    """A node's elements in document order with the collection's docids, by its roots or its index; None where
-    neither serves (read them a document at a time then)."""
+    """A node's elements in document order with the collection's docids, by its roots (``roots``: no summary
+    edge enters it) or its index; None where neither serves (read them a document at a time then)."""
     docid = _collection_docids(store, params["collection"])
     found = _extent_of_roots(store, params, extent, complete, docid) if roots else None
     if found is None:
@@ -408,12 +409,10 @@ def _extent(store: GraphStore, params: dict, extent, complete: bool, roots: bool
     return None if found is None else (*found, docid)
 
 
-def summary_extent(store: GraphStore, collection: str, kind: str, label: str, roots: bool = False
-                   ) -> list[tuple[str, int]]:
-    """The stored elements of a summary node, as (docid, pre-order id) in document order.  ``roots``: the node
-    holds documents' roots only (no summary edge enters it)."""
+def summary_extent(store: GraphStore, collection: str, kind: str, label: str) -> list[tuple[str, int]]:
+    """The stored elements of a summary node, as (docid, pre-order id) in document order."""
     params = _extent_params(store, collection, kind, label)
-    extent = params.pop("extent_size")
+    extent, roots = params.pop("extent_size"), params.pop("roots")
     found = _extent(store, params, extent, _complete(store, params, kind), roots)
     if found is not None:
         codes, pres, docid = found
@@ -423,12 +422,11 @@ def summary_extent(store: GraphStore, collection: str, kind: str, label: str, ro
 
 
 def summary_extent_page(store: GraphStore, collection: str, kind: str, label: str, skip: int,
-                        limit: int | None, roots: bool = False) -> tuple[list[tuple[str, int, str, int]], int]:
+                        limit: int | None) -> tuple[list[tuple[str, int, str, int]], int]:
     """One page of a summary node's stored elements, paged in the database: (docid, pre-order id, XPath,
-    length) in document order, and how many there are in all (the XPaths derived from the page's documents).
-    ``roots``: the node holds documents' roots only (no summary edge enters it)."""
+    length) in document order, and how many there are in all (the XPaths derived from the page's documents)."""
     params = _extent_params(store, collection, kind, label)
-    extent = params.pop("extent_size")
+    extent, roots = params.pop("extent_size"), params.pop("roots")
     complete = _complete(store, params, kind)
     found = _extent(store, params, extent, complete, roots)
     if found is not None:
@@ -453,7 +451,7 @@ def _extent_page_by_documents(store: GraphStore, params: dict, complete: bool, e
                        key=lambda r: r["docid"])
     total = int(extent) if complete and extent is not None else int(store.run("summary_extent_count", **params)[0]["n"])
     want = total if limit is None else min(total, int(skip) + int(limit))
-    found: list[tuple[str, int, int, int]] = []  # docid, code, pre, length
+    found: list[tuple[str, int, int]] = []  # docid, code, pre
     at = 0
     while len(found) < want and at < len(documents):
         batch, size = [], 0
@@ -462,10 +460,10 @@ def _extent_page_by_documents(store: GraphStore, params: dict, complete: bool, e
             size += int(documents[at]["elements"] or 0)
             at += 1
         docid = {int(d["code"]): d["docid"] for d in batch}
-        found += sorted((docid[int(r["code"])], int(r["code"]), int(r["pre"]), int(r["length"])) for r in
+        found += sorted((docid[int(r["code"])], int(r["code"]), int(r["pre"])) for r in
                         store.run("summary_extent_of_codes", codes=list(docid), property=params["property"],
                                   sid=params["sid"]))
-    return [(d, code, pre) for d, code, pre, _ in found[int(skip):want]], total
+    return found[int(skip):want], total
 
 
 def require_study(store: GraphStore, collection: str, study: str) -> str:
