@@ -82,19 +82,18 @@ def _element_rows(doc: DocumentTree, code: int, sids: dict[str, "object"]) -> tu
     return rows, doc.parent.tolist()
 
 
-def _summary_node_rows(builder: SummaryBuilder | Summary, cname: str, kind: str, sids: Iterable[int],
-                       stats: Summary | None = None) -> list[dict]:
+def _summary_node_rows(summary: Summary, cname: str, kind: str) -> list[dict]:
+    """The rows of merge_summary_nodes: every node of a summary, with its statistics."""
     sid_ = summary_id(cname, kind)
     rows = []
-    for s in sids:
-        a, kids = builder.readable_key(s)
-        label = builder.label(s)
+    for s in range(len(summary)):
+        a, kids = summary.readable_key(s)
+        label = summary.label(s)
         path = list(a) if isinstance(a, tuple) else []
         rows.append({"id": summary_node_id(cname, kind, label), "summary": sid_, "sid": int(s), "label": label,
                      "path": path, "tag": path[-1] if path else a, "children": sorted(kids) if kids else [],
                      "has_children": kids is not None,
-                     "extent_size": int(stats.extent_size[s]) if stats is not None else 0,
-                     "content_length": int(stats.content_length[s]) if stats is not None else 0})
+                     "extent_size": int(summary.extent_size[s]), "content_length": int(summary.content_length[s])})
     return rows
 
 
@@ -105,7 +104,7 @@ def store_summary(store: GraphStore, summary: Summary, collection: str) -> None:
     sid_ = summary_id(collection, kind)
     store.run("merge_summary", collection=collection_id(collection), id=sid_, kind=kind, nodes=len(summary),
               edges=len(summary.edge_src), documents=int(summary.num_documents), elements=int(summary.num_elements))
-    store.write("merge_summary_nodes", _summary_node_rows(summary, collection, kind, range(len(summary)), summary))
+    store.write("merge_summary_nodes", _summary_node_rows(summary, collection, kind))
     labels = summary.labels()
     store.write("merge_summary_edges", [
         {"src": summary_node_id(collection, kind, labels[a]), "dst": summary_node_id(collection, kind, labels[b]),
