@@ -204,7 +204,7 @@ def test_a_stored_partition_is_paged_as_in_memory_across_documents(elements, cap
     stored, else counted) are those of the collection read in memory, restricted to the stored documents."""
     monkeypatch.setattr("graphsr.store.services.ELEMENTS_PER_READ", 1200)  # batches of one or two plays
     if elements == "all-by-documents":  # the way a store without the index (or an incomplete one) is read
-        monkeypatch.setattr("graphsr.store.services._extent", lambda *args: None)
+        monkeypatch.setattr("graphsr.store.extents._extent", lambda *args: None)
         elements = "all"
     s = sample("shakespeare")
     url = f"local:{tmp_path / 'store'}"
@@ -246,7 +246,7 @@ def test_every_node_of_two_stored_collections_is_read_whole_by_its_index_or_root
     its own collection, in document order, equal to its extent in memory, for every node of every kind; and
     that fast path served every node (it gives None where it cannot vouch for the whole extent)."""
     from graphsr.store import open_store
-    from graphsr.store.services import _complete, _extent, _extent_params, summary_extent
+    from graphsr.store.extents import _complete, _extent, _extent_params, summary_extent
 
     url = f"local:{tmp_path / 'store'}"
     kinds = ["p*", "p*|c", "c", "tag"]

@@ -163,7 +163,7 @@ API_MORE = {
     "The graph store": ["graphsr.store.url.open_store", "graphsr.store.load.store_collection",
                         "graphsr.store.named.store_assessments", "graphsr.store.named.store_run",
                         "graphsr.store.named.store_steps", "graphsr.store.services.stored_summary",
-                        "graphsr.store.services.stored_document", "graphsr.store.services.summary_extent",
+                        "graphsr.store.services.stored_document", "graphsr.store.extents.summary_extent",
                         "graphsr.store.services.transitions", "graphsr.store.services.study_routes",
                         "graphsr.store.services.drop_collection", "graphsr.store.export.export_collection"],
     "Stored navigation models": ["graphsr.navigation.stored.build_stored_model",

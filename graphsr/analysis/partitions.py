@@ -155,7 +155,7 @@ def partition_page(p: Partitions, sid: str, limit: int | None = None, offset: in
     order, paged, and how many it has in all."""
     k = _sid(p, sid)
     if p.store is not None:  # paged in the database
-        from ..store.services import summary_extent_page
+        from ..store.extents import summary_extent_page
 
         page, total = summary_extent_page(p.store, p.collection, p.summary.kind.name, p.summary.label(k), offset,
                                           limit)
