@@ -15,6 +15,10 @@ assessment's events in one pass, and for element runs scored with a learned
 model's transition table walks every (assessment, result) pair in one pass,
 summing the expectations by cut-off; without it numpy computes the same with
 cumulated logarithms and arrays per pair.
+
+graphsr.core._ties puts the tied lines of a TREC run in trec_eval's order
+(document name descending within a topic and score), comparing the names of
+the tied lines only; without it every name is ordered with numpy.
 """
 
 from setuptools import Extension, setup
@@ -36,7 +40,9 @@ def extensions():
             Extension("graphsr.io._folscan", ["graphsr/io/_folscan.c"], include_dirs=[numpy.get_include()],
                       extra_compile_args=FLAGS, optional=True),
             Extension("graphsr.measures.esr._survival", ["graphsr/measures/esr/_survival.c"],
-                      include_dirs=[numpy.get_include()], extra_compile_args=FLAGS, optional=True)]
+                      include_dirs=[numpy.get_include()], extra_compile_args=FLAGS, optional=True),
+            Extension("graphsr.core._ties", ["graphsr/core/_ties.c"], include_dirs=[numpy.get_include()],
+                      extra_compile_args=FLAGS, optional=True)]
 
 
 setup(ext_modules=extensions())

@@ -201,6 +201,34 @@ def test_the_name_index_keeps_codes_given_out_of_order():
         SCAN.forget()
 
 
+@pytest.mark.skipif(SCAN is None, reason="the C scanner is not built")
+def test_names_a_scan_meets_first_join_the_vocabulary_in_order():
+    """A scan keeps the names it meets first in C and adds them to the vocabulary's dicts when it ends, with the
+    codes its columns hold, in order of first use: after it, a block scanned next, a declined line, a dict coded
+    out of order and the dict's own later entries all see one vocabulary."""
+    try:
+        topics, docs = {"1": 0}, {"a": 0}
+        got = SCAN.scan_trec_run(b"1 Q0 b 1 2 r\n2 Q0 a 2 1 r\n2 Q0 c 3 1 r\n1 Q0 b 4 0 r\n", topics, docs)
+        assert docs == {"a": 0, "b": 1, "c": 2} and topics == {"1": 0, "2": 1}
+        assert got[0].tolist() == [0, 1, 1, 0] and got[1].tolist() == [1, 0, 2, 1]
+        docs["z"] = 3  # written by Python between scans: the index reads it
+        cols = (np.empty(8, np.int32), np.empty(8, np.int32), np.empty(8, np.float64))
+        assert SCAN.scan_trec_run_into(b"1 Q0 z 1 2 r\n1 Q0 d 1 2 r\n", topics, docs, {}, *cols, None, 0, 0) == 2
+        assert cols[1][:2].tolist() == [3, 4] and docs["d"] == 4
+        assert SCAN.scan_trec_run(b"1 Q0 e 1 2 r\n1 Q0 f 1 x r\n", topics, docs) == 2  # declined at line 2
+        assert docs == {"a": 0, "b": 1, "c": 2, "z": 3, "d": 4, "e": 5}
+        assert SCAN.scan_trec_run(b"1 Q0 e 1 2 r\n1 Q0 g 1 2 r\n", topics, docs)[1].tolist() == [5, 6]
+        odd = {"x": 10, "y": 4}  # codes not in insertion order: a new name takes the dict's size, as ever
+        got = SCAN.scan_trec_qrels(b"1 0 w 1\n1 0 x 0\n1 0 v 2\n1 0 w 0\n", {}, odd)
+        assert got[1].tolist() == [2, 10, 3, 2] and odd == {"x": 10, "y": 4, "w": 2, "v": 3}
+        many: dict[str, int] = {}
+        text = "".join(f"1 Q0 n{k % 3000} 1 1.0 r\n" for k in range(9000)).encode()  # through table growth
+        got = SCAN.scan_trec_run(text, {}, many)
+        assert many == {f"n{k}": k for k in range(3000)} and got[1].tolist() == [k % 3000 for k in range(9000)]
+    finally:
+        SCAN.forget()
+
+
 @st.composite
 def element_qrels_text(draw):
     """Element qrels, mostly well-formed: relevance values (grades, fractions, odd numbers), (e, s) pairs written

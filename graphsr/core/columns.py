@@ -363,26 +363,42 @@ def _rank_lines(topic: np.ndarray, score: np.ndarray, doc: np.ndarray, run: Docu
     return np.argsort(key)
 
 
+def _ties_module():
+    """The C tie orderer (graphsr.core._ties), or None where it was not built."""
+    try:
+        from . import _ties
+    except ImportError:  # pragma: no cover - the extension is optional
+        return None
+    return _ties
+
+
 def _break_ties(key: np.ndarray, order: np.ndarray, doc: np.ndarray, run: DocumentColumns) -> np.ndarray | None:
     """``order`` (lines sorted by ``key``) with each run of equal keys put in document name descending order,
-    comparing the names of the tied lines only, when few lines tie (real scores tie a few lines a topic: ordering
-    the names of every document of a large collection for them costs more than the rest of the ranking); None
-    when many do (then ordering every name at once, in bulk, is cheaper)."""
+    comparing the names of the tied lines only (real scores tie a few lines a topic: ordering the names of every
+    document of a large collection for them costs more than the rest of the ranking).  In C each tied line's name
+    is compared with the few of its group's; without the C extension, where many lines tie, None: ordering every
+    name at once, in bulk, is then cheaper."""
     sk = key[order]
     same = sk[1:] == sk[:-1]
     tied = np.zeros(len(order), dtype=bool)
     tied[1:] |= same
     tied[:-1] |= same
     pos = np.flatnonzero(tied)
-    if len(pos) > len(order) // 8:
+    ties = _ties_module() if isinstance(run.doc_names, list) else None
+    if ties is None and len(pos) > len(order) // 8:
         return None
     lines = order[pos]
     group = np.cumsum(np.r_[True, sk[pos][1:] != sk[pos][:-1]])
     names = run.doc_names
-    rank = np.empty(len(pos), dtype=np.int64)
-    rank[name_order([names[d] for d in doc[lines].tolist()])] = np.arange(len(pos))
+    within = None if ties is None else ties.names_descending(names, doc[lines].astype(np.int64), group)
+    if within is None:
+        if len(pos) > len(order) // 8:
+            return None
+        rank = np.empty(len(pos), dtype=np.int64)
+        rank[name_order([names[d] for d in doc[lines].tolist()])] = np.arange(len(pos))
+        within = np.lexsort((-rank, group))
     order = order.copy()
-    order[pos] = lines[np.lexsort((-rank, group))]
+    order[pos] = lines[within]
     return order
 
 

@@ -86,6 +86,8 @@ typedef struct {
 typedef struct {
     PyObject *dict;
     Py_ssize_t pos, count, cap; /* PyDict_Next position synced to; entries; slots (a power of two) */
+    Py_ssize_t in_dict; /* entries also in the dict: those after it are names a scan met first, added to the dict
+                           together when the scan ends (index_flush), each made a str once, not hashed twice */
     Slot *slots;
     int64_t *offsets; /* entry e's name is keys[offsets[e] : offsets[e + 1]] (offsets[count] = used) */
     int64_t *codes;   /* entry e's code; NULL while every code is its entry number (a vocabulary's usual case) */
@@ -183,8 +185,50 @@ static int index_sync(Index *ix) {
             PyErr_NoMemory();
             return -1;
         }
+        ix->in_dict = ix->count;
     }
     return 0;
+}
+
+/* The names the index holds beyond its dict added to the dict, in entry order with their codes; 0, or -1 with an
+   exception (the index is then dropped: it is only a cache of the dict).  Nothing else writes the dict meanwhile
+   (a scan holds the GIL), so its new entries are these, in this order: the dict's iteration skips them. */
+static int index_flush(Index *ix) {
+    if (ix->dict == NULL) return 0;
+    Py_ssize_t first = ix->in_dict;
+    for (Py_ssize_t e = first; e < ix->count; ++e) {
+        PyObject *key = PyUnicode_DecodeASCII(ix->keys + ix->offsets[e], (Py_ssize_t)(ix->offsets[e + 1] -
+                                              ix->offsets[e]), NULL);
+        PyObject *v = key == NULL ? NULL : PyLong_FromLongLong(ix->codes == NULL ? (int64_t)e : ix->codes[e]);
+        int bad = v == NULL || PyDict_SetItem(ix->dict, key, v) < 0;
+        Py_XDECREF(key);
+        Py_XDECREF(v);
+        if (bad) {
+            index_free(ix);
+            return -1;
+        }
+    }
+    PyObject *key, *value;
+    for (Py_ssize_t e = first; e < ix->count; ++e)
+        if (!PyDict_Next(ix->dict, &ix->pos, &key, &value)) { /* cannot happen: the entries just added */
+            index_free(ix);
+            PyErr_SetString(PyExc_RuntimeError, "a names dict changed during a scan");
+            return -1;
+        }
+    ix->in_dict = ix->count;
+    return 0;
+}
+
+/* After a scan: the names it met first added to the vocabulary dicts (0), or, where the scan failed (`failed`),
+   the indexes dropped with what they held beyond their dicts (1; so too where adding fails). */
+static int names_done(int failed) {
+    for (int w = 0; w < 2; ++w) {
+        if (failed) index_free(&indexes[w]);
+        else if (index_flush(&indexes[w]) < 0) failed = 1;
+    }
+    if (failed)
+        for (int w = 0; w < 2; ++w) index_free(&indexes[w]);
+    return failed;
 }
 
 static Index *index_of(int which, PyObject *dict) {
@@ -218,6 +262,7 @@ static int64_t index_find(const Index *ix, const char *s, Py_ssize_t len) {
 
 /* `key` (a str whose UTF-8 bytes are [s, s+len)) added to the dict with the next code, and to the index */
 static int64_t index_add(Index *ix, PyObject *key) {
+    if (index_flush(ix) < 0) return -1;
     int64_t c = (int64_t)PyDict_Size(ix->dict);
     PyObject *v = PyLong_FromLongLong(c);
     int bad = v == NULL || PyDict_SetItem(ix->dict, key, v) < 0;
@@ -226,14 +271,16 @@ static int64_t index_add(Index *ix, PyObject *key) {
     return c;
 }
 
-/* the code of name [s, s+len), added to the dict (and index) if new; -1 with an exception on failure */
+/* the code of name [s, s+len) (ASCII), added to the index if new (to the dict when the scan ends: names_done); -1
+   with an exception on failure */
 static int64_t index_code(Index *ix, const char *s, Py_ssize_t len) {
     int64_t c = index_find(ix, s, len);
     if (c != -2) return c;
-    PyObject *key = PyUnicode_DecodeASCII(s, len, NULL);
-    if (key == NULL) return -1;
-    c = index_add(ix, key);
-    Py_DECREF(key);
+    c = (int64_t)PyDict_Size(ix->dict) + (int64_t)(ix->count - ix->in_dict);
+    if (index_put(ix, s, len, c) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
     return c;
 }
 
@@ -574,6 +621,7 @@ static PyObject *scan_run(PyObject *self, PyObject *args) {
         col[7][n] = r;
         ++n;
     }
+    failed = names_done(failed);
     PyObject *ids = failed || bad ? NULL : PyDict_Keys(run_ids);
     PyObject *result = columns_result(8, n, arr, bad, failed || (!bad && ids == NULL), ids);
     Py_XDECREF(run_ids);
@@ -660,6 +708,7 @@ static PyObject *scan_qrels(PyObject *self, PyObject *args) {
             failed |= buf_push(&pas[0], r) | buf_push(&pas[1], spans[k].start) |
                       buf_push(&pas[2], spans[k].start + spans[k].len);
     }
+    failed = names_done(failed);
     if (!failed && bad) {
         result = PyLong_FromLong(bad);
     } else if (!failed) {
@@ -768,6 +817,7 @@ static PyObject *scan_trec_run(PyObject *self, PyObject *args) {
     long bad = 0;
     Py_ssize_t n = failed ? 0 : trec_run_lines(data, end, &tn, &dn, &rn, col[0], col[1], col[2], col[3], 0, cap, 0,
                                                &bad, &failed);
+    failed = names_done(failed);
     PyObject *ids = failed || bad ? NULL : PyDict_Keys(run_ids);
     PyObject *result = columns_result(4, n, arr, bad, failed || (!bad && ids == NULL), ids);
     Py_XDECREF(run_ids);
@@ -816,6 +866,7 @@ static PyObject *scan_trec_run_into(PyObject *self, PyObject *args) {
     long bad = 0;
     Py_ssize_t n = failed ? 0 : trec_run_lines(view.buf, (const char *)view.buf + view.len, &tn, &dn, &rn, col[0],
                                                col[1], col[2], col[3], offset, cap, first_line, &bad, &failed);
+    failed = names_done(failed);
     if (!failed) result = bad ? PyLong_FromLong(-bad) : PyLong_FromSsize_t(n);
     else if (!PyErr_Occurred()) PyErr_NoMemory();
     PyBuffer_Release(&view);
@@ -874,6 +925,7 @@ static PyObject *scan_element_run(PyObject *self, PyObject *args) {
         (void)r;
         ++n;
     }
+    failed = names_done(failed);
     PyObject *ids = failed || bad ? NULL : PyDict_Keys(run_ids);
     PyObject *result = columns_result(6, n, arr, bad, failed || (!bad && ids == NULL), ids);
     Py_XDECREF(run_ids);
@@ -922,6 +974,7 @@ static PyObject *scan_trec_qrels(PyObject *self, PyObject *args) {
         line_c[n] = (int32_t)ls.lineno;
         ++n;
     }
+    failed = names_done(failed);
     PyObject *result = columns_result(4, n, arr, bad, failed, NULL);
     PyBuffer_Release(&view);
     return result;
@@ -988,6 +1041,7 @@ static PyObject *scan_element_qrels(PyObject *self, PyObject *args) {
         line_c[n] = (int32_t)ls.lineno;
         ++n;
     }
+    failed = names_done(failed);
     PyObject *result = columns_result(7, n, arr, bad, failed, NULL);
     PyBuffer_Release(&view);
     return result;
