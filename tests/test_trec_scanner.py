@@ -145,10 +145,15 @@ def test_a_run_read_with_its_assessments_codes_scores_the_same(tmp_path, monkeyp
     q.write_text("".join(f"{t} 0 d{d} {rng.integers(-1, 3)}\n" for t in range(5) for d in range(0, 40, 3)))
     r.write_text("".join(f"{t} Q0 d{d} 0 {rng.integers(0, 4)} run\n" for t in range(1, 7) for d in range(30)))
     qrels = read_element_qrels(q)
+    known = list(qrels.columns.doc_names)
     shared, alone = read_run(r, vocabulary=qrels), read_run(r)
     if scanner:  # the scanner codes a run after its assessments' names (the line reader codes it alone)
-        assert shared.columns.index[1] is qrels.columns.index[1]
-        assert alone.columns.index[1] is not qrels.columns.index[1]
+        assert shared.columns.coded_as is qrels.columns and alone.columns.coded_as is None
+        assert shared.columns.doc_names[:len(known)] == known  # their codes for their names, then the run's own
+        assert len(qrels.columns.index[1]) == len(known) == len(qrels.columns.doc_names)  # theirs not grown
+        again = read_run(r, vocabulary=qrels)  # a second run read with them: coded as the first
+        assert again.columns.doc_names == shared.columns.doc_names
+        assert again.columns.doc.tolist() == shared.columns.doc.tolist()
     ms = ["AP", "P@5", "nDCG@10", "Bpref", "RR", "NumRelRet", "Judged@10"]
     a, b = graphsr.evaluate(qrels, [shared], ms), graphsr.evaluate(qrels, [alone], ms)
     for m in a.measures:
@@ -221,6 +226,20 @@ def test_names_a_scan_meets_first_join_the_vocabulary_in_order():
         odd = {"x": 10, "y": 4}  # codes not in insertion order: a new name takes the dict's size, as ever
         got = SCAN.scan_trec_qrels(b"1 0 w 1\n1 0 x 0\n1 0 v 2\n1 0 w 0\n", {}, odd)
         assert got[1].tolist() == [2, 10, 3, 2] and odd == {"x": 10, "y": 4, "w": 2, "v": 3}
+        SCAN.forget()
+        topics, docs = {"1": 0}, {"a": 0, "b": 1}  # extend=False: the run's own names kept out of the dicts
+        cols = (np.empty(8, np.int32), np.empty(8, np.int32), np.empty(8, np.float64))
+        args = (topics, docs, {}, *cols, None)
+        assert SCAN.scan_trec_run_into(b"1 Q0 x 1 2 r\n2 Q0 b 1 2 r\n", *args, 0, 0, False) == 2
+        assert SCAN.scan_trec_run_into(b"1 Q0 y 1 2 r\n2 Q0 x 1 2 r\n", *args, 2, 2, False) == 2  # next block
+        assert cols[0][:4].tolist() == [0, 1, 0, 1] and cols[1][:4].tolist() == [2, 1, 3, 2]
+        assert topics == {"1": 0} and docs == {"a": 0, "b": 1}
+        assert SCAN.new_names(0) == ["2"] and SCAN.new_names(1) == ["x", "y"]
+        docs["c"] = 2  # the dict changed under names kept out of it: their codes would clash
+        with pytest.raises(RuntimeError, match="vocabulary changed"):
+            SCAN.scan_trec_run_into(b"1 Q0 z 1 2 r\n", *args, 4, 4, False)
+        SCAN.forget()
+        assert SCAN.new_names(1) == []
         many: dict[str, int] = {}
         text = "".join(f"1 Q0 n{k % 3000} 1 1.0 r\n" for k in range(9000)).encode()  # through table growth
         got = SCAN.scan_trec_run(text, {}, many)

@@ -27,6 +27,12 @@
  *   different from the passages' sum, a best entry point beyond doc_len.
  *   (A (topic, file) pair judged twice is checked by the caller.)
  *
+ * scan_trec_run_into(data, topics, docs, run_ids, topic, doc, score, line, offset, first_line, extend=True)
+ *
+ *   A block of whole lines of a TREC document run into given columns from entry `offset` on; with
+ *   extend=False names not in the dicts are coded after them (len(dict), ...) but kept out of them, in the
+ *   scanner's index until forget(); new_names(0 or 1) gives them, in code order.
+ *
  * scan_trec_run(data, topics, docs) -> tuple | int
  *
  *   TREC document runs 'topic Q0 docno rank score run_id [anything]' (a
@@ -181,6 +187,10 @@ static int index_sync(Index *ix) {
         const char *utf8 = PyUnicode_AsUTF8AndSize(key, &len);
         long long code = PyLong_AsLongLong(value);
         if (utf8 == NULL || (code == -1 && PyErr_Occurred())) return -1;
+        if (ix->count != ix->in_dict) { /* names kept out of the dict would clash with the dict's new codes */
+            PyErr_SetString(PyExc_RuntimeError, "a vocabulary changed while a file was read with it");
+            return -1;
+        }
         if (index_put(ix, utf8, len, code) < 0) {
             PyErr_NoMemory();
             return -1;
@@ -219,12 +229,13 @@ static int index_flush(Index *ix) {
     return 0;
 }
 
-/* After a scan: the names it met first added to the vocabulary dicts (0), or, where the scan failed (`failed`),
-   the indexes dropped with what they held beyond their dicts (1; so too where adding fails). */
-static int names_done(int failed) {
+/* After a scan: the names it met first added to the vocabulary dicts (0), unless `extend` is 0 (they are then
+   kept in the indexes, for the next block of the file and new_names); or, where the scan failed (`failed`), the
+   indexes dropped with what they held beyond their dicts (1; so too where adding fails). */
+static int names_done(int failed, int extend) {
     for (int w = 0; w < 2; ++w) {
         if (failed) index_free(&indexes[w]);
-        else if (index_flush(&indexes[w]) < 0) failed = 1;
+        else if (extend && index_flush(&indexes[w]) < 0) failed = 1;
     }
     if (failed)
         for (int w = 0; w < 2; ++w) index_free(&indexes[w]);
@@ -621,7 +632,7 @@ static PyObject *scan_run(PyObject *self, PyObject *args) {
         col[7][n] = r;
         ++n;
     }
-    failed = names_done(failed);
+    failed = names_done(failed, 1);
     PyObject *ids = failed || bad ? NULL : PyDict_Keys(run_ids);
     PyObject *result = columns_result(8, n, arr, bad, failed || (!bad && ids == NULL), ids);
     Py_XDECREF(run_ids);
@@ -708,7 +719,7 @@ static PyObject *scan_qrels(PyObject *self, PyObject *args) {
             failed |= buf_push(&pas[0], r) | buf_push(&pas[1], spans[k].start) |
                       buf_push(&pas[2], spans[k].start + spans[k].len);
     }
-    failed = names_done(failed);
+    failed = names_done(failed, 1);
     if (!failed && bad) {
         result = PyLong_FromLong(bad);
     } else if (!failed) {
@@ -817,7 +828,7 @@ static PyObject *scan_trec_run(PyObject *self, PyObject *args) {
     long bad = 0;
     Py_ssize_t n = failed ? 0 : trec_run_lines(data, end, &tn, &dn, &rn, col[0], col[1], col[2], col[3], 0, cap, 0,
                                                &bad, &failed);
-    failed = names_done(failed);
+    failed = names_done(failed, 1);
     PyObject *ids = failed || bad ? NULL : PyDict_Keys(run_ids);
     PyObject *result = columns_result(4, n, arr, bad, failed || (!bad && ids == NULL), ids);
     Py_XDECREF(run_ids);
@@ -841,8 +852,9 @@ static PyObject *scan_trec_run_into(PyObject *self, PyObject *args) {
     PyObject *topics, *docs, *run_ids, *a[4];
     Py_ssize_t offset;
     long first_line;
-    if (!PyArg_ParseTuple(args, "y*O!O!O!OOOOnl", &view, &PyDict_Type, &topics, &PyDict_Type, &docs, &PyDict_Type,
-                          &run_ids, &a[0], &a[1], &a[2], &a[3], &offset, &first_line))
+    int extend = 1;
+    if (!PyArg_ParseTuple(args, "y*O!O!O!OOOOnl|p", &view, &PyDict_Type, &topics, &PyDict_Type, &docs, &PyDict_Type,
+                          &run_ids, &a[0], &a[1], &a[2], &a[3], &offset, &first_line, &extend))
         return NULL;
     static const int types[4] = {NPY_INT32, NPY_INT32, NPY_FLOAT64, NPY_INT32};
     void *col[4];
@@ -866,7 +878,7 @@ static PyObject *scan_trec_run_into(PyObject *self, PyObject *args) {
     long bad = 0;
     Py_ssize_t n = failed ? 0 : trec_run_lines(view.buf, (const char *)view.buf + view.len, &tn, &dn, &rn, col[0],
                                                col[1], col[2], col[3], offset, cap, first_line, &bad, &failed);
-    failed = names_done(failed);
+    failed = names_done(failed, extend);
     if (!failed) result = bad ? PyLong_FromLong(-bad) : PyLong_FromSsize_t(n);
     else if (!PyErr_Occurred()) PyErr_NoMemory();
     PyBuffer_Release(&view);
@@ -925,7 +937,7 @@ static PyObject *scan_element_run(PyObject *self, PyObject *args) {
         (void)r;
         ++n;
     }
-    failed = names_done(failed);
+    failed = names_done(failed, 1);
     PyObject *ids = failed || bad ? NULL : PyDict_Keys(run_ids);
     PyObject *result = columns_result(6, n, arr, bad, failed || (!bad && ids == NULL), ids);
     Py_XDECREF(run_ids);
@@ -974,7 +986,7 @@ static PyObject *scan_trec_qrels(PyObject *self, PyObject *args) {
         line_c[n] = (int32_t)ls.lineno;
         ++n;
     }
-    failed = names_done(failed);
+    failed = names_done(failed, 1);
     PyObject *result = columns_result(4, n, arr, bad, failed, NULL);
     PyBuffer_Release(&view);
     return result;
@@ -1041,7 +1053,7 @@ static PyObject *scan_element_qrels(PyObject *self, PyObject *args) {
         line_c[n] = (int32_t)ls.lineno;
         ++n;
     }
-    failed = names_done(failed);
+    failed = names_done(failed, 1);
     PyObject *result = columns_result(7, n, arr, bad, failed, NULL);
     PyBuffer_Release(&view);
     return result;
@@ -1147,6 +1159,27 @@ static PyObject *scan_dict(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* The names the index of topics (0) or documents (1) holds beyond its dict, in code order: those scans with
+   extend=False met first (codes len(dict), len(dict) + 1, ...). */
+static PyObject *new_names(PyObject *self, PyObject *args) {
+    int which;
+    if (!PyArg_ParseTuple(args, "i", &which)) return NULL;
+    if (which < 0 || which > 1) {
+        PyErr_SetString(PyExc_ValueError, "which: 0 (topics) or 1 (documents)");
+        return NULL;
+    }
+    Index *ix = &indexes[which];
+    Py_ssize_t first = ix->dict == NULL ? 0 : ix->in_dict, count = ix->dict == NULL ? 0 : ix->count;
+    PyObject *out = PyList_New(count - first);
+    for (Py_ssize_t e = first; out != NULL && e < count; ++e) {
+        PyObject *name = PyUnicode_DecodeASCII(ix->keys + ix->offsets[e], (Py_ssize_t)(ix->offsets[e + 1] -
+                                               ix->offsets[e]), NULL);
+        if (name == NULL) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, e - first, name);
+    }
+    return out;
+}
+
 /* Drop the C indexes of the vocabulary dicts (and the references they hold to them): readers call it when a
    file is read, so an index never outlives its use nor keeps a vocabulary alive. */
 static PyObject *forget(PyObject *self, PyObject *unused) {
@@ -1156,6 +1189,8 @@ static PyObject *forget(PyObject *self, PyObject *unused) {
 
 static PyMethodDef methods[] = {
     {"forget", forget, METH_NOARGS, "Drop the name indexes kept between scans."},
+    {"new_names", new_names, METH_VARARGS,
+     "The names a scan with extend=False met first, beyond the topics' (0) or documents' (1) dict."},
     {"scan_run", scan_run, METH_VARARGS, "Columns of a well-formed passage run file, or the first line not read."},
     {"scan_qrels", scan_qrels, METH_VARARGS, "Columns of a well-formed FOL qrels file, or the first line not read."},
     {"scan_trec_run", scan_trec_run, METH_VARARGS,

@@ -78,10 +78,7 @@ def read_run(path: str | os.PathLike, name: str | None = None, vocabulary=None) 
         if len(fields) >= 7 and xpath_like(fields[6]):  # an element run (the line reader explains the others)
             run = _element_run(scan, read_bytes(path, RunFormatError), path, name)
         else:  # a TREC document run
-            shared = getattr(getattr(vocabulary, "columns", None), "index", None)
-            topic_codes, doc_codes = shared if shared is not None else ({}, {})
-            got = _scan_document_run(scan, path, topic_codes, doc_codes)
-            run = None if got is None else _document_run(got, (topic_codes, doc_codes), path, name)
+            run = _scan_document_run(scan, path, name, vocabulary)
         if run is not None:
             return run
     return _read_run_lines(path, name)
@@ -116,38 +113,59 @@ def _line_capacity(path) -> int:
     return lines + ends_open
 
 
-def _scan_document_run(scan, path, topic_codes: dict, doc_codes: dict):
-    """A TREC document run file's columns, read by the C scanner a block at a time into columns allocated once;
-    None when the scanner declines a line or the file has none.
+def _scan_document_run(scan, path, name: str | None, vocabulary=None) -> Run | None:
+    """A TREC document run file's run, read by the C scanner a block at a time into columns allocated once; None
+    when the scanner declines a line or the file has none.
 
-    Line numbers are stored only from the first block with a blank or comment line on: before it, entry ``k``
-    is line ``k + 1`` (:class:`~graphsr.core.columns.LineNumbers`), and most runs have no such line."""
-    from ..core.columns import LineNumbers
+    With ``vocabulary`` (document assessments read from a file) the run is coded after the assessments' names
+    (their codes for the names they know, the next codes for the others) without adding its names to their
+    vocabulary: the run's own names stay in the scanner's index, each made a str once at the end.  Line numbers
+    are stored only from the first block with a blank or comment line on: before it, entry ``k`` is line
+    ``k + 1`` (:class:`~graphsr.core.columns.LineNumbers`), and most runs have no such line."""
+    from ..core.columns import DocumentColumns, LineNumbers
 
     cap = _line_capacity(path)
     if cap == 0:
         return None
+    shared = getattr(vocabulary, "columns", None)
+    index = getattr(shared, "index", None)
+    if index is not None and (len(index[0]), len(index[1])) != (len(shared.topic_names), len(shared.doc_names)):
+        index = None  # (a vocabulary grown beyond its assessments' names: not theirs alone)
+    topic_codes, doc_codes = index if index is not None else ({}, {})
     columns = (np.empty(cap, np.int32), np.empty(cap, np.int32), np.empty(cap, np.float64))
     lines = None
     run_ids: dict[str, int] = {}
     n, line = 0, 0
+    extend = index is None
     try:
         for block in _blocks(path):
-            got = scan.scan_trec_run_into(block, topic_codes, doc_codes, run_ids, *columns, lines, n, line)
+            got = scan.scan_trec_run_into(block, topic_codes, doc_codes, run_ids, *columns, lines, n, line, extend)
             if got < 0:
                 return None
             in_block = block.count(b"\n") + (not block.endswith(b"\n"))
             if lines is None and got != in_block:  # some line is not an entry: number the entries from here on
                 lines = np.empty(cap, np.int32)
                 lines[:n] = np.arange(1, n + 1, dtype=np.int32)
-                got = scan.scan_trec_run_into(block, topic_codes, doc_codes, run_ids, *columns, lines, n, line)
+                got = scan.scan_trec_run_into(block, topic_codes, doc_codes, run_ids, *columns, lines, n, line,
+                                              extend)
             n += got
             line += in_block
+        topic_names, doc_names = list(topic_codes), list(doc_codes)
+        if not extend:
+            topic_names += scan.new_names(0)
+            doc_names += scan.new_names(1)
     finally:
         scan.forget()
     if n == 0:
         return None
-    return (*(c[:n] for c in columns), LineNumbers(n) if lines is None else lines[:n], list(run_ids))
+    topic, doc, score = (c[:n] for c in columns)
+    line_column = LineNumbers(n) if lines is None else lines[:n]
+    if extend:
+        run_columns = DocumentColumns(topic_names, doc_names, topic, doc, score, line_column,
+                                      index=(topic_codes, doc_codes))
+    else:
+        run_columns = DocumentColumns(topic_names, doc_names, topic, doc, score, line_column, coded_as=shared)
+    return Run.from_columns(run_columns, str(path) if name is None else name, str(path), tuple(run_ids))
 
 
 def _element_run(scan, data: bytes, path, name: str | None) -> Run | None:
@@ -234,15 +252,6 @@ def _read_run_lines(path, name: str | None) -> Run:
 
         return Run.from_columns(DocumentColumns.from_lists(*columns), name, str(path), tuple(run_ids))
     return Run.from_rows(rows, name, str(path), tuple(run_ids))
-
-
-def _document_run(scanned, index: tuple[dict, dict], path, name: str | None) -> Run:
-    """The run of a TREC document run file the C scanner read (``index``: its name -> code dicts)."""
-    from ..core.columns import DocumentColumns
-
-    topic, doc, score, line, run_ids = scanned
-    columns = DocumentColumns(list(index[0]), list(index[1]), topic, doc, score, line, index=index)
-    return Run.from_columns(columns, str(path) if name is None else name, str(path), tuple(run_ids))
 
 
 def run_from_columns(topics: list[str], docids: list[str], scores: list[float], xpaths: list[str] | None,
