@@ -301,8 +301,8 @@ def _lines_of(columns):
 def test_dicts_are_read_in_c_as_in_python_and_share_the_assessments_codes(qrels, run):
     """{query_id: {doc_id: value}} dicts read by the C scanner (names looked up by their UTF-8 bytes in the
     vocabulary's index) give the lines the Python reader gives, non-ASCII names included (a name with no UTF-8
-    form is handed to the Python reader); a run read with the assessments' vocabulary gives each name the
-    assessments' code."""
+    form is handed to the Python reader); a run read with the assessments' vocabulary gives each of their names
+    their code and its own names the codes after theirs, leaving their vocabulary as it was."""
     from unittest import mock
 
     from graphsr.io.frames import _dict_columns
@@ -318,7 +318,11 @@ def test_dicts_are_read_in_c_as_in_python_and_share_the_assessments_codes(qrels,
         slow_r = _dict_columns(run, "a run", "score", Vocabulary(slow_q))
     assert _lines_of(fast_q) == _lines_of(slow_q)
     assert _lines_of(fast_r) == _lines_of(slow_r)
-    if fast_r.index is not None and fast_q.index is not None and fast_r.index[1] is fast_q.index[1]:  # read in C
+    if fast_r.coded_as is fast_q:  # read in C after the assessments' names, their vocabulary left as it was
+        assert fast_r.doc_names[:len(fast_q.doc_names)] == fast_q.doc_names
+        assert fast_r.topic_names[:len(fast_q.topic_names)] == fast_q.topic_names
+        assert tuple(map(len, fast_q.index)) == (len(fast_q.topic_names), len(fast_q.doc_names))
+        assert len(set(fast_r.doc_names)) == len(fast_r.doc_names)
         known = dict(zip(fast_q.doc_names, range(len(fast_q.doc_names))))
         for d in fast_r.doc.tolist():
             name = fast_r.doc_names[d]

@@ -52,12 +52,14 @@
  *   TREC document qrels 'topic iteration docno rel', exactly 4 fields.
  *   Returns (topic, doc, rel, line), codes and lines int32, rel float64.
  *
- * scan_dict(data, topics, docs) -> tuple | None
+ * scan_dict(data, topics, docs[, topic_tail, doc_tail]) -> tuple | None
  *
  *   A {query_id: {doc_id: value}} dict (pytrec_eval's shape) whose keys are
  *   all str and values int or float: (topic, doc, value, empty_topics), one
  *   entry per inner item in dict order; None for anything else (the Python
- *   reader converts it or says what is wrong).
+ *   reader converts it or says what is wrong).  With the tails, names not in
+ *   topics or docs go to them (codes after the vocabulary's), which then stays
+ *   as it was.
  *
  * All read only `data`; the dicts are the only state they change.
  */
@@ -1075,10 +1077,29 @@ static int64_t dict_code(PyObject *dict, PyObject *key) {
     return bad ? -1 : (int64_t)c;
 }
 
+/* the code of `key` in the vocabulary dict `dict` if there, else in `tail` (its names beyond the vocabulary:
+   codes len(dict), len(dict) + 1, ...), added there if new (one probe: PyDict_SetDefault); -1 with an exception */
+static int64_t tail_code(PyObject *dict, PyObject *tail, PyObject *key) {
+    PyObject *found = PyDict_GetItemWithError(dict, key); /* borrowed */
+    if (found != NULL) return PyLong_AsLongLong(found);
+    if (PyErr_Occurred()) return -1;
+    PyObject *v = PyLong_FromSsize_t(PyDict_Size(dict) + PyDict_Size(tail));
+    if (v == NULL) return -1;
+    PyObject *got = PyDict_SetDefault(tail, key, v); /* borrowed: v where key is new */
+    int64_t c = got == NULL ? -1 : PyLong_AsLongLong(got);
+    Py_DECREF(v);
+    return c;
+}
+
 static PyObject *scan_dict(PyObject *self, PyObject *args) {
-    PyObject *data, *topics, *docs;
-    if (!PyArg_ParseTuple(args, "O!O!O!", &PyDict_Type, &data, &PyDict_Type, &topics, &PyDict_Type, &docs))
+    PyObject *data, *topics, *docs, *topic_tail = NULL, *doc_tail = NULL;
+    if (!PyArg_ParseTuple(args, "O!O!O!|O!O!", &PyDict_Type, &data, &PyDict_Type, &topics, &PyDict_Type, &docs,
+                          &PyDict_Type, &topic_tail, &PyDict_Type, &doc_tail))
         return NULL;
+    if ((topic_tail == NULL) != (doc_tail == NULL)) {
+        PyErr_SetString(PyExc_TypeError, "scan_dict takes both tails or neither");
+        return NULL;
+    }
     Py_ssize_t n = 0, pos = 0;
     PyObject *q, *inner;
     while (PyDict_Next(data, &pos, &q, &inner)) {
@@ -1089,8 +1110,8 @@ static PyObject *scan_dict(PyObject *self, PyObject *args) {
     double *val = malloc((size_t)(n ? n : 1) * sizeof(double));
     PyObject *empty = PyList_New(0), *result = NULL;
     int failed = tc == NULL || dc == NULL || val == NULL || empty == NULL, fallback = 0;
-    Index *tix = failed ? NULL : index_of(0, topics);
-    if (!failed && tix == NULL) {
+    Index *tix = failed || topic_tail != NULL ? NULL : index_of(0, topics);
+    if (!failed && topic_tail == NULL && tix == NULL) {
         if (PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) { /* a vocabulary name with no UTF-8 form */
             PyErr_Clear();
             fallback = 1;
@@ -1101,7 +1122,7 @@ static PyObject *scan_dict(PyObject *self, PyObject *args) {
     Py_ssize_t k = 0;
     pos = 0;
     while (!failed && !fallback && PyDict_Next(data, &pos, &q, &inner)) {
-        int64_t t = index_code_of(tix, q);
+        int64_t t = topic_tail != NULL ? tail_code(topics, topic_tail, q) : index_code_of(tix, q);
         if (t == -3) {
             fallback = 1;
             break;
@@ -1132,7 +1153,7 @@ static PyObject *scan_dict(PyObject *self, PyObject *args) {
                 fallback = 1;
                 break;
             }
-            int64_t c = dict_code(docs, d);
+            int64_t c = doc_tail != NULL ? tail_code(docs, doc_tail, d) : dict_code(docs, d);
             if (c < 0) {
                 failed = 1;
                 break;

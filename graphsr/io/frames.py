@@ -188,13 +188,23 @@ def _dict_columns(data: dict, what: str, value: str, vocabulary=None):
 
     scan = c_scanner()
     if scan is not None:  # str keys and int or float values: in C
-        shared = getattr(getattr(vocabulary, "columns", None), "index", None)
-        topic_index, index = shared if shared is not None else ({}, {})  # new names extend a shared vocabulary
-        got = scanned(scan, "scan_dict", data, topic_index, index)
-        if got is not None:
-            topic, doc, values, empty = got
-            return DocumentColumns(list(topic_index), list(index), topic, doc, values, empty_topics=tuple(empty),
-                                   index=(topic_index, index))
+        shared = getattr(vocabulary, "columns", None)
+        index = getattr(shared, "index", None)
+        if index is not None and (len(index[0]), len(index[1])) == (len(shared.topic_names), len(shared.doc_names)):
+            # coded after the assessments' names (their codes for theirs), the others kept out of their vocabulary
+            tails: tuple[dict, dict] = ({}, {})
+            got = scanned(scan, "scan_dict", data, *index, *tails)
+            if got is not None:
+                topic, doc, values, empty = got
+                return DocumentColumns(list(index[0]) + list(tails[0]), list(index[1]) + list(tails[1]), topic,
+                                       doc, values, empty_topics=tuple(empty), coded_as=shared)
+        else:
+            topic_index, doc_index = {}, {}
+            got = scanned(scan, "scan_dict", data, topic_index, doc_index)
+            if got is not None:
+                topic, doc, values, empty = got
+                return DocumentColumns(list(topic_index), list(doc_index), topic, doc, values,
+                                       empty_topics=tuple(empty), index=(topic_index, doc_index))
     topics, sizes, docs, values = [], [], [], []
     for q, per in data.items():
         if not isinstance(per, dict):
