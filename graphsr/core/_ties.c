@@ -84,6 +84,8 @@ static PyObject *names_descending(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "a document code outside the names, or groups out of order");
             goto done;
         }
+        if (i + 8 < n && d[i + 8] >= 0 && d[i + 8] < count) /* the names lie anywhere in memory: ask early */
+            __builtin_prefetch(PyList_GET_ITEM(names, d[i + 8]));
         PyObject *name = PyList_GET_ITEM(names, d[i]);
         if (!PyUnicode_Check(name)) {
             PyErr_SetString(PyExc_TypeError, "document names must be str");

@@ -118,6 +118,11 @@ static uint64_t hash_bytes(const char *s, Py_ssize_t len) {
 
 static inline uint32_t tag_of(uint64_t h) { return (uint32_t)(h >> 32) | 1u; }
 
+/* a name's home slot in a table of `cap` slots, from its tag alone: a table grows without reading a name */
+static inline Py_ssize_t home_of(uint32_t tag, Py_ssize_t cap) {
+    return (Py_ssize_t)((((uint64_t)tag * 0x9e3779b97f4a7c15ULL) >> 32) & (uint64_t)(cap - 1));
+}
+
 static void index_free(Index *ix) {
     Py_CLEAR(ix->dict);
     free(ix->slots);
@@ -127,17 +132,18 @@ static void index_free(Index *ix) {
     memset(ix, 0, sizeof *ix);
 }
 
-static int index_put(Index *ix, const char *key, Py_ssize_t len, int64_t code) {
+/* add name [key, key+len) (its hash_bytes `h`) with `code`; -1 where memory runs out */
+static int index_put(Index *ix, const char *key, Py_ssize_t len, int64_t code, uint64_t h) {
     if (ix->count >= (Py_ssize_t)UINT32_MAX - 1) return -1;
     if (4 * (ix->count + 1) > 3 * ix->cap) { /* at most 3/4 full */
         Py_ssize_t cap = ix->cap ? 2 * ix->cap : 1024;
         Slot *slots = calloc((size_t)cap, sizeof(Slot));
         if (slots == NULL) return -1;
-        for (Py_ssize_t e = 0; e < ix->count; ++e) {
-            uint64_t h = hash_bytes(ix->keys + ix->offsets[e], (Py_ssize_t)(ix->offsets[e + 1] - ix->offsets[e]));
-            Py_ssize_t j = (Py_ssize_t)(h & (uint64_t)(cap - 1));
+        for (Py_ssize_t k = 0; k < ix->cap; ++k) {
+            if (!ix->slots[k].tag) continue;
+            Py_ssize_t j = home_of(ix->slots[k].tag, cap);
             while (slots[j].tag) j = (j + 1) & (cap - 1);
-            slots[j] = (Slot){tag_of(h), (uint32_t)e};
+            slots[j] = ix->slots[k];
         }
         free(ix->slots);
         ix->slots = slots;
@@ -173,10 +179,10 @@ static int index_put(Index *ix, const char *key, Py_ssize_t len, int64_t code) {
     if (ix->codes != NULL) ix->codes[ix->count] = code;
     ix->used += len;
     ix->offsets[ix->count + 1] = ix->used;
-    uint64_t h = hash_bytes(key, len);
-    Py_ssize_t j = (Py_ssize_t)(h & (uint64_t)(ix->cap - 1));
+    uint32_t tag = tag_of(h);
+    Py_ssize_t j = home_of(tag, ix->cap);
     while (ix->slots[j].tag) j = (j + 1) & (ix->cap - 1);
-    ix->slots[j] = (Slot){tag_of(h), (uint32_t)ix->count};
+    ix->slots[j] = (Slot){tag, (uint32_t)ix->count};
     ++ix->count;
     return 0;
 }
@@ -193,7 +199,7 @@ static int index_sync(Index *ix) {
             PyErr_SetString(PyExc_RuntimeError, "a vocabulary changed while a file was read with it");
             return -1;
         }
-        if (index_put(ix, utf8, len, code) < 0) {
+        if (index_put(ix, utf8, len, code, hash_bytes(utf8, len)) < 0) {
             PyErr_NoMemory();
             return -1;
         }
@@ -258,12 +264,12 @@ static Index *index_of(int which, PyObject *dict) {
     return ix;
 }
 
-/* the code of name [s, s+len) in the index, or -2 where it is not there */
-static int64_t index_find(const Index *ix, const char *s, Py_ssize_t len) {
+/* the code of name [s, s+len) in the index, or -2 where it is not there (*hash: its hash_bytes) */
+static int64_t index_find(const Index *ix, const char *s, Py_ssize_t len, uint64_t *hash) {
+    uint64_t h = *hash = hash_bytes(s, len);
     if (!ix->cap) return -2;
-    uint64_t h = hash_bytes(s, len);
     uint32_t tag = tag_of(h);
-    for (Py_ssize_t j = (Py_ssize_t)(h & (uint64_t)(ix->cap - 1)); ix->slots[j].tag; j = (j + 1) & (ix->cap - 1)) {
+    for (Py_ssize_t j = home_of(tag, ix->cap); ix->slots[j].tag; j = (j + 1) & (ix->cap - 1)) {
         if (ix->slots[j].tag != tag) continue;
         uint32_t e = ix->slots[j].entry;
         const int64_t *at = ix->offsets + e;
@@ -287,10 +293,11 @@ static int64_t index_add(Index *ix, PyObject *key) {
 /* the code of name [s, s+len) (ASCII), added to the index if new (to the dict when the scan ends: names_done); -1
    with an exception on failure */
 static int64_t index_code(Index *ix, const char *s, Py_ssize_t len) {
-    int64_t c = index_find(ix, s, len);
+    uint64_t h;
+    int64_t c = index_find(ix, s, len, &h);
     if (c != -2) return c;
     c = (int64_t)PyDict_Size(ix->dict) + (int64_t)(ix->count - ix->in_dict);
-    if (index_put(ix, s, len, c) < 0) {
+    if (index_put(ix, s, len, c, h) < 0) {
         PyErr_NoMemory();
         return -1;
     }
@@ -308,7 +315,8 @@ static int64_t index_code_of(Index *ix, PyObject *key) {
         PyErr_Clear();
         return -3;
     }
-    int64_t c = index_find(ix, s, len);
+    uint64_t h;
+    int64_t c = index_find(ix, s, len, &h);
     return c != -2 ? c : index_add(ix, key);
 }
 
@@ -1100,16 +1108,19 @@ static PyObject *scan_dict(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "scan_dict takes both tails or neither");
         return NULL;
     }
-    Py_ssize_t n = 0, pos = 0;
+    Py_ssize_t n = 0, pos = 0, most = 1;
     PyObject *q, *inner;
     while (PyDict_Next(data, &pos, &q, &inner)) {
         if (!PyDict_CheckExact(inner) || !PyUnicode_CheckExact(q)) Py_RETURN_NONE; /* the Python reader says why */
         n += PyDict_Size(inner);
+        most = PyDict_Size(inner) > most ? PyDict_Size(inner) : most;
     }
     int64_t *tc = malloc((size_t)(n ? n : 1) * sizeof(int64_t)), *dc = malloc((size_t)(n ? n : 1) * sizeof(int64_t));
     double *val = malloc((size_t)(n ? n : 1) * sizeof(double));
+    PyObject **keys = malloc((size_t)most * sizeof(PyObject *)), **values = malloc((size_t)most * sizeof(PyObject *));
     PyObject *empty = PyList_New(0), *result = NULL;
-    int failed = tc == NULL || dc == NULL || val == NULL || empty == NULL, fallback = 0;
+    int failed = tc == NULL || dc == NULL || val == NULL || keys == NULL || values == NULL || empty == NULL;
+    int fallback = 0;
     Index *tix = failed || topic_tail != NULL ? NULL : index_of(0, topics);
     if (!failed && topic_tail == NULL && tix == NULL) {
         if (PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) { /* a vocabulary name with no UTF-8 form */
@@ -1132,9 +1143,19 @@ static PyObject *scan_dict(PyObject *self, PyObject *args) {
             break;
         }
         if (PyDict_Size(inner) == 0 && PyList_Append(empty, q) < 0) failed = 1;
-        Py_ssize_t ipos = 0;
+        /* a topic's items first gathered, their objects asked for from memory as they come (a user's names and
+           numbers lie anywhere in it), then read */
+        Py_ssize_t ipos = 0, m = 0;
         PyObject *d, *v;
-        while (!failed && PyDict_Next(inner, &ipos, &d, &v)) {
+        while (PyDict_Next(inner, &ipos, &d, &v)) {
+            __builtin_prefetch(d);
+            __builtin_prefetch(v);
+            keys[m] = d;
+            values[m++] = v;
+        }
+        for (Py_ssize_t j = 0; !failed && j < m; ++j) {
+            d = keys[j];
+            v = values[j];
             double x;
             if (!PyUnicode_CheckExact(d)) {
                 fallback = 1;
@@ -1176,6 +1197,8 @@ static PyObject *scan_dict(PyObject *self, PyObject *args) {
     free(tc);
     free(dc);
     free(val);
+    free(keys);
+    free(values);
     Py_XDECREF(empty);
     return result;
 }
