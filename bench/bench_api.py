@@ -80,7 +80,7 @@ def timed_cli(cmd: list[str]) -> tuple[float, dict]:
     for line in proc.stdout.splitlines():
         f = line.split("\t")
         if len(f) == 3 and f[1] == "all" and f[0] not in ("runid", "num_q"):
-            values[f[0]] = float(f[2])
+            values[f[0].strip()] = float(f[2])  # (trec_eval pads the measure's name)
         elif len(f) == 2:  # ir_measures: measure<TAB>value
             values[f[0]] = float(f[1])
     return seconds, values
@@ -150,11 +150,19 @@ def in_process(qp: Path, rp: Path, repeat: int) -> dict[str, list[float]]:
     try:
         import ranx
 
+        ranx_names = ["precision@10", "recall@100", "map", "ndcg@10"]
+
         def with_ranx():
-            got = ranx.evaluate(ranx.Qrels(qd), ranx.Run(rd), ["precision@10", "recall@100", "map", "ndcg@10"])
+            got = ranx.evaluate(ranx.Qrels(qd), ranx.Run(rd), ranx_names)
             return dict(zip(MEASURES, got.values()))
 
+        built = ranx.Qrels(qd), ranx.Run(rd)  # ranx's own objects made outside the timing: its evaluate alone
+
+        def ranx_built():
+            return dict(zip(MEASURES, ranx.evaluate(*built, ranx_names).values()))
+
         tools["ranx (dicts)"] = with_ranx
+        tools["ranx evaluate (Qrels, Run built)"] = ranx_built
     except ImportError:
         pass
     times: dict[str, list[float]] = {name: [] for name in tools}
@@ -198,6 +206,8 @@ def main() -> None:
     ap.add_argument("--json")
     ap.add_argument("--names", choices=["shared", "distinct"], default="shared",
                     help="documents named from one vocabulary for all topics, or each topic's own (default shared)")
+    ap.add_argument("--trec-eval", metavar="PATH",
+                    help="a trec_eval binary built outside the repository: its command is timed beside graphsr eval")
     ap.add_argument("--big", type=int, default=2000, metavar="TOPICS",
                     help="also time TOPICS x 1000 lines on the command line, with peak memory (0: skip)")
     args = ap.parse_args()
@@ -222,6 +232,10 @@ def main() -> None:
         cli = {"graphsr eval": [str(bindir / "graphsr"), "eval", str(tq), str(tr),
                                 *(a for m in MEASURES for a in ("-m", m))],
                "ir_measures (command)": [str(bindir / "ir_measures"), str(tq), str(tr), " ".join(MEASURES), "--places", "6"]}
+        if args.trec_eval:
+            cli["trec_eval (C binary)"] = [args.trec_eval, *(a for m in TREC_NAMES.values() for a in
+                                                            ("-m", m[::-1].replace("_", ".", 1)[::-1] if m != "map" else m)),
+                                           str(tq), str(tr)]
         for name in cli:
             times[name] = []
         for _ in range(args.repeat):
@@ -231,6 +245,9 @@ def main() -> None:
                 times[name].append(seconds)
             for m in MEASURES:  # both print 6 digits
                 assert abs(got["graphsr eval"][m] - got["ir_measures (command)"][m]) <= 1.5e-6, (m, got)
+            if args.trec_eval:  # trec_eval prints 4
+                for m, t in TREC_NAMES.items():
+                    assert abs(got["graphsr eval"][m] - got["trec_eval (C binary)"][t]) <= 5e-5, (m, got)
         inside = in_process(qp, rp, args.repeat)
         big = {}
         if args.big:
@@ -270,6 +287,9 @@ def main() -> None:
     python = statistics.median(times["ir_measures"]) / statistics.median(times["graphsr"])
     print(f"  graphsr eval is {whole:.2f}x as fast as the ir_measures command; graphsr.calc_aggregate "
           f"{python:.2f}x as fast as ir_measures.calc_aggregate (whole processes)")
+    if "trec_eval (C binary)" in times:
+        print(f"  graphsr eval takes {statistics.median(times['graphsr eval']) / statistics.median(times['trec_eval (C binary)']):.2f}x "
+              "the trec_eval binary's time")
     print("in one process, inputs already in memory (medians):")
     for name, v in inside.items():
         print(f"  {name:<42} {statistics.median(v) * 1000:7.1f} ms")

@@ -6,7 +6,8 @@
     python bench/bench_fol.py --repeat 9 --json bench/_results/fol.json
     python bench/speed_table.py bench/_results
 
-prints Markdown tables: plain TREC evaluation beside ir_measures, pytrec_eval (and ranx when installed) -- with
+prints Markdown tables: plain TREC evaluation beside ir_measures, pytrec_eval (ranx when installed, and the trec_eval
+binary when bench_api.py was given one with --trec-eval) -- with
 both name shapes measured (one vocabulary shared by every topic, each topic's own names), each row gives the shape
 where graphsr does worse beside the other tool, and names it --, ESR beside
 pytrec_eval, and the passage commands beside the official INEX tool's times as measured on a machine of this kind
@@ -44,6 +45,11 @@ def api_table(shapes: list[dict]) -> str:
     a, g, i = _worse(shapes, lambda a: a["graphsr eval"]["median_s"], lambda a: a["ir_measures (command)"]["median_s"])
     rows.append(f"| `graphsr eval QRELS RUN` / `ir_measures QRELS RUN` (whole processes){_shape(a, shapes)} | "
                 f"{g:.2f} s | {i:.2f} s | {i / g:.1f}x as fast |")
+    if all("trec_eval (C binary)" in a for a in shapes):  # (bench_api.py --trec-eval PATH)
+        a, g, t = _worse(shapes, lambda a: a["graphsr eval"]["median_s"],
+                         lambda a: a["trec_eval (C binary)"]["median_s"])
+        rows.append(f"| `graphsr eval QRELS RUN` / the trec_eval 9.0.8 binary, built outside the repository "
+                    f"(whole processes){_shape(a, shapes)} | {g:.2f} s | {t:.2f} s | {g / t:.2f}x its time |")
     a, g, i = _worse(shapes, lambda a: a["graphsr"]["median_s"], lambda a: a["ir_measures"]["median_s"])
     rows.append(f"| script: `calc_aggregate` on DataFrames read by pandas{_shape(a, shapes)} | {g:.2f} s | {i:.2f} s | "
                 f"{i / g:.1f}x as fast |")
@@ -51,7 +57,7 @@ def api_table(shapes: list[dict]) -> str:
         a, g, ref = _worse(shapes, lambda a: a["in_process_s"][name], lambda a: a["in_process_s"]["pytrec_eval (dicts)"])
         rows.append(f"| in one process: {name} / pytrec_eval (dicts){_shape(a, shapes)} | {g * 1000:.0f} ms | "
                     f"{ref * 1000:.0f} ms | {g / ref:.2f}x its time |")
-        for other in ("ir_measures.calc_aggregate (DataFrames)", "ranx (dicts)"):
+        for other in ("ir_measures.calc_aggregate (DataFrames)", "ranx (dicts)", "ranx evaluate (Qrels, Run built)"):
             if name.endswith("(dicts)") and other in a["in_process_s"]:
                 rows.append(f"| in one process: {other}{_shape(a, shapes)} | | "
                             f"{a['in_process_s'][other] * 1000:.0f} ms | |")
