@@ -328,7 +328,7 @@ def test_drops_go_in_bounded_batches_and_leave_what_a_clean_store_has(tmp_path, 
     with open_store(f"local:{tmp_path / 'only'}") as s:
         store_collection(s, moby["collection"], "m2", kinds=["p*"], elements="all")
         clean = s.counts()
-    monkeypatch.setattr(services, "DROP_BATCH", 5)  # many transactions of 5 nodes
+    monkeypatch.setattr(services, "DROP_BATCH", 5)  # many transactions of 20 nodes (4 x 5 on the local store)
     with open_store(f"local:{tmp_path / 'both'}") as s:
         for name in ("m1", "m2"):
             store_collection(s, moby["collection"], name, kinds=["p*"], elements="all")
