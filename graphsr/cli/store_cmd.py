@@ -273,6 +273,9 @@ def _load(store, args, out) -> None:
             touched |= r.docids()
         elements = touched
     progress = progress_default() if args.progress is None else args.progress
+    from .._malloc import return_large_blocks
+
+    return_large_blocks()  # each large document's parse tree and encoding given back once written
     before = store.counts()
     report, summaries = store_collection(store, args.collection, args.name, kinds=args.kinds or ["p*", "p*|c"],
                                          elements=elements, progress=progress, replace=args.replace)
