@@ -153,11 +153,11 @@ MATCH (c:Collection) WHERE c.id = $id
 OPTIONAL MATCH (c)-[:HAS_DOCUMENT]->(d:Document)
 RETURN c.elements AS elements, collect(d.docid) AS docids
 
-// @name collection_elements_held
-// the element nodes the store holds for a collection, by its documents' key ranges (a load's receipt)
-MATCH (c:Collection)-[:HAS_DOCUMENT]->(d:Document) WHERE c.id = $id
-WITH d.code * 4294967296 AS lo
-MATCH (e:Element) WHERE e.key > lo AND e.key < lo + 4294967296
+// @name elements_in_key_ranges
+// the element nodes whose keys lie in the open ranges $ranges ([lo, hi] pairs): a collection's runs of consecutive
+// document codes, each counted by one scan of the key index rather than one a document (a load's receipt)
+UNWIND $ranges AS r
+MATCH (e:Element) WHERE e.key > r[0] AND e.key < r[1]
 RETURN count(e) AS n
 
 // @name summary_nodes_held

@@ -135,7 +135,7 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
         Progress bar on stderr.
     chunk_docs, chunk_elements : int, optional
         A chunk (parsed, summarised and written while the next is parsed) holds at most this many documents
-        and elements (a larger document alone); default 1,024 and :data:`CHUNK_ELEMENTS_LOCKED` under the
+        and elements (a larger document alone); default 8,192 and :data:`CHUNK_ELEMENTS_LOCKED` under the
         writer lock, 256 and 50,000 otherwise.
     replace : bool
         If a collection of this name is stored with other documents, drop it and load this one in its place.
@@ -169,7 +169,7 @@ def _store_collection(store, path, name, kinds, elements, progress, chunk_docs, 
 
     t0 = time.perf_counter()
     if chunk_docs is None:  # under the writer lock a chunk's elements go in one statement: larger chunks
-        chunk_docs = 1024 if store.exclusive_writer else 256
+        chunk_docs = 8192 if store.exclusive_writer else 256
     if chunk_elements is None:
         chunk_elements = CHUNK_ELEMENTS_LOCKED if store.exclusive_writer else CHUNK_ELEMENTS
     sources = list_collection(path)
@@ -394,14 +394,31 @@ def _check_load(store: GraphStore, name: str, documents: int, held: dict, summar
 
     cid = collection_id(name)
     [d] = store.run("export_holds_Document", id=cid)
-    [e] = store.run("collection_elements_held", id=cid)
-    got = {"documents": d["documents"], "element nodes": e["n"], "ROOT edges": d["roots"]}
+    codes = sorted(int(r["code"]) for r in store.run("collection_codes", id=cid))
+    elements = int(store.run("elements_in_key_ranges", ranges=_key_ranges(codes))[0]["n"]) if codes else 0
+    got = {"documents": d["documents"], "element nodes": elements, "ROOT edges": d["roots"]}
     want = {"documents": documents, "element nodes": held["elements"], "ROOT edges": held["roots"]}
     for kind, n in summary_nodes.items():
         want[f"{kind} summary nodes"] = n
         got[f"{kind} summary nodes"] = store.run("summary_nodes_held", id=summary_id(name, kind))[0]["n"]
     check_receipt(f"load of collection {name!r}", got, want, "read",
                   "the collection is INCOMPLETE (load it again, or drop it)")
+
+
+def _key_ranges(codes: list[int]) -> list[list[int]]:
+    """The open key ranges holding the elements of the documents coded ``codes`` (sorted, distinct): one per run of
+    consecutive codes, so that no other document's elements fall in one.
+
+    >>> _key_ranges([3, 4, 5, 9])
+    [[12884901888, 25769803776], [38654705664, 42949672960]]
+    """
+    ranges: list[list[int]] = []
+    for code in codes:
+        if ranges and ranges[-1][1] == code * KEY_SPAN:  # the next code: the run goes on
+            ranges[-1][1] = (code + 1) * KEY_SPAN
+        else:
+            ranges.append([code * KEY_SPAN, (code + 1) * KEY_SPAN])
+    return ranges
 
 
 class _ChangedCollection(GraphsrInputError):
