@@ -47,13 +47,16 @@ def test_a_name_without_utf8_form_is_left_to_numpy():
 
 
 @needs_c
-@pytest.mark.parametrize("levels", [1, 3, 50, 10 ** 6])
-def test_runs_rank_the_same_with_and_without_the_c_tie_orderer(monkeypatch, levels):
-    """From every line tied (one score) to almost none; names with shared prefixes (``WSJ001-00042``)."""
+@pytest.mark.parametrize("levels, topics_, depth", [(1, 30, 300), (3, 30, 300), (50, 30, 300), (10 ** 6, 30, 300),
+                                                   (1, 2, 6000)])
+def test_runs_rank_the_same_with_and_without_the_c_tie_orderer(monkeypatch, levels, topics_, depth):
+    """From every line tied (one score) to almost none; names with shared prefixes (``WSJ001-00042``); ties of
+    thousands of lines (ordered in bulk)."""
     rng = np.random.default_rng(levels)
     topics, docs, scores = [], [], []
-    for t in range(30):
-        for d in rng.choice(5000, size=int(rng.integers(1, 300)), replace=False):
+    for t in range(topics_):
+        for d in rng.choice(max(5000, depth), size=int(rng.integers(depth // 2 if depth > 300 else 1, depth)),
+                            replace=False):
             topics.append(str(t))
             docs.append(f"WSJ{t:03d}-{d:05d}" if d % 7 else f"x{d}")
             scores.append(float(rng.integers(0, levels)))

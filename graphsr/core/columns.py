@@ -363,6 +363,10 @@ def _rank_lines(topic: np.ndarray, score: np.ndarray, doc: np.ndarray, run: Docu
     return np.argsort(key)
 
 
+#: Lines in one tie beyond which, when many lines tie, every name is ordered at once rather than each tie's.
+LARGEST_TIE = 4096
+
+
 def _ties_module():
     """The C tie orderer (graphsr.core._ties), or None where it was not built."""
     try:
@@ -385,10 +389,12 @@ def _break_ties(key: np.ndarray, order: np.ndarray, doc: np.ndarray, run: Docume
     tied[:-1] |= same
     pos = np.flatnonzero(tied)
     ties = _ties_module() if isinstance(run.doc_names, list) else None
-    if ties is None and len(pos) > len(order) // 8:
-        return None
     lines = order[pos]
     group = np.cumsum(np.r_[True, sk[pos][1:] != sk[pos][:-1]])
+    if ties is not None and len(pos) > len(order) // 8 and np.bincount(group).max() > LARGEST_TIE:
+        ties = None  # (one tie of thousands of lines: sorting its names one by one costs more than in bulk)
+    if ties is None and len(pos) > len(order) // 8:
+        return None
     names = run.doc_names
     within = None if ties is None else ties.names_descending(names, doc[lines].astype(np.int64), group)
     if within is None:
