@@ -55,9 +55,3 @@ RETURN count(n) AS n
 // @name collection_codes
 MATCH (c:Collection)-[:HAS_DOCUMENT]->(d:Document) WHERE c.id = $id
 RETURN d.code AS code, d.elements AS elements
-
-// @name elements_of_codes
-UNWIND $codes AS code
-WITH code * 4294967296 AS lo
-MATCH (e:Element) WHERE e.key > lo AND e.key < lo + 4294967296
-RETURN count(e) AS n

@@ -19,7 +19,7 @@ kind (:func:`membership_property`), the SID of its summary node.
 
 from __future__ import annotations
 
-__all__ = ["node_id", "node_id_prefix", "LABEL_CODES", "collection_id", "document_id", "element_key", "key_parts",
+__all__ = ["node_id", "node_id_prefix", "LABEL_CODES", "collection_id", "document_id", "element_key", "key_parts", "key_ranges",
            "summary_id", "summary_node_id", "membership_property", "MEMBERSHIP_PROPERTIES", "KEY_SPAN", "STORE_ID"]
 
 LABEL_CODES = {"Collection": "C", "Document": "D", "Summary": "S", "SummaryNode": "N", "Model": "M", "Study": "Y",
@@ -82,6 +82,22 @@ def element_key(code: int, pre: int) -> int:
     if not 0 < int(pre) < KEY_SPAN:
         raise ValueError(f"an element's pre-order number must lie in 1 .. {KEY_SPAN - 1}, got {pre}")
     return int(code) * KEY_SPAN + int(pre)
+
+
+def key_ranges(codes) -> list[list[int]]:
+    """The open key ranges holding the elements of the documents coded ``codes``: one per run of consecutive codes,
+    so that no other document's elements fall in one.
+
+    >>> key_ranges([9, 3, 4, 5, 4])
+    [[12884901888, 25769803776], [38654705664, 42949672960]]
+    """
+    ranges: list[list[int]] = []
+    for code in sorted(set(codes)):
+        if ranges and ranges[-1][1] == code * KEY_SPAN:  # the next code: the run goes on
+            ranges[-1][1] = (code + 1) * KEY_SPAN
+        else:
+            ranges.append([code * KEY_SPAN, (code + 1) * KEY_SPAN])
+    return ranges
 
 
 def key_parts(key: int) -> tuple[int, int]:

@@ -391,11 +391,11 @@ def _check_load(store: GraphStore, name: str, documents: int, held: dict, summar
     """A load's receipt: the documents, element nodes, ROOT edges and summary nodes the store holds for the
     collection (counted along its relationships and by key range) against those read."""
     from .receipts import check_receipt
+    from .services import count_elements
 
     cid = collection_id(name)
     [d] = store.run("export_holds_Document", id=cid)
-    codes = sorted(int(r["code"]) for r in store.run("collection_codes", id=cid))
-    elements = int(store.run("elements_in_key_ranges", ranges=_key_ranges(codes))[0]["n"]) if codes else 0
+    elements = count_elements(store, [int(r["code"]) for r in store.run("collection_codes", id=cid)])
     got = {"documents": d["documents"], "element nodes": elements, "ROOT edges": d["roots"]}
     want = {"documents": documents, "element nodes": held["elements"], "ROOT edges": held["roots"]}
     for kind, n in summary_nodes.items():
@@ -403,22 +403,6 @@ def _check_load(store: GraphStore, name: str, documents: int, held: dict, summar
         got[f"{kind} summary nodes"] = store.run("summary_nodes_held", id=summary_id(name, kind))[0]["n"]
     check_receipt(f"load of collection {name!r}", got, want, "read",
                   "the collection is INCOMPLETE (load it again, or drop it)")
-
-
-def _key_ranges(codes: list[int]) -> list[list[int]]:
-    """The open key ranges holding the elements of the documents coded ``codes`` (sorted, distinct): one per run of
-    consecutive codes, so that no other document's elements fall in one.
-
-    >>> _key_ranges([3, 4, 5, 9])
-    [[12884901888, 25769803776], [38654705664, 42949672960]]
-    """
-    ranges: list[list[int]] = []
-    for code in codes:
-        if ranges and ranges[-1][1] == code * KEY_SPAN:  # the next code: the run goes on
-            ranges[-1][1] = (code + 1) * KEY_SPAN
-        else:
-            ranges.append([code * KEY_SPAN, (code + 1) * KEY_SPAN])
-    return ranges
 
 
 class _ChangedCollection(GraphsrInputError):

@@ -15,7 +15,7 @@ from ..errors import UnknownNodeError
 from ..core.document import DocumentTree, canonical_xpath, quoted
 from ..summaries.summary import Summary
 from .base import GraphStore, StoreError, writes
-from .ids import (KEY_SPAN, collection_id, document_id, key_parts, membership_property, node_id, node_id_prefix,
+from .ids import (KEY_SPAN, collection_id, document_id, key_parts, key_ranges, membership_property, node_id, node_id_prefix,
                   summary_id, summary_node_id)
 
 __all__ = ["stored_document", "stored_documents", "element_names", "require_elements", "stored_summary", "transitions",
@@ -469,7 +469,7 @@ def drop_collection(store: GraphStore, name: str) -> int:
     prefixes = [node_id_prefix(label, name) for label in _UNDER_COLLECTION]
     documents = [(int(r["code"]), int(r["elements"] or 0)) for r in store.run("collection_codes", id=cid)]
     codes = [code for code, _ in documents]
-    before = _count_elements(store, codes) + 1  # (by the key index; what is keyed under it, below)
+    before = count_elements(store, codes) + 1  # (by the key index; what is keyed under it, below)
     store.run("mark_collection_dropping", id=cid)  # INCOMPLETE until the last batch
     removed = 0
     # the elements first, a batch of documents at a time by key range (elements have no id to match a prefix);
@@ -487,14 +487,17 @@ def drop_collection(store: GraphStore, name: str) -> int:
     # counted with its elements gone: the count scans every node (no index serves STARTS WITH), now far fewer
     before += int(store.run("count_under", prefixes=prefixes, name=name)[0]["n"])
     removed += _drop_in_batches(store, cid, prefixes, name)
-    left = _count_elements(store, codes) + int(store.run("count_under", prefixes=prefixes, name=name)[0]["n"])
+    left = count_elements(store, codes) + int(store.run("count_under", prefixes=prefixes, name=name)[0]["n"])
     _check_drop(f"drop of collection {name!r}", before, removed, left)
     return removed
 
 
-def _count_elements(store: GraphStore, codes: list[int]) -> int:
-    return sum(int(store.run("elements_of_codes", codes=part)[0]["n"]) for part in
-               (codes[i:i + 10_000] for i in range(0, len(codes), 10_000)))
+def count_elements(store: GraphStore, codes: Iterable[int]) -> int:
+    """The element nodes the store holds for the documents coded ``codes`` (a load's or a drop's receipt): one scan
+    of the key index per run of consecutive codes, not one per document."""
+    ranges = key_ranges(codes)
+    return sum(int(store.run("elements_in_key_ranges", ranges=ranges[i:i + 10_000])[0]["n"])
+               for i in range(0, len(ranges), 10_000))
 
 
 def _check_drop(what: str, before: int, removed: int, left: int) -> None:
