@@ -92,6 +92,14 @@ class DocumentColumns(_Lines):
     #: with its assessments): codes below their ``len(topic_names)`` and ``len(doc_names)`` mean the same names.
     coded_as: "DocumentColumns | None" = None
 
+    def own_index(self) -> tuple[dict, dict] | None:
+        """:attr:`index`, where its dicts name these columns' topics and documents only (another reader may have
+        grown them): other columns can then be coded after these names."""
+        index = self.index
+        if index is None or (len(index[0]), len(index[1])) != (len(self.topic_names), len(self.doc_names)):
+            return None
+        return index
+
     @classmethod
     def from_lists(cls, topics: list[str], docids: list[str], values, lines=None,
                    empty_topics: tuple[str, ...] = ()) -> "DocumentColumns":
@@ -388,17 +396,16 @@ def _break_ties(key: np.ndarray, order: np.ndarray, doc: np.ndarray, run: Docume
     tied[1:] |= same
     tied[:-1] |= same
     pos = np.flatnonzero(tied)
-    ties = _ties_module() if isinstance(run.doc_names, list) else None
+    many = len(pos) > len(order) // 8
     lines = order[pos]
     group = np.cumsum(np.r_[True, sk[pos][1:] != sk[pos][:-1]])
-    if ties is not None and len(pos) > len(order) // 8 and np.bincount(group).max() > LARGEST_TIE:
+    ties = _ties_module() if isinstance(run.doc_names, list) else None
+    if many and ties is not None and np.bincount(group).max() > LARGEST_TIE:
         ties = None  # (one tie of thousands of lines: sorting its names one by one costs more than in bulk)
-    if ties is None and len(pos) > len(order) // 8:
-        return None
     names = run.doc_names
     within = None if ties is None else ties.names_descending(names, doc[lines].astype(np.int64), group)
     if within is None:
-        if len(pos) > len(order) // 8:
+        if many:
             return None
         rank = np.empty(len(pos), dtype=np.int64)
         rank[name_order([names[d] for d in doc[lines].tolist()])] = np.arange(len(pos))

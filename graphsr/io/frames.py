@@ -189,8 +189,8 @@ def _dict_columns(data: dict, what: str, value: str, vocabulary=None):
     scan = c_scanner()
     if scan is not None:  # str keys and int or float values: in C
         shared = getattr(vocabulary, "columns", None)
-        index = getattr(shared, "index", None)
-        if index is not None and (len(index[0]), len(index[1])) == (len(shared.topic_names), len(shared.doc_names)):
+        index = shared.own_index() if isinstance(shared, DocumentColumns) else None
+        if index is not None:
             # coded after the assessments' names (their codes for theirs), the others kept out of their vocabulary
             tails: tuple[dict, dict] = ({}, {})
             got = scanned(scan, "scan_dict", data, *index, *tails)

@@ -128,9 +128,7 @@ def _scan_document_run(scan, path, name: str | None, vocabulary=None) -> Run | N
     if cap == 0:
         return None
     shared = getattr(vocabulary, "columns", None)
-    index = getattr(shared, "index", None)
-    if index is not None and (len(index[0]), len(index[1])) != (len(shared.topic_names), len(shared.doc_names)):
-        index = None  # (a vocabulary grown beyond its assessments' names: not theirs alone)
+    index = shared.own_index() if isinstance(shared, DocumentColumns) else None
     topic_codes, doc_codes = index if index is not None else ({}, {})
     columns = (np.empty(cap, np.int32), np.empty(cap, np.int32), np.empty(cap, np.float64))
     lines = None
