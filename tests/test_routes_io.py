@@ -53,6 +53,9 @@ def test_policies_are_counted(tmp_path):
     (HEADER + "r,0,d,/a,/a/b,,,,\n", 2, "positive integer step"),
     (HEADER + "r,x,d,/a,/a/b,,,,\n", 2, "positive integer step"),
     (HEADER + "r,1,d,/a,/a/b,,,-5,\n", 2, "non-negative duration"),
+    (HEADER + "r,1,d,/a,/a/b,,,inf,\n", 2, "finite, non-negative duration_ms, got 'inf'"),
+    (HEADER + "r,1,d,/a,/a/b,,,nan,\n", 2, "finite, non-negative duration_ms, got 'nan'"),
+    (HEADER + "r,1,d,/a,/a/b,\"u\nv\",,,\n\nr,0,d,/a,/a/b,,,,\n", 5, "positive integer step"),  # (a record of two lines, a blank one)
     (HEADER + "r,1,d,/a,/a/b,,,soon,\n", 2, "milliseconds"),
     (HEADER + "r,1,d,/a,/a/b,,,,\nr,1,d,/a,/a/c,,,,\n", 3, "step 1 twice"),
     (HEADER + "r,1,d,a/b,/a,,,,\n", 2, "absolute XPath"),

@@ -47,7 +47,8 @@ def arcade(tmp_path_factory):
     script = Path(__file__).parent / "bolt" / "arcadedb_server.py"
     log = open(root / "server.log", "w")
     proc = subprocess.Popen([sys.executable, str(script), str(root / "data"), PASSWORD, str(LIFETIME)],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True)
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True,
+                            cwd=root)  # (ArcadeDB writes its log/ under the working directory)
     line = proc.stdout.readline()  # the server prints READY once it answers, or exits
     if not line.startswith("READY"):
         proc.kill()

@@ -136,7 +136,11 @@ def schema_page() -> str:
               "keys. An element's XPath and document id are derived, not stored. Its summary memberships are "
               "properties, one per summary kind stored: "
               + ", ".join(f"`{p}` ({k})" for k, p in MEMBERSHIP_PROPERTIES.items())
-              + ", each the SID of the element's summary node of that kind.\n\n")
+              + ", each the SID of the element's summary node of that kind. A document's `shape` holds its "
+              "elements' depths and tags in pre-order, compressed (`graphsr.store.shapes`: about 1 to 12 bytes an "
+              "element, the most for documents of a few elements); it is written with the elements and lets a "
+              "navigation log's XPaths be resolved without reading them (a document stored without one, by an "
+              "earlier graphsr, is read from its elements).\n\n")
     out.write("## Nodes\n\n| label | id | properties (type) |\n|---|---|---|\n")
     for label in NODE_LABELS:
         ident = "`key` (integer)" if label == "Element" else (

@@ -186,23 +186,12 @@ def _model(store, args, out) -> None:
     out.write(f"stored model {name!r} from the routes of study {args.from_routes!r}\n")
 
 
-class _StepRows:
-    """A log's steps as the dicts ``store_steps`` reads, made as they are read (each pass anew) rather than
-    held all at once."""
-
-    def __init__(self, routes):
-        self.routes = routes
-
-    def __iter__(self):
-        return ({**s.as_dict(), "line": s.line} for s in self.routes)
-
-
 def _routes(store, args, out) -> None:
     from ..io import read_routes
     from ..store import store_steps
 
     routes = read_routes(args.log)
-    done = store_steps(store, args.collection, args.study, _StepRows(routes), routes.source, replace=args.replace)
+    done = store_steps(store, args.collection, args.study, routes, routes.source, replace=args.replace)
     if done.unchanged:
         out.write(f"study {args.study!r}: holds this log already ({done.steps} steps of {done.routes} routes); "
                   "nothing changed\n")

@@ -4,7 +4,7 @@ Columns / keys: ``route_id, step, docid, from, to`` (required; ``from`` and
 ``to`` are XPaths) and ``user, topic, duration_ms, timestamp`` (optional).
 
 Errors (file, line, what was expected): a missing required column or key, a
-step number that is not a positive integer, a negative or non-numeric
+step number that is not a positive integer, a negative, infinite or non-numeric
 duration, the same (route_id, step) twice, an empty log.
 
 Policies for what real logs contain, counted in the :class:`RouteReport`:
@@ -25,8 +25,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import os
 
+from .._gc import collector_paused
 from ..errors import RouteLogError
 from ..core.document import canonical_xpath, quoted
 from ..core.routes import RouteReport, Routes, RouteStep
@@ -89,17 +91,22 @@ def _parsed_rows(path: str | os.PathLike):
         else:
             if csv.field_size_limit() < _FIELD_LIMIT:
                 csv.field_size_limit(_FIELD_LIMIT)
-            reader = csv.DictReader(fh, strict=True)  # a stray quote is an error, not the rest of the file
+            reader = csv.reader(fh, strict=True)  # a stray quote is an error, not the rest of the file
+            last = 0  # the line the last record read ended on
             try:
-                missing = [c for c in REQUIRED if c not in (reader.fieldnames or [])]
+                header = next(reader, [])
+                last = reader.line_num
+                missing = [c for c in REQUIRED if c not in header]
                 if missing:
                     raise RouteLogError(f"CSV header lacks column(s) {', '.join(missing)}; expected "
                                         f"{', '.join(REQUIRED)} (+ optional {', '.join(OPTIONAL)})", path, 1)
-                for row in reader:
-                    yield reader.line_num, row
+                for row in reader:  # (as csv.DictReader makes them, blank lines skipped, without its Python loop)
+                    last = reader.line_num
+                    if row:
+                        yield last, dict(zip(header, row))
             except csv.Error as exc:  # in the record after the last one read
                 raise RouteLogError(f"malformed CSV: {exc} (in the record starting on this line)", path,
-                                    reader.line_num + 1) from None
+                                    last + 1) from None
 
 
 def _text(v) -> str | None:
@@ -136,15 +143,23 @@ def read_routes(path: str | os.PathLike) -> Routes:
     1
     >>> os.unlink(f.name)
     """
+    with collector_paused():  # (hundreds of thousands of steps, no cycles among them)
+        return _read_routes(path)
+
+
+def _read_routes(path) -> Routes:
     by_route: dict[str, list[RouteStep]] = {}
     seen: dict[tuple[str, int], int] = {}
+    canonical: dict[str, str] = {}  # each XPath written in the log, canonical (logs repeat a few thousand)
     for lineno, row in _rows(path):
-        missing = [c for c in REQUIRED if _text(row.get(c)) is None]
-        if missing:
+        get = row.get
+        route_id, step_text, docid = _text(get("route_id")), _text(get("step")), _text(get("docid"))
+        src_text, dst_text = _text(get("from")), _text(get("to"))
+        if route_id is None or step_text is None or docid is None or src_text is None or dst_text is None:
+            missing = [c for c in REQUIRED if _text(get(c)) is None]
             raise RouteLogError(f"missing {', '.join(missing)}; expected {', '.join(REQUIRED)}", path, lineno)
-        route_id, docid = _text(row["route_id"]), _text(row["docid"])
         try:
-            step = int(str(row["step"]).strip())
+            step = int(step_text)
             if step < 1:
                 raise ValueError
         except ValueError:
@@ -155,22 +170,26 @@ def read_routes(path: str | os.PathLike) -> Routes:
             raise RouteLogError(f"route {route_id!r} has step {step} twice (also line {seen[key]}); expected "
                                 "one row per step", path, lineno)
         seen[key] = lineno
-        try:
-            src, dst = canonical_xpath(_text(row["from"])), canonical_xpath(_text(row["to"]))
-        except ValueError as exc:
-            raise RouteLogError(str(exc), path, lineno) from None
-        duration = _text(row.get("duration_ms"))
+        src, dst = canonical.get(src_text), canonical.get(dst_text)
+        if src is None or dst is None:
+            try:
+                src = canonical[src_text] = canonical_xpath(src_text)
+                dst = canonical[dst_text] = canonical_xpath(dst_text)
+            except ValueError as exc:
+                raise RouteLogError(str(exc), path, lineno) from None
+        duration = _text(get("duration_ms"))
         if duration is not None:
             try:
                 duration = float(duration)
             except ValueError:
                 raise RouteLogError(f"expected a number of milliseconds in duration_ms, got {quoted(duration)}", path,
                                     lineno) from None
-            if not duration >= 0:
-                raise RouteLogError(f"expected a non-negative duration_ms, got {quoted(duration)}", path, lineno)
-        by_route.setdefault(route_id, []).append(RouteStep(route_id, step, docid, src, dst, _text(row.get("user")),
-                                                           _text(row.get("topic")), duration,
-                                                           _text(row.get("timestamp")), lineno))
+            if not 0 <= duration < math.inf:
+                raise RouteLogError(f"expected a finite, non-negative duration_ms, got {quoted(get('duration_ms'))}",
+                                    path, lineno)
+        by_route.setdefault(route_id, []).append(RouteStep(route_id, step, docid, src, dst, _text(get("user")),
+                                                           _text(get("topic")), duration,
+                                                           _text(get("timestamp")), lineno))
     if not by_route:
         raise RouteLogError("the log has no steps: expected rows of " + ", ".join(REQUIRED), path)
     report = RouteReport()

@@ -59,7 +59,7 @@ NODE_PROPERTIES: dict[str, dict[str, str]] = {
     "Store": {"version": "long", "next_document": "long"},
     "Collection": {"name": "string", "path": "string", "documents": "long", "elements": "long", "marked": "boolean"},
     "Document": {"collection": "string", "docid": "string", "code": "long", "elements": "long", "length": "long",
-                 "stored": "boolean", "complete": "string[]", "writing": "boolean"},
+                 "stored": "boolean", "complete": "string[]", "writing": "boolean", "shape": "string"},
     "Element": {"key": "long", "pre": "long", "tag": "string", "depth": "long", "offset": "long", "length": "long",
                 "in_p_star": "long", "in_p_star_c": "long", "in_c": "long", "in_tag": "long"},
     "Summary": {"collection": "string", "kind": "string", "nodes": "long", "edges": "long", "documents": "long",

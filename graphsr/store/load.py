@@ -36,6 +36,7 @@ from ..summaries.summary import Summary, SummaryBuilder
 from .base import SCHEMA_VERSION, GraphStore, batched, writes
 from .ids import (KEY_SPAN, MEMBERSHIP_PROPERTIES, collection_id, document_id, membership_property, summary_id,
                   summary_node_id)
+from .shapes import encode_shape
 
 __all__ = ["LoadReport", "store_collection", "store_summary", "run_name", "validate_references", "collection_id",
            "summary_id", "summary_node_id", "document_id"]
@@ -218,9 +219,13 @@ def _store_collection(store, path, name, kinds, elements, progress, chunk_docs, 
         first = int(call("allocate_document_codes", n=len(new))[0]["first"]) if new else 0
         return dict(zip(new, range(first, first + len(new))))
 
-    def document_rows(chunk: list[DocumentTree], ids: list[str], codes: dict[str, int], writing: set[str]):
+    def document_rows(chunk: list[DocumentTree], ids: list[str], codes: dict[str, int], writing: set[str],
+                      shaped: set[str]):
+        """The Document rows of a chunk: those in ``writing`` marked as being written, those in ``shaped`` (the
+        documents whose elements this load writes) with their shape (:mod:`.shapes`), the others' kept."""
         return [{"collection": cid, "id": i, "docid": d.docid, "elements": len(d), "length": int(d.length[0]),
-                 "stored": wanted is None or d.docid in wanted, "code": codes[i], "writing": i in writing}
+                 "stored": wanted is None or d.docid in wanted, "code": codes[i], "writing": i in writing,
+                 "shape": encode_shape(d) if i in shaped else None}
                 for i, d in zip(ids, chunk)]
 
     # Under the writer lock (the local store) nothing else writes meanwhile: every document's state and code are
@@ -249,7 +254,7 @@ def _store_collection(store, path, name, kinds, elements, progress, chunk_docs, 
         document's code: without the writer lock, the codes the store returns (another load may have stored a
         document meanwhile, and it keeps the code it was first stored with)."""
         if store.exclusive_writer:
-            rows = document_rows(chunk, ids, known_codes, writing)
+            rows = document_rows(chunk, ids, known_codes, writing, writing)
             document_nodes.clear()  # the futures of this chunk's document writes: they return the node ids
             for name, part in (("create_documents", [r for r in rows if r["id"] not in known_state]),
                                ("merge_documents", [r for r in rows if r["id"] in known_state])):
@@ -261,7 +266,7 @@ def _store_collection(store, path, name, kinds, elements, progress, chunk_docs, 
         codes = {i: int(r["code"]) for i, r in state.items()}
         codes.update(allocate(ids, state))
         out: list[dict] = []
-        for batch in batched(document_rows(chunk, ids, codes, set()), store.batch_size):
+        for batch in batched(document_rows(chunk, ids, codes, set(), writing), store.batch_size):
             out += writer.submit(store.run, "merge_documents", rows=batch).result()
         return {r["id"]: int(r["code"]) for r in out}
 
