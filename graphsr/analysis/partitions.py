@@ -16,7 +16,8 @@ from ..errors import GraphsrInputError
 from ..core.document import resolve_node
 
 __all__ = ["Partitions", "partitions", "coverage", "memory_partitions", "stored_partitions", "partition_table",
-           "partition_row", "partition_page", "partition_elements", "partition_coverage", "PAGE_COLUMNS"]
+           "partition_row", "partition_page", "partition_elements", "partition_coverage", "coverage_counts",
+           "coverage_documents", "PAGE_COLUMNS"]
 
 
 @dataclass
@@ -192,20 +193,30 @@ def partition_coverage(p: Partitions, qrels, runs):
     from the stored elements (store; the documents the runs and assessments
     name must be stored with their elements).
     """
-    import numpy as np
     import pandas as pd
+
+    rows = []
+    for name, counts, _ in coverage_counts(p, qrels, runs):
+        for k in range(counts.shape[1]):
+            if counts[:, k].any():
+                rows.append({"run": name, "sid": f"S{k + 1}", "key": p.summary.label(k),
+                             "retrieved": int(counts[0, k]), "relevant": int(counts[1, k]),
+                             "relevant_retrieved": int(counts[2, k]), "relevant_reachable": float(counts[3, k])})
+    return pd.DataFrame(rows, columns=["run", "sid", "key", "retrieved", "relevant", "relevant_retrieved",
+                                       "relevant_reachable"])
+
+
+def coverage_counts(p: Partitions, qrels, runs, by_topic: bool = False, documents: dict | None = None):
+    """The counts of :func:`partition_coverage` as arrays: per run ``(name, counts, topics)``, ``counts`` of shape
+    (4, summary nodes) -- retrieved, relevant, relevant retrieved, relevant reachable, summed over the topics --
+    and, with ``by_topic``, ``topics[topic]`` the same counts of each topic the run answers (else None).  The
+    sums are taken in one fixed order, so the totals are the same to the last digit however they are asked.
+    ``documents`` (docid: tree), when given, holds the documents the runs and assessments name."""
+    import numpy as np
 
     from ..evaluation.entry import run_labels
 
-    wanted = qrels.docids().union(*(r.docids() for r in runs))
-    if p.store is not None:
-        from ..store.services import stored_document
-
-        docs = {d: stored_document(p.store, p.collection, d) for d in sorted(wanted)}
-    else:
-        from ..io.collection import iter_documents
-
-        docs = {d.docid: d for d in iter_documents(p.collection, docids=wanted.__contains__)}
+    docs = documents if documents is not None else coverage_documents(p, qrels, runs)
     sids = {d: p.summary.assign(doc) for d, doc in docs.items()}
     q = 1.0 - np.asarray(p.pi, dtype=float)
     n = len(p.summary)
@@ -214,30 +225,45 @@ def partition_coverage(p: Partitions, qrels, runs):
         return resolve_node(docs, docid, xpath)
 
     relevant = {t: {(d, node(d, x)) for (d, x), v in judged.items() if v > 0} for t, judged in qrels.judgments.items()}
-    rows = []
+    out = []
     for run, name in zip(runs, run_labels(runs)):
         counts = np.zeros((4, n))
+        topics: dict[str, np.ndarray] | None = {} if by_topic else None
         for topic, results in run.results.items():
+            mine = topics.setdefault(topic, np.zeros((4, n))) if topics is not None else None
             got = {(r.docid, node(r.docid, x)) for r in results for x in r.xpaths}
             for d, i in got:
                 counts[0, sids[d][i]] += 1
+                if mine is not None:
+                    mine[0, sids[d][i]] += 1
             per_doc: dict[str, int] = {}
             for d, _ in got:
                 per_doc[d] = per_doc.get(d, 0) + 1
             for d, i in sorted(relevant.get(topic, ())):  # a fixed order: sums equal to the last digit
                 s = sids[d][i]
-                if (d, i) in got:
-                    counts[2, s] += 1
-                elif d in per_doc:
-                    counts[3, s] += 1.0 - (1.0 - q[s]) ** per_doc[d]
+                row, value = (2, 1.0) if (d, i) in got else (3, 1.0 - (1.0 - q[s]) ** per_doc[d]) if d in per_doc \
+                    else (None, 0.0)
+                if row is not None:
+                    counts[row, s] += value
+                    if mine is not None:
+                        mine[row, s] += value
         for topic, rel in relevant.items():
             if topic in run.results:
                 for d, i in rel:
                     counts[1, sids[d][i]] += 1
-        for k in range(n):
-            if counts[:, k].any():
-                rows.append({"run": name, "sid": f"S{k + 1}", "key": p.summary.label(k),
-                             "retrieved": int(counts[0, k]), "relevant": int(counts[1, k]),
-                             "relevant_retrieved": int(counts[2, k]), "relevant_reachable": float(counts[3, k])})
-    return pd.DataFrame(rows, columns=["run", "sid", "key", "retrieved", "relevant", "relevant_retrieved",
-                                       "relevant_reachable"])
+                    if topics is not None:
+                        topics[topic][1, sids[d][i]] += 1
+        out.append((name, counts, topics))
+    return out
+
+
+def coverage_documents(p: Partitions, qrels, runs) -> dict:
+    """The documents (docid: tree) the assessments and runs name, from the collection's files or the store."""
+    wanted = qrels.docids().union(*(r.docids() for r in runs))
+    if p.store is not None:
+        from ..store.services import stored_document
+
+        return {d: stored_document(p.store, p.collection, d) for d in sorted(wanted)}
+    from ..io.collection import iter_documents
+
+    return {d.docid: d for d in iter_documents(p.collection, docids=wanted.__contains__)}

@@ -36,6 +36,8 @@ COMMANDS = {
     "fidelity": ("graphsr.cli.fidelity_cmd", "test a measure's fidelity on perturbed runs (SR paper 7.3)"),
     "sensitivity": ("graphsr.cli.sensitivity_cmd", "one measure under several navigation models: means and "
                                                    "rank agreement between the models"),
+    "view": ("graphsr.cli.view_cmd", "an interactive HTML view of a summary, its partitions and where runs fall "
+                                     "(or its data: JSON, GraphML, GEXF)"),
     "report": ("graphsr.cli.report_cmd", "write an HTML report of score tables: tables, significance, plots"),
     "agree": ("graphsr.cli.agree_cmd", "rank agreement of two measures or two models (Kendall, Spearman, tau_AP)"),
     "demo": ("graphsr.cli.demo_cmd", "run the whole pipeline on the bundled sample data"),

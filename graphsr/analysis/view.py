@@ -1,0 +1,257 @@
+"""A summary as something to explore: its nodes (partitions) with their extent and pi, its edges with the
+navigation model's transition probabilities, and where assessments and runs fall on it -- as data (JSON, GraphML,
+GEXF) and as one self-contained HTML page (``graphsr view``).
+
+The data is built from the same pieces the other commands use: the partitions of :mod:`.partitions` (summary
+and pi), the coverage counts of :func:`~.partitions.coverage_counts` (equal, per run, to ``graphsr coverage``),
+and a partition's elements in document order as ``graphsr partition`` lists them.  A page embeds it as
+``<script type="application/json" id="graphsr-data">`` and draws it with Cytoscape.js (MIT licence, bundled with
+graphsr beside this module: the page loads nothing from the network).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+
+from .partitions import Partitions, coverage_counts, coverage_documents
+
+__all__ = ["view_data", "write_view", "view_graph", "VIEW_FORMATS", "DATA_FORMAT"]
+
+#: What ``graphsr view --format`` writes.
+VIEW_FORMATS = ("html", "json", "graphml", "gexf")
+
+#: The version of the data's layout, in its ``format`` field.
+DATA_FORMAT = "graphsr-view/1"
+
+#: The counts per node and run, in this order.
+COUNTS = ("retrieved", "relevant", "relevant_retrieved", "relevant_reachable")
+
+_VENDOR = Path(__file__).parent / "templates" / "vendor"
+
+
+def _transitions(p: Partitions):
+    """The model's transition matrix where the model is a weight scheme over the summary (else None)."""
+    from ..navigation.steady_state import row_stochastic
+    from ..navigation.weights import WEIGHT_SCHEMES, weight_matrix
+
+    weight = p.model.rsplit(":", 1)[-1]
+    if weight not in WEIGHT_SCHEMES or (":" in p.model and p.model.rsplit(":", 1)[0] != p.summary.kind.name):
+        return None
+    return row_stochastic(weight_matrix(p.summary, weight)).tocsr()
+
+
+def _listing(p: Partitions, per_node: int) -> dict[int, list]:
+    """Per summary node, its first ``per_node`` elements in document order as ``[docid, node, xpath, length]``
+    (read in one pass over the collection, or a page from the store)."""
+    listing: dict[int, list] = {}
+    if per_node <= 0:
+        return listing
+    if p.store is not None:
+        from .partitions import partition_page
+
+        for k in range(len(p.summary)):
+            rows, _ = partition_page(p, f"S{k + 1}", limit=per_node)
+            listing[k] = [[d, int(i), x, int(n)] for d, i, x, n in rows]
+        return listing
+    from ..io.collection import iter_documents
+
+    for doc in iter_documents(p.collection):  # the first in (docid, node) order, as `graphsr partition` pages
+        sids = p.summary.assign(doc).tolist()
+        for i, k in enumerate(sids):
+            rows = listing.setdefault(k, [])
+            rows.append((doc.docid, i))
+            if len(rows) >= 4 * per_node:
+                rows.sort()
+                del rows[per_node:]
+    wanted = {}
+    for k, rows in listing.items():
+        rows.sort()
+        del rows[per_node:]
+        for d, i in rows:
+            wanted.setdefault(d, []).append((k, i))
+    out: dict[int, list] = {k: [] for k in listing}
+    for doc in iter_documents(p.collection, docids=wanted.__contains__):
+        for k, i in wanted[doc.docid]:
+            out[k].append([doc.docid, i, doc.xpath(i), int(doc.length[i])])
+    for rows in out.values():
+        rows.sort(key=lambda r: (r[0], r[1]))
+    listing = out
+    return listing
+
+
+def view_data(p: Partitions, qrels=None, runs=(), elements_per_node: int = 100) -> dict:
+    """The view of partitions ``p`` (a summary and pi under a model) with where ``qrels`` and ``runs`` fall.
+
+    Returns a dict of plain values (see the module docstring; ``graphsr view --format json`` writes it):
+
+    * ``nodes``: per summary node ``sid``, ``label`` (its key), ``tag``, ``parent`` (the summary node it is
+      reached from with the most element pairs; None for a root), ``depth``, ``extent``, ``content_length``,
+      ``pi``, ``assessed`` and ``relevant`` (elements, summed over the topics);
+    * ``edges``: per summary edge ``source``, ``target``, ``pairs`` and, where the model is a weight scheme over
+      this summary, ``transition`` (the probability of the step) and ``back`` (of the step back);
+    * ``runs``, ``topics``; ``counts[run][sid]``: :data:`COUNTS` summed over the topics (as ``graphsr coverage``);
+      ``topic_counts[run][topic][sid]`` per topic (nodes with none left out);
+    * ``elements[sid]``: the assessed or retrieved elements of the node, then its first ``elements_per_node``
+      others in document order, each ``{"docid", "node", "xpath", "length", "judged": {topic: grade},
+      "retrieved": {run: {topic: rank}}}``.
+    """
+    from .. import __version__
+    from ..core.document import resolve_node
+    from ..evaluation.entry import run_labels
+
+    s = p.summary
+    n = len(s)
+    runs = list(runs)
+    docs = coverage_documents(p, qrels, runs) if qrels is not None else {}
+    if qrels is None and runs:
+        from ..core.qrels import ElementQrels
+
+        qrels = ElementQrels({})
+        docs = coverage_documents(p, qrels, runs)
+    per_run = coverage_counts(p, qrels, runs, by_topic=True, documents=docs) if runs else []
+    sids = {d: s.assign(doc) for d, doc in docs.items()}
+
+    assessed, relevant = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    notes: dict[tuple[str, int], dict] = {}  # (docid, node): judged and retrieved
+
+    def note(docid: str, i: int) -> dict:
+        entry = notes.get((docid, i))
+        if entry is None:
+            entry = notes[(docid, i)] = {"judged": {}, "retrieved": {}}
+        return entry
+
+    if qrels is not None:
+        for topic, judged in qrels.judgments.items():
+            for (d, x), v in judged.items():
+                i = resolve_node(docs, d, x)
+                assessed[sids[d][i]] += 1
+                relevant[sids[d][i]] += v > 0
+                note(d, i)["judged"][str(topic)] = float(v)
+    for run, name in zip(runs, run_labels(runs)):
+        for topic, results in run.results.items():
+            for r in results:
+                for x in r.xpaths:
+                    i = resolve_node(docs, r.docid, x)
+                    ranks = note(r.docid, i)["retrieved"].setdefault(name, {})
+                    ranks.setdefault(str(topic), int(r.rank))
+
+    parent = [None] * n
+    best = np.full(n, -1, dtype=np.int64)
+    for a, b, pairs in zip(s.edge_src.tolist(), s.edge_dst.tolist(), s.edge_pairs.tolist()):
+        if a != b and pairs > best[b]:
+            best[b], parent[b] = pairs, a
+    depth = [0] * n
+    for k in range(n):  # along the parents, which the summary's keys order before their children for p*
+        seen, j = 0, k
+        while parent[j] is not None and seen <= n:
+            j, seen = parent[j], seen + 1
+        depth[k] = seen + 1
+    nodes = []
+    for k in range(n):
+        key = s.readable_key(k)[0]
+        tag = key[-1] if isinstance(key, tuple) and key else str(key)
+        nodes.append({"sid": f"S{k + 1}", "label": s.label(k), "tag": tag,
+                      "parent": None if parent[k] is None else f"S{parent[k] + 1}", "depth": depth[k],
+                      "extent": int(s.extent_size[k]), "content_length": int(s.content_length[k]),
+                      "pi": float(p.pi[k]), "assessed": int(assessed[k]), "relevant": int(relevant[k])})
+    P = _transitions(p)
+    edges = []
+    for a, b, pairs in zip(s.edge_src.tolist(), s.edge_dst.tolist(), s.edge_pairs.tolist()):
+        e = {"source": f"S{a + 1}", "target": f"S{b + 1}", "pairs": int(pairs)}
+        if P is not None:
+            e["transition"], e["back"] = float(P[a, b]), float(P[b, a])
+        edges.append(e)
+
+    listing = _listing(p, elements_per_node)
+    elements: dict[str, list] = {}
+    for (d, i), entry in sorted(notes.items()):
+        k = int(sids[d][i])
+        elements.setdefault(f"S{k + 1}", []).append({"docid": d, "node": i, "xpath": docs[d].xpath(i),
+                                                    "length": int(docs[d].length[i]), **entry})
+    for k, rows in sorted(listing.items()):
+        listed = elements.setdefault(f"S{k + 1}", [])
+        for d, i, x, length in rows:
+            if (d, i) not in notes:
+                listed.append({"docid": d, "node": i, "xpath": x, "length": length, "judged": {}, "retrieved": {}})
+
+    counts, topic_counts = {}, {}
+    for name, total, topics in per_run:
+        counts[name] = {f"S{k + 1}": [_plain(v) for v in total[:, k]] for k in range(n) if total[:, k].any()}
+        topic_counts[name] = {str(t): {f"S{k + 1}": [_plain(v) for v in c[:, k]] for k in range(n) if c[:, k].any()}
+                              for t, c in topics.items()}
+    topics = sorted({str(t) for t in (qrels.judgments if qrels is not None else {})}
+                    | {str(t) for r in runs for t in r.results}, key=_topic_order)
+    return {"format": DATA_FORMAT, "graphsr": __version__, "collection": str(p.collection), "source": p.source,
+            "kind": s.kind.name, "model": p.model, "transitions": P is not None, "counts_order": list(COUNTS),
+            "nodes": nodes, "edges": edges, "runs": [name for name, _, _ in per_run], "topics": topics,
+            "counts": counts, "topic_counts": topic_counts, "elements": elements,
+            "elements_per_node": elements_per_node}
+
+
+def _plain(v):
+    v = float(v)
+    return int(v) if v.is_integer() else v
+
+
+def _topic_order(t: str):
+    return (0, int(t), t) if t.isdigit() else (1, 0, t)
+
+
+def view_graph(data: dict):
+    """The view's data as a networkx DiGraph (what GraphML and GEXF are written from): nodes by SID with
+    their fields and, per run, its counts (``<run>:<count>``); edges with pairs and transitions."""
+    import networkx as nx
+
+    g = nx.DiGraph(kind=data["kind"], model=data["model"], collection=data["collection"])
+    for node in data["nodes"]:
+        attrs = {k: v for k, v in node.items() if k != "sid" and v is not None}
+        for run in data["runs"]:
+            values = data["counts"][run].get(node["sid"], [0, 0, 0, 0])
+            attrs.update({f"{run}:{c}": float(v) for c, v in zip(COUNTS, values)})
+        g.add_node(node["sid"], **attrs)
+    for e in data["edges"]:
+        g.add_edge(e["source"], e["target"], **{k: v for k, v in e.items() if k not in ("source", "target")})
+    return g
+
+
+def write_view(data: dict, path: str | os.PathLike, form: str = "html") -> None:
+    """Write the view's data as ``form``: ``html`` (the page), ``json``, ``graphml`` or ``gexf``."""
+    from ..io.atomic import atomic_write
+
+    if form not in VIEW_FORMATS:
+        raise ValueError(f"unknown view format {form!r}; expected one of {', '.join(VIEW_FORMATS)}")
+    if form in ("graphml", "gexf"):
+        import io
+
+        import networkx as nx
+
+        buffer = io.BytesIO()
+        (nx.write_graphml if form == "graphml" else nx.write_gexf)(view_graph(data), buffer)
+        text = buffer.getvalue().decode("utf-8")
+    elif form == "json":
+        text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    else:
+        text = page(data)
+    with atomic_write(path, f"the view ({form})") as out:
+        out.write(text)
+
+
+def page(data: dict) -> str:
+    """The self-contained HTML page of the view's data."""
+    template = (Path(__file__).parent / "templates" / "view.html").read_text(encoding="utf-8")
+    library = (_VENDOR / "cytoscape.min.js").read_text(encoding="utf-8")
+    licence = (_VENDOR / "cytoscape.LICENSE").read_text(encoding="utf-8")
+    embedded = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")  # (no "</script" or "<!--")
+    title = f"{data['kind']} summary of {Path(data['collection']).name or data['collection']}"
+    parts = {"TITLE": _escape(title), "LICENCE": licence.replace("*/", "* /"),
+             "LIBRARY": library.replace("</script", "<\\/script"), "DATA": embedded}
+    return re.sub(r"\{\{(TITLE|LICENCE|LIBRARY|DATA)\}\}", lambda m: parts[m.group(1)], template)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")

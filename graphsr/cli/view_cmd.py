@@ -1,0 +1,60 @@
+"""An interactive view of a collection's summary: one self-contained HTML page (the summary drawn as the tree or
+DAG it is, nodes sized by extent and coloured by pi or by what runs retrieve, a partition's elements listed on a
+click), or its data as JSON, GraphML or GEXF -- from the collection read in memory, or from the graph store with
+--store."""
+
+from __future__ import annotations
+
+import argparse
+
+from ._common import PROGRESS_HELP, number
+
+FORMATS = ("html", "json", "graphml", "gexf")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("collection", help="the XML collection (a path), or with --store a stored collection's name")
+    p.add_argument("--store", metavar="URL", nargs="?", const="", help="read the stored collection")
+    p.add_argument("--kind", default="p*", help="summary kind: p*, p*|c, c or tag (default: p*)")
+    p.add_argument("--model", help="in memory: SUMMARY:WEIGHT (default KIND:extent); stored: a model's name or a "
+                                    "weight scheme; a weight scheme also gives the edges' transition probabilities")
+    p.add_argument("--qrels", metavar="FILE", help="element assessments: where the relevant elements fall")
+    p.add_argument("--run", dest="runs", action="append", default=[], metavar="FILE",
+                   help="an element run (repeat for several): what it retrieves, per partition and topic")
+    p.add_argument("--elements-per-node", type=number(int, "[0, 100000]"), default=100, metavar="N",
+                   help="elements listed per partition besides the assessed and retrieved ones, first in document "
+                        "order (default 100)")
+    p.add_argument("--format", choices=FORMATS, default=None,
+                   help="html (default; the page), json (its data), graphml or gexf (for Gephi, yEd); "
+                        "by default from the output's suffix")
+    p.add_argument("-o", "--output", metavar="FILE", help="where to write (default: view.html, or view.FORMAT)")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help=PROGRESS_HELP)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..analysis.view import view_data, write_view
+    from ..errors import GraphsrInputError
+    from ..io import read_element_qrels, read_run
+    from ._common import wrote
+    from .partitions_cmd import load
+
+    form = args.format
+    if form is None:
+        suffix = (args.output or "").rsplit(".", 1)[-1].lower() if args.output and "." in args.output else "html"
+        if suffix not in FORMATS:
+            raise GraphsrInputError(f"cannot tell the format from the output's suffix .{suffix}; give --format "
+                                    f"({', '.join(FORMATS)})", args.output)
+        form = suffix
+    output = args.output or f"view.{form}"
+    qrels = read_element_qrels(args.qrels) if args.qrels else None
+    runs = [read_run(r) for r in args.runs]
+    parts, store = load(args)
+    try:
+        data = view_data(parts, qrels, runs, elements_per_node=args.elements_per_node)
+    finally:
+        if store is not None:
+            store.close()
+    write_view(data, output, form)
+    wrote(output, f"the view of the {data['kind']} summary ({len(data['nodes'])} partitions, "
+                  f"{len(data['runs'])} run{'' if len(data['runs']) == 1 else 's'}; {form})")
+    return 0

@@ -1,0 +1,252 @@
+"""graphsr view: the data a page embeds equals the summary, pi, transitions and coverage graphsr computes
+elsewhere, from memory and from the store; GraphML and GEXF read back; the page works in a real browser."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import time
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from graphsr.analysis.partitions import memory_partitions, partition_coverage, partition_page, stored_partitions
+from graphsr.analysis.view import COUNTS, view_data, write_view
+from graphsr.cli.main import main
+from graphsr.data import sample
+from graphsr.io import iter_documents, read_element_qrels, read_run
+
+PLAYS = sample("shakespeare")
+
+
+@pytest.fixture(scope="module")
+def inputs():
+    return read_element_qrels(PLAYS["qrels"]), [read_run(PLAYS["runs"][0]), read_run(PLAYS["runs"][2])]
+
+
+@pytest.fixture(scope="module", params=["p*", "p*|c"])
+def memory_view(request, inputs):
+    qrels, runs = inputs
+    parts = memory_partitions(PLAYS["collection"], request.param)
+    return parts, view_data(parts, qrels, runs, elements_per_node=5)
+
+
+def test_nodes_and_edges_are_the_summary_and_its_model(memory_view):
+    parts, data = memory_view
+    s = parts.summary
+    assert [n["sid"] for n in data["nodes"]] == [f"S{k + 1}" for k in range(len(s))]
+    assert [n["label"] for n in data["nodes"]] == s.labels()
+    assert [n["extent"] for n in data["nodes"]] == s.extent_size.tolist()
+    assert [n["content_length"] for n in data["nodes"]] == s.content_length.tolist()
+    assert [n["pi"] for n in data["nodes"]] == parts.pi.tolist()
+    assert [(e["source"], e["target"], e["pairs"]) for e in data["edges"]] == \
+        [(f"S{a + 1}", f"S{b + 1}", n) for a, b, n in zip(s.edge_src.tolist(), s.edge_dst.tolist(),
+                                                            s.edge_pairs.tolist())]
+    # the transitions are a chain whose steady state is the pi shown: each node's steps sum to one, pi P = pi
+    n = len(s)
+    P = np.zeros((n, n))
+    for e in data["edges"]:
+        a, b = int(e["source"][1:]) - 1, int(e["target"][1:]) - 1
+        P[a, b], P[b, a] = e["transition"], e["back"]
+    pi = np.array([v["pi"] for v in data["nodes"]])
+    assert np.allclose(P.sum(axis=1), 1) and np.allclose(pi @ P, pi)
+    # a node's parent is a summary node it is reached from, roots have none
+    parents = {(e["source"], e["target"]) for e in data["edges"]}
+    assert all(v["parent"] is None or (v["parent"], v["sid"]) in parents for v in data["nodes"])
+    assert data["nodes"][0]["parent"] is None and data["nodes"][0]["depth"] == 1
+
+
+def test_counts_are_the_coverage_table(memory_view, inputs):
+    parts, data = memory_view
+    qrels, runs = inputs
+    table = partition_coverage(parts, qrels, runs)
+    got = {(run, sid): v for run, by_sid in data["counts"].items() for sid, v in by_sid.items()}
+    want = {(r.run, r.sid): [r.retrieved, r.relevant, r.relevant_retrieved, r.relevant_reachable]
+            for r in table.itertuples()}
+    assert got == want and data["runs"] == sorted(set(table.run), key=list(table.run).index)
+    for run in data["runs"]:  # the topics' counts add up to the totals
+        total = {}
+        for by_sid in data["topic_counts"][run].values():
+            for sid, v in by_sid.items():
+                total[sid] = [a + b for a, b in zip(total.get(sid, [0, 0, 0, 0]), v)]
+        assert set(total) == set(data["counts"][run])
+        for sid, v in total.items():
+            assert v[:3] == data["counts"][run][sid][:3] and v[3] == pytest.approx(data["counts"][run][sid][3])
+
+
+def test_listed_elements_carry_their_grades_and_ranks(memory_view, inputs):
+    parts, data = memory_view
+    qrels, runs = inputs
+    docs = {d.docid: d for d in iter_documents(PLAYS["collection"])}
+    judged = {(str(t), d, x): v for t, j in qrels.judgments.items() for (d, x), v in j.items()}
+    ranks = {}
+    for run, name in zip(runs, data["runs"]):
+        for t, results in run.results.items():
+            for r in results:
+                for x in r.xpaths:
+                    ranks.setdefault((name, str(t), r.docid, x), r.rank)
+    seen = 0
+    for sid, rows in data["elements"].items():
+        k = int(sid[1:]) - 1
+        for e in rows:
+            doc = docs[e["docid"]]
+            assert doc.xpath(e["node"]) == e["xpath"] and parts.summary.assign(doc)[e["node"]] == k
+            assert e["length"] == int(doc.length[e["node"]])
+            for t, v in e["judged"].items():
+                assert judged[(t, e["docid"], e["xpath"])] == v
+                seen += 1
+            for name, by_topic in e["retrieved"].items():
+                for t, rank in by_topic.items():
+                    assert ranks[(name, t, e["docid"], e["xpath"])] == rank
+    assert seen == len(judged)  # every assessment is listed with its element
+    # beside those, the first elements of each node in document order, as `graphsr partition` pages them
+    for k in range(len(parts.summary)):
+        page, total = partition_page(parts, f"S{k + 1}", limit=5)
+        listed = [(e["docid"], e["node"]) for e in data["elements"][f"S{k + 1}"]]
+        assert {(d, i) for d, i, _, _ in page} <= set(listed)
+        assert total == data["nodes"][k]["extent"]
+
+
+def test_the_page_embeds_the_data_and_the_formats_read_back(memory_view, tmp_path):
+    parts, data = memory_view
+    write_view(data, tmp_path / "v.html", "html")
+    html = (tmp_path / "v.html").read_text(encoding="utf-8")
+    embedded = re.search(r'<script type="application/json" id="graphsr-data">(.*?)</script>', html, re.S).group(1)
+    assert json.loads(embedded) == json.loads(json.dumps(data))
+    assert "http://" not in html.split("graphsr-data")[0] and "Cytoscape Consortium" in html  # the licence, kept
+    write_view(data, tmp_path / "v.json", "json")
+    assert json.loads((tmp_path / "v.json").read_text()) == json.loads(json.dumps(data))
+    for form, read in (("graphml", nx.read_graphml), ("gexf", nx.read_gexf)):
+        write_view(data, tmp_path / f"v.{form}", form)
+        g = read(tmp_path / f"v.{form}")
+        assert sorted(g.nodes) == sorted(n["sid"] for n in data["nodes"])
+        for node in data["nodes"]:
+            attrs = g.nodes[node["sid"]]
+            assert attrs["pi"] == pytest.approx(node["pi"]) and int(attrs["extent"]) == node["extent"]
+            for run in data["runs"]:
+                values = data["counts"][run].get(node["sid"], [0, 0, 0, 0])
+                assert [float(attrs[f"{run}:{c}"]) for c in COUNTS] == pytest.approx(values)
+        assert g.number_of_edges() == len({(e["source"], e["target"]) for e in data["edges"]})
+
+
+def test_a_stored_collection_gives_the_same_view(tmp_path, inputs):
+    from graphsr.store import open_store, store_collection
+
+    qrels, runs = inputs
+    store = open_store(f"local:{tmp_path / 's'}")
+    try:
+        store_collection(store, PLAYS["collection"], "plays", kinds=["p*"], elements="all")
+        stored = view_data(stored_partitions(store, "plays", "p*"), qrels, runs, elements_per_node=5)
+    finally:
+        store.close()
+    memory = view_data(memory_partitions(PLAYS["collection"], "p*"), qrels, runs, elements_per_node=5)
+    for key in ("nodes", "edges", "runs", "topics", "counts", "topic_counts", "elements", "kind", "model"):
+        assert stored[key] == memory[key], key
+    assert stored["source"] != memory["source"]
+
+
+def test_the_command_writes_each_format_and_refuses_bad_options(tmp_path, capsys):
+    args = [str(PLAYS["collection"]), "--qrels", str(PLAYS["qrels"]), "--run", str(PLAYS["runs"][0])]
+    assert main(["view", *args, "-o", str(tmp_path / "v.gexf")]) == 0
+    assert "wrote the view of the p* summary (13 partitions, 1 run; gexf)" in capsys.readouterr().err
+    assert main(["view", *args, "--format", "json", "-o", str(tmp_path / "data")]) == 0
+    assert json.loads((tmp_path / "data").read_text())["format"] == "graphsr-view/1"
+    for bad, said in ((["--elements-per-node", "-1"], "expected an integer in [0, 100000], got '-1'"),
+                      (["--elements-per-node", "nan"], "expected an integer in [0, 100000], got 'nan'"),
+                      (["-o", str(tmp_path / "v.svg")], "cannot tell the format from the output's suffix .svg")):
+        try:
+            code = main(["view", *args, *bad])
+        except SystemExit as exc:  # (argparse's refusal)
+            code = exc.code
+        assert code == 2
+        err = capsys.readouterr().err
+        assert said in err and "Traceback" not in err
+    assert not (tmp_path / "v.svg").exists()
+
+
+# -- in a real browser ---------------------------------------------------------------------------------------
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+
+
+def _browser():
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError as exc:
+        if os.environ.get("GRAPHSR_REQUIRE_CHROMIUM") == "1":
+            pytest.fail(f"GRAPHSR_REQUIRE_CHROMIUM is set but selenium is not installed: {exc}")
+        pytest.skip("selenium is not installed (pip install graphsr[dev])")
+    if not (CHROMIUM and DRIVER):
+        if os.environ.get("GRAPHSR_REQUIRE_CHROMIUM") == "1":
+            pytest.fail("GRAPHSR_REQUIRE_CHROMIUM is set but chromium or chromedriver is not installed")
+        pytest.skip("headless Chromium and its driver are not installed (Debian: chromium chromium-driver)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1400,900",
+                 "--disable-background-networking", "--disable-dev-shm-usage"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    return webdriver.Chrome(service=Service(DRIVER), options=options)
+
+
+@pytest.fixture()
+def artefacts(tmp_path):
+    """Where the screenshots go: $GRAPHSR_TEST_ARTEFACTS when set (CI keeps them), else the test's directory."""
+    where = Path(os.environ.get("GRAPHSR_TEST_ARTEFACTS") or tmp_path)
+    where.mkdir(parents=True, exist_ok=True)
+    return where
+
+
+def test_the_page_in_headless_chromium(tmp_path, inputs, artefacts):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    qrels, runs = inputs
+    parts = memory_partitions(PLAYS["collection"], "p*")
+    data = view_data(parts, qrels, runs, elements_per_node=20)
+    page = tmp_path / "view.html"
+    write_view(data, page, "html")
+    driver = _browser()
+    try:
+        started = time.perf_counter()
+        driver.get(page.as_uri())
+        WebDriverWait(driver, 20).until(lambda d: d.execute_script("return document.body.dataset.ready") == "1")
+        rendered = time.perf_counter() - started
+        # a partition with elements both runs retrieve, clicked where it is drawn
+        busy = max(data["nodes"], key=lambda n: sum(data["counts"][r].get(n["sid"], [0])[0] for r in data["runs"])
+                   * (data["counts"][data["runs"][0]].get(n["sid"], [0])[0] !=
+                      data["counts"][data["runs"][1]].get(n["sid"], [0])[0]))
+        graph = driver.find_element("id", "graph")
+        x, y = driver.execute_script("const p = graphsrView.cy.getElementById(arguments[0]).renderedPosition();"
+                                     "return [p.x, p.y];", busy["sid"])
+        ActionChains(driver).move_to_element_with_offset(graph, x - graph.size["width"] / 2,
+                                                         y - graph.size["height"] / 2).click().perform()
+        WebDriverWait(driver, 5).until(lambda d: d.find_elements("id", "panel-figures"))
+        figures = driver.find_element("id", "panel-figures")
+        assert figures.get_attribute("data-sid") == busy["sid"]
+        assert int(driver.find_element("id", "panel-extent").text) == int(parts.summary.extent_size[
+            int(busy["sid"][1:]) - 1])
+        first = int(driver.find_element("id", "panel-retrieved").text)
+        assert first == data["counts"][data["runs"][0]][busy["sid"]][0]
+        rows = driver.find_elements("css selector", "#panel-rows tr")
+        assert len(rows) == min(25, len(data["elements"][busy["sid"]]))
+        driver.save_screenshot(str(artefacts / "view-clicked.png"))
+        Select(driver.find_element("id", "run")).select_by_value(data["runs"][1])
+        second = int(driver.find_element("id", "panel-retrieved").text)
+        assert second == data["counts"][data["runs"][1]][busy["sid"]][0] and second != first
+        Select(driver.find_element("id", "colour")).select_by_value("density")
+        driver.save_screenshot(str(artefacts / "view-second-run.png"))
+        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        assert not errors, errors
+        requests = [json.loads(e["message"])["message"] for e in driver.get_log("performance")]
+        urls = {m["params"]["request"]["url"] for m in requests if m["method"] == "Network.requestWillBeSent"}
+        assert urls == {page.as_uri()}, urls  # nothing but the page itself
+    finally:
+        driver.quit()
+    assert rendered < 20
