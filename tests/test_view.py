@@ -60,6 +60,7 @@ def test_nodes_and_edges_are_the_summary_and_its_model(memory_view):
     assert data["nodes"][0]["parent"] is None and data["nodes"][0]["depth"] == 1
 
 
+
 def test_counts_are_the_coverage_table(memory_view, inputs):
     parts, data = memory_view
     qrels, runs = inputs
@@ -90,9 +91,10 @@ def test_listed_elements_carry_their_grades_and_ranks(memory_view, inputs):
                 for x in r.xpaths:
                     ranks.setdefault((name, str(t), r.docid, x), r.rank)
     seen = 0
+    assert data["element_fields"] == ["docid", "node", "xpath", "length", "judged", "retrieved"]
     for sid, rows in data["elements"].items():
         k = int(sid[1:]) - 1
-        for e in rows:
+        for e in (dict(zip(data["element_fields"], row)) for row in rows):
             doc = docs[e["docid"]]
             assert doc.xpath(e["node"]) == e["xpath"] and parts.summary.assign(doc)[e["node"]] == k
             assert e["length"] == int(doc.length[e["node"]])
@@ -106,7 +108,7 @@ def test_listed_elements_carry_their_grades_and_ranks(memory_view, inputs):
     # beside those, the first elements of each node in document order, as `graphsr partition` pages them
     for k in range(len(parts.summary)):
         page, total = partition_page(parts, f"S{k + 1}", limit=5)
-        listed = [(e["docid"], e["node"]) for e in data["elements"][f"S{k + 1}"]]
+        listed = [(row[0], row[1]) for row in data["elements"][f"S{k + 1}"]]
         assert {(d, i) for d, i, _, _ in page} <= set(listed)
         assert total == data["nodes"][k]["extent"]
 

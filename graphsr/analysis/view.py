@@ -20,7 +20,7 @@ import numpy as np
 
 from .partitions import Partitions, coverage_counts, coverage_documents
 
-__all__ = ["view_data", "write_view", "view_graph", "VIEW_FORMATS", "DATA_FORMAT"]
+__all__ = ["view_data", "write_view", "view_graph", "VIEW_FORMATS", "DATA_FORMAT", "COUNTS", "ELEMENT_FIELDS"]
 
 #: What ``graphsr view --format`` writes.
 VIEW_FORMATS = ("html", "json", "graphml", "gexf")
@@ -30,6 +30,9 @@ DATA_FORMAT = "graphsr-view/1"
 
 #: The counts per node and run, in this order.
 COUNTS = ("retrieved", "relevant", "relevant_retrieved", "relevant_reachable")
+
+#: A listed element's fields, in this order (``judged``: topic -> grade; ``retrieved``: run -> topic -> rank).
+ELEMENT_FIELDS = ("docid", "node", "xpath", "length", "judged", "retrieved")
 
 _VENDOR = Path(__file__).parent / "templates" / "vendor"
 
@@ -45,22 +48,27 @@ def _transitions(p: Partitions):
     return row_stochastic(weight_matrix(p.summary, weight)).tocsr()
 
 
+def _documents(p: Partitions):
+    """A function giving the collection's documents (``docids``: a container to keep), from its files or from
+    the store."""
+    if p.store is not None:
+        from ..store.extents import iter_stored_documents
+
+        return lambda docids=None: iter_stored_documents(p.store, p.collection, docids)
+    from ..io.collection import iter_documents
+
+    return lambda docids=None: iter_documents(p.collection, docids=None if docids is None else docids.__contains__)
+
+
 def _listing(p: Partitions, per_node: int) -> dict[int, list]:
-    """Per summary node, its first ``per_node`` elements in document order as ``[docid, node, xpath, length]``
-    (read in one pass over the collection, or a page from the store)."""
+    """Per summary node, its first ``per_node`` elements in document order (docid, then pre-order), as
+    ``graphsr partition`` pages them, each ``[docid, node, xpath, length]``: one pass over the documents keeps
+    each node's first, a second reads the XPaths of those kept."""
     listing: dict[int, list] = {}
     if per_node <= 0:
         return listing
-    if p.store is not None:
-        from .partitions import partition_page
-
-        for k in range(len(p.summary)):
-            rows, _ = partition_page(p, f"S{k + 1}", limit=per_node)
-            listing[k] = [[d, int(i), x, int(n)] for d, i, x, n in rows]
-        return listing
-    from ..io.collection import iter_documents
-
-    for doc in iter_documents(p.collection):  # the first in (docid, node) order, as `graphsr partition` pages
+    documents = _documents(p)
+    for doc in documents():  # (in any order: each node's candidates are cut to its first now and then)
         sids = p.summary.assign(doc).tolist()
         for i, k in enumerate(sids):
             rows = listing.setdefault(k, [])
@@ -68,23 +76,22 @@ def _listing(p: Partitions, per_node: int) -> dict[int, list]:
             if len(rows) >= 4 * per_node:
                 rows.sort()
                 del rows[per_node:]
-    wanted = {}
+    wanted: dict[str, list] = {}
     for k, rows in listing.items():
         rows.sort()
         del rows[per_node:]
         for d, i in rows:
             wanted.setdefault(d, []).append((k, i))
     out: dict[int, list] = {k: [] for k in listing}
-    for doc in iter_documents(p.collection, docids=wanted.__contains__):
+    for doc in documents(wanted):
         for k, i in wanted[doc.docid]:
             out[k].append([doc.docid, i, doc.xpath(i), int(doc.length[i])])
     for rows in out.values():
         rows.sort(key=lambda r: (r[0], r[1]))
-    listing = out
-    return listing
+    return out
 
 
-def view_data(p: Partitions, qrels=None, runs=(), elements_per_node: int = 100) -> dict:
+def view_data(p: Partitions, qrels=None, runs=(), elements_per_node: int = 20) -> dict:
     """The view of partitions ``p`` (a summary and pi under a model) with where ``qrels`` and ``runs`` fall.
 
     Returns a dict of plain values (see the module docstring; ``graphsr view --format json`` writes it):
@@ -97,8 +104,8 @@ def view_data(p: Partitions, qrels=None, runs=(), elements_per_node: int = 100) 
     * ``runs``, ``topics``; ``counts[run][sid]``: :data:`COUNTS` summed over the topics (as ``graphsr coverage``);
       ``topic_counts[run][topic][sid]`` per topic (nodes with none left out);
     * ``elements[sid]``: the assessed or retrieved elements of the node, then its first ``elements_per_node``
-      others in document order, each ``{"docid", "node", "xpath", "length", "judged": {topic: grade},
-      "retrieved": {run: {topic: rank}}}``.
+      others in document order, each a row of :data:`ELEMENT_FIELDS` (named in ``element_fields``):
+      ``[docid, node, xpath, length, {topic: grade}, {run: {topic: rank}}]``.
     """
     from .. import __version__
     from ..core.document import resolve_node
@@ -171,13 +178,13 @@ def view_data(p: Partitions, qrels=None, runs=(), elements_per_node: int = 100) 
     elements: dict[str, list] = {}
     for (d, i), entry in sorted(notes.items()):
         k = int(sids[d][i])
-        elements.setdefault(f"S{k + 1}", []).append({"docid": d, "node": i, "xpath": docs[d].xpath(i),
-                                                    "length": int(docs[d].length[i]), **entry})
+        elements.setdefault(f"S{k + 1}", []).append([d, i, docs[d].xpath(i), int(docs[d].length[i]),
+                                                    entry["judged"], entry["retrieved"]])
     for k, rows in sorted(listing.items()):
         listed = elements.setdefault(f"S{k + 1}", [])
         for d, i, x, length in rows:
             if (d, i) not in notes:
-                listed.append({"docid": d, "node": i, "xpath": x, "length": length, "judged": {}, "retrieved": {}})
+                listed.append([d, i, x, length, {}, {}])
 
     counts, topic_counts = {}, {}
     for name, total, topics in per_run:
@@ -189,8 +196,8 @@ def view_data(p: Partitions, qrels=None, runs=(), elements_per_node: int = 100) 
     return {"format": DATA_FORMAT, "graphsr": __version__, "collection": str(p.collection), "source": p.source,
             "kind": s.kind.name, "model": p.model, "transitions": P is not None, "counts_order": list(COUNTS),
             "nodes": nodes, "edges": edges, "runs": [name for name, _, _ in per_run], "topics": topics,
-            "counts": counts, "topic_counts": topic_counts, "elements": elements,
-            "elements_per_node": elements_per_node}
+            "counts": counts, "topic_counts": topic_counts, "element_fields": list(ELEMENT_FIELDS),
+            "elements": elements, "elements_per_node": elements_per_node}
 
 
 def _plain(v):

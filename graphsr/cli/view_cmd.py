@@ -21,9 +21,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--qrels", metavar="FILE", help="element assessments: where the relevant elements fall")
     p.add_argument("--run", dest="runs", action="append", default=[], metavar="FILE",
                    help="an element run (repeat for several): what it retrieves, per partition and topic")
-    p.add_argument("--elements-per-node", type=number(int, "[0, 100000]"), default=100, metavar="N",
+    p.add_argument("--elements-per-node", type=number(int, "[0, 100000]"), default=20, metavar="N",
                    help="elements listed per partition besides the assessed and retrieved ones, first in document "
-                        "order (default 100)")
+                        "order (default 20)")
     p.add_argument("--format", choices=FORMATS, default=None,
                    help="html (default; the page), json (its data), graphml or gexf (for Gephi, yEd); "
                         "by default from the output's suffix")

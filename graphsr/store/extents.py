@@ -15,7 +15,7 @@ from .ids import KEY_SPAN, collection_id, membership_property, summary_node_id
 from . import services
 from .services import _document_shapes, _xpaths, require_memberships
 
-__all__ = ["summary_extent", "summary_extent_page"]
+__all__ = ["summary_extent", "summary_extent_page", "iter_stored_documents"]
 
 def _extent_params(store: GraphStore, collection: str, kind: str, label: str) -> dict:
     """The parameters of the summary_extent queries: the collection, the kind's membership property and the
@@ -170,3 +170,22 @@ def _extent_page_by_documents(store: GraphStore, params: dict, complete: bool, e
                         store.run("summary_extent_of_codes", codes=list(docid), property=params["property"],
                                   sid=params["sid"]))
     return found[int(skip):want], total
+
+
+def iter_stored_documents(store: GraphStore, collection: str, docids=None):
+    """The stored trees of a collection's documents with elements, in document order (by docid), read a batch of
+    about ``services.ELEMENTS_PER_READ`` elements at a time; ``docids`` (a container), when given, keeps those."""
+    documents = sorted((r for r in store.run("summary_extent_documents", collection=collection_id(collection))
+                        if r["elements"] and (docids is None or r["docid"] in docids)), key=lambda r: r["docid"])
+    at = 0
+    while at < len(documents):
+        batch, size = [], 0
+        while at < len(documents) and (not batch or size < services.ELEMENTS_PER_READ):
+            batch.append(documents[at])
+            size += int(documents[at]["elements"] or 0)
+            at += 1
+        trees = services.stored_documents(store, [int(d["code"]) for d in batch])
+        for d in batch:
+            tree = trees.get(int(d["code"]))
+            if tree is not None:
+                yield tree
