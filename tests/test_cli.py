@@ -221,6 +221,9 @@ def test_demo(capsys, tmp_path, monkeypatch):
     assert f"report: {report}" in out and report.read_text().count('<img class="plot"') > 10
     scores = tmp_path / "graphsr-demo" / "scores.parquet"
     assert f"scores: {scores}" in out and sorted(p.name for p in tmp_path.iterdir()) == ["graphsr-demo", "store"]
+    views = [tmp_path / "graphsr-demo" / f"{name}.view.html" for name in ("mobydick", "shakespeare")]
+    assert f"views: {views[0]}, {views[1]}" in out  # each sample's summary view, linked from the report
+    assert all(v.stat().st_size > 400_000 and f'href="{v.name}"' in report.read_text() for v in views)
     # `graphsr report` on the demo's scores: a page a real browser renders whole
     from .test_report import assert_renders
 

@@ -96,6 +96,24 @@ def test_report_command_and_figure_files(scores, tmp_path, capsys):
     assert all(p.read_bytes().startswith(b"%PDF") for p in (tmp_path / "f").iterdir())
 
 
+def test_a_report_of_a_collection_links_its_summary_view(scores, tmp_path, capsys):
+    import json
+
+    from graphsr.analysis.partitions import memory_partitions
+
+    path = tmp_path / "s.csv"
+    scores.write(path)
+    s = sample("shakespeare")
+    assert main(["report", str(path), "-o", str(tmp_path / "r.html"), "--collection", str(s["collection"]),
+                 "--model", "p*|c:length", "--no-progress"]) == 0
+    page = (tmp_path / "r.html").read_text()
+    assert 'href="r.view.html"' in page and "Explore the p*|c summary of the collection interactively" in page
+    view = (tmp_path / "r.view.html").read_text()
+    data = json.loads(re.search(r'id="graphsr-data">(.*?)</script>', view, re.S).group(1))
+    parts = memory_partitions(s["collection"], "p*|c", "p*|c:length")
+    assert data["model"] == "p*|c:length" and [n["pi"] for n in data["nodes"]] == parts.pi.tolist()
+
+
 def test_summary_and_esr_figures(tmp_path, capsys):
     s = sample("shakespeare")
     assert main(["summary", str(s["collection"]), "--plot", str(tmp_path / "s.svg")]) == 0

@@ -151,15 +151,62 @@ def test_a_stored_collection_gives_the_same_view(tmp_path, inputs):
     assert stored["source"] != memory["source"]
 
 
-def test_the_command_writes_each_format_and_refuses_bad_options(tmp_path, capsys):
+@pytest.fixture(scope="module")
+def log(tmp_path_factory):
+    path = tmp_path_factory.mktemp("routes") / "log.csv"
+    assert main(["simulate-routes", str(PLAYS["collection"]), "--routes", "300", "--seed", "5", "-o", str(path),
+                 "--no-progress"]) == 0
+    return path
+
+
+def test_route_edges_are_the_steps_users_take(log, tmp_path):
+    """The route edges are the learned chain: per partition, the share of the steps leaving it that go to each
+    other one (counted here from the log itself), from memory and from a stored route model alike."""
+    from graphsr.analysis.view import route_transitions
+    from graphsr.io import read_routes
+    from graphsr.navigation.stored import build_stored_route_model
+    from graphsr.store import open_store, store_collection, store_steps
+
+    routes = read_routes(log)
+    parts = memory_partitions(PLAYS["collection"], "p*")
+    data = view_data(parts, routes=route_transitions(parts, routes), elements_per_node=0)
+    docs = {d.docid: d for d in iter_documents(PLAYS["collection"])}
+    sids = {d: parts.summary.assign(doc) for d, doc in docs.items()}
+    steps: dict = {}
+    for st in routes:
+        a, b = sids[st.docid][docs[st.docid].node(st.src)], sids[st.docid][docs[st.docid].node(st.dst)]
+        steps.setdefault(f"S{a + 1}", {}).setdefault(f"S{b + 1}", 0)
+        steps[f"S{a + 1}"][f"S{b + 1}"] += 1
+    want = {(a, b): n / sum(out.values()) for a, out in steps.items() for b, n in out.items()}
+    got = {(e["source"], e["target"]): e["transition"] for e in data["route_edges"]}
+    assert got.keys() == want.keys() and all(got[k] == pytest.approx(want[k]) for k in want)
+    assert data["routes"].startswith("routes of ") and len(want) > 5
+    store = open_store(f"local:{tmp_path / 's'}")
+    try:
+        store_collection(store, PLAYS["collection"], "plays", kinds=["p*"], elements="all")
+        store_steps(store, "plays", "sim", routes, routes.source)
+        name = build_stored_route_model(store, "plays", "sim", "p*")
+        stored = view_data(stored_partitions(store, "plays", "p*"),
+                           routes=route_transitions(stored_partitions(store, "plays", "p*"), routes_model=name),
+                           elements_per_node=0)
+    finally:
+        store.close()
+    assert {(e["source"], e["target"]): pytest.approx(e["transition"]) for e in stored["route_edges"]} == got
+
+
+def test_the_command_writes_each_format_and_refuses_bad_options(tmp_path, capsys, log):
     args = [str(PLAYS["collection"]), "--qrels", str(PLAYS["qrels"]), "--run", str(PLAYS["runs"][0])]
     assert main(["view", *args, "-o", str(tmp_path / "v.gexf")]) == 0
     assert "wrote the view of the p* summary (13 partitions, 1 run; gexf)" in capsys.readouterr().err
     assert main(["view", *args, "--format", "json", "-o", str(tmp_path / "data")]) == 0
     assert json.loads((tmp_path / "data").read_text())["format"] == "graphsr-view/1"
+    assert main(["view", *args, "--routes", str(log), "--effort", "duration", "-o", str(tmp_path / "r.json")]) == 0
+    assert json.loads((tmp_path / "r.json").read_text())["routes"].endswith("(duration)")
     for bad, said in ((["--elements-per-node", "-1"], "expected an integer in [0, 100000], got '-1'"),
                       (["--elements-per-node", "nan"], "expected an integer in [0, 100000], got 'nan'"),
-                      (["-o", str(tmp_path / "v.svg")], "cannot tell the format from the output's suffix .svg")):
+                      (["-o", str(tmp_path / "v.svg")], "cannot tell the format from the output's suffix .svg"),
+                      (["--routes-model", "m"], "is read from the store: give --store"),
+                      (["--routes", str(log), "--routes-model", "m"], "give --routes or --routes-model, not both")):
         try:
             code = main(["view", *args, *bad])
         except SystemExit as exc:  # (argparse's refusal)
@@ -205,13 +252,16 @@ def artefacts(tmp_path):
     return where
 
 
-def test_the_page_in_headless_chromium(tmp_path, inputs, artefacts):
+def test_the_page_in_headless_chromium(tmp_path, inputs, artefacts, log):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.support.ui import Select, WebDriverWait
 
+    from graphsr.analysis.view import route_transitions
+    from graphsr.io import read_routes
+
     qrels, runs = inputs
     parts = memory_partitions(PLAYS["collection"], "p*")
-    data = view_data(parts, qrels, runs, elements_per_node=20)
+    data = view_data(parts, qrels, runs, elements_per_node=20, routes=route_transitions(parts, read_routes(log)))
     page = tmp_path / "view.html"
     write_view(data, page, "html")
     driver = _browser()
@@ -243,6 +293,11 @@ def test_the_page_in_headless_chromium(tmp_path, inputs, artefacts):
         second = int(driver.find_element("id", "panel-retrieved").text)
         assert second == data["counts"][data["runs"][1]][busy["sid"]][0] and second != first
         Select(driver.find_element("id", "colour")).select_by_value("density")
+        shown = "return graphsrView.cy.edges('.route').filter(e => e.visible()).length"
+        assert driver.execute_script(shown) == 0
+        driver.find_element("id", "routes").click()  # the route model's steps, drawn on request
+        steps = len([e for e in data["route_edges"] if e["source"] != e["target"]])
+        WebDriverWait(driver, 5).until(lambda d: d.execute_script(shown) == steps)  # (styles apply on a frame)
         driver.save_screenshot(str(artefacts / "view-second-run.png"))
         errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
         assert not errors, errors

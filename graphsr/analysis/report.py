@@ -64,6 +64,7 @@ class Report:
     tables: list = field(default_factory=list)
     figures: list = field(default_factory=list)
     details: list = field(default_factory=list)  # tables after the figures: significance and pairs
+    views: list = field(default_factory=list)  # (file beside the page, what it shows): interactive summary views
 
 
 def _figures(scores, max_measures: int):
@@ -228,7 +229,7 @@ def write_report(report: Report, path: str | os.PathLike, figures_dir: str | os.
     html = env.get_template("report.html").render(title=report.title, source=report.source, runs=report.runs,
                                                   measures=report.measures, topics=report.topics,
                                                   tables=report.tables, details=report.details, figures=rendered,
-                                                  version=__version__)
+                                                  views=report.views, version=__version__)
     with atomic_write(path, "the report") as fh:
         fh.write(html)
     return path

@@ -20,7 +20,7 @@ import numpy as np
 
 from .partitions import Partitions, coverage_counts, coverage_documents
 
-__all__ = ["view_data", "write_view", "view_graph", "VIEW_FORMATS", "DATA_FORMAT", "COUNTS", "ELEMENT_FIELDS"]
+__all__ = ["view_data", "route_transitions", "write_view", "view_graph", "VIEW_FORMATS", "DATA_FORMAT", "COUNTS", "ELEMENT_FIELDS"]
 
 #: What ``graphsr view --format`` writes.
 VIEW_FORMATS = ("html", "json", "graphml", "gexf")
@@ -91,7 +91,39 @@ def _listing(p: Partitions, per_node: int) -> dict[int, list]:
     return out
 
 
-def view_data(p: Partitions, qrels=None, runs=(), elements_per_node: int = 20) -> dict:
+def route_transitions(p: Partitions, routes=None, routes_model: str | None = None, effort: str = "count"):
+    """The transition matrix over the summary's nodes of a navigation model learned from routes: from a log
+    (``routes``, a :class:`~graphsr.core.routes.Routes`: its documents read from the collection or the store) or
+    a stored route model over this summary (``routes_model``, with a store); and what it is, for the data."""
+    from ..errors import GraphsrInputError
+    from ..navigation.from_routes import route_model
+
+    if routes_model is not None:
+        if p.store is None:
+            raise GraphsrInputError("a stored route model (--routes-model) is read from the store: give --store")
+        from ..navigation.stored import load_stored_route_model
+        from ..store.services import model_record
+
+        record = model_record(p.store, routes_model)
+        if record.get("kind") != p.summary.kind.name:
+            raise GraphsrInputError(f"route model {routes_model!r} is over {record.get('kind')!r}, not the "
+                                    f"{p.summary.kind.name} summary shown")
+        model = load_stored_route_model(p.store, routes_model, {})
+        return model.nav.P.tocsr(), f"stored route model {routes_model!r} ({record.get('weight')})"
+    wanted = routes.docids()
+    if p.store is not None:
+        from ..store.services import stored_document
+
+        docs = {d: stored_document(p.store, p.collection, d) for d in sorted(wanted)}
+    else:
+        from ..io.collection import iter_documents
+
+        docs = {d.docid: d for d in iter_documents(p.collection, docids=wanted.__contains__)}
+    model = route_model(routes, docs, p.summary, effort)
+    return model.nav.P.tocsr(), f"routes of {routes.source} ({effort})"
+
+
+def view_data(p: Partitions, qrels=None, runs=(), elements_per_node: int = 20, routes=None) -> dict:
     """The view of partitions ``p`` (a summary and pi under a model) with where ``qrels`` and ``runs`` fall.
 
     Returns a dict of plain values (see the module docstring; ``graphsr view --format json`` writes it):
@@ -103,6 +135,9 @@ def view_data(p: Partitions, qrels=None, runs=(), elements_per_node: int = 20) -
       this summary, ``transition`` (the probability of the step) and ``back`` (of the step back);
     * ``runs``, ``topics``; ``counts[run][sid]``: :data:`COUNTS` summed over the topics (as ``graphsr coverage``);
       ``topic_counts[run][topic][sid]`` per topic (nodes with none left out);
+    * with ``routes`` (``(matrix, what)`` as :func:`route_transitions` gives them), ``route_edges``: per pair
+      of summary nodes a step joins, ``source``, ``target`` and ``transition``, the learned model's
+      probability of the step, and ``routes``, what they were learned from;
     * ``elements[sid]``: the assessed or retrieved elements of the node, then its first ``elements_per_node``
       others in document order, each a row of :data:`ELEMENT_FIELDS` (named in ``element_fields``):
       ``[docid, node, xpath, length, {topic: grade}, {run: {topic: rank}}]``.
@@ -174,6 +209,12 @@ def view_data(p: Partitions, qrels=None, runs=(), elements_per_node: int = 20) -
             e["transition"], e["back"] = float(P[a, b]), float(P[b, a])
         edges.append(e)
 
+    route_edges = []
+    if routes is not None:
+        R = routes[0].tocoo()
+        route_edges = [{"source": f"S{a + 1}", "target": f"S{b + 1}", "transition": float(v)}
+                       for a, b, v in sorted(zip(R.row.tolist(), R.col.tolist(), R.data.tolist()))
+                       if a < n and b < n and v > 0]  # (a state past the summary's holds nodes it lacks)
     listing = _listing(p, elements_per_node)
     elements: dict[str, list] = {}
     for (d, i), entry in sorted(notes.items()):
@@ -195,7 +236,9 @@ def view_data(p: Partitions, qrels=None, runs=(), elements_per_node: int = 20) -
                     | {str(t) for r in runs for t in r.results}, key=_topic_order)
     return {"format": DATA_FORMAT, "graphsr": __version__, "collection": str(p.collection), "source": p.source,
             "kind": s.kind.name, "model": p.model, "transitions": P is not None, "counts_order": list(COUNTS),
-            "nodes": nodes, "edges": edges, "runs": [name for name, _, _ in per_run], "topics": topics,
+            "nodes": nodes, "edges": edges, "route_edges": route_edges,
+            "routes": routes[1] if routes is not None else None,
+            "runs": [name for name, _, _ in per_run], "topics": topics,
             "counts": counts, "topic_counts": topic_counts, "element_fields": list(ELEMENT_FIELDS),
             "elements": elements, "elements_per_node": elements_per_node}
 
@@ -223,6 +266,11 @@ def view_graph(data: dict):
         g.add_node(node["sid"], **attrs)
     for e in data["edges"]:
         g.add_edge(e["source"], e["target"], **{k: v for k, v in e.items() if k not in ("source", "target")})
+    for e in data.get("route_edges", []):  # a step the routes take: on its summary edge, or an edge of its own
+        if g.has_edge(e["source"], e["target"]):
+            g[e["source"]][e["target"]]["route_transition"] = e["transition"]
+        else:
+            g.add_edge(e["source"], e["target"], route_transition=e["transition"])
     return g
 
 

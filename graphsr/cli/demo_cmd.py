@@ -44,8 +44,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--store", metavar="URL", help="graph store to use (default: $GRAPHSR_STORE or the per-user "
                                                   "local store)")
     p.add_argument("--out", default="graphsr-demo", metavar="DIR",
-                   help="directory for what the demo writes: report.html (every score it computes) and "
-                        "scores.parquet (default: graphsr-demo)")
+                   help="directory for what the demo writes: report.html (every score it computes), "
+                        "scores.parquet and each sample's summary view, SAMPLE.view.html (default: graphsr-demo)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
     progress = progress_default() if args.progress is None else args.progress
     measures = parse_measures(MEASURES)
     scores = []
+    views = []  # (file beside the report, what it shows)
     out = sys.stdout
     with open_store(args.store) as store:
         out.write(f"graph store: {store.url}\n\n")
@@ -86,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
             for r in runs:
                 store_run(store, r, name)
             touched = qrels.docids().union(*(r.docids() for r in runs))
+            views.append(_view(store, name, qrels, runs, directory))
             out.write(f"== sample {name}: {report.documents} document(s), {len(qrels.topics)} topic(s), "
                       f"{len(runs)} runs; stored with "
                       + ", ".join(f"{k} ({len(v)} nodes)" for k, v in summaries.items()) + " summaries\n\n")
@@ -124,11 +126,25 @@ def run(args: argparse.Namespace) -> int:
     table = ScoreTable.concat(scores)
     saved = directory / "scores.parquet"
     table.write(saved)
-    path = write_report(build_report(table, "graphsr demo: every score of the sample runs", "graphsr demo",
-                                     progress=progress), directory / "report.html")
+    page = build_report(table, "graphsr demo: every score of the sample runs", "graphsr demo", progress=progress)
+    page.views.extend(views)
+    path = write_report(page, directory / "report.html")
     out.write(f"report: {path.resolve()} (every score above: tables, significance, plots; open it in a browser)\n"
-              f"scores: {saved.resolve()} (a score table: graphsr compare / agree / report take it)\n")
+              f"scores: {saved.resolve()} (a score table: graphsr compare / agree / report take it)\n"
+              f"views: {', '.join(str((directory / v).resolve()) for v, _ in views)} (each sample's summary, "
+              "where its assessments and runs fall: graphsr view)\n")
     return 0
+
+
+def _view(store, name: str, qrels, runs, directory) -> tuple[str, str]:
+    """Write the interactive view of a stored sample's p* summary with its assessments and runs beside the
+    report (graphsr view), and say what the report links to."""
+    from ..analysis.partitions import stored_partitions
+    from ..analysis.view import view_data, write_view
+
+    path = directory / f"{name}.view.html"
+    write_view(view_data(stored_partitions(store, name, "p*"), qrels, runs), path, "html")
+    return path.name, f"the p* summary of the {name} sample, its assessments and runs"
 
 
 def _scores(results, sample: str, suffix: str = ""):

@@ -18,7 +18,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="format of the figure files (default: png)")
     p.add_argument("--max-measures", type=positive_int, default=40,
                    help="measures to draw and test (default: 40; the aggregates table has them all)")
-    p.add_argument("--collection", metavar="DIR", help="add the collection's summary graph with pi on its nodes")
+    p.add_argument("--collection", metavar="DIR", help="add the collection's summary graph with pi on its nodes, "
+                                                         "and write its interactive view (graphsr view) beside the "
+                                                         "page, linked from it")
     p.add_argument("--model", default="p*:extent", metavar="SUMMARY:WEIGHT",
                    help="the summary and weights of that graph (default: p*:extent)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
@@ -36,16 +38,24 @@ def run(args: argparse.Namespace) -> int:
     tables = [ScoreTable.read(p) for p in args.scores]
     scores = tables[0] if len(tables) == 1 else ScoreTable.concat(tables)
     progress = progress_default() if args.progress is None else args.progress
-    summary = None
+    summary = parts = None
     if args.collection:
-        from ..navigation import build_sr_model, parse_model_spec
-        from ..summaries import summarize_collection
+        from ..analysis.partitions import memory_partitions
+        from ..navigation import parse_model_spec
 
         spec = parse_model_spec(args.model)
-        s = summarize_collection(args.collection, [spec.summary], progress=progress)[spec.summary]
-        summary = (s, build_sr_model(s, spec.weight).pi, str(spec))
+        parts = memory_partitions(args.collection, spec.summary, str(spec), progress)
+        summary = (parts.summary, parts.pi, str(spec))
     report = build_report(scores, args.title, ", ".join(map(str, args.scores)), args.max_measures, progress,
                           (args.figure_format,) if args.figures else (), summary)
+    if parts is not None:
+        from pathlib import Path
+
+        from ..analysis.view import view_data, write_view
+
+        view = Path(args.output).with_name(Path(args.output).stem + ".view.html")
+        write_view(view_data(parts), view, "html")
+        report.views.append((view.name, f"the {parts.summary.kind.name} summary of the collection"))
     path = write_report(report, args.output, args.figures, args.figure_format)
     sys.stdout.write(f"{path}: {len(report.figures)} figures, {len(report.tables)} tables\n")
     return 0

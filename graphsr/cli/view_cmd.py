@@ -21,6 +21,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--qrels", metavar="FILE", help="element assessments: where the relevant elements fall")
     p.add_argument("--run", dest="runs", action="append", default=[], metavar="FILE",
                    help="an element run (repeat for several): what it retrieves, per partition and topic")
+    p.add_argument("--routes", metavar="LOG", help="a navigation log (CSV or JSON lines): the steps users take "
+                                                    "between partitions, drawn as the model learned from them")
+    p.add_argument("--routes-model", metavar="NAME", help="with --store: a stored route model over the summary "
+                                                         "shown (graphsr store model --from-routes)")
+    p.add_argument("--effort", choices=["count", "duration"], default="count",
+                   help="with --routes: each step weighs 1 (count, default) or 1 / its duration")
     p.add_argument("--elements-per-node", type=number(int, "[0, 100000]"), default=20, metavar="N",
                    help="elements listed per partition besides the assessed and retrieved ones, first in document "
                         "order (default 20)")
@@ -32,7 +38,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..analysis.view import view_data, write_view
+    from ..analysis.view import route_transitions, view_data, write_view
     from ..errors import GraphsrInputError
     from ..io import read_element_qrels, read_run
     from ._common import wrote
@@ -48,9 +54,18 @@ def run(args: argparse.Namespace) -> int:
     output = args.output or f"view.{form}"
     qrels = read_element_qrels(args.qrels) if args.qrels else None
     runs = [read_run(r) for r in args.runs]
+    if args.routes and args.routes_model:
+        raise GraphsrInputError("give --routes or --routes-model, not both")
+    log = None
+    if args.routes:
+        from ..io import read_routes
+
+        log = read_routes(args.routes)
     parts, store = load(args)
     try:
-        data = view_data(parts, qrels, runs, elements_per_node=args.elements_per_node)
+        routes = route_transitions(parts, log, args.routes_model, args.effort) \
+            if log is not None or args.routes_model else None
+        data = view_data(parts, qrels, runs, elements_per_node=args.elements_per_node, routes=routes)
     finally:
         if store is not None:
             store.close()
