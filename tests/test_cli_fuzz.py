@@ -64,6 +64,7 @@ def BASES(w: dict) -> dict[tuple, list[str]]:
         ("fidelity",): ["fidelity", "--sample", "mobydick"],
         ("sensitivity",): ["sensitivity", MQ, *MRUNS[:3], "--collection", MC],
         ("report",): ["report", w["table"], "-o", w["new"] + ".html", "--no-progress"],
+        ("view",): ["view", MC, "--qrels", MQ, "--run", MRUNS[2], "-o", w["new"] + ".html"],
         ("agree",): ["agree", w["table"], "-m", "P@5", "-m", "SRP@5"],
     }
 
