@@ -307,3 +307,26 @@ def test_the_page_in_headless_chromium(tmp_path, inputs, artefacts, log):
     finally:
         driver.quit()
     assert rendered < 20
+
+
+def test_names_that_look_like_markup_stay_text(tmp_path):
+    """A document named like HTML (file names may hold < > " &) is shown as its name, never run as markup."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    folder = tmp_path / "c"
+    folder.mkdir()
+    hostile = 'a"<b onmouseover=alert(1)>&x<script>alert(2)<!--'  # (no /: a file name)
+    (folder / f"{hostile}.xml").write_text("<r><s>x</s></r>")
+    (folder / "plain.xml").write_text("<r><s/><s/></r>")
+    page = tmp_path / "v.html"
+    assert main(["view", str(folder), "-o", str(page)]) == 0
+    driver = _browser()
+    try:
+        driver.get(page.as_uri())
+        WebDriverWait(driver, 20).until(lambda d: d.execute_script("return document.body.dataset.ready") == "1")
+        driver.execute_script("graphsrView.show('S1')")
+        assert hostile in driver.find_element("id", "panel-rows").text
+        assert not driver.find_elements("css selector", "#panel b[onmouseover]")
+        assert not [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+    finally:
+        driver.quit()
