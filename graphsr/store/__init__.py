@@ -9,8 +9,9 @@ from .base import NODE_LABELS, RELATIONSHIP_TYPES, GraphStore, StoreError
 from .load import LoadReport, store_collection, store_summary
 from .named import store_assessments, store_run, store_steps
 from .services import (collection_info, drop_collection, list_collections, drop_model, drop_study, list_models, list_summaries,
-                       model_record, require_elements, save_element_model, save_model, stored_document,
+                       model_record, save_element_model, save_model, stored_document,
                        stored_summary, study_routes, transitions)
+from .resolve import require_elements
 from .extents import summary_extent
 from .url import default_store_url, open_store, stop_store
 

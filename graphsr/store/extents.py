@@ -158,13 +158,9 @@ def _extent_page_by_documents(store: GraphStore, params: dict, complete: bool, e
     total = int(extent) if complete and extent is not None else int(store.run("summary_extent_count", **params)[0]["n"])
     want = total if limit is None else min(total, int(skip) + int(limit))
     found: list[tuple[str, int, int]] = []  # docid, code, pre
-    at = 0
-    while len(found) < want and at < len(documents):
-        batch, size = [], 0
-        while at < len(documents) and (not batch or size < services.ELEMENTS_PER_READ):
-            batch.append(documents[at])
-            size += int(documents[at]["elements"] or 0)
-            at += 1
+    for batch in services.element_batches(documents, lambda d: int(d["elements"] or 0)):
+        if len(found) >= want:
+            break
         docid = {int(d["code"]): d["docid"] for d in batch}
         found += sorted((docid[int(r["code"])], int(r["code"]), int(r["pre"])) for r in
                         store.run("summary_extent_of_codes", codes=list(docid), property=params["property"],
@@ -177,13 +173,7 @@ def iter_stored_documents(store: GraphStore, collection: str, docids=None):
     about ``services.ELEMENTS_PER_READ`` elements at a time; ``docids`` (a container), when given, keeps those."""
     documents = sorted((r for r in store.run("summary_extent_documents", collection=collection_id(collection))
                         if r["elements"] and (docids is None or r["docid"] in docids)), key=lambda r: r["docid"])
-    at = 0
-    while at < len(documents):
-        batch, size = [], 0
-        while at < len(documents) and (not batch or size < services.ELEMENTS_PER_READ):
-            batch.append(documents[at])
-            size += int(documents[at]["elements"] or 0)
-            at += 1
+    for batch in services.element_batches(documents, lambda d: int(d["elements"])):
         trees = services.stored_documents(store, [int(d["code"]) for d in batch])
         for d in batch:
             tree = trees.get(int(d["code"]))

@@ -96,7 +96,7 @@ def store_assessments(store: GraphStore, qrels: ElementQrels, collection: str, n
     ``collection`` (``Q/collection/name``, topics ``T/collection/name/topic``).  Each ASSESSES relationship
     holds ``rel`` and, for INEX (e, s) assessments, ``e`` and ``s``.  A name loaded twice is never merged: the
     same assessments again change nothing, others are refused unless ``replace``."""
-    from .services import require_elements
+    from .resolve import require_elements
 
     index = require_elements(store, collection, {(d, xp) for _, d, xp, _ in qrels}, qrels.source,
                              lines={(d, xp): ln for (_, d, xp), ln in qrels.lines.items()})
@@ -120,7 +120,7 @@ def store_run(store: GraphStore, run: Run, collection: str, name: str | None = N
     """Attach a run's results to stored element nodes (they must be stored), as run ``name`` (default
     :func:`~graphsr.store.load.run_name`) of ``collection`` (``U/collection/name``); a name loaded twice is
     never merged: the same run again changes nothing, another is refused unless ``replace``."""
-    from .services import require_elements
+    from .resolve import require_elements
 
     name = name or run_name(run)
     index = require_elements(store, collection, {(r.docid, xp) for r in run for xp in r.xpaths}, run.source,
@@ -166,7 +166,8 @@ def store_steps(store: GraphStore, collection: str, study: str, steps: Iterable,
 
 def _store_steps(store: GraphStore, collection: str, study: str, steps: Iterable,
                  source: str | None = None, replace: bool = False) -> StepsReport:
-    from .services import drop_study, require_elements
+    from .resolve import require_elements
+    from .services import drop_study
 
     given = [_step_fields(s) for s in steps]  # (route_id, step, docid, from, to, user, topic, duration, time, line)
     lines: dict = {}
