@@ -17,7 +17,7 @@ from ..core.document import resolve_node
 
 __all__ = ["Partitions", "partitions", "coverage", "memory_partitions", "stored_partitions", "partition_table",
            "partition_row", "partition_page", "partition_elements", "partition_coverage", "coverage_counts",
-           "coverage_documents", "PAGE_COLUMNS"]
+           "coverage_documents", "named_documents", "PAGE_COLUMNS"]
 
 
 @dataclass
@@ -259,7 +259,11 @@ def coverage_counts(p: Partitions, qrels, runs, by_topic: bool = False, document
 
 def coverage_documents(p: Partitions, qrels, runs) -> dict:
     """The documents (docid: tree) the assessments and runs name, from the collection's files or the store."""
-    wanted = qrels.docids().union(*(r.docids() for r in runs))
+    return named_documents(p, qrels.docids().union(*(r.docids() for r in runs)))
+
+
+def named_documents(p: Partitions, wanted: set[str]) -> dict:
+    """The documents (docid: tree) of ``wanted``, from the collection's files or the store."""
     if p.store is not None:
         from ..store.services import stored_document
 

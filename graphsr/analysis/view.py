@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .partitions import Partitions, coverage_counts, coverage_documents
+from .partitions import Partitions, coverage_counts, coverage_documents, named_documents
 
 __all__ = ["view_data", "route_transitions", "write_view", "view_graph", "VIEW_FORMATS", "DATA_FORMAT", "COUNTS", "ELEMENT_FIELDS"]
 
@@ -110,16 +110,7 @@ def route_transitions(p: Partitions, routes=None, routes_model: str | None = Non
                                     f"{p.summary.kind.name} summary shown")
         model = load_stored_route_model(p.store, routes_model, {})
         return model.nav.P.tocsr(), f"stored route model {routes_model!r} ({record.get('weight')})"
-    wanted = routes.docids()
-    if p.store is not None:
-        from ..store.services import stored_document
-
-        docs = {d: stored_document(p.store, p.collection, d) for d in sorted(wanted)}
-    else:
-        from ..io.collection import iter_documents
-
-        docs = {d.docid: d for d in iter_documents(p.collection, docids=wanted.__contains__)}
-    model = route_model(routes, docs, p.summary, effort)
+    model = route_model(routes, named_documents(p, routes.docids()), p.summary, effort)
     return model.nav.P.tocsr(), f"routes of {routes.source} ({effort})"
 
 
@@ -149,12 +140,11 @@ def view_data(p: Partitions, qrels=None, runs=(), elements_per_node: int = 20, r
     s = p.summary
     n = len(s)
     runs = list(runs)
-    docs = coverage_documents(p, qrels, runs) if qrels is not None else {}
-    if qrels is None and runs:
+    if qrels is None and runs:  # (runs alone: where they fall, nothing assessed)
         from ..core.qrels import ElementQrels
 
         qrels = ElementQrels({})
-        docs = coverage_documents(p, qrels, runs)
+    docs = coverage_documents(p, qrels, runs) if qrels is not None else {}
     per_run = coverage_counts(p, qrels, runs, by_topic=True, documents=docs) if runs else []
     sids = {d: s.assign(doc) for d, doc in docs.items()}
 
