@@ -26,6 +26,7 @@ __all__ = [
     "ModelSpecError",
     "ConvergenceError",
     "StoreError",
+    "StoreLimitError",
 ]
 
 
@@ -127,3 +128,8 @@ class ConvergenceError(GraphsrError):
 
 class StoreError(GraphsrError, RuntimeError):
     """The database refused or failed a query (message includes the query name)."""
+
+
+class StoreLimitError(StoreError):
+    """A query went past a limit the store's server enforces (its memory, its time): the server ended it and
+    the store is as it was (exit 3, as every store error)."""

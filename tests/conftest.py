@@ -86,3 +86,62 @@ def book() -> DocumentTree:
           n("d", n("n", text="Chapter 1: Looming"), n("n", text="Chapter 2: The Carpet-bag"),
             n("n", text="Chapter 3: The Spouter-Inn"))),
         n("bd", n("c", text="w" * 50), n("c", text="c" * 100), n("c", text="z" * 50))))
+
+
+# -- the suite cleans up after itself -----------------------------------------------------------------------------
+#: What a server a test starts has in its command line: a local store's FalkorDB, the ArcadeDB test server.
+_SERVER_MARKS = (b"graphsr.sock", b"arcadedb_server.py")
+
+
+def _servers() -> dict[int, str]:
+    """The store servers running now (pid: command line)."""
+    import os
+
+    found = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as fh:
+                cmdline = fh.read()
+            with open(f"/proc/{entry}/stat") as fh:
+                state = fh.read().rsplit(")", 1)[-1].split()[0]
+        except OSError:
+            continue
+        if state != "Z" and any(mark in cmdline for mark in _SERVER_MARKS):
+            found[int(entry)] = cmdline.replace(b"\0", b" ").decode(errors="replace").strip()
+    return found
+
+
+def pytest_sessionstart(session):
+    session.config._servers_before = set(_servers())
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Fail the run if a server a test started is still running once every fixture is torn down (each is
+    ended here, so that none outlives the suite)."""
+    import os
+    import signal
+    import time
+
+    before = getattr(session.config, "_servers_before", None)
+    if before is None or hasattr(session.config, "workerinput"):
+        return
+    deadline = time.monotonic() + 10  # a server told to stop may still be writing its snapshot
+    while True:
+        left = {pid: cmd for pid, cmd in _servers().items() if pid not in before}
+        if not left or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    if not left:
+        return
+    for pid in left:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    listing = "\n".join(f"  pid {pid}: {cmd[:200]}" for pid, cmd in sorted(left.items()))
+    session.config.get_terminal_writer().line(
+        f"\nERROR: {len(left)} server(s) started by the tests were still running when the suite ended (killed "
+        f"now):\n{listing}", red=True)
+    session.exitstatus = 1

@@ -208,19 +208,29 @@ def _main(argv: list[str]) -> int:
     if argv[:1] == ["trec_eval"]:  # trec_eval's own options, as trec_eval reads them (not argparse's)
         from .trec_eval_cmd import main as trec_eval
 
-        return trec_eval(argv[1:])
+        return _guarded(lambda: trec_eval(argv[1:]))
     parser = build_parser(_command_of(argv))
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
-    try:
+
+    def command() -> int:
         from .._bulk import bulk
         from .dotenv import apply_dotenv
 
         apply_dotenv()
         with bulk():
-            code = args._run(args)
+            return args._run(args)
+
+    return _guarded(command)
+
+
+def _guarded(command) -> int:
+    """Run ``command``; what it raises becomes one line on stderr and an exit status (the same for every
+    command, ``trec_eval`` included: a closed pipe, an interrupt, SIGTERM)."""
+    try:
+        code = command()
         sys.stdout.flush()  # a write error of the output (a full device) is this command's, not the exit's
         return code
     except GraphsrInputError as exc:

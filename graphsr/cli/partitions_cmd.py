@@ -33,7 +33,11 @@ def load(args):
     from ..store import open_store
 
     store = open_store(args.store or None, create=False)
-    return stored_partitions(store, args.collection, args.kind, args.model), store
+    try:
+        return stored_partitions(store, args.collection, args.kind, args.model), store
+    except BaseException:
+        store.close()  # the caller closes it only once it has it
+        raise
 
 
 #: Edges shown per cell in the table format (CSV and JSON keep every edge).

@@ -61,6 +61,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     _store_arg(a)
     a = sub.add_parser("start", help="start the local store and leave it running")
     _store_arg(a)
+    a.add_argument("--memory", metavar="SIZE", help="the server's memory limit, e.g. 8G or 50%% of physical memory "
+                                                     "(default: $GRAPHSR_STORE_MEMORY, else 50%%)")
+    a.add_argument("--data-memory", metavar="SIZE", help="how much data it may hold; past it writes are refused "
+                                                          "(default: $GRAPHSR_STORE_DATA_MEMORY, else half the memory)")
+    a.add_argument("--query-memory", metavar="SIZE", help="how much memory one query may take (default: "
+                                                           "$GRAPHSR_STORE_QUERY_MEMORY, else a quarter of the memory)")
+    a.add_argument("--query-time", metavar="SECONDS", help="how long any query may run (default: "
+                                                            "$GRAPHSR_STORE_QUERY_TIME, else 3600)")
     a = sub.add_parser("stop", help="stop a running local store (its data stay) once no command uses it")
     _store_arg(a)
     a.add_argument("--wait", type=number(float, "[0, 86400]"), default=0.0, metavar="SECONDS",
@@ -143,8 +151,13 @@ def run(args: argparse.Namespace) -> int:
     # block; a failure there is the command's failure, exit 3)
     out = io.StringIO()
     # only init, start and load make a store; every other action needs one (a mistyped path is not an empty store)
+    options = {}
+    if args.store_command == "start" and url.startswith("local:"):
+        from ..store.limits import ServerLimits
+
+        options["limits"] = ServerLimits.resolve(args.memory, args.data_memory, args.query_memory, args.query_time)
     with open_store(url, keep_running=args.store_command == "start",
-                    create=args.store_command in ("init", "start", "load")) as store:
+                    create=args.store_command in ("init", "start", "load"), **options) as store:
         if args.store_command in WRITERS:  # one writing command at a time: what it checks stays true
             with store.writing():
                 ACTIONS[args.store_command](store, args, out)
@@ -166,7 +179,16 @@ WALL = "\x00wall\x00"
 
 def _ready(store, args, out) -> None:
     store.init_schema()
-    out.write(f"ready: {store.url}\n")
+    server = getattr(store, "server", None)
+    if server is None:  # a Neo4j server: its limits are its own
+        out.write(f"ready: {store.url}\n")
+        return
+    running = server.running_limits()
+    out.write(f"ready: {store.url} ({running.describe() if running else 'limits unknown'})\n")
+    asked = server.limits
+    if args.store_command == "start" and not store.started and asked is not None and running != asked:
+        out.write(f"note: the server was already running; these limits hold until 'graphsr store stop' "
+                  f"(asked for: {asked.describe()})\n")
 
 
 def _model(store, args, out) -> None:

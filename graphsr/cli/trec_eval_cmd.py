@@ -133,12 +133,15 @@ class _BadNumber(Exception):
 
 
 def _whole(text: str, flag: str, what: str, low: int | None = None) -> int:
-    import re
+    """A number option read as trec_eval reads it (C's atol: ``5x`` is 5); where no number starts it (trec_eval
+    reads 0) or it is below ``low``, refused in one line."""
+    from ..io.cnumbers import c_atol
 
-    if not re.fullmatch(r"\s*[+-]?\d+", text) or (low is not None and int(text) < low):
+    value = c_atol(text)
+    if value is None or (low is not None and value < low):
         raise _BadNumber(f"{flag} {text}: expected {what} as a whole number"
                          + (f" >= {low}" if low is not None else ""))
-    return int(text)
+    return value
 
 
 def _stop(message: str, trec_lines: list[str], code: int) -> int:

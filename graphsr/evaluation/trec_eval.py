@@ -101,6 +101,12 @@ def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO,
             _check_formats(selected, "prefs" if qrels.prefs else "qrels_jg" if qrels.groups else "qrels")
             if qrels.prefs:
                 values = [v for s in selected for v in _prefs_values(s, qid, docs, judged, options, selected)]
+            elif qid in qrels.unsized:  # trec_eval cannot allocate the array it sizes by the topic's largest grade
+                grade = qrels.unsized[qid]
+                raise TrecEvalStop(f"{qrels_path}: topic {qid.decode(errors='replace')}: grade {grade} (as C's atol "
+                                   "reads it): trec_eval sizes an array by a topic's largest grade (8 bytes a "
+                                   "grade), larger than this machine's memory, and stops here",
+                                   [f"trec_eval: Can't calculate measure '{_first(selected)}'"], 4)
             elif qid in qrels.duplicates:  # trec_eval finds it scoring this topic (after the run's duplicates)
                 _rank(qid, docs, {}, options, selected, None)
                 name = qrels.duplicates[qid].decode(errors="replace")
@@ -173,7 +179,7 @@ def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO,
 def _rank(qid: bytes, docs, judged: dict, options: TrecEvalOptions, selected, warn):
     """The topic as the kernels read it: its documents ranked by single-precision score, ties by name
     descending, the first ``-M`` kept, each one's grade."""
-    from ..measures.trec_eval.kernels import NOT_IN_POOL, UNJUDGED, Ranked
+    from ..measures.trec_eval.kernels import NOT_IN_POOL, UNJUDGED, Ranked, grade_counts
 
     order = sorted(docs, key=lambda d: (-float(np.float32(d[1])), _Descending(d[0])))
     if options.max_docs is not None:
@@ -194,9 +200,7 @@ def _rank(qid: bytes, docs, judged: dict, options: TrecEvalOptions, selected, wa
     if top < 0 and warn is not None:
         warn(f"topic {qid.decode(errors='replace')}: every judgment is negative; scored as a topic with no judged "
              "document (trec_eval 9.0.8 stops here, or reads the previous topic's counts)")
-    counts = np.bincount([g for g in judged.values() if g >= 0], minlength=max(top + 1, 0)) if top >= 0 \
-        else np.zeros(0, dtype=np.int64)
-    return Ranked(rel, counts, options.level, options.num_docs)
+    return Ranked(rel, *grade_counts(list(judged.values())), options.level, options.num_docs)
 
 
 def _first(selected) -> str:

@@ -10,17 +10,20 @@ trec_eval's own rules, which differ from graphsr's readers (:mod:`graphsr.io.run
 * the run's id is the ``run_id`` of its last line;
 * a malformed line is reported by its number among the non-blank lines (trec_eval's count).
 
-Where trec_eval reads a field with C's ``atol``/``atof`` and takes garbage as 0 (``rel`` = ``x``, a score
-``nan``), these readers refuse the line in one line instead (:class:`TrecEvalInputError` names the file and
-line), as every graphsr reader does: a wrong number is worse than an error.
+Every number is read as trec_eval reads it, with C's ``atol`` and ``atof`` (:mod:`graphsr.io.cnumbers`): the
+longest prefix that is a number (a grade ``1.5`` is 1, a score ``2.5e1x`` is 25; a grade past a 64-bit long is
+LONG_MAX).  Where no number starts a field trec_eval reads 0 (``rel`` = ``x``), and it ranks NaN and infinite
+scores by its sort's internals: these readers refuse such a line in one line instead (:class:`TrecEvalInputError`
+names the file and line), as every graphsr reader does: a wrong number is worse than an error.
 """
 
 from __future__ import annotations
 
 import math
 import os
-import re
 from dataclasses import dataclass, field
+
+from .cnumbers import LONG_MAX, c_atof, c_atol
 
 __all__ = ["TrecEvalInputError", "TrecQrels", "TrecRun", "read_trec_eval_qrels", "read_trec_eval_prefs",
            "read_trec_eval_run", "read_zscores"]
@@ -47,6 +50,9 @@ class TrecQrels:
     duplicates: dict = field(default_factory=dict)
     #: Preferences (``-R prefs``, ``qrels_prefs``): per topic, its ``(jg, jsg, level, docno)`` lines.
     prefs: bool = False
+    #: Per topic whose largest grade sizes an array trec_eval cannot allocate (see ``_sizable``), that grade:
+    #: trec_eval stops when it scores the topic (exit 4).
+    unsized: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -58,8 +64,6 @@ class TrecRun:
     run_id: bytes = b""
 
 
-_INT = re.compile(rb"[+-]?\d+\Z")
-_NUMBER = re.compile(rb"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\Z")
 
 
 def _lines(path, what: str, cannot: str):
@@ -87,6 +91,7 @@ def read_trec_eval_qrels(path, groups: bool = False) -> TrecQrels:
     qrels_jg``), each group's judgments apart."""
     topics: dict = {}
     duplicates: dict = {}
+    top: dict = {}  # per topic, its largest grade
     count = 0
     lines = _lines(path, "qrels", "get_qrels: Cannot read qrels file")
     if lines and lines[-1] == b"":
@@ -99,11 +104,11 @@ def read_trec_eval_qrels(path, groups: bool = False) -> TrecQrels:
                 f"{path}:{number}: expected 4 fields 'topic iteration docno relevance', got {len(f)}",
                 [f"trec_eval.get_qrels: Malformed line {count}", f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
         qid, group, docno, rel = f
-        if not _INT.match(rel):
+        grade = c_atol(rel)  # as trec_eval reads it: "1.5" is 1, "99999999999999999999" is LONG_MAX
+        if grade is None:
             raise TrecEvalInputError(
                 f"{path}:{number}: expected an integer relevance in field 4, got {rel.decode(errors='replace')!r} "
-                "(trec_eval would read it as {})".format(_atol(rel)),
-                [f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
+                "(trec_eval would read it as 0)", [f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
         judged = topics.setdefault(qid, {})
         if groups:
             judged = judged.setdefault(group, {})
@@ -116,10 +121,32 @@ def read_trec_eval_qrels(path, groups: bool = False) -> TrecQrels:
                     [f"trec_eval.get_qrels: duplicate docs {name}", f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
             duplicates[qid] = min(duplicates.get(qid, docno), docno)
             continue
-        judged[docno] = int(rel)
+        judged[docno] = grade
+        if grade > top.get(qid, -1):
+            top[qid] = grade
     if groups:
         topics = {q: dict(sorted(g.items())) for q, g in topics.items()}
-    return TrecQrels(dict(sorted(topics.items())), groups, duplicates)
+    unsized = {q: g for q, g in top.items() if not _sizable(g)}
+    return TrecQrels(dict(sorted(topics.items())), groups, duplicates, unsized=unsized)
+
+
+def _sizable(grade: int) -> bool:
+    """Whether trec_eval can allocate the array it sizes by a topic's largest grade: ``grade + 1`` C longs,
+    8 bytes each, in one allocation, which Linux grants up to the machine's memory and swap (its default
+    overcommit rule; trec_eval then takes seconds to minutes to clear it).  Past that it stops (exit 4); from
+    2**61 the size wraps around and it crashes (segmentation fault), which graphsr does not imitate: it stops
+    there too.  graphsr's own cost does not depend on grades."""
+    return grade < LONG_MAX and 8 * (grade + 1) <= _memory_and_swap()
+
+
+def _memory_and_swap() -> int:
+    try:
+        with open("/proc/meminfo") as fh:
+            info = {k: int(v.split()[0]) * 1024 for k, v in (line.split(":", 1) for line in fh)
+                    if k in ("MemTotal", "SwapTotal")}
+        return info["MemTotal"] + info.get("SwapTotal", 0)
+    except (OSError, ValueError, KeyError):
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
 
 
 def read_trec_eval_prefs(path, qrels_form: bool = False) -> TrecQrels:
@@ -137,13 +164,14 @@ def read_trec_eval_prefs(path, qrels_form: bool = False) -> TrecQrels:
         lines.pop()
     for number, line in enumerate(lines, 1):
         f = line.split()
-        if len(f) != width or not _NUMBER.match(f[-1]):
+        level = c_atof(f[-1]) if f else None  # as trec_eval reads it (atof)
+        if len(f) != width or level is None or not math.isfinite(level):
             layout = "topic group document level" if qrels_form else "topic group subgroup document level"
             raise TrecEvalInputError(f"{path}:{number}: expected {width} fields '{layout}' with a number last",
                                      [f"trec_eval.{reader}: Malformed line {number}",
                                       f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
         jsg = b"0" if qrels_form else f[2]
-        topics.setdefault(f[0], []).append((f[1], jsg, float(np.float32(float(f[-1]))), f[-2]))
+        topics.setdefault(f[0], []).append((f[1], jsg, float(np.float32(level)), f[-2]))
     return TrecQrels(dict(sorted(topics.items())), prefs=True)
 
 
@@ -162,15 +190,15 @@ def read_trec_eval_run(path) -> TrecRun:
             raise TrecEvalInputError(
                 f"{path}:{number}: expected 6 fields 'topic Q0 docno rank score run_id', got {len(f)}",
                 [f"trec_eval.get_results: Malformed line {count}", f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
-        score = float(f[4]) if _NUMBER.match(f[4]) else math.nan
-        if not math.isfinite(score):
+        score = c_atof(f[4])  # as trec_eval reads it: "1.5x" is 1.5
+        if score is None or not math.isfinite(score):
             raise TrecEvalInputError(
                 f"{path}:{number}: expected a finite number as the score (field 5), got "
-                f"{f[4].decode(errors='replace')!r}", [f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
+                f"{f[4].decode(errors='replace')!r} (trec_eval reads a non-number as 0; NaN and infinite scores "
+                "leave its ranking to its sort's internals)", [f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
         topics.setdefault(f[0], []).append((f[2], score))
         run_id = f[5]
-    if not count:
-        raise TrecEvalInputError(f"{path}: no run line", [f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
+    # a file of blank lines only holds no topic: trec_eval goes on, and finds no topic to score (exit 7)
     return TrecRun(dict(sorted(topics.items())), run_id)
 
 
@@ -186,14 +214,13 @@ def read_zscores(path) -> dict:
     out: dict = {}
     for number, line in enumerate(lines, 1):
         f = line.split()
-        ok = len(f) == 4 and bool(_NUMBER.match(f[2])) and bool(_NUMBER.match(f[3]))
-        if not ok:
-            raise TrecEvalInputError(f"{path}:{number}: expected 'topic measure mean stddev' with finite numbers",
+        if len(f) != 4:
+            raise TrecEvalInputError(f"{path}:{number}: expected 4 fields 'topic measure mean stddev', got {len(f)}",
                                      [f"trec_eval.get_zscores: Malformed line {number}"], 255)
-        out.setdefault(f[0], {})[f[1].decode(errors="replace")] = (float(f[2]), float(f[3]))
+        mean, sd = c_atof(f[2]), c_atof(f[3])  # as trec_eval reads them: "nan" is NaN, "1.5x" is 1.5
+        if mean is None or sd is None:
+            raise TrecEvalInputError(f"{path}:{number}: expected numbers as the mean and the standard deviation, got "
+                                     f"{f[2].decode(errors='replace')!r} and {f[3].decode(errors='replace')!r} "
+                                     "(trec_eval would read a non-number as 0)", [], 2)
+        out.setdefault(f[0], {})[f[1].decode(errors="replace")] = (mean, sd)
     return out
-
-
-def _atol(text: bytes) -> int:
-    m = re.match(rb"\s*([+-]?\d+)", text)
-    return int(m.group(1)) if m else 0

@@ -13,10 +13,10 @@ import re
 from contextlib import contextmanager
 from typing import Any, Iterable, Iterator
 
-from ..errors import StoreError  # noqa: F401  (part of this module's interface)
+from ..errors import StoreError, StoreLimitError  # noqa: F401  (part of this module's interface)
 from .queries import query, schema_statements
 
-__all__ = ["GraphStore", "StoreError", "batched", "NODE_LABELS", "RELATIONSHIP_TYPES", "SCHEMA_VERSION"]
+__all__ = ["GraphStore", "StoreError", "StoreLimitError", "batched", "NODE_LABELS", "RELATIONSHIP_TYPES", "SCHEMA_VERSION"]
 
 # The schema's whole vocabulary: queries use these and no others (labels never come from users).
 NODE_LABELS = ("Store", "Collection", "Document", "Element", "Summary", "SummaryNode", "Model", "Study", "Route",
@@ -171,8 +171,9 @@ class GraphStore:
         Raises
         ------
         GraphsrInputError
-            If the query writes (:func:`graphsr.store.readonly.check_read_only`), takes longer than
-            ``timeout``, or the server refuses it.
+            If the query writes (:func:`graphsr.store.readonly.check_read_only`) or the server refuses it.
+        StoreLimitError
+            If it takes longer than ``timeout``, or goes past a limit the server enforces (its memory).
         """
         from .readonly import check_read_only
 
@@ -190,8 +191,8 @@ class GraphStore:
             from ..errors import GraphsrInputError
 
             if "timed out" in str(exc).lower() or "timeout" in str(exc).lower():
-                raise GraphsrInputError(f"store query on {self.url} stopped after {timeout:g} s (--timeout SECONDS "
-                                        f"allows longer): {exc}") from None
+                raise StoreLimitError(f"store query on {self.url} stopped after {timeout:g} s (--timeout SECONDS "
+                                      f"allows longer): {exc}") from None
             raise GraphsrInputError(f"store query failed on {self.url}: {exc}") from None
 
     def write(self, name: str, rows: Iterable[dict], /, batch_size: int | None = None, progress=None,

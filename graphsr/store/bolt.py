@@ -63,6 +63,12 @@ class BoltStore(GraphStore):
             os.environ.get("GRAPHSR_NEO4J_PASSWORD", "")
         self.database = database or os.environ.get("GRAPHSR_NEO4J_DATABASE") or None
         self._driver = GraphDatabase.driver(url, auth=(user, password))
+        from .limits import ENV, parse_seconds
+
+        #: Seconds the server lets one of graphsr's transactions run ($GRAPHSR_STORE_QUERY_TIME, default 3,600);
+        #: a user's query (store query --timeout) sets its own.
+        self.transaction_timeout = parse_seconds(os.environ.get(ENV["query_time"], "3600"),
+                                                 f"${ENV['query_time']}")
 
     def _failure(self, name: str, exc: Exception):
         from neo4j import exceptions as ne
@@ -75,6 +81,12 @@ class BoltStore(GraphStore):
         if isinstance(exc, ne.AuthError):
             return StoreError(f"{self.url} refused the credentials ({exc}); set GRAPHSR_NEO4J_USER and "
                               "GRAPHSR_NEO4J_PASSWORD")
+        code = getattr(exc, "code", "") or ""
+        if "TransactionTimedOut" in code or "MemoryPoolOutOfMemory" in code or "OutOfMemory" in code:
+            from ..errors import StoreLimitError
+
+            return StoreLimitError(f"{self.url} ended graphsr's query {name!r} at one of its limits ({exc}); "
+                                   "nothing was changed")
         if isinstance(exc, (ne.Neo4jError, ne.DriverError)):
             return StoreError(f"{self.url} refused a request ({exc}; in graphsr's query {name!r})")
         return None
@@ -83,6 +95,9 @@ class BoltStore(GraphStore):
         if not _writes(text):
             return self._execute_schema(text, params)
 
+        from neo4j import unit_of_work
+
+        @unit_of_work(timeout=self.transaction_timeout)  # the server ends a transaction running past it
         def work(tx):
             return [record.data() for record in tx.run(text, params)]
 

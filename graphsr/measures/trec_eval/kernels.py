@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Ranked", "KERNELS", "NOT_IN_POOL", "UNJUDGED", "MIN_GEO_MEAN"]
+__all__ = ["Ranked", "KERNELS", "NOT_IN_POOL", "UNJUDGED", "MIN_GEO_MEAN", "grade_counts"]
 
 #: A retrieved document the qrels do not name.
 NOT_IN_POOL = -1
@@ -39,27 +39,53 @@ def _div(a: float, b: float) -> float:
     return a / b
 
 
+def grade_counts(grades) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct grades of a topic's judged documents (grade >= 0), ascending, and how many documents have
+    each: coded by rank among the grades present, never an array sized by a grade's value (a grade of 10**12
+    costs what a grade of 2 does)."""
+    g = np.asarray(grades, dtype=np.int64)
+    g = g[g >= 0]
+    if not len(g):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    values, counts = np.unique(g, return_counts=True)
+    return values, counts.astype(np.int64)
+
+
+#: Up to this largest grade, the gains of ndcg and its kin are ordered among every grade from 0 as trec_eval
+#: orders them (its comparison truncates differences of gains to integers, so with fractional gains the grades
+#: no document has can move the others); past it, among the grades present only (the same order wherever
+#: the gains' differences are whole numbers or at least 1).
+DENSE_GRADES = 4096
+
+
 @dataclass
 class Ranked:
     """One topic as trec_eval's measures see it."""
 
     rel: np.ndarray  # grade of each retrieved document in rank order (NOT_IN_POOL, UNJUDGED)
-    levels: np.ndarray  # how many judged documents (grade >= 0) have each grade 0, 1, ...
+    grades: np.ndarray  # the distinct grades (>= 0) of the topic's judged documents, ascending
+    counts: np.ndarray  # how many judged documents have each of ``grades``
     level: int  # grades at or above it are relevant (-l)
     num_docs: int = 0  # documents in the collection (-N)
 
     def __post_init__(self):
         self.list = self.rel.tolist()
         self.num_ret = len(self.list)
-        lv = self.levels.tolist()
-        self.num_rel = sum(n for g, n in enumerate(lv) if g >= self.level)
+        self.grade_list = self.grades.tolist()
+        self.count_list = self.counts.tolist()
+        self.num_rel = sum(n for g, n in zip(self.grade_list, self.count_list) if g >= self.level)
         judged = self.rel >= 0
         self.num_rel_ret = int(np.count_nonzero(judged & (self.rel >= self.level)))
         self.num_nonpool = int(np.count_nonzero(self.rel == NOT_IN_POOL))
         self.num_unjudged = int(np.count_nonzero(self.rel == UNJUDGED))
-        nonzero = [g for g, n in enumerate(lv) if n]
-        self.num_rel_levels = nonzero[-1] + 1 if nonzero else 0
+        present = [g for g, n in zip(self.grade_list, self.count_list) if n]
+        self.num_rel_levels = present[-1] + 1 if present else 0  # trec_eval's: one past the largest grade
         self.is_rel = (self.rel >= self.level).tolist()
+
+    def count(self, grade: int) -> int:
+        """How many judged documents have ``grade``."""
+        i = int(np.searchsorted(self.grades, grade))
+        return self.count_list[i] if i < len(self.grade_list) and self.grade_list[i] == grade else 0
 
     @functools.cached_property
     def found(self) -> list[int]:
@@ -210,7 +236,7 @@ def rprec_mult(t: Ranked, percents) -> list[float]:
 # -- judged-only measures --------------------------------------------------------------------------------------
 
 def _bpref(t: Ranked) -> float:
-    num_nonrel = sum(t.levels.tolist()[:max(t.level, 0)])
+    num_nonrel = sum(n for g, n in zip(t.grade_list, t.count_list) if g < t.level)
     nonrel = rel = 0
     total = 0.0
     for r in t.list:
@@ -308,16 +334,22 @@ def _gains(t: Ranked, pairs) -> list[list]:
     """``[grade, gain, documents at that grade]`` sorted by gain, lowest first: a pair ``grade=gain`` given
     sets a grade's gain, every other grade judged gains itself; ordered as trec_eval orders them (its
     comparison truncates the difference of two gains to an integer)."""
-    gains = [[_atol(name), value, 0] for name, value in pairs]
-    levels = t.levels.tolist()
-    for g in range(t.num_rel_levels):
+    from ...io.cnumbers import c_atol
+
+    gains = [[c_atol(name) or 0, value, 0, True] for name, value in pairs]
+    dense = t.num_rel_levels <= DENSE_GRADES
+    every = range(t.num_rel_levels) if dense else [g for g in t.grade_list if g < t.num_rel_levels]
+    for g in every:
+        n = t.count(g)
         for entry in gains:
             if entry[0] == g:
-                entry[2] = levels[g]
+                entry[2] = n
                 break
         else:
-            gains.append([g, float(g), levels[g]])
-    return sorted(gains, key=functools.cmp_to_key(lambda a, b: int(a[1] - b[1])))
+            gains.append([g, float(g), n, False])
+    ordered = sorted(gains, key=functools.cmp_to_key(lambda a, b: int(a[1] - b[1])))
+    # a grade no document has, and no pair names, gains nothing and is never ranked: it only took part in the order
+    return [entry[:3] for entry in ordered if entry[2] or entry[3]]
 
 
 def _gain_of(gains, r) -> float:
@@ -500,18 +532,20 @@ def ndcg_cut(t: Ranked, cutoffs) -> list[float]:
             dcg += float(r) / math.log2(i + 2)
     while len(out) < len(cutoffs):
         out.append(dcg)
-    levels = t.levels.tolist()
-    level, count = t.num_rel_levels - 1, 0
+    # the ideal ranking: the positive grades some document has, highest first, each as often as documents have it
+    ideal = [(g, n) for g, n in zip(reversed(t.grade_list), reversed(t.count_list)) if g > 0 and n]
+    at, count = 0, 0
     idcg = 0.0
     k = 0
     i = 0
     while True:
         count += 1
-        while level > 0 and count > levels[level]:
-            level -= 1
+        while at < len(ideal) and count > ideal[at][1]:
+            at += 1
             count = 1
-        if level <= 0:
+        if at == len(ideal):
             break
+        level = ideal[at][0]
         if i == cutoffs[k]:
             if idcg > 0.0:
                 out[k] /= idcg
@@ -530,13 +564,6 @@ def ndcg_cut(t: Ranked, cutoffs) -> list[float]:
 def yaap(t: Ranked, p) -> list[float]:
     s, _ = _ap_sum(t)
     return [math.log((1.0 + s) / (1.0 + float(t.num_rel) - s))]
-
-
-def _atol(text: str) -> int:
-    import re
-
-    m = re.match(r"\s*([+-]?\d+)", text)
-    return int(m.group(1)) if m else 0
 
 
 #: The kernel of each measure trec_eval computes from qrels and TREC results.

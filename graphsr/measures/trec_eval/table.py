@@ -10,7 +10,6 @@ parameters, or raises :class:`TrecMeasureError` with trec_eval's message and exi
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 __all__ = ["TrecMeasure", "Selected", "MEASURES", "SETS", "UNSUPPORTED", "TrecMeasureError", "parse_requests"]
@@ -181,26 +180,35 @@ def parse_requests(texts: list[str]) -> list[Selected]:
 
 
 def _select(m: TrecMeasure, text: str | None) -> Selected:
+    """A measure with the parameters ``text`` gives, each number read as trec_eval reads it (C's ``atol``,
+    ``atof``: ``23.4`` as a cut-off is 23, ``5 `` is 5).  Where no number starts a parameter trec_eval reads 0:
+    a cut-off of 0 it refuses itself; any other graphsr refuses, as it refuses non-finite parameters (trec_eval
+    computes with them)."""
+    from ...io.cnumbers import c_atof, c_atol
+
     def refuse(why: str, trec: str) -> TrecMeasureError:
         return TrecMeasureError(f"-m {m.name}.{text}: {why}",
                                 [trec, f"trec_eval: Cannot initialize measure '{m.name}'"], 2)
+
+    def number(part: str) -> float:
+        value = c_atof(part)
+        if value is None:
+            raise refuse(f"{part!r} is not a number (trec_eval would read it as 0)", "trec_eval: malformed parameters")
+        if not math.isfinite(value):
+            raise refuse("parameters must be finite numbers", "trec_eval: malformed parameters")
+        return value
 
     params = m.default
     if text is not None and m.shape in ("cut_long", "cut_float", "floats"):
         parts = text.split(",")
         if m.shape == "cut_long":
-            if not all(re.fullmatch(r"[+-]?\d+", p) for p in parts):
-                raise refuse("expected whole-number cut-offs separated by commas", "trec_eval: Negative cutoff "
-                             "detected")
-            params = tuple(sorted(int(p) for p in parts))
+            params = tuple(sorted(c_atol(p) or 0 for p in parts))
             if params[0] <= 0:
-                raise refuse("cut-offs must be positive", "trec_eval: Negative cutoff detected")
+                unread = [p for p in parts if c_atol(p) is None]
+                why = (f"{unread[0]!r} is not a whole number (read as 0)" if unread else "cut-offs must be positive")
+                raise refuse(why, "trec_eval: Negative cutoff detected")
         else:
-            if not all(_NUMBER.fullmatch(p) for p in parts):
-                raise refuse("expected numbers separated by commas", "trec_eval: malformed parameters")
-            params = tuple(float(p) for p in parts)
-            if not all(math.isfinite(p) for p in params):
-                raise refuse("parameters must be finite numbers", "trec_eval: malformed parameters")
+            params = tuple(number(p) for p in parts)
             if m.shape == "cut_float":
                 params = tuple(sorted(params))
         if m.shape != "floats" and any(a == b for a, b in zip(params, params[1:])):
@@ -211,22 +219,38 @@ def _select(m: TrecMeasure, text: str | None) -> Selected:
                                    ["trec_eval.calc_utility: improper number of coefficients",
                                     "trec_eval: Can't calculate measure 'utility'"], 4)
     elif text is not None and m.shape == "pairs":
+        if not _pairs_well_formed(text):
+            raise refuse("expected grade=gain pairs separated by commas, e.g. 1=1,2=3",
+                         f"trec_eval: malformed pair parameters in '{text}'")
         pairs = []
         for part in text.split(","):
-            grade, eq, gain = part.partition("=")
-            if not eq or not re.fullmatch(r"[+-]?\d+", grade) or not _NUMBER.fullmatch(gain) \
-                    or not math.isfinite(float(gain)):
-                raise refuse("expected grade=gain pairs separated by commas, e.g. 1=1,2=3",
-                             f"trec_eval: malformed pair parameters in '{text}'")
-            pairs.append((grade, float(gain)))
+            grade, _, gain = part.partition("=")
+            if c_atol(grade) is None:
+                raise refuse(f"grade {grade!r} is not a whole number (trec_eval would read it as 0)",
+                             "trec_eval: malformed parameters")
+            pairs.append((grade, number(gain)))
         params = tuple(pairs)
     elif text is not None and m.shape == "relstring":
-        if not re.fullmatch(r"\d+", text):
-            raise refuse("expected the number of documents, e.g. relstring.20", "trec_eval: malformed parameters")
-        params = (float(text),)
+        params = (number(text),)
     elif text is not None:
         params = m.default  # trec_eval ignores parameters of measures that take none
     return Selected(m, params, _names(m, params, text))
+
+
+def _pairs_well_formed(text: str) -> bool:
+    """trec_eval's check of ``grade=gain`` pairs: no two commas or two equals signs without the other between
+    them, and an equals sign last."""
+    last = ","
+    for ch in text:
+        if ch == ",":
+            if last == ",":
+                return False
+            last = ","
+        elif ch == "=":
+            if last == "=":
+                return False
+            last = "="
+    return last == "="
 
 
 def _names(m: TrecMeasure, params, text: str | None) -> tuple[str, ...]:
@@ -239,4 +263,3 @@ def _names(m: TrecMeasure, params, text: str | None) -> tuple[str, ...]:
     return (m.name,)
 
 
-_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")

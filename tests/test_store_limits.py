@@ -1,0 +1,171 @@
+"""The local store is its owner's alone, and its server bounds what a query may take (graphsr/store/limits.py):
+real servers, real processes, another user where the suite runs as root."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from graphsr.data import sample
+from graphsr.errors import GraphsrInputError
+from graphsr.store.limits import ServerLimits, parse_size, physical_memory
+from graphsr.store.local import LocalServer
+
+PLAYS = sample("shakespeare")["collection"]
+RUNAWAY = "UNWIND range(1, 1000000000) AS x RETURN count(x)"
+COUNT = "MATCH (e:Element) RETURN count(e) AS n"
+
+
+def graphsr(*args: str, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "graphsr", *args], capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, **(env or {})}, stdin=subprocess.DEVNULL)
+
+
+def modes(directory: Path) -> dict[str, int]:
+    return {p.name: stat.S_IMODE(p.lstat().st_mode) for p in [directory, *directory.iterdir()]}
+
+
+@pytest.fixture
+def plays_store(tmp_path):
+    """A store holding the Shakespeare plays, made in a directory whose parent others may read (0755)."""
+    parent = tmp_path / "shared"
+    parent.mkdir()
+    parent.chmod(0o755)
+    url = f"local:{parent / 'store'}"
+    done = graphsr("store", "load", str(PLAYS), "--name", "plays", "--elements", "all", "--store", url)
+    assert done.returncode == 0, done.stderr
+    yield parent / "store", url
+    graphsr("store", "stop", "--store", url)
+
+
+def test_a_store_is_private_to_its_owner(plays_store):
+    path, _ = plays_store
+    found = modes(path)
+    assert found.pop("store") == 0o700
+    assert {"graphsr.rdb", "graphsr.log", "graphsr.lock"} <= set(found)
+    assert all(mode == 0o600 for mode in found.values()), found
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="switching to another user needs root")
+def test_another_user_cannot_read_the_store(plays_store):
+    path, _ = plays_store
+    assert b"plays" in (path / "graphsr.rdb").read_bytes()  # the owner can; the collection's name is in it
+
+    def as_nobody():
+        os.setgroups([])
+        os.setgid(65534)
+        os.setuid(65534)
+
+    for cmd in (["cat", str(path / "graphsr.rdb")], ["ls", str(path)], ["cat", str(path / "graphsr.log")]):
+        done = subprocess.run(cmd, capture_output=True, preexec_fn=as_nobody)
+        assert done.returncode != 0 and b"Permission denied" in done.stderr and b"plays" not in done.stdout, cmd
+
+
+def test_a_store_open_to_others_is_tightened_and_says_so(plays_store):
+    path, url = plays_store
+    assert graphsr("store", "stop", "--store", url).returncode == 0
+    path.chmod(0o755)
+    (path / "graphsr.rdb").chmod(0o644)
+    done = graphsr("store", "query", COUNT, "--store", url, "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert "was readable by other users" in done.stderr and "made private" in done.stderr
+    assert set(modes(path).values()) <= {0o700, 0o600}
+    assert '"n": 10330' in done.stdout
+
+
+def test_a_runaway_query_ends_in_seconds_and_the_server_answers_after(plays_store):
+    """FalkorDB 4.16.3 fills range()'s list in one block before checking the query's memory: the server's
+    address-space limit stops it; graphsr starts it again from its snapshot."""
+    path, url = plays_store
+    assert graphsr("store", "start", "--store", url).returncode == 0  # a kept server, as a shared one would be
+    server = LocalServer(path)
+    pid = server.server_pid()
+    limits = server.running_limits()
+    assert limits == ServerLimits.resolve()
+    # the kernel holds the server to its declared memory
+    with open(f"/proc/{pid}/limits") as fh:
+        line = next(text for text in fh if text.startswith("Max address space"))
+    assert line.split()[3] == str(limits.memory)
+    t0 = time.monotonic()
+    done = graphsr("store", "query", "--timeout", "20", RUNAWAY, "--store", url)
+    assert time.monotonic() - t0 < 30
+    assert done.returncode == 3 and done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1 and "more memory than the store may take" in done.stderr
+    assert "Traceback" not in done.stderr
+    # the server answers, with the store as it was; it runs under the same limits
+    after = graphsr("store", "query", COUNT, "--store", url, "--format", "json")
+    assert after.returncode == 0 and '"n": 10330' in after.stdout, after.stderr
+    assert server.alive() and server.running_limits() == limits
+
+
+def test_the_servers_query_memory_ends_a_query_and_it_stays_up(plays_store):
+    path, url = plays_store
+    env = {"GRAPHSR_STORE_QUERY_MEMORY": "64M"}
+    assert graphsr("store", "start", "--store", url, env=env).returncode == 0
+    server = LocalServer(path)
+    pid = server.server_pid()
+    assert server.running_limits().query_memory == 64 << 20
+    done = graphsr("store", "query", "UNWIND range(1, 5000000) AS x RETURN collect(x)[0] AS first", "--store", url)
+    assert done.returncode == 3 and "needed more memory than a query may take" in done.stderr, done.stderr
+    assert "64.0 MB" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert server.server_pid() == pid and server.alive()  # the same server, still answering
+    assert '"n": 10330' in graphsr("store", "query", COUNT, "--store", url, "--format", "json").stdout
+
+
+def test_the_servers_query_time_bounds_a_query_asking_for_more(plays_store):
+    path, url = plays_store
+    assert graphsr("store", "start", "--store", url, "--query-time", "1").returncode == 0
+    t0 = time.monotonic()
+    done = graphsr("store", "query", "--timeout", "600",
+                   "UNWIND range(1, 3000) AS a UNWIND range(1, 3000) AS b UNWIND range(1, 100) AS c "
+                   "RETURN count(*) AS n", "--store", url)
+    assert time.monotonic() - t0 < 60
+    assert done.returncode == 3 and "stopped after" in done.stderr or "time limit" in done.stderr, done.stderr
+    assert LocalServer(path).alive()
+
+
+def test_the_servers_data_memory_refuses_writes_and_keeps_the_store(tmp_path):
+    url = f"local:{tmp_path / 'store'}"
+    done = graphsr("store", "load", str(PLAYS), "--name", "plays", "--store", url,
+                   env={"GRAPHSR_STORE_DATA_MEMORY": "16M"})
+    try:
+        assert done.returncode == 3, done.stderr
+        assert "holds as much data as it may" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+        listed = graphsr("store", "query", "MATCH (n) RETURN count(n) AS n", "--store", url, "--format", "json")
+        assert listed.returncode == 0 and '"n": 0' in listed.stdout, listed.stderr
+        # under the default limits the same load goes through
+        assert graphsr("store", "load", str(PLAYS), "--name", "plays", "--store", url).returncode == 0
+    finally:
+        graphsr("store", "stop", "--store", url)
+
+
+@pytest.mark.parametrize("args, env, words", [
+    (["--memory", "2x"], {}, "expected a size such as 8G"),
+    (["--memory", "100M"], {}, "at least 1024 MB"),
+    (["--memory", "150%"], {}, "percentage in (0, 100]"),
+    (["--query-memory", "8G", "--memory", "4G"], {}, "less than the store's memory"),
+    (["--query-time", "nan"], {}, "seconds in (0, 86400]"),
+    (["--query-time", "-1"], {}, "seconds in (0, 86400]"),
+    ([], {"GRAPHSR_STORE_MEMORY": "lots"}, "GRAPHSR_STORE_MEMORY"),
+    ([], {"GRAPHSR_STORE_QUERY_TIME": "inf"}, "GRAPHSR_STORE_QUERY_TIME"),
+])
+def test_limits_out_of_range_are_one_line(tmp_path, args, env, words):
+    done = graphsr("store", "start", "--store", f"local:{tmp_path / 's'}", *args, env=env)
+    assert done.returncode == 2 and words in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "s" / "graphsr.pid").exists()
+
+
+def test_limit_defaults_are_shares_of_physical_memory():
+    limits = ServerLimits.resolve(environ={})
+    assert limits.memory == physical_memory() // 2
+    assert (limits.data_memory, limits.query_memory) == (limits.memory // 2, limits.memory // 4)
+    assert limits.query_time == 3600
+    assert parse_size("50%", "m") == physical_memory() // 2
+    with pytest.raises(GraphsrInputError, match="GRAPHSR_STORE_QUERY_MEMORY"):
+        ServerLimits.resolve(environ={"GRAPHSR_STORE_QUERY_MEMORY": "1T", "GRAPHSR_STORE_MEMORY": "2G"})
