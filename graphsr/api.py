@@ -62,9 +62,17 @@ class MeasureDict(dict):
     (0.5, 0.5, 0.5, True, 0.0)
     """
 
+    def __init__(self, items=(), aliases: dict | None = None):
+        super().__init__(items)
+        #: The caller's spellings of the measures asked for (a name that means two measures, such as num_ret,
+        #: resolved by the kind of assessments): each finds the measure it was resolved to.
+        self.aliases = dict(aliases or {})
+
     def _key(self, key):
         if dict.__contains__(self, key):
             return key
+        if isinstance(key, str) and key in self.aliases:
+            return self.aliases[key]
         from .errors import GraphsrInputError
         from .measures.parse import parse_measure
 
@@ -174,5 +182,7 @@ def calc_aggregate(measures, qrels, run, collection=None, model: str | None = No
                    all_topics: bool = True) -> MeasureDict:
     """Each measure's aggregate, ``{measure: value}``, as ``ir_measures.calc_aggregate``: over every
     assessed topic (``all_topics``, see :func:`iter_calc`); look values up by any name of the measure."""
-    res = _evaluate(measures, qrels, [run], collection, model, all_topics).runs[0]
-    return MeasureDict((m, float(res.mean(m))) for m in res.values)
+    results = _evaluate(measures, qrels, [run], collection, model, all_topics)
+    res = results.runs[0]
+    aliases = {label: m for label, m in results.labels if isinstance(label, str)}
+    return MeasureDict(((m, float(res.mean(m))) for m in res.values), aliases)

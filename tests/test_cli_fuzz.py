@@ -59,7 +59,7 @@ def BASES(w: dict) -> dict[tuple, list[str]]:
         ("model", "list"): ["model", "list", "--store", url],
         ("simulate-routes",): ["simulate-routes", MC, "-o", w["new"] + ".csv", "--routes", "5", "--no-progress"],
         ("measures",): ["measures"],
-        ("compare",): ["compare", w["table"], "--samples", "50"],
+        ("compare",): ["compare", w["table"], "--samples", "100"],
         ("perturb",): ["perturb", MRUNS[2], "--qrels", MQ, "--collection", MC, "-o", w["new"]],
         ("fidelity",): ["fidelity", "--sample", "mobydick"],
         ("sensitivity",): ["sensitivity", MQ, *MRUNS[:3], "--collection", MC],

@@ -112,9 +112,9 @@ def test_a_topic_whose_every_judgment_is_negative_is_scored_with_a_warning(tmp_p
 
 @pytest.mark.parametrize("qrels, run, wanted", [
     ("1 0 a x\n", "1 Q0 a 1 1 s\n", "expected an integer relevance"),
-    ("1 0 a 1\n", "1 Q0 a 1 nan s\n", "expected a finite number as the score"),
-    ("1 0 a 1\n", "1 Q0 a 1 x1 s\n", "expected a finite number as the score"),
-    ("1 0 a 1\n", "1 Q0 a 1 -inf s\n", "expected a finite number as the score"),
+    ("1 0 a 1\n", "1 Q0 a 1 nan s\n", "expected a number as the score"),
+    ("1 0 a 1\n", "1 Q0 a 1 x1 s\n", "expected a number as the score"),
+    ("1 0 a 1\n", "1 Q0 a 1 -nan(1) s\n", "expected a number as the score"),
     ("1 0 a 1\n1 0 a 0\n", "1 Q0 a 1 1 s\n", "is judged twice"),
     ("1 0 a\n", "1 Q0 a 1 1 s\n", "trec_eval.get_qrels: Malformed line 1"),
     ("1 0 a 1\n", "1 Q0 a 1 1\n", "trec_eval.get_results: Malformed line 1"),

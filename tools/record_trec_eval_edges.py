@@ -42,6 +42,8 @@ CASES = [
     # numbers in the files
     ("a grade of 1.5", grade("1.5"), RUN, ["-q", "-m", "all_trec"]),
     ("a score of 2.5x", QRELS, RUN.replace("2.0 r", "2.5x r"), ["-q", "-m", "all_trec"]),
+    ("infinite scores", QRELS, RUN.replace("2.0 r", "inf r").replace("0.5 r", "-Infinity r").replace("3.0 r", "INF r"),
+     ["-q", "-m", "all_trec"]),
     ("a grade of 100", grade("100"), RUN, ["-q", "-m", "all_trec"]),
     ("a grade of 1e8", grade("100000000"), RUN, []),
     ("a grade of 2**31", grade("2147483648"), RUN, []),  # (about a minute and 16 GB)

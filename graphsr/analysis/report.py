@@ -155,7 +155,7 @@ def build_report(scores, title: str = "graphsr report", source: str = "", max_me
     groups = [g for g in topic_groups(scores) if len(g) >= 2]
     for gk, group in enumerate(groups):
         c = compare_runs(scores, measures[:max_measures], group, test="t", correction="holm",
-                         confidence=confidence)
+                         confidence=confidence, unpaired="skip")
         suffix = f" (runs {', '.join(labels[r] for r in group)})" if len(groups) > 1 else ""
         letters = [run_letter(k) for k in range(len(group))]
         rows = []

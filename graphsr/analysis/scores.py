@@ -39,6 +39,11 @@ def _format(path: str | os.PathLike) -> str:
     return _FORMATS[suffix]
 
 
+#: The largest magnitude a score may have: far past any measure's values (counts included), and small enough
+#: that sums of squares over any number of topics stay finite.
+MAX_SCORE = 1e15
+
+
 class ScoreTable:
     """Per-topic scores of runs under measures (long form; see the module docstring)."""
 
@@ -49,10 +54,28 @@ class ScoreTable:
         if missing:
             raise GraphsrInputError(f"a score table needs the columns {', '.join(COLUMNS)}; missing "
                                     f"{', '.join(missing)}")
+        import numpy as np
+
         frame = frame[list(COLUMNS)].copy()
         for c in ("run", "measure", "topic"):
+            codes, names = pd.factorize(frame[c], use_na_sentinel=True)  # (a missing name: code -1)
+            missing = [k for k, v in enumerate(names.tolist()) if v is None or v != v or not str(v).strip()]
+            bad = (codes == -1) | np.isin(codes, missing)
+            if bad.any():
+                raise GraphsrInputError(f"a score table's {c} column holds {int(bad.sum())} missing name(s) (NaN, "
+                                        f"None or empty), e.g. in row {int(bad.argmax()) + 1}; every row names its "
+                                        "run, measure and topic")
             frame[c] = frame[c].astype(str)
         frame["value"] = pd.to_numeric(frame["value"], errors="raise")
+        values = frame["value"].to_numpy(dtype=float)
+        wild = ~np.isfinite(values) | (np.abs(values) > MAX_SCORE)
+        if wild.any():
+            k = int(wild.argmax())
+            row = frame.iloc[k]
+            raise GraphsrInputError(f"a score table holds {int(wild.sum())} value(s) that are not finite numbers "
+                                    f"within +-{MAX_SCORE:g} (e.g. {values[k]!r} for run {row['run']!r}, measure "
+                                    f"{row['measure']!r}, topic {row['topic']!r}): no measure scores so, and means "
+                                    "and tests over them mean nothing")
         twice = frame.duplicated(["run", "measure", "topic"], keep=False)
         if twice.any():
             first = frame[twice].iloc[0]

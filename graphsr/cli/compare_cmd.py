@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..analysis.significance import SAMPLES
 from ._common import SEED, number, positive_int, progress_default
 
 
@@ -31,8 +32,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the bootstrap interval with --test bootstrap (default: bca)")
     p.add_argument("--alpha", type=number(float, "(0, 1)"), default=0.05,
                    help="significance level in (0, 1) (default: 0.05)")
-    p.add_argument("--samples", type=positive_int, default=10000,
-                   help="randomization/bootstrap samples (default: 10000)")
+    p.add_argument("--samples", type=number(int, f"[{SAMPLES[0]}, {SAMPLES[1]}]"), default=10000,
+                   help=f"randomization/bootstrap samples, {SAMPLES[0]:,} to {SAMPLES[1]:,} (default: 10000; fewer "
+                        "than 100 cannot give a p-value below 0.01)")
     p.add_argument("--seed", type=number(int, SEED), default=0, help="random seed (the same p-values for any --threads)")
     p.add_argument("--threads", type=positive_int, default=1, help="threads drawing the samples (default: 1)")
     p.add_argument("--format", choices=["text", "markdown", "latex", "pairs", "csv", "json"], default="text",

@@ -69,6 +69,11 @@ def _text_ids(frame, what: str):
     changed = {}
     for c in ("query_id", "doc_id"):
         col = frame[c]
+        missing = col.isna().to_numpy()
+        if missing.any():  # NaN, None, NaT, pd.NA: never an id (as text they would name a topic "nan")
+            k = int(missing.argmax())
+            raise GraphsrInputError(f"{what}: the column {c} holds {col.iloc[k]!r} in row {k + 1}; expected an id "
+                                    "in every row")
         if col.dtype.kind == "f" or (col.dtype.kind == "O" and pd.api.types.infer_dtype(col, skipna=False)
                                      in ("floating", "mixed-integer-float", "mixed", "decimal")):
             changed[c] = [_id_text(v, what, c) for v in col.tolist()]
@@ -114,8 +119,18 @@ def _records(obj, fields: tuple[str, str, str], what: str, shapes: str) -> list[
             q, d, v = rec[0], rec[1], rec[2]
         else:
             raise GraphsrInputError(f"{what}: record {k + 1} is {rec!r}; expected {shapes}")
-        out.append((str(q), str(d), _number(v, f"{what}: record {k + 1} ({fields[2]})")))
+        out.append((_key_text(q, f"{what}: record {k + 1} ({fields[0]})"),
+                    _key_text(d, f"{what}: record {k + 1} ({fields[1]})"),
+                    _number(v, f"{what}: record {k + 1} ({fields[2]})")))
     return out
+
+
+def _key_text(v, what: str) -> str:
+    """An id given as a Python value (a dict key, a record's field) as text; None and NaN are refused (as text
+    they would name a topic or a document "None" or "nan")."""
+    if v is None or (isinstance(v, (float, np.floating)) and not np.isfinite(v)):
+        raise GraphsrInputError(f"{what}: expected an id, got {v!r}")
+    return str(v)
 
 
 def _dataset_part(obj, part: str) -> bool:
@@ -210,10 +225,13 @@ def _dict_columns(data: dict, what: str, value: str, vocabulary=None):
         if not isinstance(per, dict):
             raise GraphsrInputError(f"{what}: topic {q!r} maps to {type(per).__name__}; expected a dict "
                                     f"{{doc_id: {value}}}")
-        topics.append(str(q))
+        topics.append(_key_text(q, f"{what}: a topic") if not isinstance(q, str) else q)
         sizes.append(len(per))
         docs.extend(per)
         values.extend(per.values())
+    for d in docs:
+        if d is None or isinstance(d, (float, np.floating)):
+            _key_text(d, f"{what}: a document of topic {topics[0] if len(topics) == 1 else '...'}")
     if bool in set(map(type, values)) or not _numeric(values):
         for q, per in data.items():  # name the first value that is not a number
             for d, v in per.items():

@@ -190,12 +190,12 @@ def read_trec_eval_run(path) -> TrecRun:
             raise TrecEvalInputError(
                 f"{path}:{number}: expected 6 fields 'topic Q0 docno rank score run_id', got {len(f)}",
                 [f"trec_eval.get_results: Malformed line {count}", f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
-        score = c_atof(f[4])  # as trec_eval reads it: "1.5x" is 1.5
-        if score is None or not math.isfinite(score):
+        score = c_atof(f[4])  # as trec_eval reads it: "1.5x" is 1.5, "inf" is infinite
+        if score is None or math.isnan(score):
             raise TrecEvalInputError(
-                f"{path}:{number}: expected a finite number as the score (field 5), got "
-                f"{f[4].decode(errors='replace')!r} (trec_eval reads a non-number as 0; NaN and infinite scores "
-                "leave its ranking to its sort's internals)", [f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
+                f"{path}:{number}: expected a number as the score (field 5), got {f[4].decode(errors='replace')!r} "
+                "(trec_eval reads a non-number as 0, and ranks NaN by its sort's internals)",
+                [f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
         topics.setdefault(f[0], []).append((f[2], score))
         run_id = f[5]
     # a file of blank lines only holds no topic: trec_eval goes on, and finds no topic to score (exit 7)
