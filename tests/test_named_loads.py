@@ -188,3 +188,39 @@ def test_drops_and_models_check_their_receipts(tmp_path, capsys):
             assert s.read_query("MATCH (n) WHERE n.id STARTS WITH 'D/moby/' RETURN count(n) AS n") == [{"n": 0}]
     finally:
         main(["store", "stop", "--store", url])
+
+
+def test_a_replace_says_what_it_removed_and_keeps_dependants_unless_told(tmp_path, capsys):
+    """``store load --replace`` over a collection with assessments, runs, a study and a model: refused, naming
+    them, with the store unchanged; with --drop-dependants it removes them and says so in positive counts."""
+    url = f"local:{tmp_path / 's'}"
+    sh, m = sample("shakespeare"), sample("mobydick")
+    try:
+        code, out, err = run_cli(capsys, "store", "load", str(sh["collection"]), "--store", url, "--name", "plays",
+                                 "--qrels", str(sh["qrels"]), "--run", str(sh["runs"][0]), "--no-progress")
+        assert code == 0, err
+        assert run_cli(capsys, "store", "model", "--store", url, "--collection", "plays", "--model",
+                       "p*:extent")[0] == 0
+        counts = {q: _count(url, f"MATCH (n:{q}) RETURN count(n) AS n") for q in ("Document", "Qrels", "Run", "Model")}
+        assert counts == {"Document": 10, "Qrels": 1, "Run": 1, "Model": 1}
+        code, out, err = run_cli(capsys, "store", "load", str(m["collection"]), "--store", url, "--name", "plays",
+                                 "--replace", "--no-progress")
+        assert code == 2 and out == "" and err.count("\n") == 1, err
+        assert "1 set of assessments ('qrels.txt'); 1 run ('plays'); 1 model ('plays/p*:extent') depend on it" \
+            in err and "--drop-dependants" in err
+        assert {q: _count(url, f"MATCH (n:{q}) RETURN count(n) AS n") for q in counts} == counts  # nothing removed
+        code, out, err = run_cli(capsys, "store", "load", str(m["collection"]), "--store", url, "--name", "plays",
+                                 "--replace", "--drop-dependants", "--no-progress")
+        assert code == 0, err
+        removed, loaded = out.splitlines()
+        import re
+
+        assert re.fullmatch(r"replaced collection 'plays': removed its 10 documents, 10,330 stored elements, 1 set of "
+                            r"assessments \('qrels.txt'\), 1 run \('plays'\), 1 model \('plays/p\*:extent'\); "
+                            r"10,[0-9]{3} nodes in all", removed), removed
+        assert "-" not in loaded.split("summaries")[1]  # no negative count of what the load created
+        assert loaded.startswith("collection 'plays': 1 documents, 17 elements")
+        assert {q: _count(url, f"MATCH (n:{q}) RETURN count(n) AS n") for q in counts} == \
+            {"Document": 1, "Qrels": 0, "Run": 0, "Model": 0}
+    finally:
+        main(["store", "stop", "--store", url])

@@ -89,6 +89,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a collection, assessments or run stored under the same name with other content is "
                         "replaced by this (refused without: names are never merged; the same content again "
                         "changes nothing)")
+    a.add_argument("--drop-dependants", action="store_true",
+                   help="with --replace: remove the old collection's assessments, runs, studies and models with it "
+                        "(refused without, naming them: they were made against the old documents)")
     a.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help=PROGRESS_HELP)
     routes_arguments(sub.add_parser("routes", help="load a navigation log (CSV or JSON lines) as a study's routes"))
@@ -289,10 +292,14 @@ def _load(store, args, out) -> None:
     return_large_blocks()  # each large document's parse tree and encoding given back once written
     before = store.counts()
     report, summaries = store_collection(store, args.collection, args.name, kinds=args.kinds or ["p*", "p*|c"],
-                                         elements=elements, progress=progress, replace=args.replace)
+                                         elements=elements, progress=progress, replace=args.replace,
+                                         drop_dependants=args.drop_dependants)
     from pathlib import Path
 
     name = args.name or Path(args.collection).resolve().name
+    if report.removed is not None:  # what went first, then what the new collection's load made from there
+        out.write(f"replaced collection {name!r}: {report.removed.describe()}\n")
+        before = report.removed.counts
     after = store.counts()
     args._created = sum(after[k] - before[k] for k in after)
     out.write(f"collection {name!r}: {load_summary(report, before, after)}\n")

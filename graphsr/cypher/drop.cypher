@@ -55,3 +55,21 @@ RETURN count(n) AS n
 // @name collection_codes
 MATCH (c:Collection)-[:HAS_DOCUMENT]->(d:Document) WHERE c.id = $id
 RETURN d.code AS code, d.elements AS elements
+
+// What depends on collection $name (a replace names it, and removes it only when told): its assessments, runs,
+// studies, and the models built over it; one label a query (a label scan each, no scan of every node).
+// @name dependants_Qrels
+MATCH (n:Qrels) WHERE n.collection = $name
+RETURN n.name AS name ORDER BY name
+
+// @name dependants_Run
+MATCH (n:Run) WHERE n.collection = $name
+RETURN n.name AS name ORDER BY name
+
+// @name dependants_Study
+MATCH (n:Study) WHERE n.collection = $name
+RETURN n.name AS name ORDER BY name
+
+// @name dependants_Model
+MATCH (n:Model) WHERE n.collection = $name
+RETURN n.name AS name ORDER BY name

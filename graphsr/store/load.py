@@ -63,10 +63,70 @@ class LoadReport:
     seconds: float = 0.0
     collection_elements: int = 0
     replaced: bool = False
+    #: With ``replaced``: what the collection held before, and was removed (:class:`Removed`).
+    removed: "Removed | None" = None
 
     @property
     def items(self) -> int:
         return self.documents + self.elements + self.edges + sum(self.summary_nodes.values())
+
+
+@dataclass
+class Removed:
+    """What replacing a collection removed: its ``documents`` and ``elements``, what depended on it
+    (``dependants``: names by kind, see :func:`~graphsr.store.services.collection_dependants`), the ``nodes``
+    removed in all, and the store's counts right after (``counts``: what the new collection's load starts from)."""
+
+    documents: int
+    elements: int
+    dependants: dict
+    nodes: int
+    counts: dict
+
+    def describe(self) -> str:
+        deps = "".join(f", {_counted(k, v, 3)}" for k, v in self.dependants.items())
+        return (f"removed its {self.documents:,} documents, {self.elements:,} stored elements{deps}; "
+                f"{self.nodes:,} nodes in all")
+
+
+class DependantsError(GraphsrInputError):
+    """A replace would remove what depends on the collection, and was not told to."""
+
+
+_ONE = {"assessments": "set of assessments", "runs": "run", "studies": "study", "models": "model"}
+
+
+def _counted(kind: str, names: list[str], shown: int) -> str:
+    """``2 runs ('a', 'b')``: a kind of dependant counted, its first names shown."""
+    word = _ONE[kind] if len(names) == 1 else ("sets of assessments" if kind == "assessments" else kind)
+    more = ", ..." if len(names) > shown else ""
+    return f"{len(names)} {word} ({', '.join(map(repr, names[:shown]))}{more})"
+
+
+def replace_collection(store: GraphStore, name: str, drop_dependants: bool, path=None) -> Removed:
+    """Drop collection ``name`` so that another takes its name, saying what went.  What depends on it
+    (assessments, runs, studies, models) goes with it only with ``drop_dependants``: without, the replace is
+    refused, naming them, before anything is removed -- they were made against the old documents, and may not
+    resolve in the new ones.
+
+    Raises
+    ------
+    DependantsError
+        If something depends on the collection and ``drop_dependants`` is false.
+    """
+    from .services import collection_dependants, collection_info, count_elements, drop_collection
+
+    info = collection_info(store, name)
+    dependants = collection_dependants(store, name)
+    if dependants and not drop_dependants:
+        listed = "; ".join(_counted(k, v, 5) for k, v in dependants.items())
+        raise DependantsError(f"collection {name!r} would be replaced, but {listed} depend on it: give "
+                              "--drop-dependants to remove them with it, or load the new collection under another "
+                              "--name", path)
+    codes = [int(r["code"]) for r in store.run("collection_codes", id=collection_id(name))]
+    elements = count_elements(store, codes)
+    nodes = drop_collection(store, name)
+    return Removed(int(info.get("documents") or len(codes)), elements, dependants, nodes, store.counts())
 
 
 def _element_rows(doc: DocumentTree, code: int, sids: dict[str, "object"]) -> tuple[list[list], list[int]]:
@@ -118,7 +178,8 @@ def store_summary(store: GraphStore, summary: Summary, collection: str) -> None:
 def store_collection(store: GraphStore, path: str | os.PathLike, name: str | None = None,
                      kinds: Iterable[str] = ("p*",), elements: str | Iterable[str] = "none",
                      progress: bool = False, chunk_docs: int | None = None,
-                     chunk_elements: int | None = None, replace: bool = False) -> tuple[LoadReport, dict[str, Summary]]:
+                     chunk_elements: int | None = None, replace: bool = False,
+                     drop_dependants: bool = False) -> tuple[LoadReport, dict[str, Summary]]:
     """Load a collection, its summaries and (some of) its elements into a store.
 
     Parameters
@@ -142,27 +203,31 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
         If a collection of this name is stored with other documents, drop it and load this one in its place.
         Without it such a load is refused: a collection is never a mix of two.  The same documents again
         (same ids, same element counts) add what was not stored (elements, summary kinds), or resume an
-        interrupted load.
+        interrupted load.  ``report.removed`` says what the replace removed.
+    drop_dependants : bool
+        With ``replace``: remove what depends on the old collection (its assessments, runs, studies and models)
+        with it.  Without, a replace of a collection that has some is refused, naming them, before anything is
+        removed (:func:`replace_collection`).
 
     Returns
     -------
     (LoadReport, dict of str to Summary)
     """
     try:
-        return _store_collection(store, path, name, kinds, elements, progress, chunk_docs, chunk_elements, replace)
+        return _store_collection(store, path, name, kinds, elements, progress, chunk_docs, chunk_elements, replace,
+                                 drop_dependants)
     except _ChangedCollection:
         if not replace:
             raise
-    from .services import drop_collection
-
-    drop_collection(store, name or Path(path).resolve().name)
+    removed = replace_collection(store, name or Path(path).resolve().name, drop_dependants, path)
     report, summaries = _store_collection(store, path, name, kinds, elements, progress, chunk_docs, chunk_elements,
-                                          False)
-    report.replaced = True
+                                          False, drop_dependants)
+    report.replaced, report.removed = True, removed
     return report, summaries
 
 
-def _store_collection(store, path, name, kinds, elements, progress, chunk_docs, chunk_elements, replace):
+def _store_collection(store, path, name, kinds, elements, progress, chunk_docs, chunk_elements, replace,
+                      drop_dependants):
     import time
 
     from ..io.collection import list_collection
@@ -185,13 +250,15 @@ def _store_collection(store, path, name, kinds, elements, progress, chunk_docs, 
     store.init_schema()
     store.run("merge_store", version=SCHEMA_VERSION)  # before any collection (collections, no Store: schema 1)
     cid = collection_id(cname)
-    replaced = _same_collection_or_replace(store, cname, {src.docid for src in sources}, path, replace)
+    removed = _same_collection_or_replace(store, cname, {src.docid for src in sources}, path, replace,
+                                          drop_dependants)
+    replaced = removed is not None
     marked = bool(store.run("merge_collection", id=cid, name=cname, path=str(Path(path).resolve()),
                             documents=len(sources), elements=-1)[0]["marked"])
     for k in kinds:  # each summary marked as being written (-1) until the pass is over and it is written whole
         store.run("merge_summary", collection=cid, id=summary_id(cname, k), kind=k, nodes=-1, edges=-1, documents=-1,
                   elements=-1)
-    report = LoadReport(replaced=replaced)
+    report = LoadReport(replaced=replaced, removed=removed)
     total_elements = 0
     held = {"elements": 0, "roots": 0}  # what the store should hold after the load: stored documents' elements
 
@@ -414,22 +481,20 @@ class _ChangedCollection(GraphsrInputError):
     """A stored document's element count differs from the one read: the collection changed since it was stored."""
 
 
-def _same_collection_or_replace(store: GraphStore, name: str, docids: set[str], path, replace: bool) -> bool:
+def _same_collection_or_replace(store: GraphStore, name: str, docids: set[str], path, replace: bool,
+                                drop_dependants: bool) -> Removed | None:
     """Refuse to load documents ``docids`` as collection ``name`` if it is stored with other documents (a
-    complete one with another set; an INCOMPLETE one with some not among them), or drop it first (``replace``);
-    True if it was dropped."""
-    from .services import drop_collection
-
+    complete one with another set; an INCOMPLETE one with some not among them), or drop it first (``replace``,
+    see :func:`replace_collection`); what was removed if it was dropped."""
     rows = store.run("collection_documents", id=collection_id(name))
     if not rows:
-        return False
+        return None
     stored = set(rows[0]["docids"] or [])
     complete = rows[0]["elements"] is not None and int(rows[0]["elements"]) >= 0
     if stored == docids or (not complete and stored <= docids):
-        return False
+        return None
     if replace:
-        drop_collection(store, name)
-        return True
+        return replace_collection(store, name, drop_dependants, path)
     gone, new = len(stored - docids), len(docids - stored)
     raise GraphsrInputError(f"collection {name!r} is stored with other documents ({len(stored)} stored, {gone} of "
                             f"them not in this collection; {new} of its {len(docids)} not stored): give --replace "

@@ -20,7 +20,8 @@ from .ids import (KEY_SPAN, collection_id, document_id, key_parts, key_ranges, m
 
 __all__ = ["stored_document", "stored_documents", "element_names", "stored_summary", "transitions",
            "study_routes", "save_model", "save_element_model", "model_record", "list_models", "list_summaries",
-           "collection_info", "drop_collection", "drop_model", "drop_study", "list_collections"]
+           "collection_info", "collection_dependants", "drop_collection", "drop_model", "drop_study",
+           "list_collections"]
 
 
 def collection_info(store: GraphStore, collection: str) -> dict:
@@ -388,6 +389,21 @@ def list_models(store: GraphStore) -> list[dict]:
 
 
 _UNDER_COLLECTION = ("Document", "Summary", "SummaryNode", "Study", "Route", "Step", "Qrels", "Topic", "Run")
+
+
+#: What may depend on a collection, by label, with the word a person reads for them.
+DEPENDANTS = {"Qrels": "assessments", "Run": "runs", "Study": "studies", "Model": "models"}
+
+
+def collection_dependants(store: GraphStore, name: str) -> dict[str, list[str]]:
+    """What depends on collection ``name``, by kind (``assessments``, ``runs``, ``studies``, ``models``): the
+    names stored under it (kinds with none left out)."""
+    out = {}
+    for label, kind in DEPENDANTS.items():
+        names = [str(r["name"]) for r in store.run(f"dependants_{label}", name=name)]
+        if names:
+            out[kind] = names
+    return out
 
 
 @writes
