@@ -330,3 +330,54 @@ def test_names_that_look_like_markup_stay_text(tmp_path):
         assert not [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
     finally:
         driver.quit()
+
+
+def _renamed(data: dict, run: str, doc: str, collection: str) -> dict:
+    """The view's data with its one run, its documents and its collection renamed."""
+    old = data["runs"][0]
+    out = json.loads(json.dumps(data))
+    out["runs"] = [run]
+    out["collection"] = collection
+    out["counts"] = {run: out["counts"].pop(old)}
+    out["topic_counts"] = {run: out["topic_counts"].pop(old)}
+    for rows in out["elements"].values():
+        for row in rows:
+            row[0] = doc + row[0]
+            row[5] = {run: v for v in row[5].values()}
+    return out
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_NAMES = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)) | st.sampled_from(
+    ["\x00", "\x01", "\x1f", "\x0b", "\ufffe", "\uffff", "\udc80", "\ud800", "<", "&", '"', "]", ">", "\t", "\n"]),
+    min_size=1, max_size=12)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(run=_NAMES, doc=_NAMES, collection=_NAMES)
+def test_every_export_parses_whatever_the_names(memory_view, tmp_path, run, doc, collection):
+    """Run ids, document names and the collection's path with control characters, lone surrogates or markup:
+    GraphML and GEXF read back in networkx, JSON in json, each with the names escaped the same way."""
+    from graphsr.analysis.view import safe_text
+
+    _, data = memory_view
+    named = _renamed(data, run, doc, collection)
+    safe = safe_text(run)
+    for form, read in (("graphml", nx.read_graphml), ("gexf", nx.read_gexf)):
+        path = tmp_path / f"v.{form}"
+        write_view(named, path, form)
+        g = read(path)
+        assert g.number_of_nodes() == len(data["nodes"]), form
+        first = g.nodes[data["nodes"][0]["sid"]]
+        assert first[f"{safe}:retrieved"] == data["counts"][data["runs"][0]][data["nodes"][0]["sid"]][0], form
+        assert g.graph.get("collection", safe_text(collection)) == safe_text(collection)
+    path = tmp_path / "v.json"
+    write_view(named, path, "json")
+    back = json.loads(path.read_text(encoding="utf-8"))
+    assert back["runs"] == [safe] and back["collection"] == safe_text(collection)
+    docs = {row[0] for rows in back["elements"].values() for row in rows}
+    assert docs and all(d.startswith(safe_text(doc)) for d in docs)
+    write_view(named, tmp_path / "v.html", "html")
+    assert (tmp_path / "v.html").read_text(encoding="utf-8")

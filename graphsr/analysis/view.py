@@ -264,12 +264,49 @@ def view_graph(data: dict):
     return g
 
 
+#: What no XML 1.0 document may hold (C0 controls but tab, newline and carriage return; lone surrogates, which
+#: no UTF-8 file holds either; U+FFFE and U+FFFF).
+_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _escaped(ch: str) -> str:
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def safe_text(text: str) -> str:
+    r"""``text`` with each character no XML 1.0 document (and no UTF-8 file) may hold written as its escape:
+    a control character ``\x01`` as the four characters ``\x01``, a lone surrogate ``\udc80`` as ``\udc80``.
+
+    >>> safe_text("run\x01a"), safe_text("ok\ttab")
+    ('run\\x01a', 'ok\ttab')
+    """
+    return _UNSAFE.sub(lambda m: _escaped(m.group()), text) if _UNSAFE.search(text) else text
+
+
+def _safe(value):
+    """The view's data with every string, keys included, made :func:`safe_text`."""
+    if isinstance(value, str):
+        return safe_text(value)
+    if isinstance(value, dict):
+        return {_safe(k): _safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_safe(v) for v in value]
+    return value
+
+
 def write_view(data: dict, path: str | os.PathLike, form: str = "html") -> None:
-    """Write the view's data as ``form``: ``html`` (the page), ``json``, ``graphml`` or ``gexf``."""
+    """Write the view's data as ``form``: ``html`` (the page), ``json``, ``graphml`` or ``gexf``.
+
+    Every string (a run id, a document's name, the collection's path) is written as :func:`safe_text` makes
+    it: characters that XML 1.0 forbids (control characters) or that UTF-8 cannot encode (lone surrogates, from
+    file names that are not UTF-8) are written as their escapes, so that every format parses (GraphML and GEXF
+    in networkx and Gephi, JSON in any reader), the same way in all four."""
     from ..io.atomic import atomic_write
 
     if form not in VIEW_FORMATS:
         raise ValueError(f"unknown view format {form!r}; expected one of {', '.join(VIEW_FORMATS)}")
+    data = _safe(data)
     if form in ("graphml", "gexf"):
         import io
 
