@@ -11,7 +11,8 @@
  *            same-name siblings)
  *   offsets  int64 array (2, n): start, end -- character offsets [start, end)
  *            of the element's descendant text (INEX convention: Unicode
- *            characters of text and CDATA nodes; an unexpanded entity reference
+ *            characters of text and CDATA nodes; an entity reference left unexpanded (graphsr.io.entities
+ *            expands the document's own, internal entities before the walk)
  *            counts as one; comments and processing instructions are not text)
  *   codes    uint64 array (T, 4): the four codes of each tag name
  *   hashes   uint64 array (4, n): per element (column) its 2-lane label-path

@@ -448,19 +448,30 @@ def tree_from_element(root, docid: str, source: str | None = None) -> DocumentTr
     Uses the C walker when it was built, else :func:`py_tree_from_element`;
     both compute the same arrays.
     """
+    from .entities import expand_internal_entities
+
+    expand_internal_entities(root, source or docid)  # the document's own entities, as a resolving parser would
     if _c_walk is None:
-        return py_tree_from_element(root, docid, source)
+        return _py_walk(root, docid, source)
     tags, ints, offsets, codes, hashes = _c_walk(root)
     return DocumentTree._trusted(docid, tags, ints[0], ints[1], ints[2], ints[3], offsets[0], offsets[1],
                                  source, (codes, hashes))
 
 
 def py_tree_from_element(root, docid: str, source: str | None = None) -> DocumentTree:
-    """Pure-Python walker: a parsed lxml element to a :class:`DocumentTree`.
+    """Pure-Python walker: a parsed lxml element to a :class:`DocumentTree` (the document's internal entities
+    expanded first, as :func:`tree_from_element` expands them).
 
     Offsets: an element starts at the current offset, its ``text`` follows,
     then each child's subtree and that child's ``tail``.
     """
+    from .entities import expand_internal_entities
+
+    expand_internal_entities(root, source or docid)
+    return _py_walk(root, docid, source)
+
+
+def _py_walk(root, docid: str, source: str | None = None) -> DocumentTree:
     tags: dict[str, int] = {}
     tag: list[int] = []
     parent: list[int] = []
