@@ -202,8 +202,15 @@ def _check_tar_end(tar: tarfile.TarFile, path) -> None:
 
 
 def _xml_message(exc) -> str:
-    """lxml's message on one line, without its own position suffix."""
+    """lxml's message on one line, without its own position suffix (libxml2's advice to use XML_PARSE_HUGE
+    replaced where graphsr sets it already: its depth bound holds even then)."""
+    import re
+
     msg = (exc.msg or str(exc)).splitlines()[0].strip()
+    depth = re.match(r"Excessive depth in document: (\d+)", msg)
+    if depth:
+        return (f"elements nested deeper than {depth.group(1)} levels, libxml2's bound for any document (graphsr "
+                "parses with its large-document option, XML_PARSE_HUGE, already)")
     return msg.rstrip(",").strip()
 
 
@@ -231,6 +238,9 @@ def parse_document(data: bytes, docid: str, source: str | None = None) -> Docume
     CollectionError
         If the bytes are not well-formed XML (with the line of the error).
     """
+    from .budget import check_document
+
+    check_document(len(data), lambda: (data,), source or docid)
     try:
         root = etree.fromstring(data, _parser())
     except etree.XMLSyntaxError as exc:
@@ -246,6 +256,13 @@ def read_document(source: CollectionSource, _tars: dict | None = None) -> Docume
     """Read and parse one document of a collection."""
     if source.member is not None:
         return parse_document(_read_bytes(source, _tars), source.docid, source.name)
+    from .budget import check_document, file_chunks
+
+    try:
+        size = os.path.getsize(source.path)
+    except OSError:
+        size = 0  # (the parse says why it cannot read the file)
+    check_document(size, file_chunks(source.path), source.path)
     try:
         root = etree.parse(source.path, _parser()).getroot()
     except etree.XMLSyntaxError as exc:

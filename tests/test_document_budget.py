@@ -1,0 +1,58 @@
+"""One huge document is read within a declared memory bound or refused in one line naming it
+(graphsr/io/budget.py): real processes, real limits (an environment bound, ulimit -v)."""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+
+import pytest
+
+from graphsr.io.budget import BYTES_PER_ELEMENT, TEXT_FACTOR, reading_cost
+
+
+@pytest.fixture(scope="module")
+def huge(tmp_path_factory):
+    """A document of 1.2 million small elements (7.5 MB)."""
+    path = tmp_path_factory.mktemp("huge") / "h.xml"
+    with open(path, "w") as fh:
+        fh.write("<r>" + "<s><b>x</b><c/></s>" * 400_000 + "</r>")
+    return path
+
+
+def summary(path, env=None, preexec=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "graphsr", "summary", str(path)], capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}, preexec_fn=preexec, timeout=300)
+
+
+def test_a_document_past_the_declared_bound_is_refused_in_one_line(huge):
+    done = summary(huge, {"GRAPHSR_DOCUMENT_MEMORY": "256M"})
+    assert done.returncode == 2 and done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+    assert "about 1,200,001 elements" in done.stderr and "256 MB, $GRAPHSR_DOCUMENT_MEMORY" in done.stderr
+
+
+def test_within_the_bound_it_is_read_within_the_stated_cost(huge):
+    """Read, its peak memory within what the bound declares it takes (the interpreter's own included)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    done = summary(huge, {"GRAPHSR_DOCUMENT_MEMORY": "2G"})
+    assert done.returncode == 0, done.stderr
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+    assert before * 1024 < peak <= reading_cost(huge.stat().st_size, 1_200_001) + (150 << 20)
+    assert "/r/s/c" in done.stdout
+
+
+def test_the_address_space_limit_bounds_it_too(huge):
+    """Under ulimit -v, the document is refused in one line naming that limit, not killed halfway."""
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (560 << 20, 560 << 20))
+
+    done = summary(huge, {"GRAPHSR_DOCUMENT_MEMORY": "8G"}, preexec=limit)
+    assert done.returncode == 2, done.stderr
+    assert "address-space limit" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_cost_is_declared():
+    assert reading_cost(1000, 10) == TEXT_FACTOR * 1000 + BYTES_PER_ELEMENT * 10
