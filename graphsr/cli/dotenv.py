@@ -1,7 +1,7 @@
 """Settings from a ``.env`` file in the working directory (the file ``.env.example`` shows).
 
 The command line reads ``./.env`` before it runs a command and takes from it
-the ``GRAPHSR_*`` variables (``GRAPHSR_STORE``, ``GRAPHSR_NEO4J_USER``,
+the ``GRAPHSR_*`` variables (``GRAPHSR_STORE``, the store's limits ``GRAPHSR_STORE_MEMORY`` .... ``GRAPHSR_NEO4J_USER``,
 ``GRAPHSR_NEO4J_PASSWORD``, ``GRAPHSR_NEO4J_DATABASE``).  Every other line is
 left to the tools that read the file too (``docker compose``,
 python-dotenv) and is not parsed at all, whatever its syntax: a bare ``FOO``
