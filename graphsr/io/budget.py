@@ -83,7 +83,7 @@ def document_budget() -> tuple[int, str]:
 def _measured_budget() -> tuple[int, str]:
     import resource
 
-    from ..store.limits import parse_size, physical_memory
+    from .._sizes import parse_size, physical_memory
 
     given = os.environ.get(ENV, "").strip()
     share = parse_size(given, f"${ENV}") if given else physical_memory() // 2

@@ -72,8 +72,10 @@ def _text_ids(frame, what: str):
         missing = col.isna().to_numpy()
         if missing.any():  # NaN, None, NaT, pd.NA: never an id (as text they would name a topic "nan")
             k = int(missing.argmax())
-            raise GraphsrInputError(f"{what}: the column {c} holds {col.iloc[k]!r} in row {k + 1}; expected an id "
-                                    "in every row")
+            v = col.iloc[k]
+            shown = repr(v) if isinstance(v, str) else str(v)
+            raise GraphsrInputError(f"{what}: the column {c} holds {shown} in row {k + 1}; expected an id in every "
+                                    "row")
         if col.dtype.kind == "f" or (col.dtype.kind == "O" and pd.api.types.infer_dtype(col, skipna=False)
                                      in ("floating", "mixed-integer-float", "mixed", "decimal")):
             changed[c] = [_id_text(v, what, c) for v in col.tolist()]

@@ -40,11 +40,10 @@ Each limit is read from the environment (``GRAPHSR_STORE_MEMORY``,
 
 from __future__ import annotations
 
-import math
 import os
-import re
 from dataclasses import dataclass
 
+from .._sizes import parse_size, physical_memory
 from ..errors import GraphsrInputError
 
 __all__ = ["ServerLimits", "parse_size", "parse_seconds", "physical_memory", "ENV"]
@@ -63,41 +62,6 @@ MIN_MEMORY = 1 << 30
 MIN_SHARE = 16 << 20
 #: The longest query time accepted (a day; FalkorDB reads milliseconds as a 32-bit number).
 MAX_QUERY_TIME = 86400.0
-
-_UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "m": 1 << 20, "mb": 1 << 20, "g": 1 << 30, "gb": 1 << 30,
-          "t": 1 << 40, "tb": 1 << 40}
-_SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(%|[kKmMgGtT]?[bB]?)\s*")
-
-
-def physical_memory() -> int:
-    """The machine's physical memory in bytes."""
-    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-
-
-def parse_size(text: str, what: str) -> int:
-    """A size in bytes from ``text``: ``8G``, ``512M``, ``1073741824`` or ``50%`` (of physical memory).
-
-    Examples
-    --------
-    >>> parse_size("2G", "memory"), parse_size("512 MB", "memory"), parse_size("1024", "memory")
-    (2147483648, 536870912, 1024)
-    >>> parse_size("lots", "memory")
-    Traceback (most recent call last):
-    graphsr.errors.GraphsrInputError: memory: expected a size such as 8G, 512M or 50% (of physical memory), got 'lots'
-    """
-    m = _SIZE.fullmatch(str(text))
-    if m is None:
-        raise GraphsrInputError(f"{what}: expected a size such as 8G, 512M or 50% (of physical memory), got {text!r}")
-    number, unit = float(m.group(1)), m.group(2).lower()
-    if unit == "%":
-        if not 0 < number <= 100:
-            raise GraphsrInputError(f"{what}: expected a percentage in (0, 100], got {text!r}")
-        return int(physical_memory() * number / 100)
-    size = number * _UNITS[unit]
-    if not math.isfinite(size) or size >= 1 << 62:
-        raise GraphsrInputError(f"{what}: {text!r} is larger than any machine's memory")
-    return int(size)
-
 
 def parse_seconds(text: str, what: str) -> float:
     """Seconds from ``text``, in (0, :data:`MAX_QUERY_TIME`]."""
