@@ -129,3 +129,14 @@ def test_no_namespace_elements_in_a_namespaced_document_are_named_and_counted_as
         assert tree.xpaths() == ["/html[1]", "/html[1]/body[1]", "/html[1]/body[1]/div[1]", "/html[1]/body[1]/div[2]",
                                  "/html[1]/body[1]/div[3]", "/html[1]/body[1]/svg:svg[1]",
                                  "/html[1]/body[1]/svg:svg[1]/svg:g[1]"]
+
+
+def test_a_document_nested_past_libxml2s_bound_says_what_is_true():
+    """libxml2 suggests XML_PARSE_HUGE for a document nested past 2,048 levels; graphsr sets it already, and
+    says so rather than pass the advice on."""
+    doc = b"<a>" * 3000 + b"</a>" * 3000
+    with pytest.raises(CollectionError) as info:
+        parse_document(doc, "deep")
+    message = str(info.value)
+    assert "nested deeper than 2048 levels" in message and "use XML_PARSE_HUGE" not in message
+    assert "\n" not in message
