@@ -187,7 +187,7 @@ def test_empty_collection_exit_2(capsys, tmp_path, tiny_case):
     _, qrels, run = tiny_case
     (tmp_path / "empty").mkdir()
     code, _, err = run_cli(capsys, "eval", str(qrels), str(run), "--collection", str(tmp_path / "empty"))
-    assert code == 2 and "no XML documents" in err
+    assert code == 2 and "no documents found" in err
 
 
 def test_output_formats(capsys, tiny_case):

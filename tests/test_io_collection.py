@@ -107,8 +107,8 @@ def test_empty_file_is_malformed(tmp_path):
 
 def test_empty_directory(tmp_path):
     (tmp_path / "none").mkdir()
-    write(tmp_path / "none" / "notes.txt", "not xml")
-    with pytest.raises(CollectionError, match="no XML documents"):
+    write(tmp_path / "none" / "notes.csv", "not a document")
+    with pytest.raises(CollectionError, match="no documents found.*Markdown, text or HTML"):
         list_collection(tmp_path / "none")
 
 
@@ -234,7 +234,7 @@ def _mixed_collection(root):
     (root / "sub").mkdir()
     (root / "sub" / "score.musicxml").write_text("<score-partwise><part><measure>m</measure></part>"
                                                 "</score-partwise>")
-    (root / "notes.txt").write_text("not a document")
+    (root / "notes.csv").write_text("not a document")
     with zipfile.ZipFile(root / "zipped.mxl", "w") as z:
         z.writestr("META-INF/container.xml", '<container><rootfiles><rootfile full-path="s/zipped.musicxml" '
                                              'media-type="application/vnd.recordare.musicxml+xml"/></rootfiles>'

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["BYTES_PER_ELEMENT", "TEXT_FACTOR", "document_budget", "reading_cost", "check_document"]
+__all__ = ["BYTES_PER_ELEMENT", "TEXT_FACTOR", "document_budget", "reading_cost", "check_document",
+           "check_text_document"]
 
 #: Memory a document's element costs while it is read (lxml's node and graphsr's arrays), bytes.
 BYTES_PER_ELEMENT = 420
@@ -150,3 +151,26 @@ def file_chunks(path: str, size: int = 1 << 26):
                     return
                 yield block
     return chunks
+
+
+#: Memory a line of a Markdown or text document costs while it is read (the parser's tokens), bytes.
+BYTES_PER_LINE = 1200
+
+
+def check_text_document(data: bytes, name: str) -> None:
+    """:func:`check_document` for a Markdown, text or HTML document in memory: its lines (Markdown, text) or
+    start tags (HTML) counted against the same bound."""
+    budget, why = document_budget()
+    size = len(data)
+    if TEXT_FACTOR * size + BYTES_PER_LINE * (size // 2 + 1) <= budget:
+        return
+    if data.lstrip()[:1] == b"<":
+        return check_document(size, lambda: (data,), name)
+    lines = data.count(b"\n") + 1
+    cost = TEXT_FACTOR * size + BYTES_PER_LINE * lines
+    if cost > budget:
+        from ..errors import CollectionError
+
+        raise CollectionError(f"{lines:,} lines in {_size(size)}: reading it takes about {_size(cost)} "
+                              f"({BYTES_PER_LINE} bytes a line and {TEXT_FACTOR} times the file), more than graphsr's "
+                              f"bound for one document: {_size(budget)}, {why}", name)

@@ -1,4 +1,6 @@
-"""Streaming reader of XML collections into :class:`~graphsr.core.DocumentTree`.
+"""Streaming reader of collections into :class:`~graphsr.core.DocumentTree`: XML, and beside it Markdown,
+plain text and HTML documents (``.md``, ``.markdown``, ``.txt``, ``.html``, ``.htm``: read by
+:mod:`graphsr.io.textdocs`, which defines their text).
 
 A collection is a directory of XML files (searched recursively for the names
 :data:`XML_SUFFIXES` lists: ``.xml``, ``.svg``, ``.xhtml``, ``.musicxml``, ...,
@@ -84,7 +86,11 @@ def _stem(name: str) -> str:
 
 
 def _is_xml(name: str) -> bool:
-    return name.lower().endswith(XML_SUFFIXES)
+    """Whether a file is a document of the collection: XML by its name, or Markdown, text or HTML
+    (:mod:`graphsr.io.textdocs`)."""
+    from .textdocs import text_format
+
+    return name.lower().endswith(XML_SUFFIXES) or text_format(name) is not None
 
 
 def _mxl_score(path) -> str:
@@ -175,8 +181,9 @@ def list_collection(path: str | os.PathLike) -> list[CollectionSource]:
     else:
         sources = [CollectionSource(_stem(str(p)), str(p), None, p.stat().st_size)]
     if not sources:
-        raise CollectionError(f"no XML documents found: expected at least one file named *.xml, *.mxl or "
-                              f"{', '.join('*' + x for x in XML_SUFFIXES[1:])}", p)
+        raise CollectionError(f"no documents found: expected at least one file named *.xml, *.mxl, "
+                              f"{', '.join('*' + x for x in XML_SUFFIXES[1:])}, or Markdown, text or HTML (*.md, "
+                              "*.markdown, *.txt, *.html, *.htm)", p)
     seen: dict[str, CollectionSource] = {}
     for s in sources:
         if s.docid in seen:
@@ -253,7 +260,16 @@ def parse_document(data: bytes, docid: str, source: str | None = None) -> Docume
 
 
 def read_document(source: CollectionSource, _tars: dict | None = None) -> DocumentTree:
-    """Read and parse one document of a collection."""
+    """Read and parse one document of a collection (XML, or Markdown, text or HTML by its name)."""
+    from .textdocs import parse_text_document, text_format
+
+    kind = text_format(source.member or source.path)
+    if kind is not None:
+        from .budget import check_text_document
+
+        data = _read_bytes(source, _tars)
+        check_text_document(data, source.name)
+        return parse_text_document(data, kind, source.docid, source.name)
     if source.member is not None:
         return parse_document(_read_bytes(source, _tars), source.docid, source.name)
     from .budget import check_document, file_chunks
