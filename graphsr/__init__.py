@@ -34,6 +34,7 @@ _LAZY = {
     "element_context": "evaluation",
     "ScoringContext": "measures",
     "read_fol_qrels": "io",
+    "read_spans": "io",
     "read_passage_run": "io",
     "FOLQrels": "core",
     "FOLRun": "core",

@@ -17,6 +17,7 @@ _LAZY = {
     "read_element_qrels": "qrels",
     "RouteLogError": "routes", "read_routes": "routes",
     "read_run": "runs", "write_run": "runs",
+    "read_spans": "spans", "document_texts": "spans", "read_document_text": "collection",
 }
 
 __getattr__, __dir__, __all__ = lazy_namespace(__name__, _LAZY)

@@ -620,3 +620,49 @@ def iter_documents(path: str | os.PathLike | Iterable[CollectionSource], *,
             tar.close()
         bar.close()
 
+
+
+def read_document_text(source: CollectionSource, _tars: dict | None = None) -> str:
+    """A document's text, into which its offsets count (docs/conventions.md): the decoded file for Markdown and
+    plain text; the text content for HTML (no script or style text) and XML (internal entities expanded; a
+    reference left unexpanded is one character, U+FFFD here, as the walkers count it)."""
+    from .textdocs import _decoded, text_format
+
+    kind = text_format(source.member or source.path)
+    data = _read_bytes(source, _tars)
+    if kind in ("markdown", "text"):
+        return _decoded(data, source.name)
+    if kind == "html":
+        import lxml.html
+
+        try:
+            root = lxml.html.document_fromstring(data)
+        except etree.ParserError:
+            return ""
+        for el in list(root.iter("script", "style")):
+            el.text = None
+            for child in list(el):
+                el.remove(child)
+    else:
+        try:
+            root = etree.fromstring(bytes(data), _parser())
+        except etree.XMLSyntaxError as exc:
+            raise CollectionError(f"malformed XML: {_xml_message(exc)}; expected a well-formed document",
+                                  source.name, exc.lineno or None) from None
+        from .entities import expand_internal_entities
+
+        expand_internal_entities(root, source.name)
+    return "".join(_text_parts(root))
+
+
+def _text_parts(el):
+    """The text of an element's subtree in document order, as the walkers count it."""
+    if el.text and isinstance(el.tag, str):
+        yield el.text
+    for child in el:
+        if isinstance(child.tag, str):
+            yield from _text_parts(child)
+        elif child.tag is etree.Entity:
+            yield "\ufffd"
+        if child.tail:
+            yield child.tail

@@ -1,0 +1,186 @@
+"""Span judgments: relevance given as character ranges of a collection's documents, read into the passage
+assessments (:class:`~graphsr.core.fol.FOLQrels`) every passage measure scores, as INEX's FOL qrels are.
+
+Two shapes, told apart by their columns:
+
+* **spans**: JSON lines, CSV or TSV with ``query_id, doc_id, start, end, relevance`` -- 0-based, ``end``
+  exclusive, counted in code points of the document's text (docs/conventions.md: the decoded file for
+  Markdown and text, the text content for XML and HTML); an optional ``content`` column is checked against the
+  text it names.
+* **Chroma's** ``questions_df.csv`` (its chunking evaluation, as it ships): ``question, references,
+  corpus_id``, ``references`` a JSON list of ``{"content", "start_index", "end_index"}``; a query's id is its row
+  number counted from 0 (the DataFrame index Chroma's evaluation iterates), unless ``id_column`` names a column.
+
+A span of relevance above 0 is relevant text; one of 0 (or less) makes its document judged without relevant
+text.  Relevant spans of one query and document are merged where they overlap or touch (INEX's passages are
+disjoint).  A document's best entry point is the start of its first relevant span (the assessors' entry point,
+which spans do not carry).  Every span is checked against the collection: a document it does not hold, a range
+outside the document's text, a ``content`` other than the text at that range -- one line naming file and line.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from pathlib import Path
+
+from ..errors import QrelsFormatError
+
+__all__ = ["read_spans", "document_texts"]
+
+_SPAN_COLUMNS = ("query_id", "doc_id", "start", "end", "relevance")
+_CHROMA_COLUMNS = ("question", "references", "corpus_id")
+
+
+def document_texts(collection) -> dict[str, str]:
+    """Each document's text (docs/conventions.md) by document id: what span offsets count in."""
+    from .collection import list_collection, read_document_text
+
+    return {s.docid: read_document_text(s) for s in list_collection(collection)}
+
+
+def _records(path: str) -> tuple[list[dict], list[int], str]:
+    """The file's records as dicts, each one's line, and its kind (``jsonl`` or ``table``)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise QrelsFormatError("no such file", path) from None
+    except UnicodeDecodeError as exc:
+        raise QrelsFormatError(f"expected UTF-8 text ({exc.reason} at byte {exc.start})", path) from None
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        records, lines = [], []
+        for number, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise QrelsFormatError(f"expected a JSON object on each line ({exc.msg})", path, number) from None
+            if not isinstance(record, dict):
+                raise QrelsFormatError(f"expected a JSON object, got {type(record).__name__}", path, number)
+            records.append(record)
+            lines.append(number)
+        return records, lines, "jsonl"
+    first = stripped.splitlines()[0] if stripped else ""
+    delimiter = "\t" if "\t" in first else ","
+    reader = csv.DictReader(io.StringIO(text), delimiter=delimiter)
+    records, lines = [], []
+    for record in reader:
+        records.append(record)
+        lines.append(reader.line_num)
+    return records, lines, "table"
+
+
+def _int(value, what: str, path, line: int) -> int:
+    if isinstance(value, bool) or value is None:
+        raise QrelsFormatError(f"expected an integer {what}, got {value!r}", path, line)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise QrelsFormatError(f"expected an integer {what}, got {value!r}", path, line) from None
+
+
+def _grade(value, path, line: int) -> float:
+    import math
+
+    try:
+        grade = float(value)
+    except (TypeError, ValueError):
+        raise QrelsFormatError(f"expected a number as the relevance, got {value!r}", path, line) from None
+    if not math.isfinite(grade):
+        raise QrelsFormatError(f"expected a finite relevance, got {value!r}", path, line)
+    return grade
+
+
+def _spans(records, lines, path, id_column):
+    """(query_id, doc_id, start, end, grade, content or None, line) of every span."""
+    if not records:
+        raise QrelsFormatError("no span judgments: the file is empty", path)
+    keys = set(records[0])
+    if set(_CHROMA_COLUMNS) <= keys:
+        for row, (r, line) in enumerate(zip(records, lines)):
+            qid = str(r[id_column]) if id_column else str(row)
+            try:
+                refs = json.loads(r["references"])
+            except (TypeError, json.JSONDecodeError) as exc:
+                raise QrelsFormatError(f"expected the references as a JSON list ({exc})", path, line) from None
+            if not isinstance(refs, list):
+                raise QrelsFormatError("expected the references as a JSON list", path, line)
+            for ref in refs:
+                if not isinstance(ref, dict) or not {"start_index", "end_index"} <= set(ref):
+                    raise QrelsFormatError(f"expected each reference with start_index and end_index, got {ref!r}",
+                                           path, line)
+                yield (qid, str(r["corpus_id"]), _int(ref["start_index"], "start_index", path, line),
+                       _int(ref["end_index"], "end_index", path, line), 1.0, ref.get("content"), line)
+        return
+    missing = [c for c in _SPAN_COLUMNS if c not in keys]
+    if missing:
+        raise QrelsFormatError(f"expected the columns {', '.join(_SPAN_COLUMNS)} (or Chroma's "
+                               f"{', '.join(_CHROMA_COLUMNS)}); missing {', '.join(missing)}", path, lines[0])
+    for r, line in zip(records, lines):
+        missing = [c for c in _SPAN_COLUMNS if c not in r]
+        if missing:
+            raise QrelsFormatError(f"expected {', '.join(_SPAN_COLUMNS)}; missing {', '.join(missing)}", path, line)
+        qid, doc = r["query_id"], r["doc_id"]
+        if qid in (None, "") or doc in (None, ""):
+            raise QrelsFormatError("expected a query_id and a doc_id", path, line)
+        yield (str(qid), str(doc), _int(r["start"], "start", path, line), _int(r["end"], "end", path, line),
+               _grade(r["relevance"], path, line), r.get("content") or None, line)
+
+
+def read_spans(path: str | os.PathLike, collection, id_column: str | None = None, vocab=None):
+    """Span judgments (see the module docstring) as passage assessments over ``collection`` (a path, or a
+    ``{doc_id: text}`` mapping of the documents' texts).
+
+    Raises
+    ------
+    QrelsFormatError
+        In one line naming the file and line: a malformed record, a document the collection does not hold, a
+        range that is empty, reversed or outside the document's text, a ``content`` other than the text there.
+    """
+    from ..core.fol import FOLQrels
+
+    path = str(path)
+    texts = collection if isinstance(collection, dict) else document_texts(collection)
+    records, lines, _ = _records(path)
+    rows: dict[tuple[str, str], dict] = {}
+    for qid, doc, start, end, grade, content, line in _spans(records, lines, path, id_column):
+        text = texts.get(doc)
+        if text is None:
+            raise QrelsFormatError(f"document {doc!r} is not in the collection", path, line)
+        if not 0 <= start < end <= len(text):
+            raise QrelsFormatError(f"span [{start}, {end}) of document {doc!r}: expected 0 <= start < end <= "
+                                   f"{len(text)} (the document's text)", path, line)
+        if content is not None and text[start:end] != content:
+            got = text[start:end]
+            raise QrelsFormatError(f"span [{start}, {end}) of document {doc!r} holds {got[:40]!r}"
+                                   f"{'...' if len(got) > 40 else ''}, not the content given "
+                                   f"({str(content)[:40]!r}{'...' if len(str(content)) > 40 else ''})", path, line)
+        row = rows.setdefault((qid, doc), {"line": line, "spans": [], "len": len(text)})
+        if grade > 0:
+            row["spans"].append((start, end))
+    topic, docid, doc_len, rel_chars, bep, line_of = [], [], [], [], [], []
+    p_row, p_start, p_end = [], [], []
+    for k, ((qid, doc), row) in enumerate(rows.items()):
+        merged: list[list[int]] = []
+        for s, e in sorted(row["spans"]):
+            if merged and s <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], e)
+            else:
+                merged.append([s, e])
+        topic.append(qid)
+        docid.append(doc)
+        doc_len.append(row["len"])
+        rel_chars.append(sum(e - s for s, e in merged))
+        bep.append(merged[0][0] if merged else -1)
+        line_of.append(row["line"])
+        for s, e in merged:
+            p_row.append(k)
+            p_start.append(s)
+            p_end.append(e)
+    return FOLQrels.from_columns(topic, docid, doc_len, rel_chars, bep, p_row, p_start, p_end, line_of, path, vocab)
