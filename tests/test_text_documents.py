@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from graphsr.cli.main import main
 from graphsr.io import iter_documents
-from graphsr.io.textdocs import html_tree, markdown_tree, text_tree
+from graphsr.io.collection import html_tree
+from graphsr.io.textdocs import markdown_tree, text_tree
 
 WORDS = st.text(st.sampled_from("abcdefghij XYZ,.;éü"), min_size=1, max_size=20).map(str.strip).filter(
     lambda w: w and w[0].isalpha())

@@ -37,7 +37,7 @@ from ..core.document import DocumentTree
 from .progress import progress_bar
 
 __all__ = ["CollectionSource", "list_collection", "iter_documents", "read_document", "parse_document",
-           "tree_from_element", "py_tree_from_element", "accelerated"]
+           "tree_from_element", "py_tree_from_element", "accelerated", "html_tree", "read_document_text"]
 
 _TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz")
 _ZIP_SUFFIXES = (".zip",)
@@ -269,6 +269,8 @@ def read_document(source: CollectionSource, _tars: dict | None = None) -> Docume
 
         data = _read_bytes(source, _tars)
         check_text_document(data, source.name)
+        if kind == "html":
+            return html_tree(data, source.docid, source.name)
         return parse_text_document(data, kind, source.docid, source.name)
     if source.member is not None:
         return parse_document(_read_bytes(source, _tars), source.docid, source.name)
@@ -638,11 +640,8 @@ def read_document_text(source: CollectionSource, _tars: dict | None = None) -> s
         try:
             root = lxml.html.document_fromstring(data)
         except etree.ParserError:
-            return ""
-        for el in list(root.iter("script", "style")):
-            el.text = None
-            for child in list(el):
-                el.remove(child)
+            return ""  # (a page of nothing, as html_tree reads it)
+        _drop_script_text(root)
     else:
         try:
             root = etree.fromstring(bytes(data), _parser())
@@ -666,3 +665,31 @@ def _text_parts(el):
             yield "\ufffd"
         if child.tail:
             yield child.tail
+
+
+_NOT_TEXT = ("script", "style")
+
+
+def html_tree(data: bytes, docid: str, source: str | None = None) -> DocumentTree:
+    """A web page's tree through lxml.html (real-world HTML read as browsers read it), offsets into its text
+    content; ``script`` and ``style`` hold no text."""
+    import lxml.html
+
+    try:
+        root = lxml.html.document_fromstring(data)
+    except etree.ParserError as exc:
+        if "empty" not in str(exc).lower():
+            raise CollectionError(f"cannot read HTML: {' '.join(str(exc).split())}", source or docid) from None
+        root = lxml.html.document_fromstring(b"<html></html>")  # a page of nothing (or comments): as browsers show it
+    except ValueError as exc:
+        raise CollectionError(f"cannot read HTML: {' '.join(str(exc).split())}", source or docid) from None
+    _drop_script_text(root)
+    return tree_from_element(root, docid, source)
+
+
+def _drop_script_text(root) -> None:
+    """A page's ``script`` and ``style`` emptied: their code is not its text (the elements stay)."""
+    for el in list(root.iter(*_NOT_TEXT)):
+        el.text = None
+        for child in list(el):
+            el.remove(child)

@@ -18,7 +18,8 @@ document per file (``docid`` = file-name stem), each a tree of elements carrying
 ``html`` (``.html``, ``.htm``)
     Its text content, as for XML (the INEX convention: text characters only, tags excluded), read through
     lxml.html, which reads real-world HTML (unclosed tags, missing ``<html>``); the text of ``script`` and
-    ``style`` is not text (their elements stay).
+    ``style`` is not text (their elements stay).  (Read by :func:`graphsr.io.collection.html_tree`, with
+    the XML reader's walker.)
 
 Summaries, the store, navigation models, coverage and the view work on these trees as on XML trees.
 """
@@ -32,7 +33,7 @@ import numpy as np
 from ..core.document import DocumentTree
 from ..errors import CollectionError
 
-__all__ = ["TEXT_FORMATS", "text_format", "parse_text_document", "markdown_tree", "text_tree", "html_tree"]
+__all__ = ["TEXT_FORMATS", "text_format", "parse_text_document", "markdown_tree", "text_tree"]
 
 #: The file-name endings read as each text format.
 TEXT_FORMATS = {".md": "markdown", ".markdown": "markdown", ".txt": "text", ".html": "html", ".htm": "html"}
@@ -62,10 +63,9 @@ def _decoded(data: bytes, source: str) -> str:
 
 
 def parse_text_document(data: bytes, kind: str, docid: str, source: str | None = None) -> DocumentTree:
-    """A Markdown, text or HTML document's tree (see the module docstring) from its bytes."""
+    """A Markdown or text document's tree (see the module docstring) from its bytes (HTML, read with lxml as
+    XML is: :func:`graphsr.io.collection.html_tree`)."""
     name = source or docid
-    if kind == "html":
-        return html_tree(data, docid, name)
     text = _decoded(data, name)
     return markdown_tree(text, docid, name) if kind == "markdown" else text_tree(text, docid, name)
 
@@ -175,29 +175,3 @@ def text_tree(text: str, docid: str, source: str | None = None) -> DocumentTree:
     if first is not None:
         b.add("p", root, int(lines[first]), len(text))
     return b.tree()
-
-
-_SKIPPED = ("script", "style")
-
-
-def html_tree(data: bytes, docid: str, source: str | None = None) -> DocumentTree:
-    """A web page's tree through lxml.html (real-world HTML read as browsers read it), offsets into its text
-    content; ``script`` and ``style`` hold no text."""
-    import lxml.html
-    from lxml import etree
-
-    from .collection import tree_from_element
-
-    try:
-        root = lxml.html.document_fromstring(data)
-    except etree.ParserError as exc:
-        if "empty" not in str(exc).lower():
-            raise CollectionError(f"cannot read HTML: {' '.join(str(exc).split())}", source or docid) from None
-        root = lxml.html.document_fromstring(b"<html></html>")  # a page of nothing (or comments): as browsers show it
-    except ValueError as exc:
-        raise CollectionError(f"cannot read HTML: {' '.join(str(exc).split())}", source or docid) from None
-    for el in list(root.iter(*_SKIPPED)):
-        el.text = None
-        for child in list(el):
-            el.remove(child)
-    return tree_from_element(root, docid, source)
