@@ -35,6 +35,8 @@ _LAZY = {
     "ScoringContext": "measures",
     "read_fol_qrels": "io",
     "read_spans": "io",
+    "read_chunk_run": "io",
+    "read_chunk_map": "io",
     "read_passage_run": "io",
     "FOLQrels": "core",
     "FOLRun": "core",

@@ -1,0 +1,202 @@
+"""Chunk runs: the results of chunk retrieval as passages of a collection's documents, read into the passage
+runs (:class:`~graphsr.core.fol.FOLRun`) every passage measure scores.
+
+A chunk run is either
+
+* **spans**: JSON lines with ``query_id, doc_id, start, end`` and ``score`` or ``rank`` (0-based, ``end``
+  exclusive, code points of the document's text, as span judgments count them); or
+* **chunk ids**: a TREC run (``qid Q0 chunk_id rank score run_id``) whose ids a **chunk map** resolves:
+  JSON lines, CSV, TSV or Parquet with ``chunk_id, doc_id, start, end``, or MS MARCO v2.1's segment files as
+  they ship (``docid`` such as ``msmarco_v2.1_doc_00_0#3_1234``, ``start_char``, ``end_char``: the segment's
+  document is the id before ``#``).
+
+Each query's results are ranked as trec_eval ranks a run: by score, descending, ties by file order (spans)
+or by rank when only ranks are given.  A chunk the map does not hold is one error naming the file and line
+(``unknown="warn"`` drops it and counts, as graphsr's other readers do).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from ..errors import RunFormatError
+
+__all__ = ["read_chunk_map", "read_chunk_run"]
+
+
+def _json_lines(path: str, error) -> list[tuple[int, dict]]:
+    out = []
+    with open(path, encoding="utf-8-sig") as fh:
+        for number, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise error(f"expected a JSON object on each line ({exc.msg})", path, number) from None
+            if not isinstance(record, dict):
+                raise error(f"expected a JSON object, got {type(record).__name__}", path, number)
+            out.append((number, record))
+    return out
+
+
+def _table(path: str, error) -> list[tuple[int, dict]]:
+    """The records of a JSONL, CSV, TSV or Parquet file, each with its line (row number for Parquet)."""
+    if not Path(path).exists():
+        raise error("no such file", path)
+    if str(path).lower().endswith(".parquet"):
+        import pandas as pd
+
+        frame = pd.read_parquet(path)
+        return [(k + 1, row) for k, row in enumerate(frame.to_dict(orient="records"))]
+    with open(path, encoding="utf-8-sig") as fh:
+        head = fh.read(4096)
+    if head.lstrip().startswith("{"):
+        return _json_lines(path, error)
+    import csv
+
+    with open(path, encoding="utf-8-sig", newline="") as fh:
+        first = fh.readline()
+        fh.seek(0)
+        reader = csv.DictReader(fh, delimiter="\t" if "\t" in first else ",")
+        return [(reader.line_num, row) for row in reader]
+
+
+def _int(value, what: str, path, line: int, error) -> int:
+    if isinstance(value, bool) or value is None:
+        raise error(f"expected an integer {what}, got {value!r}", path, line)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise error(f"expected an integer {what}, got {value!r}", path, line) from None
+
+
+def read_chunk_map(path: str | os.PathLike) -> dict[str, tuple[str, int, int]]:
+    """A chunk map: each chunk id's ``(doc_id, start, end)`` (see the module docstring).
+
+    Raises
+    ------
+    RunFormatError
+        In one line naming the file and line: missing columns, a range that is empty or reversed, a chunk id
+        given twice.
+    """
+    path = str(path)
+    out: dict[str, tuple[str, int, int]] = {}
+    for line, r in _table(path, RunFormatError):
+        if "chunk_id" in r:
+            missing = [c for c in ("doc_id", "start", "end") if c not in r]
+            if missing:
+                raise RunFormatError(f"expected chunk_id, doc_id, start, end; missing {', '.join(missing)}", path,
+                                     line)
+            chunk, doc, start, end = str(r["chunk_id"]), str(r["doc_id"]), r["start"], r["end"]
+        elif {"docid", "start_char", "end_char"} <= set(r):  # MS MARCO v2.1 segments
+            chunk = str(r["docid"])
+            doc, start, end = chunk.split("#", 1)[0], r["start_char"], r["end_char"]
+        else:
+            raise RunFormatError("expected the columns chunk_id, doc_id, start, end (or MS MARCO v2.1's docid, "
+                                 "start_char, end_char)", path, line)
+        start, end = _int(start, "start", path, line, RunFormatError), _int(end, "end", path, line, RunFormatError)
+        if not 0 <= start < end:
+            raise RunFormatError(f"chunk {chunk!r}: expected 0 <= start < end, got [{start}, {end})", path, line)
+        if chunk in out:
+            raise RunFormatError(f"chunk {chunk!r} is mapped twice", path, line)
+        out[chunk] = (doc, start, end)
+    if not out:
+        raise RunFormatError("the chunk map is empty", path)
+    return out
+
+
+def read_chunk_run(path: str | os.PathLike, chunks: str | os.PathLike | dict | None = None, name: str | None = None,
+                   vocab=None, unknown: str = "error"):
+    """A chunk run as a passage run (see the module docstring): spans in JSON lines, or a TREC run of chunk ids
+    with ``chunks`` (a chunk map's path, or the map :func:`read_chunk_map` gives).
+
+    Raises
+    ------
+    RunFormatError
+        In one line naming the file and line: a malformed record, a chunk the map does not hold (unless
+        ``unknown="warn"``), a TREC run without a chunk map.
+    """
+    from ..core.fol import FOLRun
+
+    path = str(path)
+    if unknown not in ("error", "warn"):
+        raise RunFormatError(f"unknown must be error or warn, got {unknown!r}", path)
+    rows = []  # (query, doc, start, end, score, rank, line, run_id)
+    dropped = 0
+    with open(path, encoding="utf-8-sig") as fh:
+        head = fh.read(4096)
+    if head.lstrip().startswith("{"):
+        for line, r in _json_lines(path, RunFormatError):
+            missing = [c for c in ("query_id", "doc_id", "start", "end") if c not in r]
+            if missing or ("score" not in r and "rank" not in r):
+                raise RunFormatError("expected query_id, doc_id, start, end and score or rank; missing "
+                                     + ", ".join(missing + ([] if "score" in r or "rank" in r else ["score"])),
+                                     path, line)
+            start = _int(r["start"], "start", path, line, RunFormatError)
+            end = _int(r["end"], "end", path, line, RunFormatError)
+            if not 0 <= start < end:
+                raise RunFormatError(f"expected 0 <= start < end, got [{start}, {end})", path, line)
+            score = _score(r.get("score"), path, line)
+            rank = _int(r["rank"], "rank", path, line, RunFormatError) if "rank" in r else None
+            rows.append((str(r["query_id"]), str(r["doc_id"]), start, end, score, rank, line, r.get("run_id")))
+    else:
+        if chunks is None:
+            raise RunFormatError("a run of chunk ids needs a chunk map (--chunks MAP) to say where each chunk is",
+                                 path)
+        table = chunks if isinstance(chunks, dict) else read_chunk_map(chunks)
+        with open(path, encoding="utf-8-sig") as fh:
+            for line, text in enumerate(fh, 1):
+                f = text.split()
+                if not f:
+                    continue
+                if len(f) != 6:
+                    raise RunFormatError(f"expected 6 fields 'qid Q0 chunk_id rank score run_id', got {len(f)}", path,
+                                         line)
+                where = table.get(f[2])
+                if where is None:
+                    if unknown == "warn":
+                        dropped += 1
+                        continue
+                    raise RunFormatError(f"chunk {f[2]!r} is not in the chunk map", path, line)
+                rows.append((f[0], where[0], where[1], where[2], _score(f[4], path, line),
+                             _int(f[3], "rank", path, line, RunFormatError), line, f[5]))
+    order: dict[str, list] = {}
+    for row in rows:
+        order.setdefault(row[0], []).append(row)
+    ranked = []
+    for query_rows in order.values():
+        if all(r[4] is not None for r in query_rows):
+            query_rows = sorted(query_rows, key=lambda r: -r[4])  # (stable: ties by file order)
+        else:
+            query_rows = sorted(query_rows, key=lambda r: r[5])
+        ranked.extend(query_rows)
+    if dropped:
+        import sys
+
+        print(f"graphsr: warning: {path}: {dropped} result(s) name a chunk the map does not hold; left out",
+              file=sys.stderr)
+    runs = [r[7] for r in ranked]
+    return FOLRun.from_columns(name or path, [r[0] for r in ranked], [r[1] for r in ranked],
+                               list(range(1, len(ranked) + 1)),
+                               [r[4] if r[4] is not None else -float(r[5]) for r in ranked],
+                               [r[2] for r in ranked], [r[3] - r[2] for r in ranked], [r[6] for r in ranked],
+                               None if all(x is None for x in runs) else [str(x) for x in runs], path, vocab)
+
+
+def _score(value, path, line: int) -> float | None:
+    import math
+
+    if value is None:
+        return None
+    try:
+        score = float(value)
+    except (TypeError, ValueError):
+        raise RunFormatError(f"expected a number as the score, got {value!r}", path, line) from None
+    if math.isnan(score):
+        raise RunFormatError("expected a number as the score, got NaN (a run is ranked by its scores)", path, line)
+    return score

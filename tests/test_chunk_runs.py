@@ -1,0 +1,99 @@
+"""Chunk runs (graphsr/io/chunks.py): a run of chunk ids with its chunk map, the same results as span JSON
+lines, and as an INEX FOL run score the same under every passage measure, for chunkings with and without
+overlap; MS MARCO v2.1 segment files read as chunk maps; a chunk the map lacks is one line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import graphsr
+from graphsr.errors import RunFormatError
+from graphsr.io.chunks import read_chunk_map, read_chunk_run
+from graphsr.io.fol import read_fol_run
+from graphsr.io.spans import read_spans
+
+TEXTS = {"a": "alpha beta gamma delta epsilon zeta eta theta iota kappa " * 3,
+         "b": "one two three four five six seven eight nine ten " * 4}
+
+
+def _chunks(size: int, stride: int) -> dict[str, tuple[str, int, int]]:
+    out = {}
+    for doc, text in TEXTS.items():
+        for k, start in enumerate(range(0, len(text), stride)):
+            out[f"{doc}#{k}"] = (doc, start, min(len(text), start + size))
+    return out
+
+
+ALL = ["MAiP(task=thorough)", "iP[0.01](task=thorough)", "iP[0.1](task=thorough)", "char_prec", "MAgP(task=ric)",
+       "gP(task=ric)@5"]
+THOROUGH = ALL[:3]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(size=st.integers(8, 60), overlap=st.booleans(),
+       picks=st.lists(st.tuples(st.sampled_from(["1", "2"]), st.integers(0, 10 ** 6), st.floats(0, 10)),
+                      min_size=1, max_size=12),
+       judged=st.lists(st.tuples(st.sampled_from(["1", "2"]), st.sampled_from(["a", "b"]), st.integers(0, 10 ** 6),
+                                 st.integers(1, 40)), min_size=1, max_size=6))
+def test_chunk_ids_spans_and_fol_score_the_same(tmp_path, size, overlap, picks, judged):
+    chunks = _chunks(size, max(1, size // 2) if overlap else size)
+    ids = list(chunks)
+    # judgments as spans
+    spans = []
+    for q, d, at, n in judged:
+        start = at % (len(TEXTS[d]) - 1)
+        spans.append({"query_id": q, "doc_id": d, "start": start, "end": min(len(TEXTS[d]), start + n),
+                      "relevance": 1})
+    (tmp_path / "q.jsonl").write_text("".join(json.dumps(s) + "\n" for s in spans))
+    qrels = read_spans(tmp_path / "q.jsonl", TEXTS)
+    # one run in three forms: each query's chunks once, grouped by query, distinct scores
+    chosen: dict = {}
+    for q, k, score in picks:
+        chosen.setdefault(q, {}).setdefault(ids[k % len(ids)], score)
+    # (an article's chunks together, as Relevant in Context asks: ordered by document within a query)
+    rows = [(q, c, 100 - j) for q in sorted(chosen)
+            for j, c in enumerate(sorted(chosen[q], key=lambda c: (chunks[c][0], chunks[c][1])))]
+    with open(tmp_path / "map.tsv", "w") as fh:
+        fh.write("chunk_id\tdoc_id\tstart\tend\n" + "".join(f"{c}\t{d}\t{s}\t{e}\n" for c, (d, s, e) in chunks.items()))
+    (tmp_path / "r.trec").write_text("".join(f"{q} Q0 {c} {j + 1} {s} sys\n" for j, (q, c, s) in enumerate(rows)))
+    (tmp_path / "r.jsonl").write_text("".join(json.dumps({"query_id": q, "doc_id": chunks[c][0], "start": chunks[c][1],
+                                                          "end": chunks[c][2], "score": s}) + "\n" for q, c, s in rows))
+    (tmp_path / "r.fol").write_text("".join(f"{q} Q0 {chunks[c][0]} {j + 1} {s} sys {chunks[c][1]} "
+                                            f"{chunks[c][2] - chunks[c][1]}\n" for j, (q, c, s) in enumerate(rows)))
+    runs = [read_chunk_run(tmp_path / "r.trec", tmp_path / "map.tsv", "r", vocab=qrels.vocab),
+            read_chunk_run(tmp_path / "r.jsonl", name="r", vocab=qrels.vocab),
+            read_fol_run(tmp_path / "r.fol", "r", vocab=qrels.vocab)]
+    measures = THOROUGH if overlap else ALL
+    outcomes = []
+    for run in runs:
+        try:
+            outcomes.append(graphsr.calc_aggregate(measures, qrels, run))
+        except graphsr.errors.GraphsrInputError as exc:  # (a rule of a task: the same for all three)
+            outcomes.append(type(exc).__name__)
+    assert outcomes[0] == outcomes[1] == outcomes[2]
+    assert not isinstance(outcomes[0], str)  # (the runs keep INEX's rules: every measure scores them)
+
+
+def test_ms_marco_segments_are_a_chunk_map(tmp_path):
+    seg = tmp_path / "msmarco_v2.1_doc_segmented_00.json"
+    seg.write_text(json.dumps({"docid": "msmarco_v2.1_doc_00_0#0_0", "url": "u", "title": "t", "headings": "h",
+                               "segment": "text", "start_char": 0, "end_char": 120}) + "\n" +
+                   json.dumps({"docid": "msmarco_v2.1_doc_00_0#1_55", "url": "u", "title": "t", "headings": "h",
+                               "segment": "text", "start_char": 60, "end_char": 200}) + "\n")
+    assert read_chunk_map(seg) == {"msmarco_v2.1_doc_00_0#0_0": ("msmarco_v2.1_doc_00_0", 0, 120),
+                                   "msmarco_v2.1_doc_00_0#1_55": ("msmarco_v2.1_doc_00_0", 60, 200)}
+
+
+def test_a_chunk_the_map_lacks_is_one_line_or_counted(tmp_path, capsys):
+    (tmp_path / "map.jsonl").write_text(json.dumps({"chunk_id": "c1", "doc_id": "a", "start": 0, "end": 5}) + "\n")
+    (tmp_path / "r.trec").write_text("1 Q0 c1 1 2.0 s\n1 Q0 c9 2 1.0 s\n")
+    with pytest.raises(RunFormatError, match=r"r.trec:2: chunk 'c9' is not in the chunk map"):
+        read_chunk_run(tmp_path / "r.trec", tmp_path / "map.jsonl")
+    run = read_chunk_run(tmp_path / "r.trec", tmp_path / "map.jsonl", unknown="warn")
+    assert len(run) == 1 and "1 result(s) name a chunk the map does not hold" in capsys.readouterr().err
+    with pytest.raises(RunFormatError, match="needs a chunk map"):
+        read_chunk_run(tmp_path / "r.trec")
