@@ -37,6 +37,7 @@ _LAZY = {
     "read_spans": "io",
     "read_chunk_run": "io",
     "read_chunk_map": "io",
+    "read_chunk_qrels": "io",
     "read_passage_run": "io",
     "FOLQrels": "core",
     "FOLRun": "core",

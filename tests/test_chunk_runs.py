@@ -97,3 +97,48 @@ def test_a_chunk_the_map_lacks_is_one_line_or_counted(tmp_path, capsys):
     assert len(run) == 1 and "1 result(s) name a chunk the map does not hold" in capsys.readouterr().err
     with pytest.raises(RunFormatError, match="needs a chunk map"):
         read_chunk_run(tmp_path / "r.trec")
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(size=st.integers(8, 60), grades=st.lists(st.tuples(st.sampled_from(["1", "2"]), st.integers(0, 10 ** 6),
+                                                          st.sampled_from([0, 1, 2])), min_size=1, max_size=10))
+def test_chunk_judgments_projected_are_the_spans_they_cover(tmp_path, size, grades):
+    """Judged chunks of one chunking (no overlap) projected onto characters are the span judgments of the same
+    ranges: the same assessments, and a run of that chunking scores the same by either."""
+    from graphsr.io.spans import read_chunk_qrels
+
+    chunks = _chunks(size, size)
+    ids = list(chunks)
+    judged: dict = {}
+    for q, k, g in grades:
+        judged.setdefault((q, ids[k % len(ids)]), g)
+    (tmp_path / "c.qrels").write_text("".join(f"{q} 0 {c} {g}\n" for (q, c), g in judged.items()))
+    (tmp_path / "s.jsonl").write_text("".join(json.dumps({"query_id": q, "doc_id": chunks[c][0], "start": chunks[c][1],
+                                                          "end": chunks[c][2], "relevance": g}) + "\n"
+                                              for (q, c), g in judged.items()))
+    projected = read_chunk_qrels(tmp_path / "c.qrels", chunks, TEXTS)
+    direct = read_spans(tmp_path / "s.jsonl", TEXTS)
+    for a in ("doc_len", "rel_chars", "bep", "pass_row", "pass_start", "pass_end"):
+        assert getattr(projected, a).tolist() == getattr(direct, a).tolist(), a
+    (tmp_path / "r.trec").write_text("".join(f"{q} Q0 {c} {j + 1} {50 - j} s\n"
+                                             for j, ((q, c), _) in enumerate(sorted(judged.items()))))
+    scores = [graphsr.calc_aggregate(THOROUGH, qrels, read_chunk_run(tmp_path / "r.trec", chunks, "r",
+                                                                     vocab=qrels.vocab))
+              for qrels in (projected, direct)]
+    assert scores[0] == scores[1]
+
+
+def test_overlapping_judged_chunks_take_the_highest_grade(tmp_path):
+    """Stride chunks: where a relevant chunk and a non-relevant one overlap, the characters are relevant (the
+    highest grade covering them); what no judged chunk covers was never judged."""
+    from graphsr.io.spans import read_chunk_qrels
+
+    chunks = {"a#0": ("a", 0, 10), "a#1": ("a", 5, 15), "a#2": ("a", 10, 20), "a#3": ("a", 30, 40)}
+    (tmp_path / "c.qrels").write_text("1 0 a#0 1\n1 0 a#1 0\n1 0 a#3 2\n")
+    q = read_chunk_qrels(tmp_path / "c.qrels", chunks, TEXTS)
+    assert list(zip(q.pass_start.tolist(), q.pass_end.tolist())) == [(0, 10), (30, 40)]
+    assert q.rel_chars.tolist() == [20] and q.bep.tolist() == [0]
+    assert q.judged_spans == {("1", "a"): [(0, 15), (30, 40)]}  # [15, 30) and past 40: never judged
+    (tmp_path / "bad.qrels").write_text("1 0 a#0 1\n1 0 zz 1\n")
+    with pytest.raises(graphsr.errors.QrelsFormatError, match=r"bad.qrels:2: chunk 'zz' is not in the chunk map"):
+        read_chunk_qrels(tmp_path / "bad.qrels", chunks, TEXTS)

@@ -18,7 +18,7 @@ _LAZY = {
     "RouteLogError": "routes", "read_routes": "routes",
     "read_run": "runs", "write_run": "runs",
     "read_spans": "spans", "document_texts": "spans", "read_document_text": "collection",
-    "read_chunk_run": "chunks", "read_chunk_map": "chunks",
+    "read_chunk_run": "chunks", "read_chunk_map": "chunks", "read_chunk_qrels": "spans",
 }
 
 __getattr__, __dir__, __all__ = lazy_namespace(__name__, _LAZY)

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from ..errors import QrelsFormatError
 
-__all__ = ["read_spans", "document_texts"]
+__all__ = ["read_spans", "read_chunk_qrels", "document_texts"]
 
 _SPAN_COLUMNS = ("query_id", "doc_id", "start", "end", "relevance")
 _CHROMA_COLUMNS = ("question", "references", "corpus_id")
@@ -143,13 +143,30 @@ def read_spans(path: str | os.PathLike, collection, id_column: str | None = None
         In one line naming the file and line: a malformed record, a document the collection does not hold, a
         range that is empty, reversed or outside the document's text, a ``content`` other than the text there.
     """
-    from ..core.fol import FOLQrels
-
     path = str(path)
     texts = collection if isinstance(collection, dict) else document_texts(collection)
     records, lines, _ = _records(path)
+    return _assessments(_spans(records, lines, path, id_column), texts, path, vocab)
+
+
+def _merged(spans) -> list[list[int]]:
+    merged: list[list[int]] = []
+    for s, e in sorted(spans):
+        if merged and s <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], e)
+        else:
+            merged.append([s, e])
+    return merged
+
+
+def _assessments(spans, texts, path: str, vocab=None):
+    """Passage assessments from ``(query_id, doc_id, start, end, grade, content, line)`` spans, each checked
+    against the documents' ``texts``.  The result also carries ``judged_spans``: per (query, document), the
+    characters some span judged at all (relevant or not): what a run reads outside them was never judged."""
+    from ..core.fol import FOLQrels
+
     rows: dict[tuple[str, str], dict] = {}
-    for qid, doc, start, end, grade, content, line in _spans(records, lines, path, id_column):
+    for qid, doc, start, end, grade, content, line in spans:
         text = texts.get(doc)
         if text is None:
             raise QrelsFormatError(f"document {doc!r} is not in the collection", path, line)
@@ -161,18 +178,16 @@ def read_spans(path: str | os.PathLike, collection, id_column: str | None = None
             raise QrelsFormatError(f"span [{start}, {end}) of document {doc!r} holds {got[:40]!r}"
                                    f"{'...' if len(got) > 40 else ''}, not the content given "
                                    f"({str(content)[:40]!r}{'...' if len(str(content)) > 40 else ''})", path, line)
-        row = rows.setdefault((qid, doc), {"line": line, "spans": [], "len": len(text)})
+        row = rows.setdefault((qid, doc), {"line": line, "spans": [], "judged": [], "len": len(text)})
+        row["judged"].append((start, end))
         if grade > 0:
             row["spans"].append((start, end))
     topic, docid, doc_len, rel_chars, bep, line_of = [], [], [], [], [], []
     p_row, p_start, p_end = [], [], []
+    judged = {}
     for k, ((qid, doc), row) in enumerate(rows.items()):
-        merged: list[list[int]] = []
-        for s, e in sorted(row["spans"]):
-            if merged and s <= merged[-1][1]:
-                merged[-1][1] = max(merged[-1][1], e)
-            else:
-                merged.append([s, e])
+        merged = _merged(row["spans"])
+        judged[qid, doc] = [tuple(x) for x in _merged(row["judged"])]
         topic.append(qid)
         docid.append(doc)
         doc_len.append(row["len"])
@@ -183,4 +198,41 @@ def read_spans(path: str | os.PathLike, collection, id_column: str | None = None
             p_row.append(k)
             p_start.append(s)
             p_end.append(e)
-    return FOLQrels.from_columns(topic, docid, doc_len, rel_chars, bep, p_row, p_start, p_end, line_of, path, vocab)
+    qrels = FOLQrels.from_columns(topic, docid, doc_len, rel_chars, bep, p_row, p_start, p_end, line_of, path, vocab)
+    qrels.judged_spans = judged
+    return qrels
+
+
+def read_chunk_qrels(path: str | os.PathLike, chunks, collection, vocab=None):
+    """Judgments of chunks (TREC qrels ``qid iter chunk_id grade``, as TREC RAG judges segments) projected onto
+    characters through their chunk map (``chunks``: a path, or :func:`graphsr.io.chunks.read_chunk_map`'s
+    map), so that a run of another chunking is scored against them: a character is relevant where a judged
+    chunk of grade above 0 covers it (the highest grade covering it is above 0); judged non-relevant where only
+    chunks of grade 0 or less do; never judged elsewhere (``judged_spans`` says which characters were judged).
+
+    Raises
+    ------
+    QrelsFormatError
+        In one line naming the file and line: not 4 fields, a grade that is not a number, a chunk the map does
+        not hold, a chunk outside its document's text.
+    """
+    from .chunks import read_chunk_map
+
+    path = str(path)
+    table = chunks if isinstance(chunks, dict) else read_chunk_map(chunks)
+    texts = collection if isinstance(collection, dict) else document_texts(collection)
+
+    def spans():
+        with open(path, encoding="utf-8-sig") as fh:
+            for line, text in enumerate(fh, 1):
+                f = text.split()
+                if not f:
+                    continue
+                if len(f) != 4:
+                    raise QrelsFormatError(f"expected 4 fields 'qid iter chunk_id grade', got {len(f)}", path, line)
+                where = table.get(f[2])
+                if where is None:
+                    raise QrelsFormatError(f"chunk {f[2]!r} is not in the chunk map", path, line)
+                yield f[0], where[0], where[1], where[2], _grade(f[3], path, line), None, line
+
+    return _assessments(spans(), texts, path, vocab)
