@@ -105,15 +105,31 @@ def test_a_closed_pipe_ends_quietly(tmp_path):
 
 @pytest.mark.parametrize("sig, code, word", [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")])
 def test_signals_end_in_one_line(tmp_path, sig, code, word):
-    q, r = _many_topics(tmp_path)
-    for _ in range(3):  # the command may finish before the signal arrives: try again with a later signal
-        proc = subprocess.Popen([*GRAPHSR, "trec_eval", "-q", "-m", "all_trec", str(q), str(r)],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        time.sleep(0.8)
+    """The run is a named pipe nobody writes to: the command is certainly at work (waiting to read it) when
+    the signal comes, however fast the machine."""
+    q, _ = _many_topics(tmp_path)
+    fifo = tmp_path / "run.fifo"
+    os.mkfifo(fifo)
+    proc = subprocess.Popen([*GRAPHSR, "trec_eval", "-q", "-m", "all_trec", str(q), str(fifo)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:  # until it waits on the pipe (its handlers set)
+            try:
+                waiting = Path(f"/proc/{proc.pid}/wchan").read_text()
+            except OSError:
+                waiting = ""
+            if "partner" in waiting or "fifo" in waiting:
+                break
+            time.sleep(0.05)
+        else:
+            time.sleep(2.0)  # (a kernel that does not say where a process waits)
+        assert proc.poll() is None
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=60)
-        if proc.returncode != 0:
-            break
+    finally:
+        if proc.poll() is None:
+            proc.kill()
     assert proc.returncode == code and err.strip() == f"graphsr: {word}", err
 
 
