@@ -34,7 +34,7 @@ def modes(directory: Path) -> dict[str, int]:
 @pytest.fixture
 def plays_store(tmp_path):
     """A store holding the Shakespeare plays, made in a directory whose parent others may read (0755)."""
-    parent = tmp_path / "shared"
+    parent = tmp_path / "parent"
     parent.mkdir()
     parent.chmod(0o755)
     url = f"local:{parent / 'store'}"

@@ -17,62 +17,13 @@ or by rank when only ranks are given.  A chunk the map does not hold is one erro
 
 from __future__ import annotations
 
-import json
 import os
-from pathlib import Path
 
 from ..errors import RunFormatError
+from ._lines import iter_fields
+from .records import is_json_lines, read_records, record_int
 
 __all__ = ["read_chunk_map", "read_chunk_run"]
-
-
-def _json_lines(path: str, error) -> list[tuple[int, dict]]:
-    out = []
-    with open(path, encoding="utf-8-sig") as fh:
-        for number, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise error(f"expected a JSON object on each line ({exc.msg})", path, number) from None
-            if not isinstance(record, dict):
-                raise error(f"expected a JSON object, got {type(record).__name__}", path, number)
-            out.append((number, record))
-    return out
-
-
-def _table(path: str, error) -> list[tuple[int, dict]]:
-    """The records of a JSONL, CSV, TSV or Parquet file, each with its line (row number for Parquet)."""
-    if not Path(path).exists():
-        raise error("no such file", path)
-    if str(path).lower().endswith(".parquet"):
-        import pandas as pd
-
-        frame = pd.read_parquet(path)
-        return [(k + 1, row) for k, row in enumerate(frame.to_dict(orient="records"))]
-    with open(path, encoding="utf-8-sig") as fh:
-        head = fh.read(4096)
-    if head.lstrip().startswith("{"):
-        return _json_lines(path, error)
-    import csv
-
-    with open(path, encoding="utf-8-sig", newline="") as fh:
-        first = fh.readline()
-        fh.seek(0)
-        reader = csv.DictReader(fh, delimiter="\t" if "\t" in first else ",")
-        return [(reader.line_num, row) for row in reader]
-
-
-def _int(value, what: str, path, line: int, error) -> int:
-    if isinstance(value, bool) or value is None:
-        raise error(f"expected an integer {what}, got {value!r}", path, line)
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    try:
-        return int(str(value).strip())
-    except ValueError:
-        raise error(f"expected an integer {what}, got {value!r}", path, line) from None
 
 
 def read_chunk_map(path: str | os.PathLike) -> dict[str, tuple[str, int, int]]:
@@ -86,7 +37,7 @@ def read_chunk_map(path: str | os.PathLike) -> dict[str, tuple[str, int, int]]:
     """
     path = str(path)
     out: dict[str, tuple[str, int, int]] = {}
-    for line, r in _table(path, RunFormatError):
+    for line, r in read_records(path, RunFormatError):
         if "chunk_id" in r:
             missing = [c for c in ("doc_id", "start", "end") if c not in r]
             if missing:
@@ -99,7 +50,7 @@ def read_chunk_map(path: str | os.PathLike) -> dict[str, tuple[str, int, int]]:
         else:
             raise RunFormatError("expected the columns chunk_id, doc_id, start, end (or MS MARCO v2.1's docid, "
                                  "start_char, end_char)", path, line)
-        start, end = _int(start, "start", path, line, RunFormatError), _int(end, "end", path, line, RunFormatError)
+        start, end = record_int(start, "start", path, line, RunFormatError), record_int(end, "end", path, line, RunFormatError)
         if not 0 <= start < end:
             raise RunFormatError(f"chunk {chunk!r}: expected 0 <= start < end, got [{start}, {end})", path, line)
         if chunk in out:
@@ -128,43 +79,37 @@ def read_chunk_run(path: str | os.PathLike, chunks: str | os.PathLike | dict | N
         raise RunFormatError(f"unknown must be error or warn, got {unknown!r}", path)
     rows = []  # (query, doc, start, end, score, rank, line, run_id)
     dropped = 0
-    with open(path, encoding="utf-8-sig") as fh:
-        head = fh.read(4096)
-    if head.lstrip().startswith("{"):
-        for line, r in _json_lines(path, RunFormatError):
+    if is_json_lines(path):
+        for line, r in read_records(path, RunFormatError):
             missing = [c for c in ("query_id", "doc_id", "start", "end") if c not in r]
             if missing or ("score" not in r and "rank" not in r):
                 raise RunFormatError("expected query_id, doc_id, start, end and score or rank; missing "
                                      + ", ".join(missing + ([] if "score" in r or "rank" in r else ["score"])),
                                      path, line)
-            start = _int(r["start"], "start", path, line, RunFormatError)
-            end = _int(r["end"], "end", path, line, RunFormatError)
+            start = record_int(r["start"], "start", path, line, RunFormatError)
+            end = record_int(r["end"], "end", path, line, RunFormatError)
             if not 0 <= start < end:
                 raise RunFormatError(f"expected 0 <= start < end, got [{start}, {end})", path, line)
             score = _score(r.get("score"), path, line)
-            rank = _int(r["rank"], "rank", path, line, RunFormatError) if "rank" in r else None
+            rank = record_int(r["rank"], "rank", path, line, RunFormatError) if "rank" in r else None
             rows.append((str(r["query_id"]), str(r["doc_id"]), start, end, score, rank, line, r.get("run_id")))
     else:
         if chunks is None:
             raise RunFormatError("a run of chunk ids needs a chunk map (--chunks MAP) to say where each chunk is",
                                  path)
         table = chunks if isinstance(chunks, dict) else read_chunk_map(chunks)
-        with open(path, encoding="utf-8-sig") as fh:
-            for line, text in enumerate(fh, 1):
-                f = text.split()
-                if not f:
+        for line, f in iter_fields(path, RunFormatError):  # (graphsr's line files: any line ending, # comments)
+            if len(f) != 6:
+                raise RunFormatError(f"expected 6 fields 'qid Q0 chunk_id rank score run_id', got {len(f)}", path,
+                                     line)
+            where = table.get(f[2])
+            if where is None:
+                if unknown == "warn":
+                    dropped += 1
                     continue
-                if len(f) != 6:
-                    raise RunFormatError(f"expected 6 fields 'qid Q0 chunk_id rank score run_id', got {len(f)}", path,
-                                         line)
-                where = table.get(f[2])
-                if where is None:
-                    if unknown == "warn":
-                        dropped += 1
-                        continue
-                    raise RunFormatError(f"chunk {f[2]!r} is not in the chunk map", path, line)
-                rows.append((f[0], where[0], where[1], where[2], _score(f[4], path, line),
-                             _int(f[3], "rank", path, line, RunFormatError), line, f[5]))
+                raise RunFormatError(f"chunk {f[2]!r} is not in the chunk map", path, line)
+            rows.append((f[0], where[0], where[1], where[2], _score(f[4], path, line),
+                         record_int(f[3], "rank", path, line, RunFormatError), line, f[5]))
     order: dict[str, list] = {}
     for row in rows:
         order.setdefault(row[0], []).append(row)

@@ -68,7 +68,7 @@ def expand_internal_entities(root, source: str | None = None) -> int:
     if not refs:
         return 0
     declarations = "".join(_declaration(name, text) for name, text in entities.items())
-    size = len(etree.tostring(root, encoding="unicode")) if refs else 0
+    size = len(etree.tostring(root, encoding="unicode"))
     state = {"budget": max(MAX_AMPLIFICATION * size, MIN_BUDGET), "replaced": 0}
     fragments: dict[str, etree._Element] = {}
     _expand(refs, entities, declarations, fragments, state, (), source)

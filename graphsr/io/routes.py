@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import math
 import os
 
@@ -33,6 +32,7 @@ from ..errors import RouteLogError
 from ..core.document import canonical_xpath, quoted
 from ..core.routes import RouteReport, Routes, RouteStep
 from ._lines import LineStream, iter_blocks
+from .records import json_objects
 from .sniff import routes_format
 
 __all__ = ["RouteLogError", "read_routes"]
@@ -78,16 +78,7 @@ def _parsed_rows(path: str | os.PathLike):
         raise RouteLogError(f"cannot read file: {exc.strerror}", path) from None
     with fh:
         if form == "jsonl":
-            for lineno, line in enumerate(fh, 1):
-                if not line.strip():
-                    continue
-                try:
-                    obj = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise RouteLogError(f"expected a JSON object per line: {exc.msg}", path, lineno) from None
-                if not isinstance(obj, dict):
-                    raise RouteLogError(f"expected a JSON object per line, got {type(obj).__name__}", path, lineno)
-                yield lineno, obj
+            yield from json_objects(fh, path, RouteLogError)
         else:
             if csv.field_size_limit() < _FIELD_LIMIT:
                 csv.field_size_limit(_FIELD_LIMIT)

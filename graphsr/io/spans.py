@@ -20,13 +20,12 @@ outside the document's text, a ``content`` other than the text at that range -- 
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import os
-from pathlib import Path
 
 from ..errors import QrelsFormatError
+from ._lines import iter_fields
+from .records import read_records, record_int
 
 __all__ = ["read_spans", "read_chunk_qrels", "document_texts"]
 
@@ -41,48 +40,8 @@ def document_texts(collection) -> dict[str, str]:
     return {s.docid: read_document_text(s) for s in list_collection(collection)}
 
 
-def _records(path: str) -> tuple[list[dict], list[int], str]:
-    """The file's records as dicts, each one's line, and its kind (``jsonl`` or ``table``)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise QrelsFormatError("no such file", path) from None
-    except UnicodeDecodeError as exc:
-        raise QrelsFormatError(f"expected UTF-8 text ({exc.reason} at byte {exc.start})", path) from None
-    stripped = text.lstrip()
-    if stripped.startswith("{"):
-        records, lines = [], []
-        for number, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise QrelsFormatError(f"expected a JSON object on each line ({exc.msg})", path, number) from None
-            if not isinstance(record, dict):
-                raise QrelsFormatError(f"expected a JSON object, got {type(record).__name__}", path, number)
-            records.append(record)
-            lines.append(number)
-        return records, lines, "jsonl"
-    first = stripped.splitlines()[0] if stripped else ""
-    delimiter = "\t" if "\t" in first else ","
-    reader = csv.DictReader(io.StringIO(text), delimiter=delimiter)
-    records, lines = [], []
-    for record in reader:
-        records.append(record)
-        lines.append(reader.line_num)
-    return records, lines, "table"
-
-
 def _int(value, what: str, path, line: int) -> int:
-    if isinstance(value, bool) or value is None:
-        raise QrelsFormatError(f"expected an integer {what}, got {value!r}", path, line)
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    try:
-        return int(str(value).strip())
-    except ValueError:
-        raise QrelsFormatError(f"expected an integer {what}, got {value!r}", path, line) from None
+    return record_int(value, what, path, line, QrelsFormatError)
 
 
 def _grade(value, path, line: int) -> float:
@@ -145,8 +104,8 @@ def read_spans(path: str | os.PathLike, collection, id_column: str | None = None
     """
     path = str(path)
     texts = collection if isinstance(collection, dict) else document_texts(collection)
-    records, lines, _ = _records(path)
-    return _assessments(_spans(records, lines, path, id_column), texts, path, vocab)
+    rows = read_records(path, QrelsFormatError)
+    return _assessments(_spans([r for _, r in rows], [n for n, _ in rows], path, id_column), texts, path, vocab)
 
 
 def _merged(spans) -> list[list[int]]:
@@ -223,16 +182,12 @@ def read_chunk_qrels(path: str | os.PathLike, chunks, collection, vocab=None):
     texts = collection if isinstance(collection, dict) else document_texts(collection)
 
     def spans():
-        with open(path, encoding="utf-8-sig") as fh:
-            for line, text in enumerate(fh, 1):
-                f = text.split()
-                if not f:
-                    continue
-                if len(f) != 4:
-                    raise QrelsFormatError(f"expected 4 fields 'qid iter chunk_id grade', got {len(f)}", path, line)
-                where = table.get(f[2])
-                if where is None:
-                    raise QrelsFormatError(f"chunk {f[2]!r} is not in the chunk map", path, line)
-                yield f[0], where[0], where[1], where[2], _grade(f[3], path, line), None, line
+        for line, f in iter_fields(path, QrelsFormatError):  # (graphsr's line files: any line ending, # comments)
+            if len(f) != 4:
+                raise QrelsFormatError(f"expected 4 fields 'qid iter chunk_id grade', got {len(f)}", path, line)
+            where = table.get(f[2])
+            if where is None:
+                raise QrelsFormatError(f"chunk {f[2]!r} is not in the chunk map", path, line)
+            yield f[0], where[0], where[1], where[2], _grade(f[3], path, line), None, line
 
     return _assessments(spans(), texts, path, vocab)

@@ -126,17 +126,18 @@ def read_trec_eval_qrels(path, groups: bool = False) -> TrecQrels:
             top[qid] = grade
     if groups:
         topics = {q: dict(sorted(g.items())) for q, g in topics.items()}
-    unsized = {q: g for q, g in top.items() if not _sizable(g)}
+    room = _memory_and_swap() if top else 0  # (read once, not once a topic)
+    unsized = {q: g for q, g in top.items() if not _sizable(g, room)}
     return TrecQrels(dict(sorted(topics.items())), groups, duplicates, unsized=unsized)
 
 
-def _sizable(grade: int) -> bool:
+def _sizable(grade: int, room: int) -> bool:
     """Whether trec_eval can allocate the array it sizes by a topic's largest grade: ``grade + 1`` C longs,
-    8 bytes each, in one allocation, which Linux grants up to the machine's memory and swap (its default
+    8 bytes each, in one allocation, which Linux grants up to the machine's memory and swap (``room``) (its default
     overcommit rule; trec_eval then takes seconds to minutes to clear it).  Past that it stops (exit 4); from
     2**61 the size wraps around and it crashes (segmentation fault), which graphsr does not imitate: it stops
     there too.  graphsr's own cost does not depend on grades."""
-    return grade < LONG_MAX and 8 * (grade + 1) <= _memory_and_swap()
+    return grade < LONG_MAX and 8 * (grade + 1) <= room
 
 
 def _memory_and_swap() -> int:

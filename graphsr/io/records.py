@@ -1,0 +1,82 @@
+"""Records of a file as dicts, each with its line: JSON lines, CSV or TSV with a header, or Parquet -- one reader
+for the files of records graphsr reads beside its line formats (span judgments, chunk runs and maps, and the JSON
+lines of navigation logs).
+
+JSON lines are read one object a line (blank lines skipped; a line that is not a JSON object is one error naming
+it).  A file whose first character (after white space and a byte order mark) is ``{`` is JSON lines; otherwise
+CSV, or TSV where its first line holds a tab, read with the csv module on the file's own line endings (a quoted
+field keeps its ``\\r\\n``); a name ending in ``.parquet`` is Parquet (row numbers as lines).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from ..errors import GraphsrInputError
+
+__all__ = ["json_objects", "read_records", "is_json_lines", "record_int"]
+
+
+def json_objects(lines: Iterable[str], path, error: type[GraphsrInputError]) -> Iterator[tuple[int, dict]]:
+    """``(line number, object)`` of each non-blank line of ``lines``, each a JSON object; ``error`` otherwise."""
+    for lineno, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise error(f"expected a JSON object per line: {exc.msg}", path, lineno) from None
+        if not isinstance(obj, dict):
+            raise error(f"expected a JSON object per line, got {type(obj).__name__}", path, lineno)
+        yield lineno, obj
+
+
+def is_json_lines(path: str | os.PathLike) -> bool:
+    """Whether a file of records is JSON lines (its first character, after white space, is ``{``)."""
+    with open(path, encoding="utf-8-sig", errors="replace") as fh:
+        return fh.read(4096).lstrip().startswith("{")
+
+
+def read_records(path: str | os.PathLike, error: type[GraphsrInputError]) -> list[tuple[int, dict]]:
+    """``(line, record)`` of every record of a JSON lines, CSV, TSV or Parquet file (see the module docstring).
+
+    Raises
+    ------
+    error
+        A missing file, bytes that are not UTF-8, a line that is not a JSON object.
+    """
+    if not Path(path).is_file():
+        raise error("no such file", path)
+    try:
+        if str(path).lower().endswith(".parquet"):
+            import pandas as pd
+
+            return [(k + 1, row) for k, row in enumerate(pd.read_parquet(path).to_dict(orient="records"))]
+        if is_json_lines(path):
+            with open(path, encoding="utf-8-sig") as fh:
+                return list(json_objects(fh, path, error))
+        import csv
+
+        with open(path, encoding="utf-8-sig", newline="") as fh:
+            first = fh.readline()
+            fh.seek(0)
+            reader = csv.DictReader(fh, delimiter="\t" if "\t" in first else ",")
+            return [(reader.line_num, row) for row in reader]
+    except UnicodeDecodeError as exc:
+        raise error(f"expected UTF-8 text ({exc.reason} at byte {exc.start})", path) from None
+
+
+def record_int(value, what: str, path, line: int, error: type[GraphsrInputError]) -> int:
+    """A record's field as an integer: an int, a float holding one (JSON's ``3.0``), or text of one; ``error``
+    naming ``what`` for anything else (booleans, None, ``2.5``, ``nan``)."""
+    if isinstance(value, bool) or value is None:
+        raise error(f"expected an integer {what}, got {value!r}", path, line)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise error(f"expected an integer {what}, got {value!r}", path, line) from None
