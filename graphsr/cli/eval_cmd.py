@@ -24,14 +24,23 @@ DEFAULT_MEASURES = ["SRP@5", "SRP@10"]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("qrels", help="element assessments ('topic Q0 file xpath rel' lines) or INEX FOL assessments "
-                                 "('topic Q0 file rel_chars doc_len [bep offset:length ...]')")
+    p.add_argument("qrels", help="element assessments ('topic Q0 file xpath rel' lines), INEX FOL assessments "
+                                 "('topic Q0 file rel_chars doc_len [bep offset:length ...]'), span judgments "
+                                 "(JSON lines or CSV of query_id, doc_id, start, end, relevance, or Chroma's "
+                                 "questions_df.csv; with --collection), or with --chunks TREC qrels of chunk ids")
     p.add_argument("runs", nargs="+", metavar="RUN", help="runs: 'topic Q0 file rank score run_id xpath' lines; "
-                                                          "with FOL assessments 'topic Q0 file rank score run_id "
-                                                          "offset length' lines, an INEX XML submission, or an "
-                                                          "element run (with --collection)")
+                                                          "with FOL assessments or span judgments 'topic Q0 file "
+                                                          "rank score run_id offset length' lines, an INEX XML "
+                                                          "submission, an element run (with --collection), a "
+                                                          "chunk run of spans (JSON lines of query_id, doc_id, "
+                                                          "start, end, score), or with --chunks a TREC run of "
+                                                          "chunk ids")
     p.add_argument("--collection", metavar="DIR",
-                   help="the XML collection (directory, XML file or tar archive)")
+                   help="the collection (directory, file or tar/zip archive of XML, Markdown, text or HTML)")
+    p.add_argument("--chunks", metavar="MAP",
+                   help="the chunking's chunk map (JSON lines, CSV, TSV or Parquet of chunk_id, doc_id, start, "
+                        "end; MS MARCO v2.1 segments): TREC runs and qrels name its chunks; ChromaIoU/P/R "
+                        "without @k count them")
     p.add_argument("--model", default=None, metavar="SUMMARY:WEIGHT|NAME",
                    help="navigation model: SUMMARY in p*, p*|c, c, tag (or 'none' for no navigation), "
                         "WEIGHT in extent, length, uniform (default: p*:extent); with --store, the name of a "
@@ -151,6 +160,21 @@ def _intervals(results, method: str, confidence: float) -> dict:
     return out
 
 
+def _report_unjudged(done) -> None:
+    """Span or chunk judgments judge some text only: each run's share of the characters it retrieved (each
+    once) that no judgment covers, on stderr (the measure unjudged_chars per topic)."""
+    from ..evaluation.entry import evaluate
+    from ..measures.span import unjudged_chars
+    from ._common import warn
+
+    res = evaluate(done.qrels, done.runs, [unjudged_chars], done.context)
+    for r, label in zip(res.runs, (x.name for x in done.results.runs)):
+        share = r.mean(unjudged_chars)
+        if share > 0:
+            warn(f"{label}: {100 * share:.1f}% of the characters it retrieved were never judged (mean over topics; "
+                 "-m unjudged_chars per topic)")
+
+
 def run(args: argparse.Namespace) -> int:
     """Read the assessments (format detected once), choose the measures from the options, score every run
     through :func:`graphsr.evaluation.files.evaluate_files`, print what it returns."""
@@ -160,7 +184,12 @@ def run(args: argparse.Namespace) -> int:
     if args.ci and getattr(args, "report", None):  # (before any work)
         raise GraphsrInputError("--ci prints intervals in graphsr's formats (--format trec, csv, json, table); "
                                 "--report official prints the official tool's own lines only")
-    qrels = read_assessments(args.qrels)
+    chunks = None
+    if args.chunks:
+        from ..io.chunks import read_chunk_map
+
+        chunks = read_chunk_map(args.chunks)  # (read once: the assessments and the runs name its chunks)
+    qrels = read_assessments(args.qrels, args.collection, chunks, CLI_WORDING)
     passage = qrels.kind == PASSAGES
     table = None
     if passage:
@@ -176,7 +205,7 @@ def run(args: argparse.Namespace) -> int:
     done = evaluate_files(qrels, args.runs, requests, collection=args.collection, model=args.model,
                           store=args.store, routes=args.routes, routes_model=args.routes_model, nav=args.nav,
                           effort=args.effort, all_topics=args.all_topics, order=args.order, lenient=args.lenient,
-                          unknown=args.unknown, workers=args.workers, wording=CLI_WORDING,
+                          unknown=args.unknown, workers=args.workers, wording=CLI_WORDING, chunks=chunks,
                           progress=progress_default() if args.progress is None else args.progress)
     for exc in done.errors:  # a refused run refuses only itself
         print(f"graphsr: error: {exc}", file=sys.stderr)
@@ -184,6 +213,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.ci:
         done.results.intervals = _intervals(done.results, args.ci, args.confidence)
+    if getattr(qrels, "judged_spans", None) is not None:
+        _report_unjudged(done)
     if passage:
         from .eval_passages import write_passages
 

@@ -185,6 +185,9 @@ class FOLRun(_Named):
     run_ids : tuple of str
         Run ids named in the file, in order of first use.
     source : str
+    ranked : bool
+        The rows are already in ranked order (chunk runs, :func:`graphsr.io.chunks.read_chunk_run`, sorted as
+        they are read): scored in this order, whatever ``order`` evaluation is given.
     """
 
     name: str
@@ -199,10 +202,11 @@ class FOLRun(_Named):
     run_id_code: np.ndarray
     run_ids: tuple = ()
     source: str = ""
+    ranked: bool = False
 
     @classmethod
     def from_columns(cls, name: str, topic, docid, rank, score, offset, length, line, run_id=None,
-                     source: str = "", vocab: Vocabulary | None = None) -> "FOLRun":
+                     source: str = "", vocab: Vocabulary | None = None, ranked: bool = False) -> "FOLRun":
         """A run from per-line columns (names as strings); ``run_id`` is one name for every line, a
         sequence of names (one per line) or None."""
         vocab = vocab or Vocabulary()
@@ -217,7 +221,7 @@ class FOLRun(_Named):
             ids = tuple(table)
         return cls(name, vocab, vocab.topic_codes(topic), vocab.doc_codes(docid), np.asarray(rank, dtype=_I64),
                    np.asarray(score, dtype=float), np.asarray(offset, dtype=_I64), np.asarray(length, dtype=_I64),
-                   np.asarray(line, dtype=_I64), codes, ids, source)
+                   np.asarray(line, dtype=_I64), codes, ids, source, ranked)
 
     def __len__(self) -> int:
         return len(self.topic_code)
@@ -230,7 +234,7 @@ class FOLRun(_Named):
         d = vocab.doc_codes(self.vocab.doc_names().tolist())
         return FOLRun(self.name, vocab, t[self.topic_code] if len(t) else self.topic_code.copy(),
                       d[self.doc_code] if len(d) else self.doc_code.copy(), self.rank, self.score, self.offset,
-                      self.length, self.line, self.run_id_code, self.run_ids, self.source)
+                      self.length, self.line, self.run_id_code, self.run_ids, self.source, self.ranked)
 
     @property
     def run_id(self) -> str | None:

@@ -7,9 +7,12 @@ files as the command does:
 
 * the assessments are read once, their format detected
   (:func:`graphsr.io.sniff.qrels_format`): element (or TREC document) qrels,
-  or INEX passage (FOL) qrels;
+  INEX passage (FOL) qrels, or span judgments (checked against the
+  collection's texts); with a chunk map (``chunks``), TREC qrels of chunk ids
+  projected onto characters (:func:`graphsr.io.spans.read_chunk_qrels`);
 * each run is read in its own format (:func:`graphsr.io.sniff.run_format`):
-  an element or TREC document run, a passage run, an INEX XML submission;
+  an element or TREC document run, a passage run, an INEX XML submission, a
+  chunk run of spans; with a chunk map, a TREC run of chunk ids;
 * the context is what the measures need: nothing for TREC documents and the
   flat measures, a collection and navigation for element runs
   (:func:`~graphsr.evaluation.context.element_context`), the documents XML
@@ -42,19 +45,20 @@ class FileEvaluation:
     context: object = None
 
 
-def read_assessments(qrels):
-    """Assessments from a path (element, TREC or FOL qrels, detected once) or any shape
-    :func:`graphsr.io.frames.as_qrels` takes."""
+def read_assessments(qrels, collection=None, chunks=None, wording: Mapping[str, str] | None = None):
+    """Assessments from a path (element, TREC or FOL qrels, or span judgments read against ``collection``;
+    detected once; with a chunk map ``chunks``, TREC qrels of its chunk ids projected onto characters) or any
+    shape :func:`graphsr.io.frames.as_qrels` takes."""
     from ..io.frames import as_qrels
 
-    return as_qrels(qrels)
+    return as_qrels(_span_assessments(qrels, collection, _chunk_map(chunks), wording))
 
 
 def evaluate_files(qrels, runs: Sequence, measures, *, collection=None, model: str | None = None,
                    store: str | None = None, routes=None, routes_model: str | None = None, nav: str = "elements",
                    effort: str = "count", all_topics: bool = False, order: str = "file", lenient: bool = False,
                    unknown: str = "error", progress: bool = False, workers: int = 1,
-                   wording: Mapping[str, str] | None = None) -> FileEvaluation:
+                   wording: Mapping[str, str] | None = None, chunks=None) -> FileEvaluation:
     """Score run files against assessments as ``graphsr eval`` does.
 
     Parameters
@@ -76,6 +80,9 @@ def evaluate_files(qrels, runs: Sequence, measures, *, collection=None, model: s
         How messages name options, where the user is (keys of
         :data:`~graphsr.measures.provider.PYTHON_WORDING`; None: as a Python caller gives them; the command
         line passes its own).
+    chunks : path-like or mapping, optional
+        A chunk map (:func:`graphsr.io.chunks.read_chunk_map`): TREC runs are runs of its chunk ids, TREC
+        qrels judgments of them, and Chroma's measures without a cut-off count its chunks.
 
     Returns
     -------
@@ -83,14 +90,48 @@ def evaluate_files(qrels, runs: Sequence, measures, *, collection=None, model: s
     """
     from ..core.kinds import PASSAGES
 
-    qrels = read_assessments(qrels)
+    chunk_map = _chunk_map(chunks)
+    qrels = read_assessments(qrels, collection, chunk_map, wording)
     if qrels.kind == PASSAGES:
         return _passages(qrels, runs, measures, collection=collection, model=model, store=store, routes=routes,
                          routes_model=routes_model, all_topics=all_topics, order=order, lenient=lenient,
-                         progress=progress, wording=wording)
+                         progress=progress, wording=wording, chunks=chunk_map, unknown=unknown)
+    if chunk_map is not None:
+        raise GraphsrInputError(f"{_named('chunks', wording)} applies to span judgments and chunk judgments, not to "
+                                f"{qrels.kind} assessments")
     return _elements(qrels, runs, measures, collection=collection, model=model, store=store, routes=routes,
                      routes_model=routes_model, nav=nav, effort=effort, all_topics=all_topics, order=order,
                      lenient=lenient, unknown=unknown, progress=progress, workers=workers, wording=wording)
+
+
+def _chunk_map(chunks):
+    if chunks is None or isinstance(chunks, Mapping):
+        return chunks
+    from ..io.chunks import read_chunk_map
+
+    return read_chunk_map(chunks)
+
+
+def _span_assessments(qrels, collection, chunk_map, wording):
+    """Span judgments (or, with a chunk map, TREC qrels of chunk ids) read against the collection's texts; any
+    other assessments as they are."""
+    import os
+
+    if not isinstance(qrels, (str, os.PathLike)):
+        return qrels
+    from ..io.sniff import qrels_format
+
+    fmt = qrels_format(qrels)
+    if fmt != "spans" and (chunk_map is None or fmt != "element"):
+        return qrels
+    what = "span judgments" if fmt == "spans" else "chunk judgments"
+    if not collection:
+        raise GraphsrInputError(f"{qrels}: {what} need {_option('collection', wording)}, the documents their "
+                                "offsets count in")
+    from ..io.spans import document_texts, read_chunk_qrels, read_spans
+
+    texts = document_texts(collection)
+    return read_spans(qrels, texts) if fmt == "spans" else read_chunk_qrels(qrels, chunk_map, texts)
 
 
 def _in_run_order(errors: list, paths) -> list:
@@ -194,7 +235,7 @@ def _check_common_topics(qrels, run) -> None:
 
 
 def _passages(qrels, paths, measures, *, collection, model, store, routes, routes_model, all_topics, order,
-              lenient, progress, wording) -> FileEvaluation:
+              lenient, progress, wording, chunks=None, unknown="error") -> FileEvaluation:
     from ..io.fol import read_fol_run, read_inex_submission, submission_files
     from ..io.sniff import run_format
     from ..measures.parse import parse_requests
@@ -212,6 +253,8 @@ def _passages(qrels, paths, measures, *, collection, model, store, routes, route
         except GraphsrInputError as exc:  # an unreadable run: refused, the others still scored
             errors.append(exc)
     element_runs = {}
+    if chunks is not None:  # (TREC runs are runs of the map's chunk ids)
+        formats = {p: "chunks" if f == "element" else f for p, f in formats.items()}
     if "element" in formats.values():
         from ..io.runs import read_run
 
@@ -228,7 +271,7 @@ def _passages(qrels, paths, measures, *, collection, model, store, routes, route
             from .collection import load_collection
 
             documents = load_collection(collection, [], keep=wanted, progress=progress).documents
-    context = ScoringContext(documents, order=order, lenient=lenient, wording=wording)
+    context = ScoringContext(documents, order=order, lenient=lenient, wording=wording, chunks=chunks)
     runs = []
     for path in paths:
         fmt = formats.get(path)
@@ -239,6 +282,10 @@ def _passages(qrels, paths, measures, *, collection, model, store, routes, route
                 runs.append(element_runs[path])
             elif fmt == "xml":
                 runs.append(read_inex_submission(path, documents, vocab=qrels.vocab))
+            elif fmt in ("spans", "chunks"):
+                from ..io.chunks import read_chunk_run
+
+                runs.append(read_chunk_run(path, chunks, vocab=qrels.vocab, unknown=unknown))
             else:
                 runs.append(read_fol_run(path, vocab=qrels.vocab))
         except GraphsrInputError as exc:

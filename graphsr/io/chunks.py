@@ -10,8 +10,9 @@ A chunk run is either
   they ship (``docid`` such as ``msmarco_v2.1_doc_00_0#3_1234``, ``start_char``, ``end_char``: the segment's
   document is the id before ``#``).
 
-Each query's results are ranked as trec_eval ranks a run: by score, descending, ties by file order (spans)
-or by rank when only ranks are given.  A chunk the map does not hold is one error naming the file and line
+Each query's results are ranked by score, descending: ties in a run of chunk ids as trec_eval breaks them (the
+chunk id, descending, compared as bytes), so its measures over the ids and the passage measures read one
+ranking; ties in span lines in file order; by rank when only ranks are given.  A chunk the map does not hold is one error naming the file and line
 (``unknown="warn"`` drops it and counts, as graphsr's other readers do).
 """
 
@@ -77,7 +78,7 @@ def read_chunk_run(path: str | os.PathLike, chunks: str | os.PathLike | dict | N
     path = str(path)
     if unknown not in ("error", "warn"):
         raise RunFormatError(f"unknown must be error or warn, got {unknown!r}", path)
-    rows = []  # (query, doc, start, end, score, rank, line, run_id)
+    rows = []  # (query, doc, start, end, score, rank, line, run_id, chunk_id or "")
     dropped = 0
     if is_json_lines(path):
         for line, r in read_records(path, RunFormatError):
@@ -92,7 +93,7 @@ def read_chunk_run(path: str | os.PathLike, chunks: str | os.PathLike | dict | N
                 raise RunFormatError(f"expected 0 <= start < end, got [{start}, {end})", path, line)
             score = _score(r.get("score"), path, line)
             rank = record_int(r["rank"], "rank", path, line, RunFormatError) if "rank" in r else None
-            rows.append((str(r["query_id"]), str(r["doc_id"]), start, end, score, rank, line, r.get("run_id")))
+            rows.append((str(r["query_id"]), str(r["doc_id"]), start, end, score, rank, line, r.get("run_id"), ""))
     else:
         if chunks is None:
             raise RunFormatError("a run of chunk ids needs a chunk map (--chunks MAP) to say where each chunk is",
@@ -109,14 +110,15 @@ def read_chunk_run(path: str | os.PathLike, chunks: str | os.PathLike | dict | N
                     continue
                 raise RunFormatError(f"chunk {f[2]!r} is not in the chunk map", path, line)
             rows.append((f[0], where[0], where[1], where[2], _score(f[4], path, line),
-                         record_int(f[3], "rank", path, line, RunFormatError), line, f[5]))
+                         record_int(f[3], "rank", path, line, RunFormatError), line, f[5], f[2]))
     order: dict[str, list] = {}
     for row in rows:
         order.setdefault(row[0], []).append(row)
     ranked = []
     for query_rows in order.values():
         if all(r[4] is not None for r in query_rows):
-            query_rows = sorted(query_rows, key=lambda r: -r[4])  # (stable: ties by file order)
+            query_rows = sorted(query_rows, key=lambda r: r[8].encode(), reverse=True)  # (stable sorts: the
+            query_rows = sorted(query_rows, key=lambda r: -r[4])  # score, then the id, then the file order)
         else:
             query_rows = sorted(query_rows, key=lambda r: r[5])
         ranked.extend(query_rows)
@@ -130,7 +132,8 @@ def read_chunk_run(path: str | os.PathLike, chunks: str | os.PathLike | dict | N
                                list(range(1, len(ranked) + 1)),
                                [r[4] if r[4] is not None else -float(r[5]) for r in ranked],
                                [r[2] for r in ranked], [r[3] - r[2] for r in ranked], [r[6] for r in ranked],
-                               None if all(x is None for x in runs) else [str(x) for x in runs], path, vocab)
+                               None if all(x is None for x in runs) else [str(x) for x in runs], path, vocab,
+                               ranked=True)
 
 
 def _score(value, path, line: int) -> float | None:

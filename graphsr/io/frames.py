@@ -161,8 +161,12 @@ def as_qrels(qrels):
         from .fol import read_fol_qrels
         from .sniff import qrels_format
 
-        if qrels_format(qrels) == "fol":
+        fmt = qrels_format(qrels)
+        if fmt == "fol":
             return read_fol_qrels(qrels)
+        if fmt == "spans":
+            raise GraphsrInputError(f"{qrels}: span judgments count in the collection's texts: read them with "
+                                    "graphsr.read_spans(path, collection)")
         from .qrels import read_element_qrels
 
         return read_element_qrels(qrels)
@@ -352,7 +356,12 @@ def as_run(run, name: str = "run", vocabulary=None):
         from .fol import read_passage_run
         from .sniff import run_format
 
-        if run_format(run) != "element":
+        fmt = run_format(run)
+        if fmt == "spans":
+            from .chunks import read_chunk_run
+
+            return read_chunk_run(run)
+        if fmt != "element":
             return read_passage_run(run)
         from .runs import read_run
 

@@ -5,7 +5,8 @@ lines of navigation logs).
 JSON lines are read one object a line (blank lines skipped; a line that is not a JSON object is one error naming
 it).  A file whose first character (after white space and a byte order mark) is ``{`` is JSON lines; otherwise
 CSV, or TSV where its first line holds a tab, read with the csv module on the file's own line endings (a quoted
-field keeps its ``\\r\\n``); a name ending in ``.parquet`` is Parquet (row numbers as lines).
+field keeps its ``\\r\\n``); a name ending in ``.parquet`` is Parquet (row numbers as lines); a name ending in
+``.gz`` is read through gzip, as graphsr's line files are.
 """
 
 from __future__ import annotations
@@ -34,10 +35,22 @@ def json_objects(lines: Iterable[str], path, error: type[GraphsrInputError]) -> 
         yield lineno, obj
 
 
+def _open_text(path: str | os.PathLike, **kw):
+    """The file as text (through gzip for ``.gz``)."""
+    if str(path).endswith(".gz"):
+        import gzip
+
+        return gzip.open(path, "rt", **kw)
+    return open(path, **kw)
+
+
 def is_json_lines(path: str | os.PathLike) -> bool:
     """Whether a file of records is JSON lines (its first character, after white space, is ``{``)."""
-    with open(path, encoding="utf-8-sig", errors="replace") as fh:
-        return fh.read(4096).lstrip().startswith("{")
+    try:
+        with _open_text(path, encoding="utf-8-sig", errors="replace") as fh:
+            return fh.read(4096).lstrip().startswith("{")
+    except (OSError, EOFError):  # (a damaged gzip stream: the reader says so)
+        return False
 
 
 def read_records(path: str | os.PathLike, error: type[GraphsrInputError]) -> list[tuple[int, dict]]:
@@ -56,17 +69,19 @@ def read_records(path: str | os.PathLike, error: type[GraphsrInputError]) -> lis
 
             return [(k + 1, row) for k, row in enumerate(pd.read_parquet(path).to_dict(orient="records"))]
         if is_json_lines(path):
-            with open(path, encoding="utf-8-sig") as fh:
+            with _open_text(path, encoding="utf-8-sig") as fh:
                 return list(json_objects(fh, path, error))
         import csv
 
-        with open(path, encoding="utf-8-sig", newline="") as fh:
+        with _open_text(path, encoding="utf-8-sig", newline="") as fh:
             first = fh.readline()
             fh.seek(0)
             reader = csv.DictReader(fh, delimiter="\t" if "\t" in first else ",")
             return [(reader.line_num, row) for row in reader]
     except UnicodeDecodeError as exc:
         raise error(f"expected UTF-8 text ({exc.reason} at byte {exc.start})", path) from None
+    except (OSError, EOFError) as exc:  # a damaged gzip stream
+        raise error(f"cannot read the file ({exc})", path) from None
 
 
 def record_int(value, what: str, path, line: int, error: type[GraphsrInputError]) -> int:

@@ -8,10 +8,14 @@ kind      formats
 ========  ==========================================================================
 qrels     ``'element'``: ``topic iter file rel [xpath]`` (TREC qrels are the case
           without an XPath); ``'fol'``: INEX passage qrels ``topic Q0 file rel
-          offset length ...``, told apart by two integers in fields 4 and 5
+          offset length ...``, told apart by two integers in fields 4 and 5;
+          ``'spans'``: span judgments (:mod:`graphsr.io.spans`): JSON lines, or CSV/TSV
+          whose header names ``query_id, doc_id, start, end`` or Chroma's ``question,
+          references, corpus_id``
 run       ``'element'``: ``topic Q0 file rank score run_id [xpath]``; ``'fol'``: the
           same with ``offset length`` where an element run has an XPath;
-          ``'xml'``: an INEX XML submission; ``'empty'``: no record at all
+          ``'xml'``: an INEX XML submission; ``'spans'``: a chunk run of spans in JSON
+          lines (:mod:`graphsr.io.chunks`); ``'empty'``: no record at all
 routes    ``'jsonl'``: one JSON object per line (a name ending ``.jsonl``,
           ``.ndjson`` or ``.json``, or a first line starting with ``{``);
           ``'csv'``: a CSV file with a header
@@ -61,8 +65,22 @@ def xpath_like(field: str) -> bool:
     return "/" in field or "[" in field
 
 
+#: The header columns that make a CSV/TSV file span judgments (graphsr's, or Chroma's questions_df.csv).
+_SPAN_HEADERS = ({"query_id", "doc_id", "start", "end"}, {"question", "references", "corpus_id"})
+
+
+def _spans_record(record: str) -> bool:
+    """Whether a first record opens span judgments: a JSON object, or a header naming their columns."""
+    text = record.strip()
+    if text.startswith("{"):
+        return True
+    names = {c.strip().strip('"').lower() for c in text.replace("\t", ",").split(",")}
+    return any(h <= names for h in _SPAN_HEADERS)
+
+
 def qrels_format(path: str | os.PathLike) -> str:
-    """``'fol'`` for INEX passage (FOL) qrels, ``'element'`` for element and TREC qrels, from the first record.
+    """``'fol'`` for INEX passage (FOL) qrels, ``'spans'`` for span judgments, ``'element'`` for element and TREC
+    qrels, from the first record.
 
     Examples
     --------
@@ -73,6 +91,8 @@ def qrels_format(path: str | os.PathLike) -> str:
     'fol'
     """
     record = first_record(path, QrelsFormatError)
+    if record is not None and _spans_record(record):
+        return "spans"
     f = record.split() if record else []
     if len(f) >= 5 and f[3].lstrip("-").isdigit() and f[4].isdigit():
         return "fol"
@@ -80,8 +100,8 @@ def qrels_format(path: str | os.PathLike) -> str:
 
 
 def run_format(path: str | os.PathLike) -> str:
-    """``'xml'`` (INEX submission), ``'fol'`` (passage run), ``'element'``, or ``'empty'`` (no record), from the
-    first record.
+    """``'xml'`` (INEX submission), ``'fol'`` (passage run), ``'spans'`` (a chunk run of spans, JSON lines),
+    ``'element'``, or ``'empty'`` (no record), from the first record.
 
     Examples
     --------
@@ -94,6 +114,8 @@ def run_format(path: str | os.PathLike) -> str:
     record = first_record(path, RunFormatError)
     if record is None:
         return "empty"
+    if record.lstrip().startswith("{"):
+        return "spans"
     f = record.split()
     if f[0].startswith("<"):
         return "xml"

@@ -23,6 +23,8 @@ from __future__ import annotations
 import json
 import os
 
+import numpy as np
+
 from ..errors import QrelsFormatError
 from ._lines import iter_fields
 from .records import read_records, record_int
@@ -105,7 +107,9 @@ def read_spans(path: str | os.PathLike, collection, id_column: str | None = None
     path = str(path)
     texts = collection if isinstance(collection, dict) else document_texts(collection)
     rows = read_records(path, QrelsFormatError)
-    return _assessments(_spans([r for _, r in rows], [n for n, _ in rows], path, id_column), texts, path, vocab)
+    chroma = bool(rows) and set(_CHROMA_COLUMNS) <= set(rows[0][1])
+    return _assessments(_spans([r for _, r in rows], [n for n, _ in rows], path, id_column), texts, path, vocab,
+                        whole_documents=chroma, references=True)
 
 
 def _merged(spans) -> list[list[int]]:
@@ -118,10 +122,17 @@ def _merged(spans) -> list[list[int]]:
     return merged
 
 
-def _assessments(spans, texts, path: str, vocab=None):
+def _assessments(spans, texts, path: str, vocab=None, whole_documents: bool = False, references: bool = False):
     """Passage assessments from ``(query_id, doc_id, start, end, grade, content, line)`` spans, each checked
-    against the documents' ``texts``.  The result also carries ``judged_spans``: per (query, document), the
-    characters some span judged at all (relevant or not): what a run reads outside them was never judged."""
+    against the documents' ``texts``.  The result also carries
+
+    * ``judged_spans``: per (query, document), the characters some span judged at all (relevant or not): what a
+      run reads outside them was never judged.  With ``whole_documents`` every character of a document a query
+      has spans in was judged (Chroma's references: its evaluation takes the rest of the document as not
+      relevant).
+    * ``references`` (with ``references``): the relevant spans as given, before merging, as arrays ``(row,
+      start, end)`` of assessment rows (Chroma's measures sum their lengths, overlaps included); None
+      otherwise (the merged passages are the references)."""
     from ..core.fol import FOLQrels
 
     rows: dict[tuple[str, str], dict] = {}
@@ -138,13 +149,19 @@ def _assessments(spans, texts, path: str, vocab=None):
                                    f"{'...' if len(got) > 40 else ''}, not the content given "
                                    f"({str(content)[:40]!r}{'...' if len(str(content)) > 40 else ''})", path, line)
         row = rows.setdefault((qid, doc), {"line": line, "spans": [], "judged": [], "len": len(text)})
-        row["judged"].append((start, end))
+        row["judged"].append((0, len(text)) if whole_documents else (start, end))
         if grade > 0:
             row["spans"].append((start, end))
+            row.setdefault("raw", []).append((start, end))
     topic, docid, doc_len, rel_chars, bep, line_of = [], [], [], [], [], []
     p_row, p_start, p_end = [], [], []
+    r_row, r_start, r_end = [], [], []
     judged = {}
     for k, ((qid, doc), row) in enumerate(rows.items()):
+        for s, e in row.get("raw", ()):
+            r_row.append(k)
+            r_start.append(s)
+            r_end.append(e)
         merged = _merged(row["spans"])
         judged[qid, doc] = [tuple(x) for x in _merged(row["judged"])]
         topic.append(qid)
@@ -159,6 +176,7 @@ def _assessments(spans, texts, path: str, vocab=None):
             p_end.append(e)
     qrels = FOLQrels.from_columns(topic, docid, doc_len, rel_chars, bep, p_row, p_start, p_end, line_of, path, vocab)
     qrels.judged_spans = judged
+    qrels.references = tuple(np.asarray(a, dtype=np.int64) for a in (r_row, r_start, r_end)) if references else None
     return qrels
 
 

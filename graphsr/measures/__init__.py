@@ -1,6 +1,6 @@
 """Measures: declarative measure objects, their registry and parser, and one package per family.
 
-Each family (``sr``, ``esr``, ``fol``, ``prum``, ``xcg``, ``flat``) declares its measures, the kernel that
+Each family (``sr``, ``esr``, ``fol``, ``prum``, ``xcg``, ``flat``, ``span``) declares its measures, the kernel that
 computes them from arrays, and a provider that builds the kernel's inputs
 (:mod:`graphsr.measures.provider`); :func:`graphsr.evaluation.evaluate`
 scores runs with any mix of them.  Names load on first use: importing this
@@ -24,6 +24,7 @@ _FAMILIES = {
     "xcg": ["GRP", "GRPng", "xCG", "nxCG", "ep", "MAep"],
     "flat": ["P", "R", "AP", "nDCG", "RR", "Rprec", "Bpref", "Success", "IPrec", "NumRet", "NumRelRet", "NumRel",
              "NumQ", "Judged"],
+    "span": ["ChromaIoU", "ChromaP", "ChromaR", "budgetP", "budgetR", "unjudged_chars"],
 }
 
 __getattr__, __dir__, __all__ = lazy_namespace(__name__, {

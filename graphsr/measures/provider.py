@@ -53,6 +53,7 @@ PYTHON_WORDING = {
     "option:model_spec": "model='SUMMARY:WEIGHT'",
     "option:routes": "routes=LOG",
     "option:routes_model": "routes_model=NAME",
+    "option:chunks": "chunks=MAP",
     "needs:documents": "the collection's documents: context=graphsr.load_collection(path).context(), or collection= "
                        "in graphsr.calc_aggregate",
     "needs:navigation": "an SR navigation model: context=graphsr.load_collection(path, ['p*']).context('p*:extent') "
@@ -60,6 +61,8 @@ PYTHON_WORDING = {
     "needs:routes": "navigation learned from route steps: a context built with graphsr.evaluation.element_context("
                     "..., routes=LOG) or routes_model=NAME, or nav='depth4' for the depth prior",
     "needs:size": "the collection's size in elements: context=graphsr.load_collection(path).context()",
+    "needs:chunks": "the chunking's chunk map: context=ScoringContext(chunks=graphsr.read_chunk_map(PATH)), or "
+                    "chunks=MAP in graphsr.evaluation.evaluate_files",
 }
 
 
@@ -93,6 +96,10 @@ class ScoringContext:
     wording : mapping, optional
         How messages name options and needs, where the user is (keys of
         :data:`PYTHON_WORDING`; None: as a Python caller gives them).
+    chunks : mapping of chunk id to (docid, start, end), optional
+        The chunking a chunk run was retrieved from, every chunk of it
+        (:func:`graphsr.io.chunks.read_chunk_map`): Chroma's measures without
+        a cut-off read as many results as its chunks touch references.
     """
 
     documents: Mapping[str, DocumentTree] | None = None
@@ -104,6 +111,7 @@ class ScoringContext:
     order: str = "file"
     lenient: bool = False
     wording: Mapping[str, str] | None = None
+    chunks: Mapping[str, tuple[str, int, int]] | None = None
 
     def __post_init__(self) -> None:
         if self.unknown not in ("error", "warn"):
@@ -121,9 +129,9 @@ class ScoringContext:
         return worded(self.wording, f"needs:{need}")
 
     def has(self, need: str) -> bool:
-        """Whether the context holds ``need`` (``documents``, ``navigation``, ``routes``, ``size``)."""
+        """Whether the context holds ``need`` (``documents``, ``navigation``, ``routes``, ``size``, ``chunks``)."""
         return {"documents": self.documents, "navigation": self.seen_of, "routes": self.route_model,
-                "size": self.num_elements}[need] is not None
+                "size": self.num_elements, "chunks": self.chunks}[need] is not None
 
 
 class NoNavigation:

@@ -84,6 +84,8 @@ def passage_inputs(qrels: FOLQrels, run: FOLRun, topics: list[str],
     """
     if order not in ("file", "rank"):
         raise ValueError(f"order must be 'file' or 'rank', got {order!r}")
+    if run.ranked:  # (a chunk run: its rows are its ranking)
+        order = "rank"
     run = run.recoded(qrels.vocab)
     vocab = qrels.vocab
     T = len(topics)
@@ -212,7 +214,7 @@ def score_passage_run(qrels: FOLQrels, run: FOLRun, measures, topics: list[str],
                         "recall points)")
     if len(run) == 0:
         warnings.append(f"{run.name}: the run is empty")
-    if order == "rank":
+    if order == "rank" and not run.ranked:
         warnings.append(f"{run.name}: results scored in rank order ({_option(option, 'order=rank')}); the official "
                         "tool scores them "
                         "in file order, so these numbers are not the official tool's")

@@ -1,0 +1,136 @@
+"""How the span family scores: passage runs (chunk runs as read by :func:`graphsr.io.chunks.read_chunk_run`,
+INEX passage runs, element runs as the text their elements cover) against passage assessments (span
+judgments, projected chunk judgments, INEX FOL assessments), each topic's results in ranked order.
+
+The references of Chroma's measures are the spans as judged where the assessments keep them
+(:func:`graphsr.io.spans.read_spans`), else the relevant passages.  The judged text is what the assessments'
+``judged_spans`` say, else every character of each assessed document (INEX assessed whole articles).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...core.fol import FOLQrels, FOLRun
+from ...core.kinds import PASSAGES
+from ..fol.provider import passage_inputs
+from ..fol.rules import new_characters
+from ..provider import ELEMENT, PASSAGE, Provider, RunScores
+from .kernels import SpanInputs, budget, chroma, touching_chunks, unjudged
+from .measures import CHROMA_MOST
+
+__all__ = ["SpanProvider"]
+
+
+class SpanProvider(Provider):
+    """Chroma's chunking measures, equal-budget precision and recall, and the share of text never judged, of
+    passage or element runs against passage or element assessments."""
+
+    NAME = "span"
+    DESCRIPTION = "span (chunk retrieval)"
+    TITLE = ("Chunk retrieval over character spans: Chroma's chunking evaluation (ChromaIoU, ChromaP, ChromaR), "
+             "precision and recall within a reading budget, the share of text never judged")
+    ASSESSMENTS = RUNS = frozenset({ELEMENT, PASSAGE})
+
+    def needs(self, kinds, measures=()):
+        out = {"documents"} if ELEMENT in kinds else set()
+        if any(getattr(m, "needs_chunks", False) for m in measures):
+            out.add("chunks")
+        return out
+
+    def evaluator(self, measures, qrels, context, shared):
+        if qrels.kind != PASSAGES:
+            from ..fol.convert import passage_qrels
+
+            qrels = shared.get("fol:qrels", lambda: passage_qrels(qrels, context.documents))
+        return _SpanEvaluator(list(measures), qrels, context)
+
+
+class _SpanEvaluator:
+    def __init__(self, measures, qrels: FOLQrels, context):
+        self.measures, self.qrels, self.context = measures, qrels, context
+        self._touching: dict = {}
+
+    def score(self, run, topics, scratch) -> RunScores:
+        if run.kind != PASSAGES:
+            from ..fol.convert import passage_run
+
+            run = passage_run(run, self.context.documents, self.qrels.vocab)
+        run = run.recoded(self.qrels.vocab)
+        x = span_inputs(self.qrels, run, topics, self.context.order, self.context.option)
+        values = {}
+        for m in self.measures:
+            if m.NAME.startswith("Chroma"):
+                k = (np.full(x.T, m.cutoff, dtype=np.int64) if m.cutoff is not None
+                     else np.minimum(self.touching(tuple(topics)), CHROMA_MOST))
+                values[m] = chroma(x, k)[m.KIND]
+            elif m.NAME in ("budgetP", "budgetR"):
+                rel = _topic_rel_chars(self.qrels, topics)
+                values[m] = budget(x, m.cutoff, rel)["precision" if m.NAME == "budgetP" else "recall"]
+            else:
+                values[m] = unjudged(x, m.cutoff)
+        return RunScores(values, {}, [], run.run_id)
+
+    def touching(self, topics: tuple) -> np.ndarray:
+        """Per topic, the chunks of the context's chunking touching a reference (Chroma's retrieve=-1)."""
+        if topics not in self._touching:
+            q = self.qrels
+            index = _topic_index(q, list(topics))
+            row, start, end = _references(q)
+            docs = q.vocab.doc_codes([d for d, _, _ in self.context.chunks.values()])
+            table = np.array([(s, e) for _, s, e in self.context.chunks.values()], dtype=np.int64).reshape(-1, 2)
+            self._touching[topics] = touching_chunks(index[q.topic_code[row]], q.doc_code[row], start, end, docs,
+                                                     table[:, 0], table[:, 1], len(topics))
+        return self._touching[topics]
+
+
+def _topic_index(qrels: FOLQrels, topics: list[str]) -> np.ndarray:
+    """Each topic code of the assessments' vocabulary: its index in ``topics``, -1 if not scored."""
+    index = np.full(len(qrels.vocab.topics), -1, dtype=np.int64)
+    known = [t for t in topics if t in qrels.vocab.topics]
+    index[[qrels.vocab.topics[t] for t in known]] = [topics.index(t) for t in known]
+    return index
+
+
+def _topic_rel_chars(qrels: FOLQrels, topics: list[str]) -> np.ndarray:
+    index = _topic_index(qrels, topics)
+    t = index[qrels.topic_code]
+    live = t >= 0
+    return np.bincount(t[live], weights=qrels.rel_chars[live], minlength=len(topics))
+
+
+def _references(qrels: FOLQrels) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The references (row, start, end): the spans as judged where kept, else the relevant passages."""
+    refs = getattr(qrels, "references", None)
+    if refs is not None:
+        return refs
+    return qrels.pass_row, qrels.pass_start, qrels.pass_end
+
+
+def _judged(qrels: FOLQrels) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The judged characters (row, start, end): ``judged_spans`` where the assessments carry them, else every
+    character of each assessed document."""
+    spans = getattr(qrels, "judged_spans", None)
+    if spans is None:
+        n = len(qrels.topic_code)
+        return np.arange(n, dtype=np.int64), np.zeros(n, dtype=np.int64), qrels.doc_len.astype(np.int64)
+    topics, docs = qrels.topic, qrels.docid
+    row, start, end = [], [], []
+    for k in range(len(topics)):
+        for s, e in spans.get((str(topics[k]), str(docs[k])), ()):
+            row.append(k)
+            start.append(s)
+            end.append(e)
+    return tuple(np.asarray(a, dtype=np.int64) for a in (row, start, end))
+
+
+def span_inputs(qrels: FOLQrels, run: FOLRun, topics: list[str], order: str = "file", option=None) -> SpanInputs:
+    """One run's :class:`~graphsr.measures.span.kernels.SpanInputs` for ``topics`` (in report order)."""
+    x, _ = passage_inputs(qrels, run, topics, order, option)
+    new_res, new_s, new_e = new_characters(x)
+    by = np.lexsort((new_s, new_res))
+    row, start, end = _references(qrels)
+    j_row, j_start, j_end = _judged(qrels)
+    return SpanInputs(len(topics), x.res_topic, x.res_row, x.res_start, np.maximum(x.res_end, x.res_start),
+                      _topic_index(qrels, list(topics))[qrels.topic_code], qrels.pass_row, qrels.pass_start,
+                      qrels.pass_end, row, start, end, j_row, j_start, j_end, new_res[by], new_s[by], new_e[by])
