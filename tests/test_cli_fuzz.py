@@ -175,9 +175,13 @@ def test_a_bad_number_or_path_is_a_result_or_one_line(world, capsys, path, kind,
     out, err = capsys.readouterr()
     assert "Traceback" not in err and "internal error" not in err, (argv, err)
     assert code in (0, 2, 3), (argv, code, err)
-    if code != 0:
-        assert len(err.strip().splitlines()) == 1, (argv, err)
+    if code != 0:  # one line, besides the status lines of a local store slow to start on a busy machine
+        said = [line for line in err.strip().splitlines() if not line.startswith(_STORE_STATUS)]
+        assert len(said) == 1, (argv, err)
     assert not Path("/dev/.full.partial").exists()
+
+
+_STORE_STATUS = ("graphsr: starting the local store at ", "graphsr: local store ready after ")
 
 
 def test_every_command_is_fuzzed():

@@ -184,11 +184,9 @@ def run(args: argparse.Namespace) -> int:
     if args.ci and getattr(args, "report", None):  # (before any work)
         raise GraphsrInputError("--ci prints intervals in graphsr's formats (--format trec, csv, json, table); "
                                 "--report official prints the official tool's own lines only")
-    chunks = None
-    if args.chunks:
-        from ..io.chunks import read_chunk_map
+    from ..evaluation.files import read_chunks
 
-        chunks = read_chunk_map(args.chunks)  # (read once: the assessments and the runs name its chunks)
+    chunks = read_chunks(args.chunks)  # (read once: the assessments and the runs name its chunks)
     qrels = read_assessments(args.qrels, args.collection, chunks, CLI_WORDING)
     passage = qrels.kind == PASSAGES
     table = None

@@ -30,7 +30,7 @@ import numpy as np
 
 from ..errors import UnknownNodeError, XPathError
 
-__all__ = ["DocumentTree", "PlainDocuments", "normalize_xpath", "canonical_xpath", "resolve_node"]
+__all__ = ["DocumentTree", "PlainDocuments", "normalize_xpath", "canonical_xpath", "resolve_node", "containing_node"]
 
 _STEP = re.compile(r"([^/\[\]]+)(?:\[(\d+)\])?")
 MAX_XPATH = 10_000  # characters: far beyond any real document's depth, and bounds the work on a bad line
@@ -350,3 +350,22 @@ class PlainDocuments(Mapping):
 
     def __len__(self) -> int:
         return len(self._docids)
+
+
+def containing_node(doc: DocumentTree, start: int, end: int) -> int:
+    """The smallest node of ``doc`` whose text range ``[start, end)`` holds the range ``[start, end)`` given:
+    where a passage or chunk that is not an element resolves to a node (the section or paragraph a reader opens
+    to read it; a range equal to a node's is that node, the deepest of nodes sharing it).  A range past the
+    document's text resolves to the root.
+
+    Examples
+    --------
+    >>> doc = DocumentTree.from_nested("d", ("a", "", [("b", "xxxx", []), ("c", "yyy", [("e", "zz", [])])]))
+    >>> [containing_node(doc, s, e) for s, e in ((0, 2), (0, 4), (3, 6), (4, 6), (7, 9), (8, 9), (4, 9))]
+    [1, 1, 0, 2, 3, 3, 2]
+    """
+    starts = doc.start
+    i = int(np.searchsorted(starts, start, side="right")) - 1  # the last node (preorder) starting at or before
+    while i > 0 and not (doc.end[i] >= end and doc.start[i] <= start):
+        i = int(doc.parent[i])
+    return max(i, 0)

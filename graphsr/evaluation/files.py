@@ -29,7 +29,7 @@ from typing import Mapping, Sequence
 from ..errors import GraphsrInputError
 from .results import Results
 
-__all__ = ["FileEvaluation", "read_assessments", "evaluate_files"]
+__all__ = ["FileEvaluation", "read_assessments", "read_chunks", "evaluate_files"]
 
 #: How an option is given where the user is: on the command line, and in Python (``evaluate_files`` keywords).
 
@@ -51,7 +51,7 @@ def read_assessments(qrels, collection=None, chunks=None, wording: Mapping[str, 
     shape :func:`graphsr.io.frames.as_qrels` takes."""
     from ..io.frames import as_qrels
 
-    return as_qrels(_span_assessments(qrels, collection, _chunk_map(chunks), wording))
+    return as_qrels(_span_assessments(qrels, collection, read_chunks(chunks), wording))
 
 
 def evaluate_files(qrels, runs: Sequence, measures, *, collection=None, model: str | None = None,
@@ -90,12 +90,13 @@ def evaluate_files(qrels, runs: Sequence, measures, *, collection=None, model: s
     """
     from ..core.kinds import PASSAGES
 
-    chunk_map = _chunk_map(chunks)
+    chunk_map = read_chunks(chunks)
     qrels = read_assessments(qrels, collection, chunk_map, wording)
     if qrels.kind == PASSAGES:
         return _passages(qrels, runs, measures, collection=collection, model=model, store=store, routes=routes,
                          routes_model=routes_model, all_topics=all_topics, order=order, lenient=lenient,
-                         progress=progress, wording=wording, chunks=chunk_map, unknown=unknown)
+                         progress=progress, wording=wording, chunks=chunk_map, unknown=unknown, nav=nav,
+                         effort=effort, workers=workers)
     if chunk_map is not None:
         raise GraphsrInputError(f"{_named('chunks', wording)} applies to span judgments and chunk judgments, not to "
                                 f"{qrels.kind} assessments")
@@ -104,7 +105,17 @@ def evaluate_files(qrels, runs: Sequence, measures, *, collection=None, model: s
                      lenient=lenient, unknown=unknown, progress=progress, workers=workers, wording=wording)
 
 
-def _chunk_map(chunks):
+#: The families that score passage inputs as passages; the others score them as the collection's elements.
+_PASSAGE_FAMILIES = ("fol", "span")
+
+
+def _docids(run) -> set:
+    """The documents a passage or element run names."""
+    return set(run.docid.tolist()) if hasattr(run, "doc_code") else set(run.docids())
+
+
+def read_chunks(chunks):
+    """A chunk map from its path (:func:`graphsr.io.chunks.read_chunk_map`); a map or None as it is."""
     if chunks is None or isinstance(chunks, Mapping):
         return chunks
     from ..io.chunks import read_chunk_map
@@ -235,17 +246,20 @@ def _check_common_topics(qrels, run) -> None:
 
 
 def _passages(qrels, paths, measures, *, collection, model, store, routes, routes_model, all_topics, order,
-              lenient, progress, wording, chunks=None, unknown="error") -> FileEvaluation:
+              lenient, progress, wording, chunks=None, unknown="error", nav="elements", effort="count",
+              workers=1) -> FileEvaluation:
     from ..io.fol import read_fol_run, read_inex_submission, submission_files
     from ..io.sniff import run_format
     from ..measures.parse import parse_requests
-    from ..measures.provider import ScoringContext
+    from ..measures.provider import ScoringContext, provider_of
 
-    for name, value in (("model", model), ("store", store), ("routes", routes), ("routes_model", routes_model)):
-        if value is not None:
-            raise GraphsrInputError(f"{_named(name, wording)} does not apply to FOL (passage) assessments")
     requests = parse_requests(measures)
     ms = list(dict.fromkeys(r.measure for r in requests))
+    as_elements = [m for m in ms if provider_of(m).NAME not in _PASSAGE_FAMILIES]  # (SR, ESR, ... over elements)
+    for name, value in (("model", model), ("store", store), ("routes", routes), ("routes_model", routes_model)):
+        if value is not None and not as_elements:
+            raise GraphsrInputError(f"{_named(name, wording)} applies to the element measures (SR, ESR, ...), "
+                                    "not to the passage measures asked for")
     errors, formats = [], {}
     for path in paths:
         try:
@@ -292,5 +306,15 @@ def _passages(qrels, paths, measures, *, collection, model, store, routes, route
             errors.append(exc)
     if not runs:
         return FileEvaluation(Results([], ms, requests=requests), errors, qrels, [], context)
+    if as_elements and collection:  # the documents and navigation the element measures read
+        from dataclasses import replace
+
+        from .context import element_context
+
+        docids = set(qrels.docid.tolist()).union(*(_docids(r) for r in runs))
+        built = element_context(docids, measures=as_elements, collection=collection, model=model, store=store,
+                                routes=routes, routes_model=routes_model, nav=nav, effort=effort,
+                                progress=progress, workers=workers, wording=wording)
+        context = replace(built, order=order, lenient=lenient, wording=wording, chunks=chunks)
     results, scored = _scored(qrels, runs, requests, context, all_topics, order, lenient, "error")
     return FileEvaluation(results, _in_run_order(errors + results.errors, paths), qrels, scored, context)

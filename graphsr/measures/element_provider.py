@@ -1,17 +1,61 @@
 """The provider of the families that score element runs against element assessments (SR, ESR, PRUM, XCG and the
 flat measures on element runs): assessments and runs resolved against the document trees once per evaluation
-and run (:mod:`graphsr.measures.elements`), then each family's kernel."""
+and run (:mod:`graphsr.measures.elements`), then each family's kernel.
+
+A family that declares passage inputs too (SR and ESR) scores passage inputs (INEX FOL assessments, span
+judgments, passage and chunk runs) as elements of the same documents (:func:`graphsr.measures.fol.convert.element_qrels`, :func:`~graphsr.measures.fol.convert.element_run`:
+an element relevant by its share of highlighted characters; a chunk as the smallest element containing it)."""
 
 from __future__ import annotations
 
-from ..core.kinds import DOCUMENTS
+import weakref
+
+from ..core.kinds import DOCUMENTS, PASSAGES
 from ..core.qrels import ElementQrels
 from ..core.run import Run
 from .elements import Diagnostics, JudgedNodes, check_qrels, line_nodes, ranked_nodes
 from .inputs import RankedNodes
-from .provider import ELEMENT, Provider, RunScores, ScoringContext, Scratch
+from .provider import ELEMENT, PASSAGE, Provider, RunScores, ScoringContext, Scratch
 
-__all__ = ["ElementProvider", "judged_nodes", "judged_grades", "run_nodes"]
+__all__ = ["ElementProvider", "judged_nodes", "judged_grades", "run_nodes", "as_elements", "run_as_elements"]
+
+
+_CONVERTED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def as_elements(qrels, context: ScoringContext, shared: Scratch):
+    """The assessments as element assessments: passage assessments converted once per assessments object and
+    documents (kept while the assessments live: scoring many runs or measures in turn converts once)."""
+    if qrels.kind != PASSAGES:
+        return qrels
+    from .fol.convert import element_qrels
+
+    def build():
+        kept = _CONVERTED.get(qrels)
+        if kept is None or kept[0] is not context.documents:
+            kept = _CONVERTED[qrels] = (context.documents, element_qrels(qrels, context.documents))
+        return kept[1]
+
+    return shared.get("element:of-passages", build)
+
+
+def run_as_elements(run, context: ScoringContext, scratch: Scratch):
+    """The run as an element run: a passage or chunk run converted once per run (what it left out counted in
+    ``scratch``'s warnings)."""
+    if run.kind != PASSAGES:
+        return run
+
+    def build():
+        from .fol.convert import element_run
+
+        converted, left_out = element_run(run, context.documents, context.order)
+        if left_out:
+            scratch.warnings.append(f"{run.name}: {left_out} passage(s) resolve to an element the topic had "
+                                    "already (the smallest element containing them) and were left out for the "
+                                    "element measures")
+        return converted
+
+    return scratch.get("element:of-passage-run", build)
 
 
 def judged_nodes(qrels: ElementQrels, context: ScoringContext,
@@ -69,7 +113,7 @@ class ElementProvider(Provider):
     """The provider of a family that scores element runs against element assessments from the runs' resolved
     nodes (:class:`RankedNodes`): a subclass gives what it needs and its kernel call."""
 
-    ASSESSMENTS = RUNS = frozenset({ELEMENT})
+    ASSESSMENTS = RUNS = frozenset({ELEMENT})  # (SR and ESR add PASSAGE: passages scored as elements)
     NEEDS: frozenset = frozenset({"documents"})
 
     def needs(self, kinds, measures=()):
@@ -89,6 +133,7 @@ class ElementProvider(Provider):
         return self.compute(measures, ranked, doc_codes, prepared)
 
     def evaluator(self, measures, qrels, context, shared):
+        qrels = as_elements(qrels, context, shared)
         judged = judged_nodes(qrels, context, shared)
         return _ElementEvaluator(self, list(measures), judged, context,
                                  self.prepare(measures, qrels, judged, context, shared))
@@ -100,5 +145,6 @@ class _ElementEvaluator:
                                                                                    context, prepared)
 
     def score(self, run, topics, scratch) -> RunScores:
+        run = run_as_elements(run, self.context, scratch)
         ranked, doc_codes = run_nodes(run, topics, self.judged, self.context, scratch)
         return RunScores(self.provider.compute_run(self.measures, run, ranked, doc_codes, self.prepared))

@@ -4,6 +4,7 @@ route steps (:class:`~graphsr.measures.esr.inputs.ESRInputBuilder` builds the ke
 from __future__ import annotations
 
 from ..element_provider import ElementProvider
+from ..provider import ELEMENT, PASSAGE
 from .measures import compute_esr_family
 
 __all__ = ["ESRProvider"]
@@ -16,6 +17,7 @@ class ESRProvider(ElementProvider):
     DESCRIPTION = "Extended Structural Relevance"
     TITLE = "Extended Structural Relevance (IRJ), navigation learned from route steps"
     NEEDS = frozenset({"documents", "routes"})
+    ASSESSMENTS = RUNS = frozenset({ELEMENT, PASSAGE})  # passages as the elements they cover (fol.convert)
 
     def prepare(self, measures, qrels, judged, context, shared):
         from .inputs import ESRInputBuilder  # pandas: loaded only when ESR measures are scored

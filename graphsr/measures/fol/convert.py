@@ -10,6 +10,23 @@ range ``[start, end)`` it covers.  Here:
   non-relevant;
 * runs: a tree result becomes the union of its nodes' ranges, one passage
   per disjoint piece, at the result's rank (pieces in text order).
+
+And back, so that the element families (SR, ESR, PRUM, the flat measures)
+score passage inputs -- span judgments and chunk runs over Markdown, HTML or
+XML trees -- with navigation between their elements:
+
+* assessments (:func:`element_qrels`): each element with highlighted text
+  is relevant by the share of its characters highlighted (the specificity
+  HiXEval measures by length), in [0, 1]; each assessed document's root is
+  listed too (0 without highlighted text), so that the document counts as
+  judged; an element without highlighted text is not listed (it scores 0);
+* runs (:func:`element_run`): a passage or chunk resolves to the smallest
+  element containing it (:func:`graphsr.core.document.containing_node`: the
+  section or paragraph a reader opens to read it; a chunk that is an element
+  is that element); a later result resolving to an element already
+  returned for the topic is left out and counted (the reader has it
+  already).  Results keep their ranked order (file order for an INEX passage
+  run, unless ``order="rank"``).
 """
 
 from __future__ import annotations
@@ -22,7 +39,7 @@ from ...core.qrels import ElementQrels
 from ...core.run import Run
 from ..elements import locate
 
-__all__ = ["passage_qrels", "passage_run"]
+__all__ = ["passage_qrels", "passage_run", "element_qrels", "element_run"]
 
 
 def _union(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -129,3 +146,75 @@ def _passage_columns(run: Run, c, documents: Mapping[str, DocumentTree], vocab: 
     return FOLRun.from_columns(run.name, topic, docid, ranks, scores, p_begin.tolist(),
                                (p_end - p_begin).tolist(), lines_of, run_id=run_id, source=run.source or "",
                                vocab=vocab)
+
+
+def element_qrels(qrels: FOLQrels, documents: Mapping[str, DocumentTree]) -> ElementQrels:
+    """Element assessments from passage assessments (see the module docstring)."""
+    import numpy as np
+
+    from ...core.qrels import QrelsRow
+
+    rows = []
+    topics, docs = qrels.topic, qrels.docid
+    order = np.argsort(qrels.pass_row, kind="stable")
+    p_row, p_start, p_end = qrels.pass_row[order], qrels.pass_start[order], qrels.pass_end[order]
+    bounds = np.searchsorted(p_row, np.arange(len(topics) + 1))
+    for k in range(len(topics)):
+        t, d = str(topics[k]), str(docs[k])
+        tree = documents[d]
+        a, b = int(bounds[k]), int(bounds[k + 1])
+        lo, hi = p_start[a:b], p_end[a:b]
+        line = int(qrels.line[k]) if getattr(qrels, "line", None) is not None else None
+        if b == a:
+            rows.append(QrelsRow(t, d, tree.xpath(0), 0.0, line))
+            continue
+        before = np.concatenate([[0], np.cumsum(hi - lo)])
+
+        def covered(y):
+            i = np.searchsorted(lo, y, side="right") - 1
+            j = np.maximum(i, 0)
+            return np.where(i >= 0, before[j] + np.clip(y - lo[j], 0, hi[j] - lo[j]), 0)
+
+        length = tree.end - tree.start
+        hit = covered(tree.end) - covered(tree.start)
+        for i in np.flatnonzero((hit > 0) | (np.arange(len(tree)) == 0)).tolist():
+            rows.append(QrelsRow(t, d, tree.xpath(i), float(hit[i] / length[i]) if length[i] else 0.0, line))
+    return ElementQrels.from_rows(rows, qrels.source or None)
+
+
+def element_run(run: FOLRun, documents: Mapping[str, DocumentTree], order: str = "file") -> tuple[Run, int]:
+    """An element run from a passage or chunk run (see the module docstring), and how many results it left out
+    (resolving to an element the topic had already).
+
+    Raises
+    ------
+    UnknownNodeError
+        A result in a document the collection does not hold, naming its file and line.
+    """
+    import numpy as np
+
+    from ...core.document import containing_node, resolve_node
+    from ...core.run import RunRow
+
+    names, docs = run.vocab.topic_names(), run.vocab.doc_names()
+    if run.ranked or order == "rank":
+        rows_order = np.lexsort((np.arange(len(run)), run.rank, run.topic_code))
+    else:
+        rows_order = np.lexsort((run.line, run.topic_code))
+    rows, seen, left_out = [], set(), 0
+    rank: dict[str, int] = {}
+    for r in rows_order.tolist():
+        t, d = str(names[run.topic_code[r]]), str(docs[run.doc_code[r]])
+        tree = documents.get(d)
+        if tree is None:
+            resolve_node(documents, d, "/", run.source, int(run.line[r]))  # (raises: one message for all readers)
+        start = int(run.offset[r])
+        node = containing_node(tree, start, start + int(run.length[r]))
+        key = (t, d, node)
+        if key in seen:
+            left_out += 1
+            continue
+        seen.add(key)
+        rank[t] = rank.get(t, 0) + 1
+        rows.append(RunRow(t, d, rank[t], -float(rank[t]), tree.xpath(node), int(run.line[r])))
+    return Run.from_rows(rows, run.name, run.source or None, run.run_ids), left_out

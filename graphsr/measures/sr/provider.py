@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..element_provider import ElementProvider
+from ..provider import ELEMENT, PASSAGE
 from .measures import compute_sr_family
 
 __all__ = ["SRProvider"]
@@ -15,6 +16,7 @@ class SRProvider(ElementProvider):
     DESCRIPTION = "Structural Relevance"
     TITLE = "Structural Relevance (CIKM'08)"
     NEEDS = frozenset({"documents", "navigation"})
+    ASSESSMENTS = RUNS = frozenset({ELEMENT, PASSAGE})  # passages as the elements they cover (fol.convert)
 
     def compute(self, measures, ranked, doc_codes, prepared):
         return compute_sr_family(measures, ranked)
