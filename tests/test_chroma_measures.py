@@ -20,13 +20,14 @@ from graphsr.evaluation import evaluate
 from graphsr.measures.provider import ScoringContext
 
 DATA = Path(__file__).parent / "data" / "chroma"
-CORPORA = DATA / "corpora.tar.gz"
+SAMPLE = graphsr.sample("chroma")  # (Chroma's benchmark: its corpora and questions)
+CORPORA = SAMPLE["collection"]
 
 
 @pytest.fixture(scope="module")
 def benchmark():
     texts = graphsr.io.document_texts(CORPORA)
-    return texts, graphsr.read_spans(DATA / "questions_df.csv.gz", texts)
+    return texts, graphsr.read_spans(SAMPLE["qrels"], texts)
 
 
 @pytest.mark.parametrize("chunking", ["fixed800", "overlap800", "blocks800"])
@@ -176,7 +177,7 @@ def test_graphsr_eval_reads_spans_chunk_runs_and_maps(tmp_path, capsys):
     run = tmp_path / "run5.trec"
     run.write_bytes(gzip.decompress((DATA / "fixed800" / "run5.trec.gz").read_bytes()))
     chunks = DATA / "fixed800" / "chunks.jsonl.gz"
-    code = main(["eval", str(DATA / "questions_df.csv.gz"), str(run), "--collection", str(CORPORA), "--chunks",
+    code = main(["eval", str(SAMPLE["qrels"]), str(run), "--collection", str(CORPORA), "--chunks",
                  str(chunks), "-m", "ChromaIoU@5", "-m", "ChromaIoU", "-q"])
     out, err = capsys.readouterr()
     assert code == 0, err
@@ -186,6 +187,6 @@ def test_graphsr_eval_reads_spans_chunk_runs_and_maps(tmp_path, capsys):
     assert values["ChromaIoU@5", "all"] == pytest.approx(np.mean(expected["run5"]["iou"]), abs=5e-7)
     assert "were never judged" in err  # (results in other corpora than the question's)
     # span judgments count in the collection's texts
-    code = main(["eval", str(DATA / "questions_df.csv.gz"), str(run), "--chunks", str(chunks), "-m", "ChromaIoU@5"])
+    code = main(["eval", str(SAMPLE["qrels"]), str(run), "--chunks", str(chunks), "-m", "ChromaIoU@5"])
     err = capsys.readouterr().err
     assert code == 2 and err.count("graphsr: error") == 1 and "need --collection DIR" in err

@@ -142,3 +142,64 @@ def test_overlapping_judged_chunks_take_the_highest_grade(tmp_path):
     (tmp_path / "bad.qrels").write_text("1 0 a#0 1\n1 0 zz 1\n")
     with pytest.raises(graphsr.errors.QrelsFormatError, match=r"bad.qrels:2: chunk 'zz' is not in the chunk map"):
         read_chunk_qrels(tmp_path / "bad.qrels", chunks, TEXTS)
+
+
+# -- chunkings, chunk maps written, DataFrames of spans -----------------------------------------------------------
+
+def test_a_chunk_map_written_reads_back_the_same_and_gzip_is_reproducible(tmp_path):
+    from graphsr.io.chunks import make_chunks, read_chunk_map, write_chunk_map
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("# T\n\nOne para.\n\n- item\n- item two\n\nLast para here.\n")
+    for kw in ({"size": 10}, {"size": 10, "step": 4}, {"size": 30, "by": "blocks"}):
+        chunks = make_chunks(tmp_path / "docs", **kw)
+        ends = sorted(e for _, _, e in chunks.values())
+        assert ends[-1] == len((tmp_path / "docs" / "a.md").read_text())  # the last chunk ends with the text
+        assert write_chunk_map(chunks, tmp_path / "m.jsonl.gz") == len(chunks)
+        assert read_chunk_map(tmp_path / "m.jsonl.gz") == chunks
+        first = (tmp_path / "m.jsonl.gz").read_bytes()
+        write_chunk_map(chunks, tmp_path / "m.jsonl.gz")
+        assert (tmp_path / "m.jsonl.gz").read_bytes() == first
+    with pytest.raises(ValueError, match="size"):
+        make_chunks(tmp_path / "docs", 0)
+    with pytest.raises(ValueError, match="by must be"):
+        make_chunks(tmp_path / "docs", 10, by="sentences")
+
+
+def test_span_frames_read_as_span_files(tmp_path):
+    import pandas as pd
+
+    from graphsr.errors import GraphsrInputError
+    from graphsr.evaluation import evaluate
+    from graphsr.io.frames import as_qrels, as_run
+
+    texts = {"a": "x" * 100, "b": "y" * 60}
+    spans = [("1", "a", 10, 30, 1), ("1", "b", 0, 20, 2), ("2", "a", 50, 60, 1), ("2", "b", 5, 9, 0)]
+    results = [("1", "a", 0, 25, 3.0), ("1", "b", 10, 30, 2.0), ("2", "a", 40, 70, 1.0), ("2", "a", 0, 10, 0.5)]
+    q_path = tmp_path / "q.jsonl"
+    q_path.write_text("".join(json.dumps(dict(zip(("query_id", "doc_id", "start", "end", "relevance"), r))) + "\n"
+                              for r in spans))
+    r_path = tmp_path / "r.jsonl"
+    r_path.write_text("".join(json.dumps(dict(zip(("query_id", "doc_id", "start", "end", "score"), r))) + "\n"
+                              for r in results))
+    measures = ["MAiP(task=thorough)", "ChromaIoU@2", "budgetR@20", "char_prec(task=thorough)"]
+    by_files = evaluate(graphsr.read_spans(q_path, texts), [graphsr.read_chunk_run(r_path)], measures)
+    q_frame = pd.DataFrame(spans, columns=["qid", "docno", "start", "end", "label"])
+    r_frame = pd.DataFrame(results, columns=["qid", "docno", "start", "end", "score"])
+    by_frames = evaluate(as_qrels(q_frame, {"a": 100, "b": 60}), [as_run(r_frame)], measures)
+    for m in by_files.measures:
+        assert by_frames.runs[0].values[m].tolist() == by_files.runs[0].values[m].tolist(), m
+    for bad, match in ((q_frame.assign(start=[1.5, 0, 50, 5]), "integer start"),
+                       (q_frame.assign(start=[float("nan"), 0, 50, 5]), "integer start"),
+                       (q_frame.drop(columns=["label"]), "missing relevance")):
+        with pytest.raises(GraphsrInputError, match=match) as e:
+            as_qrels(bad)
+        assert "\n" not in str(e.value)
+    with pytest.raises(GraphsrInputError, match="expected 0 <= start < end <= 100"):
+        as_qrels(q_frame.assign(end=[300, 20, 60, 9]), {"a": 100, "b": 60})
+    for bad, match in ((r_frame.assign(score=[float("inf"), 2, 1, 0.5]), "finite score"),
+                       (r_frame.drop(columns=["end"]), "missing end"),
+                       (r_frame.assign(end=[0, 30, 70, 10]), "start < end")):
+        with pytest.raises(GraphsrInputError, match=match) as e:
+            as_run(bad)
+        assert "\n" not in str(e.value)

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import graphsr
+import graphsr.io.frames
 from graphsr.data import sample
 
 if os.environ.get("GRAPHSR_REQUIRE_PYTERRIER"):
@@ -114,3 +115,53 @@ def test_a_bound_measure_keeps_its_context_through_cutoffs_and_parameters():
     esr = graphsr.bind("ESRP@10", context)(rel="length")
     assert esr.context is context and repr(esr) == "ESRP(rel=length)@10[p*|c:length]"
     assert srp != graphsr.parse_measure("SRP@10") and isinstance(srp, ir_measures.Measure)
+
+
+def _chroma_frames():
+    """Chroma's benchmark as PyTerrier frames: span qrels (qid, docno, start, end, label) and the fixed800 run's
+    results with their offsets (qid, docno, start, end, score, rank)."""
+    import csv
+    import gzip
+    import io
+    import json
+    from pathlib import Path
+
+    import pandas as pd
+
+    data = Path(__file__).parent / "data" / "chroma"
+    rows = []
+    text = gzip.decompress(graphsr.sample("chroma")["qrels"].read_bytes()).decode()
+    for q, r in enumerate(csv.DictReader(io.StringIO(text))):
+        rows += [(str(q), r["corpus_id"], ref["start_index"], ref["end_index"], 1) for ref in json.loads(r["references"])]
+    qrels = pd.DataFrame(rows, columns=["qid", "docno", "start", "end", "label"])
+    chunks = graphsr.read_chunk_map(data / "fixed800" / "chunks.jsonl.gz")
+    results = []
+    for line in gzip.open(data / "fixed800" / "run5.trec.gz", "rt"):
+        q, _, chunk, rank, score, _ = line.split()
+        results.append((q, *chunks[chunk], float(score), int(rank) - 1))
+    run = pd.DataFrame(results, columns=["qid", "docno", "start", "end", "score", "rank"])
+    expected = json.loads(gzip.decompress((data / "fixed800" / "expected.json.gz").read_bytes()))["run5"]
+    return qrels, run, expected
+
+
+def test_span_measures_in_an_experiment_over_results_with_offsets():
+    """A pipeline whose results carry docno, start and end: Chroma's measures give its evaluation's numbers, the
+    passage measures what graphsr eval gives on the same spans."""
+    import pandas as pd
+
+    qrels, run, expected = _chroma_frames()
+    topics = pd.DataFrame({"qid": [str(q) for q in range(472)], "query": "q"})
+    names = ["ChromaIoU@5", "ChromaP@5", "ChromaR@5", "budgetP@1000", "MAiP(task=thorough)"]
+    got = pt.Experiment([pt.Transformer.from_df(run)], topics, qrels,
+                        eval_metrics=[graphsr.parse_measure(n) for n in names], names=["fixed800"], perquery=True)
+    values = {(r.qid, r.measure): r.value for r in got.itertuples()}
+    for key, name in (("iou", "ChromaIoU@5"), ("precision", "ChromaP@5"), ("recall", "ChromaR@5")):
+        assert [values[str(q), name] for q in range(472)] == pytest.approx(expected[key], rel=1e-15, abs=0)
+    want = graphsr.evaluate(graphsr.io.frames.as_qrels(qrels), [graphsr.io.frames.as_run(run)], names[3:])
+    for name in names[3:]:
+        assert [values[str(q), name] for q in range(472)] == pytest.approx(
+            want.runs[0].values[graphsr.parse_measure(name)].tolist(), abs=1e-12)
+    with pytest.raises(graphsr.errors.GraphsrInputError, match="missing end") as e:
+        pt.Experiment([pt.Transformer.from_df(run)], topics, qrels.drop(columns=["end"]).assign(stop=1),
+                      eval_metrics=[graphsr.parse_measure("ChromaIoU@5")])
+    assert "\n" not in str(e.value)

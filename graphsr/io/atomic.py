@@ -70,10 +70,19 @@ def atomic_write(path: str | os.PathLike, what: str = "the file", error: type[Gr
     with atomic_path(path, what, error) as tmp:
         if binary:
             opened = open(tmp, "wb")
-        elif str(path).endswith(".gz"):
+        elif str(path).endswith(".gz"):  # (no name or time in the header: the same content, the same bytes)
             import gzip
+            import io
 
-            opened = gzip.open(tmp, "wt", encoding="utf-8", newline=newline)
+            raw = open(tmp, "wb")
+            opened = io.TextIOWrapper(gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0), encoding="utf-8",
+                                      newline=newline)
+            try:
+                with opened as fh:
+                    yield fh
+            finally:
+                raw.close()
+            return
         else:
             opened = open(tmp, "w", encoding="utf-8", newline=newline)
         with opened as fh:

@@ -24,7 +24,7 @@ from ..errors import RunFormatError
 from ._lines import iter_fields
 from .records import is_json_lines, read_records, record_int
 
-__all__ = ["read_chunk_map", "read_chunk_run"]
+__all__ = ["read_chunk_map", "read_chunk_run", "chunk_run_from_frame", "make_chunks", "write_chunk_map"]
 
 
 def read_chunk_map(path: str | os.PathLike) -> dict[str, tuple[str, int, int]]:
@@ -111,6 +111,19 @@ def read_chunk_run(path: str | os.PathLike, chunks: str | os.PathLike | dict | N
                 raise RunFormatError(f"chunk {f[2]!r} is not in the chunk map", path, line)
             rows.append((f[0], where[0], where[1], where[2], _score(f[4], path, line),
                          record_int(f[3], "rank", path, line, RunFormatError), line, f[5], f[2]))
+    if dropped:
+        import sys
+
+        print(f"graphsr: warning: {path}: {dropped} result(s) name a chunk the map does not hold; left out",
+              file=sys.stderr)
+    return _ranked_run(rows, name or path, path, vocab)
+
+
+def _ranked_run(rows, name: str, source: str, vocab=None):
+    """A passage run in ranked order from ``(query, doc, start, end, score, rank, line, run_id, chunk_id)`` rows
+    (see the module docstring for the order)."""
+    from ..core.fol import FOLRun
+
     order: dict[str, list] = {}
     for row in rows:
         order.setdefault(row[0], []).append(row)
@@ -122,18 +135,50 @@ def read_chunk_run(path: str | os.PathLike, chunks: str | os.PathLike | dict | N
         else:
             query_rows = sorted(query_rows, key=lambda r: r[5])
         ranked.extend(query_rows)
-    if dropped:
-        import sys
-
-        print(f"graphsr: warning: {path}: {dropped} result(s) name a chunk the map does not hold; left out",
-              file=sys.stderr)
     runs = [r[7] for r in ranked]
-    return FOLRun.from_columns(name or path, [r[0] for r in ranked], [r[1] for r in ranked],
+    return FOLRun.from_columns(name, [r[0] for r in ranked], [r[1] for r in ranked],
                                list(range(1, len(ranked) + 1)),
                                [r[4] if r[4] is not None else -float(r[5]) for r in ranked],
                                [r[2] for r in ranked], [r[3] - r[2] for r in ranked], [r[6] for r in ranked],
-                               None if all(x is None for x in runs) else [str(x) for x in runs], path, vocab,
+                               None if all(x is None for x in runs) else [str(x) for x in runs], source, vocab,
                                ranked=True)
+
+
+#: A DataFrame's column names for a chunk run of spans: graphsr's and PyTerrier's (``qid``, ``docno``).
+FRAME_COLUMNS = {"query_id": ("query_id", "qid"), "doc_id": ("doc_id", "docno"), "start": ("start",),
+                 "end": ("end",), "score": ("score",)}
+
+
+def chunk_run_from_frame(frame, name: str = "run", vocab=None):
+    """A chunk run from a DataFrame of spans (``query_id``/``qid``, ``doc_id``/``docno``, ``start``, ``end``,
+    ``score``; an optional ``run_id``), ranked as a span file is (score descending, ties in row order).
+
+    Raises
+    ------
+    RunFormatError
+        A missing column, a missing id, an offset that is not an integer, a score that is not a number.
+    """
+    names = {k: next((c for c in cols if c in frame.columns), None) for k, cols in FRAME_COLUMNS.items()}
+    missing = [k for k, c in names.items() if c is None]
+    if missing:
+        raise RunFormatError(f"a chunk run as a DataFrame needs the columns query_id, doc_id, start, end, score "
+                             f"(or qid, docno); missing {', '.join(missing)}")
+    where = "the run DataFrame"
+    run_ids = frame["run_id"].tolist() if "run_id" in frame.columns else [None] * len(frame)
+    rows = []
+    for n, (qid, doc, start, end, score, rid) in enumerate(zip(*(frame[names[k]].tolist() for k in FRAME_COLUMNS),
+                                                               run_ids), 1):
+        if qid is None or doc is None or (isinstance(qid, float) and qid != qid) or (
+                isinstance(doc, float) and doc != doc):
+            raise RunFormatError(f"row {n}: expected a query_id and a doc_id")
+        s, e = record_int(start, "start", where, n, RunFormatError), record_int(end, "end", where, n, RunFormatError)
+        if not 0 <= s < e:
+            raise RunFormatError(f"row {n}: expected 0 <= start < end, got [{s}, {e})")
+        sc = _score(score, where, n)
+        if sc is None:
+            raise RunFormatError(f"row {n}: expected a score")
+        rows.append((str(qid), str(doc), s, e, sc, None, n, rid, ""))
+    return _ranked_run(rows, name, "", vocab)
 
 
 def _score(value, path, line: int) -> float | None:
@@ -145,6 +190,87 @@ def _score(value, path, line: int) -> float | None:
         score = float(value)
     except (TypeError, ValueError):
         raise RunFormatError(f"expected a number as the score, got {value!r}", path, line) from None
-    if math.isnan(score):
-        raise RunFormatError("expected a number as the score, got NaN (a run is ranked by its scores)", path, line)
+    if not math.isfinite(score):
+        raise RunFormatError(f"expected a finite score, got {value!r} (a run is ranked by its scores)", path, line)
     return score
+
+
+def make_chunks(collection, size: int, step: int | None = None, by: str = "characters") -> dict[str, tuple]:
+    """A chunking of a collection as a chunk map ``{chunk_id: (doc_id, start, end)}`` (ids ``DOC_k``, in
+    document then text order), to score several chunkings against one set of span judgments:
+
+    * ``by="characters"``: ``size`` characters every ``step`` (default ``size``: no overlap; ``step < size``
+      overlaps the next chunk by ``size - step``), the last chunk of a document ending with it;
+    * ``by="blocks"``: the top-level blocks of each document's tree (Markdown's paragraphs, lists, code,
+      tables, sections; an XML or HTML root's children) packed in order while a chunk spans at most ``size``
+      characters (the blank lines between blocks go with them), a longer block cut every ``size``.
+
+    Offsets count in each document's text (docs/conventions.md).
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "a.md").write_text("One.\\n\\nTwo two.\\n\\nThree three three.\\n")
+    >>> make_chunks(d, 8)
+    {'a_0': ('a', 0, 8), 'a_1': ('a', 8, 16), 'a_2': ('a', 16, 24), 'a_3': ('a', 24, 32), 'a_4': ('a', 32, 35)}
+    >>> make_chunks(d, 8, step=6)["a_1"], len(make_chunks(d, 8, step=6))
+    (('a', 6, 14), 6)
+    >>> make_chunks(d, 16, by="blocks")  # (the third paragraph, 19 characters, is cut at 16)
+    {'a_0': ('a', 0, 15), 'a_1': ('a', 16, 32), 'a_2': ('a', 32, 35)}
+    """
+    from .collection import iter_documents
+
+    if not isinstance(size, int) or isinstance(size, bool) or size < 1:
+        raise ValueError(f"size must be a positive integer, got {size!r}")
+    step = size if step is None else step
+    if not isinstance(step, int) or isinstance(step, bool) or step < 1:
+        raise ValueError(f"step must be a positive integer, got {step!r}")
+    if by not in ("characters", "blocks"):
+        raise ValueError(f"by must be 'characters' or 'blocks', got {by!r}")
+    out: dict[str, tuple] = {}
+    for tree in sorted(iter_documents(collection), key=lambda t: t.docid):
+        length = int(tree.end[0])
+        ranges = _blocks(tree, size) if by == "blocks" else _fixed(length, size, step)
+        for k, (s, e) in enumerate(ranges):
+            out[f"{tree.docid}_{k}"] = (tree.docid, s, e)
+    return out
+
+
+def _fixed(length: int, size: int, step: int) -> list[tuple[int, int]]:
+    out, start = [], 0
+    while start < length:
+        out.append((start, min(start + size, length)))
+        if start + size >= length:
+            break
+        start += step
+    return out
+
+
+def _blocks(tree, size: int) -> list[tuple[int, int]]:
+    pieces = []
+    for i in range(1, len(tree)):
+        if tree.parent[i] == 0:
+            s, e = int(tree.start[i]), int(tree.end[i])
+            pieces.extend((a, min(a + size, e)) for a in range(s, e, size))
+    out: list[list[int]] = []
+    for s, e in pieces:
+        if out and e - out[-1][0] <= size:
+            out[-1][1] = e
+        else:
+            out.append([s, e])
+    return [(s, e) for s, e in out]
+
+
+def write_chunk_map(chunks: dict, path: str | os.PathLike) -> int:
+    """Write a chunk map as JSON lines (``chunk_id, doc_id, start, end``; gzipped for a name ending ``.gz``),
+    counted against the map: the number of chunks written."""
+    import json
+
+    from .atomic import atomic_write
+
+    with atomic_write(path, "the chunk map", RunFormatError) as fh:
+        for c, (d, s, e) in chunks.items():
+            fh.write(json.dumps({"chunk_id": c, "doc_id": d, "start": s, "end": e}) + "\n")
+    written = len(read_chunk_map(path))
+    if written != len(chunks):
+        raise RunFormatError(f"wrote {written} chunks, expected {len(chunks)} (a chunk id given twice?)", path)
+    return written

@@ -18,6 +18,10 @@ DataFrame, dict and record runs of documents are ranked as trec_eval ranks
 them (score descending, ties by ``doc_id`` descending; a ``rank`` column is
 not read, as trec_eval reads none).  Without an ``xpath`` a result is its
 whole document (the node ``/doc[1]``): plain documents are single elements.
+A DataFrame with ``start`` and ``end`` columns (or one of them) holds character spans: span
+judgments as qrels, a chunk run as a run (:mod:`graphsr.io.spans`,
+:mod:`graphsr.io.chunks`; PyTerrier's ``qid``, ``docno`` and ``label`` read
+as ``query_id``, ``doc_id`` and ``relevance``).
 A DataFrame of element lines (an ``xpath`` column) means what a run file
 means: with a ``rank`` column, the rows of a topic that share a rank are one
 tree result, in rank order (PyTerrier's 0-based ranks included); without one,
@@ -151,8 +155,10 @@ def _dataset_name(obj) -> str:
     return repr(getattr(obj, "dataset_id", lambda: None)() or type(obj).__name__)
 
 
-def as_qrels(qrels):
-    """Element or FOL assessments from any of the accepted shapes (see the module docstring)."""
+def as_qrels(qrels, lengths=None):
+    """Element or FOL assessments from any of the accepted shapes (see the module docstring); a DataFrame with
+    ``start`` and ``end`` columns is span judgments (:func:`graphsr.io.spans.spans_from_frame`, ``lengths`` its
+    documents' text lengths where known)."""
     from ..core.fol import FOLQrels
 
     if isinstance(qrels, FOLQrels):
@@ -181,6 +187,12 @@ def as_qrels(qrels):
         if not len(columns):
             raise GraphsrInputError("the qrels are empty")
         return ElementQrels.from_columns(columns, "qrels")
+    elif _is_frame(qrels) and {"start", "end"} & set(qrels.columns):  # (one of them: spans lacking the other)
+        from .spans import spans_from_frame
+
+        if not len(qrels):
+            raise GraphsrInputError("the qrels are empty")
+        return spans_from_frame(qrels, lengths)
     elif _is_frame(qrels):
         _frame_columns(qrels, ("query_id", "doc_id", "relevance"), "qrels")
         if not len(qrels):
@@ -376,6 +388,10 @@ def as_run(run, name: str = "run", vocabulary=None):
     if isinstance(run, dict):
         # a topic answered with nothing is scored as an empty ranking, as pytrec_eval scores it
         return Run.from_columns(_dict_columns(run, "a run", "score", vocabulary), name, None, (name,))
+    if _is_frame(run) and {"start", "end"} & set(run.columns):  # a chunk run of spans
+        from .chunks import chunk_run_from_frame
+
+        return chunk_run_from_frame(run, name)
     if _is_frame(run):
         _frame_columns(run, ("query_id", "doc_id", "score"), "a run")
         run = _text_ids(run, "a run")

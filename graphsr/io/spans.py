@@ -29,7 +29,7 @@ from ..errors import QrelsFormatError
 from ._lines import iter_fields
 from .records import read_records, record_int
 
-__all__ = ["read_spans", "read_chunk_qrels", "document_texts"]
+__all__ = ["read_spans", "read_chunk_qrels", "document_texts", "spans_from_frame", "chunk_judgments"]
 
 _SPAN_COLUMNS = ("query_id", "doc_id", "start", "end", "relevance")
 _CHROMA_COLUMNS = ("question", "references", "corpus_id")
@@ -112,6 +112,53 @@ def read_spans(path: str | os.PathLike, collection, id_column: str | None = None
                         whole_documents=chroma, references=True)
 
 
+#: A DataFrame's column names for span judgments: graphsr's and PyTerrier's (``qid``, ``docno``, ``label``).
+FRAME_COLUMNS = {"query_id": ("query_id", "qid"), "doc_id": ("doc_id", "docno"), "start": ("start",),
+                 "end": ("end",), "relevance": ("relevance", "label")}
+
+
+def frame_column(frame, key: str, columns=FRAME_COLUMNS) -> str | None:
+    """The column of ``frame`` that holds ``key`` (its own name or PyTerrier's), or None."""
+    return next((c for c in columns[key] if c in frame.columns), None)
+
+
+def spans_from_frame(frame, lengths=None, vocab=None):
+    """Span judgments from a DataFrame (``query_id``/``qid``, ``doc_id``/``docno``, ``start``, ``end``,
+    ``relevance``/``label``; an optional ``content``), as :func:`read_spans` reads a file.  ``lengths``
+    (``{doc_id: length of its text}``, from a bound collection) checks each range against its document; without
+    it a document's length is taken as the furthest end judged in it.
+
+    Raises
+    ------
+    QrelsFormatError
+        A missing column, an id or offset that is missing or not an integer, a range outside its document.
+    """
+    names = {k: frame_column(frame, k) for k in FRAME_COLUMNS}
+    missing = [k for k, c in names.items() if c is None]
+    if missing:
+        raise QrelsFormatError(f"span judgments as a DataFrame need the columns query_id, doc_id, start, end, "
+                               f"relevance (or qid, docno, label); missing {', '.join(missing)}")
+    content = frame["content"].tolist() if "content" in frame.columns else [None] * len(frame)
+    rows = zip(*(frame[names[k]].tolist() for k in FRAME_COLUMNS), content)
+
+    def spans():
+        for n, (qid, doc, start, end, grade, text) in enumerate(rows, 1):
+            if qid is None or doc is None or (isinstance(qid, float) and qid != qid) or (
+                    isinstance(doc, float) and doc != doc):
+                raise QrelsFormatError(f"row {n}: expected a query_id and a doc_id")
+            yield (str(qid), str(doc), _int(start, "start", "the span DataFrame", n),
+                   _int(end, "end", "the span DataFrame", n), _grade(grade, "the span DataFrame", n),
+                   text if isinstance(text, str) else None, n)
+
+    spans_list = list(spans())
+    if lengths is None:
+        furthest: dict[str, int] = {}
+        for _, doc, _, end, _, _, _ in spans_list:
+            furthest[doc] = max(furthest.get(doc, 0), end)
+        lengths = furthest
+    return _assessments(spans_list, None, "the span DataFrame", vocab, references=True, lengths=lengths)
+
+
 def _merged(spans) -> list[list[int]]:
     merged: list[list[int]] = []
     for s, e in sorted(spans):
@@ -122,7 +169,8 @@ def _merged(spans) -> list[list[int]]:
     return merged
 
 
-def _assessments(spans, texts, path: str, vocab=None, whole_documents: bool = False, references: bool = False):
+def _assessments(spans, texts, path: str, vocab=None, whole_documents: bool = False, references: bool = False,
+                 lengths=None):
     """Passage assessments from ``(query_id, doc_id, start, end, grade, content, line)`` spans, each checked
     against the documents' ``texts``.  The result also carries
 
@@ -132,24 +180,27 @@ def _assessments(spans, texts, path: str, vocab=None, whole_documents: bool = Fa
       relevant).
     * ``references`` (with ``references``): the relevant spans as given, before merging, as arrays ``(row,
       start, end)`` of assessment rows (Chroma's measures sum their lengths, overlaps included); None
-      otherwise (the merged passages are the references)."""
+      otherwise (the merged passages are the references).
+
+    Without ``texts``, ``lengths`` gives each document's length (no ``content`` to check)."""
     from ..core.fol import FOLQrels
 
     rows: dict[tuple[str, str], dict] = {}
     for qid, doc, start, end, grade, content, line in spans:
-        text = texts.get(doc)
-        if text is None:
+        text = texts.get(doc) if texts is not None else None
+        size = len(text) if text is not None else (lengths or {}).get(doc)
+        if size is None:
             raise QrelsFormatError(f"document {doc!r} is not in the collection", path, line)
-        if not 0 <= start < end <= len(text):
+        if not 0 <= start < end <= size:
             raise QrelsFormatError(f"span [{start}, {end}) of document {doc!r}: expected 0 <= start < end <= "
-                                   f"{len(text)} (the document's text)", path, line)
-        if content is not None and text[start:end] != content:
+                                   f"{size} (the document's text)", path, line)
+        if content is not None and text is not None and text[start:end] != content:
             got = text[start:end]
             raise QrelsFormatError(f"span [{start}, {end}) of document {doc!r} holds {got[:40]!r}"
                                    f"{'...' if len(got) > 40 else ''}, not the content given "
                                    f"({str(content)[:40]!r}{'...' if len(str(content)) > 40 else ''})", path, line)
-        row = rows.setdefault((qid, doc), {"line": line, "spans": [], "judged": [], "len": len(text)})
-        row["judged"].append((0, len(text)) if whole_documents else (start, end))
+        row = rows.setdefault((qid, doc), {"line": line, "spans": [], "judged": [], "len": size})
+        row["judged"].append((0, size) if whole_documents else (start, end))
         if grade > 0:
             row["spans"].append((start, end))
             row.setdefault("raw", []).append((start, end))
@@ -209,3 +260,38 @@ def read_chunk_qrels(path: str | os.PathLike, chunks, collection, vocab=None):
             yield f[0], where[0], where[1], where[2], _grade(f[3], path, line), None, line
 
     return _assessments(spans(), texts, path, vocab)
+
+
+def chunk_judgments(qrels, chunks) -> dict[str, dict[str, int]]:
+    """Span judgments onto one chunking's chunks, as chunk-id retrieval is judged (for trec_eval's measures over
+    chunk ids): ``{query_id: {chunk_id: 1}}`` for every chunk of ``chunks`` (a chunk map) sharing at least one
+    character with a relevant span of the query in its document.  Chunks sharing none are left out (not
+    relevant to trec_eval's measures).
+
+    >>> from graphsr.core.fol import FOLQrels
+    >>> q = FOLQrels.from_columns(["1"], ["a"], [100], [10], [20], [0], [20], [30])
+    >>> chunk_judgments(q, {"a0": ("a", 0, 20), "a1": ("a", 15, 25), "a2": ("a", 30, 40), "b0": ("b", 0, 9)})
+    {'1': {'a1': 1}}
+    """
+    from bisect import bisect_left
+
+    by_doc: dict[str, list[tuple[int, int, str]]] = {}
+    for cid, (doc, start, end) in chunks.items():
+        by_doc.setdefault(doc, []).append((start, end, cid))
+    starts, longest = {}, {}
+    for doc, items in by_doc.items():
+        items.sort()
+        starts[doc] = [a for a, _, _ in items]
+        longest[doc] = max(b - a for a, b, _ in items)
+    topics, docs = qrels.topic.tolist(), qrels.docid.tolist()
+    out: dict[str, dict[str, int]] = {}
+    for row, s, e in zip(qrels.pass_row.tolist(), qrels.pass_start.tolist(), qrels.pass_end.tolist()):
+        doc = str(docs[row])
+        items = by_doc.get(doc, ())
+        first = bisect_left(starts[doc], s - longest[doc]) if items else 0  # (no chunk before reaches s)
+        for start, end, cid in items[first:]:
+            if start >= e:
+                break
+            if end > s:
+                out.setdefault(str(topics[row]), {})[cid] = 1
+    return out

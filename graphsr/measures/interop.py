@@ -35,6 +35,14 @@ def plain_context(qrels, runs, measures=None) -> ScoringContext:
     return ScoringContext(docs, NoNavigation(docs), "none", num_elements=len(docs))
 
 
+def _text_lengths(context) -> dict | None:
+    """Each document's text length from a bound context's trees (for checking span judgments), or None."""
+    documents = getattr(context, "documents", None)
+    if not documents or not hasattr(documents, "items"):
+        return None
+    return {d: int(tree.end[0]) for d, tree in documents.items()}
+
+
 def runtime_values(measure, qrels_frame, run_frame):
     """``(query_id, value)`` of ``measure`` for each assessed topic the run answers (ir_measures supplies
     the others with the measure's ``DEFAULT``)."""
@@ -43,8 +51,11 @@ def runtime_values(measure, qrels_frame, run_frame):
     from ..core.topics import select_topics
 
     with bulk():
-        qrels, run = as_qrels(qrels_frame), as_run(run_frame)
         context = measure.context
+        spans = bool({"start", "end"} & set(getattr(qrels_frame, "columns", ())))
+        qrels, run = as_qrels(qrels_frame, _text_lengths(context) if spans else None), as_run(run_frame)
+        if context is None and kind_of(qrels) == PASSAGES and kind_of(run) == PASSAGES:
+            context = ScoringContext()  # (spans need no collection: their measures read characters)
         if context is None:
             if not (is_plain(qrels) and is_plain(run)):
                 from ..errors import GraphsrInputError

@@ -35,6 +35,10 @@ class _Span(Measure):
     FAMILY = "span"
     BOUNDS = (0.0, 1.0)
     SUPPORTED_PARAMS: dict = {}
+    #: The columns a PyTerrier pipeline's results and qrels carry for these measures (ir_measures' names;
+    #: PyTerrier's qid, docno and label read as query_id, doc_id and relevance): the document and the span.
+    RUN_INPUTS = ["query_id", "doc_id", "start", "end", "score"]
+    QREL_INPUTS = ["query_id", "doc_id", "start", "end", "relevance"]
 
 
 class _Chroma(_Span):
