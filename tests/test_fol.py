@@ -329,11 +329,16 @@ def test_measure_names_round_trip():
             parse_measure(bad)
 
 
-def test_sr_measures_refused_on_passages(tmp_path, qrels):
+def test_sr_measures_on_passages_need_the_collection(tmp_path, qrels):
+    """SR scores passages as the collection's elements (graphsr.measures.fol.convert): without the documents it
+    says so in one line; PRUM takes element inputs only."""
     from graphsr.errors import GraphsrInputError
 
-    with pytest.raises(GraphsrInputError, match="score element assessments, not passage assessments"):
+    with pytest.raises(GraphsrInputError, match="SRP@10: need the collection's documents") as e:
         evaluate(qrels, [run_of(tmp_path, FOCUSED)], ["SRP@10"])
+    assert "\n" not in str(e.value)
+    with pytest.raises(GraphsrInputError, match="score element assessments, not passage assessments"):
+        evaluate(qrels, [run_of(tmp_path, FOCUSED)], ["PRUM"])
 
 
 # -- the MAP reduction -----------------------------------------------------------------------------------------
@@ -427,7 +432,7 @@ def test_cli_detects_fol_and_prints_the_official_sets(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "iP[0.37]\tall" in out and "iP[1.00]\tall" in out
     assert main(["eval", str(q), str(run), "--model", "p*:extent"]) == 2
-    assert "does not apply to FOL" in capsys.readouterr().err
+    assert "--model applies to the element measures (SR, ESR, ...)" in capsys.readouterr().err
 
 
 def test_cli_refuses_a_run_and_scores_the_others(tmp_path, capsys):

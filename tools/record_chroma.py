@@ -112,8 +112,11 @@ def main(bench: str, chunks_dir: str, out_dir: str) -> None:
             expected[label] = {"iou": iou, "precision": precision, "recall": recall}
             with open(target / f"{label}.trec", "w") as f:
                 for q, metas in enumerate(ev.retrieved):
-                    for rank, m in enumerate(metas, 1):
-                        f.write(f"{q} Q0 {_id(m)} {rank} {len(metas) - rank + 1} chroma\n")
+                    seen: dict[str, int] = {}
+                    for rank, m in enumerate(metas, 1):  # (the n-th chunk retrieved at one range: its n-th id)
+                        seen[_id(m)] = seen.get(_id(m), 0) + 1
+                        cid = _id(m) + (f"#{seen[_id(m)]}" if seen[_id(m)] > 1 else "")
+                        f.write(f"{q} Q0 {cid} {rank} {len(metas) - rank + 1} chroma\n")
             placed = ev.placed
         with open(target / "chunks.jsonl", "w") as f:
             seen: dict[str, int] = {}

@@ -21,7 +21,6 @@ from __future__ import annotations
 import os
 
 from ..errors import RunFormatError
-from ._lines import iter_fields
 from .records import is_json_lines, read_records, record_int
 
 __all__ = ["read_chunk_map", "read_chunk_run", "chunk_run_from_frame", "make_chunks", "write_chunk_map"]
@@ -73,8 +72,6 @@ def read_chunk_run(path: str | os.PathLike, chunks: str | os.PathLike | dict | N
         In one line naming the file and line: a malformed record, a chunk the map does not hold (unless
         ``unknown="warn"``), a TREC run without a chunk map.
     """
-    from ..core.fol import FOLRun
-
     path = str(path)
     if unknown not in ("error", "warn"):
         raise RunFormatError(f"unknown must be error or warn, got {unknown!r}", path)
@@ -99,24 +96,66 @@ def read_chunk_run(path: str | os.PathLike, chunks: str | os.PathLike | dict | N
             raise RunFormatError("a run of chunk ids needs a chunk map (--chunks MAP) to say where each chunk is",
                                  path)
         table = chunks if isinstance(chunks, dict) else read_chunk_map(chunks)
-        for line, f in iter_fields(path, RunFormatError):  # (graphsr's line files: any line ending, # comments)
-            if len(f) != 6:
-                raise RunFormatError(f"expected 6 fields 'qid Q0 chunk_id rank score run_id', got {len(f)}", path,
-                                     line)
-            where = table.get(f[2])
-            if where is None:
-                if unknown == "warn":
-                    dropped += 1
-                    continue
-                raise RunFormatError(f"chunk {f[2]!r} is not in the chunk map", path, line)
-            rows.append((f[0], where[0], where[1], where[2], _score(f[4], path, line),
-                         record_int(f[3], "rank", path, line, RunFormatError), line, f[5], f[2]))
+        return _chunk_id_run(path, table, name or path, vocab, unknown)
     if dropped:
         import sys
 
         print(f"graphsr: warning: {path}: {dropped} result(s) name a chunk the map does not hold; left out",
               file=sys.stderr)
     return _ranked_run(rows, name or path, path, vocab)
+
+
+def _chunk_id_run(path: str, table: dict, name: str, vocab, unknown: str):
+    """A TREC run of chunk ids as a ranked passage run, read by graphsr's columnar TREC run reader (one pass in
+    C where it is built) and resolved through the chunk map with array operations: each chunk id looked up
+    once, however many lines name it."""
+    import numpy as np
+
+    from ..core.columns import DocumentColumns
+    from ..core.fol import FOLRun, Vocabulary
+    from .runs import read_run
+
+    run = read_run(path, name=name)
+    c = getattr(run, "columns", None)
+    if not isinstance(c, DocumentColumns):
+        raise RunFormatError("expected 6 fields 'qid Q0 chunk_id rank score run_id' (a run of chunk ids), got "
+                             "an element run", path)
+    if not np.isfinite(c.value).all():
+        k = int(np.flatnonzero(~np.isfinite(c.value))[0])
+        raise RunFormatError(f"expected a finite score, got {c.value[k]!r} (a run is ranked by its scores)", path,
+                             int(c.line[k]) if c.line is not None else None)
+    names = list(c.doc_names)
+    where = [table.get(n) for n in names]
+    known = np.array([w is not None for w in where], dtype=bool)
+    keep = known[c.doc] if len(c.doc) else np.zeros(0, dtype=bool)
+    if not keep.all():
+        k = int(np.flatnonzero(~keep)[0])
+        if unknown != "warn":
+            raise RunFormatError(f"chunk {names[int(c.doc[k])]!r} is not in the chunk map", path,
+                                 int(c.line[k]) if c.line is not None else None)
+        import sys
+
+        print(f"graphsr: warning: {path}: {int((~keep).sum())} result(s) name a chunk the map does not hold; "
+              "left out", file=sys.stderr)
+    vocab = vocab or Vocabulary()
+    chunk_doc = vocab.doc_codes([w[0] if w is not None else "" for w in where])
+    chunk_start = np.array([w[1] if w is not None else 0 for w in where], dtype=np.int64)
+    chunk_end = np.array([w[2] if w is not None else 0 for w in where], dtype=np.int64)
+    by_bytes = sorted(range(len(names)), key=lambda k: names[k].encode())
+    name_rank = np.empty(len(names), dtype=np.int64)
+    name_rank[by_bytes] = np.arange(len(names))
+    rows = np.flatnonzero(keep)
+    # by topic (first appearance), score descending, chunk id descending (trec_eval's ties), then file order
+    rows = rows[np.lexsort((rows, -name_rank[c.doc[rows]], -c.value[rows], c.topic[rows]))]
+    topic_code = vocab.topic_codes(list(c.topic_names))
+    doc = c.doc[rows]
+    lines = np.asarray(c.line[rows] if c.line is not None else rows + 1, dtype=np.int64)
+    run_ids = tuple(run.run_ids)
+    ids = np.full(len(rows), 0 if len(run_ids) == 1 else -1, dtype=np.int64)
+    return FOLRun(name, vocab, topic_code[c.topic[rows]] if len(rows) else np.zeros(0, dtype=np.int64),
+                  chunk_doc[doc] if len(rows) else np.zeros(0, dtype=np.int64), np.arange(1, len(rows) + 1),
+                  c.value[rows].astype(float), chunk_start[doc], chunk_end[doc] - chunk_start[doc], lines, ids,
+                  run_ids if len(run_ids) == 1 else (), path, ranked=True)
 
 
 def _ranked_run(rows, name: str, source: str, vocab=None):

@@ -44,6 +44,19 @@ def _open_text(path: str | os.PathLike, **kw):
     return open(path, **kw)
 
 
+def _json_lines(lines: list[str], path, error) -> list[tuple[int, dict]]:
+    """:func:`json_objects` of a file's lines, parsed as one JSON array where every line is an object (one call
+    into the JSON parser, not one a line); line by line where one is not, to name it."""
+    numbered = [(k, line) for k, line in enumerate(lines, 1) if line.strip()]
+    try:
+        objects = json.loads("[" + ",".join(line for _, line in numbered) + "]")
+    except json.JSONDecodeError:
+        objects = None
+    if objects is not None and len(objects) == len(numbered) and all(isinstance(o, dict) for o in objects):
+        return [(k, o) for (k, _), o in zip(numbered, objects)]
+    return list(json_objects(lines, path, error))
+
+
 def is_json_lines(path: str | os.PathLike) -> bool:
     """Whether a file of records is JSON lines (its first character, after white space, is ``{``)."""
     try:
@@ -70,7 +83,8 @@ def read_records(path: str | os.PathLike, error: type[GraphsrInputError]) -> lis
             return [(k + 1, row) for k, row in enumerate(pd.read_parquet(path).to_dict(orient="records"))]
         if is_json_lines(path):
             with _open_text(path, encoding="utf-8-sig") as fh:
-                return list(json_objects(fh, path, error))
+                lines = fh.read().splitlines()
+            return _json_lines(lines, path, error)
         import csv
 
         with _open_text(path, encoding="utf-8-sig", newline="") as fh:

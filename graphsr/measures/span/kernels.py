@@ -13,6 +13,8 @@ intersections of many queries' ranges are a few sorts and searches.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
+from typing import Callable
 
 import numpy as np
 
@@ -47,12 +49,19 @@ class SpanInputs:
     ref_row: np.ndarray
     ref_start: np.ndarray
     ref_end: np.ndarray
-    judged_row: np.ndarray
-    judged_start: np.ndarray
-    judged_end: np.ndarray
-    new_res: np.ndarray
-    new_start: np.ndarray
-    new_end: np.ndarray
+    judged: Callable[[], tuple]
+    new_parts: Callable[[], tuple]
+
+    @cached_property
+    def new(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(result, start, end) of the parts of results not read before in their topic."""
+        return self.new_parts()
+
+    @cached_property
+    def judged_table(self):
+        """The judged characters as a :func:`union_table`."""
+        row, start, end = self.judged()
+        return union_table(row * SPAN + start, row * SPAN + end)
 
 
 def union_table(starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -128,7 +137,7 @@ def chroma(x: SpanInputs, k: np.ndarray) -> dict[str, np.ndarray]:
 def _read(x: SpanInputs, budget: int | None, k: int | None):
     """The pieces read: new parts of results, cut at the first ``k`` results and after ``budget`` characters
     per topic; (result, start, end) of each piece."""
-    res, s, e = x.new_res, x.new_start, x.new_end
+    res, s, e = x.new
     if k is not None:
         keep = positions(x.res_topic)[res] < k if len(res) else np.zeros(0, dtype=bool)
         res, s, e = res[keep], s[keep], e[keep]
@@ -154,7 +163,7 @@ def budget(x: SpanInputs, B: int, rel_chars: np.ndarray) -> dict[str, np.ndarray
 def unjudged(x: SpanInputs, k: int | None) -> np.ndarray:
     """Per topic, the share of characters read (each once; the first ``k`` results) outside judged text."""
     res, s, e = _read(x, None, k)
-    table = union_table(x.judged_row * SPAN + x.judged_start, x.judged_row * SPAN + x.judged_end)
+    table = x.judged_table
     t = x.res_topic[res]
     read = np.bincount(t, weights=e - s, minlength=x.T)
     judged = np.bincount(t, weights=_within(x, x.res_row[res], s, e, table), minlength=x.T)

@@ -59,11 +59,14 @@ class _SpanEvaluator:
         run = run.recoded(self.qrels.vocab)
         x = span_inputs(self.qrels, run, topics, self.context.order, self.context.option)
         values = {}
+        by_cut: dict = {}  # (Chroma's three measures at one cut: one pass)
         for m in self.measures:
             if m.NAME.startswith("Chroma"):
-                k = (np.full(x.T, m.cutoff, dtype=np.int64) if m.cutoff is not None
-                     else np.minimum(self.touching(tuple(topics)), CHROMA_MOST))
-                values[m] = chroma(x, k)[m.KIND]
+                if m.cutoff not in by_cut:
+                    k = (np.full(x.T, m.cutoff, dtype=np.int64) if m.cutoff is not None
+                         else np.minimum(self.touching(tuple(topics)), CHROMA_MOST))
+                    by_cut[m.cutoff] = chroma(x, k)
+                values[m] = by_cut[m.cutoff][m.KIND]
             elif m.NAME in ("budgetP", "budgetR"):
                 rel = _topic_rel_chars(self.qrels, topics)
                 values[m] = budget(x, m.cutoff, rel)["precision" if m.NAME == "budgetP" else "recall"]
@@ -87,8 +90,10 @@ class _SpanEvaluator:
 def _topic_index(qrels: FOLQrels, topics: list[str]) -> np.ndarray:
     """Each topic code of the assessments' vocabulary: its index in ``topics``, -1 if not scored."""
     index = np.full(len(qrels.vocab.topics), -1, dtype=np.int64)
-    known = [t for t in topics if t in qrels.vocab.topics]
-    index[[qrels.vocab.topics[t] for t in known]] = [topics.index(t) for t in known]
+    codes = qrels.vocab.topics
+    pairs = [(codes[t], k) for k, t in enumerate(topics) if t in codes]
+    if pairs:
+        index[[c for c, _ in pairs]] = [k for _, k in pairs]
     return index
 
 
@@ -127,10 +132,13 @@ def _judged(qrels: FOLQrels) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def span_inputs(qrels: FOLQrels, run: FOLRun, topics: list[str], order: str = "file", option=None) -> SpanInputs:
     """One run's :class:`~graphsr.measures.span.kernels.SpanInputs` for ``topics`` (in report order)."""
     x, _ = passage_inputs(qrels, run, topics, order, option)
-    new_res, new_s, new_e = new_characters(x)
-    by = np.lexsort((new_s, new_res))
+
+    def new_parts():
+        new_res, new_s, new_e = new_characters(x)
+        by = np.lexsort((new_s, new_res))
+        return new_res[by], new_s[by], new_e[by]
+
     row, start, end = _references(qrels)
-    j_row, j_start, j_end = _judged(qrels)
     return SpanInputs(len(topics), x.res_topic, x.res_row, x.res_start, np.maximum(x.res_end, x.res_start),
                       _topic_index(qrels, list(topics))[qrels.topic_code], qrels.pass_row, qrels.pass_start,
-                      qrels.pass_end, row, start, end, j_row, j_start, j_end, new_res[by], new_s[by], new_e[by])
+                      qrels.pass_end, row, start, end, lambda: _judged(qrels), new_parts)
