@@ -190,3 +190,25 @@ def test_graphsr_eval_reads_spans_chunk_runs_and_maps(tmp_path, capsys):
     code = main(["eval", str(SAMPLE["qrels"]), str(run), "--chunks", str(chunks), "-m", "ChromaIoU@5"])
     err = capsys.readouterr().err
     assert code == 2 and err.count("graphsr: error") == 1 and "need --collection DIR" in err
+
+
+def test_formats_declared_rather_than_detected(tmp_path, capsys):
+    from graphsr.cli.main import main
+
+    spans = _write(tmp_path / "q.jsonl", SPANS, ("query_id", "doc_id", "start", "end", "relevance"))
+    run = _write(tmp_path / "r.jsonl", RESULTS, ("query_id", "doc_id", "start", "end", "score"))
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for d, text in TEXTS.items():
+        (docs / f"{d}.txt").write_text(text)
+    argv = ["eval", str(spans), str(run), "--collection", str(docs), "-m", "ChromaIoU@2", "-m", "budgetP@30"]
+    assert main(argv) == 0
+    detected = capsys.readouterr().out
+    assert main(argv + ["--qrels-format", "spans", "--run-format", "spans"]) == 0
+    assert capsys.readouterr().out == detected
+    assert main(argv + ["--run-format", "fol"]) == 2  # (a JSON lines run read as INEX passage lines: one line)
+    err = capsys.readouterr().err
+    assert err.count("graphsr: error") == 1 and "Traceback" not in err
+    assert main(argv + ["--qrels-format", "fol"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("graphsr: error") == 1 and "Traceback" not in err

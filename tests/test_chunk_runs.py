@@ -28,9 +28,10 @@ def _chunks(size: int, stride: int) -> dict[str, tuple[str, int, int]]:
     return out
 
 
+SPAN = ["ChromaIoU@3", "ChromaP@3", "ChromaR@3", "budgetP@30", "budgetR@30", "unjudged_chars", "unjudged_chars@2"]
 ALL = ["MAiP(task=thorough)", "iP[0.01](task=thorough)", "iP[0.1](task=thorough)", "char_prec", "MAgP(task=ric)",
-       "gP(task=ric)@5"]
-THOROUGH = ALL[:3]
+       "gP(task=ric)@5", "MAiP", "iP[0.05]"] + SPAN
+THOROUGH = ALL[:3] + SPAN  # (overlapping chunks: the focused and in-context tasks refuse them)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -4,11 +4,15 @@ are known; real-world HTML with unclosed tags reads; a directory of them is a co
 
 from __future__ import annotations
 
+import json
+
 import lxml.etree
 import lxml.html
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import graphsr
 from graphsr.cli.main import main
 from graphsr.io import iter_documents
 from graphsr.io.collection import html_tree
@@ -152,3 +156,34 @@ def test_a_directory_of_markdown_text_and_html_is_a_collection(tmp_path, capsys)
         assert "3 documents" in capsys.readouterr().out
     finally:
         main(["store", "stop", "--store", url])
+
+
+def test_a_json_lines_corpus_is_a_collection(tmp_path):
+    """One document a line, its format declared (BEIR's _id read as the id); offsets into each text as a file of
+    that format gives them; a line without id or text, an unknown format, an id twice: one line each."""
+    import graphsr.io
+    from graphsr.errors import CollectionError
+
+    rows = [{"doc_id": "a", "text": "# Title\n\nPara one.\n\n- x\n- y\n", "format": "markdown"},
+            {"_id": "b", "title": "not text", "text": "First.\n\nSecond para.\n"},
+            {"doc_id": "c", "text": "<p>Hello <b>world<p>again", "format": "html"}]
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    texts = graphsr.io.document_texts(corpus)
+    assert texts == {"a": rows[0]["text"], "b": rows[1]["text"], "c": "Hello worldagain"}
+    trees = {t.docid: t for t in graphsr.iter_documents(corpus)}
+    for doc in ("a", "b"):
+        (tmp_path / f"{doc}.{'md' if doc == 'a' else 'txt'}").write_text(texts[doc])
+        (alone,) = list(graphsr.iter_documents(tmp_path / f"{doc}.{'md' if doc == 'a' else 'txt'}"))
+        t = trees[doc]
+        assert [(t.xpath(i), int(t.start[i]), int(t.end[i])) for i in range(len(t))] == [
+            (alone.xpath(i), int(alone.start[i]), int(alone.end[i])) for i in range(len(alone))]
+    assert int(trees["c"].end[0]) == len("Hello worldagain")
+    for bad, match in (({"doc_id": "x"}, "doc_id .or _id. and a text"), ({"doc_id": "x", "text": "t", "format": "pdf"},
+                                                                         "expected a format"),
+                       (rows[0], "duplicate document id 'a'")):
+        path = tmp_path / "bad.jsonl"
+        path.write_text(json.dumps(rows[0]) + "\n" + json.dumps(bad) + "\n")
+        with pytest.raises(CollectionError, match=match) as e:
+            graphsr.io.list_collection(path)
+        assert "\n" not in str(e.value)

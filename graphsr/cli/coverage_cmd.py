@@ -15,7 +15,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("qrels", help="element assessments")
     p.add_argument("runs", nargs="+", metavar="RUN", help="element runs")
     p.add_argument("--collection", required=True, metavar="DIR|NAME",
-                   help="the XML collection (a path), or with --store a stored collection's name")
+                   help="the collection (a path: XML, Markdown, text or HTML), or with --store a stored collection's name")
     p.add_argument("--store", metavar="URL", nargs="?", const="",
                    help="read the stored collection (its summary, and the elements of the documents named)")
     p.add_argument("--kind", default="p*", help="summary kind: p*, p*|c, c or tag (default: p*)")

@@ -37,6 +37,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                                                           "chunk ids")
     p.add_argument("--collection", metavar="DIR",
                    help="the collection (directory, file or tar/zip archive of XML, Markdown, text or HTML)")
+    p.add_argument("--qrels-format", choices=["element", "fol", "spans"], default=None,
+                   help="the assessments' format, where the first record would say otherwise (default: detected)")
+    p.add_argument("--run-format", choices=["element", "fol", "xml", "spans"], default=None,
+                   help="every run's format, where the first record would say otherwise (default: detected)")
     p.add_argument("--chunks", metavar="MAP",
                    help="the chunking's chunk map (JSON lines, CSV, TSV or Parquet of chunk_id, doc_id, start, "
                         "end; MS MARCO v2.1 segments): TREC runs and qrels name its chunks; ChromaIoU/P/R "
@@ -187,7 +191,7 @@ def run(args: argparse.Namespace) -> int:
     from ..evaluation.files import read_chunks
 
     chunks = read_chunks(args.chunks)  # (read once: the assessments and the runs name its chunks)
-    qrels = read_assessments(args.qrels, args.collection, chunks, CLI_WORDING)
+    qrels = read_assessments(args.qrels, args.collection, chunks, CLI_WORDING, args.qrels_format)
     passage = qrels.kind == PASSAGES
     table = None
     if passage:
@@ -204,6 +208,7 @@ def run(args: argparse.Namespace) -> int:
                           store=args.store, routes=args.routes, routes_model=args.routes_model, nav=args.nav,
                           effort=args.effort, all_topics=args.all_topics, order=args.order, lenient=args.lenient,
                           unknown=args.unknown, workers=args.workers, wording=CLI_WORDING, chunks=chunks,
+                          qrels_format=args.qrels_format, run_format=args.run_format,
                           progress=progress_default() if args.progress is None else args.progress)
     for exc in done.errors:  # a refused run refuses only itself
         print(f"graphsr: error: {exc}", file=sys.stderr)

@@ -15,7 +15,7 @@ from .wording import CLI_WORDING
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("runs", nargs="*", metavar="RUN", help="element runs (default: the bundled sample's)")
     p.add_argument("--qrels", help="element assessments (with RUN)")
-    p.add_argument("--collection", metavar="DIR", help="the XML collection (with RUN)")
+    p.add_argument("--collection", metavar="DIR", help="the collection (with RUN)")
     p.add_argument("--sample", choices=["shakespeare", "mobydick"], default="shakespeare",
                    help="bundled sample to use without RUN (default: shakespeare)")
     p.add_argument("-m", "--measure", default="SRP@10", help="the measure to test (default: SRP@10)")

@@ -9,7 +9,7 @@ from ._common import PROGRESS_HELP, progress_default
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("collection", help="the XML collection (a path), or with --store a stored collection's name")
+    p.add_argument("collection", help="the collection (a path: XML, Markdown, text or HTML), or with --store a stored collection's name")
     p.add_argument("--kind", default="p*", help="summary kind: p*, p*|c, c or tag (default: p*)")
     p.add_argument("--model", help="in memory: SUMMARY:WEIGHT (default KIND:extent); stored: a model's name or a "
                                     "weight scheme")

@@ -13,7 +13,7 @@ from ._common import progress_default
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("run", help="an element run ('topic Q0 file rank score run_id xpath')")
     p.add_argument("--qrels", required=True, help="element assessments (which results are relevant)")
-    p.add_argument("--collection", required=True, metavar="DIR", help="the XML collection (leaves, nesting)")
+    p.add_argument("--collection", required=True, metavar="DIR", help="the collection (leaves, nesting)")
     p.add_argument("-o", "--out", required=True, metavar="DIR", help="directory to write RUN.i.run .. RUN.v.run")
 
 

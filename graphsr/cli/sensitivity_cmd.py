@@ -13,7 +13,7 @@ from ._common import EFFORT_HELP, PROGRESS_HELP, progress_default
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("qrels", help="element assessments")
     p.add_argument("runs", nargs="+", metavar="RUN", help="element runs (at least 3 for a ranking)")
-    p.add_argument("--collection", required=True, metavar="DIR", help="the XML collection")
+    p.add_argument("--collection", required=True, metavar="DIR", help="the collection")
     p.add_argument("-m", "--measure", default="SRP@10", help="the measure (default: SRP@10)")
     p.add_argument("--model", action="append", dest="models", metavar="SPEC",
                    help="a model (repeatable): SUMMARY:WEIGHT or none; depth4; routes:PARTITION (with --routes); "

@@ -17,7 +17,7 @@ from ._common import PROGRESS_HELP, SEED, number, progress_default
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("collection", help="the XML collection (directory, XML file or tar archive)")
+    p.add_argument("collection", help="the collection (directory, file, tar/zip archive or JSON lines corpus of XML, Markdown, text or HTML)")
     p.add_argument("-o", "--output", required=True, help="log file to write (.csv, or .jsonl for JSON lines)")
     p.add_argument("--routes", type=number(int, "[1, inf)"), default=1000, help="number of routes (default 1000)")
     p.add_argument("--seed", type=number(int, SEED), default=0, help="random seed: the same seed writes the same log (default 0)")

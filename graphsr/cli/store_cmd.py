@@ -76,7 +76,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     a = sub.add_parser("load", help="load a collection, its summaries and (some of) its elements, "
                                     "optionally assessments and runs")
     _store_arg(a)
-    a.add_argument("collection", metavar="DIR", help="the XML collection (directory, XML file or tar archive)")
+    a.add_argument("collection", metavar="DIR", help="the collection (directory, file, tar/zip archive or JSON lines corpus of XML, Markdown, text or HTML)")
     a.add_argument("--name", help="the collection's name in the store (default: the directory name)")
     a.add_argument("--kind", action="append", dest="kinds", metavar="SUMMARY",
                    help="summary kind to build and store: p*, p*|c, c, tag (repeatable; default p* and p*|c)")

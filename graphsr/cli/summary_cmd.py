@@ -14,7 +14,7 @@ from ._common import PROGRESS_HELP, positive_int, progress_default
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("collection", help="the XML collection (directory, XML file or tar archive)")
+    p.add_argument("collection", help="the collection (directory, file, tar/zip archive or JSON lines corpus of XML, Markdown, text or HTML)")
     p.add_argument("--kind", default="p*", help="summary kind: p*, p*|c, c or tag (default: p*)")
     p.add_argument("--weight", default="extent", help="weight scheme for pi: extent, length, uniform (default: extent)")
     p.add_argument("--edges", action="store_true", help="also list the summary edges")

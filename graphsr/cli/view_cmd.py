@@ -13,7 +13,7 @@ FORMATS = ("html", "json", "graphml", "gexf")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("collection", help="the XML collection (a path), or with --store a stored collection's name")
+    p.add_argument("collection", help="the collection (a path: XML, Markdown, text or HTML), or with --store a stored collection's name")
     p.add_argument("--store", metavar="URL", nargs="?", const="", help="read the stored collection")
     p.add_argument("--kind", default="p*", help="summary kind: p*, p*|c, c or tag (default: p*)")
     p.add_argument("--model", help="in memory: SUMMARY:WEIGHT (default KIND:extent); stored: a model's name or a "

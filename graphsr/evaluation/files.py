@@ -45,20 +45,39 @@ class FileEvaluation:
     context: object = None
 
 
-def read_assessments(qrels, collection=None, chunks=None, wording: Mapping[str, str] | None = None):
+#: The formats an assessments file and a run file may be declared in (``qrels_format``, ``run_format``), where the
+#: first record would say otherwise (:mod:`graphsr.io.sniff` detects them by default).
+QRELS_FORMATS = ("element", "fol", "spans")
+RUN_FORMATS = ("element", "fol", "xml", "spans")
+
+
+def read_assessments(qrels, collection=None, chunks=None, wording: Mapping[str, str] | None = None,
+                     fmt: str | None = None):
     """Assessments from a path (element, TREC or FOL qrels, or span judgments read against ``collection``;
-    detected once; with a chunk map ``chunks``, TREC qrels of its chunk ids projected onto characters) or any
-    shape :func:`graphsr.io.frames.as_qrels` takes."""
+    detected once, or in the format ``fmt`` says, one of :data:`QRELS_FORMATS`; with a chunk map ``chunks``,
+    TREC qrels of its chunk ids projected onto characters) or any shape :func:`graphsr.io.frames.as_qrels`
+    takes."""
+    import os
+
     from ..io.frames import as_qrels
 
-    return as_qrels(_span_assessments(qrels, collection, read_chunks(chunks), wording))
+    if fmt is not None and fmt not in QRELS_FORMATS:
+        raise GraphsrInputError(f"the assessments' format must be one of {', '.join(QRELS_FORMATS)}, got {fmt!r}")
+    qrels = _span_assessments(qrels, collection, read_chunks(chunks), wording, fmt)
+    if fmt in ("element", "fol") and isinstance(qrels, (str, os.PathLike)):
+        from ..io.fol import read_fol_qrels
+        from ..io.qrels import read_element_qrels
+
+        return read_fol_qrels(qrels) if fmt == "fol" else read_element_qrels(qrels)
+    return as_qrels(qrels)
 
 
 def evaluate_files(qrels, runs: Sequence, measures, *, collection=None, model: str | None = None,
                    store: str | None = None, routes=None, routes_model: str | None = None, nav: str = "elements",
                    effort: str = "count", all_topics: bool = False, order: str = "file", lenient: bool = False,
                    unknown: str = "error", progress: bool = False, workers: int = 1,
-                   wording: Mapping[str, str] | None = None, chunks=None) -> FileEvaluation:
+                   wording: Mapping[str, str] | None = None, chunks=None, qrels_format: str | None = None,
+                   run_format: str | None = None) -> FileEvaluation:
     """Score run files against assessments as ``graphsr eval`` does.
 
     Parameters
@@ -83,6 +102,9 @@ def evaluate_files(qrels, runs: Sequence, measures, *, collection=None, model: s
     chunks : path-like or mapping, optional
         A chunk map (:func:`graphsr.io.chunks.read_chunk_map`): TREC runs are runs of its chunk ids, TREC
         qrels judgments of them, and Chroma's measures without a cut-off count its chunks.
+    qrels_format, run_format : str, optional
+        The format of the assessments file (:data:`QRELS_FORMATS`) and of every run file
+        (:data:`RUN_FORMATS`), where it is not to be detected from the first record.
 
     Returns
     -------
@@ -91,12 +113,17 @@ def evaluate_files(qrels, runs: Sequence, measures, *, collection=None, model: s
     from ..core.kinds import PASSAGES
 
     chunk_map = read_chunks(chunks)
-    qrels = read_assessments(qrels, collection, chunk_map, wording)
+    if run_format is not None and run_format not in RUN_FORMATS:
+        raise GraphsrInputError(f"the runs' format must be one of {', '.join(RUN_FORMATS)}, got {run_format!r}")
+    qrels = read_assessments(qrels, collection, chunk_map, wording, qrels_format)
     if qrels.kind == PASSAGES:
         return _passages(qrels, runs, measures, collection=collection, model=model, store=store, routes=routes,
                          routes_model=routes_model, all_topics=all_topics, order=order, lenient=lenient,
                          progress=progress, wording=wording, chunks=chunk_map, unknown=unknown, nav=nav,
-                         effort=effort, workers=workers)
+                         effort=effort, workers=workers, run_format=run_format)
+    if run_format not in (None, "element"):
+        raise GraphsrInputError(f"runs in the {run_format} format are scored against passage assessments or span "
+                                f"judgments, not {qrels.kind} assessments")
     if chunk_map is not None:
         raise GraphsrInputError(f"{_named('chunks', wording)} applies to span judgments and chunk judgments, not to "
                                 f"{qrels.kind} assessments")
@@ -123,7 +150,7 @@ def read_chunks(chunks):
     return read_chunk_map(chunks)
 
 
-def _span_assessments(qrels, collection, chunk_map, wording):
+def _span_assessments(qrels, collection, chunk_map, wording, fmt: str | None = None):
     """Span judgments (or, with a chunk map, TREC qrels of chunk ids) read against the collection's texts; any
     other assessments as they are."""
     import os
@@ -132,7 +159,7 @@ def _span_assessments(qrels, collection, chunk_map, wording):
         return qrels
     from ..io.sniff import qrels_format
 
-    fmt = qrels_format(qrels)
+    fmt = fmt or qrels_format(qrels)
     if fmt != "spans" and (chunk_map is None or fmt != "element"):
         return qrels
     what = "span judgments" if fmt == "spans" else "chunk judgments"
@@ -247,9 +274,9 @@ def _check_common_topics(qrels, run) -> None:
 
 def _passages(qrels, paths, measures, *, collection, model, store, routes, routes_model, all_topics, order,
               lenient, progress, wording, chunks=None, unknown="error", nav="elements", effort="count",
-              workers=1) -> FileEvaluation:
+              workers=1, run_format: str | None = None) -> FileEvaluation:
     from ..io.fol import read_fol_run, read_inex_submission, submission_files
-    from ..io.sniff import run_format
+    from ..io.sniff import run_format as sniffed
     from ..measures.parse import parse_requests
     from ..measures.provider import ScoringContext, provider_of
 
@@ -263,7 +290,7 @@ def _passages(qrels, paths, measures, *, collection, model, store, routes, route
     errors, formats = [], {}
     for path in paths:
         try:
-            formats[path] = run_format(path)
+            formats[path] = run_format or sniffed(path)
         except GraphsrInputError as exc:  # an unreadable run: refused, the others still scored
             errors.append(exc)
     element_runs = {}

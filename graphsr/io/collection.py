@@ -24,6 +24,7 @@ references are ordinary characters.
 
 from __future__ import annotations
 
+import functools
 import os
 import tarfile
 from dataclasses import dataclass
@@ -125,8 +126,11 @@ def list_collection(path: str | os.PathLike) -> list[CollectionSource]:
     Parameters
     ----------
     path : path-like
-        A directory (searched recursively for ``*.xml``), an XML file or a
-        tar archive of XML files.
+        A directory (searched recursively for ``*.xml`` and the other
+        document files), a document file, a tar or zip archive of them, or a
+        JSON lines corpus (``*.jsonl``: one document a line, ``doc_id`` or
+        ``_id``, ``text`` and its ``format``: markdown, text, html or xml;
+        default text).
 
     Returns
     -------
@@ -150,6 +154,8 @@ def list_collection(path: str | os.PathLike) -> list[CollectionSource]:
                    for f, size in files]
     elif str(p).lower().endswith(_MXL):
         sources = [CollectionSource(_stem(str(p)), str(p), _mxl_score(p), p.stat().st_size)]
+    elif str(p).lower().endswith(_JSONL_SUFFIXES):
+        sources = _jsonl_sources(p)
     elif str(p).lower().endswith(_ZIP_SUFFIXES):
         import zipfile
 
@@ -295,7 +301,45 @@ def read_document(source: CollectionSource, _tars: dict | None = None) -> Docume
     return tree_from_element(root, source.docid, source.path)
 
 
+#: A corpus of documents as JSON lines: ``{"doc_id" (or BEIR's "_id"), "text", "format"}`` a document.
+_JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz")
+#: The ``format`` a JSON lines corpus declares, and the file name ending each is read as.
+_CORPUS_FORMATS = {"markdown": ".md", "text": ".txt", "html": ".html", "xml": ".xml"}
+
+
+def _jsonl_sources(path: Path) -> list[CollectionSource]:
+    """The documents of a JSON lines corpus: one a line, ``doc_id`` (or ``_id``, as BEIR's corpus.jsonl), its
+    ``text`` and the ``format`` it is in (markdown, text, html or xml; default text), in file order."""
+    out = []
+    for k, (line, r) in enumerate(_corpus_records(str(path))):
+        docid = r.get("doc_id", r.get("_id"))
+        if docid in (None, "") or not isinstance(r.get("text"), str):
+            raise CollectionError("expected a doc_id (or _id) and a text on each line of a JSON lines corpus", path,
+                                  line)
+        kind = r.get("format", "text")
+        if kind not in _CORPUS_FORMATS:
+            raise CollectionError(f"expected a format among {', '.join(_CORPUS_FORMATS)}, got {kind!r}", path, line)
+        out.append(CollectionSource(str(docid), str(path), f"{docid}{_CORPUS_FORMATS[kind]}", len(r["text"]), k))
+    return out
+
+
+def _corpus_records(path: str) -> list[tuple[int, dict]]:
+    """The records of a JSON lines corpus, read once per file and state (its texts are read again by
+    document)."""
+    st = os.stat(path)
+    return _cached_records(path, st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=2)
+def _cached_records(path: str, mtime: int, size: int) -> list[tuple[int, dict]]:
+    from .records import read_records
+
+    return read_records(path, CollectionError)
+
+
 def _read_bytes(source: CollectionSource, tars: dict | None = None) -> bytes:
+    if source.path.lower().endswith(_JSONL_SUFFIXES):
+        return _corpus_records(source.path)[source.offset][1]["text"].encode("utf-8")
     if source.member is None:
         try:
             with open(source.path, "rb") as fh:
