@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from graphsr.analysis.agreement import kendall_tau_a, rank_agreement, tau_ap, tau_ap_pvalue
+from graphsr.analysis.agreement import rank_agreement, tau_ap, tau_ap_pvalue
 from graphsr.analysis.scores import ScoreTable
 from graphsr.analysis.significance import bh, compare_runs, holm, paired_test
 from graphsr.cli.main import main

@@ -3,7 +3,6 @@ line (exit 2) -- never a traceback; names round-trip; values stay in their bound
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest

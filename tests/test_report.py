@@ -131,7 +131,6 @@ def test_summary_and_esr_figures(tmp_path, capsys):
 
 
 def test_the_eval_plot_shows_the_tasks_own_measure(tmp_path, capsys):
-    from pathlib import Path
 
     from graphsr.data import sample
 

@@ -12,7 +12,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import graphsr
 from graphsr.cli.main import main
 from graphsr.io import iter_documents
 from graphsr.io.collection import html_tree

@@ -173,8 +173,8 @@ def test_route_edges_are_the_steps_users_take(log, tmp_path):
     docs = {d.docid: d for d in iter_documents(PLAYS["collection"])}
     sids = {d: parts.summary.assign(doc) for d, doc in docs.items()}
     steps: dict = {}
-    for st in routes:
-        a, b = sids[st.docid][docs[st.docid].node(st.src)], sids[st.docid][docs[st.docid].node(st.dst)]
+    for step in routes:
+        a, b = sids[step.docid][docs[step.docid].node(step.src)], sids[step.docid][docs[step.docid].node(step.dst)]
         steps.setdefault(f"S{a + 1}", {}).setdefault(f"S{b + 1}", 0)
         steps[f"S{a + 1}"][f"S{b + 1}"] += 1
     want = {(a, b): n / sum(out.values()) for a, out in steps.items() for b, n in out.items()}

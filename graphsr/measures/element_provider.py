@@ -15,7 +15,7 @@ from ..core.qrels import ElementQrels
 from ..core.run import Run
 from .elements import Diagnostics, JudgedNodes, check_qrels, line_nodes, ranked_nodes
 from .inputs import RankedNodes
-from .provider import ELEMENT, PASSAGE, Provider, RunScores, ScoringContext, Scratch
+from .provider import ELEMENT, Provider, RunScores, ScoringContext, Scratch
 
 __all__ = ["ElementProvider", "judged_nodes", "judged_grades", "run_nodes", "as_elements", "run_as_elements"]
 

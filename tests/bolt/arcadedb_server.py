@@ -16,7 +16,6 @@ import os
 import socket
 import sys
 import threading
-import time
 import urllib.request
 
 

@@ -1,0 +1,47 @@
+"""The code passes its declared checks: ruff's lint rules and mypy at the strictness pyproject.toml states (the
+modules not yet passing are listed there, and a module that passes must leave the list)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+
+
+def _tool(name: str) -> str:
+    path = BIN / name
+    if not path.exists():
+        pytest.fail(f"{name} is a dev dependency: pip install -e '.[dev]'")
+    return str(path)
+
+
+def test_ruff_lint_passes():
+    done = subprocess.run([_tool("ruff"), "check", "graphsr", "tests", "tools", "bench"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_mypy_passes(tmp_path):
+    done = subprocess.run([_tool("mypy"), "--cache-dir", str(tmp_path / "cache")], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_modules_mypy_skips_do_not_pass_yet(tmp_path):
+    """The skip list only shrinks: every module on it still has errors (one that passes comes off)."""
+    text = (ROOT / "pyproject.toml").read_text()
+    listed = re.findall(r'^    "(graphsr[\w.]*)",$', text.split("[[tool.mypy.overrides]]")[1].split("]")[0], re.M)
+    assert listed
+    config = tmp_path / "mypy.ini"
+    config.write_text("[mypy]\npython_version = 3.10\nignore_missing_imports = True\n")
+    done = subprocess.run([_tool("mypy"), "--config-file", str(config), "--cache-dir", str(tmp_path / "cache"),
+                           "graphsr"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    failing = {".".join(Path(line.split(":")[0]).with_suffix("").parts).removesuffix(".__init__")
+               for line in done.stdout.splitlines() if ": error:" in line}
+    assert sorted(set(listed) - failing) == []
