@@ -71,3 +71,19 @@ def test_measures_command_lists_parseable_names(capsys):
     assert "tasks: focused, thorough, ric, t2i, bic" in out and "also named: AgP" in out
     assert main(["measures", "--family", "fol"]) == 0
     assert "SRP" not in capsys.readouterr().out
+
+
+def test_every_measure_listed_as_json_has_an_example_that_parses_back(capsys):
+    """``graphsr measures --format json``: each entry's ``example`` is a canonical string that parses back to a
+    measure of that entry (its name or an alias), whatever the measure needs written (GRPng[0.50], budgetP@10)."""
+    import json
+
+    from graphsr.cli.main import main
+    from graphsr.measures import parse_measure
+
+    assert main(["measures", "--format", "json"]) == 0
+    entries = json.loads(capsys.readouterr().out)
+    assert len(entries) > 50
+    for e in entries:
+        m = parse_measure(e["example"])
+        assert str(m) == e["example"] and m.NAME in [e["name"], *e["aliases"]], e["example"]

@@ -107,7 +107,9 @@ def _target(name: str):
 
 def declarations(family: str | None = None) -> list[dict]:
     """Every registered measure (of ``family``) as plain data: its name, family, description, cut-off rule, what
-    ``@`` sets, bounds, aliases and parameters (name, type, default, choices, range, description)."""
+    ``@`` sets, bounds, aliases, parameters (name, type, default, choices, range, description) and an
+    ``example``: the canonical string of one instance (a cut-off of 10, a level of 0.5 where it needs them),
+    which parses back to that measure."""
     from ..measures import registry
     from ..measures.base import measure_classes
 
@@ -125,5 +127,16 @@ def declarations(family: str | None = None) -> list[dict]:
                            "bracket": k == cls.BRACKET, "at": k == cls.AT_PARAM})
         out.append({"name": name, "family": cls.FAMILY, "description": cls.DESCRIPTION, "cutoff": cls.CUTOFF,
                     "at": cls.AT_PARAM, "bounds": list(cls.BOUNDS) if cls.BOUNDS else None,
-                    "aliases": sorted(a for a, c in reg.items() if c is cls and a != name), "parameters": params})
+                    "aliases": sorted(a for a, c in reg.items() if c is cls and a != name), "parameters": params,
+                    "example": _example(cls)})
     return out
+
+
+def _example(cls) -> str:
+    """The canonical string of one instance of measure class ``cls`` (see :func:`declarations`)."""
+    kw = {}
+    if cls.BRACKET:
+        kw[cls.BRACKET] = 0.5
+    if cls.AT_PARAM != "cutoff":
+        kw[cls.AT_PARAM] = 0.5
+    return str(cls(cutoff=10 if cls.CUTOFF == "required" else None, **kw).validate())
