@@ -161,8 +161,10 @@ def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO,
             if m.average == "mean":
                 v = v / num_q if num_q else v
             elif m.average == "gm":
+                from ..measures.base import GM_FLOOR
+
                 if options.complete:
-                    v += (num_q - evaluated) * math.log(0.00001)
+                    v += (num_q - evaluated) * math.log(GM_FLOOR)
                 v = math.exp(v / num_q)
             elif m.average == "count":
                 v = float(num_q)

@@ -23,7 +23,11 @@ from .._interop import measure_base
 from .._ranges import admits, interval
 from ..errors import MeasureNameError
 
-__all__ = ["Param", "Measure", "register", "registry", "measure_classes", "format_param", "FAMILY_PACKAGES"]
+__all__ = ["Param", "Measure", "register", "registry", "measure_classes", "format_param", "FAMILY_PACKAGES",
+           "GM_FLOOR"]
+
+#: The least value a topic counts for in a geometric mean over topics (trec_eval's MIN_GEO_MEAN: gm_map, gm_bpref).
+GM_FLOOR = 0.00001
 
 
 @dataclass(frozen=True)
@@ -238,7 +242,7 @@ class Measure(measure_base()):
 
     def aggregate(self, values) -> float:
         """The ``all`` value of per-topic ``values``: their mean, their sum for ``AGGREGATE = 'sum'``, or their
-        geometric mean for ``'gm'`` (each value at least 0.00001, as trec_eval's gm_map) (0 without topics)."""
+        geometric mean for ``'gm'`` (each value at least :data:`GM_FLOOR`, as trec_eval's gm_map) (0 without topics)."""
         if len(values) == 0:
             return 0.0
         if self.AGGREGATE == "sum":
@@ -246,7 +250,7 @@ class Measure(measure_base()):
         if self.AGGREGATE == "gm":
             import numpy as np
 
-            return float(np.exp(np.log(np.maximum(values, 0.00001)).mean()))
+            return float(np.exp(np.log(np.maximum(values, GM_FLOOR)).mean()))
         return float(values.mean())
 
     def validate(self) -> "Measure":

@@ -38,7 +38,7 @@ from typing import Any, Iterable
 
 from ..errors import MeasureNameError
 from .base import Measure, registry
-from .trec_names import TREC_NAMES, TREC_NICKNAMES, trec_label  # noqa: F401 (re-exported)
+from .trec_eval.table import TREC_NAMES, TREC_NICKNAMES, trec_label  # noqa: F401 (re-exported)
 
 __all__ = ["Requested", "parse_measure", "parse_measures", "parse_requests", "relabel", "TREC_NAMES",
            "TREC_NICKNAMES", "trec_label"]

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..base import GM_FLOOR
+
 __all__ = ["Ranked", "KERNELS", "NOT_IN_POOL", "UNJUDGED", "MIN_GEO_MEAN", "grade_counts"]
 
 #: A retrieved document the qrels do not name.
@@ -26,7 +28,7 @@ NOT_IN_POOL = -1
 #: A retrieved document the qrels name with a negative grade ("in the pool, not judged").
 UNJUDGED = -2
 #: The floor of a value whose logarithm a geometric mean takes.
-MIN_GEO_MEAN = 0.00001
+MIN_GEO_MEAN = GM_FLOOR  # (declared once, in graphsr.measures.base)
 _INFAP_EPSILON = 0.00001
 _NAN = -math.nan  # C's 0.0 / 0.0 on this hardware: a NaN with its sign bit set
 

@@ -1,6 +1,9 @@
-"""trec_eval 9.0.8's measure list: each measure's shape (how its parameters read and its values are named),
-defaults, how topics are averaged and whether a topic's value is printed, in trec_eval's order (the order it
-prints in), and its sets (``official``, ``all_trec``, ``set``).
+"""trec_eval 9.0.8's measure list, the one declaration of trec_eval's measures in graphsr: each measure's shape
+(how its parameters read and its values are named), defaults, how topics are averaged and whether a topic's
+value is printed, in trec_eval's order (the order it prints in), its sets (``official``, ``all_trec``, ``set``),
+and the graphsr measure it stands for in ``graphsr eval`` and the API (``P.5,10`` is ``P@5`` and ``P@10``).
+``graphsr trec_eval`` reads it as trec_eval does; :mod:`graphsr.measures.parse` reads the graphsr side
+(:data:`TREC_NAMES`, :data:`TREC_NICKNAMES`, :func:`trec_label`), and ``graphsr measures`` lists it.
 
 A measure is asked for as trec_eval asks: ``NAME`` or ``NAME.PARAMS`` (``P.5,10``, ``ndcg.1=0.5,2=2``,
 ``set_F.0.5``); :func:`parse_requests` reads a list of them into :class:`Selected` measures with their
@@ -12,7 +15,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-__all__ = ["TrecMeasure", "Selected", "MEASURES", "SETS", "UNSUPPORTED", "TrecMeasureError", "parse_requests"]
+__all__ = ["TrecMeasure", "Selected", "MEASURES", "SETS", "UNSUPPORTED", "TrecMeasureError", "parse_requests",
+           "TREC_NAMES", "TREC_NICKNAMES", "trec_label"]
 
 
 @dataclass(frozen=True)
@@ -23,7 +27,10 @@ class TrecMeasure:
     each: ``P_5``), ``cut_float`` (fractional cut-offs: ``iprec_at_recall_0.10``), ``floats`` (numeric
     parameters, one value: ``set_F``), ``pairs`` (``grade=gain`` parameters, one value: ``ndcg``), ``runid``,
     ``relstring``.  ``average``: ``mean``, ``gm`` (geometric mean), ``sum`` or ``none``; ``per_topic``: printed
-    for each topic with ``-q``.
+    for each topic with ``-q``.  ``graphsr``: the graphsr measure the name stands for (None: only ``graphsr
+    trec_eval`` computes it); ``suffix``: what a name's suffix sets there -- ``cutoff``, ``recall`` or ``mult``
+    (one measure per value: ``P.5,10``; the defaults are trec_eval's), ``beta`` or ``coefficients`` (the
+    measure's parameters: ``set_F.0.5``); ``fixed``: graphsr parameters the name fixes (``set_relative_P``).
     """
 
     name: str
@@ -33,6 +40,9 @@ class TrecMeasure:
     per_topic: bool = True
     description: str = ""
     reads: str | None = "qrels"  # the qrels format it reads (-R): qrels, qrels_jg, or None (runid, num_q)
+    graphsr: str | None = None
+    suffix: str | None = None
+    fixed: tuple = ()
 
 
 _CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -42,44 +52,76 @@ _RECALLS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 MEASURES = {m.name: m for m in (
     TrecMeasure("runid", "runid", average="none", per_topic=False, description="the run's id (its last line's)",
                 reads=None),
-    TrecMeasure("num_q", "long", average="count", per_topic=False, description="topics averaged over", reads=None),
-    TrecMeasure("num_ret", "long", average="sum", description="documents retrieved"),
-    TrecMeasure("num_rel", "long", average="sum", description="relevant documents (grade >= -l)"),
-    TrecMeasure("num_rel_ret", "long", average="sum", description="relevant documents retrieved"),
-    TrecMeasure("map", "float", description="mean average precision"),
+    TrecMeasure("num_q", "long", average="count", per_topic=False, description="topics averaged over", reads=None,
+                graphsr="NumQ"),
+    TrecMeasure("num_ret", "long", average="sum", description="documents retrieved",
+                graphsr="NumRet"),
+    TrecMeasure("num_rel", "long", average="sum", description="relevant documents (grade >= -l)",
+                graphsr="NumRel"),
+    TrecMeasure("num_rel_ret", "long", average="sum", description="relevant documents retrieved",
+                graphsr="NumRelRet"),
+    TrecMeasure("map", "float", description="mean average precision",
+                graphsr="AP"),
     TrecMeasure("gm_map", "float", average="gm", per_topic=False,
-                description="geometric mean of average precision (floor 0.00001)"),
-    TrecMeasure("Rprec", "float", description="precision after R (the number of relevant) documents"),
-    TrecMeasure("bpref", "float", description="binary preference: judged non-relevant ranked above relevant"),
-    TrecMeasure("recip_rank", "float", description="reciprocal rank of the first relevant document"),
-    TrecMeasure("iprec_at_recall", "cut_float", _RECALLS, description="interpolated precision at recall levels"),
-    TrecMeasure("P", "cut_long", _CUTS, description="precision at cut-offs"),
+                description="geometric mean of average precision (floor 0.00001)",
+                graphsr="GMAP"),
+    TrecMeasure("Rprec", "float", description="precision after R (the number of relevant) documents",
+                graphsr="Rprec"),
+    TrecMeasure("bpref", "float", description="binary preference: judged non-relevant ranked above relevant",
+                graphsr="Bpref"),
+    TrecMeasure("recip_rank", "float", description="reciprocal rank of the first relevant document",
+                graphsr="RR"),
+    TrecMeasure("iprec_at_recall", "cut_float", _RECALLS, description="interpolated precision at recall levels",
+                graphsr="IPrec", suffix="recall"),
+    TrecMeasure("P", "cut_long", _CUTS, description="precision at cut-offs",
+                graphsr="P", suffix="cutoff"),
     TrecMeasure("relstring", "relstring", (10.0,), average="none",
                 description="the grades of the first N documents as characters (per topic only)"),
-    TrecMeasure("recall", "cut_long", _CUTS, description="recall at cut-offs"),
-    TrecMeasure("infAP", "float", description="inferred average precision (pool samples: grade -1 unjudged)"),
+    TrecMeasure("recall", "cut_long", _CUTS, description="recall at cut-offs",
+                graphsr="R", suffix="cutoff"),
+    TrecMeasure("infAP", "float", description="inferred average precision (pool samples: grade -1 unjudged)",
+                graphsr="infAP"),
     TrecMeasure("gm_bpref", "float", average="gm", per_topic=False,
-                description="geometric mean of bpref (floor 0.00001)"),
+                description="geometric mean of bpref (floor 0.00001)",
+                graphsr="GMBpref"),
     TrecMeasure("Rprec_mult", "cut_float", (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
-                description="precision at multiples of R"),
+                description="precision at multiples of R",
+                graphsr="RprecMult", suffix="mult"),
     TrecMeasure("utility", "floats", (1.0, -1.0, 0.0, 0.0),
-                description="a*rel_ret + b*nonrel_ret + c*rel_not_ret + d*nonrel_not_ret (with -N)"),
-    TrecMeasure("11pt_avg", "floats", _RECALLS, description="interpolated precision averaged over recall levels"),
-    TrecMeasure("binG", "float", description="binary G"),
-    TrecMeasure("G", "pairs", description="G (graded, cost-discounted gain)"),
-    TrecMeasure("ndcg", "pairs", description="normalised discounted cumulative gain (gains: grade=gain)"),
-    TrecMeasure("ndcg_rel", "pairs", description="nDCG averaged over the relevant documents"),
-    TrecMeasure("Rndcg", "pairs", description="nDCG averaged at the R levels of each grade"),
-    TrecMeasure("ndcg_cut", "cut_long", _CUTS, description="nDCG at cut-offs (grades as gains)"),
-    TrecMeasure("map_cut", "cut_long", _CUTS, description="average precision at cut-offs"),
-    TrecMeasure("relative_P", "cut_long", _CUTS, description="precision at cut-offs over min(cut-off, R)"),
-    TrecMeasure("success", "cut_long", (1, 5, 10), description="a relevant document in the first k"),
-    TrecMeasure("set_P", "float", description="precision of the whole retrieved set"),
-    TrecMeasure("set_relative_P", "float", description="set precision over min(retrieved, R)"),
-    TrecMeasure("set_recall", "float", description="recall of the whole retrieved set"),
-    TrecMeasure("set_map", "float", description="set precision times set recall"),
-    TrecMeasure("set_F", "floats", (1.0,), description="F-measure of the set (parameter: beta)"),
-    TrecMeasure("num_nonrel_judged_ret", "long", average="sum", description="judged non-relevant retrieved"),
+                description="a*rel_ret + b*nonrel_ret + c*rel_not_ret + d*nonrel_not_ret (with -N)",
+                graphsr="Utility", suffix="coefficients"),
+    TrecMeasure("11pt_avg", "floats", _RECALLS, description="interpolated precision averaged over recall levels",
+                graphsr="IPrecAvg"),
+    TrecMeasure("binG", "float", description="binary G",
+                graphsr="binG"),
+    TrecMeasure("G", "pairs", description="G (graded, cost-discounted gain)",
+                graphsr="G"),
+    TrecMeasure("ndcg", "pairs", description="normalised discounted cumulative gain (gains: grade=gain)",
+                graphsr="nDCG"),
+    TrecMeasure("ndcg_rel", "pairs", description="nDCG averaged over the relevant documents",
+                graphsr="nDCGRel"),
+    TrecMeasure("Rndcg", "pairs", description="nDCG averaged at the R levels of each grade",
+                graphsr="RnDCG"),
+    TrecMeasure("ndcg_cut", "cut_long", _CUTS, description="nDCG at cut-offs (grades as gains)",
+                graphsr="nDCG", suffix="cutoff"),
+    TrecMeasure("map_cut", "cut_long", _CUTS, description="average precision at cut-offs",
+                graphsr="AP", suffix="cutoff"),
+    TrecMeasure("relative_P", "cut_long", _CUTS, description="precision at cut-offs over min(cut-off, R)",
+                graphsr="RelP", suffix="cutoff"),
+    TrecMeasure("success", "cut_long", (1, 5, 10), description="a relevant document in the first k",
+                graphsr="Success", suffix="cutoff"),
+    TrecMeasure("set_P", "float", description="precision of the whole retrieved set",
+                graphsr="SetP"),
+    TrecMeasure("set_relative_P", "float", description="set precision over min(retrieved, R)",
+                graphsr="SetP", fixed=(("relative", True),)),
+    TrecMeasure("set_recall", "float", description="recall of the whole retrieved set",
+                graphsr="SetR"),
+    TrecMeasure("set_map", "float", description="set precision times set recall",
+                graphsr="SetAP"),
+    TrecMeasure("set_F", "floats", (1.0,), description="F-measure of the set (parameter: beta)",
+                graphsr="SetF", suffix="beta"),
+    TrecMeasure("num_nonrel_judged_ret", "long", average="sum", description="judged non-relevant retrieved",
+                graphsr="NumNonRelJudgedRet"),
     TrecMeasure("prefs_num_prefs_poss", "long", average="sum", reads="prefs",
                 description="preferences possible (-R prefs, qrels_prefs)"),
     TrecMeasure("prefs_num_prefs_ful", "long", average="sum", reads="prefs",
@@ -110,7 +152,8 @@ MEASURES = {m.name: m for m in (
     TrecMeasure("Rprec_mult_avgjg", "cut_float", (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
                 description="precision at multiples of R, averaged over the judgment groups (-R qrels_jg)",
                 reads="qrels_jg"),
-    TrecMeasure("yaap", "float", description="yet another AP: log((1 + AP sum) / (1 + R - AP sum))"),
+    TrecMeasure("yaap", "float", description="yet another AP: log((1 + AP sum) / (1 + R - AP sum))",
+                graphsr="YAAP"),
 )}
 
 #: trec_eval's named sets of measures.
@@ -131,6 +174,37 @@ SETS = {
                  "Rndcg", "binG", "G", "set_P", "set_recall", "set_relative_P", "set_map", "set_F",
                  "num_nonrel_judged_ret"),
 }
+
+def _graphsr_names() -> dict[str, tuple]:
+    """The trec_eval names ``graphsr eval`` reads: (graphsr name, what the suffix sets, the values a bare name
+    stands for[, the graphsr parameters the name fixes]) by trec_eval name."""
+    out: dict[str, tuple] = {}
+    for m in MEASURES.values():
+        if m.graphsr is None:
+            continue
+        values = m.default if m.suffix in ("cutoff", "recall", "mult") else ()
+        out[m.name] = (m.graphsr, m.suffix, values, dict(m.fixed)) if m.fixed else (m.graphsr, m.suffix, values)
+    return out
+
+
+#: trec_eval's measure names as graphsr measures (derived from :data:`MEASURES`): ``graphsr eval -m P.5,10``.
+TREC_NAMES: dict[str, tuple] = _graphsr_names()
+
+#: trec_eval's sets as ``graphsr eval`` reads them: their measures that graphsr computes, in trec_eval's order.
+TREC_NICKNAMES: dict[str, tuple[str, ...]] = {
+    nick: tuple(n for n in MEASURES if n in SETS[nick] and n in TREC_NAMES) for nick in ("official", "all_trec", "set")}
+
+
+def trec_label(name: str, value=None) -> str:
+    """trec_eval's printed name of measure ``name`` at ``value`` (``P_5``, ``iprec_at_recall_0.50``).
+
+    >>> trec_label("P", 5), trec_label("iprec_at_recall", 0.5), trec_label("map")
+    ('P_5', 'iprec_at_recall_0.50', 'map')
+    """
+    if value is None:
+        return name
+    return f"{name}_{float(value):.2f}" if TREC_NAMES[name][1] in ("recall", "mult") else f"{name}_{int(value)}"
+
 
 #: trec_eval's measures graphsr does not compute (none: every measure of trec_eval 9.0.8's list is computed).
 UNSUPPORTED: tuple = ()
