@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import time
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -93,8 +95,22 @@ def book() -> DocumentTree:
 _SERVER_MARKS = (b"graphsr.sock", b"arcadedb_server.py")
 
 
+#: Set in this session's environment, so inherited by every process its tests start: the servers it started are
+#: told from those of another pytest session on the machine (a CI run beside a developer's), never touched.
+_SESSION_MARK = f"GRAPHSR_TEST_SESSION={os.getpid()}-{time.time_ns()}".encode()
+
+
+def _ours(pid: str) -> bool:
+    """Whether process ``pid`` was started under this session (its environment carries the session's mark)."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as fh:
+            return _SESSION_MARK in fh.read().split(b"\0")
+    except OSError:
+        return False
+
+
 def _servers() -> dict[int, str]:
-    """The store servers running now (pid: command line)."""
+    """The store servers this session's tests started and that run now (pid: command line)."""
     import os
 
     found = {}
@@ -108,12 +124,16 @@ def _servers() -> dict[int, str]:
                 state = fh.read().rsplit(")", 1)[-1].split()[0]
         except OSError:
             continue
-        if state != "Z" and any(mark in cmdline for mark in _SERVER_MARKS):
+        if state != "Z" and any(mark in cmdline for mark in _SERVER_MARKS) and _ours(entry):
             found[int(entry)] = cmdline.replace(b"\0", b" ").decode(errors="replace").strip()
     return found
 
 
 def pytest_sessionstart(session):
+    import os
+
+    key, _, value = _SESSION_MARK.decode().partition("=")
+    os.environ[key] = value
     session.config._servers_before = set(_servers())
 
 

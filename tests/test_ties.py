@@ -1,69 +1,78 @@
-"""trec_eval's tie order (score descending, then document name descending within a topic): the C tie orderer
-gives what ordering every name with numpy gives, on names that share prefixes, differ in length or are not
-ASCII, and on runs that tie a few lines or every line."""
+"""Ties made visible: ties='average' gives every rank measure's expected value over all orderings of results
+tied in score (equal to a brute-force mean over every ordering); under the default (trec_eval's order) a line
+says where tied results straddle a cut-off; a measure without a tie-aware form is refused in one line."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from graphsr.core import columns as columns_module
-from graphsr.core.columns import DocumentColumns, name_order, rank_documents
+import graphsr
+from graphsr.errors import GraphsrInputError
+from graphsr.evaluation import evaluate
 
-TIES = columns_module._ties_module()
-needs_c = pytest.mark.skipif(TIES is None, reason="the C tie orderer is not built")
-
-NAMES = st.lists(st.text(st.sampled_from(["a", "b", "A", "0", "9", "-", "é", "ß", "\u4e2d", "\U0001f600", "\x7f"]),
-                         min_size=1, max_size=6), min_size=1, max_size=40, unique=True)
+MEASURES = ["P@3", "R@3", "AP", "AP@4", "nDCG", "nDCG@3", "RR", "RR@2", "Rprec", "Success@2", "Judged@3",
+            "NumRelRet", "NumRet", "NumRel", "P(rel=2)@5", "nDCG(judged_only=true)@4"]
 
 
-def _by_numpy(names: list[str], doc: np.ndarray, group: np.ndarray) -> np.ndarray:
-    rank = np.empty(len(doc), dtype=np.int64)
-    rank[name_order([names[d] for d in doc.tolist()])] = np.arange(len(doc))
-    return np.lexsort((-rank, group))
+def _brute_force(qrels: dict, run: dict, topic: str) -> np.ndarray:
+    """The mean of each measure over every ordering of the topic's tied results (each ordering scored as a run
+    of distinct scores)."""
+    groups: dict[float, list] = {}
+    for d, s in run.items():
+        groups.setdefault(s, []).append(d)
+    orders = list(itertools.product(*(itertools.permutations(groups[s]) for s in sorted(groups, reverse=True))))
+    total = np.zeros(len(MEASURES))
+    for combo in orders:
+        flat = [d for group in combo for d in group]
+        res = evaluate({topic: qrels}, [{topic: {d: float(len(flat) - i) for i, d in enumerate(flat)}}],
+                       MEASURES).runs[0]
+        total += [res.values[graphsr.parse_measure(m)][0] for m in MEASURES]
+    return total / len(orders)
 
 
-@needs_c
-@settings(max_examples=300, deadline=None)
-@given(NAMES, st.data())
-def test_the_c_tie_order_is_numpys(names, data):
-    size = data.draw(st.integers(0, len(names)))
-    doc = np.array(data.draw(st.permutations(range(len(names))))[:size], dtype=np.int64)
-    cuts = sorted(data.draw(st.lists(st.integers(0, size), max_size=6)))
-    group = np.searchsorted(np.array(cuts, dtype=np.int64), np.arange(size), side="right").astype(np.int64)
-    got = TIES.names_descending(names, doc, group)
-    assert got.tolist() == _by_numpy(names, doc, group).tolist()
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_average_is_the_mean_over_every_ordering_of_tied_results(data):
+    docs = [f"d{i}" for i in range(6)]
+    qrels = {d: data.draw(st.integers(-1, 3)) for d in docs if data.draw(st.booleans())}
+    n = data.draw(st.integers(1, 6))
+    run = {d: float(data.draw(st.integers(0, 2))) for d in docs[:n]}
+    got = evaluate({"1": qrels or {"x": 1}}, [{"1": run}], MEASURES, ties="average").runs[0]
+    want = _brute_force(qrels or {"x": 1}, run, "1")
+    np.testing.assert_allclose([got.values[graphsr.parse_measure(m)][0] for m in MEASURES], want, rtol=1e-12,
+                               atol=1e-12, err_msg=str((qrels, run)))
 
 
-@needs_c
-def test_a_name_without_utf8_form_is_left_to_numpy():
-    assert TIES.names_descending(["a", "\ud800"], np.array([0, 1]), np.array([0, 0])) is None
-    with pytest.raises(ValueError):
-        TIES.names_descending(["a"], np.array([1]), np.array([0]))
-    with pytest.raises(ValueError):
-        TIES.names_descending(["a", "b"], np.array([0, 1]), np.array([1, 0]))
+def test_without_ties_average_is_trec_eval_order():
+    rng = np.random.default_rng(7)
+    qrels = {str(t): {f"d{i}": int(rng.integers(0, 3)) for i in range(30)} for t in range(5)}
+    run = {str(t): {f"d{i}": float(s) for i, s in enumerate(rng.permutation(40))} for t in range(5)}
+    a = evaluate(qrels, [run], MEASURES, ties="average").runs[0]
+    b = evaluate(qrels, [run], MEASURES).runs[0]
+    for m in a.values:
+        np.testing.assert_allclose(a.values[m], b.values[m], rtol=1e-12, atol=1e-15)
 
 
-@needs_c
-@pytest.mark.parametrize("levels, topics_, depth", [(1, 30, 300), (3, 30, 300), (50, 30, 300), (10 ** 6, 30, 300),
-                                                   (1, 2, 6000)])
-def test_runs_rank_the_same_with_and_without_the_c_tie_orderer(monkeypatch, levels, topics_, depth):
-    """From every line tied (one score) to almost none; names with shared prefixes (``WSJ001-00042``); ties of
-    thousands of lines (ordered in bulk)."""
-    rng = np.random.default_rng(levels)
-    topics, docs, scores = [], [], []
-    for t in range(topics_):
-        for d in rng.choice(max(5000, depth), size=int(rng.integers(depth // 2 if depth > 300 else 1, depth)),
-                            replace=False):
-            topics.append(str(t))
-            docs.append(f"WSJ{t:03d}-{d:05d}" if d % 7 else f"x{d}")
-            scores.append(float(rng.integers(0, levels)))
-    run = DocumentColumns.from_lists(topics, docs, scores)
-    fast = rank_documents(run.topic, run.value, run.doc, run)
-    monkeypatch.setattr(columns_module, "_ties_module", lambda: None)
-    slow = rank_documents(run.topic, run.value, run.doc, run)
-    assert fast.tolist() == slow.tolist()
-    expected = sorted(range(len(topics)), key=lambda k: (run.topic[k], -scores[k], [-ord(c) for c in docs[k]] + [1]))
-    assert fast.tolist() == expected
+def test_the_default_says_where_ties_straddle_a_cut_off_and_average_settles_them(tmp_path, capsys):
+    from graphsr.cli.main import main
+
+    (tmp_path / "q").write_text("1 0 a 1\n1 0 b 0\n1 0 c 1\n2 0 a 1\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 2 s\n1 Q0 b 2 1 s\n1 Q0 c 3 1 s\n2 Q0 a 1 5 s\n")
+    assert main(["eval", str(tmp_path / "q"), str(tmp_path / "r"), "-m", "P@2", "-m", "AP", "-q"]) == 0
+    out, err = capsys.readouterr()
+    assert "straddle a cut-off (k=2 in 1 topic(s))" in err and "--ties average" in err
+    assert "P@2\t1\t1.000000" in out  # trec_eval's order: a, then c before b (name descending)
+    assert main(["eval", str(tmp_path / "q"), str(tmp_path / "r"), "-m", "P@2", "-m", "AP", "-q", "--ties",
+                 "average"]) == 0
+    out, err = capsys.readouterr()
+    assert "straddle" not in err
+    assert "P@2\t1\t0.750000" in out  # a, then b or c with even chances: (1 + 0.5) / 2
+    with pytest.raises(GraphsrInputError, match="Bpref: no tie-aware value") as e:
+        evaluate(str(tmp_path / "q"), [str(tmp_path / "r")], ["Bpref"], ties="average")
+    assert "\n" not in str(e.value)
+    with pytest.raises(GraphsrInputError, match="ties must be"):
+        evaluate(str(tmp_path / "q"), [str(tmp_path / "r")], ["P@2"], ties="random")

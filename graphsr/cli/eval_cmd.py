@@ -37,6 +37,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                                                           "chunk ids")
     p.add_argument("--collection", metavar="DIR",
                    help="the collection (directory, file or tar/zip archive of XML, Markdown, text or HTML)")
+    p.add_argument("--ties", choices=["trec_eval", "average"], default=None,
+                   help="results tied in score: trec_eval (default: ordered as trec_eval orders them, score then "
+                        "document name descending; a line says where ties straddle a cut-off) or average (each "
+                        "rank measure's expected value over every ordering of the tied results)")
     p.add_argument("--qrels-format", choices=["element", "fol", "spans"], default=None,
                    help="the assessments' format, where the first record would say otherwise (default: detected)")
     p.add_argument("--run-format", choices=["element", "fol", "xml", "spans"], default=None,
@@ -208,7 +212,7 @@ def run(args: argparse.Namespace) -> int:
                           store=args.store, routes=args.routes, routes_model=args.routes_model, nav=args.nav,
                           effort=args.effort, all_topics=args.all_topics, order=args.order, lenient=args.lenient,
                           unknown=args.unknown, workers=args.workers, wording=CLI_WORDING, chunks=chunks,
-                          qrels_format=args.qrels_format, run_format=args.run_format,
+                          qrels_format=args.qrels_format, run_format=args.run_format, ties=args.ties,
                           progress=progress_default() if args.progress is None else args.progress)
     for exc in done.errors:  # a refused run refuses only itself
         print(f"graphsr: error: {exc}", file=sys.stderr)

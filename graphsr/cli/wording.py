@@ -18,6 +18,7 @@ CLI_WORDING = {
     "option:routes": "--routes LOG",
     "option:routes_model": "--routes-model NAME",
     "option:chunks": "--chunks MAP",
+    "option:ties=average": "--ties average",
     "needs:documents": "the collection's documents (--collection DIR, or a stored collection)",
     "needs:navigation": "an SR navigation model (--model SUMMARY:WEIGHT with --collection DIR, 'none' for no "
                         "navigation, or a stored model)",

@@ -44,7 +44,7 @@ def run_labels(runs: Sequence) -> list[str]:
 
 def evaluate(qrels, runs, measures, context: ScoringContext | None = None, *, all_topics: bool = False,
              order: str | None = None, lenient: bool | None = None, unknown: str | None = None,
-             keep_going: bool = False) -> Results:
+             keep_going: bool = False, ties: str | None = None) -> Results:
     """Score ``runs`` against ``qrels`` with ``measures``.
 
     Parameters
@@ -69,9 +69,12 @@ def evaluate(qrels, runs, measures, context: ScoringContext | None = None, *, al
     all_topics : bool
         Average over every assessed topic (trec_eval's ``-c``); by default over
         the assessed topics each run has lines for.
-    order, lenient, unknown
+    order, lenient, unknown, ties
         Set the context's options of the same names (passage result order,
-        scoring runs the official tool refuses, unknown element nodes).
+        scoring runs the official tool refuses, unknown element nodes; results
+        tied in score: ``'trec_eval'``, the default, orders them as trec_eval
+        does; ``'average'`` gives each rank measure's expected value over every
+        ordering of the tied results).
     keep_going : bool
         A run that cannot be scored (a run the official tool refuses, a
         malformed line found while scoring) is left out and its error kept in
@@ -118,7 +121,10 @@ def evaluate(qrels, runs, measures, context: ScoringContext | None = None, *, al
     unbound = [m for m in ms if m.context is None]
     if context is None and unbound:
         context = _default_context(qrels, runs, unbound)
-    options = {k: v for k, v in (("order", order), ("lenient", lenient), ("unknown", unknown)) if v is not None}
+    if ties is not None and ties not in ("trec_eval", "average"):
+        raise GraphsrInputError(f"ties must be 'trec_eval' or 'average', got {ties!r}")
+    options = {k: v for k, v in (("order", order), ("lenient", lenient), ("unknown", unknown), ("ties", ties))
+               if v is not None}
     # each context (the given one, and each bound measure's own) with the options, and the Scratch of what is
     # built once from it for every family (resolved assessments): inputs built under one context never serve
     # another

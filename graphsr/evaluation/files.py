@@ -77,7 +77,7 @@ def evaluate_files(qrels, runs: Sequence, measures, *, collection=None, model: s
                    effort: str = "count", all_topics: bool = False, order: str = "file", lenient: bool = False,
                    unknown: str = "error", progress: bool = False, workers: int = 1,
                    wording: Mapping[str, str] | None = None, chunks=None, qrels_format: str | None = None,
-                   run_format: str | None = None) -> FileEvaluation:
+                   run_format: str | None = None, ties: str | None = None) -> FileEvaluation:
     """Score run files against assessments as ``graphsr eval`` does.
 
     Parameters
@@ -105,6 +105,8 @@ def evaluate_files(qrels, runs: Sequence, measures, *, collection=None, model: s
     qrels_format, run_format : str, optional
         The format of the assessments file (:data:`QRELS_FORMATS`) and of every run file
         (:data:`RUN_FORMATS`), where it is not to be detected from the first record.
+    ties : {'trec_eval', 'average'}, optional
+        Results tied in score (see :func:`~graphsr.evaluation.entry.evaluate`).
 
     Returns
     -------
@@ -120,7 +122,7 @@ def evaluate_files(qrels, runs: Sequence, measures, *, collection=None, model: s
         return _passages(qrels, runs, measures, collection=collection, model=model, store=store, routes=routes,
                          routes_model=routes_model, all_topics=all_topics, order=order, lenient=lenient,
                          progress=progress, wording=wording, chunks=chunk_map, unknown=unknown, nav=nav,
-                         effort=effort, workers=workers, run_format=run_format)
+                         effort=effort, workers=workers, run_format=run_format, ties=ties)
     if run_format not in (None, "element"):
         raise GraphsrInputError(f"runs in the {run_format} format are scored against passage assessments or span "
                                 f"judgments, not {qrels.kind} assessments")
@@ -129,7 +131,7 @@ def evaluate_files(qrels, runs: Sequence, measures, *, collection=None, model: s
                                 f"{qrels.kind} assessments")
     return _elements(qrels, runs, measures, collection=collection, model=model, store=store, routes=routes,
                      routes_model=routes_model, nav=nav, effort=effort, all_topics=all_topics, order=order,
-                     lenient=lenient, unknown=unknown, progress=progress, workers=workers, wording=wording)
+                     lenient=lenient, unknown=unknown, progress=progress, workers=workers, wording=wording, ties=ties)
 
 
 #: The families that score passage inputs as passages; the others score them as the collection's elements.
@@ -190,12 +192,13 @@ def _named(name: str, wording) -> str:
     return _option(name, wording).split(" ")[0]
 
 
-def _scored(qrels, runs: list, requests, context, all_topics, order, lenient, unknown) -> tuple[Results, list]:
+def _scored(qrels, runs: list, requests, context, all_topics, order, lenient, unknown,
+            ties: str | None = None) -> tuple[Results, list]:
     """Every run scored (a refused run refuses only itself), each named over the runs scored."""
     from .entry import evaluate, run_labels
 
     results = evaluate(qrels, runs, requests, context, all_topics=all_topics, order=order, lenient=lenient,
-                       unknown=unknown, keep_going=True)
+                       unknown=unknown, keep_going=True, ties=ties)
     scored = {r.source: r for r in results.runs}
     kept = [run for run in runs if run.name in scored]
     for run, label in zip(kept, run_labels(kept)):  # named over the runs scored, as if the others were not given
@@ -204,7 +207,7 @@ def _scored(qrels, runs: list, requests, context, all_topics, order, lenient, un
 
 
 def _elements(qrels, paths, measures, *, collection, model, store, routes, routes_model, nav, effort, all_topics,
-              order, lenient, unknown, progress, workers, wording) -> FileEvaluation:
+              order, lenient, unknown, progress, workers, wording, ties=None) -> FileEvaluation:
     from dataclasses import replace
 
     from ..io.runs import read_run
@@ -233,7 +236,7 @@ def _elements(qrels, paths, measures, *, collection, model, store, routes, route
                                   routes=routes, routes_model=routes_model, nav=nav, effort=effort,
                                   progress=progress, workers=workers, wording=wording)
     context = replace(context, wording=wording) if isinstance(context, ScoringContext) else context
-    results, scored = _scored(qrels, runs, requests, context, all_topics, order, lenient, unknown)
+    results, scored = _scored(qrels, runs, requests, context, all_topics, order, lenient, unknown, ties)
     return FileEvaluation(results, _in_run_order(errors + results.errors, paths), qrels, scored, context)
 
 
@@ -274,7 +277,7 @@ def _check_common_topics(qrels, run) -> None:
 
 def _passages(qrels, paths, measures, *, collection, model, store, routes, routes_model, all_topics, order,
               lenient, progress, wording, chunks=None, unknown="error", nav="elements", effort="count",
-              workers=1, run_format: str | None = None) -> FileEvaluation:
+              workers=1, run_format: str | None = None, ties=None) -> FileEvaluation:
     from ..io.fol import read_fol_run, read_inex_submission, submission_files
     from ..io.sniff import run_format as sniffed
     from ..measures.parse import parse_requests
@@ -343,5 +346,5 @@ def _passages(qrels, paths, measures, *, collection, model, store, routes, route
                                 routes=routes, routes_model=routes_model, nav=nav, effort=effort,
                                 progress=progress, workers=workers, wording=wording)
         context = replace(built, order=order, lenient=lenient, wording=wording, chunks=chunks)
-    results, scored = _scored(qrels, runs, requests, context, all_topics, order, lenient, "error")
+    results, scored = _scored(qrels, runs, requests, context, all_topics, order, lenient, "error", ties)
     return FileEvaluation(results, _in_run_order(errors + results.errors, paths), qrels, scored, context)

@@ -147,4 +147,5 @@ class _ElementEvaluator:
     def score(self, run, topics, scratch) -> RunScores:
         run = run_as_elements(run, self.context, scratch)
         ranked, doc_codes = run_nodes(run, topics, self.judged, self.context, scratch)
-        return RunScores(self.provider.compute_run(self.measures, run, ranked, doc_codes, self.prepared))
+        got = self.provider.compute_run(self.measures, run, ranked, doc_codes, self.prepared)
+        return got if isinstance(got, RunScores) else RunScores(got)

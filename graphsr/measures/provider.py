@@ -54,6 +54,7 @@ PYTHON_WORDING = {
     "option:routes": "routes=LOG",
     "option:routes_model": "routes_model=NAME",
     "option:chunks": "chunks=MAP",
+    "option:ties=average": "ties='average'",
     "needs:documents": "the collection's documents: context=graphsr.load_collection(path).context(), or collection= "
                        "in graphsr.calc_aggregate",
     "needs:navigation": "an SR navigation model: context=graphsr.load_collection(path, ['p*']).context('p*:extent') "
@@ -96,6 +97,11 @@ class ScoringContext:
     wording : mapping, optional
         How messages name options and needs, where the user is (keys of
         :data:`PYTHON_WORDING`; None: as a Python caller gives them).
+    ties : {'trec_eval', 'average'}
+        Results tied in score: ordered as trec_eval orders them (score, then
+        document name, both descending), or every rank measure's expected
+        value over all orderings of the tied results
+        (:mod:`graphsr.measures.flat.ties`).
     chunks : mapping of chunk id to (docid, start, end), optional
         The chunking a chunk run was retrieved from, every chunk of it
         (:func:`graphsr.io.chunks.read_chunk_map`): Chroma's measures without
@@ -112,8 +118,11 @@ class ScoringContext:
     lenient: bool = False
     wording: Mapping[str, str] | None = None
     chunks: Mapping[str, tuple[str, int, int]] | None = None
+    ties: str = "trec_eval"
 
     def __post_init__(self) -> None:
+        if self.ties not in ("trec_eval", "average"):
+            raise ValueError(f"ties must be 'trec_eval' or 'average', got {self.ties!r}")
         if self.unknown not in ("error", "warn"):
             raise ValueError(f"unknown must be 'error' or 'warn', got {self.unknown!r}")
         if self.order not in ("file", "rank"):

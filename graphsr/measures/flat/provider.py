@@ -42,21 +42,41 @@ class FlatProvider(ElementProvider):
         return _DocumentEvaluator(self, list(measures), qrels, context, shared)
 
     def prepare(self, measures, qrels, judged, context, shared):
-        """Each topic's assessed grades."""
-        return {t: np.fromiter(assessed.values(), dtype=float, count=len(assessed))
-                for t, assessed in judged.items()}
+        """Each topic's assessed grades, and how ties are scored."""
+        return ({t: np.fromiter(assessed.values(), dtype=float, count=len(assessed))
+                 for t, assessed in judged.items()}, context)
 
-    def compute_run(self, measures, run, ranked, doc_codes, grades):
+    def compute_run(self, measures, run, ranked, doc_codes, prepared):
+        grades, context = prepared
         empty = np.zeros(0)
         judgments = Judgments([grades.get(t, empty) for t in ranked.topics])
-        values = compute_flat(measures, ranking_of(ranked, getattr(run, "by_score", False)), judgments)
+        got = flat_values(measures, ranking_of(ranked, getattr(run, "by_score", False)), judgments, context,
+                          run.name)
         answered = set(run.topics)
         missing = np.array([t not in answered for t in ranked.topics], dtype=bool)
         if missing.any():
             for m in measures:
                 if m.EMPTY is not None:  # (None: computed from the assessments, as for an empty ranking)
-                    values[m][missing] = m.EMPTY
-        return values
+                    got.values[m][missing] = m.EMPTY
+        return got
+
+
+def flat_values(measures, ranking, judgments, context, run_name: str) -> RunScores:
+    """The flat measures' per-topic values of one run: with ties in trec_eval's order (the default), saying
+    where tied results straddle a cut-off; or with ``context.ties == 'average'``, each measure's expected value
+    over the orderings of tied results (:mod:`graphsr.measures.flat.ties`)."""
+    from .ties import compute_tie_aware, straddling_topics
+
+    if getattr(context, "ties", "trec_eval") == "average":
+        return RunScores(compute_tie_aware(measures, ranking, judgments))
+    warnings = []
+    tied = straddling_topics(measures, ranking)
+    if tied:
+        where = ", ".join(f"k={k} in {n} topic(s)" for k, n in tied.items())
+        option = context.option("ties=average") if context is not None else "ties='average'"
+        warnings.append(f"{run_name}: results tied in score straddle a cut-off ({where}): the values there rest on "
+                        f"trec_eval's order of tied results; {option} gives their expected value over every order")
+    return RunScores(compute_flat(measures, ranking, judgments), warnings=warnings)
 
 
 def _columnar(obj) -> bool:
@@ -80,9 +100,9 @@ class _DocumentEvaluator:
                                                           self.shared)
             return self._element.score(run, topics, scratch)
         ranking, missing = document_inputs(run.columns, self.judged, topics)
-        values = compute_flat(self.measures, ranking, self.judged.judgments(topics))
+        got = flat_values(self.measures, ranking, self.judged.judgments(topics), self.context, run.name)
         if missing.any():
             for m in self.measures:
                 if m.EMPTY is not None:
-                    values[m][missing] = m.EMPTY
-        return RunScores(values)
+                    got.values[m][missing] = m.EMPTY
+        return got
