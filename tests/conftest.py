@@ -100,6 +100,16 @@ _SERVER_MARKS = (b"graphsr.sock", b"arcadedb_server.py")
 _SESSION_MARK = f"GRAPHSR_TEST_SESSION={os.getpid()}-{time.time_ns()}".encode()
 
 
+#: The status lines a local store slow to start prints (graphsr.store.server): not errors, and a busy machine may
+#: print them in any test that starts one.
+STORE_STATUS = ("graphsr: starting the local store at ", "graphsr: local store ready after ")
+
+
+def error_lines(err: str) -> list[str]:
+    """The lines of a command's stderr besides the local store's slow-start status lines."""
+    return [line for line in err.strip().splitlines() if not line.startswith(STORE_STATUS)]
+
+
 def _ours(pid: str) -> bool:
     """Whether process ``pid`` was started under this session (its environment carries the session's mark)."""
     try:

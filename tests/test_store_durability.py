@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import error_lines
+
 from graphsr.data import sample
 
 MOBY = str(sample("mobydick")["collection"])
@@ -100,11 +102,11 @@ def test_a_full_disk_fails_the_write_command_and_keeps_the_last_good_state(small
         filler = _fill(small_fs)
         done = graphsr("store", "load", PLAYS, "--name", "plays", "--elements", "all", "--store", url, check=False)
         assert done.returncode == 3 and done.stdout == ""
-        assert len(done.stderr.strip().splitlines()) == 1
+        assert len(error_lines(done.stderr)) == 1
         assert f"local store {path}" in done.stderr and "No space left on device" in done.stderr
         done = graphsr("store", "stop", "--store", url, check=False)  # the server cannot save: it does not stop
         assert done.returncode == 3 and "did not stop" in done.stderr
-        assert len(done.stderr.strip().splitlines()) == 1
+        assert len(error_lines(done.stderr)) == 1
         kill_server(path)
         filler.unlink()
         got = counts(url)
@@ -173,7 +175,7 @@ def test_unusable_store_directories_get_one_line(tmp_path):
         done = graphsr("store", "init", "--store", f"local:{path}", check=False)  # init makes the store
         assert done.returncode == 2, done.stderr
         assert done.stderr.startswith(f"graphsr: error: local store {path}: cannot use this directory")
-        assert len(done.stderr.strip().splitlines()) == 1
+        assert len(error_lines(done.stderr)) == 1
 
 
 def test_a_read_only_store_directory_gets_one_line(tmp_path):
@@ -190,7 +192,7 @@ def test_a_read_only_store_directory_gets_one_line(tmp_path):
         ro.chmod(0o555)
     try:
         done = graphsr("store", "init", "--store", f"local:{ro / 's'}", check=False)
-        assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+        assert done.returncode == 2 and len(error_lines(done.stderr)) == 1
         assert "cannot use this directory" in done.stderr and "Read-only file system" in done.stderr or \
             "Permission denied" in done.stderr
     finally:
@@ -207,7 +209,7 @@ def test_a_failed_save_leaves_a_server_started_on_its_own_at_the_last_good_state
     graphsr("store", "load", MOBY, "--name", "moby", "--elements", "all", "--store", url)
     filler = _fill(small_fs, leave_kb=0)
     done = graphsr("model", "build", "--collection", "moby", "--model", "p*:extent", "--store", url, check=False)
-    assert done.returncode == 3 and len(done.stderr.strip().splitlines()) == 1
+    assert done.returncode == 3 and len(error_lines(done.stderr)) == 1
     assert "could not save the data" in done.stderr and "no space left" in done.stderr.lower()
     filler.unlink()
     assert "(none)" in graphsr("model", "list", "--store", url).stdout  # the failed command's model is gone

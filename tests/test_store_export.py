@@ -8,6 +8,8 @@ import json
 
 import pytest
 
+from .conftest import error_lines
+
 from graphsr.cli.main import main
 from graphsr.data import sample
 from graphsr.store import open_store
@@ -183,7 +185,7 @@ def test_an_export_whose_receipt_differs_from_the_store_fails_and_keeps_nothing(
         capsys.readouterr()
         assert main(["store", "export", str(tmp_path / "out"), "--store", url, "--collection", "coll"]) == 3
         err = capsys.readouterr().err.strip()
-        assert len(err.splitlines()) == 1
+        assert len(error_lines(err)) == 1
         assert "Element: wrote 5, the store holds 6" in err and "CHILD: wrote 3, the store holds 4" in err
         assert not (tmp_path / "out").exists() and not list(tmp_path.glob(".out.*"))
     finally:

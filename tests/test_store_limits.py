@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import error_lines
+
 from graphsr.data import sample
 from graphsr.errors import GraphsrInputError
 from graphsr.store.limits import ServerLimits, parse_size, physical_memory
@@ -96,7 +98,7 @@ def test_a_runaway_query_ends_in_seconds_and_the_server_answers_after(plays_stor
     done = graphsr("store", "query", "--timeout", "20", RUNAWAY, "--store", url)
     assert time.monotonic() - t0 < 30
     assert done.returncode == 3 and done.stdout == ""
-    assert len(done.stderr.strip().splitlines()) == 1 and "more memory than the store may take" in done.stderr
+    assert len(error_lines(done.stderr)) == 1 and "more memory than the store may take" in done.stderr
     assert "Traceback" not in done.stderr
     # the server answers, with the store as it was; it runs under the same limits
     after = graphsr("store", "query", COUNT, "--store", url, "--format", "json")
@@ -113,7 +115,7 @@ def test_the_servers_query_memory_ends_a_query_and_it_stays_up(plays_store):
     assert server.running_limits().query_memory == 64 << 20
     done = graphsr("store", "query", "UNWIND range(1, 5000000) AS x RETURN collect(x)[0] AS first", "--store", url)
     assert done.returncode == 3 and "needed more memory than a query may take" in done.stderr, done.stderr
-    assert "64.0 MB" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert "64.0 MB" in done.stderr and len(error_lines(done.stderr)) == 1
     assert server.server_pid() == pid and server.alive()  # the same server, still answering
     assert '"n": 10330' in graphsr("store", "query", COUNT, "--store", url, "--format", "json").stdout
 
@@ -136,7 +138,7 @@ def test_the_servers_data_memory_refuses_writes_and_keeps_the_store(tmp_path):
                    env={"GRAPHSR_STORE_DATA_MEMORY": "16M"})
     try:
         assert done.returncode == 3, done.stderr
-        assert "holds as much data as it may" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+        assert "holds as much data as it may" in done.stderr and len(error_lines(done.stderr)) == 1
         listed = graphsr("store", "query", "MATCH (n) RETURN count(n) AS n", "--store", url, "--format", "json")
         assert listed.returncode == 0 and '"n": 0' in listed.stdout, listed.stderr
         # under the default limits the same load goes through
@@ -157,7 +159,7 @@ def test_the_servers_data_memory_refuses_writes_and_keeps_the_store(tmp_path):
 ])
 def test_limits_out_of_range_are_one_line(tmp_path, args, env, words):
     done = graphsr("store", "start", "--store", f"local:{tmp_path / 's'}", *args, env=env)
-    assert done.returncode == 2 and words in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert done.returncode == 2 and words in done.stderr and len(error_lines(done.stderr)) == 1
     assert not (tmp_path / "s" / "graphsr.pid").exists()
 
 

@@ -70,7 +70,7 @@ class LocalServer:
     server answers.
     """
 
-    SLOW_START = 1.0
+    SLOW_START = 3.0  # (a start of a second or two, a busy machine's, is not news)
 
     #: The file recording the limits the running server was started with (JSON).
     LIMITS_FILE = "graphsr.limits"
