@@ -54,6 +54,21 @@ def _data(seed=3):
     return q, r
 
 
+#: ir_measures' providers that fail on ir_measures' own measures here: its ranx provider hands ranx a DataFrame
+#: ranx refuses ("Query IDs column dtype must be object") with the pandas the dev extra installs.
+_BROKEN_PROVIDERS = ("ranx",)
+
+
+def test_the_providers_left_out_fail_on_ir_measures_own_measures():
+    q, r = _data()
+    for name in _BROKEN_PROVIDERS:
+        provider = ir_measures.providers.registry[name]
+        if not provider.is_available():
+            continue
+        with pytest.raises(Exception):
+            provider.calc_aggregate([ir_measures.P @ 5], q, r)
+
+
 def test_no_provider_crashes_on_a_graphsr_measure_and_those_that_score_one_agree():
     """Every registered graphsr measure (default parameters, a cut-off where one is needed) through every
     ir_measures provider: supports() answers; a provider that supports it gives graphsr's value."""
@@ -72,10 +87,11 @@ def test_no_provider_crashes_on_a_graphsr_measure_and_those_that_score_one_agree
             continue
         want = graphsr.calc_aggregate([m], q, r)[m]
         for p in providers:
-            if p.NAME == "runtime" or not p.supports(m) or not p.is_available():
+            if p.NAME == "runtime" or not p.supports(m) or not p.is_available() or p.NAME in _BROKEN_PROVIDERS:
                 continue
             got = p.calc_aggregate([m], q, r)
-            assert list(got.values())[0] == pytest.approx(want, abs=1e-12), (name, p.NAME)
+            tolerance = 5e-6 if p.NAME == "gdeval" else 1e-12  # (gdeval prints 5 decimals a topic)
+            assert list(got.values())[0] == pytest.approx(want, abs=tolerance), (name, p.NAME)
             scored += 1
     assert scored > 10
 

@@ -15,7 +15,8 @@ from graphsr.errors import GraphsrInputError
 from graphsr.evaluation import evaluate
 
 MEASURES = ["P@3", "R@3", "AP", "AP@4", "nDCG", "nDCG@3", "RR", "RR@2", "Rprec", "Success@2", "Judged@3",
-            "NumRelRet", "NumRet", "NumRel", "P(rel=2)@5", "nDCG(judged_only=true)@4"]
+            "NumRelRet", "NumRet", "NumRel", "P(rel=2)@5", "nDCG(judged_only=true)@4", "DCG@3",
+            "DCG(dcg=exp-log2)"]
 
 
 def _brute_force(qrels: dict, run: dict, topic: str) -> np.ndarray:

@@ -22,7 +22,7 @@ _FAMILIES = {
     "fol": ["iP", "MAiP", "gP", "gR", "MAgP", "ircl_prn", "compute_fol_family"],
     "prum": ["PRUM", "MAPRUM"],
     "xcg": ["GRP", "GRPng", "xCG", "nxCG", "ep", "MAep"],
-    "flat": ["P", "R", "AP", "nDCG", "RR", "Rprec", "Bpref", "Success", "IPrec", "NumRet", "NumRelRet", "NumRel",
+    "flat": ["P", "R", "AP", "nDCG", "RR", "Rprec", "Bpref", "Success", "IPrec", "NumRet", "NumRelRet", "NumRel", "ERR", "DCG",
              "NumQ", "Judged"],
     "span": ["ChromaIoU", "ChromaP", "ChromaR", "budgetP", "budgetR", "unjudged_chars"],
 }

@@ -167,6 +167,34 @@ def judged(m, rk: Ranking, j: Judgments) -> np.ndarray:
     return _ratio(rk.count(rk.assessed & (pos <= k[rk.topic])), k)
 
 
+def err(m, rk: Ranking, j: Judgments) -> np.ndarray:
+    """ERR@k as gdeval computes it (ir_measures' ERR): R_i = (2^g - 1) / 2^4 over the first k items, each
+    weighted by 1/i and the chance that no earlier item stopped the user (negative and unjudged grades: 0)."""
+    at = np.flatnonzero(rk.pos <= m.cutoff)
+    g = np.nan_to_num(rk.grade[at], nan=0.0, neginf=0.0)
+    if (g > m.MAX_GRADE).any():
+        from ...errors import GraphsrInputError
+
+        raise GraphsrInputError(f"{m}: grades go up to {m.MAX_GRADE} (gdeval's), got {float(g.max()):g}")
+    r = (2.0 ** np.maximum(g, 0.0) - 1.0) / 2.0 ** m.MAX_GRADE
+    t = rk.topic[at]
+    log_keep = np.log1p(-r)  # (r < 1: a grade of 4 stops 15 users in 16)
+    total = np.cumsum(log_keep)
+    first = np.searchsorted(t, t, side="left")
+    before = total - log_keep - np.r_[0.0, total][first]  # what earlier items of the topic left
+    return np.bincount(t, weights=r * np.exp(before) / rk.pos[at], minlength=rk.num_topics)
+
+
+def dcg(m, rk: Ranking, j: Judgments) -> np.ndarray:
+    """DCG, DCG@k: nDCG's numerator (ranx's dcg; dcg=exp-log2: dcg_burges)."""
+    rk = _ranking(m, rk)
+    at = np.flatnonzero(rk.pos <= m.cutoff) if m.cutoff is not None else np.arange(rk.size)
+    g = rk.item_gains_at(at, None, m.params.get("dcg", "log2"))
+    keep = g > 0
+    at, g = at[keep], g[keep]
+    return np.bincount(rk.topic[at], weights=g / np.log2(rk.pos[at] + 1.0), minlength=rk.num_topics)
+
+
 def _ir_measures_ranks(rk: Ranking) -> np.ndarray:
     """The ranks ir_measures' own Judged and RR@k see: in a run ranked by score, each run of items tied in
     score reversed (trec_eval puts ties in decreasing document order, they in increasing order)."""
@@ -183,7 +211,8 @@ def _ir_measures_ranks(rk: Ranking) -> np.ndarray:
 #: The kernel of each flat measure class.
 KERNELS = {M._P: precision, M._R: recall, M._AP: average_precision, M._nDCG: ndcg, M._RR: reciprocal_rank,
            M._Rprec: r_precision, M._Bpref: bpref, M._Success: success, M._IPrec: interpolated_precision,
-           M._NumRet: num_ret, M._NumRelRet: num_rel_ret, M._NumRel: num_rel, M._NumQ: num_q, M._Judged: judged}
+           M._NumRet: num_ret, M._NumRelRet: num_rel_ret, M._NumRel: num_rel, M._NumQ: num_q, M._Judged: judged,
+           M._ERR: err, M._DCG: dcg}
 
 
 def compute_flat(measures, rk: Ranking, j: Judgments) -> dict:

@@ -32,6 +32,10 @@ measure           per topic                                                     
 ``NumQ``          1 per topic; all: the topics averaged                                          ``num_q``
 ``Judged@k``      items among the first ``min(k, retrieved)`` that are assessed, over their      (ir_measures)
                   number
+``ERR@k``         :math:`\sum_{i \le k} \frac{R_i}{i} \prod_{j<i} (1 - R_j)`,                     (ir_measures,
+                  :math:`R_i = (2^{g_i} - 1) / 2^4` (grades 0..4; negative and unjudged: 0)       gdeval)
+``DCG[@k]``       :math:`\sum_{i \le k} g_i / \log_2(i+1)`, not normalised (gain = grade, or     (ranx ``dcg``,
+                  ``dcg=exp-log2``: :math:`2^{g}-1`; negative and unjudged: 0)                   ``dcg_burges``)
 ================  =============================================================================  ==================
 
 ``judged_only=true`` (trec_eval ``-J``) removes unjudged items before
@@ -59,7 +63,7 @@ from __future__ import annotations
 from ..base import Measure, Param, register
 
 __all__ = ["P", "R", "AP", "nDCG", "RR", "Rprec", "Bpref", "Success", "NumRet", "NumRelRet", "NumRel", "NumQ",
-           "IPrec", "Judged", "FLAT_MEASURES"]
+           "IPrec", "Judged", "ERR", "DCG", "FLAT_MEASURES"]
 
 
 def _threshold(v: float) -> float:
@@ -221,6 +225,25 @@ class _Judged(_Flat):
     SUPPORTED_PARAMS = {}
 
 
+class _ERR(_Flat):
+    NAME = "ERR"
+    DESCRIPTION = ("expected reciprocal rank at k (Chapelle et al. 2009), as the TREC Web track's gdeval computes "
+                   "it for ir_measures: stop probability (2^grade - 1) / 2^4 at each of the first k items")
+    CUTOFF = "required"
+    SUPPORTED_PARAMS = {}
+    MAX_GRADE = 4  # gdeval's MAX_JUDGMENT: grades above it are refused
+
+
+class _DCG(_Flat):
+    NAME = "DCG"
+    DESCRIPTION = ("discounted cumulated gain, not normalised: sum of gain_i / log2(i + 1) (Jarvelin and "
+                   "Kekalainen; gain = grade; dcg=exp-log2: 2^grade - 1, Burges et al.; as ranx's dcg, "
+                   "dcg_burges); @k: the first k")
+    BOUNDS = None
+    SUPPORTED_PARAMS = {"dcg": Param(str, "log2", "log2 (gain = grade) or exp-log2 (gain = 2^grade - 1)", _dcg),
+                        "judged_only": _JUDGED}
+
+
 register(_P, "Precision")
 register(_R, "Recall")
 register(_AP, "MAP")
@@ -235,11 +258,14 @@ register(_NumRelRet)
 register(_NumRel)
 register(_NumQ)
 register(_Judged)
+register(_ERR)
+register(_DCG)
 
 P, R, AP, nDCG, RR, Rprec, Bpref = _P(), _R(), _AP(), _nDCG(), _RR(), _Rprec(), _Bpref()
 Success, IPrec, NumRet, NumRelRet = _Success(), _IPrec(), _NumRet(), _NumRelRet()
 NumRel, NumQ, Judged = _NumRel(), _NumQ(), _Judged()
+ERR, DCG = _ERR(), _DCG()
 
 #: Every flat measure class.
 FLAT_MEASURES = (_P, _R, _AP, _nDCG, _RR, _Rprec, _Bpref, _Success, _IPrec, _NumRet, _NumRelRet, _NumRel, _NumQ,
-                 _Judged)
+                 _Judged, _ERR, _DCG)

@@ -151,6 +151,16 @@ def ndcg(m, rk: Ranking, j: Judgments) -> np.ndarray:
     return _ratio(dcg_, j.ideal_dcg(gains, dcg, m.cutoff))
 
 
+def dcg(m, rk: Ranking, j: Judgments) -> np.ndarray:
+    rk = _ranking(m, rk)
+    if rk.item_result is not None and len(rk.item_result) != rk.size:
+        raise GraphsrInputError(f"{m}: ties='average' scores runs of one node per result (documents, single "
+                                "elements), not tree results")
+    g = _group_mean(rk, rk.item_gains(None, m.params.get("dcg", "log2")))
+    keep = rk.pos <= m.cutoff if m.cutoff is not None else np.ones(rk.size, dtype=bool)
+    return np.bincount(rk.topic[keep], weights=(g / np.log2(rk.pos + 1.0))[keep], minlength=rk.num_topics)
+
+
 def judged(m, rk: Ranking, j: Judgments) -> np.ndarray:
     got = rk.count()
     k = np.minimum(got, m.cutoff) if m.cutoff is not None else got
@@ -159,7 +169,7 @@ def judged(m, rk: Ranking, j: Judgments) -> np.ndarray:
 
 TIE_AWARE = {M._P: precision, M._R: recall, M._AP: average_precision, M._nDCG: ndcg, M._RR: reciprocal_rank,
              M._Rprec: r_precision, M._Success: success, M._NumRet: num_ret, M._NumRelRet: num_rel_ret,
-             M._Judged: judged}
+             M._Judged: judged, M._DCG: dcg}
 
 
 def compute_tie_aware(measures, rk: Ranking, j: Judgments) -> dict:
@@ -179,8 +189,8 @@ def compute_tie_aware(measures, rk: Ranking, j: Judgments) -> dict:
         if kernel is None and type(m) in (M._NumRel, M._NumQ):  # (order plays no part)
             kernel = KERNELS[type(m)]
         if kernel is None:
-            raise GraphsrInputError(f"{m}: no tie-aware value (ties='average' scores P, R, AP, nDCG, RR, Rprec, "
-                                    "Success, Judged and the counts); score it with ties='trec_eval'")
+            raise GraphsrInputError(f"{m}: no tie-aware value (ties='average' scores P, R, AP, nDCG, DCG, RR, "
+                                    "Rprec, Success, Judged and the counts); score it with ties='trec_eval'")
         out[m] = kernel(m, rk, j)
     return out
 

@@ -1,0 +1,51 @@
+"""The flat measures users asked for, each equal to its reference on random data reaching the edges: ERR@k to
+ir_measures' (the TREC Web track's gdeval, which prints 5 decimals), DCG@k and DCG(dcg=exp-log2)@k to ranx's
+dcg and dcg_burges."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import graphsr
+
+ir_measures = pytest.importorskip("ir_measures")
+
+
+def _random(rng, grades=(-1, 5), topics=7, docs=40):
+    qrels = {str(t): {f"d{i}": int(rng.integers(*grades)) for i in range(docs) if rng.random() < 0.6}
+             for t in range(1, topics + 1)}
+    run = {str(t): {f"d{i}": float(rng.integers(0, 6)) for i in range(int(rng.integers(1, docs + 10)))}
+           for t in range(1, topics + 1)}  # (integer scores: many ties, broken as trec_eval and gdeval do)
+    return qrels, run
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_err_equals_ir_measures_gdeval(seed):
+    rng = np.random.default_rng(seed)
+    qrels, run = _random(rng)
+    for k in (1, 3, 10, 20, 100):
+        theirs = {m.query_id: m.value for m in ir_measures.iter_calc([ir_measures.ERR @ k], qrels, run)}
+        ours = {m.query_id: m.value for m in graphsr.iter_calc([f"ERR@{k}"], qrels, run)}
+        assert theirs and {q: float(f"{ours[q]:.5f}") for q in theirs} == theirs
+
+
+def test_err_refuses_grades_above_gdevals_four():
+    with pytest.raises(graphsr.errors.GraphsrInputError, match="grades go up to 4") as e:
+        graphsr.calc_aggregate(["ERR@5"], {"1": {"a": 5}}, {"1": {"a": 1.0}})
+    assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_dcg_equals_ranx(seed):
+    ranx = pytest.importorskip("ranx")
+    rng = np.random.default_rng(seed)
+    qrels = {f"q{t}": {f"d{i}": int(rng.integers(1, 4)) for i in range(40) if rng.random() < 0.4} for t in range(6)}
+    qrels = {q: v for q, v in qrels.items() if v}
+    run = {q: {f"d{i}": float(rng.random()) for i in range(int(rng.integers(1, 50)))} for q in qrels}
+    rq, rr = ranx.Qrels(qrels), ranx.Run(run)
+    for k in (1, 5, 10, 100):
+        for ours_name, theirs_name in ((f"DCG@{k}", f"dcg@{k}"), (f"DCG(dcg=exp-log2)@{k}", f"dcg_burges@{k}")):
+            theirs = dict(zip(rq.keys(), ranx.evaluate(rq, rr, theirs_name, return_mean=False)))
+            ours = {m.query_id: m.value for m in graphsr.iter_calc([ours_name], qrels, run)}
+            assert ours == pytest.approx(theirs, rel=1e-12, abs=1e-12), ours_name
