@@ -119,7 +119,7 @@ def _context(qrels, runs, collection, model, measures):
     return plain_context(qrels, runs, measures)
 
 
-def _evaluate(measures, qrels, runs, collection, model, all_topics):
+def _evaluate(measures, qrels, runs, collection, model, all_topics, ties=None):
     """``graphsr.evaluate`` under ir_measures' rules: topics a (document or element) run lacks take each
     measure's DEFAULT."""
     from ._bulk import bulk
@@ -132,7 +132,7 @@ def _evaluate(measures, qrels, runs, collection, model, all_topics):
         q = as_qrels(qrels)
         rs = [as_run(r, f"run{k}" if len(runs) > 1 else "run", vocabulary=q) for k, r in enumerate(runs)]
         ms = [r.measure for r in requests]
-        res = evaluate(q, rs, requests, _context(q, rs, collection, model, ms), all_topics=all_topics)
+        res = evaluate(q, rs, requests, _context(q, rs, collection, model, ms), all_topics=all_topics, ties=ties)
     for run, result in zip(rs, res.runs):
         if run.kind == PASSAGES:
             continue  # passage runs: the official tool's topic rule
@@ -159,30 +159,33 @@ def bind(measure, context):
     return parse_measure(measure).bind(context)
 
 
-def calc_frame(measures, qrels, runs, collection=None, model: str | None = None, all_topics: bool = True):
+def calc_frame(measures, qrels, runs, collection=None, model: str | None = None, all_topics: bool = True,
+               ties: str | None = None):
     """Per-topic values of one run or several as a DataFrame ``run, measure, topic, value`` (``all`` rows left
     out; measures under the names asked for); runs named by their run ids (see
-    :func:`graphsr.evaluation.entry.run_labels`)."""
+    :func:`graphsr.evaluation.entry.run_labels`).  ``ties``: as in :func:`graphsr.evaluate`."""
     run_list = list(runs) if isinstance(runs, (list, tuple)) else [runs]
-    return _evaluate(measures, qrels, run_list, collection, model, all_topics).to_frame()
+    return _evaluate(measures, qrels, run_list, collection, model, all_topics, ties).to_frame()
 
 
 def iter_calc(measures, qrels, run, collection=None, model: str | None = None,
-              all_topics: bool = True) -> Iterator[Metric]:
+              all_topics: bool = True, ties: str | None = None) -> Iterator[Metric]:
     """Per-topic values as ir_measures yields them: ``Metric(query_id, measure, value)``, for every assessed
     topic (one the run lacks takes the measure's DEFAULT, as in ir_measures; ``all_topics=False``: the run's
-    assessed topics only, as trec_eval without ``-c``)."""
-    res = _evaluate(measures, qrels, [run], collection, model, all_topics).runs[0]
+    assessed topics only, as trec_eval without ``-c``).  ``ties='average'``: each rank measure's expected
+    value over every ordering of results tied in score (see :func:`graphsr.evaluate`)."""
+    res = _evaluate(measures, qrels, [run], collection, model, all_topics, ties).runs[0]
     for m, values in res.values.items():
         for t, v in zip(res.topics, values.tolist()):
             yield Metric(t, m, float(v))
 
 
 def calc_aggregate(measures, qrels, run, collection=None, model: str | None = None,
-                   all_topics: bool = True) -> MeasureDict:
+                   all_topics: bool = True, ties: str | None = None) -> MeasureDict:
     """Each measure's aggregate, ``{measure: value}``, as ``ir_measures.calc_aggregate``: over every
-    assessed topic (``all_topics``, see :func:`iter_calc`); look values up by any name of the measure."""
-    results = _evaluate(measures, qrels, [run], collection, model, all_topics)
+    assessed topic (``all_topics``, see :func:`iter_calc`); look values up by any name of the measure.
+    ``ties``: as in :func:`iter_calc`."""
+    results = _evaluate(measures, qrels, [run], collection, model, all_topics, ties)
     res = results.runs[0]
     aliases = {label: m for label, m in results.labels if isinstance(label, str)}
     return MeasureDict(((m, float(res.mean(m))) for m in res.values), aliases)

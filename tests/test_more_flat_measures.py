@@ -36,6 +36,7 @@ def test_err_refuses_grades_above_gdevals_four():
     assert "\n" not in str(e.value)
 
 
+@pytest.mark.filterwarnings("ignore::Warning")  # (numba's type-safety notes inside ranx)
 @pytest.mark.parametrize("seed", range(6))
 def test_dcg_equals_ranx(seed):
     ranx = pytest.importorskip("ranx")

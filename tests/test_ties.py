@@ -48,6 +48,13 @@ def test_average_is_the_mean_over_every_ordering_of_tied_results(data):
                                atol=1e-12, err_msg=str((qrels, run)))
 
 
+def test_the_ir_measures_style_api_takes_ties():
+    qrels, run = {"1": {"a": 1, "b": 0, "c": 1}}, {"1": {"a": 2.0, "b": 1.0, "c": 1.0}}
+    assert graphsr.calc_aggregate(["P@2"], qrels, run)["P@2"] == 1.0  # trec_eval: c before b
+    assert graphsr.calc_aggregate(["P@2"], qrels, run, ties="average")["P@2"] == 0.75
+    assert [m.value for m in graphsr.iter_calc(["P@2"], qrels, run, ties="average")] == [0.75]
+
+
 def test_without_ties_average_is_trec_eval_order():
     rng = np.random.default_rng(7)
     qrels = {str(t): {f"d{i}": int(rng.integers(0, 3)) for i in range(30)} for t in range(5)}
