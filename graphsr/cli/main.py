@@ -62,7 +62,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             sub.add_parser(name, help=help_text, formatter_class=formatter)
             continue
         mod = importlib.import_module(module)
-        p = sub.add_parser(name, help=help_text, description=_first_paragraph(mod.__doc__), formatter_class=formatter)
+        p = sub.add_parser(name, help=help_text, description=_first_paragraph(mod.__doc__ or ""), formatter_class=formatter)
         mod.add_arguments(p)
         p.set_defaults(_run=mod.run)
     return parser

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 import os
-from typing import Iterator
+from typing import Generator, Iterator
 
 from ..errors import GraphsrInputError
 
@@ -34,7 +34,7 @@ def _lf(data: bytes) -> bytes:
 
 
 def iter_blocks(path: str | os.PathLike, error: type[GraphsrInputError], block: int = BLOCK,
-                max_line: int | None = None) -> Iterator[bytes]:
+                max_line: int | None = None) -> Generator[bytes, None, None]:
     """The file's bytes in blocks of whole lines ending in LF (CR and CRLF made LF), a UTF-8 byte order mark
     dropped, through gzip for ``.gz``; a line longer than ``max_line`` (default :data:`MAX_LINE`), a NUL byte
     (binary data: no text file of records holds one) or a file that cannot be read raises ``error``."""

@@ -285,7 +285,7 @@ def _fixed(length: int, size: int, step: int) -> list[tuple[int, int]]:
 
 
 def _blocks(tree, size: int) -> list[tuple[int, int]]:
-    pieces = []
+    pieces: list[tuple[int, int]] = []
     for i in range(1, len(tree)):
         if tree.parent[i] == 0:
             s, e = int(tree.start[i]), int(tree.end[i])

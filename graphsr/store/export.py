@@ -405,7 +405,9 @@ def _export(store: GraphStore, name: str, work: Path, progress) -> ExportReport:
 
 def _parts(ids: list, sizes: list[int]) -> list[list]:
     """``ids`` cut into consecutive parts whose ``sizes`` add up to at most :data:`PAGE` (one id at least)."""
-    parts, part, held = [], [], 0
+    parts: list[list] = []
+    part: list = []
+    held = 0
     for i, n in zip(ids, sizes):
         if part and held + n > PAGE:
             parts.append(part)

@@ -39,7 +39,9 @@ class ESRInputBuilder:
                  documents: Mapping[str, DocumentTree], model: RouteModel):
         self.documents, self.model = documents, model
         docs: dict[str, int] = {}
-        doc, idx, rel = [], [], []
+        doc: list[int] = []
+        idx: list[int] = []
+        rel: list[float] = []
         self._span: dict[str, tuple[int, int]] = {}
         for topic, assessed in judged.items():
             first = len(idx)

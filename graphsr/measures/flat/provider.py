@@ -9,6 +9,8 @@ counts once in ``NumQ`` (trec_eval ``-c``: "missing queries contribute 0";
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ...core.columns import DocumentColumns
@@ -91,7 +93,7 @@ class _DocumentEvaluator:
         self.provider, self.measures, self.qrels, self.context, self.shared = (provider, measures, qrels, context,
                                                                                shared)
         self.judged = shared.get("flat:documents", lambda: JudgedDocuments(qrels.columns))
-        self._element = None
+        self._element: Any = None  # (the element way, built when an element run comes)
 
     def score(self, run, topics, scratch) -> RunScores:
         if not _columnar(run):

@@ -34,7 +34,7 @@ CHROMA_MOST = 20
 class _Span(Measure):
     FAMILY = "span"
     BOUNDS = (0.0, 1.0)
-    SUPPORTED_PARAMS: dict = {}
+    SUPPORTED_PARAMS = {}
     #: The columns a PyTerrier pipeline's results and qrels carry for these measures (ir_measures' names;
     #: PyTerrier's qid, docno and label read as query_id, doc_id and relevance): the document and the span.
     RUN_INPUTS = ["query_id", "doc_id", "start", "end", "score"]

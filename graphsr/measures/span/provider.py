@@ -126,7 +126,7 @@ def _judged(qrels: FOLQrels) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             row.append(k)
             start.append(s)
             end.append(e)
-    return tuple(np.asarray(a, dtype=np.int64) for a in (row, start, end))
+    return np.asarray(row, dtype=np.int64), np.asarray(start, dtype=np.int64), np.asarray(end, dtype=np.int64)
 
 
 def span_inputs(qrels: FOLQrels, run: FOLRun, topics: list[str], order: str = "file", option=None) -> SpanInputs:
