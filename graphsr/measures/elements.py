@@ -79,7 +79,7 @@ def check_qrels(qrels: ElementQrels, documents: Mapping[str, DocumentTree], unkn
     diag = diag if diag is not None else Diagnostics()
     c = qrels.columns
     paths = getattr(c, "path", None)
-    path_names = c.path_names if paths is not None else [PLAIN_DOCUMENT_NODE]
+    path_names = getattr(c, "path_names") if paths is not None else [PLAIN_DOCUMENT_NODE]
     paths = paths if paths is not None else np.zeros(len(c), dtype=np.int64)
     topics = c.topics
     slot = codes_in(c.topic_names, dict(zip(topics, range(len(topics)))))[c.topic]

@@ -55,6 +55,7 @@ class NodeTransitions:
     def __init__(self, base: np.ndarray, state_of: np.ndarray, P, dense_up_to: int = _DENSE_STATES):
         self.base = np.asarray(base, dtype=np.int64)
         self.state_of = np.asarray(state_of, dtype=np.int64)
+        self.dense: np.ndarray | None
         if isinstance(P, np.ndarray):
             self.dense = np.ascontiguousarray(P, dtype=float)
         elif P.shape[0] <= dense_up_to:

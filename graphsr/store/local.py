@@ -175,7 +175,7 @@ class LocalStore(GraphStore):
 
         return name, query(name), _Encoded(params_header(params))
 
-    def _execute(self, text: str, params: dict[str, Any]) -> list[dict]:
+    def _execute(self, text: str, params: dict[str, Any] | None) -> list[dict]:
         # graphsr's own reads go as GRAPH.RO_QUERY: a store that holds as much data as it may (Redis' maxmemory
         # refuses GRAPH.QUERY then) can still be read
         params = params if params else None
