@@ -59,7 +59,7 @@ def test_namespaced_tags_use_prefix():
     """A label depends on the namespace URI, never on the prefix a file binds: a well-known URI has its fixed
     prefix, any other one derived from the URI; the document element's own namespace is bare (XPaths written
     without prefixes resolve)."""
-    from graphsr.io.collection import derived_prefix
+    from graphsr.io.walk import derived_prefix
 
     m = derived_prefix("urn:m")
     doc = parse_document(b'<r xmlns:m="urn:m"><m:x>t</m:x></r>', "ns")
@@ -77,7 +77,7 @@ def test_namespaced_tags_use_prefix():
 def test_the_c_and_python_walkers_label_every_known_namespace_alike():
     from lxml import etree
 
-    from graphsr.io.collection import KNOWN_PREFIXES, accelerated, py_tree_from_element
+    from graphsr.io.walk import KNOWN_PREFIXES, accelerated, py_tree_from_element
 
     if not accelerated():
         pytest.skip("the C walker is not built")
@@ -211,6 +211,7 @@ def test_labels_go_by_namespace_not_by_prefix(walker):
     (<credit> and <mal:credit>): one label, the local name, so one summary partition; a well-known other
     namespace gets its fixed prefix whatever the file binds; an unknown one a prefix derived from its URI."""
     from graphsr.io import collection as coll
+    from graphsr.io.walk import derived_prefix
 
     xml = (b'<page xmlns="http://projectmallard.org/1.0/" xmlns:x="http://www.w3.org/2001/XInclude">'
            b'<info><credit>a</credit><mal:credit xmlns:mal="http://projectmallard.org/1.0/">b</mal:credit>'
@@ -221,7 +222,7 @@ def test_labels_go_by_namespace_not_by_prefix(walker):
     doc = (coll.tree_from_element if walker == "c" else coll.py_tree_from_element)(root, "p")
     assert doc.xpaths() == ["/page[1]", "/page[1]/info[1]", "/page[1]/info[1]/credit[1]",
                             "/page[1]/info[1]/credit[2]", "/page[1]/info[1]/xi:include[1]",
-                            f"/page[1]/info[1]/{coll.derived_prefix('urn:q')}:n[1]"]
+                            f"/page[1]/info[1]/{derived_prefix('urn:q')}:n[1]"]
 
 
 def _mixed_collection(root):
