@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 
 from ..errors import RunFormatError
-from .records import is_json_lines, read_records, record_int
+from .records import is_json_lines, read_records, record_int, record_number
 
 __all__ = ["read_chunk_map", "read_chunk_run", "chunk_run_from_frame", "make_chunks", "write_chunk_map"]
 
@@ -221,17 +221,9 @@ def chunk_run_from_frame(frame, name: str = "run", vocab=None):
 
 
 def _score(value, path, line: int) -> float | None:
-    import math
-
     if value is None:
         return None
-    try:
-        score = float(value)
-    except (TypeError, ValueError):
-        raise RunFormatError(f"expected a number as the score, got {value!r}", path, line) from None
-    if not math.isfinite(score):
-        raise RunFormatError(f"expected a finite score, got {value!r} (a run is ranked by its scores)", path, line)
-    return score
+    return record_number(value, "score", path, line, RunFormatError, " (a run is ranked by its scores)")
 
 
 def make_chunks(collection, size: int, step: int | None = None, by: str = "characters") -> dict[str, tuple]:

@@ -18,7 +18,7 @@ from typing import Iterable, Iterator
 
 from ..errors import GraphsrInputError
 
-__all__ = ["json_objects", "read_records", "is_json_lines", "record_int"]
+__all__ = ["json_objects", "read_records", "is_json_lines", "record_int", "record_number"]
 
 
 def json_objects(lines: Iterable[str], path, error: type[GraphsrInputError]) -> Iterator[tuple[int, dict]]:
@@ -109,3 +109,17 @@ def record_int(value, what: str, path, line: int, error: type[GraphsrInputError]
         return int(str(value).strip())
     except ValueError:
         raise error(f"expected an integer {what}, got {value!r}", path, line) from None
+
+
+def record_number(value, what: str, path, line: int, error: type[GraphsrInputError], why: str = "") -> float:
+    """A record's field as a finite number; ``error`` naming ``what`` for anything else (text that is not a
+    number, None, nan, inf), ``why`` added to the message for a non-finite one."""
+    import math
+
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise error(f"expected a number as the {what}, got {value!r}", path, line) from None
+    if not math.isfinite(number):
+        raise error(f"expected a finite {what}, got {value!r}{why}", path, line)
+    return number

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..errors import QrelsFormatError
 from ._lines import iter_fields
-from .records import read_records, record_int
+from .records import read_records, record_int, record_number
 
 __all__ = ["read_spans", "read_chunk_qrels", "document_texts", "spans_from_frame", "chunk_judgments"]
 
@@ -47,15 +47,7 @@ def _int(value, what: str, path, line: int) -> int:
 
 
 def _grade(value, path, line: int) -> float:
-    import math
-
-    try:
-        grade = float(value)
-    except (TypeError, ValueError):
-        raise QrelsFormatError(f"expected a number as the relevance, got {value!r}", path, line) from None
-    if not math.isfinite(grade):
-        raise QrelsFormatError(f"expected a finite relevance, got {value!r}", path, line)
-    return grade
+    return record_number(value, "relevance", path, line, QrelsFormatError)
 
 
 def _spans(records, lines, path, id_column):
