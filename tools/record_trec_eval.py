@@ -1,10 +1,14 @@
 """Record trec_eval's own output on random qrels and runs, as test data for ``graphsr trec_eval``.
 
-Needs a trec_eval binary built from its public source (usnistgov/trec_eval, tag v9.0.8), outside this
-repository; the suite only reads what this writes (tests/data/trec_eval/recorded.json.gz), so CI needs no
-trec_eval.
+Needs a trec_eval binary built from its public source (usnistgov/trec_eval, tag v9.0.8, or v10.0 with
+``--version 10.0``), outside this repository; the suite only reads what this writes
+(tests/data/trec_eval/recorded.json.gz, recorded10.json.gz), so CI needs no trec_eval.
 
-    python tools/record_trec_eval.py --binary /path/to/trec_eval [--cases 40] [--seed 2026]
+    python tools/record_trec_eval.py --binary /path/to/trec_eval [--cases 40] [--seed 2026] [--version 10.0]
+
+For 10.0 the cases also hold comment lines (in judgments at the start of a line, now and then two in a row or
+one last; in runs after white space), runs read from standard input (``-``), and option sets for rbp,
+rbp_resid and unj, with and without parameters, and -c (which 10.0 scores topics the run lacks under).
 
 Each case: 1-7 topics (ids of 1-4 digits, so that byte order and numeric order differ), judgments -2..4
 with unjudged and negative grades (in some cases by several judgment groups, for -R qrels_jg; read as plain
@@ -42,13 +46,41 @@ OPTION_SETS = [
 ]
 
 
+#: trec_eval 10.0's additions (STDIN: the run given as ``-``, on standard input).
+TEN_SETS = [
+    ["-q", "-m", "rbp", "-m", "rbp_resid", "-m", "unj"], ["-c", "-q", "-m", "rbp", "-m", "rbp_resid", "-m", "unj"],
+    ["-q", "-m", "rbp.p=0.5,2=0.5", "-m", "rbp_resid.p=0.8", "-m", "unj.1,3,30"],
+    ["-q", "-m", "rbp.p=0.95,0=-1,1=2,3=1", "-m", "rbp.p=0.7,1=3,4=0"], ["-q", "-J", "-m", "rbp", "-m", "unj"],
+    ["-q", "-c", "-m", "rbp_resid.p=0.5", "-m", "utility.1,-1,0,0", "-m", "relstring.3", "-m", "utility"],
+    ["-q", "-m", "official", "STDIN"], ["-c", "-m", "all_trec", "STDIN"], ["-c", "-q", "-M", "3", "-m", "all_trec"],
+    ["-q", "-m", "iprec_at_recall.0.05,0.25,0.5,0.75", "-m", "11pt_avg.0.05,0.5,0.95"],
+]
+
+
 PREFS_SETS = [
     ["-R", "prefs", "-q", "-m", "all_prefs"], ["-R", "prefs", "-c", "-m", "prefs"],
     ["-R", "prefs", "-M", "5", "-q", "-m", "all_prefs"], ["-R", "prefs", "-m", "map"],
 ]
 
 
-def case(rng: random.Random) -> tuple[str, str, list[str]]:
+def _comment(rng: random.Random, lines: list[str], judgments: bool) -> list[str]:
+    """``lines`` with comment lines among them: in judgments at the start of a line (now and then two in a row,
+    or one last), in runs after white space too."""
+    out = list(lines)
+    for _ in range(rng.randint(1, 3)):
+        text = rng.choice(["# a comment", "#", "#1 0 D00 1", "# x y z w"])
+        if not judgments and rng.random() < 0.5:
+            text = rng.choice([" ", "\t", "  "]) + text
+        out.insert(rng.randint(0, len(out)), text)
+    if judgments and rng.random() < 0.15:
+        at = rng.randint(0, len(out))
+        out[at:at] = ["# one", "# two"]
+    if judgments and rng.random() < 0.1:
+        out.append("# last")
+    return out
+
+
+def case(rng: random.Random, comments: bool = False) -> tuple[str, str, list[str]]:
     topics = sorted({str(rng.choice([rng.randint(1, 9), rng.randint(10, 99), rng.randint(100, 9999)]))
                      for _ in range(rng.randint(1, 7))})
     qrels, run = [], []
@@ -74,6 +106,8 @@ def case(rng: random.Random) -> tuple[str, str, list[str]]:
         run.append(run[rng.randrange(len(run))].replace(" Q0 ", " Q0 ", 1))
     rng.shuffle(qrels)
     rng.shuffle(run)
+    if comments and rng.random() < 0.7:
+        qrels, run = _comment(rng, qrels, True), _comment(rng, run, False)
     z = [f"{t} {m} {rng.uniform(0, 0.5):.3f} {rng.choice([0, 0.1, 0.25])}"
          for t in topics for m in ("map", "P_5", "P_10", "num_ret", "gm_map", "recip_rank") if rng.random() < 0.8]
     prefs, qprefs = [], []  # preferences (-R prefs), and qrels read as preferences (-R qrels_prefs)
@@ -92,31 +126,39 @@ def main() -> None:
     ap.add_argument("--binary", required=True)
     ap.add_argument("--cases", type=int, default=40)
     ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--out", type=Path, default=Path(__file__).parents[1] / "tests/data/trec_eval/recorded.json.gz")
+    ap.add_argument("--version", choices=["9.0.8", "10.0"], default="9.0.8")
+    ap.add_argument("--out", type=Path)
     a = ap.parse_args()
+    ten = a.version == "10.0"
+    if a.out is None:
+        a.out = Path(__file__).parents[1] / "tests/data/trec_eval" / ("recorded10.json.gz" if ten else
+                                                                      "recorded.json.gz")
     rng = random.Random(a.seed)
     out = []
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(a.cases):
-            qrels, run, z, prefs, qprefs = case(rng)
+            qrels, run, z, prefs, qprefs = case(rng, comments=ten)
             files = {"qrels": qrels, "run": run, "zscores": "\n".join(z) + "\n", "prefs": prefs, "qrels_prefs": qprefs}
             for name, text in files.items():
                 Path(tmp, name).write_text(text)
-            sets = OPTION_SETS + [["-q", "-Z", "ZSCORES", "-m", "official"],
-                                  ["-q", "-D", f"0.{run.split()[0]}", "-m", "all_trec"]]
+            first = next(line.split()[0] for line in run.splitlines() if line.split() and line.split()[0][0] != "#")
+            sets = OPTION_SETS + (TEN_SETS if ten else []) + [["-q", "-Z", "ZSCORES", "-m", "official"],
+                                                              ["-q", "-D", f"0.{first}", "-m", "all_trec"]]
             sets = [(s, "qrels") for s in sets] + [(s, "prefs") for s in PREFS_SETS] + \
                 [(["-R", "qrels_prefs", *s[2:]], "qrels_prefs") for s in PREFS_SETS]
             results = []
             for args, judged in sets:
-                argv = [str(Path(tmp, "zscores")) if x == "ZSCORES" else x for x in args]
-                p = subprocess.run([a.binary, *argv, str(Path(tmp, judged)), str(Path(tmp, "run"))],
-                                   capture_output=True, text=True)
+                argv = [str(Path(tmp, "zscores")) if x == "ZSCORES" else x for x in args if x != "STDIN"]
+                stdin = "STDIN" in args
+                p = subprocess.run([a.binary, *argv, str(Path(tmp, judged)), "-" if stdin else str(Path(tmp, "run"))],
+                                   capture_output=True, text=True, input=run if stdin else None)
                 results.append({"args": args, "judged": judged, "exit": p.returncode, "stdout": p.stdout,
                                 "stderr": p.stderr})
             out.append({**files, "results": results})
     a.out.parent.mkdir(parents=True, exist_ok=True)
     with gzip.open(a.out, "wt") as fh:
-        json.dump({"trec_eval": "9.0.8 (reports 9.0.7)", "seed": a.seed, "cases": out}, fh)
+        made = "10.0 (reports 10.0-rc3)" if ten else "9.0.8 (reports 9.0.7)"
+        json.dump({"trec_eval": made, "seed": a.seed, "cases": out}, fh)
     print(f"{a.out}: {len(out)} cases x {len(out[0]['results'])} option sets")
 
 

@@ -7,6 +7,11 @@ documents in the collection; -M N documents kept per topic; -Z FILE z-scores; -R
 groups), prefs or qrels_prefs (preferences); -T trec_results; -D N[.QID] (only topic QID; no debug output); -o
 (obsolete, no effect); -h help; -v version.  Exit status and stderr lines are trec_eval's, with graphsr's
 clearer line after them.
+
+--trec_eval_version=10.0 behaves as trec_eval 10.0 instead: the topics of the qrels are scored (one the run
+lacks stops it unless -c, which scores and prints it), scores compare in double precision, recall levels round
+to counts, measures rbp, rbp_resid and unj (and all_trec with them), comment lines (#) skipped, and a run named -
+read from standard input.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ __all__ = ["add_arguments", "run", "main"]
 _SHORT = "hvqm:cl:nD:JN:M:R:T:oZ:"
 _LONG = ["help", "version", "query_eval_wanted", "measure=", "complete_rel_info_wanted", "level_for_rel=",
          "nosummary", "Debug_level=", "Judged_docs_only", "Number_docs_in_coll=", "Max_retrieved_per_topic=",
-         "Rel_info_format=", "Results_format=", "Output_old_results_format=", "Zscore="]
+         "Rel_info_format=", "Results_format=", "Output_old_results_format=", "Zscore=", "trec_eval_version="]
 _ALIASES = {"--help": "-h", "--version": "-v", "--query_eval_wanted": "-q", "--measure": "-m",
             "--complete_rel_info_wanted": "-c", "--level_for_rel": "-l", "--nosummary": "-n", "--Debug_level": "-D",
             "--Judged_docs_only": "-J", "--Number_docs_in_coll": "-N", "--Max_retrieved_per_topic": "-M",
@@ -62,8 +67,15 @@ def main(argv: list[str]) -> int:
             if flag == "-h":
                 wanted_help = True
             elif flag == "-v":
-                sys.stderr.write("trec_eval version 9.0.7\n")  # what trec_eval 9.0.8 calls itself
+                version = "9.0.7" if o.version == "9.0.8" else "10.0-rc3"  # (what these releases call themselves)
+                sys.stderr.write(f"trec_eval version {version}\n")
                 return 0
+            elif flag == "--trec_eval_version":
+                from ..measures.trec_eval.table import VERSIONS
+
+                if value not in VERSIONS:
+                    return _stop(f"--trec_eval_version={value}: expected one of {', '.join(VERSIONS)}", [], 1)
+                o.version = value
             elif flag == "-q":
                 o.per_topic = True
             elif flag == "-m":
@@ -97,7 +109,7 @@ def main(argv: list[str]) -> int:
     except _BadNumber as exc:
         return _stop(str(exc), [], 1)
     if wanted_help:
-        sys.stdout.write(_help(o.measures))
+        sys.stdout.write(_help(o.measures, o.version))
         return 0
     if len(files) != 2:
         sys.stderr.write(USAGE)
@@ -151,19 +163,20 @@ def _stop(message: str, trec_lines: list[str], code: int) -> int:
     return code
 
 
-def _help(measures: list[str]) -> str:
-    """The options, then each measure (those of ``-m`` if given)."""
-    from ..measures.trec_eval.table import MEASURES, SETS
+def _help(wanted_measures: list[str], version: str) -> str:
+    """The options, then each measure of trec_eval ``version`` (those of ``-m`` if given)."""
+    from ..measures.trec_eval.table import measures, sets
 
+    named = sets(version)
     wanted = None
-    if measures:
+    if wanted_measures:
         wanted = set()
-        for m in measures:
+        for m in wanted_measures:
             name = m.partition(".")[0]
-            wanted.update(SETS.get(name, (name,)))
-    lines = [__doc__.strip(), "", "Measures (trec_eval's, in the order it prints them; sets: "
-             + ", ".join(f"{k} ({len(v)})" for k, v in SETS.items()) + "):"]
-    for m in MEASURES.values():
+            wanted.update(named.get(name, (name,)))
+    lines = [__doc__.strip(), "", f"Measures (trec_eval {version}'s, in the order it prints them; sets: "
+             + ", ".join(f"{k} ({len(v)})" for k, v in named.items()) + "):"]
+    for m in measures(version).values():
         if wanted is None or m.name in wanted:
             default = f" [default {','.join(map(_param, m.default))}]" if m.default else ""
             lines.append(f"  {m.name:<22} {m.description}{default}")

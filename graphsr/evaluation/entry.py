@@ -118,6 +118,8 @@ def evaluate(qrels, runs, measures, context: ScoringContext | None = None, *, al
     runs = [as_run(r, f"run{k}" if len(runs) > 1 else "run", vocabulary=qrels) for k, r in enumerate(runs)]
     requests = trec_counts(parse_requests(measures), qrels)
     ms: list[Measure] = list(dict.fromkeys(r.measure for r in requests))
+    if not ms:
+        raise GraphsrInputError("no measure to compute: give one or more, e.g. ['P@10', 'nDCG@10']")
     unbound = [m for m in ms if m.context is None]
     if context is None and unbound:
         context = _default_context(qrels, runs, unbound)

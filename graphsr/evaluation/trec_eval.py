@@ -1,4 +1,5 @@
-"""``graphsr trec_eval``: trec_eval 9.0.8's evaluation of a TREC run, its options and its output, byte for byte.
+"""``graphsr trec_eval``: trec_eval 9.0.8's evaluation of a TREC run, its options and its output, byte for byte
+(or 10.0's: ``TrecEvalOptions.version``).
 
 :func:`run_trec_eval` reads the qrels and the run as trec_eval reads them
 (:mod:`graphsr.io.trec_eval_input`), ranks each topic's documents as trec_eval does (single-precision scores,
@@ -7,6 +8,13 @@ ties by document name descending, ``-M`` documents kept, ``-J`` judged ones only
 ``%-22s\\t%s\\t%6.4f`` (counts as integers), the topics' lines with ``-q``, then the ``all`` lines.  Where
 trec_eval stops (a duplicate document, no topic in common), the same lines go to stderr with the same exit
 status, and what trec_eval had written by then is written.
+
+trec_eval 10.0 differs from 9.0.8 in what this module follows when asked: it scores the topics of the qrels
+(9.0.8: of the run), and stops (status 4) at one the run lacks unless ``-c``; with ``-c`` it scores such a topic
+as a ranking of one unpooled document, then sets its ``num_ret``, ``utility``, ``unj`` and ``rbp_resid`` to 0 and
+its ``relstring`` to empty, and prints it with ``-q``; scores are compared in double precision; recall levels
+become counts by rounding (``iprec_at_recall``, ``11pt_avg``); it adds ``rbp``, ``rbp_resid`` and ``unj``; its
+readers skip comment lines and read a run named ``-`` from standard input.
 
 Differences, each documented in docs/trec_eval.md: garbage numbers are refused rather than read as 0; a
 topic whose every judgment is negative is scored as one with no judged document (trec_eval stops, or reads
@@ -41,6 +49,7 @@ class TrecEvalOptions:
     only_topic: bytes | None = None
     zscores: str | None = None
     rel_format: str = "qrels"  # -R: qrels, qrels_jg (judgment groups), prefs or qrels_prefs (preferences)
+    version: str = "9.0.8"  # the trec_eval release to behave as: 9.0.8 or 10.0
 
 
 class TrecEvalStop(Exception):
@@ -63,21 +72,21 @@ def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO,
     """
     from ..io.trec_eval_input import (TrecEvalInputError, read_trec_eval_prefs, read_trec_eval_qrels,
                                       read_trec_eval_run, read_zscores)
-    from ..measures.trec_eval.table import TrecMeasureError, parse_requests
+    from ..measures.trec_eval.table import TrecMeasureError, select_measures
 
     deferred = None
     try:
-        selected = parse_requests(options.measures)
+        selected = select_measures(options.measures, options.version)
     except TrecMeasureError as exc:
         if exc.code == 1:  # trec_eval refuses a measure's name while reading its options, before any file
             raise TrecEvalStop(exc.message, exc.trec_lines, exc.code) from None
         deferred, selected = exc, []
     try:
         if options.rel_format in ("prefs", "qrels_prefs"):
-            qrels = read_trec_eval_prefs(qrels_path, options.rel_format == "qrels_prefs")
+            qrels = read_trec_eval_prefs(qrels_path, options.rel_format == "qrels_prefs", options.version)
         else:
-            qrels = read_trec_eval_qrels(qrels_path, groups=options.rel_format == "qrels_jg")
-        run = read_trec_eval_run(run_path)
+            qrels = read_trec_eval_qrels(qrels_path, groups=options.rel_format == "qrels_jg", version=options.version)
+        run = read_trec_eval_run(run_path, options.version)
         zscores = read_zscores(options.zscores) if options.zscores else None
     except TrecEvalInputError as exc:
         lines = exc.trec_lines
@@ -92,15 +101,13 @@ def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO,
     z = b"Z" if zscores is not None else b""
     written: list = []  # (written at the end: trec_eval's output is buffered, and lost where it aborts)
     try:
-        for qid, docs in run.topics.items():
-            if options.only_topic is not None and qid != options.only_topic:
-                continue
-            judged = qrels.topics.get(qid)
-            if judged is None:
-                continue
+        for qid, docs, judged in _topics(qrels, run, options):
+            bogus = docs is _BOGUS
             _check_formats(selected, "prefs" if qrels.prefs else "qrels_jg" if qrels.groups else "qrels")
             if qrels.prefs:
                 values = [v for s in selected for v in _prefs_values(s, qid, docs, judged, options, selected)]
+                if bogus:
+                    values = _clean_bogus(names, values)
             elif qid in qrels.unsized:  # trec_eval cannot allocate the array it sizes by the topic's largest grade
                 grade = qrels.unsized[qid]
                 raise TrecEvalStop(f"{qrels_path}: topic {qid.decode(errors='replace')}: grade {grade} (as C's atol "
@@ -123,6 +130,10 @@ def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO,
             if not qrels.prefs:
                 values = [v for s in selected for v in (_values(s, topic) if not s.measure.reads == "qrels_jg"
                                                          else _over_groups(s, topics))]
+                if bogus:
+                    values = _clean_bogus(names, values)
+                    if topic is not None and "relstring" in names:
+                        topic.relstring = ""
             if zscores is not None:
                 values = _to_zscores(zscores, qid, names, values)
             lines = []
@@ -178,12 +189,47 @@ def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO,
     out.write(b"".join(lines))
 
 
+#: The ranking trec_eval 10.0 scores a topic the run lacks by, with -c: one document no qrels names.
+_BOGUS = [(b"ceci_nest_pas_un_docno", 1.0)]
+
+
+def _topics(qrels, run, options: TrecEvalOptions):
+    """``(qid, documents retrieved, judgments)`` of each topic to score, in the order trec_eval scores them:
+    9.0.8, the run's topics the qrels have; 10.0, the qrels' topics, a topic the run lacks stopping it
+    (status 4) or, with ``-c``, scored as :data:`_BOGUS`."""
+    if options.version == "9.0.8":
+        for qid, docs in run.topics.items():
+            if (options.only_topic is None or qid == options.only_topic) and qid in qrels.topics:
+                yield qid, docs, qrels.topics[qid]
+        return
+    for qid, judged in qrels.topics.items():
+        if options.only_topic is not None and qid != options.only_topic:
+            continue
+        docs = run.topics.get(qid)
+        if docs is None and not options.complete:
+            raise TrecEvalStop(f"topic {qid.decode(errors='replace')} of the qrels is not in the run: trec_eval "
+                               f"{options.version} stops here (give -c to score it as retrieving nothing; 9.0.8 "
+                               "skips it)", [f"trec_eval: result qid '{qid.decode(errors='replace')}' not found "
+                                             "in qrels"], 4)
+        yield qid, _BOGUS if docs is None else docs, judged
+
+
+def _clean_bogus(names: list[str], values: list[float]) -> list[float]:
+    """What trec_eval 10.0 resets after scoring a topic the run lacks: the values named exactly num_ret,
+    utility or rbp_resid, and every unj (a measure given parameters keeps its value: its name has them)."""
+    return [0.0 if n in ("num_ret", "utility", "rbp_resid") or n.startswith("unj") else v
+            for n, v in zip(names, values)]
+
+
 def _rank(qid: bytes, docs, judged: dict, options: TrecEvalOptions, selected, warn):
-    """The topic as the kernels read it: its documents ranked by single-precision score, ties by name
-    descending, the first ``-M`` kept, each one's grade."""
+    """The topic as the kernels read it: its documents ranked by score (9.0.8: in single precision), ties by
+    name descending, the first ``-M`` kept, each one's grade."""
     from ..measures.trec_eval.kernels import NOT_IN_POOL, UNJUDGED, Ranked, grade_counts
 
-    order = sorted(docs, key=lambda d: (-float(np.float32(d[1])), _Descending(d[0])))
+    if options.version == "9.0.8":
+        order = sorted(docs, key=lambda d: (-float(np.float32(d[1])), _Descending(d[0])))
+    else:
+        order = sorted(docs, key=lambda d: (-d[1], _Descending(d[0])))
     if options.max_docs is not None:
         order = order[:max(options.max_docs, 0)]
     kept = sorted(d for d, _ in order)
@@ -202,7 +248,8 @@ def _rank(qid: bytes, docs, judged: dict, options: TrecEvalOptions, selected, wa
     if top < 0 and warn is not None:
         warn(f"topic {qid.decode(errors='replace')}: every judgment is negative; scored as a topic with no judged "
              "document (trec_eval 9.0.8 stops here, or reads the previous topic's counts)")
-    return Ranked(rel, *grade_counts(list(judged.values())), options.level, options.num_docs)
+    return Ranked(rel, *grade_counts(list(judged.values())), options.level, options.num_docs,
+                  rounds=options.version != "9.0.8")
 
 
 def _first(selected) -> str:
@@ -240,7 +287,7 @@ def _prefs_values(s, qid: bytes, docs, lines, options, selected) -> list[float]:
     if key not in cache:
         cache.clear()
         try:
-            cache[key] = topic_prefs(docs, lines, options.max_docs)
+            cache[key] = topic_prefs(docs, lines, options.max_docs, single=options.version == "9.0.8")
         except PrefsError as exc:
             first = f"trec_eval: Can't calculate measure '{_first(selected)}'"
             if "duplicate docs" in exc.trec_line:  # (trec_eval ends this message without a newline)

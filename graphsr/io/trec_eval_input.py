@@ -10,6 +10,14 @@ trec_eval's own rules, which differ from graphsr's readers (:mod:`graphsr.io.run
 * the run's id is the ``run_id`` of its last line;
 * a malformed line is reported by its number among the non-blank lines (trec_eval's count).
 
+trec_eval 10.0 (``version="10.0"``) also skips comment lines and reads a run from standard input when its name
+is ``-``.  In a run a comment is any line whose first character other than white space is ``#``; in judgments
+(qrels, judgment groups, preferences) a line that starts with ``#``, unless the line before it was one: 10.0 reads
+the second of two comment lines in a row as data (and refuses it as malformed, or takes it for a judgment), which
+these readers do as well; a comment as the last line, after which 10.0 reads past the end of its buffer (it
+crashes, or calls the line malformed, as the memory there happens to be), is skipped.  Scores and preference
+levels are double precision in 10.0, single in 9.0.8.
+
 Every number is read as trec_eval reads it, with C's ``atol`` and ``atof`` (:mod:`graphsr.io.cnumbers`): the
 longest prefix that is a number (a grade ``1.5`` is 1, a score ``2.5e1x`` is 25; a grade past a 64-bit long is
 LONG_MAX).  Where no number starts a field trec_eval reads 0 (``rel`` = ``x``), and it ranks NaN and infinite
@@ -66,11 +74,11 @@ class TrecRun:
 
 
 
-def _lines(path, what: str, cannot: str):
+def _lines(path, what: str, cannot: str, stdin: bool = False):
     trec = [f"trec_eval.{cannot} '{os.fsdecode(path)}'"]
     chunks = []
     try:
-        with open(path, "rb") as fh:
+        with (_stdin() if stdin and os.fsdecode(path) == "-" else open(path, "rb")) as fh:
             while True:  # a chunk at a time: a device that never ends (/dev/zero) is refused at its first NUL
                 chunk = fh.read(1 << 20)
                 if not chunk:
@@ -86,23 +94,44 @@ def _lines(path, what: str, cannot: str):
     return data.split(b"\n")
 
 
-def read_trec_eval_qrels(path, groups: bool = False) -> TrecQrels:
-    """Read a qrels file (``qid iter docno rel``) as trec_eval does; ``groups``: ``qid group docno rel`` (``-R
-    qrels_jg``), each group's judgments apart."""
+def _stdin():
+    """Standard input as bytes, left open when read (trec_eval 10.0 reads a run named ``-`` from it)."""
+    import contextlib
+    import sys
+
+    return contextlib.nullcontext(sys.stdin.buffer)
+
+
+def _judgment_lines(lines: list[bytes], comments: bool):
+    """``(line number, line, trec_eval's count of the lines read)`` of a judgment file; with ``comments``
+    (trec_eval 10.0) without the comment lines it skips (see the module's description)."""
+    count = 0
+    skipped = False
+    for number, line in enumerate(lines, 1):
+        if comments and line.startswith(b"#") and not skipped:
+            skipped = True
+            continue
+        skipped = False
+        count += 1
+        yield number, line, count
+
+
+def read_trec_eval_qrels(path, groups: bool = False, version: str = "9.0.8") -> TrecQrels:
+    """Read a qrels file (``qid iter docno rel``) as trec_eval ``version`` does; ``groups``: ``qid group docno
+    rel`` (``-R qrels_jg``), each group's judgments apart."""
     topics: dict = {}
     duplicates: dict = {}
     top: dict = {}  # per topic, its largest grade
-    count = 0
-    lines = _lines(path, "qrels", "get_qrels: Cannot read qrels file")
+    lines = _lines(path, "qrels", f"{'get_qrels_jg' if groups else 'get_qrels'}: Cannot read qrels file")
     if lines and lines[-1] == b"":
         lines.pop()
-    for number, line in enumerate(lines, 1):
-        count += 1
+    for number, line, count in _judgment_lines(lines, version != "9.0.8"):
         f = line.split()
         if len(f) != 4:
             raise TrecEvalInputError(
                 f"{path}:{number}: expected 4 fields 'topic iteration docno relevance', got {len(f)}",
-                [f"trec_eval.get_qrels: Malformed line {count}", f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
+                [f"trec_eval.{'get_qrels_jg' if groups else 'get_qrels'}: Malformed line {count}",
+                 f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
         qid, group, docno, rel = f
         grade = c_atol(rel)  # as trec_eval reads it: "1.5" is 1, "99999999999999999999" is LONG_MAX
         if grade is None:
@@ -150,10 +179,10 @@ def _memory_and_swap() -> int:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
 
 
-def read_trec_eval_prefs(path, qrels_form: bool = False) -> TrecQrels:
-    """Read preferences as trec_eval does: ``qid jg jsg docno level`` lines (``-R prefs``), or qrels lines
-    ``qid jg docno level`` read as one sub-group per group (``-R qrels_prefs``); levels are single precision.
-    ``topics[qid]``: the topic's ``(jg, jsg, level, docno)``."""
+def read_trec_eval_prefs(path, qrels_form: bool = False, version: str = "9.0.8") -> TrecQrels:
+    """Read preferences as trec_eval ``version`` does: ``qid jg jsg docno level`` lines (``-R prefs``), or qrels
+    lines ``qid jg docno level`` read as one sub-group per group (``-R qrels_prefs``); levels are single
+    precision (10.0: double).  ``topics[qid]``: the topic's ``(jg, jsg, level, docno)``."""
     import numpy as np
 
     what = "qrels_prefs" if qrels_form else "prefs"
@@ -163,28 +192,32 @@ def read_trec_eval_prefs(path, qrels_form: bool = False) -> TrecQrels:
     lines = _lines(path, what, f"{reader}: Cannot read {what} file")
     if lines and lines[-1] == b"":
         lines.pop()
-    for number, line in enumerate(lines, 1):
+    for number, line, count in _judgment_lines(lines, version != "9.0.8"):
         f = line.split()
         level = c_atof(f[-1]) if f else None  # as trec_eval reads it (atof)
         if len(f) != width or level is None or not math.isfinite(level):
             layout = "topic group document level" if qrels_form else "topic group subgroup document level"
             raise TrecEvalInputError(f"{path}:{number}: expected {width} fields '{layout}' with a number last",
-                                     [f"trec_eval.{reader}: Malformed line {number}",
+                                     [f"trec_eval.{reader}: Malformed line {count}",
                                       f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
         jsg = b"0" if qrels_form else f[2]
-        topics.setdefault(f[0], []).append((f[1], jsg, float(np.float32(level)), f[-2]))
+        if version == "9.0.8":
+            level = float(np.float32(level))
+        topics.setdefault(f[0], []).append((f[1], jsg, level, f[-2]))
     return TrecQrels(dict(sorted(topics.items())), prefs=True)
 
 
-def read_trec_eval_run(path) -> TrecRun:
-    """Read a run (``qid iter docno rank sim run_id``) as trec_eval does; duplicate documents are left for the
-    evaluation to find (trec_eval finds them only among the documents it keeps, see ``-M``)."""
+def read_trec_eval_run(path, version: str = "9.0.8") -> TrecRun:
+    """Read a run (``qid iter docno rank sim run_id``) as trec_eval ``version`` does (10.0: ``-`` is standard
+    input, and comment lines are skipped); duplicate documents are left for the evaluation to find (trec_eval
+    finds them only among the documents it keeps, see ``-M``)."""
     topics: dict[bytes, list[tuple[bytes, float]]] = {}
     run_id = b""
     count = 0
-    for number, line in enumerate(_lines(path, "results", "get_results: Cannot read results file"), 1):
+    ten = version != "9.0.8"
+    for number, line in enumerate(_lines(path, "results", "get_results: Cannot read results file", ten), 1):
         f = line.split()
-        if not f:
+        if not f or (ten and f[0].startswith(b"#")):
             continue
         count += 1
         if len(f) < 6:

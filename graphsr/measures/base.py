@@ -78,6 +78,9 @@ class Measure(measure_base()):
     SUPPORTED_PARAMS: ClassVar[dict[str, Param]] = {}
     CUTOFF: ClassVar[str] = "optional"
     AT_PARAM: ClassVar[str] = "cutoff"  # what ``@x`` sets: the cut-off, or a parameter (IPrec@0.5: recall)
+    #: How the measure differs from ir_measures' measure of the same name, where it does (None: it is that
+    #: measure, or ir_measures has none): such a measure is never equal to ir_measures', nor read from it.
+    IR_DIFFERS: ClassVar[str | None] = None
     BRACKET: ClassVar[str | None] = None  # the parameter written in brackets (iP[0.01], GRP[0.5]), if any
     BRACKET_CUTOFF: ClassVar[bool] = False  # whether NAME[k] reads as NAME@k (the official tool's gP[5])
     FAMILY: ClassVar[str] = ""
@@ -174,7 +177,7 @@ class Measure(measure_base()):
         from ir_measures.measures import registry as ir_registry
 
         twin = None
-        base = ir_registry.get(self.NAME)  # most of graphsr's measures have none: SRP, MAgP, PRUM...
+        base = None if self.IR_DIFFERS else ir_registry.get(self.NAME)  # most have none: SRP, MAgP, PRUM...
         if base is not None:
             given = {k: v for k, v in self.params.items() if v is not None and k in self.given}
             if self.cutoff is not None:
@@ -227,6 +230,8 @@ class Measure(measure_base()):
         if isinstance(other, Measure):
             return repr(self) == repr(other)
         if _IR_BASE is not object and isinstance(other, _IR_BASE):  # ir_measures' own: equal when it means this
+            if self.IR_DIFFERS:
+                return False
             twin = self._twin()
             return repr(self) == repr(other) or (twin is not None and twin == other)
         return False

@@ -390,6 +390,8 @@ def _from_ir_measures(obj) -> Measure:
         raise MeasureNameError(f"ir_measures' {obj!r} has no graphsr counterpart; graphsr computes "
                                f"{', '.join(sorted(registry(), key=str.lower))}")
     cls = registry()[name]
+    if cls.IR_DIFFERS:
+        raise MeasureNameError(f"ir_measures' {obj!r} is not graphsr's {cls.NAME}: {cls.IR_DIFFERS}")
     params = dict(obj.params)
     at = getattr(obj, "AT_PARAM", "cutoff")
     cutoff = params.pop("cutoff", None)

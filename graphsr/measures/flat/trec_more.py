@@ -1,5 +1,6 @@
 """The rest of trec_eval's measures, beside the standard set of :mod:`.measures`: infAP, the set measures, GMAP,
-precision at multiples of R, relative precision, the 11-point average, utility, G, binG and the nDCG variants,
+precision at multiples of R, relative precision, the 11-point average, utility, G, binG, the nDCG variants and
+trec_eval 10.0's rank-biased precision, its residual and the unjudged rate,
 computed topic by topic by the kernels of ``graphsr trec_eval`` (:mod:`graphsr.measures.trec_eval.kernels`),
 so that they equal trec_eval's numbers; ir_measures' spellings (``infAP``, ``SetP``, ``SetR``, ``SetF``,
 ``SetAP``, ``SetP(relative=true)``) are theirs.
@@ -13,6 +14,8 @@ counts as one item, graded as :mod:`graphsr.measures.flat.ranking` grades it.
 >>> from graphsr.measures import parse_measure
 >>> parse_measure("SetF(beta=0.5)"), parse_measure("GMAP"), parse_measure("RelP@10"), parse_measure("RprecMult@1.5")
 (SetF(beta=0.5), GMAP, RelP@10, RprecMult@1.5)
+>>> parse_measure("RBP(p=0.8)"), parse_measure("rbp_resid"), parse_measure("Unj@10")
+(RBP(p=0.8), RBPResid, Unj@10)
 """
 
 from __future__ import annotations
@@ -221,9 +224,61 @@ class _NumNonRelJudgedRet(_TrecFlat):
     KERNEL = "num_nonrel_judged_ret"
 
 
+def _all_gains(v: dict) -> dict | None:
+    """A gain mapping, every entry kept (an entry grade=grade still widens the range RBP rescales over)."""
+    _gains(v)  # (checks the entries)
+    return dict(v) or None
+
+
+_P_RBP = Param(float, 0.9, "persistence: the chance of reading on to the next item", range="[0, 1)")
+_RBP_DIFFERS = ("graphsr's is trec_eval 10.0's (p=0.9 by default, graded gains rescaled to [0, 1]), ir_measures' "
+                "its providers' (p=0.8 by default, binary relevance at rel=); write RBP(p=0.8) for the first")
+
+
+class _RBP(_TrecFlat):
+    NAME = "RBP"
+    DESCRIPTION = ("rank-biased precision (Moffat and Zobel 2008): (1 - p) sum of gain_i p^(i-1), gain = grade, or "
+                   "gains[grade], rescaled to [0, 1] when one lies outside (trec_eval 10.0 rbp)")
+    CUTOFF = "none"
+    KERNEL = "rbp"
+    IR_DIFFERS = _RBP_DIFFERS
+    SUPPORTED_PARAMS = {"p": _P_RBP, "judged_only": _JUDGED,
+                        "gains": Param(dict, None, "grade -> gain mapping, e.g. {0:0,1:0.5,2:1} (default: the grade; "
+                                       "trec_eval's 0=0,1=0.5,2=1)", _all_gains)}
+
+    def kernel_params(self):
+        return (("p", self["p"]),) + tuple((str(int(k)), float(v)) for k, v in (self["gains"] or {}).items())
+
+
+class _RBPResid(_TrecFlat):
+    NAME = "RBPResid"
+    DESCRIPTION = ("RBP's residual: p^n plus (1 - p) sum of p^(i-1) over the unjudged items of the n retrieved, "
+                   "what they and the ranks past the ranking could add; 0 when no item retrieved is unjudged "
+                   "(trec_eval 10.0 rbp_resid)")
+    CUTOFF = "none"
+    KERNEL = "rbp_resid"
+    IR_DIFFERS = _RBP_DIFFERS
+    SUPPORTED_PARAMS = {"p": _P_RBP}
+
+    def kernel_params(self):
+        return (("p", self["p"]),)
+
+
+class _Unj(_TrecFlat):
+    NAME = "Unj"
+    DESCRIPTION = ("unjudged items (not assessed, or a negative grade) among the first k, over k; a ranking "
+                   "shorter than k counts its missing ranks as judged (trec_eval 10.0 unj_k)")
+    CUTOFF = "required"
+    KERNEL = "unj"
+    SUPPORTED_PARAMS = {}
+
+    def kernel_params(self):
+        return (self.cutoff,)
+
+
 #: The measure classes of this module.
 TREC_MORE = (_infAP, _SetP, _SetR, _SetF, _SetAP, _GMAP, _GMBpref, _RprecMult, _RelP, _IPrecAvg, _Utility, _binG,
-             _G, _nDCGRel, _RnDCG, _YAAP, _NumNonRelJudgedRet)
+             _G, _nDCGRel, _RnDCG, _YAAP, _NumNonRelJudgedRet, _RBP, _RBPResid, _Unj)
 for _cls in TREC_MORE:
     register(_cls)
 

@@ -69,6 +69,7 @@ class Ranked:
     counts: np.ndarray  # how many judged documents have each of ``grades``
     level: int  # grades at or above it are relevant (-l)
     num_docs: int = 0  # documents in the collection (-N)
+    rounds: bool = False  # recall levels to counts as trec_eval 10.0 (lround(x R)), not 9.0.8 ((long) (x R + 0.9))
 
     def __post_init__(self):
         self.list = self.rel.tolist()
@@ -174,11 +175,22 @@ def ap_cut(t: Ranked, cutoffs) -> list[float]:
     return [_ap_sum(t, c)[0] / t.num_rel for c in cutoffs]
 
 
+def _lround(x: float) -> int:
+    """C's ``lround``: the nearest whole number, halves away from zero (``floor(x + 0.5)`` errs just below
+    a half)."""
+    whole = math.floor(x)
+    up = x - whole >= 0.5 if x >= 0 else x - whole > 0.5
+    return int(whole) + up
+
+
 def _interpolated(t: Ranked, percents, each) -> None:
     """Interpolated precision (the best precision at or after a rank) where recall reaches each of
-    ``percents`` of the relevant documents (as a count: ``int(p R + 0.9)``), walking the ranking from its end;
-    ``each(k, value)`` gets cut-off ``k``'s value."""
-    cuts = [int(x * t.num_rel + 0.9) for x in percents]
+    ``percents`` of the relevant documents (as a count: ``int(p R + 0.9)``; trec_eval 10.0: ``lround(p R)``),
+    walking the ranking from its end; ``each(k, value)`` gets cut-off ``k``'s value."""
+    if t.rounds:
+        cuts = [_lround(x * t.num_rel) for x in percents]
+    else:
+        cuts = [int(x * t.num_rel + 0.9) for x in percents]
     k = len(cuts) - 1
     while k >= 0 and cuts[k] > t.num_rel_ret:
         k -= 1
@@ -568,6 +580,67 @@ def yaap(t: Ranked, p) -> list[float]:
     return [math.log((1.0 + s) / (1.0 + float(t.num_rel) - s))]
 
 
+# -- trec_eval 10.0's additions -------------------------------------------------------------------------------
+
+def _persistence(pairs) -> float:
+    return next((v for name, v in reversed(pairs) if name == "p"), 0.9)
+
+
+def rbp(t: Ranked, pairs) -> list[float]:
+    """Rank-biased precision (Moffat and Zobel 2008) as trec_eval 10.0 computes it: (1 - p) times the sum of
+    gain_i p^(i-1), each grade's gain its value or the one given (``grade=gain``); when a gain lies outside
+    [0, 1] every gain is rescaled by (gain - lo) / (hi - lo), lo and hi the smallest and largest gain with 0
+    (trec_eval leaves its running minimum and maximum uninitialised; its build behaves as if they started at
+    0, which is this rule).  Unjudged and unpooled documents gain 0."""
+    from ...io.cnumbers import c_atol
+
+    p = _persistence(pairs)
+    given = [(c_atol(name), v) for name, v in pairs if name != "p"]
+    gains = list(given)
+    named = {g for g, _ in given}
+    levels = t.num_rel_levels
+    if levels <= DENSE_GRADES:
+        gains += [(g, float(g)) for g in range(levels) if g not in named]
+    else:  # the grades present, and the extremes of the levels no pair names (all that bounds and ranking need)
+        lo = next(g for g in range(levels) if g not in named)
+        hi = next(g for g in range(levels - 1, -1, -1) if g not in named)
+        gains += [(g, float(g)) for g in sorted({lo, hi, *t.grade_list}) if 0 <= g < levels and g not in named]
+    ordered = sorted(gains, key=functools.cmp_to_key(lambda a, b: int(a[1] - b[1])))  # trec_eval's qsort
+    lo = min([0.0] + [v for _, v in ordered])
+    hi = max([0.0] + [v for _, v in ordered])
+    if lo < 0 or hi > 1:
+        ordered = [(g, (v - lo) / (hi - lo)) for g, v in ordered]
+    gain_of: dict = {}
+    for g, v in ordered:
+        gain_of.setdefault(g, v)
+    total, weight = 0.0, 1.0
+    for r in t.list:
+        gain = gain_of.get(r, 0.0)
+        if gain != 0:
+            total += gain * weight
+        weight *= p
+    return [(1.0 - p) * total]
+
+
+def rbp_resid(t: Ranked, pairs) -> list[float]:
+    """RBP's residual as trec_eval 10.0 computes it: p^n (the ranks past the n retrieved) plus (1 - p) times
+    the sum of p^(i-1) over the unjudged and unpooled documents; 0 when none is retrieved."""
+    p = _persistence(pairs)
+    total, weight, unjudged = 0.0, 1.0, 0
+    for r in t.list:
+        if r < 0:
+            unjudged += 1
+            total += weight
+        weight *= p
+    return [weight + (1 - p) * total if unjudged else 0.0]
+
+
+def unjudged(t: Ranked, cutoffs) -> list[float]:
+    """trec_eval 10.0's unj_k: unjudged and unpooled documents among the first k, over k."""
+    seen = [0] + np.cumsum(t.rel < 0).tolist()
+    return [seen[min(c, t.num_ret)] / c for c in cutoffs]
+
+
 #: The kernel of each measure trec_eval computes from qrels and TREC results.
 KERNELS = {
     "num_ret": num_ret, "num_rel": num_rel, "num_rel_ret": num_rel_ret, "map": ap, "gm_map": gm_ap,
@@ -577,7 +650,7 @@ KERNELS = {
     "ndcg": ndcg, "ndcg_rel": ndcg_rel, "Rndcg": rndcg, "ndcg_cut": ndcg_cut, "map_cut": ap_cut,
     "relative_P": relative_precision, "success": success, "set_P": set_p, "set_relative_P": set_relative_p,
     "set_recall": set_recall, "set_map": set_map, "set_F": set_f, "num_nonrel_judged_ret": num_nonrel_judged_ret,
-    "yaap": yaap,
+    "yaap": yaap, "rbp": rbp, "rbp_resid": rbp_resid, "unj": unjudged,
     # per judgment group (-R qrels_jg), averaged over the groups by the evaluation
     "map_avgjg": ap, "P_avgjg": precision, "Rprec_mult_avgjg": rprec_mult,
 }

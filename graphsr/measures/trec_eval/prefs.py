@@ -58,9 +58,10 @@ class TopicPrefs:
     counts: np.ndarray  # counts[i, j]: groups preferring internal rank i to j
 
 
-def topic_prefs(docs, lines, max_docs: int | None) -> TopicPrefs:
-    """The preference counts of one topic: ``docs`` its retrieved ``(docno, score)`` (scores single precision),
-    ``lines`` its ``(jg, jsg, level, docno)`` judgments.
+def topic_prefs(docs, lines, max_docs: int | None, single: bool = True) -> TopicPrefs:
+    """The preference counts of one topic: ``docs`` its retrieved ``(docno, score)`` (scores compared in single
+    precision, as trec_eval 9.0.8 does; ``single=False``: double, as 10.0), ``lines`` its ``(jg, jsg, level,
+    docno)`` judgments.
 
     Raises
     ------
@@ -68,7 +69,7 @@ def topic_prefs(docs, lines, max_docs: int | None) -> TopicPrefs:
         For a document retrieved twice (after ``max_docs``), judged at two levels in one sub-group, judged 0 and
         above 0 in one group, or preferences that contradict each other.
     """
-    ranked = sorted(docs, key=lambda d: (-float(np.float32(d[1])), d[0]))
+    ranked = sorted(docs, key=lambda d: (-float(np.float32(d[1]) if single else d[1]), d[0]))
     if max_docs is not None:
         ranked = ranked[:max(max_docs, 0)]
     names = sorted(d for d, _ in ranked)

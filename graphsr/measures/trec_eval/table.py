@@ -1,22 +1,27 @@
-"""trec_eval 9.0.8's measure list, the one declaration of trec_eval's measures in graphsr: each measure's shape
-(how its parameters read and its values are named), defaults, how topics are averaged and whether a topic's
-value is printed, in trec_eval's order (the order it prints in), its sets (``official``, ``all_trec``, ``set``),
-and the graphsr measure it stands for in ``graphsr eval`` and the API (``P.5,10`` is ``P@5`` and ``P@10``).
+"""trec_eval's measure list (9.0.8's, and the three 10.0 adds), the one declaration of trec_eval's measures in
+graphsr: each measure's shape (how its parameters read and its values are named), defaults, how topics are
+averaged and whether a topic's value is printed, in trec_eval's order (the order it prints in), its sets
+(``official``, ``all_trec``, ``set``; 10.0's ``all_trec`` has its new measures), the release that added it, and
+the graphsr measure it stands for in ``graphsr eval`` and the API (``P.5,10`` is ``P@5`` and ``P@10``).
 ``graphsr trec_eval`` reads it as trec_eval does; :mod:`graphsr.measures.parse` reads the graphsr side
 (:data:`TREC_NAMES`, :data:`TREC_NICKNAMES`, :func:`trec_label`), and ``graphsr measures`` lists it.
 
 A measure is asked for as trec_eval asks: ``NAME`` or ``NAME.PARAMS`` (``P.5,10``, ``ndcg.1=0.5,2=2``,
 ``set_F.0.5``); :func:`parse_requests` reads a list of them into :class:`Selected` measures with their
 parameters, or raises :class:`TrecMeasureError` with trec_eval's message and exit status.
+
+>>> [s.names for s in select_measures(["P.5,10", "rbp.p=0.8"], version="10.0")]
+[('P_5', 'P_10'), ('rbp_p=0.8',)]
 """
 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
-__all__ = ["TrecMeasure", "Selected", "MEASURES", "SETS", "UNSUPPORTED", "TrecMeasureError", "parse_requests",
-           "TREC_NAMES", "TREC_NICKNAMES", "trec_label"]
+__all__ = ["TrecMeasure", "Selected", "MEASURES", "SETS", "UNSUPPORTED", "TrecMeasureError", "select_measures",
+           "VERSIONS", "TREC_NAMES", "TREC_NICKNAMES", "trec_label"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,11 @@ class TrecMeasure:
     graphsr: str | None = None
     suffix: str | None = None
     fixed: tuple = ()
+    since: str = "9.0.8"  # the trec_eval release that added it
+
+
+#: The trec_eval releases ``graphsr trec_eval`` behaves as (the first is the default).
+VERSIONS = ("9.0.8", "10.0")
 
 
 _CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -154,9 +164,16 @@ MEASURES = {m.name: m for m in (
                 reads="qrels_jg"),
     TrecMeasure("yaap", "float", description="yet another AP: log((1 + AP sum) / (1 + R - AP sum))",
                 graphsr="YAAP"),
+    TrecMeasure("rbp", "pairs", description="rank-biased precision (parameters p=persistence, default 0.9, and "
+                "grade=gain; gains over 1 or below 0 rescaled to [0, 1])", graphsr="RBP", since="10.0"),
+    TrecMeasure("rbp_resid", "pairs", description="RBP's residual: what unjudged documents and the ranks past the "
+                "ranking could add (0 when no document retrieved is unjudged; parameter p)", graphsr="RBPResid",
+                since="10.0"),
+    TrecMeasure("unj", "cut_long", (5, 10, 20), description="unjudged documents in the first k, over k",
+                graphsr="Unj", suffix="cutoff", since="10.0"),
 )}
 
-#: trec_eval's named sets of measures.
+#: trec_eval's named sets of measures (9.0.8's; :func:`sets` gives a release's).
 SETS = {
     "official": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
                  "recip_rank", "iprec_at_recall", "P"),
@@ -174,6 +191,21 @@ SETS = {
                  "Rndcg", "binG", "G", "set_P", "set_recall", "set_relative_P", "set_map", "set_F",
                  "num_nonrel_judged_ret"),
 }
+
+
+def measures(version: str = "9.0.8") -> dict[str, TrecMeasure]:
+    """The measures of trec_eval release ``version``, in its order."""
+    return {k: m for k, m in MEASURES.items() if VERSIONS.index(m.since) <= VERSIONS.index(version)}
+
+
+def sets(version: str = "9.0.8") -> dict[str, tuple]:
+    """The named sets of trec_eval release ``version`` (10.0's all_trec has unj, rbp and rbp_resid after
+    recall)."""
+    if version == "9.0.8":
+        return SETS
+    at = SETS["all_trec"].index("recall") + 1
+    return {**SETS, "all_trec": SETS["all_trec"][:at] + ("unj", "rbp", "rbp_resid") + SETS["all_trec"][at:]}
+
 
 def _graphsr_names() -> dict[str, tuple]:
     """The trec_eval names ``graphsr eval`` reads: (graphsr name, what the suffix sets, the values a bare name
@@ -228,9 +260,10 @@ class Selected:
     names: tuple[str, ...]
 
 
-def parse_requests(texts: list[str]) -> list[Selected]:
-    """The measures ``-m`` options ask for (``official`` when none), in trec_eval's order, each with the
-    parameters of the first ``-m`` that gives it some."""
+def select_measures(texts: list[str], version: str = "9.0.8") -> list[Selected]:
+    """The measures ``-m`` options ask for (``official`` when none), in the order trec_eval ``version`` prints
+    them, each with the parameters of the first ``-m`` that gives it some."""
+    known, named = measures(version), sets(version)
     marked: set[str] = set()
     given: dict[str, str] = {}
     for text in texts or ["official"]:
@@ -243,17 +276,21 @@ def parse_requests(texts: list[str]) -> list[Selected]:
             raise TrecMeasureError(f"-m {name}: trec_eval's preference measures read preference files (-R prefs, "
                                    "qrels_prefs), which graphsr does not read",
                                    [f"trec_eval: illegal measure '{name}'"], 1)
-        names = SETS.get(name, (name,))
-        if any(n not in MEASURES for n in names):
+        names = named.get(name, (name,))
+        if any(n not in known for n in names):
+            if name in MEASURES:
+                raise TrecMeasureError(f"-m {name}: trec_eval {version} has no {name} (it came with "
+                                       f"{MEASURES[name].since}: give --trec_eval_version={MEASURES[name].since})",
+                                       [f"trec_eval: illegal measure '{name}'"], 1)
             raise TrecMeasureError(f"-m {text}: no trec_eval measure or set of that name (see 'graphsr trec_eval "
                                    "-h')", [f"trec_eval: illegal measure '{name}'"], 1)
         if dot:
             given.setdefault(name, params)
         marked.update(names)
-    return [_select(MEASURES[n], given.get(n)) for n in MEASURES if n in marked]
+    return [_select(known[n], given.get(n), version) for n in known if n in marked]
 
 
-def _select(m: TrecMeasure, text: str | None) -> Selected:
+def _select(m: TrecMeasure, text: str | None, version: str = "9.0.8") -> Selected:
     """A measure with the parameters ``text`` gives, each number read as trec_eval reads it (C's ``atol``,
     ``atof``: ``23.4`` as a cut-off is 23, ``5 `` is 5).  Where no number starts a parameter trec_eval reads 0:
     a cut-off of 0 it refuses itself; any other graphsr refuses, as it refuses non-finite parameters (trec_eval
@@ -299,8 +336,18 @@ def _select(m: TrecMeasure, text: str | None) -> Selected:
         pairs = []
         for part in text.split(","):
             grade, _, gain = part.partition("=")
+            if grade == "p" and m.name in ("rbp", "rbp_resid"):
+                p = number(gain)
+                if not 0 <= p < 1:
+                    raise refuse(f"p={gain}: the persistence is a probability below 1", "trec_eval: malformed "
+                                 "parameters")
+                pairs.append((grade, p))
+                continue
             if c_atol(grade) is None:
                 raise refuse(f"grade {grade!r} is not a whole number (trec_eval would read it as 0)",
+                             "trec_eval: malformed parameters")
+            if version != "9.0.8" and not re.fullmatch(r"[-+]?[0-9]+", grade):
+                raise refuse(f"grade {grade!r} is not a whole number (trec_eval {version} ignores it)",
                              "trec_eval: malformed parameters")
             pairs.append((grade, number(gain)))
         params = tuple(pairs)
