@@ -98,6 +98,10 @@ class QrelsFormatError(GraphsrInputError):
     """An assessment (qrels) file line does not follow the qrels format."""
 
 
+class DuplicateJudgmentError(QrelsFormatError):
+    """An assessment file judges one document (or node) twice for a topic."""
+
+
 class RouteLogError(GraphsrInputError):
     """A navigation log line does not follow the log format."""
 

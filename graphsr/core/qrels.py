@@ -9,11 +9,11 @@ of INEX 2002-2005 (PRUM, GRP, xCG, ...) take a ``quant`` parameter instead.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 import numpy as np
 
-from ..errors import QrelsFormatError
+from ..errors import DuplicateJudgmentError, QrelsFormatError
 from .columns import AssessmentColumns, DocumentColumns
 from .document import PLAIN_DOCUMENT_NODE, canonical_xpath
 from .kinds import DOCUMENTS, ELEMENTS
@@ -65,6 +65,9 @@ class ElementQrels:
         self.columns = columns
         self.source = source
         self._judgments = self._lines = self._grades = None
+        #: Judgments per subtopic (diversity qrels; :mod:`graphsr.core.subtopics`), where the file has them: only
+        #: the diversity measures score such assessments.
+        self.subtopics: Any = None
 
     @classmethod
     def from_columns(cls, columns: DocumentColumns, source: str | None = None) -> "ElementQrels":
@@ -85,8 +88,8 @@ class ElementQrels:
         if k is not None:
             topic, docid = columns.topic_names[columns.topic[k]], columns.doc_names[columns.doc[k]]
             where = columns.line[k] if columns.line is not None else None
-            raise QrelsFormatError(f"topic {topic}: document {docid} is assessed twice; expected one judgment per "
-                                   "document", source, where)
+            raise DuplicateJudgmentError(f"topic {topic}: document {docid} is assessed twice; expected one judgment "
+                                         "per document (or, in a diversity qrels file, per subtopic)", source, where)
         return cls(None, source, columns=columns)
 
     @property

@@ -22,6 +22,49 @@ __all__ = ["read_element_qrels"]
 
 
 def read_element_qrels(path: str | os.PathLike) -> ElementQrels:
+    """Read element qrels (see :func:`_read_element_qrels`); TREC qrels judging a document under several
+    subtopics (field 2; the TREC Web track's diversity qrels) read as judgments per subtopic: the assessments
+    keep them as ``subtopics`` (:class:`~graphsr.core.subtopics.SubtopicJudgments`), which the diversity
+    measures score and the other families refuse.
+
+    Raises
+    ------
+    QrelsFormatError
+        As :func:`_read_element_qrels`, and for a document judged twice for one subtopic.
+    """
+    from ..errors import DuplicateJudgmentError
+
+    try:
+        return _read_element_qrels(path)
+    except DuplicateJudgmentError as exc:
+        subtopics = _as_subtopics(path)
+        if subtopics is None:
+            raise exc from None
+    from ..core.columns import DocumentColumns
+
+    best: dict = {}
+    for topic, (docs, grades) in subtopics.topics.items():
+        for d, g in zip(docs, grades.max(axis=1).tolist()):
+            best[(topic, d)] = g
+    columns = DocumentColumns.from_lists([t for t, _ in best], [d for _, d in best], list(best.values()))
+    qrels = ElementQrels.from_columns(columns, str(path))
+    qrels.subtopics = subtopics
+    return qrels
+
+
+def _as_subtopics(path):
+    """The file's judgments per subtopic, when it is diversity qrels (4 fields, some topic with several
+    subtopics, no document judged twice for one subtopic); else None."""
+    from .subtopics import read_subtopic_qrels
+
+    try:
+        subtopics = read_subtopic_qrels(path)
+    except QrelsFormatError:
+        return None
+    return subtopics if subtopics.several() else None
+
+
+def _read_element_qrels(path: str | os.PathLike) -> ElementQrels:
     """Read element qrels.
 
     Raises

@@ -207,6 +207,11 @@ class Provider:
             raise GraphsrInputError(f"{names}: {self.DESCRIPTION or self.NAME} measures score "
                                     f"{_kinds(self.ASSESSMENTS)} assessments, not {qrels_kind} assessments "
                                     "('graphsr measures' lists each family's inputs)")
+        if getattr(qrels, "subtopics", None) is not None and self.NAME != "diversity":
+            where = f"{qrels.source} judges" if qrels.source else "the assessments judge"
+            raise GraphsrInputError(f"{names}: {where} documents per subtopic (diversity qrels), which only the "
+                                    "diversity measures score (alpha_nDCG@k, ERR_IA@k, ...); give qrels with one "
+                                    "judgment per document for the others")
         graded = [str(m) for m in measures if m.GRADES]
         if graded and getattr(qrels, "grades", None) is None:
             raise GraphsrInputError(f"{', '.join(graded)}: need INEX (e, s) assessments ('topic Q0 file xpath e s'), "

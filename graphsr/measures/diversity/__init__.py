@@ -1,0 +1,15 @@
+"""The diversity family: novelty- and intent-aware measures over subtopic judgments, as the TREC Web track's
+ndeval computes them (ir_measures' pyndeval provider): ``alpha_nDCG@k``, ``alpha_DCG@k``, ``ERR_IA@k``,
+``nERR_IA@k``, ``P_IA@k``, ``StRecall@k``, ``NRBP``, ``nNRBP``, ``AP_IA``.
+
+>>> from graphsr.measures.diversity import alpha_nDCG, NRBP
+>>> alpha_nDCG @ 10, NRBP(beta=0.8)
+(alpha_nDCG@10, NRBP(beta=0.8))
+"""
+
+from ..._lazy import lazy_namespace
+from .measures import AP_IA, ERR_IA, NRBP, P_IA, StRecall, alpha_DCG, alpha_nDCG, nERR_IA, nNRBP
+
+__getattr__, __dir__, __all__ = lazy_namespace(__name__, {"DiversityProvider": "provider",
+                                                          "SubtopicJudgments": "kernels"}, [
+    "alpha_nDCG", "alpha_DCG", "ERR_IA", "nERR_IA", "P_IA", "StRecall", "NRBP", "nNRBP", "AP_IA"])
