@@ -102,11 +102,12 @@ _SESSION_MARK = f"GRAPHSR_TEST_SESSION={os.getpid()}-{time.time_ns()}".encode()
 
 #: The status lines a local store slow to start prints (graphsr.store.server): not errors, and a busy machine may
 #: print them in any test that starts one.
-STORE_STATUS = ("graphsr: starting the local store at ", "graphsr: local store ready after ")
+STORE_STATUS = ("graphsr: starting the local store at ", "graphsr: local store ready after ",
+                "graphsr: the local store server (pid ")  # (a server that hung as it started, started again)
 
 
 def error_lines(err: str) -> list[str]:
-    """The lines of a command's stderr besides the local store's slow-start status lines."""
+    """The lines of a command's stderr besides the local store's start-up status lines (slow, or started again)."""
     return [line for line in err.strip().splitlines() if not line.startswith(STORE_STATUS)]
 
 

@@ -208,7 +208,7 @@ def test_bad_shapes_are_one_line(bad, message):
 
 def test_bad_measure_objects_are_one_line():
     with pytest.raises(graphsr.GraphsrInputError, match="has no graphsr counterpart"):
-        graphsr.calc_aggregate([ir_measures.alpha_nDCG @ 5], {"1": {"a": 1}}, {"1": {"a": 1.0}})
+        graphsr.calc_aggregate([ir_measures.INSQ(T=1)], {"1": {"a": 1}}, {"1": {"a": 1.0}})
     with pytest.raises(graphsr.GraphsrInputError, match="expected a measure"):
         graphsr.calc_aggregate([3.5], {"1": {"a": 1}}, {"1": {"a": 1.0}})
 

@@ -54,8 +54,8 @@ def _instance(cls):
 
 #: Every registered measure that scores element runs against element assessments (the passage family converts
 #: them to passages under the official tool's rules, tested on its own).
-ELEMENT_MEASURES = sorted({_instance(cls) for name, cls in registry().items()
-                           if cls.NAME == name and cls.FAMILY != "fol"}, key=str)
+ELEMENT_MEASURES = sorted({_instance(cls) for name, cls in registry().items()  # (diversity: document runs only)
+                           if cls.NAME == name and cls.FAMILY not in ("fol", "diversity")}, key=str)
 FAMILIES = {m.FAMILY for m in ELEMENT_MEASURES}
 #: The passage family on the same element runs, scored as the text they cover (lenient: nested results are
 #: merged or skipped, where the official tool refuses them).

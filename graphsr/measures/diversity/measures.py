@@ -110,7 +110,7 @@ class _AP_IA(_Diversity):
 #: Every diversity measure class.
 DIVERSITY_MEASURES = (_alpha_nDCG, _alpha_DCG, _ERR_IA, _nERR_IA, _P_IA, _StRecall, _NRBP, _nNRBP, _AP_IA)
 for _cls in DIVERSITY_MEASURES:
-    register(_cls)
+    register(_cls, *(("MAP_IA",) if _cls is _AP_IA else ()))  # (ir_measures' other name for it)
 
 alpha_nDCG, alpha_DCG, ERR_IA, nERR_IA = _alpha_nDCG(), _alpha_DCG(), _ERR_IA(), _nERR_IA()
 P_IA, StRecall, NRBP, nNRBP, AP_IA = _P_IA(), _StRecall(), _NRBP(), _nNRBP(), _AP_IA()

@@ -15,7 +15,7 @@ from .judgments import Judgments
 from .ranking import Ranking, judged_nonrelevant, relevant
 from .trec_more import trec_kernel
 
-__all__ = ["KERNELS", "compute_flat"]
+__all__ = ["KERNELS", "kernel_of", "compute_flat"]
 
 
 def _ranking(m, rk: Ranking) -> Ranking:
@@ -215,6 +215,19 @@ KERNELS = {M._P: precision, M._R: recall, M._AP: average_precision, M._nDCG: ndc
            M._ERR: err, M._DCG: dcg}
 
 
+def kernel_of(m):
+    """The kernel of flat measure ``m``: its vectorised kernel in :data:`KERNELS`, else (a measure declaring the
+    ``graphsr trec_eval`` kernel it is, ``KERNEL``) trec_eval's exact kernel topic by topic; a measure with
+    neither is a declaration error, never scored by another measure's kernel."""
+    kernel = KERNELS.get(type(m))
+    if kernel is not None:
+        return kernel
+    if getattr(m, "KERNEL", ""):
+        return trec_kernel
+    raise TypeError(f"{m}: a flat measure with no kernel (add one to graphsr.measures.flat.kernels.KERNELS, or "
+                    "declare the trec_eval kernel it is as KERNEL)")
+
+
 def compute_flat(measures, rk: Ranking, j: Judgments) -> dict:
     """Per-topic values of each flat measure."""
-    return {m: KERNELS.get(type(m), trec_kernel)(m, rk, j) for m in measures}
+    return {m: kernel_of(m)(m, rk, j) for m in measures}

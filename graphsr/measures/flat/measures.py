@@ -101,24 +101,47 @@ class _Flat(Measure):
     BOUNDS = (0.0, 1.0)
     ANY_SCALE = True  # TREC-style grades (0..4, negative) as trec_eval reads them
     SUPPORTED_PARAMS = {"rel": _REL, "judged_only": _JUDGED}
+    #: The ``graphsr trec_eval`` kernel (:mod:`graphsr.measures.trec_eval.kernels`) that is this measure, exactly
+    #: as trec_eval computes it ("": none, e.g. ir_measures' Judged); a measure with a vectorised kernel in
+    #: :data:`graphsr.measures.flat.kernels.KERNELS` is scored by that fast path, which tests hold to it.
+    KERNEL = ""
+
+    def kernel_params(self) -> tuple:
+        """The exact kernel's parameters, as ``graphsr trec_eval`` passes them."""
+        return ()
 
 
 class _P(_Flat):
     NAME = "P"
     DESCRIPTION = "precision at k: relevant items in the first k, over k (trec_eval P_k)"
     CUTOFF = "required"
+    KERNEL = "P"
+
+    def kernel_params(self) -> tuple:
+        return (self.cutoff,)
 
 
 class _R(_Flat):
     NAME = "R"
     DESCRIPTION = "recall at k: relevant items in the first k, over the relevant assessed R (trec_eval recall_k)"
     CUTOFF = "required"
+    KERNEL = "recall"
+
+    def kernel_params(self) -> tuple:
+        return (self.cutoff,)
 
 
 class _AP(_Flat):
     NAME = "AP"
     DESCRIPTION = ("average precision: the sum of P@i at the ranks i of relevant items, over R (trec_eval map; "
                    "@k: map_cut_k, the first k items)")
+
+    @property
+    def KERNEL(self) -> str:  # type: ignore[override]  # noqa: N802
+        return "map" if self.cutoff is None else "map_cut"
+
+    def kernel_params(self) -> tuple:
+        return () if self.cutoff is None else (self.cutoff,)
 
 
 class _nDCG(_Flat):
@@ -131,17 +154,33 @@ class _nDCG(_Flat):
                                        _gains),
                         "judged_only": _JUDGED}
 
+    @property
+    def KERNEL(self) -> str:  # type: ignore[override]  # noqa: N802 -- trec_eval has no exp-log2 gains
+        if self.params.get("dcg") == "exp-log2" or (self.cutoff is not None and self.params.get("gains")):
+            return ""
+        return "ndcg" if self.cutoff is None else "ndcg_cut"
+
+    def kernel_params(self) -> tuple:
+        if self.cutoff is not None:
+            return (self.cutoff,)
+        return tuple((str(int(k)), float(v)) for k, v in (self.params.get("gains") or {}).items())
+
 
 class _RR(_Flat):
     NAME = "RR"
     DESCRIPTION = ("reciprocal rank of the first relevant item, 0 if none (trec_eval recip_rank; @k: the first k, "
                    "as ir_measures, ties in score by document id ascending)")
 
+    @property
+    def KERNEL(self) -> str:  # type: ignore[override]  # noqa: N802 -- RR@k is ir_measures', not trec_eval's
+        return "recip_rank" if self.cutoff is None else ""
+
 
 class _Rprec(_Flat):
     NAME = "Rprec"
     DESCRIPTION = "precision at R: relevant items in the first R, over R (trec_eval Rprec)"
     CUTOFF = "none"
+    KERNEL = "Rprec"
 
 
 class _Bpref(_Flat):
@@ -150,12 +189,17 @@ class _Bpref(_Flat):
                    "non-relevant items ranked above, N those assessed; summed over R (trec_eval bpref)")
     CUTOFF = "none"
     SUPPORTED_PARAMS = {"rel": _REL}
+    KERNEL = "bpref"
 
 
 class _Success(_Flat):
     NAME = "Success"
     DESCRIPTION = "1 if a relevant item is in the first k, else 0 (trec_eval success_k)"
     CUTOFF = "required"
+    KERNEL = "success"
+
+    def kernel_params(self) -> tuple:
+        return (self.cutoff,)
 
 
 class _IPrec(_Flat):
@@ -176,6 +220,11 @@ class _IPrec(_Flat):
             raise MeasureNameError("IPrec needs a recall level, e.g. IPrec@0.5")
         return self
 
+    KERNEL = "iprec_at_recall"
+
+    def kernel_params(self) -> tuple:
+        return (self.params["recall"],)
+
 
 class _Count(_Flat):
     CUTOFF = "none"
@@ -191,12 +240,17 @@ class _NumRet(_Count):
     SUPPORTED_PARAMS = {"rel": Param(float, None, "count only items relevant at this grade or above "
                                                   "(default: every item)", _threshold, range="(0, inf)")}
 
+    @property
+    def KERNEL(self) -> str:  # type: ignore[override]  # noqa: N802
+        return "num_ret" if self.params.get("rel") is None else "num_rel_ret"
+
 
 class _NumRelRet(_Count):
     NAME = "NumRelRet"
     DESCRIPTION = ("relevant items retrieved (above 0 by default, as the other measures; with integer grades "
                    "NumRet(rel=1)); all: sum (trec_eval num_rel_ret)")
     SUPPORTED_PARAMS = {"rel": _REL}
+    KERNEL = "num_rel_ret"
 
 
 class _NumRel(_Count):
@@ -204,6 +258,7 @@ class _NumRel(_Count):
     DESCRIPTION = "relevant nodes assessed, R; all: sum (trec_eval num_rel; a topic the run lacks counts its own)"
     SUPPORTED_PARAMS = {"rel": _REL}
     EMPTY = None  # with -c, a topic the run lacks still has its relevant documents, as trec_eval counts them
+    KERNEL = "num_rel"
 
 
 class _NumQ(_Count):
