@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-HEAVY = ("pandas", "matplotlib", "pyarrow", "networkx", "neo4j", "falkordb", "redis", "lxml", "ir_measures")
+#: (ir_measures, where installed, is the measures' base class in every process: graphsr._interop)
+HEAVY = ("pandas", "matplotlib", "pyarrow", "networkx", "neo4j", "falkordb", "redis", "lxml")
 
 
 def _imported(args: list[str], cwd) -> set[str]:
@@ -37,3 +38,39 @@ def test_a_scoring_command_imports_no_heavy_part(tmp_path, kind):
     loaded = _imported(args, tmp_path)
     assert "graphsr" in loaded and "numpy" in loaded  # the parse of -X importtime worked
     assert not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
+
+
+ORDERS = {
+    "the command line first": "import graphsr.cli.main\nfrom graphsr.cli.main import main\nimport graphsr",
+    "the library first": "import graphsr\nimport graphsr.cli.main",
+    "ir_measures first": "import ir_measures\nimport graphsr\nimport graphsr.cli.main",
+}
+PROBE = """
+{first}
+import ir_measures
+from graphsr.measures import parse_measure
+m = parse_measure("nDCG(dcg=exp-log2)@5")
+print(isinstance(m, ir_measures.Measure), m == ir_measures.nDCG(dcg="exp-log2") @ 5, hash(m) == hash(ir_measures.nDCG(dcg="exp-log2") @ 5),
+      parse_measure("P@5") == ir_measures.P @ 5, type(m).__mro__[-2].__module__)
+"""
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_measures_have_one_base_class_whatever_is_imported_first(order):
+    """graphsr's measures are ir_measures' measures (equal and hashed alike) whichever module a process imports
+    first, the command line's own included."""
+    done = subprocess.run([sys.executable, "-c", PROBE.format(first=ORDERS[order])], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["True", "True", "True", "True", "ir_measures.measures.base"]
+
+
+def test_the_command_line_scores_with_the_same_measures(tmp_path):
+    """A measure built inside ``graphsr eval``'s own process is an ir_measures measure too."""
+    (tmp_path / "q").write_text("1 0 a 1\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 1 s\n")
+    probe = ("import sys, ir_measures\nfrom graphsr.cli.main import main\nsys.argv = ['graphsr', 'eval', 'q', 'r', "
+             "'-m', 'P@1']\ncode = main()\nfrom graphsr.measures import parse_measure\n"
+             "print(code, isinstance(parse_measure('P@1'), ir_measures.Measure), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert done.stderr.split()[-2:] == ["0", "True"], done.stderr[-2000:]

@@ -139,10 +139,6 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     if argv is not None:
         return _main(list(argv))
-    if "graphsr.measures.base" not in sys.modules:  # this process never hands a measure to ir_measures
-        from .._interop import plain_measures
-
-        plain_measures()
     import signal
 
     signal.signal(signal.SIGTERM, _terminate)  # as an interrupt: what is half-written is removed on the way out
