@@ -137,7 +137,7 @@ NO_OVERLAP = [line for line in FOCUSED if " 15 10" not in line]
 def test_focused_by_hand(tmp_path, qrels):
     names = ["iP[0.00]", "iP[0.11]", "iP[0.12]", "iP[0.44]", "iP[0.45]", "iP[1.00]", "MAiP", "iP[0.115]",
              "ret_size", "rel_ret_size", "num_ret", "num_rel_ret", "num_rel", "rel_size", "char_prec", "art_prec"]
-    res = evaluate(qrels, [run_of(tmp_path, NO_OVERLAP)], names)
+    res = evaluate(qrels, [run_of(tmp_path, NO_OVERLAP)], names, all_topics=False)  # (the run's topics only)
     v = {m: d["1"] for m, d in values(res).items()}
     assert res.runs[0].topics == ["1"]
     assert v["iP[0.00]"] == pytest.approx(0.5) and v["iP[0.11]"] == pytest.approx(0.5)
@@ -196,9 +196,9 @@ def test_focused_topic_without_relevance_empty_run_and_all_topics(tmp_path, qrel
     empty = run_of(tmp_path, [], "empty.fol")
     res = evaluate(qrels, [empty], ["MAiP"], all_topics=True)
     assert res.runs[0].topics == ["1", "2", "3"] and res.runs[0].values[res.measures[0]].tolist() == [0, 0, 0]
-    assert evaluate(qrels, [empty], ["MAiP"]).runs[0].topics == []
+    assert evaluate(qrels, [empty], ["MAiP"], all_topics=False).runs[0].topics == []
     only2 = run_of(tmp_path, ["2 Q0 b 1 1 r 0 50"])
-    assert values(evaluate(qrels, [only2], ["MAiP", "iP[0.00]"]))["MAiP"] == {"2": 0.0}
+    assert values(evaluate(qrels, [only2], ["MAiP", "iP[0.00]"], all_topics=False))["MAiP"] == {"2": 0.0}
 
 
 def test_focused_document_boundaries(tmp_path, qrels):
@@ -307,10 +307,10 @@ def test_file_order_rank_order_and_split_topics(tmp_path, qrels):
     split = run_of(tmp_path, ["1 Q0 a 1 1 r 0 5", "2 Q0 b 1 1 r 0 5", "1 Q0 c 2 1 r 0 5"], "split.fol")
     with pytest.raises(RunFormatError, match=r"split\.fol:3: topic 1 appears again after topic 2 \(line 2\)"):
         evaluate(qrels, [split], ["MAiP"])
-    assert evaluate(qrels, [split], ["MAiP"], order="rank").runs[0].topics == ["1", "2"]
+    assert evaluate(qrels, [split], ["MAiP"], order="rank", all_topics=False).runs[0].topics == ["1", "2"]
     # lines of topics without assessments are ignored, even between a topic's lines
     other = run_of(tmp_path, ["1 Q0 a 1 1 r 0 5", "99 Q0 b 1 1 x 0 5", "1 Q0 c 2 1 r 0 5"], "other.fol")
-    res = evaluate(qrels, [other], ["num_ret"])
+    res = evaluate(qrels, [other], ["num_ret"], all_topics=False)
     assert values(res)["num_ret"] == {"1": 2} and res.runs[0].run_id == "r"
     assert any("no assessments and are ignored: 99" in w for w in res.runs[0].warnings)
 
@@ -767,7 +767,7 @@ def test_plot_of_interpolated_precision(tmp_path, capsys, qrels):
     from graphsr.analysis import interpolated_precision_curves
     from graphsr.measures.fol import IP_CURVE
 
-    res = evaluate(qrels, [run_of(tmp_path, NO_OVERLAP)], IP_CURVE)
+    res = evaluate(qrels, [run_of(tmp_path, NO_OVERLAP)], IP_CURVE, all_topics=False)  # (the run's topic only)
     levels, curves = interpolated_precision_curves(res)
     curve = curves[res.runs[0].name]
     assert len(levels) == 101 and curve[11] == pytest.approx(0.5) and curve[12] == pytest.approx(40 / 110)

@@ -114,7 +114,7 @@ def model_sensitivity(qrels, runs, measure, collection, models=None, routes=None
         if prum and spec != "structural":
             scored = m(nav="routes" if spec == "depth4" or spec.startswith("routes:") else
                        "none" if spec == "none" else "model")
-        frame = evaluate(qrels, runs, [scored], ctx).to_frame(include_all=True)
+        frame = evaluate(qrels, runs, [scored], ctx, all_topics=False).to_frame(include_all=True)
         frame["measure"] = f"{m} [{spec}]"
         frames.append(ScoreTable(frame))
     bar.close()

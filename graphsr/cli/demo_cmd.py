@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
                     model = build_stored_model(store, name, spec, f"{name}/{spec}")
                     _, seen_of, _ = stored_navigation(store, model.name, touched, documents=docs)
                 context = ScoringContext(docs, seen_of, spec, wording=CLI_WORDING)
-                rows.append((spec, evaluate(qrels, runs, measures, context)))
+                rows.append((spec, evaluate(qrels, runs, measures, context, all_topics=False)))
                 scores.append(_scores(rows[-1][1], name, f" [{spec}]"))
             width = max(len(r.name) for r in runs)
             for m in measures:
@@ -175,7 +175,8 @@ def _esr_section(out, store, name, qrels, runs, docs, touched):
     model_name = build_stored_route_model(store, name, "simulated", "p*")
     model = load_stored_route_model(store, model_name, docs)
     measures = parse_measures(ESR_MEASURES)
-    res = evaluate(qrels, runs, measures, ScoringContext(docs, route_model=model, wording=CLI_WORDING))
+    res = evaluate(qrels, runs, measures, ScoringContext(docs, route_model=model, wording=CLI_WORDING),
+                   all_topics=False)
     width = max(len(r.name) for r in runs)
     out.write(f"   ESR with navigation learned from {len(steps)} simulated route steps (model {model_name!r})\n")
     out.write(f"   {'run':<{width}}" + "".join(f"{str(m):>13}" for m in measures) + "\n")
@@ -196,7 +197,7 @@ def _inex_section(out, qrels, runs, docs, s):
     from ..measures.provider import ScoringContext
 
     measures = [f"{m}(task=thorough)" for m in INEX_MEASURES]  # elements as the text they cover
-    res = evaluate(qrels, runs, measures, ScoringContext(docs, wording=CLI_WORDING))
+    res = evaluate(qrels, runs, measures, ScoringContext(docs, wording=CLI_WORDING), all_topics=False)
     width = max(len(r.name) for r in runs)
     out.write("   official INEX thorough measures, elements as character passages (no navigation)\n")
     out.write(f"   {'run':<{width}}" + "".join(f"{m:>13}" for m in INEX_MEASURES) + "\n")

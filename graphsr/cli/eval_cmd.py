@@ -175,7 +175,7 @@ def _report_unjudged(done) -> None:
     from ..measures.span import unjudged_chars
     from ._common import warn
 
-    res = evaluate(done.qrels, done.runs, [unjudged_chars], done.context)
+    res = evaluate(done.qrels, done.runs, [unjudged_chars], done.context, all_topics=False)
     for r, label in zip(res.runs, (x.name for x in done.results.runs)):
         share = r.mean(unjudged_chars)
         if share > 0:

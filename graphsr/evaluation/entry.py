@@ -5,10 +5,10 @@ The requested measures are grouped by family; each family's provider
 scores and what it needs, and scores a run for the topics chosen here.  The
 command line, the demo and the Python API all score through it.
 
-Topic set (as trec_eval): by default the run's topics that have
-assessments, in natural order; run topics without assessments are reported,
-not scored.  With ``all_topics`` (the CLI's ``-c``) every assessed topic is
-averaged and a topic the run lacks scores as an empty ranking.
+Topic set: by default (``all_topics=True``, as everywhere in the Python API) every assessed topic, in natural
+order, a topic the run lacks scoring as an empty ranking (trec_eval's ``-c``); ``all_topics=False`` (the command
+line's default, as trec_eval's) scores the run's topics that have assessments only.  Run topics without
+assessments are reported, not scored.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def run_labels(runs: Sequence) -> list[str]:
     return [i if i is not None and taken[i] == 1 else r.name for r, i in zip(runs, ids)]
 
 
-def evaluate(qrels, runs, measures, context: ScoringContext | None = None, *, all_topics: bool = False,
+def evaluate(qrels, runs, measures, context: ScoringContext | None = None, *, all_topics: bool = True,
              order: str | None = None, lenient: bool | None = None, unknown: str | None = None,
              keep_going: bool = False, ties: str | None = None) -> Results:
     """Score ``runs`` against ``qrels`` with ``measures``.
@@ -67,8 +67,10 @@ def evaluate(qrels, runs, measures, context: ScoringContext | None = None, *, al
         assessments and runs need none (each document is one element, nothing
         is navigated), nor do passage runs against FOL assessments.
     all_topics : bool
-        Average over every assessed topic (trec_eval's ``-c``); by default over
-        the assessed topics each run has lines for.
+        Average over every assessed topic, a topic the run lacks scoring as an
+        empty ranking (the default, as in :func:`graphsr.calc_aggregate`;
+        trec_eval's ``-c``); False: over the assessed topics each run has lines
+        for (trec_eval's default, and ``graphsr eval``'s).
     order, lenient, unknown, ties
         Set the context's options of the same names (passage result order,
         scoring runs the official tool refuses, unknown element nodes; results

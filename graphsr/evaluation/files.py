@@ -74,7 +74,7 @@ def read_assessments(qrels, collection=None, chunks=None, wording: Mapping[str, 
 
 def evaluate_files(qrels, runs: Sequence, measures, *, collection=None, model: str | None = None,
                    store: str | None = None, routes=None, routes_model: str | None = None, nav: str = "elements",
-                   effort: str = "count", all_topics: bool = False, order: str = "file", lenient: bool = False,
+                   effort: str = "count", all_topics: bool = True, order: str = "file", lenient: bool = False,
                    unknown: str = "error", progress: bool = False, workers: int = 1,
                    wording: Mapping[str, str] | None = None, chunks=None, qrels_format: str | None = None,
                    run_format: str | None = None, ties: str | None = None) -> FileEvaluation:
