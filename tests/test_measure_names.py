@@ -87,3 +87,20 @@ def test_every_measure_listed_as_json_has_an_example_that_parses_back(capsys):
     for e in entries:
         m = parse_measure(e["example"])
         assert str(m) == e["example"] and m.NAME in [e["name"], *e["aliases"]], e["example"]
+
+
+def test_names_two_measures_answer_to_are_resolved_by_the_kind_of_assessments(tmp_path):
+    """num_ret, num_rel, num_rel_ret: the official INEX tool's article counts (canonical names of their own) on
+    passage assessments, trec_eval's counts (NumRet, NumRel, NumRelRet) on TREC document qrels; read from the
+    two declarations, and found in results under the name asked for."""
+    import graphsr
+    from graphsr.evaluation.entry import shared_spellings
+    from graphsr.measures import parse_measure
+
+    assert shared_spellings() == {"num_ret": "NumRet", "num_rel": "NumRel", "num_rel_ret": "NumRelRet"}
+    res = graphsr.evaluate({"1": {"a": 1, "b": 1}}, {"1": {"a": 2.0, "c": 1.0}}, ["num_ret", "num_rel_ret", "num_rel"])
+    assert [label for label, _ in res.labels] == ["num_ret", "num_rel_ret", "num_rel"]
+    assert [str(m) for _, m in res.labels] == ["NumRet", "NumRelRet", "NumRel"]
+    assert [res.runs[0].mean(m) for _, m in res.labels] == [2, 1, 2]
+    assert parse_measure("num_ret").FAMILY == "fol" and str(parse_measure("num_ret")) == "num_ret"
+    assert str(parse_measure("NumRet")) == "NumRet"

@@ -22,7 +22,7 @@ from ..measures.provider import Scratch, ScoringContext, provider_of
 from ..core.topics import missing_topics_warning, select_topics
 from .results import Results, RunResult
 
-__all__ = ["evaluate", "run_labels", "trec_counts"]
+__all__ = ["evaluate", "run_labels", "trec_counts", "shared_spellings"]
 
 
 def run_labels(runs: Sequence) -> list[str]:
@@ -189,26 +189,35 @@ def _default_context(qrels, runs, measures) -> ScoringContext:
     return ScoringContext()
 
 
-#: The official INEX tool's article counts that share their names with trec_eval's counts.
-_TREC_COUNTS = {"num_ret": "NumRet", "num_rel": "NumRel", "num_rel_ret": "NumRelRet"}
+def shared_spellings() -> dict[str, str]:
+    """The names two measures answer to, by kind of assessments: the official INEX tool's article counts
+    (``num_ret``, ``num_rel``, ``num_rel_ret``: passage and element assessments) that trec_eval's measure list
+    also has (:data:`graphsr.measures.parse.TREC_NAMES`: ``NumRet``, ``NumRel``, ``NumRelRet`` on plain TREC
+    document assessments).  Read from the two declarations; none is written here."""
+    from ..measures.base import registry
+    from ..measures.parse import TREC_NAMES
+
+    return {name: TREC_NAMES[name][0] for name, cls in registry().items()
+            if cls.FAMILY == "fol" and name == cls.NAME and name in TREC_NAMES}
 
 
 def trec_counts(requests: list, qrels) -> list:
-    """``num_ret``, ``num_rel`` and ``num_rel_ret`` name the official INEX tool's article counts for passage
-    and element assessments, and trec_eval's counts (``NumRet``, ``NumRel``, ``NumRelRet``) for plain
-    TREC document assessments: the requests with those names resolved for ``qrels``."""
-    names = {r.measure.NAME for r in requests if r.measure.FAMILY == "fol"}
-    if not names & set(_TREC_COUNTS):
+    """The requests whose names are :func:`shared_spellings` resolved for ``qrels``: the official INEX tool's
+    counts for passage and element assessments, trec_eval's for plain TREC document assessments (each result
+    still found under the name asked for)."""
+    if not any(r.measure.FAMILY == "fol" for r in requests):
         return requests
-    from ..measures.parse import Requested, parse_measure
     from ..core.kinds import is_plain
 
     if not is_plain(qrels):
         return requests
+    shared = shared_spellings()
+    from ..measures.parse import Requested, parse_measure
+
     out = []
     for r in requests:
         m = r.measure
-        if m.FAMILY == "fol" and m.NAME in _TREC_COUNTS and not m.given:
-            r = Requested(r.label, parse_measure(_TREC_COUNTS[m.NAME]))
+        if m.FAMILY == "fol" and m.NAME in shared and not m.given:
+            r = Requested(r.label, parse_measure(shared[m.NAME]))
         out.append(r)
     return list(dict.fromkeys(out))
