@@ -74,7 +74,8 @@ def model_sensitivity(qrels, runs, measure, collection, models=None, routes=None
     for spec in models:
         if spec.startswith("routes:"):
             if log is None:
-                raise GraphsrInputError(f"model {spec}: learning navigation from routes needs --routes LOG")
+                raise GraphsrInputError(f"model {spec}: learning navigation from routes needs a route log (--routes LOG; "
+                                        "routes= in Python)")
             nav = spec.split(":", 1)[1]
             if nav not in ROUTE_NAVS:
                 raise GraphsrInputError(f"model {spec}: routes are learned over {', '.join(ROUTE_NAVS)}")

@@ -327,7 +327,7 @@ def compare_runs(scores, measures: list[str] | None = None, runs: list[str] | No
     if interval not in INTERVALS[1:]:
         raise GraphsrInputError(f"the bootstrap interval is percentile or bca, got {interval!r}")
     if baseline is not None and baseline not in runs:
-        raise GraphsrInputError(f"--baseline {baseline}: not among the runs compared ({', '.join(runs)})")
+        raise GraphsrInputError(f"baseline {baseline}: not among the runs compared ({', '.join(runs)})")
     if baseline is not None and test == "tukey":
         raise GraphsrInputError("Tukey's HSD compares every pair of runs; it takes no baseline")
     from ..io.progress import progress_bar

@@ -29,9 +29,8 @@ from typing import Mapping, Sequence
 from ..errors import GraphsrInputError
 from .results import Results
 
-__all__ = ["FileEvaluation", "read_assessments", "read_chunks", "evaluate_files"]
-
-#: How an option is given where the user is: on the command line, and in Python (``evaluate_files`` keywords).
+__all__ = ["FileEvaluation", "FileRequest", "Sources", "ScoringOptions", "read_assessments", "read_chunks",
+           "evaluate_files"]
 
 @dataclass
 class FileEvaluation:
@@ -43,6 +42,58 @@ class FileEvaluation:
     qrels: object = None
     runs: list = field(default_factory=list)
     context: object = None
+
+
+@dataclass(frozen=True)
+class Sources:
+    """Where element runs' documents and navigation come from (the keywords of
+    :func:`~graphsr.evaluation.context.element_context`)."""
+
+    collection: object = None
+    model: str | None = None
+    store: str | None = None
+    routes: object = None
+    routes_model: str | None = None
+    nav: str = "elements"
+    effort: str = "count"
+    progress: bool = False
+    workers: int = 1
+
+    def given(self) -> dict:
+        """The sources a user gave (plain TREC inputs refuse them)."""
+        return {k: v for k, v in (("collection", self.collection), ("store", self.store), ("model", self.model),
+                                  ("routes", self.routes), ("routes_model", self.routes_model)) if v is not None}
+
+    def context_keywords(self) -> dict:
+        """The keywords :func:`~graphsr.evaluation.context.element_context` takes."""
+        return {"collection": self.collection, "model": self.model, "store": self.store, "routes": self.routes,
+                "routes_model": self.routes_model, "nav": self.nav, "effort": self.effort,
+                "progress": self.progress, "workers": self.workers}
+
+
+@dataclass(frozen=True)
+class ScoringOptions:
+    """How runs are scored once read (the keywords of :func:`~graphsr.evaluation.entry.evaluate`)."""
+
+    all_topics: bool = True
+    order: str = "file"
+    lenient: bool = False
+    unknown: str = "error"
+    ties: str | None = None
+
+
+@dataclass(frozen=True)
+class FileRequest:
+    """One :func:`evaluate_files` call, passed down whole: the measures asked for, the sources, the scoring
+    options, the chunk map, the runs' declared format, and how messages name options (``wording``: keys of
+    :data:`~graphsr.measures.provider.PYTHON_WORDING`; the command line passes the words of its options)."""
+
+    measures: Sequence
+    sources: Sources = Sources()
+    options: ScoringOptions = ScoringOptions()
+    chunks: Mapping | None = None
+    run_format: str | None = None
+    wording: Mapping[str, str] | None = None
 
 
 #: The formats an assessments file and a run file may be declared in (``qrels_format``, ``run_format``), where the
@@ -118,20 +169,18 @@ def evaluate_files(qrels, runs: Sequence, measures, *, collection=None, model: s
     if run_format is not None and run_format not in RUN_FORMATS:
         raise GraphsrInputError(f"the runs' format must be one of {', '.join(RUN_FORMATS)}, got {run_format!r}")
     qrels = read_assessments(qrels, collection, chunk_map, wording, qrels_format)
+    request = FileRequest(measures, Sources(collection, model, store, routes, routes_model, nav, effort, progress,
+                                            workers),
+                          ScoringOptions(all_topics, order, lenient, unknown, ties), chunk_map, run_format, wording)
     if qrels.kind == PASSAGES:
-        return _passages(qrels, runs, measures, collection=collection, model=model, store=store, routes=routes,
-                         routes_model=routes_model, all_topics=all_topics, order=order, lenient=lenient,
-                         progress=progress, wording=wording, chunks=chunk_map, unknown=unknown, nav=nav,
-                         effort=effort, workers=workers, run_format=run_format, ties=ties)
+        return _passages(qrels, runs, request)
     if run_format not in (None, "element"):
         raise GraphsrInputError(f"runs in the {run_format} format are scored against passage assessments or span "
                                 f"judgments, not {qrels.kind} assessments")
     if chunk_map is not None:
         raise GraphsrInputError(f"{_named('chunks', wording)} applies to span judgments and chunk judgments, not to "
                                 f"{qrels.kind} assessments")
-    return _elements(qrels, runs, measures, collection=collection, model=model, store=store, routes=routes,
-                     routes_model=routes_model, nav=nav, effort=effort, all_topics=all_topics, order=order,
-                     lenient=lenient, unknown=unknown, progress=progress, workers=workers, wording=wording, ties=ties)
+    return _elements(qrels, runs, request)
 
 
 #: The families that score passage inputs as passages; the others score them as the collection's elements.
@@ -192,13 +241,13 @@ def _named(name: str, wording) -> str:
     return _option(name, wording).split(" ")[0]
 
 
-def _scored(qrels, runs: list, requests, context, all_topics, order, lenient, unknown,
-            ties: str | None = None) -> tuple[Results, list]:
+def _scored(qrels, runs: list, requests, context, options: ScoringOptions) -> tuple[Results, list]:
     """Every run scored (a refused run refuses only itself), each named over the runs scored."""
+    from dataclasses import asdict
+
     from .entry import evaluate, run_labels
 
-    results = evaluate(qrels, runs, requests, context, all_topics=all_topics, order=order, lenient=lenient,
-                       unknown=unknown, keep_going=True, ties=ties)
+    results = evaluate(qrels, runs, requests, context, keep_going=True, **asdict(options))
     scored = {r.source: r for r in results.runs}
     kept = [run for run in runs if run.name in scored]
     for run, label in zip(kept, run_labels(kept)):  # named over the runs scored, as if the others were not given
@@ -206,8 +255,7 @@ def _scored(qrels, runs: list, requests, context, all_topics, order, lenient, un
     return results, kept
 
 
-def _elements(qrels, paths, measures, *, collection, model, store, routes, routes_model, nav, effort, all_topics,
-              order, lenient, unknown, progress, workers, wording, ties=None) -> FileEvaluation:
+def _elements(qrels, paths, request: FileRequest) -> FileEvaluation:
     from dataclasses import replace
 
     from ..io.runs import read_run
@@ -215,7 +263,8 @@ def _elements(qrels, paths, measures, *, collection, model, store, routes, route
     from ..measures.provider import ScoringContext
     from .context import element_context
 
-    requests = parse_requests(measures)
+    wording = request.wording
+    requests = parse_requests(request.measures)
     ms = list(dict.fromkeys(r.measure for r in requests))
     runs, errors = [], []
     for path in paths:
@@ -227,16 +276,12 @@ def _elements(qrels, paths, measures, *, collection, model, store, routes, route
             errors.append(exc)
     if not runs:
         return FileEvaluation(Results([], ms, requests=requests), errors, qrels)
-    given = {"collection": collection, "store": store, "model": model, "routes": routes,
-             "routes_model": routes_model}
-    context = _plain_context(qrels, runs, ms, given, wording)
+    context = _plain_context(qrels, runs, ms, request.sources.given(), wording)
     if context is None:
         docids = qrels.docids().union(*(r.docids() for r in runs))
-        context = element_context(docids, measures=ms, collection=collection, model=model, store=store,
-                                  routes=routes, routes_model=routes_model, nav=nav, effort=effort,
-                                  progress=progress, workers=workers, wording=wording)
+        context = element_context(docids, measures=ms, wording=wording, **request.sources.context_keywords())
     context = replace(context, wording=wording) if isinstance(context, ScoringContext) else context
-    results, scored = _scored(qrels, runs, requests, context, all_topics, order, lenient, unknown, ties)
+    results, scored = _scored(qrels, runs, requests, context, request.options)
     return FileEvaluation(results, _in_run_order(errors + results.errors, paths), qrels, scored, context)
 
 
@@ -253,7 +298,7 @@ def _plain_context(qrels, runs, measures, given: dict, wording):
         odd = [r.source for r, p in zip(runs, plain[1:]) if p != plain[0]]
         raise GraphsrInputError(f"{', '.join(odd)}: TREC document qrels (4 fields) are scored with TREC document "
                                 "runs (6 fields), element qrels with element runs (7 fields)")
-    named = [_named(k, wording) for k, v in given.items() if v is not None]
+    named = [_named(k, wording) for k in given]
     if named:
         raise GraphsrInputError(f"{named[0]}: TREC document qrels and runs are plain documents, each one element "
                                 "without navigation; they need no collection or model")
@@ -275,19 +320,21 @@ def _check_common_topics(qrels, run) -> None:
                             f"assessments {some(qrels.topics)}")
 
 
-def _passages(qrels, paths, measures, *, collection, model, store, routes, routes_model, all_topics, order,
-              lenient, progress, wording, chunks=None, unknown="error", nav="elements", effort="count",
-              workers=1, run_format: str | None = None, ties=None) -> FileEvaluation:
+def _passages(qrels, paths, request: FileRequest) -> FileEvaluation:
+    from dataclasses import replace
+
     from ..io.fol import read_fol_run, read_inex_submission, submission_files
     from ..io.sniff import run_format as sniffed
     from ..measures.parse import parse_requests
     from ..measures.provider import ScoringContext, provider_of
 
-    requests = parse_requests(measures)
+    sources, options, wording, chunks = request.sources, request.options, request.wording, request.chunks
+    collection, run_format = sources.collection, request.run_format
+    requests = parse_requests(request.measures)
     ms = list(dict.fromkeys(r.measure for r in requests))
     as_elements = [m for m in ms if provider_of(m).NAME not in _PASSAGE_FAMILIES]  # (SR, ESR, ... over elements)
-    for name, value in (("model", model), ("store", store), ("routes", routes), ("routes_model", routes_model)):
-        if value is not None and not as_elements:
+    for name in sources.given():
+        if name != "collection" and not as_elements:
             raise GraphsrInputError(f"{_named(name, wording)} applies to the element measures (SR, ESR, ...), "
                                     "not to the passage measures asked for")
     errors, formats = [], {}
@@ -314,8 +361,8 @@ def _passages(qrels, paths, measures, *, collection, model, store, routes, route
         if wanted:
             from .collection import load_collection
 
-            documents = load_collection(collection, [], keep=wanted, progress=progress).documents
-    context = ScoringContext(documents, order=order, lenient=lenient, wording=wording, chunks=chunks)
+            documents = load_collection(collection, [], keep=wanted, progress=sources.progress).documents
+    context = ScoringContext(documents, order=options.order, lenient=options.lenient, wording=wording, chunks=chunks)
     runs = []
     for path in paths:
         fmt = formats.get(path)
@@ -329,7 +376,7 @@ def _passages(qrels, paths, measures, *, collection, model, store, routes, route
             elif fmt in ("spans", "chunks"):
                 from ..io.chunks import read_chunk_run
 
-                runs.append(read_chunk_run(path, chunks, vocab=qrels.vocab, unknown=unknown))
+                runs.append(read_chunk_run(path, chunks, vocab=qrels.vocab, unknown=options.unknown))
             else:
                 runs.append(read_fol_run(path, vocab=qrels.vocab))
         except GraphsrInputError as exc:
@@ -337,14 +384,10 @@ def _passages(qrels, paths, measures, *, collection, model, store, routes, route
     if not runs:
         return FileEvaluation(Results([], ms, requests=requests), errors, qrels, [], context)
     if as_elements and collection:  # the documents and navigation the element measures read
-        from dataclasses import replace
-
         from .context import element_context
 
         docids = set(qrels.docid.tolist()).union(*(_docids(r) for r in runs))
-        built = element_context(docids, measures=as_elements, collection=collection, model=model, store=store,
-                                routes=routes, routes_model=routes_model, nav=nav, effort=effort,
-                                progress=progress, workers=workers, wording=wording)
-        context = replace(built, order=order, lenient=lenient, wording=wording, chunks=chunks)
-    results, scored = _scored(qrels, runs, requests, context, all_topics, order, lenient, "error", ties)
+        built = element_context(docids, measures=as_elements, wording=wording, **sources.context_keywords())
+        context = replace(built, order=options.order, lenient=options.lenient, wording=wording, chunks=chunks)
+    results, scored = _scored(qrels, runs, requests, context, replace(options, unknown="error"))
     return FileEvaluation(results, _in_run_order(errors + results.errors, paths), qrels, scored, context)

@@ -298,8 +298,8 @@ def _xml_result(el, topic: str, pos: dict, documents, path):
         length = _int(fol.get("length"), "<fol> length", path, fol.sourceline, RunFormatError)
     else:
         if documents is None:
-            raise RunFormatError("<path> results need the collection (give --collection DIR) to map elements "
-                                 "to character ranges", path, line)
+            raise RunFormatError("<path> results need the collection (--collection DIR; collection=PATH in Python) "
+                                 "to map elements to character ranges", path, line)
         i = resolve_node(documents, docid, xpath, path, line)
         doc = documents[docid]
         offset, length = int(doc.start[i]), int(doc.end[i] - doc.start[i])
