@@ -252,96 +252,131 @@ def _store_collection(store, path, name, kinds, elements, progress, chunk_docs, 
     cid = collection_id(cname)
     removed = _same_collection_or_replace(store, cname, {src.docid for src in sources}, path, replace,
                                           drop_dependants)
-    replaced = removed is not None
     marked = bool(store.run("merge_collection", id=cid, name=cname, path=str(Path(path).resolve()),
                             documents=len(sources), elements=-1)[0]["marked"])
     for k in kinds:  # each summary marked as being written (-1) until the pass is over and it is written whole
         store.run("merge_summary", collection=cid, id=summary_id(cname, k), kind=k, nodes=-1, edges=-1, documents=-1,
                   elements=-1)
-    report = LoadReport(replaced=replaced, removed=removed)
-    total_elements = 0
-    held = {"elements": 0, "roots": 0}  # what the store should hold after the load: stored documents' elements
+    report = LoadReport(replaced=removed is not None, removed=removed)
+    load = _CollectionLoad(store, cname, path, kinds, wanted, marked, report)
+    load.know([document_id(cname, src.docid) for src in sources])
+    try:  # the one pass over the collection (summaries.scan_collection); this module only writes
+        summaries = scan_collection(sources, kinds, on_chunk=load.flush_chunk, chunk_docs=chunk_docs,
+                                    progress=progress, desc=f"loading {cname}", chunk_elements=chunk_elements)
+        load.settle()
+    finally:
+        load.close()
+    for k, s in summaries.items():
+        store_summary(store, s, cname)
+        report.summary_nodes[k] = len(s)
+    _check_load(store, cname, len(sources), load.held, {k: len(s) for k, s in summaries.items()})  # still INCOMPLETE
+    store.run("merge_collection", id=cid, name=cname, path=str(Path(path).resolve()), documents=len(sources),
+              elements=load.total_elements)
+    report.seconds = time.perf_counter() - t0
+    report.collection_elements = load.total_elements
+    return report, summaries
 
-    # One writer thread sends the queries, in order, while this thread parses and summarises the
-    # next chunk: the database works while Python does.  Reads go through the same queue.
-    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphsr-writer")
-    pending: list = []
 
-    def send(name: str, rows: list[dict]) -> None:
+class _CollectionLoad:
+    """One load's writes, chunk after chunk (:meth:`flush_chunk`, called by the pass over the collection).
+
+    One writer thread sends the queries, in order, while the pass parses and summarises the next chunk: the
+    database works while Python does.  Reads go through the same queue.  Under the writer lock (the local
+    store) nothing else writes meanwhile: every document's state and code are known before the pass
+    (:meth:`know`), and each chunk's documents are written without waiting for the writer.  Without the lock
+    (Neo4j) another load may store a document between two chunks: each chunk asks, and uses the codes the store
+    returns (a document keeps the code it was first stored with).
+    """
+
+    def __init__(self, store: GraphStore, cname: str, path, kinds: list[str], wanted: set[str] | None,
+                 marked: bool, report: "LoadReport"):
+        self.store, self.cname, self.cid, self.path = store, cname, collection_id(cname), path
+        self.kinds, self.wanted, self.marked, self.report = kinds, wanted, marked, report
+        self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphsr-writer")
+        self.pending: list = []
+        self.total_elements = 0
+        self.held = {"elements": 0, "roots": 0}  # what the store should hold after the load (stored documents)
+        self.known_state: dict[str, dict] = {}
+        self.known_codes: dict[str, int] = {}
+        self.document_nodes: list = []  # under the writer lock: the current chunk's document writes
+
+    def know(self, every: list[str]) -> None:
+        """Under the writer lock, the state and code of every document of the collection, before the pass."""
+        if not self.store.exclusive_writer:
+            return
+        for part in batched(every, 10_000):
+            self.known_state.update({r["id"]: r for r in self.store.run("documents_state", ids=part)})
+        self.known_codes = {i: int(r["code"]) for i, r in self.known_state.items()}
+        self.known_codes.update(self.allocate(every, self.known_state))
+
+    def close(self) -> None:
+        self.writer.shutdown(wait=True)
+
+    def send(self, name: str, rows: list[dict]) -> None:
         # parameters are encoded here; the writer only sends them
-        for batch in batched(rows, store.batch_size):
-            pending.append(writer.submit(store.execute, store.prepare(name, rows=batch)))
+        for batch in batched(rows, self.store.batch_size):
+            self.pending.append(self.writer.submit(self.store.execute, self.store.prepare(name, rows=batch)))
 
-    def call(name: str, **params) -> list[dict]:
-        return writer.submit(store.run, name, **params).result()
+    def call(self, name: str, **params) -> list[dict]:
+        return self.writer.submit(self.store.run, name, **params).result()
 
-    def settle(keep: int = 0) -> None:
+    def settle(self, keep: int = 0) -> None:
         """Wait for all but the last ``keep`` writes; raise the first failure."""
-        while len(pending) > keep:
-            pending.pop(0).result()
+        while len(self.pending) > keep:
+            self.pending.pop(0).result()
 
-    def allocate(ids: list[str], state: dict[str, dict]) -> dict[str, int]:
+    def allocate(self, ids: list[str], state: dict[str, dict]) -> dict[str, int]:
         """Codes for the documents ``ids`` not in ``state`` (stored before), from the store's counter."""
         new = [i for i in ids if i not in state]
-        first = int(call("allocate_document_codes", n=len(new))[0]["first"]) if new else 0
+        first = int(self.call("allocate_document_codes", n=len(new))[0]["first"]) if new else 0
         return dict(zip(new, range(first, first + len(new))))
 
-    def document_rows(chunk: list[DocumentTree], ids: list[str], codes: dict[str, int], writing: set[str],
+    def document_rows(self, chunk: list[DocumentTree], ids: list[str], codes: dict[str, int], writing: set[str],
                       shaped: set[str]):
         """The Document rows of a chunk: those in ``writing`` marked as being written, those in ``shaped`` (the
         documents whose elements this load writes) with their shape (:mod:`.shapes`), the others' kept."""
-        return [{"collection": cid, "id": i, "docid": d.docid, "elements": len(d), "length": int(d.length[0]),
+        wanted = self.wanted
+        return [{"collection": self.cid, "id": i, "docid": d.docid, "elements": len(d), "length": int(d.length[0]),
                  "stored": wanted is None or d.docid in wanted, "code": codes[i], "writing": i in writing,
                  "shape": encode_shape(d) if i in shaped else None}
                 for i, d in zip(ids, chunk)]
 
-    # Under the writer lock (the local store) nothing else writes meanwhile: every document's state and code are
-    # known before the pass, and each chunk's documents are written without waiting for the writer.  Without
-    # the lock (Neo4j) another load may store a document between two chunks: each chunk asks, and uses the
-    # codes the store returns (a document keeps the code it was first stored with).
-    known_state: dict[str, dict] = {}
-    known_codes: dict[str, int] = {}
-    document_nodes: list = []  # under the writer lock: the current chunk's document writes (see create_roots_by_node)
-    if store.exclusive_writer:
-        every = [document_id(cname, src.docid) for src in sources]
-        for part in batched(every, 10_000):
-            known_state.update({r["id"]: r for r in store.run("documents_state", ids=part)})
-        known_codes = {i: int(r["code"]) for i, r in known_state.items()}
-        known_codes.update(allocate(every, known_state))
-
-    def state_of(ids: list[str]) -> dict[str, dict]:
+    def state_of(self, ids: list[str]) -> dict[str, dict]:
         """The state of the documents ``ids`` stored before (known before the pass under the writer lock)."""
-        if store.exclusive_writer:
-            return {i: known_state[i] for i in ids if i in known_state}
-        return {r["id"]: r for r in call("documents_state", ids=ids)}
+        if self.store.exclusive_writer:
+            return {i: self.known_state[i] for i in ids if i in self.known_state}
+        return {r["id"]: r for r in self.call("documents_state", ids=ids)}
 
-    def merge_documents(chunk: list[DocumentTree], ids: list[str], state: dict[str, dict],
+    def merge_documents(self, chunk: list[DocumentTree], ids: list[str], state: dict[str, dict],
                         writing: set[str]) -> dict[str, int]:
         """Merge the chunk's Document nodes (those in ``writing`` marked as being written) and return every
         document's code: without the writer lock, the codes the store returns (another load may have stored a
         document meanwhile, and it keeps the code it was first stored with)."""
+        store = self.store
         if store.exclusive_writer:
-            rows = document_rows(chunk, ids, known_codes, writing, writing)
-            document_nodes.clear()  # the futures of this chunk's document writes: they return the node ids
-            for name, part in (("create_documents", [r for r in rows if r["id"] not in known_state]),
-                               ("merge_documents", [r for r in rows if r["id"] in known_state])):
+            rows = self.document_rows(chunk, ids, self.known_codes, writing, writing)
+            self.document_nodes.clear()  # the futures of this chunk's document writes: they return the node ids
+            for name, part in (("create_documents", [r for r in rows if r["id"] not in self.known_state]),
+                               ("merge_documents", [r for r in rows if r["id"] in self.known_state])):
                 for batch in batched(part, store.batch_size):  # (new documents are created, with no look-up)
-                    params = {"collection": cid} if name == "create_documents" else {}
-                    document_nodes.append(writer.submit(store.execute, store.prepare(name, rows=batch, **params)))
-                    pending.append(document_nodes[-1])
-            return known_codes
+                    params = {"collection": self.cid} if name == "create_documents" else {}
+                    self.document_nodes.append(self.writer.submit(store.execute,
+                                                                  store.prepare(name, rows=batch, **params)))
+                    self.pending.append(self.document_nodes[-1])
+            return self.known_codes
         codes = {i: int(r["code"]) for i, r in state.items()}
-        codes.update(allocate(ids, state))
+        codes.update(self.allocate(ids, state))
         out: list[dict] = []
-        for batch in batched(document_rows(chunk, ids, codes, set(), writing), store.batch_size):
-            out += writer.submit(store.run, "merge_documents", rows=batch).result()
+        for batch in batched(self.document_rows(chunk, ids, codes, set(), writing), store.batch_size):
+            out += self.writer.submit(store.run, "merge_documents", rows=batch).result()
         return {r["id"]: int(r["code"]) for r in out}
 
-    def flush_chunk(chunk: list[DocumentTree], builders: dict[str, SummaryBuilder]) -> None:
-        nonlocal total_elements
-        total_elements += sum(len(d) for d in chunk)
+    def flush_chunk(self, chunk: list[DocumentTree], builders: dict[str, SummaryBuilder]) -> None:
+        store, cname, kinds, wanted, held, report = (self.store, self.cname, self.kinds, self.wanted, self.held,
+                                                     self.report)
+        self.total_elements += sum(len(d) for d in chunk)
         ids = [document_id(cname, d.docid) for d in chunk]
-        state = state_of(ids)
+        state = self.state_of(ids)
         # the documents to write afresh, the complete ones lacking some kinds' memberships, and those an earlier
         # load began to write and did not finish
         todo, extend, begun = [], [], set()
@@ -351,13 +386,13 @@ def _store_collection(store, path, name, kinds, elements, progress, chunk_docs, 
                 raise _ChangedCollection(f"collection {cname!r}: document {d.docid!r} has {len(d)} elements, the "
                                          f"stored one {int(r['elements'])}: the collection changed since it was "
                                          "stored (the load stopped, the collection is INCOMPLETE); load it with "
-                                         "--replace to swap it for this one", path)
+                                         "--replace to swap it for this one", self.path)
             if wanted is not None and d.docid not in wanted:
                 if r is not None and (r["complete"] or r["writing"]):  # stored by an earlier load
                     held["elements"] += len(d)
                     held["roots"] += 1
                 continue
-            if r is not None and (r["writing"] or not marked):
+            if r is not None and (r["writing"] or not self.marked):
                 begun.add(ids[i])
             done = set(r["complete"] or []) if r is not None else set()
             held["elements"] += len(d)
@@ -366,7 +401,7 @@ def _store_collection(store, path, name, kinds, elements, progress, chunk_docs, 
                 todo.append((i, d))
             elif not set(kinds) <= done:
                 extend.append((i, d, done))
-        codes = merge_documents(chunk, ids, state, {ids[i] for i, _ in todo})
+        codes = self.merge_documents(chunk, ids, state, {ids[i] for i, _ in todo})
         report.documents += len(chunk)
         sids = {k: b.sids(chunk) for k, b in builders.items()}  # (the summaries are written whole after the pass)
         members = []
@@ -377,36 +412,39 @@ def _store_collection(store, path, name, kinds, elements, progress, chunk_docs, 
             members += [[base + pre, {membership_property(k): s for k, s in zip(new_kinds, values)}]
                         for pre, values in enumerate(zip(*columns), start=1)]
         if members:
-            send("add_members", members)
+            self.send("add_members", members)
         marks: dict[tuple, list[str]] = {}
         for i, d, done in extend:
             marks.setdefault(tuple(sorted(done | set(kinds))), []).append(document_id(cname, d.docid))
         for done_kinds, doc_ids in marks.items():
-            pending.append(writer.submit(store.run, "mark_documents_complete", ids=doc_ids, kinds=list(done_kinds)))
+            self.pending.append(self.writer.submit(store.run, "mark_documents_complete", ids=doc_ids,
+                                                   kinds=list(done_kinds)))
         if todo:
             doc_ids = [document_id(cname, d.docid) for _, d in todo]
             if store.exclusive_writer:  # delete what an interrupted load left (documents never begun have none)
                 leftovers = [codes[i] for i in doc_ids if i in begun]
                 if leftovers:
-                    pending.append(writer.submit(store.run, "delete_document_elements", codes=leftovers))
-                write_created([(codes[did], d, {k: sids[k][i] for k in builders}) for did, (i, d) in
-                               zip(doc_ids, todo)])
+                    self.pending.append(self.writer.submit(store.run, "delete_document_elements", codes=leftovers))
+                self.write_created([(codes[did], d, {k: sids[k][i] for k in builders}) for did, (i, d) in
+                                    zip(doc_ids, todo)])
             else:  # another load may be writing them now: MERGE over them, trim only a longer old version
-                send("trim_document_elements", [{"code": codes[did], "elements": len(d)}
-                                                for did, (_, d) in zip(doc_ids, todo)])
-                write_merged([(codes[did], d, {k: sids[k][i] for k in builders}) for did, (i, d) in
-                              zip(doc_ids, todo)])
+                self.send("trim_document_elements", [{"code": codes[did], "elements": len(d)}
+                                                     for did, (_, d) in zip(doc_ids, todo)])
+                self.write_merged([(codes[did], d, {k: sids[k][i] for k in builders}) for did, (i, d) in
+                                   zip(doc_ids, todo)])
             report.elements += sum(len(d) for _, d in todo)
             report.edges += sum(len(d) for _, d in todo)  # a ROOT or a CHILD edge per element
             if not store.exclusive_writer:  # (under the lock, create_roots_by_node marks them complete)
-                pending.append(writer.submit(store.run, "mark_documents_complete", ids=doc_ids, kinds=sorted(kinds)))
-        settle(keep=8)
+                self.pending.append(self.writer.submit(store.run, "mark_documents_complete", ids=doc_ids,
+                                                       kinds=sorted(kinds)))
+        self.settle(keep=8)
 
-    def write_created(documents: list[tuple[int, DocumentTree, dict]]) -> None:
+    def write_created(self, documents: list[tuple[int, DocumentTree, dict]]) -> None:
         """The chunk's documents in one statement (a chunk is bounded by elements), each element created with
         its CHILD edge to the nodes just created, found by their row (under the writer lock); then the
         documents' ROOT edges.  Each statement makes the server fold its new nodes and edges into its matrices,
         at a cost that grows with the graph: few large statements load fastest."""
+        store = self.store
         rows: list[list] = []
         children: list[list[int]] = []
         for code, doc, doc_sids in documents:
@@ -415,19 +453,20 @@ def _store_collection(store, path, name, kinds, elements, progress, chunk_docs, 
             children.extend([at + p, at + c] for c, p in enumerate(parent) if p >= 0)
             rows.extend(r)
         if rows:
-            pending.append(writer.submit(store.execute, store.prepare("create_elements", rows=rows,
-                                                                       children=children)))
+            self.pending.append(self.writer.submit(store.execute, store.prepare("create_elements", rows=rows,
+                                                                                 children=children)))
         roots = [(code, code * KEY_SPAN + 1) for code, _, _ in documents]
-        chunk_documents = list(document_nodes)
+        chunk_documents = list(self.document_nodes)
+        kinds = sorted(self.kinds)
 
         def create_roots() -> None:  # in the writer thread, after the chunk's documents and elements were written
             node = {int(r["code"]): int(r["node"]) for f in chunk_documents for r in f.result()}
             for batch in batched([[node[code], key] for code, key in roots], store.batch_size):
-                store.run("create_roots_by_node", rows=batch, kinds=sorted(kinds))
+                store.run("create_roots_by_node", rows=batch, kinds=kinds)
 
-        pending.append(writer.submit(create_roots))
+        self.pending.append(self.writer.submit(create_roots))
 
-    def write_merged(documents: list[tuple[int, DocumentTree, dict]]) -> None:
+    def write_merged(self, documents: list[tuple[int, DocumentTree, dict]]) -> None:
         """MERGE the documents' elements on their keys, then their ROOT and CHILD edges (no writer lock)."""
         rows: list[list] = []
         roots: list[list[int]] = []
@@ -438,25 +477,9 @@ def _store_collection(store, path, name, kinds, elements, progress, chunk_docs, 
             rows += r
             roots.append([code, base + 1])
             children += [[base + p + 1, base + c + 1] for c, p in enumerate(parent) if p >= 0]
-        send("merge_elements", rows)
-        send("merge_roots", roots)
-        send("merge_children", children)
-
-    try:  # the one pass over the collection (summaries.scan_collection); this module only writes
-        summaries = scan_collection(sources, kinds, on_chunk=flush_chunk, chunk_docs=chunk_docs, progress=progress,
-                                    desc=f"loading {cname}", chunk_elements=chunk_elements)
-        settle()
-    finally:
-        writer.shutdown(wait=True)
-    for k, s in summaries.items():
-        store_summary(store, s, cname)
-        report.summary_nodes[k] = len(s)
-    _check_load(store, cname, len(sources), held, {k: len(s) for k, s in summaries.items()})  # still INCOMPLETE
-    store.run("merge_collection", id=cid, name=cname, path=str(Path(path).resolve()), documents=len(sources),
-              elements=total_elements)
-    report.seconds = time.perf_counter() - t0
-    report.collection_elements = total_elements
-    return report, summaries
+        self.send("merge_elements", rows)
+        self.send("merge_roots", roots)
+        self.send("merge_children", children)
 
 
 def _check_load(store: GraphStore, name: str, documents: int, held: dict, summary_nodes: dict[str, int]) -> None:
