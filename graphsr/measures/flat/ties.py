@@ -25,6 +25,8 @@ from math import comb
 
 import numpy as np
 
+from ..._numpy import distinct
+
 from ...errors import GraphsrInputError
 from . import measures as M
 from .judgments import Judgments
@@ -208,7 +210,7 @@ def straddling_topics(measures, rk: Ranking) -> dict[int, int]:
     out = {}
     for k in cutoffs:
         crossing = (first <= k) & (last > k) & (size > 1)
-        n = len(np.unique(topic[crossing]))
+        n = len(distinct(topic[crossing]))  # (not np.unique: it imports numpy.ma)
         if n:
             out[k] = n
     return out
