@@ -109,8 +109,9 @@ def write_data(folder: Path, topics: int, depth: int, seed: int = 0, names: str 
 
 def timed(code: str, qp: Path, rp: Path) -> tuple[float, dict]:
     t = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", code, str(qp), str(rp)], capture_output=True, text=True, check=True,
-                          env=user_env())
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(qp), str(rp)], capture_output=True, text=True, check=True, env=user_env()
+    )
     return time.perf_counter() - t, eval(proc.stdout)
 
 
@@ -140,12 +141,15 @@ def in_process(qp: Path, rp: Path, repeat: int) -> dict[str, list[float]]:
 
     tools = {
         "pytrec_eval (dicts)": trec,
-        "ir_measures.calc_aggregate (DataFrames)": lambda: {str(k): v for k, v in
-                                                            ir_measures.calc_aggregate(irm, qdf, rdf).items()},
-        "graphsr.calc_aggregate (dicts)": lambda: {str(k): v for k, v in
-                                                   graphsr.calc_aggregate(MEASURES, qd, rd).items()},
-        "graphsr.calc_aggregate (DataFrames)": lambda: {str(k): v for k, v in
-                                                        graphsr.calc_aggregate(MEASURES, qdf, rdf).items()},
+        "ir_measures.calc_aggregate (DataFrames)": lambda: {
+            str(k): v for k, v in ir_measures.calc_aggregate(irm, qdf, rdf).items()
+        },
+        "graphsr.calc_aggregate (dicts)": lambda: {
+            str(k): v for k, v in graphsr.calc_aggregate(MEASURES, qd, rd).items()
+        },
+        "graphsr.calc_aggregate (DataFrames)": lambda: {
+            str(k): v for k, v in graphsr.calc_aggregate(MEASURES, qdf, rdf).items()
+        },
     }
     try:
         import ranx
@@ -193,8 +197,11 @@ def write_big(folder: Path, topics: int, depth: int, seed: int = 0) -> tuple[Pat
         for t in range(topics):
             docs = rng.choice(200_000, depth, replace=False)
             r.write("".join(f"{t} Q0 d{d} 0 {s:.6f} bm25\n" for d, s in zip(docs, rng.random(depth))))
-            q.write("".join(f"{t} 0 d{d} {g}\n" for d, g in zip(rng.choice(docs, 100, replace=False),
-                                                                 rng.integers(0, 3, 100))))
+            q.write(
+                "".join(
+                    f"{t} 0 d{d} {g}\n" for d, g in zip(rng.choice(docs, 100, replace=False), rng.integers(0, 3, 100))
+                )
+            )
     return qrels, run
 
 
@@ -204,19 +211,34 @@ def main() -> None:
     ap.add_argument("--depth", type=int, default=1000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json")
-    ap.add_argument("--names", choices=["shared", "distinct"], default="shared",
-                    help="documents named from one vocabulary for all topics, or each topic's own (default shared)")
-    ap.add_argument("--trec-eval", metavar="PATH",
-                    help="a trec_eval binary built outside the repository: its command is timed beside graphsr eval")
-    ap.add_argument("--big", type=int, default=2000, metavar="TOPICS",
-                    help="also time TOPICS x 1000 lines on the command line, with peak memory (0: skip)")
+    ap.add_argument(
+        "--names",
+        choices=["shared", "distinct"],
+        default="shared",
+        help="documents named from one vocabulary for all topics, or each topic's own (default shared)",
+    )
+    ap.add_argument(
+        "--trec-eval",
+        metavar="PATH",
+        help="a trec_eval binary built outside the repository: its command is timed beside graphsr eval",
+    )
+    ap.add_argument(
+        "--big",
+        type=int,
+        default=2000,
+        metavar="TOPICS",
+        help="also time TOPICS x 1000 lines on the command line, with peak memory (0: skip)",
+    )
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         qp, rp = write_data(Path(tmp), args.topics, args.depth, names=args.names)
         times = {"graphsr": [], "ir_measures": [], "SRP@10 inside ir_measures": []}
         for _ in range(args.repeat):  # interleaved, so drift hits both alike
-            for name, code in (("graphsr", GRAPHSR % MEASURES), ("ir_measures", IR_MEASURES % MEASURES),
-                               ("SRP@10 inside ir_measures", INSIDE)):
+            for name, code in (
+                ("graphsr", GRAPHSR % MEASURES),
+                ("ir_measures", IR_MEASURES % MEASURES),
+                ("SRP@10 inside ir_measures", INSIDE),
+            ):
                 seconds, values = timed(code, qp, rp)
                 times[name].append(seconds)
                 if name == "graphsr":
@@ -229,13 +251,34 @@ def main() -> None:
             assert abs(ours[m] - theirs[m]) < 1e-9, (m, ours[m], theirs[m])
         tq, tr = write_trec(qp, rp)
         bindir = Path(sys.executable).parent
-        cli = {"graphsr eval": [str(bindir / "graphsr"), "eval", str(tq), str(tr),
-                                *(a for m in MEASURES for a in ("-m", m))],
-               "ir_measures (command)": [str(bindir / "ir_measures"), str(tq), str(tr), " ".join(MEASURES), "--places", "6"]}
+        cli = {
+            "graphsr eval": [
+                str(bindir / "graphsr"),
+                "eval",
+                str(tq),
+                str(tr),
+                *(a for m in MEASURES for a in ("-m", m)),
+            ],
+            "ir_measures (command)": [
+                str(bindir / "ir_measures"),
+                str(tq),
+                str(tr),
+                " ".join(MEASURES),
+                "--places",
+                "6",
+            ],
+        }
         if args.trec_eval:
-            cli["trec_eval (C binary)"] = [args.trec_eval, *(a for m in TREC_NAMES.values() for a in
-                                                            ("-m", m[::-1].replace("_", ".", 1)[::-1] if m != "map" else m)),
-                                           str(tq), str(tr)]
+            cli["trec_eval (C binary)"] = [
+                args.trec_eval,
+                *(
+                    a
+                    for m in TREC_NAMES.values()
+                    for a in ("-m", m[::-1].replace("_", ".", 1)[::-1] if m != "map" else m)
+                ),
+                str(tq),
+                str(tr),
+            ]
         for name in cli:
             times[name] = []
         for _ in range(args.repeat):
@@ -251,12 +294,16 @@ def main() -> None:
         inside = in_process(qp, rp, args.repeat)
         big = {}
         if args.big:
+
             def peak_run(cmd):  # one command per process, so that each peak is that command's own
-                code = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
-                        "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
-                        "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-                got = subprocess.run([sys.executable, "-c", code, *cmd], capture_output=True, text=True, check=True,
-                                     env=user_env()).stdout.split()
+                code = (
+                    "import resource, subprocess, sys, time; t = time.perf_counter(); "
+                    "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
+                    "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+                )
+                got = subprocess.run(
+                    [sys.executable, "-c", code, *cmd], capture_output=True, text=True, check=True, env=user_env()
+                ).stdout.split()
                 return float(got[0]), int(got[1]) * 1024
 
             def graphsr_cmd(q, r):
@@ -270,26 +317,42 @@ def main() -> None:
                 scaling.append((part * 1000, min(peak_run(graphsr_cmd(pq, pr))[0] for _ in range(args.repeat))))
             bq, br = write_big(Path(tmp), args.big, 1000)
             size = br.stat().st_size
-            for name, cmd in (("graphsr eval", graphsr_cmd(bq, br)),
-                              ("ir_measures (command)", [str(bindir / "ir_measures"), str(bq), str(br),
-                                                         " ".join(MEASURES)])):
+            for name, cmd in (
+                ("graphsr eval", graphsr_cmd(bq, br)),
+                ("ir_measures (command)", [str(bindir / "ir_measures"), str(bq), str(br), " ".join(MEASURES)]),
+            ):
                 big[name] = peak_run(cmd)
-            scaling.append((args.big * 1000, min([big["graphsr eval"][0]] +
-                                                 [peak_run(graphsr_cmd(bq, br))[0] for _ in range(args.repeat - 1)])))
+            scaling.append(
+                (
+                    args.big * 1000,
+                    min([big["graphsr eval"][0]] + [peak_run(graphsr_cmd(bq, br))[0] for _ in range(args.repeat - 1)]),
+                )
+            )
             big["_lines"], big["_size"], big["_scaling"] = args.big * 1000, size, scaling
-    out = {"topics": args.topics, "depth": args.depth, "names": args.names, "values": ours,
-           **{name: {"median_s": statistics.median(v), "runs_s": [round(x, 3) for x in v]} for name, v in times.items()}}
-    print(f"{args.topics} topics x {args.depth} results, {', '.join(MEASURES)} (values equal to ir_measures; "
-          "whole processes, medians)")
+    out = {
+        "topics": args.topics,
+        "depth": args.depth,
+        "names": args.names,
+        "values": ours,
+        **{name: {"median_s": statistics.median(v), "runs_s": [round(x, 3) for x in v]} for name, v in times.items()},
+    }
+    print(
+        f"{args.topics} topics x {args.depth} results, {', '.join(MEASURES)} (values equal to ir_measures; "
+        "whole processes, medians)"
+    )
     for name, v in times.items():
         print(f"  {name:<28} median {statistics.median(v):.2f} s  ({', '.join(f'{x:.2f}' for x in v)})")
     whole = statistics.median(times["ir_measures (command)"]) / statistics.median(times["graphsr eval"])
     python = statistics.median(times["ir_measures"]) / statistics.median(times["graphsr"])
-    print(f"  graphsr eval is {whole:.2f}x as fast as the ir_measures command; graphsr.calc_aggregate "
-          f"{python:.2f}x as fast as ir_measures.calc_aggregate (whole processes)")
+    print(
+        f"  graphsr eval is {whole:.2f}x as fast as the ir_measures command; graphsr.calc_aggregate "
+        f"{python:.2f}x as fast as ir_measures.calc_aggregate (whole processes)"
+    )
     if "trec_eval (C binary)" in times:
-        print(f"  graphsr eval takes {statistics.median(times['graphsr eval']) / statistics.median(times['trec_eval (C binary)']):.2f}x "
-              "the trec_eval binary's time")
+        print(
+            f"  graphsr eval takes {statistics.median(times['graphsr eval']) / statistics.median(times['trec_eval (C binary)']):.2f}x "
+            "the trec_eval binary's time"
+        )
     print("in one process, inputs already in memory (medians):")
     for name, v in inside.items():
         print(f"  {name:<42} {statistics.median(v) * 1000:7.1f} ms")
@@ -301,14 +364,19 @@ def main() -> None:
         lines, size, scaling = big.pop("_lines"), big.pop("_size"), big.pop("_scaling")
         print(f"{lines:,} lines ({size / 2**20:.0f} MB run file) on the command line:")
         for name, (seconds, peak) in big.items():
-            print(f"  {name:<28} {seconds:6.2f} s, peak memory {peak / 2**20:5.0f} MB ({peak / size:.1f}x the run "
-                  "file)")
+            print(
+                f"  {name:<28} {seconds:6.2f} s, peak memory {peak / 2**20:5.0f} MB ({peak / size:.1f}x the run file)"
+            )
         print("  graphsr eval by size (best of the repeats; the step between sizes, per million lines):")
         for (n0, s0), (n1, s1) in zip([(0, None)] + scaling, scaling):
             step = "" if s0 is None else f"   +{(s1 - s0) / (n1 - n0) * 1e6:.2f} s per million lines"
             print(f"    {n1:>9,} lines {s1:6.2f} s{step}")
-        out["big"] = {"lines": lines, "run_bytes": size, "scaling": scaling,
-                      **{k: {"seconds": v[0], "peak_bytes": v[1]} for k, v in big.items()}}
+        out["big"] = {
+            "lines": lines,
+            "run_bytes": size,
+            "scaling": scaling,
+            **{k: {"seconds": v[0], "peak_bytes": v[1]} for k, v in big.items()},
+        }
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))
 

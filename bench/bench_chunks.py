@@ -40,8 +40,12 @@ def generate(out: Path, size_mb: int, queries: int, depth: int, seed: int = 45) 
 
     tag = f"{size_mb}mb-{queries}q-{depth}d"
     base = out / tag
-    paths = {"corpus": base / "corpus", "map": base / "map.jsonl", "questions": base / "questions_df.csv",
-             "run": base / "run.trec"}
+    paths = {
+        "corpus": base / "corpus",
+        "map": base / "map.jsonl",
+        "questions": base / "questions_df.csv",
+        "run": base / "run.trec",
+    }
     if paths["run"].exists():
         return paths
     rng = np.random.default_rng(seed)
@@ -135,16 +139,33 @@ def main(argv=None) -> None:
     paths = generate(HERE / "_data" / "chunks", args.size_mb, args.queries, args.depth)
     k = args.depth
     chroma_ms = [f"ChromaIoU@{k}", f"ChromaP@{k}", f"ChromaR@{k}"]
-    base = [str(GRAPHSR), "eval", str(paths["questions"]), str(paths["run"]), "--collection", str(paths["corpus"]),
-            "--chunks", str(paths["map"])]
+    base = [
+        str(GRAPHSR),
+        "eval",
+        str(paths["questions"]),
+        str(paths["run"]),
+        "--collection",
+        str(paths["corpus"]),
+        "--chunks",
+        str(paths["map"]),
+    ]
     rows, figures = [], {}
     med, best, out = timed(base + sum((["-m", m] for m in chroma_ms), []), args.repeat)
-    ours = {line.split("\t")[0]: float(line.split("\t")[2]) for line in out.splitlines()
-            if line.split("\t")[0].startswith("Chroma")}
+    ours = {
+        line.split("\t")[0]: float(line.split("\t")[2])
+        for line in out.splitlines()
+        if line.split("\t")[0].startswith("Chroma")
+    }
     rows.append(("graphsr eval: ChromaIoU/P/R", med, best))
     if args.chroma_python:
-        cmd = [args.chroma_python, str(HERE / "chroma_score.py"), str(paths["questions"]), str(paths["map"]),
-               str(paths["run"]), str(k)]
+        cmd = [
+            args.chroma_python,
+            str(HERE / "chroma_score.py"),
+            str(paths["questions"]),
+            str(paths["map"]),
+            str(paths["run"]),
+            str(k),
+        ]
         cmed, cbest, cout = timed(cmd, args.repeat)
         theirs = json.loads(cout)
         figures["chroma_function_seconds"] = theirs.pop("seconds")
@@ -153,19 +174,28 @@ def main(argv=None) -> None:
         rows.append(("Chroma's _scores_from_dataset_and_retrievals", cmed, cbest))
         figures["chroma_over_graphsr"] = cmed / med
     figures["graphsr_scoring_seconds"] = in_process(paths, chroma_ms, args.repeat)
-    med2, best2, _ = timed(base + ["-m", "MAiP(task=thorough)", "-m", "budgetP@2000", *sum((["-m", m] for m in chroma_ms), [])],
-                           args.repeat)
+    med2, best2, _ = timed(
+        base + ["-m", "MAiP(task=thorough)", "-m", "budgetP@2000", *sum((["-m", m] for m in chroma_ms), [])],
+        args.repeat,
+    )
     rows.append(("graphsr eval: + MAiP(thorough), budgetP@2000", med2, best2))
-    print(f"{args.queries} questions x {args.depth} chunks over {args.size_mb} MB of Markdown "
-          f"(median / best of {args.repeat}, whole processes)")
+    print(
+        f"{args.queries} questions x {args.depth} chunks over {args.size_mb} MB of Markdown "
+        f"(median / best of {args.repeat}, whole processes)"
+    )
     for name, m, b in rows:
         print(f"  {name:50s} {m:7.2f} s  {b:7.2f} s")
     if "chroma_over_graphsr" in figures:
         print(f"  Chroma / graphsr: {figures['chroma_over_graphsr']:.1f}x (values equal)")
-    print(f"  in one process, inputs read: graphsr's scoring {figures['graphsr_scoring_seconds']:.2f} s"
-          + (f", Chroma's function {figures['chroma_function_seconds']:.2f} s "
-             f"({figures['chroma_function_seconds'] / figures['graphsr_scoring_seconds']:.0f}x)"
-             if "chroma_function_seconds" in figures else ""))
+    print(
+        f"  in one process, inputs read: graphsr's scoring {figures['graphsr_scoring_seconds']:.2f} s"
+        + (
+            f", Chroma's function {figures['chroma_function_seconds']:.2f} s "
+            f"({figures['chroma_function_seconds'] / figures['graphsr_scoring_seconds']:.0f}x)"
+            if "chroma_function_seconds" in figures
+            else ""
+        )
+    )
     if args.json:
         Path(args.json).write_text(json.dumps({"rows": rows, **figures}, indent=1))
 

@@ -33,25 +33,39 @@ def main() -> None:
     rng = np.random.default_rng(0)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "scores.csv"
-        rows = [(f"r{r:03d}", "AP", str(t), float(rng.random())) for r in range(args.runs)
-                for t in range(1, args.topics + 1)]
+        rows = [
+            (f"r{r:03d}", "AP", str(t), float(rng.random()))
+            for r in range(args.runs)
+            for t in range(1, args.topics + 1)
+        ]
         pd.DataFrame(rows, columns=["run", "measure", "topic", "value"]).to_csv(path, index=False)
         walls, cpus = [], []
         for _ in range(args.repeat):
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             t0 = time.monotonic()
-            done = subprocess.run([sys.executable, "-m", "graphsr", "compare", str(path), "--format", "csv"],
-                                  capture_output=True, text=True, env=os.environ)
+            done = subprocess.run(
+                [sys.executable, "-m", "graphsr", "compare", str(path), "--format", "csv"],
+                capture_output=True,
+                text=True,
+                env=os.environ,
+            )
             walls.append(time.monotonic() - t0)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
             if done.returncode:
                 sys.exit(done.stderr)
         pairs = len(done.stdout.splitlines()) - 1
-    figures = {"runs": args.runs, "topics": args.topics, "pairs": pairs, "wall_s": statistics.median(walls),
-               "cpu_s": statistics.median(cpus)}
-    print(f"graphsr compare, {args.runs} runs x {args.topics} topics ({pairs:,} pairs, t-test, Holm): "
-          f"{figures['wall_s']:.2f} s wall, {figures['cpu_s']:.2f} s CPU (median of {args.repeat})")
+    figures = {
+        "runs": args.runs,
+        "topics": args.topics,
+        "pairs": pairs,
+        "wall_s": statistics.median(walls),
+        "cpu_s": statistics.median(cpus),
+    }
+    print(
+        f"graphsr compare, {args.runs} runs x {args.topics} topics ({pairs:,} pairs, t-test, Holm): "
+        f"{figures['wall_s']:.2f} s wall, {figures['cpu_s']:.2f} s CPU (median of {args.repeat})"
+    )
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=1) + "\n")
 

@@ -59,8 +59,11 @@ def main() -> None:
     routes = Routes({"all": steps}, RouteReport(steps=len(steps), routes=a.routes))
     model = route_model(routes, docs, summary)
     setup = time.perf_counter() - t
-    print(f"set-up: {len(docs)} documents, {sum(map(len, docs.values()))} elements, {len(steps)} simulated steps, "
-          f"model learned in {setup:.1f} s", flush=True)
+    print(
+        f"set-up: {len(docs)} documents, {sum(map(len, docs.values()))} elements, {len(steps)} simulated steps, "
+        f"model learned in {setup:.1f} s",
+        flush=True,
+    )
 
     rng = np.random.default_rng(1)
     docids = list(docs)
@@ -79,7 +82,9 @@ def main() -> None:
         rt, rd, node = [], [], []
         for q in range(a.topics):
             rel_docs = np.array([codes[d] for d, _ in judged[str(q)]])
-            d = np.where(rng.random(a.depth) < 1 / 3, rng.choice(rel_docs, a.depth), rng.integers(len(docids), size=a.depth))
+            d = np.where(
+                rng.random(a.depth) < 1 / 3, rng.choice(rel_docs, a.depth), rng.integers(len(docids), size=a.depth)
+            )
             i = rng.integers(sizes[d])
             key = np.unique(d * (1 << 32) + i, return_index=True)[1]
             keep = np.sort(key)
@@ -88,8 +93,10 @@ def main() -> None:
             node.append((d[keep] << 32) | i[keep])
         rt, rd, node = np.concatenate(rt), np.concatenate(rd), np.concatenate(node)
         runs.append((rt, rd, node))
-    measures = [parse_measure(m) for m in ("ESRP@10", "ESRR@1500", "SRiP@10", "SRiP2@10", "NSRCG(m=10)@10",
-                                           "MASRiP@1000", "MASRiP2@1000")]
+    measures = [
+        parse_measure(m)
+        for m in ("ESRP@10", "ESRR@1500", "SRiP@10", "SRiP2@10", "NSRCG(m=10)@10", "MASRiP@1000", "MASRiP2@1000")
+    ]
     topics = [str(q) for q in range(a.topics)]
     t = time.perf_counter()
     means = []
@@ -101,30 +108,51 @@ def main() -> None:
         vals = compute_esr_family(measures, x)
         means.append({str(m): float(v.mean()) for m, v in vals.items()})
     graphsr_s = time.perf_counter() - t
-    print(f"graphsr ESR: {a.runs} runs x {a.topics} topics x {a.depth} results, {len(measures)} measures: "
-          f"{graphsr_s:.2f} s ({graphsr_s / a.runs * 1000:.0f} ms per run)", flush=True)
+    print(
+        f"graphsr ESR: {a.runs} runs x {a.topics} topics x {a.depth} results, {len(measures)} measures: "
+        f"{graphsr_s:.2f} s ({graphsr_s / a.runs * 1000:.0f} ms per run)",
+        flush=True,
+    )
 
     import pytrec_eval
 
-    qrel = {str(q): {f"d{int(x)}": int(rng.integers(0, 2)) for x in rng.choice(100000, 100, replace=False)}
-            for q in range(a.topics)}
+    qrel = {
+        str(q): {f"d{int(x)}": int(rng.integers(0, 2)) for x in rng.choice(100000, 100, replace=False)}
+        for q in range(a.topics)
+    }
     trec_runs = []
     for _ in range(a.runs):
-        trec_runs.append({str(q): {f"d{int(x)}": float(s) for x, s in
-                                   zip(rng.choice(100000, 1000, replace=False), rng.random(1000))}
-                          for q in range(a.topics)})
+        trec_runs.append(
+            {
+                str(q): {
+                    f"d{int(x)}": float(s) for x, s in zip(rng.choice(100000, 1000, replace=False), rng.random(1000))
+                }
+                for q in range(a.topics)
+            }
+        )
     t = time.perf_counter()
     ev = pytrec_eval.RelevanceEvaluator(qrel, {"map", "P_10"})
     for r in trec_runs:
         ev.evaluate(r)
     trec_s = time.perf_counter() - t
-    print(f"pytrec_eval map + P@10: {a.runs} runs x {a.topics} topics x 1000 documents: {trec_s:.2f} s "
-          f"({trec_s / a.runs * 1000:.0f} ms per run)")
+    print(
+        f"pytrec_eval map + P@10: {a.runs} runs x {a.topics} topics x 1000 documents: {trec_s:.2f} s "
+        f"({trec_s / a.runs * 1000:.0f} ms per run)"
+    )
     print(f"graphsr / pytrec_eval time: {graphsr_s / trec_s:.2f}")
     if a.json:
         a.json.parent.mkdir(parents=True, exist_ok=True)
-        a.json.write_text(json.dumps({"graphsr_seconds": graphsr_s, "pytrec_eval_seconds": trec_s,
-                                      "setup_seconds": setup, "means_first_run": means[0]}, indent=1))
+        a.json.write_text(
+            json.dumps(
+                {
+                    "graphsr_seconds": graphsr_s,
+                    "pytrec_eval_seconds": trec_s,
+                    "setup_seconds": setup,
+                    "means_first_run": means[0],
+                },
+                indent=1,
+            )
+        )
 
 
 if __name__ == "__main__":

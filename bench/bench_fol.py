@@ -136,12 +136,24 @@ def main() -> None:
     for p in paths:
         evaluate(qrels, [read_fol_run(p, vocab=qrels.vocab)], ["MAiP", "MAgP"])
     t_runs = time.perf_counter() - t1
-    print(f"in one process: qrels {t_qrels * 1000:.0f} ms, {len(paths)} runs {t_runs:.2f} s "
-          f"({t_runs / len(paths) * 1000:.0f} ms per run, MAiP + MAgP, reading included)")
+    print(
+        f"in one process: qrels {t_qrels * 1000:.0f} ms, {len(paths)} runs {t_runs:.2f} s "
+        f"({t_runs / len(paths) * 1000:.0f} ms per run, MAiP + MAgP, reading included)"
+    )
     if a.json:
         a.json.parent.mkdir(parents=True, exist_ok=True)
-        a.json.write_text(json.dumps({"commands": figures, "qrels_seconds": t_qrels, "runs_seconds": t_runs,
-                                      "runs": len(paths), "passages": sizes}, indent=1))
+        a.json.write_text(
+            json.dumps(
+                {
+                    "commands": figures,
+                    "qrels_seconds": t_qrels,
+                    "runs_seconds": t_runs,
+                    "runs": len(paths),
+                    "passages": sizes,
+                },
+                indent=1,
+            )
+        )
 
 
 if __name__ == "__main__":

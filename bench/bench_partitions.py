@@ -70,19 +70,60 @@ def main() -> None:
         tmp = Path(tmp)
         qp, runs = write_inputs(tmp, Path(args.collection))
         env = {**os.environ, "GRAPHSR_STORE": f"local:{tmp / 'store'}"}
-        load_s, _ = timed([graphsr, "store", "load", args.collection, "--name", "inex", "--kind", "p*", "--elements", "all",
-                           "--qrels", str(qp), *(a for r in runs for a in ("--run", str(r)))], env)
+        load_s, _ = timed(
+            [
+                graphsr,
+                "store",
+                "load",
+                args.collection,
+                "--name",
+                "inex",
+                "--kind",
+                "p*",
+                "--elements",
+                "all",
+                "--qrels",
+                str(qp),
+                *(a for r in runs for a in ("--run", str(r))),
+            ],
+            env,
+        )
         commands = {
-            "partitions": ([graphsr, "partitions", args.collection, "--kind", "p*", "--format", "csv"],
-                           [graphsr, "partitions", "inex", "--store", "--kind", "p*", "--format", "csv"]),
-            "partition S5 (50 from 1000)": ([graphsr, "partition", args.collection, "S5", "--kind", "p*",
-                                              "--offset", "1000", "--format", "csv"],
-                                             [graphsr, "partition", "inex", "S5", "--store", "--kind", "p*",
-                                              "--offset", "1000", "--format", "csv"]),
-            "coverage (2 runs)": ([graphsr, "coverage", str(qp), *map(str, runs), "--collection", args.collection,
-                                   "--kind", "p*", "--format", "csv"],
-                                  [graphsr, "coverage", str(qp), *map(str, runs), "--collection", "inex", "--store",
-                                   "--kind", "p*", "--format", "csv"]),
+            "partitions": (
+                [graphsr, "partitions", args.collection, "--kind", "p*", "--format", "csv"],
+                [graphsr, "partitions", "inex", "--store", "--kind", "p*", "--format", "csv"],
+            ),
+            "partition S5 (50 from 1000)": (
+                [graphsr, "partition", args.collection, "S5", "--kind", "p*", "--offset", "1000", "--format", "csv"],
+                [graphsr, "partition", "inex", "S5", "--store", "--kind", "p*", "--offset", "1000", "--format", "csv"],
+            ),
+            "coverage (2 runs)": (
+                [
+                    graphsr,
+                    "coverage",
+                    str(qp),
+                    *map(str, runs),
+                    "--collection",
+                    args.collection,
+                    "--kind",
+                    "p*",
+                    "--format",
+                    "csv",
+                ],
+                [
+                    graphsr,
+                    "coverage",
+                    str(qp),
+                    *map(str, runs),
+                    "--collection",
+                    "inex",
+                    "--store",
+                    "--kind",
+                    "p*",
+                    "--format",
+                    "csv",
+                ],
+            ),
         }
         results = {"store load (every element)": {"seconds": round(load_s, 2)}}
         for name, (memory, stored) in commands.items():
@@ -96,17 +137,22 @@ def main() -> None:
                 times["memory"].append(a)
                 times["store (cold)"].append(b)
                 times["store (running)"].append(c)
-                body = [o.split("\n", 1)[1] if o.startswith("#") else o for o in (out_m, out_s)]  # headers name the source
+                body = [
+                    o.split("\n", 1)[1] if o.startswith("#") else o for o in (out_m, out_s)
+                ]  # headers name the source
                 if body[0] != body[1]:
                     Path("/tmp/bench_partitions_memory.csv").write_text(body[0])
                     Path("/tmp/bench_partitions_store.csv").write_text(body[1])
                     raise SystemExit(f"{name}: memory and store outputs differ (see /tmp/bench_partitions_*.csv)")
-            results[name] = {k: {"median_s": round(statistics.median(v), 2), "runs_s": [round(x, 2) for x in v]}
-                             for k, v in times.items()}
+            results[name] = {
+                k: {"median_s": round(statistics.median(v), 2), "runs_s": [round(x, 2) for x in v]}
+                for k, v in times.items()
+            }
         subprocess.run([graphsr, "store", "stop"], env=env, capture_output=True)
     for name, r in results.items():
-        print(f"{name:<40} " + "  ".join(f"{k} {v['median_s'] if isinstance(v, dict) else v:.2f} s"
-                                          for k, v in r.items()))
+        print(
+            f"{name:<40} " + "  ".join(f"{k} {v['median_s'] if isinstance(v, dict) else v:.2f} s" for k, v in r.items())
+        )
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
 

@@ -54,9 +54,11 @@ def main() -> None:
     for ptr, ks, prob in cases:
         prum_by_recall(a.ideal, ptr, ks, prob, 1_000_000)
     kernel = time.perf_counter() - t0
-    print(f"kernel: {a.topics} topics x {a.ranks} ranks x {a.ideal} ideal elements, every r: {kernel:.2f} s "
-          f"({kernel / a.topics * 1000:.0f} ms per topic; {len(cases[0][1])} links in the first topic)",
-          flush=True)
+    print(
+        f"kernel: {a.topics} topics x {a.ranks} ranks x {a.ideal} ideal elements, every r: {kernel:.2f} s "
+        f"({kernel / a.topics * 1000:.0f} ms per topic; {len(cases[0][1])} links in the first topic)",
+        flush=True,
+    )
     figures = {"kernel_seconds": kernel, "kernel_ms_per_topic": kernel / a.topics * 1000}
     sys.path.insert(0, str(HERE))
     from bench_summaries import collection
@@ -95,11 +97,14 @@ def main() -> None:
     t0 = time.perf_counter()
     res = evaluate(qrels, [run], ["PRUM(r=10)", "MAPRUM"], ctx)
     whole = time.perf_counter() - t0
-    print(f"graphsr.evaluate, structural model, PRUM(r=10) + MAPRUM: {whole:.2f} s ({whole / a.topics * 1000:.0f} "
-          f"ms per topic; reading the collection once before: {setup:.1f} s); MAPRUM "
-          f"{res.runs[0].mean(res.measures[1]):.4f}")
-    figures.update({"evaluate_seconds": whole, "evaluate_ms_per_topic": whole / a.topics * 1000,
-                    "collection_seconds": setup})
+    print(
+        f"graphsr.evaluate, structural model, PRUM(r=10) + MAPRUM: {whole:.2f} s ({whole / a.topics * 1000:.0f} "
+        f"ms per topic; reading the collection once before: {setup:.1f} s); MAPRUM "
+        f"{res.runs[0].mean(res.measures[1]):.4f}"
+    )
+    figures.update(
+        {"evaluate_seconds": whole, "evaluate_ms_per_topic": whole / a.topics * 1000, "collection_seconds": setup}
+    )
     if a.json:
         a.json.parent.mkdir(parents=True, exist_ok=True)
         a.json.write_text(json.dumps(figures, indent=1))

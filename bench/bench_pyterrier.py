@@ -20,16 +20,25 @@ def data(topics: int, depth: int, seed: int = 0):
     import pyterrier as pt
 
     rng = np.random.default_rng(seed)
-    qrels = pd.DataFrame([(str(t), f"d{t}-{d}", int(rng.integers(0, 3))) for t in range(topics)
-                          for d in rng.choice(depth * 3, 200, replace=False)], columns=["qid", "docno", "label"])
+    qrels = pd.DataFrame(
+        [
+            (str(t), f"d{t}-{d}", int(rng.integers(0, 3)))
+            for t in range(topics)
+            for d in rng.choice(depth * 3, 200, replace=False)
+        ],
+        columns=["qid", "docno", "label"],
+    )
     systems = []
     for _ in range(2):
         frames = []
         for t in range(topics):
             docs = rng.choice(depth * 3, depth, replace=False)
             scores = np.sort(rng.integers(0, depth // 4, depth))[::-1].astype(float)
-            frames.append(pd.DataFrame({"qid": str(t), "docno": [f"d{t}-{d}" for d in docs], "score": scores,
-                                        "rank": np.arange(depth)}))
+            frames.append(
+                pd.DataFrame(
+                    {"qid": str(t), "docno": [f"d{t}-{d}" for d in docs], "score": scores, "rank": np.arange(depth)}
+                )
+            )
         systems.append(pt.Transformer.from_df(pd.concat(frames, ignore_index=True)))
     return systems, pd.DataFrame({"qid": [str(t) for t in range(topics)], "query": "q"}), qrels
 
@@ -54,8 +63,9 @@ def main() -> None:
 
     frames = {name: run(m) for name, m in tools.items()}
     a, b = frames.values()
-    assert np.allclose(a.drop(columns="name").to_numpy(float), b.drop(columns="name").to_numpy(float), atol=1e-12,
-                       equal_nan=True), (a, b)
+    assert np.allclose(
+        a.drop(columns="name").to_numpy(float), b.drop(columns="name").to_numpy(float), atol=1e-12, equal_nan=True
+    ), (a, b)
     times: dict[str, list[float]] = {name: [] for name in tools}
     for _ in range(args.repeat):
         for name, m in tools.items():
@@ -63,8 +73,10 @@ def main() -> None:
             run(m)
             times[name].append(time.perf_counter() - t)
     medians = {name: statistics.median(v) for name, v in times.items()}
-    print(f"pt.Experiment, 2 systems x {args.topics} topics x {args.depth}, nDCG@10 with a baseline "
-          f"(values equal; medians of {args.repeat}, one process):")
+    print(
+        f"pt.Experiment, 2 systems x {args.topics} topics x {args.depth}, nDCG@10 with a baseline "
+        f"(values equal; medians of {args.repeat}, one process):"
+    )
     for name, v in medians.items():
         print(f"  {name:<22} {v:.3f} s  ({', '.join(f'{x:.3f}' for x in times[name])})")
     ratio = medians["ir_measures nDCG@10"] / medians["graphsr nDCG@10"]

@@ -45,8 +45,14 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-PACKAGES = ["gnome-user-docs", "gnome-devel-docs", "evolution-common", "gnome-system-monitor", "gnome-calculator",
-            "unicode-cldr-core"]
+PACKAGES = [
+    "gnome-user-docs",
+    "gnome-devel-docs",
+    "evolution-common",
+    "gnome-system-monitor",
+    "gnome-calculator",
+    "unicode-cldr-core",
+]
 SUFFIXES = (".page", ".xml")
 SVG_PACKAGES = ["openclipart-svg", "papirus-icon-theme"]
 
@@ -86,8 +92,10 @@ def debian_packages(cache: Path, packages: list[str]) -> list[Path] | None:
     got = subprocess.run(["apt-get", "download", *packages], cwd=debs, capture_output=True, text=True)
     files = sorted(debs.glob("*.deb"))
     if got.returncode != 0 or len(files) < len(packages):
-        print("bench_real: skipped -- cannot fetch the packages (offline?): "
-              + " ".join((got.stderr or got.stdout).split())[:300])
+        print(
+            "bench_real: skipped -- cannot fetch the packages (offline?): "
+            + " ".join((got.stderr or got.stdout).split())[:300]
+        )
         return None
     return files
 
@@ -109,8 +117,11 @@ def music21_scores(cache: Path):
     wheels = cache / "wheels"
     found = sorted(wheels.glob("music21-*.whl"))
     if not found:
-        got = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "-d", str(wheels), "music21"],
-                             capture_output=True, text=True)
+        got = subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--no-deps", "-d", str(wheels), "music21"],
+            capture_output=True,
+            text=True,
+        )
         found = sorted(wheels.glob("music21-*.whl"))
         if got.returncode != 0 or not found:
             print("bench_real: skipped -- cannot fetch music21 (offline?): " + " ".join(got.stderr.split())[:300])
@@ -161,8 +172,10 @@ def write_archive(target: Path, members) -> Path:
             out.addfile(info, io.BytesIO(body))
             count, size = count + 1, size + len(body)
     part.rename(target)
-    print(f"bench_real: built {target}: {count:,} documents, {size / 1e6:.1f} MB of XML "
-          f"({skipped} file(s) that are not well-formed XML left out)")
+    print(
+        f"bench_real: built {target}: {count:,} documents, {size / 1e6:.1f} MB of XML "
+        f"({skipped} file(s) that are not well-formed XML left out)"
+    )
     return target
 
 
@@ -285,18 +298,35 @@ def bolt_load(every: int, collection: Path, tmp: Path, step, load_rate) -> None:
         return
     (sample,) = split_archive(collection, tmp, parts=1, every=every)
     password = "bench-password"
-    proc = subprocess.Popen([sys.executable, str(HERE.parent / "tests" / "bolt" / "arcadedb_server.py"),
-                             str(tmp / "arcadedb"), password, "7200"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            str(HERE.parent / "tests" / "bolt" / "arcadedb_server.py"),
+            str(tmp / "arcadedb"),
+            password,
+            "7200",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = proc.stdout.readline()
         if not line.startswith("READY"):
             raise SystemExit(f"bench_real: ArcadeDB did not start: {line!r}")
         url = f"bolt://127.0.0.1:{line.split()[1]}"
-        benv = {**os.environ, "GRAPHSR_NEO4J_USER": "root", "GRAPHSR_NEO4J_PASSWORD": password,
-                "GRAPHSR_NEO4J_DATABASE": "graphsr"}
-        step(f"ArcadeDB (Bolt): store load, every {every}th document", [
-            "store", "load", str(sample), "--store", url, "--name", "sample", "--elements", "all"], load_rate, benv)
+        benv = {
+            **os.environ,
+            "GRAPHSR_NEO4J_USER": "root",
+            "GRAPHSR_NEO4J_PASSWORD": password,
+            "GRAPHSR_NEO4J_DATABASE": "graphsr",
+        }
+        step(
+            f"ArcadeDB (Bolt): store load, every {every}th document",
+            ["store", "load", str(sample), "--store", url, "--name", "sample", "--elements", "all"],
+            load_rate,
+            benv,
+        )
     finally:
         proc.stdin.close()
         proc.wait(timeout=120)
@@ -305,14 +335,25 @@ def bolt_load(every: int, collection: Path, tmp: Path, step, load_rate) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--collection", choices=sorted(COLLECTIONS), default="help")
-    ap.add_argument("--cache", type=Path, default=Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
-                    / "graphsr-bench" / "real")
+    ap.add_argument(
+        "--cache",
+        type=Path,
+        default=Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "graphsr-bench" / "real",
+    )
     ap.add_argument("--routes", type=int, default=100_000)
     ap.add_argument("--json", type=Path)
-    ap.add_argument("--halves", action="store_true",
-                    help="also load the collection as two halves, one after the other, into a fresh store")
-    ap.add_argument("--bolt-every", type=int, default=0, metavar="K",
-                    help="also load every K-th document into an ArcadeDB server over Bolt (needs arcadedb-embedded)")
+    ap.add_argument(
+        "--halves",
+        action="store_true",
+        help="also load the collection as two halves, one after the other, into a fresh store",
+    )
+    ap.add_argument(
+        "--bolt-every",
+        type=int,
+        default=0,
+        metavar="K",
+        help="also load every K-th document into an ArcadeDB server over Bolt (needs arcadedb-embedded)",
+    )
     a = ap.parse_args()
     collection = COLLECTIONS[a.collection](a.cache)
     if collection is None:
@@ -334,16 +375,23 @@ def main() -> None:
             seconds, peak, stdout = run([graphsr, *cmd], env, tmp / "stdout.txt")
             memory = server.memory_mb()
             cpu_after = server.cpu_seconds()
-            row = {"step": name, "seconds": round(seconds, 2), "peak_mb": round(peak),
-                   "server_mb": round(memory[0]) if memory else None,
-                   "server_peak_mb": round(memory[1]) if memory else None,
-                   "server_cpu": round(cpu_after - cpu, 2) if cpu is not None and cpu_after is not None else None,
-                   "rate": rate(seconds, stdout) if rate else ""}
+            row = {
+                "step": name,
+                "seconds": round(seconds, 2),
+                "peak_mb": round(peak),
+                "server_mb": round(memory[0]) if memory else None,
+                "server_peak_mb": round(memory[1]) if memory else None,
+                "server_cpu": round(cpu_after - cpu, 2) if cpu is not None and cpu_after is not None else None,
+                "rate": rate(seconds, stdout) if rate else "",
+            }
             rows.append(row)
-            print(f"{name:<44} {seconds:8.2f} s {peak:7.0f} MB  server "
-                  + (f"{memory[0]:6.0f} MB (peak {memory[1]:.0f})" if memory else "     -")
-                  + (f" {row['server_cpu']:7.2f} s CPU" if row["server_cpu"] is not None else "")
-                  + f"  {row['rate']}", flush=True)
+            print(
+                f"{name:<44} {seconds:8.2f} s {peak:7.0f} MB  server "
+                + (f"{memory[0]:6.0f} MB (peak {memory[1]:.0f})" if memory else "     -")
+                + (f" {row['server_cpu']:7.2f} s CPU" if row["server_cpu"] is not None else "")
+                + f"  {row['rate']}",
+                flush=True,
+            )
             return stdout
 
         def per_mb(seconds, _):
@@ -358,20 +406,36 @@ def main() -> None:
             items = sum(int(g.replace(",", "")) for g in m.groups()) if m else 0
             return f"{items:,} nodes+edges, {items / seconds / 1e3:.0f}k/s"
 
-        step("store load --elements all (p*, p*|c)", ["store", "load", coll, "--name", "real", "--elements", "all"],
-             load_rate)
+        step(
+            "store load --elements all (p*, p*|c)",
+            ["store", "load", coll, "--name", "real", "--elements", "all"],
+            load_rate,
+        )
         step("store show", ["store", "show"])
         queries = {
-            "partitions --kind p*": (["partitions", coll, "--kind", "p*", "--format", "csv"],
-                                     ["partitions", "real", "--store", "--kind", "p*", "--format", "csv"]),
-            "partition S5 (50 from 1000)": (["partition", coll, "S5", "--kind", "p*", "--offset", "1000",
-                                             "--format", "csv"],
-                                            ["partition", "real", "S5", "--store", "--kind", "p*", "--offset", "1000",
-                                             "--format", "csv"]),
-            "coverage (3 runs)": (["coverage", str(qrels), *map(str, runs), "--collection", coll, "--kind", "p*",
-                                   "--format", "csv"],
-                                  ["coverage", str(qrels), *map(str, runs), "--collection", "real", "--store",
-                                   "--kind", "p*", "--format", "csv"]),
+            "partitions --kind p*": (
+                ["partitions", coll, "--kind", "p*", "--format", "csv"],
+                ["partitions", "real", "--store", "--kind", "p*", "--format", "csv"],
+            ),
+            "partition S5 (50 from 1000)": (
+                ["partition", coll, "S5", "--kind", "p*", "--offset", "1000", "--format", "csv"],
+                ["partition", "real", "S5", "--store", "--kind", "p*", "--offset", "1000", "--format", "csv"],
+            ),
+            "coverage (3 runs)": (
+                ["coverage", str(qrels), *map(str, runs), "--collection", coll, "--kind", "p*", "--format", "csv"],
+                [
+                    "coverage",
+                    str(qrels),
+                    *map(str, runs),
+                    "--collection",
+                    "real",
+                    "--store",
+                    "--kind",
+                    "p*",
+                    "--format",
+                    "csv",
+                ],
+            ),
         }
         for name, (memory, stored) in queries.items():
             step(f"{name}, memory", memory, per_mb)
@@ -384,11 +448,17 @@ def main() -> None:
         def route_rate(seconds, _):
             return f"{a.routes / seconds:,.0f} routes/s"
 
-        step(f"simulate-routes --routes {a.routes:,}", ["simulate-routes", coll, "--routes", str(a.routes),
-                                                        "-o", str(log)], route_rate)
+        step(
+            f"simulate-routes --routes {a.routes:,}",
+            ["simulate-routes", coll, "--routes", str(a.routes), "-o", str(log)],
+            route_rate,
+        )
         step("store start", ["store", "start"])
-        step(f"store routes ({a.routes:,} routes)", ["store", "routes", str(log), "--collection", "real",
-                                                     "--study", "sim"], route_rate)
+        step(
+            f"store routes ({a.routes:,} routes)",
+            ["store", "routes", str(log), "--collection", "real", "--study", "sim"],
+            route_rate,
+        )
         step("store model --from-routes (p*)", ["store", "model", "--collection", "real", "--from-routes", "sim"])
         step("store model --model p*:extent", ["store", "model", "--collection", "real", "--model", "p*:extent"])
 
@@ -397,23 +467,44 @@ def main() -> None:
             items = int(m[1]) + int(m[2]) if m else 0
             return f"{items:,} nodes+edges, {items / seconds / 1e3:.0f}k/s"
 
-        step("store export (neo4j-admin CSV)", ["store", "export", str(tmp / "export"), "--collection", "real"],
-             exported)
+        step(
+            "store export (neo4j-admin CSV)", ["store", "export", str(tmp / "export"), "--collection", "real"], exported
+        )
         shutil.rmtree(tmp / "export", ignore_errors=True)
         evals = {
             "SR (SRP@10, SR@100), memory model": ["--collection", coll, "-m", "SRP@10", "-m", "SR@100"],
             "SR, stored model": ["--store", "--model", "real/p*:extent", "-m", "SRP@10", "-m", "SR@100"],
             "ESR (ESRP@10, ESRR@100, SRiP@10, MAESRP), routes": [
-                "--collection", coll, "--routes", str(log), "-m", "ESRP@10", "-m", "ESRR@100", "-m", "SRiP@10",
-                "-m", "MAESRP"],
+                "--collection",
+                coll,
+                "--routes",
+                str(log),
+                "-m",
+                "ESRP@10",
+                "-m",
+                "ESRR@100",
+                "-m",
+                "SRiP@10",
+                "-m",
+                "MAESRP",
+            ],
             "PRUM (PRUM[0.5], MAPRUM)": ["--collection", coll, "-m", "PRUM[0.5]", "-m", "MAPRUM"],
             "XCG (nxCG@10, MAep)": ["--collection", coll, "-m", "nxCG@10", "-m", "MAep"],
-            "INEX thorough (iP[0.01], MAiP)": ["--collection", coll, "--task", "thorough", "-m", "iP[0.01]",
-                                               "-m", "MAiP"],
+            "INEX thorough (iP[0.01], MAiP)": [
+                "--collection",
+                coll,
+                "--task",
+                "thorough",
+                "-m",
+                "iP[0.01]",
+                "-m",
+                "MAiP",
+            ],
             "flat (P@10, AP, nDCG@10)": ["--collection", coll, "-m", "P@10", "-m", "AP", "-m", "nDCG@10"],
         }
         for name, args in evals.items():
             step(f"eval {name}", ["eval", str(qrels), *map(str, runs), *args])
+
         def dropped(seconds, stdout):
             m = re.search(r"\((\d+) nodes\)", stdout)
             return f"{int(m[1]):,} nodes, {int(m[1]) / seconds / 1e3:.0f}k/s" if m else ""
@@ -429,17 +520,29 @@ def main() -> None:
             hserver = Server(hstore)
             step("store start (halves: empty store)", ["store", "start"], env=henv, server=hserver)
             for i, half in enumerate(halves, start=1):
-                step(f"store load half {i} --elements all", ["store", "load", str(half), "--name", f"half{i}",
-                                                             "--elements", "all"], load_rate, henv, hserver)
+                step(
+                    f"store load half {i} --elements all",
+                    ["store", "load", str(half), "--name", f"half{i}", "--elements", "all"],
+                    load_rate,
+                    henv,
+                    hserver,
+                )
             step("store stop (halves)", ["store", "stop"], env=henv, server=hserver)
         if a.bolt_every:
             bolt_load(a.bolt_every, collection, tmp, step, load_rate)
-    load = {"before": [round(x, 2) for x in load_before], "after": [round(x, 2) for x in os.getloadavg()],
-            "cpus": os.cpu_count()}
-    print(f"\ncollection: {collection} ({megabytes:.1f} MB archive; MB/s below are of the archive); machine load "
-          f"(1, 5, 15 min) before {load['before']}, after {load['after']}, {load['cpus']} CPUs\n")
-    print("| step | wall | peak RSS of the command (cold: with the server it starts) | server RSS (peak) | server CPU "
-          "| rate |")
+    load = {
+        "before": [round(x, 2) for x in load_before],
+        "after": [round(x, 2) for x in os.getloadavg()],
+        "cpus": os.cpu_count(),
+    }
+    print(
+        f"\ncollection: {collection} ({megabytes:.1f} MB archive; MB/s below are of the archive); machine load "
+        f"(1, 5, 15 min) before {load['before']}, after {load['after']}, {load['cpus']} CPUs\n"
+    )
+    print(
+        "| step | wall | peak RSS of the command (cold: with the server it starts) | server RSS (peak) | server CPU "
+        "| rate |"
+    )
     print("|---|---|---|---|---|---|")
     for r in rows:
         server_cell = f"{r['server_mb']:,} MB ({r['server_peak_mb']:,} MB)" if r["server_mb"] is not None else ""
@@ -448,8 +551,18 @@ def main() -> None:
         print(f"| {step} | {r['seconds']:.2f} s | {r['peak_mb']:,} MB | {server_cell} | {cpu_cell} | {r['rate']} |")
     if a.json:
         a.json.parent.mkdir(parents=True, exist_ok=True)
-        a.json.write_text(json.dumps({"name": a.collection, "collection": str(collection), "megabytes": megabytes, "load": load,
-                                      "rows": rows}, indent=1))
+        a.json.write_text(
+            json.dumps(
+                {
+                    "name": a.collection,
+                    "collection": str(collection),
+                    "megabytes": megabytes,
+                    "load": load,
+                    "rows": rows,
+                },
+                indent=1,
+            )
+        )
 
 
 if __name__ == "__main__":

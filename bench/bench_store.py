@@ -98,8 +98,12 @@ def main() -> None:
         loads = [("tiny", big), ("tiny-2", big), ("tiny (again)", big)]
     else:
         big, _ = collection(a.size_mb, a.data)
-        loads = [(big.name, big), (big.name + "-2", big), (big.name + " (again)", big),
-                 ("shakespeare", sample("shakespeare")["collection"])]
+        loads = [
+            (big.name, big),
+            (big.name + "-2", big),
+            (big.name + " (again)", big),
+            ("shakespeare", sample("shakespeare")["collection"]),
+        ]
     rows = []
     with tempfile.TemporaryDirectory() as tmp, open_store(f"local:{tmp}/store") as store:
         # the big collection into the empty store, then under a second name into the store holding it, then
@@ -112,22 +116,38 @@ def main() -> None:
             seconds = time.perf_counter() - t
             after = store.counts()
             written = sum(after.values()) - sum(before.values())
-            rows.append({"collection": label, "seconds": seconds, "elements": report.elements,
-                         "nodes_edges": report.items, "per_second": report.items / seconds,
-                         "graph_growth": written,
-                         "loader_peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                         "server_peak_mb": server_peak_mb(store.server.pid()),
-                         "server_bytes_per_element": ((used_memory(store) - memory_before) / report.elements
-                                                      if report.elements else None)})
+            rows.append(
+                {
+                    "collection": label,
+                    "seconds": seconds,
+                    "elements": report.elements,
+                    "nodes_edges": report.items,
+                    "per_second": report.items / seconds,
+                    "graph_growth": written,
+                    "loader_peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                    "server_peak_mb": server_peak_mb(store.server.pid()),
+                    "server_bytes_per_element": (
+                        (used_memory(store) - memory_before) / report.elements if report.elements else None
+                    ),
+                }
+            )
             r = rows[-1]
-            per = (f", server memory {r['server_bytes_per_element']:.0f} B per element stored"
-                   if r["server_bytes_per_element"] else "")
-            print(f"{label:<26} {r['elements']:>9} elements {r['nodes_edges']:>9} nodes+edges in {seconds:7.1f} s"
-                  f" = {r['per_second']:>8.0f}/s; loader peak {r['loader_peak_mb']:.0f} MB, "
-                  f"server peak {r['server_peak_mb']:.0f} MB{per}", flush=True)
+            per = (
+                f", server memory {r['server_bytes_per_element']:.0f} B per element stored"
+                if r["server_bytes_per_element"]
+                else ""
+            )
+            print(
+                f"{label:<26} {r['elements']:>9} elements {r['nodes_edges']:>9} nodes+edges in {seconds:7.1f} s"
+                f" = {r['per_second']:>8.0f}/s; loader peak {r['loader_peak_mb']:.0f} MB, "
+                f"server peak {r['server_peak_mb']:.0f} MB{per}",
+                flush=True,
+            )
         final = store.counts()
-    print(f"into a store holding the first: {rows[1]['per_second'] / rows[0]['per_second']:.2f}x the rate into the "
-          "empty store")
+    print(
+        f"into a store holding the first: {rows[1]['per_second'] / rows[0]['per_second']:.2f}x the rate into the "
+        "empty store"
+    )
     print("graph:", {k: v for k, v in final.items() if v})
     if a.json:
         a.json.parent.mkdir(parents=True, exist_ok=True)

@@ -50,8 +50,9 @@ def worker(mode: str, path: str) -> dict:
             etree.parse(f, p)
     elif mode == "bare x2":
         import multiprocessing as mp
+
         with mp.get_context("fork").Pool(2) as pool:
-            list(pool.imap(_bare_chunk, [files[i:i + 256] for i in range(0, len(files), 256)]))
+            list(pool.imap(_bare_chunk, [files[i : i + 256] for i in range(0, len(files), 256)]))
     elif mode == "read":
         for _ in iter_documents(sources):
             pass
@@ -59,7 +60,9 @@ def worker(mode: str, path: str) -> dict:
         kind, _, par = mode.partition(" x")
         summarize_collection(sources, [kind], workers=int(par or 1))
     seconds = time.perf_counter() - t
-    rss = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    rss = max(
+        resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    )
     return {"seconds": seconds, "peak_rss_mb": rss / 1024, "c_walker": accelerated()}
 
 
@@ -104,8 +107,12 @@ def rounds(modes: list[str], path: Path, repeat: int) -> dict[str, dict]:
     out = {}
     for mode, rs in runs.items():
         secs = sorted(r["seconds"] for r in rs)
-        out[mode] = {"seconds": statistics.median(secs), "best_seconds": secs[0],
-                     "peak_rss_mb": max(r["peak_rss_mb"] for r in rs), "c_walker": rs[0]["c_walker"]}
+        out[mode] = {
+            "seconds": statistics.median(secs),
+            "best_seconds": secs[0],
+            "peak_rss_mb": max(r["peak_rss_mb"] for r in rs),
+            "c_walker": rs[0]["c_walker"],
+        }
     return out
 
 
@@ -128,18 +135,29 @@ def main() -> None:
     small_best = rounds(a.modes, small, 1)
     for mode in a.modes:
         rb, rs = big_best[mode], small_best[mode]
-        rows.append({"mode": mode, "mb_per_s": big_bytes / 1e6 / rb["seconds"], "seconds": rb["seconds"],
-                     "best_mb_per_s": big_bytes / 1e6 / rb["best_seconds"],
-                     "peak_rss_mb": rb["peak_rss_mb"], "peak_rss_mb_quarter": rs["peak_rss_mb"],
-                     "c_walker": rb["c_walker"]})
+        rows.append(
+            {
+                "mode": mode,
+                "mb_per_s": big_bytes / 1e6 / rb["seconds"],
+                "seconds": rb["seconds"],
+                "best_mb_per_s": big_bytes / 1e6 / rb["best_seconds"],
+                "peak_rss_mb": rb["peak_rss_mb"],
+                "peak_rss_mb_quarter": rs["peak_rss_mb"],
+                "c_walker": rb["c_walker"],
+            }
+        )
     bare = next((r["mb_per_s"] for r in rows if r["mode"] == "bare"), None)
-    print(f"collection: {big_bytes / 1e6:.0f} MB ({big.name}), quarter: {small_bytes / 1e6:.0f} MB; "
-          f"median (and best) of {a.repeat} rounds; C walker: {rows[0]['c_walker']}; {os.cpu_count()} cores")
+    print(
+        f"collection: {big_bytes / 1e6:.0f} MB ({big.name}), quarter: {small_bytes / 1e6:.0f} MB; "
+        f"median (and best) of {a.repeat} rounds; C walker: {rows[0]['c_walker']}; {os.cpu_count()} cores"
+    )
     print(f"{'mode':<10}{'MB/s':>8}{'% bare':>8}{'best MB/s':>11}{'peak MB':>9}{'peak MB (1/4)':>15}")
     for r in rows:
         share = f"{100 * r['mb_per_s'] / bare:7.0f}%" if bare else ""
-        print(f"{r['mode']:<10}{r['mb_per_s']:8.1f}{share:>8}{r['best_mb_per_s']:11.1f}{r['peak_rss_mb']:9.0f}"
-              f"{r['peak_rss_mb_quarter']:15.0f}")
+        print(
+            f"{r['mode']:<10}{r['mb_per_s']:8.1f}{share:>8}{r['best_mb_per_s']:11.1f}{r['peak_rss_mb']:9.0f}"
+            f"{r['peak_rss_mb_quarter']:15.0f}"
+        )
     if a.json:
         a.json.parent.mkdir(parents=True, exist_ok=True)
         a.json.write_text(json.dumps({"size_mb": big_bytes / 1e6, "rows": rows}, indent=1))

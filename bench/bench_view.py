@@ -54,8 +54,11 @@ def first_render(page: Path, repeat: int = 3) -> tuple[float, int]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--collection", choices=sorted(COLLECTIONS), default="help")
-    ap.add_argument("--cache", type=Path, default=Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
-                    / "graphsr-bench" / "real")
+    ap.add_argument(
+        "--cache",
+        type=Path,
+        default=Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "graphsr-bench" / "real",
+    )
     ap.add_argument("--json", type=Path)
     a = ap.parse_args()
     collection = COLLECTIONS[a.collection](a.cache)
@@ -68,18 +71,39 @@ def main() -> None:
         qrels, runs = write_inputs(tmp, collection)
         for kind in ("p*", "p*|c"):
             page = tmp / f"view-{kind.replace('|', '_')}.html"
-            cmd = [graphsr, "view", str(collection), "--kind", kind, "--qrels", str(qrels),
-                   *[x for r in runs for x in ("--run", str(r))], "-o", str(page)]
+            cmd = [
+                graphsr,
+                "view",
+                str(collection),
+                "--kind",
+                kind,
+                "--qrels",
+                str(qrels),
+                *[x for r in runs for x in ("--run", str(r))],
+                "-o",
+                str(page),
+            ]
             seconds, peak, _ = run(cmd, dict(os.environ), tmp / "stdout.txt")
-            data = json.loads(page.read_text(encoding="utf-8").split('id="graphsr-data">', 1)[1]
-                              .split("</script>", 1)[0])
+            data = json.loads(
+                page.read_text(encoding="utf-8").split('id="graphsr-data">', 1)[1].split("</script>", 1)[0]
+            )
             render, shown = first_render(page)
-            row = {"collection": a.collection, "kind": kind, "nodes": len(data["nodes"]),
-                   "write_s": round(seconds, 2), "write_peak_mb": round(peak), "page_mb": round(page.stat().st_size / 1e6, 2),
-                   "first_render_s": round(render, 2), "shown": shown}
+            row = {
+                "collection": a.collection,
+                "kind": kind,
+                "nodes": len(data["nodes"]),
+                "write_s": round(seconds, 2),
+                "write_peak_mb": round(peak),
+                "page_mb": round(page.stat().st_size / 1e6, 2),
+                "first_render_s": round(render, 2),
+                "shown": shown,
+            }
             rows.append(row)
-            print(f"{a.collection:<10} {kind:<5} {row['nodes']:6,d} nodes  write {seconds:7.2f} s {peak:6.0f} MB  "
-                  f"page {row['page_mb']:6.2f} MB  first render {render:5.2f} s ({shown} shown)", flush=True)
+            print(
+                f"{a.collection:<10} {kind:<5} {row['nodes']:6,d} nodes  write {seconds:7.2f} s {peak:6.0f} MB  "
+                f"page {row['page_mb']:6.2f} MB  first render {render:5.2f} s ({shown} shown)",
+                flush=True,
+            )
     if a.json:
         a.json.write_text(json.dumps({"load": os.getloadavg(), "rows": rows}, indent=1) + "\n")
 

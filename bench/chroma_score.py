@@ -38,8 +38,11 @@ def main(questions: str, chunk_map: str, run: str, k: str) -> None:
     iou, recall, precision = ev._scores_from_dataset_and_retrievals(metadatas, [int(k)] * len(metadatas))
     seconds = time.perf_counter() - t
     n = len(iou)
-    print(json.dumps({"ChromaIoU": sum(iou) / n, "ChromaP": sum(precision) / n, "ChromaR": sum(recall) / n,
-                      "seconds": seconds}))
+    print(
+        json.dumps(
+            {"ChromaIoU": sum(iou) / n, "ChromaP": sum(precision) / n, "ChromaR": sum(recall) / n, "seconds": seconds}
+        )
+    )
 
 
 if __name__ == "__main__":

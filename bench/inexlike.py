@@ -42,22 +42,27 @@ class Writer:
         for _ in range(r.randint(0, 4)):
             kind = r.random()
             if kind < 0.5:
-                parts.append(f'<link xlink:type="simple" xlink:href="../{r.randint(1, 9999)}.xml">'
-                             f"{self.text(r.randint(1, 3))}</link>")
+                parts.append(
+                    f'<link xlink:type="simple" xlink:href="../{r.randint(1, 9999)}.xml">'
+                    f"{self.text(r.randint(1, 3))}</link>"
+                )
             elif kind < 0.8:
                 parts.append(f"<emph2>{self.text(r.randint(1, 4))}</emph2>")
             else:
-                parts.append(f'<collectionlink xlink:href="{r.randint(1, 99999)}.xml">'
-                             f"{self.text(r.randint(1, 3))}</collectionlink>")
+                parts.append(
+                    f'<collectionlink xlink:href="{r.randint(1, 99999)}.xml">'
+                    f"{self.text(r.randint(1, 3))}</collectionlink>"
+                )
             parts.append(self.text(r.randint(5, 40)))
         return "<p>" + " ".join(parts) + "</p>"
 
     def article(self, docid: int) -> str:
         r = self.rng
         target = min(400_000, int(r.lognormvariate(9.4, 0.8)))  # bytes; mean ~ 16-19 KB
-        out = ['<?xml version="1.0" encoding="UTF-8"?>\n',
-               f'<article xmlns:xlink="http://www.w3.org/1999/xlink"><name id="{docid}">{self.text(3)}</name>'
-               "<bdy>"]
+        out = [
+            '<?xml version="1.0" encoding="UTF-8"?>\n',
+            f'<article xmlns:xlink="http://www.w3.org/1999/xlink"><name id="{docid}">{self.text(3)}</name><bdy>',
+        ]
         size = 0
         while size < target:
             sec = [f"<sec><st>{self.text(r.randint(1, 5))}</st>"]

@@ -1,6 +1,6 @@
 """Side-by-side table of bench_real.py runs (their --json files), one column group per collection.
 
-    python bench/real_table.py help.json music-svg.json
+python bench/real_table.py help.json music-svg.json
 """
 
 from __future__ import annotations
@@ -27,14 +27,20 @@ def main(paths: list[str]) -> None:
                 cells += ["", "", "", ""]
                 continue
             cpu = row.get("server_cpu")
-            cells += [f"{row['seconds']:.2f} s", f"{row['peak_mb']:,} MB", "" if cpu is None else f"{cpu:.1f} s",
-                      row["rate"]]
+            cells += [
+                f"{row['seconds']:.2f} s",
+                f"{row['peak_mb']:,} MB",
+                "" if cpu is None else f"{cpu:.1f} s",
+                row["rate"],
+            ]
         print("| " + step.replace("|", "\\|") + " | " + " | ".join(cells) + " |")
     for n, r in zip(names, runs):
         load = r.get("load")
         if load:
-            print(f"\n{n}: machine load (1, 5, 15 min) before {load['before']}, after {load['after']}, "
-                  f"{load['cpus']} CPUs")
+            print(
+                f"\n{n}: machine load (1, 5, 15 min) before {load['before']}, after {load['after']}, "
+                f"{load['cpus']} CPUs"
+            )
 
 
 if __name__ == "__main__":

@@ -43,46 +43,67 @@ def api_table(shapes: list[dict]) -> str:
     """The rows of the plain TREC comparison; with several name shapes, each row the shape graphsr does worse on."""
     rows = ["| work | graphsr | the other tool | ratio |", "|---|---|---|---|"]
     a, g, i = _worse(shapes, lambda a: a["graphsr eval"]["median_s"], lambda a: a["ir_measures (command)"]["median_s"])
-    rows.append(f"| `graphsr eval QRELS RUN` / `ir_measures QRELS RUN` (whole processes){_shape(a, shapes)} | "
-                f"{g:.2f} s | {i:.2f} s | {i / g:.1f}x as fast |")
+    rows.append(
+        f"| `graphsr eval QRELS RUN` / `ir_measures QRELS RUN` (whole processes){_shape(a, shapes)} | "
+        f"{g:.2f} s | {i:.2f} s | {i / g:.1f}x as fast |"
+    )
     if all("trec_eval (C binary)" in a for a in shapes):  # (bench_api.py --trec-eval PATH)
-        a, g, t = _worse(shapes, lambda a: a["graphsr eval"]["median_s"],
-                         lambda a: a["trec_eval (C binary)"]["median_s"])
-        rows.append(f"| `graphsr eval QRELS RUN` / the trec_eval 9.0.8 binary, built outside the repository "
-                    f"(whole processes){_shape(a, shapes)} | {g:.2f} s | {t:.2f} s | {g / t:.2f}x its time |")
+        a, g, t = _worse(
+            shapes, lambda a: a["graphsr eval"]["median_s"], lambda a: a["trec_eval (C binary)"]["median_s"]
+        )
+        rows.append(
+            f"| `graphsr eval QRELS RUN` / the trec_eval 9.0.8 binary, built outside the repository "
+            f"(whole processes){_shape(a, shapes)} | {g:.2f} s | {t:.2f} s | {g / t:.2f}x its time |"
+        )
     a, g, i = _worse(shapes, lambda a: a["graphsr"]["median_s"], lambda a: a["ir_measures"]["median_s"])
-    rows.append(f"| script: `calc_aggregate` on DataFrames read by pandas{_shape(a, shapes)} | {g:.2f} s | {i:.2f} s | "
-                f"{i / g:.1f}x as fast |")
+    rows.append(
+        f"| script: `calc_aggregate` on DataFrames read by pandas{_shape(a, shapes)} | {g:.2f} s | {i:.2f} s | "
+        f"{i / g:.1f}x as fast |"
+    )
     for name in ("graphsr.calc_aggregate (dicts)", "graphsr.calc_aggregate (DataFrames)"):
-        a, g, ref = _worse(shapes, lambda a: a["in_process_s"][name], lambda a: a["in_process_s"]["pytrec_eval (dicts)"])
-        rows.append(f"| in one process: {name} / pytrec_eval (dicts){_shape(a, shapes)} | {g * 1000:.0f} ms | "
-                    f"{ref * 1000:.0f} ms | {g / ref:.2f}x its time |")
+        a, g, ref = _worse(
+            shapes, lambda a: a["in_process_s"][name], lambda a: a["in_process_s"]["pytrec_eval (dicts)"]
+        )
+        rows.append(
+            f"| in one process: {name} / pytrec_eval (dicts){_shape(a, shapes)} | {g * 1000:.0f} ms | "
+            f"{ref * 1000:.0f} ms | {g / ref:.2f}x its time |"
+        )
         for other in ("ir_measures.calc_aggregate (DataFrames)", "ranx (dicts)", "ranx evaluate (Qrels, Run built)"):
             if name.endswith("(dicts)") and other in a["in_process_s"]:
-                rows.append(f"| in one process: {other}{_shape(a, shapes)} | | "
-                            f"{a['in_process_s'][other] * 1000:.0f} ms | |")
+                rows.append(
+                    f"| in one process: {other}{_shape(a, shapes)} | | {a['in_process_s'][other] * 1000:.0f} ms | |"
+                )
     a = next((a for a in shapes if a.get("big")), shapes[0])
     big = a.get("big")
     if big:
         g, i, size = big["graphsr eval"], big["ir_measures (command)"], big["run_bytes"]
-        rows.append(f"| {big['lines']:,} lines ({size / 2**20:.0f} MB run file), command line | {g['seconds']:.2f} s, "
-                    f"{g['peak_bytes'] / 2**20:.0f} MB peak ({g['peak_bytes'] / size:.1f}x the file) | "
-                    f"{i['seconds']:.2f} s, {i['peak_bytes'] / 2**20:.0f} MB ({i['peak_bytes'] / size:.1f}x) | "
-                    f"{i['seconds'] / g['seconds']:.1f}x as fast |")
+        rows.append(
+            f"| {big['lines']:,} lines ({size / 2**20:.0f} MB run file), command line | {g['seconds']:.2f} s, "
+            f"{g['peak_bytes'] / 2**20:.0f} MB peak ({g['peak_bytes'] / size:.1f}x the file) | "
+            f"{i['seconds']:.2f} s, {i['peak_bytes'] / 2**20:.0f} MB ({i['peak_bytes'] / size:.1f}x) | "
+            f"{i['seconds'] / g['seconds']:.1f}x as fast |"
+        )
         scaling = big.get("scaling") or []
         if len(scaling) > 1:  # the time each further line costs, between the sizes timed
             steps = [(s1 - s0) / (n1 - n0) * 1e6 for (n0, s0), (n1, s1) in zip(scaling, scaling[1:])]
             sizes = ", ".join(f"{n / 1e6:g}M: {t:.2f} s" for n, t in scaling)
-            rows.append(f"| `graphsr eval` by run size ({sizes}) | "
-                        f"{', '.join(f'+{x:.2f} s' for x in steps)} per further million lines | | linear |")
+            rows.append(
+                f"| `graphsr eval` by run size ({sizes}) | "
+                f"{', '.join(f'+{x:.2f} s' for x in steps)} per further million lines | | linear |"
+            )
     return "\n".join(rows)
 
 
 def esr_table(e: dict) -> str:
     g, t = e["graphsr_seconds"], e["pytrec_eval_seconds"]
-    return "\n".join(["| work | graphsr | pytrec_eval | ratio |", "|---|---|---|---|",
-                      f"| ESR, 50 runs x 100 topics x 1,500 element results, 7 measures / map + P@10 on 50 runs x "
-                      f"100 topics x 1,000 documents | {g:.2f} s | {t:.2f} s | {g / t:.2f}x its time |"])
+    return "\n".join(
+        [
+            "| work | graphsr | pytrec_eval | ratio |",
+            "|---|---|---|---|",
+            f"| ESR, 50 runs x 100 topics x 1,500 element results, 7 measures / map + P@10 on 50 runs x "
+            f"100 topics x 1,000 documents | {g:.2f} s | {t:.2f} s | {g / t:.2f}x its time |",
+        ]
+    )
 
 
 def fol_table(f: dict) -> str:

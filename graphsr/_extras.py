@@ -27,5 +27,7 @@ def need(module: str, what: str):
         return importlib.import_module(module)
     except ImportError:
         extra = EXTRA.get(module.split(".")[0], "report")
-        raise MissingExtraError(f"{what} needs {module.split('.')[0]}, installed with graphsr's {extra} extra: "
-                                f"pip install 'graphsr[{extra}]'") from None
+        raise MissingExtraError(
+            f"{what} needs {module.split('.')[0]}, installed with graphsr's {extra} extra: "
+            f"pip install 'graphsr[{extra}]'"
+        ) from None

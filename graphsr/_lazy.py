@@ -18,8 +18,9 @@ if TYPE_CHECKING:  # (importing typing's generics costs start-up time; the annot
 __all__ = ["lazy_namespace"]
 
 
-def lazy_namespace(package: str, table: dict[str, str],
-                   eager: Iterable[str] = ()) -> tuple[Callable, Callable, list[str]]:
+def lazy_namespace(
+    package: str, table: dict[str, str], eager: Iterable[str] = ()
+) -> tuple[Callable, Callable, list[str]]:
     """``(__getattr__, __dir__, __all__)`` for ``package``: ``table`` maps each public name loaded on first use
     to the submodule (relative to ``package``) that defines it; ``eager`` names the public names the package
     defines or imports itself.

@@ -11,8 +11,18 @@ from .errors import GraphsrInputError
 
 __all__ = ["parse_size", "physical_memory"]
 
-_UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "m": 1 << 20, "mb": 1 << 20, "g": 1 << 30, "gb": 1 << 30,
-          "t": 1 << 40, "tb": 1 << 40}
+_UNITS = {
+    "": 1,
+    "b": 1,
+    "k": 1 << 10,
+    "kb": 1 << 10,
+    "m": 1 << 20,
+    "mb": 1 << 20,
+    "g": 1 << 30,
+    "gb": 1 << 30,
+    "t": 1 << 40,
+    "tb": 1 << 40,
+}
 _SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(%|[kKmMgGtT]?[bB]?)\s*")
 
 

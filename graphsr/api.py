@@ -101,8 +101,10 @@ def _measure_list(measures) -> list:
     except TypeError:
         from .errors import GraphsrInputError
 
-        raise GraphsrInputError(f"measures: expected a list of measures (strings such as 'P@10', graphsr or "
-                                f"ir_measures measures), got {type(measures).__name__}") from None
+        raise GraphsrInputError(
+            f"measures: expected a list of measures (strings such as 'P@10', graphsr or "
+            f"ir_measures measures), got {type(measures).__name__}"
+        ) from None
 
 
 def _context(qrels, runs, collection, model, measures):
@@ -159,8 +161,9 @@ def bind(measure, context):
     return parse_measure(measure).bind(context)
 
 
-def calc_frame(measures, qrels, runs, collection=None, model: str | None = None, all_topics: bool = True,
-               ties: str | None = None):
+def calc_frame(
+    measures, qrels, runs, collection=None, model: str | None = None, all_topics: bool = True, ties: str | None = None
+):
     """Per-topic values of one run or several as a DataFrame ``run, measure, topic, value`` (``all`` rows left
     out; measures under the names asked for); runs named by their run ids (see
     :func:`graphsr.evaluation.entry.run_labels`).  ``ties``: as in :func:`graphsr.evaluate`."""
@@ -168,8 +171,9 @@ def calc_frame(measures, qrels, runs, collection=None, model: str | None = None,
     return _evaluate(measures, qrels, run_list, collection, model, all_topics, ties).to_frame()
 
 
-def iter_calc(measures, qrels, run, collection=None, model: str | None = None,
-              all_topics: bool = True, ties: str | None = None) -> Iterator[Metric]:
+def iter_calc(
+    measures, qrels, run, collection=None, model: str | None = None, all_topics: bool = True, ties: str | None = None
+) -> Iterator[Metric]:
     """Per-topic values as ir_measures yields them: ``Metric(query_id, measure, value)``, for every assessed
     topic (one the run lacks takes the measure's DEFAULT, as in ir_measures; ``all_topics=False``: the run's
     assessed topics only, as trec_eval without ``-c``).  ``ties='average'``: each rank measure's expected
@@ -180,8 +184,9 @@ def iter_calc(measures, qrels, run, collection=None, model: str | None = None,
             yield Metric(t, m, float(v))
 
 
-def calc_aggregate(measures, qrels, run, collection=None, model: str | None = None,
-                   all_topics: bool = True, ties: str | None = None) -> MeasureDict:
+def calc_aggregate(
+    measures, qrels, run, collection=None, model: str | None = None, all_topics: bool = True, ties: str | None = None
+) -> MeasureDict:
     """Each measure's aggregate, ``{measure: value}``, as ``ir_measures.calc_aggregate``: over every
     assessed topic (``all_topics``, see :func:`iter_calc`); look values up by any name of the measure.
     ``ties``: as in :func:`iter_calc`."""

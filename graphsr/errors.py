@@ -87,11 +87,13 @@ class RunRuleError(RunFormatError):
         The tasks whose rule it breaks.
     """
 
-    def __init__(self, kind: str, result: int, earlier: int, tasks=(), message: str | None = None,
-                 path=None, line=None):
+    def __init__(
+        self, kind: str, result: int, earlier: int, tasks=(), message: str | None = None, path=None, line=None
+    ):
         self.kind, self.result, self.earlier, self.tasks = kind, result, earlier, list(tasks)
-        super().__init__(message or f"result {result} breaks the {kind} rule of task(s) {', '.join(self.tasks)}",
-                         path, line)
+        super().__init__(
+            message or f"result {result} breaks the {kind} rule of task(s) {', '.join(self.tasks)}", path, line
+        )
 
 
 class QrelsFormatError(GraphsrInputError):

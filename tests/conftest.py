@@ -31,8 +31,7 @@ def small_tmpfs(directory: Path, size: str):
     if os.geteuid() != 0:
         pytest.skip("mounting a tmpfs needs root (CI runs as root)")
     directory.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(directory)],
-                          capture_output=True)
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(directory)], capture_output=True)
     if done.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
     try:
@@ -57,7 +56,7 @@ def _private_default_store(tmp_path_factory):
     yield
     from graphsr.store.local import LocalServer
 
-    LocalServer(os.environ["GRAPHSR_STORE"][len("local:"):]).stop()
+    LocalServer(os.environ["GRAPHSR_STORE"][len("local:") :]).stop()
     if old is None:
         del os.environ["GRAPHSR_STORE"]
     else:
@@ -80,14 +79,24 @@ def n(tag: str, *kids, text: str = "") -> tuple:
 @pytest.fixture
 def book() -> DocumentTree:
     """The book of the SR paper's Fig 2 (tags abbreviated, pre-order ids 1..17)."""
-    return DocumentTree.from_nested("moby", n(
-        "bk",
-        n("fm",
-          n("d", n("n", text="Moby Dick"), n("m", text="whale" + "x" * 20), n("m", text="bio" + "y" * 15)),
-          n("d", n("n", text="Herman Melville"), n("n", text="Plain Label Books")),
-          n("d", n("n", text="Chapter 1: Looming"), n("n", text="Chapter 2: The Carpet-bag"),
-            n("n", text="Chapter 3: The Spouter-Inn"))),
-        n("bd", n("c", text="w" * 50), n("c", text="c" * 100), n("c", text="z" * 50))))
+    return DocumentTree.from_nested(
+        "moby",
+        n(
+            "bk",
+            n(
+                "fm",
+                n("d", n("n", text="Moby Dick"), n("m", text="whale" + "x" * 20), n("m", text="bio" + "y" * 15)),
+                n("d", n("n", text="Herman Melville"), n("n", text="Plain Label Books")),
+                n(
+                    "d",
+                    n("n", text="Chapter 1: Looming"),
+                    n("n", text="Chapter 2: The Carpet-bag"),
+                    n("n", text="Chapter 3: The Spouter-Inn"),
+                ),
+            ),
+            n("bd", n("c", text="w" * 50), n("c", text="c" * 100), n("c", text="z" * 50)),
+        ),
+    )
 
 
 # -- the suite cleans up after itself -----------------------------------------------------------------------------
@@ -102,8 +111,11 @@ _SESSION_MARK = f"GRAPHSR_TEST_SESSION={os.getpid()}-{time.time_ns()}".encode()
 
 #: The status lines a local store slow to start prints (graphsr.store.server): not errors, and a busy machine may
 #: print them in any test that starts one.
-STORE_STATUS = ("graphsr: starting the local store at ", "graphsr: local store ready after ",
-                "graphsr: the local store server (pid ")  # (a server that hung as it started, started again)
+STORE_STATUS = (
+    "graphsr: starting the local store at ",
+    "graphsr: local store ready after ",
+    "graphsr: the local store server (pid ",
+)  # (a server that hung as it started, started again)
 
 
 def error_lines(err: str) -> list[str]:
@@ -174,5 +186,7 @@ def pytest_sessionfinish(session, exitstatus):
     listing = "\n".join(f"  pid {pid}: {cmd[:200]}" for pid, cmd in sorted(left.items()))
     session.config.get_terminal_writer().line(
         f"\nERROR: {len(left)} server(s) started by the tests were still running when the suite ended (killed "
-        f"now):\n{listing}", red=True)
+        f"now):\n{listing}",
+        red=True,
+    )
     session.exitstatus = 1

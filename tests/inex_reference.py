@@ -35,8 +35,15 @@ def subtree_last(doc: DocumentTree) -> np.ndarray:
     return last
 
 
-def node_links(nav: str, e: int, xs: np.ndarray, doc: DocumentTree, last: np.ndarray | None = None,
-               seen: np.ndarray | None = None, routes: Callable | None = None) -> np.ndarray:
+def node_links(
+    nav: str,
+    e: int,
+    xs: np.ndarray,
+    doc: DocumentTree,
+    last: np.ndarray | None = None,
+    seen: np.ndarray | None = None,
+    routes: Callable | None = None,
+) -> np.ndarray:
     r""":math:`P(e \to x)` from node ``e`` to nodes ``xs`` of the same document.
 
     ``structural`` (PRUM Eq 9): ``len(e)/len(x)`` if ``x`` contains ``e``,
@@ -62,9 +69,14 @@ def node_links(nav: str, e: int, xs: np.ndarray, doc: DocumentTree, last: np.nda
     return np.where(same, 1.0, routes(xs))
 
 
-def entry_links(entries: list[list[tuple[str, int]]], ideal: list[tuple[str, int]], nav: str,
-                documents: Mapping[str, DocumentTree], seen_of: Callable | None = None,
-                routes_of: Callable | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def entry_links(
+    entries: list[list[tuple[str, int]]],
+    ideal: list[tuple[str, int]],
+    nav: str,
+    documents: Mapping[str, DocumentTree],
+    seen_of: Callable | None = None,
+    routes_of: Callable | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The kernel's ``(ptr, ideal, prob)`` (:func:`~graphsr.measures.prum.kernel.prum_by_recall`).
 
     Parameters
@@ -117,7 +129,7 @@ def entry_links(entries: list[list[tuple[str, int]]], ideal: list[tuple[str, int
             ptr.append(ptr[-1] + int(hit.sum()))
         else:
             ptr.append(ptr[-1])
-    cat = (lambda xs, dt: np.concatenate(xs) if xs else np.zeros(0, dtype=dt))
+    cat = lambda xs, dt: np.concatenate(xs) if xs else np.zeros(0, dtype=dt)
     return np.array(ptr, dtype=np.int64), cat(out_k, np.int64), cat(out_p, float)
 
 
@@ -182,8 +194,11 @@ def grp(entries: list[list[tuple[str, int]]], topic: TopicAssessments, x: float,
         f += r
         j += i
     retrieved = {(d, e) for entry in entries for d, e in entry}
-    r = sum(float(topic.base.q[k]) for k, key in enumerate(zip(topic.base.docid, topic.base.node.tolist()))
-            if key not in retrieved)
+    r = sum(
+        float(topic.base.q[k])
+        for k, key in enumerate(zip(topic.base.docid, topic.base.node.tolist()))
+        if key not in retrieved
+    )
     i = max(u - r, 0.0)
     s = target - f
     return target / (target + j + s * i / (r + 1.0))
@@ -222,10 +237,13 @@ def grpng_total(topic: TopicAssessments, quant: str = "gen", base: str = "leaves
     b = topic.base
     rel = [k for k in range(len(b.q)) if b.relevant[k]]
     if base == "leaves":
-        rel = [k for k in rel if not topic.relevant_children(b.docid[k], int(b.node[k]))
-               and not _has_relevant_descendant(topic, b.docid[k], int(b.node[k]))]
-    return float(sum(quantise_dimension([grades.get((b.docid[k], int(b.node[k])), (0, 0))[0]], quant)[0]
-                     for k in rel))
+        rel = [
+            k
+            for k in rel
+            if not topic.relevant_children(b.docid[k], int(b.node[k]))
+            and not _has_relevant_descendant(topic, b.docid[k], int(b.node[k]))
+        ]
+    return float(sum(quantise_dimension([grades.get((b.docid[k], int(b.node[k])), (0, 0))[0]], quant)[0] for k in rel))
 
 
 def _has_relevant_descendant(topic: TopicAssessments, docid: str, node: int) -> bool:

@@ -97,7 +97,7 @@ def simulate(links: list[dict[int, float]], t: int, u: int, r: int, runs: int, r
         cl[k], cs[k] = leading, consulted
     ratio = cl.mean() / cs.mean()
     cov = np.cov(cl, cs)
-    var = (cov[0, 0] - 2 * ratio * cov[0, 1] + ratio ** 2 * cov[1, 1]) / (runs * cs.mean() ** 2)
+    var = (cov[0, 0] - 2 * ratio * cov[0, 1] + ratio**2 * cov[1, 1]) / (runs * cs.mean() ** 2)
     return ratio, float(np.sqrt(max(var, 0.0)))
 
 

@@ -18,8 +18,12 @@ from .conftest import write
 
 
 def table(rng, runs=5, topics=20, measures=("A", "B")) -> ScoreTable:
-    rows = [(f"r{k}", m, str(t), float(rng.random() * (k + 1) / runs)) for k in range(runs) for m in measures
-            for t in range(1, topics + 1)]
+    rows = [
+        (f"r{k}", m, str(t), float(rng.random() * (k + 1) / runs))
+        for k in range(runs)
+        for m in measures
+        for t in range(1, topics + 1)
+    ]
     return ScoreTable(pd.DataFrame(rows, columns=["run", "measure", "topic", "value"]))
 
 
@@ -46,8 +50,21 @@ def test_bad_score_tables_are_one_line(tmp_path):
 def test_eval_saves_a_score_table(tmp_path, capsys):
     s = sample("shakespeare")
     out = tmp_path / "scores.parquet"
-    code = main(["eval", str(s["qrels"]), *map(str, s["runs"]), "--collection", str(s["collection"]), "-m", "SRP@5",
-                 "-m", "PRUM", "--save", str(out)])
+    code = main(
+        [
+            "eval",
+            str(s["qrels"]),
+            *map(str, s["runs"]),
+            "--collection",
+            str(s["collection"]),
+            "-m",
+            "SRP@5",
+            "-m",
+            "PRUM",
+            "--save",
+            str(out),
+        ]
+    )
     printed = capsys.readouterr().out
     assert code == 0
     t = ScoreTable.read(out)
@@ -87,8 +104,9 @@ def test_tau_ap_by_hand_and_by_its_definition():
         ref, other = rng.permutation(n).astype(float), rng.permutation(n).astype(float)
         by_ref = list(np.argsort(-ref))
         by_other = list(np.argsort(-other))
-        total = sum(sum(by_ref.index(by_other[j]) < by_ref.index(by_other[i]) for j in range(i)) / i
-                    for i in range(1, n))
+        total = sum(
+            sum(by_ref.index(by_other[j]) < by_ref.index(by_other[i]) for j in range(i)) / i for i in range(1, n)
+        )
         assert tau_ap(ref, other) == pytest.approx(2 * total / (n - 1) - 1)
         assert tau_ap(ref, ref) == 1.0 and tau_ap(ref, -ref) == -1.0
     assert tau_ap_pvalue(1.0, 5) == pytest.approx(2 / 120)  # only the same and the reversed order reach |1|
@@ -115,8 +133,23 @@ def test_randomization_agrees_with_the_exact_permutation_distribution():
 
 def test_holm_and_bh_on_the_textbook_example():
     # Benjamini and Hochberg (1995), section 4: 15 p-values, q = 0.05
-    p = [0.0001, 0.0004, 0.0019, 0.0095, 0.0201, 0.0278, 0.0298, 0.0344, 0.0459, 0.3240, 0.4262, 0.5719,
-         0.6528, 0.7590, 1.000]
+    p = [
+        0.0001,
+        0.0004,
+        0.0019,
+        0.0095,
+        0.0201,
+        0.0278,
+        0.0298,
+        0.0344,
+        0.0459,
+        0.3240,
+        0.4262,
+        0.5719,
+        0.6528,
+        0.7590,
+        1.000,
+    ]
     assert int(np.sum(bh(p) <= 0.05)) == 4  # BH rejects the four smallest
     assert int(np.sum(holm(p) <= 0.05)) == 3  # Holm: 0.0095 > 0.05/12
     assert holm(p)[:4].tolist() == pytest.approx([0.0015, 0.0056, 0.0247, 0.114])
@@ -135,8 +168,10 @@ def test_comparison_tables():
     assert md.startswith("| # | run | A |") and "\\begin{tabular}" in tex
     for k, run in enumerate(c.runs):
         for j in c.wins("A", run):
-            pair = c.pairs[((c.pairs.run_a == run) & (c.pairs.run_b == c.runs[j]))
-                           | ((c.pairs.run_b == run) & (c.pairs.run_a == c.runs[j]))].iloc[0]
+            pair = c.pairs[
+                ((c.pairs.run_a == run) & (c.pairs.run_b == c.runs[j]))
+                | ((c.pairs.run_b == run) & (c.pairs.run_a == c.runs[j]))
+            ].iloc[0]
             assert pair.significant
 
 
@@ -144,8 +179,25 @@ def test_compare_and_agree_commands(tmp_path, capsys):
     t = table(np.random.default_rng(7))
     path = tmp_path / "s.csv"
     t.write(path)
-    assert main(["compare", str(path), "-m", "A", "--test", "randomization", "--samples", "500", "--threads",
-                 "2", "--format", "markdown"]) == 0
+    assert (
+        main(
+            [
+                "compare",
+                str(path),
+                "-m",
+                "A",
+                "--test",
+                "randomization",
+                "--samples",
+                "500",
+                "--threads",
+                "2",
+                "--format",
+                "markdown",
+            ]
+        )
+        == 0
+    )
     assert capsys.readouterr().out.startswith("| # | run | A |")
     assert main(["agree", str(path), "-m", "A", "-m", "B"]) == 0
     out = capsys.readouterr().out
@@ -158,9 +210,13 @@ def test_relative_change_in_rank_across_cutoffs():
     from graphsr.analysis.agreement import rank_change
 
     means = {  # run -> (A@5, A@10, B@5, B@10): A swaps r1/r2 between 5 and 10, B too, r3 stays last
-        "r1": (0.9, 0.5, 0.8, 0.4), "r2": (0.7, 0.6, 0.6, 0.7), "r3": (0.1, 0.1, 0.2, 0.1)}
-    rows = [(run, name, "all", v[i]) for run, v in means.items()
-            for i, name in enumerate(("A@5", "A@10", "B@5", "B@10"))]
+        "r1": (0.9, 0.5, 0.8, 0.4),
+        "r2": (0.7, 0.6, 0.6, 0.7),
+        "r3": (0.1, 0.1, 0.2, 0.1),
+    }
+    rows = [
+        (run, name, "all", v[i]) for run, v in means.items() for i, name in enumerate(("A@5", "A@10", "B@5", "B@10"))
+    ]
     t = ScoreTable(pd.DataFrame(rows, columns=["run", "measure", "topic", "value"]))
     rc = rank_change(t, "A", "B")
     assert rc.cutoffs == [5, 10]
@@ -180,18 +236,46 @@ def test_model_sensitivity(tmp_path, capsys):
     assert result.means.shape == (len(runs), 3) and (np.diag(result.tau.to_numpy()) == 1).all()
     assert set(result.scores.measures) == {"SRP@10 [p*:extent]", "SRP@10 [tag:uniform]", "SRP@10 [none]"}
     none = result.means["none"]  # the 'none' column is SRP without navigation, as graphsr eval computes it
-    code = main(["eval", str(s["qrels"]), *map(str, s["runs"]), "--collection", str(s["collection"]), "-m",
-                 "SRP@10", "--model", "none"])
-    printed = [float(line.split("\t")[2]) for line in capsys.readouterr().out.splitlines()
-               if line.startswith("SRP@10\tall")]
+    code = main(
+        [
+            "eval",
+            str(s["qrels"]),
+            *map(str, s["runs"]),
+            "--collection",
+            str(s["collection"]),
+            "-m",
+            "SRP@10",
+            "--model",
+            "none",
+        ]
+    )
+    printed = [
+        float(line.split("\t")[2]) for line in capsys.readouterr().out.splitlines() if line.startswith("SRP@10\tall")
+    ]
     assert code == 0 and none.round(6).tolist() == pytest.approx(printed)
     log = tmp_path / "log.csv"
     assert main(["simulate-routes", str(s["collection"]), "-o", str(log), "--routes", "300", "--seed", "1"]) == 0
     esr = model_sensitivity(qrels, runs, "ESRP@5", s["collection"], routes=str(log))
     assert esr.models == ["depth4", "routes:elements", "routes:p*", "routes:p*|c", "routes:c", "routes:tag"]
     plot = tmp_path / "m.svg"
-    assert main(["sensitivity", str(s["qrels"]), *map(str, s["runs"]), "--collection", str(s["collection"]),
-                 "--model", "p*:extent", "--model", "none", "--plot", str(plot)]) == 0
+    assert (
+        main(
+            [
+                "sensitivity",
+                str(s["qrels"]),
+                *map(str, s["runs"]),
+                "--collection",
+                str(s["collection"]),
+                "--model",
+                "p*:extent",
+                "--model",
+                "none",
+                "--plot",
+                str(plot),
+            ]
+        )
+        == 0
+    )
     assert plot.read_bytes().lstrip().startswith(b"<?xml")
 
 
@@ -207,8 +291,9 @@ def test_prum_sensitivity_puts_structural_and_learned_navigation_in_one_matrix()
     # each column is the measure with that navigation, as graphsr.evaluate gives it
     from graphsr.evaluation import element_context, evaluate
 
-    ctx = element_context(qrels.docids().union(*(r.docids() for r in runs)), measures=["MAPRUM(nav=none)"],
-                          collection=s["collection"])
+    ctx = element_context(
+        qrels.docids().union(*(r.docids() for r in runs)), measures=["MAPRUM(nav=none)"], collection=s["collection"]
+    )
     res = evaluate(qrels, runs, ["MAPRUM(nav=none)"], ctx)
     assert result.means["none"].tolist() == pytest.approx([r.mean(res.measures[0]) for r in res])
     with pytest.raises(GraphsrInputError, match="structural model"):
@@ -234,8 +319,9 @@ def test_tau_ap_with_ties_depends_on_no_name():
     assert tau_ap_b([1, 2, 3, 4], [1, 2, 3, 4]) == 1.0 and tau_ap_b([1, 2, 3], [3, 2, 1]) == -1.0
     flat = rank_agreement(pd.Series([0.5, 0.5, 0.5], index=["x", "y", "z"]), b.iloc[:3].set_axis(["x", "y", "z"]))
     assert np.isnan(flat.tau_ap) and np.isnan(flat.tau_b)
-    for x, y in [(np.random.default_rng(s).permutation(6), np.random.default_rng(s + 1).permutation(6))
-                 for s in range(5)]:  # without ties: the mean of tau_AP both ways
+    for x, y in [
+        (np.random.default_rng(s).permutation(6), np.random.default_rng(s + 1).permutation(6)) for s in range(5)
+    ]:  # without ties: the mean of tau_AP both ways
         assert tau_ap_b(x, y) == pytest.approx((tau_ap(x, y) + tau_ap(y, x)) / 2)
 
 
@@ -248,8 +334,12 @@ def test_the_correction_family_is_each_measures_pairs():
     from graphsr.analysis.significance import compare_runs
 
     rng = np.random.default_rng(3)
-    rows = [(run, m, str(t), float(rng.random() + 0.1 * k)) for k, run in enumerate(["a", "b", "c"])
-            for m in ("P@5", "AP") for t in range(20)]
+    rows = [
+        (run, m, str(t), float(rng.random() + 0.1 * k))
+        for k, run in enumerate(["a", "b", "c"])
+        for m in ("P@5", "AP")
+        for t in range(20)
+    ]
     scores = ScoreTable(pd.DataFrame(rows, columns=["run", "measure", "topic", "value"]))
     one = compare_runs(scores, ["AP"])
     two = compare_runs(scores, ["AP", "P@5"])

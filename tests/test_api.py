@@ -24,8 +24,10 @@ def random_frames(seed: int, grades: int = 1):
         ranked = rng.choice(docs, size=int(rng.integers(1, 50)), replace=False)
         scores = rng.integers(0, 8, size=len(ranked)).astype(float)  # ties: trec_eval's doc_id order decides
         r += [(topic, d, s) for d, s in zip(ranked, scores)]
-    return (pd.DataFrame(q, columns=["query_id", "doc_id", "relevance"]),
-            pd.DataFrame(r, columns=["query_id", "doc_id", "score"]))
+    return (
+        pd.DataFrame(q, columns=["query_id", "doc_id", "relevance"]),
+        pd.DataFrame(r, columns=["query_id", "doc_id", "score"]),
+    )
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -62,10 +64,14 @@ def test_graded_qrels_as_ir_measures_and_sr_measures_refuse_them():
     irm = {"P(rel=2)@10": ir_measures.P(rel=2) @ 10}
     theirs = ir_measures.calc_aggregate([irm.get(n) or ir_measures.parse_measure(n) for n in names], qrels, run)
     for n in names:
-        assert ours[graphsr.parse_measure(n)] == pytest.approx(theirs[irm.get(n) or ir_measures.parse_measure(n)],
-                                                              abs=1e-9), n
-    with pytest.raises(graphsr.GraphsrInputError, match=r"SRP@5: need relevance in \[0, 1\]; qrels \(topic q\d+\) "
-                                                        r"grades above 1 \(up to 3\): divide the grades by 3"):
+        assert ours[graphsr.parse_measure(n)] == pytest.approx(
+            theirs[irm.get(n) or ir_measures.parse_measure(n)], abs=1e-9
+        ), n
+    with pytest.raises(
+        graphsr.GraphsrInputError,
+        match=r"SRP@5: need relevance in \[0, 1\]; qrels \(topic q\d+\) "
+        r"grades above 1 \(up to 3\): divide the grades by 3",
+    ):
         graphsr.calc_aggregate(["SRP@5", "P@5"], qrels, run)
 
 
@@ -78,8 +84,10 @@ def test_topics_the_run_lacks_count_as_in_ir_measures():
     for n in names[:3]:
         assert ours[graphsr.parse_measure(n)] == pytest.approx(theirs[ir_measures.parse_measure(n)], abs=1e-9), n
     assert {m.query_id for m in graphsr.iter_calc(["AP"], qrels, run)} == set(qrels.query_id)
-    assert {m.query_id for m in graphsr.iter_calc(["AP"], qrels, run, all_topics=False)} == \
-        set(qrels.query_id) - {"q3", "q7"}
+    assert {m.query_id for m in graphsr.iter_calc(["AP"], qrels, run, all_topics=False)} == set(qrels.query_id) - {
+        "q3",
+        "q7",
+    }
 
 
 @pytest.mark.parametrize("seed", [7, 8])
@@ -108,9 +116,14 @@ def test_trec_document_files_score_on_the_command_line_as_ir_measures(tmp_path, 
     assert main(["eval", str(qp), str(rp), *(a for n in names for a in ("-m", n)), "-q", "--format", "csv"]) == 0
     out = pd.read_csv(__import__("io").StringIO(capsys.readouterr().out), dtype={"topic": str})
     assert set(out.run) == {"bm25"}
-    theirs = {(m.query_id, str(m.measure)): m.value for m in ir_measures.iter_calc(
-        [ir_measures.parse_measure(n) for n in names], ir_measures.read_trec_qrels(str(qp)),
-        ir_measures.read_trec_run(str(rp)))}
+    theirs = {
+        (m.query_id, str(m.measure)): m.value
+        for m in ir_measures.iter_calc(
+            [ir_measures.parse_measure(n) for n in names],
+            ir_measures.read_trec_qrels(str(qp)),
+            ir_measures.read_trec_run(str(rp)),
+        )
+    }
     ours = {(t, m): v for m, t, v in zip(out.measure, out.topic, out.value) if t != "all" and m in names}
     assert ours.keys() == {k for k in theirs if k[0] in set(run.query_id)}
     for k, v in ours.items():
@@ -124,13 +137,25 @@ def test_trec_document_files_score_on_the_command_line_as_ir_measures(tmp_path, 
     mixed = tmp_path / "mixed.run"
     mixed.write_text("q1 Q0 d001 1 1 sys\nq1 Q0 d002 2 1 sys /doc[1]\n")
     assert main(["eval", str(qp), str(mixed)]) == 2
-    assert f"{mixed}:2: a file mixes TREC document lines ('topic Q0 docno rank score run_id') and element lines" \
+    assert (
+        f"{mixed}:2: a file mixes TREC document lines ('topic Q0 docno rank score run_id') and element lines"
         in capsys.readouterr().err
+    )
 
 
-@pytest.mark.parametrize("qrels_ids, run_ids", [("str", "str"), ("object", "str"), ("str", "object"),
-                                                ("int", "str"), ("str", "int"), ("int", "int"),
-                                                ("mixed", "str"), ("str", "mixed")])
+@pytest.mark.parametrize(
+    "qrels_ids, run_ids",
+    [
+        ("str", "str"),
+        ("object", "str"),
+        ("str", "object"),
+        ("int", "str"),
+        ("str", "int"),
+        ("int", "int"),
+        ("mixed", "str"),
+        ("str", "mixed"),
+    ],
+)
 def test_frame_runs_coded_with_their_assessments_whatever_the_id_types(qrels_ids, run_ids):
     """A DataFrame run is coded after its assessments' names when both hold text (one factorisation); ids of
     other types (numbers, or a mix where 7 and "7" are one name) are coded apart and mapped: the values are the

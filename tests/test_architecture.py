@@ -19,8 +19,14 @@ needs_linter = pytest.mark.skipif(not LINT.exists(), reason="import-linter is a 
 
 
 def lint(cwd: Path, config: Path, env=None) -> subprocess.CompletedProcess:
-    return subprocess.run([str(LINT), "--config", str(config), "--no-cache"], cwd=cwd, capture_output=True,
-                          text=True, env=env, timeout=300)
+    return subprocess.run(
+        [str(LINT), "--config", str(config), "--no-cache"],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
 
 
 @needs_linter
@@ -111,16 +117,49 @@ def test_a_new_family_is_one_package_and_one_line(tmp_path):
     assert text.count("FAMILY_PACKAGES = (") == 1
     base.write_text(text.replace("FAMILY_PACKAGES = (", 'FAMILY_PACKAGES = ("toy", '))
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
-    listed = subprocess.run([sys.executable, "-m", "graphsr", "measures", "--family", "toy"], cwd=tmp_path,
-                            env=env, capture_output=True, text=True, timeout=120)
+    listed = subprocess.run(
+        [sys.executable, "-m", "graphsr", "measures", "--family", "toy"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert listed.returncode == 0 and "a toy family [toy]" in listed.stdout and "Hit@k" in listed.stdout
     s = sample("shakespeare")
-    done = subprocess.run([sys.executable, "-m", "graphsr", "eval", str(s["qrels"]), str(s["runs"][0]),
-                           "--collection", str(s["collection"]), "-m", "Hit@1", "-m", "SRP@1", "-q"],
-                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "graphsr",
+            "eval",
+            str(s["qrels"]),
+            str(s["runs"][0]),
+            "--collection",
+            str(s["collection"]),
+            "-m",
+            "Hit@1",
+            "-m",
+            "SRP@1",
+            "-q",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
-    assert str(tmp_path) in subprocess.run([sys.executable, "-c", "import graphsr; print(graphsr.__file__)"],
-                                           cwd=tmp_path, env=env, capture_output=True, text=True).stdout
+    assert (
+        str(tmp_path)
+        in subprocess.run(
+            [sys.executable, "-c", "import graphsr; print(graphsr.__file__)"],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+        ).stdout
+    )
     rows = [line.split("\t") for line in done.stdout.splitlines()]
     hit = {t: float(v) for m, t, v in rows if m == "Hit@1"}
     srp = {t: float(v) for m, t, v in rows if m == "SRP@1"}
@@ -133,12 +172,16 @@ def test_the_old_name_of_the_core_types_warns_and_gives_the_same_objects():
     import subprocess
     import sys
 
-    code = ("import warnings; warnings.simplefilter('error')\n"
-            "try:\n    import graphsr.model\nexcept DeprecationWarning as w:\n    print('warned:', w)\n"
-            "warnings.simplefilter('ignore')\n"
-            "import graphsr.model, graphsr.core\n"
-            "from graphsr.model.run import Run\nfrom graphsr.core.run import Run as R2\n"
-            "print(Run is R2, graphsr.model.ElementQrels is graphsr.core.ElementQrels)\n")
+    code = (
+        "import warnings; warnings.simplefilter('error')\n"
+        "try:\n    import graphsr.model\nexcept DeprecationWarning as w:\n    print('warned:', w)\n"
+        "warnings.simplefilter('ignore')\n"
+        "import graphsr.model, graphsr.core\n"
+        "from graphsr.model.run import Run\nfrom graphsr.core.run import Run as R2\n"
+        "print(Run is R2, graphsr.model.ElementQrels is graphsr.core.ElementQrels)\n"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.splitlines() == ["warned: graphsr.model is now graphsr.core (import from graphsr.core; "
-                                        "graphsr.model goes in a later release)", "True True"]
+    assert done.stdout.splitlines() == [
+        "warned: graphsr.model is now graphsr.core (import from graphsr.core; graphsr.model goes in a later release)",
+        "True True",
+    ]

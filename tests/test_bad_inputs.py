@@ -22,22 +22,28 @@ def one_error(capsys, *argv) -> str:
     assert code == 2, (out, err)
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("graphsr: error: "), err
-    return lines[0][len("graphsr: error: "):]
+    return lines[0][len("graphsr: error: ") :]
 
 
 def test_a_huge_fol_offset_in_an_xml_submission(tmp_path, capsys):
     q = write(tmp_path / "q", QRELS_FOL)
-    sub = write(tmp_path / "s.xml", '<inex-submission run-id="x"><topic topic-id="1"><result><file>a</file>'
-                                    f'<fol offset="{"9" * 40}" length="5"/></result></topic></inex-submission>')
+    sub = write(
+        tmp_path / "s.xml",
+        '<inex-submission run-id="x"><topic topic-id="1"><result><file>a</file>'
+        f'<fol offset="{"9" * 40}" length="5"/></result></topic></inex-submission>',
+    )
     msg = one_error(capsys, "eval", q, sub)
     assert msg.startswith(f"{sub}:1: expected <fol> offset <= 10^18")
 
 
 def test_a_result_after_its_topic_is_refused(tmp_path, capsys):
     q = write(tmp_path / "q", QRELS_FOL)
-    sub = write(tmp_path / "s.xml", '<inex-submission run-id="x">\n<topic topic-id="1"></topic>\n'
-                                    '<result><file>a</file><fol offset="0" length="5"/></result>\n'
-                                    '</inex-submission>')
+    sub = write(
+        tmp_path / "s.xml",
+        '<inex-submission run-id="x">\n<topic topic-id="1"></topic>\n'
+        '<result><file>a</file><fol offset="0" length="5"/></result>\n'
+        "</inex-submission>",
+    )
     assert one_error(capsys, "eval", q, sub) == f"{sub}:3: <result> outside a <topic>"
 
 
@@ -48,10 +54,13 @@ def test_a_plot_of_an_unknown_picture_format(tmp_path, capsys):
     assert "plots are written as .png, .pdf or .svg, got '.bmp'" in msg
 
 
-@pytest.mark.parametrize("line, expected", [
-    ("1 Q0 a 1 1 r -5 10", "passage offset (field 7) >= 0, got -5"),
-    ("1 Q0 a 1 1 r 5 -3", "passage length (field 8) >= 0, got -3"),
-])
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("1 Q0 a 1 1 r -5 10", "passage offset (field 7) >= 0, got -5"),
+        ("1 Q0 a 1 1 r 5 -3", "passage length (field 8) >= 0, got -3"),
+    ],
+)
 def test_a_negative_offset_or_length_on_the_first_line(tmp_path, capsys, line, expected):
     q = write(tmp_path / "q", QRELS_FOL)
     run = write(tmp_path / "r.fol", line + "\n")
@@ -69,8 +78,11 @@ def test_a_ten_megabyte_xpath_is_refused_before_any_work_and_quoted_short(tmp_pa
 def test_an_unknown_element_in_a_route_log_names_file_and_line(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("GRAPHSR_STORE", f"local:{tmp_path / 'st'}")
     assert main(["store", "load", str(MOBY["collection"]), "--name", "moby", "--elements", "all"]) == 0
-    log = write(tmp_path / "log.csv", "route_id,step,docid,from,to\nr,1,mobydick,/book[1],/book[1]/fm[1]\n"
-                                      "r,2,mobydick,/book[1]/fm[1],/book[1]/nowhere[2]\n")
+    log = write(
+        tmp_path / "log.csv",
+        "route_id,step,docid,from,to\nr,1,mobydick,/book[1],/book[1]/fm[1]\n"
+        "r,2,mobydick,/book[1]/fm[1],/book[1]/nowhere[2]\n",
+    )
     capsys.readouterr()
     msg = one_error(capsys, "routes", "load", log, "--collection", "moby", "--study", "s")
     assert msg == f"{log}:3: document 'mobydick' has no node '/book[1]/nowhere[2]'"
@@ -80,8 +92,10 @@ def test_a_load_whose_qrels_name_an_unknown_node_writes_nothing(tmp_path, capsys
     monkeypatch.setenv("GRAPHSR_STORE", f"local:{tmp_path / 'st'}")
     q = write(tmp_path / "q.txt", "1 Q0 mobydick /book[1] 1\n1 Q0 mobydick /book[1]/nope[3] 1\n")
     msg = one_error(capsys, "store", "load", MOBY["collection"], "--qrels", q)
-    assert msg == f"{q}:2: document 'mobydick' has no node /book[1]/nope[3]: expected an XPath that exists in the " \
-                  "collection"
+    assert (
+        msg == f"{q}:2: document 'mobydick' has no node /book[1]/nope[3]: expected an XPath that exists in the "
+        "collection"
+    )
     assert main(["store", "show"]) == 0
     assert "Element" not in capsys.readouterr().out
 
@@ -111,16 +125,32 @@ def _tar(members: dict[str, bytes]) -> bytes:
     return buf.getvalue()
 
 
-@pytest.mark.parametrize("name, content, expected", [
-    ("nul.xml", b"<a>x\x00y</a>", ":1: malformed XML: Invalid character: Char 0x0 out of allowed range; "
-                                  "expected a well-formed document"),
-    ("latin.xml", b'<?xml version="1.0" encoding="UTF-8"?>\n<a>\n<b>caf\xe9</b></a>',
-     ":3: expected UTF-8 text (the XML default or declared encoding), got byte 0xe9"),
-    ("plain.tar", b"not a tar archive at all", ": cannot read tar archive: not a tar archive (plain, gzip, bz2 or xz)"),
-    ("cut.tar", _tar({"a.xml": b"<a>1</a>", "b.xml": b"<b>2</b>"})[:1124],
-     ": cannot read tar archive: data after its last complete member (offset 1024) is not a member: the archive "
-     "is truncated or damaged"),
-])
+@pytest.mark.parametrize(
+    "name, content, expected",
+    [
+        (
+            "nul.xml",
+            b"<a>x\x00y</a>",
+            ":1: malformed XML: Invalid character: Char 0x0 out of allowed range; expected a well-formed document",
+        ),
+        (
+            "latin.xml",
+            b'<?xml version="1.0" encoding="UTF-8"?>\n<a>\n<b>caf\xe9</b></a>',
+            ":3: expected UTF-8 text (the XML default or declared encoding), got byte 0xe9",
+        ),
+        (
+            "plain.tar",
+            b"not a tar archive at all",
+            ": cannot read tar archive: not a tar archive (plain, gzip, bz2 or xz)",
+        ),
+        (
+            "cut.tar",
+            _tar({"a.xml": b"<a>1</a>", "b.xml": b"<b>2</b>"})[:1124],
+            ": cannot read tar archive: data after its last complete member (offset 1024) is not a member: the archive "
+            "is truncated or damaged",
+        ),
+    ],
+)
 def test_collections_that_cannot_be_read(tmp_path, capsys, name, content, expected):
     path = tmp_path / name
     path.write_bytes(content)
@@ -141,8 +171,22 @@ def test_element_runs_without_documents_are_told_what_to_give(capsys):
     assert main(["eval", str(s["qrels"]), str(s["runs"][0]), "-m", "P@10"]) == 2
     err = capsys.readouterr().err
     assert "--collection DIR" in err and "a stored model needs" not in err
-    assert main(["eval", str(s["qrels"]), str(s["runs"][0]), "-m", "P@10", "--collection", str(s["collection"]),
-                 "--format", "csv"]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                str(s["qrels"]),
+                str(s["runs"][0]),
+                "-m",
+                "P@10",
+                "--collection",
+                str(s["collection"]),
+                "--format",
+                "csv",
+            ]
+        )
+        == 0
+    )
 
 
 def test_a_missing_extra_is_named_in_one_line(tmp_path, capsys, monkeypatch):
@@ -156,16 +200,58 @@ def test_a_missing_extra_is_named_in_one_line(tmp_path, capsys, monkeypatch):
     for module in ("matplotlib", "jinja2", "pyarrow"):
         monkeypatch.setitem(sys.modules, module, None)  # as if not installed: importing it raises ImportError
     s = sample("mobydick")
-    assert main(["eval", str(s["qrels"]), str(s["runs"][0]), "--collection", str(s["collection"]), "-m",
-                 "SRP@5", "--save", str(tmp_path / "scores.csv")]) == 0  # scoring and CSV score tables: fine
+    assert (
+        main(
+            [
+                "eval",
+                str(s["qrels"]),
+                str(s["runs"][0]),
+                "--collection",
+                str(s["collection"]),
+                "-m",
+                "SRP@5",
+                "--save",
+                str(tmp_path / "scores.csv"),
+            ]
+        )
+        == 0
+    )  # scoring and CSV score tables: fine
     capsys.readouterr()
-    assert main(["eval", str(s["qrels"]), str(s["runs"][0]), "--collection", str(s["collection"]), "-m",
-                 "SRP@5", "--plot", str(tmp_path / "p.png")]) == 2
+    assert (
+        main(
+            [
+                "eval",
+                str(s["qrels"]),
+                str(s["runs"][0]),
+                "--collection",
+                str(s["collection"]),
+                "-m",
+                "SRP@5",
+                "--plot",
+                str(tmp_path / "p.png"),
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err
     assert "needs matplotlib, installed with graphsr's report extra: pip install 'graphsr[report]'" in err
     assert err.count("\n") == 1 and not (tmp_path / "p.png").exists()
     assert main(["report", str(tmp_path / "scores.csv"), "-o", str(tmp_path / "r.html")]) == 2
     assert "graphsr[report]" in capsys.readouterr().err
-    assert main(["eval", str(s["qrels"]), str(s["runs"][0]), "--collection", str(s["collection"]), "-m",
-                 "SRP@5", "--save", str(tmp_path / "scores.parquet")]) == 2
+    assert (
+        main(
+            [
+                "eval",
+                str(s["qrels"]),
+                str(s["runs"][0]),
+                "--collection",
+                str(s["collection"]),
+                "-m",
+                "SRP@5",
+                "--save",
+                str(tmp_path / "scores.parquet"),
+            ]
+        )
+        == 2
+    )
     assert "needs pyarrow" in capsys.readouterr().err and not (tmp_path / "scores.parquet").exists()

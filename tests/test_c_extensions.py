@@ -33,6 +33,9 @@ def test_an_extension_compiles_without_warnings(tmp_path, index):
     ext = extensions[index]
     includes = [f"-I{d}" for d in [*ext.include_dirs, sysconfig.get_paths()["include"]]]
     for source in ext.sources:
-        done = subprocess.run([cc, *flags, "-Werror", "-fPIC", *includes, "-c", str(ROOT / source), "-o",
-                               str(tmp_path / "out.o")], capture_output=True, text=True)
+        done = subprocess.run(
+            [cc, *flags, "-Werror", "-fPIC", *includes, "-c", str(ROOT / source), "-o", str(tmp_path / "out.o")],
+            capture_output=True,
+            text=True,
+        )
         assert done.returncode == 0 and "warning" not in done.stderr, done.stderr

@@ -59,10 +59,17 @@ def test_the_first_n_needs_the_chunk_map(benchmark):
 
 TEXTS = {"a": "x" * 100, "b": "y" * 50}
 SPANS = [("1", "a", 10, 30, 1), ("1", "a", 25, 40, 1), ("2", "b", 0, 10, 1)]
-RESULTS = [("1", "a", 0, 20, 3), ("1", "b", 0, 20, 2), ("1", "a", 15, 35, 1), ("2", "b", 10, 20, 1),
-           ("2", "b", 0, 5, 0.5)]
-CHUNKS = {**{f"a{i}": ("a", 10 * i, 10 * i + 10) for i in range(10)},
-          **{f"b{i}": ("b", 10 * i, 10 * i + 10) for i in range(5)}}
+RESULTS = [
+    ("1", "a", 0, 20, 3),
+    ("1", "b", 0, 20, 2),
+    ("1", "a", 15, 35, 1),
+    ("2", "b", 10, 20, 1),
+    ("2", "b", 0, 5, 0.5),
+]
+CHUNKS = {
+    **{f"a{i}": ("a", 10 * i, 10 * i + 10) for i in range(10)},
+    **{f"b{i}": ("b", 10 * i, 10 * i + 10) for i in range(5)},
+}
 
 
 def _write(path: Path, rows, keys) -> Path:
@@ -71,17 +78,28 @@ def _write(path: Path, rows, keys) -> Path:
 
 
 def _score(tmp_path, measures, spans=SPANS, results=RESULTS, chunks=CHUNKS, texts=TEXTS):
-    qrels = graphsr.read_spans(_write(tmp_path / "q.jsonl", spans, ("query_id", "doc_id", "start", "end",
-                                                                      "relevance")), texts)
-    run = graphsr.read_chunk_run(_write(tmp_path / "r.jsonl", results, ("query_id", "doc_id", "start", "end",
-                                                                         "score")))
+    qrels = graphsr.read_spans(
+        _write(tmp_path / "q.jsonl", spans, ("query_id", "doc_id", "start", "end", "relevance")), texts
+    )
+    run = graphsr.read_chunk_run(_write(tmp_path / "r.jsonl", results, ("query_id", "doc_id", "start", "end", "score")))
     res = evaluate(qrels, [run], measures, context=ScoringContext(chunks=chunks), all_topics=True)
     return {str(m): dict(zip(res.runs[0].topics, v.tolist())) for m, v in res.runs[0].values.items()}
 
 
 def test_worked_example(tmp_path):
-    got = _score(tmp_path, ["ChromaIoU@2", "ChromaP@2", "ChromaR@2", "ChromaIoU", "budgetP@30", "budgetR@30",
-                            "unjudged_chars", "unjudged_chars@1"])
+    got = _score(
+        tmp_path,
+        [
+            "ChromaIoU@2",
+            "ChromaP@2",
+            "ChromaR@2",
+            "ChromaIoU",
+            "budgetP@30",
+            "budgetR@30",
+            "unjudged_chars",
+            "unjudged_chars@1",
+        ],
+    )
     # topic 1: references [10,30) and [25,40) of a; the first two results a[0,20) and b[0,20): a[10,20) found
     # (10); 40 characters charged; references summed 20 + 15; missed [20,30) and [25,40): 25
     assert got["ChromaP@2"]["1"] == 10 / 40 and got["ChromaR@2"]["1"] == 10 / 35
@@ -105,14 +123,20 @@ def test_chroma_judges_whole_documents(tmp_path):
     refs = json.dumps([{"content": "x" * 10, "start_index": 10, "end_index": 20}])
     path.write_text('question,references,corpus_id\n"why?","' + refs.replace('"', '""') + '",a\n')
     qrels = graphsr.read_spans(path, TEXTS)
-    run = graphsr.read_chunk_run(_write(tmp_path / "r.jsonl", [("0", "a", 50, 90, 1), ("0", "b", 0, 10, 0.5)],
-                                        ("query_id", "doc_id", "start", "end", "score")))
+    run = graphsr.read_chunk_run(
+        _write(
+            tmp_path / "r.jsonl",
+            [("0", "a", 50, 90, 1), ("0", "b", 0, 10, 0.5)],
+            ("query_id", "doc_id", "start", "end", "score"),
+        )
+    )
     res = evaluate(qrels, [run], ["unjudged_chars", "ChromaP@2"])
     assert res.runs[0].values[graphsr.parse_measure("unjudged_chars")].tolist() == [10 / 50]
     assert res.runs[0].values[graphsr.parse_measure("ChromaP@2")].tolist() == [0.0]
 
 
 # -- against counting characters as sets ----------------------------------------------------------------------
+
 
 def _chars(ranges) -> set:
     return {(d, i) for d, s, e in ranges for i in range(s, e)}
@@ -145,13 +169,18 @@ def _budget_oracle(rel, results, B):
 
 
 _range = st.tuples(st.sampled_from("ab"), st.integers(0, 60), st.integers(1, 25)).map(
-    lambda t: (t[0], t[1], min(t[1] + t[2], 80)))
+    lambda t: (t[0], t[1], min(t[1] + t[2], 80))
+)
 
 
 @settings(max_examples=150, deadline=None)
-@given(refs=st.lists(_range, min_size=1, max_size=4), results=st.lists(_range, min_size=0, max_size=8),
-       chunks=st.lists(_range, min_size=1, max_size=12), k=st.one_of(st.none(), st.integers(1, 6)),
-       B=st.integers(1, 120))
+@given(
+    refs=st.lists(_range, min_size=1, max_size=4),
+    results=st.lists(_range, min_size=0, max_size=8),
+    chunks=st.lists(_range, min_size=1, max_size=12),
+    k=st.one_of(st.none(), st.integers(1, 6)),
+    B=st.integers(1, 120),
+)
 def test_against_counting_characters(tmp_path_factory, refs, results, chunks, k, B):
     tmp = tmp_path_factory.mktemp("oracle")
     texts = {"a": "x" * 80, "b": "y" * 80, "c": "z" * 80}
@@ -159,8 +188,14 @@ def test_against_counting_characters(tmp_path_factory, refs, results, chunks, k,
     ranked = [("q", d, s, e, len(results) - n) for n, (d, s, e) in enumerate(results)]
     chunk_map = {f"c{n}": c for n, c in enumerate(chunks)}
     at = f"@{k}" if k else ""
-    got = _score(tmp, [f"ChromaIoU{at}", f"ChromaP{at}", f"ChromaR{at}", f"budgetP@{B}", f"budgetR@{B}"], spans,
-                 ranked or [("other", "a", 0, 1, 1)], chunk_map, texts)
+    got = _score(
+        tmp,
+        [f"ChromaIoU{at}", f"ChromaP{at}", f"ChromaR{at}", f"budgetP@{B}", f"budgetR@{B}"],
+        spans,
+        ranked or [("other", "a", 0, 1, 1)],
+        chunk_map,
+        texts,
+    )
     want = _oracle(refs, results, chunks, k)
     for key, name in (("iou", "ChromaIoU"), ("precision", "ChromaP"), ("recall", "ChromaR")):
         assert got[f"{name}{at}"]["q"] == pytest.approx(want[key], rel=1e-12, abs=1e-15)
@@ -171,14 +206,29 @@ def test_against_counting_characters(tmp_path_factory, refs, results, chunks, k,
 
 # -- the command line -----------------------------------------------------------------------------------------
 
+
 def test_graphsr_eval_reads_spans_chunk_runs_and_maps(tmp_path, capsys):
     from graphsr.cli.main import main
 
     run = tmp_path / "run5.trec"
     run.write_bytes(gzip.decompress((DATA / "fixed800" / "run5.trec.gz").read_bytes()))
     chunks = DATA / "fixed800" / "chunks.jsonl.gz"
-    code = main(["eval", str(SAMPLE["qrels"]), str(run), "--collection", str(CORPORA), "--chunks",
-                 str(chunks), "-m", "ChromaIoU@5", "-m", "ChromaIoU", "-q"])
+    code = main(
+        [
+            "eval",
+            str(SAMPLE["qrels"]),
+            str(run),
+            "--collection",
+            str(CORPORA),
+            "--chunks",
+            str(chunks),
+            "-m",
+            "ChromaIoU@5",
+            "-m",
+            "ChromaIoU",
+            "-q",
+        ]
+    )
     out, err = capsys.readouterr()
     assert code == 0, err
     values = {(m, t): float(v) for m, t, v in (line.split("\t") for line in out.splitlines()) if m.startswith("C")}

@@ -16,8 +16,10 @@ from graphsr.io.chunks import read_chunk_map, read_chunk_run
 from graphsr.io.fol import read_fol_run
 from graphsr.io.spans import read_spans
 
-TEXTS = {"a": "alpha beta gamma delta epsilon zeta eta theta iota kappa " * 3,
-         "b": "one two three four five six seven eight nine ten " * 4}
+TEXTS = {
+    "a": "alpha beta gamma delta epsilon zeta eta theta iota kappa " * 3,
+    "b": "one two three four five six seven eight nine ten " * 4,
+}
 
 
 def _chunks(size: int, stride: int) -> dict[str, tuple[str, int, int]]:
@@ -29,17 +31,32 @@ def _chunks(size: int, stride: int) -> dict[str, tuple[str, int, int]]:
 
 
 SPAN = ["ChromaIoU@3", "ChromaP@3", "ChromaR@3", "budgetP@30", "budgetR@30", "unjudged_chars", "unjudged_chars@2"]
-ALL = ["MAiP(task=thorough)", "iP[0.01](task=thorough)", "iP[0.1](task=thorough)", "char_prec", "MAgP(task=ric)",
-       "gP(task=ric)@5", "MAiP", "iP[0.05]"] + SPAN
+ALL = [
+    "MAiP(task=thorough)",
+    "iP[0.01](task=thorough)",
+    "iP[0.1](task=thorough)",
+    "char_prec",
+    "MAgP(task=ric)",
+    "gP(task=ric)@5",
+    "MAiP",
+    "iP[0.05]",
+] + SPAN
 THOROUGH = ALL[:3] + SPAN  # (overlapping chunks: the focused and in-context tasks refuse them)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(size=st.integers(8, 60), overlap=st.booleans(),
-       picks=st.lists(st.tuples(st.sampled_from(["1", "2"]), st.integers(0, 10 ** 6), st.floats(0, 10)),
-                      min_size=1, max_size=12),
-       judged=st.lists(st.tuples(st.sampled_from(["1", "2"]), st.sampled_from(["a", "b"]), st.integers(0, 10 ** 6),
-                                 st.integers(1, 40)), min_size=1, max_size=6))
+@given(
+    size=st.integers(8, 60),
+    overlap=st.booleans(),
+    picks=st.lists(
+        st.tuples(st.sampled_from(["1", "2"]), st.integers(0, 10**6), st.floats(0, 10)), min_size=1, max_size=12
+    ),
+    judged=st.lists(
+        st.tuples(st.sampled_from(["1", "2"]), st.sampled_from(["a", "b"]), st.integers(0, 10**6), st.integers(1, 40)),
+        min_size=1,
+        max_size=6,
+    ),
+)
 def test_chunk_ids_spans_and_fol_score_the_same(tmp_path, size, overlap, picks, judged):
     chunks = _chunks(size, max(1, size // 2) if overlap else size)
     ids = list(chunks)
@@ -47,8 +64,7 @@ def test_chunk_ids_spans_and_fol_score_the_same(tmp_path, size, overlap, picks, 
     spans = []
     for q, d, at, n in judged:
         start = at % (len(TEXTS[d]) - 1)
-        spans.append({"query_id": q, "doc_id": d, "start": start, "end": min(len(TEXTS[d]), start + n),
-                      "relevance": 1})
+        spans.append({"query_id": q, "doc_id": d, "start": start, "end": min(len(TEXTS[d]), start + n), "relevance": 1})
     (tmp_path / "q.jsonl").write_text("".join(json.dumps(s) + "\n" for s in spans))
     qrels = read_spans(tmp_path / "q.jsonl", TEXTS)
     # one run in three forms: each query's chunks once, grouped by query, distinct scores
@@ -56,18 +72,32 @@ def test_chunk_ids_spans_and_fol_score_the_same(tmp_path, size, overlap, picks, 
     for q, k, score in picks:
         chosen.setdefault(q, {}).setdefault(ids[k % len(ids)], score)
     # (an article's chunks together, as Relevant in Context asks: ordered by document within a query)
-    rows = [(q, c, 100 - j) for q in sorted(chosen)
-            for j, c in enumerate(sorted(chosen[q], key=lambda c: (chunks[c][0], chunks[c][1])))]
+    rows = [
+        (q, c, 100 - j)
+        for q in sorted(chosen)
+        for j, c in enumerate(sorted(chosen[q], key=lambda c: (chunks[c][0], chunks[c][1])))
+    ]
     with open(tmp_path / "map.tsv", "w") as fh:
         fh.write("chunk_id\tdoc_id\tstart\tend\n" + "".join(f"{c}\t{d}\t{s}\t{e}\n" for c, (d, s, e) in chunks.items()))
     (tmp_path / "r.trec").write_text("".join(f"{q} Q0 {c} {j + 1} {s} sys\n" for j, (q, c, s) in enumerate(rows)))
-    (tmp_path / "r.jsonl").write_text("".join(json.dumps({"query_id": q, "doc_id": chunks[c][0], "start": chunks[c][1],
-                                                          "end": chunks[c][2], "score": s}) + "\n" for q, c, s in rows))
-    (tmp_path / "r.fol").write_text("".join(f"{q} Q0 {chunks[c][0]} {j + 1} {s} sys {chunks[c][1]} "
-                                            f"{chunks[c][2] - chunks[c][1]}\n" for j, (q, c, s) in enumerate(rows)))
-    runs = [read_chunk_run(tmp_path / "r.trec", tmp_path / "map.tsv", "r", vocab=qrels.vocab),
-            read_chunk_run(tmp_path / "r.jsonl", name="r", vocab=qrels.vocab),
-            read_fol_run(tmp_path / "r.fol", "r", vocab=qrels.vocab)]
+    (tmp_path / "r.jsonl").write_text(
+        "".join(
+            json.dumps({"query_id": q, "doc_id": chunks[c][0], "start": chunks[c][1], "end": chunks[c][2], "score": s})
+            + "\n"
+            for q, c, s in rows
+        )
+    )
+    (tmp_path / "r.fol").write_text(
+        "".join(
+            f"{q} Q0 {chunks[c][0]} {j + 1} {s} sys {chunks[c][1]} {chunks[c][2] - chunks[c][1]}\n"
+            for j, (q, c, s) in enumerate(rows)
+        )
+    )
+    runs = [
+        read_chunk_run(tmp_path / "r.trec", tmp_path / "map.tsv", "r", vocab=qrels.vocab),
+        read_chunk_run(tmp_path / "r.jsonl", name="r", vocab=qrels.vocab),
+        read_fol_run(tmp_path / "r.fol", "r", vocab=qrels.vocab),
+    ]
     measures = THOROUGH if overlap else ALL
     outcomes = []
     for run in runs:
@@ -81,12 +111,36 @@ def test_chunk_ids_spans_and_fol_score_the_same(tmp_path, size, overlap, picks, 
 
 def test_ms_marco_segments_are_a_chunk_map(tmp_path):
     seg = tmp_path / "msmarco_v2.1_doc_segmented_00.json"
-    seg.write_text(json.dumps({"docid": "msmarco_v2.1_doc_00_0#0_0", "url": "u", "title": "t", "headings": "h",
-                               "segment": "text", "start_char": 0, "end_char": 120}) + "\n" +
-                   json.dumps({"docid": "msmarco_v2.1_doc_00_0#1_55", "url": "u", "title": "t", "headings": "h",
-                               "segment": "text", "start_char": 60, "end_char": 200}) + "\n")
-    assert read_chunk_map(seg) == {"msmarco_v2.1_doc_00_0#0_0": ("msmarco_v2.1_doc_00_0", 0, 120),
-                                   "msmarco_v2.1_doc_00_0#1_55": ("msmarco_v2.1_doc_00_0", 60, 200)}
+    seg.write_text(
+        json.dumps(
+            {
+                "docid": "msmarco_v2.1_doc_00_0#0_0",
+                "url": "u",
+                "title": "t",
+                "headings": "h",
+                "segment": "text",
+                "start_char": 0,
+                "end_char": 120,
+            }
+        )
+        + "\n"
+        + json.dumps(
+            {
+                "docid": "msmarco_v2.1_doc_00_0#1_55",
+                "url": "u",
+                "title": "t",
+                "headings": "h",
+                "segment": "text",
+                "start_char": 60,
+                "end_char": 200,
+            }
+        )
+        + "\n"
+    )
+    assert read_chunk_map(seg) == {
+        "msmarco_v2.1_doc_00_0#0_0": ("msmarco_v2.1_doc_00_0", 0, 120),
+        "msmarco_v2.1_doc_00_0#1_55": ("msmarco_v2.1_doc_00_0", 60, 200),
+    }
 
 
 def test_a_chunk_the_map_lacks_is_one_line_or_counted(tmp_path, capsys):
@@ -101,8 +155,14 @@ def test_a_chunk_the_map_lacks_is_one_line_or_counted(tmp_path, capsys):
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(size=st.integers(8, 60), grades=st.lists(st.tuples(st.sampled_from(["1", "2"]), st.integers(0, 10 ** 6),
-                                                          st.sampled_from([0, 1, 2])), min_size=1, max_size=10))
+@given(
+    size=st.integers(8, 60),
+    grades=st.lists(
+        st.tuples(st.sampled_from(["1", "2"]), st.integers(0, 10**6), st.sampled_from([0, 1, 2])),
+        min_size=1,
+        max_size=10,
+    ),
+)
 def test_chunk_judgments_projected_are_the_spans_they_cover(tmp_path, size, grades):
     """Judged chunks of one chunking (no overlap) projected onto characters are the span judgments of the same
     ranges: the same assessments, and a run of that chunking scores the same by either."""
@@ -114,18 +174,26 @@ def test_chunk_judgments_projected_are_the_spans_they_cover(tmp_path, size, grad
     for q, k, g in grades:
         judged.setdefault((q, ids[k % len(ids)]), g)
     (tmp_path / "c.qrels").write_text("".join(f"{q} 0 {c} {g}\n" for (q, c), g in judged.items()))
-    (tmp_path / "s.jsonl").write_text("".join(json.dumps({"query_id": q, "doc_id": chunks[c][0], "start": chunks[c][1],
-                                                          "end": chunks[c][2], "relevance": g}) + "\n"
-                                              for (q, c), g in judged.items()))
+    (tmp_path / "s.jsonl").write_text(
+        "".join(
+            json.dumps(
+                {"query_id": q, "doc_id": chunks[c][0], "start": chunks[c][1], "end": chunks[c][2], "relevance": g}
+            )
+            + "\n"
+            for (q, c), g in judged.items()
+        )
+    )
     projected = read_chunk_qrels(tmp_path / "c.qrels", chunks, TEXTS)
     direct = read_spans(tmp_path / "s.jsonl", TEXTS)
     for a in ("doc_len", "rel_chars", "bep", "pass_row", "pass_start", "pass_end"):
         assert getattr(projected, a).tolist() == getattr(direct, a).tolist(), a
-    (tmp_path / "r.trec").write_text("".join(f"{q} Q0 {c} {j + 1} {50 - j} s\n"
-                                             for j, ((q, c), _) in enumerate(sorted(judged.items()))))
-    scores = [graphsr.calc_aggregate(THOROUGH, qrels, read_chunk_run(tmp_path / "r.trec", chunks, "r",
-                                                                     vocab=qrels.vocab))
-              for qrels in (projected, direct)]
+    (tmp_path / "r.trec").write_text(
+        "".join(f"{q} Q0 {c} {j + 1} {50 - j} s\n" for j, ((q, c), _) in enumerate(sorted(judged.items())))
+    )
+    scores = [
+        graphsr.calc_aggregate(THOROUGH, qrels, read_chunk_run(tmp_path / "r.trec", chunks, "r", vocab=qrels.vocab))
+        for qrels in (projected, direct)
+    ]
     assert scores[0] == scores[1]
 
 
@@ -146,6 +214,7 @@ def test_overlapping_judged_chunks_take_the_highest_grade(tmp_path):
 
 
 # -- chunkings, chunk maps written, DataFrames of spans -----------------------------------------------------------
+
 
 def test_a_chunk_map_written_reads_back_the_same_and_gzip_is_reproducible(tmp_path):
     from graphsr.io.chunks import make_chunks, read_chunk_map, write_chunk_map
@@ -178,11 +247,13 @@ def test_span_frames_read_as_span_files(tmp_path):
     spans = [("1", "a", 10, 30, 1), ("1", "b", 0, 20, 2), ("2", "a", 50, 60, 1), ("2", "b", 5, 9, 0)]
     results = [("1", "a", 0, 25, 3.0), ("1", "b", 10, 30, 2.0), ("2", "a", 40, 70, 1.0), ("2", "a", 0, 10, 0.5)]
     q_path = tmp_path / "q.jsonl"
-    q_path.write_text("".join(json.dumps(dict(zip(("query_id", "doc_id", "start", "end", "relevance"), r))) + "\n"
-                              for r in spans))
+    q_path.write_text(
+        "".join(json.dumps(dict(zip(("query_id", "doc_id", "start", "end", "relevance"), r))) + "\n" for r in spans)
+    )
     r_path = tmp_path / "r.jsonl"
-    r_path.write_text("".join(json.dumps(dict(zip(("query_id", "doc_id", "start", "end", "score"), r))) + "\n"
-                              for r in results))
+    r_path.write_text(
+        "".join(json.dumps(dict(zip(("query_id", "doc_id", "start", "end", "score"), r))) + "\n" for r in results)
+    )
     measures = ["MAiP(task=thorough)", "ChromaIoU@2", "budgetR@20", "char_prec(task=thorough)"]
     by_files = evaluate(graphsr.read_spans(q_path, texts), [graphsr.read_chunk_run(r_path)], measures)
     q_frame = pd.DataFrame(spans, columns=["qid", "docno", "start", "end", "label"])
@@ -190,17 +261,21 @@ def test_span_frames_read_as_span_files(tmp_path):
     by_frames = evaluate(as_qrels(q_frame, {"a": 100, "b": 60}), [as_run(r_frame)], measures)
     for m in by_files.measures:
         assert by_frames.runs[0].values[m].tolist() == by_files.runs[0].values[m].tolist(), m
-    for bad, match in ((q_frame.assign(start=[1.5, 0, 50, 5]), "integer start"),
-                       (q_frame.assign(start=[float("nan"), 0, 50, 5]), "integer start"),
-                       (q_frame.drop(columns=["label"]), "missing relevance")):
+    for bad, match in (
+        (q_frame.assign(start=[1.5, 0, 50, 5]), "integer start"),
+        (q_frame.assign(start=[float("nan"), 0, 50, 5]), "integer start"),
+        (q_frame.drop(columns=["label"]), "missing relevance"),
+    ):
         with pytest.raises(GraphsrInputError, match=match) as e:
             as_qrels(bad)
         assert "\n" not in str(e.value)
     with pytest.raises(GraphsrInputError, match="expected 0 <= start < end <= 100"):
         as_qrels(q_frame.assign(end=[300, 20, 60, 9]), {"a": 100, "b": 60})
-    for bad, match in ((r_frame.assign(score=[float("inf"), 2, 1, 0.5]), "finite score"),
-                       (r_frame.drop(columns=["end"]), "missing end"),
-                       (r_frame.assign(end=[0, 30, 70, 10]), "start < end")):
+    for bad, match in (
+        (r_frame.assign(score=[float("inf"), 2, 1, 0.5]), "finite score"),
+        (r_frame.drop(columns=["end"]), "missing end"),
+        (r_frame.assign(end=[0, 30, 70, 10]), "start < end"),
+    ):
         with pytest.raises(GraphsrInputError, match=match) as e:
             as_run(bad)
         assert "\n" not in str(e.value)

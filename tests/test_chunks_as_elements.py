@@ -34,55 +34,81 @@ def _tree(collection):
 def test_a_chunk_resolves_to_the_smallest_element_containing_it(collection):
     tree = _tree(collection)
     assert [(tree.xpath(i), int(tree.start[i]), int(tree.end[i])) for i in (1, 3, 4, 7)] == [
-        ("/document[1]/section[1]", 0, 46), ("/document[1]/section[1]/p[1]", 9, 29),
-        ("/document[1]/section[1]/p[2]", 30, 45), ("/document[1]/section[2]/p[1]", 54, 76)]
-    where = {(s, e): tree.xpath(containing_node(tree, s, e)) for s, e in
-             ((9, 29), (12, 20), (9, 45), (20, 60), (0, 46), (54, 76), (45, 46), (70, 90))}
-    assert where == {(9, 29): "/document[1]/section[1]/p[1]",  # an element's range: that element
-                     (12, 20): "/document[1]/section[1]/p[1]",  # inside a paragraph: the paragraph
-                     (9, 45): "/document[1]/section[1]",  # across two paragraphs: their section
-                     (20, 60): "/document[1]",  # across sections: the document
-                     (0, 46): "/document[1]/section[1]",
-                     (54, 76): "/document[1]/section[2]/p[1]",  # (the deepest of elements sharing the range)
-                     (45, 46): "/document[1]/section[1]",  # a blank line: the section holding it
-                     (70, 90): "/document[1]"}  # past the text: the root
+        ("/document[1]/section[1]", 0, 46),
+        ("/document[1]/section[1]/p[1]", 9, 29),
+        ("/document[1]/section[1]/p[2]", 30, 45),
+        ("/document[1]/section[2]/p[1]", 54, 76),
+    ]
+    where = {
+        (s, e): tree.xpath(containing_node(tree, s, e))
+        for s, e in ((9, 29), (12, 20), (9, 45), (20, 60), (0, 46), (54, 76), (45, 46), (70, 90))
+    }
+    assert where == {
+        (9, 29): "/document[1]/section[1]/p[1]",  # an element's range: that element
+        (12, 20): "/document[1]/section[1]/p[1]",  # inside a paragraph: the paragraph
+        (9, 45): "/document[1]/section[1]",  # across two paragraphs: their section
+        (20, 60): "/document[1]",  # across sections: the document
+        (0, 46): "/document[1]/section[1]",
+        (54, 76): "/document[1]/section[2]/p[1]",  # (the deepest of elements sharing the range)
+        (45, 46): "/document[1]/section[1]",  # a blank line: the section holding it
+        (70, 90): "/document[1]",
+    }  # past the text: the root
 
 
 def _spans(tmp_path, rows):
     path = tmp_path / "spans.jsonl"
-    path.write_text("".join(json.dumps(dict(zip(("query_id", "doc_id", "start", "end", "relevance"), r))) + "\n"
-                            for r in rows))
+    path.write_text(
+        "".join(json.dumps(dict(zip(("query_id", "doc_id", "start", "end", "relevance"), r))) + "\n" for r in rows)
+    )
     return path
 
 
 def _run(tmp_path, rows):
     path = tmp_path / "run.jsonl"
-    path.write_text("".join(json.dumps(dict(zip(("query_id", "doc_id", "start", "end", "score"), r))) + "\n"
-                            for r in rows))
+    path.write_text(
+        "".join(json.dumps(dict(zip(("query_id", "doc_id", "start", "end", "score"), r))) + "\n" for r in rows)
+    )
     return path
 
 
 def test_elements_relevant_by_their_share_of_highlighted_text(collection, tmp_path):
     tree = _tree(collection)
-    qrels = graphsr.read_spans(_spans(tmp_path, [("1", "guide", 9, 29, 1), ("1", "guide", 60, 70, 1),
-                                                 ("2", "guide", 0, 10, 0)]), collection)
+    qrels = graphsr.read_spans(
+        _spans(tmp_path, [("1", "guide", 9, 29, 1), ("1", "guide", 60, 70, 1), ("2", "guide", 0, 10, 0)]), collection
+    )
     got = element_qrels(qrels, {"guide": tree})
-    assert got.judgments["1"] == pytest.approx({
-        ("guide", "/document[1]"): 30 / 76, ("guide", "/document[1]/section[1]"): 20 / 46,
-        ("guide", "/document[1]/section[1]/p[1]"): 1.0, ("guide", "/document[1]/section[2]"): 10 / 30,
-        ("guide", "/document[1]/section[2]/p[1]"): 10 / 22})
+    assert got.judgments["1"] == pytest.approx(
+        {
+            ("guide", "/document[1]"): 30 / 76,
+            ("guide", "/document[1]/section[1]"): 20 / 46,
+            ("guide", "/document[1]/section[1]/p[1]"): 1.0,
+            ("guide", "/document[1]/section[2]"): 10 / 30,
+            ("guide", "/document[1]/section[2]/p[1]"): 10 / 22,
+        }
+    )
     assert got.judgments["2"] == {("guide", "/document[1]"): 0.0}  # judged, nothing relevant
 
 
 def test_a_chunk_run_as_elements(collection, tmp_path):
     tree = _tree(collection)
-    run = graphsr.read_chunk_run(_run(tmp_path, [("1", "guide", 12, 20, 3), ("1", "guide", 9, 45, 2),
-                                                 ("1", "guide", 10, 28, 1), ("1", "guide", 54, 76, 0.5)]))
+    run = graphsr.read_chunk_run(
+        _run(
+            tmp_path,
+            [
+                ("1", "guide", 12, 20, 3),
+                ("1", "guide", 9, 45, 2),
+                ("1", "guide", 10, 28, 1),
+                ("1", "guide", 54, 76, 0.5),
+            ],
+        )
+    )
     got, left_out = element_run(run, {"guide": tree})
     assert left_out == 1  # [10, 28) is p[1] again
     assert [(r.rank, r.xpaths) for r in got.results["1"]] == [
-        (1, ("/document[1]/section[1]/p[1]",)), (2, ("/document[1]/section[1]",)),
-        (3, ("/document[1]/section[2]/p[1]",))]
+        (1, ("/document[1]/section[1]/p[1]",)),
+        (2, ("/document[1]/section[1]",)),
+        (3, ("/document[1]/section[2]/p[1]",)),
+    ]
 
 
 def _values(out: str) -> dict:
@@ -93,19 +119,24 @@ def test_graphsr_eval_scores_spans_and_chunks_as_the_same_element_files(collecti
     spans = _spans(tmp_path, [("1", "guide", 9, 29, 1), ("1", "guide", 60, 70, 1)])
     run = _run(tmp_path, [("1", "guide", 12, 20, 3), ("1", "guide", 9, 45, 2), ("1", "guide", 54, 76, 0.5)])
     measures = ["-m", "SRP@2", "-m", "SR@3", "-m", "SRP@3"]
-    assert main(["eval", str(spans), str(run), "--collection", str(collection), "--model", "p*:extent",
-                 *measures]) == 0
+    assert main(["eval", str(spans), str(run), "--collection", str(collection), "--model", "p*:extent", *measures]) == 0
     by_spans = _values(capsys.readouterr().out)
     qrels = tmp_path / "elements.qrels"
-    qrels.write_text(f"1 Q0 guide /document[1] {30 / 76!r}\n1 Q0 guide /document[1]/section[1] {20 / 46!r}\n"
-                     "1 Q0 guide /document[1]/section[1]/p[1] 1.0\n"
-                     f"1 Q0 guide /document[1]/section[2] {10 / 30!r}\n"
-                     f"1 Q0 guide /document[1]/section[2]/p[1] {10 / 22!r}\n")
+    qrels.write_text(
+        f"1 Q0 guide /document[1] {30 / 76!r}\n1 Q0 guide /document[1]/section[1] {20 / 46!r}\n"
+        "1 Q0 guide /document[1]/section[1]/p[1] 1.0\n"
+        f"1 Q0 guide /document[1]/section[2] {10 / 30!r}\n"
+        f"1 Q0 guide /document[1]/section[2]/p[1] {10 / 22!r}\n"
+    )
     elements = tmp_path / "elements.run"
-    elements.write_text("1 Q0 guide 1 -1 r /document[1]/section[1]/p[1]\n1 Q0 guide 2 -2 r /document[1]/section[1]\n"
-                        "1 Q0 guide 3 -3 r /document[1]/section[2]/p[1]\n")
-    assert main(["eval", str(qrels), str(elements), "--collection", str(collection), "--model", "p*:extent",
-                 *measures]) == 0
+    elements.write_text(
+        "1 Q0 guide 1 -1 r /document[1]/section[1]/p[1]\n1 Q0 guide 2 -2 r /document[1]/section[1]\n"
+        "1 Q0 guide 3 -3 r /document[1]/section[2]/p[1]\n"
+    )
+    assert (
+        main(["eval", str(qrels), str(elements), "--collection", str(collection), "--model", "p*:extent", *measures])
+        == 0
+    )
     by_elements = _values(capsys.readouterr().out)
     assert by_spans and {k: v for k, v in by_spans.items() if k[0] != "runid"} == pytest.approx(by_elements)
     assert by_spans["SRP@2", "all"] > 0

@@ -46,8 +46,18 @@ def BASES(w: dict) -> dict[tuple, list[str]]:
         ("store", "init"): ["store", "init", "--store", url],
         ("store", "start"): ["store", "start", "--store", url],
         ("store", "stop"): ["store", "stop", "--store", url, "--wait", "1"],
-        ("store", "load"): ["store", "load", MC, "--store", url, "--name", "moby", "--elements", "all",
-                            "--no-progress"],
+        ("store", "load"): [
+            "store",
+            "load",
+            MC,
+            "--store",
+            url,
+            "--name",
+            "moby",
+            "--elements",
+            "all",
+            "--no-progress",
+        ],
         ("store", "routes"): ["store", "routes", w["log"], "--store", url, "--collection", "moby", "--study", "s"],
         ("store", "model"): ["store", "model", "--store", url, "--collection", "moby", "--model", "p*:extent"],
         ("store", "drop"): ["store", "drop", "--store", url, "--model", "no-such-model"],
@@ -72,14 +82,28 @@ def BASES(w: dict) -> dict[tuple, list[str]]:
 
 
 #: Commands not fuzzed here, and why.
-LEFT_OUT = {("demo",): "the whole pipeline (a minute a run): its options are tested in test_demo and "
-                       "test_one_line_failures",
-            ("trec_eval",): "trec_eval's own command line (getopt, not argparse, with trec_eval's exit statuses): "
-                            "fuzzed in test_trec_eval_cmd"}
+LEFT_OUT = {
+    ("demo",): "the whole pipeline (a minute a run): its options are tested in test_demo and test_one_line_failures",
+    ("trec_eval",): "trec_eval's own command line (getopt, not argparse, with trec_eval's exit statuses): "
+    "fuzzed in test_trec_eval_cmd",
+}
 
 #: Option destinations that name files or directories the command reads or writes.
-PATH_DESTS = {"qrels", "runs", "run", "collection", "log", "output", "out", "directory", "save", "plot", "scores",
-              "figures", "routes"}
+PATH_DESTS = {
+    "qrels",
+    "runs",
+    "run",
+    "collection",
+    "log",
+    "output",
+    "out",
+    "directory",
+    "save",
+    "plot",
+    "scores",
+    "figures",
+    "routes",
+}
 
 
 def _leaves(parser: argparse.ArgumentParser, path=()):
@@ -93,8 +117,11 @@ def _leaves(parser: argparse.ArgumentParser, path=()):
 
 def _numeric(action) -> bool:
     kind = action.type
-    return kind in (int, float) or getattr(kind, "__name__", "") in ("positive_int",) or \
-        getattr(kind, "__name__", "").startswith(("an integer in", "a number in"))
+    return (
+        kind in (int, float)
+        or getattr(kind, "__name__", "") in ("positive_int",)
+        or getattr(kind, "__name__", "").startswith(("an integer in", "a number in"))
+    )
 
 
 def _cases():
@@ -151,7 +178,7 @@ def _argv(world, path, kind, opt, value, n):
     if kind == "number" or opt.startswith("-"):
         return argv + [opt, bad]
     # a positional path: the base's value for it replaced (the first argument that is a path)
-    for i, a in enumerate(argv[len(path):], start=len(path)):
+    for i, a in enumerate(argv[len(path) :], start=len(path)):
         if a.startswith("/") or a == new or a.startswith(new):
             argv[i] = bad
             return argv
@@ -159,8 +186,7 @@ def _argv(world, path, kind, opt, value, n):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path,kind,opt,value", CASES,
-                         ids=[f"{' '.join(p)} {o} {v}" for p, _, o, v in CASES])
+@pytest.mark.parametrize("path,kind,opt,value", CASES, ids=[f"{' '.join(p)} {o} {v}" for p, _, o, v in CASES])
 def test_a_bad_number_or_path_is_a_result_or_one_line(world, capsys, path, kind, opt, value):
     argv = _argv(world, path, kind, opt, value, CASES.index((path, kind, opt, value)))
     old = signal.signal(signal.SIGALRM, _alarm)
@@ -182,12 +208,17 @@ def test_a_bad_number_or_path_is_a_result_or_one_line(world, capsys, path, kind,
     assert not Path("/dev/.full.partial").exists()
 
 
-
 def test_every_command_is_fuzzed():
     """The generated cases reach every command with a numeric or path option, and each such option."""
     commands = {p for p, _, _, _ in CASES}
     assert ("eval",) in commands and ("store", "export") in commands and ("simulate-routes",) in commands
     options = {(p, o) for p, k, o, _ in CASES if k == "number"}
-    for want in [(("eval",), "--beta"), (("compare",), "--alpha"), (("partition",), "--limit"),
-                 (("simulate-routes",), "--mean-steps"), (("store", "query"), "--timeout"), (("eval",), "--workers")]:
+    for want in [
+        (("eval",), "--beta"),
+        (("compare",), "--alpha"),
+        (("partition",), "--limit"),
+        (("simulate-routes",), "--mean-steps"),
+        (("store", "query"), "--timeout"),
+        (("eval",), "--workers"),
+    ]:
         assert want in options, want

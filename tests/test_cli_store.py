@@ -20,9 +20,28 @@ def loaded(tmp_path_factory):
     url = f"local:{tmp_path_factory.mktemp('cs') / 's'}"
     s = sample("shakespeare")
     assert main(["store", "start", "--store", url]) == 0
-    assert main(["store", "load", str(s["collection"]), "--store", url, "--name", "plays", "--kind", "p*",
-                 "--kind", "p*|c", "--qrels", str(s["qrels"]), *[a for r in s["runs"] for a in ("--run", str(r))],
-                 "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "store",
+                "load",
+                str(s["collection"]),
+                "--store",
+                url,
+                "--name",
+                "plays",
+                "--kind",
+                "p*",
+                "--kind",
+                "p*|c",
+                "--qrels",
+                str(s["qrels"]),
+                *[a for r in s["runs"] for a in ("--run", str(r))],
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     for spec in ("p*|c:length", "p*:extent"):
         assert main(["store", "model", "--store", url, "--collection", "plays", "--model", spec]) == 0
     yield url, s
@@ -39,8 +58,9 @@ def test_stored_model_scores_equal_in_memory(capsys, loaded, spec):
     code, stored, err = run_cli(capsys, "eval", *args, "--store", url, "--model", f"plays/{spec}")
     assert code == 0, err
     assert stored == memory
-    code, mixed, err = run_cli(capsys, "eval", *args, "--store", url, "--model", f"plays/{spec}", "--collection",
-                               str(s["collection"]))
+    code, mixed, err = run_cli(
+        capsys, "eval", *args, "--store", url, "--model", f"plays/{spec}", "--collection", str(s["collection"])
+    )
     assert code == 0, err
     assert mixed == memory
 
@@ -84,43 +104,99 @@ def test_routes_into_the_store_and_a_stored_route_model(capsys, loaded, tmp_path
     log = tmp_path / "log.csv"
     write_routes(RouteSimulator(seed=3).walk(docs, 300), log)
     assert main(["routes", "load", str(log), "--store", url, "--collection", "plays", "--study", "sim"]) == 0
-    assert main(["model", "build", "--store", url, "--collection", "plays", "--from-routes", "sim",
-                 "--nav", "p*"]) == 0
+    assert main(["model", "build", "--store", url, "--collection", "plays", "--from-routes", "sim", "--nav", "p*"]) == 0
     assert main(["store", "routes", str(log), "--store", url, "--collection", "plays", "--study", "sim"]) == 0
     capsys.readouterr()
     assert main(["model", "list", "--store", url]) == 0
     assert "plays/routes:sim:p*:count" in capsys.readouterr().out
     capsys.readouterr()
     args = [str(s["qrels"]), str(s["runs"][3]), "-m", "ESRP@10", "-m", "ESRR@10", "-m", "SRiP2@10", "-q"]
-    code, stored, err = run_cli(capsys, "eval", *args, "--store", url, "--model", "plays/p*:extent",
-                                "--routes-model", "plays/routes:sim:p*:count")
+    code, stored, err = run_cli(
+        capsys,
+        "eval",
+        *args,
+        "--store",
+        url,
+        "--model",
+        "plays/p*:extent",
+        "--routes-model",
+        "plays/routes:sim:p*:count",
+    )
     assert code == 0, err
     # the same model learned in memory from the same log
-    code, memory, err = run_cli(capsys, "eval", *args, "--collection", str(s["collection"]), "--model", "p*:extent",
-                                "--routes", str(log), "--nav", "p*")
+    code, memory, err = run_cli(
+        capsys,
+        "eval",
+        *args,
+        "--collection",
+        str(s["collection"]),
+        "--model",
+        "p*:extent",
+        "--routes",
+        str(log),
+        "--nav",
+        "p*",
+    )
     assert code == 0, err
+
     def values(text):
-        return {tuple(line.split("\t")[:2]): float(line.split("\t")[2]) for line in text.splitlines()
-                if line.split("\t")[0] not in ("runid", "num_q")}
+        return {
+            tuple(line.split("\t")[:2]): float(line.split("\t")[2])
+            for line in text.splitlines()
+            if line.split("\t")[0] not in ("runid", "num_q")
+        }
+
     a, b = values(stored), values(memory)
     assert a.keys() == b.keys()
     for k in a:
         assert a[k] == pytest.approx(b[k], abs=1e-12), k
     # an elementary model: one state per element, the study's steps aggregated in the database on load
-    assert main(["model", "build", "--store", url, "--collection", "plays", "--from-routes", "sim",
-                 "--nav", "elements"]) == 0
+    assert (
+        main(["model", "build", "--store", url, "--collection", "plays", "--from-routes", "sim", "--nav", "elements"])
+        == 0
+    )
     capsys.readouterr()
-    code, stored, err = run_cli(capsys, "eval", *args, "--store", url, "--model", "plays/p*:extent",
-                                "--routes-model", "plays/routes:sim:elements:count")
+    code, stored, err = run_cli(
+        capsys,
+        "eval",
+        *args,
+        "--store",
+        url,
+        "--model",
+        "plays/p*:extent",
+        "--routes-model",
+        "plays/routes:sim:elements:count",
+    )
     assert code == 0, err
-    code, memory, err = run_cli(capsys, "eval", *args, "--collection", str(s["collection"]), "--model", "p*:extent",
-                                "--routes", str(log), "--nav", "elements")
+    code, memory, err = run_cli(
+        capsys,
+        "eval",
+        *args,
+        "--collection",
+        str(s["collection"]),
+        "--model",
+        "p*:extent",
+        "--routes",
+        str(log),
+        "--nav",
+        "elements",
+    )
     assert code == 0, err
     a, b = values(stored), values(memory)
     assert a.keys() == b.keys() and any(v > 0 for v in a.values())
     for k in a:
         assert a[k] == pytest.approx(b[k], abs=1e-12), k
     # it is not an SR model
-    code, _, err = run_cli(capsys, "eval", str(s["qrels"]), str(s["runs"][3]), "-m", "SRP@10", "--store", url,
-                           "--model", "plays/routes:sim:elements:count")
+    code, _, err = run_cli(
+        capsys,
+        "eval",
+        str(s["qrels"]),
+        str(s["runs"][3]),
+        "-m",
+        "SRP@10",
+        "--store",
+        url,
+        "--model",
+        "plays/routes:sim:elements:count",
+    )
     assert code == 2 and "elementary route model" in err

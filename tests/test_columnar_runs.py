@@ -44,8 +44,12 @@ def runs(draw):
 def _judged(draw_rng):
     out = {}
     for topic in ["1", "2", "7"]:
-        out[topic] = {(d, i): float(draw_rng.choice([-1.0, 0.0, 0.5, 1.0, 2.0]))
-                      for d, doc in DOCS.items() for i in range(len(doc)) if draw_rng.random() < 0.5}
+        out[topic] = {
+            (d, i): float(draw_rng.choice([-1.0, 0.0, 0.5, 1.0, 2.0]))
+            for d, doc in DOCS.items()
+            for i in range(len(doc))
+            if draw_rng.random() < 0.5
+        }
     return out
 
 
@@ -101,8 +105,9 @@ def test_the_columnar_path_is_taken_and_fails_like_the_other(tmp_path):
 def test_element_runs_become_the_same_passages_either_way(rows):
     from graphsr.measures.fol.convert import passage_run
 
-    rows = [r for r in rows if r.docid in DOCS and r.xpath in PATHS[r.docid]] or \
-        [RunRow("1", "a", 1, 1.0, "/article[1]", 1)]
+    rows = [r for r in rows if r.docid in DOCS and r.xpath in PATHS[r.docid]] or [
+        RunRow("1", "a", 1, 1.0, "/article[1]", 1)
+    ]
     try:
         columnar = Run.from_rows(rows, "r", "r.run")
     except GraphsrInputError:  # leaving out unknown nodes made two results the same
@@ -116,8 +121,9 @@ def test_element_runs_become_the_same_passages_either_way(rows):
 def test_an_unknown_node_in_a_passage_conversion_names_its_line():
     from graphsr.measures.fol.convert import passage_run
 
-    run = Run.from_rows([RunRow("1", "a", 1, 1.0, "/article[1]", 1), RunRow("1", "a", 2, 1.0, "/article[1]/x[1]", 2)],
-                        "r", "r.run")
+    run = Run.from_rows(
+        [RunRow("1", "a", 1, 1.0, "/article[1]", 1), RunRow("1", "a", 2, 1.0, "/article[1]/x[1]", 2)], "r", "r.run"
+    )
     with pytest.raises(GraphsrInputError, match=r"r\.run:2: "):
         passage_run(run, DOCS)
 
@@ -139,7 +145,7 @@ def test_large_runs_are_ranked_a_few_topics_at_a_time_as_in_one_sort(layout):
     if layout == "blocks shuffled":
         lines = np.concatenate([lines[topics == t] for t in rng.permutation(n_topics)])
     elif layout == "a topic split":
-        lines = np.concatenate([lines[len(lines) // 2:], lines[:len(lines) // 2]])
+        lines = np.concatenate([lines[len(lines) // 2 :], lines[: len(lines) // 2]])
         lines = np.concatenate([lines[:10], lines[-10:], lines[10:-10]])
     t, d, s = topics[lines], docs[lines], scores[lines]
     names = [f"d{k}" for k in range(many)]
@@ -156,8 +162,9 @@ def _as_file(lines, path):
     """The element run file of frame lines (topic, doc, score, xpath) without a rank column: every line a result
     of its own (never merged), ranked by score, then document, both descending, then in the given order."""
     order = {t: k for k, t in enumerate(dict.fromkeys(t for t, _, _, _ in lines))}
-    ranked = sorted(range(len(lines)), key=lambda k: (order[lines[k][0]], -lines[k][2],
-                                                      [-ord(c) for c in lines[k][1]] + [0], k))
+    ranked = sorted(
+        range(len(lines)), key=lambda k: (order[lines[k][0]], -lines[k][2], [-ord(c) for c in lines[k][1]] + [0], k)
+    )
     rank: dict = {}
     with open(path, "w") as out:
         for k in ranked:
@@ -167,10 +174,18 @@ def _as_file(lines, path):
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["2", "10", "1"]), st.sampled_from(["a", "ab", "b", "B", "ba"]),
-                          st.sampled_from([1.0, 2.5, 0.5, 2.5]),
-                          st.sampled_from(["/a[1]", "/a", "/a[1]/b[1]", "/a[1]/b[2]", "/a/b[2]", "/a[1]/c[1]"])),
-                min_size=1, max_size=25))
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["2", "10", "1"]),
+            st.sampled_from(["a", "ab", "b", "B", "ba"]),
+            st.sampled_from([1.0, 2.5, 0.5, 2.5]),
+            st.sampled_from(["/a[1]", "/a", "/a[1]/b[1]", "/a[1]/b[2]", "/a/b[2]", "/a[1]/c[1]"]),
+        ),
+        min_size=1,
+        max_size=25,
+    )
+)
 def test_element_frames_become_the_runs_their_files_read_as(tmp_path_factory, lines):
     """An element run given as columns without ranks (a DataFrame with no rank column) is ranked into columns,
     every line a result of its own: the same tree results as the equivalent element run file (one rank per line),
@@ -202,9 +217,18 @@ def test_element_frames_become_the_runs_their_files_read_as(tmp_path_factory, li
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["2", "10"]), st.sampled_from(["a", "b"]),
-                          st.sampled_from(["/a[1]", "/a", "/a[1]/b[1]", "/a/b[2]", "a["]),
-                          st.sampled_from([1.0, 0.5, 0.0, 2.0, float("nan")])), min_size=1, max_size=12))
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["2", "10"]),
+            st.sampled_from(["a", "b"]),
+            st.sampled_from(["/a[1]", "/a", "/a[1]/b[1]", "/a/b[2]", "a["]),
+            st.sampled_from([1.0, 0.5, 0.0, 2.0, float("nan")]),
+        ),
+        min_size=1,
+        max_size=12,
+    )
+)
 def test_element_qrels_frames_are_coded_as_their_rows_are(rows):
     """Element assessments given as a DataFrame are coded and checked with array operations: the judgments the
     row-by-row builder makes, or its refusal."""

@@ -68,8 +68,9 @@ def test_partitions_and_partition():
 
 @pytest.mark.slow
 def test_coverage():
-    table, frame, records = formats("coverage", str(SH["qrels"]), str(SH["runs"][2]), "--collection",
-                                    str(SH["collection"]), "--kind", "p*")
+    table, frame, records = formats(
+        "coverage", str(SH["qrels"]), str(SH["runs"][2]), "--collection", str(SH["collection"]), "--kind", "p*"
+    )
     same(frame, records)
     for rec in records:
         if rec["retrieved"]:
@@ -78,8 +79,21 @@ def test_coverage():
 
 @pytest.mark.slow
 def test_eval():
-    args = ("eval", str(SH["qrels"]), *map(str, SH["runs"][:2]), "--collection", str(SH["collection"]),
-            "-m", "SRP@10", "-m", "P@5", "-m", "MAiP(task=thorough)", "--model", "p*:extent")
+    args = (
+        "eval",
+        str(SH["qrels"]),
+        *map(str, SH["runs"][:2]),
+        "--collection",
+        str(SH["collection"]),
+        "-m",
+        "SRP@10",
+        "-m",
+        "P@5",
+        "-m",
+        "MAiP(task=thorough)",
+        "--model",
+        "p*:extent",
+    )
     trec = graphsr(*args)[0]
     csv_text = graphsr(*args, "--format", "csv")[0]
     frame = pd.read_csv(io.StringIO(csv_text), dtype={"topic": str})
@@ -104,10 +118,24 @@ def test_eval():
 @pytest.mark.slow
 def test_agree_and_compare(tmp_path):
     scores = tmp_path / "s.csv"
-    graphsr("eval", str(SH["qrels"]), *map(str, SH["runs"]), "--collection", str(SH["collection"]), "-m", "SRP@10",
-            "-m", "MAiP(task=thorough)", "--model", "p*:extent", "--save", str(scores))
-    table, frame, records = formats("agree", str(scores), "-m", "SRP@10", "-m", "MAiP(task=thorough)", "--samples",
-                                    "200")
+    graphsr(
+        "eval",
+        str(SH["qrels"]),
+        *map(str, SH["runs"]),
+        "--collection",
+        str(SH["collection"]),
+        "-m",
+        "SRP@10",
+        "-m",
+        "MAiP(task=thorough)",
+        "--model",
+        "p*:extent",
+        "--save",
+        str(scores),
+    )
+    table, frame, records = formats(
+        "agree", str(scores), "-m", "SRP@10", "-m", "MAiP(task=thorough)", "--samples", "200"
+    )
     same(frame, records)
     assert any(r["value"] is not None for r in records)
     for rec in records:

@@ -20,26 +20,43 @@ pyndeval = pytest.importorskip("pyndeval")
 
 #: graphsr's name -> (ndeval's name, rel, alpha, beta, judged_only)
 MEASURES = {
-    "alpha_nDCG@5": ("alpha-nDCG@5", 1, .5, .5, False), "alpha_nDCG@20": ("alpha-nDCG@20", 1, .5, .5, False),
-    "alpha_nDCG(alpha=0.3)@10": ("alpha-nDCG@10", 1, .3, .5, False), "alpha_DCG@1": ("alpha-DCG@1", 1, .5, .5, False),
-    "alpha_DCG@10": ("alpha-DCG@10", 1, .5, .5, False), "ERR_IA@1": ("ERR-IA@1", 1, .5, .5, False),
-    "ERR_IA@10": ("ERR-IA@10", 1, .5, .5, False), "nERR_IA@5": ("nERR-IA@5", 1, .5, .5, False),
-    "nERR_IA@20": ("nERR-IA@20", 1, .5, .5, False), "P_IA@5": ("P-IA@5", 1, .5, .5, False),
-    "P_IA@20": ("P-IA@20", 1, .5, .5, False), "StRecall@10": ("strec@10", 1, .5, .5, False),
-    "NRBP": ("NRBP", 1, .5, .5, False), "NRBP(alpha=0.2,beta=0.8)": ("NRBP", 1, .2, .8, False),
-    "nNRBP": ("nNRBP", 1, .5, .5, False), "nNRBP(alpha=0.7,beta=0.3)": ("nNRBP", 1, .7, .3, False),
-    "AP_IA": ("MAP-IA", 1, .5, .5, False), "alpha_nDCG(rel=2)@10": ("alpha-nDCG@10", 2, .5, .5, False),
-    "P_IA(judged_only=True)@10": ("P-IA@10", 1, .5, .5, True),
-    "alpha_nDCG(judged_only=True)@5": ("alpha-nDCG@5", 1, .5, .5, True),
+    "alpha_nDCG@5": ("alpha-nDCG@5", 1, 0.5, 0.5, False),
+    "alpha_nDCG@20": ("alpha-nDCG@20", 1, 0.5, 0.5, False),
+    "alpha_nDCG(alpha=0.3)@10": ("alpha-nDCG@10", 1, 0.3, 0.5, False),
+    "alpha_DCG@1": ("alpha-DCG@1", 1, 0.5, 0.5, False),
+    "alpha_DCG@10": ("alpha-DCG@10", 1, 0.5, 0.5, False),
+    "ERR_IA@1": ("ERR-IA@1", 1, 0.5, 0.5, False),
+    "ERR_IA@10": ("ERR-IA@10", 1, 0.5, 0.5, False),
+    "nERR_IA@5": ("nERR-IA@5", 1, 0.5, 0.5, False),
+    "nERR_IA@20": ("nERR-IA@20", 1, 0.5, 0.5, False),
+    "P_IA@5": ("P-IA@5", 1, 0.5, 0.5, False),
+    "P_IA@20": ("P-IA@20", 1, 0.5, 0.5, False),
+    "StRecall@10": ("strec@10", 1, 0.5, 0.5, False),
+    "NRBP": ("NRBP", 1, 0.5, 0.5, False),
+    "NRBP(alpha=0.2,beta=0.8)": ("NRBP", 1, 0.2, 0.8, False),
+    "nNRBP": ("nNRBP", 1, 0.5, 0.5, False),
+    "nNRBP(alpha=0.7,beta=0.3)": ("nNRBP", 1, 0.7, 0.3, False),
+    "AP_IA": ("MAP-IA", 1, 0.5, 0.5, False),
+    "alpha_nDCG(rel=2)@10": ("alpha-nDCG@10", 2, 0.5, 0.5, False),
+    "P_IA(judged_only=True)@10": ("P-IA@10", 1, 0.5, 0.5, True),
+    "alpha_nDCG(judged_only=True)@5": ("alpha-nDCG@5", 1, 0.5, 0.5, True),
 }
 
 _docs = st.sampled_from([f"d{k}" for k in range(30)])
-_topic = st.fixed_dictionaries({
-    "subtopics": st.lists(st.sampled_from("1234567"), min_size=1, max_size=5, unique=True),
-    "judged": st.lists(st.tuples(_docs, st.lists(st.sampled_from([-1, 0, 0, 1, 1, 2]), min_size=1, max_size=5)),
-                       min_size=1, max_size=20, unique_by=lambda x: x[0]),
-    "run": st.lists(st.tuples(_docs, st.sampled_from([1.0, 2.0, 0.5, -1.25])), max_size=25, unique_by=lambda x: x[0]),
-})
+_topic = st.fixed_dictionaries(
+    {
+        "subtopics": st.lists(st.sampled_from("1234567"), min_size=1, max_size=5, unique=True),
+        "judged": st.lists(
+            st.tuples(_docs, st.lists(st.sampled_from([-1, 0, 0, 1, 1, 2]), min_size=1, max_size=5)),
+            min_size=1,
+            max_size=20,
+            unique_by=lambda x: x[0],
+        ),
+        "run": st.lists(
+            st.tuples(_docs, st.sampled_from([1.0, 2.0, 0.5, -1.25])), max_size=25, unique_by=lambda x: x[0]
+        ),
+    }
+)
 
 
 def _write(tmp_path, topics: dict):
@@ -80,8 +97,9 @@ def test_a_worked_example(tmp_path):
     """Two subtopics, each covered by one document; the run finds the second one only, at rank 2."""
     (tmp_path / "q").write_text("1 a d1 1\n1 b d2 1\n1 a d3 0\n")
     (tmp_path / "r").write_text("1 Q0 d3 1 2.0 r\n1 Q0 d2 2 1.0 r\n")
-    res = graphsr.evaluate(str(tmp_path / "q"), str(tmp_path / "r"),
-                           ["alpha_nDCG@2", "P_IA@2", "StRecall@2", "ERR_IA@2", "AP_IA"])
+    res = graphsr.evaluate(
+        str(tmp_path / "q"), str(tmp_path / "r"), ["alpha_nDCG@2", "P_IA@2", "StRecall@2", "ERR_IA@2", "AP_IA"]
+    )
     v = {label: float(res.runs[0].values[m][0]) for label, m in res.labels}
     ideal = 1 + 1 / np.log2(3)  # d1 and d2 at ranks 1 and 2, each a new subtopic
     assert v["alpha_nDCG@2"] == pytest.approx((1 / np.log2(3)) / ideal)

@@ -53,10 +53,15 @@ def run_console(block: str, cwd: Path) -> list[str]:
     commands, expected = console_case(block)
     if not (cwd / "graphsr").exists():
         (cwd / "graphsr").symlink_to(ROOT / "graphsr")
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-           "GRAPHSR_STORE": f"local:{cwd / 'store'}", "COLUMNS": "100"}
-    proc = subprocess.run(["bash", "-ec", "\n".join(commands)], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=600)
+    env = {
+        **os.environ,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "GRAPHSR_STORE": f"local:{cwd / 'store'}",
+        "COLUMNS": "100",
+    }
+    proc = subprocess.run(
+        ["bash", "-ec", "\n".join(commands)], cwd=cwd, env=env, capture_output=True, text=True, timeout=600
+    )
     assert proc.returncode == 0, proc.stderr
     got = proc.stdout.splitlines()
     assert len(got) == len(expected), "\n".join(got)
@@ -66,13 +71,15 @@ def run_console(block: str, cwd: Path) -> list[str]:
 
 
 def stop_store(cwd: Path) -> None:
-    subprocess.run([sys.executable, "-m", "graphsr", "store", "stop", "--store", f"local:{cwd / 'store'}"],
-                   capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "graphsr", "store", "stop", "--store", f"local:{cwd / 'store'}"], capture_output=True
+    )
 
 
 def test_the_reference_pages_are_what_the_code_gives():
-    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_docs.py"), "--check"], capture_output=True,
-                          text=True)
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "gen_docs.py"), "--check"], capture_output=True, text=True
+    )
     assert proc.returncode == 0, proc.stderr
 
 
@@ -81,8 +88,13 @@ def test_the_site_builds_strictly(tmp_path):
     mkdocs = shutil.which("mkdocs", path=str(Path(sys.executable).parent)) or shutil.which("mkdocs")
     if mkdocs is None:
         pytest.fail("mkdocs is not installed: pip install -e '.[dev]'")
-    proc = subprocess.run([mkdocs, "build", "--strict", "-d", str(tmp_path / "site")], cwd=ROOT,
-                          capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    proc = subprocess.run(
+        [mkdocs, "build", "--strict", "-d", str(tmp_path / "site")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert (tmp_path / "site" / "reference" / "measures" / "index.html").exists()
 
@@ -118,8 +130,10 @@ def test_every_pycon_block_prints_what_it_shows(page, tmp_path, monkeypatch):
     try:
         runner.run(test, out=failures.append)
     finally:
-        subprocess.run([sys.executable, "-m", "graphsr", "store", "stop", "--store", f"local:{tmp_path / 'store'}"],
-                       capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "graphsr", "store", "stop", "--store", f"local:{tmp_path / 'store'}"],
+            capture_output=True,
+        )
     assert runner.failures == 0, "".join(failures)
 
 
@@ -141,13 +155,19 @@ def test_a_broken_anchor_fails_the_build(tmp_path):
     shutil.copy(ROOT / "mkdocs.yml", copy / "mkdocs.yml")
     os.symlink(ROOT / "graphsr", copy / "graphsr")  # (the API page reads the package)
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    done = subprocess.run([mkdocs, "build", "--strict", "-d", str(tmp_path / "ok")], cwd=copy,
-                          capture_output=True, text=True, env=env)
+    done = subprocess.run(
+        [mkdocs, "build", "--strict", "-d", str(tmp_path / "ok")], cwd=copy, capture_output=True, text=True, env=env
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     html = (tmp_path / "ok" / "conventions" / "index.html").read_text()
     assert 'id="formats"' in html and "{#formats}" not in html
     page = copy / "docs" / "errata.md"
     page.write_text(page.read_text() + "\nSee [nowhere](conventions.md#no-such-heading).\n")
-    done = subprocess.run([mkdocs, "build", "--strict", "-d", str(tmp_path / "bad")], cwd=copy,  # (-q hides it)
-                          capture_output=True, text=True, env=env)
+    done = subprocess.run(
+        [mkdocs, "build", "--strict", "-d", str(tmp_path / "bad")],
+        cwd=copy,  # (-q hides it)
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     assert done.returncode != 0 and "no-such-heading" in done.stdout + done.stderr

@@ -23,8 +23,14 @@ def huge(tmp_path_factory):
 
 
 def summary(path, env=None, preexec=None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "graphsr", "summary", str(path)], capture_output=True, text=True,
-                          env={**os.environ, **(env or {})}, preexec_fn=preexec, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "graphsr", "summary", str(path)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        preexec_fn=preexec,
+        timeout=300,
+    )
 
 
 def test_a_document_past_the_declared_bound_is_refused_in_one_line(huge):
@@ -36,11 +42,18 @@ def test_a_document_past_the_declared_bound_is_refused_in_one_line(huge):
 
 def test_within_the_bound_it_is_read_within_the_stated_cost(huge):
     """Read, its peak memory (the process's own, the interpreter's included) within what the bound declares."""
-    code = ("import resource, sys\nfrom graphsr.cli.main import main\ncode = main(['summary', sys.argv[1]])\n"
-            "sys.stderr.write(f'peak {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}\\n')\n"
-            "sys.exit(code)")
-    done = subprocess.run([sys.executable, "-c", code, str(huge)], capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "GRAPHSR_DOCUMENT_MEMORY": "2G"})
+    code = (
+        "import resource, sys\nfrom graphsr.cli.main import main\ncode = main(['summary', sys.argv[1]])\n"
+        "sys.stderr.write(f'peak {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}\\n')\n"
+        "sys.exit(code)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(huge)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "GRAPHSR_DOCUMENT_MEMORY": "2G"},
+    )
     assert done.returncode == 0, done.stderr
     peak = int(done.stderr.split("peak ")[1])
     assert 100 << 20 < peak <= reading_cost(huge.stat().st_size, 1_200_001) + (150 << 20)
@@ -49,6 +62,7 @@ def test_within_the_bound_it_is_read_within_the_stated_cost(huge):
 
 def test_the_address_space_limit_bounds_it_too(huge):
     """Under ulimit -v, the document is refused in one line naming that limit, not killed halfway."""
+
     def limit():
         resource.setrlimit(resource.RLIMIT_AS, (560 << 20, 560 << 20))
 

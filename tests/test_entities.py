@@ -42,8 +42,10 @@ def walkers(doc: bytes):
     return out
 
 
-APP = b'<!DOCTYPE article [<!ENTITY app "<application>Disk Mounter</application>">]>' \
-      b'<article><title>&app; help</title><para>Use &app; to mount. &app;</para></article>'
+APP = (
+    b'<!DOCTYPE article [<!ENTITY app "<application>Disk Mounter</application>">]>'
+    b"<article><title>&app; help</title><para>Use &app; to mount. &app;</para></article>"
+)
 
 
 def test_the_issues_document_has_the_six_elements_lxml_builds():
@@ -55,15 +57,27 @@ def test_the_issues_document_has_the_six_elements_lxml_builds():
     assert parse_document(APP, "d").xpaths()[-1] == "/article[1]/para[1]/application[2]"
 
 
-_ENTITY_TEXTS = st.sampled_from([
-    "plain words", "<b>bold</b>", "<b>x</b> and <i>y</i>", "a<c/>b", "&other;", "<e>&other;</e> tail",
-    "<!-- c --><b/>", "<b><i>deep</i></b>",
-])
+_ENTITY_TEXTS = st.sampled_from(
+    [
+        "plain words",
+        "<b>bold</b>",
+        "<b>x</b> and <i>y</i>",
+        "a<c/>b",
+        "&other;",
+        "<e>&other;</e> tail",
+        "<!-- c --><b/>",
+        "<b><i>deep</i></b>",
+    ]
+)
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.lists(st.sampled_from(["&e1;", "&e2;", "&e3;", "<p>", "</p>", "text ", "<q/>"]), min_size=1, max_size=14),
-       _ENTITY_TEXTS, _ENTITY_TEXTS, _ENTITY_TEXTS)
+@given(
+    st.lists(st.sampled_from(["&e1;", "&e2;", "&e3;", "<p>", "</p>", "text ", "<q/>"]), min_size=1, max_size=14),
+    _ENTITY_TEXTS,
+    _ENTITY_TEXTS,
+    _ENTITY_TEXTS,
+)
 def test_expanded_trees_equal_lxmls_resolved_tree(body, e1, e2, e3):
     depth, parts = 0, []
     for part in body:  # balance the <p> tags
@@ -75,8 +89,10 @@ def test_expanded_trees_equal_lxmls_resolved_tree(body, e1, e2, e3):
             depth += 1
         parts.append(part)
     parts += ["</p>"] * depth
-    doc = (f'<!DOCTYPE r [<!ENTITY other "<o>other</o>"><!ENTITY e1 "{e1}"><!ENTITY e2 "{e2}"><!ENTITY e3 "{e3}">]>'
-           f"<r>{''.join(parts)}</r>").encode()
+    doc = (
+        f'<!DOCTYPE r [<!ENTITY other "<o>other</o>"><!ENTITY e1 "{e1}"><!ENTITY e2 "{e2}"><!ENTITY e3 "{e3}">]>'
+        f"<r>{''.join(parts)}</r>"
+    ).encode()
     paths, lengths = resolved(doc)
     for tree in walkers(doc):
         assert tree.xpaths() == paths
@@ -93,8 +109,10 @@ def test_an_external_entity_is_never_fetched_and_stays_a_reference(tmp_path):
 
 
 def test_an_entity_of_an_external_dtd_stays_a_reference():
-    doc = (b'<!DOCTYPE book PUBLIC "-//OASIS//DTD DocBook XML V4.5//EN" "http://www.oasis-open.org/docbook/xml/4.5/'
-           b'docbookx.dtd" [<!ENTITY app "<application>A</application>">]><book><p>&app;&nbsp;x</p></book>')
+    doc = (
+        b'<!DOCTYPE book PUBLIC "-//OASIS//DTD DocBook XML V4.5//EN" "http://www.oasis-open.org/docbook/xml/4.5/'
+        b'docbookx.dtd" [<!ENTITY app "<application>A</application>">]><book><p>&app;&nbsp;x</p></book>'
+    )
     for tree in walkers(doc):
         assert tree.xpaths() == ["/book[1]", "/book[1]/p[1]", "/book[1]/p[1]/application[1]"]
         assert int(tree.end[1] - tree.start[1]) == 3  # "A", the reference, "x"
@@ -102,8 +120,9 @@ def test_an_entity_of_an_external_dtd_stays_a_reference():
 
 def _lols(levels: int, markup: bool = False) -> bytes:
     first = "<a>lol</a>" if markup else "lol"
-    decls = f'<!ENTITY l0 "{first}">' + "".join(f'<!ENTITY l{k} "{("&l" + str(k - 1) + ";") * 10}">'
-                                                 for k in range(1, levels + 1))
+    decls = f'<!ENTITY l0 "{first}">' + "".join(
+        f'<!ENTITY l{k} "{("&l" + str(k - 1) + ";") * 10}">' for k in range(1, levels + 1)
+    )
     return f"<!DOCTYPE r [{decls}]><r>&l{levels};</r>".encode()
 
 
@@ -123,12 +142,20 @@ def test_no_namespace_elements_in_a_namespaced_document_are_named_and_counted_as
     """The rule, decided: graphsr's XPaths name a document's own vocabulary by local names, and elements with
     ``xmlns=""`` inside it are counted with it (the second div is div[2] whatever its declaration); elements of
     another namespace carry its prefix and are counted apart."""
-    doc = (b'<html xmlns="http://www.w3.org/1999/xhtml"><body><div/><div xmlns=""/><div/>'
-           b'<svg xmlns="http://www.w3.org/2000/svg"><g/></svg></body></html>')
+    doc = (
+        b'<html xmlns="http://www.w3.org/1999/xhtml"><body><div/><div xmlns=""/><div/>'
+        b'<svg xmlns="http://www.w3.org/2000/svg"><g/></svg></body></html>'
+    )
     for tree in walkers(doc):
-        assert tree.xpaths() == ["/html[1]", "/html[1]/body[1]", "/html[1]/body[1]/div[1]", "/html[1]/body[1]/div[2]",
-                                 "/html[1]/body[1]/div[3]", "/html[1]/body[1]/svg:svg[1]",
-                                 "/html[1]/body[1]/svg:svg[1]/svg:g[1]"]
+        assert tree.xpaths() == [
+            "/html[1]",
+            "/html[1]/body[1]",
+            "/html[1]/body[1]/div[1]",
+            "/html[1]/body[1]/div[2]",
+            "/html[1]/body[1]/div[3]",
+            "/html[1]/body[1]/svg:svg[1]",
+            "/html[1]/body[1]/svg:svg[1]/svg:g[1]",
+        ]
 
 
 def test_a_document_nested_past_libxml2s_bound_says_what_is_true():

@@ -21,8 +21,7 @@ def nav5(to, fr):
 def toy(system, by_length=False):
     sizes = {1: 100, 3: 30, 4: 20}
     rel = np.array([30.0, 20.0]) if by_length else np.array([1.0, 1.0])
-    return ESRTopic([np.array([e]) for e in system], [sizes[e] for e in system], [np.array([3]), np.array([4])],
-                    rel)
+    return ESRTopic([np.array([e]) for e in system], [sizes[e] for e in system], [np.array([3]), np.array([4])], rel)
 
 
 SYSTEM1 = (1, 3, 4)
@@ -54,7 +53,7 @@ def test_system3_at_rank_2_by_length():
 
 def test_srprum_system3():
     assert srprum(toy(SYSTEM3), nav5, r=0.55) == pytest.approx(1.11 / 2)
-    assert srprum(toy(SYSTEM3), nav5, r=0.5) == pytest.approx(1.0)      # reached at rank 1
+    assert srprum(toy(SYSTEM3), nav5, r=0.5) == pytest.approx(1.0)  # reached at rank 1
     assert srprum(toy(SYSTEM3), nav5, r=1.0) == pytest.approx(1.89 / 3)  # all seen at rank 3
 
 
@@ -82,14 +81,14 @@ def test_tag_summary_navigation_from_routes():
     # S1 article {e1}, S2 sections {e2, e3, e6}, S3 paragraphs {e4, e5}; node ids 1..6
     state = np.array([-1, 0, 1, 1, 2, 2, 1])
     src, dst = steps(ROUTES)
-    nav = StepNavigation(state[src], state[dst], np.ones(len(src)), n_states=3, state_of=state,
-                         doc_of=np.zeros(7, int))
-    assert nav.step(1, 0) == pytest.approx(0.4)   # S2 -> S1 = 2/5
+    nav = StepNavigation(state[src], state[dst], np.ones(len(src)), n_states=3, state_of=state, doc_of=np.zeros(7, int))
+    assert nav.step(1, 0) == pytest.approx(0.4)  # S2 -> S1 = 2/5
     assert nav.step(1, 1) == pytest.approx(0.2)
     assert nav.step(1, 2) == pytest.approx(0.4)
     # across documents nothing is navigable
-    nav2 = StepNavigation(state[src], state[dst], np.ones(len(src)), n_states=3, state_of=state,
-                          doc_of=np.array([0, 0, 0, 1, 0, 0, 0]))
+    nav2 = StepNavigation(
+        state[src], state[dst], np.ones(len(src)), n_states=3, state_of=state, doc_of=np.array([0, 0, 0, 1, 0, 0, 0])
+    )
     assert nav2(np.array([1]), np.array([3]))[0, 0] == 0
 
 
@@ -98,11 +97,18 @@ def no_nav(to, fr):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.integers(0, 30), unique=True, max_size=20), st.sets(st.integers(0, 30), min_size=1, max_size=10),
-       st.integers(1, 25))
+@given(
+    st.lists(st.integers(0, 30), unique=True, max_size=20),
+    st.sets(st.integers(0, 30), min_size=1, max_size=10),
+    st.integers(1, 25),
+)
 def test_no_navigation_binary_reduces_to_precision_and_recall(run, relevant, k):
-    t = ESRTopic([np.array([e]) for e in run], [1.0] * len(run), [np.array([a]) for a in sorted(relevant)],
-                 np.ones(len(relevant)))
+    t = ESRTopic(
+        [np.array([e]) for e in run],
+        [1.0] * len(run),
+        [np.array([a]) for a in sorted(relevant)],
+        np.ones(len(relevant)),
+    )
     m = esr_measures(t, no_nav, k)
     found = len(set(run[:k]) & relevant)
     assert m["ESRP"] == pytest.approx(found / k)
@@ -110,7 +116,7 @@ def test_no_navigation_binary_reduces_to_precision_and_recall(run, relevant, k):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.integers(0, 10 ** 6), st.integers(1, 8))
+@given(st.integers(0, 10**6), st.integers(1, 8))
 def test_expectations_partition_the_recall_base(seed, k):
     rng = np.random.default_rng(seed)
     n = 12
@@ -144,17 +150,31 @@ def _toy_inputs(system, by_length):
     def nav(to, fr):
         return np.array([TABLE5.get((int(i), int(j)), 0.0) for i, j in zip(to, fr)])
 
-    return ESRInputs(ranked, np.array([sizes[e] for e in system]), np.zeros(2, int), np.array([3, 4]),
-                     np.zeros(2, int), rel, nav)
+    return ESRInputs(
+        ranked, np.array([sizes[e] for e in system]), np.zeros(2, int), np.array([3, 4]), np.zeros(2, int), rel, nav
+    )
 
 
 def test_registered_measures_reproduce_the_toy_numbers():
     from graphsr.measures import compute_esr_family, parse_measure
 
     inputs = {"binary": _toy_inputs(SYSTEM3, False), "length": _toy_inputs(SYSTEM3, True)}
-    names = ["ESRP@2", "ESRR@2", "SRiP@2", "SRiR@2", "NSRCG(l=1,m=2)@2", "SRPRUM(r=0.55)", "ESR.Hits@2",
-             "ESR.NearMisses@2", "ESR.Misses@2", "ESR.RecallBase@2", "ESR.Hits(rel=length)@2", "SRiP2@2",
-             "SRiR2@2", "NSRCG2(l=1,m=2)@2"]
+    names = [
+        "ESRP@2",
+        "ESRR@2",
+        "SRiP@2",
+        "SRiR@2",
+        "NSRCG(l=1,m=2)@2",
+        "SRPRUM(r=0.55)",
+        "ESR.Hits@2",
+        "ESR.NearMisses@2",
+        "ESR.Misses@2",
+        "ESR.RecallBase@2",
+        "ESR.Hits(rel=length)@2",
+        "SRiP2@2",
+        "SRiR2@2",
+        "NSRCG2(l=1,m=2)@2",
+    ]
     ms = [parse_measure(n) for n in names]
     v = {str(m): float(x[0]) for m, x in compute_esr_family(ms, inputs).items()}
     assert v["ESRP@2"] == pytest.approx(0.5) and v["ESRR@2"] == pytest.approx(0.555)

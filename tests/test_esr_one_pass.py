@@ -20,15 +20,17 @@ from graphsr.measures.inputs import RankedNodes
 from graphsr.navigation.elementwise import NodeTransitions
 
 # CI builds the extension and asks for it (GRAPHSR_REQUIRE_C=1): there a missing extension fails rather than skips
-pytestmark = pytest.mark.skipif(kernel._ACCUMULATE is None and os.environ.get("GRAPHSR_REQUIRE_C") != "1",
-                                reason="the C extension graphsr.measures.esr._survival was not built")
+pytestmark = pytest.mark.skipif(
+    kernel._ACCUMULATE is None and os.environ.get("GRAPHSR_REQUIRE_C") != "1",
+    reason="the C extension graphsr.measures.esr._survival was not built",
+)
 
 KEYS = ("hits", "near_misses", "misses", "recall_base", "size")
 
 
 @st.composite
 def cases(draw):
-    seed = draw(st.integers(0, 10 ** 6))
+    seed = draw(st.integers(0, 10**6))
     rng = np.random.default_rng(seed)
     n_docs, n_nodes = draw(st.integers(1, 4)), draw(st.integers(1, 7))
     n_states = draw(st.integers(1, 6))
@@ -46,10 +48,11 @@ def cases(draw):
     T = draw(st.integers(1, 4))
     results, assessed = [], []
     for t in range(T):
-        picks = rng.permutation(n_docs * n_nodes)[:int(rng.integers(0, n_docs * n_nodes + 1))]
+        picks = rng.permutation(n_docs * n_nodes)[: int(rng.integers(0, n_docs * n_nodes + 1))]
         results.append([(int(i // n_nodes), int(i % n_nodes)) for i in picks])
-        assessed.append(sorted({(int(rng.integers(n_docs)), int(rng.integers(n_nodes)))
-                                for _ in range(int(rng.integers(0, 6)))}))
+        assessed.append(
+            sorted({(int(rng.integers(n_docs)), int(rng.integers(n_nodes))) for _ in range(int(rng.integers(0, 6)))})
+        )
     rels = [float(rng.choice([1.0, 0.5, 30.0])) for t in range(T) for _ in assessed[t]]
     cutoffs = draw(st.lists(st.integers(1, n_docs * n_nodes + 2), min_size=1, max_size=4))
     return P, state_of, base, results, assessed, np.array(rels), cutoffs, draw(st.booleans())
@@ -84,13 +87,18 @@ def test_one_pass_equals_numpy_path_and_reference(case):
         np.testing.assert_allclose(got[key], numpy_path[key], rtol=1e-12, atol=1e-12, err_msg=key)
 
     def nav_matrix(to, fr):  # the reference's navigation: the table's, 0 across documents
-        return np.array([[float(table(np.array([a]), np.array([b]))[0]) if a >> 32 == b >> 32 else 0.0
-                          for b in fr] for a in to])
+        return np.array(
+            [[float(table(np.array([a]), np.array([b]))[0]) if a >> 32 == b >> 32 else 0.0 for b in fr] for a in to]
+        )
 
     at = 0
     for t, (res, judged) in enumerate(zip(results, assessed)):
-        topic = ESRTopic([np.array([node(d, i)]) for d, i in res], [1] * len(res),
-                         [np.array([node(d, i)]) for d, i in judged], rels[at:at + len(judged)])
+        topic = ESRTopic(
+            [np.array([node(d, i)]) for d, i in res],
+            [1] * len(res),
+            [np.array([node(d, i)]) for d, i in judged],
+            rels[at : at + len(judged)],
+        )
         at += len(judged)
         for c, k in enumerate(cutoffs):
             ref = esr_expectations(topic, nav_matrix, k)
@@ -105,8 +113,7 @@ def test_one_pass_per_relevance_vector_and_cutoff_list():
     P = rng.random((n_states, n_states))
     P /= P.sum(axis=1, keepdims=True)
     table = NodeTransitions(np.array([0, 40]), rng.integers(n_states, size=80), sp.csr_matrix(P))
-    results = [[(int(d), int(i)) for d, i in zip(rng.integers(2, size=30), rng.permutation(40)[:30])]
-               for _ in range(3)]
+    results = [[(int(d), int(i)) for d, i in zip(rng.integers(2, size=30), rng.permutation(40)[:30])] for _ in range(3)]
     results = [list(dict.fromkeys(r)) for r in results]
     assessed = [sorted({(int(rng.integers(2)), int(rng.integers(40))) for _ in range(12)}) for _ in range(3)]
     rel = rng.random(sum(map(len, assessed)))
@@ -116,8 +123,9 @@ def test_one_pass_per_relevance_vector_and_cutoff_list():
     both = esr_curves_many(x, lists, [np.ones(len(rel)), rel])
     for out, ks, r in zip(both, lists, [np.ones(len(rel)), rel]):
         alone = esr_curves_many(inputs((P, None, None, results, assessed, r, None, False), table), ks, [r])[0]
-        numpy_path = esr_curves_many(inputs((P, None, None, results, assessed, r, None, False),
-                                            lambda to, fr: table(to, fr)), ks, [r])[0]
+        numpy_path = esr_curves_many(
+            inputs((P, None, None, results, assessed, r, None, False), lambda to, fr: table(to, fr)), ks, [r]
+        )[0]
         for key in KEYS:
             np.testing.assert_allclose(out[key], alone[key], rtol=1e-12, atol=1e-12)
             np.testing.assert_allclose(out[key], numpy_path[key], rtol=1e-12, atol=1e-12)

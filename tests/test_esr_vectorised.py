@@ -16,7 +16,7 @@ from graphsr.measures.inputs import RankedNodes
 def cases(draw):
     n_nodes = 8
     n_docs = draw(st.integers(1, 2))
-    seed = draw(st.integers(0, 10 ** 6))
+    seed = draw(st.integers(0, 10**6))
     rng = np.random.default_rng(seed)
     p = rng.random((n_docs, n_nodes, n_nodes)) * (rng.random((n_docs, n_nodes, n_nodes)) < 0.6)
     topics = {}
@@ -52,8 +52,10 @@ def test_vectorised_equals_reference(case, cutoffs):
     def nav_matrix(to, fr):
         return np.array([[float(nav(np.array([i]), np.array([j]))[0]) for j in fr] for i in to])
 
-    ranking = {t: [(f"d{d}", [(node_id(d, e, n_nodes), 0.0, 0.0) for e in nodes]) for d, nodes in res]
-               for t, (res, _) in topics.items()}
+    ranking = {
+        t: [(f"d{d}", [(node_id(d, e, n_nodes), 0.0, 0.0) for e in nodes]) for d, nodes in res]
+        for t, (res, _) in topics.items()
+    }
     ranked = RankedNodes.from_lists(ranking)
     # RankedNodes.from_lists numbers nodes itself: map back to our ids via the same order
     ids, docs = [], {}
@@ -69,14 +71,23 @@ def test_vectorised_equals_reference(case, cutoffs):
             a_node.append(node_id(d, e, n_nodes))
             a_doc.append(docs.get(f"d{d}", -1 - d))  # a document the run never returns gets its own code
             a_rel.append(v)
-    x = ESRInputs(ranked, np.ones(len(ids)), np.array(a_topic, int), np.array(a_node, int), np.array(a_doc, int),
-                  np.array(a_rel), nav)
+    x = ESRInputs(
+        ranked,
+        np.ones(len(ids)),
+        np.array(a_topic, int),
+        np.array(a_node, int),
+        np.array(a_doc, int),
+        np.array(a_rel),
+        nav,
+    )
     got = esr_curves(x, cutoffs)
     for ti, (t, (res, rel)) in enumerate(topics.items()):
-        topic = ESRTopic([np.array([node_id(d, e, n_nodes) for e in nodes]) for d, nodes in res],
-                         [len(nodes) for _, nodes in res],
-                         [np.array([node_id(d, e, n_nodes)]) for (d, e) in sorted(rel)],
-                         np.array([rel[a] for a in sorted(rel)]))
+        topic = ESRTopic(
+            [np.array([node_id(d, e, n_nodes) for e in nodes]) for d, nodes in res],
+            [len(nodes) for _, nodes in res],
+            [np.array([node_id(d, e, n_nodes)]) for (d, e) in sorted(rel)],
+            np.array([rel[a] for a in sorted(rel)]),
+        )
         for c, k in enumerate(cutoffs):
             ref = esr_expectations(topic, nav_matrix, k)
             assert got["hits"][ti, c] == pytest.approx(ref["hits"], abs=1e-9)

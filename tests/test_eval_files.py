@@ -34,8 +34,10 @@ def test_element_runs_the_same_both_ways(capsys):
     s = sample("mobydick")
     runs = [str(p) for p in s["runs"] if p.name != "fig4.run"]
     ms = ["SRP@5", "SR@10", "AP", "P@5"]
-    cli = _cli_values(capsys, ["eval", str(s["qrels"]), *runs, "--collection", str(s["collection"]),
-                               *(a for m in ms for a in ("-m", m))])
+    cli = _cli_values(
+        capsys,
+        ["eval", str(s["qrels"]), *runs, "--collection", str(s["collection"]), *(a for m in ms for a in ("-m", m))],
+    )
     api = evaluate_files(s["qrels"], runs, ms, collection=s["collection"])
     assert not api.errors and cli == pytest.approx(_api_values(api), abs=1e-12) and len(cli) > 10
 

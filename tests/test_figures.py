@@ -45,9 +45,17 @@ def test_long_run_ids_become_codes_with_a_key_and_legends_stay_outside_the_data(
 
 
 def test_the_coverage_heat_map_orders_partitions_as_numbers_and_names_them():
-    table = pd.DataFrame({"run": "r", "sid": [f"S{k}" for k in (10, 2, 1, 11)],
-                          "key": ["/a/j", "/a/b", "/a", "/a/" + "x" * 60], "retrieved": 1, "relevant": 2,
-                          "relevant_retrieved": 1, "relevant_reachable": 0.5})
+    table = pd.DataFrame(
+        {
+            "run": "r",
+            "sid": [f"S{k}" for k in (10, 2, 1, 11)],
+            "key": ["/a/j", "/a/b", "/a", "/a/" + "x" * 60],
+            "retrieved": 1,
+            "relevant": 2,
+            "relevant_retrieved": 1,
+            "relevant_reachable": 0.5,
+        }
+    )
     fig = coverage_figure(table, "p*")
     labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
     assert [lab.split()[0] for lab in labels] == ["S1", "S2", "S10", "S11"]
@@ -56,11 +64,15 @@ def test_the_coverage_heat_map_orders_partitions_as_numbers_and_names_them():
 
 def test_the_significance_table_keeps_its_columns_aligned():
     rng = np.random.default_rng(3)
-    rows = [(r, m, str(t), base + rng.normal(0, 0.03)) for r, base in [("bm25", 0.3), ("a-long-run-name", 0.5),
-                                                                          ("x", 0.52)]
-            for m in ("P@10", "MAiP(task=thorough)") for t in range(25)]
-    text = compare_runs(ScoreTable(pd.DataFrame(rows, columns=["run", "measure", "topic", "value"])), None,
-                        test="t").table()
+    rows = [
+        (r, m, str(t), base + rng.normal(0, 0.03))
+        for r, base in [("bm25", 0.3), ("a-long-run-name", 0.5), ("x", 0.52)]
+        for m in ("P@10", "MAiP(task=thorough)")
+        for t in range(25)
+    ]
+    text = compare_runs(
+        ScoreTable(pd.DataFrame(rows, columns=["run", "measure", "topic", "value"])), None, test="t"
+    ).table()
     lines = text.splitlines()[:4]
     assert any(" a" in line for line in lines[1:])  # some run beats another: letters are shown
     for measure in ("P@10", "MAiP(task=thorough)"):

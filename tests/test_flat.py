@@ -29,15 +29,26 @@ def test_flat_measures_equal_trec_eval_on_random_document_runs():
         judgments[topic] = {(d, "/doc[1]"): float(v) for d, v in rels.items()}
         ranked = rng.choice(names, size=int(rng.integers(1, 60)), replace=False)
         run_te[topic] = {d: float(len(ranked) - k) for k, d in enumerate(ranked)}  # scores follow the ranks
-        results[topic] = [TreeResult(topic, k + 1, d, ("/doc[1]",), float(len(ranked) - k)) for k, d in enumerate(ranked)]
+        results[topic] = [
+            TreeResult(topic, k + 1, d, ("/doc[1]",), float(len(ranked) - k)) for k, d in enumerate(ranked)
+        ]
     te = pytrec_eval.RelevanceEvaluator(qrels_te, {"P_5", "P_10", "recall_10", "map", "ndcg_cut_10", "ndcg"})
     expected = te.evaluate(run_te)
-    res = evaluate(ElementQrels(judgments), [Run("r", results)], ["P@5", "P@10", "R@10", "AP", "nDCG@10", "nDCG",
-                                                                    "SRP@5"],
-                   ScoringContext(docs, lambda d: np.zeros(1), "none"))
+    res = evaluate(
+        ElementQrels(judgments),
+        [Run("r", results)],
+        ["P@5", "P@10", "R@10", "AP", "nDCG@10", "nDCG", "SRP@5"],
+        ScoringContext(docs, lambda d: np.zeros(1), "none"),
+    )
     r = res.runs[0]
-    names_te = {"P@5": "P_5", "P@10": "P_10", "R@10": "recall_10", "AP": "map", "nDCG@10": "ndcg_cut_10",
-                "nDCG": "ndcg"}
+    names_te = {
+        "P@5": "P_5",
+        "P@10": "P_10",
+        "R@10": "recall_10",
+        "AP": "map",
+        "nDCG@10": "ndcg_cut_10",
+        "nDCG": "ndcg",
+    }
     for m in res.measures[:-1]:
         got = dict(zip(r.topics, r.values[m].tolist()))
         assert got == pytest.approx({t: expected[t][names_te[str(m)]] for t in got}, abs=1e-9), str(m)

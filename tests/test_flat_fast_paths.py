@@ -17,10 +17,37 @@ from graphsr.measures.flat.columnar import JudgedDocuments, document_inputs
 from graphsr.measures.flat.kernels import KERNELS, compute_flat, kernel_of
 from graphsr.measures.flat.trec_more import trec_kernel
 
-MEASURES = ["P@1", "P@5", "P@20", "R@3", "R@10", "AP", "AP@5", "nDCG", "nDCG@3", "nDCG@10", "nDCG(gains={1:2,2:5})",
-            "RR", "Rprec", "Bpref", "Success@1", "Success@5", "IPrec@0.0", "IPrec@0.3", "IPrec@1.0", "NumRet",
-            "NumRet(rel=2)", "NumRelRet", "NumRel", "P(rel=2)@5", "AP(rel=2)", "nDCG(judged_only=true)@5",
-            "P(judged_only=true)@5", "Bpref(rel=2)", "RR(judged_only=true)"]
+MEASURES = [
+    "P@1",
+    "P@5",
+    "P@20",
+    "R@3",
+    "R@10",
+    "AP",
+    "AP@5",
+    "nDCG",
+    "nDCG@3",
+    "nDCG@10",
+    "nDCG(gains={1:2,2:5})",
+    "RR",
+    "Rprec",
+    "Bpref",
+    "Success@1",
+    "Success@5",
+    "IPrec@0.0",
+    "IPrec@0.3",
+    "IPrec@1.0",
+    "NumRet",
+    "NumRet(rel=2)",
+    "NumRelRet",
+    "NumRel",
+    "P(rel=2)@5",
+    "AP(rel=2)",
+    "nDCG(judged_only=true)@5",
+    "P(judged_only=true)@5",
+    "Bpref(rel=2)",
+    "RR(judged_only=true)",
+]
 
 
 def _case(rng: random.Random):
@@ -55,9 +82,11 @@ def test_every_fast_path_equals_its_exact_kernel(seed):
 def test_which_flat_measures_have_no_exact_kernel_and_why():
     """The fast paths with no trec_eval kernel are the measures trec_eval lacks, held to their own references
     elsewhere (ir_measures, ranx, gdeval: tests/test_more_flat_measures.py)."""
-    no_exact = sorted(str(parse_measure(m)) for m in ("RR@5", "Judged@5", "ERR@5", "DCG@5", "nDCG(dcg=exp-log2)@5",
-                                                      "nDCG(gains={1:2})@5", "NumQ")
-                      if not parse_measure(m).KERNEL)
+    no_exact = sorted(
+        str(parse_measure(m))
+        for m in ("RR@5", "Judged@5", "ERR@5", "DCG@5", "nDCG(dcg=exp-log2)@5", "nDCG(gains={1:2})@5", "NumQ")
+        if not parse_measure(m).KERNEL
+    )
     assert len(no_exact) == 7
 
 

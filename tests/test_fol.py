@@ -15,11 +15,7 @@ from .conftest import write
 
 # topic 1: article a (100 chars) highlights [10,30) and [60,80); c (200) highlights [0,50); b judged, not relevant
 # topic 2: only a non-relevant article; topic 3: an article highlighted to both of its ends
-QRELS = ("1 Q0 a 40 100 10 60:20 10:20 \n"
-         "1 Q0 b 0 50\n"
-         "1 Q0 c 50 200 0 0:50\n"
-         "2 Q0 b 0 50\n"
-         "3 Q0 e 30 30 0 0:10 10:20\n")
+QRELS = "1 Q0 a 40 100 10 60:20 10:20 \n1 Q0 b 0 50\n1 Q0 c 50 200 0 0:50\n2 Q0 b 0 50\n3 Q0 e 30 30 0 0:10 10:20\n"
 
 
 @pytest.fixture
@@ -38,6 +34,7 @@ def values(results, run=0):
 
 # -- readers ---------------------------------------------------------------------------------------------------
 
+
 def test_qrels_reader_sorts_passages_and_keeps_beps(qrels):
     assert qrels.topics == ["1", "2", "3"]
     assert qrels.pass_start.tolist() == [10, 60, 0, 0, 10]
@@ -53,17 +50,20 @@ def test_official_qrels_load():
     assert int(q.rel_chars.sum()) == int((q.pass_end - q.pass_start).sum())
 
 
-@pytest.mark.parametrize("line, expected", [
-    ("1 Q0 a 20 100 10 10:20 25:5", "overlap"),
-    ("1 Q0 a 20 100 10 90:20", "beyond the article"),
-    ("1 Q0 a 21 100 10 10:20", "sum to 20"),
-    ("1 Q0 a 20 100 101 10:20", "best entry point 101"),
-    ("1 Q0 a 20 100 10 10-20", "offset:length"),
-    ("1 Q0 a x 100", "integer rel_chars"),
-    ("1 Q0 a 20 100 10", "got 6 fields"),
-    ("1 Q0 a 20", "got 4 fields"),
-    ("1 Q0 a 20 100 10 10:0", "passage length >= 1"),
-])
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("1 Q0 a 20 100 10 10:20 25:5", "overlap"),
+        ("1 Q0 a 20 100 10 90:20", "beyond the article"),
+        ("1 Q0 a 21 100 10 10:20", "sum to 20"),
+        ("1 Q0 a 20 100 101 10:20", "best entry point 101"),
+        ("1 Q0 a 20 100 10 10-20", "offset:length"),
+        ("1 Q0 a x 100", "integer rel_chars"),
+        ("1 Q0 a 20 100 10", "got 6 fields"),
+        ("1 Q0 a 20", "got 4 fields"),
+        ("1 Q0 a 20 100 10 10:0", "passage length >= 1"),
+    ],
+)
 def test_bad_qrels_lines_name_file_and_line(tmp_path, line, expected):
     path = write(tmp_path / "bad.qrels", "1 Q0 z 0 10\n" + line + "\n")
     with pytest.raises(QrelsFormatError) as e:
@@ -76,13 +76,16 @@ def test_qrels_twice_judged(tmp_path):
         read_fol_qrels(write(tmp_path / "q", "1 Q0 a 0 10\n1 Q0 a 0 10\n"))
 
 
-@pytest.mark.parametrize("line, expected", [
-    ("1 Q0 a 1 1.0 r 0", "expected 8 fields"),
-    ("1 Q0 a one 1.0 r 0 10", "integer rank"),
-    ("1 Q0 a 1 high r 0 10", "numeric score"),
-    ("1 Q0 a 1 1.0 r -5 10", "passage offset (field 7) >= 0"),
-    ("1 Q0 a 1 1.0 r 5 x", "integer passage length"),
-])
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("1 Q0 a 1 1.0 r 0", "expected 8 fields"),
+        ("1 Q0 a one 1.0 r 0 10", "integer rank"),
+        ("1 Q0 a 1 high r 0 10", "numeric score"),
+        ("1 Q0 a 1 1.0 r -5 10", "passage offset (field 7) >= 0"),
+        ("1 Q0 a 1 1.0 r 5 x", "integer passage length"),
+    ],
+)
 def test_bad_run_lines(tmp_path, line, expected):
     path = write(tmp_path / "bad.run", "1 Q0 a 1 1.0 r 0 10\n" + line + "\n")
     with pytest.raises(RunFormatError) as e:
@@ -91,8 +94,9 @@ def test_bad_run_lines(tmp_path, line, expected):
 
 
 def test_run_lines_stay_in_file_order(tmp_path):
-    run = run_of(tmp_path, ["2 Q0 x 1 1 r 0 1", "1 Q0 b 2 1 r 0 1", "1 Q0 a 1 1 r 0 1", "1 Q0 c 2 1 r 0 1",
-                            "10 Q0 y 1 1 r 0 1"])
+    run = run_of(
+        tmp_path, ["2 Q0 x 1 1 r 0 1", "1 Q0 b 2 1 r 0 1", "1 Q0 a 1 1 r 0 1", "1 Q0 c 2 1 r 0 1", "10 Q0 y 1 1 r 0 1"]
+    )
     assert run.topic.tolist() == ["2", "1", "1", "1", "10"]
     assert run.docid.tolist() == ["x", "b", "a", "c", "y"] and run.line.tolist() == [1, 2, 3, 4, 5]
     assert run.topics == ["2", "1", "10"]
@@ -107,9 +111,18 @@ def test_the_c_scanner_and_the_line_reader_agree(tmp_path):
     if os.environ.get("GRAPHSR_REQUIRE_C") == "1":
         assert c_scanner() is not None, "CI expects the C scanner of runs and qrels to be built"
 
-    text = "".join(f"{t} Q0 d{d} {r} {s} run{t} {o} {n}\n" for t, d, r, s, o, n in
-                   [(1, 5, 1, "9.5", 0, 10), (1, 5, 2, "-1e3", 20, 0), (2, 7, -3, "+.25", 3, 4),
-                    (2, 8, 4, "0.30000000000000004", 0, 1)]) + "  \n"
+    text = (
+        "".join(
+            f"{t} Q0 d{d} {r} {s} run{t} {o} {n}\n"
+            for t, d, r, s, o, n in [
+                (1, 5, 1, "9.5", 0, 10),
+                (1, 5, 2, "-1e3", 20, 0),
+                (2, 7, -3, "+.25", 3, 4),
+                (2, 8, 4, "0.30000000000000004", 0, 1),
+            ]
+        )
+        + "  \n"
+    )
     path = write(tmp_path / "r.fol", text)
     fast = read_fol_run(path)
     slow = fol._read_fol_run_lines(path, str(path), fol.Vocabulary())
@@ -126,17 +139,35 @@ def test_the_c_scanner_and_the_line_reader_agree(tmp_path):
 
 # -- focused -------------------------------------------------------------------------------------------------
 
-FOCUSED = ["1 Q0 a 1 9 r 0 20",    # 10 relevant of 20: P .5, R 10/90 (bucket 11)
-           "1 Q0 b 2 8 r 0 50",    # P 10/70
-           "1 Q0 a 3 7 r 60 20",   # 30/90, R 30/90 (bucket 33)
-           "1 Q0 a 4 6 r 15 10",   # overlaps line 1: the official tool refuses the run (focused)
-           "1 Q0 a 5 5 r 20 20"]   # 40/110, R 40/90 (bucket 44)
+FOCUSED = [
+    "1 Q0 a 1 9 r 0 20",  # 10 relevant of 20: P .5, R 10/90 (bucket 11)
+    "1 Q0 b 2 8 r 0 50",  # P 10/70
+    "1 Q0 a 3 7 r 60 20",  # 30/90, R 30/90 (bucket 33)
+    "1 Q0 a 4 6 r 15 10",  # overlaps line 1: the official tool refuses the run (focused)
+    "1 Q0 a 5 5 r 20 20",
+]  # 40/110, R 40/90 (bucket 44)
 NO_OVERLAP = [line for line in FOCUSED if " 15 10" not in line]
 
 
 def test_focused_by_hand(tmp_path, qrels):
-    names = ["iP[0.00]", "iP[0.11]", "iP[0.12]", "iP[0.44]", "iP[0.45]", "iP[1.00]", "MAiP", "iP[0.115]",
-             "ret_size", "rel_ret_size", "num_ret", "num_rel_ret", "num_rel", "rel_size", "char_prec", "art_prec"]
+    names = [
+        "iP[0.00]",
+        "iP[0.11]",
+        "iP[0.12]",
+        "iP[0.44]",
+        "iP[0.45]",
+        "iP[1.00]",
+        "MAiP",
+        "iP[0.115]",
+        "ret_size",
+        "rel_ret_size",
+        "num_ret",
+        "num_rel_ret",
+        "num_rel",
+        "rel_size",
+        "char_prec",
+        "art_prec",
+    ]
     res = evaluate(qrels, [run_of(tmp_path, NO_OVERLAP)], names, all_topics=False)  # (the run's topics only)
     v = {m: d["1"] for m, d in values(res).items()}
     assert res.runs[0].topics == ["1"]
@@ -145,8 +176,14 @@ def test_focused_by_hand(tmp_path, qrels):
     assert v["iP[0.45]"] == 0.0 and v["iP[1.00]"] == 0.0
     assert v["MAiP"] == pytest.approx((12 * 0.5 + 33 * 40 / 110) / 101)
     assert v["iP[0.115]"] == pytest.approx(40 / 110)  # off the grid: max P at R >= x
-    assert (v["ret_size"], v["rel_ret_size"], v["num_ret"], v["num_rel_ret"], v["num_rel"], v["rel_size"]) == \
-        (110, 40, 2, 1, 2, 90)
+    assert (v["ret_size"], v["rel_ret_size"], v["num_ret"], v["num_rel_ret"], v["num_rel"], v["rel_size"]) == (
+        110,
+        40,
+        2,
+        1,
+        2,
+        90,
+    )
     assert v["char_prec"] == pytest.approx(40 / 110) and v["art_prec"] == 0.5
 
 
@@ -161,17 +198,26 @@ def test_overlapping_focused_run_is_refused_or_scored_leniently(tmp_path, qrels)
     lenient = evaluate(qrels, [run], ["MAiP", "iP[0.12]"], lenient=True)
     v = {m: d["1"] for m, d in values(lenient).items()}
     assert v["MAiP"] == pytest.approx((12 * 0.5 + 33 * 40 / 110) / 101)  # line 4 skipped
-    assert any("official tool refuses this run" in w and "line 4" in w and "not the official" in w
-               for w in lenient.runs[0].warnings)
+    assert any(
+        "official tool refuses this run" in w and "line 4" in w and "not the official" in w
+        for w in lenient.runs[0].warnings
+    )
     clean = evaluate(qrels, [run_of(tmp_path, NO_OVERLAP, "c.fol")], ["MAiP"], lenient=True)
     assert not any("refuses" in w for w in clean.runs[0].warnings)  # nothing to be lenient about
 
 
 def test_thorough_by_hand(tmp_path, qrels):
     # inex-rules §1: each line adds its new characters; non-relevant articles are charged in full
-    names = ["iP(task=thorough)[0.11]", "iP(task=thorough)[0.12]", "iP(task=thorough)[0.38]",
-             "iP(task=thorough)[0.39]", "iP(task=thorough)[0.45]", "MAiP(task=thorough)",
-             "ret_size(task=thorough)", "rel_ret_size(task=thorough)"]
+    names = [
+        "iP(task=thorough)[0.11]",
+        "iP(task=thorough)[0.12]",
+        "iP(task=thorough)[0.38]",
+        "iP(task=thorough)[0.39]",
+        "iP(task=thorough)[0.45]",
+        "MAiP(task=thorough)",
+        "ret_size(task=thorough)",
+        "rel_ret_size(task=thorough)",
+    ]
     run = run_of(tmp_path, FOCUSED + ["1 Q0 b 6 1 r 0 50"])  # b again: non-relevant text charged again
     v = {m: d["1"] for m, d in values(evaluate(qrels, [run], names)).items()}
     assert v["iP[0.11](task=thorough)"] == 0.5
@@ -205,8 +251,9 @@ def test_focused_document_boundaries(tmp_path, qrels):
     # the whole of article e: both highlighted passages touch its ends
     v = values(evaluate(qrels, [run_of(tmp_path, ["3 Q0 e 1 1 r 0 30"])], ["MAiP"]))
     assert v["MAiP"]["3"] == 1.0
-    v = values(evaluate(qrels, [run_of(tmp_path, ["3 Q0 e 1 1 r 25 5", "3 Q0 e 2 1 r 0 10"])],
-                                 ["iP[0.10]", "iP[0.50]"]))
+    v = values(
+        evaluate(qrels, [run_of(tmp_path, ["3 Q0 e 1 1 r 25 5", "3 Q0 e 2 1 r 0 10"])], ["iP[0.10]", "iP[0.50]"])
+    )
     assert v["iP[0.10]"]["3"] == 1.0 and v["iP[0.50]"]["3"] == 1.0
 
 
@@ -217,12 +264,30 @@ CONTEXT = ["1 Q0 a 1 9 r 0 20", "1 Q0 a 2 8 r 60 40", "1 Q0 b 3 7 r 0 50", "1 Q0
 
 def test_relevant_in_context_by_hand(tmp_path, qrels):
     run = run_of(tmp_path, ["1 Q0 a 1 9 r 0 20", "1 Q0 a 2 8 r 60 40", "1 Q0 b 3 7 r 0 50", "1 Q0 c 4 6 r 0 100"])
-    res = evaluate(qrels, [run], ["gP@1", "gP@2", "gP@3", "gP@10", "gR@1", "gR@3", "MAgP", "MAgP(beta=1)",
-                                           "MAgP@2", "gP(beyond=zero)@10", "gR@10", "ircl_prn(task=ric)[0.50]",
-                                           "ircl_prn(task=ric)[1.00]", "num_ret(task=ric)", "ret_size(task=ric)"])
+    res = evaluate(
+        qrels,
+        [run],
+        [
+            "gP@1",
+            "gP@2",
+            "gP@3",
+            "gP@10",
+            "gR@1",
+            "gR@3",
+            "MAgP",
+            "MAgP(beta=1)",
+            "MAgP@2",
+            "gP(beyond=zero)@10",
+            "gR@10",
+            "ircl_prn(task=ric)[0.50]",
+            "ircl_prn(task=ric)[1.00]",
+            "num_ret(task=ric)",
+            "ret_size(task=ric)",
+        ],
+    )
     v = {m: d["1"] for m, d in values(res).items()}
-    f_a = 1.0625 * 0.5 * 0.75 / (0.0625 * 0.5 + 0.75)   # 30 of 60 retrieved, 30 of 40 highlighted
-    f_c = 1.0625 * 0.5 * 1.0 / (0.0625 * 0.5 + 1.0)     # 50 of 100, all 50
+    f_a = 1.0625 * 0.5 * 0.75 / (0.0625 * 0.5 + 0.75)  # 30 of 60 retrieved, 30 of 40 highlighted
+    f_c = 1.0625 * 0.5 * 1.0 / (0.0625 * 0.5 + 1.0)  # 50 of 100, all 50
     assert f_a == pytest.approx(0.51)
     assert v["gP@1"] == pytest.approx(f_a) and v["gP@2"] == pytest.approx(f_a / 2)
     assert v["gP@3"] == pytest.approx((f_a + f_c) / 3)
@@ -240,15 +305,19 @@ def test_best_in_context_by_hand(tmp_path, qrels):
     from graphsr.errors import RunRuleError
 
     run = run_of(tmp_path, ["1 Q0 a 1 9 r 0 20", "1 Q0 b 3 7 r 0 50", "1 Q0 c 4 6 r 100 1"])
-    res = evaluate(qrels, [run], ["gP(task=bic)@3", "MAgP(task=bic)", "MAgP(task=bic,n=50)",
-                                           "ret_size(task=bic)", "num_rel_ret(task=bic)"])
+    res = evaluate(
+        qrels,
+        [run],
+        ["gP(task=bic)@3", "MAgP(task=bic)", "MAgP(task=bic,n=50)", "ret_size(task=bic)", "num_rel_ret(task=bic)"],
+    )
     v = {m: d["1"] for m, d in values(res).items()}
     assert v["gP(task=bic)@3"] == pytest.approx((0.98 + 0.8) / 3)
     assert v["MAgP(task=bic)"] == pytest.approx((0.98 + (0.98 + 0.8) / 3) / 2)
     assert v["MAgP(task=bic,n=50)"] == pytest.approx((0.8 + 0.8 / 3) / 2)
     assert v["ret_size(task=bic)"] == 0 and v["num_rel_ret(task=bic)"] == 2
-    two = run_of(tmp_path, ["1 Q0 a 1 9 r 0 20", "1 Q0 a 2 8 r 60 40", "1 Q0 b 3 7 r 0 50", "1 Q0 c 4 6 r 100 1"],
-                 "two.fol")
+    two = run_of(
+        tmp_path, ["1 Q0 a 1 9 r 0 20", "1 Q0 a 2 8 r 60 40", "1 Q0 b 3 7 r 0 50", "1 Q0 c 4 6 r 100 1"], "two.fol"
+    )
     with pytest.raises(RunRuleError, match=r"two\.fol:2: topic 1, article a: a second result"):
         evaluate(qrels, [two], ["MAgP(task=bic)"])
     lenient = evaluate(qrels, [two], ["MAgP(task=bic)"], lenient=True)  # the first result scores
@@ -261,8 +330,7 @@ def test_t2i_by_hand(tmp_path):
     q = read_fol_qrels(write(tmp_path / "q", "1 Q0 a 40 100 10 10:20 60:20\n1 Q0 b 0 50\n"))
 
     def t2i(lines, irr=300):
-        res = evaluate(q, [run_of(tmp_path, lines, f"t{len(lines)}{irr}.fol")],
-                                [f"gP(task=t2i,irr={irr})@1"])
+        res = evaluate(q, [run_of(tmp_path, lines, f"t{len(lines)}{irr}.fol")], [f"gP(task=t2i,irr={irr})@1"])
         return next(iter(values(res).values()))["1"]
 
     # read [60,80) (20 rel), then [0,60): 10 irr, 20 rel, 30 irr -> the tolerance of 30 ends at 60
@@ -274,8 +342,11 @@ def test_t2i_by_hand(tmp_path):
     # everything read before the tolerance runs out: precision of the whole article
     assert t2i(["1 Q0 a 1 1 r 0 100"]) == pytest.approx(40 / 100)
     # passages are read in document order whatever the run's order
-    assert t2i(["1 Q0 a 1 1 r 60 20", "1 Q0 a 2 1 r 10 20"], irr=10) == t2i(
-        ["1 Q0 a 1 1 r 10 20", "1 Q0 a 2 1 r 60 20"], irr=10) == pytest.approx(40 / 50)
+    assert (
+        t2i(["1 Q0 a 1 1 r 60 20", "1 Q0 a 2 1 r 10 20"], irr=10)
+        == t2i(["1 Q0 a 1 1 r 10 20", "1 Q0 a 2 1 r 60 20"], irr=10)
+        == pytest.approx(40 / 50)
+    )
     assert t2i(["1 Q0 b 1 1 r 0 50"]) == 0.0  # non-relevant article
     assert t2i(["1 Q0 a 1 1 r 15 5"], irr=0) == 1.0 and t2i(["1 Q0 a 1 1 r 10 5"], irr=0) == 0.0  # inex-rules §2
 
@@ -288,8 +359,11 @@ def test_interleaved_articles_are_rejected(tmp_path, qrels):
         assert str(e.value).startswith(f"{run.source}:3: topic 1, article a: the article is retrieved again")
     evaluate(qrels, [run], ["MAiP"])  # the focused task does not care
     # the first line, in file order, that returns to an earlier article is named
-    run = run_of(tmp_path, ["1 Q0 a 1 9 r 0 20", "1 Q0 b 2 8 r 0 50", "1 Q0 c 3 7 r 60 20", "1 Q0 b 4 7 r 6 2",
-                            "1 Q0 a 5 7 r 6 2"], "r2.fol")
+    run = run_of(
+        tmp_path,
+        ["1 Q0 a 1 9 r 0 20", "1 Q0 b 2 8 r 0 50", "1 Q0 c 3 7 r 60 20", "1 Q0 b 4 7 r 6 2", "1 Q0 a 5 7 r 6 2"],
+        "r2.fol",
+    )
     with pytest.raises(RunFormatError, match=r"r2\.fol:4: topic 1, article b"):
         evaluate(qrels, [run], ["MAgP(task=bic)"])
 
@@ -299,7 +373,7 @@ def test_file_order_rank_order_and_split_topics(tmp_path, qrels):
     run = run_of(tmp_path, ["1 Q0 c 2 1 r 0 50", "1 Q0 a 1 1 r 10 20"])
     by_file = values(evaluate(qrels, [run], ["gP@1"]))["gP@1"]["1"]
     ranked = evaluate(qrels, [run], ["gP@1"], order="rank")
-    assert by_file == pytest.approx(1.0)                            # c first: all of it, exactly
+    assert by_file == pytest.approx(1.0)  # c first: all of it, exactly
     assert values(ranked)["gP@1"]["1"] == pytest.approx(1.0625 * 0.5 / (0.0625 + 0.5))  # a first
     assert any("rank order" in w and "not the official" in w for w in ranked.runs[0].warnings)
     tied = run_of(tmp_path, ["1 Q0 c 1 1 r 0 50", "1 Q0 a 1 1 r 10 20"], "tied.fol")
@@ -318,8 +392,16 @@ def test_file_order_rank_order_and_split_topics(tmp_path, qrels):
 def test_measure_names_round_trip():
     from graphsr.measures import parse_measure
 
-    for name in ("iP[0.01]", "iP[0.005]", "MAiP", "gP@10", "gR(task=bic)@5", "MAgP(task=bic)", "MAgP(beta=1)",
-                 "MAgP(task=bic,n=100)@1500"):
+    for name in (
+        "iP[0.01]",
+        "iP[0.005]",
+        "MAiP",
+        "gP@10",
+        "gR(task=bic)@5",
+        "MAgP(task=bic)",
+        "MAgP(beta=1)",
+        "MAgP(task=bic,n=100)@1500",
+    ):
         m = parse_measure(name)
         assert str(m) == name and parse_measure(str(m)) == m
     assert str(parse_measure("iP(x=0.1)")) == "iP[0.10]"
@@ -343,8 +425,10 @@ def test_sr_measures_on_passages_need_the_collection(tmp_path, qrels):
 
 # -- the MAP reduction -----------------------------------------------------------------------------------------
 
+
 def test_magp_of_whole_documents_is_map(tmp_path):
     import pytrec_eval  # a dev dependency: trec_eval's own code
+
     rng = np.random.default_rng(5)
     lengths = {f"d{i}": int(rng.integers(1, 5000)) for i in range(60)}
     qrels_lines, trec_qrels, trec_run, run_lines = [], {}, {}, []
@@ -396,20 +480,26 @@ def test_xml_path_results_need_and_use_a_collection(tmp_path):
 
     write(tmp_path / "coll" / "a.xml", "<article><p>0123456789</p><p>abcde</p></article>")
     doc = next(iter_documents(tmp_path / "coll"))
-    sub = write(tmp_path / "p.xml", '<inex-submission run-id="p"><topic topic-id="1"><result><file>a</file>'
-                                    '<path>/article[1]/p[2]</path></result></topic></inex-submission>')
+    sub = write(
+        tmp_path / "p.xml",
+        '<inex-submission run-id="p"><topic topic-id="1"><result><file>a</file>'
+        "<path>/article[1]/p[2]</path></result></topic></inex-submission>",
+    )
     with pytest.raises(RunFormatError, match="need the collection"):
         read_passage_run(sub)
     run = read_passage_run(sub, {"a": doc})
     assert (run.offset.tolist(), run.length.tolist()) == ([10], [5])
-    bad = write(tmp_path / "bad.xml", '<inex-submission><topic topic-id="1"><result><file>a</file>'
-                                      '<path>/article[1]/p[3]</path></result></topic></inex-submission>')
+    bad = write(
+        tmp_path / "bad.xml",
+        '<inex-submission><topic topic-id="1"><result><file>a</file>'
+        "<path>/article[1]/p[3]</path></result></topic></inex-submission>",
+    )
     from graphsr.errors import UnknownNodeError
 
     with pytest.raises(UnknownNodeError):
         read_passage_run(bad, {"a": doc})
     with pytest.raises(RunFormatError, match=r"bad\.xml:1: malformed XML"):
-        read_passage_run(write(tmp_path / "bad.xml", "<inex-submission><topic topic-id=\"1\">"))
+        read_passage_run(write(tmp_path / "bad.xml", '<inex-submission><topic topic-id="1">'))
 
 
 def test_cli_detects_fol_and_prints_the_official_sets(tmp_path, capsys):
@@ -418,15 +508,23 @@ def test_cli_detects_fol_and_prints_the_official_sets(tmp_path, capsys):
     assert main(["eval", str(q), str(run), "-q"]) == 0
     out, err = capsys.readouterr()
     lines = [line.split("\t") for line in out.splitlines()]
-    assert [m for m, t, _ in lines if t == "all"] == ["runid", "num_q", "iP[0.00]", "iP[0.01]", "iP[0.05]",
-                                                        "iP[0.10]", "MAiP"]
+    assert [m for m, t, _ in lines if t == "all"] == [
+        "runid",
+        "num_q",
+        "iP[0.00]",
+        "iP[0.01]",
+        "iP[0.05]",
+        "iP[0.10]",
+        "MAiP",
+    ]
     assert ["MAiP", "1", "0.178218"] in lines and err == ""
     ctx = write(tmp_path / "c.fol", "".join(f"{line}\n" for line in ["1 Q0 a 1 9 r 0 20", "1 Q0 b 3 7 r 0 50"]))
     assert main(["eval", str(q), str(ctx), "--task", "bic", "-c"]) == 0
     out = capsys.readouterr().out
     names = [line.split("\t")[0] for line in out.splitlines()]
     assert names[2:] == ["MAgP(task=bic)"] + [f"gP(task=bic)@{k}" for k in (1, 2, 3, 5, 10, 25, 50)] + [
-        f"gR(task=bic)@{k}" for k in (1, 2, 3, 5, 10, 25, 50)]
+        f"gR(task=bic)@{k}" for k in (1, 2, 3, 5, 10, 25, 50)
+    ]
     assert "num_q\tall\t3" in out
     assert main(["eval", str(q), str(run), "--curve", "-m", "MAiP"]) == 0
     out = capsys.readouterr().out
@@ -442,10 +540,12 @@ def test_cli_refuses_a_run_and_scores_the_others(tmp_path, capsys):
     assert main(["eval", str(q), str(bad), str(good)]) == 2
     out, err = capsys.readouterr()
     assert str(bad) not in out and "runid\tall\tr\n" in out  # named by its run id
-    assert err.strip().splitlines() == [f"graphsr: error: {bad}:4: topic 1, article a: passage 15:10 overlaps the "
-                                        "passage 0:20 of the same article retrieved earlier (line 1); the official "
-                                        "tool refuses such focused runs; --lenient scores it anyway, not as the "
-                                        "official tool"]
+    assert err.strip().splitlines() == [
+        f"graphsr: error: {bad}:4: topic 1, article a: passage 15:10 overlaps the "
+        "passage 0:20 of the same article retrieved earlier (line 1); the official "
+        "tool refuses such focused runs; --lenient scores it anyway, not as the "
+        "official tool"
+    ]
     x = write(tmp_path / "x.fol", "1 Q0 a 1 1 r X 18\n")
     assert main(["eval", str(q), str(tmp_path / "missing.fol"), str(x), str(good)]) == 2
     out, err = capsys.readouterr()
@@ -493,8 +593,23 @@ def _inputs(group, start, end, seq=None):
     z = np.zeros(0, dtype=np.int64)
     from graphsr.measures.fol.inputs import PassageInputs
 
-    return PassageInputs([], np.zeros(n, dtype=np.int64), group, np.full(n, -1), start, end,
-                         np.arange(n) if seq is None else seq, z, z, z, z, z, z, z, z)
+    return PassageInputs(
+        [],
+        np.zeros(n, dtype=np.int64),
+        group,
+        np.full(n, -1),
+        start,
+        end,
+        np.arange(n) if seq is None else seq,
+        z,
+        z,
+        z,
+        z,
+        z,
+        z,
+        z,
+        z,
+    )
 
 
 def test_overlap_rules_vectorised_equal_the_sequential_walks():
@@ -534,8 +649,7 @@ def test_overlap_rules_vectorised_equal_the_sequential_walks():
     check()
 
     @settings(max_examples=200, deadline=None)
-    @given(st.lists(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 15)), min_size=1, max_size=6),
-                    max_size=8))
+    @given(st.lists(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 15)), min_size=1, max_size=6), max_size=8))
     def contiguous(blocks):  # the usual run: each article's passages together, in document order
         group, start, end = [], [], []
         for g, passages in enumerate(blocks):
@@ -544,8 +658,14 @@ def test_overlap_rules_vectorised_equal_the_sequential_walks():
                 start.append(a)
                 end.append(a + k)
         x = _inputs(np.array(group, dtype=np.int64), np.array(start, dtype=np.int64), np.array(end, dtype=np.int64))
-        brute = sorted({g for i, g in enumerate(group) for j in range(i) if group[j] == g
-                        and max(start[i], start[j]) < min(end[i], end[j])})
+        brute = sorted(
+            {
+                g
+                for i, g in enumerate(group)
+                for j in range(i)
+                if group[j] == g and max(start[i], start[j]) < min(end[i], end[j])
+            }
+        )
         assert fol_rules.suspect_groups(x).tolist() == brute
         n = len(group)
         walk = fol_rules._walk_first_overlap(x, np.arange(n))
@@ -563,8 +683,9 @@ def test_elements_as_passages(tmp_path):
     write(tmp_path / "c" / "a.xml", "<a><p>0123456789</p><p>abcde</p><q>XY</q></a>")
     write(tmp_path / "c" / "b.xml", "<b><p>hello</p></b>")
     docs = {d.docid: d for d in iter_documents(tmp_path / "c")}
-    q = read_element_qrels(write(tmp_path / "q", "1 Q0 a /a[1]/p[2] 1\n1 Q0 a /a[1]/q[1] 0.5\n"
-                                                 "1 Q0 a /a[1] 0\n1 Q0 b /b[1] 0\n"))
+    q = read_element_qrels(
+        write(tmp_path / "q", "1 Q0 a /a[1]/p[2] 1\n1 Q0 a /a[1]/q[1] 0.5\n1 Q0 a /a[1] 0\n1 Q0 b /b[1] 0\n")
+    )
     fq = passage_qrels(q, docs)
     assert fq.docid.tolist() == ["a", "b"] and fq.rel_chars.tolist() == [7, 0] and fq.bep.tolist() == [10, -1]
     assert (fq.pass_start.tolist(), fq.pass_end.tolist()) == ([10], [17])  # adjacent p[2] and q[1] merge
@@ -625,8 +746,12 @@ def _reference(qrels_rows, run_rows, beta=0.25, n=500.0, tolerance=5):
             rs += k
             points.append((rr, rs))
         focused = curve(points, trel)
-        overlap = overlap or any(set(range(o, o + k)) & set(range(o2, o2 + k2)) for i, (_, d, o, k) in enumerate(rows)
-                                 for _, d2, o2, k2 in rows[:i] if d2 == d)
+        overlap = overlap or any(
+            set(range(o, o + k)) & set(range(o2, o2 + k2))
+            for i, (_, d, o, k) in enumerate(rows)
+            for _, d2, o2, k2 in rows[:i]
+            if d2 == d
+        )
         # in context: article ranks in order of first appearance
         order = list(dict.fromkeys(d for _, d, _, _ in rows))
         ric, t2i, bic, isrel = [], [], [], []
@@ -635,7 +760,7 @@ def _reference(qrels_rows, run_rows, beta=0.25, n=500.0, tolerance=5):
             h = hl.get((t, d), set())
             found = len(chars & h)
             p, r = (found / len(chars) if chars else 0.0), (found / len(h) if h else 0.0)
-            ric.append((1 + beta ** 2) * p * r / (beta ** 2 * p + r) if found else 0.0)
+            ric.append((1 + beta**2) * p * r / (beta**2 * p + r) if found else 0.0)
             entry = next(o for _, dd, o, _ in rows if dd == d)
             dist = abs(bep.get((t, d), -1) - entry)
             bic.append((n - dist) / n if h and dist <= n else 0.0)
@@ -652,15 +777,25 @@ def _reference(qrels_rows, run_rows, beta=0.25, n=500.0, tolerance=5):
             isrel.append(bool(h))
         ctx = {}
         for name, sc in (("ric", ric), ("t2i", t2i), ("bic", bic)):
-            agp = sum(sum(sc[:i + 1]) / (i + 1) for i in range(len(sc)) if isrel[i]) / nrel if nrel else 0.0
+            agp = sum(sum(sc[: i + 1]) / (i + 1) for i in range(len(sc)) if isrel[i]) / nrel if nrel else 0.0
             ctx[name] = (agp, gp_at(sc, 3))
         repeat = len(order) < len(rows)
-        out[t] = {"thorough": thorough, "focused": focused, "ctx": ctx, "overlap": overlap, "repeat": repeat,
-                  "gR@3": (sum(isrel[:3]) / nrel) if nrel else 0.0, "ret_size(task=thorough)": rs,
-                  "num_ret": len(order)}
-        out[t]["ret_size(task=thorough)"] = sum(len(set(range(o, o + k)) - set().union(
-            *(set(range(o2, o2 + k2)) for _, d2, o2, k2 in rows[:i] if d2 == d)))
-            if hl.get((t, d)) else k for i, (_, d, o, k) in enumerate(rows))
+        out[t] = {
+            "thorough": thorough,
+            "focused": focused,
+            "ctx": ctx,
+            "overlap": overlap,
+            "repeat": repeat,
+            "gR@3": (sum(isrel[:3]) / nrel) if nrel else 0.0,
+            "ret_size(task=thorough)": rs,
+            "num_ret": len(order),
+        }
+        out[t]["ret_size(task=thorough)"] = sum(
+            len(set(range(o, o + k)) - set().union(*(set(range(o2, o2 + k2)) for _, d2, o2, k2 in rows[:i] if d2 == d)))
+            if hl.get((t, d))
+            else k
+            for i, (_, d, o, k) in enumerate(rows)
+        )
     return out
 
 
@@ -691,10 +826,19 @@ def test_measures_equal_the_definitions_on_random_runs(tmp_path):
                     run_rows.append((t, d, draw(st.integers(0, 70)), draw(st.integers(0, 30))))
         return qrels_rows, run_rows
 
-    counter = iter(range(10 ** 6))
+    counter = iter(range(10**6))
     thorough = [f"iP(task=thorough)[{j / 100:.2f}]" for j in range(101)]
-    lenient_names = ["MAiP", "MAgP", "MAgP(task=t2i,irr=5)", "MAgP(task=bic)", "gP@3", "gP(task=t2i,irr=5)@3",
-                     "gP(task=bic)@3", "gR@3", "num_ret(task=ric)"]
+    lenient_names = [
+        "MAiP",
+        "MAgP",
+        "MAgP(task=t2i,irr=5)",
+        "MAgP(task=bic)",
+        "gP@3",
+        "gP(task=t2i,irr=5)@3",
+        "gP(task=bic)@3",
+        "gR@3",
+        "num_ret(task=ric)",
+    ]
 
     @settings(max_examples=120, deadline=None)
     @given(case())
@@ -704,11 +848,11 @@ def test_measures_equal_the_definitions_on_random_runs(tmp_path):
         lines = []
         for t, d, spans, b, length in qrels_rows:
             rc = sum(k for _, k in spans)
-            lines.append(f"{t} Q0 {d} {rc} {length}" + (f" {b} " + " ".join(f"{o}:{k}" for o, k in spans)
-                                                         if spans else ""))
+            lines.append(
+                f"{t} Q0 {d} {rc} {length}" + (f" {b} " + " ".join(f"{o}:{k}" for o, k in spans) if spans else "")
+            )
         q = read_fol_qrels(write(tmp_path / f"q{i}", "\n".join(lines) + "\n"))
-        run = run_of(tmp_path, [f"{t} Q0 {d} {r + 1} 0 x {o} {k}" for r, (t, d, o, k) in enumerate(run_rows)],
-                     f"r{i}")
+        run = run_of(tmp_path, [f"{t} Q0 {d} {r + 1} 0 x {o} {k}" for r, (t, d, o, k) in enumerate(run_rows)], f"r{i}")
         ref = _reference(qrels_rows, run_rows)
         got = values(evaluate(q, [run], thorough + ["MAiP(task=thorough)", "ret_size(task=thorough)"]))
         lenient = values(evaluate(q, [run], lenient_names, lenient=True))
@@ -728,9 +872,11 @@ def test_measures_equal_the_definitions_on_random_runs(tmp_path):
             assert lenient["num_ret(task=ric)"][t] == e["num_ret"]
             assert 0 <= lenient["MAiP"][t] <= 1 + 1e-12
         # strict: refused exactly when the reference finds an overlap (focused, ric) or a repeat (bic)
-        for measure, broken in (("MAiP", any(e["overlap"] for e in ref.values())),
-                                ("MAgP(task=t2i)", any(e["overlap"] for e in ref.values())),
-                                ("MAgP(task=bic)", any(e["repeat"] for e in ref.values()))):
+        for measure, broken in (
+            ("MAiP", any(e["overlap"] for e in ref.values())),
+            ("MAgP(task=t2i)", any(e["overlap"] for e in ref.values())),
+            ("MAgP(task=bic)", any(e["repeat"] for e in ref.values())),
+        ):
             if broken:
                 with pytest.raises(RunRuleError):
                     evaluate(q, [run], [measure])
@@ -783,8 +929,24 @@ def test_plot_of_interpolated_precision(tmp_path, capsys, qrels):
     from graphsr.data import sample
 
     s = sample("mobydick")  # element runs: the measure over its cut-offs
-    assert main(["eval", str(s["qrels"]), str(s["runs"][0]), "--collection", str(s["collection"]), "-m", "SRP@5",
-                 "-m", "SRP@10", "--plot", str(tmp_path / "x.svg")]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                str(s["qrels"]),
+                str(s["runs"][0]),
+                "--collection",
+                str(s["collection"]),
+                "-m",
+                "SRP@5",
+                "-m",
+                "SRP@10",
+                "--plot",
+                str(tmp_path / "x.svg"),
+            ]
+        )
+        == 0
+    )
     assert b"SRP@k, mean over 1 topics" in (tmp_path / "x.svg").read_bytes()
 
 
@@ -801,8 +963,33 @@ def test_the_c_scanner_accepts_only_what_the_line_readers_read_the_same():
     scan = c_scanner()
     if scan is None:
         pytest.skip("the C scanner is not built")
-    token = st.sampled_from(["1", "10", "-3", "+4", "0.5", "1e3", "-.5", "5.", "x", "X", "-1", "é", "1_0", "inf",
-                             "3:4", "0:1", "a\x00b", "9" * 19, "", "Q0", "2010003", "12:0", "1:2:3"])
+    token = st.sampled_from(
+        [
+            "1",
+            "10",
+            "-3",
+            "+4",
+            "0.5",
+            "1e3",
+            "-.5",
+            "5.",
+            "x",
+            "X",
+            "-1",
+            "é",
+            "1_0",
+            "inf",
+            "3:4",
+            "0:1",
+            "a\x00b",
+            "9" * 19,
+            "",
+            "Q0",
+            "2010003",
+            "12:0",
+            "1:2:3",
+        ]
+    )
     sep = st.sampled_from([" ", "\t", "  ", " \r", "\x0b", "\x1c"])
 
     @st.composite
@@ -810,14 +997,26 @@ def test_the_c_scanner_accepts_only_what_the_line_readers_read_the_same():
         lines = []
         name = st.sampled_from(["1", "2", "a", "d5", "1", "2", "a", "d5", "é", "x\x7fy"])
         good = st.sampled_from(["0", "7", "42", "12"])
-        number = st.one_of(*[good] * 12, st.sampled_from(["-3", "+4", "0.5", "1e3", "-.5", "5.", "X", "-1",
-                                                              "inf", "1_0", "9" * 19, "007", "3.25e-2"]))
+        number = st.one_of(
+            *[good] * 12,
+            st.sampled_from(
+                ["-3", "+4", "0.5", "1e3", "-.5", "5.", "X", "-1", "inf", "1_0", "9" * 19, "007", "3.25e-2"]
+            ),
+        )
         mode = draw(st.sampled_from(["run", "qrels", "mixed"]))
         for _ in range(draw(st.integers(0, 6))):
             kind = mode if mode != "mixed" else draw(st.sampled_from(["run", "qrels", "noise"]))
             if kind == "run":
-                fields = [draw(name), "Q0", draw(name), draw(number), draw(number), draw(name), draw(number),
-                          draw(number)]
+                fields = [
+                    draw(name),
+                    "Q0",
+                    draw(name),
+                    draw(number),
+                    draw(number),
+                    draw(name),
+                    draw(number),
+                    draw(number),
+                ]
             elif kind == "qrels":  # consistent unless a token is replaced
                 length = draw(st.integers(1, 30))
                 cuts = sorted(set(draw(st.lists(st.integers(0, length), max_size=6))))
@@ -858,8 +1057,13 @@ def test_the_c_scanner_accepts_only_what_the_line_readers_read_the_same():
                 names = list(vocab.topics), list(vocab.docs)
                 assert [names[0][c] for c in t_] == slow.topic.tolist()
                 assert [names[1][c] for c in d] == slow.docid.tolist()
-                for a, b in ((rank, slow.rank), (score, slow.score), (offset, slow.offset),
-                             (length, slow.length), (line, slow.line)):
+                for a, b in (
+                    (rank, slow.rank),
+                    (score, slow.score),
+                    (offset, slow.offset),
+                    (length, slow.length),
+                    (line, slow.line),
+                ):
                     assert a.tolist() == b.tolist()
                 assert tuple(ids) == slow.run_ids
             vocab = fol.Vocabulary()
@@ -868,8 +1072,10 @@ def test_the_c_scanner_accepts_only_what_the_line_readers_read_the_same():
                 accepted["qrels"] += 1
                 slow = fol._read_fol_qrels_lines(fh.name, fol.Vocabulary())
                 assert [list(vocab.docs)[c] for c in got[1]] == slow.docid.tolist()
-                for a, b in zip(got[2:], (slow.rel_chars, slow.doc_len, slow.bep, slow.line, slow.pass_row,
-                                          slow.pass_start, slow.pass_end)):
+                for a, b in zip(
+                    got[2:],
+                    (slow.rel_chars, slow.doc_len, slow.bep, slow.line, slow.pass_row, slow.pass_start, slow.pass_end),
+                ):
                     assert a.tolist() == b.tolist()
         except (RunFormatError, QrelsFormatError) as exc:
             raise AssertionError(f"the scanner accepted what the line reader refuses: {exc}") from None
@@ -892,13 +1098,35 @@ def test_passage_measures_of_element_runs_against_element_assessments(capsys):
     s = sample("shakespeare")
     plays = [r for r in s["runs"] if r.name == "plays.run"][0]
     nested = [r for r in s["runs"] if r.name == "thorough.run"][0]
-    assert main(["eval", str(s["qrels"]), str(plays), str(nested), "--collection", str(s["collection"]),
-                 "-m", "MAiP", "-m", "iP[0.01]", "-m", "SRP@5", "--task", "thorough"]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                str(s["qrels"]),
+                str(plays),
+                str(nested),
+                "--collection",
+                str(s["collection"]),
+                "-m",
+                "MAiP",
+                "-m",
+                "iP[0.01]",
+                "-m",
+                "SRP@5",
+                "--task",
+                "thorough",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     docs = {d.docid: d for d in iter_documents(s["collection"])}
     q = read_element_qrels(s["qrels"])
-    direct = evaluate(passage_qrels(q, docs), [passage_run(read_run(p), docs) for p in (plays, nested)],
-                               ["MAiP(task=thorough)", "iP[0.01](task=thorough)"])
+    direct = evaluate(
+        passage_qrels(q, docs),
+        [passage_run(read_run(p), docs) for p in (plays, nested)],
+        ["MAiP(task=thorough)", "iP[0.01](task=thorough)"],
+    )
     for r in direct.runs:
         for m in direct.measures:
             assert f"{m}\tall\t{r.mean(m):.6f}" in out
@@ -928,8 +1156,9 @@ def test_one_entry_scores_every_kind_of_assessment(tmp_path, qrels):
     element_runs = [read_run(p) for p in s["runs"]]
     with pytest.raises(GraphsrInputError, match="SRP@5: need the collection's documents"):
         evaluate(eq, element_runs, ["SRP@5"])
-    ctx = element_context(eq.docids().union(*(r.docids() for r in element_runs)), collection=s["collection"],
-                          model="p*:extent")
+    ctx = element_context(
+        eq.docids().union(*(r.docids() for r in element_runs)), collection=s["collection"], model="p*:extent"
+    )
     res = evaluate(eq, element_runs, ["SRP@5", "MAiP(task=thorough)"], ctx)
     assert [r.name for r in res] == [r.run_id for r in element_runs]
     assert [r.source for r in res] == [r.name for r in element_runs]

@@ -16,8 +16,7 @@ from graphsr.io import read_element_qrels, read_run
 from graphsr.io.runs import RankOrderWarning
 
 #: One measure or more of every family that scores element runs.
-MEASURES = ["SRP@10", "SR", "P@10", "AP", "nDCG@10", "ESRP@10", "SRiP@5", "PRUM", "XCG@5",
-            "MAiP(task=thorough)"]
+MEASURES = ["SRP@10", "SR", "P@10", "AP", "nDCG@10", "ESRP@10", "SRiP@5", "PRUM", "XCG@5", "MAiP(task=thorough)"]
 
 
 def _frame(path):
@@ -39,8 +38,13 @@ def bundled(request):
     s = sample(request.param)
     qrels = read_element_qrels(s["qrels"])
     runs = [read_run(p) for p in s["runs"]]
-    ctx = element_context(qrels.docids().union(*(r.docids() for r in runs)), measures=MEASURES,
-                          collection=s["collection"], model="p*|c:length", nav="depth4")
+    ctx = element_context(
+        qrels.docids().union(*(r.docids() for r in runs)),
+        measures=MEASURES,
+        collection=s["collection"],
+        model="p*|c:length",
+        nav="depth4",
+    )
     return s, qrels, ctx
 
 
@@ -85,8 +89,15 @@ def test_without_ranks_every_row_is_a_result_of_its_own(bundled):
         plain = frame.drop(columns=["rank"]).assign(run_id="r")
         run = graphsr.io.frames.as_run(plain)
         assert sum(len(rs) for rs in run.results.values()) == len(plain)  # one result per row, none merged
-        order = sorted(range(len(plain)), key=lambda k: (plain["query_id"].iloc[k], -plain["score"].iloc[k],
-                                                         [-ord(c) for c in plain["doc_id"].iloc[k]] + [0], k))
+        order = sorted(
+            range(len(plain)),
+            key=lambda k: (
+                plain["query_id"].iloc[k],
+                -plain["score"].iloc[k],
+                [-ord(c) for c in plain["doc_id"].iloc[k]] + [0],
+                k,
+            ),
+        )
         ranks = np.empty(len(plain), dtype=int)
         seen: dict = {}
         for k in order:
@@ -99,9 +110,15 @@ def test_without_ranks_every_row_is_a_result_of_its_own(bundled):
 def test_ranks_that_disagree_with_scores_are_followed_and_said_once():
     import pandas as pd
 
-    frame = pd.DataFrame({"query_id": ["1"] * 3 + ["2"] * 2, "doc_id": ["a", "a", "b", "a", "b"],
-                          "xpath": ["/a[1]", "/a[1]/b[1]", "/b[1]", "/a[1]", "/b[1]"],
-                          "rank": [1, 2, 3, 1, 2], "score": [1.0, 3.0, 2.0, 5.0, 4.0]})
+    frame = pd.DataFrame(
+        {
+            "query_id": ["1"] * 3 + ["2"] * 2,
+            "doc_id": ["a", "a", "b", "a", "b"],
+            "xpath": ["/a[1]", "/a[1]/b[1]", "/b[1]", "/a[1]", "/b[1]"],
+            "rank": [1, 2, 3, 1, 2],
+            "score": [1.0, 3.0, 2.0, 5.0, 4.0],
+        }
+    )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         run = graphsr.io.frames.as_run(frame)
@@ -113,13 +130,16 @@ def test_ranks_that_disagree_with_scores_are_followed_and_said_once():
         graphsr.io.frames.as_run(frame.assign(score=[3.0, 2.0, 1.0, 5.0, 4.0]))  # agreeing: nothing said
 
 
-@pytest.mark.parametrize("ranks,expected", [([1.5, 2.0], "got 1.5 in row 1"), ([float("nan"), 1.0], "got nan"),
-                                            (["x", "1"], "expected integer ranks")])
+@pytest.mark.parametrize(
+    "ranks,expected",
+    [([1.5, 2.0], "got 1.5 in row 1"), ([float("nan"), 1.0], "got nan"), (["x", "1"], "expected integer ranks")],
+)
 def test_ranks_that_are_not_integers_are_refused(ranks, expected):
     import pandas as pd
 
-    frame = pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["a", "b"], "xpath": ["/a[1]", "/b[1]"],
-                          "rank": ranks, "score": [2.0, 1.0]})
+    frame = pd.DataFrame(
+        {"query_id": ["1", "1"], "doc_id": ["a", "b"], "xpath": ["/a[1]", "/b[1]"], "rank": ranks, "score": [2.0, 1.0]}
+    )
     with pytest.raises(graphsr.errors.RunFormatError, match=expected.replace("[", r"\[")):
         graphsr.io.frames.as_run(frame)
 
@@ -134,8 +154,10 @@ def test_measures_bound_to_different_contexts_score_each_under_its_own():
     length, extent = coll.context("p*|c:length"), coll.context("p*:extent")
     a, b = graphsr.bind("SRP@10", length), graphsr.bind("SRP@10", extent)
     together = graphsr.evaluate(qrels, [run], [a, b, "SRP@10"], extent, unknown="error").runs[0]
-    alone = {m: graphsr.evaluate(qrels, [run], [m], ctx).runs[0].values for m, ctx in
-             ((a, length), (b, extent), (graphsr.parse_measure("SRP@10"), extent))}
+    alone = {
+        m: graphsr.evaluate(qrels, [run], [m], ctx).runs[0].values
+        for m, ctx in ((a, length), (b, extent), (graphsr.parse_measure("SRP@10"), extent))
+    }
     for m, want in alone.items():
         [(_, values)] = want.items()
         assert together.values[m].tolist() == values.tolist(), m

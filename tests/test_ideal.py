@@ -15,11 +15,11 @@ from graphsr.core.quantisation import quantise, quantise_dimension, register_qua
 def test_quantisation_functions():
     pairs = [(3, 3), (2, 3), (3, 2), (3, 1), (1, 3), (2, 2), (2, 1), (1, 1), (1, 2), (0, 0)]
     assert quantise(pairs, "strict").tolist() == [1, 0, 0, 0, 0, 0, 0, 0, 0, 0]
-    assert quantise(pairs, "gen").tolist() == [1, .75, .75, .75, .5, .5, .5, .25, .25, 0]
-    assert quantise(pairs, "sog").tolist() == [1, .9, .75, .25, .75, .5, .1, .1, .25, 0]
-    assert quantise([(3, 3), (2, 2)], "33:1/22:0.4").tolist() == [1, .4]
+    assert quantise(pairs, "gen").tolist() == [1, 0.75, 0.75, 0.75, 0.5, 0.5, 0.5, 0.25, 0.25, 0]
+    assert quantise(pairs, "sog").tolist() == [1, 0.9, 0.75, 0.25, 0.75, 0.5, 0.1, 0.1, 0.25, 0]
+    assert quantise([(3, 3), (2, 2)], "33:1/22:0.4").tolist() == [1, 0.4]
     register_quantisation("mine", {(3, 3): 0.5})
-    assert quantise([(3, 3), (1, 1)], "mine").tolist() == [.5, 0]
+    assert quantise([(3, 3), (1, 1)], "mine").tolist() == [0.5, 0]
     assert quantise_dimension([3, 2, 1, 0]).tolist() == pytest.approx([1, 2 / 3, 1 / 3, 0])
     for bad in ("33:2", "3:1", "40:1", "nope"):
         with pytest.raises(GraphsrInputError):
@@ -32,8 +32,9 @@ TREE_B = ([-1, 0, 1, 1, 3], [(3, 1), (3, 2), (2, 3), (1, 1), (1, 2)])  # + sec[2
 TREE_C = ([-1, 0, 1, 2, 2, 2, 2, 2, 2], [(3, 1), (3, 1), (3, 3), (1, 3), (1, 3), (1, 3), (1, 3), (3, 3), (1, 3)])
 
 
-@pytest.mark.parametrize("tree, kazai, piwowarski", [(TREE_A, [3], [3]), (TREE_B, [2], [3, 5]),
-                                                      (TREE_C, [3], [4, 5, 6, 7, 8, 9])])
+@pytest.mark.parametrize(
+    "tree, kazai, piwowarski", [(TREE_A, [3], [3]), (TREE_B, [2], [3, 5]), (TREE_C, [3], [4, 5, 6, 7, 8, 9])]
+)
 def test_table1(tree, kazai, piwowarski):
     parent, grades = tree
     q = quantise(grades, "sog")
@@ -42,21 +43,34 @@ def test_table1(tree, kazai, piwowarski):
         assert got.tolist() == expected, method
 
 
-TOPIC_163 = {"/article[1]": (3, 1), "/article[1]/bdy[1]": (3, 1), "/article[1]/bdy[1]/sec[4]": (2, 2),
-             "/article[1]/bdy[1]/sec[4]/ip1[2]": (2, 3), "/article[1]/bdy[1]/sec[4]/p[1]": (2, 3),
-             "/article[1]/bdy[1]/sec[4]/p[2]": (1, 2), "/article[1]/bdy[1]/sec[6]": (3, 3),
-             "/article[1]/bdy[1]/sec[6]/ip1[2]": (2, 3), "/article[1]/bdy[1]/sec[6]/p[1]": (2, 3),
-             "/article[1]/bdy[1]/sec[6]/p[2]": (2, 3)}
+TOPIC_163 = {
+    "/article[1]": (3, 1),
+    "/article[1]/bdy[1]": (3, 1),
+    "/article[1]/bdy[1]/sec[4]": (2, 2),
+    "/article[1]/bdy[1]/sec[4]/ip1[2]": (2, 3),
+    "/article[1]/bdy[1]/sec[4]/p[1]": (2, 3),
+    "/article[1]/bdy[1]/sec[4]/p[2]": (1, 2),
+    "/article[1]/bdy[1]/sec[6]": (3, 3),
+    "/article[1]/bdy[1]/sec[6]/ip1[2]": (2, 3),
+    "/article[1]/bdy[1]/sec[6]/p[1]": (2, 3),
+    "/article[1]/bdy[1]/sec[6]/p[2]": (2, 3),
+}
 
 
 def r7022() -> DocumentTree:
     """The part of co/2001/r7022.xml that topic 163 assessed (Fig 1), with unassessed siblings around it."""
+
     def sec(children):
         return ("sec", "t", children)
-    body = [sec([]), sec([]), sec([]),
-            sec([("ip1", "x", []), ("ip1", "x", []), ("p", "x", []), ("p", "x", []), ("p", "x", [])]),
-            sec([]),
-            sec([("ip1", "x", []), ("ip1", "x", []), ("p", "x", []), ("p", "x", [])])]
+
+    body = [
+        sec([]),
+        sec([]),
+        sec([]),
+        sec([("ip1", "x", []), ("ip1", "x", []), ("p", "x", []), ("p", "x", []), ("p", "x", [])]),
+        sec([]),
+        sec([("ip1", "x", []), ("ip1", "x", []), ("p", "x", []), ("p", "x", [])]),
+    ]
     return DocumentTree.from_nested("r7022", ("article", "", [("fm", "f", []), ("bdy", "", body)]))
 
 
@@ -65,8 +79,10 @@ def test_topic_163():
     judged = {("r7022", doc.node(xp)): 1.0 for xp in TOPIC_163}
     grades = {("r7022", doc.node(xp)): g for xp, g in TOPIC_163.items()}
     names = {v: k for k, v in ((xp, doc.node(xp)) for xp in TOPIC_163)}
-    for method, expected in (("kazai", ["sec[6]", "sec[4]"]),
-                             ("piwowarski", ["sec[6]", "sec[4]/ip1[2]", "sec[4]/p[1]", "sec[4]/p[2]"])):
+    for method, expected in (
+        ("kazai", ["sec[6]", "sec[4]"]),
+        ("piwowarski", ["sec[6]", "sec[4]/ip1[2]", "sec[4]/p[1]", "sec[4]/p[2]"]),
+    ):
         base = recall_base(judged, grades, {"r7022": doc}, "sog", method)
         got = {names[n].replace("/article[1]/bdy[1]/", "") for _, n in base.ideal_elements()}
         assert got == set(expected), method

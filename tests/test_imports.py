@@ -15,8 +15,14 @@ HEAVY = ("pandas", "matplotlib", "pyarrow", "networkx", "neo4j", "falkordb", "re
 
 def _imported(args: list[str], cwd) -> set[str]:
     env = dict(os.environ)
-    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "graphsr", *args], capture_output=True,
-                          text=True, cwd=cwd, env=env, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "graphsr", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     names = set()
     for line in proc.stderr.splitlines():
@@ -59,8 +65,9 @@ print(isinstance(m, ir_measures.Measure), m == ir_measures.nDCG(dcg="exp-log2") 
 def test_measures_have_one_base_class_whatever_is_imported_first(order):
     """graphsr's measures are ir_measures' measures (equal and hashed alike) whichever module a process imports
     first, the command line's own included."""
-    done = subprocess.run([sys.executable, "-c", PROBE.format(first=ORDERS[order])], capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE.format(first=ORDERS[order])], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["True", "True", "True", "True", "ir_measures.measures.base"]
 
@@ -69,8 +76,10 @@ def test_the_command_line_scores_with_the_same_measures(tmp_path):
     """A measure built inside ``graphsr eval``'s own process is an ir_measures measure too."""
     (tmp_path / "q").write_text("1 0 a 1\n")
     (tmp_path / "r").write_text("1 Q0 a 1 1 s\n")
-    probe = ("import sys, ir_measures\nfrom graphsr.cli.main import main\nsys.argv = ['graphsr', 'eval', 'q', 'r', "
-             "'-m', 'P@1']\ncode = main()\nfrom graphsr.measures import parse_measure\n"
-             "print(code, isinstance(parse_measure('P@1'), ir_measures.Measure), file=sys.stderr)")
+    probe = (
+        "import sys, ir_measures\nfrom graphsr.cli.main import main\nsys.argv = ['graphsr', 'eval', 'q', 'r', "
+        "'-m', 'P@1']\ncode = main()\nfrom graphsr.measures import parse_measure\n"
+        "print(code, isinstance(parse_measure('P@1'), ir_measures.Measure), file=sys.stderr)"
+    )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert done.stderr.split()[-2:] == ["0", "True"], done.stderr[-2000:]

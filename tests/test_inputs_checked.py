@@ -28,8 +28,9 @@ def graphsr_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "graphsr", *args], capture_output=True, text=True, timeout=120)
 
 
-GOOD = [(r, "AP", str(t), v) for r, base in (("a", 0.5), ("b", 0.3)) for t, v in
-        enumerate(base + np.linspace(0, 0.2, 6), 1)]
+GOOD = [
+    (r, "AP", str(t), v) for r, base in (("a", 0.5), ("b", 0.3)) for t, v in enumerate(base + np.linspace(0, 0.2, 6), 1)
+]
 
 
 @pytest.mark.parametrize("value", [np.inf, -np.inf, np.nan, 1e308, -1e300])
@@ -56,8 +57,9 @@ def test_a_score_table_refuses_rows_without_a_name(column, missing):
 
 @pytest.mark.parametrize("shared", [0, 1])
 def test_compare_refuses_runs_that_share_fewer_than_two_topics(shared, tmp_path):
-    rows = [("a", "AP", str(t), 0.1 * t) for t in range(1, 6)] + \
-           [("b", "AP", str(t), 0.05 * t) for t in range(6 - shared, 9 - shared)]
+    rows = [("a", "AP", str(t), 0.1 * t) for t in range(1, 6)] + [
+        ("b", "AP", str(t), 0.05 * t) for t in range(6 - shared, 9 - shared)
+    ]
     with pytest.raises(GraphsrInputError, match=f"runs 'a' and 'b' share {shared} topic.*'a' has 5, 'b' 3"):
         compare_runs(ScoreTable(table(rows)))
     assert compare_runs(ScoreTable(table(rows)), unpaired="skip").pairs.empty  # the report's choice
@@ -86,8 +88,10 @@ def test_compare_at_the_smallest_samples_gives_intervals_with_width():
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.floats(0, 1), st.floats(-0.5, 0.5)), min_size=2, max_size=60),
-       st.sampled_from([1.0, 1e-9, 0.0]))
+@given(
+    st.lists(st.tuples(st.floats(0, 1), st.floats(-0.5, 0.5)), min_size=2, max_size=60),
+    st.sampled_from([1.0, 1e-9, 0.0]),
+)
 def test_the_t_test_is_scipys_bit_for_bit(pairs, scale):
     from scipy import stats
 
@@ -103,24 +107,34 @@ def test_the_t_test_is_scipys_bit_for_bit(pairs, scale):
 QRELS = {"1": {"a": 1, "b": 1}, "2": {"a": 1}}
 
 
-@pytest.mark.parametrize("run, words", [
-    (pd.DataFrame({"query_id": [np.nan, "1"], "doc_id": ["a", "b"], "score": [1.0, 0.5]}), "query_id holds nan"),
-    (pd.DataFrame({"query_id": ["1", "1"], "doc_id": [None, "a"], "score": [1.0, 0.5]}), "doc_id holds"),
-    (pd.DataFrame({"query_id": [1.0, None], "doc_id": ["a", "b"], "score": [1.0, 0.5]}), "query_id holds"),
-    ({float("nan"): {"a": 1.0}, "1": {"a": 1.0}}, "a topic: expected an id, got nan"),
-    ({None: {"a": 1.0}}, "a topic: expected an id, got None"),
-    ({"1": {None: 1.0, "a": 0.5}}, "expected an id, got None"),
-    ({"1": {float("nan"): 1.0}}, "expected an id, got nan"),
-    ([("1", None, 1.0), ("1", "a", 0.5)], "record 1 (doc_id): expected an id, got None"),
-    ([(None, "a", 1.0)], "record 1 (query_id): expected an id, got None"),
-])
+@pytest.mark.parametrize(
+    "run, words",
+    [
+        (pd.DataFrame({"query_id": [np.nan, "1"], "doc_id": ["a", "b"], "score": [1.0, 0.5]}), "query_id holds nan"),
+        (pd.DataFrame({"query_id": ["1", "1"], "doc_id": [None, "a"], "score": [1.0, 0.5]}), "doc_id holds"),
+        (pd.DataFrame({"query_id": [1.0, None], "doc_id": ["a", "b"], "score": [1.0, 0.5]}), "query_id holds"),
+        ({float("nan"): {"a": 1.0}, "1": {"a": 1.0}}, "a topic: expected an id, got nan"),
+        ({None: {"a": 1.0}}, "a topic: expected an id, got None"),
+        ({"1": {None: 1.0, "a": 0.5}}, "expected an id, got None"),
+        ({"1": {float("nan"): 1.0}}, "expected an id, got nan"),
+        ([("1", None, 1.0), ("1", "a", 0.5)], "record 1 (doc_id): expected an id, got None"),
+        ([(None, "a", 1.0)], "record 1 (query_id): expected an id, got None"),
+    ],
+)
 def test_ids_that_are_nan_or_none_are_refused(run, words):
     with pytest.raises(GraphsrInputError, match=words.replace("(", r"\(").replace(")", r"\)")):
         graphsr.calc_aggregate(["P@2"], QRELS, run)
 
 
-@pytest.mark.parametrize("qrels", [{"1": {None: 1}}, {None: {"a": 1}}, [("1", None, 1)],
-                                   pd.DataFrame({"query_id": ["1"], "doc_id": [None], "relevance": [1]})])
+@pytest.mark.parametrize(
+    "qrels",
+    [
+        {"1": {None: 1}},
+        {None: {"a": 1}},
+        [("1", None, 1)],
+        pd.DataFrame({"query_id": ["1"], "doc_id": [None], "relevance": [1]}),
+    ],
+)
 def test_assessments_with_nan_or_none_ids_are_refused(qrels):
     with pytest.raises(GraphsrInputError, match="expected an id"):
         graphsr.calc_aggregate(["P@2"], qrels, {"1": {"a": 1.0}})

@@ -14,8 +14,14 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from graphsr.analysis.intervals import (bootstrap_interval, effect_size, t_interval, tukey_anova, tukey_randomized,
-                                        wins_ties_losses)
+from graphsr.analysis.intervals import (
+    bootstrap_interval,
+    effect_size,
+    t_interval,
+    tukey_anova,
+    tukey_randomized,
+    wins_ties_losses,
+)
 from graphsr.analysis.significance import paired_test
 
 
@@ -40,8 +46,14 @@ def test_the_t_interval_is_scipys(seed, confidence):
 def test_the_bootstrap_intervals_are_scipys_within_monte_carlo_tolerance(method, seed):
     d = _scores(seed, n=30)[:, 0] - _scores(seed, n=30)[:, 1] + np.random.default_rng(seed).normal(0, 0.05, 30)
     ours = bootstrap_interval(d, 0.95, method, samples=20000, seed=seed)
-    theirs = stats.bootstrap((d,), np.mean, confidence_level=0.95, method=method, n_resamples=20000,
-                             random_state=np.random.default_rng(1000 + seed)).confidence_interval
+    theirs = stats.bootstrap(
+        (d,),
+        np.mean,
+        confidence_level=0.95,
+        method=method,
+        n_resamples=20000,
+        random_state=np.random.default_rng(1000 + seed),
+    ).confidence_interval
     width = theirs.high - theirs.low
     assert ours[0] == pytest.approx(theirs.low, abs=0.03 * width)
     assert ours[1] == pytest.approx(theirs.high, abs=0.03 * width)
@@ -49,8 +61,9 @@ def test_the_bootstrap_intervals_are_scipys_within_monte_carlo_tolerance(method,
 
 def test_the_bootstrap_interval_is_the_same_for_any_number_of_threads():
     d = _scores(3)[:, 0] - _scores(3)[:, 1]
-    assert bootstrap_interval(d, 0.95, "bca", 5000, 7, threads=1) == bootstrap_interval(d, 0.95, "bca", 5000, 7,
-                                                                                          threads=3)
+    assert bootstrap_interval(d, 0.95, "bca", 5000, 7, threads=1) == bootstrap_interval(
+        d, 0.95, "bca", 5000, 7, threads=3
+    )
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -83,8 +96,9 @@ def test_the_anova_hsd_is_an_ols_two_way_anova_with_the_studentized_range(seed, 
         q = abs(means[i] - means[j]) / np.sqrt(mse / n)
         assert got["p"][i, j] == pytest.approx(stats.studentized_range.sf(q, k, df), rel=1e-6, abs=1e-9)
         half = stats.studentized_range.ppf(0.95, k, df) * np.sqrt(mse / n)
-        assert (got["low"][i, j], got["high"][i, j]) == pytest.approx((means[i] - means[j] - half,
-                                                                      means[i] - means[j] + half), abs=1e-9)
+        assert (got["low"][i, j], got["high"][i, j]) == pytest.approx(
+            (means[i] - means[j] - half, means[i] - means[j] + half), abs=1e-9
+        )
         assert got["effect"][i, j] == pytest.approx((means[i] - means[j]) / np.sqrt(mse), rel=1e-9)
 
 
@@ -130,17 +144,23 @@ def test_the_command_line_gives_the_same_numbers(tmp_path):
     frame = pd.DataFrame(rows, columns=["run", "measure", "topic", "value"])
     path = tmp_path / "scores.csv"
     frame.to_csv(path, index=False)
-    for args in (["--test", "t"], ["--test", "bootstrap", "--interval", "percentile", "--samples", "2000"],
-                 ["--test", "tukey", "--samples", "2000"], ["--baseline", "run0", "--confidence", "0.9"]):
+    for args in (
+        ["--test", "t"],
+        ["--test", "bootstrap", "--interval", "percentile", "--samples", "2000"],
+        ["--test", "tukey", "--samples", "2000"],
+        ["--baseline", "run0", "--confidence", "0.9"],
+    ):
         out = io.StringIO()
         with redirect_stdout(out):
             assert main(["compare", str(path), "--format", "json", *args]) == 0
         cli = json.loads(out.getvalue())
-        options = {"test": args[args.index("--test") + 1] if "--test" in args else "t",
-                   "samples": int(args[args.index("--samples") + 1]) if "--samples" in args else 10000,
-                   "interval": args[args.index("--interval") + 1] if "--interval" in args else "bca",
-                   "confidence": float(args[args.index("--confidence") + 1]) if "--confidence" in args else 0.95,
-                   "baseline": args[args.index("--baseline") + 1] if "--baseline" in args else None}
+        options = {
+            "test": args[args.index("--test") + 1] if "--test" in args else "t",
+            "samples": int(args[args.index("--samples") + 1]) if "--samples" in args else 10000,
+            "interval": args[args.index("--interval") + 1] if "--interval" in args else "bca",
+            "confidence": float(args[args.index("--confidence") + 1]) if "--confidence" in args else 0.95,
+            "baseline": args[args.index("--baseline") + 1] if "--baseline" in args else None,
+        }
         api = compare_runs(ScoreTable.read(path), **options).pairs
         assert len(cli) == len(api) and cli
         for got, (_, want) in zip(cli, api.iterrows()):
@@ -160,8 +180,22 @@ def test_eval_ci_prints_each_runs_interval_in_every_format(fmt):
     from graphsr.data import sample
 
     s = sample("shakespeare")
-    argv = ["eval", str(s["qrels"]), str(s["runs"][2]), str(s["runs"][3]), "--collection", str(s["collection"]),
-            "-m", "SRP@10", "-m", "P@10", "--ci", "t", "--confidence", "0.9"]
+    argv = [
+        "eval",
+        str(s["qrels"]),
+        str(s["runs"][2]),
+        str(s["runs"][3]),
+        "--collection",
+        str(s["collection"]),
+        "-m",
+        "SRP@10",
+        "-m",
+        "P@10",
+        "--ci",
+        "t",
+        "--confidence",
+        "0.9",
+    ]
     out = io.StringIO()
     with redirect_stdout(out):
         assert main(argv + ["--format", "json"]) == 0
@@ -181,8 +215,11 @@ def test_eval_ci_prints_each_runs_interval_in_every_format(fmt):
         got = {(r["run"], r["measure"]): (r["ci_low"], r["ci_high"]) for r in json.loads(text) if r["topic"] == "all"}
         tol = 1e-12
     elif fmt == "csv":
-        got = {(r["run"], r["measure"]): (float(r["ci_low"]), float(r["ci_high"]))
-               for r in csv.DictReader(io.StringIO(text)) if r["topic"] == "all"}
+        got = {
+            (r["run"], r["measure"]): (float(r["ci_low"]), float(r["ci_high"]))
+            for r in csv.DictReader(io.StringIO(text))
+            if r["topic"] == "all"
+        }
         tol = 1e-12
     elif fmt == "trec":
         got, run = {}, None

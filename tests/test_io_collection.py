@@ -30,8 +30,7 @@ def test_offsets_follow_inex_text_convention():
 
 def test_xpaths_are_positional_per_tag():
     doc = parse_document(b"<r><s/><p/><s><p/><p/></s></r>", "t")
-    assert doc.xpaths() == ["/r[1]", "/r[1]/s[1]", "/r[1]/p[1]", "/r[1]/s[2]", "/r[1]/s[2]/p[1]",
-                            "/r[1]/s[2]/p[2]"]
+    assert doc.xpaths() == ["/r[1]", "/r[1]/s[1]", "/r[1]/p[1]", "/r[1]/s[2]", "/r[1]/s[2]/p[1]", "/r[1]/s[2]/p[2]"]
     assert doc.depth.tolist() == [1, 2, 2, 2, 3, 3]
     assert doc.parent.tolist() == [-1, 0, 0, 0, 3, 3]
     assert doc.preorder.tolist() == [1, 2, 3, 4, 5, 6]
@@ -66,12 +65,20 @@ def test_namespaced_tags_use_prefix():
     assert doc.xpaths() == ["/r[1]", f"/r[1]/{m}:x[1]"]
     for text in (b'<r xmlns:q="urn:m"><q:x>t</q:x></r>', b'<r><x xmlns="urn:m">t</x></r>'):
         assert parse_document(text, "ns").xpaths() == ["/r[1]", f"/r[1]/{m}:x[1]"]
-    svg = (b'<svg xmlns="http://www.w3.org/2000/svg" xmlns:c="http://creativecommons.org/ns#" '
-           b'xmlns:sp="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd"><metadata><c:Work/>'
-           b'<Work xmlns="http://creativecommons.org/ns#"/></metadata><sp:namedview/>'
-           b'<namedview xmlns="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd"/></svg>')
-    assert parse_document(svg, "s").tag_names() == ["svg", "metadata", "cc:Work", "cc:Work", "sodipodi:namedview",
-                                                     "sodipodi:namedview"]
+    svg = (
+        b'<svg xmlns="http://www.w3.org/2000/svg" xmlns:c="http://creativecommons.org/ns#" '
+        b'xmlns:sp="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd"><metadata><c:Work/>'
+        b'<Work xmlns="http://creativecommons.org/ns#"/></metadata><sp:namedview/>'
+        b'<namedview xmlns="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd"/></svg>'
+    )
+    assert parse_document(svg, "s").tag_names() == [
+        "svg",
+        "metadata",
+        "cc:Work",
+        "cc:Work",
+        "sodipodi:namedview",
+        "sodipodi:namedview",
+    ]
 
 
 def test_the_c_and_python_walkers_label_every_known_namespace_alike():
@@ -86,7 +93,7 @@ def test_the_c_and_python_walkers_label_every_known_namespace_alike():
     text = f"<r>{body}</r>".encode()
     c = parse_document(text, "k").tag_names()
     assert c == py_tree_from_element(etree.fromstring(text), "k").tag_names()
-    assert c[1:len(known) + 1] == [f"{p}:x{i}" for i, p in enumerate(known.values())]
+    assert c[1 : len(known) + 1] == [f"{p}:x{i}" for i, p in enumerate(known.values())]
 
 
 def test_malformed_xml_names_file_and_line(tmp_path):
@@ -213,16 +220,23 @@ def test_labels_go_by_namespace_not_by_prefix(walker):
     from graphsr.io import collection as coll
     from graphsr.io.walk import derived_prefix
 
-    xml = (b'<page xmlns="http://projectmallard.org/1.0/" xmlns:x="http://www.w3.org/2001/XInclude">'
-           b'<info><credit>a</credit><mal:credit xmlns:mal="http://projectmallard.org/1.0/">b</mal:credit>'
-           b'<x:include/><q:n xmlns:q="urn:q"/></info></page>')
+    xml = (
+        b'<page xmlns="http://projectmallard.org/1.0/" xmlns:x="http://www.w3.org/2001/XInclude">'
+        b'<info><credit>a</credit><mal:credit xmlns:mal="http://projectmallard.org/1.0/">b</mal:credit>'
+        b'<x:include/><q:n xmlns:q="urn:q"/></info></page>'
+    )
     root = etree.fromstring(xml, coll._parser())
     if walker == "c" and not coll.accelerated():
         pytest.skip("the C walker is not built")
     doc = (coll.tree_from_element if walker == "c" else coll.py_tree_from_element)(root, "p")
-    assert doc.xpaths() == ["/page[1]", "/page[1]/info[1]", "/page[1]/info[1]/credit[1]",
-                            "/page[1]/info[1]/credit[2]", "/page[1]/info[1]/xi:include[1]",
-                            f"/page[1]/info[1]/{derived_prefix('urn:q')}:n[1]"]
+    assert doc.xpaths() == [
+        "/page[1]",
+        "/page[1]/info[1]",
+        "/page[1]/info[1]/credit[1]",
+        "/page[1]/info[1]/credit[2]",
+        "/page[1]/info[1]/xi:include[1]",
+        f"/page[1]/info[1]/{derived_prefix('urn:q')}:n[1]",
+    ]
 
 
 def _mixed_collection(root):
@@ -233,13 +247,15 @@ def _mixed_collection(root):
     (root / "icon.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"><g><path d="M0"/></g></svg>')
     (root / "page.XHTML").write_text('<html xmlns="http://www.w3.org/1999/xhtml"><body><p>t</p></body></html>')
     (root / "sub").mkdir()
-    (root / "sub" / "score.musicxml").write_text("<score-partwise><part><measure>m</measure></part>"
-                                                "</score-partwise>")
+    (root / "sub" / "score.musicxml").write_text("<score-partwise><part><measure>m</measure></part></score-partwise>")
     (root / "notes.csv").write_text("not a document")
     with zipfile.ZipFile(root / "zipped.mxl", "w") as z:
-        z.writestr("META-INF/container.xml", '<container><rootfiles><rootfile full-path="s/zipped.musicxml" '
-                                             'media-type="application/vnd.recordare.musicxml+xml"/></rootfiles>'
-                                             '</container>')
+        z.writestr(
+            "META-INF/container.xml",
+            '<container><rootfiles><rootfile full-path="s/zipped.musicxml" '
+            'media-type="application/vnd.recordare.musicxml+xml"/></rootfiles>'
+            "</container>",
+        )
         z.writestr("s/zipped.musicxml", "<score-partwise><part><measure/><measure/></part></score-partwise>")
     return root
 
@@ -249,8 +265,12 @@ def test_a_directory_holds_xml_under_every_name_a_vocabulary_gives_it(tmp_path):
     sources = list_collection(coll)
     assert [s.docid for s in sources] == ["icon", "page", "score", "zipped"]
     docs = {d.docid: d for d in iter_documents(coll)}
-    assert docs["zipped"].xpaths() == ["/score-partwise[1]", "/score-partwise[1]/part[1]",
-                                       "/score-partwise[1]/part[1]/measure[1]", "/score-partwise[1]/part[1]/measure[2]"]
+    assert docs["zipped"].xpaths() == [
+        "/score-partwise[1]",
+        "/score-partwise[1]/part[1]",
+        "/score-partwise[1]/part[1]/measure[1]",
+        "/score-partwise[1]/part[1]/measure[2]",
+    ]
     assert docs["page"].tag_names()[:2] == ["html", "body"] and docs["icon"].tag_names() == ["svg", "g", "path"]
     one = list_collection(coll / "zipped.mxl")
     assert [(s.docid, s.member) for s in one] == [("zipped", "s/zipped.musicxml")]
@@ -288,11 +308,14 @@ def test_a_zip_archive_is_a_collection_as_a_directory_and_a_tar_are(tmp_path):
     assert [d.xpaths() for d in iter_documents(tmp_path / "c.zip")] == [d.xpaths() for d in iter_documents(coll)]
 
 
-@pytest.mark.parametrize("content,expected", [
-    (b"not a zip", "cannot read zipped MusicXML (.mxl)"),
-    ("two", "no META-INF/container.xml and 2 XML members; expected one"),
-    ("missing", "its container names the score 'gone.musicxml', which it does not hold"),
-])
+@pytest.mark.parametrize(
+    "content,expected",
+    [
+        (b"not a zip", "cannot read zipped MusicXML (.mxl)"),
+        ("two", "no META-INF/container.xml and 2 XML members; expected one"),
+        ("missing", "its container names the score 'gone.musicxml', which it does not hold"),
+    ],
+)
 def test_a_broken_mxl_is_one_error(tmp_path, content, expected):
     import zipfile
 
@@ -305,8 +328,10 @@ def test_a_broken_mxl_is_one_error(tmp_path, content, expected):
                 z.writestr("a.xml", "<a/>")
                 z.writestr("b.musicxml", "<b/>")
             else:
-                z.writestr("META-INF/container.xml", '<container><rootfiles><rootfile full-path="gone.musicxml"/>'
-                                                     '</rootfiles></container>')
+                z.writestr(
+                    "META-INF/container.xml",
+                    '<container><rootfiles><rootfile full-path="gone.musicxml"/></rootfiles></container>',
+                )
     with pytest.raises(CollectionError, match=expected.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")):
         list_collection(path)
 

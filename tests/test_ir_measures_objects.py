@@ -19,8 +19,24 @@ def test_graphsr_measures_are_ir_measures_measures():
         assert isinstance(graphsr.parse_measure(name), ir_measures.Measure), name
 
 
-@pytest.mark.parametrize("name", ["P@10", "AP", "nDCG@10", "R@100", "RR", "Bpref", "Rprec", "NumRet", "Judged@10",
-                                  "Success@5", "IPrec@0.5", "P(rel=2)@5", "nDCG(gains={0:0,1:1,2:3})@5"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "P@10",
+        "AP",
+        "nDCG@10",
+        "R@100",
+        "RR",
+        "Bpref",
+        "Rprec",
+        "NumRet",
+        "Judged@10",
+        "Success@5",
+        "IPrec@0.5",
+        "P(rel=2)@5",
+        "nDCG(gains={0:0,1:1,2:3})@5",
+    ],
+)
 def test_equal_and_hashed_as_ir_measures_equal_measures(name):
     ours, theirs = graphsr.parse_measure(name), ir_measures.parse_measure(name)
     assert ours == theirs and theirs == ours and hash(ours) == hash(theirs)
@@ -47,10 +63,14 @@ def _data(seed=3):
     import pandas as pd
 
     rng = np.random.default_rng(seed)
-    q = pd.DataFrame([(str(t), f"d{d}", int(rng.integers(0, 3))) for t in range(1, 6) for d in range(0, 30, 2)],
-                     columns=["query_id", "doc_id", "relevance"])
-    r = pd.DataFrame([(str(t), f"d{d}", float(s)) for t in range(1, 7) for d, s in enumerate(rng.permutation(25))],
-                     columns=["query_id", "doc_id", "score"])  # no tied scores: providers break ties each its way
+    q = pd.DataFrame(
+        [(str(t), f"d{d}", int(rng.integers(0, 3))) for t in range(1, 6) for d in range(0, 30, 2)],
+        columns=["query_id", "doc_id", "relevance"],
+    )
+    r = pd.DataFrame(
+        [(str(t), f"d{d}", float(s)) for t in range(1, 7) for d, s in enumerate(rng.permutation(25))],
+        columns=["query_id", "doc_id", "score"],
+    )  # no tied scores: providers break ties each its way
     return q, r
 
 
@@ -76,13 +96,17 @@ def test_no_provider_crashes_on_a_graphsr_measure_and_those_that_score_one_agree
     providers = [ir_measures.providers.registry[n] for n in ir_measures.providers.registry]
     scored = 0
     for name, cls in sorted(registry().items()):
-        m = cls(cutoff=5 if cls.CUTOFF == "required" else None) if cls.AT_PARAM == "cutoff" else cls(**{cls.AT_PARAM: 0.5})
+        m = (
+            cls(cutoff=5 if cls.CUTOFF == "required" else None)
+            if cls.AT_PARAM == "cutoff"
+            else cls(**{cls.AT_PARAM: 0.5})
+        )
         try:
             m.validate()
         except graphsr.errors.MeasureNameError:  # needs a parameter (GRP[x], iP[x]): its example
             m = graphsr.parse_measure(f"{name}[0.5]")
         if m.FAMILY == "diversity":  # ir_measures' own measures: its pyndeval provider scores them (values:
-            for p in providers:      # tests/test_diversity.py, against pyndeval itself)
+            for p in providers:  # tests/test_diversity.py, against pyndeval itself)
                 assert p.supports(m) is (p.NAME in ("runtime", "pyndeval")), (name, p.NAME)
             continue
         if m.FAMILY != "flat":
@@ -116,8 +140,9 @@ def test_a_bound_measure_scores_element_frames_inside_ir_measures():
 
     s = sample("shakespeare")
     rows = [line.split() for line in open(s["qrels"]) if line.strip()]
-    qrels = pd.DataFrame([(t, d, x, float(v)) for t, _, d, x, v in rows],
-                         columns=["query_id", "doc_id", "xpath", "relevance"])
+    qrels = pd.DataFrame(
+        [(t, d, x, float(v)) for t, _, d, x, v in rows], columns=["query_id", "doc_id", "xpath", "relevance"]
+    )
     path = next(p for p in s["runs"] if p.name == "speeches.run")
     rows = [line.split() for line in open(path) if line.strip()]
     run = pd.DataFrame(rows, columns=["query_id", "Q0", "doc_id", "rank", "score", "run_id", "xpath"])

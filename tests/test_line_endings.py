@@ -89,12 +89,21 @@ def test_element_and_passage_files_read_the_same_with_every_line_ending(tmp_path
         assert _eval(capsys, fol_qrels[k], fol_runs[k], "-m", "MAiP", "-m", "char_prec") == want, k
 
 
-@pytest.mark.parametrize("suffix,text", [
-    ("log.csv", "route_id,step,docid,from,to,duration_ms\nr1,1,mobydick,/book[1],/book[1]/body[1],30\n"
-                "r1,2,mobydick,/book[1]/body[1],/book[1],10\nr2,1,mobydick,/book[1],/book[1]/fm[1],5\n"),
-    ("log.jsonl", '{"route_id": "r1", "step": 1, "docid": "mobydick", "from": "/book[1]", "to": "/book[1]/body[1]"}\n'
-                  '{"route_id": "r1", "step": 2, "docid": "mobydick", "from": "/book[1]/body[1]", "to": "/book[1]"}\n'),
-])
+@pytest.mark.parametrize(
+    "suffix,text",
+    [
+        (
+            "log.csv",
+            "route_id,step,docid,from,to,duration_ms\nr1,1,mobydick,/book[1],/book[1]/body[1],30\n"
+            "r1,2,mobydick,/book[1]/body[1],/book[1],10\nr2,1,mobydick,/book[1],/book[1]/fm[1],5\n",
+        ),
+        (
+            "log.jsonl",
+            '{"route_id": "r1", "step": 1, "docid": "mobydick", "from": "/book[1]", "to": "/book[1]/body[1]"}\n'
+            '{"route_id": "r1", "step": 2, "docid": "mobydick", "from": "/book[1]/body[1]", "to": "/book[1]"}\n',
+        ),
+    ],
+)
 def test_navigation_logs_read_the_same_with_every_line_ending(tmp_path, suffix, text):
     from graphsr.io import read_routes
 
@@ -118,18 +127,31 @@ def test_an_endless_line_or_binary_data_is_one_error(tmp_path, capsys, monkeypat
         elif what == "qrels":
             argv = ["eval", str(bad), str(s["runs"][0])]
         else:
-            argv = ["eval", str(s["qrels"]), str(s["runs"][0]), "--collection", str(s["collection"]), "--routes",
-                    str(bad), "-m", "ESRP@5"]
+            argv = [
+                "eval",
+                str(s["qrels"]),
+                str(s["runs"][0]),
+                "--collection",
+                str(s["collection"]),
+                "--routes",
+                str(bad),
+                "-m",
+                "ESRP@5",
+            ]
         code = main(argv)
         err = capsys.readouterr().err
         assert code == 2 and err.count("\n") == 1 and message in err and str(bad) in err, err
 
 
-@pytest.mark.parametrize("argv", [
-    ["eval", "{qrels}", "/dev/zero"],
-    ["eval", "/dev/urandom", "{run}"],
-    ["eval", "{qrels}", "{run}", "--collection", "{collection}", "--routes", "/dev/zero", "-m", "ESRP@5"],
-], ids=["run-dev-zero", "qrels-dev-urandom", "routes-dev-zero"])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["eval", "{qrels}", "/dev/zero"],
+        ["eval", "/dev/urandom", "{run}"],
+        ["eval", "{qrels}", "{run}", "--collection", "{collection}", "--routes", "/dev/zero", "-m", "ESRP@5"],
+    ],
+    ids=["run-dev-zero", "qrels-dev-urandom", "routes-dev-zero"],
+)
 def test_endless_inputs_are_one_line_not_exhausted_memory(argv):
     """The trial's MemoryErrors, as it ran them: real processes reading endless devices."""
     import subprocess

@@ -1,5 +1,6 @@
-"""The code passes its declared checks: ruff's lint rules and mypy at the strictness pyproject.toml states (the
-modules not yet passing are listed there, and a module that passes must leave the list)."""
+"""The code passes its declared checks: ruff's lint rules, ruff's formatter (the code is as ``ruff format`` writes
+it) and mypy at the strictness pyproject.toml states (the modules not yet passing are listed there, and a module
+that passes must leave the list)."""
 
 from __future__ import annotations
 
@@ -22,14 +23,31 @@ def _tool(name: str) -> str:
 
 
 def test_ruff_lint_passes():
-    done = subprocess.run([_tool("ruff"), "check", "graphsr", "tests", "tools", "bench"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [_tool("ruff"), "check", "graphsr", "tests", "tools", "bench"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def test_ruff_format_leaves_the_code_as_it_is():
+    done = subprocess.run(
+        [_tool("ruff"), "format", "--check", "graphsr", "tests", "tools", "bench"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, "run 'ruff format graphsr tests tools bench':\n" + done.stdout + done.stderr
+
+
 def test_mypy_passes(tmp_path):
-    done = subprocess.run([_tool("mypy"), "--cache-dir", str(tmp_path / "cache")], cwd=ROOT, capture_output=True,
-                          text=True, timeout=600)
+    done = subprocess.run(
+        [_tool("mypy"), "--cache-dir", str(tmp_path / "cache")], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -40,8 +58,16 @@ def test_the_modules_mypy_skips_do_not_pass_yet(tmp_path):
     assert listed
     config = tmp_path / "mypy.ini"
     config.write_text("[mypy]\npython_version = 3.10\nignore_missing_imports = True\n")
-    done = subprocess.run([_tool("mypy"), "--config-file", str(config), "--cache-dir", str(tmp_path / "cache"),
-                           "graphsr"], cwd=ROOT, capture_output=True, text=True, timeout=600)
-    failing = {".".join(Path(line.split(":")[0]).with_suffix("").parts).removesuffix(".__init__")
-               for line in done.stdout.splitlines() if ": error:" in line}
+    done = subprocess.run(
+        [_tool("mypy"), "--config-file", str(config), "--cache-dir", str(tmp_path / "cache"), "graphsr"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    failing = {
+        ".".join(Path(line.split(":")[0]).with_suffix("").parts).removesuffix(".__init__")
+        for line in done.stdout.splitlines()
+        if ": error:" in line
+    }
     assert sorted(set(listed) - failing) == []

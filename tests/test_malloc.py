@@ -17,8 +17,9 @@ def test_the_threshold_is_set_where_the_c_library_is_glibc():
     assert return_large_blocks() is glibc
 
 
-@pytest.mark.skipif(not (sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc"),
-                    reason="glibc's malloc")
+@pytest.mark.skipif(
+    not (sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc"), reason="glibc's malloc"
+)
 def test_large_blocks_freed_leave_the_process():
     """In a fresh process: a 4 MB block freed raises glibc's default threshold, so 20 more come from the heap, each
     followed by a smaller block kept; freed, they stay resident as holes the heap cannot give back.  With the
@@ -43,6 +44,8 @@ for p in big:
     libc.free(p)
 print(int(open("/proc/self/statm").read().split()[1]) * 4096 // 2**20)
 """
-    resident = {mode: int(subprocess.run([sys.executable, "-c", code, mode], capture_output=True, text=True,
-                                         check=True).stdout) for mode in ("default", "fixed")}
+    resident = {
+        mode: int(subprocess.run([sys.executable, "-c", code, mode], capture_output=True, text=True, check=True).stdout)
+        for mode in ("default", "fixed")
+    }
     assert resident["fixed"] + 20 < resident["default"], resident

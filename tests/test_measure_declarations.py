@@ -96,8 +96,9 @@ def test_every_canonical_name_parses_back_to_an_equal_measure(m):
 
 
 def test_the_json_listing_round_trips_every_name_through_the_parser():
-    done = subprocess.run([sys.executable, "-m", "graphsr", "measures", "--format", "json"], capture_output=True,
-                          text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "graphsr", "measures", "--format", "json"], capture_output=True, text=True, check=True
+    )
     listed = json.loads(done.stdout)
     assert [e["name"] for e in listed] == [e["name"] for e in DECLARED] and len(listed) > 50
     for e in listed:

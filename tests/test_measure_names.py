@@ -8,9 +8,23 @@ from graphsr.errors import MeasureNameError
 from graphsr.measures import SR, SRP, parse_measure, parse_measures, registry
 
 
-@pytest.mark.parametrize("text", ["SR", "SR@5", "SRP@10", "SRP@1000", "ESRP@2", "ESRR(rel=length)@5",
-                                  "NSRCG(m=2)@10", "NSRCG2(l=0.5,m=2)@10", "SRPRUM(r=0.55)", "SRiP2@1000",
-                                  "ESR.Hits@1", "ESR.RecallBase@3"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SR",
+        "SR@5",
+        "SRP@10",
+        "SRP@1000",
+        "ESRP@2",
+        "ESRR(rel=length)@5",
+        "NSRCG(m=2)@10",
+        "NSRCG2(l=0.5,m=2)@10",
+        "SRPRUM(r=0.55)",
+        "SRiP2@1000",
+        "ESR.Hits@1",
+        "ESR.RecallBase@3",
+    ],
+)
 def test_round_trip(text):
     m = parse_measure(text)
     assert repr(m) == text
@@ -34,14 +48,17 @@ def test_unknown_measure_suggests_the_closest_or_lists_known_ones():
         parse_measure("Zzzz@5")
 
 
-@pytest.mark.parametrize("text, pattern", [
-    ("SRP", "needs a rank cut-off"),
-    ("SRP@0", "positive integer cut-off"),
-    ("SRP@x", "integer cut-off"),
-    ("SR(beta=1)@5", "unknown parameter"),
-    ("SR(beta)@5", "name=value"),
-    ("5@SR", "cannot parse"),
-])
+@pytest.mark.parametrize(
+    "text, pattern",
+    [
+        ("SRP", "needs a rank cut-off"),
+        ("SRP@0", "positive integer cut-off"),
+        ("SRP@x", "integer cut-off"),
+        ("SR(beta=1)@5", "unknown parameter"),
+        ("SR(beta)@5", "name=value"),
+        ("5@SR", "cannot parse"),
+    ],
+)
 def test_bad_measure_strings(text, pattern):
     with pytest.raises(MeasureNameError, match=pattern):
         parse_measure(text)
@@ -53,9 +70,11 @@ def test_parse_measures_keeps_order_and_drops_repeats():
 
 def test_every_registered_measure_round_trips():
     for name, cls in registry().items():
-        m = cls(cutoff=None if cls.CUTOFF == "none" else 7,
-                **({cls.BRACKET: 0.5} if getattr(cls, "BRACKET", None) else {}),
-                **({cls.AT_PARAM: 0.5} if cls.AT_PARAM != "cutoff" else {}))
+        m = cls(
+            cutoff=None if cls.CUTOFF == "none" else 7,
+            **({cls.BRACKET: 0.5} if getattr(cls, "BRACKET", None) else {}),
+            **({cls.AT_PARAM: 0.5} if cls.AT_PARAM != "cutoff" else {}),
+        )
         assert parse_measure(repr(m)) == m
         assert cls.DESCRIPTION
 

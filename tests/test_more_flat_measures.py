@@ -13,10 +13,14 @@ ir_measures = pytest.importorskip("ir_measures")
 
 
 def _random(rng, grades=(-1, 5), topics=7, docs=40):
-    qrels = {str(t): {f"d{i}": int(rng.integers(*grades)) for i in range(docs) if rng.random() < 0.6}
-             for t in range(1, topics + 1)}
-    run = {str(t): {f"d{i}": float(rng.integers(0, 6)) for i in range(int(rng.integers(1, docs + 10)))}
-           for t in range(1, topics + 1)}  # (integer scores: many ties, broken as trec_eval and gdeval do)
+    qrels = {
+        str(t): {f"d{i}": int(rng.integers(*grades)) for i in range(docs) if rng.random() < 0.6}
+        for t in range(1, topics + 1)
+    }
+    run = {
+        str(t): {f"d{i}": float(rng.integers(0, 6)) for i in range(int(rng.integers(1, docs + 10)))}
+        for t in range(1, topics + 1)
+    }  # (integer scores: many ties, broken as trec_eval and gdeval do)
     return qrels, run
 
 

@@ -8,13 +8,29 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from graphsr.errors import ModelSpecError
-from graphsr.navigation import (build_sr_model, parse_model_spec, reversible_steady_state, row_stochastic,
-                                stationary_distribution, weight_matrix)
+from graphsr.navigation import (
+    build_sr_model,
+    parse_model_spec,
+    reversible_steady_state,
+    row_stochastic,
+    stationary_distribution,
+    weight_matrix,
+)
 from graphsr.summaries import build_summary
 
 # CIKM'08 Table 1 (p*, extent-size weights) and Table 2 (p*|c, content-length weights), as printed
-TABLE1 = np.array([[0, 1, 1, 3, 3, 6, 2], [1, 0, 0, 3, 0, 6, 2], [1, 0, 0, 0, 3, 0, 0], [3, 3, 0, 0, 0, 6, 2],
-                   [3, 0, 3, 0, 0, 0, 0], [6, 6, 0, 6, 0, 0, 0], [2, 2, 0, 2, 0, 0, 0]], dtype=float)
+TABLE1 = np.array(
+    [
+        [0, 1, 1, 3, 3, 6, 2],
+        [1, 0, 0, 3, 0, 6, 2],
+        [1, 0, 0, 0, 3, 0, 0],
+        [3, 3, 0, 0, 0, 6, 2],
+        [3, 0, 3, 0, 0, 0, 0],
+        [6, 6, 0, 6, 0, 0, 0],
+        [2, 2, 0, 2, 0, 0, 0],
+    ],
+    dtype=float,
+)
 TABLE2 = np.zeros((9, 9))
 for (a, b), w in {(2, 3): 4, (2, 5): 7, (3, 4): 133, (5, 6): 14, (5, 7): 73}.items():
     TABLE2[a - 1, b - 1] = TABLE2[b - 1, a - 1] = w
@@ -53,8 +69,8 @@ def test_general_solver_periodic_chain():
 
 def test_general_solver_disconnected_and_one_way():
     w = np.zeros((5, 5))
-    w[0, 1] = w[1, 0] = 1      # class {0, 1}
-    w[2, 3] = 1                # 2 -> 3 -> 4 -> 3: 2 is transient
+    w[0, 1] = w[1, 0] = 1  # class {0, 1}
+    w[2, 3] = 1  # 2 -> 3 -> 4 -> 3: 2 is transient
     w[3, 4] = w[4, 3] = 1
     pi = stationary_distribution(w)
     assert pi[2] == 0
@@ -73,8 +89,11 @@ def test_dangling_policies():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(2, 7).flatmap(lambda n: st.lists(st.lists(st.integers(0, 5), min_size=n, max_size=n),
-                                                    min_size=n, max_size=n)))
+@given(
+    st.integers(2, 7).flatmap(
+        lambda n: st.lists(st.lists(st.integers(0, 5), min_size=n, max_size=n), min_size=n, max_size=n)
+    )
+)
 def test_general_solver_is_stationary(rows):
     w = np.array(rows, dtype=float)
     pi = stationary_distribution(w)
@@ -85,8 +104,11 @@ def test_general_solver_is_stationary(rows):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(2, 7).flatmap(lambda n: st.lists(st.lists(st.integers(0, 5), min_size=n, max_size=n),
-                                                    min_size=n, max_size=n)))
+@given(
+    st.integers(2, 7).flatmap(
+        lambda n: st.lists(st.lists(st.integers(0, 5), min_size=n, max_size=n), min_size=n, max_size=n)
+    )
+)
 def test_eq8_is_stationary_for_symmetric_weights(rows):
     w = np.array(rows, dtype=float)
     w = w + w.T

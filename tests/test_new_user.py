@@ -62,8 +62,10 @@ def test_help_descriptions_are_whole_paragraphs(capsys):
     with pytest.raises(SystemExit):
         main(["eval", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert "or passage runs against INEX FOL assessments (iP, MAiP, gP, gR, MAgP; the qrels format is detected " \
-           "from the file)." in text
+    assert (
+        "or passage runs against INEX FOL assessments (iP, MAiP, gP, gR, MAgP; the qrels format is detected "
+        "from the file)." in text
+    )
     for command in ("store", "measures", "summary", "simulate-routes", "model"):
         with pytest.raises(SystemExit):
             main([command, "--help"])
@@ -72,9 +74,11 @@ def test_help_descriptions_are_whole_paragraphs(capsys):
 
 
 # -- effort: each step weighs 1 / its effort ------------------------------------------------------------------------
-TWO_STEPS = ("route_id,step,docid,from,to,duration_ms\n"
-             "r1,1,a,/a/b,/a/c,100\n"    # from b to c: 100 ms
-             "r2,1,a,/a/b,/a,300\n")     # from b to a: 300 ms, three times the effort
+TWO_STEPS = (
+    "route_id,step,docid,from,to,duration_ms\n"
+    "r1,1,a,/a/b,/a/c,100\n"  # from b to c: 100 ms
+    "r2,1,a,/a/b,/a,300\n"
+)  # from b to a: 300 ms, three times the effort
 
 
 def _p(model, doc, offsets, frm, to):
@@ -117,12 +121,17 @@ def test_effort_duration_in_the_store_is_the_same(tmp_path, tiny_collection):
         store_collection(store, tiny_collection, "tiny", kinds=["p*"], elements="all")
         store_steps(store, "tiny", "study", [s.as_dict() for s in read_routes(write(tmp_path / "l.csv", TWO_STEPS))])
         for kind in ("elements", "p*"):
-            model = load_stored_route_model(store, build_stored_route_model(store, "tiny", "study", kind,
-                                                                             effort="duration"), docs)
+            model = load_stored_route_model(
+                store, build_stored_route_model(store, "tiny", "study", kind, effort="duration"), docs
+            )
             assert _p(model, a, model.offsets["a"], "/a/b", "/a/c") == pytest.approx(0.75)
             assert _p(model, a, model.offsets["a"], "/a/b", "/a") == pytest.approx(0.25)
-        store_steps(store, "tiny", "untimed", [{"route_id": "x", "step": 1, "docid": "a", "from": "/a/b",
-                                                "to": "/a/c", "line": 2}])
+        store_steps(
+            store,
+            "tiny",
+            "untimed",
+            [{"route_id": "x", "step": 1, "docid": "a", "from": "/a/b", "to": "/a/c", "line": 2}],
+        )
         from graphsr.errors import GraphsrInputError
 
         for kind in ("elements", "p*"):
@@ -150,8 +159,10 @@ def test_the_command_line_reads_dot_env(capsys, tmp_path, monkeypatch):
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("GRAPHSR_STORE", raising=False)
-    write(tmp_path / ".env", f"# graphsr settings\nexport GRAPHSR_STORE='local:{tmp_path / 'from-env'}'\n"
-                             "OTHER=left alone\n")
+    write(
+        tmp_path / ".env",
+        f"# graphsr settings\nexport GRAPHSR_STORE='local:{tmp_path / 'from-env'}'\nOTHER=left alone\n",
+    )
     code, out, err = run_cli(capsys, "store", "init")
     assert code == 0, err
     assert out.startswith(f"ready: local:{tmp_path / 'from-env'}") and "OTHER" not in os.environ
@@ -160,9 +171,9 @@ def test_the_command_line_reads_dot_env(capsys, tmp_path, monkeypatch):
     code, out, err = run_cli(capsys, "store", "init")
     assert out.startswith(f"ready: local:{tmp_path / 'from-environment'}")
     assert apply_dotenv(tmp_path, environ={}) == {"GRAPHSR_STORE": f"local:{tmp_path / 'from-env'}"}
-    assert read_dotenv(write(tmp_path / "q.env", 'GRAPHSR_A="x \\" y" # c\nGRAPHSR_B=plain value # comment\n'
-                                                 'GRAPHSR_C=\nD=left\n')) == \
-        {"GRAPHSR_A": 'x " y', "GRAPHSR_B": "plain value", "GRAPHSR_C": ""}
+    assert read_dotenv(
+        write(tmp_path / "q.env", 'GRAPHSR_A="x \\" y" # c\nGRAPHSR_B=plain value # comment\nGRAPHSR_C=\nD=left\n')
+    ) == {"GRAPHSR_A": 'x " y', "GRAPHSR_B": "plain value", "GRAPHSR_C": ""}
     write(tmp_path / ".env", "GRAPHSR_STORE local:x\n")
     with pytest.raises(GraphsrInputError, match=r"\.env:1: expected GRAPHSR_NAME=VALUE"):
         read_dotenv(tmp_path / ".env")
@@ -174,9 +185,12 @@ def test_dot_env_lines_of_other_tools_never_stop_a_command(capsys, tmp_path, mon
     """A .env valid for docker compose or python-dotenv: only its GRAPHSR_ lines are read."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("GRAPHSR_STORE", raising=False)
-    write(tmp_path / ".env", 'FOO\nCERT="-----BEGIN-----\nGRAPHSR_STORE=inside a quoted value\n-----END-----"\n'
-                             "weird line without equals sign\n"
-                             f"GRAPHSR_STORE=local:{tmp_path / 'mine'}\nGRAPHSR_NEO4J_USER='unclosed\n")
+    write(
+        tmp_path / ".env",
+        'FOO\nCERT="-----BEGIN-----\nGRAPHSR_STORE=inside a quoted value\n-----END-----"\n'
+        "weird line without equals sign\n"
+        f"GRAPHSR_STORE=local:{tmp_path / 'mine'}\nGRAPHSR_NEO4J_USER='unclosed\n",
+    )
     code, out, err = run_cli(capsys, "measures")
     assert code == 0 and out
     assert err == ("graphsr: warning: .env:7: expected a closing ' in the value; the line is ignored\n")
@@ -215,8 +229,11 @@ def test_a_slow_store_start_says_what_is_happening(capfd, tmp_path, monkeypatch)
 def test_an_unquoted_p_star_gets_a_hint(capsys, tmp_path, monkeypatch):
     # in a directory holding pyproject.toml, the shell turns --kind p* into --kind pyproject.toml
     coll = write(tmp_path / "one" / "d.xml", "<a>hello</a>").parent
-    for argv in (["summary", str(coll), "--kind", "pyproject.toml"], ["partitions", str(coll), "--kind", "pyproject.toml"],
-                 ["summary", str(coll), "--kind", "c", "--weight", "extent"]):
+    for argv in (
+        ["summary", str(coll), "--kind", "pyproject.toml"],
+        ["partitions", str(coll), "--kind", "pyproject.toml"],
+        ["summary", str(coll), "--kind", "c", "--weight", "extent"],
+    ):
         code, out, err = run_cli(capsys, *argv)
         if "pyproject.toml" in argv:
             assert code == 2 and "did the shell expand an unquoted p* into a file name? quote it: 'p*'" in err
@@ -228,11 +245,26 @@ def test_an_unquoted_p_star_gets_a_hint(capsys, tmp_path, monkeypatch):
 def test_a_refused_element_run_refuses_only_itself(capsys):
     s = sample("mobydick")
     runs = [str(p) for p in s["runs"]]
-    code, out, err = run_cli(capsys, "eval", str(s["qrels"]), *runs, "--collection", str(s["collection"]),
-                             "-m", "MAgP(task=ric)", "-m", "SRP@10", "--nav", "depth4")
+    code, out, err = run_cli(
+        capsys,
+        "eval",
+        str(s["qrels"]),
+        *runs,
+        "--collection",
+        str(s["collection"]),
+        "-m",
+        "MAgP(task=ric)",
+        "-m",
+        "SRP@10",
+        "--nav",
+        "depth4",
+    )
     assert code == 2
-    assert [line for line in out.splitlines() if line.startswith("runid")] == \
-        ["runid\tall\tdocument", "runid\tall\tfocused", "runid\tall\ttree"]  # fig4 refused, the others scored
+    assert [line for line in out.splitlines() if line.startswith("runid")] == [
+        "runid\tall\tdocument",
+        "runid\tall\tfocused",
+        "runid\tall\ttree",
+    ]  # fig4 refused, the others scored
     assert err.count("\n") == 1 and "fig4.run:7: topic 1, article mobydick: passage 0:557 overlaps" in err
     assert "--lenient scores it anyway" in err
 
@@ -240,8 +272,13 @@ def test_a_refused_element_run_refuses_only_itself(capsys):
 # -- read commands never make a store -------------------------------------------------------------------------------
 def test_read_commands_on_a_path_without_a_store_create_nothing(capsys, tmp_path):
     missing = tmp_path / "nonexistent" / "deep" / "x"
-    for argv in (["store", "show"], ["store", "models"], ["store", "query", "MATCH (n) RETURN count(n)"],
-                 ["store", "drop", "c"], ["partitions", "c", "--store", f"local:{missing}"]):
+    for argv in (
+        ["store", "show"],
+        ["store", "models"],
+        ["store", "query", "MATCH (n) RETURN count(n)"],
+        ["store", "drop", "c"],
+        ["partitions", "c", "--store", f"local:{missing}"],
+    ):
         if argv[0] == "store":
             argv = [*argv, "--store", f"local:{missing}"]
         code, out, err = run_cli(capsys, *argv)

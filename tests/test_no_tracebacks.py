@@ -25,13 +25,28 @@ def _one_line(capsys, argv) -> str:
 
 def test_a_route_log_byte_that_is_not_utf8_names_its_line(tmp_path, capsys):
     log = tmp_path / "log.csv"
-    log.write_bytes((HEADER + "r1,1,mobydick,/book,/book/body,u\n").encode() + "r1,2,mobydick,/book/body,/book,"
-                    "\xe9\n".encode("latin-1") + b"r1,3,mobydick,/book,/book/body,u\n" * 3000)
+    log.write_bytes(
+        (HEADER + "r1,1,mobydick,/book,/book/body,u\n").encode()
+        + "r1,2,mobydick,/book/body,/book,\xe9\n".encode("latin-1")
+        + b"r1,3,mobydick,/book,/book/body,u\n" * 3000
+    )
     with pytest.raises(RouteLogError, match=r"log\.csv:3: expected UTF-8 text, got byte 0xe9"):
         read_routes(log)
     s = sample("mobydick")
-    err = _one_line(capsys, ["eval", str(s["qrels"]), str(s["runs"][0]), "--collection", str(s["collection"]),
-                             "--routes", str(log), "-m", "ESRP@5"])
+    err = _one_line(
+        capsys,
+        [
+            "eval",
+            str(s["qrels"]),
+            str(s["runs"][0]),
+            "--collection",
+            str(s["collection"]),
+            "--routes",
+            str(log),
+            "-m",
+            "ESRP@5",
+        ],
+    )
     assert "log.csv:3: expected UTF-8 text, got byte 0xe9" in err
 
 
@@ -51,23 +66,57 @@ def test_a_malformed_server_url_is_one_line(url, capsys):
 
 def test_nsrcg_without_desired_gain_is_refused(capsys):
     s = sample("mobydick")
-    err = _one_line(capsys, ["eval", str(s["qrels"]), str(s["runs"][0]), "--collection", str(s["collection"]),
-                             "--nav", "depth4", "-m", "NSRCG(l=0,m=0)@5"])
+    err = _one_line(
+        capsys,
+        [
+            "eval",
+            str(s["qrels"]),
+            str(s["runs"][0]),
+            "--collection",
+            str(s["collection"]),
+            "--nav",
+            "depth4",
+            "-m",
+            "NSRCG(l=0,m=0)@5",
+        ],
+    )
     assert "NSRCG: parameter l expects float in (0, inf), got 0.0" in err
 
 
 def test_perturb_into_a_file_is_one_line(tmp_path, capsys):
     s = sample("mobydick")
     existing = write(tmp_path / "existing", "x\n")
-    err = _one_line(capsys, ["perturb", str(s["runs"][1]), "--qrels", str(s["qrels"]), "--collection",
-                             str(s["collection"]), "-o", str(existing)])
+    err = _one_line(
+        capsys,
+        [
+            "perturb",
+            str(s["runs"][1]),
+            "--qrels",
+            str(s["qrels"]),
+            "--collection",
+            str(s["collection"]),
+            "-o",
+            str(existing),
+        ],
+    )
     assert f"{existing}: expected a directory for the perturbed runs, got a file" in err
 
 
 def test_simulated_routes_on_a_full_disk_leave_nothing_behind(small_fs, capsys):  # noqa: F811
     _fill(small_fs, leave_kb=8)
     out = small_fs / "log.csv"
-    err = _one_line(capsys, ["simulate-routes", str(sample("shakespeare")["collection"]), "-o", str(out),
-                             "--routes", "20000", "--seed", "1"])
+    err = _one_line(
+        capsys,
+        [
+            "simulate-routes",
+            str(sample("shakespeare")["collection"]),
+            "-o",
+            str(out),
+            "--routes",
+            "20000",
+            "--seed",
+            "1",
+        ],
+    )
     assert f"{out}: cannot write the navigation log (No space left on device)" in err
     assert sorted(p.name for p in small_fs.iterdir()) == ["filler"]

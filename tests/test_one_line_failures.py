@@ -15,8 +15,15 @@ S, M, INEX = sample("shakespeare"), sample("mobydick"), sample("inex2010")
 
 
 def cli(*argv, cwd=None, stdout=subprocess.PIPE, env=None):
-    return subprocess.run([sys.executable, "-m", "graphsr", *map(str, argv)], stdout=stdout, stderr=subprocess.PIPE,
-                          text=True, cwd=cwd, timeout=300, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "graphsr", *map(str, argv)],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=cwd,
+        timeout=300,
+        env=env,
+    )
 
 
 def one_line(proc, code):
@@ -32,8 +39,13 @@ def test_output_onto_a_full_device_is_one_line():
 
 
 def test_a_closed_pipe_stays_quiet():
-    proc = subprocess.run(f"{sys.executable} -m graphsr eval {INEX['qrels']} {INEX['runs'][1]} -q | head -1",
-                          shell=True, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        f"{sys.executable} -m graphsr eval {INEX['qrels']} {INEX['runs'][1]} -q | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0 and proc.stdout.startswith("runid") and proc.stderr == ""
 
 
@@ -72,10 +84,24 @@ def test_an_export_onto_a_full_disk_is_one_line_and_keeps_nothing(tmp_path):
     url = f"local:{tmp_path / 'store'}"
     with small_tmpfs(tmp_path / "small", "256k") as mnt:
         try:
-            assert cli("store", "load", S["collection"], "--store", url, "--name", "plays", "--elements", "all",
-                       "--no-progress").returncode == 0
-            err = one_line(cli("store", "export", mnt / "out", "--store", url, "--collection", "plays",
-                               "--no-progress"), 3)
+            assert (
+                cli(
+                    "store",
+                    "load",
+                    S["collection"],
+                    "--store",
+                    url,
+                    "--name",
+                    "plays",
+                    "--elements",
+                    "all",
+                    "--no-progress",
+                ).returncode
+                == 0
+            )
+            err = one_line(
+                cli("store", "export", mnt / "out", "--store", url, "--collection", "plays", "--no-progress"), 3
+            )
             assert f"cannot write the export to {mnt / 'out'} (No space left on device); nothing was kept" in err
             assert list(mnt.iterdir()) == []
         finally:

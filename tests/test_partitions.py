@@ -14,8 +14,10 @@ from graphsr.summaries import build_summary
 def summary_rows(capsys, collection, kind):
     assert main(["summary", str(collection), "--kind", kind]) == 0
     lines = capsys.readouterr().out.splitlines()[2:]
-    return [(f.split("\t")[0], int(f.split("\t")[1]), int(f.split("\t")[2]), f.split("\t")[3], f.split("\t")[4])
-            for f in lines]
+    return [
+        (f.split("\t")[0], int(f.split("\t")[1]), int(f.split("\t")[2]), f.split("\t")[3], f.split("\t")[4])
+        for f in lines
+    ]
 
 
 def partition_rows(capsys, argv):
@@ -24,19 +26,26 @@ def partition_rows(capsys, argv):
     import io
 
     text = capsys.readouterr().out  # data only: the note goes to stderr
-    return [(r["sid"], int(r["extent_size"]), int(r["content_length"]), f"{float(r['pi']):.6f}", r["key"])
-            for r in csv.DictReader(io.StringIO(text))]
+    return [
+        (r["sid"], int(r["extent_size"]), int(r["content_length"]), f"{float(r['pi']):.6f}", r["key"])
+        for r in csv.DictReader(io.StringIO(text))
+    ]
 
 
-@pytest.mark.parametrize("name, kind", [("mobydick", "p*"), ("mobydick", "p*|c"), ("shakespeare", "c"),
-                                        ("shakespeare", "tag")])
+@pytest.mark.parametrize(
+    "name, kind", [("mobydick", "p*"), ("mobydick", "p*|c"), ("shakespeare", "c"), ("shakespeare", "tag")]
+)
 def test_partitions_are_the_summary_nodes_from_memory_and_the_store(name, kind, capsys, tmp_path):
     s = sample(name)
     expected = summary_rows(capsys, s["collection"], kind)
     assert partition_rows(capsys, [str(s["collection"]), "--kind", kind]) == expected
     url = f"local:{tmp_path / 'store'}"
-    assert main(["store", "load", str(s["collection"]), "--name", name, "--kind", kind, "--elements", "all",
-                 "--store", url]) == 0
+    assert (
+        main(
+            ["store", "load", str(s["collection"]), "--name", name, "--kind", kind, "--elements", "all", "--store", url]
+        )
+        == 0
+    )
     capsys.readouterr()
     assert partition_rows(capsys, [name, "--kind", kind, "--store", url]) == expected
     main(["store", "stop", "--store", url])
@@ -48,20 +57,51 @@ def test_a_partition_is_its_extent(capsys, tmp_path):
     docs = list(iter_documents(s["collection"]))
     summary = build_summary(docs, "p*|c", keep_extents=True)
     url = f"local:{tmp_path / 'store'}"
-    assert main(["store", "load", str(s["collection"]), "--name", "moby", "--kind", "p*|c", "--elements", "all",
-                 "--store", url]) == 0
+    assert (
+        main(
+            [
+                "store",
+                "load",
+                str(s["collection"]),
+                "--name",
+                "moby",
+                "--kind",
+                "p*|c",
+                "--elements",
+                "all",
+                "--store",
+                url,
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     for k in range(len(summary)):
         expected = sorted((d, pre - 1) for d, pre in summary.extent(k))  # pre-order ids are 1-based
         for where in ([str(s["collection"])], ["moby", "--store", url]):
-            assert main(["partition", *where, f"S{k + 1}", "--kind", "p*|c", "--format", "csv", "--limit",
-                         "1000"]) == 0
+            assert main(["partition", *where, f"S{k + 1}", "--kind", "p*|c", "--format", "csv", "--limit", "1000"]) == 0
             out = capsys.readouterr().out.splitlines()
             got = [(line.split(",")[0], int(line.split(",")[1])) for line in out[1:]]  # the header, then data
             assert got == expected, (k, where)
     big = next(k for k in range(len(summary)) if len(summary.extent(k)) >= 2)
-    assert main(["partition", str(s["collection"]), f"S{big + 1}", "--kind", "p*|c", "--limit", "1", "--offset",
-                 "1", "--format", "csv"]) == 0
+    assert (
+        main(
+            [
+                "partition",
+                str(s["collection"]),
+                f"S{big + 1}",
+                "--kind",
+                "p*|c",
+                "--limit",
+                "1",
+                "--offset",
+                "1",
+                "--format",
+                "csv",
+            ]
+        )
+        == 0
+    )
     captured = capsys.readouterr()
     out = captured.out.splitlines()
     second = sorted(summary.extent(big))[1]
@@ -124,8 +164,22 @@ def test_coverage_counts_equal_a_direct_computation(tmp_path, capsys):
                 assert (row.retrieved, row.relevant, row.relevant_retrieved) == (a, b, c), (case, sid)
                 assert row.relevant_reachable == pytest.approx(e), (case, sid)
     plot = tmp_path / "cov.png"
-    assert main(["coverage", str(s["qrels"]), *map(str, s["runs"][:2]), "--collection", str(s["collection"]),
-                 "--plot", str(plot), "--format", "csv"]) == 0
+    assert (
+        main(
+            [
+                "coverage",
+                str(s["qrels"]),
+                *map(str, s["runs"][:2]),
+                "--collection",
+                str(s["collection"]),
+                "--plot",
+                str(plot),
+                "--format",
+                "csv",
+            ]
+        )
+        == 0
+    )
     assert plot.read_bytes()[:4] == b"\x89PNG" and capsys.readouterr().out.startswith("run,sid,key,retrieved")
 
 
@@ -138,8 +192,25 @@ def test_coverage_from_the_store_equals_coverage_from_memory(kind, capsys, tmp_p
     assert len(memory.splitlines()) > 10 and memory.splitlines()[1].startswith("plays,")  # runs named by run id
     url = f"local:{tmp_path / 'store'}"
     # only the documents the runs and assessments name need their elements stored
-    assert main(["store", "load", str(s["collection"]), "--name", "plays", "--kind", kind, "--qrels",
-                 str(s["qrels"]), *(a for r in s["runs"] for a in ("--run", str(r))), "--store", url]) == 0
+    assert (
+        main(
+            [
+                "store",
+                "load",
+                str(s["collection"]),
+                "--name",
+                "plays",
+                "--kind",
+                kind,
+                "--qrels",
+                str(s["qrels"]),
+                *(a for r in s["runs"] for a in ("--run", str(r))),
+                "--store",
+                url,
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     assert main([*argv, "--collection", "plays", "--store", url]) == 0
     assert capsys.readouterr().out == memory
@@ -158,11 +229,14 @@ def test_partitions_and_coverage_in_python_from_one_read(tmp_path):
     for kind in ("p*", "tag"):
         expected = partition_table(memory_partitions(s["collection"], kind))
         assert graphsr.partitions(loaded, kind).equals(expected)
-        assert graphsr.partitions(s["collection"], kind, model=f"{kind}:length").pi.tolist() == \
-            partition_table(memory_partitions(s["collection"], kind, f"{kind}:length")).pi.tolist()
+        assert (
+            graphsr.partitions(s["collection"], kind, model=f"{kind}:length").pi.tolist()
+            == partition_table(memory_partitions(s["collection"], kind, f"{kind}:length")).pi.tolist()
+        )
     qrels, runs = graphsr.read_element_qrels(s["qrels"]), [graphsr.read_run(p) for p in s["runs"]]
     assert graphsr.coverage(loaded, qrels, runs).equals(
-        partition_coverage(memory_partitions(s["collection"], "p*"), qrels, runs))
+        partition_coverage(memory_partitions(s["collection"], "p*"), qrels, runs)
+    )
     with pytest.raises(graphsr.GraphsrInputError, match="without the c summary"):
         graphsr.partitions(loaded, "c")
 
@@ -184,9 +258,10 @@ def test_the_table_cuts_long_edge_lists_and_csv_keeps_them(capsys, monkeypatch):
     coll = str(sample("shakespeare")["collection"])
     assert main(["partitions", coll, "--kind", "p*|c", "--format", "csv", "--no-progress"]) == 0
     out = capsys.readouterr().out
-    frame = pd.read_csv(io.StringIO(out[out.index("sid,"):]), keep_default_na=False)
-    long = [cell for cell in frame["in_edges"].tolist() + frame["out_edges"].tolist()
-            if len(cell.split()) > EDGES_SHOWN]
+    frame = pd.read_csv(io.StringIO(out[out.index("sid,") :]), keep_default_na=False)
+    long = [
+        cell for cell in frame["in_edges"].tolist() + frame["out_edges"].tolist() if len(cell.split()) > EDGES_SHOWN
+    ]
     assert long  # the sample has a partition with many neighbours
     assert main(["partitions", coll, "--kind", "p*|c", "--no-progress"]) == 0
     table = capsys.readouterr().out
@@ -211,11 +286,34 @@ def test_a_stored_partition_is_paged_as_in_memory_across_documents(elements, cap
     extra = []
     if elements == "touched":  # assessments of three plays: only theirs are stored
         qrels = tmp_path / "qrels.txt"
-        qrels.write_text("".join(line for line in s["qrels"].read_text().splitlines(keepends=True)
-                                 if line.split()[2] in ("hamlet", "macbeth", "lear")))
+        qrels.write_text(
+            "".join(
+                line
+                for line in s["qrels"].read_text().splitlines(keepends=True)
+                if line.split()[2] in ("hamlet", "macbeth", "lear")
+            )
+        )
         extra = ["--qrels", str(qrels)]
-    assert main(["store", "load", str(s["collection"]), "--name", "plays", "--kind", "p*", "--elements", elements,
-                 *extra, "--store", url, "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "store",
+                "load",
+                str(s["collection"]),
+                "--name",
+                "plays",
+                "--kind",
+                "p*",
+                "--elements",
+                elements,
+                *extra,
+                "--store",
+                url,
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     docs = list(iter_documents(s["collection"]))
     if elements == "touched":
         from graphsr.io import read_element_qrels
@@ -230,11 +328,29 @@ def test_a_stored_partition_is_paged_as_in_memory_across_documents(elements, cap
         for k in sorted(range(len(summary)), key=lambda k: -len(summary.extent(k)))[:4]:
             extent = sorted((d, pre - 1) for d, pre in summary.extent(k) if d in touched)
             for offset, limit in ((0, 5), (len(extent) // 3, 7), (max(len(extent) - 3, 0), 50), (0, 100000)):
-                assert main(["partition", "plays", f"S{k + 1}", "--kind", "p*", "--store", url, "--format", "csv",
-                             "--offset", str(offset), "--limit", str(limit)]) == 0
+                assert (
+                    main(
+                        [
+                            "partition",
+                            "plays",
+                            f"S{k + 1}",
+                            "--kind",
+                            "p*",
+                            "--store",
+                            url,
+                            "--format",
+                            "csv",
+                            "--offset",
+                            str(offset),
+                            "--limit",
+                            str(limit),
+                        ]
+                    )
+                    == 0
+                )
                 captured = capsys.readouterr()
                 got = [(line.split(",")[0], int(line.split(",")[1])) for line in captured.out.splitlines()[1:]]
-                assert got == extent[offset:offset + limit], (k, offset, limit)
+                assert got == extent[offset : offset + limit], (k, offset, limit)
                 assert f"; {len(extent)} elements" in captured.err, captured.err
     finally:
         main(["store", "stop", "--store", url])
@@ -251,8 +367,24 @@ def test_every_node_of_two_stored_collections_is_read_whole_by_its_index_or_root
     url = f"local:{tmp_path / 'store'}"
     kinds = ["p*", "p*|c", "c", "tag"]
     for name in ("mobydick", "shakespeare"):
-        assert main(["store", "load", str(sample(name)["collection"]), "--name", name, *sum((["--kind", k] for k in
-                     kinds), []), "--elements", "all", "--store", url, "--no-progress"]) == 0
+        assert (
+            main(
+                [
+                    "store",
+                    "load",
+                    str(sample(name)["collection"]),
+                    "--name",
+                    name,
+                    *sum((["--kind", k] for k in kinds), []),
+                    "--elements",
+                    "all",
+                    "--store",
+                    url,
+                    "--no-progress",
+                ]
+            )
+            == 0
+        )
     store = open_store(url)
     try:
         for name in ("mobydick", "shakespeare"):

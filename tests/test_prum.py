@@ -15,7 +15,7 @@ from graphsr.core.document import DocumentTree
 from .conftest import write
 from .prum_reference import enumerate_exactly, prum_reference, raghavan, simulate
 
-FIG5 = [{0: .4, 1: .4}, {0: .6, 1: .4}, {0: 1.0}, {1: 1.0}]  # list (c, d, a, b), ideal a = 0, b = 1
+FIG5 = [{0: 0.4, 1: 0.4}, {0: 0.6, 1: 0.4}, {0: 1.0}, {1: 1.0}]  # list (c, d, a, b), ideal a = 0, b = 1
 
 
 def kernel(links, t, u):
@@ -59,11 +59,13 @@ def test_example1_structural_navigation(order, expected):
 
 def test_structural_navigation_is_eq9():
     doc = nested()
-    ptr, ks, prob = entry_links([[("d", 0)], [("d", 1)], [("d", 2)]], [("d", 0), ("d", 2)], "structural",
-                                {"d": doc})
+    ptr, ks, prob = entry_links([[("d", 0)], [("d", 1)], [("d", 2)]], [("d", 0), ("d", 2)], "structural", {"d": doc})
     rows = [dict(zip(ks[a:b].tolist(), prob[a:b].tolist())) for a, b in zip(ptr[:-1], ptr[1:])]
-    assert rows == [{0: 1.0, 1: pytest.approx(10 / 60)}, {0: pytest.approx(40 / 60), 1: pytest.approx(10 / 40)},
-                    {0: pytest.approx(10 / 60), 1: 1.0}]
+    assert rows == [
+        {0: 1.0, 1: pytest.approx(10 / 60)},
+        {0: pytest.approx(40 / 60), 1: pytest.approx(10 / 40)},
+        {0: pytest.approx(10 / 60), 1: 1.0},
+    ]
 
 
 def test_no_browsing_is_raghavans_precision():  # PRUM Appendix B, on random cases
@@ -137,13 +139,13 @@ def test_end_to_end_on_example1(tmp_path, capsys):
     """The PRUM paper's Example 1 through `graphsr eval`: a file of 6 elements, c ideal."""
     coll = tmp_path / "coll"
     coll.mkdir()
-    write(coll / "d.xml", "<a>" + "x" * 20 + "<b>" + "y" * 30 + "<c>" + "z" * 10 + "</c></b><e>"
-          + "</e><f/><g/></a>")
+    write(coll / "d.xml", "<a>" + "x" * 20 + "<b>" + "y" * 30 + "<c>" + "z" * 10 + "</c></b><e>" + "</e><f/><g/></a>")
     qrels = write(tmp_path / "q", "1 Q0 d /a[1]/b[1]/c[1] 1\n")
     good = write(tmp_path / "good.run", "1 Q0 d 1 3 r /a[1]/b[1]/c[1]\n1 Q0 d 2 2 r /a[1]/b[1]\n1 Q0 d 3 1 r /a[1]\n")
     bad = write(tmp_path / "bad.run", "1 Q0 d 1 3 r /a[1]\n1 Q0 d 2 2 r /a[1]/b[1]\n1 Q0 d 3 1 r /a[1]/b[1]/c[1]\n")
-    code = main(["eval", str(qrels), str(good), str(bad), "--collection", str(coll), "-m", "PRUM",
-                 "-m", "PRUM(nav=none)"])
+    code = main(
+        ["eval", str(qrels), str(good), str(bad), "--collection", str(coll), "-m", "PRUM", "-m", "PRUM(nav=none)"]
+    )
     out, err = capsys.readouterr()
     assert code == 0, err
     values = [float(line.split("\t")[2]) for line in out.splitlines() if line.startswith("PRUM")]
@@ -166,8 +168,10 @@ def test_ideal_runs_and_bounds_on_random_trees():
         doc = random_tree(rng, int(rng.integers(3, 30)))
         n = len(doc)
         assessed = rng.choice(n, size=int(rng.integers(1, n + 1)), replace=False)
-        rows = [QrelsRow("1", "d", doc.xpath(int(i)), 0.0, None, ES_PAIRS[int(rng.integers(0, len(ES_PAIRS)))])
-                for i in assessed]
+        rows = [
+            QrelsRow("1", "d", doc.xpath(int(i)), 0.0, None, ES_PAIRS[int(rng.integers(0, len(ES_PAIRS)))])
+            for i in assessed
+        ]
         qrels = ElementQrels.from_rows(rows)
         ctx = ScoringContext({"d": doc}, num_elements=n + int(rng.integers(0, 50)))
         from graphsr.measures.ideal import recall_base
@@ -179,12 +183,27 @@ def test_ideal_runs_and_bounds_on_random_trees():
         ideal = [int(x) for x in base.node[base.ideal][order]]
         if not ideal:
             continue
-        perfect = Run("perfect", {"1": [TreeResult("1", k + 1, "d", (doc.xpath(x),), 0.0) for k, x in enumerate(ideal)]})
-        shuffled = Run("random", {"1": [TreeResult("1", k + 1, "d", (doc.xpath(int(x)),), 0.0)
-                                        for k, x in enumerate(rng.permutation(n)[: int(rng.integers(1, n + 1))])]})
-        ms = ["MAPRUM(nav=none,ideal=kazai,quant=sog)", "PRUM(nav=none,ideal=kazai,quant=sog,x=1)",
-              "MAPRUM(ideal=kazai,quant=sog)", "PRUM(x=0.5,quant=sog)", "GRP(quant=sog)[0.5]", "GRP(quant=sog)[1]",
-              "nxCG(quant=sog)@3"]
+        perfect = Run(
+            "perfect", {"1": [TreeResult("1", k + 1, "d", (doc.xpath(x),), 0.0) for k, x in enumerate(ideal)]}
+        )
+        shuffled = Run(
+            "random",
+            {
+                "1": [
+                    TreeResult("1", k + 1, "d", (doc.xpath(int(x)),), 0.0)
+                    for k, x in enumerate(rng.permutation(n)[: int(rng.integers(1, n + 1))])
+                ]
+            },
+        )
+        ms = [
+            "MAPRUM(nav=none,ideal=kazai,quant=sog)",
+            "PRUM(nav=none,ideal=kazai,quant=sog,x=1)",
+            "MAPRUM(ideal=kazai,quant=sog)",
+            "PRUM(x=0.5,quant=sog)",
+            "GRP(quant=sog)[0.5]",
+            "GRP(quant=sog)[1]",
+            "nxCG(quant=sog)@3",
+        ]
         res = evaluate(qrels, [perfect, shuffled], ms, ctx)
         got = res["perfect"].values
         assert got[res.measures[0]][0] == pytest.approx(1.0) and got[res.measures[1]][0] == pytest.approx(1.0)

@@ -27,8 +27,10 @@ def _systems(topics=50, depth=100, seed=5):
     import pandas as pd
 
     rng = np.random.default_rng(seed)
-    qrels = pd.DataFrame([(str(t), f"d{d}", int(rng.integers(0, 3))) for t in range(topics)
-                          for d in rng.choice(400, 40, replace=False)], columns=["qid", "docno", "label"])
+    qrels = pd.DataFrame(
+        [(str(t), f"d{d}", int(rng.integers(0, 3))) for t in range(topics) for d in rng.choice(400, 40, replace=False)],
+        columns=["qid", "docno", "label"],
+    )
     systems = []
     for _ in range(2):
         rows = []
@@ -44,16 +46,19 @@ def _systems(topics=50, depth=100, seed=5):
 def test_flat_measures_in_an_experiment_equal_ir_measures_own_with_baseline_p_values():
     systems, topics, qrels = _systems()
     names = ["nDCG@10", "P@10", "AP", "RR", "R@100"]
-    ours = pt.Experiment(systems, topics, qrels, eval_metrics=[graphsr.parse_measure(n) for n in names],
-                         names=["a", "b"], baseline=0)
-    theirs = pt.Experiment(systems, topics, qrels, eval_metrics=[ir_measures.parse_measure(n) for n in names],
-                           names=["a", "b"], baseline=0)
+    ours = pt.Experiment(
+        systems, topics, qrels, eval_metrics=[graphsr.parse_measure(n) for n in names], names=["a", "b"], baseline=0
+    )
+    theirs = pt.Experiment(
+        systems, topics, qrels, eval_metrics=[ir_measures.parse_measure(n) for n in names], names=["a", "b"], baseline=0
+    )
     assert sorted(ours.columns) == sorted(theirs.columns) and len(ours.columns) == 1 + 4 * len(names)
     for column in theirs.columns:
         if column == "name":
             continue
-        np.testing.assert_allclose(ours[column].to_numpy(float), theirs[column].to_numpy(float), rtol=0, atol=1e-12,
-                                   err_msg=column)
+        np.testing.assert_allclose(
+            ours[column].to_numpy(float), theirs[column].to_numpy(float), rtol=0, atol=1e-12, err_msg=column
+        )
 
 
 def _element_frame(path, columns=("qid", "docno", "rank", "score", "xpath")):
@@ -80,13 +85,19 @@ def test_bound_structural_measures_in_an_experiment_give_the_files_values():
     topics = pd.DataFrame({"qid": sorted(qrels.qid.unique()), "query": "q"})
     paths = [p for p in S["runs"] if p.name in ("speeches.run", "scenes.run", "scene-trees.run")]
     systems = [pt.Transformer.from_df(_element_frame(p)) for p in paths]
-    context = graphsr.element_context(set(qrels.docno), measures=["SRP@10", "ESRP@10"], collection=S["collection"],
-                                      model="p*|c:length", nav="depth4")
+    context = graphsr.element_context(
+        set(qrels.docno), measures=["SRP@10", "ESRP@10"], collection=S["collection"], model="p*|c:length", nav="depth4"
+    )
     measures = [graphsr.bind(m, context) for m in ("SRP@10", "ESRP@10", "P@10", "SR")]
     assert repr(measures[0]) == "SRP@10[p*|c:length]"
     got = pt.Experiment(systems, topics, qrels, eval_metrics=measures, names=[p.name for p in paths])
-    want = graphsr.evaluate(str(S["qrels"]), [graphsr.read_run(p, name=p.name) for p in paths],
-                            ["SRP@10", "ESRP@10", "P@10", "SR"], context, all_topics=True)
+    want = graphsr.evaluate(
+        str(S["qrels"]),
+        [graphsr.read_run(p, name=p.name) for p in paths],
+        ["SRP@10", "ESRP@10", "P@10", "SR"],
+        context,
+        all_topics=True,
+    )
     for row, run in zip(got.itertuples(index=False), want.runs):
         for m in ("SRP@10", "ESRP@10", "P@10", "SR"):
             value = got.loc[got["name"] == row.name, f"{m}[p*|c:length]"].item()
@@ -132,7 +143,9 @@ def _chroma_frames():
     rows = []
     text = gzip.decompress(graphsr.sample("chroma")["qrels"].read_bytes()).decode()
     for q, r in enumerate(csv.DictReader(io.StringIO(text))):
-        rows += [(str(q), r["corpus_id"], ref["start_index"], ref["end_index"], 1) for ref in json.loads(r["references"])]
+        rows += [
+            (str(q), r["corpus_id"], ref["start_index"], ref["end_index"], 1) for ref in json.loads(r["references"])
+        ]
     qrels = pd.DataFrame(rows, columns=["qid", "docno", "start", "end", "label"])
     chunks = graphsr.read_chunk_map(data / "fixed800" / "chunks.jsonl.gz")
     results = []
@@ -152,16 +165,27 @@ def test_span_measures_in_an_experiment_over_results_with_offsets():
     qrels, run, expected = _chroma_frames()
     topics = pd.DataFrame({"qid": [str(q) for q in range(472)], "query": "q"})
     names = ["ChromaIoU@5", "ChromaP@5", "ChromaR@5", "budgetP@1000", "MAiP(task=thorough)"]
-    got = pt.Experiment([pt.Transformer.from_df(run)], topics, qrels,
-                        eval_metrics=[graphsr.parse_measure(n) for n in names], names=["fixed800"], perquery=True)
+    got = pt.Experiment(
+        [pt.Transformer.from_df(run)],
+        topics,
+        qrels,
+        eval_metrics=[graphsr.parse_measure(n) for n in names],
+        names=["fixed800"],
+        perquery=True,
+    )
     values = {(r.qid, r.measure): r.value for r in got.itertuples()}
     for key, name in (("iou", "ChromaIoU@5"), ("precision", "ChromaP@5"), ("recall", "ChromaR@5")):
         assert [values[str(q), name] for q in range(472)] == pytest.approx(expected[key], rel=1e-15, abs=0)
     want = graphsr.evaluate(graphsr.io.frames.as_qrels(qrels), [graphsr.io.frames.as_run(run)], names[3:])
     for name in names[3:]:
         assert [values[str(q), name] for q in range(472)] == pytest.approx(
-            want.runs[0].values[graphsr.parse_measure(name)].tolist(), abs=1e-12)
+            want.runs[0].values[graphsr.parse_measure(name)].tolist(), abs=1e-12
+        )
     with pytest.raises(graphsr.errors.GraphsrInputError, match="missing end") as e:
-        pt.Experiment([pt.Transformer.from_df(run)], topics, qrels.drop(columns=["end"]).assign(stop=1),
-                      eval_metrics=[graphsr.parse_measure("ChromaIoU@5")])
+        pt.Experiment(
+            [pt.Transformer.from_df(run)],
+            topics,
+            qrels.drop(columns=["end"]).assign(stop=1),
+            eval_metrics=[graphsr.parse_measure("ChromaIoU@5")],
+        )
     assert "\n" not in str(e.value)

@@ -77,9 +77,13 @@ def _random_collection(tmp_path, n=40, seed=3):
     rng = np.random.default_rng(seed)
     d = tmp_path / "rc"
     for i in range(n):
-        secs = "".join("<sec>" + "".join("<p>t</p>" for _ in range(rng.integers(0, 3))) +
-                       ("<ss1><p>u</p></ss1>" if rng.random() < 0.4 else "") + "</sec>"
-                       for _ in range(rng.integers(1, 4)))
+        secs = "".join(
+            "<sec>"
+            + "".join("<p>t</p>" for _ in range(rng.integers(0, 3)))
+            + ("<ss1><p>u</p></ss1>" if rng.random() < 0.4 else "")
+            + "</sec>"
+            for _ in range(rng.integers(1, 4))
+        )
         extra = "<fig/>" if rng.random() < 0.2 else ""
         write(d / f"{i:03d}.xml", f"<article><name>n{i}</name><bdy>{secs}{extra}</bdy></article>")
     return d
@@ -93,10 +97,12 @@ def test_parallel_equals_sequential(tmp_path, kind):
     assert par.labels() == seq.labels()
     assert par.extent_size.tolist() == seq.extent_size.tolist()
     assert par.content_length.tolist() == seq.content_length.tolist()
-    e1 = sorted(zip(seq.edge_src.tolist(), seq.edge_dst.tolist(), seq.edge_pairs.tolist(),
-                    seq.edge_child_length.tolist()))
-    e2 = sorted(zip(par.edge_src.tolist(), par.edge_dst.tolist(), par.edge_pairs.tolist(),
-                    par.edge_child_length.tolist()))
+    e1 = sorted(
+        zip(seq.edge_src.tolist(), seq.edge_dst.tolist(), seq.edge_pairs.tolist(), seq.edge_child_length.tolist())
+    )
+    e2 = sorted(
+        zip(par.edge_src.tolist(), par.edge_dst.tolist(), par.edge_pairs.tolist(), par.edge_child_length.tolist())
+    )
     assert e1 == e2
     assert par.num_documents == seq.num_documents == 40
 
@@ -104,8 +110,10 @@ def test_parallel_equals_sequential(tmp_path, kind):
 def test_summaries_of_python_trees_equal_c_trees(tmp_path):
     d = _random_collection(tmp_path, n=15)
     docs_c = list(iter_documents(d))
-    docs_py = [coll.py_tree_from_element(etree.parse(str(p), coll._parser()).getroot(), p.stem)
-               for p in sorted(d.glob("*.xml"))]
+    docs_py = [
+        coll.py_tree_from_element(etree.parse(str(p), coll._parser()).getroot(), p.stem)
+        for p in sorted(d.glob("*.xml"))
+    ]
     for kind in ["p*", "p*|c", "c", "tag"]:
         a, b = build_summary(docs_c, kind), build_summary(docs_py, kind)
         assert a.labels() == b.labels() and a.extent_size.tolist() == b.extent_size.tolist()

@@ -54,8 +54,10 @@ def test_names_round_trip(measure):
 def test_on_element_assessments_and_runs(measure, capsys):
     s = sample("mobydick")
     runs = [str(p) for p in s["runs"]]
-    code, out, errors = _run(capsys, ["eval", str(s["qrels"]), *runs, "--collection", str(s["collection"]),
-                                      "-m", measure, "-q", "--nav", "depth4"])
+    code, out, errors = _run(
+        capsys,
+        ["eval", str(s["qrels"]), *runs, "--collection", str(s["collection"]), "-m", measure, "-q", "--nav", "depth4"],
+    )
     m = parse_measure(measure)
     if code == 2 and m.GRADES:  # the sample's assessments are graded values, not INEX (e, s) pairs
         assert "need INEX (e, s) assessments" in errors[0]
@@ -113,13 +115,25 @@ def inputs():
     s = sample("shakespeare")
     qrels = read_element_qrels(s["qrels"])
     runs = [read_run(p, name=p.stem) for p in s["runs"]]
-    ctx = element_context(qrels.docids().union(*(r.docids() for r in runs)), measures=MEASURES,
-                          collection=s["collection"], model="p*:extent", nav="depth4")
+    ctx = element_context(
+        qrels.docids().union(*(r.docids() for r in runs)),
+        measures=MEASURES,
+        collection=s["collection"],
+        model="p*:extent",
+        nav="depth4",
+    )
     fol_qrels = passage_qrels(qrels, ctx.documents)
-    graded = ElementQrels.from_rows([QrelsRow(t, d, x, 0.0, None, (3, 3) if v >= 1 else (2, 3) if v >= .5 else
-                                              (1, 2) if v > 0 else (0, 0)) for t, d, x, v in qrels])
-    return {"qrels": {"element": qrels, "passage": fol_qrels, "element (e, s)": graded},
-            "runs": {"element": runs, "passage": [passage_run(r, ctx.documents) for r in runs]}, "ctx": ctx}
+    graded = ElementQrels.from_rows(
+        [
+            QrelsRow(t, d, x, 0.0, None, (3, 3) if v >= 1 else (2, 3) if v >= 0.5 else (1, 2) if v > 0 else (0, 0))
+            for t, d, x, v in qrels
+        ]
+    )
+    return {
+        "qrels": {"element": qrels, "passage": fol_qrels, "element (e, s)": graded},
+        "runs": {"element": runs, "passage": [passage_run(r, ctx.documents) for r in runs]},
+        "ctx": ctx,
+    }
 
 
 def _empty(kind: str):
@@ -184,10 +198,12 @@ def test_a_context_lacking_what_a_family_needs_is_one_line(inputs):
 
     qrels, runs = inputs["qrels"]["element"], inputs["runs"]["element"]
     docs = inputs["ctx"].documents
-    for measure, context, need in (("SRP@5", ScoringContext(), "documents"),
-                                   ("SRP@5", ScoringContext(docs), "SR navigation model"),
-                                   ("ESRP@5", ScoringContext(docs), "route steps"),
-                                   ("MAiP", ScoringContext(), "documents")):
+    for measure, context, need in (
+        ("SRP@5", ScoringContext(), "documents"),
+        ("SRP@5", ScoringContext(docs), "SR navigation model"),
+        ("ESRP@5", ScoringContext(docs), "route steps"),
+        ("MAiP", ScoringContext(), "documents"),
+    ):
         with pytest.raises(GraphsrInputError, match=f"^{measure}: need .*{need}") as err:
             evaluate(qrels, runs, [measure], context)
         assert "\n" not in str(err.value)

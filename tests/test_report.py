@@ -48,8 +48,17 @@ def test_the_report_has_every_part(scores, tmp_path):
     summary = summarize_collection(sample("shakespeare")["collection"], ["p*"])["p*"]
     report = build_report(scores, formats=("svg",), summary=(summary, build_sr_model(summary, "extent").pi, "p*"))
     ids = [fid for fid, _, _ in report.figures]
-    assert {"means-0", "topics-0", "cutoff-0", "cutoff-1", "curve-0", "rank-change", "agreement",
-            "agreement-matrix", "summary"} <= set(ids)
+    assert {
+        "means-0",
+        "topics-0",
+        "cutoff-0",
+        "cutoff-1",
+        "curve-0",
+        "rank-change",
+        "agreement",
+        "agreement-matrix",
+        "summary",
+    } <= set(ids)
     path = write_report(report, tmp_path / "r.html", tmp_path / "figs", "svg")
     html = path.read_text()
     assert html.count('<img class="plot"') == len(ids) and "http" not in html.replace("http-equiv", "")
@@ -69,15 +78,20 @@ def assert_renders(path, tmp_path) -> None:
     screenshot shows colour (pixels)."""
     _need_chromium()
     url = path.resolve().as_uri()
-    dom = subprocess.run([CHROMIUM, *FLAGS, "--virtual-time-budget=5000", "--dump-dom", url], capture_output=True,
-                         text=True, timeout=120).stdout
+    dom = subprocess.run(
+        [CHROMIUM, *FLAGS, "--virtual-time-budget=5000", "--dump-dom", url], capture_output=True, text=True, timeout=120
+    ).stdout
     body = re.search(r"<body[^>]*>", dom).group(0)
     attrs = dict(re.findall(r'data-([a-z-]+)="(\d+)"', body))
     assert int(attrs["figures"]) >= 6 and attrs["figures-rendered"] == attrs["figures"], body
     assert attrs["tables-rendered"] == attrs["tables"] and int(attrs["tables"]) >= 4, body
     shot = tmp_path / "shot.png"
-    subprocess.run([CHROMIUM, *FLAGS, "--window-size=1200,6000", f"--screenshot={shot}", url], capture_output=True,
-                   timeout=120, check=True)  # (tall enough to reach the figures below the contents and tables)
+    subprocess.run(
+        [CHROMIUM, *FLAGS, "--window-size=1200,6000", f"--screenshot={shot}", url],
+        capture_output=True,
+        timeout=120,
+        check=True,
+    )  # (tall enough to reach the figures below the contents and tables)
     import matplotlib.image
 
     pixels = matplotlib.image.imread(shot)[..., :3]
@@ -90,8 +104,22 @@ def assert_renders(path, tmp_path) -> None:
 def test_report_command_and_figure_files(scores, tmp_path, capsys):
     path = tmp_path / "s.csv"
     scores.write(path)
-    assert main(["report", str(path), "-o", str(tmp_path / "r.html"), "--figures", str(tmp_path / "f"),
-                 "--figure-format", "pdf", "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "report",
+                str(path),
+                "-o",
+                str(tmp_path / "r.html"),
+                "--figures",
+                str(tmp_path / "f"),
+                "--figure-format",
+                "pdf",
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     assert "figures" in capsys.readouterr().out
     assert all(p.read_bytes().startswith(b"%PDF") for p in (tmp_path / "f").iterdir())
 
@@ -104,8 +132,22 @@ def test_a_report_of_a_collection_links_its_summary_view(scores, tmp_path, capsy
     path = tmp_path / "s.csv"
     scores.write(path)
     s = sample("shakespeare")
-    assert main(["report", str(path), "-o", str(tmp_path / "r.html"), "--collection", str(s["collection"]),
-                 "--model", "p*|c:length", "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "report",
+                str(path),
+                "-o",
+                str(tmp_path / "r.html"),
+                "--collection",
+                str(s["collection"]),
+                "--model",
+                "p*|c:length",
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     page = (tmp_path / "r.html").read_text()
     assert 'href="r.view.html"' in page and "Explore the p*|c summary of the collection interactively" in page
     view = (tmp_path / "r.view.html").read_text()
@@ -120,8 +162,17 @@ def test_summary_and_esr_figures(tmp_path, capsys):
     assert b"pi on its nodes" in (tmp_path / "s.svg").read_bytes()
     capsys.readouterr()
     path = tmp_path / "esr.csv"
-    argv = ["eval", str(s["qrels"]), *map(str, s["runs"]), "--collection", str(s["collection"]), "--nav", "depth4",
-            "--save", str(path)]
+    argv = [
+        "eval",
+        str(s["qrels"]),
+        *map(str, s["runs"]),
+        "--collection",
+        str(s["collection"]),
+        "--nav",
+        "depth4",
+        "--save",
+        str(path),
+    ]
     for k in (1, 5, 10, 20):
         argv += ["-m", f"ESRP@{k}", "-m", f"ESRR@{k}"]
     assert main(argv) == 0
@@ -136,12 +187,13 @@ def test_the_eval_plot_shows_the_tasks_own_measure(tmp_path, capsys):
 
     inex = sample("inex2010")
     out = tmp_path / "ric.svg"
-    assert main(["eval", str(inex["qrels"]), str(inex["runs"][2]), "--task", "ric",
-                 "--plot", str(out)]) == 0
+    assert main(["eval", str(inex["qrels"]), str(inex["runs"][2]), "--task", "ric", "--plot", str(out)]) == 0
     printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("MAgP\tall")]
     svg = out.read_text()
     assert "Generalized precision (ric), mean over 46 topics" in svg
-    assert f"ric11 (MAgP {float(printed[0].split(chr(9))[2]):.4f}, 46 topics)" in svg  # not MAiP; the run named by its run id
+    assert (
+        f"ric11 (MAgP {float(printed[0].split(chr(9))[2]):.4f}, 46 topics)" in svg
+    )  # not MAiP; the run named by its run id
 
 
 def test_the_report_shows_the_numbers_compare_gives(scores):

@@ -39,8 +39,9 @@ def test_learned_model_converges_to_the_simulators_chain(n_routes, tol):
     steps = list(sim.walk([DOC], n_routes))
     src = np.array([DOC.node(s.src) for s in steps])
     dst = np.array([DOC.node(s.dst) for s in steps])
-    nav = StepNavigation(src, dst, np.ones(len(src)), n_states=len(DOC), state_of=np.arange(len(DOC)),
-                         doc_of=np.zeros(len(DOC), int))
+    nav = StepNavigation(
+        src, dst, np.ones(len(src)), n_states=len(DOC), state_of=np.arange(len(DOC)), doc_of=np.zeros(len(DOC), int)
+    )
     learned = nav.P.toarray()
     truth = sim.transition_matrix(DOC)
     visited = np.bincount(src, minlength=len(DOC)) > 0
@@ -59,8 +60,9 @@ def test_written_log_reads_back(tmp_path):
     for name in ("log.csv", "log.jsonl"):
         assert write_routes(steps, tmp_path / name) == len(steps)
         back = list(read_routes(tmp_path / name))
-        assert [(s.route_id, s.step, s.src, s.dst, s.topic) for s in back] == \
-               [(s.route_id, s.step, s.src, s.dst, s.topic) for s in steps]
+        assert [(s.route_id, s.step, s.src, s.dst, s.topic) for s in back] == [
+            (s.route_id, s.step, s.src, s.dst, s.topic) for s in steps
+        ]
     assert not list(tmp_path.glob("*.partial"))
 
 
@@ -75,11 +77,14 @@ def test_cli(tmp_path, capsys):
     from graphsr.data import sample
 
     out = tmp_path / "sim.csv"
-    assert main(["simulate-routes", str(sample("mobydick")["collection"]), "-o", str(out), "--routes", "25",
-                 "--seed", "4"]) == 0
+    assert (
+        main(
+            ["simulate-routes", str(sample("mobydick")["collection"]), "-o", str(out), "--routes", "25", "--seed", "4"]
+        )
+        == 0
+    )
     assert read_routes(out).report.routes == 25
-    assert main(["simulate-routes", str(sample("mobydick")["collection"]), "-o", str(out),
-                 "--depth-weights", "x"]) == 2
+    assert main(["simulate-routes", str(sample("mobydick")["collection"]), "-o", str(out), "--depth-weights", "x"]) == 2
     assert "--depth-weights" in capsys.readouterr().err
 
 
@@ -102,13 +107,24 @@ def _dense_walk(sim, docs, n_routes):
             nxt = int(rng.choice(len(row), p=row))
             dwell = float(rng.lognormal(mu, sigma))
             clock += dwell
-            yield (f"r{r + 1}", s, doc.docid, xpaths[cur], xpaths[nxt], user, topic, round(dwell, 1),
-                   f"{clock / 1000:.3f}")
+            yield (
+                f"r{r + 1}",
+                s,
+                doc.docid,
+                xpaths[cur],
+                xpaths[nxt],
+                user,
+                topic,
+                round(dwell, 1),
+                f"{clock / 1000:.3f}",
+            )
             cur = nxt
 
 
-@pytest.mark.parametrize("options", [{}, {"entry": "root", "topics": 3}, {"depth_weights": {1: 0, 2: 1, 3: 0}},
-                                     {"mean_steps": 9, "users": 0}])
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"entry": "root", "topics": 3}, {"depth_weights": {1: 0, 2: 1, 3: 0}}, {"mean_steps": 9, "users": 0}],
+)
 def test_neighbour_lists_walk_as_the_matrix_walked(options):
     """Moves drawn from each node's neighbour list (no n x n matrix) are the moves the dense matrix gave, draw
     for draw, on the Shakespeare plays."""
@@ -118,8 +134,10 @@ def test_neighbour_lists_walk_as_the_matrix_walked(options):
     docs = list(iter_documents(sample("shakespeare")["collection"]))[:4] + [DOC]
     for seed in (1, 7):
         sim = RouteSimulator(seed=seed, **options)
-        got = [(s.route_id, s.step, s.docid, s.src, s.dst, s.user, s.topic, s.duration_ms, s.timestamp)
-               for s in sim.walk(docs, 60)]
+        got = [
+            (s.route_id, s.step, s.docid, s.src, s.dst, s.user, s.topic, s.duration_ms, s.timestamp)
+            for s in sim.walk(docs, 60)
+        ]
         assert got == list(_dense_walk(sim, docs, 60))
 
 

@@ -84,5 +84,5 @@ def test_eq3_for_singletons():
     # Example 4.2: p(e16; {e4, e15}) = 1 - (1 - p(e16;e4))(1 - p(e16;e15)) = 1 - (1 - q16)^2
     r = RankedNodes.from_lists({"q": [("b", [(4, 1.0, 0.3)]), ("b", [(15, 1.0, 0.2)]), ("b", [(16, 1.0, 0.4)])]})
     _, red = sr_components(r)
-    assert red == pytest.approx([0.0, 0.2, 1 - 0.6 ** 2])
+    assert red == pytest.approx([0.0, 0.2, 1 - 0.6**2])
     assert np.all((red >= 0) & (red <= 1))

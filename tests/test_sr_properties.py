@@ -15,6 +15,7 @@ def reference_sr(results, k):
 
     results: list of (doc, {node: (rel, seen)}).
     """
+
     def p_node(e, de, f, df):
         if de != df:
             return 0.0
@@ -42,8 +43,11 @@ def reference_sr(results, k):
 def rankings(draw):
     ndocs = draw(st.integers(1, 3))
     # per document: node ids 0..9 with a fixed (rel, seen)
-    node_vals = {(d, e): (draw(st.sampled_from([0.0, 0.25, 0.5, 1.0])), draw(st.floats(0, 1)))
-                 for d in range(ndocs) for e in range(10)}
+    node_vals = {
+        (d, e): (draw(st.sampled_from([0.0, 0.25, 0.5, 1.0])), draw(st.floats(0, 1)))
+        for d in range(ndocs)
+        for e in range(10)
+    }
     nres = draw(st.integers(0, 8))
     results, used = [], set()
     for _ in range(nres):
@@ -102,8 +106,9 @@ def test_srp_equals_precision_without_navigation(items, k):
 def test_more_navigation_never_raises_sr(results):
     """Raising every seen probability can only add redundancy (monotonicity)."""
     r = to_ranked(results)
-    bumped = RankedNodes(r.topics, r.result_topic, r.result_doc, r.item_result, r.item_node, r.rel,
-                         np.minimum(1.0, r.seen + 0.2))
+    bumped = RankedNodes(
+        r.topics, r.result_topic, r.result_doc, r.item_result, r.item_node, r.rel, np.minimum(1.0, r.seen + 0.2)
+    )
     m = parse_measure("SR")
     assert compute_sr_family([m], bumped)[m][0] <= compute_sr_family([m], r)[m][0] + 1e-12
 

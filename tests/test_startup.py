@@ -16,8 +16,15 @@ ROOT = Path(__file__).parents[2]
 QRELS = sample("inex2010")["qrels"]
 RUN = Path(__file__).parent / "data" / "inex2010-official" / "runs" / "foc11.run.gz"
 HEAVY = {"pandas", "scipy", "networkx", "lxml", "matplotlib", "falkordb", "neo4j", "redis", "tqdm"}
-GRAPHSR_HEAVY = {"graphsr.store", "graphsr.summaries", "graphsr.navigation", "graphsr.io.collection",
-                 "graphsr.evaluation.collection", "graphsr.measures.esr.inputs", "graphsr.analysis"}
+GRAPHSR_HEAVY = {
+    "graphsr.store",
+    "graphsr.summaries",
+    "graphsr.navigation",
+    "graphsr.io.collection",
+    "graphsr.evaluation.collection",
+    "graphsr.measures.esr.inputs",
+    "graphsr.analysis",
+}
 
 PROBE = """
 import contextlib, io, json, sys
@@ -42,9 +49,16 @@ def _top(modules: set[str]) -> set[str]:
     return {m.split(".")[0] for m in modules}
 
 
-@pytest.mark.parametrize("run, options", [("foc11", []), ("foc11", ["--report", "official", "-q"]),
-                                          ("thr11", ["--task", "thorough"]), ("ric11", ["--task", "t2i", "--irr", "100"]),
-                                          ("bic11", ["--task", "bic", "-c"])])
+@pytest.mark.parametrize(
+    "run, options",
+    [
+        ("foc11", []),
+        ("foc11", ["--report", "official", "-q"]),
+        ("thr11", ["--task", "thorough"]),
+        ("ric11", ["--task", "t2i", "--irr", "100"]),
+        ("bic11", ["--task", "bic", "-c"]),
+    ],
+)
 def test_a_passage_evaluation_imports_numpy_and_graphsr_only(run, options):
     code, modules, out = loaded("eval", str(QRELS), str(RUN.parent / f"{run}.run.gz"), *options)
     assert code == 0 and out
@@ -55,7 +69,11 @@ def test_a_passage_evaluation_imports_numpy_and_graphsr_only(run, options):
 def test_help_and_measures_import_little():
     code, modules, _ = loaded("--help")
     assert code == 0 and "numpy" not in _top(modules)
-    assert {m for m in modules if m.startswith("graphsr.")} <= {"graphsr.cli", "graphsr.cli.main", "graphsr.errors",
-                                                                   "graphsr._lazy"}
+    assert {m for m in modules if m.startswith("graphsr.")} <= {
+        "graphsr.cli",
+        "graphsr.cli.main",
+        "graphsr.errors",
+        "graphsr._lazy",
+    }
     code, modules, out = loaded("measures")
     assert code == 0 and "Structural Relevance" in out and not _top(modules) & HEAVY

@@ -46,9 +46,14 @@ def arcade(tmp_path_factory):
     root = tmp_path_factory.mktemp("arcadedb")
     script = Path(__file__).parent / "bolt" / "arcadedb_server.py"
     log = open(root / "server.log", "w")
-    proc = subprocess.Popen([sys.executable, str(script), str(root / "data"), PASSWORD, str(LIFETIME)],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True,
-                            cwd=root)  # (ArcadeDB writes its log/ under the working directory)
+    proc = subprocess.Popen(
+        [sys.executable, str(script), str(root / "data"), PASSWORD, str(LIFETIME)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=log,
+        text=True,
+        cwd=root,
+    )  # (ArcadeDB writes its log/ under the working directory)
     line = proc.stdout.readline()  # the server prints READY once it answers, or exits
     if not line.startswith("READY"):
         proc.kill()
@@ -83,12 +88,32 @@ def both(arcade, tmp_path_factory):
     assert main(["store", "start", "--store", local]) == 0
     for url in (arcade, local):
         assert main(["store", "init", "--store", url]) == 0
-        assert main(["store", "load", str(s["collection"]), "--store", url, "--name", "plays", "--elements", "all",
-                     "--qrels", str(s["qrels"]), *[a for r in s["runs"] for a in ("--run", str(r))],
-                     "--no-progress"]) == 0
+        assert (
+            main(
+                [
+                    "store",
+                    "load",
+                    str(s["collection"]),
+                    "--store",
+                    url,
+                    "--name",
+                    "plays",
+                    "--elements",
+                    "all",
+                    "--qrels",
+                    str(s["qrels"]),
+                    *[a for r in s["runs"] for a in ("--run", str(r))],
+                    "--no-progress",
+                ]
+            )
+            == 0
+        )
         assert main(["store", "routes", str(log), "--store", url, "--collection", "plays", "--study", "st"]) == 0
-        for extra in (["--from-routes", "st"], ["--from-routes", "st", "--nav", "elements"],
-                      ["--model", "p*|c:length"]):
+        for extra in (
+            ["--from-routes", "st"],
+            ["--from-routes", "st", "--nav", "elements"],
+            ["--model", "p*|c:length"],
+        ):
             assert main(["store", "model", "--store", url, "--collection", "plays", *extra]) == 0
     yield arcade, local, s, tmp
     assert main(["store", "stop", "--store", local]) == 0
@@ -115,8 +140,7 @@ def test_init_makes_the_ids_unique_on_the_server(arcade):
 
     assert main(["store", "init", "--store", arcade]) == 0
     assert main(["store", "init", "--store", arcade]) == 0  # idempotent
-    with GraphDatabase.driver(arcade, auth=("root", PASSWORD)) as driver, \
-            driver.session(database="graphsr") as session:
+    with GraphDatabase.driver(arcade, auth=("root", PASSWORD)) as driver, driver.session(database="graphsr") as session:
         session.run("CREATE (:Collection {id: 'C/unique-test'})").consume()
         with pytest.raises(Neo4jError):
             session.run("CREATE (:Collection {id: 'C/unique-test'})").consume()
@@ -132,23 +156,51 @@ def test_a_load_stores_what_the_local_store_stores(both):
 
 def test_stored_scores_equal_the_local_stores(both, capsys):
     arcade, local, s, _ = both
-    args = [str(s["qrels"]), *map(str, s["runs"]), "-m", "SRP@10", "-m", "SR", "-m", "ESRP@10", "-m", "SRiP2@10",
-            "-q", "--model", "plays/p*|c:length", "--routes-model", "plays/routes:st:p*:count"]
+    args = [
+        str(s["qrels"]),
+        *map(str, s["runs"]),
+        "-m",
+        "SRP@10",
+        "-m",
+        "SR",
+        "-m",
+        "ESRP@10",
+        "-m",
+        "SRiP2@10",
+        "-q",
+        "--model",
+        "plays/p*|c:length",
+        "--routes-model",
+        "plays/routes:st:p*:count",
+    ]
     on_arcade = out_of(capsys, "eval", *args, "--store", arcade)
     assert on_arcade == out_of(capsys, "eval", *args, "--store", local)
     assert on_arcade.count("\n") > 50
-    elementary = [str(s["qrels"]), str(s["runs"][0]), "-m", "ESRP@10", "-q", "--model", "plays/p*|c:length",
-                  "--routes-model", "plays/routes:st:elements:count"]
-    assert out_of(capsys, "eval", *elementary, "--store", arcade) == out_of(capsys, "eval", *elementary,
-                                                                             "--store", local)
+    elementary = [
+        str(s["qrels"]),
+        str(s["runs"][0]),
+        "-m",
+        "ESRP@10",
+        "-q",
+        "--model",
+        "plays/p*|c:length",
+        "--routes-model",
+        "plays/routes:st:elements:count",
+    ]
+    assert out_of(capsys, "eval", *elementary, "--store", arcade) == out_of(
+        capsys, "eval", *elementary, "--store", local
+    )
 
 
 def test_partitions_and_coverage_read_as_from_the_local_store(both, capsys):
     arcade, local, s, _ = both
-    for argv in (["partitions", "plays", "--kind", "p*|c", "--format", "csv"],
-                 ["partition", "plays", "S3", "--kind", "p*|c", "--limit", "20", "--offset", "5", "--format", "csv"],
-                 ["coverage", str(s["qrels"]), *map(str, s["runs"]), "--collection", "plays", "--format", "csv"],
-                 ["store", "models"], ["store", "summaries"]):
+    for argv in (
+        ["partitions", "plays", "--kind", "p*|c", "--format", "csv"],
+        ["partition", "plays", "S3", "--kind", "p*|c", "--limit", "20", "--offset", "5", "--format", "csv"],
+        ["coverage", str(s["qrels"]), *map(str, s["runs"]), "--collection", "plays", "--format", "csv"],
+        ["store", "models"],
+        ["store", "summaries"],
+    ):
         on_arcade = out_of(capsys, *argv, "--store", arcade)
         assert on_arcade == out_of(capsys, *argv, "--store", local), argv
         assert on_arcade.count("\n") > 1
@@ -157,8 +209,7 @@ def test_partitions_and_coverage_read_as_from_the_local_store(both, capsys):
 def test_an_export_is_whole_and_equals_the_local_stores(both):
     arcade, local, _, tmp = both
     for url, name in ((arcade, "a"), (local, "l")):
-        assert main(["store", "export", str(tmp / name), "--store", url, "--collection", "plays",
-                     "--no-progress"]) == 0
+        assert main(["store", "export", str(tmp / name), "--store", url, "--collection", "plays", "--no-progress"]) == 0
     nodes, rels = exported_graph(tmp / "a")
     assert (nodes, rels) == stored_graph(arcade, "plays")
     assert sum(1 for v in nodes.values() if v[0][0] == "Element") == 10330
@@ -181,8 +232,21 @@ def test_an_export_is_whole_and_equals_the_local_stores(both):
 
 
 def _load_command(url, collection, name):
-    return [sys.executable, "-m", "graphsr", "store", "load", str(collection), "--store", url, "--name", name,
-            "--elements", "all", "--no-progress"]
+    return [
+        sys.executable,
+        "-m",
+        "graphsr",
+        "store",
+        "load",
+        str(collection),
+        "--store",
+        url,
+        "--name",
+        name,
+        "--elements",
+        "all",
+        "--no-progress",
+    ]
 
 
 def test_three_loads_at_once_store_one_load(both):
@@ -190,11 +254,30 @@ def test_three_loads_at_once_store_one_load(both):
     constraints keep unique, and store it once."""
     arcade, _, s, _ = both
     before = counts(arcade)
-    assert main(["store", "load", str(s["collection"]), "--store", arcade, "--name", "single", "--elements", "all",
-                 "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "store",
+                "load",
+                str(s["collection"]),
+                "--store",
+                arcade,
+                "--name",
+                "single",
+                "--elements",
+                "all",
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     single = counts(arcade)
-    procs = [subprocess.Popen(_load_command(arcade, s["collection"], "three"), stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True) for _ in range(3)]
+    procs = [
+        subprocess.Popen(
+            _load_command(arcade, s["collection"], "three"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        for _ in range(3)
+    ]
     outs = [p.communicate(timeout=600) for p in procs]
     assert all(p.returncode == 0 for p in procs), outs
     three = counts(arcade)
@@ -209,33 +292,62 @@ def test_three_loads_at_once_store_one_load(both):
 def test_a_killed_load_is_resumed_whole_and_dropped_whole(both):
     arcade, _, s, _ = both
     before = counts(arcade)
-    proc = subprocess.Popen(_load_command(arcade, s["collection"], "killed"), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+    proc = subprocess.Popen(
+        _load_command(arcade, s["collection"], "killed"),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 300
     with open_store(arcade) as store:
         while True:  # kill it once some of its elements are in, before its documents are all complete
-            if store.counts().get("Element", 0) > before["Element"] or proc.poll() is not None \
-                    or time.monotonic() > deadline:
+            if (
+                store.counts().get("Element", 0) > before["Element"]
+                or proc.poll() is not None
+                or time.monotonic() > deadline
+            ):
                 break
             time.sleep(0.02)
         assert proc.poll() is None, "the load ended before it could be killed: the test needs a slower load"
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
-        unfinished = store.read_query("MATCH (d:Document) WHERE d.collection = 'C/killed' AND (d.complete IS NULL "
-                                      "OR size(d.complete) = 0) RETURN count(d) AS n")[0]["n"]
+        unfinished = store.read_query(
+            "MATCH (d:Document) WHERE d.collection = 'C/killed' AND (d.complete IS NULL "
+            "OR size(d.complete) = 0) RETURN count(d) AS n"
+        )[0]["n"]
     assert unfinished > 0
     assert counts(arcade)["Element"] > before["Element"]
     # an incomplete collection is not read as whole
     code = main(["partitions", "killed", "--store", arcade, "--format", "json"])
     assert code != 0
-    assert main(["store", "load", str(s["collection"]), "--store", arcade, "--name", "killed", "--elements", "all",
-                 "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "store",
+                "load",
+                str(s["collection"]),
+                "--store",
+                arcade,
+                "--name",
+                "killed",
+                "--elements",
+                "all",
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     after = counts(arcade)
     assert after["Element"] - before["Element"] == 10330
     assert after["CHILD"] - before["CHILD"] == 10330 - 10  # one root per document
     with open_store(arcade) as store:
-        assert store.read_query("MATCH (d:Document) WHERE d.collection = 'C/killed' AND (d.complete IS NULL "
-                                "OR size(d.complete) = 0) RETURN count(d) AS n")[0]["n"] == 0
+        assert (
+            store.read_query(
+                "MATCH (d:Document) WHERE d.collection = 'C/killed' AND (d.complete IS NULL "
+                "OR size(d.complete) = 0) RETURN count(d) AS n"
+            )[0]["n"]
+            == 0
+        )
     assert main(["store", "drop", "killed", "--store", arcade]) == 0
     assert counts(arcade) == before
 
@@ -250,8 +362,13 @@ def test_user_queries_are_read_only_and_take_parameters_as_values(both):
         hostile = "x') DETACH DELETE n // $x {x: 1} ; MATCH (n) RETURN n \\ \" \n"
         assert store.read_query("RETURN $v AS v", {"v": hostile}) == [{"v": hostile}]
         before = store.counts()
-        for write in ("CREATE (n:X)", "MATCH (e) DETACH DELETE e", "MATCH (e:Element) SET e.x = 1",
-                      "MERGE (n:X) RETURN n", "MATCH (e:Element) DELETE e"):
+        for write in (
+            "CREATE (n:X)",
+            "MATCH (e) DETACH DELETE e",
+            "MATCH (e:Element) SET e.x = 1",
+            "MERGE (n:X) RETURN n",
+            "MATCH (e:Element) DELETE e",
+        ):
             with pytest.raises(GraphsrInputError):
                 store.read_query(write)
         assert store.counts() == before

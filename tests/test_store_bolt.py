@@ -36,7 +36,6 @@ def test_bolt_backend_smoke():
             pytest.fail(f"the Bolt smoke test must run here: {problem}")
         pytest.skip(problem)
     script = Path(__file__).parent / "bolt" / "smoke.py"
-    proc = subprocess.run(["unshare", "-n", sys.executable, str(script)], capture_output=True, text=True,
-                          timeout=300)
+    proc = subprocess.run(["unshare", "-n", sys.executable, str(script)], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "SMOKE OK 17" in proc.stdout

@@ -140,8 +140,7 @@ def test_a_shared_server_is_stopped_by_its_last_user_only(tmp_path):
     graphsr("store", "load", MOBY, "--name", "moby", "--store", url)
     server = LocalServer(path)
     for _ in range(20):
-        starter = subprocess.Popen([sys.executable, "-c", SHARER, "starter", url], stderr=subprocess.PIPE,
-                                   text=True)
+        starter = subprocess.Popen([sys.executable, "-c", SHARER, "starter", url], stderr=subprocess.PIPE, text=True)
         time.sleep(0.05)
         user = subprocess.Popen([sys.executable, "-c", SHARER, "user", url], stderr=subprocess.PIPE, text=True)
         for name, proc in (("starter", starter), ("user", user)):
@@ -149,8 +148,10 @@ def test_a_shared_server_is_stopped_by_its_last_user_only(tmp_path):
                 code = proc.wait(60)
             except subprocess.TimeoutExpired:  # say where it hung: its stack is in its stderr, the server's log
                 proc.kill()
-                pytest.fail(f"the {name} did not finish in 60 s; stderr: {proc.communicate()[1][-2000:]}; "
-                            f"server log: {server._log_tail(10)}")
+                pytest.fail(
+                    f"the {name} did not finish in 60 s; stderr: {proc.communicate()[1][-2000:]}; "
+                    f"server log: {server._log_tail(10)}"
+                )
             assert code == 0, proc.stderr.read()
         assert not server.alive()  # the last one out stopped it
 
@@ -185,16 +186,21 @@ def test_a_read_only_store_directory_gets_one_line(tmp_path):
     if os.geteuid() == 0:
         done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m,ro", "tmpfs", str(ro)], capture_output=True)
         if done.returncode != 0:
-            pytest.skip(f"root cannot be refused by permissions, and a read-only tmpfs cannot be mounted here: "
-                        f"{done.stderr.decode().strip()}")
+            pytest.skip(
+                f"root cannot be refused by permissions, and a read-only tmpfs cannot be mounted here: "
+                f"{done.stderr.decode().strip()}"
+            )
         mounted = True
     else:
         ro.chmod(0o555)
     try:
         done = graphsr("store", "init", "--store", f"local:{ro / 's'}", check=False)
         assert done.returncode == 2 and len(error_lines(done.stderr)) == 1
-        assert "cannot use this directory" in done.stderr and "Read-only file system" in done.stderr or \
-            "Permission denied" in done.stderr
+        assert (
+            "cannot use this directory" in done.stderr
+            and "Read-only file system" in done.stderr
+            or "Permission denied" in done.stderr
+        )
     finally:
         if mounted:
             subprocess.run(["umount", "-l", str(ro)], capture_output=True)

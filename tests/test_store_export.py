@@ -28,11 +28,43 @@ def stored(tmp_path_factory):
     url = f"local:{tmp / 'store'}"
     s, m = sample("shakespeare"), sample("mobydick")
     assert main(["store", "start", "--store", url]) == 0
-    assert main(["store", "load", str(s["collection"]), "--store", url, "--name", "plays", "--elements", "all",
-                 "--qrels", str(s["qrels"]), *[a for r in s["runs"] for a in ("--run", str(r))],
-                 "--no-progress"]) == 0
-    assert main(["store", "load", str(m["collection"]), "--store", url, "--name", "plays2", "--elements", "all",
-                 "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "store",
+                "load",
+                str(s["collection"]),
+                "--store",
+                url,
+                "--name",
+                "plays",
+                "--elements",
+                "all",
+                "--qrels",
+                str(s["qrels"]),
+                *[a for r in s["runs"] for a in ("--run", str(r))],
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
+    assert (
+        main(
+            [
+                "store",
+                "load",
+                str(m["collection"]),
+                "--store",
+                url,
+                "--name",
+                "plays2",
+                "--elements",
+                "all",
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     log = tmp / "routes.csv"
     assert main(["simulate-routes", str(s["collection"]), "--routes", "150", "-o", str(log), "--no-progress"]) == 0
     assert main(["store", "routes", str(log), "--store", url, "--collection", "plays", "--study", "st"]) == 0
@@ -50,13 +82,14 @@ def in_collection(node_id: str, label: str, props: dict, name: str, codes: set[i
     if label == "Model":
         return props.get("collection") == name
     if label == "Element":  # keyed by its document's code
-        return props["key"] // 2 ** 32 in codes
+        return props["key"] // 2**32 in codes
     return node_id.startswith(f"{LABEL_CODES[label]}/{name}/")
 
 
 def stored_graph(url: str, name: str) -> tuple[dict, collections.Counter]:
     """The store's nodes and relationships of collection ``name``, read with plain queries (elements named by
     their import id, E:KEY); an empty array is read as absent (the import tool cannot tell one from none)."""
+
     def clean(p):
         return {k: v for k, v in p.items() if v != []}
 
@@ -64,16 +97,20 @@ def stored_graph(url: str, name: str) -> tuple[dict, collections.Counter]:
         return node_id if node_id is not None else f"E:{key}"
 
     with open_store(url) as store:
-        codes = {r["code"] for r in store.read_query("MATCH (d:Document) WHERE d.collection = $c "
-                                                     "RETURN d.code AS code", {"c": f"C/{name}"})}
+        codes = {
+            r["code"]
+            for r in store.read_query(
+                "MATCH (d:Document) WHERE d.collection = $c RETURN d.code AS code", {"c": f"C/{name}"}
+            )
+        }
         nodes = {}
-        for r in store.read_query("MATCH (n) RETURN n.id AS id, n.key AS key, labels(n) AS labels, "
-                                  "properties(n) AS p"):
+        for r in store.read_query("MATCH (n) RETURN n.id AS id, n.key AS key, labels(n) AS labels, properties(n) AS p"):
             if in_collection(r["id"], r["labels"][0], r["p"], name, codes):
                 nodes[ident(r["id"], r["key"])] = (tuple(r["labels"]), json.dumps(clean(r["p"]), sort_keys=True))
         rels = collections.Counter()
-        for r in store.read_query("MATCH (a)-[r]->(b) RETURN a.id AS a, a.key AS ak, type(r) AS t, b.id AS b, "
-                                  "b.key AS bk, properties(r) AS p"):
+        for r in store.read_query(
+            "MATCH (a)-[r]->(b) RETURN a.id AS a, a.key AS ak, type(r) AS t, b.id AS b, b.key AS bk, properties(r) AS p"
+        ):
             a = ident(r["a"], r["ak"])
             if a in nodes:
                 rels[(a, r["t"], ident(r["b"], r["bk"]), json.dumps(clean(r["p"] or {}), sort_keys=True))] += 1
@@ -208,8 +245,10 @@ def test_an_export_of_65000_documents_reads_back_equal(tmp_path, capsys):
             info.size = len(body)
             tar.addfile(info, io.BytesIO(body))
     url = f"local:{tmp_path / 'store'}"
-    assert main(["store", "load", str(archive), "--store", url, "--name", "big", "--elements", "all",
-                 "--no-progress"]) == 0
+    assert (
+        main(["store", "load", str(archive), "--store", url, "--name", "big", "--elements", "all", "--no-progress"])
+        == 0
+    )
     try:
         out = tmp_path / "out"
         assert main(["store", "export", str(out), "--store", url, "--collection", "big", "--no-progress"]) == 0
@@ -239,12 +278,17 @@ def test_the_stores_own_element_lines_equal_the_lines_written_from_rows(stored, 
         a, b = (fast / name).read_text().splitlines(), (rows / name).read_text().splitlines()
         assert a[0] == b[0] and len(a) > 1000 and sorted(a[1:]) == sorted(b[1:]), name
     with open_store(url) as store:
-        store._execute("MATCH (d:Document {id: 'D/plays/hamlet'}) WITH d.code * 4294967296 + 7 AS key "
-                       "MATCH (e:Element {key: key}) SET e.colour = 'red'", {})
+        store._execute(
+            "MATCH (d:Document {id: 'D/plays/hamlet'}) WITH d.code * 4294967296 + 7 AS key "
+            "MATCH (e:Element {key: key}) SET e.colour = 'red'",
+            {},
+        )
     capsys.readouterr()
     try:
-        assert main(["store", "export", str(tmp / "lines-odd"), "--store", url, "--collection", "plays",
-                     "--no-progress"]) != 0
+        assert (
+            main(["store", "export", str(tmp / "lines-odd"), "--store", url, "--collection", "plays", "--no-progress"])
+            != 0
+        )
         err = capsys.readouterr().err
         assert "colour" in err and "not in graphsr's schema" in err, err
         assert not (tmp / "lines-odd").exists()

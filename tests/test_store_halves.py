@@ -23,28 +23,39 @@ def content(store, name: str) -> tuple[dict, dict, dict, collections.Counter]:
     labels = {}
     extents: collections.Counter = collections.Counter()
     for kind in KINDS:
-        for r in store.read_query("MATCH (s:Summary)-[:HAS_NODE]->(n:SummaryNode) WHERE s.collection = $c AND "
-                                  "s.kind = $k RETURN n.sid AS sid, n.label AS label, n.extent_size AS extent",
-                                  {"c": c, "k": kind}):
+        for r in store.read_query(
+            "MATCH (s:Summary)-[:HAS_NODE]->(n:SummaryNode) WHERE s.collection = $c AND "
+            "s.kind = $k RETURN n.sid AS sid, n.label AS label, n.extent_size AS extent",
+            {"c": c, "k": kind},
+        ):
             labels[kind, r["sid"]] = r["label"]
             extents[kind, r["label"]] += r["extent"]
-    documents = {r["docid"]: (r["elements"], r["length"], sorted(r["complete"]))
-                 for r in store.read_query("MATCH (d:Document) WHERE d.collection = $c RETURN d.docid AS docid, "
-                                           "d.elements AS elements, d.length AS length, d.complete AS complete",
-                                           {"c": c})}
+    documents = {
+        r["docid"]: (r["elements"], r["length"], sorted(r["complete"]))
+        for r in store.read_query(
+            "MATCH (d:Document) WHERE d.collection = $c RETURN d.docid AS docid, "
+            "d.elements AS elements, d.length AS length, d.complete AS complete",
+            {"c": c},
+        )
+    }
     elements: dict = collections.defaultdict(list)
     for r in store.read_query(
-            "MATCH (d:Document) WHERE d.collection = $c WITH d, d.code * 4294967296 AS lo "
-            "MATCH (e:Element) WHERE e.key > lo AND e.key < lo + 4294967296 RETURN d.docid AS docid, "
-            "properties(e) AS p", {"c": c}):
+        "MATCH (d:Document) WHERE d.collection = $c WITH d, d.code * 4294967296 AS lo "
+        "MATCH (e:Element) WHERE e.key > lo AND e.key < lo + 4294967296 RETURN d.docid AS docid, "
+        "properties(e) AS p",
+        {"c": c},
+    ):
         p = r["p"]
-        elements[r["docid"]].append((p["pre"], p["tag"], p["depth"], p["offset"], p["length"],
-                                     *(labels[k, p[PROPERTY[k]]] for k in KINDS)))
+        elements[r["docid"]].append(
+            (p["pre"], p["tag"], p["depth"], p["offset"], p["length"], *(labels[k, p[PROPERTY[k]]] for k in KINDS))
+        )
     edges: dict = collections.defaultdict(list)
     for r in store.read_query(
-            "MATCH (d:Document) WHERE d.collection = $c WITH d, d.code * 4294967296 AS lo "
-            "MATCH (a:Element)-[:CHILD]->(b:Element) WHERE a.key > lo AND a.key < lo + 4294967296 "
-            "RETURN d.docid AS docid, a.pre AS a, b.pre AS b", {"c": c}):
+        "MATCH (d:Document) WHERE d.collection = $c WITH d, d.code * 4294967296 AS lo "
+        "MATCH (a:Element)-[:CHILD]->(b:Element) WHERE a.key > lo AND a.key < lo + 4294967296 "
+        "RETURN d.docid AS docid, a.pre AS a, b.pre AS b",
+        {"c": c},
+    ):
         edges[r["docid"]].append((r["a"], r["b"]))
     return documents, {d: sorted(v) for d, v in elements.items()}, {d: sorted(v) for d, v in edges.items()}, extents
 

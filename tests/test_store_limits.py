@@ -25,8 +25,14 @@ COUNT = "MATCH (e:Element) RETURN count(e) AS n"
 
 
 def graphsr(*args: str, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "graphsr", *args], capture_output=True, text=True,
-                          timeout=timeout, env={**os.environ, **(env or {})}, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-m", "graphsr", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **(env or {})},
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def modes(directory: Path) -> dict[str, int]:
@@ -124,9 +130,15 @@ def test_the_servers_query_time_bounds_a_query_asking_for_more(plays_store):
     path, url = plays_store
     assert graphsr("store", "start", "--store", url, "--query-time", "1").returncode == 0
     t0 = time.monotonic()
-    done = graphsr("store", "query", "--timeout", "600",
-                   "UNWIND range(1, 3000) AS a UNWIND range(1, 3000) AS b UNWIND range(1, 100) AS c "
-                   "RETURN count(*) AS n", "--store", url)
+    done = graphsr(
+        "store",
+        "query",
+        "--timeout",
+        "600",
+        "UNWIND range(1, 3000) AS a UNWIND range(1, 3000) AS b UNWIND range(1, 100) AS c RETURN count(*) AS n",
+        "--store",
+        url,
+    )
     assert time.monotonic() - t0 < 60
     assert done.returncode == 3 and "stopped after" in done.stderr or "time limit" in done.stderr, done.stderr
     assert LocalServer(path).alive()
@@ -134,8 +146,9 @@ def test_the_servers_query_time_bounds_a_query_asking_for_more(plays_store):
 
 def test_the_servers_data_memory_refuses_writes_and_keeps_the_store(tmp_path):
     url = f"local:{tmp_path / 'store'}"
-    done = graphsr("store", "load", str(PLAYS), "--name", "plays", "--store", url,
-                   env={"GRAPHSR_STORE_DATA_MEMORY": "16M"})
+    done = graphsr(
+        "store", "load", str(PLAYS), "--name", "plays", "--store", url, env={"GRAPHSR_STORE_DATA_MEMORY": "16M"}
+    )
     try:
         assert done.returncode == 3, done.stderr
         assert "holds as much data as it may" in done.stderr and len(error_lines(done.stderr)) == 1
@@ -147,16 +160,19 @@ def test_the_servers_data_memory_refuses_writes_and_keeps_the_store(tmp_path):
         graphsr("store", "stop", "--store", url)
 
 
-@pytest.mark.parametrize("args, env, words", [
-    (["--memory", "2x"], {}, "expected a size such as 8G"),
-    (["--memory", "100M"], {}, "at least 1024 MB"),
-    (["--memory", "150%"], {}, "percentage in (0, 100]"),
-    (["--query-memory", "8G", "--memory", "4G"], {}, "less than the store's memory"),
-    (["--query-time", "nan"], {}, "seconds in (0, 86400]"),
-    (["--query-time", "-1"], {}, "seconds in (0, 86400]"),
-    ([], {"GRAPHSR_STORE_MEMORY": "lots"}, "GRAPHSR_STORE_MEMORY"),
-    ([], {"GRAPHSR_STORE_QUERY_TIME": "inf"}, "GRAPHSR_STORE_QUERY_TIME"),
-])
+@pytest.mark.parametrize(
+    "args, env, words",
+    [
+        (["--memory", "2x"], {}, "expected a size such as 8G"),
+        (["--memory", "100M"], {}, "at least 1024 MB"),
+        (["--memory", "150%"], {}, "percentage in (0, 100]"),
+        (["--query-memory", "8G", "--memory", "4G"], {}, "less than the store's memory"),
+        (["--query-time", "nan"], {}, "seconds in (0, 86400]"),
+        (["--query-time", "-1"], {}, "seconds in (0, 86400]"),
+        ([], {"GRAPHSR_STORE_MEMORY": "lots"}, "GRAPHSR_STORE_MEMORY"),
+        ([], {"GRAPHSR_STORE_QUERY_TIME": "inf"}, "GRAPHSR_STORE_QUERY_TIME"),
+    ],
+)
 def test_limits_out_of_range_are_one_line(tmp_path, args, env, words):
     done = graphsr("store", "start", "--store", f"local:{tmp_path / 's'}", *args, env=env)
     assert done.returncode == 2 and words in done.stderr and len(error_lines(done.stderr)) == 1

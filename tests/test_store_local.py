@@ -18,8 +18,18 @@ from graphsr.errors import UnknownNodeError
 from graphsr.io import iter_documents, read_element_qrels, read_run
 from graphsr.navigation import build_sr_model
 from graphsr.navigation.stored import build_stored_model, load_stored_model
-from graphsr.store import (open_store, store_assessments, store_collection, store_run, store_steps, stored_document,
-                           stored_summary, study_routes, summary_extent, transitions)
+from graphsr.store import (
+    open_store,
+    store_assessments,
+    store_collection,
+    store_run,
+    store_steps,
+    stored_document,
+    stored_summary,
+    study_routes,
+    summary_extent,
+    transitions,
+)
 from graphsr.summaries import build_summary
 
 from .conftest import memberships, write
@@ -35,8 +45,9 @@ def store(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def shakespeare(store):
-    report, summaries = store_collection(store, sample("shakespeare")["collection"], "shakespeare",
-                                         kinds=["p*", "p*|c"], elements="all")
+    report, summaries = store_collection(
+        store, sample("shakespeare")["collection"], "shakespeare", kinds=["p*", "p*|c"], elements="all"
+    )
     return report, summaries
 
 
@@ -48,8 +59,9 @@ def test_collection_summary_round_trip(store, shakespeare):
         assert st.labels() == mem.labels()
         assert st.extent_size.tolist() == mem.extent_size.tolist()
         assert st.content_length.tolist() == mem.content_length.tolist()
-        assert sorted(zip(st.edge_src.tolist(), st.edge_dst.tolist(), st.edge_pairs.tolist())) == \
-            sorted(zip(mem.edge_src.tolist(), mem.edge_dst.tolist(), mem.edge_pairs.tolist()))
+        assert sorted(zip(st.edge_src.tolist(), st.edge_dst.tolist(), st.edge_pairs.tolist())) == sorted(
+            zip(mem.edge_src.tolist(), mem.edge_dst.tolist(), mem.edge_pairs.tolist())
+        )
     counts = store.counts()
     assert counts["Element"] == 10330 and counts["CHILD"] == 10330 - 10 and counts["ROOT"] == 10
     assert memberships(store, "p*") == memberships(store, "p*|c") == 10330 and counts["Document"] == 10
@@ -57,8 +69,7 @@ def test_collection_summary_round_trip(store, shakespeare):
 
 def test_loading_twice_changes_nothing(store, shakespeare):
     before = store.counts()
-    store_collection(store, sample("shakespeare")["collection"], "shakespeare", kinds=["p*", "p*|c"],
-                     elements="all")
+    store_collection(store, sample("shakespeare")["collection"], "shakespeare", kinds=["p*", "p*|c"], elements="all")
     assert store.counts() == before
 
 
@@ -103,12 +114,32 @@ def test_assessments_runs_and_routes(store, shakespeare):
     rows = store.run("run_results", id=f"U/shakespeare/{run.run_ids[0]}")  # named by its run id column
     assert len(rows) == run.num_results
     steps = [
-        {"route_id": "r1", "step": 1, "docid": "hamlet", "from": "/play/text/act[1]", "to": "/play/text/act[1]/scene[1]",
-         "duration_ms": 500},
-        {"route_id": "r1", "step": 2, "docid": "hamlet", "from": "/play/text/act[1]/scene[1]",
-         "to": "/play/text/act[1]", "duration_ms": 200},
-        {"route_id": "r2", "step": 1, "docid": "hamlet", "from": "/play/text/act[1]", "to": "/play/text/act[1]/scene[2]",
-         "duration_ms": 100, "user": "u7", "topic": "1"},
+        {
+            "route_id": "r1",
+            "step": 1,
+            "docid": "hamlet",
+            "from": "/play/text/act[1]",
+            "to": "/play/text/act[1]/scene[1]",
+            "duration_ms": 500,
+        },
+        {
+            "route_id": "r1",
+            "step": 2,
+            "docid": "hamlet",
+            "from": "/play/text/act[1]/scene[1]",
+            "to": "/play/text/act[1]",
+            "duration_ms": 200,
+        },
+        {
+            "route_id": "r2",
+            "step": 1,
+            "docid": "hamlet",
+            "from": "/play/text/act[1]",
+            "to": "/play/text/act[1]/scene[2]",
+            "duration_ms": 100,
+            "user": "u7",
+            "topic": "1",
+        },
     ]
     assert not store_steps(store, "shakespeare", "study1", steps).unchanged
     again = store_steps(store, "shakespeare", "study1", steps)  # idempotent
@@ -118,8 +149,12 @@ def test_assessments_runs_and_routes(store, shakespeare):
     summ = transitions(store, "shakespeare", "study1", kind="p*")
     pstar = shakespeare[1]["p*"]
     act, scene = pstar.sid("/play/text/act"), pstar.sid("/play/text/act/scene")
-    got = {(a, b): (n, e) for a, b, n, e in zip(summ["src"].tolist(), summ["dst"].tolist(), summ["steps"].tolist(),
-                                                 summ["inverse_effort"].tolist())}
+    got = {
+        (a, b): (n, e)
+        for a, b, n, e in zip(
+            summ["src"].tolist(), summ["dst"].tolist(), summ["steps"].tolist(), summ["inverse_effort"].tolist()
+        )
+    }
     assert got == {(act, scene): (2, pytest.approx(1 / 500 + 1 / 100)), (scene, act): (1, pytest.approx(1 / 200))}
     df = study_routes(store, "shakespeare", "study1")
     assert list(df.route_id) == ["r1", "r1", "r2"] and list(df.step) == [1, 2, 1]
@@ -156,7 +191,7 @@ def test_local_store_opens_no_tcp_port(store, shakespeare):
         except OSError:
             continue
         if target.startswith("socket:["):
-            sockets.add(target[len("socket:["):-1])
+            sockets.add(target[len("socket:[") : -1])
     assert sockets, "the server should at least hold its unix socket"
     assert not (sockets & _listening_inodes()), "the local store listens on a TCP port"
     mode = os.stat(store.server.socket).st_mode & 0o777
@@ -181,8 +216,12 @@ def test_hostile_ids_leave_the_graph_intact(store, shakespeare, tmp_path):
     store_assessments(store, q, cname, "}) DETACH DELETE n //")
     r = read_run(write(tmp_path / "hr", "".join(f"1 Q0 {h} 1 1 s /a/c\n" for h in ok[:1])), name="`r`} //")
     store_run(store, r, cname)
-    store_steps(store, cname, "s`}) DETACH DELETE n", [
-        {"route_id": "'}) //", "step": 1, "docid": HOSTILE[2], "from": "/a", "to": "/a/b", "user": '"u'}])
+    store_steps(
+        store,
+        cname,
+        "s`}) DETACH DELETE n",
+        [{"route_id": "'}) //", "step": 1, "docid": HOSTILE[2], "from": "/a", "to": "/a/b", "user": '"u'}],
+    )
     build_stored_model(store, cname, "p*:extent", "m`}) DETACH DELETE n //")
     after = store.counts()
     # nothing that was there before is gone
@@ -200,7 +239,9 @@ def test_hostile_ids_leave_the_graph_intact(store, shakespeare, tmp_path):
 def _make_collection(path, n_docs=400):
     rng = np.random.default_rng(7)
     for i in range(n_docs):
-        secs = "".join("<sec>" + "<p>x</p>" * int(rng.integers(1, 5)) + "</sec>" for _ in range(int(rng.integers(1, 5))))
+        secs = "".join(
+            "<sec>" + "<p>x</p>" * int(rng.integers(1, 5)) + "</sec>" for _ in range(int(rng.integers(1, 5)))
+        )
         write(path / f"{i:04d}.xml", f"<article><name>n</name><bdy>{secs}</bdy></article>")
 
 
@@ -208,9 +249,11 @@ def test_interrupted_load_completes_without_duplicates(tmp_path):
     coll = tmp_path / "many"
     _make_collection(coll)
     url = f"local:{tmp_path / 'gs'}"
-    script = ("import sys; from graphsr.store import open_store, store_collection\n"
-              "s = open_store(sys.argv[1], batch_size=50)\n"
-              "store_collection(s, sys.argv[2], 'many', kinds=['p*', 'tag'], elements='all', chunk_docs=10)\n")
+    script = (
+        "import sys; from graphsr.store import open_store, store_collection\n"
+        "s = open_store(sys.argv[1], batch_size=50)\n"
+        "store_collection(s, sys.argv[2], 'many', kinds=['p*', 'tag'], elements='all', chunk_docs=10)\n"
+    )
     with open_store(url) as s:
         s.init_schema()
         proc = subprocess.Popen([sys.executable, "-c", script, url, str(coll)])
@@ -266,13 +309,18 @@ def test_a_summary_kind_loaded_later_keeps_the_earlier_ones(tmp_path):
 def test_a_route_log_loads_into_the_store(store, shakespeare, tmp_path):
     from graphsr.io import read_routes
 
-    log = write(tmp_path / "log.csv", "route_id,step,docid,from,to,duration_ms\n"
-                                      "x,1,macbeth,/play/text/act[1],/play/text/act[1]/scene[3],30\n"
-                                      "x,2,macbeth,/play/text/act[1]/scene[3],/play/text/act[1],10\n")
+    log = write(
+        tmp_path / "log.csv",
+        "route_id,step,docid,from,to,duration_ms\n"
+        "x,1,macbeth,/play/text/act[1],/play/text/act[1]/scene[3],30\n"
+        "x,2,macbeth,/play/text/act[1]/scene[3],/play/text/act[1],10\n",
+    )
     routes = read_routes(log)
     assert store_steps(store, "shakespeare", "log-study", [s.as_dict() for s in routes]).steps == 2
     summ = transitions(store, "shakespeare", "log-study", kind="p*")
-    assert sorted(summ["steps"].tolist()) == [1, 1] and sorted(summ["inverse_effort"].tolist()) == pytest.approx([1 / 30, 1 / 10])
+    assert sorted(summ["steps"].tolist()) == [1, 1] and sorted(summ["inverse_effort"].tolist()) == pytest.approx(
+        [1 / 30, 1 / 10]
+    )
     assert summ["untimed"].tolist() == [0, 0]
 
 
@@ -298,15 +346,20 @@ def test_two_collections_qrels_and_runs_of_one_name_stay_apart(tmp_path):
             assert len(rows) == sum(1 for _ in qrels)
         from graphsr.core.qrels import ElementQrels, QrelsRow
 
-        graded = ElementQrels.from_rows([QrelsRow(t, d, x, 0.0, None, (3, 3) if v > 0 else (0, 0))
-                                         for t, d, x, v in qrels])
+        graded = ElementQrels.from_rows(
+            [QrelsRow(t, d, x, 0.0, None, (3, 3) if v > 0 else (0, 0)) for t, d, x, v in qrels]
+        )
         store_assessments(s, graded, "m1", "es.txt")  # INEX (e, s) pairs are kept on the relationship
         rows = s.run("qrels_judgments", id="Q/m1/es.txt")
         assert {(r["e"], r["s"]) for r in rows} <= {(3, 3), (0, 0)} and len(rows) == sum(1 for _ in qrels)
         assert {r["e"] for r in s.run("qrels_judgments", id="Q/m1/qrels.txt")} == {None}
         build_stored_model(s, "m1", "p*:extent", "m1-model")
-        store_steps(s, "m1", "st", [{"route_id": "r", "step": 1, "docid": "mobydick", "from": "/book[1]",
-                                     "to": "/book[1]/fm[1]"}])
+        store_steps(
+            s,
+            "m1",
+            "st",
+            [{"route_id": "r", "step": 1, "docid": "mobydick", "from": "/book[1]", "to": "/book[1]/fm[1]"}],
+        )
         with pytest.raises(UnknownNodeError, match="no study 'nope'"):
             drop_study(s, "m1", "nope")
         assert drop_study(s, "m1", "st") == 3  # study, route, step
@@ -332,8 +385,15 @@ def test_drops_go_in_bounded_batches_and_leave_what_a_clean_store_has(tmp_path, 
     with open_store(f"local:{tmp_path / 'both'}") as s:
         for name in ("m1", "m2"):
             store_collection(s, moby["collection"], name, kinds=["p*"], elements="all")
-        store_steps(s, "m1", "st", [{"route_id": f"r{k}", "step": 1, "docid": "mobydick", "from": "/book[1]",
-                                     "to": "/book[1]/fm[1]"} for k in range(12)])
+        store_steps(
+            s,
+            "m1",
+            "st",
+            [
+                {"route_id": f"r{k}", "step": 1, "docid": "mobydick", "from": "/book[1]", "to": "/book[1]/fm[1]"}
+                for k in range(12)
+            ],
+        )
         assert drop_study(s, "m1", "st") == 1 + 12 + 12  # the study, its routes and steps
         build_stored_model(s, "m1", "p*:extent", "m1-model")
         assert drop_collection(s, "m1") > 0
@@ -379,8 +439,10 @@ def test_a_first_load_deletes_nothing_and_a_reload_of_a_begun_document_does(tmp_
         clean = s.counts()
         # an interrupted write of d1: marked as being written, not complete (its elements are there: written
         # again, they must not be there twice)
-        s._execute("MATCH (d:Document) WHERE d.id = $id SET d.writing = true, d.complete = null",
-                   {"id": document_id("few", "d1")})
+        s._execute(
+            "MATCH (d:Document) WHERE d.id = $id SET d.writing = true, d.complete = null",
+            {"id": document_id("few", "d1")},
+        )
         sent.clear()
         store_collection(s, coll, "few", kinds=["p*"], elements="all")
         assert "delete_document_elements" in sent
@@ -400,8 +462,9 @@ def test_a_store_of_another_schema_is_refused_in_one_line(tmp_path):
         s._execute("CREATE (:Element {id: 'E/old/d/1'})", {})
         s._dirty = True
     with open_store(url) as s:
-        with pytest.raises(GraphsrInputError, match="earlier graphsr .*schema 1.* load the collections into a new "
-                                                    "store"):
+        with pytest.raises(
+            GraphsrInputError, match="earlier graphsr .*schema 1.* load the collections into a new store"
+        ):
             collection_info(s, "old")
         s._execute("CREATE (:Store {id: 'graphsr', version: 9})", {})
         s._dirty = True
@@ -410,10 +473,24 @@ def test_a_store_of_another_schema_is_refused_in_one_line(tmp_path):
             list_collections(s)
 
 
-@given(st.lists(st.lists(st.one_of(st.integers(-2**62, 2**62), st.text(max_size=5), st.none(),
-                                   st.floats(allow_nan=False, allow_infinity=False), st.booleans()),
-                         min_size=3, max_size=3), min_size=1, max_size=60),
-       st.integers(1, 7))
+@given(
+    st.lists(
+        st.lists(
+            st.one_of(
+                st.integers(-(2**62), 2**62),
+                st.text(max_size=5),
+                st.none(),
+                st.floats(allow_nan=False, allow_infinity=False),
+                st.booleans(),
+            ),
+            min_size=3,
+            max_size=3,
+        ),
+        min_size=1,
+        max_size=60,
+    ),
+    st.integers(1, 7),
+)
 @settings(max_examples=150, deadline=None)
 def test_rows_are_encoded_the_same_a_slice_at_a_time(rows, size):
     """The local store's parameter encoder takes a statement's rows a slice at a time (to bound its memory):

@@ -28,12 +28,21 @@ def store(tmp_path_factory):
     st.close()
 
 
-@pytest.mark.parametrize("query, word", [
-    ("CREATE (n:X {a: 1})", "CREATE"), ("MERGE (n:X {a: 1}) RETURN n", "MERGE"),
-    ("MATCH (e:Element) SET e.x = 1", "SET"), ("MATCH (e:Element) DELETE e", "DELETE"),
-    ("MATCH (e) DETACH DELETE e", "DETACH DELETE"), ("MATCH (e:Element) REMOVE e.xpath", "REMOVE"),
-    ("match (e) set e.x = 1", "SET"), ("CALL db.idx.fulltext.createNodeIndex('Element', 'xpath')", "CALL"),
-    ("MATCH (e) CALL { WITH e CREATE (x:Y) } RETURN 1", "CREATE"), ("FOREACH (x IN [1] | CREATE (:Z))", "FOREACH")])
+@pytest.mark.parametrize(
+    "query, word",
+    [
+        ("CREATE (n:X {a: 1})", "CREATE"),
+        ("MERGE (n:X {a: 1}) RETURN n", "MERGE"),
+        ("MATCH (e:Element) SET e.x = 1", "SET"),
+        ("MATCH (e:Element) DELETE e", "DELETE"),
+        ("MATCH (e) DETACH DELETE e", "DETACH DELETE"),
+        ("MATCH (e:Element) REMOVE e.xpath", "REMOVE"),
+        ("match (e) set e.x = 1", "SET"),
+        ("CALL db.idx.fulltext.createNodeIndex('Element', 'xpath')", "CALL"),
+        ("MATCH (e) CALL { WITH e CREATE (x:Y) } RETURN 1", "CREATE"),
+        ("FOREACH (x IN [1] | CREATE (:Z))", "FOREACH"),
+    ],
+)
 def test_writes_are_refused(store, query, word):
     before = store.counts()
     with pytest.raises(GraphsrInputError, match=f"{word}.*read-only"):
@@ -55,8 +64,10 @@ def test_the_server_refuses_writes_too(store):
     assert store.counts() == before
 
 
-@pytest.mark.parametrize("value", ["') DETACH DELETE n //", 'a "quoted" \\ value', "line\nbreak", "ünïcødé 🙂",
-                                   "$other", "{x: 1}", "", " spaced "])
+@pytest.mark.parametrize(
+    "value",
+    ["') DETACH DELETE n //", 'a "quoted" \\ value', "line\nbreak", "ünïcødé 🙂", "$other", "{x: 1}", "", " spaced "],
+)
 def test_hostile_parameters_round_trip(store, value):
     assert store.read_query("RETURN $v AS v", {"v": value}) == [{"v": value}]
 
@@ -84,13 +95,28 @@ def test_the_readme_examples_run(store):
 
 def test_the_query_command(store, capsys):
     url = store.url
-    assert main(["store", "query", "MATCH (d:Document) WHERE d.docid = $d RETURN d.elements AS n", "--param", "d=mobydick",
-                 "--store", url, "--format", "json"]) == 0
+    assert (
+        main(
+            [
+                "store",
+                "query",
+                "MATCH (d:Document) WHERE d.docid = $d RETURN d.elements AS n",
+                "--param",
+                "d=mobydick",
+                "--store",
+                url,
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
     assert '"n": 17' in capsys.readouterr().out
     assert main(["store", "query", "MATCH (e) DETACH DELETE e", "--store", url]) == 2
     assert "read-only" in capsys.readouterr().err
-    assert main(["store", "query", "RETURN $x AS x", "--param-json", "x=[1, 2]", "--store", url,
-                 "--format", "csv"]) == 0
+    assert (
+        main(["store", "query", "RETURN $x AS x", "--param-json", "x=[1, 2]", "--store", url, "--format", "csv"]) == 0
+    )
     assert capsys.readouterr().out == 'x\n"[1, 2]"\n'
 
 

@@ -26,8 +26,11 @@ def _nested(draw, depth: int, names) -> tuple:
 
 @st.composite
 def trees(draw):
-    names = draw(st.lists(st.sampled_from(["a", "b", "sec", "p", "é", "x-y", "ns:t", "w" * 40]), min_size=1,
-                          max_size=8, unique=True))
+    names = draw(
+        st.lists(
+            st.sampled_from(["a", "b", "sec", "p", "é", "x-y", "ns:t", "w" * 40]), min_size=1, max_size=8, unique=True
+        )
+    )
     return DocumentTree.from_nested("d", _nested(draw, 1, names))
 
 
@@ -65,8 +68,12 @@ def test_a_shape_that_does_not_fit_its_document_is_refused():
         return "z1:" + base64.b64encode(zlib.compress(names + b"\0\1" + depths + tags)).decode()
 
     assert decode_shape(shaped(b"a\tb", b"\1\2\2", b"\0\1\1"), 3) == ([1, 2, 2], ["a", "b", "b"])
-    for depths, tags in ((b"\2\2\2", b"\0\0\0"), (b"\1\3\2", b"\0\0\0"), (b"\1\2\0", b"\0\0\0"),
-                         (b"\1\2\2", b"\0\2\0")):  # a root below 1, a jump down two levels, depth 0, tag 2 of 2
+    for depths, tags in (
+        (b"\2\2\2", b"\0\0\0"),
+        (b"\1\3\2", b"\0\0\0"),
+        (b"\1\2\0", b"\0\0\0"),
+        (b"\1\2\2", b"\0\2\0"),
+    ):  # a root below 1, a jump down two levels, depth 0, tag 2 of 2
         with pytest.raises(ShapeError, match="not a tree"):
             decode_shape(shaped(b"a\tb", depths, tags), 3)
 

@@ -16,8 +16,9 @@ from graphsr.store import open_store, stop_store
 
 
 def _graphsr(*args) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "graphsr", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "graphsr", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
 
 
 def _counts(url: str) -> dict:
@@ -28,8 +29,9 @@ def _counts(url: str) -> dict:
 @pytest.fixture
 def store_url(tmp_path):
     url = f"local:{tmp_path / 'store'}"
-    done = subprocess.run([sys.executable, "-m", "graphsr", "store", "start", "--store", url], capture_output=True,
-                          text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "graphsr", "store", "start", "--store", url], capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr
     yield url
     stop_store(url, wait=30)
@@ -39,8 +41,11 @@ def store_url(tmp_path):
 def clean_load_counts(tmp_path_factory):
     url = f"local:{tmp_path_factory.mktemp('clean') / 'store'}"
     coll = str(sample("shakespeare")["collection"])
-    done = subprocess.run([sys.executable, "-m", "graphsr", "store", "load", coll, "--elements", "all", "--name",
-                           "sh", "--store", url], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "graphsr", "store", "load", coll, "--elements", "all", "--name", "sh", "--store", url],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     return _counts(url)
 
@@ -49,8 +54,9 @@ def clean_load_counts(tmp_path_factory):
 def test_two_loads_at_once_store_everything_once(store_url, clean_load_counts):
     coll = str(sample("shakespeare")["collection"])
     for _ in range(3):
-        procs = [_graphsr("store", "load", coll, "--elements", "all", "--name", "sh", "--store", store_url)
-                 for _ in range(2)]
+        procs = [
+            _graphsr("store", "load", coll, "--elements", "all", "--name", "sh", "--store", store_url) for _ in range(2)
+        ]
         results = [(p.wait(timeout=300), *p.communicate()) for p in procs]
         assert [code for code, _, _ in results] == [0, 0], results
         assert _counts(store_url) == clean_load_counts
@@ -69,8 +75,12 @@ def test_a_drop_during_a_load_leaves_a_clean_state(store_url, clean_load_counts)
         # dropped after the load (the Store node, the store's own, stays), or the load after the drop
         assert got in ({}, {"Store": 1}, clean_load_counts), (got, outs)
         if got.get("Collection"):  # leave the store without the collection for the next round
-            assert subprocess.run([sys.executable, "-m", "graphsr", "store", "drop", "sh", "--store", store_url],
-                                  capture_output=True).returncode == 0
+            assert (
+                subprocess.run(
+                    [sys.executable, "-m", "graphsr", "store", "drop", "sh", "--store", store_url], capture_output=True
+                ).returncode
+                == 0
+            )
 
 
 def _routes_load_writing_steps(store_url: str, tmp_path, study: str, seed: int):
@@ -79,11 +89,46 @@ def _routes_load_writing_steps(store_url: str, tmp_path, study: str, seed: int):
     import time
 
     coll = str(sample("shakespeare")["collection"])
-    assert subprocess.run([sys.executable, "-m", "graphsr", "store", "load", coll, "--elements", "all", "--name",
-                           "sh", "--store", store_url], capture_output=True).returncode == 0
+    assert (
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "graphsr",
+                "store",
+                "load",
+                coll,
+                "--elements",
+                "all",
+                "--name",
+                "sh",
+                "--store",
+                store_url,
+            ],
+            capture_output=True,
+        ).returncode
+        == 0
+    )
     log = tmp_path / "log.csv"
-    assert subprocess.run([sys.executable, "-m", "graphsr", "simulate-routes", coll, "-o", str(log), "--routes",
-                           "30000", "--seed", str(seed)], capture_output=True).returncode == 0
+    assert (
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "graphsr",
+                "simulate-routes",
+                coll,
+                "-o",
+                str(log),
+                "--routes",
+                "30000",
+                "--seed",
+                str(seed),
+            ],
+            capture_output=True,
+        ).returncode
+        == 0
+    )
     routes = _graphsr("store", "routes", str(log), "--collection", "sh", "--study", study, "--store", store_url)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and _counts(store_url).get("Step", 0) == 0:
@@ -101,14 +146,60 @@ def test_a_killed_routes_load_leaves_an_incomplete_study_that_models_refuse(stor
     routes.wait()
     steps = _counts(store_url).get("Step", 0)
     assert steps > 0
-    model = subprocess.run([sys.executable, "-m", "graphsr", "store", "model", "--collection", "sh", "--from-routes",
-                            "s1", "--store", store_url], capture_output=True, text=True)
+    model = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "graphsr",
+            "store",
+            "model",
+            "--collection",
+            "sh",
+            "--from-routes",
+            "s1",
+            "--store",
+            store_url,
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert model.returncode == 2 and "study 's1' of collection 'sh' is INCOMPLETE" in model.stderr, model.stderr
-    done = subprocess.run([sys.executable, "-m", "graphsr", "store", "routes", str(log), "--collection", "sh",
-                           "--study", "s1", "--store", store_url], capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "graphsr",
+            "store",
+            "routes",
+            str(log),
+            "--collection",
+            "sh",
+            "--study",
+            "s1",
+            "--store",
+            store_url,
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
-    model = subprocess.run([sys.executable, "-m", "graphsr", "store", "model", "--collection", "sh", "--from-routes",
-                            "s1", "--store", store_url], capture_output=True, text=True)
+    model = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "graphsr",
+            "store",
+            "model",
+            "--collection",
+            "sh",
+            "--from-routes",
+            "s1",
+            "--store",
+            store_url,
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert model.returncode == 0, model.stderr
 
 
@@ -116,16 +207,39 @@ def test_a_killed_routes_load_leaves_an_incomplete_study_that_models_refuse(stor
 def test_a_partition_whose_memberships_were_not_stored_is_refused(store_url):
     coll = str(sample("shakespeare")["collection"])
     for kind, elements in (("p*", "none"), ("p*|c", "all")):
-        done = subprocess.run([sys.executable, "-m", "graphsr", "store", "load", coll, "--kind", kind, "--elements",
-                               elements, "--name", "sh", "--store", store_url], capture_output=True, text=True)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "graphsr",
+                "store",
+                "load",
+                coll,
+                "--kind",
+                kind,
+                "--elements",
+                elements,
+                "--name",
+                "sh",
+                "--store",
+                store_url,
+            ],
+            capture_output=True,
+            text=True,
+        )
         assert done.returncode == 0, done.stderr
-    done = subprocess.run([sys.executable, "-m", "graphsr", "partition", "sh", "S1", "--store", store_url, "--kind",
-                           "p*"], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "graphsr", "partition", "sh", "S1", "--store", store_url, "--kind", "p*"],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 2 and done.stdout == "", done.stdout
-    assert done.stderr.strip().splitlines() == ["graphsr: error: collection 'sh': the elements of 10 document(s) are "
-                                                "stored without their p* memberships (they were loaded with other "
-                                                "summary kinds): load it again with --kind 'p*' and the same "
-                                                "--elements"]
+    assert done.stderr.strip().splitlines() == [
+        "graphsr: error: collection 'sh': the elements of 10 document(s) are "
+        "stored without their p* memberships (they were loaded with other "
+        "summary kinds): load it again with --kind 'p*' and the same "
+        "--elements"
+    ]
 
 
 @pytest.mark.slow
@@ -133,17 +247,60 @@ def test_a_runaway_query_stops_on_the_server(store_url):
     import time
 
     coll = str(sample("shakespeare")["collection"])
-    assert subprocess.run([sys.executable, "-m", "graphsr", "store", "load", coll, "--elements", "all", "--name",
-                           "sh", "--store", store_url], capture_output=True).returncode == 0
+    assert (
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "graphsr",
+                "store",
+                "load",
+                coll,
+                "--elements",
+                "all",
+                "--name",
+                "sh",
+                "--store",
+                store_url,
+            ],
+            capture_output=True,
+        ).returncode
+        == 0
+    )
     start = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "graphsr", "store", "query",
-                           "MATCH (a:Element), (b:Element) RETURN count(*) AS n", "--timeout", "0.5", "--store",
-                           store_url], capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "graphsr",
+            "store",
+            "query",
+            "MATCH (a:Element), (b:Element) RETURN count(*) AS n",
+            "--timeout",
+            "0.5",
+            "--store",
+            store_url,
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 3 and "stopped after 0.5 s" in done.stderr and done.stdout == ""
     # the server is free again: the next query answers at once
     quick = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "graphsr", "store", "query", "MATCH (c:Collection) RETURN c.name AS n",
-                           "--store", store_url], capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "graphsr",
+            "store",
+            "query",
+            "MATCH (c:Collection) RETURN c.name AS n",
+            "--store",
+            store_url,
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0 and "sh" in done.stdout
     assert time.monotonic() - quick < time.monotonic() - start + 5
 
@@ -202,7 +359,7 @@ def test_the_server_killed_during_a_write_says_so(store_url, tmp_path):
     from graphsr.store.local import LocalServer
 
     routes, _ = _routes_load_writing_steps(store_url, tmp_path, "s2", 3)
-    server = LocalServer(store_url[len("local:"):])
+    server = LocalServer(store_url[len("local:") :])
     os.kill(server.server_pid(), signal.SIGKILL)
     code = routes.wait(timeout=120)
     err = routes.communicate()[1]
@@ -215,17 +372,57 @@ def test_the_server_killed_during_a_write_says_so(store_url, tmp_path):
 def test_an_incomplete_collection_is_refused_by_models_partitions_and_evaluations(store_url):
     coll = str(sample("shakespeare")["collection"])
     s = sample("shakespeare")
-    assert subprocess.run([sys.executable, "-m", "graphsr", "store", "load", coll, "--elements", "all", "--name",
-                           "sh", "--store", store_url], capture_output=True).returncode == 0
-    assert subprocess.run([sys.executable, "-m", "graphsr", "store", "model", "--collection", "sh", "--model",
-                           "p*:extent", "--name", "m", "--store", store_url], capture_output=True).returncode == 0
+    assert (
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "graphsr",
+                "store",
+                "load",
+                coll,
+                "--elements",
+                "all",
+                "--name",
+                "sh",
+                "--store",
+                store_url,
+            ],
+            capture_output=True,
+        ).returncode
+        == 0
+    )
+    assert (
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "graphsr",
+                "store",
+                "model",
+                "--collection",
+                "sh",
+                "--model",
+                "p*:extent",
+                "--name",
+                "m",
+                "--store",
+                store_url,
+            ],
+            capture_output=True,
+        ).returncode
+        == 0
+    )
     with open_store(store_url, create=False) as st:  # as a load or a drop killed midway leaves it
         st.run("mark_collection_dropping", id="C/sh")
-    for argv in (["store", "model", "--collection", "sh", "--model", "p*:extent", "--store", store_url],
-                 ["partitions", "sh", "--store", store_url],
-                 ["eval", str(s["qrels"]), str(s["runs"][0]), "--store", store_url, "--model", "m"]):
+    for argv in (
+        ["store", "model", "--collection", "sh", "--model", "p*:extent", "--store", store_url],
+        ["partitions", "sh", "--store", store_url],
+        ["eval", str(s["qrels"]), str(s["runs"][0]), "--store", store_url, "--model", "m"],
+    ):
         done = subprocess.run([sys.executable, "-m", "graphsr", *argv], capture_output=True, text=True)
         assert done.returncode == 2 and done.stdout == "", (argv, done.stdout)
         assert done.stderr.strip().splitlines() == [
             "graphsr: error: collection 'sh' is INCOMPLETE (a load or a drop of it did not finish): load it again "
-            "with 'graphsr store load', or drop it"], argv
+            "with 'graphsr store load', or drop it"
+        ], argv

@@ -21,15 +21,25 @@ def test_pstar_of_the_sr_paper_book(book):
     # content lengths are sums of element lengths
     assert s.content_length[6] == 200
     assert s.content_length[0] == book.end[0]
-    assert s.content_length[3] == sum(len(t) for t in ["Moby Dick", "Herman Melville", "Plain Label Books",
-                                                        "Chapter 1: Looming", "Chapter 2: The Carpet-bag",
-                                                        "Chapter 3: The Spouter-Inn"])
+    assert s.content_length[3] == sum(
+        len(t)
+        for t in [
+            "Moby Dick",
+            "Herman Melville",
+            "Plain Label Books",
+            "Chapter 1: Looming",
+            "Chapter 2: The Carpet-bag",
+            "Chapter 3: The Spouter-Inn",
+        ]
+    )
 
 
 def test_pstar_edges_count_parent_child_pairs(book):
     s = build_summary([book], "p*")
-    edges = {(s.label(a), s.label(b)): (int(n), int(ln)) for a, b, n, ln in
-             zip(s.edge_src, s.edge_dst, s.edge_pairs, s.edge_child_length)}
+    edges = {
+        (s.label(a), s.label(b)): (int(n), int(ln))
+        for a, b, n, ln in zip(s.edge_src, s.edge_dst, s.edge_pairs, s.edge_child_length)
+    }
     assert edges[("/bk/fm/d", "/bk/fm/d/n")] == (6, s.content_length[3])
     assert edges[("/bk/bd", "/bk/bd/c")] == (3, 200)
     assert edges[("/bk", "/bk/fm")] == (1, int(book.length[1]))

@@ -17,8 +17,11 @@ from graphsr.io import iter_documents
 from graphsr.io.collection import html_tree
 from graphsr.io.textdocs import markdown_tree, text_tree
 
-WORDS = st.text(st.sampled_from("abcdefghij XYZ,.;éü"), min_size=1, max_size=20).map(str.strip).filter(
-    lambda w: w and w[0].isalpha())
+WORDS = (
+    st.text(st.sampled_from("abcdefghij XYZ,.;éü"), min_size=1, max_size=20)
+    .map(str.strip)
+    .filter(lambda w: w and w[0].isalpha())
+)
 
 
 def _line(words) -> str:
@@ -31,8 +34,9 @@ BLOCKS = st.one_of(
     st.tuples(st.just("h"), st.tuples(st.integers(1, 3), st.lists(WORDS, min_size=1, max_size=3).map(_line))),
     st.tuples(st.just("ul"), st.lists(st.lists(WORDS, min_size=1, max_size=3).map(_line), min_size=1, max_size=4)),
     st.tuples(st.just("pre"), st.lists(st.lists(WORDS, min_size=1, max_size=3).map(_line), min_size=0, max_size=3)),
-    st.tuples(st.just("blockquote"), st.lists(st.lists(WORDS, min_size=1, max_size=3).map(_line), min_size=1,
-                                              max_size=3)),
+    st.tuples(
+        st.just("blockquote"), st.lists(st.lists(WORDS, min_size=1, max_size=3).map(_line), min_size=1, max_size=3)
+    ),
 )
 
 
@@ -54,8 +58,9 @@ def _markdown(blocks, newline: str):
         else:
             lines = ["> " + line for line in body]
         text += "".join(line + newline for line in lines)
-        spans.append(({"h": f"h{body[0]}" if kind == "h" else None}.get("h") if kind == "h" else kind, start,
-                      len(text)))
+        spans.append(
+            ({"h": f"h{body[0]}" if kind == "h" else None}.get("h") if kind == "h" else kind, start, len(text))
+        )
     return text, spans
 
 
@@ -67,8 +72,11 @@ def test_markdown_blocks_are_their_source_lines(blocks, newline):
     assert (int(doc.start[0]), int(doc.end[0])) == (0, len(text))
     tags = [doc.tags[t] for t in doc.tag]
     # each block, in order, is an element covering exactly its lines (sections and list items aside)
-    top = [(tags[i], int(doc.start[i]), int(doc.end[i])) for i in range(len(doc))
-           if tags[i] not in ("section", "document", "li") and doc.tags[doc.tag[doc.parent[i]]] in ("section", "document")]
+    top = [
+        (tags[i], int(doc.start[i]), int(doc.end[i]))
+        for i in range(len(doc))
+        if tags[i] not in ("section", "document", "li") and doc.tags[doc.tag[doc.parent[i]]] in ("section", "document")
+    ]
     assert top == spans
     for i in range(1, len(doc)):  # every element inside its parent, on whole lines
         p = doc.parent[i]
@@ -76,14 +84,18 @@ def test_markdown_blocks_are_their_source_lines(blocks, newline):
         assert doc.start[i] == 0 or text[doc.start[i] - 1] in "\n\r"
     for i in range(len(doc)):
         if tags[i] == "li":
-            assert text[doc.start[i]:doc.end[i]][:2] in ("- ", "* ", "+ ")
+            assert text[doc.start[i] : doc.end[i]][:2] in ("- ", "* ", "+ ")
         if tags[i] == "section":  # a section starts with its heading
-            assert text[doc.start[i]:doc.end[i]].lstrip().startswith("#")
+            assert text[doc.start[i] : doc.end[i]].lstrip().startswith("#")
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.lists(st.lists(WORDS, min_size=1, max_size=3).map(_line), min_size=1, max_size=3),
-                min_size=1, max_size=6), st.integers(1, 3))
+@given(
+    st.lists(
+        st.lists(st.lists(WORDS, min_size=1, max_size=3).map(_line), min_size=1, max_size=3), min_size=1, max_size=6
+    ),
+    st.integers(1, 3),
+)
 def test_text_paragraphs_are_runs_of_lines(paragraphs, gap):
     text, spans = "", []
     for k, lines in enumerate(paragraphs):
@@ -101,8 +113,19 @@ _TAGS = ["p", "div", "b", "i", "span", "li", "ul", "td", "tr", "table", "br", "s
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.one_of(st.sampled_from([f"<{t}>" for t in _TAGS] + [f"</{t}>" for t in _TAGS]), WORDS,
-                          st.just("<!-- c -->"), st.just("&amp;"), st.just("a<b")), min_size=1, max_size=25))
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from([f"<{t}>" for t in _TAGS] + [f"</{t}>" for t in _TAGS]),
+            WORDS,
+            st.just("<!-- c -->"),
+            st.just("&amp;"),
+            st.just("a<b"),
+        ),
+        min_size=1,
+        max_size=25,
+    )
+)
 def test_html_offsets_are_its_text_contents(parts):
     """Tag soup, unclosed tags and all: each element's [start, end) is where its text content sits in the
     document's text content (script and style holding none), read by lxml.html independently."""
@@ -122,16 +145,24 @@ def test_html_offsets_are_its_text_contents(parts):
     whole = root.text_content()
     assert int(doc.end[0]) == len(whole)
     for k, el in enumerate(elements):
-        assert whole[doc.start[k]:doc.end[k]] == el.text_content(), (k, el.tag)
+        assert whole[doc.start[k] : doc.end[k]] == el.text_content(), (k, el.tag)
 
 
 def test_html_with_unclosed_tags_reads():
     """No <html>, <head> or <body>, no closing tag: read as a browser reads it (a <p> ends where the next
     begins)."""
     doc = html_tree(b"<title>T</title><p>one <b>bold<p>two<li>x<li>y", "h")
-    assert doc.xpaths() == ["/html[1]", "/html[1]/head[1]", "/html[1]/head[1]/title[1]", "/html[1]/body[1]",
-                            "/html[1]/body[1]/p[1]", "/html[1]/body[1]/p[1]/b[1]", "/html[1]/body[1]/p[2]",
-                            "/html[1]/body[1]/li[1]", "/html[1]/body[1]/li[2]"]
+    assert doc.xpaths() == [
+        "/html[1]",
+        "/html[1]/head[1]",
+        "/html[1]/head[1]/title[1]",
+        "/html[1]/body[1]",
+        "/html[1]/body[1]/p[1]",
+        "/html[1]/body[1]/p[1]/b[1]",
+        "/html[1]/body[1]/p[2]",
+        "/html[1]/body[1]/li[1]",
+        "/html[1]/body[1]/li[2]",
+    ]
     assert doc.length.tolist() == [14, 1, 1, 13, 8, 4, 3, 1, 1]
 
 
@@ -143,15 +174,20 @@ def test_a_directory_of_markdown_text_and_html_is_a_collection(tmp_path, capsys)
     (c / "page.html").write_text("<h1>Page</h1><p>text<script>x()</script>")
     docs = {d.docid: d for d in iter_documents(c)}
     assert set(docs) == {"guide", "notes", "page"}
-    assert docs["guide"].xpaths()[:4] == ["/document[1]", "/document[1]/section[1]", "/document[1]/section[1]/h1[1]",
-                                          "/document[1]/section[1]/p[1]"]
+    assert docs["guide"].xpaths()[:4] == [
+        "/document[1]",
+        "/document[1]/section[1]",
+        "/document[1]/section[1]/h1[1]",
+        "/document[1]/section[1]/p[1]",
+    ]
     assert main(["summary", str(c), "--kind", "p*"]) == 0
     out = capsys.readouterr().out
     assert "/document/section/section" in out and "/html/body/p" in out
     url = f"local:{tmp_path / 'store'}"
     try:
-        assert main(["store", "load", str(c), "--name", "docs", "--elements", "all", "--store", url,
-                     "--no-progress"]) == 0
+        assert (
+            main(["store", "load", str(c), "--name", "docs", "--elements", "all", "--store", url, "--no-progress"]) == 0
+        )
         assert "3 documents" in capsys.readouterr().out
     finally:
         main(["store", "stop", "--store", url])
@@ -163,9 +199,11 @@ def test_a_json_lines_corpus_is_a_collection(tmp_path):
     import graphsr.io
     from graphsr.errors import CollectionError
 
-    rows = [{"doc_id": "a", "text": "# Title\n\nPara one.\n\n- x\n- y\n", "format": "markdown"},
-            {"_id": "b", "title": "not text", "text": "First.\n\nSecond para.\n"},
-            {"doc_id": "c", "text": "<p>Hello <b>world<p>again", "format": "html"}]
+    rows = [
+        {"doc_id": "a", "text": "# Title\n\nPara one.\n\n- x\n- y\n", "format": "markdown"},
+        {"_id": "b", "title": "not text", "text": "First.\n\nSecond para.\n"},
+        {"doc_id": "c", "text": "<p>Hello <b>world<p>again", "format": "html"},
+    ]
     corpus = tmp_path / "corpus.jsonl"
     corpus.write_text("".join(json.dumps(r) + "\n" for r in rows))
     texts = graphsr.io.document_texts(corpus)
@@ -176,11 +214,14 @@ def test_a_json_lines_corpus_is_a_collection(tmp_path):
         (alone,) = list(graphsr.iter_documents(tmp_path / f"{doc}.{'md' if doc == 'a' else 'txt'}"))
         t = trees[doc]
         assert [(t.xpath(i), int(t.start[i]), int(t.end[i])) for i in range(len(t))] == [
-            (alone.xpath(i), int(alone.start[i]), int(alone.end[i])) for i in range(len(alone))]
+            (alone.xpath(i), int(alone.start[i]), int(alone.end[i])) for i in range(len(alone))
+        ]
     assert int(trees["c"].end[0]) == len("Hello worldagain")
-    for bad, match in (({"doc_id": "x"}, "doc_id .or _id. and a text"), ({"doc_id": "x", "text": "t", "format": "pdf"},
-                                                                         "expected a format"),
-                       (rows[0], "duplicate document id 'a'")):
+    for bad, match in (
+        ({"doc_id": "x"}, "doc_id .or _id. and a text"),
+        ({"doc_id": "x", "text": "t", "format": "pdf"}, "expected a format"),
+        (rows[0], "duplicate document id 'a'"),
+    ):
         path = tmp_path / "bad.jsonl"
         path.write_text(json.dumps(rows[0]) + "\n" + json.dumps(bad) + "\n")
         with pytest.raises(CollectionError, match=match) as e:

@@ -14,9 +14,26 @@ import graphsr
 from graphsr.errors import GraphsrInputError
 from graphsr.evaluation import evaluate
 
-MEASURES = ["P@3", "R@3", "AP", "AP@4", "nDCG", "nDCG@3", "RR", "RR@2", "Rprec", "Success@2", "Judged@3",
-            "NumRelRet", "NumRet", "NumRel", "P(rel=2)@5", "nDCG(judged_only=true)@4", "DCG@3",
-            "DCG(dcg=exp-log2)"]
+MEASURES = [
+    "P@3",
+    "R@3",
+    "AP",
+    "AP@4",
+    "nDCG",
+    "nDCG@3",
+    "RR",
+    "RR@2",
+    "Rprec",
+    "Success@2",
+    "Judged@3",
+    "NumRelRet",
+    "NumRet",
+    "NumRel",
+    "P(rel=2)@5",
+    "nDCG(judged_only=true)@4",
+    "DCG@3",
+    "DCG(dcg=exp-log2)",
+]
 
 
 def _brute_force(qrels: dict, run: dict, topic: str) -> np.ndarray:
@@ -29,8 +46,9 @@ def _brute_force(qrels: dict, run: dict, topic: str) -> np.ndarray:
     total = np.zeros(len(MEASURES))
     for combo in orders:
         flat = [d for group in combo for d in group]
-        res = evaluate({topic: qrels}, [{topic: {d: float(len(flat) - i) for i, d in enumerate(flat)}}],
-                       MEASURES).runs[0]
+        res = evaluate({topic: qrels}, [{topic: {d: float(len(flat) - i) for i, d in enumerate(flat)}}], MEASURES).runs[
+            0
+        ]
         total += [res.values[graphsr.parse_measure(m)][0] for m in MEASURES]
     return total / len(orders)
 
@@ -44,8 +62,13 @@ def test_average_is_the_mean_over_every_ordering_of_tied_results(data):
     run = {d: float(data.draw(st.integers(0, 2))) for d in docs[:n]}
     got = evaluate({"1": qrels or {"x": 1}}, [{"1": run}], MEASURES, ties="average").runs[0]
     want = _brute_force(qrels or {"x": 1}, run, "1")
-    np.testing.assert_allclose([got.values[graphsr.parse_measure(m)][0] for m in MEASURES], want, rtol=1e-12,
-                               atol=1e-12, err_msg=str((qrels, run)))
+    np.testing.assert_allclose(
+        [got.values[graphsr.parse_measure(m)][0] for m in MEASURES],
+        want,
+        rtol=1e-12,
+        atol=1e-12,
+        err_msg=str((qrels, run)),
+    )
 
 
 def test_the_ir_measures_style_api_takes_ties():
@@ -74,8 +97,10 @@ def test_the_default_says_where_ties_straddle_a_cut_off_and_average_settles_them
     out, err = capsys.readouterr()
     assert "straddle a cut-off (k=2 in 1 topic(s))" in err and "--ties average" in err
     assert "P@2\t1\t1.000000" in out  # trec_eval's order: a, then c before b (name descending)
-    assert main(["eval", str(tmp_path / "q"), str(tmp_path / "r"), "-m", "P@2", "-m", "AP", "-q", "--ties",
-                 "average"]) == 0
+    assert (
+        main(["eval", str(tmp_path / "q"), str(tmp_path / "r"), "-m", "P@2", "-m", "AP", "-q", "--ties", "average"])
+        == 0
+    )
     out, err = capsys.readouterr()
     assert "straddle" not in err
     assert "P@2\t1\t0.750000" in out  # a, then b or c with even chances: (1 + 0.5) / 2

@@ -68,8 +68,11 @@ def test_the_recorded_cases_byte_for_byte(tmp_path):
                 assert code == 4 and out == b"", (k, res["args"], err)
                 crashed += 1
                 continue
-            if res["judged"] != "zscores" and _ends_in_comment(case[res["judged"]]) and (
-                    res["exit"] == -11 or "Malformed line" in res["stderr"]):
+            if (
+                res["judged"] != "zscores"
+                and _ends_in_comment(case[res["judged"]])
+                and (res["exit"] == -11 or "Malformed line" in res["stderr"])
+            ):
                 # 10.0 reads past its buffer after a comment last (it crashes, or calls the line malformed, as
                 # its memory happens to be): graphsr answers as without the comment
                 (tmp_path / "cut").write_text(case[res["judged"]].rstrip("\n").rsplit("\n", 1)[0] + "\n")
@@ -125,9 +128,18 @@ def test_graphsr_measures_equal_the_values_10_0_prints(tmp_path):
     (to its four decimals) on the recorded cases (graphsr ranks by scores in double precision, as 10.0 does)."""
     import graphsr
 
-    wanted = {"rbp": "RBP", "rbp_resid": "RBPResid", "unj_5": "Unj@5", "unj_10": "Unj@10", "unj_20": "Unj@20",
-              "rbp_p=0.5,2=0.5": "RBP(p=0.5,gains={2:0.5})", "rbp_resid_p=0.8": "RBPResid(p=0.8)",
-              "unj_1": "Unj@1", "unj_3": "Unj@3", "unj_30": "Unj@30"}
+    wanted = {
+        "rbp": "RBP",
+        "rbp_resid": "RBPResid",
+        "unj_5": "Unj@5",
+        "unj_10": "Unj@10",
+        "unj_20": "Unj@20",
+        "rbp_p=0.5,2=0.5": "RBP(p=0.5,gains={2:0.5})",
+        "rbp_resid_p=0.8": "RBPResid(p=0.8)",
+        "unj_1": "Unj@1",
+        "unj_3": "Unj@3",
+        "unj_30": "Unj@30",
+    }
     checked = 0
     for case in _recorded():
         lines = [x for x in case["run"].splitlines() if x.split() and not x.split()[0].startswith("#")]
@@ -137,8 +149,11 @@ def test_graphsr_measures_equal_the_values_10_0_prints(tmp_path):
         (tmp_path / "q").write_text("\n".join(qrels) + "\n")
         (tmp_path / "r").write_text("\n".join(lines) + "\n")
         for res in case["results"]:
-            if res["exit"] != 0 or res["args"][:1] != ["-q"] or not any(a.startswith(("rbp", "unj"))
-                                                                          for a in res["args"]):
+            if (
+                res["exit"] != 0
+                or res["args"][:1] != ["-q"]
+                or not any(a.startswith(("rbp", "unj")) for a in res["args"])
+            ):
                 continue
             if "-J" in res["args"]:
                 continue
@@ -167,7 +182,10 @@ def test_version_9_is_the_default_and_refuses_10s_measures(tmp_path):
     code, out, err = te([TEN, "-m", "map", q, r])  # 10.0 skips it, and stops at topic 2, which the run lacks
     assert code == 4 and "trec_eval: result qid '2' not found in qrels" in err
     code, out, err = te([TEN, "-c", "-q", "-m", "map", "-m", "num_ret", q, r])
-    assert code == 0 and out.decode().split("\n")[2:4] == ["num_ret               \t2\t0", "map                   \t2\t0.0000"]
+    assert code == 0 and out.decode().split("\n")[2:4] == [
+        "num_ret               \t2\t0",
+        "map                   \t2\t0.0000",
+    ]
     code, _, err = te(["-v"])
     assert (code, err) == (0, "trec_eval version 9.0.7\n")
     code, _, err = te([TEN, "-v"])
@@ -176,8 +194,10 @@ def test_version_9_is_the_default_and_refuses_10s_measures(tmp_path):
     assert code == 1 and "expected one of 9.0.8, 10.0" in err
 
 
-@pytest.mark.parametrize("param, why", [("p=1", "below 1"), ("p=-0.1", "below 1"), ("x=2", "not a whole number"),
-                                        ("1.5=2", "not a whole number")])
+@pytest.mark.parametrize(
+    "param, why",
+    [("p=1", "below 1"), ("p=-0.1", "below 1"), ("x=2", "not a whole number"), ("1.5=2", "not a whole number")],
+)
 def test_rbp_parameters_are_checked(tmp_path, param, why):
     q, r = tmp_path / "q", tmp_path / "r"
     q.write_text("1 0 a 1\n")

@@ -88,10 +88,39 @@ def test_the_option_sets_reach_every_measure_and_option():
     """The recorded option sets name every measure of all_trec with parameters somewhere, and every option."""
     args = [a for case in _recorded()[:1] for res in case["results"] for a in res["args"] + [res["judged"]]]
     joined = " ".join(args)
-    for measure in ("P.", "recall.", "map_cut.", "ndcg_cut.", "success.", "iprec_at_recall.", "Rprec_mult.",
-                    "11pt_avg.", "ndcg.", "ndcg_rel.", "Rndcg.", "G.", "utility.", "set_F.", "relstring.",
-                    "relative_P.", "gm_map", "gm_bpref", "infAP", "binG", "official", "all_trec", "set", "yaap",
-                    "qrels_jg", "map_avgjg", "P_avgjg.", "Rprec_mult_avgjg.", "all_prefs", "prefs", "qrels_prefs"):
+    for measure in (
+        "P.",
+        "recall.",
+        "map_cut.",
+        "ndcg_cut.",
+        "success.",
+        "iprec_at_recall.",
+        "Rprec_mult.",
+        "11pt_avg.",
+        "ndcg.",
+        "ndcg_rel.",
+        "Rndcg.",
+        "G.",
+        "utility.",
+        "set_F.",
+        "relstring.",
+        "relative_P.",
+        "gm_map",
+        "gm_bpref",
+        "infAP",
+        "binG",
+        "official",
+        "all_trec",
+        "set",
+        "yaap",
+        "qrels_jg",
+        "map_avgjg",
+        "P_avgjg.",
+        "Rprec_mult_avgjg.",
+        "all_prefs",
+        "prefs",
+        "qrels_prefs",
+    ):
         assert measure in joined, measure
     for option in ("-q", "-c", "-M", "-J", "-l", "-N", "-n", "-Z", "-D", "--measure=", "--query_eval_wanted"):
         assert option in joined, option
@@ -105,20 +134,27 @@ def test_a_topic_whose_every_judgment_is_negative_is_scored_with_a_warning(tmp_p
     r.write_text("1 Q0 a 1 2 s\n1 Q0 x 2 1 s\n2 Q0 c 1 1 s\n")
     code, out, err = te(["-q", "-m", "map", "-m", "relstring", q, r])
     assert code == 0 and "topic 1: every judgment is negative" in err
-    assert out.decode().splitlines() == ["map                   \t1\t0.0000", "relstring             \t1\t'.-'",
-                                         "map                   \t2\t1.0000", "relstring             \t2\t'1'",
-                                         "map                   \tall\t0.5000"]
+    assert out.decode().splitlines() == [
+        "map                   \t1\t0.0000",
+        "relstring             \t1\t'.-'",
+        "map                   \t2\t1.0000",
+        "relstring             \t2\t'1'",
+        "map                   \tall\t0.5000",
+    ]
 
 
-@pytest.mark.parametrize("qrels, run, wanted", [
-    ("1 0 a x\n", "1 Q0 a 1 1 s\n", "expected an integer relevance"),
-    ("1 0 a 1\n", "1 Q0 a 1 nan s\n", "expected a number as the score"),
-    ("1 0 a 1\n", "1 Q0 a 1 x1 s\n", "expected a number as the score"),
-    ("1 0 a 1\n", "1 Q0 a 1 -nan(1) s\n", "expected a number as the score"),
-    ("1 0 a 1\n1 0 a 0\n", "1 Q0 a 1 1 s\n", "is judged twice"),
-    ("1 0 a\n", "1 Q0 a 1 1 s\n", "trec_eval.get_qrels: Malformed line 1"),
-    ("1 0 a 1\n", "1 Q0 a 1 1\n", "trec_eval.get_results: Malformed line 1"),
-])
+@pytest.mark.parametrize(
+    "qrels, run, wanted",
+    [
+        ("1 0 a x\n", "1 Q0 a 1 1 s\n", "expected an integer relevance"),
+        ("1 0 a 1\n", "1 Q0 a 1 nan s\n", "expected a number as the score"),
+        ("1 0 a 1\n", "1 Q0 a 1 x1 s\n", "expected a number as the score"),
+        ("1 0 a 1\n", "1 Q0 a 1 -nan(1) s\n", "expected a number as the score"),
+        ("1 0 a 1\n1 0 a 0\n", "1 Q0 a 1 1 s\n", "is judged twice"),
+        ("1 0 a\n", "1 Q0 a 1 1 s\n", "trec_eval.get_qrels: Malformed line 1"),
+        ("1 0 a 1\n", "1 Q0 a 1 1\n", "trec_eval.get_results: Malformed line 1"),
+    ],
+)
 def test_garbage_is_refused_in_one_line_with_trec_evals_status(tmp_path, qrels, run, wanted):
     q, r = tmp_path / "q", tmp_path / "r"
     q.write_text(qrels)
@@ -128,19 +164,22 @@ def test_garbage_is_refused_in_one_line_with_trec_evals_status(tmp_path, qrels, 
     assert err.splitlines()[-1].startswith("graphsr trec_eval: ")
 
 
-@pytest.mark.parametrize("argv, code, trec_line", [
-    (["-m", "nosuch"], 1, "trec_eval: illegal measure 'nosuch'"),
-    (["-m", "P."], 1, "trec_eval: improper measure in parameter 'P'"),
-    (["-m", "P.0,5"], 2, "trec_eval: Negative cutoff detected"),
-    (["-m", "P.5,5"], 2, "trec_eval: duplicate cutoffs detected"),
-    (["-m", "ndcg.1=2,x"], 2, "trec_eval: malformed pair parameters in '1=2,x'"),
-    (["-m", "utility.1,2"], 4, "trec_eval: Can't calculate measure 'utility'"),
-    (["-m", "prefs_simp"], 4, "trec_eval: Can't calculate measure 'prefs_simp'"),
-    (["-R", "prefs"], 2, None),
-    (["-x"], 1, None),
-    (["-M", "-1"], 1, None),
-    (["-l", "two"], 1, None),
-])
+@pytest.mark.parametrize(
+    "argv, code, trec_line",
+    [
+        (["-m", "nosuch"], 1, "trec_eval: illegal measure 'nosuch'"),
+        (["-m", "P."], 1, "trec_eval: improper measure in parameter 'P'"),
+        (["-m", "P.0,5"], 2, "trec_eval: Negative cutoff detected"),
+        (["-m", "P.5,5"], 2, "trec_eval: duplicate cutoffs detected"),
+        (["-m", "ndcg.1=2,x"], 2, "trec_eval: malformed pair parameters in '1=2,x'"),
+        (["-m", "utility.1,2"], 4, "trec_eval: Can't calculate measure 'utility'"),
+        (["-m", "prefs_simp"], 4, "trec_eval: Can't calculate measure 'prefs_simp'"),
+        (["-R", "prefs"], 2, None),
+        (["-x"], 1, None),
+        (["-M", "-1"], 1, None),
+        (["-l", "two"], 1, None),
+    ],
+)
 def test_refusals_carry_trec_evals_status_and_lines(tmp_path, argv, code, trec_line):
     q, r = tmp_path / "q", tmp_path / "r"
     q.write_text("1 0 a 1\n")
@@ -164,8 +203,9 @@ def test_the_command_line_entry(tmp_path):
     """Through ``python -m graphsr``, as a script calls it: options after the files too (trec_eval reads them
     GNU style)."""
     case = DATA / "reference" / "case01"
-    done = subprocess.run([sys.executable, "-m", "graphsr", "trec_eval", case / "qrels.txt", case / "run.txt",
-                           "-q"], capture_output=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "graphsr", "trec_eval", case / "qrels.txt", case / "run.txt", "-q"], capture_output=True
+    )
     assert done.returncode == 0 and done.stdout == (case / "out01.txt").read_bytes()
 
 

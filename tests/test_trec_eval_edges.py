@@ -31,8 +31,12 @@ GRAPHSR = [sys.executable, "-m", "graphsr"]
 def run_case(case: dict, tmp_path: Path) -> subprocess.CompletedProcess:
     (tmp_path / "qrels").write_text(case["qrels"])
     (tmp_path / "run").write_text(case["run"])
-    return subprocess.run([*GRAPHSR, "trec_eval", *case["args"], str(tmp_path / "qrels"), str(tmp_path / "run")],
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [*GRAPHSR, "trec_eval", *case["args"], str(tmp_path / "qrels"), str(tmp_path / "run")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def _sizable_on(memory: int, case: dict) -> bool | None:
@@ -49,8 +53,10 @@ def _sizable_on(memory: int, case: dict) -> bool | None:
 def test_the_binarys_edges(case, tmp_path):
     here, there = _sizable_on(_memory_and_swap(), case), _sizable_on(EDGES["memory_and_swap"], case)
     if here != there:
-        pytest.skip("trec_eval's outcome on this grade depends on the machine's memory, which differs from the "
-                    "recording machine's")
+        pytest.skip(
+            "trec_eval's outcome on this grade depends on the machine's memory, which differs from the "
+            "recording machine's"
+        )
     done = run_case(case, tmp_path)
     if case["exit"] < 0:  # the binary crashed (a grade past a long in a later topic): graphsr stops as for others
         assert done.returncode == 4, done.stderr
@@ -71,14 +77,13 @@ def test_the_cost_does_not_depend_on_grade_values(tmp_path):
     case = next(c for c in EDGES["cases"] if c["name"] == "a grade of 100")
     (tmp_path / "run").write_text(case["run"])
     outputs, peaks = [], []
-    for g in (3, 10 ** 8):
+    for g in (3, 10**8):
         (tmp_path / "qrels").write_text(case["qrels"].replace(" 100\n", f" {g}\n"))
         import io
 
         out = io.BytesIO()
         tracemalloc.start()
-        run_trec_eval(tmp_path / "qrels", tmp_path / "run", TrecEvalOptions(measures=["all_trec"], per_topic=True),
-                      out)
+        run_trec_eval(tmp_path / "qrels", tmp_path / "run", TrecEvalOptions(measures=["all_trec"], per_topic=True), out)
         peaks.append(tracemalloc.get_traced_memory()[1])
         tracemalloc.stop()
         outputs.append(out.getvalue())
@@ -98,8 +103,13 @@ def _many_topics(tmp_path: Path) -> tuple[Path, Path]:
 
 def test_a_closed_pipe_ends_quietly(tmp_path):
     q, r = _many_topics(tmp_path)
-    done = subprocess.run(f"{sys.executable} -m graphsr trec_eval -q -m all_trec {q} {r} | head -1", shell=True,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        f"{sys.executable} -m graphsr trec_eval -q -m all_trec {q} {r} | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.stdout.startswith("num_ret") and done.stderr == ""
 
 
@@ -110,8 +120,12 @@ def test_signals_end_in_one_line(tmp_path, sig, code, word):
     q, _ = _many_topics(tmp_path)
     fifo = tmp_path / "run.fifo"
     os.mkfifo(fifo)
-    proc = subprocess.Popen([*GRAPHSR, "trec_eval", "-q", "-m", "all_trec", str(q), str(fifo)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [*GRAPHSR, "trec_eval", "-q", "-m", "all_trec", str(q), str(fifo)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and proc.poll() is None:  # until it waits on the pipe (its handlers set)
@@ -140,9 +154,11 @@ def glibc(tmp_path_factory):
     if cc is None:
         pytest.skip("no C compiler")
     d = tmp_path_factory.mktemp("cnum")
-    (d / "cnum.c").write_text('#include <stdio.h>\n#include <stdlib.h>\nint main(int argc, char **argv) {\n'
-                              '  for (int i = 1; i < argc; i++) printf("%ld %a\\n", atol(argv[i]), atof(argv[i]));\n'
-                              '  return 0;\n}\n')
+    (d / "cnum.c").write_text(
+        "#include <stdio.h>\n#include <stdlib.h>\nint main(int argc, char **argv) {\n"
+        '  for (int i = 1; i < argc; i++) printf("%ld %a\\n", atol(argv[i]), atof(argv[i]));\n'
+        "  return 0;\n}\n"
+    )
     subprocess.run([cc, "-O0", "-o", str(d / "cnum"), str(d / "cnum.c")], check=True)
     return d / "cnum"
 
@@ -151,8 +167,11 @@ _ALPHABET = "0123456789.eE+-xXpPaAbBfFiInNtTyY() \t_,"
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.text(alphabet=_ALPHABET, min_size=1, max_size=12).filter(lambda s: "\0" not in s),
-                min_size=50, max_size=50))
+@given(
+    st.lists(
+        st.text(alphabet=_ALPHABET, min_size=1, max_size=12).filter(lambda s: "\0" not in s), min_size=50, max_size=50
+    )
+)
 def test_atol_and_atof_are_glibcs(glibc, texts):
     out = subprocess.run([str(glibc), *texts], capture_output=True, text=True, check=True).stdout.splitlines()
     for text, line in zip(texts, out):
@@ -167,8 +186,23 @@ def test_atol_and_atof_are_glibcs(glibc, texts):
             assert mine == theirs and math.copysign(1, mine) == math.copysign(1, theirs), text
 
 
-@pytest.mark.parametrize("text", ["99999999999999999999", "-99999999999999999999", "1e999", "-1e999", "4.9e-325",
-                                  "0x1p99999", "nan(123)", "  +.5e-3x", "0x", "1e+", "infinit", "\v\f12"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "99999999999999999999",
+        "-99999999999999999999",
+        "1e999",
+        "-1e999",
+        "4.9e-325",
+        "0x1p99999",
+        "nan(123)",
+        "  +.5e-3x",
+        "0x",
+        "1e+",
+        "infinit",
+        "\v\f12",
+    ],
+)
 def test_atol_and_atof_at_the_limits(glibc, text):
     lng, dbl = subprocess.run([str(glibc), text], capture_output=True, text=True, check=True).stdout.split()
     assert (c_atol(text) or 0) == int(lng)

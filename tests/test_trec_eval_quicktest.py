@@ -33,8 +33,12 @@ def test_the_quicktests_are_all_there():
 
 
 def _run(argv: list, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "graphsr", "trec_eval", *argv], cwd=cwd, capture_output=True,
-                          env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])})
+    return subprocess.run(
+        [sys.executable, "-m", "graphsr", "trec_eval", *argv],
+        cwd=cwd,
+        capture_output=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])},
+    )
 
 
 @pytest.mark.parametrize("args, expected", COMMANDS, ids=[e.strip() for _, e in COMMANDS])

@@ -32,8 +32,9 @@ def _eval(argv) -> dict:
     return got
 
 
-CASES = [pytest.param(e, id=f"{e['case']}-{e['output']}") for e in INDEX
-         if not any(a.startswith(OTHER) for a in e["args"])]
+CASES = [
+    pytest.param(e, id=f"{e['case']}-{e['output']}") for e in INDEX if not any(a.startswith(OTHER) for a in e["args"])
+]
 
 
 @pytest.mark.parametrize("entry", CASES)
@@ -66,8 +67,27 @@ def test_without_m_plain_trec_documents_get_trec_evals_official_set():
 
 def test_graphsr_names_and_ir_measures_names_mix_with_trec_names():
     case = REF / "case04"
-    got = _eval(["eval", case / "qrels.txt", case / "run.txt", "-m", "SetF(beta=0.5)", "-m", "set_F.0.5",
-                 "-m", "infAP", "-m", "GMAP", "-m", "gm_map", "-m", "SetP(relative=true)", "-m", "set_relative_P"])
+    got = _eval(
+        [
+            "eval",
+            case / "qrels.txt",
+            case / "run.txt",
+            "-m",
+            "SetF(beta=0.5)",
+            "-m",
+            "set_F.0.5",
+            "-m",
+            "infAP",
+            "-m",
+            "GMAP",
+            "-m",
+            "gm_map",
+            "-m",
+            "SetP(relative=true)",
+            "-m",
+            "set_relative_P",
+        ]
+    )
     assert got["SetF(beta=0.5)", "all"] == got["set_F_0.5", "all"]
     assert got["GMAP", "all"] == got["gm_map", "all"]
     assert got["SetP(relative=True)", "all"] == got["set_relative_P", "all"]
@@ -81,8 +101,18 @@ def test_the_measures_ir_measures_also_has_equal_its_values():
     ir_measures = pytest.importorskip("ir_measures")
     import graphsr
 
-    names = ["infAP", "SetP", "SetR", "SetF", "SetAP", "SetP(relative=True)", "SetF(beta=0.5)", "infAP(rel=2)",
-             "SetP(rel=2)", "SetR(rel=3)"]
+    names = [
+        "infAP",
+        "SetP",
+        "SetR",
+        "SetF",
+        "SetAP",
+        "SetP(relative=True)",
+        "SetF(beta=0.5)",
+        "infAP(rel=2)",
+        "SetP(rel=2)",
+        "SetR(rel=3)",
+    ]
     rng = random.Random(5)
     for _ in range(20):
         qrels: dict = {}
@@ -111,8 +141,14 @@ def test_ir_datasets_objects_are_qrels_and_runs(tmp_path):
 
     case = REF / "case04"
     (tmp_path / "q").write_bytes((case / "qrels.txt").read_bytes())
-    (tmp_path / "r").write_text("".join(f"{t} Q0 {d} {k} {s} x\n" for k, (t, _, d, _, s, *_) in
-                                        enumerate(line.split() for line in (case / "run.txt").read_text().splitlines())))
+    (tmp_path / "r").write_text(
+        "".join(
+            f"{t} Q0 {d} {k} {s} x\n"
+            for k, (t, _, d, _, s, *_) in enumerate(
+                line.split() for line in (case / "run.txt").read_text().splitlines()
+            )
+        )
+    )
     ds = Dataset(TrecQrels(LocalDownload(tmp_path / "q"), {}), TrecScoredDocs(LocalDownload(tmp_path / "r")))
     want = graphsr.calc_aggregate(["AP", "P@5", "infAP"], case / "qrels.txt", tmp_path / "r")
     for qrels in (lambda: ds, ds.qrels_iter, ds.qrels_dict):  # (an iterator is made afresh for each use)
@@ -123,9 +159,12 @@ def test_ir_datasets_objects_are_qrels_and_runs(tmp_path):
         graphsr.calc_aggregate(["AP"], only_qrels, only_qrels)
 
 
-RECORDED_SETS = (["-q", "-m", "yaap", "-m", "map"], ["-m", "set", "-q"],
-                 ["-q", "-m", "relative_P.2,50", "-m", "binG", "-m", "G", "-m", "Rndcg"],
-                 ["-q", "-c", "-m", "gm_map", "-m", "gm_bpref", "-m", "infAP", "-m", "bpref"])
+RECORDED_SETS = (
+    ["-q", "-m", "yaap", "-m", "map"],
+    ["-m", "set", "-q"],
+    ["-q", "-m", "relative_P.2,50", "-m", "binG", "-m", "G", "-m", "Rndcg"],
+    ["-q", "-c", "-m", "gm_map", "-m", "gm_bpref", "-m", "infAP", "-m", "bpref"],
+)
 
 
 def _single_precision_ties(run_text: str) -> bool:

@@ -26,30 +26,52 @@ from graphsr.measures import parse_measure
 
 #: graphsr measure -> (trec_eval name, relevance level, judged_only)
 TREC = {
-    "P@1": ("P_1", 1, False), "P@3": ("P_3", 1, False), "P@10": ("P_10", 1, False),
-    "R@3": ("recall_3", 1, False), "R@10": ("recall_10", 1, False),
-    "AP": ("map", 1, False), "AP@3": ("map_cut_3", 1, False),
-    "nDCG": ("ndcg", 1, False), "nDCG@3": ("ndcg_cut_3", 1, False), "nDCG@10": ("ndcg_cut_10", 1, False),
-    "RR": ("recip_rank", 1, False), "Rprec": ("Rprec", 1, False), "Bpref": ("bpref", 1, False),
-    "Success@1": ("success_1", 1, False), "Success@5": ("success_5", 1, False),
-    "NumRet": ("num_ret", 1, False), "NumRel": ("num_rel", 1, False), "NumRet(rel=1)": ("num_rel_ret", 1, False), "NumRelRet": ("num_rel_ret", 1, False),
+    "P@1": ("P_1", 1, False),
+    "P@3": ("P_3", 1, False),
+    "P@10": ("P_10", 1, False),
+    "R@3": ("recall_3", 1, False),
+    "R@10": ("recall_10", 1, False),
+    "AP": ("map", 1, False),
+    "AP@3": ("map_cut_3", 1, False),
+    "nDCG": ("ndcg", 1, False),
+    "nDCG@3": ("ndcg_cut_3", 1, False),
+    "nDCG@10": ("ndcg_cut_10", 1, False),
+    "RR": ("recip_rank", 1, False),
+    "Rprec": ("Rprec", 1, False),
+    "Bpref": ("bpref", 1, False),
+    "Success@1": ("success_1", 1, False),
+    "Success@5": ("success_5", 1, False),
+    "NumRet": ("num_ret", 1, False),
+    "NumRel": ("num_rel", 1, False),
+    "NumRet(rel=1)": ("num_rel_ret", 1, False),
+    "NumRelRet": ("num_rel_ret", 1, False),
     "NumQ": ("num_q", 1, False),
-    "IPrec@0.0": ("iprec_at_recall_0.00", 1, False), "IPrec@0.1": ("iprec_at_recall_0.10", 1, False),
-    "IPrec@0.25": ("iprec_at_recall_0.25", 1, False), "IPrec@0.5": ("iprec_at_recall_0.50", 1, False),
+    "IPrec@0.0": ("iprec_at_recall_0.00", 1, False),
+    "IPrec@0.1": ("iprec_at_recall_0.10", 1, False),
+    "IPrec@0.25": ("iprec_at_recall_0.25", 1, False),
+    "IPrec@0.5": ("iprec_at_recall_0.50", 1, False),
     "IPrec@1.0": ("iprec_at_recall_1.00", 1, False),
-    "P(rel=2)@3": ("P_3", 2, False), "R(rel=2)@10": ("recall_10", 2, False), "AP(rel=2)": ("map", 2, False),
-    "RR(rel=2)": ("recip_rank", 2, False), "Rprec(rel=2)": ("Rprec", 2, False), "Bpref(rel=2)": ("bpref", 2, False),
-    "Success(rel=2)@5": ("success_5", 2, False), "NumRel(rel=2)": ("num_rel", 2, False),
-    "NumRet(rel=2)": ("num_rel_ret", 2, False), "IPrec(rel=2)@0.5": ("iprec_at_recall_0.50", 2, False),
-    "P(judged_only=true)@3": ("P_3", 1, True), "AP(judged_only=true)": ("map", 1, True),
-    "nDCG(judged_only=true)@3": ("ndcg_cut_3", 1, True), "RR(judged_only=true)": ("recip_rank", 1, True),
-    "Rprec(judged_only=true)": ("Rprec", 1, True), "Success(judged_only=true)@1": ("success_1", 1, True),
+    "P(rel=2)@3": ("P_3", 2, False),
+    "R(rel=2)@10": ("recall_10", 2, False),
+    "AP(rel=2)": ("map", 2, False),
+    "RR(rel=2)": ("recip_rank", 2, False),
+    "Rprec(rel=2)": ("Rprec", 2, False),
+    "Bpref(rel=2)": ("bpref", 2, False),
+    "Success(rel=2)@5": ("success_5", 2, False),
+    "NumRel(rel=2)": ("num_rel", 2, False),
+    "NumRet(rel=2)": ("num_rel_ret", 2, False),
+    "IPrec(rel=2)@0.5": ("iprec_at_recall_0.50", 2, False),
+    "P(judged_only=true)@3": ("P_3", 1, True),
+    "AP(judged_only=true)": ("map", 1, True),
+    "nDCG(judged_only=true)@3": ("ndcg_cut_3", 1, True),
+    "RR(judged_only=true)": ("recip_rank", 1, True),
+    "Rprec(judged_only=true)": ("Rprec", 1, True),
+    "Success(judged_only=true)@1": ("success_1", 1, True),
     "IPrec(judged_only=true)@0.5": ("iprec_at_recall_0.50", 1, True),
 }
 MEASURES = [parse_measure(m) for m in TREC]
 #: measures ir_measures computes without pytrec_eval's help (or with it, on remapped grades)
-IR_ONLY = ["Judged@1", "Judged@5", "Judged", "RR@3", "nDCG(gains={0:1,1:3,2:7,4:10})@5",
-           "nDCG(gains={1:0,3:1})"]
+IR_ONLY = ["Judged@1", "Judged@5", "Judged", "RR@3", "nDCG(gains={0:1,1:3,2:7,4:10})@5", "nDCG(gains={1:0,3:1})"]
 
 DOCS = ["d1", "d10", "d2", "D3", "doc_4", "a-5", "d6", "d7", "z8", "d9", "e11", "e12"]
 
@@ -79,8 +101,9 @@ def inputs(draw):
 
 
 def trec_values(qrels, run, level: int, judged_only: bool, names) -> dict:
-    te = pytrec_eval.RelevanceEvaluator(qrels, set(names), relevance_level=level,
-                                        judged_docs_only_flag=int(judged_only))
+    te = pytrec_eval.RelevanceEvaluator(
+        qrels, set(names), relevance_level=level, judged_docs_only_flag=int(judged_only)
+    )
     return te.evaluate(run)
 
 
@@ -145,6 +168,7 @@ def test_the_api_equals_ir_measures(case):
     names = [n for n in TREC if n not in ("NumRel(rel=2)", "NumRelRet")] + IR_ONLY
     ir = [ir_measures.parse_measure(n.replace("true", "True")) for n in names]
     runs = (("all", run), ("nonempty", {t: d for t, d in run.items() if d}))
+
     # ir_measures computes NumRet, NumQ and nDCG without gains in whichever pytrec_eval call it set up first --
     # with judged_only, or with another nDCG's gains applied to the grades: those are asked for on their own
     def group(m):
@@ -154,8 +178,10 @@ def test_the_api_equals_ir_measures(case):
         # ir_measures divides 0 by 0 for Judged on an empty ranking: compare it where rankings are not empty
         pairs = [(n, m) for n, m in zip(names, ir) if (use == "nonempty" or m.NAME != "Judged") and group(m) == kind]
         ours = {(q, str(m)): v for q, m, v in graphsr.iter_calc([n for n, _ in pairs], qrels, given_run)}
-        theirs = {(x.query_id, str(x.measure)): x.value for x in ir_measures.iter_calc([m for _, m in pairs], qrels,
-                                                                                       given_run)}
+        theirs = {
+            (x.query_id, str(x.measure)): x.value
+            for x in ir_measures.iter_calc([m for _, m in pairs], qrels, given_run)
+        }
         for n, m in pairs:
             g = parse_measure(n)
             for t in qrels:
@@ -178,12 +204,16 @@ def test_ir_measures_objects_and_records_as_inputs(tmp_path):
     run_file = tmp_path / "r.txt"
     run_file.write_text("1 Q0 a 1 2.0 x\n1 Q0 x 2 1.0 x\n2 Q0 c 1 1.0 x\n")
     measures = [ir_measures.P @ 1, ir_measures.AP, "nDCG@2", parse_measure("RR")]
-    want = ir_measures.calc_aggregate(measures[:2] + [ir_measures.nDCG @ 2, ir_measures.RR],
-                                      ir_measures.read_trec_qrels(str(qrels_file)),
-                                      ir_measures.read_trec_run(str(run_file)))
-    for q, r in [(ir_measures.read_trec_qrels(str(qrels_file)), ir_measures.read_trec_run(str(run_file))),
-                 (list(ir_measures.read_trec_qrels(str(qrels_file))), list(ir_measures.read_trec_run(str(run_file)))),
-                 (str(qrels_file), str(run_file))]:
+    want = ir_measures.calc_aggregate(
+        measures[:2] + [ir_measures.nDCG @ 2, ir_measures.RR],
+        ir_measures.read_trec_qrels(str(qrels_file)),
+        ir_measures.read_trec_run(str(run_file)),
+    )
+    for q, r in [
+        (ir_measures.read_trec_qrels(str(qrels_file)), ir_measures.read_trec_run(str(run_file))),
+        (list(ir_measures.read_trec_qrels(str(qrels_file))), list(ir_measures.read_trec_run(str(run_file)))),
+        (str(qrels_file), str(run_file)),
+    ]:
         got = graphsr.calc_aggregate(measures, q, r)
         assert got[ir_measures.P @ 1] == want[ir_measures.P @ 1] == got["P@1"] == got["P_1"]
         assert got[ir_measures.AP] == pytest.approx(want[ir_measures.AP]) and got["map"] == got["AP"]
@@ -195,12 +225,15 @@ def test_ir_measures_objects_and_records_as_inputs(tmp_path):
     assert sorted(set(frame["measure"])) == ["P@1", "map"]
 
 
-@pytest.mark.parametrize("bad, message", [
-    (42, "expected a path"),
-    ([("1", "a")], "record 1"),
-    ({"1": [1, 2]}, "expected a dict"),
-    ({"1": {"a": "high"}}, "expected a number"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        (42, "expected a path"),
+        ([("1", "a")], "record 1"),
+        ({"1": [1, 2]}, "expected a dict"),
+        ({"1": {"a": "high"}}, "expected a number"),
+    ],
+)
 def test_bad_shapes_are_one_line(bad, message):
     with pytest.raises(graphsr.GraphsrInputError, match=message):
         graphsr.calc_aggregate(["P@1"], bad, {"1": {"a": 1.0}})
@@ -217,8 +250,10 @@ def _files(tmp_path, qrels, run):
     q = tmp_path / "qrels.txt"
     q.write_text("".join(f"{t} 0 {d} {v}\n" for t, docs in qrels.items() for d, v in docs.items()))
     r = tmp_path / "run.txt"
-    r.write_text("# a comment, as trec_eval allows\n" + "".join(
-        f"{t} Q0 {d} {k} {s} sys extra\n" for t, docs in run.items() for k, (d, s) in enumerate(docs.items())))
+    r.write_text(
+        "# a comment, as trec_eval allows\n"
+        + "".join(f"{t} Q0 {d} {k} {s} sys extra\n" for t, docs in run.items() for k, (d, s) in enumerate(docs.items()))
+    )
     return q, r
 
 
@@ -250,16 +285,52 @@ def test_the_command_line_equals_trec_eval(tmp_path_factory, capsys, case):
 
 def test_trec_eval_names_on_the_command_line(tmp_path, capsys):
     q, r = _files(tmp_path, {"1": {"a": 1, "b": 2, "c": 0}}, {"1": {"a": 2.0, "x": 1.5, "b": 1.0}})
-    assert main(["eval", str(q), str(r), "-m", "map", "-m", "P.1,2", "-m", "ndcg_cut_10", "-m", "AP", "-m", "MAP",
-                 "-m", "iprec_at_recall_0.50", "-m", "recip_rank", "-m", "num_rel_ret"]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                str(q),
+                str(r),
+                "-m",
+                "map",
+                "-m",
+                "P.1,2",
+                "-m",
+                "ndcg_cut_10",
+                "-m",
+                "AP",
+                "-m",
+                "MAP",
+                "-m",
+                "iprec_at_recall_0.50",
+                "-m",
+                "recip_rank",
+                "-m",
+                "num_rel_ret",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out.splitlines()
     names = [line.split("\t")[0] for line in out]
-    assert names == ["runid", "num_q", "map", "P_1", "P_2", "ndcg_cut_10", "AP", "MAP", "iprec_at_recall_0.50",
-                     "recip_rank", "num_rel_ret"]
+    assert names == [
+        "runid",
+        "num_q",
+        "map",
+        "P_1",
+        "P_2",
+        "ndcg_cut_10",
+        "AP",
+        "MAP",
+        "iprec_at_recall_0.50",
+        "recip_rank",
+        "num_rel_ret",
+    ]
     values = {line.split("\t")[0]: line.split("\t")[2] for line in out}
     assert values["map"] == values["AP"] == values["MAP"]
-    te = trec_values({"1": {"a": 1, "b": 2, "c": 0}}, {"1": {"a": 2.0, "x": 1.5, "b": 1.0}}, 1, False,
-                     {"map", "P_2", "num_rel_ret"})["1"]
+    te = trec_values(
+        {"1": {"a": 1, "b": 2, "c": 0}}, {"1": {"a": 2.0, "x": 1.5, "b": 1.0}}, 1, False, {"map", "P_2", "num_rel_ret"}
+    )["1"]
     assert float(values["map"]) == pytest.approx(te["map"], abs=1e-6) and values["num_rel_ret"] == "2"
     assert main(["eval", str(q), str(r), "-m", "all_trec"]) == 0
     names = [line.split("\t")[0] for line in capsys.readouterr().out.splitlines()]
@@ -269,8 +340,9 @@ def test_trec_eval_names_on_the_command_line(tmp_path, capsys):
 
 def test_topics_with_only_negative_grades(tmp_path):
     """trec_eval crashes on them; graphsr scores them: nothing relevant, nothing judged."""
-    res = evaluate({"1": {"a": -2, "b": -1}}, {"1": {"a": 1.0, "b": 0.5}}, ["NumRel", "P@2", "Bpref", "nDCG",
-                                                                         "Judged@2"]).runs[0]
+    res = evaluate(
+        {"1": {"a": -2, "b": -1}}, {"1": {"a": 1.0, "b": 0.5}}, ["NumRel", "P@2", "Bpref", "nDCG", "Judged@2"]
+    ).runs[0]
     assert [float(v[0]) for v in res.values.values()] == [0.0, 0.0, 0.0, 0.0, 1.0]
 
 
@@ -306,8 +378,7 @@ def test_evaluate_speaks_python():
     """graphsr.evaluate names its arguments, not command-line options."""
     qrels = {"1": {"a": 1}}
     with pytest.raises(graphsr.GraphsrInputError) as err:
-        evaluate(graphsr.as_qrels(qrels), graphsr.as_run({"1": {"a": 1.0}}), ["SRP@5"],
-                 graphsr.ScoringContext())
+        evaluate(graphsr.as_qrels(qrels), graphsr.as_run({"1": {"a": 1.0}}), ["SRP@5"], graphsr.ScoringContext())
     assert "context=graphsr.load_collection" in str(err.value) and "--" not in str(err.value)
 
 
@@ -351,5 +422,6 @@ def test_a_run_without_assessed_topics_is_reported_and_the_others_scored(tmp_pat
     assert main(["eval", str(q), str(bad), str(good), "-m", "P@1"]) == 2
     out, err = capsys.readouterr()
     assert out.splitlines() == ["runid\tall\tsys", "num_q\tall\t1", "P@1\tall\t1.000000"]
-    assert err.splitlines() == [f"graphsr: error: {bad}: no topic in common with the assessments {q}: the run has "
-                                "topics 9, the assessments 1"]
+    assert err.splitlines() == [
+        f"graphsr: error: {bad}: no topic in common with the assessments {q}: the run has topics 9, the assessments 1"
+    ]

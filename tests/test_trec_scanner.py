@@ -19,8 +19,32 @@ from graphsr.io.runs import _read_run_lines
 SCAN = c_scanner()
 
 NAME = st.sampled_from(["1", "2", "10", "a", "d5", "D5", "é", "x\x7fy", "#c", "/a[1]", "a/b"])
-NUMBER = st.sampled_from(["0", "1", "2", "7", "-1", "-2", "0.5", "1e3", "-.5", "5.", "+4", "inf", "nan", "X",
-                          "1_0", "9" * 19, "007", "3.25e-2", "1e999", "0x10", ".", "-"])
+NUMBER = st.sampled_from(
+    [
+        "0",
+        "1",
+        "2",
+        "7",
+        "-1",
+        "-2",
+        "0.5",
+        "1e3",
+        "-.5",
+        "5.",
+        "+4",
+        "inf",
+        "nan",
+        "X",
+        "1_0",
+        "9" * 19,
+        "007",
+        "3.25e-2",
+        "1e999",
+        "0x10",
+        ".",
+        "-",
+    ]
+)
 SEP = st.sampled_from([" ", "\t", "  ", " \r", "\x0b"])
 
 
@@ -35,7 +59,7 @@ def run_text(draw):
         elif kind == "element":
             fields.append("/doc[1]")
         elif kind == "short":
-            fields = fields[:draw(st.integers(1, 5))]
+            fields = fields[: draw(st.integers(1, 5))]
         elif kind == "comment":
             fields = ["#", *fields]
         elif kind == "blank":
@@ -53,7 +77,7 @@ def qrels_text(draw):
         if kind == "five":
             fields.append(draw(NUMBER))
         elif kind == "short":
-            fields = fields[:draw(st.integers(1, 3))]
+            fields = fields[: draw(st.integers(1, 3))]
         elif kind == "comment":
             fields = ["#", *fields]
         elif kind == "blank":
@@ -83,8 +107,14 @@ def _qrels_view(q):
 
 @pytest.mark.skipif(SCAN is None, reason="the C scanner is not built")
 def test_the_c_scanner_reads_runs_as_the_line_reader_does():
-    _reads_as_the_line_reader(run_text(), lambda b: SCAN.scan_trec_run(b, {}, {}), ".run", lambda p: read_run(p, "r"),
-                              lambda p: _read_run_lines(p, "r"), _run_view)
+    _reads_as_the_line_reader(
+        run_text(),
+        lambda b: SCAN.scan_trec_run(b, {}, {}),
+        ".run",
+        lambda p: read_run(p, "r"),
+        lambda p: _read_run_lines(p, "r"),
+        _run_view,
+    )
 
 
 def _reads_as_the_line_reader(texts, scan, suffix, fast_read, slow_read, view, examples=500, same_refusal=False):
@@ -112,8 +142,14 @@ def _reads_as_the_line_reader(texts, scan, suffix, fast_read, slow_read, view, e
 
 @pytest.mark.skipif(SCAN is None, reason="the C scanner is not built")
 def test_the_c_scanner_reads_qrels_as_the_line_reader_does():
-    _reads_as_the_line_reader(qrels_text(), lambda b: SCAN.scan_trec_qrels(b, {}, {}), ".qrels", read_element_qrels,
-                              _read_qrels_lines, _qrels_view)
+    _reads_as_the_line_reader(
+        qrels_text(),
+        lambda b: SCAN.scan_trec_qrels(b, {}, {}),
+        ".qrels",
+        read_element_qrels,
+        _read_qrels_lines,
+        _qrels_view,
+    )
 
 
 def test_document_runs_are_columns_until_an_element_family_asks(tmp_path):
@@ -149,7 +185,7 @@ def test_a_run_read_with_its_assessments_codes_scores_the_same(tmp_path, monkeyp
     shared, alone = read_run(r, vocabulary=qrels), read_run(r)
     if scanner:  # the scanner codes a run after its assessments' names (the line reader codes it alone)
         assert shared.columns.coded_as is qrels.columns and alone.columns.coded_as is None
-        assert shared.columns.doc_names[:len(known)] == known  # their codes for their names, then the run's own
+        assert shared.columns.doc_names[: len(known)] == known  # their codes for their names, then the run's own
         assert len(qrels.columns.index[1]) == len(known) == len(qrels.columns.doc_names)  # theirs not grown
         again = read_run(r, vocabulary=qrels)  # a second run read with them: coded as the first
         assert again.columns.doc_names == shared.columns.doc_names
@@ -281,8 +317,16 @@ def _element_view(q):
 def test_the_c_scanner_reads_element_qrels_as_the_line_reader_does():
     """Element qrels read through the C scanner and array checks give the line reader's judgments, lines and
     (e, s) grades; anything the fast path declines the line reader reads or refuses, with the same message."""
-    _reads_as_the_line_reader(element_qrels_text(), lambda b: SCAN.scan_element_qrels(b, {}, {}, {}), ".qrels",
-                              read_element_qrels, _read_qrels_lines, _element_view, examples=400, same_refusal=True)
+    _reads_as_the_line_reader(
+        element_qrels_text(),
+        lambda b: SCAN.scan_element_qrels(b, {}, {}, {}),
+        ".qrels",
+        read_element_qrels,
+        _read_qrels_lines,
+        _element_view,
+        examples=400,
+        same_refusal=True,
+    )
 
 
 DICT_NAME = st.sampled_from(["1", "2", "10", "d5", "D5", "é", "x\x7fy", "a b", "", "\ud800", "日本"])
@@ -290,14 +334,21 @@ DICT_VALUE = st.one_of(st.integers(-3, 3), st.sampled_from([0.5, -0.25, 1e300, 2
 
 
 def _lines_of(columns):
-    return ([(columns.topic_names[t], columns.doc_names[d], v) for t, d, v in
-             zip(columns.topic.tolist(), columns.doc.tolist(), columns.value.tolist())], tuple(columns.empty_topics))
+    return (
+        [
+            (columns.topic_names[t], columns.doc_names[d], v)
+            for t, d, v in zip(columns.topic.tolist(), columns.doc.tolist(), columns.value.tolist())
+        ],
+        tuple(columns.empty_topics),
+    )
 
 
 @pytest.mark.skipif(SCAN is None, reason="the C scanner is not built")
 @settings(max_examples=300, deadline=None)
-@given(st.dictionaries(DICT_NAME, st.dictionaries(DICT_NAME, DICT_VALUE, max_size=5), max_size=4),
-       st.dictionaries(DICT_NAME, st.dictionaries(DICT_NAME, DICT_VALUE, max_size=5), max_size=4))
+@given(
+    st.dictionaries(DICT_NAME, st.dictionaries(DICT_NAME, DICT_VALUE, max_size=5), max_size=4),
+    st.dictionaries(DICT_NAME, st.dictionaries(DICT_NAME, DICT_VALUE, max_size=5), max_size=4),
+)
 def test_dicts_are_read_in_c_as_in_python_and_share_the_assessments_codes(qrels, run):
     """{query_id: {doc_id: value}} dicts read by the C scanner (names looked up by their UTF-8 bytes in the
     vocabulary's index) give the lines the Python reader gives, non-ASCII names included (a name with no UTF-8
@@ -319,8 +370,8 @@ def test_dicts_are_read_in_c_as_in_python_and_share_the_assessments_codes(qrels,
     assert _lines_of(fast_q) == _lines_of(slow_q)
     assert _lines_of(fast_r) == _lines_of(slow_r)
     if fast_r.coded_as is fast_q:  # read in C after the assessments' names, their vocabulary left as it was
-        assert fast_r.doc_names[:len(fast_q.doc_names)] == fast_q.doc_names
-        assert fast_r.topic_names[:len(fast_q.topic_names)] == fast_q.topic_names
+        assert fast_r.doc_names[: len(fast_q.doc_names)] == fast_q.doc_names
+        assert fast_r.topic_names[: len(fast_q.topic_names)] == fast_q.topic_names
         assert tuple(map(len, fast_q.index)) == (len(fast_q.topic_names), len(fast_q.doc_names))
         assert len(set(fast_r.doc_names)) == len(fast_r.doc_names)
         known = dict(zip(fast_q.doc_names, range(len(fast_q.doc_names))))

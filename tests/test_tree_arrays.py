@@ -67,8 +67,9 @@ def test_item_links_give_the_entry_links_numbers(nav):
         ideal_doc = np.array([codes.get(d, -1) for d, _ in ideal], dtype=np.int64)
         ideal_node = np.array([n for _, n in ideal], dtype=np.int64)
         arrays = NodeArrays(docs, {c: d for d, c in codes.items()}, list(codes.values()))
-        got = item_links(entry, doc, node, len(entries), ideal_doc, ideal_node, nav, arrays,
-                         arrays.values("seen", seen.get), routes)
+        got = item_links(
+            entry, doc, node, len(entries), ideal_doc, ideal_node, nav, arrays, arrays.values("seen", seen.get), routes
+        )
         assert got[0].tolist() == want[0].tolist()
         assert got[1].tolist() == want[1].tolist()
         assert got[2].tolist() == want[2].tolist()  # the same products in the same order: equal, not close

@@ -54,13 +54,20 @@ def _instance(cls):
 
 #: Every registered measure that scores element runs against element assessments (the passage family converts
 #: them to passages under the official tool's rules, tested on its own).
-ELEMENT_MEASURES = sorted({_instance(cls) for name, cls in registry().items()  # (diversity: document runs only)
-                           if cls.NAME == name and cls.FAMILY not in ("fol", "diversity")}, key=str)
+ELEMENT_MEASURES = sorted(
+    {
+        _instance(cls)
+        for name, cls in registry().items()  # (diversity: document runs only)
+        if cls.NAME == name and cls.FAMILY not in ("fol", "diversity")
+    },
+    key=str,
+)
 FAMILIES = {m.FAMILY for m in ELEMENT_MEASURES}
 #: The passage family on the same element runs, scored as the text they cover (lenient: nested results are
 #: merged or skipped, where the official tool refuses them).
-PASSAGE_MEASURES = sorted({_instance(cls) for name, cls in registry().items()
-                           if cls.NAME == name and cls.FAMILY == "fol"}, key=str)
+PASSAGE_MEASURES = sorted(
+    {_instance(cls) for name, cls in registry().items() if cls.NAME == name and cls.FAMILY == "fol"}, key=str
+)
 
 
 def test_every_element_family_is_covered():
@@ -149,8 +156,16 @@ def test_a_tree_result_is_graded_by_the_nodes_it_is_first_to_retrieve(collection
     a, b, c = doc.xpath(0), doc.xpath(1), doc.xpath(len(doc) - 1)
     qrels = ElementQrels.from_rows([QrelsRow("1", d, a, 3.0), QrelsRow("1", d, b, 1.0), QrelsRow("1", d, c, 0.0)])
     # rank 1 retrieves a (3) and c (0): grade 3; rank 2 repeats a and adds b (1): grade 1; rank 3 repeats c only
-    run = Run("r", {"1": [TreeResult("1", 1, d, (c, a), 3.0), TreeResult("1", 2, d, (a, b), 2.0),
-                          TreeResult("1", 3, d, (c,), 1.0)]})
+    run = Run(
+        "r",
+        {
+            "1": [
+                TreeResult("1", 1, d, (c, a), 3.0),
+                TreeResult("1", 2, d, (a, b), 2.0),
+                TreeResult("1", 3, d, (c,), 1.0),
+            ]
+        },
+    )
     res = evaluate(qrels, [run], ["P(rel=2)@3", "P@3", "nDCG", "Judged@3", "Bpref"], collection).runs[0]
     p2, p, ndcg, judged, bpref = (float(v[0]) for v in res.values.values())
     assert p2 == pytest.approx(1 / 3) and p == pytest.approx(2 / 3) and ndcg == pytest.approx(1.0)

@@ -43,9 +43,10 @@ def test_nodes_and_edges_are_the_summary_and_its_model(memory_view):
     assert [n["extent"] for n in data["nodes"]] == s.extent_size.tolist()
     assert [n["content_length"] for n in data["nodes"]] == s.content_length.tolist()
     assert [n["pi"] for n in data["nodes"]] == parts.pi.tolist()
-    assert [(e["source"], e["target"], e["pairs"]) for e in data["edges"]] == \
-        [(f"S{a + 1}", f"S{b + 1}", n) for a, b, n in zip(s.edge_src.tolist(), s.edge_dst.tolist(),
-                                                            s.edge_pairs.tolist())]
+    assert [(e["source"], e["target"], e["pairs"]) for e in data["edges"]] == [
+        (f"S{a + 1}", f"S{b + 1}", n)
+        for a, b, n in zip(s.edge_src.tolist(), s.edge_dst.tolist(), s.edge_pairs.tolist())
+    ]
     # the transitions are a chain whose steady state is the pi shown: each node's steps sum to one, pi P = pi
     n = len(s)
     P = np.zeros((n, n))
@@ -60,14 +61,15 @@ def test_nodes_and_edges_are_the_summary_and_its_model(memory_view):
     assert data["nodes"][0]["parent"] is None and data["nodes"][0]["depth"] == 1
 
 
-
 def test_counts_are_the_coverage_table(memory_view, inputs):
     parts, data = memory_view
     qrels, runs = inputs
     table = partition_coverage(parts, qrels, runs)
     got = {(run, sid): v for run, by_sid in data["counts"].items() for sid, v in by_sid.items()}
-    want = {(r.run, r.sid): [r.retrieved, r.relevant, r.relevant_retrieved, r.relevant_reachable]
-            for r in table.itertuples()}
+    want = {
+        (r.run, r.sid): [r.retrieved, r.relevant, r.relevant_retrieved, r.relevant_reachable]
+        for r in table.itertuples()
+    }
     assert got == want and data["runs"] == sorted(set(table.run), key=list(table.run).index)
     for run in data["runs"]:  # the topics' counts add up to the totals
         total = {}
@@ -154,8 +156,22 @@ def test_a_stored_collection_gives_the_same_view(tmp_path, inputs):
 @pytest.fixture(scope="module")
 def log(tmp_path_factory):
     path = tmp_path_factory.mktemp("routes") / "log.csv"
-    assert main(["simulate-routes", str(PLAYS["collection"]), "--routes", "300", "--seed", "5", "-o", str(path),
-                 "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "simulate-routes",
+                str(PLAYS["collection"]),
+                "--routes",
+                "300",
+                "--seed",
+                "5",
+                "-o",
+                str(path),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     return path
 
 
@@ -186,9 +202,11 @@ def test_route_edges_are_the_steps_users_take(log, tmp_path):
         store_collection(store, PLAYS["collection"], "plays", kinds=["p*"], elements="all")
         store_steps(store, "plays", "sim", routes, routes.source)
         name = build_stored_route_model(store, "plays", "sim", "p*")
-        stored = view_data(stored_partitions(store, "plays", "p*"),
-                           routes=route_transitions(stored_partitions(store, "plays", "p*"), routes_model=name),
-                           elements_per_node=0)
+        stored = view_data(
+            stored_partitions(store, "plays", "p*"),
+            routes=route_transitions(stored_partitions(store, "plays", "p*"), routes_model=name),
+            elements_per_node=0,
+        )
     finally:
         store.close()
     assert {(e["source"], e["target"]): pytest.approx(e["transition"]) for e in stored["route_edges"]} == got
@@ -202,11 +220,13 @@ def test_the_command_writes_each_format_and_refuses_bad_options(tmp_path, capsys
     assert json.loads((tmp_path / "data").read_text())["format"] == "graphsr-view/1"
     assert main(["view", *args, "--routes", str(log), "--effort", "duration", "-o", str(tmp_path / "r.json")]) == 0
     assert json.loads((tmp_path / "r.json").read_text())["routes"].endswith("(duration)")
-    for bad, said in ((["--elements-per-node", "-1"], "expected an integer in [0, 100000], got '-1'"),
-                      (["--elements-per-node", "nan"], "expected an integer in [0, 100000], got 'nan'"),
-                      (["-o", str(tmp_path / "v.svg")], "cannot tell the format from the output's suffix .svg"),
-                      (["--routes-model", "m"], "is read from the store: give --store"),
-                      (["--routes", str(log), "--routes-model", "m"], "give --routes or --routes-model, not both")):
+    for bad, said in (
+        (["--elements-per-node", "-1"], "expected an integer in [0, 100000], got '-1'"),
+        (["--elements-per-node", "nan"], "expected an integer in [0, 100000], got 'nan'"),
+        (["-o", str(tmp_path / "v.svg")], "cannot tell the format from the output's suffix .svg"),
+        (["--routes-model", "m"], "is read from the store: give --store"),
+        (["--routes", str(log), "--routes-model", "m"], "give --routes or --routes-model, not both"),
+    ):
         try:
             code = main(["view", *args, *bad])
         except SystemExit as exc:  # (argparse's refusal)
@@ -237,8 +257,14 @@ def _browser():
         pytest.skip("headless Chromium and its driver are not installed (Debian: chromium chromium-driver)")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1400,900",
-                 "--disable-background-networking", "--disable-dev-shm-usage"):
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--window-size=1400,900",
+        "--disable-background-networking",
+        "--disable-dev-shm-usage",
+    ):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
     return webdriver.Chrome(service=Service(DRIVER), options=options)
@@ -271,19 +297,29 @@ def test_the_page_in_headless_chromium(tmp_path, inputs, artefacts, log):
         WebDriverWait(driver, 20).until(lambda d: d.execute_script("return document.body.dataset.ready") == "1")
         rendered = time.perf_counter() - started
         # a partition with elements both runs retrieve, clicked where it is drawn
-        busy = max(data["nodes"], key=lambda n: sum(data["counts"][r].get(n["sid"], [0])[0] for r in data["runs"])
-                   * (data["counts"][data["runs"][0]].get(n["sid"], [0])[0] !=
-                      data["counts"][data["runs"][1]].get(n["sid"], [0])[0]))
+        busy = max(
+            data["nodes"],
+            key=lambda n: (
+                sum(data["counts"][r].get(n["sid"], [0])[0] for r in data["runs"])
+                * (
+                    data["counts"][data["runs"][0]].get(n["sid"], [0])[0]
+                    != data["counts"][data["runs"][1]].get(n["sid"], [0])[0]
+                )
+            ),
+        )
         graph = driver.find_element("id", "graph")
-        x, y = driver.execute_script("const p = graphsrView.cy.getElementById(arguments[0]).renderedPosition();"
-                                     "return [p.x, p.y];", busy["sid"])
-        ActionChains(driver).move_to_element_with_offset(graph, x - graph.size["width"] / 2,
-                                                         y - graph.size["height"] / 2).click().perform()
+        x, y = driver.execute_script(
+            "const p = graphsrView.cy.getElementById(arguments[0]).renderedPosition();return [p.x, p.y];", busy["sid"]
+        )
+        ActionChains(driver).move_to_element_with_offset(
+            graph, x - graph.size["width"] / 2, y - graph.size["height"] / 2
+        ).click().perform()
         WebDriverWait(driver, 5).until(lambda d: d.find_elements("id", "panel-figures"))
         figures = driver.find_element("id", "panel-figures")
         assert figures.get_attribute("data-sid") == busy["sid"]
-        assert int(driver.find_element("id", "panel-extent").text) == int(parts.summary.extent_size[
-            int(busy["sid"][1:]) - 1])
+        assert int(driver.find_element("id", "panel-extent").text) == int(
+            parts.summary.extent_size[int(busy["sid"][1:]) - 1]
+        )
         first = int(driver.find_element("id", "panel-retrieved").text)
         assert first == data["counts"][data["runs"][0]][busy["sid"]][0]
         rows = driver.find_elements("css selector", "#panel-rows tr")
@@ -350,9 +386,14 @@ def _renamed(data: dict, run: str, doc: str, collection: str) -> dict:
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-_NAMES = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)) | st.sampled_from(
-    ["\x00", "\x01", "\x1f", "\x0b", "\ufffe", "\uffff", "\udc80", "\ud800", "<", "&", '"', "]", ">", "\t", "\n"]),
-    min_size=1, max_size=12)
+_NAMES = st.text(
+    st.characters(codec="utf-8", exclude_categories=("Cs",))
+    | st.sampled_from(
+        ["\x00", "\x01", "\x1f", "\x0b", "\ufffe", "\uffff", "\udc80", "\ud800", "<", "&", '"', "]", ">", "\t", "\n"]
+    ),
+    min_size=1,
+    max_size=12,
+)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -17,8 +17,18 @@ from graphsr.core.run import Run, TreeResult
 from .test_ideal import TOPIC_163
 
 B = "/article[1]/bdy[1]/"
-FRB = ["sec[6]", "sec[4]/ip1[2]", "sec[4]/p[1]", "sec[6]/ip1[2]", "sec[6]/p[1]", "sec[6]/p[2]", "sec[4]",
-       "/article[1]", "/article[1]/bdy[1]", "sec[4]/p[2]"]  # the full recall-base run, by SOG value (Table 6)
+FRB = [
+    "sec[6]",
+    "sec[4]/ip1[2]",
+    "sec[4]/p[1]",
+    "sec[6]/ip1[2]",
+    "sec[6]/p[1]",
+    "sec[6]/p[2]",
+    "sec[4]",
+    "/article[1]",
+    "/article[1]/bdy[1]",
+    "sec[4]/p[2]",
+]  # the full recall-base run, by SOG value (Table 6)
 
 
 def xp(name: str) -> str:
@@ -27,9 +37,11 @@ def xp(name: str) -> str:
 
 def r7022() -> DocumentTree:
     """co/2001/r7022.xml's shape with the element sizes of Fig 1 (words there, characters here)."""
+
     def el(tag, size, children=()):
         own = size - sum(_size(c) for c in children)
         return (tag, "x" * own, list(children))
+
     sec4 = el("sec", 266, [el("ip1", 33), el("ip1", 108), el("p", 38), el("p", 87)])
     sec6 = el("sec", 360, [el("ip1", 22), el("ip1", 125), el("p", 148), el("p", 65)])
     body = el("bdy", 2011, [el("sec", 400), el("sec", 400), el("sec", 400), sec4, el("sec", 185), sec6])
@@ -56,9 +68,18 @@ def values(names, measures):
 
 def test_the_document_has_fig1s_sizes():
     sizes = {n: int(DOC.length[DOC.node(xp(n))]) for n in FRB}
-    assert sizes == {"sec[6]": 360, "sec[4]/ip1[2]": 108, "sec[4]/p[1]": 38, "sec[6]/ip1[2]": 125, "sec[6]/p[1]": 148,
-                     "sec[6]/p[2]": 65, "sec[4]": 266, "/article[1]": 2028, "/article[1]/bdy[1]": 2011,
-                     "sec[4]/p[2]": 87}
+    assert sizes == {
+        "sec[6]": 360,
+        "sec[4]/ip1[2]": 108,
+        "sec[4]/p[1]": 38,
+        "sec[6]/ip1[2]": 125,
+        "sec[6]/p[1]": 148,
+        "sec[6]/p[2]": 65,
+        "sec[4]": 266,
+        "/article[1]": 2028,
+        "/article[1]/bdy[1]": 2011,
+        "sec[4]/p[2]": 87,
+    }
 
 
 def test_xcg_ideal_reverse_and_full_recall_base_runs():
@@ -72,11 +93,11 @@ def test_xcg_ideal_reverse_and_full_recall_base_runs():
     assert ideal_gain_vector(ta).tolist() == [1.0, 1.5]  # the maximal ideal gain
     entries = [[("r7022", DOC.node(xp(n)))] for n in FRB]
     # sec[4]/ip1[2] earns only what sec[4] (0.5) leaves; later results in the ideal subtrees earn nothing
-    assert xcg_gains(entries, ta, 1.0).tolist() == pytest.approx([1, .5, 0, 0, 0, 0, 0, 0, 0, 0])
+    assert xcg_gains(entries, ta, 1.0).tolist() == pytest.approx([1, 0.5, 0, 0, 0, 0, 0, 0, 0, 0])
 
 
 def test_grp_on_the_full_recall_base_run():
-    cum = np.cumsum([1, .9, .9, .9, .9, .9, .5, .25, .25, .25])  # n = 6.75
+    cum = np.cumsum([1, 0.9, 0.9, 0.9, 0.9, 0.9, 0.5, 0.25, 0.25, 0.25])  # n = 6.75
     assert cum[-1] == pytest.approx(6.75)
     ms = [f"GRP(quant=sog)[{float(cum[k - 1]) / 6.75!r}]" for k in (3, 4, 7, 8, 10)]
     got = values(FRB, ms)
@@ -90,15 +111,23 @@ def test_grpng_on_the_full_recall_base_run():
     ta = TopicAssessments(recall_base(judged, grades, {"r7022": DOC}, None, "assessed"), {"r7022": DOC}, grades)
     recall, precision = grpng_curve([[("r7022", DOC.node(xp(n)))] for n in FRB], ta)
     # Table 6's i3 column (the paper rounds 2/3 and 1/3 to .67 and .34)
-    assert recall[[0, 1, 2, 6, 7]] == pytest.approx([1 / 3.6667, 1.6667 / 3.6667, 2.3333 / 3.6667, .72, .908],
-                                                    abs=0.005)
+    assert recall[[0, 1, 2, 6, 7]] == pytest.approx(
+        [1 / 3.6667, 1.6667 / 3.6667, 2.3333 / 3.6667, 0.72, 0.908], abs=0.005
+    )
     assert precision[[0, 1, 2, 6]] == pytest.approx([1, 1, 1, 0.936], abs=0.001)
     assert precision[7] == pytest.approx((586 + 1402 / 3) / 2028)  # .519; printed .524 with q_s(1) = .34
 
 
 def test_names_parse_back():
-    for text in ("GRP[0.5]", "GRP(quant=strict)[1]", "GRPng(base=all)[0.3]", "xCG@5", "nxCG(quant=sog,alpha=0.5)@10",
-                 "ep(ideal=piwowarski)[0.2]", "MAep(quant=gen)"):
+    for text in (
+        "GRP[0.5]",
+        "GRP(quant=strict)[1]",
+        "GRPng(base=all)[0.3]",
+        "xCG@5",
+        "nxCG(quant=sog,alpha=0.5)@10",
+        "ep(ideal=piwowarski)[0.2]",
+        "MAep(quant=gen)",
+    ):
         m = parse_measure(text)
         assert parse_measure(str(m)) == m
     for bad in ("GRP", "GRP[1.5]", "nxCG", "nxCG(alpha=2)@5", "ep(ideal=x)[0.5]", "GRPng(quant=sog)[0.5]"):
@@ -154,4 +183,5 @@ def _nested(doc, a, b) -> bool:
                 return True
             x = int(doc.parent[x])
         return False
+
     return up(a, b) or up(b, a)

@@ -11,8 +11,11 @@ from pathlib import Path
 
 from graphsr.io.chunks import make_chunks, write_chunk_map
 
-CHUNKINGS = {"fixed800": {"size": 800}, "overlap800": {"size": 800, "step": 400},
-             "blocks800": {"size": 800, "by": "blocks"}}
+CHUNKINGS = {
+    "fixed800": {"size": 800},
+    "overlap800": {"size": 800, "step": 400},
+    "blocks800": {"size": 800, "by": "blocks"},
+}
 
 
 def main(corpora: str, out_dir: str) -> None:

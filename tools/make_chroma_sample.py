@@ -36,10 +36,14 @@ def bm25_run(texts: dict[str, str], chunks: dict, questions: list[str], run_id: 
     corpus = [texts[d][s:e] for d, s, e in chunks.values()]
     retriever = bm25s.BM25()
     retriever.index(bm25s.tokenize(corpus, stopwords="en", show_progress=False), show_progress=False)
-    found, scores = retriever.retrieve(bm25s.tokenize(questions, stopwords="en", show_progress=False), k=DEPTH,
-                                       show_progress=False)
-    return [f"{q} Q0 {ids[int(c)]} {rank} {float(s):.6f} {run_id}\n" for q in range(len(questions))
-            for rank, (c, s) in enumerate(zip(found[q], scores[q]), 1)]
+    found, scores = retriever.retrieve(
+        bm25s.tokenize(questions, stopwords="en", show_progress=False), k=DEPTH, show_progress=False
+    )
+    return [
+        f"{q} Q0 {ids[int(c)]} {rank} {float(s):.6f} {run_id}\n"
+        for q in range(len(questions))
+        for rank, (c, s) in enumerate(zip(found[q], scores[q]), 1)
+    ]
 
 
 def _gz(path: Path, text: str) -> None:
@@ -71,8 +75,10 @@ def main(bench: str) -> None:
         chunks = make_chunks(collection, **kw)
         write_chunk_map(chunks, OUT / "chunks" / f"{name}.jsonl.gz")
         judged = chunk_judgments(qrels, chunks)
-        _gz(OUT / "chunks" / f"{name}.qrels.gz", "".join(f"{q} 0 {c} {g}\n" for q in sorted(judged, key=int)
-                                                          for c, g in judged[q].items()))
+        _gz(
+            OUT / "chunks" / f"{name}.qrels.gz",
+            "".join(f"{q} 0 {c} {g}\n" for q in sorted(judged, key=int) for c, g in judged[q].items()),
+        )
         _gz(OUT / "runs" / f"bm25-{name}.run.gz", "".join(bm25_run(texts, chunks, questions, f"bm25-{name}")))
         print(f"{name}: {len(chunks)} chunks, {sum(map(len, judged.values()))} relevant chunk judgments")
     shutil.copy(bench_path.parents[2] / "LICENSE", OUT / "LICENSE")  # (the repository's licence, MIT)

@@ -52,7 +52,7 @@ def main() -> None:
     qrels, runs = [], {k: [] for k in ("speeches", "scenes", "plays", "scene-trees", "thorough")}
     for topic, words in TOPICS.items():
         primary = words[0]
-        rel_chars = {}    # (docid, xpath) -> highlighted chars
+        rel_chars = {}  # (docid, xpath) -> highlighted chars
         lengths = {}
         speech_hits, scene_hits, play_hits = [], {}, {}
         for docid, tree in plays:

@@ -123,13 +123,19 @@ def main(bench: str, chunks_dir: str, out_dir: str) -> None:
             for m in placed:  # (chunks Chroma placed at one range stay distinct: each counts for retrieve=-1)
                 seen[_id(m)] = seen.get(_id(m), 0) + 1
                 cid = _id(m) + (f"#{seen[_id(m)]}" if seen[_id(m)] > 1 else "")
-                f.write(json.dumps({"chunk_id": cid, "doc_id": m["corpus_id"], "start": m["start_index"],
-                                    "end": m["end_index"]}) + "\n")
+                f.write(
+                    json.dumps(
+                        {"chunk_id": cid, "doc_id": m["corpus_id"], "start": m["start_index"], "end": m["end_index"]}
+                    )
+                    + "\n"
+                )
         moved = sum(1 for m in placed if (m["start_index"], m["end_index"]) not in set(ranges[m["corpus_id"]]))
         with open(target / "expected.json", "w") as f:
             json.dump(expected, f)
-        print(f"{name}: {len(placed)} chunks ({moved} placed by Chroma elsewhere than the map), "
-              f"IoU@5 {np.mean(expected['run5']['iou']):.4f}, IoU@-1 {np.mean(expected['runall']['iou']):.4f}")
+        print(
+            f"{name}: {len(placed)} chunks ({moved} placed by Chroma elsewhere than the map), "
+            f"IoU@5 {np.mean(expected['run5']['iou']):.4f}, IoU@-1 {np.mean(expected['runall']['iou']):.4f}"
+        )
 
 
 if __name__ == "__main__":

@@ -29,37 +29,58 @@ import tempfile
 from pathlib import Path
 
 OPTION_SETS = [
-    [], ["-q"], ["-c"], ["-m", "all_trec"], ["-q", "-m", "all_trec"], ["-c", "-m", "all_trec"],
-    ["-c", "-q", "-m", "all_trec"], ["-m", "official"], ["-l2", "-m", "all_trec"], ["-l", "0", "-m", "all_trec"],
-    ["-l-1", "-q", "-m", "all_trec"], ["-J", "-q", "-m", "all_trec"], ["-M", "5", "-q", "-m", "all_trec"],
-    ["-M3", "-J", "-m", "all_trec"], ["-n", "-q", "-m", "all_trec"], ["-N", "100", "-m", "all_trec"],
+    [],
+    ["-q"],
+    ["-c"],
+    ["-m", "all_trec"],
+    ["-q", "-m", "all_trec"],
+    ["-c", "-m", "all_trec"],
+    ["-c", "-q", "-m", "all_trec"],
+    ["-m", "official"],
+    ["-l2", "-m", "all_trec"],
+    ["-l", "0", "-m", "all_trec"],
+    ["-l-1", "-q", "-m", "all_trec"],
+    ["-J", "-q", "-m", "all_trec"],
+    ["-M", "5", "-q", "-m", "all_trec"],
+    ["-M3", "-J", "-m", "all_trec"],
+    ["-n", "-q", "-m", "all_trec"],
+    ["-N", "100", "-m", "all_trec"],
     ["-q", "-m", "P.1,3,7", "-m", "recall.2,5", "-m", "map_cut.3", "-m", "ndcg_cut.2,4", "-m", "success.2"],
     ["-q", "-m", "iprec_at_recall.0.05,0.5,0.95", "-m", "Rprec_mult.0.5,1.5", "-m", "11pt_avg.0.0,0.5,1.0"],
     ["-q", "-m", "ndcg.0=1,1=0.5,2=3", "-m", "ndcg_rel.1=2", "-m", "Rndcg.2=1,3=5", "-m", "G.1=1,2=4"],
     ["-q", "-N", "1000", "-m", "utility.2,-1,-0.5,0", "-m", "set_F.0.25", "-m", "relstring.4"],
     ["-q", "-c", "-m", "gm_map", "-m", "gm_bpref", "-m", "infAP", "-m", "bpref"],
-    ["-m", "set", "-q"], ["-q", "-m", "relative_P.2,50", "-m", "binG", "-m", "G", "-m", "Rndcg"],
+    ["-m", "set", "-q"],
+    ["-q", "-m", "relative_P.2,50", "-m", "binG", "-m", "G", "-m", "Rndcg"],
     ["--query_eval_wanted", "--measure=ndcg_cut.1,3", "--Max_retrieved_per_topic=4", "--complete_rel_info_wanted"],
-    ["-q", "-m", "yaap", "-m", "map"], ["-R", "qrels_jg", "-q", "-m", "qrels_jg"],
+    ["-q", "-m", "yaap", "-m", "map"],
+    ["-R", "qrels_jg", "-q", "-m", "qrels_jg"],
     ["-R", "qrels_jg", "-c", "-J", "-m", "map_avgjg", "-m", "P_avgjg.1,3", "-m", "Rprec_mult_avgjg.0.5,1.5"],
-    ["-R", "qrels_jg", "-m", "official"], ["-m", "map_avgjg"],
+    ["-R", "qrels_jg", "-m", "official"],
+    ["-m", "map_avgjg"],
 ]
 
 
 #: trec_eval 10.0's additions (STDIN: the run given as ``-``, on standard input).
 TEN_SETS = [
-    ["-q", "-m", "rbp", "-m", "rbp_resid", "-m", "unj"], ["-c", "-q", "-m", "rbp", "-m", "rbp_resid", "-m", "unj"],
+    ["-q", "-m", "rbp", "-m", "rbp_resid", "-m", "unj"],
+    ["-c", "-q", "-m", "rbp", "-m", "rbp_resid", "-m", "unj"],
     ["-q", "-m", "rbp.p=0.5,2=0.5", "-m", "rbp_resid.p=0.8", "-m", "unj.1,3,30"],
-    ["-q", "-m", "rbp.p=0.95,0=-1,1=2,3=1", "-m", "rbp.p=0.7,1=3,4=0"], ["-q", "-J", "-m", "rbp", "-m", "unj"],
+    ["-q", "-m", "rbp.p=0.95,0=-1,1=2,3=1", "-m", "rbp.p=0.7,1=3,4=0"],
+    ["-q", "-J", "-m", "rbp", "-m", "unj"],
     ["-q", "-c", "-m", "rbp_resid.p=0.5", "-m", "utility.1,-1,0,0", "-m", "relstring.3", "-m", "utility"],
-    ["-q", "-m", "official", "STDIN"], ["-c", "-m", "all_trec", "STDIN"], ["-c", "-q", "-M", "3", "-m", "all_trec"],
+    ["-q", "-m", "official", "STDIN"],
+    ["-c", "-m", "all_trec", "STDIN"],
+    ["-c", "-q", "-M", "3", "-m", "all_trec"],
     ["-q", "-m", "iprec_at_recall.0.05,0.25,0.5,0.75", "-m", "11pt_avg.0.05,0.5,0.95"],
 ]
 
 
 PREFS_SETS = [
-    ["-R", "prefs", "-q", "-m", "all_prefs"], ["-R", "prefs", "-c", "-m", "prefs"],
-    ["-R", "prefs", "-M", "5", "-q", "-m", "all_prefs"], ["-R", "prefs", "-m", "map"],
+    ["-R", "prefs", "-q", "-m", "all_prefs"],
+    ["-R", "prefs", "-c", "-m", "prefs"],
+    ["-R", "prefs", "-M", "5", "-q", "-m", "all_prefs"],
+    ["-R", "prefs", "-m", "map"],
 ]
 
 
@@ -81,15 +102,19 @@ def _comment(rng: random.Random, lines: list[str], judgments: bool) -> list[str]
 
 
 def case(rng: random.Random, comments: bool = False) -> tuple[str, str, list[str]]:
-    topics = sorted({str(rng.choice([rng.randint(1, 9), rng.randint(10, 99), rng.randint(100, 9999)]))
-                     for _ in range(rng.randint(1, 7))})
+    topics = sorted(
+        {
+            str(rng.choice([rng.randint(1, 9), rng.randint(10, 99), rng.randint(100, 9999)]))
+            for _ in range(rng.randint(1, 7))
+        }
+    )
     qrels, run = [], []
     names = [f"D{k:02d}" for k in rng.sample(range(100), 60)] + [f"doc-{c}" for c in "aAbB"]
     judged_topics = [t for t in topics if rng.random() < 0.85] or topics[:1]
     run_topics = [t for t in topics if rng.random() < 0.85 or t in judged_topics[:1]]
     grouped = rng.random() < 0.4  # judgment groups in the second field (-R qrels_jg), one document in several
     for t in judged_topics:
-        for group in (rng.sample(["u1", "u2", "U3", "a"], rng.randint(1, 3)) if grouped else ["0"]):
+        for group in rng.sample(["u1", "u2", "U3", "a"], rng.randint(1, 3)) if grouped else ["0"]:
             docs = rng.sample(names, rng.randint(1, 30))
             grades = [rng.choice([-2, -1, 0, 0, 0, 1, 1, 2, 3, 4]) for _ in docs]
             if all(g < 0 for g in grades):
@@ -108,8 +133,12 @@ def case(rng: random.Random, comments: bool = False) -> tuple[str, str, list[str
     rng.shuffle(run)
     if comments and rng.random() < 0.7:
         qrels, run = _comment(rng, qrels, True), _comment(rng, run, False)
-    z = [f"{t} {m} {rng.uniform(0, 0.5):.3f} {rng.choice([0, 0.1, 0.25])}"
-         for t in topics for m in ("map", "P_5", "P_10", "num_ret", "gm_map", "recip_rank") if rng.random() < 0.8]
+    z = [
+        f"{t} {m} {rng.uniform(0, 0.5):.3f} {rng.choice([0, 0.1, 0.25])}"
+        for t in topics
+        for m in ("map", "P_5", "P_10", "num_ret", "gm_map", "recip_rank")
+        if rng.random() < 0.8
+    ]
     prefs, qprefs = [], []  # preferences (-R prefs), and qrels read as preferences (-R qrels_prefs)
     for t in judged_topics:
         for group in rng.sample(["g1", "g2", "G3"], rng.randint(1, 3)):
@@ -131,8 +160,9 @@ def main() -> None:
     a = ap.parse_args()
     ten = a.version == "10.0"
     if a.out is None:
-        a.out = Path(__file__).parents[1] / "tests/data/trec_eval" / ("recorded10.json.gz" if ten else
-                                                                      "recorded.json.gz")
+        a.out = (
+            Path(__file__).parents[1] / "tests/data/trec_eval" / ("recorded10.json.gz" if ten else "recorded.json.gz")
+        )
     rng = random.Random(a.seed)
     out = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -142,18 +172,29 @@ def main() -> None:
             for name, text in files.items():
                 Path(tmp, name).write_text(text)
             first = next(line.split()[0] for line in run.splitlines() if line.split() and line.split()[0][0] != "#")
-            sets = OPTION_SETS + (TEN_SETS if ten else []) + [["-q", "-Z", "ZSCORES", "-m", "official"],
-                                                              ["-q", "-D", f"0.{first}", "-m", "all_trec"]]
-            sets = [(s, "qrels") for s in sets] + [(s, "prefs") for s in PREFS_SETS] + \
-                [(["-R", "qrels_prefs", *s[2:]], "qrels_prefs") for s in PREFS_SETS]
+            sets = (
+                OPTION_SETS
+                + (TEN_SETS if ten else [])
+                + [["-q", "-Z", "ZSCORES", "-m", "official"], ["-q", "-D", f"0.{first}", "-m", "all_trec"]]
+            )
+            sets = (
+                [(s, "qrels") for s in sets]
+                + [(s, "prefs") for s in PREFS_SETS]
+                + [(["-R", "qrels_prefs", *s[2:]], "qrels_prefs") for s in PREFS_SETS]
+            )
             results = []
             for args, judged in sets:
                 argv = [str(Path(tmp, "zscores")) if x == "ZSCORES" else x for x in args if x != "STDIN"]
                 stdin = "STDIN" in args
-                p = subprocess.run([a.binary, *argv, str(Path(tmp, judged)), "-" if stdin else str(Path(tmp, "run"))],
-                                   capture_output=True, text=True, input=run if stdin else None)
-                results.append({"args": args, "judged": judged, "exit": p.returncode, "stdout": p.stdout,
-                                "stderr": p.stderr})
+                p = subprocess.run(
+                    [a.binary, *argv, str(Path(tmp, judged)), "-" if stdin else str(Path(tmp, "run"))],
+                    capture_output=True,
+                    text=True,
+                    input=run if stdin else None,
+                )
+                results.append(
+                    {"args": args, "judged": judged, "exit": p.returncode, "stdout": p.stdout, "stderr": p.stderr}
+                )
             out.append({**files, "results": results})
     a.out.parent.mkdir(parents=True, exist_ok=True)
     with gzip.open(a.out, "wt") as fh:

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 QRELS = "1 0 d1 1\n1 0 d2 2\n1 0 d3 0\n2 0 d1 1\n2 0 d4 3\n"
-RUN = ("1 Q0 d1 1 3.0 r\n1 Q0 d2 2 2.0 r\n1 Q0 d3 3 1.0 r\n1 Q0 d5 4 0.5 r\n2 Q0 d4 1 1 r\n2 Q0 d1 2 0.5 r\n")
+RUN = "1 Q0 d1 1 3.0 r\n1 Q0 d2 2 2.0 r\n1 Q0 d3 3 1.0 r\n1 Q0 d5 4 0.5 r\n2 Q0 d4 1 1 r\n2 Q0 d1 2 0.5 r\n"
 
 
 def grade(g: str) -> str:
@@ -42,8 +42,12 @@ CASES = [
     # numbers in the files
     ("a grade of 1.5", grade("1.5"), RUN, ["-q", "-m", "all_trec"]),
     ("a score of 2.5x", QRELS, RUN.replace("2.0 r", "2.5x r"), ["-q", "-m", "all_trec"]),
-    ("infinite scores", QRELS, RUN.replace("2.0 r", "inf r").replace("0.5 r", "-Infinity r").replace("3.0 r", "INF r"),
-     ["-q", "-m", "all_trec"]),
+    (
+        "infinite scores",
+        QRELS,
+        RUN.replace("2.0 r", "inf r").replace("0.5 r", "-Infinity r").replace("3.0 r", "INF r"),
+        ["-q", "-m", "all_trec"],
+    ),
     ("a grade of 100", grade("100"), RUN, ["-q", "-m", "all_trec"]),
     ("a grade of 1e8", grade("100000000"), RUN, []),
     ("a grade of 2**31", grade("2147483648"), RUN, []),  # (about a minute and 16 GB)
@@ -69,8 +73,11 @@ def main() -> None:
             q.write_text(qrels)
             r.write_text(run)
             t0 = time.monotonic()
-            done = subprocess.run(["/usr/bin/time", "-f", "%M", args.binary, *options, str(q), str(r)],
-                                  capture_output=True, timeout=args.timeout)
+            done = subprocess.run(
+                ["/usr/bin/time", "-f", "%M", args.binary, *options, str(q), str(r)],
+                capture_output=True,
+                timeout=args.timeout,
+            )
             seconds = time.monotonic() - t0
             *stderr, peak = done.stderr.decode().rstrip("\n").split("\n")
             code = done.returncode
@@ -78,14 +85,33 @@ def main() -> None:
                 note = stderr.pop()
                 if "signal" in note:
                     code = -int(note.rsplit(" ", 1)[1])
-            recorded.append({"name": name, "qrels": qrels, "run": run, "args": options, "exit": code,
-                             "stdout": done.stdout.decode(), "stderr": "\n".join(stderr),
-                             "seconds": round(seconds, 2), "peak_kb": int(peak)})
+            recorded.append(
+                {
+                    "name": name,
+                    "qrels": qrels,
+                    "run": run,
+                    "args": options,
+                    "exit": code,
+                    "stdout": done.stdout.decode(),
+                    "stderr": "\n".join(stderr),
+                    "seconds": round(seconds, 2),
+                    "peak_kb": int(peak),
+                }
+            )
             print(f"{name}: exit {code}, {seconds:.2f} s, {int(peak) // 1024} MB")
     from graphsr.io.trec_eval_input import _memory_and_swap
 
-    Path(args.out).write_text(json.dumps({"trec_eval": "9.0.8 (usnistgov/trec_eval, tag v9.0.8)",
-                                          "memory_and_swap": _memory_and_swap(), "cases": recorded}, indent=1) + "\n")
+    Path(args.out).write_text(
+        json.dumps(
+            {
+                "trec_eval": "9.0.8 (usnistgov/trec_eval, tag v9.0.8)",
+                "memory_and_swap": _memory_and_swap(),
+                "cases": recorded,
+            },
+            indent=1,
+        )
+        + "\n"
+    )
 
 
 if __name__ == "__main__":

@@ -33,13 +33,34 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         page = Path(tmp) / "plays.html"
-        subprocess.run([sys.executable, "-m", "graphsr", "view", str(plays["collection"]), "--qrels",
-                        str(plays["qrels"]), "--run", str(plays["runs"][2]), "--run", str(plays["runs"][3]),
-                        "-o", str(page)], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "graphsr",
+                "view",
+                str(plays["collection"]),
+                "--qrels",
+                str(plays["qrels"]),
+                "--run",
+                str(plays["runs"][2]),
+                "--run",
+                str(plays["runs"][3]),
+                "-o",
+                str(page),
+            ],
+            check=True,
+        )
         options = webdriver.ChromeOptions()
         options.binary_location = shutil.which("chromium") or shutil.which("chromium-browser")
-        for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1300,760",
-                     "--disable-background-networking", "--hide-scrollbars"):
+        for flag in (
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--window-size=1300,760",
+            "--disable-background-networking",
+            "--hide-scrollbars",
+        ):
             options.add_argument(flag)
         driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
         try:
@@ -47,11 +68,14 @@ def main() -> int:
             WebDriverWait(driver, 20).until(lambda d: d.execute_script("return document.body.dataset.ready") == "1")
             driver.save_screenshot(str(out / "view-pi.png"))
             graph = driver.find_element("id", "graph")
-            x, y = driver.execute_script("const p = graphsrView.cy.nodes().filter(n => "
-                                         "graphsrView.data.nodes[Number(n.id().slice(1)) - 1].label === "
-                                         "'/play/text/act/scene').renderedPosition(); return [p.x, p.y];")
-            ActionChains(driver).move_to_element_with_offset(graph, x - graph.size["width"] / 2,
-                                                             y - graph.size["height"] / 2).click().perform()
+            x, y = driver.execute_script(
+                "const p = graphsrView.cy.nodes().filter(n => "
+                "graphsrView.data.nodes[Number(n.id().slice(1)) - 1].label === "
+                "'/play/text/act/scene').renderedPosition(); return [p.x, p.y];"
+            )
+            ActionChains(driver).move_to_element_with_offset(
+                graph, x - graph.size["width"] / 2, y - graph.size["height"] / 2
+            ).click().perform()
             Select(driver.find_element("id", "colour")).select_by_value("density")
             driver.save_screenshot(str(out / "view-scene-scenes.png"))
             Select(driver.find_element("id", "run")).select_by_value("speeches")

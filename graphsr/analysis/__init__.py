@@ -8,11 +8,18 @@ from __future__ import annotations
 from .._lazy import lazy_namespace
 
 _LAZY = {
-    "interpolated_precision_curves": "plots", "plot_interpolated_precision": "plots",
-    "plot_generalized_precision": "plots", "plot_measures": "plots",
+    "interpolated_precision_curves": "plots",
+    "plot_interpolated_precision": "plots",
+    "plot_generalized_precision": "plots",
+    "plot_measures": "plots",
     "ScoreTable": "scores",
-    "Agreement": "agreement", "rank_agreement": "agreement", "tau_ap": "agreement",
-    "paired_test": "significance", "holm": "significance", "bh": "significance", "compare_runs": "significance",
+    "Agreement": "agreement",
+    "rank_agreement": "agreement",
+    "tau_ap": "agreement",
+    "paired_test": "significance",
+    "holm": "significance",
+    "bh": "significance",
+    "compare_runs": "significance",
     "Comparison": "significance",
 }
 

@@ -51,8 +51,18 @@ from .._numpy import distinct
 
 from ..errors import GraphsrInputError
 
-__all__ = ["Agreement", "tau_ap", "tau_ap_b", "tau_ap_pvalue", "tau_ap_b_pvalue", "kendall_tau_a",
-           "rank_agreement", "kendall_matrix", "RankChange", "rank_change"]
+__all__ = [
+    "Agreement",
+    "tau_ap",
+    "tau_ap_b",
+    "tau_ap_pvalue",
+    "tau_ap_b_pvalue",
+    "kendall_tau_a",
+    "rank_agreement",
+    "kendall_matrix",
+    "RankChange",
+    "rank_change",
+]
 
 
 def _has_ties(x: np.ndarray) -> bool:
@@ -75,8 +85,8 @@ def tau_ap(reference, other) -> float:
 
 def _tau_ap_b_half(x: np.ndarray, y: np.ndarray) -> float:
     """Urbano and Marrero's tau_AP,b in one direction: the systems walked in ``y``'s order."""
-    above_y = y[None, :] > y[:, None]    # [i, j]: j strictly above i in y
-    above_x = x[None, :] > x[:, None]    # [i, j]: j strictly above i in x
+    above_y = y[None, :] > y[:, None]  # [i, j]: j strictly above i in y
+    above_x = x[None, :] > x[:, None]  # [i, j]: j strictly above i in x
     p = above_y.sum(axis=1)
     c = (above_y & above_x).sum(axis=1)
     below_top = p > 0
@@ -158,9 +168,13 @@ class Agreement:
     warnings: list = field(default_factory=list)
 
     def rows(self) -> list[tuple[str, float, float]]:
-        return [("Kendall tau", self.tau, self.tau_p), ("Kendall tau-b", self.tau_b, self.tau_p),
-                ("Spearman rho", self.rho, self.rho_p), ("tau_AP", self.tau_ap, self.tau_ap_p),
-                ("tau_AP_b", self.tau_ap_b, self.tau_ap_b_p)]
+        return [
+            ("Kendall tau", self.tau, self.tau_p),
+            ("Kendall tau-b", self.tau_b, self.tau_p),
+            ("Spearman rho", self.rho, self.rho_p),
+            ("tau_AP", self.tau_ap, self.tau_ap_p),
+            ("tau_AP_b", self.tau_ap_b, self.tau_ap_b_p),
+        ]
 
     def text(self) -> str:
         lines = [f"{len(self.systems)} systems", f"{'statistic':<15}{'value':>9}{'p-value':>10}"]
@@ -184,11 +198,23 @@ def rank_agreement(reference, other, samples: int = 10000, seed: int = 0) -> Agr
     tap = tau_ap(x, y)
     notes = []
     if tap != tap:
-        notes.append("tau_AP is undefined with tied mean scores (it needs strict orders, and breaking ties by any "
-                     "rule would make it depend on that rule): NaN; tau_AP_b (Urbano and Marrero 2017) takes ties")
-    return Agreement(list(map(str, common)), kendall_tau_a(x, y), float(tb.statistic), float(tb.pvalue),
-                     float(rho.statistic), float(rho.pvalue), tap, tau_ap_pvalue(tap, len(common), samples, seed),
-                     tau_ap_b(x, y), tau_ap_b_pvalue(x, y, samples, seed), notes)
+        notes.append(
+            "tau_AP is undefined with tied mean scores (it needs strict orders, and breaking ties by any "
+            "rule would make it depend on that rule): NaN; tau_AP_b (Urbano and Marrero 2017) takes ties"
+        )
+    return Agreement(
+        list(map(str, common)),
+        kendall_tau_a(x, y),
+        float(tb.statistic),
+        float(tb.pvalue),
+        float(rho.statistic),
+        float(rho.pvalue),
+        tap,
+        tau_ap_pvalue(tap, len(common), samples, seed),
+        tau_ap_b(x, y),
+        tau_ap_b_pvalue(x, y, samples, seed),
+        notes,
+    )
 
 
 @dataclass
@@ -198,17 +224,21 @@ class RankChange:
     a: str
     b: str
     cutoffs: list
-    ranks: "object"    # DataFrame: run, cutoff, rank under a, rank under b
+    ranks: "object"  # DataFrame: run, cutoff, rank under a, rank under b
     changes: "object"  # DataFrame: run, from, to, change under a, change under b
     r: float
     p: float
 
     def text(self) -> str:
-        lines = [f"relative change in rank across cut-offs {', '.join(map(str, self.cutoffs))}: {self.a} vs {self.b}",
-                 f"{'run':<30}{'k':>10}{'d rank ' + self.a:>16}{'d rank ' + self.b:>16}"]
+        lines = [
+            f"relative change in rank across cut-offs {', '.join(map(str, self.cutoffs))}: {self.a} vs {self.b}",
+            f"{'run':<30}{'k':>10}{'d rank ' + self.a:>16}{'d rank ' + self.b:>16}",
+        ]
         for _, row in self.changes.iterrows():
-            lines.append(f"{str(row['run'])[-30:]:<30}{str(row['from']) + '>' + str(row['to']):>10}"
-                         f"{row['change_a']:>16.0f}{row['change_b']:>16.0f}")
+            lines.append(
+                f"{str(row['run'])[-30:]:<30}{str(row['from']) + '>' + str(row['to']):>10}"
+                f"{row['change_a']:>16.0f}{row['change_b']:>16.0f}"
+            )
         lines.append(f"Pearson r {self.r:.4f}, p = {self.p:.3g}")
         return "\n".join(lines) + "\n"
 
@@ -227,8 +257,10 @@ def rank_change(scores, a: str, b: str, cutoffs: list[int] | None = None) -> Ran
     common = sorted(set(fa) & set(fb) if cutoffs is None else set(cutoffs))
     missing = [f"{x}@{k}" for k in common for x, f in ((a, fa), (b, fb)) if k not in f]
     if missing or len(common) < 2:
-        raise GraphsrInputError(f"the relative change in rank needs {a}@k and {b}@k at two or more common "
-                                f"cut-offs" + (f"; missing {', '.join(missing)}" if missing else ""))
+        raise GraphsrInputError(
+            f"the relative change in rank needs {a}@k and {b}@k at two or more common "
+            f"cut-offs" + (f"; missing {', '.join(missing)}" if missing else "")
+        )
     rows = []
     for k in common:
         ra = scores.means(fa[k]).rank(ascending=False, method="average")
@@ -239,8 +271,15 @@ def rank_change(scores, a: str, b: str, cutoffs: list[int] | None = None) -> Ran
     for run, group in ranks.groupby("run", sort=False):
         g = group.set_index("cutoff")
         for k0, k1 in zip(common, common[1:]):
-            changes.append({"run": run, "from": k0, "to": k1, "change_a": g.loc[k1, "rank_a"] - g.loc[k0, "rank_a"],
-                            "change_b": g.loc[k1, "rank_b"] - g.loc[k0, "rank_b"]})
+            changes.append(
+                {
+                    "run": run,
+                    "from": k0,
+                    "to": k1,
+                    "change_a": g.loc[k1, "rank_a"] - g.loc[k0, "rank_a"],
+                    "change_b": g.loc[k1, "rank_b"] - g.loc[k0, "rank_b"],
+                }
+            )
     changes = pd.DataFrame(changes)
     if changes["change_a"].nunique() < 2 or changes["change_b"].nunique() < 2:
         r, p = float("nan"), float("nan")  # no change under one measure: no correlation to measure

@@ -14,11 +14,24 @@ import numpy as np
 
 from .scores import curve_families, cutoff_families
 
-__all__ = ["means_figure", "family_means_figure", "per_topic_figure", "cutoff_figure", "curve_figure",
-           "agreement_figure", "agreement_matrix_figure", "figure_bytes", "cutoff_families", "curve_families",
-           "summary_figure", "esr_curve_figure", "rank_change_figure", "coverage_figure", "fixed_labels",
-           "measure_families"]
-
+__all__ = [
+    "means_figure",
+    "family_means_figure",
+    "per_topic_figure",
+    "cutoff_figure",
+    "curve_figure",
+    "agreement_figure",
+    "agreement_matrix_figure",
+    "figure_bytes",
+    "cutoff_families",
+    "curve_families",
+    "summary_figure",
+    "esr_curve_figure",
+    "rank_change_figure",
+    "coverage_figure",
+    "fixed_labels",
+    "measure_families",
+]
 
 
 def _plt():
@@ -153,12 +166,22 @@ def family_means_figure(scores, measures: list[str], confidence: float = 0.95):
             lo, hi = t_interval(v, confidence) if len(v) >= 2 and np.ptp(v) > 0 else (mean, mean)
             low.append(mean - lo)
             high.append(hi - mean)
-        ax.barh(y + 0.4 - (k + 0.5) * height, means, height, xerr=[low, high], capsize=2, label=m,
-                error_kw={"elinewidth": 0.8})
+        ax.barh(
+            y + 0.4 - (k + 0.5) * height,
+            means,
+            height,
+            xerr=[low, high],
+            capsize=2,
+            label=m,
+            error_kw={"elinewidth": 0.8},
+        )
     ax.set_yticks(y, [labels[r] for r in runs], fontsize=8)
     ax.set_xlabel(" / ".join(measures) if len(measures) <= 3 else f"{len(measures)} measures")
-    ax.set_title(f"{', '.join(measures[:3])}{', ...' if len(measures) > 3 else ''}: each run's aggregate with its "
-                 f"{confidence:.0%} t interval over the topics", fontsize=9)
+    ax.set_title(
+        f"{', '.join(measures[:3])}{', ...' if len(measures) > 3 else ''}: each run's aggregate with its "
+        f"{confidence:.0%} t interval over the topics",
+        fontsize=9,
+    )
     _finish(fig, key, legend=ax if len(measures) > 1 else None)
     return fig
 
@@ -305,10 +328,22 @@ def summary_figure(summary, pi, max_nodes: int = 60, title: str | None = None):
     fig, ax = plt.subplots(figsize=(min(16, 3 + 0.35 * max(len(v) for v in layers.values())), 1.5 + 1.1 * len(layers)))
     sizes = np.array([g.nodes[s]["extent_size"] for s in g.nodes], dtype=float)
     nx.draw_networkx_edges(g, pos, ax=ax, alpha=0.3)
-    nodes = nx.draw_networkx_nodes(g, pos, ax=ax, node_color=[pi[s] for s in g.nodes], cmap="plasma",
-                                   node_size=60 + 600 * np.sqrt(sizes / max(sizes.max(), 1)))
-    nx.draw_networkx_labels(g, pos, {s: summary.label(s).rsplit("/", 1)[-1][:14] for s in g.nodes}, ax=ax,
-                            font_size=6, bbox={"facecolor": "white", "alpha": 0.75, "linewidth": 0, "pad": 0.5})
+    nodes = nx.draw_networkx_nodes(
+        g,
+        pos,
+        ax=ax,
+        node_color=[pi[s] for s in g.nodes],
+        cmap="plasma",
+        node_size=60 + 600 * np.sqrt(sizes / max(sizes.max(), 1)),
+    )
+    nx.draw_networkx_labels(
+        g,
+        pos,
+        {s: summary.label(s).rsplit("/", 1)[-1][:14] for s in g.nodes},
+        ax=ax,
+        font_size=6,
+        bbox={"facecolor": "white", "alpha": 0.75, "linewidth": 0, "pad": 0.5},
+    )
     fig.colorbar(nodes, ax=ax, fraction=0.03, label="pi (steady state)")
     shown = "" if len(g) == len(pi) else f", the {len(g)} most probable of {len(pi)} nodes"
     ax.set_title(title or f"{summary.kind.name} summary: pi on its nodes, size ~ extent{shown}", fontsize=10)
@@ -328,8 +363,12 @@ def esr_curve_figure(scores):
     fig, ax = plt.subplots(figsize=(6, 4.5))
     labels, key = run_labels(scores.runs)
     for run in scores.runs:
-        ax.plot([scores.means(r[k]).get(run, np.nan) for k in ks], [scores.means(p[k]).get(run, np.nan) for k in ks],
-                marker=".", label=labels[run])
+        ax.plot(
+            [scores.means(r[k]).get(run, np.nan) for k in ks],
+            [scores.means(p[k]).get(run, np.nan) for k in ks],
+            marker=".",
+            label=labels[run],
+        )
     ax.set_xlabel("ESRR@k")
     ax.set_ylabel("ESRP@k")
     ax.set_title(f"ESRP vs ESRR over k = {ks[0]}..{ks[-1]}, {_topics_note(scores, p[ks[0]])}", fontsize=10)
@@ -392,5 +431,5 @@ def _row_label(sid, key: str | None, width: int = 40) -> str:
     if not key:
         return str(sid)
     if len(key) > width:
-        key = key[: width // 2 - 1] + "…" + key[-(width // 2):]
+        key = key[: width // 2 - 1] + "…" + key[-(width // 2) :]
     return f"{sid}  {key}"

@@ -33,8 +33,15 @@ import numpy as np
 
 from ..errors import GraphsrInputError
 
-__all__ = ["INTERVALS", "t_interval", "bootstrap_interval", "effect_size", "wins_ties_losses", "tukey_randomized",
-           "tukey_anova"]
+__all__ = [
+    "INTERVALS",
+    "t_interval",
+    "bootstrap_interval",
+    "effect_size",
+    "wins_ties_losses",
+    "tukey_randomized",
+    "tukey_anova",
+]
 
 #: How an interval of a paired difference is formed.
 INTERVALS = ("t", "percentile", "bca")
@@ -73,8 +80,9 @@ def _in_blocks(make, samples: int, seed: int, threads: int) -> np.ndarray:
     return np.concatenate([make(j) for j in jobs])
 
 
-def bootstrap_interval(d, confidence: float = 0.95, method: str = "bca", samples: int = 10000, seed: int = 0,
-                       threads: int = 1) -> tuple[float, float]:
+def bootstrap_interval(
+    d, confidence: float = 0.95, method: str = "bca", samples: int = 10000, seed: int = 0, threads: int = 1
+) -> tuple[float, float]:
     """The bootstrap ``percentile`` or ``bca`` interval of the mean of differences ``d``."""
     from scipy.special import ndtr, ndtri
 
@@ -96,8 +104,8 @@ def bootstrap_interval(d, confidence: float = 0.95, method: str = "bca", samples
         z0 = ndtri((np.count_nonzero(means < theta) + np.count_nonzero(means <= theta)) / (2 * len(means)))
         jack = (d.sum() - d) / (n - 1)
         u = jack.mean() - jack
-        den = (u ** 2).sum()
-        a = (u ** 3).sum() / (6 * den ** 1.5) if den > 0 else 0.0
+        den = (u**2).sum()
+        a = (u**3).sum() / (6 * den**1.5) if den > 0 else 0.0
         za, zb = ndtri(alpha), ndtri(1 - alpha)
         low = float(ndtr(z0 + (z0 + za) / (1 - a * (z0 + za))))
         high = float(ndtr(z0 + (z0 + zb) / (1 - a * (z0 + zb))))
@@ -160,14 +168,17 @@ def tukey_anova(x, confidence: float = 0.95) -> dict:
     grand = x.mean()
     resid = x - x.mean(axis=1, keepdims=True) - x.mean(axis=0, keepdims=True) + grand
     df = (n - 1) * (k - 1)
-    ve = float((resid ** 2).sum() / df)
+    ve = float((resid**2).sum() / df)
     means = x.mean(axis=0)
     diff = means[:, None] - means[None, :]
     se = np.sqrt(ve / n)
     with np.errstate(divide="ignore", invalid="ignore"):
         q = np.abs(diff) / se
-    p = np.where(np.isfinite(q), stats.studentized_range.sf(np.where(np.isfinite(q), q, 0.0), k, df),
-                 np.where(diff == 0, 1.0, 0.0))
+    p = np.where(
+        np.isfinite(q),
+        stats.studentized_range.sf(np.where(np.isfinite(q), q, 0.0), k, df),
+        np.where(diff == 0, 1.0, 0.0),
+    )
     qcrit = float(stats.studentized_range.ppf(confidence, k, df))
     half = qcrit * se
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -15,9 +15,22 @@ from dataclasses import dataclass
 from ..errors import GraphsrInputError
 from ..core.document import resolve_node
 
-__all__ = ["Partitions", "partitions", "coverage", "memory_partitions", "stored_partitions", "partition_table",
-           "partition_row", "partition_page", "partition_elements", "partition_coverage", "coverage_counts",
-           "coverage_documents", "named_documents", "PAGE_COLUMNS"]
+__all__ = [
+    "Partitions",
+    "partitions",
+    "coverage",
+    "memory_partitions",
+    "stored_partitions",
+    "partition_table",
+    "partition_row",
+    "partition_page",
+    "partition_elements",
+    "partition_coverage",
+    "coverage_counts",
+    "coverage_documents",
+    "named_documents",
+    "PAGE_COLUMNS",
+]
 
 
 @dataclass
@@ -84,8 +97,9 @@ def memory_partitions(collection, kind: str = "p*", model: str | None = None, pr
     summaries = getattr(collection, "summaries", None)
     if summaries is not None:  # a LoadedCollection
         if kind not in summaries:
-            raise GraphsrInputError(f"the collection was read without the {kind} summary "
-                                    f"(load_collection(..., kinds=[{kind!r}]))")
+            raise GraphsrInputError(
+                f"the collection was read without the {kind} summary (load_collection(..., kinds=[{kind!r}]))"
+            )
         summary, path = summaries[kind], collection.path
     else:
         summary, path = summarize_collection(collection, [kind], progress=progress)[kind], str(collection)
@@ -126,9 +140,15 @@ def partition_row(p: Partitions, sid: str) -> dict:
     k = _sid(p, sid)
     s = p.summary
     ins, outs = _edge_lists(s)
-    return {"sid": f"S{k + 1}", "key": s.label(k), "extent_size": int(s.extent_size[k]),
-            "content_length": s.content_length[k].item(), "pi": float(p.pi[k]),
-            "in_edges": " ".join(ins.get(k, [])), "out_edges": " ".join(outs.get(k, []))}
+    return {
+        "sid": f"S{k + 1}",
+        "key": s.label(k),
+        "extent_size": int(s.extent_size[k]),
+        "content_length": s.content_length[k].item(),
+        "pi": float(p.pi[k]),
+        "in_edges": " ".join(ins.get(k, [])),
+        "out_edges": " ".join(outs.get(k, [])),
+    }
 
 
 def partition_table(p: Partitions):
@@ -137,10 +157,17 @@ def partition_table(p: Partitions):
 
     s = p.summary
     ins, outs = _edge_lists(s)
-    return pd.DataFrame({"sid": [f"S{k + 1}" for k in range(len(s))], "key": [s.label(k) for k in range(len(s))],
-                         "extent_size": s.extent_size, "content_length": s.content_length, "pi": p.pi,
-                         "in_edges": [" ".join(ins.get(k, [])) for k in range(len(s))],
-                         "out_edges": [" ".join(outs.get(k, [])) for k in range(len(s))]})
+    return pd.DataFrame(
+        {
+            "sid": [f"S{k + 1}" for k in range(len(s))],
+            "key": [s.label(k) for k in range(len(s))],
+            "extent_size": s.extent_size,
+            "content_length": s.content_length,
+            "pi": p.pi,
+            "in_edges": [" ".join(ins.get(k, [])) for k in range(len(s))],
+            "out_edges": [" ".join(outs.get(k, [])) for k in range(len(s))],
+        }
+    )
 
 
 def _sid(p: Partitions, sid: str) -> int:
@@ -150,16 +177,16 @@ def _sid(p: Partitions, sid: str) -> int:
     return int(text) - 1
 
 
-def partition_page(p: Partitions, sid: str, limit: int | None = None, offset: int = 0
-                   ) -> tuple[list[tuple[str, int, str, int]], int]:
+def partition_page(
+    p: Partitions, sid: str, limit: int | None = None, offset: int = 0
+) -> tuple[list[tuple[str, int, str, int]], int]:
     """The elements of one summary node as rows (docid, node, XPath, length; :data:`PAGE_COLUMNS`) in document
     order, paged, and how many it has in all."""
     k = _sid(p, sid)
     if p.store is not None:  # paged in the database
         from ..store.extents import summary_extent_page
 
-        page, total = summary_extent_page(p.store, p.collection, p.summary.kind.name, p.summary.label(k), offset,
-                                          limit)
+        page, total = summary_extent_page(p.store, p.collection, p.summary.kind.name, p.summary.label(k), offset, limit)
         return [(d, pre - 1, xp, n) for d, pre, xp, n in page], total
     from ..io.collection import iter_documents
 
@@ -199,11 +226,20 @@ def partition_coverage(p: Partitions, qrels, runs):
     for name, counts, _ in coverage_counts(p, qrels, runs):
         for k in range(counts.shape[1]):
             if counts[:, k].any():
-                rows.append({"run": name, "sid": f"S{k + 1}", "key": p.summary.label(k),
-                             "retrieved": int(counts[0, k]), "relevant": int(counts[1, k]),
-                             "relevant_retrieved": int(counts[2, k]), "relevant_reachable": float(counts[3, k])})
-    return pd.DataFrame(rows, columns=["run", "sid", "key", "retrieved", "relevant", "relevant_retrieved",
-                                       "relevant_reachable"])
+                rows.append(
+                    {
+                        "run": name,
+                        "sid": f"S{k + 1}",
+                        "key": p.summary.label(k),
+                        "retrieved": int(counts[0, k]),
+                        "relevant": int(counts[1, k]),
+                        "relevant_retrieved": int(counts[2, k]),
+                        "relevant_reachable": float(counts[3, k]),
+                    }
+                )
+    return pd.DataFrame(
+        rows, columns=["run", "sid", "key", "retrieved", "relevant", "relevant_retrieved", "relevant_reachable"]
+    )
 
 
 def coverage_counts(p: Partitions, qrels, runs, by_topic: bool = False, documents: dict | None = None):
@@ -241,8 +277,13 @@ def coverage_counts(p: Partitions, qrels, runs, by_topic: bool = False, document
                 per_doc[d] = per_doc.get(d, 0) + 1
             for d, i in sorted(relevant.get(topic, ())):  # a fixed order: sums equal to the last digit
                 s = sids[d][i]
-                row, value = (2, 1.0) if (d, i) in got else (3, 1.0 - (1.0 - q[s]) ** per_doc[d]) if d in per_doc \
+                row, value = (
+                    (2, 1.0)
+                    if (d, i) in got
+                    else (3, 1.0 - (1.0 - q[s]) ** per_doc[d])
+                    if d in per_doc
                     else (None, 0.0)
+                )
                 if row is not None:
                     counts[row, s] += value
                     if mine is not None:

@@ -38,8 +38,13 @@ from ..core.run import Run, TreeResult
 
 __all__ = ["PERTURBATIONS", "EXPECTED_ORDER", "perturb", "perturbations", "Fidelity", "fidelity"]
 
-PERTURBATIONS = {"i": "relevant-first", "ii": "relevant-last", "iii": "no-overlap", "iv": "leaves-first",
-                 "v": "mid-first"}
+PERTURBATIONS = {
+    "i": "relevant-first",
+    "ii": "relevant-last",
+    "iii": "no-overlap",
+    "iv": "leaves-first",
+    "v": "mid-first",
+}
 #: best first, as the SR paper expects; "0" is the original run
 EXPECTED_ORDER = ("i", "iii", "0", "iv", "v", "ii")
 
@@ -50,8 +55,10 @@ def _renumbered(topic: str, results: list[TreeResult]) -> list[TreeResult]:
 
 
 def _nodes(documents: Mapping[str, DocumentTree], r: TreeResult) -> list[int]:
-    return [resolve_node(documents, r.docid, xp, line=line)
-            for xp, line in zip(r.xpaths, r.lines or (None,) * len(r.xpaths))]
+    return [
+        resolve_node(documents, r.docid, xp, line=line)
+        for xp, line in zip(r.xpaths, r.lines or (None,) * len(r.xpaths))
+    ]
 
 
 def _is_leaf(doc: DocumentTree, i: int) -> bool:
@@ -63,8 +70,10 @@ def perturb(run: Run, kind: str, qrels: ElementQrels, documents: Mapping[str, Do
     names = {v: k for k, v in PERTURBATIONS.items()}
     kind = names.get(kind, kind)
     if kind not in PERTURBATIONS:
-        raise GraphsrInputError(f"perturbation must be one of {', '.join(PERTURBATIONS)} "
-                                f"({', '.join(PERTURBATIONS.values())}), got {kind!r}")
+        raise GraphsrInputError(
+            f"perturbation must be one of {', '.join(PERTURBATIONS)} "
+            f"({', '.join(PERTURBATIONS.values())}), got {kind!r}"
+        )
     out: dict[str, list[TreeResult]] = {}
     for topic, results in run.results.items():
         judged = qrels.judgments.get(topic, {})
@@ -85,15 +94,18 @@ def perturb(run: Run, kind: str, qrels: ElementQrels, documents: Mapping[str, Do
                     earlier.extend(nodes)
             out[topic] = _renumbered(topic, kept)
         else:
+
             def wanted(r: TreeResult) -> bool:
                 doc = documents[r.docid]
                 nodes = _nodes(documents, r)
                 if kind == "iv":
                     return all(_is_leaf(doc, i) for i in nodes)
                 return all(i != 0 and not _is_leaf(doc, i) for i in nodes)
+
             flags = [wanted(r) for r in results]
-            out[topic] = _renumbered(topic, [r for r, f in zip(results, flags) if f]
-                                     + [r for r, f in zip(results, flags) if not f])
+            out[topic] = _renumbered(
+                topic, [r for r, f in zip(results, flags) if f] + [r for r, f in zip(results, flags) if not f]
+            )
     return Run(f"{run.name}.{kind}", out, run.source, run.run_ids)
 
 
@@ -119,8 +131,11 @@ def perturbations(run: Run, qrels: ElementQrels, documents: Mapping[str, Documen
     """
     foreign = sorted(qrels.docids() - set(documents))
     if foreign:
-        raise GraphsrInputError(f"the assessments judge {len(foreign)} document(s) that are not in the collection "
-                                f"(e.g. {foreign[0]!r}): are they another collection's?", qrels.source)
+        raise GraphsrInputError(
+            f"the assessments judge {len(foreign)} document(s) that are not in the collection "
+            f"(e.g. {foreign[0]!r}): are they another collection's?",
+            qrels.source,
+        )
     for topic, docid, xp, _ in qrels:
         resolve_node(documents, docid, xp, qrels.source, qrels.lines.get((topic, docid, xp)))
     if not set(run.topics) & set(qrels.topics):
@@ -133,8 +148,8 @@ class Fidelity:
     """The scores of a run and its perturbations, and how well they follow the expected order."""
 
     measure: str
-    means: dict[str, float]        # by kind ("0" the original), means over topics
-    per_topic: "object"            # topics x kinds DataFrame
+    means: dict[str, float]  # by kind ("0" the original), means over topics
+    per_topic: "object"  # topics x kinds DataFrame
     rho: float
     p: float
     topics_used: int
@@ -144,8 +159,10 @@ class Fidelity:
         for kind in EXPECTED_ORDER:
             label = "original" if kind == "0" else PERTURBATIONS[kind]
             lines.append(f"  S({kind:<3}) {label:<15} {self.means[kind]:.4f}")
-        lines.append(f"Spearman rho (expected order vs the scores' order, {self.topics_used} run-topic pairs): "
-                     f"{self.rho:.4f}, p = {self.p:.3g}")
+        lines.append(
+            f"Spearman rho (expected order vs the scores' order, {self.topics_used} run-topic pairs): "
+            f"{self.rho:.4f}, p = {self.p:.3g}"
+        )
         return "\n".join(lines) + "\n"
 
 
@@ -172,8 +189,9 @@ def fidelity(per_topic) -> tuple[float, float, int]:
     return float(result.statistic), float(result.pvalue), used
 
 
-def measure_fidelity(qrels: ElementQrels, runs: list[Run], measure, context, all_topics: bool = True,
-                     progress: bool = False) -> Fidelity:
+def measure_fidelity(
+    qrels: ElementQrels, runs: list[Run], measure, context, all_topics: bool = True, progress: bool = False
+) -> Fidelity:
     """Score ``runs`` and their five perturbations with ``measure`` and test the expected order, pooling every
     (run, topic) of the runs (:func:`fidelity`)."""
     import pandas as pd
@@ -190,8 +208,9 @@ def measure_fidelity(qrels: ElementQrels, runs: list[Run], measure, context, all
         bar.update(1)
         variants = {"0": run, **perturbations(run, qrels, context.documents)}
         res = evaluate(qrels, list(variants.values()), [m], context, all_topics=all_topics)
-        cols = {kind: pd.Series(r.values[m], index=[f"{run.name}\t{t}" for t in r.topics])
-                for kind, r in zip(variants, res)}
+        cols = {
+            kind: pd.Series(r.values[m], index=[f"{run.name}\t{t}" for t in r.topics]) for kind, r in zip(variants, res)
+        }
         frames.append(pd.DataFrame(cols))
     bar.close()
     table = pd.concat(frames)

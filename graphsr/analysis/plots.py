@@ -18,8 +18,13 @@ import numpy as np
 
 from ..errors import GraphsrInputError
 
-__all__ = ["interpolated_precision_curves", "plot_interpolated_precision", "plot_generalized_precision", "check_plot_path",
-           "plot_measures"]
+__all__ = [
+    "interpolated_precision_curves",
+    "plot_interpolated_precision",
+    "plot_generalized_precision",
+    "check_plot_path",
+    "plot_measures",
+]
 
 LEVELS = np.linspace(0.0, 1.0, 101)
 
@@ -46,8 +51,9 @@ def interpolated_precision_curves(results) -> tuple[np.ndarray, dict[str, np.nda
             by_level.setdefault(round(m["x"] * 100), m)
     missing = [j for j in range(101) if j not in by_level]
     if missing:
-        raise GraphsrInputError(f"an interpolated precision curve needs iP[0.00] .. iP[1.00]; missing "
-                                f"iP[{missing[0] / 100:.2f}]")
+        raise GraphsrInputError(
+            f"an interpolated precision curve needs iP[0.00] .. iP[1.00]; missing iP[{missing[0] / 100:.2f}]"
+        )
     return LEVELS.copy(), {r.name: np.array([r.mean(by_level[j]) for j in range(101)]) for r in results}
 
 
@@ -130,8 +136,9 @@ def plot_generalized_precision(results, path: str | os.PathLike, task: str, head
     check_plot_path(path)
     from ..measures.fol import gP
 
-    curve = sorted((m for m in results.measures if type(m) is type(gP) and m.cutoff is not None),
-                   key=lambda m: m.cutoff)
+    curve = sorted(
+        (m for m in results.measures if type(m) is type(gP) and m.cutoff is not None), key=lambda m: m.cutoff
+    )
     if len(curve) < 2:
         raise GraphsrInputError("a generalized precision curve needs gP@k at several k")
     plt = _plt()

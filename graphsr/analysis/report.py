@@ -28,9 +28,23 @@ import numpy as np
 
 from ..errors import GraphsrInputError
 from ..io.atomic import atomic_write, output_directory
-from .figures import (agreement_figure, agreement_matrix_figure, curve_families, curve_figure, cutoff_families,
-                      cutoff_figure, esr_curve_figure, family_means_figure, figure_bytes, fixed_labels,
-                      measure_families, per_topic_figure, rank_change_figure, run_labels, summary_figure)
+from .figures import (
+    agreement_figure,
+    agreement_matrix_figure,
+    curve_families,
+    curve_figure,
+    cutoff_families,
+    cutoff_figure,
+    esr_curve_figure,
+    family_means_figure,
+    figure_bytes,
+    fixed_labels,
+    measure_families,
+    per_topic_figure,
+    rank_change_figure,
+    run_labels,
+    summary_figure,
+)
 
 __all__ = ["Report", "build_report", "write_report", "topic_groups"]
 
@@ -71,25 +85,42 @@ def _figures(scores, max_measures: int):
     measures = scores.measures[:max_measures]
     out = []
     for k, (name, members) in enumerate(measure_families(measures).items()):  # one pair of figures per family
-        out.append((f"means-{k}", f"{name}: each run's aggregate, with its confidence interval",
-                    lambda ms=members: family_means_figure(scores, ms)))
+        out.append(
+            (
+                f"means-{k}",
+                f"{name}: each run's aggregate, with its confidence interval",
+                lambda ms=members: family_means_figure(scores, ms),
+            )
+        )
         out.append((f"topics-{k}", f"{members[0]} per topic and run", lambda m=members[0]: per_topic_figure(scores, m)))
     for k, base in enumerate(cutoff_families(scores)):
         out.append((f"cutoff-{k}", f"{base}@k across cut-offs", lambda b=base: cutoff_figure(scores, b)))
     for k, name in enumerate(curve_families(scores)):
-        out.append((f"curve-{k}", f"{name}: interpolated precision-recall curves", lambda n=name: curve_figure(scores, n)))
+        out.append(
+            (f"curve-{k}", f"{name}: interpolated precision-recall curves", lambda n=name: curve_figure(scores, n))
+        )
     out.append(("esr-curve", "ESRP against ESRR over the cut-offs", lambda: esr_curve_figure(scores)))
     families = list(cutoff_families(scores))
     if len(families) >= 2:
         fa, fb = families[0], families[1]
-        out.append(("rank-change", f"relative change in rank across cut-offs: {fa} vs {fb} (SR paper 7.2)",
-                    lambda: rank_change_figure(scores, fa, fb)))
+        out.append(
+            (
+                "rank-change",
+                f"relative change in rank across cut-offs: {fa} vs {fb} (SR paper 7.2)",
+                lambda: rank_change_figure(scores, fa, fb),
+            )
+        )
     if len(measures) >= 2 and len(scores.runs) >= 2:
         a, b = measures[0], measures[1]
         out.append(("agreement", f"{a} vs {b}: the runs' aggregates", lambda: agreement_figure(scores, a, b)))
     if len(measures) >= 2 and len(scores.runs) >= 3:
-        out.append(("agreement-matrix", "rank agreement between measures (Kendall tau-b)",
-                    lambda: agreement_matrix_figure(scores, measures)))
+        out.append(
+            (
+                "agreement-matrix",
+                "rank agreement between measures (Kendall tau-b)",
+                lambda: agreement_matrix_figure(scores, measures),
+            )
+        )
     return out
 
 
@@ -105,6 +136,7 @@ def topic_groups(scores) -> list[list[str]]:
             parent[r] = parent[parent[r]]
             r = parent[r]
         return r
+
     for a, b in itertools.combinations(scores.runs, 2):
         if len(topics[a] & topics[b]) >= 2:
             parent[root(a)] = root(b)
@@ -114,9 +146,16 @@ def topic_groups(scores) -> list[list[str]]:
     return list(groups.values())
 
 
-def build_report(scores, title: str = "graphsr report", source: str = "", max_measures: int = 40,
-                 progress: bool = False, formats: tuple[str, ...] = ("png",), summary=None,
-                 confidence: float = 0.95) -> Report:
+def build_report(
+    scores,
+    title: str = "graphsr report",
+    source: str = "",
+    max_measures: int = 40,
+    progress: bool = False,
+    formats: tuple[str, ...] = ("png",),
+    summary=None,
+    confidence: float = 0.95,
+) -> Report:
     """Tables and figures (rendered in ``formats``; PNG is what the page embeds) of a
     :class:`~graphsr.analysis.scores.ScoreTable`; ``summary``: ``(Summary, pi, model name)`` adds the summary
     graph with pi on its nodes.
@@ -135,11 +174,19 @@ def build_report(scores, title: str = "graphsr report", source: str = "", max_me
     report = Report(title, source, runs, measures, topics)
     labels, key = run_labels(runs)
     frame = scores.frame[scores.frame["topic"] != "all"]
-    report.tables.append(_Table("runs", "Runs", ["key", "run", "topics"],
-                                [[_Cell(labels[r], k), _Cell(r, r), _Cell(str(frame.loc[frame["run"] == r,
-                                                                                         "topic"].nunique()), 0)]
-                                 for k, r in enumerate(runs)], left=2,
-                                note="every figure and table names the runs by these keys"))
+    report.tables.append(
+        _Table(
+            "runs",
+            "Runs",
+            ["key", "run", "topics"],
+            [
+                [_Cell(labels[r], k), _Cell(r, r), _Cell(str(frame.loc[frame["run"] == r, "topic"].nunique()), 0)]
+                for k, r in enumerate(runs)
+            ],
+            left=2,
+            note="every figure and table names the runs by these keys",
+        )
+    )
     means = scores.means()
 
     def mean_cell(r, m):
@@ -149,13 +196,21 @@ def build_report(scores, title: str = "graphsr report", source: str = "", max_me
             lo, hi = t_interval(values, confidence)
             return _Cell(f"{v:.4f} [{lo:.3f}, {hi:.3f}]", v)
         return _Cell(f"{v:.4f}", v)
-    report.tables.append(_Table("means", "Aggregates", ["run", *measures],
-                                [[_Cell(labels[r], r)] + [mean_cell(r, m) for m in measures] for r in runs],
-                                note=f"each run's mean over its topics, with the {confidence:.0%} t interval"))
+
+    report.tables.append(
+        _Table(
+            "means",
+            "Aggregates",
+            ["run", *measures],
+            [[_Cell(labels[r], r)] + [mean_cell(r, m) for m in measures] for r in runs],
+            note=f"each run's mean over its topics, with the {confidence:.0%} t interval",
+        )
+    )
     groups = [g for g in topic_groups(scores) if len(g) >= 2]
     for gk, group in enumerate(groups):
-        c = compare_runs(scores, measures[:max_measures], group, test="t", correction="holm",
-                         confidence=confidence, unpaired="skip")
+        c = compare_runs(
+            scores, measures[:max_measures], group, test="t", correction="holm", confidence=confidence, unpaired="skip"
+        )
         suffix = f" (runs {', '.join(labels[r] for r in group)})" if len(groups) > 1 else ""
         letters = [run_letter(k) for k in range(len(group))]
         rows = []
@@ -165,29 +220,59 @@ def build_report(scores, title: str = "graphsr report", source: str = "", max_me
                 v = float(c.means.loc[r, m])
                 row.append(_Cell(f"{v:.4f}", v, "".join(letters[j] for j in c.wins(m, r))))
             rows.append(row)
-        report.details.append(_Table(f"significance-{gk}", "Significance" + suffix, ["#", "run", *c.measures], rows,
-                                    left=2, note=f"{c.family_note()} (on the topics both runs have); a letter marks "
-                                                 "a run beaten significantly"))
+        report.details.append(
+            _Table(
+                f"significance-{gk}",
+                "Significance" + suffix,
+                ["#", "run", *c.measures],
+                rows,
+                left=2,
+                note=f"{c.family_note()} (on the topics both runs have); a letter marks a run beaten significantly",
+            )
+        )
         pairs = []
         for _, p in c.pairs.iterrows():
-            pairs.append([_Cell(p["measure"], p["measure"]), _Cell(f"{labels[p['run_a']]} - {labels[p['run_b']]}",
-                                                                   p["run_a"]),
-                          _Cell(f"{p['diff']:+.4f}", p["diff"]),
-                          _Cell(f"[{p['ci_low']:+.4f}, {p['ci_high']:+.4f}]", p["ci_low"]),
-                          _Cell(f"{p['effect_size']:+.2f}", p["effect_size"]),
-                          _Cell(f"{p['wins']}/{p['ties']}/{p['losses']}", p["wins"] - p["losses"]),
-                          _Cell(f"{p['p_adjusted']:.4f}", p["p_adjusted"])])
-        report.details.append(_Table(f"pairs-{gk}", "Pairs" + suffix,
-                                    ["measure", "pair", "difference", f"{confidence:.0%} interval", "effect (d_z)",
-                                     "wins/ties/losses", "p (Holm)"], pairs, left=2,
-                                    note="difference of means over the topics both runs have, its t interval, "
-                                         "Cohen's d_z, the topics where the first run scores above/equal to/below "
-                                         "the second"))
+            pairs.append(
+                [
+                    _Cell(p["measure"], p["measure"]),
+                    _Cell(f"{labels[p['run_a']]} - {labels[p['run_b']]}", p["run_a"]),
+                    _Cell(f"{p['diff']:+.4f}", p["diff"]),
+                    _Cell(f"[{p['ci_low']:+.4f}, {p['ci_high']:+.4f}]", p["ci_low"]),
+                    _Cell(f"{p['effect_size']:+.2f}", p["effect_size"]),
+                    _Cell(f"{p['wins']}/{p['ties']}/{p['losses']}", p["wins"] - p["losses"]),
+                    _Cell(f"{p['p_adjusted']:.4f}", p["p_adjusted"]),
+                ]
+            )
+        report.details.append(
+            _Table(
+                f"pairs-{gk}",
+                "Pairs" + suffix,
+                [
+                    "measure",
+                    "pair",
+                    "difference",
+                    f"{confidence:.0%} interval",
+                    "effect (d_z)",
+                    "wins/ties/losses",
+                    "p (Holm)",
+                ],
+                pairs,
+                left=2,
+                note="difference of means over the topics both runs have, its t interval, "
+                "Cohen's d_z, the topics where the first run scores above/equal to/below "
+                "the second",
+            )
+        )
     specs = _figures(scores, max_measures)
     if summary is not None:  # (Summary, pi, model name)
         s, pi, name = summary
-        specs.append(("summary", f"the {s.kind.name} summary of the collection, pi under {name}",
-                      lambda: summary_figure(s, pi, title=f"{s.kind.name} summary, pi under {name}")))
+        specs.append(
+            (
+                "summary",
+                f"the {s.kind.name} summary of the collection, pi under {name}",
+                lambda: summary_figure(s, pi, title=f"{s.kind.name} summary, pi under {name}"),
+            )
+        )
     bar = progress_bar(len(specs), "figures", progress, "figure")
     formats = tuple(dict.fromkeys(("png", *formats)))
     for fmt in formats:
@@ -198,14 +283,16 @@ def build_report(scores, title: str = "graphsr report", source: str = "", max_me
             fig = draw()
             bar.update(1)
             if fig is not None:
-                report.figures.append((fid, caption, {fmt: figure_bytes(fig, fmt, close=fmt == formats[-1])
-                                                      for fmt in formats}))
+                report.figures.append(
+                    (fid, caption, {fmt: figure_bytes(fig, fmt, close=fmt == formats[-1]) for fmt in formats})
+                )
     bar.close()
     return report
 
 
-def write_report(report: Report, path: str | os.PathLike, figures_dir: str | os.PathLike | None = None,
-                 figure_format: str = "png") -> Path:
+def write_report(
+    report: Report, path: str | os.PathLike, figures_dir: str | os.PathLike | None = None, figure_format: str = "png"
+) -> Path:
     """Write the page (atomically) and, with ``figures_dir``, each figure as a file (in ``figure_format``,
     which :func:`build_report` must have rendered); returns the page's path."""
     from .._extras import need
@@ -224,13 +311,21 @@ def write_report(report: Report, path: str | os.PathLike, figures_dir: str | os.
             with atomic_write(out / f"{fid}.{figure_format}", "the figure", binary=True) as fh:
                 fh.write(data[figure_format])
         rendered.append({"id": fid, "caption": caption, "png": base64.b64encode(data["png"]).decode("ascii")})
-    env = jinja2.Environment(loader=jinja2.PackageLoader("graphsr.analysis", "templates"),
-                             autoescape=jinja2.select_autoescape(["html"]))
-    html = env.get_template("report.html").render(title=report.title, source=report.source, runs=report.runs,
-                                                  measures=report.measures, topics=report.topics,
-                                                  tables=report.tables, details=report.details, figures=rendered,
-                                                  views=report.views, version=__version__)
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("graphsr.analysis", "templates"), autoescape=jinja2.select_autoescape(["html"])
+    )
+    html = env.get_template("report.html").render(
+        title=report.title,
+        source=report.source,
+        runs=report.runs,
+        measures=report.measures,
+        topics=report.topics,
+        tables=report.tables,
+        details=report.details,
+        figures=rendered,
+        views=report.views,
+        version=__version__,
+    )
     with atomic_write(path, "the report") as fh:
         fh.write(html)
     return path
-

@@ -52,8 +52,9 @@ class ScoreTable:
 
         missing = [c for c in COLUMNS if c not in frame.columns]
         if missing:
-            raise GraphsrInputError(f"a score table needs the columns {', '.join(COLUMNS)}; missing "
-                                    f"{', '.join(missing)}")
+            raise GraphsrInputError(
+                f"a score table needs the columns {', '.join(COLUMNS)}; missing {', '.join(missing)}"
+            )
         import numpy as np
 
         frame = frame[list(COLUMNS)].copy()
@@ -62,9 +63,11 @@ class ScoreTable:
             missing = [k for k, v in enumerate(names.tolist()) if v is None or v != v or not str(v).strip()]
             bad = (codes == -1) | np.isin(codes, missing)
             if bad.any():
-                raise GraphsrInputError(f"a score table's {c} column holds {int(bad.sum())} missing name(s) (NaN, "
-                                        f"None or empty), e.g. in row {int(bad.argmax()) + 1}; every row names its "
-                                        "run, measure and topic")
+                raise GraphsrInputError(
+                    f"a score table's {c} column holds {int(bad.sum())} missing name(s) (NaN, "
+                    f"None or empty), e.g. in row {int(bad.argmax()) + 1}; every row names its "
+                    "run, measure and topic"
+                )
             frame[c] = frame[c].astype(str)
         frame["value"] = pd.to_numeric(frame["value"], errors="raise")
         values = frame["value"].to_numpy(dtype=float)
@@ -72,16 +75,20 @@ class ScoreTable:
         if wild.any():
             k = int(wild.argmax())
             row = frame.iloc[k]
-            raise GraphsrInputError(f"a score table holds {int(wild.sum())} value(s) that are not finite numbers "
-                                    f"within +-{MAX_SCORE:g} (e.g. {values[k]!r} for run {row['run']!r}, measure "
-                                    f"{row['measure']!r}, topic {row['topic']!r}): no measure scores so, and means "
-                                    "and tests over them mean nothing")
+            raise GraphsrInputError(
+                f"a score table holds {int(wild.sum())} value(s) that are not finite numbers "
+                f"within +-{MAX_SCORE:g} (e.g. {values[k]!r} for run {row['run']!r}, measure "
+                f"{row['measure']!r}, topic {row['topic']!r}): no measure scores so, and means "
+                "and tests over them mean nothing"
+            )
         twice = frame.duplicated(["run", "measure", "topic"], keep=False)
         if twice.any():
             first = frame[twice].iloc[0]
-            raise GraphsrInputError(f"a score table holds {int(twice.sum())} rows that repeat a (run, measure, topic): "
-                                    f"e.g. {first['run']!r}, {first['measure']!r}, topic {first['topic']!r}; expected "
-                                    "one value each (a mean would count the repeats)")
+            raise GraphsrInputError(
+                f"a score table holds {int(twice.sum())} rows that repeat a (run, measure, topic): "
+                f"e.g. {first['run']!r}, {first['measure']!r}, topic {first['topic']!r}; expected "
+                "one value each (a mean would count the repeats)"
+            )
         self.frame = frame.reset_index(drop=True)
 
     # -- building, reading, writing ---------------------------------------
@@ -107,8 +114,11 @@ class ScoreTable:
 
             need("pyarrow", f"reading the Parquet score table {path}")
         try:
-            frame = pd.read_csv(path, dtype={"run": str, "measure": str, "topic": str}, keep_default_na=False) \
-                if fmt == "csv" else pd.read_parquet(path)
+            frame = (
+                pd.read_csv(path, dtype={"run": str, "measure": str, "topic": str}, keep_default_na=False)
+                if fmt == "csv"
+                else pd.read_parquet(path)
+            )
         except FileNotFoundError:
             raise GraphsrInputError(f"{path}: no such file") from None
         except (ValueError, OSError) as exc:
@@ -145,8 +155,7 @@ class ScoreTable:
     def _measure(self, measure: str):
         rows = self.frame[self.frame["measure"] == measure]
         if rows.empty:
-            raise GraphsrInputError(f"the score table has no measure {measure!r}; it has: "
-                                    f"{', '.join(self.measures)}")
+            raise GraphsrInputError(f"the score table has no measure {measure!r}; it has: {', '.join(self.measures)}")
         return rows
 
     def per_topic(self, measure: str, runs: list[str] | None = None):
@@ -180,8 +189,15 @@ class ScoreTable:
         rows = self._measure(measure)
         alls = rows[rows["topic"] == "all"].set_index("run")["value"]
         topics = rows[rows["topic"] != "all"].groupby("run", sort=False)["value"].mean()
-        out = pd.Series({r: (alls[r] if r in alls.index else topics.get(r, float("nan")))
-                         for r in self.runs if r in set(rows["run"])}, name=measure, dtype=float)
+        out = pd.Series(
+            {
+                r: (alls[r] if r in alls.index else topics.get(r, float("nan")))
+                for r in self.runs
+                if r in set(rows["run"])
+            },
+            name=measure,
+            dtype=float,
+        )
         return out
 
 

@@ -27,8 +27,8 @@ class Sensitivity:
     measure: str
     models: list
     scores: "object"  # ScoreTable: measure "M [model]"
-    means: "object"   # runs x models
-    tau: "object"     # models x models, Kendall tau-b between the system rankings
+    means: "object"  # runs x models
+    tau: "object"  # models x models, Kendall tau-b between the system rankings
 
     def text(self) -> str:
         lines = [f"{self.measure}: mean per run (rows) under each model (columns)"]
@@ -39,8 +39,9 @@ class Sensitivity:
         return "\n".join(lines) + "\n"
 
 
-def model_sensitivity(qrels, runs, measure, collection, models=None, routes=None, effort: str = "count",
-                      progress: bool = False) -> Sensitivity:
+def model_sensitivity(
+    qrels, runs, measure, collection, models=None, routes=None, effort: str = "count", progress: bool = False
+) -> Sensitivity:
     """Score ``runs`` with ``measure`` under each model and compare the system rankings."""
     from ..evaluation.collection import load_collection, navigation_for
     from ..evaluation.entry import evaluate
@@ -51,16 +52,17 @@ def model_sensitivity(qrels, runs, measure, collection, models=None, routes=None
     from .scores import ScoreTable
 
     if len(runs) < 3:
-        raise GraphsrInputError(f"model sensitivity compares the rankings of runs: give at least 3 runs, got "
-                                f"{len(runs)} (two runs agree or disagree by one sign, a tau of +-1)")
+        raise GraphsrInputError(
+            f"model sensitivity compares the rankings of runs: give at least 3 runs, got "
+            f"{len(runs)} (two runs agree or disagree by one sign, a tau of +-1)"
+        )
     m = parse_measure(measure)
     needs = provider_of(m).needs({"element"}, [m])
     route_based = "routes" in needs
     prum = m.FAMILY == "prum"
     route_models = ["depth4"] + ([f"routes:{n}" for n in ROUTE_NAVS] if routes else [])
     if models is None:
-        models = (["structural", *SR_MODELS, *route_models] if prum else route_models if route_based
-                  else list(SR_MODELS))
+        models = ["structural", *SR_MODELS, *route_models] if prum else route_models if route_based else list(SR_MODELS)
     if not prum and "structural" in models:
         raise GraphsrInputError("the structural model (PRUM Eq 9) is PRUM's; give PRUM or MAPRUM")
     touched = qrels.docids().union(*(r.docids() for r in runs))
@@ -74,8 +76,9 @@ def model_sensitivity(qrels, runs, measure, collection, models=None, routes=None
     for spec in models:
         if spec.startswith("routes:"):
             if log is None:
-                raise GraphsrInputError(f"model {spec}: learning navigation from routes needs a route log (--routes LOG; "
-                                        "routes= in Python)")
+                raise GraphsrInputError(
+                    f"model {spec}: learning navigation from routes needs a route log (--routes LOG; routes= in Python)"
+                )
             nav = spec.split(":", 1)[1]
             if nav not in ROUTE_NAVS:
                 raise GraphsrInputError(f"model {spec}: routes are learned over {', '.join(ROUTE_NAVS)}")
@@ -107,14 +110,20 @@ def model_sensitivity(qrels, runs, measure, collection, models=None, routes=None
 
             nav = spec.split(":", 1)[1]
             partition = nav if nav == "elements" else loaded.summaries[nav]
-            ctx = ScoringContext(loaded.documents, None, spec, route_model(log, loaded.documents, partition, effort),
-                                 size)
+            ctx = ScoringContext(
+                loaded.documents, None, spec, route_model(log, loaded.documents, partition, effort), size
+            )
         else:
             seen_of = navigation_for(spec, loaded).seen_of
             ctx = ScoringContext(loaded.documents, seen_of, spec, None, size)
         if prum and spec != "structural":
-            scored = m(nav="routes" if spec == "depth4" or spec.startswith("routes:") else
-                       "none" if spec == "none" else "model")
+            scored = m(
+                nav="routes"
+                if spec == "depth4" or spec.startswith("routes:")
+                else "none"
+                if spec == "none"
+                else "model"
+            )
         frame = evaluate(qrels, runs, [scored], ctx, all_topics=False).to_frame(include_all=True)
         frame["measure"] = f"{m} [{spec}]"
         frames.append(ScoreTable(frame))

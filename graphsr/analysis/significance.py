@@ -167,20 +167,41 @@ class Comparison:
         """Every pair as a readable text table: the difference of means, its interval, the effect size,
         wins/ties/losses and the p-values."""
         anova = self.test == "tukey"
-        head = ["measure", "run a", "run b", "diff", f"interval ({self.pairs['ci_method'].iloc[0]})"
-                if len(self.pairs) else "interval", "effect", "W/T/L", "p", "p adjusted"] + \
-            (["p (ANOVA HSD)"] if anova else [])
-        rows = [[r["measure"], r["run_a"], r["run_b"], f"{r['diff']:+.{digits}f}",
-                 f"[{r['ci_low']:+.{digits}f}, {r['ci_high']:+.{digits}f}]", f"{r['effect_size']:+.2f}",
-                 f"{r['wins']}/{r['ties']}/{r['losses']}", f"{r['p']:.{digits}f}", f"{r['p_adjusted']:.{digits}f}"
-                 + (" *" if r["significant"] else "")] + ([f"{r['p_anova']:.{digits}f}"] if anova else [])
-                for _, r in self.pairs.iterrows()]
+        head = [
+            "measure",
+            "run a",
+            "run b",
+            "diff",
+            f"interval ({self.pairs['ci_method'].iloc[0]})" if len(self.pairs) else "interval",
+            "effect",
+            "W/T/L",
+            "p",
+            "p adjusted",
+        ] + (["p (ANOVA HSD)"] if anova else [])
+        rows = [
+            [
+                r["measure"],
+                r["run_a"],
+                r["run_b"],
+                f"{r['diff']:+.{digits}f}",
+                f"[{r['ci_low']:+.{digits}f}, {r['ci_high']:+.{digits}f}]",
+                f"{r['effect_size']:+.2f}",
+                f"{r['wins']}/{r['ties']}/{r['losses']}",
+                f"{r['p']:.{digits}f}",
+                f"{r['p_adjusted']:.{digits}f}" + (" *" if r["significant"] else ""),
+            ]
+            + ([f"{r['p_anova']:.{digits}f}"] if anova else [])
+            for _, r in self.pairs.iterrows()
+        ]
         widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
         left = 3  # measure and runs left-aligned, numbers right-aligned
-        lines = ["  ".join(h.ljust(w) if k < left else h.rjust(w) for k, (h, w) in enumerate(zip(head, widths)))
-                 .rstrip()]
-        lines += ["  ".join(c.ljust(w) if k < left else c.rjust(w) for k, (c, w) in enumerate(zip(row, widths)))
-                  .rstrip() for row in rows]
+        lines = [
+            "  ".join(h.ljust(w) if k < left else h.rjust(w) for k, (h, w) in enumerate(zip(head, widths))).rstrip()
+        ]
+        lines += [
+            "  ".join(c.ljust(w) if k < left else c.rjust(w) for k, (c, w) in enumerate(zip(row, widths))).rstrip()
+            for row in rows
+        ]
         return "\n".join(lines) + f"\n{self.family_note()}; * significant\n"
 
     def table(self, fmt: str = "text", digits: int = 4) -> str:
@@ -199,16 +220,24 @@ class Comparison:
         note = f"{self.family_note()}; letters: runs beaten significantly"
         if fmt == "markdown":
             lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-            lines += ["| " + " | ".join([letter, run] + [v + (f"<sup>{s}</sup>" if s else "") for v, s in cells])
-                      + " |" for letter, run, cells in rows]
+            lines += [
+                "| " + " | ".join([letter, run] + [v + (f"<sup>{s}</sup>" if s else "") for v, s in cells]) + " |"
+                for letter, run, cells in rows
+            ]
             return "\n".join(lines) + f"\n\n{note}\n"
         if fmt == "latex":
             cols = "ll" + "r" * len(self.measures)
-            esc = (lambda t: t.replace("_", r"\_").replace("&", r"\&").replace("%", r"\%").replace("#", r"\#"))
-            lines = [rf"\begin{{tabular}}{{{cols}}}", r"\toprule",
-                     " & ".join(esc(h) for h in header) + r" \\", r"\midrule"]
-            lines += [" & ".join([letter, esc(run)] + [v + (f"$^{{{s}}}$" if s else "") for v, s in cells])
-                      + r" \\" for letter, run, cells in rows]
+            esc = lambda t: t.replace("_", r"\_").replace("&", r"\&").replace("%", r"\%").replace("#", r"\#")
+            lines = [
+                rf"\begin{{tabular}}{{{cols}}}",
+                r"\toprule",
+                " & ".join(esc(h) for h in header) + r" \\",
+                r"\midrule",
+            ]
+            lines += [
+                " & ".join([letter, esc(run)] + [v + (f"$^{{{s}}}$" if s else "") for v, s in cells]) + r" \\"
+                for letter, run, cells in rows
+            ]
             lines += [r"\bottomrule", r"\end{tabular}", f"% {note}"]
             return "\n".join(lines) + "\n"
         if fmt != "text":
@@ -219,12 +248,15 @@ class Comparison:
             vw = max([len(m)] + [len(cells[j][0]) for _, _, cells in rows])
             lw = max(len(cells[j][1]) for _, _, cells in rows)
             tail = (lambda s: " " + s.ljust(lw)) if lw else (lambda s: "")
-            columns.append([m.rjust(vw) + tail("")] + [cells[j][0].rjust(vw) + tail(cells[j][1])
-                                                       for _, _, cells in rows])
+            columns.append(
+                [m.rjust(vw) + tail("")] + [cells[j][0].rjust(vw) + tail(cells[j][1]) for _, _, cells in rows]
+            )
         first = [[h] + [str(r[i]) for r in rows] for i, h in enumerate(header[:2])]
         left = [max(map(len, col)) for col in first]
-        lines = ["  ".join([first[0][i].ljust(left[0]), first[1][i].ljust(left[1]), *(c[i] for c in columns)])
-                 .rstrip() for i in range(len(rows) + 1)]
+        lines = [
+            "  ".join([first[0][i].ljust(left[0]), first[1][i].ljust(left[1]), *(c[i] for c in columns)]).rstrip()
+            for i in range(len(rows) + 1)
+        ]
         return "\n".join(lines) + f"\n{note}\n"
 
 
@@ -237,8 +269,9 @@ def _family_note(test: str, correction: str, pairs, alpha: float) -> str:
     return f"{test} test, {correction} correction over the {n} pairs of each measure, alpha {alpha:g}"
 
 
-def _effects(a: np.ndarray, b: np.ndarray, test: str, confidence: float, interval: str, samples: int, seed: int,
-             threads: int) -> dict:
+def _effects(
+    a: np.ndarray, b: np.ndarray, test: str, confidence: float, interval: str, samples: int, seed: int, threads: int
+) -> dict:
     """The difference of means of one pair, its interval, effect size and wins/ties/losses."""
     from .intervals import bootstrap_interval, effect_size, t_interval, wins_ties_losses
 
@@ -250,30 +283,55 @@ def _effects(a: np.ndarray, b: np.ndarray, test: str, confidence: float, interva
         low, high = t_interval(d, confidence)
         method = "t"
     w, t, losses = wins_ties_losses(a, b)
-    return {"diff": float(d.mean()), "ci_low": low, "ci_high": high, "ci_method": method,
-            "effect_size": effect_size(d), "wins": w, "ties": t, "losses": losses}
+    return {
+        "diff": float(d.mean()),
+        "ci_low": low,
+        "ci_high": high,
+        "ci_method": method,
+        "effect_size": effect_size(d),
+        "wins": w,
+        "ties": t,
+        "losses": losses,
+    }
 
 
-def _tukey_rows(measure: str, table, runs: list[str], confidence: float, samples: int, seed: int,
-                threads: int) -> list[dict]:
+def _tukey_rows(
+    measure: str, table, runs: list[str], confidence: float, samples: int, seed: int, threads: int
+) -> list[dict]:
     """Every pair of ``runs`` under Tukey's HSD on the topics they all share."""
     from .intervals import tukey_anova, tukey_randomized, wins_ties_losses
 
     common = table[runs].dropna()
     if len(common) < 2:
-        raise GraphsrInputError(f"{measure}: Tukey's HSD compares runs on the topics they all share; these runs "
-                                f"share {len(common)}")
+        raise GraphsrInputError(
+            f"{measure}: Tukey's HSD compares runs on the topics they all share; these runs share {len(common)}"
+        )
     x = common.to_numpy()
     p = tukey_randomized(x, samples, seed, threads)
     hsd = tukey_anova(x, confidence)
     rows = []
     for i, j in itertools.combinations(range(len(runs)), 2):
         w, t, losses = wins_ties_losses(x[:, i], x[:, j])
-        rows.append({"measure": measure, "run_a": runs[i], "run_b": runs[j], "topics": len(x),
-                     "mean_a": x[:, i].mean(), "mean_b": x[:, j].mean(), "diff": float(x[:, i].mean() - x[:, j].mean()),
-                     "ci_low": float(hsd["low"][i, j]), "ci_high": float(hsd["high"][i, j]),
-                     "ci_method": "Tukey HSD (two-way ANOVA)", "effect_size": float(hsd["effect"][i, j]),
-                     "wins": w, "ties": t, "losses": losses, "p": float(p[i, j]), "p_anova": float(hsd["p"][i, j])})
+        rows.append(
+            {
+                "measure": measure,
+                "run_a": runs[i],
+                "run_b": runs[j],
+                "topics": len(x),
+                "mean_a": x[:, i].mean(),
+                "mean_b": x[:, j].mean(),
+                "diff": float(x[:, i].mean() - x[:, j].mean()),
+                "ci_low": float(hsd["low"][i, j]),
+                "ci_high": float(hsd["high"][i, j]),
+                "ci_method": "Tukey HSD (two-way ANOVA)",
+                "effect_size": float(hsd["effect"][i, j]),
+                "wins": w,
+                "ties": t,
+                "losses": losses,
+                "p": float(p[i, j]),
+                "p_anova": float(hsd["p"][i, j]),
+            }
+        )
     return rows
 
 
@@ -288,14 +346,42 @@ def run_letter(k: int) -> str:
 
 
 #: The columns of :attr:`Comparison.pairs`.
-PAIR_COLUMNS = ["measure", "run_a", "run_b", "topics", "mean_a", "mean_b", "diff", "ci_low", "ci_high", "ci_method",
-                "effect_size", "wins", "ties", "losses", "p", "p_anova"]
+PAIR_COLUMNS = [
+    "measure",
+    "run_a",
+    "run_b",
+    "topics",
+    "mean_a",
+    "mean_b",
+    "diff",
+    "ci_low",
+    "ci_high",
+    "ci_method",
+    "effect_size",
+    "wins",
+    "ties",
+    "losses",
+    "p",
+    "p_anova",
+]
 
 
-def compare_runs(scores, measures: list[str] | None = None, runs: list[str] | None = None, test: str = "t",
-                 correction: str = "holm", alpha: float = 0.05, samples: int = 10000, seed: int = 0,
-                 threads: int = 1, progress: bool = False, confidence: float = 0.95, interval: str = "bca",
-                 baseline: str | None = None, unpaired: str = "refuse") -> Comparison:
+def compare_runs(
+    scores,
+    measures: list[str] | None = None,
+    runs: list[str] | None = None,
+    test: str = "t",
+    correction: str = "holm",
+    alpha: float = 0.05,
+    samples: int = 10000,
+    seed: int = 0,
+    threads: int = 1,
+    progress: bool = False,
+    confidence: float = 0.95,
+    interval: str = "bca",
+    baseline: str | None = None,
+    unpaired: str = "refuse",
+) -> Comparison:
     """Test every pair of runs under every measure of a :class:`~graphsr.analysis.scores.ScoreTable` (with a
     ``baseline``, every run against it), on the topics both runs have, and correct over each measure's pairs.
 
@@ -319,8 +405,11 @@ def compare_runs(scores, measures: list[str] | None = None, runs: list[str] | No
         raise GraphsrInputError("comparing runs needs at least two runs")
     if unpaired not in ("refuse", "skip"):
         raise GraphsrInputError(f"unpaired must be refuse or skip, got {unpaired!r}")
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or \
-            not SAMPLES[0] <= samples <= SAMPLES[1]:
+    if (
+        isinstance(samples, bool)
+        or not isinstance(samples, (int, np.integer))
+        or not SAMPLES[0] <= samples <= SAMPLES[1]
+    ):
         raise GraphsrInputError(f"samples must be an integer in [{SAMPLES[0]}, {SAMPLES[1]}], got {samples!r}")
     if test not in TESTS:
         raise GraphsrInputError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
@@ -332,8 +421,11 @@ def compare_runs(scores, measures: list[str] | None = None, runs: list[str] | No
         raise GraphsrInputError("Tukey's HSD compares every pair of runs; it takes no baseline")
     from ..io.progress import progress_bar
 
-    couples = [(r, baseline) for r in runs if r != baseline] if baseline is not None else \
-        list(itertools.combinations(runs, 2))
+    couples = (
+        [(r, baseline) for r in runs if r != baseline]
+        if baseline is not None
+        else list(itertools.combinations(runs, 2))
+    )
     rows = []
     bar = progress_bar(len(measures) * len(couples), "pairs tested", progress, "pair")
     unpairable: list[tuple[str, str, str, int, int, int]] = []
@@ -356,22 +448,37 @@ def compare_runs(scores, measures: list[str] | None = None, runs: list[str] | No
                 continue
             xa, xb = values[both, ia], values[both, ib]
             p = paired_test(xa, xb, test, samples, seed, threads)
-            rows.append({"measure": m, "run_a": a, "run_b": b, "topics": n, "mean_a": xa.mean(),
-                         "mean_b": xb.mean(), **_effects(xa, xb, test, confidence, interval, samples, seed,
-                                                         threads), "p": p, "p_anova": np.nan})
+            rows.append(
+                {
+                    "measure": m,
+                    "run_a": a,
+                    "run_b": b,
+                    "topics": n,
+                    "mean_a": xa.mean(),
+                    "mean_b": xb.mean(),
+                    **_effects(xa, xb, test, confidence, interval, samples, seed, threads),
+                    "p": p,
+                    "p_anova": np.nan,
+                }
+            )
     bar.close()
     if unpairable and unpaired == "refuse":
         m, a, b, n, na, nb = unpairable[0]
         more = f" (and {len(unpairable) - 1} more pairs)" if len(unpairable) > 1 else ""
-        raise GraphsrInputError(f"runs {a!r} and {b!r} share {n} topic{'' if n == 1 else 's'} under {m} ({a!r} has "
-                                f"{na}, {b!r} {nb}){more}: a paired test needs at least 2 topics both runs have; "
-                                "compare runs of the same topics (choose them with --run)")
+        raise GraphsrInputError(
+            f"runs {a!r} and {b!r} share {n} topic{'' if n == 1 else 's'} under {m} ({a!r} has "
+            f"{na}, {b!r} {nb}){more}: a paired test needs at least 2 topics both runs have; "
+            "compare runs of the same topics (choose them with --run)"
+        )
     pairs = pd.DataFrame(rows, columns=PAIR_COLUMNS)
     # the correction's family: the pairs of one measure, so that a measure's letters do not depend on which
     # other measures are compared beside it (Tukey's HSD controls the family itself)
     family = "none" if test == "tukey" else correction
-    pairs["p_adjusted"] = pairs.groupby("measure", sort=False)["p"].transform(
-        lambda p: adjust(p.to_numpy(), family)) if len(pairs) else []
+    pairs["p_adjusted"] = (
+        pairs.groupby("measure", sort=False)["p"].transform(lambda p: adjust(p.to_numpy(), family))
+        if len(pairs)
+        else []
+    )
     pairs["significant"] = pairs["p_adjusted"] < alpha
     if test == "tukey":
         correction = "none (Tukey's HSD controls the family)"

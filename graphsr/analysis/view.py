@@ -20,7 +20,16 @@ import numpy as np
 
 from .partitions import Partitions, coverage_counts, coverage_documents, named_documents
 
-__all__ = ["view_data", "route_transitions", "write_view", "view_graph", "VIEW_FORMATS", "DATA_FORMAT", "COUNTS", "ELEMENT_FIELDS"]
+__all__ = [
+    "view_data",
+    "route_transitions",
+    "write_view",
+    "view_graph",
+    "VIEW_FORMATS",
+    "DATA_FORMAT",
+    "COUNTS",
+    "ELEMENT_FIELDS",
+]
 
 #: What ``graphsr view --format`` writes.
 VIEW_FORMATS = ("html", "json", "graphml", "gexf")
@@ -106,8 +115,10 @@ def route_transitions(p: Partitions, routes=None, routes_model: str | None = Non
 
         record = model_record(p.store, routes_model)
         if record.get("kind") != p.summary.kind.name:
-            raise GraphsrInputError(f"route model {routes_model!r} is over {record.get('kind')!r}, not the "
-                                    f"{p.summary.kind.name} summary shown")
+            raise GraphsrInputError(
+                f"route model {routes_model!r} is over {record.get('kind')!r}, not the "
+                f"{p.summary.kind.name} summary shown"
+            )
         model = load_stored_route_model(p.store, routes_model, {})
         return model.nav.P.tocsr(), f"stored route model {routes_model!r} ({record.get('weight')})"
     model = route_model(routes, named_documents(p, routes.docids()), p.summary, effort)
@@ -187,10 +198,20 @@ def view_data(p: Partitions, qrels=None, runs=(), elements_per_node: int = 20, r
     for k in range(n):
         key = s.readable_key(k)[0]
         tag = key[-1] if isinstance(key, tuple) and key else str(key)
-        nodes.append({"sid": f"S{k + 1}", "label": s.label(k), "tag": tag,
-                      "parent": None if parent[k] is None else f"S{parent[k] + 1}", "depth": depth[k],
-                      "extent": int(s.extent_size[k]), "content_length": int(s.content_length[k]),
-                      "pi": float(p.pi[k]), "assessed": int(assessed[k]), "relevant": int(relevant[k])})
+        nodes.append(
+            {
+                "sid": f"S{k + 1}",
+                "label": s.label(k),
+                "tag": tag,
+                "parent": None if parent[k] is None else f"S{parent[k] + 1}",
+                "depth": depth[k],
+                "extent": int(s.extent_size[k]),
+                "content_length": int(s.content_length[k]),
+                "pi": float(p.pi[k]),
+                "assessed": int(assessed[k]),
+                "relevant": int(relevant[k]),
+            }
+        )
     P = _transitions(p)
     edges = []
     for a, b, pairs in zip(s.edge_src.tolist(), s.edge_dst.tolist(), s.edge_pairs.tolist()):
@@ -202,15 +223,18 @@ def view_data(p: Partitions, qrels=None, runs=(), elements_per_node: int = 20, r
     route_edges = []
     if routes is not None:
         R = routes[0].tocoo()
-        route_edges = [{"source": f"S{a + 1}", "target": f"S{b + 1}", "transition": float(v)}
-                       for a, b, v in sorted(zip(R.row.tolist(), R.col.tolist(), R.data.tolist()))
-                       if a < n and b < n and v > 0]  # (a state past the summary's holds nodes it lacks)
+        route_edges = [
+            {"source": f"S{a + 1}", "target": f"S{b + 1}", "transition": float(v)}
+            for a, b, v in sorted(zip(R.row.tolist(), R.col.tolist(), R.data.tolist()))
+            if a < n and b < n and v > 0
+        ]  # (a state past the summary's holds nodes it lacks)
     listing = _listing(p, elements_per_node)
     elements: dict[str, list] = {}
     for (d, i), entry in sorted(notes.items()):
         k = int(sids[d][i])
-        elements.setdefault(f"S{k + 1}", []).append([d, i, docs[d].xpath(i), int(docs[d].length[i]),
-                                                    entry["judged"], entry["retrieved"]])
+        elements.setdefault(f"S{k + 1}", []).append(
+            [d, i, docs[d].xpath(i), int(docs[d].length[i]), entry["judged"], entry["retrieved"]]
+        )
     for k, rows in sorted(listing.items()):
         listed = elements.setdefault(f"S{k + 1}", [])
         for d, i, x, length in rows:
@@ -220,17 +244,35 @@ def view_data(p: Partitions, qrels=None, runs=(), elements_per_node: int = 20, r
     counts, topic_counts = {}, {}
     for name, total, topics in per_run:
         counts[name] = {f"S{k + 1}": [_plain(v) for v in total[:, k]] for k in range(n) if total[:, k].any()}
-        topic_counts[name] = {str(t): {f"S{k + 1}": [_plain(v) for v in c[:, k]] for k in range(n) if c[:, k].any()}
-                              for t, c in topics.items()}
-    topics = sorted({str(t) for t in (qrels.judgments if qrels is not None else {})}
-                    | {str(t) for r in runs for t in r.results}, key=_topic_order)
-    return {"format": DATA_FORMAT, "graphsr": __version__, "collection": str(p.collection), "source": p.source,
-            "kind": s.kind.name, "model": p.model, "transitions": P is not None, "counts_order": list(COUNTS),
-            "nodes": nodes, "edges": edges, "route_edges": route_edges,
-            "routes": routes[1] if routes is not None else None,
-            "runs": [name for name, _, _ in per_run], "topics": topics,
-            "counts": counts, "topic_counts": topic_counts, "element_fields": list(ELEMENT_FIELDS),
-            "elements": elements, "elements_per_node": elements_per_node}
+        topic_counts[name] = {
+            str(t): {f"S{k + 1}": [_plain(v) for v in c[:, k]] for k in range(n) if c[:, k].any()}
+            for t, c in topics.items()
+        }
+    topics = sorted(
+        {str(t) for t in (qrels.judgments if qrels is not None else {})} | {str(t) for r in runs for t in r.results},
+        key=_topic_order,
+    )
+    return {
+        "format": DATA_FORMAT,
+        "graphsr": __version__,
+        "collection": str(p.collection),
+        "source": p.source,
+        "kind": s.kind.name,
+        "model": p.model,
+        "transitions": P is not None,
+        "counts_order": list(COUNTS),
+        "nodes": nodes,
+        "edges": edges,
+        "route_edges": route_edges,
+        "routes": routes[1] if routes is not None else None,
+        "runs": [name for name, _, _ in per_run],
+        "topics": topics,
+        "counts": counts,
+        "topic_counts": topic_counts,
+        "element_fields": list(ELEMENT_FIELDS),
+        "elements": elements,
+        "elements_per_node": elements_per_node,
+    }
 
 
 def _plain(v):
@@ -328,10 +370,16 @@ def page(data: dict) -> str:
     template = (Path(__file__).parent / "templates" / "view.html").read_text(encoding="utf-8")
     library = (_VENDOR / "cytoscape.min.js").read_text(encoding="utf-8")
     licence = (_VENDOR / "cytoscape.LICENSE").read_text(encoding="utf-8")
-    embedded = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")  # (no "</script" or "<!--")
+    embedded = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace(
+        "<", "\\u003c"
+    )  # (no "</script" or "<!--")
     title = f"{data['kind']} summary of {Path(data['collection']).name or data['collection']}"
-    parts = {"TITLE": _escape(title), "LICENCE": licence.replace("*/", "* /"),
-             "LIBRARY": library.replace("</script", "<\\/script"), "DATA": embedded}
+    parts = {
+        "TITLE": _escape(title),
+        "LICENCE": licence.replace("*/", "* /"),
+        "LIBRARY": library.replace("</script", "<\\/script"),
+        "DATA": embedded,
+    }
     return re.sub(r"\{\{(TITLE|LICENCE|LIBRARY|DATA)\}\}", lambda m: parts[m.group(1)], template)
 
 

@@ -4,11 +4,22 @@ from __future__ import annotations
 
 import sys
 
-__all__ = ["progress_default", "warn", "wrote", "positive_int", "write_results", "save_scores", "json_text", "write_frame"]
+__all__ = [
+    "progress_default",
+    "warn",
+    "wrote",
+    "positive_int",
+    "write_results",
+    "save_scores",
+    "json_text",
+    "write_frame",
+]
 
 
-EFFORT_HELP = ("step weights, each observed step adding 1/effort: count (default; every step costs 1) or duration "
-               "(a step costs its duration_ms, so steps users took longer over are less likely)")
+EFFORT_HELP = (
+    "step weights, each observed step adding 1/effort: count (default; every step costs 1) or duration "
+    "(a step costs its duration_ms, so steps users took longer over are less likely)"
+)
 PROGRESS_HELP = "progress bar while reading the collection (default: when stderr is a terminal)"
 
 

@@ -12,18 +12,37 @@ from ._common import SEED, number, positive_int
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("scores", nargs="+", metavar="SCORES",
-                   help="one score table (give two -m) or two (give one -m: the same measure in both)")
-    p.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
-                   help="the reference measure, then the other (tau_AP takes the first as the reference)")
-    p.add_argument("--rank-change", nargs=2, metavar=("A", "B"),
-                   help="measures given at several cut-offs (A@k, B@k): the relative change in rank across "
-                        "cut-offs (SR paper 7.2) and Pearson's r between the two")
-    p.add_argument("--samples", type=positive_int, default=10000,
-                   help="random orders for tau_AP's p-value beyond 8 systems (default: 10000)")
+    p.add_argument(
+        "scores",
+        nargs="+",
+        metavar="SCORES",
+        help="one score table (give two -m) or two (give one -m: the same measure in both)",
+    )
+    p.add_argument(
+        "-m",
+        "--measure",
+        action="append",
+        dest="measures",
+        metavar="MEASURE",
+        help="the reference measure, then the other (tau_AP takes the first as the reference)",
+    )
+    p.add_argument(
+        "--rank-change",
+        nargs=2,
+        metavar=("A", "B"),
+        help="measures given at several cut-offs (A@k, B@k): the relative change in rank across "
+        "cut-offs (SR paper 7.2) and Pearson's r between the two",
+    )
+    p.add_argument(
+        "--samples",
+        type=positive_int,
+        default=10000,
+        help="random orders for tau_AP's p-value beyond 8 systems (default: 10000)",
+    )
     p.add_argument("--seed", type=number(int, SEED), default=0, help="random seed for tau_AP's p-value")
-    p.add_argument("--format", choices=["text", "csv", "json"], default="text",
-                   help="aligned text (default), CSV, or JSON")
+    p.add_argument(
+        "--format", choices=["text", "csv", "json"], default="text", help="aligned text (default), CSV, or JSON"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -45,8 +64,9 @@ def run(args: argparse.Namespace) -> int:
         a = tables[0].means(args.measures[0])
         b = tables[1].means(args.measures[-1])
     else:
-        raise GraphsrInputError("give one score table and two measures (-m A -m B), or two score tables and "
-                                "one measure")
+        raise GraphsrInputError(
+            "give one score table and two measures (-m A -m B), or two score tables and one measure"
+        )
     result = rank_agreement(a, b, args.samples, args.seed)
     from ._common import warn
 
@@ -55,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "text":
         sys.stdout.write(result.text())
     elif args.format == "csv":
+
         def cell(v):  # full precision; an undefined value (NaN) as an empty field, as CSV readers take it
             return "" if v != v else repr(float(v))
 
@@ -65,6 +86,8 @@ def run(args: argparse.Namespace) -> int:
         def number(v):  # NaN is not JSON: null
             return None if v != v else v
 
-        sys.stdout.write(json.dumps([{"statistic": n, "value": number(v), "p": number(p)}
-                                     for n, v, p in result.rows()], indent=1) + "\n")
+        sys.stdout.write(
+            json.dumps([{"statistic": n, "value": number(v), "p": number(p)} for n, v, p in result.rows()], indent=1)
+            + "\n"
+        )
     return 0

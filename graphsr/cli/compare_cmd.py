@@ -14,33 +14,66 @@ from ._common import SEED, number, positive_int, progress_default
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("scores", help="a score table (graphsr eval ... --save FILE): .parquet or .csv")
-    p.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
-                   help="measure to compare on (repeatable; default: every measure of the table)")
-    p.add_argument("--run", action="append", dest="runs", metavar="RUN",
-                   help="run to compare (repeatable; default: every run)")
-    p.add_argument("--test", choices=["t", "randomization", "bootstrap", "tukey"], default="t",
-                   help="paired t-test (default), paired randomization test, paired bootstrap test, or the "
-                        "randomised Tukey HSD over all runs (with the two-way ANOVA's HSD beside it)")
-    p.add_argument("--correction", choices=["holm", "bh", "none"], default="holm",
-                   help="multiple-comparison correction over each measure's pairs of runs (default: holm; Tukey's "
-                        "HSD needs none)")
+    p.add_argument(
+        "-m",
+        "--measure",
+        action="append",
+        dest="measures",
+        metavar="MEASURE",
+        help="measure to compare on (repeatable; default: every measure of the table)",
+    )
+    p.add_argument(
+        "--run", action="append", dest="runs", metavar="RUN", help="run to compare (repeatable; default: every run)"
+    )
+    p.add_argument(
+        "--test",
+        choices=["t", "randomization", "bootstrap", "tukey"],
+        default="t",
+        help="paired t-test (default), paired randomization test, paired bootstrap test, or the "
+        "randomised Tukey HSD over all runs (with the two-way ANOVA's HSD beside it)",
+    )
+    p.add_argument(
+        "--correction",
+        choices=["holm", "bh", "none"],
+        default="holm",
+        help="multiple-comparison correction over each measure's pairs of runs (default: holm; Tukey's HSD needs none)",
+    )
     p.add_argument("--baseline", metavar="RUN", help="compare every run with this one only")
-    p.add_argument("--confidence", type=number(float, "(0, 1)"), default=0.95,
-                   help="confidence of the intervals of the differences, in (0, 1) (default: 0.95): t intervals, "
-                        "bootstrap intervals with --test bootstrap, Tukey's simultaneous intervals with --test tukey")
-    p.add_argument("--interval", choices=["bca", "percentile"], default="bca",
-                   help="the bootstrap interval with --test bootstrap (default: bca)")
-    p.add_argument("--alpha", type=number(float, "(0, 1)"), default=0.05,
-                   help="significance level in (0, 1) (default: 0.05)")
-    p.add_argument("--samples", type=number(int, f"[{SAMPLES[0]}, {SAMPLES[1]}]"), default=10000,
-                   help=f"randomization/bootstrap samples, {SAMPLES[0]:,} to {SAMPLES[1]:,} (default: 10000; fewer "
-                        "than 100 cannot give a p-value below 0.01)")
-    p.add_argument("--seed", type=number(int, SEED), default=0, help="random seed (the same p-values for any --threads)")
+    p.add_argument(
+        "--confidence",
+        type=number(float, "(0, 1)"),
+        default=0.95,
+        help="confidence of the intervals of the differences, in (0, 1) (default: 0.95): t intervals, "
+        "bootstrap intervals with --test bootstrap, Tukey's simultaneous intervals with --test tukey",
+    )
+    p.add_argument(
+        "--interval",
+        choices=["bca", "percentile"],
+        default="bca",
+        help="the bootstrap interval with --test bootstrap (default: bca)",
+    )
+    p.add_argument(
+        "--alpha", type=number(float, "(0, 1)"), default=0.05, help="significance level in (0, 1) (default: 0.05)"
+    )
+    p.add_argument(
+        "--samples",
+        type=number(int, f"[{SAMPLES[0]}, {SAMPLES[1]}]"),
+        default=10000,
+        help=f"randomization/bootstrap samples, {SAMPLES[0]:,} to {SAMPLES[1]:,} (default: 10000; fewer "
+        "than 100 cannot give a p-value below 0.01)",
+    )
+    p.add_argument(
+        "--seed", type=number(int, SEED), default=0, help="random seed (the same p-values for any --threads)"
+    )
     p.add_argument("--threads", type=positive_int, default=1, help="threads drawing the samples (default: 1)")
-    p.add_argument("--format", choices=["text", "markdown", "latex", "pairs", "csv", "json"], default="text",
-                   help="text (default), markdown or latex table of means with significance letters; pairs: every "
-                        "pair's difference, interval, effect size, wins/ties/losses and p-values, as text; csv or "
-                        "json: every pair with every column")
+    p.add_argument(
+        "--format",
+        choices=["text", "markdown", "latex", "pairs", "csv", "json"],
+        default="text",
+        help="text (default), markdown or latex table of means with significance letters; pairs: every "
+        "pair's difference, interval, effect size, wins/ties/losses and p-values, as text; csv or "
+        "json: every pair with every column",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,9 +81,21 @@ def run(args: argparse.Namespace) -> int:
     from ..analysis.significance import compare_runs
 
     scores = ScoreTable.read(args.scores)
-    comparison = compare_runs(scores, args.measures, args.runs, args.test, args.correction, args.alpha,
-                              args.samples, args.seed, args.threads, progress_default(), args.confidence,
-                              args.interval, args.baseline)
+    comparison = compare_runs(
+        scores,
+        args.measures,
+        args.runs,
+        args.test,
+        args.correction,
+        args.alpha,
+        args.samples,
+        args.seed,
+        args.threads,
+        progress_default(),
+        args.confidence,
+        args.interval,
+        args.baseline,
+    )
     if args.format == "pairs":
         sys.stdout.write(comparison.pairs_table())
     elif args.format == "csv":

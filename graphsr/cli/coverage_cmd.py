@@ -14,16 +14,30 @@ from ._common import PROGRESS_HELP
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("qrels", help="element assessments")
     p.add_argument("runs", nargs="+", metavar="RUN", help="element runs")
-    p.add_argument("--collection", required=True, metavar="DIR|NAME",
-                   help="the collection (a path: XML, Markdown, text or HTML), or with --store a stored collection's name")
-    p.add_argument("--store", metavar="URL", nargs="?", const="",
-                   help="read the stored collection (its summary, and the elements of the documents named)")
+    p.add_argument(
+        "--collection",
+        required=True,
+        metavar="DIR|NAME",
+        help="the collection (a path: XML, Markdown, text or HTML), or with --store a stored collection's name",
+    )
+    p.add_argument(
+        "--store",
+        metavar="URL",
+        nargs="?",
+        const="",
+        help="read the stored collection (its summary, and the elements of the documents named)",
+    )
     p.add_argument("--kind", default="p*", help="summary kind: p*, p*|c, c or tag (default: p*)")
-    p.add_argument("--model", help="in memory: SUMMARY:WEIGHT (default KIND:extent); stored: a model's name or a "
-                                    "weight scheme")
+    p.add_argument(
+        "--model", help="in memory: SUMMARY:WEIGHT (default KIND:extent); stored: a model's name or a weight scheme"
+    )
     p.add_argument("--plot", metavar="FILE", help="heat map of relevant retrieved / relevant (partition x run)")
-    p.add_argument("--format", choices=["table", "csv", "json"], default="table",
-                   help="aligned table (default), CSV, or JSON records")
+    p.add_argument(
+        "--format",
+        choices=["table", "csv", "json"],
+        default="table",
+        help="aligned table (default), CSV, or JSON records",
+    )
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help=PROGRESS_HELP)
 
 

@@ -23,8 +23,7 @@ import sys
 from ._common import PROGRESS_HELP, progress_default
 from .wording import CLI_WORDING
 
-MODELS = ["none", "p*:extent", "p*:length", "p*|c:extent", "p*|c:length", "c:extent", "tag:extent",
-          "tag:uniform"]
+MODELS = ["none", "p*:extent", "p*:length", "p*|c:extent", "p*|c:length", "c:extent", "tag:extent", "tag:uniform"]
 MEASURES = ["SRP@5", "SRP@10"]
 
 
@@ -37,15 +36,20 @@ def pasteable(*parts: list[str]) -> str:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--sample", action="append", choices=["mobydick", "shakespeare"],
-                   help="sample set(s) to run (default: both)")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help=PROGRESS_HELP)
-    p.add_argument("--store", metavar="URL", help="graph store to use (default: $GRAPHSR_STORE or the per-user "
-                                                  "local store)")
-    p.add_argument("--out", default="graphsr-demo", metavar="DIR",
-                   help="directory for what the demo writes: report.html (every score it computes), "
-                        "scores.parquet and each sample's summary view, SAMPLE.view.html (default: graphsr-demo)")
+    p.add_argument(
+        "--sample", action="append", choices=["mobydick", "shakespeare"], help="sample set(s) to run (default: both)"
+    )
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help=PROGRESS_HELP)
+    p.add_argument(
+        "--store", metavar="URL", help="graph store to use (default: $GRAPHSR_STORE or the per-user local store)"
+    )
+    p.add_argument(
+        "--out",
+        default="graphsr-demo",
+        metavar="DIR",
+        help="directory for what the demo writes: report.html (every score it computes), "
+        "scores.parquet and each sample's summary view, SAMPLE.view.html (default: graphsr-demo)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -81,20 +85,25 @@ def run(args: argparse.Namespace) -> int:
             qrels = read_element_qrels(s["qrels"])
             runs = [read_run(p, name=p.stem) for p in s["runs"]]
             kinds = sorted({m.split(":")[0] for m in MODELS if m != "none"})
-            report, summaries = store_collection(store, s["collection"], name, kinds=kinds, elements="all",
-                                                 progress=progress)
+            report, summaries = store_collection(
+                store, s["collection"], name, kinds=kinds, elements="all", progress=progress
+            )
             store_assessments(store, qrels, name, "qrels.txt")
             for r in runs:
                 store_run(store, r, name)
             touched = qrels.docids().union(*(r.docids() for r in runs))
             views.append(_view(store, name, qrels, runs, directory))
-            out.write(f"== sample {name}: {report.documents} document(s), {len(qrels.topics)} topic(s), "
-                      f"{len(runs)} runs; stored with "
-                      + ", ".join(f"{k} ({len(v)} nodes)" for k, v in summaries.items()) + " summaries\n\n")
+            out.write(
+                f"== sample {name}: {report.documents} document(s), {len(qrels.topics)} topic(s), "
+                f"{len(runs)} runs; stored with "
+                + ", ".join(f"{k} ({len(v)} nodes)" for k, v in summaries.items())
+                + " summaries\n\n"
+            )
             rows = []
             docs = {d: stored_document(store, name, d) for d in touched}  # rebuilt from the store
             for spec in MODELS:
                 if spec == "none":
+
                     def seen_of(docid, docs=docs):
                         return np.zeros(len(docs[docid]))
                 else:
@@ -108,18 +117,26 @@ def run(args: argparse.Namespace) -> int:
                 out.write(f"   mean {m} per run (rows) and navigation model (columns)\n")
                 out.write(f"   {'run':<{width}}" + "".join(f"{spec:>13}" for spec, _ in rows) + "\n")
                 for r in runs:
-                    out.write(f"   {r.name:<{width}}" + "".join(f"{res[r.name].mean(m):>13.4f}" for _, res in rows)
-                              + "\n")
+                    out.write(
+                        f"   {r.name:<{width}}" + "".join(f"{res[r.name].mean(m):>13.4f}" for _, res in rows) + "\n"
+                    )
                 out.write("\n")
             scores.append(_scores(_esr_section(out, store, name, qrels, runs, docs, touched), name))
             scores.append(_scores(_inex_section(out, qrels, runs, docs, s), name))
             out.write("   the same from the command line (paste it as it is):\n")
-            out.write("   " + pasteable(["graphsr", "eval", str(s["qrels"]), *map(str, s["runs"])],
-                                         ["--store", store.url, "--model", f"{name}/p*|c:length", "-m", "SRP@5",
-                                          "-m", "SRP@10"]) + "\n\n")
-    out.write("'none' is SR without navigation (SRP@k = P@k with binary relevance); other columns use the\n"
-              "steady state (CIKM'08 Eq 8) of the summary graph under the given edge weights, stored as a model\n"
-              "in the graph store and reloaded from it ('graphsr store models' lists them).\n\n")
+            out.write(
+                "   "
+                + pasteable(
+                    ["graphsr", "eval", str(s["qrels"]), *map(str, s["runs"])],
+                    ["--store", store.url, "--model", f"{name}/p*|c:length", "-m", "SRP@5", "-m", "SRP@10"],
+                )
+                + "\n\n"
+            )
+    out.write(
+        "'none' is SR without navigation (SRP@k = P@k with binary relevance); other columns use the\n"
+        "steady state (CIKM'08 Eq 8) of the summary graph under the given edge weights, stored as a model\n"
+        "in the graph store and reloaded from it ('graphsr store models' lists them).\n\n"
+    )
     from ..analysis.report import build_report, write_report
     from ..analysis.scores import ScoreTable
 
@@ -129,10 +146,12 @@ def run(args: argparse.Namespace) -> int:
     page = build_report(table, "graphsr demo: every score of the sample runs", "graphsr demo", progress=progress)
     page.views.extend(views)
     path = write_report(page, directory / "report.html")
-    out.write(f"report: {path.resolve()} (every score above: tables, significance, plots; open it in a browser)\n"
-              f"scores: {saved.resolve()} (a score table: graphsr compare / agree / report take it)\n"
-              f"views: {', '.join(str((directory / v).resolve()) for v, _ in views)} (each sample's summary, "
-              "where its assessments and runs fall: graphsr view)\n")
+    out.write(
+        f"report: {path.resolve()} (every score above: tables, significance, plots; open it in a browser)\n"
+        f"scores: {saved.resolve()} (a score table: graphsr compare / agree / report take it)\n"
+        f"views: {', '.join(str((directory / v).resolve()) for v, _ in views)} (each sample's summary, "
+        "where its assessments and runs fall: graphsr view)\n"
+    )
     return 0
 
 
@@ -175,8 +194,9 @@ def _esr_section(out, store, name, qrels, runs, docs, touched):
     model_name = build_stored_route_model(store, name, "simulated", "p*")
     model = load_stored_route_model(store, model_name, docs)
     measures = parse_measures(ESR_MEASURES)
-    res = evaluate(qrels, runs, measures, ScoringContext(docs, route_model=model, wording=CLI_WORDING),
-                   all_topics=False)
+    res = evaluate(
+        qrels, runs, measures, ScoringContext(docs, route_model=model, wording=CLI_WORDING), all_topics=False
+    )
     width = max(len(r.name) for r in runs)
     out.write(f"   ESR with navigation learned from {len(steps)} simulated route steps (model {model_name!r})\n")
     out.write(f"   {'run':<{width}}" + "".join(f"{str(m):>13}" for m in measures) + "\n")
@@ -203,8 +223,20 @@ def _inex_section(out, qrels, runs, docs, s):
     out.write(f"   {'run':<{width}}" + "".join(f"{m:>13}" for m in INEX_MEASURES) + "\n")
     for r in res:
         out.write(f"   {r.name:<{width}}" + "".join(f"{r.mean(m):>13.4f}" for m in res.measures) + "\n")
-    out.write("   the same (paste it as it is):\n   "
-              + pasteable(["graphsr", "eval", str(s["qrels"]), *map(str, s["runs"])],
-                          ["--collection", str(s["collection"]), "--task", "thorough",
-                           *(a for m in INEX_MEASURES for a in ("-m", m)), "--format", "table"]) + "\n\n")
+    out.write(
+        "   the same (paste it as it is):\n   "
+        + pasteable(
+            ["graphsr", "eval", str(s["qrels"]), *map(str, s["runs"])],
+            [
+                "--collection",
+                str(s["collection"]),
+                "--task",
+                "thorough",
+                *(a for m in INEX_MEASURES for a in ("-m", m)),
+                "--format",
+                "table",
+            ],
+        )
+        + "\n\n"
+    )
     return res

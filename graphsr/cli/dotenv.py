@@ -37,10 +37,11 @@ def _value(raw: str, path: Path, lineno: int) -> str:
             end = raw.find(q, end + 1)
         if end < 0:
             raise GraphsrInputError(f"expected a closing {q} in the value", path, lineno)
-        rest = raw[end + 1:].strip()
+        rest = raw[end + 1 :].strip()
         if rest and not rest.startswith("#"):
-            raise GraphsrInputError(f"expected nothing but a comment after the quoted value, got {rest!r}", path,
-                                    lineno)
+            raise GraphsrInputError(
+                f"expected nothing but a comment after the quoted value, got {rest!r}", path, lineno
+            )
         inner = raw[1:end]
         return _no_nul(inner.replace('\\"', '"').replace("\\\\", "\\") if q == '"' else inner, path, lineno)
     return _no_nul(re.split(r"\s+#", raw, maxsplit=1)[0].rstrip(), path, lineno)
@@ -48,8 +49,9 @@ def _value(raw: str, path: Path, lineno: int) -> str:
 
 def _no_nul(value: str, path: Path, lineno: int) -> str:
     if "\0" in value:
-        raise GraphsrInputError("expected a value without a NUL byte (no environment variable can hold one)", path,
-                                lineno)
+        raise GraphsrInputError(
+            "expected a value without a NUL byte (no environment variable can hold one)", path, lineno
+        )
     return value
 
 
@@ -62,8 +64,9 @@ def _closing(raw: str) -> int:
     return end
 
 
-def read_dotenv(path: str | os.PathLike, prefix: str = PREFIX,
-                warn: Callable[[str], None] | None = None) -> dict[str, str]:
+def read_dotenv(
+    path: str | os.PathLike, prefix: str = PREFIX, warn: Callable[[str], None] | None = None
+) -> dict[str, str]:
     """The ``prefix`` variables (``GRAPHSR_*``) a ``.env`` file sets, in file order (a later line wins); other
     lines are skipped unread (a quoted value over several lines included).
 
@@ -92,7 +95,7 @@ def read_dotenv(path: str | os.PathLike, prefix: str = PREFIX,
         k += 1
         if not stripped or stripped.startswith("#"):
             continue
-        body = stripped[len("export"):].lstrip() if re.match(r"export\s", stripped) else stripped
+        body = stripped[len("export") :].lstrip() if re.match(r"export\s", stripped) else stripped
         m = _LINE.fullmatch(body)
         raw = m.group(2).strip() if m else ""
         if raw[:1] in ("'", '"') and _closing(raw) < 0:  # a quoted value going on over the next lines

@@ -24,106 +24,204 @@ DEFAULT_MEASURES = ["SRP@5", "SRP@10"]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("qrels", help="element assessments ('topic Q0 file xpath rel' lines), INEX FOL assessments "
-                                 "('topic Q0 file rel_chars doc_len [bep offset:length ...]'), span judgments "
-                                 "(JSON lines or CSV of query_id, doc_id, start, end, relevance, or Chroma's "
-                                 "questions_df.csv; with --collection), or with --chunks TREC qrels of chunk ids")
-    p.add_argument("runs", nargs="+", metavar="RUN", help="runs: 'topic Q0 file rank score run_id xpath' lines; "
-                                                          "with FOL assessments or span judgments 'topic Q0 file "
-                                                          "rank score run_id offset length' lines, an INEX XML "
-                                                          "submission, an element run (with --collection), a "
-                                                          "chunk run of spans (JSON lines of query_id, doc_id, "
-                                                          "start, end, score), or with --chunks a TREC run of "
-                                                          "chunk ids")
-    p.add_argument("--collection", metavar="DIR",
-                   help="the collection (directory, file or tar/zip archive of XML, Markdown, text or HTML)")
-    p.add_argument("--ties", choices=["trec_eval", "average"], default=None,
-                   help="results tied in score: trec_eval (default: ordered as trec_eval orders them, score then "
-                        "document name descending; a line says where ties straddle a cut-off) or average (each "
-                        "rank measure's expected value over every ordering of the tied results)")
-    p.add_argument("--qrels-format", choices=["element", "fol", "spans"], default=None,
-                   help="the assessments' format, where the first record would say otherwise (default: detected)")
-    p.add_argument("--run-format", choices=["element", "fol", "xml", "spans"], default=None,
-                   help="every run's format, where the first record would say otherwise (default: detected)")
-    p.add_argument("--chunks", metavar="MAP",
-                   help="the chunking's chunk map (JSON lines, CSV, TSV or Parquet of chunk_id, doc_id, start, "
-                        "end; MS MARCO v2.1 segments): TREC runs and qrels name its chunks; ChromaIoU/P/R "
-                        "without @k count them")
-    p.add_argument("--model", default=None, metavar="SUMMARY:WEIGHT|NAME",
-                   help="navigation model: SUMMARY in p*, p*|c, c, tag (or 'none' for no navigation), "
-                        "WEIGHT in extent, length, uniform (default: p*:extent); with --store, the name of a "
-                        "stored model")
-    p.add_argument("--store", metavar="URL", nargs="?", const="",
-                   help="use a model stored in this graph store (local:PATH, bolt://..., neo4j://...; "
-                        "'--store' alone: $GRAPHSR_STORE or the per-user local store)")
-    p.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
-                   help=f"measure to compute, e.g. SRP@10, or trec_eval's name or set (P.5,10, official, all_trec) "
-                        f"(repeatable; default: {' '.join(DEFAULT_MEASURES)}, or trec_eval's official set for TREC "
-                        "document qrels)")
+    p.add_argument(
+        "qrels",
+        help="element assessments ('topic Q0 file xpath rel' lines), INEX FOL assessments "
+        "('topic Q0 file rel_chars doc_len [bep offset:length ...]'), span judgments "
+        "(JSON lines or CSV of query_id, doc_id, start, end, relevance, or Chroma's "
+        "questions_df.csv; with --collection), or with --chunks TREC qrels of chunk ids",
+    )
+    p.add_argument(
+        "runs",
+        nargs="+",
+        metavar="RUN",
+        help="runs: 'topic Q0 file rank score run_id xpath' lines; "
+        "with FOL assessments or span judgments 'topic Q0 file "
+        "rank score run_id offset length' lines, an INEX XML "
+        "submission, an element run (with --collection), a "
+        "chunk run of spans (JSON lines of query_id, doc_id, "
+        "start, end, score), or with --chunks a TREC run of "
+        "chunk ids",
+    )
+    p.add_argument(
+        "--collection",
+        metavar="DIR",
+        help="the collection (directory, file or tar/zip archive of XML, Markdown, text or HTML)",
+    )
+    p.add_argument(
+        "--ties",
+        choices=["trec_eval", "average"],
+        default=None,
+        help="results tied in score: trec_eval (default: ordered as trec_eval orders them, score then "
+        "document name descending; a line says where ties straddle a cut-off) or average (each "
+        "rank measure's expected value over every ordering of the tied results)",
+    )
+    p.add_argument(
+        "--qrels-format",
+        choices=["element", "fol", "spans"],
+        default=None,
+        help="the assessments' format, where the first record would say otherwise (default: detected)",
+    )
+    p.add_argument(
+        "--run-format",
+        choices=["element", "fol", "xml", "spans"],
+        default=None,
+        help="every run's format, where the first record would say otherwise (default: detected)",
+    )
+    p.add_argument(
+        "--chunks",
+        metavar="MAP",
+        help="the chunking's chunk map (JSON lines, CSV, TSV or Parquet of chunk_id, doc_id, start, "
+        "end; MS MARCO v2.1 segments): TREC runs and qrels name its chunks; ChromaIoU/P/R "
+        "without @k count them",
+    )
+    p.add_argument(
+        "--model",
+        default=None,
+        metavar="SUMMARY:WEIGHT|NAME",
+        help="navigation model: SUMMARY in p*, p*|c, c, tag (or 'none' for no navigation), "
+        "WEIGHT in extent, length, uniform (default: p*:extent); with --store, the name of a "
+        "stored model",
+    )
+    p.add_argument(
+        "--store",
+        metavar="URL",
+        nargs="?",
+        const="",
+        help="use a model stored in this graph store (local:PATH, bolt://..., neo4j://...; "
+        "'--store' alone: $GRAPHSR_STORE or the per-user local store)",
+    )
+    p.add_argument(
+        "-m",
+        "--measure",
+        action="append",
+        dest="measures",
+        metavar="MEASURE",
+        help=f"measure to compute, e.g. SRP@10, or trec_eval's name or set (P.5,10, official, all_trec) "
+        f"(repeatable; default: {' '.join(DEFAULT_MEASURES)}, or trec_eval's official set for TREC "
+        "document qrels)",
+    )
     p.add_argument("-q", "--per-topic", action="store_true", help="also print per-topic values")
-    p.add_argument("-c", "--all-topics", action="store_true",
-                   help="average over every assessed topic (a topic missing from a run scores 0)")
-    p.add_argument("--unknown", choices=["error", "warn"], default="error",
-                   help="run/qrels lines naming unknown documents or XPaths: fail (default) or drop them "
-                        "with a counted warning")
-    p.add_argument("--format", choices=["trec", "csv", "json", "table"], default="trec",
-                   help="output format (default: trec)")
-    p.add_argument("--ci", choices=["t", "percentile", "bca"], default=None,
-                   help="print each run's mean with its confidence interval over the topics: the t interval, or "
-                        "the bootstrap percentile or BCa interval (10,000 resamples, seed 0)")
-    p.add_argument("--confidence", type=number(float, "(0, 1)"), default=0.95,
-                   help="confidence of --ci, in (0, 1) (default: 0.95)")
-    p.add_argument("--save", metavar="FILE",
-                   help="also write every per-topic score to FILE (.parquet or .csv), a score table for "
-                        "'graphsr compare', 'graphsr agree' and 'graphsr report'")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help=PROGRESS_HELP)
-    p.add_argument("--routes", metavar="LOG",
-                   help="navigation log (CSV or JSON lines) to learn the ESR measures' navigation from "
-                        "(with --collection)")
-    p.add_argument("--routes-model", metavar="NAME",
-                   help="a stored navigation model learned from routes (graphsr store model --from-routes) for the "
-                        "ESR measures")
-    p.add_argument("--nav", default="elements", metavar="PARTITION",
-                   help="states of the learned navigation: elements (default), a summary kind (p*, p*|c, c, tag) "
-                        "or depth4 (article/sec/ss1/other); depth4 without --routes is the paper's "
-                        "depth-weighted prior model")
-    p.add_argument("--effort", choices=["count", "duration"], default="count",
-                   help=EFFORT_HELP)
+    p.add_argument(
+        "-c",
+        "--all-topics",
+        action="store_true",
+        help="average over every assessed topic (a topic missing from a run scores 0)",
+    )
+    p.add_argument(
+        "--unknown",
+        choices=["error", "warn"],
+        default="error",
+        help="run/qrels lines naming unknown documents or XPaths: fail (default) or drop them with a counted warning",
+    )
+    p.add_argument(
+        "--format", choices=["trec", "csv", "json", "table"], default="trec", help="output format (default: trec)"
+    )
+    p.add_argument(
+        "--ci",
+        choices=["t", "percentile", "bca"],
+        default=None,
+        help="print each run's mean with its confidence interval over the topics: the t interval, or "
+        "the bootstrap percentile or BCa interval (10,000 resamples, seed 0)",
+    )
+    p.add_argument(
+        "--confidence", type=number(float, "(0, 1)"), default=0.95, help="confidence of --ci, in (0, 1) (default: 0.95)"
+    )
+    p.add_argument(
+        "--save",
+        metavar="FILE",
+        help="also write every per-topic score to FILE (.parquet or .csv), a score table for "
+        "'graphsr compare', 'graphsr agree' and 'graphsr report'",
+    )
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help=PROGRESS_HELP)
+    p.add_argument(
+        "--routes",
+        metavar="LOG",
+        help="navigation log (CSV or JSON lines) to learn the ESR measures' navigation from (with --collection)",
+    )
+    p.add_argument(
+        "--routes-model",
+        metavar="NAME",
+        help="a stored navigation model learned from routes (graphsr store model --from-routes) for the ESR measures",
+    )
+    p.add_argument(
+        "--nav",
+        default="elements",
+        metavar="PARTITION",
+        help="states of the learned navigation: elements (default), a summary kind (p*, p*|c, c, tag) "
+        "or depth4 (article/sec/ss1/other); depth4 without --routes is the paper's "
+        "depth-weighted prior model",
+    )
+    p.add_argument("--effort", choices=["count", "duration"], default="count", help=EFFORT_HELP)
     g = p.add_argument_group("passage runs (INEX FOL assessments), as the official tool inex_eval 3.1")
-    g.add_argument("--task", choices=["focused", "thorough", "ric", "t2i", "bic"], default=None,
-                   help="the task (the official -f, -t, -r, -i, -b; default focused): without -m its headline "
-                        "measures (focused, thorough: iP[0.00], iP[0.01], iP[0.05], iP[0.10], MAiP; ric, t2i, "
-                        "bic: MAgP, gP@1..50, gR@1..50); with -m the task of the measures that name none")
-    g.add_argument("--report", choices=["official"],
-                   help="official: every line the official tool prints for the task, with its names "
-                        "(num_ret ... char_f1, iP[x], AiP, gP[k], AgP, ircl_prn.x) and full values")
+    g.add_argument(
+        "--task",
+        choices=["focused", "thorough", "ric", "t2i", "bic"],
+        default=None,
+        help="the task (the official -f, -t, -r, -i, -b; default focused): without -m its headline "
+        "measures (focused, thorough: iP[0.00], iP[0.01], iP[0.05], iP[0.10], MAiP; ric, t2i, "
+        "bic: MAgP, gP@1..50, gR@1..50); with -m the task of the measures that name none",
+    )
+    g.add_argument(
+        "--report",
+        choices=["official"],
+        help="official: every line the official tool prints for the task, with its names "
+        "(num_ret ... char_f1, iP[x], AiP, gP[k], AgP, ircl_prn.x) and full values",
+    )
     from ..measures.fol.params import BEP_DISTANCE, BETA, IRR
 
-    g.add_argument("--beta", type=number(param=BETA), metavar="X",
-                   help="Relevant in Context: F-measure weight of recall per article, in "
-                        f"{BETA.range} (the official -beta; default {BETA.default:g})")
-    g.add_argument("--irr", type=number(param=IRR), metavar="N",
-                   help=f"T2I: non-highlighted characters a reader tolerates, in {IRR.range} (the official -irr; "
-                        f"default {IRR.default})")
-    g.add_argument("--bep-distance", type=number(param=BEP_DISTANCE), metavar="N",
-                   help="Best in Context: characters within which an entry point scores, in "
-                        f"{BEP_DISTANCE.range} (the official -n; default {BEP_DISTANCE.default:g})")
-    g.add_argument("--lenient", action="store_true",
-                   help="score runs the official tool refuses (overlapping passages are skipped in focused, "
-                        "merged in ric/t2i; BiC scores an article's first result); not the official numbers")
-    g.add_argument("--order", choices=["file", "rank"], default="file",
-                   help="order of each topic's results: file (default, the official tool, which reads neither "
-                        "rank nor score) or rank (the rank column; not the official numbers)")
-    g.add_argument("--curve", action="store_true",
-                   help="add the 101-point interpolated precision curve iP[0.00] .. iP[1.00]")
-    p.add_argument("--plot", metavar="FILE",
-                   help="draw into FILE (.png, .pdf or .svg): passage runs, the task's curve (interpolated "
-                        "precision for focused/thorough, gP@k for ric/t2i/bic) labelled with MAiP or MAgP; element "
-                        "runs, the first measure given at several cut-offs over k, else its mean per run")
-    p.add_argument("--workers", type=positive_int, default=1, metavar="N",
-                   help="processes that read the collection for the summary, at most one per CPU and per 256 "
-                        "documents (default: 1)")
+    g.add_argument(
+        "--beta",
+        type=number(param=BETA),
+        metavar="X",
+        help="Relevant in Context: F-measure weight of recall per article, in "
+        f"{BETA.range} (the official -beta; default {BETA.default:g})",
+    )
+    g.add_argument(
+        "--irr",
+        type=number(param=IRR),
+        metavar="N",
+        help=f"T2I: non-highlighted characters a reader tolerates, in {IRR.range} (the official -irr; "
+        f"default {IRR.default})",
+    )
+    g.add_argument(
+        "--bep-distance",
+        type=number(param=BEP_DISTANCE),
+        metavar="N",
+        help="Best in Context: characters within which an entry point scores, in "
+        f"{BEP_DISTANCE.range} (the official -n; default {BEP_DISTANCE.default:g})",
+    )
+    g.add_argument(
+        "--lenient",
+        action="store_true",
+        help="score runs the official tool refuses (overlapping passages are skipped in focused, "
+        "merged in ric/t2i; BiC scores an article's first result); not the official numbers",
+    )
+    g.add_argument(
+        "--order",
+        choices=["file", "rank"],
+        default="file",
+        help="order of each topic's results: file (default, the official tool, which reads neither "
+        "rank nor score) or rank (the rank column; not the official numbers)",
+    )
+    g.add_argument(
+        "--curve", action="store_true", help="add the 101-point interpolated precision curve iP[0.00] .. iP[1.00]"
+    )
+    p.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="draw into FILE (.png, .pdf or .svg): passage runs, the task's curve (interpolated "
+        "precision for focused/thorough, gP@k for ric/t2i/bic) labelled with MAiP or MAgP; element "
+        "runs, the first measure given at several cut-offs over k, else its mean per run",
+    )
+    p.add_argument(
+        "--workers",
+        type=positive_int,
+        default=1,
+        metavar="N",
+        help="processes that read the collection for the summary, at most one per CPU and per 256 "
+        "documents (default: 1)",
+    )
 
 
 def _element_requests(args: argparse.Namespace, kind: str):
@@ -139,12 +237,19 @@ def _element_requests(args: argparse.Namespace, kind: str):
     for option, given in (("--report", args.report), ("--curve", args.curve)):
         if given:
             raise GraphsrInputError(f"{option} applies to passage runs scored against FOL assessments")
-    for option, given in (("--task", args.task), ("--beta", args.beta), ("--irr", args.irr),
-                          ("--bep-distance", args.bep_distance), ("--lenient", args.lenient),
-                          ("--order", args.order != "file")):
+    for option, given in (
+        ("--task", args.task),
+        ("--beta", args.beta),
+        ("--irr", args.irr),
+        ("--bep-distance", args.bep_distance),
+        ("--lenient", args.lenient),
+        ("--order", args.order != "file"),
+    ):
         if given and not passage:
-            raise GraphsrInputError(f"{option} applies to passage runs scored against FOL assessments, or to "
-                                    "passage measures (-m MAiP, ...) of element runs")
+            raise GraphsrInputError(
+                f"{option} applies to passage runs scored against FOL assessments, or to "
+                "passage measures (-m MAiP, ...) of element runs"
+            )
     if passage:
         from .eval_passages import apply_passage_options
 
@@ -163,8 +268,11 @@ def _intervals(results, method: str, confidence: float) -> dict:
             values = r.values[m]
             if m.AGGREGATE != "mean" or len(values) < 2 or abs(r.mean(m) - float(values.mean())) > 1e-9:
                 continue  # (an interval of the mean over topics: for the values reported as that mean only)
-            out[r.name, m] = t_interval(values, confidence) if method == "t" else \
-                bootstrap_interval(values, confidence, method, 10000, 0)
+            out[r.name, m] = (
+                t_interval(values, confidence)
+                if method == "t"
+                else bootstrap_interval(values, confidence, method, 10000, 0)
+            )
     return out
 
 
@@ -179,8 +287,10 @@ def _report_unjudged(done) -> None:
     for r, label in zip(res.runs, (x.name for x in done.results.runs)):
         share = r.mean(unjudged_chars)
         if share > 0:
-            warn(f"{label}: {100 * share:.1f}% of the characters it retrieved were never judged (mean over topics; "
-                 "-m unjudged_chars per topic)")
+            warn(
+                f"{label}: {100 * share:.1f}% of the characters it retrieved were never judged (mean over topics; "
+                "-m unjudged_chars per topic)"
+            )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -190,8 +300,10 @@ def run(args: argparse.Namespace) -> int:
     from ..core.kinds import PASSAGES
 
     if args.ci and getattr(args, "report", None):  # (before any work)
-        raise GraphsrInputError("--ci prints intervals in graphsr's formats (--format trec, csv, json, table); "
-                                "--report official prints the official tool's own lines only")
+        raise GraphsrInputError(
+            "--ci prints intervals in graphsr's formats (--format trec, csv, json, table); "
+            "--report official prints the official tool's own lines only"
+        )
     from ..evaluation.files import read_chunks
 
     chunks = read_chunks(args.chunks)  # (read once: the assessments and the runs name its chunks)
@@ -208,12 +320,29 @@ def run(args: argparse.Namespace) -> int:
         from ..analysis.plots import check_plot_path
 
         check_plot_path(args.plot)  # before the work, not after
-    done = evaluate_files(qrels, args.runs, requests, collection=args.collection, model=args.model,
-                          store=args.store, routes=args.routes, routes_model=args.routes_model, nav=args.nav,
-                          effort=args.effort, all_topics=args.all_topics, order=args.order, lenient=args.lenient,
-                          unknown=args.unknown, workers=args.workers, wording=CLI_WORDING, chunks=chunks,
-                          qrels_format=args.qrels_format, run_format=args.run_format, ties=args.ties,
-                          progress=progress_default() if args.progress is None else args.progress)
+    done = evaluate_files(
+        qrels,
+        args.runs,
+        requests,
+        collection=args.collection,
+        model=args.model,
+        store=args.store,
+        routes=args.routes,
+        routes_model=args.routes_model,
+        nav=args.nav,
+        effort=args.effort,
+        all_topics=args.all_topics,
+        order=args.order,
+        lenient=args.lenient,
+        unknown=args.unknown,
+        workers=args.workers,
+        wording=CLI_WORDING,
+        chunks=chunks,
+        qrels_format=args.qrels_format,
+        run_format=args.run_format,
+        ties=args.ties,
+        progress=progress_default() if args.progress is None else args.progress,
+    )
     for exc in done.errors:  # a refused run refuses only itself
         print(f"graphsr: error: {exc}", file=sys.stderr)
     if not done.results.runs:

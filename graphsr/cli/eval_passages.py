@@ -37,8 +37,14 @@ def _measures(args: argparse.Namespace, task: str):
         for attr, opt, t in _SCORE_OPTIONS:
             if getattr(args, attr) is not None and t != task:
                 raise GraphsrInputError(f"{opt} applies to --task {t}, not {task}")
-        table = official_measures(task, **{SCORE_PARAM[t][0]: getattr(args, attr) for attr, _, t in _SCORE_OPTIONS
-                                           if getattr(args, attr) is not None})
+        table = official_measures(
+            task,
+            **{
+                SCORE_PARAM[t][0]: getattr(args, attr)
+                for attr, _, t in _SCORE_OPTIONS
+                if getattr(args, attr) is not None
+            },
+        )
         return parse_requests([m for _, _, m in table]), table
     if args.measures:
         requests = parse_requests(args.measures)
@@ -147,8 +153,10 @@ def _write_official(res, table, args) -> None:
     else:
         import json
 
-        out.write(json.dumps([{"run": run, "measure": n, "topic": t, "value": _number(v)} for run, n, t, v in rows],
-                             indent=1) + "\n")
+        out.write(
+            json.dumps([{"run": run, "measure": n, "topic": t, "value": _number(v)} for run, n, t, v in rows], indent=1)
+            + "\n"
+        )
     out.flush()
 
 

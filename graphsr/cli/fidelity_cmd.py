@@ -16,11 +16,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("runs", nargs="*", metavar="RUN", help="element runs (default: the bundled sample's)")
     p.add_argument("--qrels", help="element assessments (with RUN)")
     p.add_argument("--collection", metavar="DIR", help="the collection (with RUN)")
-    p.add_argument("--sample", choices=["shakespeare", "mobydick"], default="shakespeare",
-                   help="bundled sample to use without RUN (default: shakespeare)")
+    p.add_argument(
+        "--sample",
+        choices=["shakespeare", "mobydick"],
+        default="shakespeare",
+        help="bundled sample to use without RUN (default: shakespeare)",
+    )
     p.add_argument("-m", "--measure", default="SRP@10", help="the measure to test (default: SRP@10)")
-    p.add_argument("--model", default="p*:extent", metavar="SUMMARY:WEIGHT",
-                   help="SR navigation model (default: p*:extent)")
+    p.add_argument(
+        "--model", default="p*:extent", metavar="SUMMARY:WEIGHT", help="SR navigation model (default: p*:extent)"
+    )
     p.add_argument("--nav", default="depth4", help="ESR navigation without a route log (default: depth4, the prior)")
 
 
@@ -42,9 +47,15 @@ def run(args: argparse.Namespace) -> int:
         qrels_path, collection, paths = s["qrels"], s["collection"], s["runs"]
     qrels = read_element_qrels(qrels_path)
     runs = [read_run(p, name=str(p)) for p in paths]
-    ctx = element_context(qrels.docids().union(*(r.docids() for r in runs)), measures=[args.measure],
-                          collection=collection, model=args.model, nav=args.nav, progress=progress_default(),
-                          wording=CLI_WORDING)
+    ctx = element_context(
+        qrels.docids().union(*(r.docids() for r in runs)),
+        measures=[args.measure],
+        collection=collection,
+        model=args.model,
+        nav=args.nav,
+        progress=progress_default(),
+        wording=CLI_WORDING,
+    )
     result = measure_fidelity(qrels, runs, args.measure, ctx, progress=progress_default())
     sys.stdout.write(f"{len(runs)} run(s); {result.topics_used} run-topic pairs score the six runs differently\n")
     sys.stdout.write(result.text())

@@ -23,21 +23,29 @@ COMMANDS = {
     "summary": ("graphsr.cli.summary_cmd", "build a structural summary of a collection and print it"),
     "partitions": ("graphsr.cli.partitions_cmd", "list a collection's summary partitions: size, pi, edges"),
     "partition": ("graphsr.cli.partition_cmd", "one summary partition: its elements and its neighbours"),
-    "coverage": ("graphsr.cli.coverage_cmd", "per run and partition: retrieved, relevant, relevant retrieved and "
-                                             "reachable"),
+    "coverage": (
+        "graphsr.cli.coverage_cmd",
+        "per run and partition: retrieved, relevant, relevant retrieved and reachable",
+    ),
     "store": ("graphsr.cli.store_cmd", "load collections, summaries and models into the graph store; list them"),
     "routes": ("graphsr.cli.routes_cmd", "load navigation logs into the graph store"),
     "model": ("graphsr.cli.model_cmd", "build and list stored navigation models"),
     "simulate-routes": ("graphsr.cli.simulate_cmd", "write a simulated navigation log (seeded random walks)"),
     "measures": ("graphsr.cli.measures_cmd", "list the measures: names, cut-offs, parameters, definitions"),
-    "compare": ("graphsr.cli.compare_cmd", "significance tests between runs from a score table (t, randomization, "
-                                           "bootstrap; Holm, BH)"),
+    "compare": (
+        "graphsr.cli.compare_cmd",
+        "significance tests between runs from a score table (t, randomization, bootstrap; Holm, BH)",
+    ),
     "perturb": ("graphsr.cli.perturb_cmd", "write the five systematic perturbations of a run (SR paper 7.1)"),
     "fidelity": ("graphsr.cli.fidelity_cmd", "test a measure's fidelity on perturbed runs (SR paper 7.3)"),
-    "sensitivity": ("graphsr.cli.sensitivity_cmd", "one measure under several navigation models: means and "
-                                                   "rank agreement between the models"),
-    "view": ("graphsr.cli.view_cmd", "an interactive HTML view of a summary, its partitions and where runs fall "
-                                     "(or its data: JSON, GraphML, GEXF)"),
+    "sensitivity": (
+        "graphsr.cli.sensitivity_cmd",
+        "one measure under several navigation models: means and rank agreement between the models",
+    ),
+    "view": (
+        "graphsr.cli.view_cmd",
+        "an interactive HTML view of a summary, its partitions and where runs fall (or its data: JSON, GraphML, GEXF)",
+    ),
     "report": ("graphsr.cli.report_cmd", "write an HTML report of score tables: tables, significance, plots"),
     "agree": ("graphsr.cli.agree_cmd", "rank agreement of two measures or two models (Kendall, Spearman, tau_AP)"),
     "demo": ("graphsr.cli.demo_cmd", "run the whole pipeline on the bundled sample data"),
@@ -52,9 +60,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     formatter = _formatter()
     parser = _Parser(
-        prog="graphsr", formatter_class=formatter,
+        prog="graphsr",
+        formatter_class=formatter,
         description="Navigation-aware evaluation of structured document retrieval (SR, SRP, ESR, and the "
-                    "official INEX measures).")
+        "official INEX measures).",
+    )
     parser.add_argument("--version", action="version", version=f"graphsr {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
@@ -62,7 +72,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             sub.add_parser(name, help=help_text, formatter_class=formatter)
             continue
         mod = importlib.import_module(module)
-        p = sub.add_parser(name, help=help_text, description=_first_paragraph(mod.__doc__ or ""), formatter_class=formatter)
+        p = sub.add_parser(
+            name, help=help_text, description=_first_paragraph(mod.__doc__ or ""), formatter_class=formatter
+        )
         mod.add_arguments(p)
         p.set_defaults(_run=mod.run)
     return parser
@@ -261,8 +273,11 @@ def _guarded(command) -> int:
     except Exception as exc:  # a defect of graphsr's: one line, the traceback on demand
         if os.environ.get("GRAPHSR_TRACEBACK"):
             raise
-        print(f"graphsr: internal error: {type(exc).__name__}: {_one_line(exc)} (a defect of graphsr: please "
-              "report it; GRAPHSR_TRACEBACK=1 shows where it happened)", file=sys.stderr)
+        print(
+            f"graphsr: internal error: {type(exc).__name__}: {_one_line(exc)} (a defect of graphsr: please "
+            "report it; GRAPHSR_TRACEBACK=1 shows where it happened)",
+            file=sys.stderr,
+        )
         return 1
     except Terminated:
         print("graphsr: terminated", file=sys.stderr)

@@ -13,9 +13,13 @@ import sys
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--family", metavar="NAME", help="only this family (sr, esr, fol, ...)")
-    p.add_argument("--format", choices=["text", "json"], default="text",
-                   help="text (default), or json: every measure with its parameters (name, type, default, "
-                        "choices, range), cut-off rule, bounds and aliases, the machine-readable declaration")
+    p.add_argument(
+        "--format",
+        choices=["text", "json"],
+        default="text",
+        help="text (default), or json: every measure with its parameters (name, type, default, "
+        "choices, range), cut-off rule, bounds and aliases, the machine-readable declaration",
+    )
 
 
 def _fmt(v) -> str:
@@ -46,8 +50,10 @@ def run(args: argparse.Namespace) -> int:
         names = sorted(n for n, cls in measure_classes().items() if cls.FAMILY == family)
         if not names:
             continue
-        out.write(f"{provider.TITLE or family} [{family}]: {' or '.join(sorted(provider.ASSESSMENTS))} "
-                  f"assessments, {' or '.join(sorted(provider.RUNS))} runs\n")
+        out.write(
+            f"{provider.TITLE or family} [{family}]: {' or '.join(sorted(provider.ASSESSMENTS))} "
+            f"assessments, {' or '.join(sorted(provider.RUNS))} runs\n"
+        )
         for name in names:
             cls = reg[name]
             aliases = sorted(a for a, c in reg.items() if c is cls and a != name)
@@ -57,7 +63,9 @@ def run(args: argparse.Namespace) -> int:
                 form += "@x"
             params = ", ".join(  # a default of None may be the class's own (e.g. ESR's rel)
                 f"{k}={_fmt(p.default if p.default is not None else getattr(cls, f'DEFAULT_{k.upper()}', None))}"
-                for k, p in cls.SUPPORTED_PARAMS.items() if k not in (cls.BRACKET, cls.AT_PARAM))
+                for k, p in cls.SUPPORTED_PARAMS.items()
+                if k not in (cls.BRACKET, cls.AT_PARAM)
+            )
             out.write(f"  {form:<22} {cls.DESCRIPTION}\n")
             if aliases:
                 out.write(f"  {'':<22} also named: {', '.join(aliases)}\n")
@@ -79,8 +87,7 @@ def _trec_names(out) -> None:
     for name, (target, param, defaults, *fixed) in TREC_NAMES.items():
         if param is None or param in ("beta", "coefficients"):
             form = name if param is None else f"{name}.{'beta' if param == 'beta' else 'a,b,c,d'}"
-            means = str(_target(target)) + (f"({', '.join(f'{k}={v}' for k, v in fixed[0].items())})" if fixed
-                                            else "")
+            means = str(_target(target)) + (f"({', '.join(f'{k}={v}' for k, v in fixed[0].items())})" if fixed else "")
         elif param in ("recall", "mult"):
             form, means = f"{name}_x", f"{target}@x"
         else:
@@ -92,8 +99,10 @@ def _trec_names(out) -> None:
         out.write(f"  {form:<22} {means}\n")
     for nick, names in TREC_NICKNAMES.items():
         out.write(f"  {nick:<22} {' '.join(names)}\n")
-    out.write("  (num_ret, num_rel and num_rel_ret are the official INEX tool's article counts with passage or "
-              "element assessments)\n")
+    out.write(
+        "  (num_ret, num_rel and num_rel_ret are the official INEX tool's article counts with passage or "
+        "element assessments)\n"
+    )
 
 
 def _target(name: str):
@@ -121,14 +130,31 @@ def declarations(family: str | None = None) -> list[dict]:
         params = []
         for k, p in cls.SUPPORTED_PARAMS.items():
             default = p.default if p.default is not None else getattr(cls, f"DEFAULT_{k.upper()}", None)
-            params.append({"name": k, "type": p.dtype.__name__, "default": default,
-                           "choices": list(p.choices) if p.choices is not None else None,
-                           "range": p.range, "description": p.desc,
-                           "bracket": k == cls.BRACKET, "at": k == cls.AT_PARAM})
-        out.append({"name": name, "family": cls.FAMILY, "description": cls.DESCRIPTION, "cutoff": cls.CUTOFF,
-                    "at": cls.AT_PARAM, "bounds": list(cls.BOUNDS) if cls.BOUNDS else None,
-                    "aliases": sorted(a for a, c in reg.items() if c is cls and a != name), "parameters": params,
-                    "example": _example(cls)})
+            params.append(
+                {
+                    "name": k,
+                    "type": p.dtype.__name__,
+                    "default": default,
+                    "choices": list(p.choices) if p.choices is not None else None,
+                    "range": p.range,
+                    "description": p.desc,
+                    "bracket": k == cls.BRACKET,
+                    "at": k == cls.AT_PARAM,
+                }
+            )
+        out.append(
+            {
+                "name": name,
+                "family": cls.FAMILY,
+                "description": cls.DESCRIPTION,
+                "cutoff": cls.CUTOFF,
+                "at": cls.AT_PARAM,
+                "bounds": list(cls.BOUNDS) if cls.BOUNDS else None,
+                "aliases": sorted(a for a, c in reg.items() if c is cls and a != name),
+                "parameters": params,
+                "example": _example(cls),
+            }
+        )
     return out
 
 

@@ -29,8 +29,13 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if store is not None:
             store.close()
-    write_rows(PAGE_COLUMNS, rows, args.format, f"# {row['sid']}: {row['key']}; {total} elements (showing "
-                                                f"{len(rows)} from {args.offset}); pi {row['pi']:.6f} under "
-                                                f"{parts.model}; in: {row['in_edges'] or '-'}; out: "
-                                                f"{row['out_edges'] or '-'}")
+    write_rows(
+        PAGE_COLUMNS,
+        rows,
+        args.format,
+        f"# {row['sid']}: {row['key']}; {total} elements (showing "
+        f"{len(rows)} from {args.offset}); pi {row['pi']:.6f} under "
+        f"{parts.model}; in: {row['in_edges'] or '-'}; out: "
+        f"{row['out_edges'] or '-'}",
+    )
     return 0

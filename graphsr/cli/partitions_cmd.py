@@ -9,17 +9,25 @@ from ._common import PROGRESS_HELP, progress_default
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("collection", help="the collection (a path: XML, Markdown, text or HTML), or with --store a stored collection's name")
+    p.add_argument(
+        "collection",
+        help="the collection (a path: XML, Markdown, text or HTML), or with --store a stored collection's name",
+    )
     p.add_argument("--kind", default="p*", help="summary kind: p*, p*|c, c or tag (default: p*)")
-    p.add_argument("--model", help="in memory: SUMMARY:WEIGHT (default KIND:extent); stored: a model's name or a "
-                                    "weight scheme")
+    p.add_argument(
+        "--model", help="in memory: SUMMARY:WEIGHT (default KIND:extent); stored: a model's name or a weight scheme"
+    )
     p.add_argument("--store", metavar="URL", nargs="?", const="", help="read the stored collection")
-    p.add_argument("--sort", default="sid",
-                   help="column to sort by: sid, key, extent_size, content_length, pi (default: sid)")
-    p.add_argument("--format", choices=["table", "csv", "json"], default="table",
-                   help="aligned table (default), CSV, or JSON records")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help=PROGRESS_HELP)
+    p.add_argument(
+        "--sort", default="sid", help="column to sort by: sid, key, extent_size, content_length, pi (default: sid)"
+    )
+    p.add_argument(
+        "--format",
+        choices=["table", "csv", "json"],
+        default="table",
+        help="aligned table (default), CSV, or JSON records",
+    )
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help=PROGRESS_HELP)
 
 
 def load(args):
@@ -28,8 +36,9 @@ def load(args):
 
     progress = getattr(args, "progress", None)
     if args.store is None:
-        return memory_partitions(args.collection, args.kind, args.model,
-                                 progress_default() if progress is None else progress), None
+        return memory_partitions(
+            args.collection, args.kind, args.model, progress_default() if progress is None else progress
+        ), None
     from ..store import open_store
 
     store = open_store(args.store or None, create=False)
@@ -87,6 +96,10 @@ def run(args: argparse.Namespace) -> int:
         raise GraphsrInputError(f"--sort: expected one of {', '.join(table.columns)}, got {args.sort!r}")
     if args.sort != "sid":
         table = table.sort_values(args.sort, ascending=args.sort in ("key",), kind="stable")
-    write_frame(table, args.format, f"# {parts.summary.kind.name} summary of {parts.collection} ({parts.source}): "
-                                    f"{len(table)} partitions, pi under {parts.model}")
+    write_frame(
+        table,
+        args.format,
+        f"# {parts.summary.kind.name} summary of {parts.collection} ({parts.source}): "
+        f"{len(table)} partitions, pi under {parts.model}",
+    )
     return 0

@@ -24,8 +24,9 @@ def run(args: argparse.Namespace) -> int:
 
     qrels = read_element_qrels(args.qrels)
     base = read_run(args.run)
-    docs = load_collection(args.collection, [], keep=base.docids() | qrels.docids(),
-                           progress=progress_default()).documents
+    docs = load_collection(
+        args.collection, [], keep=base.docids() | qrels.docids(), progress=progress_default()
+    ).documents
     from ..io.atomic import output_directory
 
     out = output_directory(args.out, "the perturbed runs")

@@ -14,17 +14,37 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--output", default="report.html", metavar="FILE", help="the page (default: report.html)")
     p.add_argument("--title", default="graphsr report", help="the page's title (default: graphsr report)")
     p.add_argument("--figures", metavar="DIR", help="also write every figure to DIR")
-    p.add_argument("--figure-format", choices=["png", "svg", "pdf"], default="png",
-                   help="format of the figure files (default: png)")
-    p.add_argument("--max-measures", type=positive_int, default=40,
-                   help="measures to draw and test (default: 40; the aggregates table has them all)")
-    p.add_argument("--collection", metavar="DIR", help="add the collection's summary graph with pi on its nodes, "
-                                                         "and write its interactive view (graphsr view) beside the "
-                                                         "page, linked from it")
-    p.add_argument("--model", default="p*:extent", metavar="SUMMARY:WEIGHT",
-                   help="the summary and weights of that graph (default: p*:extent)")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="progress bar while drawing (default: when stderr is a terminal)")
+    p.add_argument(
+        "--figure-format",
+        choices=["png", "svg", "pdf"],
+        default="png",
+        help="format of the figure files (default: png)",
+    )
+    p.add_argument(
+        "--max-measures",
+        type=positive_int,
+        default=40,
+        help="measures to draw and test (default: 40; the aggregates table has them all)",
+    )
+    p.add_argument(
+        "--collection",
+        metavar="DIR",
+        help="add the collection's summary graph with pi on its nodes, "
+        "and write its interactive view (graphsr view) beside the "
+        "page, linked from it",
+    )
+    p.add_argument(
+        "--model",
+        default="p*:extent",
+        metavar="SUMMARY:WEIGHT",
+        help="the summary and weights of that graph (default: p*:extent)",
+    )
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar while drawing (default: when stderr is a terminal)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -46,8 +66,15 @@ def run(args: argparse.Namespace) -> int:
         spec = parse_model_spec(args.model)
         parts = memory_partitions(args.collection, spec.summary, str(spec), progress)
         summary = (parts.summary, parts.pi, str(spec))
-    report = build_report(scores, args.title, ", ".join(map(str, args.scores)), args.max_measures, progress,
-                          (args.figure_format,) if args.figures else (), summary)
+    report = build_report(
+        scores,
+        args.title,
+        ", ".join(map(str, args.scores)),
+        args.max_measures,
+        progress,
+        (args.figure_format,) if args.figures else (),
+        summary,
+    )
     if parts is not None:
         from pathlib import Path
 

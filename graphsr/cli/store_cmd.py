@@ -16,25 +16,33 @@ from ._common import EFFORT_HELP, PROGRESS_HELP, number, progress_default, warn
 
 
 #: The example of ``store query --help`` (a test runs it against a sample store).
-QUERY_EXAMPLE = ("MATCH (d:Document) WHERE d.docid = $doc RETURN d.code AS code, d.elements AS elements, "
-                 "d.length AS length")
+QUERY_EXAMPLE = (
+    "MATCH (d:Document) WHERE d.docid = $doc RETURN d.code AS code, d.elements AS elements, d.length AS length"
+)
 
 
 def _store_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--store", metavar="URL", help="local:PATH, bolt://HOST:PORT or neo4j://HOST:PORT "
-                                                  "(default: $GRAPHSR_STORE or the per-user local store)")
+    p.add_argument(
+        "--store",
+        metavar="URL",
+        help="local:PATH, bolt://HOST:PORT or neo4j://HOST:PORT (default: $GRAPHSR_STORE or the per-user local store)",
+    )
 
 
 def routes_arguments(a: argparse.ArgumentParser) -> None:
     """Arguments of loading a navigation log (``store routes``, ``routes load``)."""
     _store_arg(a)
     a.add_argument("log", help="the navigation log")
-    a.add_argument("--collection", required=True, help="the stored collection (its route documents' elements "
-                                                       "must be stored)")
+    a.add_argument(
+        "--collection", required=True, help="the stored collection (its route documents' elements must be stored)"
+    )
     a.add_argument("--study", required=True, help="name of the study the routes belong to")
-    a.add_argument("--replace", action="store_true",
-                   help="if the study holds another log, swap it for this one (refused without: a study is never "
-                        "a mix of two logs; the same log again changes nothing)")
+    a.add_argument(
+        "--replace",
+        action="store_true",
+        help="if the study holds another log, swap it for this one (refused without: a study is never "
+        "a mix of two logs; the same log again changes nothing)",
+    )
 
 
 def model_arguments(a: argparse.ArgumentParser) -> None:
@@ -42,17 +50,27 @@ def model_arguments(a: argparse.ArgumentParser) -> None:
     _store_arg(a)
     a.add_argument("--collection", required=True, help="the stored collection's name")
     a.add_argument("--model", metavar="SUMMARY:WEIGHT", help="an SR model, e.g. p*|c:length")
-    a.add_argument("--from-routes", metavar="STUDY", help="a model of route steps of a stored study "
-                                                          "(aggregated in the database)")
-    a.add_argument("--nav", default="p*", metavar="STATES",
-                   help="states for --from-routes: a summary kind (p*, the default; p*|c, c, tag) or elements")
-    a.add_argument("--effort", choices=["count", "duration"], default="count",
-                   help="for --from-routes: " + EFFORT_HELP)
-    a.add_argument("--name", help="name to store it under (default: COLLECTION/SUMMARY:WEIGHT or "
-                                  "COLLECTION/routes:STUDY:SUMMARY:EFFORT)")
-    a.add_argument("--solver", choices=["eq8", "general"], default="eq8",
-                   help="steady state: eq8, CIKM'08 Eq 8 for symmetric weights (default), or general, the "
-                        "long-run distribution of any chain P = D^-1 W")
+    a.add_argument(
+        "--from-routes", metavar="STUDY", help="a model of route steps of a stored study (aggregated in the database)"
+    )
+    a.add_argument(
+        "--nav",
+        default="p*",
+        metavar="STATES",
+        help="states for --from-routes: a summary kind (p*, the default; p*|c, c, tag) or elements",
+    )
+    a.add_argument("--effort", choices=["count", "duration"], default="count", help="for --from-routes: " + EFFORT_HELP)
+    a.add_argument(
+        "--name",
+        help="name to store it under (default: COLLECTION/SUMMARY:WEIGHT or COLLECTION/routes:STUDY:SUMMARY:EFFORT)",
+    )
+    a.add_argument(
+        "--solver",
+        choices=["eq8", "general"],
+        default="eq8",
+        help="steady state: eq8, CIKM'08 Eq 8 for symmetric weights (default), or general, the "
+        "long-run distribution of any chain P = D^-1 W",
+    )
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -61,44 +79,86 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     _store_arg(a)
     a = sub.add_parser("start", help="start the local store and leave it running")
     _store_arg(a)
-    a.add_argument("--memory", metavar="SIZE", help="the server's memory limit, e.g. 8G or 50%% of physical memory "
-                                                     "(default: $GRAPHSR_STORE_MEMORY, else 50%%)")
-    a.add_argument("--data-memory", metavar="SIZE", help="how much data it may hold; past it writes are refused "
-                                                          "(default: $GRAPHSR_STORE_DATA_MEMORY, else half the memory)")
-    a.add_argument("--query-memory", metavar="SIZE", help="how much memory one query may take (default: "
-                                                           "$GRAPHSR_STORE_QUERY_MEMORY, else a quarter of the memory)")
-    a.add_argument("--query-time", metavar="SECONDS", help="how long any query may run (default: "
-                                                            "$GRAPHSR_STORE_QUERY_TIME, else 3600)")
+    a.add_argument(
+        "--memory",
+        metavar="SIZE",
+        help="the server's memory limit, e.g. 8G or 50%% of physical memory "
+        "(default: $GRAPHSR_STORE_MEMORY, else 50%%)",
+    )
+    a.add_argument(
+        "--data-memory",
+        metavar="SIZE",
+        help="how much data it may hold; past it writes are refused "
+        "(default: $GRAPHSR_STORE_DATA_MEMORY, else half the memory)",
+    )
+    a.add_argument(
+        "--query-memory",
+        metavar="SIZE",
+        help="how much memory one query may take (default: $GRAPHSR_STORE_QUERY_MEMORY, else a quarter of the memory)",
+    )
+    a.add_argument(
+        "--query-time",
+        metavar="SECONDS",
+        help="how long any query may run (default: $GRAPHSR_STORE_QUERY_TIME, else 3600)",
+    )
     a = sub.add_parser("stop", help="stop a running local store (its data stay) once no command uses it")
     _store_arg(a)
-    a.add_argument("--wait", type=number(float, "[0, 86400]"), default=0.0, metavar="SECONDS",
-                   help="wait up to SECONDS for commands using the store to finish (default: refuse at once)")
-    a = sub.add_parser("load", help="load a collection, its summaries and (some of) its elements, "
-                                    "optionally assessments and runs")
+    a.add_argument(
+        "--wait",
+        type=number(float, "[0, 86400]"),
+        default=0.0,
+        metavar="SECONDS",
+        help="wait up to SECONDS for commands using the store to finish (default: refuse at once)",
+    )
+    a = sub.add_parser(
+        "load", help="load a collection, its summaries and (some of) its elements, optionally assessments and runs"
+    )
     _store_arg(a)
-    a.add_argument("collection", metavar="DIR", help="the collection (directory, file, tar/zip archive or JSON lines corpus of XML, Markdown, text or HTML)")
+    a.add_argument(
+        "collection",
+        metavar="DIR",
+        help="the collection (directory, file, tar/zip archive or JSON lines corpus of XML, Markdown, text or HTML)",
+    )
     a.add_argument("--name", help="the collection's name in the store (default: the directory name)")
-    a.add_argument("--kind", action="append", dest="kinds", metavar="SUMMARY",
-                   help="summary kind to build and store: p*, p*|c, c, tag (repeatable; default p* and p*|c)")
-    a.add_argument("--elements", choices=["none", "all", "touched"], default=None,
-                   help="element nodes to store: none, all, or those of the documents the given qrels/runs "
-                        "touch (default: touched if --qrels/--run are given, else none)")
+    a.add_argument(
+        "--kind",
+        action="append",
+        dest="kinds",
+        metavar="SUMMARY",
+        help="summary kind to build and store: p*, p*|c, c, tag (repeatable; default p* and p*|c)",
+    )
+    a.add_argument(
+        "--elements",
+        choices=["none", "all", "touched"],
+        default=None,
+        help="element nodes to store: none, all, or those of the documents the given qrels/runs "
+        "touch (default: touched if --qrels/--run are given, else none)",
+    )
     a.add_argument("--qrels", help="element qrels to store (their documents' elements are stored)")
     a.add_argument("--run", action="append", dest="runs", default=[], metavar="RUN", help="run to store (repeatable)")
-    a.add_argument("--replace", action="store_true",
-                   help="a collection, assessments or run stored under the same name with other content is "
-                        "replaced by this (refused without: names are never merged; the same content again "
-                        "changes nothing)")
-    a.add_argument("--drop-dependants", action="store_true",
-                   help="with --replace: remove the old collection's assessments, runs, studies and models with it "
-                        "(refused without, naming them: they were made against the old documents)")
-    a.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help=PROGRESS_HELP)
+    a.add_argument(
+        "--replace",
+        action="store_true",
+        help="a collection, assessments or run stored under the same name with other content is "
+        "replaced by this (refused without: names are never merged; the same content again "
+        "changes nothing)",
+    )
+    a.add_argument(
+        "--drop-dependants",
+        action="store_true",
+        help="with --replace: remove the old collection's assessments, runs, studies and models with it "
+        "(refused without, naming them: they were made against the old documents)",
+    )
+    a.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help=PROGRESS_HELP)
     routes_arguments(sub.add_parser("routes", help="load a navigation log (CSV or JSON lines) as a study's routes"))
-    model_arguments(sub.add_parser("model", help="build a navigation model (SR from a summary, or ESR from a "
-                                                 "study's routes) and store it"))
-    a = sub.add_parser("drop", help="remove a collection (with all stored under it), a model or a study, in "
-                                    "bounded batches")
+    model_arguments(
+        sub.add_parser(
+            "model", help="build a navigation model (SR from a summary, or ESR from a study's routes) and store it"
+        )
+    )
+    a = sub.add_parser(
+        "drop", help="remove a collection (with all stored under it), a model or a study, in bounded batches"
+    )
     _store_arg(a)
     a.add_argument("collection", nargs="?", help="the collection to remove (with --study: the study's collection)")
     a.add_argument("--model", action="append", default=[], metavar="NAME", help="a model to remove (repeatable)")
@@ -109,23 +169,47 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     _store_arg(a)
     a = sub.add_parser("show", help="show what is stored: counts per label and relationship type, collections")
     _store_arg(a)
-    a = sub.add_parser("export", help="write a stored collection, with everything stored under it, as node and "
-                                      "relationship CSV files for 'neo4j-admin database import'")
+    a = sub.add_parser(
+        "export",
+        help="write a stored collection, with everything stored under it, as node and "
+        "relationship CSV files for 'neo4j-admin database import'",
+    )
     _store_arg(a)
     a.add_argument("directory", metavar="DIR", help="a new (or empty) directory for the CSV files")
     a.add_argument("--collection", required=True, help="the stored collection's name")
     a.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help=PROGRESS_HELP)
     a = sub.add_parser("query", help="run a read-only Cypher query (writes are refused), with $parameters")
-    a.add_argument("cypher", help=f"the query, e.g. {QUERY_EXAMPLE!r} --param doc=DOCID (the graph schema: "
-                                  "docs/reference/schema.md)")
-    a.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                   help="a string parameter $NAME (repeatable; the value is passed as is, never formatted in)")
-    a.add_argument("--param-json", action="append", default=[], metavar="NAME=JSON",
-                   help="a parameter given as JSON (numbers, lists, maps, true/false/null)")
-    a.add_argument("--format", choices=["table", "csv", "json"], default="table",
-                   help="aligned table (default), CSV, or JSON records")
-    a.add_argument("--timeout", type=number(float, "(0, 86400]"), default=60.0, metavar="SECONDS",
-                   help="the server stops the query after this long (default: 60)")
+    a.add_argument(
+        "cypher",
+        help=f"the query, e.g. {QUERY_EXAMPLE!r} --param doc=DOCID (the graph schema: docs/reference/schema.md)",
+    )
+    a.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a string parameter $NAME (repeatable; the value is passed as is, never formatted in)",
+    )
+    a.add_argument(
+        "--param-json",
+        action="append",
+        default=[],
+        metavar="NAME=JSON",
+        help="a parameter given as JSON (numbers, lists, maps, true/false/null)",
+    )
+    a.add_argument(
+        "--format",
+        choices=["table", "csv", "json"],
+        default="table",
+        help="aligned table (default), CSV, or JSON records",
+    )
+    a.add_argument(
+        "--timeout",
+        type=number(float, "(0, 86400]"),
+        default=60.0,
+        metavar="SECONDS",
+        help="the server stops the query after this long (default: 60)",
+    )
     _store_arg(a)
 
 
@@ -159,8 +243,12 @@ def run(args: argparse.Namespace) -> int:
         from ..store.limits import ServerLimits
 
         options["limits"] = ServerLimits.resolve(args.memory, args.data_memory, args.query_memory, args.query_time)
-    with open_store(url, keep_running=args.store_command == "start",
-                    create=args.store_command in ("init", "start", "load"), **options) as store:
+    with open_store(
+        url,
+        keep_running=args.store_command == "start",
+        create=args.store_command in ("init", "start", "load"),
+        **options,
+    ) as store:
         if args.store_command in WRITERS:  # one writing command at a time: what it checks stays true
             with store.writing():
                 ACTIONS[args.store_command](store, args, out)
@@ -190,8 +278,10 @@ def _ready(store, args, out) -> None:
     out.write(f"ready: {store.url} ({running.describe() if running else 'limits unknown'})\n")
     asked = server.limits
     if args.store_command == "start" and not store.started and asked is not None and running != asked:
-        out.write(f"note: the server was already running; these limits hold until 'graphsr store stop' "
-                  f"(asked for: {asked.describe()})\n")
+        out.write(
+            f"note: the server was already running; these limits hold until 'graphsr store stop' "
+            f"(asked for: {asked.describe()})\n"
+        )
 
 
 def _model(store, args, out) -> None:
@@ -218,11 +308,16 @@ def _routes(store, args, out) -> None:
     routes = read_routes(args.log)
     done = store_steps(store, args.collection, args.study, routes, routes.source, replace=args.replace)
     if done.unchanged:
-        out.write(f"study {args.study!r}: holds this log already ({done.steps} steps of {done.routes} routes); "
-                  "nothing changed\n")
+        out.write(
+            f"study {args.study!r}: holds this log already ({done.steps} steps of {done.routes} routes); "
+            "nothing changed\n"
+        )
     else:
-        out.write(f"study {args.study!r}: {done.steps} steps of {done.routes} routes stored"
-                  + (" (replacing the log it held)" if done.replaced else "") + "\n")
+        out.write(
+            f"study {args.study!r}: {done.steps} steps of {done.routes} routes stored"
+            + (" (replacing the log it held)" if done.replaced else "")
+            + "\n"
+        )
     for line in routes.report.lines()[1:]:
         warn(line)
 
@@ -291,9 +386,16 @@ def _load(store, args, out) -> None:
 
     return_large_blocks()  # each large document's parse tree and encoding given back once written
     before = store.counts()
-    report, summaries = store_collection(store, args.collection, args.name, kinds=args.kinds or ["p*", "p*|c"],
-                                         elements=elements, progress=progress, replace=args.replace,
-                                         drop_dependants=args.drop_dependants)
+    report, summaries = store_collection(
+        store,
+        args.collection,
+        args.name,
+        kinds=args.kinds or ["p*", "p*|c"],
+        elements=elements,
+        progress=progress,
+        replace=args.replace,
+        drop_dependants=args.drop_dependants,
+    )
     from pathlib import Path
 
     name = args.name or Path(args.collection).resolve().name
@@ -326,8 +428,9 @@ def load_summary(report, before: dict[str, int], after: dict[str, int]) -> str:
     nodes = sum(after[k] - before[k] for k in NODE_LABELS)
     rels = sum(after[k] - before[k] for k in after if k not in NODE_LABELS)
     stored = f" ({report.elements} of them stored now)" if 0 < report.elements < report.collection_elements else ""
-    what = (f"{report.documents} documents, {report.collection_elements} elements{stored}, summaries "
-            + ", ".join(f"{k} ({n} nodes)" for k, n in report.summary_nodes.items()))
+    what = f"{report.documents} documents, {report.collection_elements} elements{stored}, summaries " + ", ".join(
+        f"{k} ({n} nodes)" for k, n in report.summary_nodes.items()
+    )
     if nodes == 0 and rels == 0:
         return f"{what}; already stored, nothing new written ({WALL})"
     return f"{what}; {nodes} nodes and {rels} relationships created in {WALL}"
@@ -375,16 +478,20 @@ def _query(store, args, out) -> None:
     import csv
     import json
 
-    rows = [{k: _plain(v) for k, v in row.items()}
-            for row in store.read_query(args.cypher, _query_params(args), timeout=args.timeout)]
+    rows = [
+        {k: _plain(v) for k, v in row.items()}
+        for row in store.read_query(args.cypher, _query_params(args), timeout=args.timeout)
+    ]
     columns = list(dict.fromkeys(k for r in rows for k in r))
     if args.format == "json":
         out.write(json.dumps(rows, indent=1, ensure_ascii=False) + "\n")
     elif args.format == "csv":
         w = csv.DictWriter(out, columns, lineterminator="\n")
         w.writeheader()
-        w.writerows({k: json.dumps(v, ensure_ascii=False) if isinstance(v, (dict, list)) else v
-                     for k, v in r.items()} for r in rows)
+        w.writerows(
+            {k: json.dumps(v, ensure_ascii=False) if isinstance(v, (dict, list)) else v for k, v in r.items()}
+            for r in rows
+        )
     else:
         out.write(_table(rows, columns))
 
@@ -394,7 +501,12 @@ def _export(store, args, out) -> None:
     from ..io.progress import progress_bar
     from ..store.export import export_collection, import_command
 
-    bar, done = progress_bar(None, "export", enabled=progress_default() if args.progress is None else args.progress, unit="node"), [0]
+    bar, done = (
+        progress_bar(
+            None, "export", enabled=progress_default() if args.progress is None else args.progress, unit="node"
+        ),
+        [0],
+    )
 
     def advance(read: int) -> None:
         bar.update(read - done[0])
@@ -405,14 +517,26 @@ def _export(store, args, out) -> None:
     finally:
         bar.close()
     nodes, rels = sum(report.nodes.values()), sum(report.relationships.values())
-    out.write(f"exported collection {args.collection!r} to {report.directory}: {nodes} nodes in "
-              f"{len(report.nodes)} files, {rels} relationships in {len(report.relationships)} files\n"
-              f"load them into an empty Neo4j database (stopped) from that directory with\n"
-              f"  {import_command(report)}\n")
+    out.write(
+        f"exported collection {args.collection!r} to {report.directory}: {nodes} nodes in "
+        f"{len(report.nodes)} files, {rels} relationships in {len(report.relationships)} files\n"
+        f"load them into an empty Neo4j database (stopped) from that directory with\n"
+        f"  {import_command(report)}\n"
+    )
 
 
 WRITERS = ("load", "model", "routes", "drop")
 
-ACTIONS = {"init": _ready, "start": _ready, "load": _load, "model": _model, "routes": _routes, "drop": _drop,
-           "models": _models, "summaries": _summaries, "show": _show, "query": _query,
-           "export": _export}
+ACTIONS = {
+    "init": _ready,
+    "start": _ready,
+    "load": _load,
+    "model": _model,
+    "routes": _routes,
+    "drop": _drop,
+    "models": _models,
+    "summaries": _summaries,
+    "show": _show,
+    "query": _query,
+    "export": _export,
+}

@@ -22,14 +22,41 @@ import sys
 __all__ = ["add_arguments", "run", "main"]
 
 _SHORT = "hvqm:cl:nD:JN:M:R:T:oZ:"
-_LONG = ["help", "version", "query_eval_wanted", "measure=", "complete_rel_info_wanted", "level_for_rel=",
-         "nosummary", "Debug_level=", "Judged_docs_only", "Number_docs_in_coll=", "Max_retrieved_per_topic=",
-         "Rel_info_format=", "Results_format=", "Output_old_results_format=", "Zscore=", "trec_eval_version="]
-_ALIASES = {"--help": "-h", "--version": "-v", "--query_eval_wanted": "-q", "--measure": "-m",
-            "--complete_rel_info_wanted": "-c", "--level_for_rel": "-l", "--nosummary": "-n", "--Debug_level": "-D",
-            "--Judged_docs_only": "-J", "--Number_docs_in_coll": "-N", "--Max_retrieved_per_topic": "-M",
-            "--Rel_info_format": "-R", "--Results_format": "-T", "--Output_old_results_format": "-o",
-            "--Zscore": "-Z"}
+_LONG = [
+    "help",
+    "version",
+    "query_eval_wanted",
+    "measure=",
+    "complete_rel_info_wanted",
+    "level_for_rel=",
+    "nosummary",
+    "Debug_level=",
+    "Judged_docs_only",
+    "Number_docs_in_coll=",
+    "Max_retrieved_per_topic=",
+    "Rel_info_format=",
+    "Results_format=",
+    "Output_old_results_format=",
+    "Zscore=",
+    "trec_eval_version=",
+]
+_ALIASES = {
+    "--help": "-h",
+    "--version": "-v",
+    "--query_eval_wanted": "-q",
+    "--measure": "-m",
+    "--complete_rel_info_wanted": "-c",
+    "--level_for_rel": "-l",
+    "--nosummary": "-n",
+    "--Debug_level": "-D",
+    "--Judged_docs_only": "-J",
+    "--Number_docs_in_coll": "-N",
+    "--Max_retrieved_per_topic": "-M",
+    "--Rel_info_format": "-R",
+    "--Results_format": "-T",
+    "--Output_old_results_format": "-o",
+    "--Zscore": "-Z",
+}
 
 USAGE = """Usage: graphsr trec_eval [-h] [-q] {-m measure}* trec_rel_file trec_top_file
    -h: help: every option, and the measures (with -m, theirs)
@@ -40,8 +67,12 @@ USAGE = """Usage: graphsr trec_eval [-h] [-q] {-m measure}* trec_rel_file trec_t
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("args", nargs=argparse.REMAINDER, metavar="[options] QRELS RUN",
-                   help="trec_eval's options and files (graphsr trec_eval -h lists them)")
+    p.add_argument(
+        "args",
+        nargs=argparse.REMAINDER,
+        metavar="[options] QRELS RUN",
+        help="trec_eval's options and files (graphsr trec_eval -h lists them)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -99,11 +130,17 @@ def main(argv: list[str]) -> int:
             elif flag == "-R" and value in ("qrels", "qrels_jg", "prefs", "qrels_prefs"):
                 o.rel_format = value
             elif flag == "-R":
-                return _stop(f"-R {value}: expected qrels, qrels_jg, prefs or qrels_prefs",
-                             [f"trec_eval: Illegal rel_format '{value}'"], 2)
+                return _stop(
+                    f"-R {value}: expected qrels, qrels_jg, prefs or qrels_prefs",
+                    [f"trec_eval: Illegal rel_format '{value}'"],
+                    2,
+                )
             elif flag == "-T" and value != "trec_results":
-                return _stop(f"-T {value}: graphsr reads TREC results only (-T trec_results)",
-                             [f"trec_eval: Illegal retrieval results format '{value}'"], 2)
+                return _stop(
+                    f"-T {value}: graphsr reads TREC results only (-T trec_results)",
+                    [f"trec_eval: Illegal retrieval results format '{value}'"],
+                    2,
+                )
             elif flag == "-Z":
                 o.zscores = value
     except _BadNumber as exc:
@@ -123,8 +160,7 @@ def main(argv: list[str]) -> int:
     else:
         out = sys.stdout.buffer
     try:
-        run_trec_eval(files[0], files[1], o, out, warn=lambda m: sys.stderr.write(f"graphsr trec_eval: warning: "
-                                                                                f"{m}\n"))
+        run_trec_eval(files[0], files[1], o, out, warn=lambda m: sys.stderr.write(f"graphsr trec_eval: warning: {m}\n"))
     except TrecEvalStop as exc:
         _flush(out, text_only)
         return _stop(exc.message, exc.trec_lines, exc.code)
@@ -151,8 +187,9 @@ def _whole(text: str, flag: str, what: str, low: int | None = None) -> int:
 
     value = c_atol(text)
     if value is None or (low is not None and value < low):
-        raise _BadNumber(f"{flag} {text}: expected {what} as a whole number"
-                         + (f" >= {low}" if low is not None else ""))
+        raise _BadNumber(
+            f"{flag} {text}: expected {what} as a whole number" + (f" >= {low}" if low is not None else "")
+        )
     return value
 
 
@@ -174,8 +211,13 @@ def _help(wanted_measures: list[str], version: str) -> str:
         for m in wanted_measures:
             name = m.partition(".")[0]
             wanted.update(named.get(name, (name,)))
-    lines = [__doc__.strip(), "", f"Measures (trec_eval {version}'s, in the order it prints them; sets: "
-             + ", ".join(f"{k} ({len(v)})" for k, v in named.items()) + "):"]
+    lines = [
+        __doc__.strip(),
+        "",
+        f"Measures (trec_eval {version}'s, in the order it prints them; sets: "
+        + ", ".join(f"{k} ({len(v)})" for k, v in named.items())
+        + "):",
+    ]
     for m in measures(version).values():
         if wanted is None or m.name in wanted:
             default = f" [default {','.join(map(_param, m.default))}]" if m.default else ""

@@ -13,26 +13,58 @@ FORMATS = ("html", "json", "graphml", "gexf")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("collection", help="the collection (a path: XML, Markdown, text or HTML), or with --store a stored collection's name")
+    p.add_argument(
+        "collection",
+        help="the collection (a path: XML, Markdown, text or HTML), or with --store a stored collection's name",
+    )
     p.add_argument("--store", metavar="URL", nargs="?", const="", help="read the stored collection")
     p.add_argument("--kind", default="p*", help="summary kind: p*, p*|c, c or tag (default: p*)")
-    p.add_argument("--model", help="in memory: SUMMARY:WEIGHT (default KIND:extent); stored: a model's name or a "
-                                    "weight scheme; a weight scheme also gives the edges' transition probabilities")
+    p.add_argument(
+        "--model",
+        help="in memory: SUMMARY:WEIGHT (default KIND:extent); stored: a model's name or a "
+        "weight scheme; a weight scheme also gives the edges' transition probabilities",
+    )
     p.add_argument("--qrels", metavar="FILE", help="element assessments: where the relevant elements fall")
-    p.add_argument("--run", dest="runs", action="append", default=[], metavar="FILE",
-                   help="an element run (repeat for several): what it retrieves, per partition and topic")
-    p.add_argument("--routes", metavar="LOG", help="a navigation log (CSV or JSON lines): the steps users take "
-                                                    "between partitions, drawn as the model learned from them")
-    p.add_argument("--routes-model", metavar="NAME", help="with --store: a stored route model over the summary "
-                                                         "shown (graphsr store model --from-routes)")
-    p.add_argument("--effort", choices=["count", "duration"], default="count",
-                   help="with --routes: each step weighs 1 (count, default) or 1 / its duration")
-    p.add_argument("--elements-per-node", type=number(int, "[0, 100000]"), default=20, metavar="N",
-                   help="elements listed per partition besides the assessed and retrieved ones, first in document "
-                        "order (default 20)")
-    p.add_argument("--format", choices=FORMATS, default=None,
-                   help="html (default; the page), json (its data), graphml or gexf (for Gephi, yEd); "
-                        "by default from the output's suffix")
+    p.add_argument(
+        "--run",
+        dest="runs",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="an element run (repeat for several): what it retrieves, per partition and topic",
+    )
+    p.add_argument(
+        "--routes",
+        metavar="LOG",
+        help="a navigation log (CSV or JSON lines): the steps users take "
+        "between partitions, drawn as the model learned from them",
+    )
+    p.add_argument(
+        "--routes-model",
+        metavar="NAME",
+        help="with --store: a stored route model over the summary shown (graphsr store model --from-routes)",
+    )
+    p.add_argument(
+        "--effort",
+        choices=["count", "duration"],
+        default="count",
+        help="with --routes: each step weighs 1 (count, default) or 1 / its duration",
+    )
+    p.add_argument(
+        "--elements-per-node",
+        type=number(int, "[0, 100000]"),
+        default=20,
+        metavar="N",
+        help="elements listed per partition besides the assessed and retrieved ones, first in document "
+        "order (default 20)",
+    )
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        default=None,
+        help="html (default; the page), json (its data), graphml or gexf (for Gephi, yEd); "
+        "by default from the output's suffix",
+    )
     p.add_argument("-o", "--output", metavar="FILE", help="where to write (default: view.html, or view.FORMAT)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help=PROGRESS_HELP)
 
@@ -48,8 +80,10 @@ def run(args: argparse.Namespace) -> int:
     if form is None:
         suffix = (args.output or "").rsplit(".", 1)[-1].lower() if args.output and "." in args.output else "html"
         if suffix not in FORMATS:
-            raise GraphsrInputError(f"cannot tell the format from the output's suffix .{suffix}; give --format "
-                                    f"({', '.join(FORMATS)})", args.output)
+            raise GraphsrInputError(
+                f"cannot tell the format from the output's suffix .{suffix}; give --format ({', '.join(FORMATS)})",
+                args.output,
+            )
         form = suffix
     output = args.output or f"view.{form}"
     qrels = read_element_qrels(args.qrels) if args.qrels else None
@@ -63,13 +97,19 @@ def run(args: argparse.Namespace) -> int:
         log = read_routes(args.routes)
     parts, store = load(args)
     try:
-        routes = route_transitions(parts, log, args.routes_model, args.effort) \
-            if log is not None or args.routes_model else None
+        routes = (
+            route_transitions(parts, log, args.routes_model, args.effort)
+            if log is not None or args.routes_model
+            else None
+        )
         data = view_data(parts, qrels, runs, elements_per_node=args.elements_per_node, routes=routes)
     finally:
         if store is not None:
             store.close()
     write_view(data, output, form)
-    wrote(output, f"the view of the {data['kind']} summary ({len(data['nodes'])} partitions, "
-                  f"{len(data['runs'])} run{'' if len(data['runs']) == 1 else 's'}; {form})")
+    wrote(
+        output,
+        f"the view of the {data['kind']} summary ({len(data['nodes'])} partitions, "
+        f"{len(data['runs'])} run{'' if len(data['runs']) == 1 else 's'}; {form})",
+    )
     return 0

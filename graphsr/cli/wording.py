@@ -21,9 +21,9 @@ CLI_WORDING = {
     "option:ties=average": "--ties average",
     "needs:documents": "the collection's documents (--collection DIR, or a stored collection)",
     "needs:navigation": "an SR navigation model (--model SUMMARY:WEIGHT with --collection DIR, 'none' for no "
-                        "navigation, or a stored model)",
+    "navigation, or a stored model)",
     "needs:routes": "navigation learned from route steps (--routes LOG with --collection DIR, --routes-model NAME, "
-                    "or --nav depth4 for the depth prior)",
+    "or --nav depth4 for the depth prior)",
     "needs:size": "the collection's size in elements (--collection DIR, or a stored model)",
     "needs:chunks": "the chunking's chunk map (--chunks MAP)",
 }

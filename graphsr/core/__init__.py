@@ -8,7 +8,21 @@ scoring passage runs never imports the element run or route types.
 
 from .._lazy import lazy_namespace
 
-__getattr__, __dir__, __all__ = lazy_namespace(__name__, {
-    "FOLQrels": "fol", "FOLRun": "fol", "DocumentTree": "document", "normalize_xpath": "document", "Run": "run",
-    "TreeResult": "run", "ElementQrels": "qrels", "RouteReport": "routes", "Routes": "routes",
-    "RouteStep": "routes", "AssessmentColumns": "columns", "DocumentColumns": "columns", "ElementColumns": "columns"})
+__getattr__, __dir__, __all__ = lazy_namespace(
+    __name__,
+    {
+        "FOLQrels": "fol",
+        "FOLRun": "fol",
+        "DocumentTree": "document",
+        "normalize_xpath": "document",
+        "Run": "run",
+        "TreeResult": "run",
+        "ElementQrels": "qrels",
+        "RouteReport": "routes",
+        "Routes": "routes",
+        "RouteStep": "routes",
+        "AssessmentColumns": "columns",
+        "DocumentColumns": "columns",
+        "ElementColumns": "columns",
+    },
+)

@@ -16,8 +16,16 @@ from functools import cached_property
 
 import numpy as np
 
-__all__ = ["AssessmentColumns", "DocumentColumns", "ElementColumns", "LineNumbers", "codes_in", "codes_of",
-           "name_order", "rank_documents"]
+__all__ = [
+    "AssessmentColumns",
+    "DocumentColumns",
+    "ElementColumns",
+    "LineNumbers",
+    "codes_in",
+    "codes_of",
+    "name_order",
+    "rank_documents",
+]
 
 
 def codes_of(names: list) -> tuple[list, np.ndarray]:
@@ -101,13 +109,21 @@ class DocumentColumns(_Lines):
         return index
 
     @classmethod
-    def from_lists(cls, topics: list[str], docids: list[str], values, lines=None,
-                   empty_topics: tuple[str, ...] = ()) -> "DocumentColumns":
+    def from_lists(
+        cls, topics: list[str], docids: list[str], values, lines=None, empty_topics: tuple[str, ...] = ()
+    ) -> "DocumentColumns":
         """Columns from per-line names (codes in order of first appearance)."""
         topic_names, t = codes_of(topics)
         doc_names, d = codes_of(docids)
-        return cls(topic_names, doc_names, t, d, np.asarray(values, dtype=float),
-                   None if lines is None else np.asarray(lines, dtype=np.int64), tuple(empty_topics))
+        return cls(
+            topic_names,
+            doc_names,
+            t,
+            d,
+            np.asarray(values, dtype=float),
+            None if lines is None else np.asarray(lines, dtype=np.int64),
+            tuple(empty_topics),
+        )
 
     #: Every line names a whole document.
     plain = True
@@ -158,10 +174,18 @@ class DocumentColumns(_Lines):
         topic = self.topic[order]
         first = np.flatnonzero(np.r_[True, topic[1:] != topic[:-1]]) if n else np.zeros(0, dtype=np.int64)
         rank = np.arange(n, dtype=np.int64) - np.repeat(first, np.diff(np.r_[first, n])) + 1
-        return ElementColumns(self.topic_names, self.doc_names, [PLAIN_DOCUMENT_NODE], topic, self.doc[order], rank,
-                              self.value[order], np.zeros(n, dtype=np.int64),
-                              None if self.line is None else np.asarray(self.line[order], dtype=np.int64),
-                              tuple(self.empty_topics))
+        return ElementColumns(
+            self.topic_names,
+            self.doc_names,
+            [PLAIN_DOCUMENT_NODE],
+            topic,
+            self.doc[order],
+            rank,
+            self.value[order],
+            np.zeros(n, dtype=np.int64),
+            None if self.line is None else np.asarray(self.line[order], dtype=np.int64),
+            tuple(self.empty_topics),
+        )
 
 
 @dataclass(eq=False)
@@ -191,15 +215,32 @@ class ElementColumns(_NodeLines):
     empty_topics: tuple[str, ...] = field(default=())
 
     @classmethod
-    def from_lists(cls, topics: list[str], docids: list[str], ranks, scores, paths: list[str],
-                   lines=None, empty_topics: tuple[str, ...] = ()) -> "ElementColumns":
+    def from_lists(
+        cls,
+        topics: list[str],
+        docids: list[str],
+        ranks,
+        scores,
+        paths: list[str],
+        lines=None,
+        empty_topics: tuple[str, ...] = (),
+    ) -> "ElementColumns":
         """Columns from per-line values (paths canonical already; codes in order of first appearance)."""
         topic_names, t = codes_of(topics)
         doc_names, d = codes_of(docids)
         path_names, p = codes_of(paths)
-        return cls(topic_names, doc_names, path_names, t, d, np.asarray(ranks, dtype=np.int64),
-                   np.asarray(scores, dtype=float), p, None if lines is None else np.asarray(lines, dtype=np.int64),
-                   tuple(empty_topics))
+        return cls(
+            topic_names,
+            doc_names,
+            path_names,
+            t,
+            d,
+            np.asarray(ranks, dtype=np.int64),
+            np.asarray(scores, dtype=float),
+            p,
+            None if lines is None else np.asarray(lines, dtype=np.int64),
+            tuple(empty_topics),
+        )
 
     @cached_property
     def result_order(self) -> np.ndarray:
@@ -250,15 +291,33 @@ class AssessmentColumns(_NodeLines):
     empty_topics: tuple[str, ...] = field(default=())
 
     @classmethod
-    def from_lists(cls, topics: list[str], docids: list[str], paths: list[str], values, grades=None, lines=None,
-                   empty_topics: tuple[str, ...] = ()) -> "AssessmentColumns":
+    def from_lists(
+        cls,
+        topics: list[str],
+        docids: list[str],
+        paths: list[str],
+        values,
+        grades=None,
+        lines=None,
+        empty_topics: tuple[str, ...] = (),
+    ) -> "AssessmentColumns":
         """Columns from per-assessment values (paths canonical already; codes in order of first appearance)."""
         topic_names, t = codes_of(topics)
         doc_names, d = codes_of(docids)
         path_names, p = codes_of(paths)
         grade = None if grades is None else np.asarray(grades, dtype=np.int64).reshape(-1, 2)
-        return cls(topic_names, doc_names, path_names, t, d, p, np.asarray(values, dtype=float), grade,
-                   None if lines is None else np.asarray(lines, dtype=np.int64), tuple(empty_topics))
+        return cls(
+            topic_names,
+            doc_names,
+            path_names,
+            t,
+            d,
+            p,
+            np.asarray(values, dtype=float),
+            grade,
+            None if lines is None else np.asarray(lines, dtype=np.int64),
+            tuple(empty_topics),
+        )
 
 
 def codes_in(names: list[str], index: dict[str, int]) -> np.ndarray:
@@ -299,7 +358,7 @@ def rank_documents(topic: np.ndarray, score: np.ndarray, doc: np.ndarray, run: D
     at = 0
     for lines in groups:
         part = _rank_lines(topic[lines], score[lines], doc[lines], run)
-        out[at:at + len(part)] = lines[part] if isinstance(lines, np.ndarray) else part + lines.start
+        out[at : at + len(part)] = lines[part] if isinstance(lines, np.ndarray) else part + lines.start
         at += len(part)
     return out
 
@@ -478,7 +537,7 @@ CHUNK = 1 << 18
 def _has_ties(key: np.ndarray, order: np.ndarray) -> bool:
     """Whether ``key`` in the sorted ``order`` has two equal neighbours (a chunk at a time)."""
     for a in range(0, len(order) - 1, CHUNK):
-        k = key.take(order[a:a + CHUNK + 1])
+        k = key.take(order[a : a + CHUNK + 1])
         if (k[1:] == k[:-1]).any():
             return True
     return False

@@ -107,8 +107,14 @@ def _frozen(values, dtype) -> np.ndarray:
 PLAIN_DOCUMENT_NODE = "/doc[1]"
 
 # the arrays of a one-node document: tag, parent, depth, position, start, end
-_SINGLE = (_frozen([0], np.int32), _frozen([-1], np.int32), _frozen([1], np.int32), _frozen([1], np.int32),
-           _frozen([0], np.int64), _frozen([0], np.int64))
+_SINGLE = (
+    _frozen([0], np.int32),
+    _frozen([-1], np.int32),
+    _frozen([1], np.int32),
+    _frozen([1], np.int32),
+    _frozen([0], np.int64),
+    _frozen([0], np.int64),
+)
 _SINGLE_INDEX = {(("doc", 1),): 0}
 
 
@@ -168,14 +174,16 @@ class DocumentTree:
         n = len(self.tag)
         for name in ("parent", "depth", "position", "start", "end"):
             if len(getattr(self, name)) != n:
-                raise ValueError(f"DocumentTree {self.docid!r}: array {name!r} has length "
-                                 f"{len(getattr(self, name))}, expected {n}")
+                raise ValueError(
+                    f"DocumentTree {self.docid!r}: array {name!r} has length {len(getattr(self, name))}, expected {n}"
+                )
         if n == 0:
             raise ValueError(f"DocumentTree {self.docid!r} has no nodes")
 
     @classmethod
-    def _trusted(cls, docid, tags, tag, parent, depth, position, start, end, source=None,
-                 key_hashes=None) -> "DocumentTree":
+    def _trusted(
+        cls, docid, tags, tag, parent, depth, position, start, end, source=None, key_hashes=None
+    ) -> "DocumentTree":
         """Build without conversions or checks, from arrays of the right dtypes (readers only)."""
         self = object.__new__(cls)
         self.docid, self.tags, self.tag, self.parent, self.depth = docid, tags, tag, parent, depth
@@ -315,15 +323,20 @@ def resolve_node(documents, docid: str, xpath: str, source=None, line: int | Non
     where = f"{context}: " if context else ""
     doc = documents.get(docid)
     if doc is None:
-        raise UnknownNodeError(f"{where}unknown document {docid!r}: expected a document of the collection", source,
-                               line)
+        raise UnknownNodeError(
+            f"{where}unknown document {docid!r}: expected a document of the collection", source, line
+        )
     try:
         return doc.node(xpath)
     except (KeyError, ValueError):
-        shown = xpath if xpath.isprintable() and not any(c.isspace() for c in xpath) and len(xpath) < 200 \
-            else quoted(xpath)
-        raise UnknownNodeError(f"{where}document {docid!r} has no node {shown}: expected an XPath that exists in the "
-                               "collection", source, line) from None
+        shown = (
+            xpath if xpath.isprintable() and not any(c.isspace() for c in xpath) and len(xpath) < 200 else quoted(xpath)
+        )
+        raise UnknownNodeError(
+            f"{where}document {docid!r} has no node {shown}: expected an XPath that exists in the collection",
+            source,
+            line,
+        ) from None
 
 
 class PlainDocuments(Mapping):

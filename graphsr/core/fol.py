@@ -129,19 +129,38 @@ class FOLQrels(_Named):
     _keys: tuple = field(default=None, repr=False)  # sorted (topic, doc) keys of rows()
 
     @classmethod
-    def from_columns(cls, topic, docid, doc_len, rel_chars, bep, pass_row, pass_start, pass_end, line=None,
-                     source: str = "", vocab: Vocabulary | None = None) -> "FOLQrels":
+    def from_columns(
+        cls,
+        topic,
+        docid,
+        doc_len,
+        rel_chars,
+        bep,
+        pass_row,
+        pass_start,
+        pass_end,
+        line=None,
+        source: str = "",
+        vocab: Vocabulary | None = None,
+    ) -> "FOLQrels":
         """Assessments from name lists and numbers (see the class parameters)."""
         vocab = vocab or Vocabulary()
         n = len(topic)
         line = np.arange(1, n + 1, dtype=_I64) if line is None else np.asarray(line, dtype=_I64)
-        return cls(vocab, vocab.topic_codes(topic), vocab.doc_codes(docid), *(
-            np.asarray(a, dtype=_I64) for a in (doc_len, rel_chars, bep, pass_row, pass_start, pass_end)),
-            line, source)
+        return cls(
+            vocab,
+            vocab.topic_codes(topic),
+            vocab.doc_codes(docid),
+            *(np.asarray(a, dtype=_I64) for a in (doc_len, rel_chars, bep, pass_row, pass_start, pass_end)),
+            line,
+            source,
+        )
 
     def rows(self, topic_code: np.ndarray, doc_code: np.ndarray) -> np.ndarray:
         """Row of each (topic, article) pair given as codes of this vocabulary, -1 where not judged."""
-        width = _I64(1) << 32  # codes stay below 2**31; a fixed width keeps the sorted keys valid as the vocabulary grows
+        width = (
+            _I64(1) << 32
+        )  # codes stay below 2**31; a fixed width keeps the sorted keys valid as the vocabulary grows
         if self._keys is None:
             key = self.topic_code * width + self.doc_code
             order = np.argsort(key, kind="stable")
@@ -205,8 +224,21 @@ class FOLRun(_Named):
     ranked: bool = False
 
     @classmethod
-    def from_columns(cls, name: str, topic, docid, rank, score, offset, length, line, run_id=None,
-                     source: str = "", vocab: Vocabulary | None = None, ranked: bool = False) -> "FOLRun":
+    def from_columns(
+        cls,
+        name: str,
+        topic,
+        docid,
+        rank,
+        score,
+        offset,
+        length,
+        line,
+        run_id=None,
+        source: str = "",
+        vocab: Vocabulary | None = None,
+        ranked: bool = False,
+    ) -> "FOLRun":
         """A run from per-line columns (names as strings); ``run_id`` is one name for every line, a
         sequence of names (one per line) or None."""
         vocab = vocab or Vocabulary()
@@ -219,9 +251,21 @@ class FOLRun(_Named):
             table: dict[str, int] = {}
             codes = np.fromiter((table.setdefault(r, len(table)) for r in run_id), dtype=_I64, count=n)
             ids = tuple(table)
-        return cls(name, vocab, vocab.topic_codes(topic), vocab.doc_codes(docid), np.asarray(rank, dtype=_I64),
-                   np.asarray(score, dtype=float), np.asarray(offset, dtype=_I64), np.asarray(length, dtype=_I64),
-                   np.asarray(line, dtype=_I64), codes, ids, source, ranked)
+        return cls(
+            name,
+            vocab,
+            vocab.topic_codes(topic),
+            vocab.doc_codes(docid),
+            np.asarray(rank, dtype=_I64),
+            np.asarray(score, dtype=float),
+            np.asarray(offset, dtype=_I64),
+            np.asarray(length, dtype=_I64),
+            np.asarray(line, dtype=_I64),
+            codes,
+            ids,
+            source,
+            ranked,
+        )
 
     def __len__(self) -> int:
         return len(self.topic_code)
@@ -232,9 +276,21 @@ class FOLRun(_Named):
             return self
         t = vocab.topic_codes(self.vocab.topic_names().tolist())
         d = vocab.doc_codes(self.vocab.doc_names().tolist())
-        return FOLRun(self.name, vocab, t[self.topic_code] if len(t) else self.topic_code.copy(),
-                      d[self.doc_code] if len(d) else self.doc_code.copy(), self.rank, self.score, self.offset,
-                      self.length, self.line, self.run_id_code, self.run_ids, self.source, self.ranked)
+        return FOLRun(
+            self.name,
+            vocab,
+            t[self.topic_code] if len(t) else self.topic_code.copy(),
+            d[self.doc_code] if len(d) else self.doc_code.copy(),
+            self.rank,
+            self.score,
+            self.offset,
+            self.length,
+            self.line,
+            self.run_id_code,
+            self.run_ids,
+            self.source,
+            self.ranked,
+        )
 
     @property
     def run_id(self) -> str | None:

@@ -54,10 +54,14 @@ class ElementQrels:
     ``judgments``, ``grades`` and ``lines`` are views of the columns, built on first use.
     """
 
-    def __init__(self, judgments: dict[str, dict[tuple[str, str], float]] | None = None, source: str | None = None,
-                 lines: dict[tuple[str, str, str], int | None] | None = None,
-                 grades: dict[str, dict[tuple[str, str], tuple[int, int]]] | None = None,
-                 columns: DocumentColumns | AssessmentColumns | None = None):
+    def __init__(
+        self,
+        judgments: dict[str, dict[tuple[str, str], float]] | None = None,
+        source: str | None = None,
+        lines: dict[tuple[str, str, str], int | None] | None = None,
+        grades: dict[str, dict[tuple[str, str], tuple[int, int]]] | None = None,
+        columns: DocumentColumns | AssessmentColumns | None = None,
+    ):
         if columns is None:
             if judgments is None:
                 raise ValueError("assessments need their judgments or their columns")
@@ -83,13 +87,21 @@ class ElementQrels:
         k = columns.duplicate()
         if len(bad) and (k is None or bad[0] < k):
             where = columns.line[bad[0]] if columns.line is not None else None
-            raise QrelsFormatError(f"relevance must be a number in [0, 1] (or a TREC-style grade such as 2 or -1), "
-                                   f"got {columns.value[bad[0]]!r}", source, where)
+            raise QrelsFormatError(
+                f"relevance must be a number in [0, 1] (or a TREC-style grade such as 2 or -1), "
+                f"got {columns.value[bad[0]]!r}",
+                source,
+                where,
+            )
         if k is not None:
             topic, docid = columns.topic_names[columns.topic[k]], columns.doc_names[columns.doc[k]]
             where = columns.line[k] if columns.line is not None else None
-            raise DuplicateJudgmentError(f"topic {topic}: document {docid} is assessed twice; expected one judgment "
-                                         "per document (or, in a diversity qrels file, per subtopic)", source, where)
+            raise DuplicateJudgmentError(
+                f"topic {topic}: document {docid} is assessed twice; expected one judgment "
+                "per document (or, in a diversity qrels file, per subtopic)",
+                source,
+                where,
+            )
         return cls(None, source, columns=columns)
 
     @property
@@ -169,18 +181,25 @@ class ElementQrels:
             if graded is None:
                 graded = row.grade is not None
             elif graded != (row.grade is not None):
-                raise QrelsFormatError("a file mixes INEX (e, s) pairs and relevance values; expected one kind "
-                                       "throughout", source, row.line)
+                raise QrelsFormatError(
+                    "a file mixes INEX (e, s) pairs and relevance values; expected one kind throughout",
+                    source,
+                    row.line,
+                )
             if graded:
                 try:
                     check_grade(*row.grade)
                 except ValueError as exc:
                     raise QrelsFormatError(str(exc), source, row.line) from None
-                row = QrelsRow(row.topic, row.docid, row.xpath, float(quantise([row.grade], "gen")[0]), row.line,
-                               row.grade)
+                row = QrelsRow(
+                    row.topic, row.docid, row.xpath, float(quantise([row.grade], "gen")[0]), row.line, row.grade
+                )
             if not (-float("inf") < row.rel < float("inf")):
-                raise QrelsFormatError(f"relevance must be a number in [0, 1] (or a TREC-style grade such as 2 or "
-                                       f"-1), got {row.rel!r}", source, row.line)
+                raise QrelsFormatError(
+                    f"relevance must be a number in [0, 1] (or a TREC-style grade such as 2 or -1), got {row.rel!r}",
+                    source,
+                    row.line,
+                )
             try:
                 xp = canonical_xpath(row.xpath)
             except ValueError as exc:
@@ -190,7 +209,10 @@ class ElementQrels:
             if key in topic:
                 raise QrelsFormatError(
                     f"topic {row.topic}: node {row.docid} {xp} is assessed twice (also line "
-                    f"{lines[(row.topic,) + key]}); expected one judgment per node", source, row.line)
+                    f"{lines[(row.topic,) + key]}); expected one judgment per node",
+                    source,
+                    row.line,
+                )
             topic[key] = float(row.rel)
             lines[(row.topic,) + key] = row.line
             if graded:
@@ -213,8 +235,15 @@ def _columns_of_judgments(judgments: dict, lines: dict, grades: dict | None) -> 
             if by_node is not None:
                 es.append(by_node.get((docid, xp), (0, 0)))
     empty = tuple(t for t, assessed in judgments.items() if not assessed)
-    return AssessmentColumns.from_lists(topics, docids, paths, values, es if grades is not None else None,
-                                        None if any(x is None for x in at) else at, empty)
+    return AssessmentColumns.from_lists(
+        topics,
+        docids,
+        paths,
+        values,
+        es if grades is not None else None,
+        None if any(x is None for x in at) else at,
+        empty,
+    )
 
 
 def _views(columns: DocumentColumns | AssessmentColumns):

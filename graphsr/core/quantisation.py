@@ -33,8 +33,15 @@ import numpy as np
 
 from ..errors import GraphsrInputError
 
-__all__ = ["ES_PAIRS", "QUANTISATIONS", "quantise", "quantise_dimension", "register_quantisation",
-           "check_quantisation", "check_grade"]
+__all__ = [
+    "ES_PAIRS",
+    "QUANTISATIONS",
+    "quantise",
+    "quantise_dimension",
+    "register_quantisation",
+    "check_quantisation",
+    "check_grade",
+]
 
 #: The pairs an INEX 2002-2005 assessment may take.
 ES_PAIRS = ((0, 0), (1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (3, 1), (3, 2), (3, 3))
@@ -49,18 +56,39 @@ def _table(values: Mapping[tuple[int, int], float]) -> np.ndarray:
 
 QUANTISATIONS: dict[str, np.ndarray] = {
     "strict": _table({(3, 3): 1.0}),
-    "gen": _table({(3, 3): 1.0, (2, 3): 0.75, (3, 2): 0.75, (3, 1): 0.75, (1, 3): 0.5, (2, 2): 0.5, (2, 1): 0.5,
-                   (1, 1): 0.25, (1, 2): 0.25}),
-    "sog": _table({(3, 3): 1.0, (2, 3): 0.9, (1, 3): 0.75, (3, 2): 0.75, (2, 2): 0.5, (1, 2): 0.25, (3, 1): 0.25,
-                   (2, 1): 0.1, (1, 1): 0.1}),
+    "gen": _table(
+        {
+            (3, 3): 1.0,
+            (2, 3): 0.75,
+            (3, 2): 0.75,
+            (3, 1): 0.75,
+            (1, 3): 0.5,
+            (2, 2): 0.5,
+            (2, 1): 0.5,
+            (1, 1): 0.25,
+            (1, 2): 0.25,
+        }
+    ),
+    "sog": _table(
+        {
+            (3, 3): 1.0,
+            (2, 3): 0.9,
+            (1, 3): 0.75,
+            (3, 2): 0.75,
+            (2, 2): 0.5,
+            (1, 2): 0.25,
+            (3, 1): 0.25,
+            (2, 1): 0.1,
+            (1, 1): 0.1,
+        }
+    ),
 }
 
 _DIMENSION = {"gen": np.array([0.0, 1 / 3, 2 / 3, 1.0]), "strict": np.array([0.0, 0.0, 0.0, 1.0])}
 
 
 #: Other names of the built-in quantisations (the INEX papers spell "generalised" both ways).
-ALIASES = {"generalised": "gen", "generalized": "gen", "general": "gen", "strict": "strict", "sog": "sog",
-           "gen": "gen"}
+ALIASES = {"generalised": "gen", "generalized": "gen", "general": "gen", "strict": "strict", "sog": "sog", "gen": "gen"}
 
 
 def canonical_quantisation(spec: str) -> str:
@@ -100,9 +128,11 @@ def _parse(spec: str) -> np.ndarray:
             e, s, v = int(pair[0]), int(pair[1]), float(value)
             check_grade(e, s)
         except ValueError:
-            raise GraphsrInputError(f"quant={spec!r}: expected strict, gen (generalised), sog, a registered name or pairs like "
-                                    f"33:1/23:0.8 (exhaustivity and specificity digits, then a value), got "
-                                    f"{part!r}") from None
+            raise GraphsrInputError(
+                f"quant={spec!r}: expected strict, gen (generalised), sog, a registered name or pairs like "
+                f"33:1/23:0.8 (exhaustivity and specificity digits, then a value), got "
+                f"{part!r}"
+            ) from None
         if not 0.0 <= v <= 1.0:
             raise GraphsrInputError(f"quant={spec!r}: values must be in [0, 1], got {value!r}")
         values[(e, s)] = v
@@ -129,5 +159,4 @@ def quantise_dimension(values: Iterable[int] | np.ndarray, spec: str = "gen") ->
     spec = canonical_quantisation(spec)
     if spec not in _DIMENSION:
         raise GraphsrInputError(f"inex-2003 quantises each dimension with gen (generalised) or strict, got {spec!r}")
-    return _DIMENSION[spec][np.asarray(list(values) if not isinstance(values, np.ndarray) else values,
-                                       dtype=np.int64)]
+    return _DIMENSION[spec][np.asarray(list(values) if not isinstance(values, np.ndarray) else values, dtype=np.int64)]

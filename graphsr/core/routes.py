@@ -29,9 +29,17 @@ class RouteStep:
 
     def as_dict(self) -> dict:
         """The step as the store's loader takes it."""
-        return {"route_id": self.route_id, "step": self.step, "docid": self.docid, "from": self.src,
-                "to": self.dst, "user": self.user, "topic": self.topic, "duration_ms": self.duration_ms,
-                "timestamp": self.timestamp}
+        return {
+            "route_id": self.route_id,
+            "step": self.step,
+            "docid": self.docid,
+            "from": self.src,
+            "to": self.dst,
+            "user": self.user,
+            "topic": self.topic,
+            "duration_ms": self.duration_ms,
+            "timestamp": self.timestamp,
+        }
 
 
 @dataclass
@@ -40,10 +48,10 @@ class RouteReport:
 
     steps: int = 0
     routes: int = 0
-    reordered_routes: int = 0      # steps listed out of order, sorted by step number
-    gaps: int = 0                  # missing step numbers inside a route (kept: steps are independent)
-    discontinuities: int = 0       # a step starts elsewhere than where the previous one ended
-    document_changes: int = 0      # consecutive steps of a route in different documents
+    reordered_routes: int = 0  # steps listed out of order, sorted by step number
+    gaps: int = 0  # missing step numbers inside a route (kept: steps are independent)
+    discontinuities: int = 0  # a step starts elsewhere than where the previous one ended
+    document_changes: int = 0  # consecutive steps of a route in different documents
     examples: list = field(default_factory=list)
 
     def note(self, message: str) -> None:
@@ -52,10 +60,12 @@ class RouteReport:
 
     def lines(self) -> list[str]:
         out = [f"{self.steps} steps in {self.routes} routes"]
-        for name, n in (("routes listed out of step order (sorted)", self.reordered_routes),
-                        ("gaps in step numbers (kept)", self.gaps),
-                        ("steps not starting where the previous one ended (kept)", self.discontinuities),
-                        ("changes of document within a route (kept as separate steps)", self.document_changes)):
+        for name, n in (
+            ("routes listed out of step order (sorted)", self.reordered_routes),
+            ("gaps in step numbers (kept)", self.gaps),
+            ("steps not starting where the previous one ended (kept)", self.discontinuities),
+            ("changes of document within a route (kept as separate steps)", self.document_changes),
+        ):
             if n:
                 out.append(f"{n} {name}")
         out += [f"  e.g. {e}" for e in self.examples]

@@ -88,9 +88,15 @@ class Run:
     to build one from lines; it checks the structure.
     """
 
-    def __init__(self, name: str, results: dict[str, list[TreeResult]] | None = None, source: str | None = None,
-                 run_ids: tuple[str, ...] = (), by_score: bool = False,
-                 columns: DocumentColumns | ElementColumns | None = None):
+    def __init__(
+        self,
+        name: str,
+        results: dict[str, list[TreeResult]] | None = None,
+        source: str | None = None,
+        run_ids: tuple[str, ...] = (),
+        by_score: bool = False,
+        columns: DocumentColumns | ElementColumns | None = None,
+    ):
         if columns is None:
             if results is None:
                 raise ValueError("a run needs its results or its columns")
@@ -103,8 +109,9 @@ class Run:
         self.by_score = by_score
 
     @classmethod
-    def from_columns(cls, columns: DocumentColumns, name: str, source: str | None = None,
-                     run_ids: tuple[str, ...] = ()) -> "Run":
+    def from_columns(
+        cls, columns: DocumentColumns, name: str, source: str | None = None, run_ids: tuple[str, ...] = ()
+    ) -> "Run":
         """A run of whole documents, ranked as trec_eval ranks them (score descending, then document name
         descending), from :class:`~graphsr.core.columns.DocumentColumns` of scores; nothing per line is
         built until an element family asks for :attr:`results`.
@@ -117,21 +124,34 @@ class Run:
         nan = np.flatnonzero(np.isnan(columns.value))
         if len(nan):
             k = int(nan[0])
-            raise RunFormatError(f"topic {columns.topic_names[columns.topic[k]]}: expected a number as the score of "
-                                 f"document {columns.doc_names[columns.doc[k]]}, got NaN (a run is ranked by its "
-                                 "scores)", source, columns.line[k] if columns.line is not None else None)
+            raise RunFormatError(
+                f"topic {columns.topic_names[columns.topic[k]]}: expected a number as the score of "
+                f"document {columns.doc_names[columns.doc[k]]}, got NaN (a run is ranked by its "
+                "scores)",
+                source,
+                columns.line[k] if columns.line is not None else None,
+            )
         k = columns.duplicate()
         if k is not None:
             topic, docid = columns.topic_names[columns.topic[k]], columns.doc_names[columns.doc[k]]
             where = columns.line[k] if columns.line is not None else None
-            raise DuplicateResultError(f"topic {topic}: document {docid} is returned twice; expected each result "
-                                       "once (as trec_eval refuses duplicate documents)", source,
-                                       int(where) if where is not None else None)
+            raise DuplicateResultError(
+                f"topic {topic}: document {docid} is returned twice; expected each result "
+                "once (as trec_eval refuses duplicate documents)",
+                source,
+                int(where) if where is not None else None,
+            )
         return cls(name, None, source, run_ids, by_score=True, columns=columns)
 
     @classmethod
-    def from_element_columns(cls, columns: ElementColumns, name: str, source: str | None = None,
-                             run_ids: tuple[str, ...] = (), by_score: bool = False) -> "Run":
+    def from_element_columns(
+        cls,
+        columns: ElementColumns,
+        name: str,
+        source: str | None = None,
+        run_ids: tuple[str, ...] = (),
+        by_score: bool = False,
+    ) -> "Run":
         """An element run from :class:`~graphsr.core.columns.ElementColumns` (canonical XPaths), checked as
         :meth:`from_rows` checks lines, with array operations; nothing per result is built until someone
         asks for :attr:`results`.  ``by_score``: the ranks were given by the scores (see :class:`Run`).
@@ -187,8 +207,9 @@ class Run:
         return set(self.columns.docids)
 
     @classmethod
-    def from_rows(cls, rows: Iterable[RunRow], name: str, source: str | None = None,
-                  run_ids: tuple[str, ...] = ()) -> "Run":
+    def from_rows(
+        cls, rows: Iterable[RunRow], name: str, source: str | None = None, run_ids: tuple[str, ...] = ()
+    ) -> "Run":
         """Group run lines into tree results and check them.
 
         Raises
@@ -211,9 +232,14 @@ class Run:
                     raise RunFormatError(str(exc), source, row.line) from None
             paths.append(xp)
         lines = [r.line for r in rows]
-        columns = ElementColumns.from_lists([r.topic for r in rows], [r.docid for r in rows], [r.rank for r in rows],
-                                            [r.score for r in rows], paths,
-                                            None if any(ln is None for ln in lines) else lines)
+        columns = ElementColumns.from_lists(
+            [r.topic for r in rows],
+            [r.docid for r in rows],
+            [r.rank for r in rows],
+            [r.score for r in rows],
+            paths,
+            None if any(ln is None for ln in lines) else lines,
+        )
         return cls.from_element_columns(columns, name, source, run_ids)
 
     @staticmethod
@@ -236,7 +262,9 @@ class Run:
                         raise RunFormatError(
                             f"topic {topic} rank {rank}: lines sharing a rank form one tree result and must "
                             f"name one document; expected {first.docid!r} (line {first.line}), got {row.docid!r}",
-                            source, row.line)
+                            source,
+                            row.line,
+                        )
                     try:
                         xp = canonical_xpath(row.xpath)
                     except ValueError as exc:
@@ -244,18 +272,23 @@ class Run:
                     if xp in seen_nodes:
                         raise DuplicateResultError(
                             f"topic {topic} rank {rank}: node {row.docid} {xp} appears twice in one tree result "
-                            f"(also line {seen_nodes[xp].line}); expected each node once", source, row.line)
+                            f"(also line {seen_nodes[xp].line}); expected each node once",
+                            source,
+                            row.line,
+                        )
                     seen_nodes[xp] = row
                     xpaths.append(xp)
-                res = TreeResult(topic, rank, first.docid, tuple(xpaths), first.score,
-                                 tuple(r.line for r in lines))
+                res = TreeResult(topic, rank, first.docid, tuple(xpaths), first.score, tuple(r.line for r in lines))
                 key = (first.docid, frozenset(xpaths))
                 if key in seen_sets:
                     other = seen_sets[key]
                     raise DuplicateResultError(
                         f"topic {topic}: the same result ({first.docid} {', '.join(xpaths)}) is returned at rank "
                         f"{other.rank} and rank {rank}; expected each result once (as trec_eval refuses "
-                        "duplicate documents)", source, first.line)
+                        "duplicate documents)",
+                        source,
+                        first.line,
+                    )
                 seen_sets[key] = res
                 out.append(res)
             results[topic] = out
@@ -270,8 +303,10 @@ def _columns_of_results(results: dict[str, list[TreeResult]]) -> ElementColumns:
         last = None
         for r in ranked:
             if last is not None and r.rank <= last:
-                raise ValueError(f"topic {topic}: results must come in rank order, each at a rank of its own; got "
-                                 f"rank {r.rank} after rank {last}")
+                raise ValueError(
+                    f"topic {topic}: results must come in rank order, each at a rank of its own; got "
+                    f"rank {r.rank} after rank {last}"
+                )
             if not r.xpaths:
                 raise ValueError(f"topic {topic} rank {r.rank}: a tree result needs at least one node")
             last = r.rank
@@ -311,7 +346,7 @@ def _well_formed(c: ElementColumns) -> bool:
     if not single.all():  # tree results: compare their sets of nodes, per topic and document
         seen = set()
         for r in np.flatnonzero(~single).tolist():
-            nodes = frozenset(path[starts[r]:starts[r + 1]].tolist())
+            nodes = frozenset(path[starts[r] : starts[r + 1]].tolist())
             sig = (int(topic[r]), int(doc[starts[r]]), nodes)
             if sig in seen:
                 return False
@@ -327,19 +362,36 @@ def _repeats(key: np.ndarray) -> bool:
 def _rows_of(c: ElementColumns) -> list[RunRow]:
     tn, dn, pn = c.topic_names, c.doc_names, c.path_names
     lines = c.line.tolist() if c.line is not None else [None] * len(c)
-    return [RunRow(tn[t], dn[d], r, s, pn[p], ln) for t, d, r, s, p, ln in
-            zip(c.topic.tolist(), c.doc.tolist(), c.rank.tolist(), c.score.tolist(), c.path.tolist(), lines)]
+    return [
+        RunRow(tn[t], dn[d], r, s, pn[p], ln)
+        for t, d, r, s, p, ln in zip(
+            c.topic.tolist(), c.doc.tolist(), c.rank.tolist(), c.score.tolist(), c.path.tolist(), lines
+        )
+    ]
 
 
 def _element_results(c: ElementColumns) -> dict[str, list[TreeResult]]:
     """Tree results per topic in rank order, each one's nodes in file order."""
     o, starts = c.result_order, c.result_starts.tolist()
     tn, dn, pn = c.topic_names, c.doc_names, c.path_names
-    topic, doc, rank, score, path = (c.topic[o].tolist(), c.doc[o].tolist(), c.rank[o].tolist(), c.score[o].tolist(),
-                                     c.path[o].tolist())
+    topic, doc, rank, score, path = (
+        c.topic[o].tolist(),
+        c.doc[o].tolist(),
+        c.rank[o].tolist(),
+        c.score[o].tolist(),
+        c.path[o].tolist(),
+    )
     line = c.line[o].tolist() if c.line is not None else None
     results: dict[str, list[TreeResult]] = {t: [] for t in c.topics}
     for a, b in zip(starts[:-1], starts[1:]):
-        results[tn[topic[a]]].append(TreeResult(tn[topic[a]], rank[a], dn[doc[a]], tuple(pn[p] for p in path[a:b]),
-                                                score[a], tuple(line[a:b]) if line is not None else ()))
+        results[tn[topic[a]]].append(
+            TreeResult(
+                tn[topic[a]],
+                rank[a],
+                dn[doc[a]],
+                tuple(pn[p] for p in path[a:b]),
+                score[a],
+                tuple(line[a:b]) if line is not None else (),
+            )
+        )
     return results

@@ -45,8 +45,11 @@ class SubtopicJudgments:
         for topic, subtopic, docid, grade, line in rows:
             key = (topic, subtopic, docid)
             if key in seen:
-                raise QrelsFormatError(f"topic {topic}: document {docid} is judged twice for subtopic {subtopic} "
-                                       f"(also line {seen[key]})", source, line)
+                raise QrelsFormatError(
+                    f"topic {topic}: document {docid} is judged twice for subtopic {subtopic} (also line {seen[key]})",
+                    source,
+                    line,
+                )
             seen[key] = line
             by_topic.setdefault(topic, []).append((subtopic, docid, grade))
         out = cls(source=source)

@@ -33,5 +33,9 @@ def select_topics(run_topics, judged, all_topics: bool = False) -> tuple[list[st
 
 def missing_topics_warning(run: str | None, missing: list[str]) -> str:
     """The warning for run topics that have no assessments (one wording for every measure family)."""
-    return ((f"{run}: " if run else "") + f"{len(missing)} run topic(s) have no assessments and are ignored: "
-            + ", ".join(missing[:10]) + (" ..." if len(missing) > 10 else ""))
+    return (
+        (f"{run}: " if run else "")
+        + f"{len(missing)} run topic(s) have no assessments and are ignored: "
+        + ", ".join(missing[:10])
+        + (" ..." if len(missing) > 10 else "")
+    )

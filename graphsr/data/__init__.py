@@ -30,8 +30,10 @@ def sample(name: str) -> dict:
     collection = [p for p in (base / "collection", base / "collection.tar.gz") if p.exists()]
     qrels = [p for p in (base / "qrels.txt", base / "qrels.csv.gz") if p.exists()]
     chunks = sorted((base / "chunks").glob("*.jsonl.gz")) if (base / "chunks").is_dir() else []
-    return {"collection": collection[0] if collection else None,
-            "qrels": qrels[0],
-            "runs": sorted(p for p in (base / "runs").iterdir() if p.name.endswith((".run", ".run.gz"))),
-            "topics": topics[0] if topics else None,
-            "chunks": {p.name.removesuffix(".jsonl.gz"): p for p in chunks}}
+    return {
+        "collection": collection[0] if collection else None,
+        "qrels": qrels[0],
+        "runs": sorted(p for p in (base / "runs").iterdir() if p.name.endswith((".run", ".run.gz"))),
+        "topics": topics[0] if topics else None,
+        "chunks": {p.name.removesuffix(".jsonl.gz"): p for p in chunks},
+    }

@@ -11,10 +11,16 @@ from .._lazy import lazy_namespace
 
 _LAZY = {
     "evaluate": "entry",
-    "LoadedCollection": "collection", "load_collection": "collection", "navigation_for": "collection",
-    "element_context": "context", "ScoringContext": "context",
-    "Results": "results", "RunResult": "results",
-    "evaluate_files": "files", "FileEvaluation": "files", "read_assessments": "files",
+    "LoadedCollection": "collection",
+    "load_collection": "collection",
+    "navigation_for": "collection",
+    "element_context": "context",
+    "ScoringContext": "context",
+    "Results": "results",
+    "RunResult": "results",
+    "evaluate_files": "files",
+    "FileEvaluation": "files",
+    "read_assessments": "files",
 }
 
 __getattr__, __dir__, __all__ = lazy_namespace(__name__, _LAZY)

@@ -42,8 +42,7 @@ class LoadedCollection:
 
     def __repr__(self) -> str:
         kinds = ", ".join(f"{k}: {len(s)} nodes" for k, s in self.summaries.items()) or "no summary"
-        return (f"LoadedCollection({self.path!r}, {self.num_documents} documents, {len(self.documents)} kept; "
-                f"{kinds})")
+        return f"LoadedCollection({self.path!r}, {self.num_documents} documents, {len(self.documents)} kept; {kinds})"
 
     @property
     def num_elements(self) -> int | None:
@@ -67,12 +66,22 @@ class LoadedCollection:
         from ..measures.provider import ScoringContext
 
         nav = None if model is None else self.navigation(model)
-        return ScoringContext(self.documents, None if nav is None else nav.seen_of,
-                              "" if nav is None else nav.name, None, self.num_elements)
+        return ScoringContext(
+            self.documents,
+            None if nav is None else nav.seen_of,
+            "" if nav is None else nav.name,
+            None,
+            self.num_elements,
+        )
 
 
-def load_collection(path: str | os.PathLike, kinds: Iterable[str] = (), keep: set[str] | None = None,
-                    progress: bool = False, workers: int = 1) -> LoadedCollection:
+def load_collection(
+    path: str | os.PathLike,
+    kinds: Iterable[str] = (),
+    keep: set[str] | None = None,
+    progress: bool = False,
+    workers: int = 1,
+) -> LoadedCollection:
     """Read a collection once: build a summary of each kind, keep the documents in ``keep``.
 
     Parameters
@@ -105,6 +114,7 @@ def load_collection(path: str | os.PathLike, kinds: Iterable[str] = (), keep: se
         wanted = None if keep is None else keep.__contains__
         out.documents = {d.docid: d for d in iter_documents(sources, docids=wanted)}
     else:
+
         def keep_documents(chunk, builders) -> None:
             out.num_documents += len(chunk)
             out.documents.update((d.docid, d) for d in chunk if keep is None or d.docid in keep)
@@ -155,6 +165,8 @@ def navigation_for(spec: ModelSpec | str, loaded: LoadedCollection) -> SRNavigat
     if summary is None:
         from ..errors import GraphsrInputError
 
-        raise GraphsrInputError(f"model {spec} needs the {spec.summary} summary; the collection was read with "
-                                f"{sorted(loaded.summaries) or 'no summary'} (load_collection(..., kinds=[...]))")
+        raise GraphsrInputError(
+            f"model {spec} needs the {spec.summary} summary; the collection was read with "
+            f"{sorted(loaded.summaries) or 'no summary'} (load_collection(..., kinds=[...]))"
+        )
     return SRNavigation(spec, build_sr_model(summary, spec.weight), loaded)

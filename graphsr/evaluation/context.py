@@ -21,11 +21,22 @@ from ..measures.provider import ELEMENT, ScoringContext, provider_of, worded
 __all__ = ["ScoringContext", "element_context"]
 
 
-def element_context(docids: set[str], *, measures: Sequence[Measure | str] = (), collection=None,
-                    model: str | None = None, store: str | None = None, use_store: bool | None = None,
-                    routes: str | None = None, routes_model: str | None = None, nav: str = "elements",
-                    effort: str = "count", progress: bool = False, workers: int = 1,
-                    wording: Mapping[str, str] | None = None) -> ScoringContext:
+def element_context(
+    docids: set[str],
+    *,
+    measures: Sequence[Measure | str] = (),
+    collection=None,
+    model: str | None = None,
+    store: str | None = None,
+    use_store: bool | None = None,
+    routes: str | None = None,
+    routes_model: str | None = None,
+    nav: str = "elements",
+    effort: str = "count",
+    progress: bool = False,
+    workers: int = 1,
+    wording: Mapping[str, str] | None = None,
+) -> ScoringContext:
     """Documents and navigation for element runs naming ``docids``.
 
     Parameters
@@ -58,6 +69,7 @@ def element_context(docids: set[str], *, measures: Sequence[Measure | str] = (),
     GraphsrInputError
         When what is given does not fit together (with what to give instead).
     """
+
     def say(name: str) -> str:
         return worded(wording, f"option:{name}")
 
@@ -66,26 +78,31 @@ def element_context(docids: set[str], *, measures: Sequence[Measure | str] = (),
     needs_routes = "routes" in needs
     stored = (store is not None or collection is None) if use_store is None else use_store
     if stored and not model and store is None and use_store is None and "navigation" not in needs:
-        raise GraphsrInputError(f"element runs are scored against their documents' element trees: give "
-                                f"{say('collection')} (the XML collection), or a stored model ({say('store')} with "
-                                f"{say('model')}) whose collection's elements are stored")
+        raise GraphsrInputError(
+            f"element runs are scored against their documents' element trees: give "
+            f"{say('collection')} (the XML collection), or a stored model ({say('store')} with "
+            f"{say('model')}) whose collection's elements are stored"
+        )
     if stored and not model:
-        raise GraphsrInputError(f"a stored model needs {say('model')} (the stored models are listed by 'graphsr "
-                                f"store models'); for a model built in memory give {say('collection')} and "
-                                f"{say('model_spec')}")
+        raise GraphsrInputError(
+            f"a stored model needs {say('model')} (the stored models are listed by 'graphsr "
+            f"store models'); for a model built in memory give {say('collection')} and "
+            f"{say('model_spec')}"
+        )
     prior = nav == "depth4" and not (routes or routes_model)
     if needs_routes and not (routes or routes_model or prior):
-        raise GraphsrInputError(f"ESR measures (and PRUM with nav=routes) need navigation learned from route "
-                                f"steps: give {say('routes')} (with {say('collection')}) or {say('routes_model')} "
-                                "(a stored model)")
+        raise GraphsrInputError(
+            f"ESR measures (and PRUM with nav=routes) need navigation learned from route "
+            f"steps: give {say('routes')} (with {say('collection')}) or {say('routes_model')} "
+            "(a stored model)"
+        )
     log = None
     touched = set(docids)
     if routes:
         from ..io.routes import read_routes
 
         if stored:
-            raise GraphsrInputError(f"{say('routes')} learns navigation from a log over {say('collection')}; "
-                                    "give it")
+            raise GraphsrInputError(f"{say('routes')} learns navigation from a log over {say('collection')}; give it")
         log = read_routes(routes)
         touched |= log.docids()
     loaded = None

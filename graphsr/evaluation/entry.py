@@ -42,9 +42,19 @@ def run_labels(runs: Sequence) -> list[str]:
     return [i if i is not None and taken[i] == 1 else r.name for r, i in zip(runs, ids)]
 
 
-def evaluate(qrels, runs, measures, context: ScoringContext | None = None, *, all_topics: bool = True,
-             order: str | None = None, lenient: bool | None = None, unknown: str | None = None,
-             keep_going: bool = False, ties: str | None = None) -> Results:
+def evaluate(
+    qrels,
+    runs,
+    measures,
+    context: ScoringContext | None = None,
+    *,
+    all_topics: bool = True,
+    order: str | None = None,
+    lenient: bool | None = None,
+    unknown: str | None = None,
+    keep_going: bool = False,
+    ties: str | None = None,
+) -> Results:
     """Score ``runs`` against ``qrels`` with ``measures``.
 
     Parameters
@@ -127,8 +137,9 @@ def evaluate(qrels, runs, measures, context: ScoringContext | None = None, *, al
         context = _default_context(qrels, runs, unbound)
     if ties is not None and ties not in ("trec_eval", "average"):
         raise GraphsrInputError(f"ties must be 'trec_eval' or 'average', got {ties!r}")
-    options = {k: v for k, v in (("order", order), ("lenient", lenient), ("unknown", unknown), ("ties", ties))
-               if v is not None}
+    options = {
+        k: v for k, v in (("order", order), ("lenient", lenient), ("unknown", unknown), ("ties", ties)) if v is not None
+    }
     # each context (the given one, and each bound measure's own) with the options, and the Scratch of what is
     # built once from it for every family (resolved assessments): inputs built under one context never serve
     # another
@@ -163,8 +174,9 @@ def evaluate(qrels, runs, measures, context: ScoringContext | None = None, *, al
 def _score_run(run, label: str, evaluators, judged, all_topics: bool, ms) -> RunResult:
     topics, missing = select_topics(run.topics, judged, all_topics)
     scratches: dict[int, Scratch] = {}  # per context: the run's resolved nodes serve only the families under it
-    result = RunResult(label, topics, {}, [missing_topics_warning(run.name, missing)] if missing else [],
-                       source=run.name)
+    result = RunResult(
+        label, topics, {}, [missing_topics_warning(run.name, missing)] if missing else [], source=run.name
+    )
     notes = []
     for key, ev in evaluators:
         got = ev.score(run, topics, scratches.setdefault(key, Scratch()))
@@ -197,8 +209,11 @@ def shared_spellings() -> dict[str, str]:
     from ..measures.base import registry
     from ..measures.parse import TREC_NAMES
 
-    return {name: TREC_NAMES[name][0] for name, cls in registry().items()
-            if cls.FAMILY == "fol" and name == cls.NAME and name in TREC_NAMES}
+    return {
+        name: TREC_NAMES[name][0]
+        for name, cls in registry().items()
+        if cls.FAMILY == "fol" and name == cls.NAME and name in TREC_NAMES
+    }
 
 
 def trec_counts(requests: list, qrels) -> list:

@@ -29,8 +29,16 @@ from typing import Mapping, Sequence
 from ..errors import GraphsrInputError
 from .results import Results
 
-__all__ = ["FileEvaluation", "FileRequest", "Sources", "ScoringOptions", "read_assessments", "read_chunks",
-           "evaluate_files"]
+__all__ = [
+    "FileEvaluation",
+    "FileRequest",
+    "Sources",
+    "ScoringOptions",
+    "read_assessments",
+    "read_chunks",
+    "evaluate_files",
+]
+
 
 @dataclass
 class FileEvaluation:
@@ -61,14 +69,31 @@ class Sources:
 
     def given(self) -> dict:
         """The sources a user gave (plain TREC inputs refuse them)."""
-        return {k: v for k, v in (("collection", self.collection), ("store", self.store), ("model", self.model),
-                                  ("routes", self.routes), ("routes_model", self.routes_model)) if v is not None}
+        return {
+            k: v
+            for k, v in (
+                ("collection", self.collection),
+                ("store", self.store),
+                ("model", self.model),
+                ("routes", self.routes),
+                ("routes_model", self.routes_model),
+            )
+            if v is not None
+        }
 
     def context_keywords(self) -> dict:
         """The keywords :func:`~graphsr.evaluation.context.element_context` takes."""
-        return {"collection": self.collection, "model": self.model, "store": self.store, "routes": self.routes,
-                "routes_model": self.routes_model, "nav": self.nav, "effort": self.effort,
-                "progress": self.progress, "workers": self.workers}
+        return {
+            "collection": self.collection,
+            "model": self.model,
+            "store": self.store,
+            "routes": self.routes,
+            "routes_model": self.routes_model,
+            "nav": self.nav,
+            "effort": self.effort,
+            "progress": self.progress,
+            "workers": self.workers,
+        }
 
 
 @dataclass(frozen=True)
@@ -102,8 +127,9 @@ QRELS_FORMATS = ("element", "fol", "spans")
 RUN_FORMATS = ("element", "fol", "xml", "spans")
 
 
-def read_assessments(qrels, collection=None, chunks=None, wording: Mapping[str, str] | None = None,
-                     fmt: str | None = None):
+def read_assessments(
+    qrels, collection=None, chunks=None, wording: Mapping[str, str] | None = None, fmt: str | None = None
+):
     """Assessments from a path (element, TREC or FOL qrels, or span judgments read against ``collection``;
     detected once, or in the format ``fmt`` says, one of :data:`QRELS_FORMATS`; with a chunk map ``chunks``,
     TREC qrels of its chunk ids projected onto characters) or any shape :func:`graphsr.io.frames.as_qrels`
@@ -123,12 +149,30 @@ def read_assessments(qrels, collection=None, chunks=None, wording: Mapping[str, 
     return as_qrels(qrels)
 
 
-def evaluate_files(qrels, runs: Sequence, measures, *, collection=None, model: str | None = None,
-                   store: str | None = None, routes=None, routes_model: str | None = None, nav: str = "elements",
-                   effort: str = "count", all_topics: bool = True, order: str = "file", lenient: bool = False,
-                   unknown: str = "error", progress: bool = False, workers: int = 1,
-                   wording: Mapping[str, str] | None = None, chunks=None, qrels_format: str | None = None,
-                   run_format: str | None = None, ties: str | None = None) -> FileEvaluation:
+def evaluate_files(
+    qrels,
+    runs: Sequence,
+    measures,
+    *,
+    collection=None,
+    model: str | None = None,
+    store: str | None = None,
+    routes=None,
+    routes_model: str | None = None,
+    nav: str = "elements",
+    effort: str = "count",
+    all_topics: bool = True,
+    order: str = "file",
+    lenient: bool = False,
+    unknown: str = "error",
+    progress: bool = False,
+    workers: int = 1,
+    wording: Mapping[str, str] | None = None,
+    chunks=None,
+    qrels_format: str | None = None,
+    run_format: str | None = None,
+    ties: str | None = None,
+) -> FileEvaluation:
     """Score run files against assessments as ``graphsr eval`` does.
 
     Parameters
@@ -169,17 +213,26 @@ def evaluate_files(qrels, runs: Sequence, measures, *, collection=None, model: s
     if run_format is not None and run_format not in RUN_FORMATS:
         raise GraphsrInputError(f"the runs' format must be one of {', '.join(RUN_FORMATS)}, got {run_format!r}")
     qrels = read_assessments(qrels, collection, chunk_map, wording, qrels_format)
-    request = FileRequest(measures, Sources(collection, model, store, routes, routes_model, nav, effort, progress,
-                                            workers),
-                          ScoringOptions(all_topics, order, lenient, unknown, ties), chunk_map, run_format, wording)
+    request = FileRequest(
+        measures,
+        Sources(collection, model, store, routes, routes_model, nav, effort, progress, workers),
+        ScoringOptions(all_topics, order, lenient, unknown, ties),
+        chunk_map,
+        run_format,
+        wording,
+    )
     if qrels.kind == PASSAGES:
         return _passages(qrels, runs, request)
     if run_format not in (None, "element"):
-        raise GraphsrInputError(f"runs in the {run_format} format are scored against passage assessments or span "
-                                f"judgments, not {qrels.kind} assessments")
+        raise GraphsrInputError(
+            f"runs in the {run_format} format are scored against passage assessments or span "
+            f"judgments, not {qrels.kind} assessments"
+        )
     if chunk_map is not None:
-        raise GraphsrInputError(f"{_named('chunks', wording)} applies to span judgments and chunk judgments, not to "
-                                f"{qrels.kind} assessments")
+        raise GraphsrInputError(
+            f"{_named('chunks', wording)} applies to span judgments and chunk judgments, not to "
+            f"{qrels.kind} assessments"
+        )
     return _elements(qrels, runs, request)
 
 
@@ -215,8 +268,9 @@ def _span_assessments(qrels, collection, chunk_map, wording, fmt: str | None = N
         return qrels
     what = "span judgments" if fmt == "spans" else "chunk judgments"
     if not collection:
-        raise GraphsrInputError(f"{qrels}: {what} need {_option('collection', wording)}, the documents their "
-                                "offsets count in")
+        raise GraphsrInputError(
+            f"{qrels}: {what} need {_option('collection', wording)}, the documents their offsets count in"
+        )
     from ..io.spans import document_texts, read_chunk_qrels, read_spans
 
     texts = document_texts(collection)
@@ -296,12 +350,16 @@ def _plain_context(qrels, runs, measures, given: dict, wording):
         return None
     if not all(plain):
         odd = [r.source for r, p in zip(runs, plain[1:]) if p != plain[0]]
-        raise GraphsrInputError(f"{', '.join(odd)}: TREC document qrels (4 fields) are scored with TREC document "
-                                "runs (6 fields), element qrels with element runs (7 fields)")
+        raise GraphsrInputError(
+            f"{', '.join(odd)}: TREC document qrels (4 fields) are scored with TREC document "
+            "runs (6 fields), element qrels with element runs (7 fields)"
+        )
     named = [_named(k, wording) for k in given]
     if named:
-        raise GraphsrInputError(f"{named[0]}: TREC document qrels and runs are plain documents, each one element "
-                                "without navigation; they need no collection or model")
+        raise GraphsrInputError(
+            f"{named[0]}: TREC document qrels and runs are plain documents, each one element "
+            "without navigation; they need no collection or model"
+        )
     return plain_context(qrels, runs, measures)
 
 
@@ -315,9 +373,11 @@ def _check_common_topics(qrels, run) -> None:
         shown = sorted(topics, key=topic_sort_key)
         return ", ".join(shown[:5]) + (" ..." if len(shown) > 5 else "")
 
-    raise GraphsrInputError(f"{run.source or run.name}: no topic in common with the assessments "
-                            f"{qrels.source or ''}: the run has topics {some(run.topics) or '(none)'}, the "
-                            f"assessments {some(qrels.topics)}")
+    raise GraphsrInputError(
+        f"{run.source or run.name}: no topic in common with the assessments "
+        f"{qrels.source or ''}: the run has topics {some(run.topics) or '(none)'}, the "
+        f"assessments {some(qrels.topics)}"
+    )
 
 
 def _passages(qrels, paths, request: FileRequest) -> FileEvaluation:
@@ -335,8 +395,10 @@ def _passages(qrels, paths, request: FileRequest) -> FileEvaluation:
     as_elements = [m for m in ms if provider_of(m).NAME not in _PASSAGE_FAMILIES]  # (SR, ESR, ... over elements)
     for name in sources.given():
         if name != "collection" and not as_elements:
-            raise GraphsrInputError(f"{_named(name, wording)} applies to the element measures (SR, ESR, ...), "
-                                    "not to the passage measures asked for")
+            raise GraphsrInputError(
+                f"{_named(name, wording)} applies to the element measures (SR, ESR, ...), "
+                "not to the passage measures asked for"
+            )
     errors, formats = [], {}
     for path in paths:
         try:
@@ -351,13 +413,17 @@ def _passages(qrels, paths, request: FileRequest) -> FileEvaluation:
 
         element_runs = {p: read_run(p) for p, f in formats.items() if f == "element"}
     if element_runs and not collection:
-        raise GraphsrInputError(f"{next(iter(element_runs))}: an element run scored against FOL assessments needs "
-                                f"{_option('collection', wording)} to map its elements "
-                                "to character ranges")
+        raise GraphsrInputError(
+            f"{next(iter(element_runs))}: an element run scored against FOL assessments needs "
+            f"{_option('collection', wording)} to map its elements "
+            "to character ranges"
+        )
     documents = None
     if collection:
-        wanted = set().union(*(submission_files(p) for p, f in formats.items() if f == "xml"),
-                             *(r.docids() for r in element_runs.values()))
+        wanted = set().union(
+            *(submission_files(p) for p, f in formats.items() if f == "xml"),
+            *(r.docids() for r in element_runs.values()),
+        )
         if wanted:
             from .collection import load_collection
 

@@ -34,8 +34,9 @@ CONTEXT_RANKS = (1, 2, 3, 5, 10, 25, 50)
 _FOCUSED_LEVELS = ("0.00", "0.01", "0.05", "0.10")
 
 
-def official_measures(task: str = "focused", beta: float = BETA.default, irr: int = IRR.default,
-                      n: float = BEP_DISTANCE.default) -> list[tuple[str, str, Measure]]:
+def official_measures(
+    task: str = "focused", beta: float = BETA.default, irr: int = IRR.default, n: float = BEP_DISTANCE.default
+) -> list[tuple[str, str, Measure]]:
     """``(per-topic name, all name, measure)`` of every line the tool prints for ``task``, in its order
     (``num_q`` aside; a per-topic name of None: the line is printed for ``all`` only)."""
     t = "" if task == "focused" else f"task={task}"
@@ -95,8 +96,9 @@ def java_double(v: float) -> str:
     return ("-" if sign else "") + text[0] + "." + (text[1:] or "0") + f"E{power}"
 
 
-def official_lines(result: RunResult, table: list[tuple[str, str, Measure]],
-                   per_topic: bool = False) -> list[tuple[str, str, str]]:
+def official_lines(
+    result: RunResult, table: list[tuple[str, str, Measure]], per_topic: bool = False
+) -> list[tuple[str, str, str]]:
     """The tool's lines ``(name, topic, value)`` for one evaluated run, in its order."""
     lines: list[tuple[str, str, str]] = []
     if per_topic:

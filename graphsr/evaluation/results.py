@@ -41,7 +41,7 @@ class RunResult:
     def records(self, include_all: bool = True, labels=None):
         """``(run, measure, topic, value)`` tuples, measures under ``labels`` (``(label, measure)`` pairs;
         default: each measure under its canonical name)."""
-        for label, m in (labels if labels is not None else [(str(m), m) for m in self.values]):
+        for label, m in labels if labels is not None else [(str(m), m) for m in self.values]:
             for t, v in zip(self.topics, self.values[m].tolist()):
                 yield self.name, label, t, float(v)
             if include_all:
@@ -172,6 +172,7 @@ class Results:
             ci = self.intervals.get((r.name, m))
             text = _text(m, r.mean(m), 4)
             return f"{text} [{ci[0]:.4f}, {ci[1]:.4f}]" if ci is not None else text
+
         alls = {(r.name, label): mean_text(r, m) for r in self.runs for label, m in labels}
         cw = [max([8, len(c)] + [len(alls[r.name, c]) for r in self.runs]) for c in cols]
 
@@ -186,4 +187,3 @@ class Results:
                 for k, t in enumerate(r.topics):
                     lines.append(row(r.name, t, [_text(m, r.values[m][k], 4) for _, m in labels]))
         return "\n".join(lines) + "\n"
-

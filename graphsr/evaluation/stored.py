@@ -15,9 +15,14 @@ from ..store.services import collection_info, model_record, stored_document
 __all__ = ["stored_navigation"]
 
 
-def stored_navigation(store: GraphStore, model_name: str, docids: set[str],
-                      collection: str | os.PathLike | None = None, progress: bool = False,
-                      documents: dict[str, DocumentTree] | None = None):
+def stored_navigation(
+    store: GraphStore,
+    model_name: str,
+    docids: set[str],
+    collection: str | os.PathLike | None = None,
+    progress: bool = False,
+    documents: dict[str, DocumentTree] | None = None,
+):
     """Documents and ``seen_of`` for scoring with the stored model ``model_name``.
 
     Parameters
@@ -65,9 +70,11 @@ def stored_navigation(store: GraphStore, model_name: str, docids: set[str],
         s = sids[docid]
         if (s < 0).any():
             i = int(np.flatnonzero(s < 0)[0])
-            raise UnknownNodeError(f"document {docid!r}: node {documents[docid].xpath(i)} has a "
-                                   f"{summary.kind.name} key the stored summary of {cname!r} lacks; was the model "
-                                   "built from this collection?")
+            raise UnknownNodeError(
+                f"document {docid!r}: node {documents[docid].xpath(i)} has a "
+                f"{summary.kind.name} key the stored summary of {cname!r} lacks; was the model "
+                "built from this collection?"
+            )
         return model.seen_probability(s)
 
     return documents, seen_of, model_name

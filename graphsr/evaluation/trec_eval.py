@@ -70,8 +70,13 @@ def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO,
     TrecEvalStop
         Where trec_eval stops, after writing what it would have written.
     """
-    from ..io.trec_eval_input import (TrecEvalInputError, read_trec_eval_prefs, read_trec_eval_qrels,
-                                      read_trec_eval_run, read_zscores)
+    from ..io.trec_eval_input import (
+        TrecEvalInputError,
+        read_trec_eval_prefs,
+        read_trec_eval_qrels,
+        read_trec_eval_run,
+        read_zscores,
+    )
     from ..measures.trec_eval.table import TrecMeasureError, select_measures
 
     deferred = None
@@ -110,16 +115,24 @@ def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO,
                     values = _clean_bogus(names, values)
             elif qid in qrels.unsized:  # trec_eval cannot allocate the array it sizes by the topic's largest grade
                 grade = qrels.unsized[qid]
-                raise TrecEvalStop(f"{qrels_path}: topic {qid.decode(errors='replace')}: grade {grade} (as C's atol "
-                                   "reads it): trec_eval sizes an array by a topic's largest grade (8 bytes a "
-                                   "grade), larger than this machine's memory, and stops here",
-                                   [f"trec_eval: Can't calculate measure '{_first(selected)}'"], 4)
+                raise TrecEvalStop(
+                    f"{qrels_path}: topic {qid.decode(errors='replace')}: grade {grade} (as C's atol "
+                    "reads it): trec_eval sizes an array by a topic's largest grade (8 bytes a "
+                    "grade), larger than this machine's memory, and stops here",
+                    [f"trec_eval: Can't calculate measure '{_first(selected)}'"],
+                    4,
+                )
             elif qid in qrels.duplicates:  # trec_eval finds it scoring this topic (after the run's duplicates)
                 _rank(qid, docs, {}, options, selected, None)
                 name = qrels.duplicates[qid].decode(errors="replace")
-                raise TrecEvalStop(f"{qrels_path}: topic {qid.decode(errors='replace')}: document {name} is judged twice",
-                                   [f"trec_eval.form_res_rels: duplicate docs {name}",
-                                    f"trec_eval: Can't calculate measure '{_first(selected)}'"], 4)
+                raise TrecEvalStop(
+                    f"{qrels_path}: topic {qid.decode(errors='replace')}: document {name} is judged twice",
+                    [
+                        f"trec_eval.form_res_rels: duplicate docs {name}",
+                        f"trec_eval: Can't calculate measure '{_first(selected)}'",
+                    ],
+                    4,
+                )
             if qrels.prefs:
                 topic = None
             elif qrels.groups:
@@ -128,8 +141,11 @@ def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO,
             else:
                 topic = _rank(qid, docs, judged, options, selected, warn)
             if not qrels.prefs:
-                values = [v for s in selected for v in (_values(s, topic) if not s.measure.reads == "qrels_jg"
-                                                         else _over_groups(s, topics))]
+                values = [
+                    v
+                    for s in selected
+                    for v in (_values(s, topic) if not s.measure.reads == "qrels_jg" else _over_groups(s, topics))
+                ]
                 if bogus:
                     values = _clean_bogus(names, values)
                     if topic is not None and "relstring" in names:
@@ -141,12 +157,13 @@ def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO,
             for s in selected:
                 k = len(s.names)
                 if options.per_topic and s.measure.per_topic:
-                    for name, v in zip(s.names, values[at:at + k]):
+                    for name, v in zip(s.names, values[at : at + k]):
                         if s.measure.shape == "relstring":
                             lines.append(b"%-22s\t%s\t'%s'\n" % (name.encode(), qid, topic.relstring.encode()))
                         else:
-                            lines.append(z + b"%-22s\t%s\t%s\n" % (name.encode(), qid,
-                                                                  _number(v, s.measure.shape, bool(z))))
+                            lines.append(
+                                z + b"%-22s\t%s\t%s\n" % (name.encode(), qid, _number(v, s.measure.shape, bool(z)))
+                            )
                 at += k
             for i, v in enumerate(values):
                 sums[i] += v
@@ -158,8 +175,11 @@ def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO,
         raise
     out.write(b"".join(written))
     if not evaluated:
-        raise TrecEvalStop("no topic of the run is in the qrels (trec_eval scores the topics both name)",
-                           ["trec_eval: No queries with both results and relevance info"], 7)
+        raise TrecEvalStop(
+            "no topic of the run is in the qrels (trec_eval scores the topics both name)",
+            ["trec_eval: No queries with both results and relevance info"],
+            7,
+        )
     if not options.summary:
         return
     num_q = len(qrels.topics) if options.complete else evaluated
@@ -207,18 +227,22 @@ def _topics(qrels, run, options: TrecEvalOptions):
             continue
         docs = run.topics.get(qid)
         if docs is None and not options.complete:
-            raise TrecEvalStop(f"topic {qid.decode(errors='replace')} of the qrels is not in the run: trec_eval "
-                               f"{options.version} stops here (give -c to score it as retrieving nothing; 9.0.8 "
-                               "skips it)", [f"trec_eval: result qid '{qid.decode(errors='replace')}' not found "
-                                             "in qrels"], 4)
+            raise TrecEvalStop(
+                f"topic {qid.decode(errors='replace')} of the qrels is not in the run: trec_eval "
+                f"{options.version} stops here (give -c to score it as retrieving nothing; 9.0.8 "
+                "skips it)",
+                [f"trec_eval: result qid '{qid.decode(errors='replace')}' not found in qrels"],
+                4,
+            )
         yield qid, _BOGUS if docs is None else docs, judged
 
 
 def _clean_bogus(names: list[str], values: list[float]) -> list[float]:
     """What trec_eval 10.0 resets after scoring a topic the run lacks: the values named exactly num_ret,
     utility or rbp_resid, and every unj (a measure given parameters keeps its value: its name has them)."""
-    return [0.0 if n in ("num_ret", "utility", "rbp_resid") or n.startswith("unj") else v
-            for n, v in zip(names, values)]
+    return [
+        0.0 if n in ("num_ret", "utility", "rbp_resid") or n.startswith("unj") else v for n, v in zip(names, values)
+    ]
 
 
 def _rank(qid: bytes, docs, judged: dict, options: TrecEvalOptions, selected, warn):
@@ -231,25 +255,33 @@ def _rank(qid: bytes, docs, judged: dict, options: TrecEvalOptions, selected, wa
     else:
         order = sorted(docs, key=lambda d: (-d[1], _Descending(d[0])))
     if options.max_docs is not None:
-        order = order[:max(options.max_docs, 0)]
+        order = order[: max(options.max_docs, 0)]
     kept = sorted(d for d, _ in order)
     for a, b in zip(kept, kept[1:]):
         if a == b:
             first = _first(selected)
-            raise TrecEvalStop(f"topic {qid.decode(errors='replace')}: document {a.decode(errors='replace')} is "
-                               "retrieved twice (trec_eval refuses duplicate documents)",
-                               [f"trec_eval.form_res_qrels: duplicate docs {a.decode(errors='replace')}"  # (no
-                                + f"trec_eval: Can't calculate measure '{first}'"], 4)  # newline between them)
+            raise TrecEvalStop(
+                f"topic {qid.decode(errors='replace')}: document {a.decode(errors='replace')} is "
+                "retrieved twice (trec_eval refuses duplicate documents)",
+                [
+                    f"trec_eval.form_res_qrels: duplicate docs {a.decode(errors='replace')}"  # (no
+                    + f"trec_eval: Can't calculate measure '{first}'"
+                ],
+                4,
+            )  # newline between them)
     grades = [judged.get(d) for d, _ in order]
     rel = np.array([NOT_IN_POOL if g is None else UNJUDGED if g < 0 else g for g in grades], dtype=np.int64)
     if options.judged_only:
         rel = rel[rel >= 0]
     top = max(judged.values(), default=0)
     if top < 0 and warn is not None:
-        warn(f"topic {qid.decode(errors='replace')}: every judgment is negative; scored as a topic with no judged "
-             "document (trec_eval 9.0.8 stops here, or reads the previous topic's counts)")
-    return Ranked(rel, *grade_counts(list(judged.values())), options.level, options.num_docs,
-                  rounds=options.version != "9.0.8")
+        warn(
+            f"topic {qid.decode(errors='replace')}: every judgment is negative; scored as a topic with no judged "
+            "document (trec_eval 9.0.8 stops here, or reads the previous topic's counts)"
+        )
+    return Ranked(
+        rel, *grade_counts(list(judged.values())), options.level, options.num_docs, rounds=options.version != "9.0.8"
+    )
 
 
 def _first(selected) -> str:
@@ -261,7 +293,7 @@ _FORMAT_LINES = {
     "qrels": "trec_eval.form_res_qrels: rel_info format not qrels or results format not trec_results",
     "qrels_jg": "trec_eval: rel_info format not qrels_jg or results format not trec_results",
     "prefs": "trec_eval.form_prefs_info: prefs_info format not (prefs or qrels_prefs) or results format not "
-             "trec_results",
+    "trec_results",
 }
 
 
@@ -270,10 +302,12 @@ def _check_formats(selected, given: str) -> None:
     for s in selected:
         if s.measure.reads is None or s.measure.reads == given:
             continue
-        raise TrecEvalStop(f"-m {s.measure.name} reads -R {s.measure.reads} files; these are read as -R {given} "
-                           f"(give -R {s.measure.reads})",
-                           [_FORMAT_LINES[s.measure.reads], f"trec_eval: Can't calculate measure '{s.measure.name}'"],
-                           4)
+        raise TrecEvalStop(
+            f"-m {s.measure.name} reads -R {s.measure.reads} files; these are read as -R {given} "
+            f"(give -R {s.measure.reads})",
+            [_FORMAT_LINES[s.measure.reads], f"trec_eval: Can't calculate measure '{s.measure.name}'"],
+            4,
+        )
 
 
 def _prefs_values(s, qid: bytes, docs, lines, options, selected) -> list[float]:
@@ -293,8 +327,9 @@ def _prefs_values(s, qid: bytes, docs, lines, options, selected) -> list[float]:
             if "duplicate docs" in exc.trec_line:  # (trec_eval ends this message without a newline)
                 lines = [exc.trec_line + first]
             elif "inconsistency" in exc.trec_line:  # (trec_eval aborts here, with status 134 and no output)
-                raise TrecEvalStop(f"topic {qid.decode(errors='replace')}: {exc.message}",
-                                   exc.trec_line.split("\n"), 4, aborts=True) from None
+                raise TrecEvalStop(
+                    f"topic {qid.decode(errors='replace')}: {exc.message}", exc.trec_line.split("\n"), 4, aborts=True
+                ) from None
             else:
                 lines = [exc.trec_line, first]
             raise TrecEvalStop(f"topic {qid.decode(errors='replace')}: {exc.message}", lines, 4) from None

@@ -16,8 +16,7 @@ from typing import Generator, Iterator
 
 from ..errors import GraphsrInputError
 
-__all__ = ["iter_fields", "open_binary", "read_bytes", "iter_blocks", "LineStream", "c_scanner", "scanned",
-           "MAX_LINE"]
+__all__ = ["iter_fields", "open_binary", "read_bytes", "iter_blocks", "LineStream", "c_scanner", "scanned", "MAX_LINE"]
 
 #: The longest line read, in bytes.
 MAX_LINE = 64 << 20
@@ -33,8 +32,9 @@ def _lf(data: bytes) -> bytes:
     return data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
 
 
-def iter_blocks(path: str | os.PathLike, error: type[GraphsrInputError], block: int = BLOCK,
-                max_line: int | None = None) -> Generator[bytes, None, None]:
+def iter_blocks(
+    path: str | os.PathLike, error: type[GraphsrInputError], block: int = BLOCK, max_line: int | None = None
+) -> Generator[bytes, None, None]:
     """The file's bytes in blocks of whole lines ending in LF (CR and CRLF made LF), a UTF-8 byte order mark
     dropped, through gzip for ``.gz``; a line longer than ``max_line`` (default :data:`MAX_LINE`), a NUL byte
     (binary data: no text file of records holds one) or a file that cannot be read raises ``error``."""
@@ -59,7 +59,7 @@ def iter_blocks(path: str | os.PathLike, error: type[GraphsrInputError], block: 
                     return
                 data = rest + chunk if rest else chunk
                 if b"\0" in chunk:  # /dev/zero, /dev/urandom, a binary file: not lines of text
-                    at = lines + _lf(data[:data.index(b"\0")]).count(b"\n") + 1
+                    at = lines + _lf(data[: data.index(b"\0")]).count(b"\n") + 1
                     raise error("expected a text file of lines, got a NUL byte (binary data)", path, at)
                 end = len(data) - 1 if data.endswith(b"\r") else len(data)  # a CRLF may be cut here: wait
                 cut = max(data.rfind(b"\n", 0, end), data.rfind(b"\r", 0, end)) + 1
@@ -71,8 +71,11 @@ def iter_blocks(path: str | os.PathLike, error: type[GraphsrInputError], block: 
                 else:
                     rest = data
                 if len(rest) > limit:
-                    raise error(f"line {lines + 1} is longer than {limit:,} bytes; expected a text file of "
-                                "lines", path, lines + 1)
+                    raise error(
+                        f"line {lines + 1} is longer than {limit:,} bytes; expected a text file of lines",
+                        path,
+                        lines + 1,
+                    )
     except (OSError, EOFError) as exc:  # a damaged gzip stream
         raise error(f"cannot read file: {getattr(exc, 'strerror', None) or exc}", path) from None
 

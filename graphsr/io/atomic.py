@@ -37,15 +37,16 @@ __all__ = ["atomic_write", "atomic_path", "output_directory"]
 
 
 @contextmanager
-def atomic_path(path: str | os.PathLike, what: str = "the file",
-                error: type[GraphsrInputError] = GraphsrInputError) -> Iterator[Path]:
+def atomic_path(
+    path: str | os.PathLike, what: str = "the file", error: type[GraphsrInputError] = GraphsrInputError
+) -> Iterator[Path]:
     """A temporary path to write ``path``'s content to (for writers that take a path, e.g. pandas'
     ``to_parquet``), renamed to ``path`` when the block ends without an error."""
     path = Path(path)
     if path.is_dir():
         raise error(f"cannot write {what}: it is a directory", path)
     if path.exists() and not path.is_file():  # a device or a pipe (/dev/stdout, a FIFO): written in place, never
-        try:                                  # replaced by a file renamed over it
+        try:  # replaced by a file renamed over it
             yield path
         except OSError as exc:
             raise error(f"cannot write {what} ({exc.strerror or exc})", path) from None
@@ -63,8 +64,13 @@ def atomic_path(path: str | os.PathLike, what: str = "the file",
 
 
 @contextmanager
-def atomic_write(path: str | os.PathLike, what: str = "the file", error: type[GraphsrInputError] = GraphsrInputError,
-                 binary: bool = False, newline: str | None = None):
+def atomic_write(
+    path: str | os.PathLike,
+    what: str = "the file",
+    error: type[GraphsrInputError] = GraphsrInputError,
+    binary: bool = False,
+    newline: str | None = None,
+):
     """A file open for writing whose content replaces ``path`` only once the block ends without an error
     (text in UTF-8 unless ``binary``; text to a name ending ``.gz`` is gzip-compressed, as the readers expect)."""
     with atomic_path(path, what, error) as tmp:
@@ -75,8 +81,9 @@ def atomic_write(path: str | os.PathLike, what: str = "the file", error: type[Gr
             import io
 
             raw = open(tmp, "wb")
-            opened = io.TextIOWrapper(gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0), encoding="utf-8",
-                                      newline=newline)
+            opened = io.TextIOWrapper(
+                gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0), encoding="utf-8", newline=newline
+            )
             try:
                 with opened as fh:
                     yield fh

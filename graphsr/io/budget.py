@@ -17,8 +17,14 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["BYTES_PER_ELEMENT", "TEXT_FACTOR", "document_budget", "reading_cost", "check_document",
-           "check_text_document"]
+__all__ = [
+    "BYTES_PER_ELEMENT",
+    "TEXT_FACTOR",
+    "document_budget",
+    "reading_cost",
+    "check_document",
+    "check_text_document",
+]
 
 #: Memory a document's element costs while it is read (lxml's node and graphsr's arrays), bytes.
 BYTES_PER_ELEMENT = 420
@@ -132,9 +138,12 @@ def check_document(size: int, chunks, name: str) -> None:
     if cost > budget:
         from ..errors import CollectionError
 
-        raise CollectionError(f"about {elements:,} elements in {_size(size)}: reading it takes about {_size(cost)} "
-                              f"({BYTES_PER_ELEMENT} bytes an element and {TEXT_FACTOR} times the file), more than "
-                              f"graphsr's bound for one document: {_size(budget)}, {why}", name)
+        raise CollectionError(
+            f"about {elements:,} elements in {_size(size)}: reading it takes about {_size(cost)} "
+            f"({BYTES_PER_ELEMENT} bytes an element and {TEXT_FACTOR} times the file), more than "
+            f"graphsr's bound for one document: {_size(budget)}, {why}",
+            name,
+        )
 
 
 def _size(n: int) -> str:
@@ -143,6 +152,7 @@ def _size(n: int) -> str:
 
 def file_chunks(path: str, size: int = 1 << 26):
     """A file's bytes in chunks of ``size``."""
+
     def chunks():
         with open(path, "rb") as fh:
             while True:
@@ -150,6 +160,7 @@ def file_chunks(path: str, size: int = 1 << 26):
                 if not block:
                     return
                 yield block
+
     return chunks
 
 
@@ -171,6 +182,9 @@ def check_text_document(data: bytes, name: str) -> None:
     if cost > budget:
         from ..errors import CollectionError
 
-        raise CollectionError(f"{lines:,} lines in {_size(size)}: reading it takes about {_size(cost)} "
-                              f"({BYTES_PER_LINE} bytes a line and {TEXT_FACTOR} times the file), more than graphsr's "
-                              f"bound for one document: {_size(budget)}, {why}", name)
+        raise CollectionError(
+            f"{lines:,} lines in {_size(size)}: reading it takes about {_size(cost)} "
+            f"({BYTES_PER_LINE} bytes a line and {TEXT_FACTOR} times the file), more than graphsr's "
+            f"bound for one document: {_size(budget)}, {why}",
+            name,
+        )

@@ -41,16 +41,21 @@ def read_chunk_map(path: str | os.PathLike) -> dict[str, tuple[str, int, int]]:
         if "chunk_id" in r:
             missing = [c for c in ("doc_id", "start", "end") if c not in r]
             if missing:
-                raise RunFormatError(f"expected chunk_id, doc_id, start, end; missing {', '.join(missing)}", path,
-                                     line)
+                raise RunFormatError(f"expected chunk_id, doc_id, start, end; missing {', '.join(missing)}", path, line)
             chunk, doc, start, end = str(r["chunk_id"]), str(r["doc_id"]), r["start"], r["end"]
         elif {"docid", "start_char", "end_char"} <= set(r):  # MS MARCO v2.1 segments
             chunk = str(r["docid"])
             doc, start, end = chunk.split("#", 1)[0], r["start_char"], r["end_char"]
         else:
-            raise RunFormatError("expected the columns chunk_id, doc_id, start, end (or MS MARCO v2.1's docid, "
-                                 "start_char, end_char)", path, line)
-        start, end = record_int(start, "start", path, line, RunFormatError), record_int(end, "end", path, line, RunFormatError)
+            raise RunFormatError(
+                "expected the columns chunk_id, doc_id, start, end (or MS MARCO v2.1's docid, start_char, end_char)",
+                path,
+                line,
+            )
+        start, end = (
+            record_int(start, "start", path, line, RunFormatError),
+            record_int(end, "end", path, line, RunFormatError),
+        )
         if not 0 <= start < end:
             raise RunFormatError(f"chunk {chunk!r}: expected 0 <= start < end, got [{start}, {end})", path, line)
         if chunk in out:
@@ -61,8 +66,13 @@ def read_chunk_map(path: str | os.PathLike) -> dict[str, tuple[str, int, int]]:
     return out
 
 
-def read_chunk_run(path: str | os.PathLike, chunks: str | os.PathLike | dict | None = None, name: str | None = None,
-                   vocab=None, unknown: str = "error"):
+def read_chunk_run(
+    path: str | os.PathLike,
+    chunks: str | os.PathLike | dict | None = None,
+    name: str | None = None,
+    vocab=None,
+    unknown: str = "error",
+):
     """A chunk run as a passage run (see the module docstring): spans in JSON lines, or a TREC run of chunk ids
     with ``chunks`` (a chunk map's path, or the map :func:`read_chunk_map` gives).
 
@@ -81,9 +91,12 @@ def read_chunk_run(path: str | os.PathLike, chunks: str | os.PathLike | dict | N
         for line, r in read_records(path, RunFormatError):
             missing = [c for c in ("query_id", "doc_id", "start", "end") if c not in r]
             if missing or ("score" not in r and "rank" not in r):
-                raise RunFormatError("expected query_id, doc_id, start, end and score or rank; missing "
-                                     + ", ".join(missing + ([] if "score" in r or "rank" in r else ["score"])),
-                                     path, line)
+                raise RunFormatError(
+                    "expected query_id, doc_id, start, end and score or rank; missing "
+                    + ", ".join(missing + ([] if "score" in r or "rank" in r else ["score"])),
+                    path,
+                    line,
+                )
             start = record_int(r["start"], "start", path, line, RunFormatError)
             end = record_int(r["end"], "end", path, line, RunFormatError)
             if not 0 <= start < end:
@@ -93,15 +106,16 @@ def read_chunk_run(path: str | os.PathLike, chunks: str | os.PathLike | dict | N
             rows.append((str(r["query_id"]), str(r["doc_id"]), start, end, score, rank, line, r.get("run_id"), ""))
     else:
         if chunks is None:
-            raise RunFormatError("a run of chunk ids needs a chunk map (--chunks MAP) to say where each chunk is",
-                                 path)
+            raise RunFormatError("a run of chunk ids needs a chunk map (--chunks MAP) to say where each chunk is", path)
         table = chunks if isinstance(chunks, dict) else read_chunk_map(chunks)
         return _chunk_id_run(path, table, name or path, vocab, unknown)
     if dropped:
         import sys
 
-        print(f"graphsr: warning: {path}: {dropped} result(s) name a chunk the map does not hold; left out",
-              file=sys.stderr)
+        print(
+            f"graphsr: warning: {path}: {dropped} result(s) name a chunk the map does not hold; left out",
+            file=sys.stderr,
+        )
     return _ranked_run(rows, name or path, path, vocab)
 
 
@@ -118,12 +132,16 @@ def _chunk_id_run(path: str, table: dict, name: str, vocab, unknown: str):
     run = read_run(path, name=name)
     c = getattr(run, "columns", None)
     if not isinstance(c, DocumentColumns):
-        raise RunFormatError("expected 6 fields 'qid Q0 chunk_id rank score run_id' (a run of chunk ids), got "
-                             "an element run", path)
+        raise RunFormatError(
+            "expected 6 fields 'qid Q0 chunk_id rank score run_id' (a run of chunk ids), got an element run", path
+        )
     if not np.isfinite(c.value).all():
         k = int(np.flatnonzero(~np.isfinite(c.value))[0])
-        raise RunFormatError(f"expected a finite score, got {c.value[k]!r} (a run is ranked by its scores)", path,
-                             int(c.line[k]) if c.line is not None else None)
+        raise RunFormatError(
+            f"expected a finite score, got {c.value[k]!r} (a run is ranked by its scores)",
+            path,
+            int(c.line[k]) if c.line is not None else None,
+        )
     names = list(c.doc_names)
     where = [table.get(n) for n in names]
     known = np.array([w is not None for w in where], dtype=bool)
@@ -131,12 +149,17 @@ def _chunk_id_run(path: str, table: dict, name: str, vocab, unknown: str):
     if not keep.all():
         k = int(np.flatnonzero(~keep)[0])
         if unknown != "warn":
-            raise RunFormatError(f"chunk {names[int(c.doc[k])]!r} is not in the chunk map", path,
-                                 int(c.line[k]) if c.line is not None else None)
+            raise RunFormatError(
+                f"chunk {names[int(c.doc[k])]!r} is not in the chunk map",
+                path,
+                int(c.line[k]) if c.line is not None else None,
+            )
         import sys
 
-        print(f"graphsr: warning: {path}: {int((~keep).sum())} result(s) name a chunk the map does not hold; "
-              "left out", file=sys.stderr)
+        print(
+            f"graphsr: warning: {path}: {int((~keep).sum())} result(s) name a chunk the map does not hold; left out",
+            file=sys.stderr,
+        )
     vocab = vocab or Vocabulary()
     chunk_doc = vocab.doc_codes([w[0] if w is not None else "" for w in where])
     chunk_start = np.array([w[1] if w is not None else 0 for w in where], dtype=np.int64)
@@ -152,10 +175,21 @@ def _chunk_id_run(path: str, table: dict, name: str, vocab, unknown: str):
     lines = np.asarray(c.line[rows] if c.line is not None else rows + 1, dtype=np.int64)
     run_ids = tuple(run.run_ids)
     ids = np.full(len(rows), 0 if len(run_ids) == 1 else -1, dtype=np.int64)
-    return FOLRun(name, vocab, topic_code[c.topic[rows]] if len(rows) else np.zeros(0, dtype=np.int64),
-                  chunk_doc[doc] if len(rows) else np.zeros(0, dtype=np.int64), np.arange(1, len(rows) + 1),
-                  c.value[rows].astype(float), chunk_start[doc], chunk_end[doc] - chunk_start[doc], lines, ids,
-                  run_ids if len(run_ids) == 1 else (), path, ranked=True)
+    return FOLRun(
+        name,
+        vocab,
+        topic_code[c.topic[rows]] if len(rows) else np.zeros(0, dtype=np.int64),
+        chunk_doc[doc] if len(rows) else np.zeros(0, dtype=np.int64),
+        np.arange(1, len(rows) + 1),
+        c.value[rows].astype(float),
+        chunk_start[doc],
+        chunk_end[doc] - chunk_start[doc],
+        lines,
+        ids,
+        run_ids if len(run_ids) == 1 else (),
+        path,
+        ranked=True,
+    )
 
 
 def _ranked_run(rows, name: str, source: str, vocab=None):
@@ -175,17 +209,30 @@ def _ranked_run(rows, name: str, source: str, vocab=None):
             query_rows = sorted(query_rows, key=lambda r: r[5])
         ranked.extend(query_rows)
     runs = [r[7] for r in ranked]
-    return FOLRun.from_columns(name, [r[0] for r in ranked], [r[1] for r in ranked],
-                               list(range(1, len(ranked) + 1)),
-                               [r[4] if r[4] is not None else -float(r[5]) for r in ranked],
-                               [r[2] for r in ranked], [r[3] - r[2] for r in ranked], [r[6] for r in ranked],
-                               None if all(x is None for x in runs) else [str(x) for x in runs], source, vocab,
-                               ranked=True)
+    return FOLRun.from_columns(
+        name,
+        [r[0] for r in ranked],
+        [r[1] for r in ranked],
+        list(range(1, len(ranked) + 1)),
+        [r[4] if r[4] is not None else -float(r[5]) for r in ranked],
+        [r[2] for r in ranked],
+        [r[3] - r[2] for r in ranked],
+        [r[6] for r in ranked],
+        None if all(x is None for x in runs) else [str(x) for x in runs],
+        source,
+        vocab,
+        ranked=True,
+    )
 
 
 #: A DataFrame's column names for a chunk run of spans: graphsr's and PyTerrier's (``qid``, ``docno``).
-FRAME_COLUMNS = {"query_id": ("query_id", "qid"), "doc_id": ("doc_id", "docno"), "start": ("start",),
-                 "end": ("end",), "score": ("score",)}
+FRAME_COLUMNS = {
+    "query_id": ("query_id", "qid"),
+    "doc_id": ("doc_id", "docno"),
+    "start": ("start",),
+    "end": ("end",),
+    "score": ("score",),
+}
 
 
 def chunk_run_from_frame(frame, name: str = "run", vocab=None):
@@ -200,15 +247,22 @@ def chunk_run_from_frame(frame, name: str = "run", vocab=None):
     names = {k: next((c for c in cols if c in frame.columns), None) for k, cols in FRAME_COLUMNS.items()}
     missing = [k for k, c in names.items() if c is None]
     if missing:
-        raise RunFormatError(f"a chunk run as a DataFrame needs the columns query_id, doc_id, start, end, score "
-                             f"(or qid, docno); missing {', '.join(missing)}")
+        raise RunFormatError(
+            f"a chunk run as a DataFrame needs the columns query_id, doc_id, start, end, score "
+            f"(or qid, docno); missing {', '.join(missing)}"
+        )
     where = "the run DataFrame"
     run_ids = frame["run_id"].tolist() if "run_id" in frame.columns else [None] * len(frame)
     rows = []
-    for n, (qid, doc, start, end, score, rid) in enumerate(zip(*(frame[names[k]].tolist() for k in FRAME_COLUMNS),
-                                                               run_ids), 1):
-        if qid is None or doc is None or (isinstance(qid, float) and qid != qid) or (
-                isinstance(doc, float) and doc != doc):
+    for n, (qid, doc, start, end, score, rid) in enumerate(
+        zip(*(frame[names[k]].tolist() for k in FRAME_COLUMNS), run_ids), 1
+    ):
+        if (
+            qid is None
+            or doc is None
+            or (isinstance(qid, float) and qid != qid)
+            or (isinstance(doc, float) and doc != doc)
+        ):
             raise RunFormatError(f"row {n}: expected a query_id and a doc_id")
         s, e = record_int(start, "start", where, n, RunFormatError), record_int(end, "end", where, n, RunFormatError)
         if not 0 <= s < e:

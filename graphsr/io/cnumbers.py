@@ -27,7 +27,8 @@ _FLOAT = re.compile(
     r"|(?P<dec>(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)"
     r"|(?P<inf>[iI][nN][fF](?:[iI][nN][iI][tT][yY])?)"
     r"|(?P<nan>[nN][aA][nN](?:\([0-9A-Za-z_]*\))?)"
-    r")")
+    r")"
+)
 
 
 def _text(value: str | bytes) -> str:

@@ -38,16 +38,48 @@ from ..core.document import DocumentTree
 from .progress import progress_bar
 from .walk import accelerated, py_tree_from_element, tree_from_element
 
-__all__ = ["CollectionSource", "list_collection", "iter_documents", "read_document", "parse_document",
-           "tree_from_element", "py_tree_from_element", "accelerated", "html_tree", "read_document_text"]
+__all__ = [
+    "CollectionSource",
+    "list_collection",
+    "iter_documents",
+    "read_document",
+    "parse_document",
+    "tree_from_element",
+    "py_tree_from_element",
+    "accelerated",
+    "html_tree",
+    "read_document_text",
+]
 
 _TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz")
 _ZIP_SUFFIXES = (".zip",)
 
 #: The names of XML documents in a directory or archive (lower-cased endings): XML and the vocabularies whose
 #: files are XML by another extension.
-XML_SUFFIXES = (".xml", ".svg", ".xhtml", ".xht", ".musicxml", ".mei", ".tei", ".dbk", ".rdf", ".owl", ".xsd",
-                ".xsl", ".xslt", ".kml", ".gpx", ".atom", ".rss", ".opf", ".ncx", ".xlf", ".xliff", ".page")
+XML_SUFFIXES = (
+    ".xml",
+    ".svg",
+    ".xhtml",
+    ".xht",
+    ".musicxml",
+    ".mei",
+    ".tei",
+    ".dbk",
+    ".rdf",
+    ".owl",
+    ".xsd",
+    ".xsl",
+    ".xslt",
+    ".kml",
+    ".gpx",
+    ".atom",
+    ".rss",
+    ".opf",
+    ".ncx",
+    ".xlf",
+    ".xliff",
+    ".page",
+)
 
 #: Zipped MusicXML: one document per file, the score its container names.
 _MXL = ".mxl"
@@ -60,8 +92,9 @@ def _parser() -> etree.XMLParser:
     """The XML parser every document is read with (created once, reused)."""
     global _PARSER
     if _PARSER is None:
-        _PARSER = etree.XMLParser(huge_tree=True, resolve_entities=False, no_network=True,
-                                  load_dtd=False, remove_blank_text=False)
+        _PARSER = etree.XMLParser(
+            huge_tree=True, resolve_entities=False, no_network=True, load_dtd=False, remove_blank_text=False
+        )
     return _PARSER
 
 
@@ -109,15 +142,19 @@ def _mxl_score(path) -> str:
                     if isinstance(el.tag, str) and etree.QName(el).localname == "rootfile" and el.get("full-path"):
                         full = el.get("full-path")
                         if full not in names:
-                            raise CollectionError(f"its container names the score {full!r}, which it does not "
-                                                  "hold", path)
+                            raise CollectionError(
+                                f"its container names the score {full!r}, which it does not hold", path
+                            )
                         return full
             scores = [n for n in names if not n.startswith("META-INF/") and _is_xml(n)]
     except (zipfile.BadZipFile, OSError, etree.XMLSyntaxError) as exc:
         raise CollectionError(f"cannot read zipped MusicXML (.mxl): {' '.join(str(exc).split())}", path) from None
     if len(scores) != 1:
-        raise CollectionError(f"cannot tell the score of a zipped MusicXML file: no META-INF/container.xml and "
-                              f"{len(scores)} XML members; expected one", path)
+        raise CollectionError(
+            f"cannot tell the score of a zipped MusicXML file: no META-INF/container.xml and "
+            f"{len(scores)} XML members; expected one",
+            path,
+        )
     return scores[0]
 
 
@@ -149,10 +186,15 @@ def list_collection(path: str | os.PathLike) -> list[CollectionSource]:
         raise CollectionError("collection not found: expected a directory, an XML file or a tar archive", p)
     sources: list[CollectionSource]
     if p.is_dir():
-        files = sorted((str(f), f.stat().st_size) for f in p.rglob("*")
-                       if f.is_file() and (_is_xml(f.name) or f.name.lower().endswith(_MXL)))
-        sources = [CollectionSource(_stem(f), f, _mxl_score(f) if f.lower().endswith(_MXL) else None, size)
-                   for f, size in files]
+        files = sorted(
+            (str(f), f.stat().st_size)
+            for f in p.rglob("*")
+            if f.is_file() and (_is_xml(f.name) or f.name.lower().endswith(_MXL))
+        )
+        sources = [
+            CollectionSource(_stem(f), f, _mxl_score(f) if f.lower().endswith(_MXL) else None, size)
+            for f, size in files
+        ]
     elif str(p).lower().endswith(_MXL):
         sources = [CollectionSource(_stem(str(p)), str(p), _mxl_score(p), p.stat().st_size)]
     elif str(p).lower().endswith(_JSONL_SUFFIXES):
@@ -162,8 +204,9 @@ def list_collection(path: str | os.PathLike) -> list[CollectionSource]:
 
         try:
             with zipfile.ZipFile(p) as z:
-                names = sorted((i.filename, i.file_size) for i in z.infolist()
-                               if not i.is_dir() and _is_xml(i.filename))
+                names = sorted(
+                    (i.filename, i.file_size) for i in z.infolist() if not i.is_dir() and _is_xml(i.filename)
+                )
         except (zipfile.BadZipFile, OSError) as exc:
             raise CollectionError(f"cannot read zip archive: {' '.join(str(exc).split())}", p) from None
         archive = str(p)  # one string for every member
@@ -188,15 +231,20 @@ def list_collection(path: str | os.PathLike) -> list[CollectionSource]:
     else:
         sources = [CollectionSource(_stem(str(p)), str(p), None, p.stat().st_size)]
     if not sources:
-        raise CollectionError(f"no documents found: expected at least one file named *.xml, *.mxl, "
-                              f"{', '.join('*' + x for x in XML_SUFFIXES[1:])}, or Markdown, text or HTML (*.md, "
-                              "*.markdown, *.txt, *.html, *.htm)", p)
+        raise CollectionError(
+            f"no documents found: expected at least one file named *.xml, *.mxl, "
+            f"{', '.join('*' + x for x in XML_SUFFIXES[1:])}, or Markdown, text or HTML (*.md, "
+            "*.markdown, *.txt, *.html, *.htm)",
+            p,
+        )
     seen: dict[str, CollectionSource] = {}
     for s in sources:
         if s.docid in seen:
             raise CollectionError(
                 f"duplicate document id {s.docid!r}: also in {seen[s.docid].name}; "
-                "expected one file per document id (the file-name stem)", s.name)
+                "expected one file per document id (the file-name stem)",
+                s.name,
+            )
         seen[s.docid] = s
     return sources
 
@@ -211,8 +259,11 @@ def _check_tar_end(tar: tarfile.TarFile, path) -> None:
         if not block:
             return
         if block.count(0) != len(block):
-            raise CollectionError(f"cannot read tar archive: data after its last complete member (offset "
-                                  f"{tar.offset}) is not a member: the archive is truncated or damaged", path)
+            raise CollectionError(
+                f"cannot read tar archive: data after its last complete member (offset "
+                f"{tar.offset}) is not a member: the archive is truncated or damaged",
+                path,
+            )
 
 
 def _xml_message(exc) -> str:
@@ -223,8 +274,10 @@ def _xml_message(exc) -> str:
     msg = (exc.msg or str(exc)).splitlines()[0].strip()
     depth = re.match(r"Excessive depth in document: (\d+)", msg)
     if depth:
-        return (f"elements nested deeper than {depth.group(1)} levels, libxml2's bound for any document (graphsr "
-                "parses with its large-document option, XML_PARSE_HUGE, already)")
+        return (
+            f"elements nested deeper than {depth.group(1)} levels, libxml2's bound for any document (graphsr "
+            "parses with its large-document option, XML_PARSE_HUGE, already)"
+        )
     return msg.rstrip(",").strip()
 
 
@@ -237,8 +290,9 @@ def _encoding_error(path, data: bytes | None = None) -> CollectionError:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        return CollectionError(f"expected UTF-8 text (the XML default or declared encoding), got byte "
-                               f"0x{data[exc.start]:02x}", path, line)
+        return CollectionError(
+            f"expected UTF-8 text (the XML default or declared encoding), got byte 0x{data[exc.start]:02x}", path, line
+        )
     except OSError as exc:
         return CollectionError(f"cannot read file: {exc.strerror}", path)
     return CollectionError("the bytes do not match the document's declared encoding", path)
@@ -261,8 +315,9 @@ def parse_document(data: bytes, docid: str, source: str | None = None) -> Docume
         if "encoding" in (exc.msg or "").lower():
             raise _encoding_error(source or docid, data) from None
         line = exc.lineno if exc.lineno else None
-        raise CollectionError(f"malformed XML: {_xml_message(exc)}; expected a well-formed document",
-                              source or docid, line) from None
+        raise CollectionError(
+            f"malformed XML: {_xml_message(exc)}; expected a well-formed document", source or docid, line
+        ) from None
     return tree_from_element(root, docid, source)
 
 
@@ -293,8 +348,9 @@ def read_document(source: CollectionSource, _tars: dict | None = None) -> Docume
     except etree.XMLSyntaxError as exc:
         if "encoding" in (exc.msg or "").lower():
             raise _encoding_error(source.path) from None
-        raise CollectionError(f"malformed XML: {_xml_message(exc)}; expected a well-formed document",
-                              source.path, exc.lineno or None) from None
+        raise CollectionError(
+            f"malformed XML: {_xml_message(exc)}; expected a well-formed document", source.path, exc.lineno or None
+        ) from None
     except OSError as exc:
         if "encoding" in str(exc).lower():
             raise _encoding_error(source.path) from None
@@ -315,8 +371,9 @@ def _jsonl_sources(path: Path) -> list[CollectionSource]:
     for k, (line, r) in enumerate(_corpus_records(str(path))):
         docid = r.get("doc_id", r.get("_id"))
         if docid in (None, "") or not isinstance(r.get("text"), str):
-            raise CollectionError("expected a doc_id (or _id) and a text on each line of a JSON lines corpus", path,
-                                  line)
+            raise CollectionError(
+                "expected a doc_id (or _id) and a text on each line of a JSON lines corpus", path, line
+            )
         kind = r.get("format", "text")
         if kind not in _CORPUS_FORMATS:
             raise CollectionError(f"expected a format among {', '.join(_CORPUS_FORMATS)}, got {kind!r}", path, line)
@@ -377,8 +434,9 @@ class _Zip:
         try:
             return self._zip.read(source.member)
         except (zipfile.BadZipFile, KeyError, OSError, EOFError) as exc:
-            raise CollectionError(f"cannot read zip member {source.member}: {' '.join(str(exc).split())}",
-                                  self._path) from None
+            raise CollectionError(
+                f"cannot read zip member {source.member}: {' '.join(str(exc).split())}", self._path
+            ) from None
         finally:
             if close:
                 self.close()
@@ -423,8 +481,10 @@ class _SeekableTar:
             self._fh.seek(source.offset)
             data = self._fh.read(source.size)
             if len(data) != source.size:
-                raise CollectionError(f"cannot read tar archive: member {source.member} is cut off "
-                                      f"({len(data)} of {source.size} bytes)", self._path)
+                raise CollectionError(
+                    f"cannot read tar archive: member {source.member} is cut off ({len(data)} of {source.size} bytes)",
+                    self._path,
+                )
             return data
         if self._tar is None:
             self._fh.seek(0)
@@ -438,9 +498,13 @@ class _SeekableTar:
         self._fh.close()
 
 
-def iter_documents(path: str | os.PathLike | Iterable[CollectionSource], *,
-                   docids: Callable[[str], bool] | None = None,
-                   progress: bool = False, desc: str = "reading collection") -> Iterator[DocumentTree]:
+def iter_documents(
+    path: str | os.PathLike | Iterable[CollectionSource],
+    *,
+    docids: Callable[[str], bool] | None = None,
+    progress: bool = False,
+    desc: str = "reading collection",
+) -> Iterator[DocumentTree]:
     """Stream the documents of a collection, one :class:`DocumentTree` at a time.
 
     Parameters
@@ -467,8 +531,7 @@ def iter_documents(path: str | os.PathLike | Iterable[CollectionSource], *,
     if docids is not None:
         sources = [s for s in sources if docids(s.docid)]
     sized = all(s.size > 0 for s in sources)  # progress in bytes read (a steady rate whatever the sizes), or files
-    bar = progress_bar(sum(s.size for s in sources) if sized else len(sources), desc, progress,
-                       "B" if sized else "doc")
+    bar = progress_bar(sum(s.size for s in sources) if sized else len(sources), desc, progress, "B" if sized else "doc")
     tars: dict = {}
     elements = 0
     try:
@@ -482,7 +545,6 @@ def iter_documents(path: str | os.PathLike | Iterable[CollectionSource], *,
         for tar in tars.values():
             tar.close()
         bar.close()
-
 
 
 def read_document_text(source: CollectionSource, _tars: dict | None = None) -> str:
@@ -507,8 +569,9 @@ def read_document_text(source: CollectionSource, _tars: dict | None = None) -> s
         try:
             root = etree.fromstring(bytes(data), _parser())
         except etree.XMLSyntaxError as exc:
-            raise CollectionError(f"malformed XML: {_xml_message(exc)}; expected a well-formed document",
-                                  source.name, exc.lineno or None) from None
+            raise CollectionError(
+                f"malformed XML: {_xml_message(exc)}; expected a well-formed document", source.name, exc.lineno or None
+            ) from None
         from .entities import expand_internal_entities
 
         expand_internal_entities(root, source.name)

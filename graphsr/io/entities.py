@@ -33,8 +33,9 @@ MIN_BUDGET = 1 << 20
 #: How deeply entities may be nested in entities.
 MAX_DEPTH = 40
 
-_FRAGMENT_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True,
-                                   remove_blank_text=False)
+_FRAGMENT_PARSER = etree.XMLParser(
+    resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True, remove_blank_text=False
+)
 
 
 def _internal_entities(root) -> dict[str, str]:
@@ -90,8 +91,10 @@ def _fragment(name: str, entities, declarations: str, fragments: dict, source) -
         try:
             frag = etree.fromstring(text.encode("utf-8"), _FRAGMENT_PARSER)
         except etree.XMLSyntaxError as exc:
-            raise CollectionError(f"the replacement text of entity {name!r} is not well-formed content "
-                                  f"({' '.join(str(exc).split())})", source) from None
+            raise CollectionError(
+                f"the replacement text of entity {name!r} is not well-formed content ({' '.join(str(exc).split())})",
+                source,
+            ) from None
         fragments[name] = frag
     return frag
 
@@ -102,14 +105,18 @@ def _expand(refs, entities, declarations, fragments, state, within: tuple, sourc
     for ref in refs:
         name = ref.name
         if name in within:
-            raise CollectionError(f"entity {name!r} is defined in terms of itself ({' -> '.join(within + (name,))})",
-                                  source)
+            raise CollectionError(
+                f"entity {name!r} is defined in terms of itself ({' -> '.join(within + (name,))})", source
+            )
         if len(within) >= MAX_DEPTH:
             raise CollectionError(f"entities nested deeper than {MAX_DEPTH} ({' -> '.join(within[:5])} ...)", source)
         state["budget"] -= len(entities[name])
         if state["budget"] < 0:
-            raise CollectionError(f"the document's internal entities expand it more than {MAX_AMPLIFICATION} times "
-                                  "its size; refused, as an entity bomb would be", source)
+            raise CollectionError(
+                f"the document's internal entities expand it more than {MAX_AMPLIFICATION} times "
+                "its size; refused, as an entity bomb would be",
+                source,
+            )
         frag = copy.deepcopy(_fragment(name, entities, declarations, fragments, source))
         inner = [r for r in frag.iter(etree.Entity) if r.name in entities]
         if inner:

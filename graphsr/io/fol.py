@@ -51,7 +51,7 @@ def _int(text: str, what: str, path, lineno: int, error, minimum: int = 0) -> in
         raise error(f"expected an integer {what}, got {quoted(text)}", path, lineno) from None
     if v < minimum:
         raise error(f"expected {what} >= {minimum}, got {v}", path, lineno)
-    if v > 10 ** 18:
+    if v > 10**18:
         raise error(f"expected {what} <= 10^18, got {text}", path, lineno)
     return v
 
@@ -121,8 +121,9 @@ def _read_fol_qrels_lines(path, vocab: Vocabulary) -> FOLQrels:
         if len(f) > 5:
             b = _int(f[5], "best entry point (field 6)", path, lineno, QrelsFormatError)
             if b > dl:
-                raise QrelsFormatError(f"best entry point {b} lies beyond the article's end ({dl} characters)",
-                                       path, lineno)
+                raise QrelsFormatError(
+                    f"best entry point {b} lies beyond the article's end ({dl} characters)", path, lineno
+                )
             for part in f[6:]:
                 o, colon, n = part.partition(":")
                 if not colon:
@@ -130,17 +131,23 @@ def _read_fol_qrels_lines(path, vocab: Vocabulary) -> FOLQrels:
                 o = _int(o, "passage offset", path, lineno, QrelsFormatError)
                 n = _int(n, "passage length", path, lineno, QrelsFormatError, minimum=1)
                 if o + n > dl:
-                    raise QrelsFormatError(f"passage {o}:{n} ends at {o + n}, beyond the article's {dl} characters",
-                                           path, lineno)
+                    raise QrelsFormatError(
+                        f"passage {o}:{n} ends at {o + n}, beyond the article's {dl} characters", path, lineno
+                    )
                 spans.append((o, n))
             spans.sort()
             for (o1, n1), (o2, n2) in zip(spans, spans[1:]):
                 if o1 + n1 > o2:
-                    raise QrelsFormatError(f"passages {o1}:{n1} and {o2}:{n2} overlap; highlighted passages of "
-                                           "an article must be disjoint", path, lineno)
+                    raise QrelsFormatError(
+                        f"passages {o1}:{n1} and {o2}:{n2} overlap; highlighted passages of "
+                        "an article must be disjoint",
+                        path,
+                        lineno,
+                    )
         if sum(n for _, n in spans) != rc:
-            raise QrelsFormatError(f"rel_chars is {rc} but the passages sum to {sum(n for _, n in spans)}",
-                                   path, lineno)
+            raise QrelsFormatError(
+                f"rel_chars is {rc} but the passages sum to {sum(n for _, n in spans)}", path, lineno
+            )
         row = len(topic)
         topic.append(t)
         docid.append(d)
@@ -154,8 +161,7 @@ def _read_fol_qrels_lines(path, vocab: Vocabulary) -> FOLQrels:
             p_end.append(o + n)
     if not topic:
         raise QrelsFormatError(f"the qrels file is empty: expected lines {_QRELS_SHAPE}", path)
-    return FOLQrels.from_columns(topic, docid, doc_len, rel_chars, bep, p_row, p_start, p_end, lines, str(path),
-                                 vocab)
+    return FOLQrels.from_columns(topic, docid, doc_len, rel_chars, bep, p_row, p_start, p_end, lines, str(path), vocab)
 
 
 def read_fol_run(path: str | os.PathLike, name: str | None = None, vocab: Vocabulary | None = None) -> FOLRun:
@@ -205,8 +211,12 @@ def _read_fol_run_lines(path, name: str, vocab: Vocabulary) -> FOLRun:
         except ValueError:
             raise RunFormatError(f"expected a numeric score in field 5, got {quoted(f[4])}", path, lineno) from None
         if f[6] in ("X", "-1"):
-            raise RunFormatError(f"offset {f[6]} (field 7): the official tool reads it as a result of 18 "
-                                 "characters with no position; graphsr expects a character offset >= 0", path, lineno)
+            raise RunFormatError(
+                f"offset {f[6]} (field 7): the official tool reads it as a result of 18 "
+                "characters with no position; graphsr expects a character offset >= 0",
+                path,
+                lineno,
+            )
         offset = _int(f[6], "passage offset (field 7)", path, lineno, RunFormatError)
         length = _int(f[7], "passage length (field 8)", path, lineno, RunFormatError)
         for c, v in zip(cols, (f[0], f[2], rank, score, offset, length, lineno, f[5])):
@@ -214,8 +224,9 @@ def _read_fol_run_lines(path, name: str, vocab: Vocabulary) -> FOLRun:
     return FOLRun.from_columns(name, topic, docid, rank_, score_, offset_, length_, line_, rid, str(path), vocab)
 
 
-def read_inex_submission(path: str | os.PathLike, documents: Mapping | None = None,
-                         name: str | None = None, vocab: Vocabulary | None = None) -> FOLRun:
+def read_inex_submission(
+    path: str | os.PathLike, documents: Mapping | None = None, name: str | None = None, vocab: Vocabulary | None = None
+) -> FOLRun:
     """Read an INEX XML submission (``<fol>`` or ``<path>`` results) as a passage run.
 
     Parameters
@@ -298,16 +309,21 @@ def _xml_result(el, topic: str, pos: dict, documents, path):
         length = _int(fol.get("length"), "<fol> length", path, fol.sourceline, RunFormatError)
     else:
         if documents is None:
-            raise RunFormatError("<path> results need the collection (--collection DIR; collection=PATH in Python) "
-                                 "to map elements to character ranges", path, line)
+            raise RunFormatError(
+                "<path> results need the collection (--collection DIR; collection=PATH in Python) "
+                "to map elements to character ranges",
+                path,
+                line,
+            )
         i = resolve_node(documents, docid, xpath, path, line)
         doc = documents[docid]
         offset, length = int(doc.start[i]), int(doc.end[i] - doc.start[i])
     return topic, docid, rank, score, offset, length, line
 
 
-def read_passage_run(path: str | os.PathLike, documents: Mapping | None = None, name: str | None = None,
-                     vocab: Vocabulary | None = None) -> FOLRun:
+def read_passage_run(
+    path: str | os.PathLike, documents: Mapping | None = None, name: str | None = None, vocab: Vocabulary | None = None
+) -> FOLRun:
     """A passage run from a TREC-like FOL file or an INEX XML submission (detected)."""
     if run_format(path) == "xml":
         return read_inex_submission(path, documents, name, vocab)

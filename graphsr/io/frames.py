@@ -40,17 +40,22 @@ from ..errors import GraphsrInputError
 
 __all__ = ["as_qrels", "as_run"]
 
-_QRELS_SHAPES = ("a path, graphsr assessments, a DataFrame with columns query_id, doc_id, relevance, a dict "
-                 "{query_id: {doc_id: relevance}}, ir_measures' Qrel records, or an ir_datasets dataset")
-_RUN_SHAPES = ("a path, a graphsr run, a DataFrame with columns query_id, doc_id, score, a dict "
-               "{query_id: {doc_id: score}}, ir_measures' ScoredDoc records, or an ir_datasets dataset")
+_QRELS_SHAPES = (
+    "a path, graphsr assessments, a DataFrame with columns query_id, doc_id, relevance, a dict "
+    "{query_id: {doc_id: relevance}}, ir_measures' Qrel records, or an ir_datasets dataset"
+)
+_RUN_SHAPES = (
+    "a path, a graphsr run, a DataFrame with columns query_id, doc_id, score, a dict "
+    "{query_id: {doc_id: score}}, ir_measures' ScoredDoc records, or an ir_datasets dataset"
+)
 
 
 def _frame_columns(frame, needed: tuple[str, ...], what: str) -> None:
     missing = [c for c in needed if c not in frame.columns]
     if missing:
-        raise GraphsrInputError(f"{what} as a DataFrame needs the columns {', '.join(needed)}; missing "
-                                f"{', '.join(missing)}")
+        raise GraphsrInputError(
+            f"{what} as a DataFrame needs the columns {', '.join(needed)}; missing {', '.join(missing)}"
+        )
 
 
 def _id_text(v, what: str, name: str) -> str:
@@ -78,10 +83,11 @@ def _text_ids(frame, what: str):
             k = int(missing.argmax())
             v = col.iloc[k]
             shown = repr(v) if isinstance(v, str) else str(v)
-            raise GraphsrInputError(f"{what}: the column {c} holds {shown} in row {k + 1}; expected an id in every "
-                                    "row")
-        if col.dtype.kind == "f" or (col.dtype.kind == "O" and pd.api.types.infer_dtype(col, skipna=False)
-                                     in ("floating", "mixed-integer-float", "mixed", "decimal")):
+            raise GraphsrInputError(f"{what}: the column {c} holds {shown} in row {k + 1}; expected an id in every row")
+        if col.dtype.kind == "f" or (
+            col.dtype.kind == "O"
+            and pd.api.types.infer_dtype(col, skipna=False) in ("floating", "mixed-integer-float", "mixed", "decimal")
+        ):
             changed[c] = [_id_text(v, what, c) for v in col.tolist()]
     return frame.assign(**changed) if changed else frame
 
@@ -125,9 +131,13 @@ def _records(obj, fields: tuple[str, str, str], what: str, shapes: str) -> list[
             q, d, v = rec[0], rec[1], rec[2]
         else:
             raise GraphsrInputError(f"{what}: record {k + 1} is {rec!r}; expected {shapes}")
-        out.append((_key_text(q, f"{what}: record {k + 1} ({fields[0]})"),
-                    _key_text(d, f"{what}: record {k + 1} ({fields[1]})"),
-                    _number(v, f"{what}: record {k + 1} ({fields[2]})")))
+        out.append(
+            (
+                _key_text(q, f"{what}: record {k + 1} ({fields[0]})"),
+                _key_text(d, f"{what}: record {k + 1} ({fields[1]})"),
+                _number(v, f"{what}: record {k + 1} ({fields[2]})"),
+            )
+        )
     return out
 
 
@@ -171,8 +181,10 @@ def as_qrels(qrels, lengths=None):
         if fmt == "fol":
             return read_fol_qrels(qrels)
         if fmt == "spans":
-            raise GraphsrInputError(f"{qrels}: span judgments count in the collection's texts: read them with "
-                                    "graphsr.read_spans(path, collection)")
+            raise GraphsrInputError(
+                f"{qrels}: span judgments count in the collection's texts: read them with "
+                "graphsr.read_spans(path, collection)"
+            )
         from .qrels import read_element_qrels
 
         return read_element_qrels(qrels)
@@ -199,8 +211,12 @@ def as_qrels(qrels, lengths=None):
             raise GraphsrInputError("the qrels are empty")
         qrels = _text_ids(qrels, "qrels")
         if "xpath" in qrels.columns:
-            return _element_frame_qrels(_strings(qrels["query_id"]), _strings(qrels["doc_id"]),
-                                        _strings(qrels["xpath"]), _floats(qrels["relevance"], "qrels", "relevance"))
+            return _element_frame_qrels(
+                _strings(qrels["query_id"]),
+                _strings(qrels["doc_id"]),
+                _strings(qrels["xpath"]),
+                _floats(qrels["relevance"], "qrels", "relevance"),
+            )
         return ElementQrels.from_columns(_frame_columns_of(qrels, "relevance", "qrels"), "qrels")
     elif isinstance(qrels, (bytes, int, float)) or qrels is None:
         raise GraphsrInputError(f"qrels: expected {_QRELS_SHAPES}; got {type(qrels).__name__}")
@@ -229,20 +245,35 @@ def _dict_columns(data: dict, what: str, value: str, vocabulary=None):
             got = scanned(scan, "scan_dict", data, *index, *tails)
             if got is not None:
                 topic, doc, values, empty = got
-                return DocumentColumns(list(index[0]) + list(tails[0]), list(index[1]) + list(tails[1]), topic,
-                                       doc, values, empty_topics=tuple(empty), coded_as=shared)
+                return DocumentColumns(
+                    list(index[0]) + list(tails[0]),
+                    list(index[1]) + list(tails[1]),
+                    topic,
+                    doc,
+                    values,
+                    empty_topics=tuple(empty),
+                    coded_as=shared,
+                )
         else:
             topic_index, doc_index = {}, {}
             got = scanned(scan, "scan_dict", data, topic_index, doc_index)
             if got is not None:
                 topic, doc, values, empty = got
-                return DocumentColumns(list(topic_index), list(doc_index), topic, doc, values,
-                                       empty_topics=tuple(empty), index=(topic_index, doc_index))
+                return DocumentColumns(
+                    list(topic_index),
+                    list(doc_index),
+                    topic,
+                    doc,
+                    values,
+                    empty_topics=tuple(empty),
+                    index=(topic_index, doc_index),
+                )
     topics, sizes, docs, values = [], [], [], []
     for q, per in data.items():
         if not isinstance(per, dict):
-            raise GraphsrInputError(f"{what}: topic {q!r} maps to {type(per).__name__}; expected a dict "
-                                    f"{{doc_id: {value}}}")
+            raise GraphsrInputError(
+                f"{what}: topic {q!r} maps to {type(per).__name__}; expected a dict {{doc_id: {value}}}"
+            )
         topics.append(_key_text(q, f"{what}: a topic") if not isinstance(q, str) else q)
         sizes.append(len(per))
         docs.extend(per)
@@ -264,8 +295,15 @@ def _dict_columns(data: dict, what: str, value: str, vocabulary=None):
     codes = [topic_index.setdefault(t, len(topic_index)) for t in topics]  # 1 and "1" are one topic
     topic = np.repeat(np.asarray(codes, dtype=np.int64), sizes)
     empty = tuple(t for t, n in zip(topics, sizes) if n == 0)
-    return DocumentColumns(list(topic_index), list(index), topic, doc, np.asarray(values, dtype=float),
-                           empty_topics=empty, index=(topic_index, index))
+    return DocumentColumns(
+        list(topic_index),
+        list(index),
+        topic,
+        doc,
+        np.asarray(values, dtype=float),
+        empty_topics=empty,
+        index=(topic_index, index),
+    )
 
 
 def _numeric(values: list) -> bool:
@@ -299,11 +337,11 @@ def _codes_after(column, known: list[str]) -> tuple[np.ndarray, list[str]] | Non
     both = pd.concat([pd.Series(known, dtype=column.dtype), column], ignore_index=True)
     codes, uniques = pd.factorize(both, use_na_sentinel=False)
     names = uniques.tolist()
-    if not all(type(x) is str for x in names[len(known):]):
+    if not all(type(x) is str for x in names[len(known) :]):
         names = [str(x) for x in names]
         if len(set(names)) < len(names):
             return None
-    return codes[len(known):].astype(np.int64, copy=False), names
+    return codes[len(known) :].astype(np.int64, copy=False), names
 
 
 def _frame_columns_of(frame, value: str, what: str, vocabulary=None):
@@ -346,8 +384,7 @@ def _element_frame_qrels(topics: list[str], docids: list[str], xpaths: list[str]
     qrels = element_qrels_of_columns(got, topic_names, doc_names, path_names, "qrels")
     if qrels is not None:
         return qrels
-    return ElementQrels.from_rows([QrelsRow(q, d, x, v) for q, d, x, v in zip(topics, docids, xpaths, values)],
-                                  "qrels")
+    return ElementQrels.from_rows([QrelsRow(q, d, x, v) for q, d, x, v in zip(topics, docids, xpaths, values)], "qrels")
 
 
 def _document_qrels(topics: list[str], docids: list[str], values: list[float]):
@@ -403,11 +440,17 @@ def as_run(run, name: str = "run", vocabulary=None):
             from ..core.run import Run
 
             return Run.from_columns(_frame_columns_of(run, "score", "a run", vocabulary), name, None, (name,))
-        return run_from_columns(_strings(run["query_id"]), _strings(run["doc_id"]),
-                                _floats(run["score"], "a run", "score"), _strings(run["xpath"]), name,
-                                ranks=run["rank"].tolist() if "rank" in run.columns else None)
+        return run_from_columns(
+            _strings(run["query_id"]),
+            _strings(run["doc_id"]),
+            _floats(run["score"], "a run", "score"),
+            _strings(run["xpath"]),
+            name,
+            ranks=run["rank"].tolist() if "rank" in run.columns else None,
+        )
     if isinstance(run, (bytes, int, float)) or run is None:
         raise GraphsrInputError(f"a run: expected {_RUN_SHAPES}; got {type(run).__name__}")
     triples = _records(run, ("query_id", "doc_id", "score"), "a run", _RUN_SHAPES)
-    return run_from_columns([q for q, _, _ in triples], [d for _, d, _ in triples], [s for _, _, s in triples],
-                            None, name)
+    return run_from_columns(
+        [q for q, _, _ in triples], [d for _, d, _ in triples], [s for _, _, s in triples], None, name
+    )

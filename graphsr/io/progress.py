@@ -25,8 +25,14 @@ class _Bar:
     def __init__(self, total: int, desc: str, unit: str):
         from tqdm import tqdm
 
-        self._bar = tqdm(total=total, unit=unit, desc=desc, leave=False, unit_scale=unit == "B",
-                         unit_divisor=1024 if unit == "B" else 1000)
+        self._bar = tqdm(
+            total=total,
+            unit=unit,
+            desc=desc,
+            leave=False,
+            unit_scale=unit == "B",
+            unit_divisor=1024 if unit == "B" else 1000,
+        )
 
     def update(self, n: int = 1) -> None:
         self._bar.update(n)

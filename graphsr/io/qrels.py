@@ -21,21 +21,15 @@ from ..core.qrels import ElementQrels, QrelsRow
 __all__ = ["read_element_qrels"]
 
 
-def read_element_qrels(path: str | os.PathLike) -> ElementQrels:
-    """Read element qrels (see :func:`_read_element_qrels`); TREC qrels judging a document under several
-    subtopics (field 2; the TREC Web track's diversity qrels) read as judgments per subtopic: the assessments
-    keep them as ``subtopics`` (:class:`~graphsr.core.subtopics.SubtopicJudgments`), which the diversity
-    measures score and the other families refuse.
-
-    Raises
-    ------
-    QrelsFormatError
-        As :func:`_read_element_qrels`, and for a document judged twice for one subtopic.
-    """
+def _document_qrels(columns, path) -> ElementQrels:
+    """TREC document assessments from their columns.  A document judged twice for a topic is refused, unless the
+    file judges documents under several subtopics (field 2; the TREC Web track's diversity qrels): then the
+    assessments keep the judgments per subtopic as ``subtopics`` (:class:`~graphsr.core.subtopics.SubtopicJudgments`),
+    which the diversity measures score and the other families refuse."""
     from ..errors import DuplicateJudgmentError
 
     try:
-        return _read_element_qrels(path)
+        return ElementQrels.from_columns(columns, str(path))
     except DuplicateJudgmentError as exc:
         subtopics = _as_subtopics(path)
         if subtopics is None:
@@ -64,7 +58,7 @@ def _as_subtopics(path):
     return subtopics if subtopics.several() else None
 
 
-def _read_element_qrels(path: str | os.PathLike) -> ElementQrels:
+def read_element_qrels(path: str | os.PathLike) -> ElementQrels:
     """Read element qrels.
 
     Raises
@@ -79,7 +73,9 @@ def _read_element_qrels(path: str | os.PathLike) -> ElementQrels:
     -----
     TREC document qrels, ``topic iteration docno rel`` (4 fields), are read
     as plain documents: each document one element (``/doc[1]``), scored
-    without a collection.
+    without a collection.  A file judging a document under several values
+    of field 2 (TREC diversity qrels, ``topic subtopic docno grade``) is
+    read as judgments per subtopic (:func:`_document_qrels`).
     """
     from ._lines import c_scanner, read_bytes, scanned
     from .sniff import first_record
@@ -103,14 +99,16 @@ def _read_element_qrels(path: str | os.PathLike) -> ElementQrels:
                 from ..core.columns import DocumentColumns
 
                 topic, doc, rel, line = got
-                columns = DocumentColumns(list(topic_codes), list(doc_codes), topic, doc, rel, line,
-                                          index=(topic_codes, doc_codes))
-                return ElementQrels.from_columns(columns, str(path))
+                columns = DocumentColumns(
+                    list(topic_codes), list(doc_codes), topic, doc, rel, line, index=(topic_codes, doc_codes)
+                )
+                return _document_qrels(columns, path)
     return _read_qrels_lines(path)
 
 
-def element_qrels_of_columns(got, topics: list[str], docs: list[str], paths: list[str],
-                             source: str) -> ElementQrels | None:
+def element_qrels_of_columns(
+    got, topics: list[str], docs: list[str], paths: list[str], source: str
+) -> ElementQrels | None:
     """Element assessments from columns ``(topic, doc, path, value, e, s, line)`` (codes into ``topics``,
     ``docs`` and ``paths``; ``e`` and ``s`` -1 for a value, ``line`` None when not from a file), as the C
     scanner reads element qrels files, checked with array operations (each XPath made canonical once); None
@@ -144,9 +142,17 @@ def element_qrels_of_columns(got, topics: list[str], docs: list[str], paths: lis
     from ..core.columns import AssessmentColumns
 
     grade = np.stack([e, s], axis=1).astype(np.int64) if graded[0] else None
-    columns = AssessmentColumns(topics, docs, names, np.asarray(topic, dtype=np.int64),
-                                np.asarray(doc, dtype=np.int64), path, np.asarray(value, dtype=float), grade,
-                                None if line is None else np.asarray(line, dtype=np.int64))
+    columns = AssessmentColumns(
+        topics,
+        docs,
+        names,
+        np.asarray(topic, dtype=np.int64),
+        np.asarray(doc, dtype=np.int64),
+        path,
+        np.asarray(value, dtype=float),
+        grade,
+        None if line is None else np.asarray(line, dtype=np.int64),
+    )
     return ElementQrels(source=source, columns=columns)
 
 
@@ -160,8 +166,11 @@ def _read_qrels_lines(path) -> ElementQrels:
         if plain is None:
             plain = len(f) == 4
         elif plain != (len(f) == 4):
-            raise QrelsFormatError("a file mixes TREC document lines (4 fields) and element lines; expected one "
-                                   "kind throughout", path, lineno)
+            raise QrelsFormatError(
+                "a file mixes TREC document lines (4 fields) and element lines; expected one kind throughout",
+                path,
+                lineno,
+            )
         if plain:
             topic, _iteration, docid, rel_s = f
             f = [topic, "Q0", docid, PLAIN_DOCUMENT_NODE, rel_s]
@@ -170,28 +179,40 @@ def _read_qrels_lines(path) -> ElementQrels:
         if len(f) == 6:
             topic, _q0, docid, xpath, e_s, s_s = f
             if not (e_s.isdigit() and s_s.isdigit()):
-                raise QrelsFormatError(f"expected exhaustivity and specificity digits 0..3 in fields 5 and 6, got "
-                                       f"{quoted(e_s)} {quoted(s_s)}", path, lineno)
+                raise QrelsFormatError(
+                    f"expected exhaustivity and specificity digits 0..3 in fields 5 and 6, got "
+                    f"{quoted(e_s)} {quoted(s_s)}",
+                    path,
+                    lineno,
+                )
             rows.append(QrelsRow(topic, docid, xpath, 0.0, lineno, (int(e_s), int(s_s))))
             continue
         if len(f) != 5:
-            raise QrelsFormatError(f"expected 5 fields 'topic Q0 file xpath rel', 6 'topic Q0 file xpath e s' or 4 "
-                                   f"'topic iteration docno rel' (TREC), got {len(f)}", path, lineno)
+            raise QrelsFormatError(
+                f"expected 5 fields 'topic Q0 file xpath rel', 6 'topic Q0 file xpath e s' or 4 "
+                f"'topic iteration docno rel' (TREC), got {len(f)}",
+                path,
+                lineno,
+            )
         topic, _q0, docid, xpath, rel_s = f
         try:
             rel = float(rel_s)
         except ValueError:
             rel = float("nan")
         if rel != rel:  # not a number, or NaN
-            raise QrelsFormatError(f"expected a relevance number in [0, 1] in field {4 if plain else 5}, got "
-                                   f"{quoted(rel_s)}", path, lineno)
+            raise QrelsFormatError(
+                f"expected a relevance number in [0, 1] in field {4 if plain else 5}, got {quoted(rel_s)}", path, lineno
+            )
         rows.append(QrelsRow(topic, docid, xpath, rel, lineno))
     if not rows:
         raise QrelsFormatError("the qrels file is empty: expected lines 'topic Q0 file xpath rel'", path)
     if plain:
         from ..core.columns import DocumentColumns
 
-        return ElementQrels.from_columns(DocumentColumns.from_lists(
-            [r.topic for r in rows], [r.docid for r in rows], [r.rel for r in rows], [r.line for r in rows]),
-            str(path))
+        return _document_qrels(
+            DocumentColumns.from_lists(
+                [r.topic for r in rows], [r.docid for r in rows], [r.rel for r in rows], [r.line for r in rows]
+            ),
+            path,
+        )
     return ElementQrels.from_rows(rows, str(path))

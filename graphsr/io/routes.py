@@ -89,15 +89,20 @@ def _parsed_rows(path: str | os.PathLike):
                 last = reader.line_num
                 missing = [c for c in REQUIRED if c not in header]
                 if missing:
-                    raise RouteLogError(f"CSV header lacks column(s) {', '.join(missing)}; expected "
-                                        f"{', '.join(REQUIRED)} (+ optional {', '.join(OPTIONAL)})", path, 1)
+                    raise RouteLogError(
+                        f"CSV header lacks column(s) {', '.join(missing)}; expected "
+                        f"{', '.join(REQUIRED)} (+ optional {', '.join(OPTIONAL)})",
+                        path,
+                        1,
+                    )
                 for row in reader:  # (as csv.DictReader makes them, blank lines skipped, without its Python loop)
                     last = reader.line_num
                     if row:
                         yield last, dict(zip(header, row))
             except csv.Error as exc:  # in the record after the last one read
-                raise RouteLogError(f"malformed CSV: {exc} (in the record starting on this line)", path,
-                                    last + 1) from None
+                raise RouteLogError(
+                    f"malformed CSV: {exc} (in the record starting on this line)", path, last + 1
+                ) from None
 
 
 def _text(v) -> str | None:
@@ -154,12 +159,16 @@ def _read_routes(path) -> Routes:
             if step < 1:
                 raise ValueError
         except ValueError:
-            raise RouteLogError(f"expected a positive integer step number, got {quoted(row['step'])}", path,
-                                lineno) from None
+            raise RouteLogError(
+                f"expected a positive integer step number, got {quoted(row['step'])}", path, lineno
+            ) from None
         key = (route_id, step)
         if key in seen:
-            raise RouteLogError(f"route {route_id!r} has step {step} twice (also line {seen[key]}); expected "
-                                "one row per step", path, lineno)
+            raise RouteLogError(
+                f"route {route_id!r} has step {step} twice (also line {seen[key]}); expected one row per step",
+                path,
+                lineno,
+            )
         seen[key] = lineno
         src, dst = canonical.get(src_text), canonical.get(dst_text)
         if src is None or dst is None:
@@ -173,14 +182,27 @@ def _read_routes(path) -> Routes:
             try:
                 duration = float(duration)
             except ValueError:
-                raise RouteLogError(f"expected a number of milliseconds in duration_ms, got {quoted(duration)}", path,
-                                    lineno) from None
+                raise RouteLogError(
+                    f"expected a number of milliseconds in duration_ms, got {quoted(duration)}", path, lineno
+                ) from None
             if not 0 <= duration < math.inf:
-                raise RouteLogError(f"expected a finite, non-negative duration_ms, got {quoted(get('duration_ms'))}",
-                                    path, lineno)
-        by_route.setdefault(route_id, []).append(RouteStep(route_id, step, docid, src, dst, _text(get("user")),
-                                                           _text(get("topic")), duration,
-                                                           _text(get("timestamp")), lineno))
+                raise RouteLogError(
+                    f"expected a finite, non-negative duration_ms, got {quoted(get('duration_ms'))}", path, lineno
+                )
+        by_route.setdefault(route_id, []).append(
+            RouteStep(
+                route_id,
+                step,
+                docid,
+                src,
+                dst,
+                _text(get("user")),
+                _text(get("topic")),
+                duration,
+                _text(get("timestamp")),
+                lineno,
+            )
+        )
     if not by_route:
         raise RouteLogError("the log has no steps: expected rows of " + ", ".join(REQUIRED), path)
     report = RouteReport()

@@ -144,8 +144,7 @@ def _scan_document_run(scan, path, name: str | None, vocabulary=None) -> Run | N
             if lines is None and got != in_block:  # some line is not an entry: number the entries from here on
                 lines = np.empty(cap, np.int32)
                 lines[:n] = np.arange(1, n + 1, dtype=np.int32)
-                got = scan.scan_trec_run_into(block, topic_codes, doc_codes, run_ids, *columns, lines, n, line,
-                                              extend)
+                got = scan.scan_trec_run_into(block, topic_codes, doc_codes, run_ids, *columns, lines, n, line, extend)
             n += got
             line += in_block
         topic_names, doc_names = list(topic_codes), list(doc_codes)
@@ -159,8 +158,9 @@ def _scan_document_run(scan, path, name: str | None, vocabulary=None) -> Run | N
     topic, doc, score = (c[:n] for c in columns)
     line_column = LineNumbers(n) if lines is None else lines[:n]
     if extend:
-        run_columns = DocumentColumns(topic_names, doc_names, topic, doc, score, line_column,
-                                      index=(topic_codes, doc_codes))
+        run_columns = DocumentColumns(
+            topic_names, doc_names, topic, doc, score, line_column, index=(topic_codes, doc_codes)
+        )
     else:
         run_columns = DocumentColumns(topic_names, doc_names, topic, doc, score, line_column, coded_as=shared)
     return Run.from_columns(run_columns, str(path) if name is None else name, str(path), tuple(run_ids))
@@ -181,12 +181,12 @@ def _element_run(scan, data: bytes, path, name: str | None) -> Run | None:
     topic, doc, rank, score, path_code, line, run_ids = got
     canonical: dict[str, int] = {}
     try:  # each XPath as written once; two spellings of one node become one code
-        remap = np.fromiter((canonical.setdefault(canonical_xpath(p), len(canonical)) for p in paths),
-                            dtype=np.int64, count=len(paths))
+        remap = np.fromiter(
+            (canonical.setdefault(canonical_xpath(p), len(canonical)) for p in paths), dtype=np.int64, count=len(paths)
+        )
     except ValueError:
         return None  # the line reader names the line
-    columns = ElementColumns(list(topics), list(docs), list(canonical), topic, doc, rank, score, remap[path_code],
-                             line)
+    columns = ElementColumns(list(topics), list(docs), list(canonical), topic, doc, rank, score, remap[path_code], line)
     return Run.from_element_columns(columns, str(path) if name is None else name, str(path), tuple(run_ids))
 
 
@@ -202,7 +202,10 @@ def _read_run_lines(path, name: str | None) -> Run:
         if len(f) < 6:
             raise RunFormatError(
                 f"expected 7 fields 'topic Q0 file rank score run_id xpath' (or 6, a TREC document run 'topic Q0 "
-                f"docno rank score run_id'), got {len(f)}", path, lineno)
+                f"docno rank score run_id'), got {len(f)}",
+                path,
+                lineno,
+            )
         line_plain = len(f) == 6 or not xpath_like(f[6])
         if plain is None:
             plain = line_plain
@@ -210,12 +213,19 @@ def _read_run_lines(path, name: str | None) -> Run:
             hint = ""
             if len(f) == 8 and f[6].isdigit() and f[7].isdigit():
                 hint = " (8 fields look like a passage run with offset and length; this reader takes XPaths)"
-            raise RunFormatError("a file mixes TREC document lines ('topic Q0 docno rank score run_id') and element "
-                                 f"lines (an XPath in field 7); expected one kind throughout{hint}", path, lineno)
+            raise RunFormatError(
+                "a file mixes TREC document lines ('topic Q0 docno rank score run_id') and element "
+                f"lines (an XPath in field 7); expected one kind throughout{hint}",
+                path,
+                lineno,
+            )
         if not plain and len(f) != 7:
             raise RunFormatError(
                 f"expected 7 fields 'topic Q0 file rank score run_id xpath' (or 6, a TREC document run 'topic Q0 "
-                f"docno rank score run_id'), got {len(f)}", path, lineno)
+                f"docno rank score run_id'), got {len(f)}",
+                path,
+                lineno,
+            )
         topic, _q0, docid, rank_s, score_s, run_id = f[:6]
         if plain:  # trec_eval reads neither the rank nor any field after the run id
             rank = 0
@@ -223,11 +233,14 @@ def _read_run_lines(path, name: str | None) -> Run:
             try:
                 rank = int(rank_s)
             except ValueError:
-                raise RunFormatError(f"expected an integer rank in field 4 (lines sharing a rank form one tree "
-                                     f"result), got {quoted(rank_s)}", path, lineno) from None
+                raise RunFormatError(
+                    f"expected an integer rank in field 4 (lines sharing a rank form one tree "
+                    f"result), got {quoted(rank_s)}",
+                    path,
+                    lineno,
+                ) from None
             if abs(rank) > 10**18:
-                raise RunFormatError(f"expected a rank of at most 10^18 in field 4, got {quoted(rank_s)}", path,
-                                     lineno)
+                raise RunFormatError(f"expected a rank of at most 10^18 in field 4, got {quoted(rank_s)}", path, lineno)
         xpath = f[6] if not plain else PLAIN_DOCUMENT_NODE
         try:
             score = float(score_s)
@@ -242,8 +255,9 @@ def _read_run_lines(path, name: str | None) -> Run:
         else:
             rows.append(RunRow(topic, docid, rank, score, xpath, lineno))
     if not rows and not columns[0]:
-        raise RunFormatError("the run is empty: expected at least one line "
-                             "'topic Q0 file rank score run_id xpath'", path)
+        raise RunFormatError(
+            "the run is empty: expected at least one line 'topic Q0 file rank score run_id xpath'", path
+        )
     name = str(path) if name is None else name
     if plain:
         from ..core.columns import DocumentColumns
@@ -252,9 +266,17 @@ def _read_run_lines(path, name: str | None) -> Run:
     return Run.from_rows(rows, name, str(path), tuple(run_ids))
 
 
-def run_from_columns(topics: list[str], docids: list[str], scores: list[float], xpaths: list[str] | None,
-                     name: str, source: str | None = None, run_ids: tuple[str, ...] | None = None,
-                     empty_topics: tuple[str, ...] = (), ranks=None) -> Run:
+def run_from_columns(
+    topics: list[str],
+    docids: list[str],
+    scores: list[float],
+    xpaths: list[str] | None,
+    name: str,
+    source: str | None = None,
+    run_ids: tuple[str, ...] | None = None,
+    empty_topics: tuple[str, ...] = (),
+    ranks=None,
+) -> Run:
     """A run from per-line columns (a DataFrame's, records'), into columns (no object per line or result).
 
     Without ``xpaths`` each line is a whole document, ranked as trec_eval ranks documents (score, then document
@@ -275,8 +297,9 @@ def run_from_columns(topics: list[str], docids: list[str], scores: list[float], 
     if xpaths is None:  # whole documents: columns, ranked when scored
         from ..core.columns import DocumentColumns
 
-        return Run.from_columns(DocumentColumns.from_lists(topics, docids, scores, empty_topics=empty_topics), name,
-                                source, run_ids)
+        return Run.from_columns(
+            DocumentColumns.from_lists(topics, docids, scores, empty_topics=empty_topics), name, source, run_ids
+        )
     if empty_topics:  # (element runs name their topics by their lines)
         raise ValueError("empty_topics applies to whole-document runs (xpaths=None)")
     from ..core.columns import ElementColumns, codes_of, name_order
@@ -286,8 +309,11 @@ def run_from_columns(topics: list[str], docids: list[str], scores: list[float], 
     path_names, path = codes_of(xpaths)
     canonical: dict[str, int] = {}
     try:  # each XPath as written once; two spellings of one node become one code
-        remap = np.fromiter((canonical.setdefault(canonical_xpath(x), len(canonical)) for x in path_names),
-                            dtype=np.int64, count=len(path_names))
+        remap = np.fromiter(
+            (canonical.setdefault(canonical_xpath(x), len(canonical)) for x in path_names),
+            dtype=np.int64,
+            count=len(path_names),
+        )
     except ValueError as exc:
         raise RunFormatError(f"{where}{exc}") from None
     path = remap[path]
@@ -326,8 +352,10 @@ def _integer_ranks(ranks, where: str) -> np.ndarray:
     bad = ~np.isfinite(values) | (values != np.round(values)) | (np.abs(values) > 1e18)
     if bad.any():
         k = int(np.flatnonzero(bad)[0])
-        raise RunFormatError(f"{where}expected integer ranks (lines sharing a rank form one tree result), got "
-                             f"{ranks[k]!r} in row {k + 1}")
+        raise RunFormatError(
+            f"{where}expected integer ranks (lines sharing a rank form one tree result), got "
+            f"{ranks[k]!r} in row {k + 1}"
+        )
     return values.astype(np.int64)
 
 
@@ -343,9 +371,13 @@ def _warn_if_scores_disagree(topic: np.ndarray, rank: np.ndarray, score: np.ndar
     if later.any():
         k = int(np.flatnonzero(later)[0])
         topics = len(np.unique(t[1:][later]))
-        warnings.warn(f"run {name!r}: its ranks order the results otherwise than its scores in {topics} topic(s) "
-                      f"(topic {topic_names[t[k]]}: rank {r[k + 1]} has score {s[k + 1]:g}, above rank {r[k]}'s "
-                      f"{s[k]:g}); graphsr follows the ranks, as a run file's", RankOrderWarning, stacklevel=4)
+        warnings.warn(
+            f"run {name!r}: its ranks order the results otherwise than its scores in {topics} topic(s) "
+            f"(topic {topic_names[t[k]]}: rank {r[k + 1]} has score {s[k + 1]:g}, above rank {r[k]}'s "
+            f"{s[k]:g}); graphsr follows the ranks, as a run file's",
+            RankOrderWarning,
+            stacklevel=4,
+        )
 
 
 def _first_repeat(key: np.ndarray):
@@ -373,9 +405,11 @@ def _check_same_result_twice(t, d, sc, pa, new, result, topics, docs, paths, whe
         key = (int(t[a]), int(d[a]), frozenset(pa[a:b].tolist()))
         if key in seen:
             nodes = ", ".join(paths[x] for x in pa[a:b].tolist())
-            raise DuplicateResultError(f"{where}topic {topics[t[a]]}: the same result ({docs[d[a]]} {nodes}) has "
-                                       f"scores {seen[key]:g} and {float(sc[a]):g}; expected each result once (as "
-                                       "trec_eval refuses duplicate documents)")
+            raise DuplicateResultError(
+                f"{where}topic {topics[t[a]]}: the same result ({docs[d[a]]} {nodes}) has "
+                f"scores {seen[key]:g} and {float(sc[a]):g}; expected each result once (as "
+                "trec_eval refuses duplicate documents)"
+            )
         seen[key] = float(sc[a])
 
 

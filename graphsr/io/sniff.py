@@ -40,8 +40,9 @@ __all__ = ["qrels_format", "run_format", "routes_format", "routes_format_of_name
 JSONL_SUFFIXES = (".jsonl", ".ndjson", ".json")
 
 
-def first_record(path: str | os.PathLike, error: type[GraphsrInputError] = GraphsrInputError,
-                 comments: bool = True) -> str | None:
+def first_record(
+    path: str | os.PathLike, error: type[GraphsrInputError] = GraphsrInputError, comments: bool = True
+) -> str | None:
     """The first line of ``path`` that holds a record (decoded leniently, byte order mark removed), or None.
 
     Blank lines are skipped, and lines starting with ``#`` when ``comments`` is true.

@@ -66,15 +66,27 @@ def _spans(records, lines, path, id_column):
                 raise QrelsFormatError("expected the references as a JSON list", path, line)
             for ref in refs:
                 if not isinstance(ref, dict) or not {"start_index", "end_index"} <= set(ref):
-                    raise QrelsFormatError(f"expected each reference with start_index and end_index, got {ref!r}",
-                                           path, line)
-                yield (qid, str(r["corpus_id"]), _int(ref["start_index"], "start_index", path, line),
-                       _int(ref["end_index"], "end_index", path, line), 1.0, ref.get("content"), line)
+                    raise QrelsFormatError(
+                        f"expected each reference with start_index and end_index, got {ref!r}", path, line
+                    )
+                yield (
+                    qid,
+                    str(r["corpus_id"]),
+                    _int(ref["start_index"], "start_index", path, line),
+                    _int(ref["end_index"], "end_index", path, line),
+                    1.0,
+                    ref.get("content"),
+                    line,
+                )
         return
     missing = [c for c in _SPAN_COLUMNS if c not in keys]
     if missing:
-        raise QrelsFormatError(f"expected the columns {', '.join(_SPAN_COLUMNS)} (or Chroma's "
-                               f"{', '.join(_CHROMA_COLUMNS)}); missing {', '.join(missing)}", path, lines[0])
+        raise QrelsFormatError(
+            f"expected the columns {', '.join(_SPAN_COLUMNS)} (or Chroma's "
+            f"{', '.join(_CHROMA_COLUMNS)}); missing {', '.join(missing)}",
+            path,
+            lines[0],
+        )
     for r, line in zip(records, lines):
         missing = [c for c in _SPAN_COLUMNS if c not in r]
         if missing:
@@ -82,8 +94,15 @@ def _spans(records, lines, path, id_column):
         qid, doc = r["query_id"], r["doc_id"]
         if qid in (None, "") or doc in (None, ""):
             raise QrelsFormatError("expected a query_id and a doc_id", path, line)
-        yield (str(qid), str(doc), _int(r["start"], "start", path, line), _int(r["end"], "end", path, line),
-               _grade(r["relevance"], path, line), r.get("content") or None, line)
+        yield (
+            str(qid),
+            str(doc),
+            _int(r["start"], "start", path, line),
+            _int(r["end"], "end", path, line),
+            _grade(r["relevance"], path, line),
+            r.get("content") or None,
+            line,
+        )
 
 
 def read_spans(path: str | os.PathLike, collection, id_column: str | None = None, vocab=None):
@@ -100,13 +119,24 @@ def read_spans(path: str | os.PathLike, collection, id_column: str | None = None
     texts = collection if isinstance(collection, dict) else document_texts(collection)
     rows = read_records(path, QrelsFormatError)
     chroma = bool(rows) and set(_CHROMA_COLUMNS) <= set(rows[0][1])
-    return _assessments(_spans([r for _, r in rows], [n for n, _ in rows], path, id_column), texts, path, vocab,
-                        whole_documents=chroma, references=True)
+    return _assessments(
+        _spans([r for _, r in rows], [n for n, _ in rows], path, id_column),
+        texts,
+        path,
+        vocab,
+        whole_documents=chroma,
+        references=True,
+    )
 
 
 #: A DataFrame's column names for span judgments: graphsr's and PyTerrier's (``qid``, ``docno``, ``label``).
-FRAME_COLUMNS = {"query_id": ("query_id", "qid"), "doc_id": ("doc_id", "docno"), "start": ("start",),
-                 "end": ("end",), "relevance": ("relevance", "label")}
+FRAME_COLUMNS = {
+    "query_id": ("query_id", "qid"),
+    "doc_id": ("doc_id", "docno"),
+    "start": ("start",),
+    "end": ("end",),
+    "relevance": ("relevance", "label"),
+}
 
 
 def frame_column(frame, key: str, columns=FRAME_COLUMNS) -> str | None:
@@ -128,19 +158,31 @@ def spans_from_frame(frame, lengths=None, vocab=None):
     names = {k: frame_column(frame, k) for k in FRAME_COLUMNS}
     missing = [k for k, c in names.items() if c is None]
     if missing:
-        raise QrelsFormatError(f"span judgments as a DataFrame need the columns query_id, doc_id, start, end, "
-                               f"relevance (or qid, docno, label); missing {', '.join(missing)}")
+        raise QrelsFormatError(
+            f"span judgments as a DataFrame need the columns query_id, doc_id, start, end, "
+            f"relevance (or qid, docno, label); missing {', '.join(missing)}"
+        )
     content = frame["content"].tolist() if "content" in frame.columns else [None] * len(frame)
     rows = zip(*(frame[names[k]].tolist() for k in FRAME_COLUMNS), content)
 
     def spans():
         for n, (qid, doc, start, end, grade, text) in enumerate(rows, 1):
-            if qid is None or doc is None or (isinstance(qid, float) and qid != qid) or (
-                    isinstance(doc, float) and doc != doc):
+            if (
+                qid is None
+                or doc is None
+                or (isinstance(qid, float) and qid != qid)
+                or (isinstance(doc, float) and doc != doc)
+            ):
                 raise QrelsFormatError(f"row {n}: expected a query_id and a doc_id")
-            yield (str(qid), str(doc), _int(start, "start", "the span DataFrame", n),
-                   _int(end, "end", "the span DataFrame", n), _grade(grade, "the span DataFrame", n),
-                   text if isinstance(text, str) else None, n)
+            yield (
+                str(qid),
+                str(doc),
+                _int(start, "start", "the span DataFrame", n),
+                _int(end, "end", "the span DataFrame", n),
+                _grade(grade, "the span DataFrame", n),
+                text if isinstance(text, str) else None,
+                n,
+            )
 
     spans_list = list(spans())
     if lengths is None:
@@ -161,8 +203,9 @@ def _merged(spans) -> list[list[int]]:
     return merged
 
 
-def _assessments(spans, texts, path: str, vocab=None, whole_documents: bool = False, references: bool = False,
-                 lengths=None):
+def _assessments(
+    spans, texts, path: str, vocab=None, whole_documents: bool = False, references: bool = False, lengths=None
+):
     """Passage assessments from ``(query_id, doc_id, start, end, grade, content, line)`` spans, each checked
     against the documents' ``texts``.  The result also carries
 
@@ -184,13 +227,20 @@ def _assessments(spans, texts, path: str, vocab=None, whole_documents: bool = Fa
         if size is None:
             raise QrelsFormatError(f"document {doc!r} is not in the collection", path, line)
         if not 0 <= start < end <= size:
-            raise QrelsFormatError(f"span [{start}, {end}) of document {doc!r}: expected 0 <= start < end <= "
-                                   f"{size} (the document's text)", path, line)
+            raise QrelsFormatError(
+                f"span [{start}, {end}) of document {doc!r}: expected 0 <= start < end <= {size} (the document's text)",
+                path,
+                line,
+            )
         if content is not None and text is not None and text[start:end] != content:
             got = text[start:end]
-            raise QrelsFormatError(f"span [{start}, {end}) of document {doc!r} holds {got[:40]!r}"
-                                   f"{'...' if len(got) > 40 else ''}, not the content given "
-                                   f"({str(content)[:40]!r}{'...' if len(str(content)) > 40 else ''})", path, line)
+            raise QrelsFormatError(
+                f"span [{start}, {end}) of document {doc!r} holds {got[:40]!r}"
+                f"{'...' if len(got) > 40 else ''}, not the content given "
+                f"({str(content)[:40]!r}{'...' if len(str(content)) > 40 else ''})",
+                path,
+                line,
+            )
         row = rows.setdefault((qid, doc), {"line": line, "spans": [], "judged": [], "len": size})
         row["judged"].append((0, size) if whole_documents else (start, end))
         if grade > 0:

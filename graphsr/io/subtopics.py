@@ -26,8 +26,9 @@ def read_subtopic_qrels(path: str | os.PathLike) -> SubtopicJudgments:
     rows = []
     for lineno, f in iter_fields(path, QrelsFormatError):
         if len(f) != 4:
-            raise QrelsFormatError(f"expected 4 fields 'topic subtopic docno grade' (diversity qrels), got {len(f)}",
-                                   path, lineno)
+            raise QrelsFormatError(
+                f"expected 4 fields 'topic subtopic docno grade' (diversity qrels), got {len(f)}", path, lineno
+            )
         topic, subtopic, docid, grade = f
         try:
             value = int(grade)

@@ -106,8 +106,9 @@ class _Builder:
             depth[i] = depth[p] + 1
             key = (p, self.tag[i])
             position[i] = seen[key] = seen.get(key, 0) + 1
-        return DocumentTree(self.docid, tuple(self.tags), self.tag, self.parent, depth, position, self.start, self.end,
-                            self.source)
+        return DocumentTree(
+            self.docid, tuple(self.tags), self.tag, self.parent, depth, position, self.start, self.end, self.source
+        )
 
 
 def _cmark_blocks(text: str):
@@ -166,7 +167,7 @@ def text_tree(text: str, docid: str, source: str | None = None) -> DocumentTree:
     root = b.add("document", -1, 0, len(text))
     first = None
     for k in range(len(lines) - 1):
-        blank = not text[lines[k]:lines[k + 1]].strip()
+        blank = not text[lines[k] : lines[k + 1]].strip()
         if not blank and first is None:
             first = k
         elif blank and first is not None:

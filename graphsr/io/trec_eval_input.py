@@ -33,8 +33,15 @@ from dataclasses import dataclass, field
 
 from .cnumbers import LONG_MAX, c_atof, c_atol
 
-__all__ = ["TrecEvalInputError", "TrecQrels", "TrecRun", "read_trec_eval_qrels", "read_trec_eval_prefs",
-           "read_trec_eval_run", "read_zscores"]
+__all__ = [
+    "TrecEvalInputError",
+    "TrecQrels",
+    "TrecRun",
+    "read_trec_eval_qrels",
+    "read_trec_eval_prefs",
+    "read_trec_eval_run",
+    "read_zscores",
+]
 
 
 class TrecEvalInputError(Exception):
@@ -72,13 +79,11 @@ class TrecRun:
     run_id: bytes = b""
 
 
-
-
 def _lines(path, what: str, cannot: str, stdin: bool = False):
     trec = [f"trec_eval.{cannot} '{os.fsdecode(path)}'"]
     chunks = []
     try:
-        with (_stdin() if stdin and os.fsdecode(path) == "-" else open(path, "rb")) as fh:
+        with _stdin() if stdin and os.fsdecode(path) == "-" else open(path, "rb") as fh:
             while True:  # a chunk at a time: a device that never ends (/dev/zero) is refused at its first NUL
                 chunk = fh.read(1 << 20)
                 if not chunk:
@@ -130,14 +135,19 @@ def read_trec_eval_qrels(path, groups: bool = False, version: str = "9.0.8") -> 
         if len(f) != 4:
             raise TrecEvalInputError(
                 f"{path}:{number}: expected 4 fields 'topic iteration docno relevance', got {len(f)}",
-                [f"trec_eval.{'get_qrels_jg' if groups else 'get_qrels'}: Malformed line {count}",
-                 f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
+                [
+                    f"trec_eval.{'get_qrels_jg' if groups else 'get_qrels'}: Malformed line {count}",
+                    f"trec_eval: Quit in file '{os.fsdecode(path)}'",
+                ],
+            )
         qid, group, docno, rel = f
         grade = c_atol(rel)  # as trec_eval reads it: "1.5" is 1, "99999999999999999999" is LONG_MAX
         if grade is None:
             raise TrecEvalInputError(
                 f"{path}:{number}: expected an integer relevance in field 4, got {rel.decode(errors='replace')!r} "
-                "(trec_eval would read it as 0)", [f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
+                "(trec_eval would read it as 0)",
+                [f"trec_eval: Quit in file '{os.fsdecode(path)}'"],
+            )
         judged = topics.setdefault(qid, {})
         if groups:
             judged = judged.setdefault(group, {})
@@ -147,7 +157,8 @@ def read_trec_eval_qrels(path, groups: bool = False, version: str = "9.0.8") -> 
                 raise TrecEvalInputError(
                     f"{path}:{number}: topic {qid.decode(errors='replace')}: document {name} is judged twice in "
                     f"group {group.decode(errors='replace')}",
-                    [f"trec_eval.get_qrels: duplicate docs {name}", f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
+                    [f"trec_eval.get_qrels: duplicate docs {name}", f"trec_eval: Quit in file '{os.fsdecode(path)}'"],
+                )
             duplicates[qid] = min(duplicates.get(qid, docno), docno)
             continue
         judged[docno] = grade
@@ -172,8 +183,11 @@ def _sizable(grade: int, room: int) -> bool:
 def _memory_and_swap() -> int:
     try:
         with open("/proc/meminfo") as fh:
-            info = {k: int(v.split()[0]) * 1024 for k, v in (line.split(":", 1) for line in fh)
-                    if k in ("MemTotal", "SwapTotal")}
+            info = {
+                k: int(v.split()[0]) * 1024
+                for k, v in (line.split(":", 1) for line in fh)
+                if k in ("MemTotal", "SwapTotal")
+            }
         return info["MemTotal"] + info.get("SwapTotal", 0)
     except (OSError, ValueError, KeyError):
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
@@ -197,9 +211,10 @@ def read_trec_eval_prefs(path, qrels_form: bool = False, version: str = "9.0.8")
         level = c_atof(f[-1]) if f else None  # as trec_eval reads it (atof)
         if len(f) != width or level is None or not math.isfinite(level):
             layout = "topic group document level" if qrels_form else "topic group subgroup document level"
-            raise TrecEvalInputError(f"{path}:{number}: expected {width} fields '{layout}' with a number last",
-                                     [f"trec_eval.{reader}: Malformed line {count}",
-                                      f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
+            raise TrecEvalInputError(
+                f"{path}:{number}: expected {width} fields '{layout}' with a number last",
+                [f"trec_eval.{reader}: Malformed line {count}", f"trec_eval: Quit in file '{os.fsdecode(path)}'"],
+            )
         jsg = b"0" if qrels_form else f[2]
         if version == "9.0.8":
             level = float(np.float32(level))
@@ -223,13 +238,15 @@ def read_trec_eval_run(path, version: str = "9.0.8") -> TrecRun:
         if len(f) < 6:
             raise TrecEvalInputError(
                 f"{path}:{number}: expected 6 fields 'topic Q0 docno rank score run_id', got {len(f)}",
-                [f"trec_eval.get_results: Malformed line {count}", f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
+                [f"trec_eval.get_results: Malformed line {count}", f"trec_eval: Quit in file '{os.fsdecode(path)}'"],
+            )
         score = c_atof(f[4])  # as trec_eval reads it: "1.5x" is 1.5, "inf" is infinite
         if score is None or math.isnan(score):
             raise TrecEvalInputError(
                 f"{path}:{number}: expected a number as the score (field 5), got {f[4].decode(errors='replace')!r} "
                 "(trec_eval reads a non-number as 0, and ranks NaN by its sort's internals)",
-                [f"trec_eval: Quit in file '{os.fsdecode(path)}'"])
+                [f"trec_eval: Quit in file '{os.fsdecode(path)}'"],
+            )
         topics.setdefault(f[0], []).append((f[2], score))
         run_id = f[5]
     # a file of blank lines only holds no topic: trec_eval goes on, and finds no topic to score (exit 7)
@@ -249,12 +266,19 @@ def read_zscores(path) -> dict:
     for number, line in enumerate(lines, 1):
         f = line.split()
         if len(f) != 4:
-            raise TrecEvalInputError(f"{path}:{number}: expected 4 fields 'topic measure mean stddev', got {len(f)}",
-                                     [f"trec_eval.get_zscores: Malformed line {number}"], 255)
+            raise TrecEvalInputError(
+                f"{path}:{number}: expected 4 fields 'topic measure mean stddev', got {len(f)}",
+                [f"trec_eval.get_zscores: Malformed line {number}"],
+                255,
+            )
         mean, sd = c_atof(f[2]), c_atof(f[3])  # as trec_eval reads them: "nan" is NaN, "1.5x" is 1.5
         if mean is None or sd is None:
-            raise TrecEvalInputError(f"{path}:{number}: expected numbers as the mean and the standard deviation, got "
-                                     f"{f[2].decode(errors='replace')!r} and {f[3].decode(errors='replace')!r} "
-                                     "(trec_eval would read a non-number as 0)", [], 2)
+            raise TrecEvalInputError(
+                f"{path}:{number}: expected numbers as the mean and the standard deviation, got "
+                f"{f[2].decode(errors='replace')!r} and {f[3].decode(errors='replace')!r} "
+                "(trec_eval would read a non-number as 0)",
+                [],
+                2,
+            )
         out.setdefault(f[0], {})[f[1].decode(errors="replace")] = (mean, sd)
     return out

@@ -113,8 +113,9 @@ def tree_from_element(root, docid: str, source: str | None = None) -> DocumentTr
     if _c_walk is None:
         return _py_walk(root, docid, source)
     tags, ints, offsets, codes, hashes = _c_walk(root)
-    return DocumentTree._trusted(docid, tags, ints[0], ints[1], ints[2], ints[3], offsets[0], offsets[1],
-                                 source, (codes, hashes))
+    return DocumentTree._trusted(
+        docid, tags, ints[0], ints[1], ints[2], ints[3], offsets[0], offsets[1], source, (codes, hashes)
+    )
 
 
 def py_tree_from_element(root, docid: str, source: str | None = None) -> DocumentTree:
@@ -199,6 +200,14 @@ def _py_walk(root, docid: str, source: str | None = None) -> DocumentTree:
             offset += len(t)
         stack.append((j, child, iter(child), {}, d + 1))
     i32, i64 = np.int32, np.int64  # (the dtypes DocumentTree holds its columns in)
-    return DocumentTree(docid, tuple(tags), np.asarray(tag, dtype=i32), np.asarray(parent, dtype=i32),
-                        np.asarray(depth, dtype=i32), np.asarray(position, dtype=i32), np.asarray(start, dtype=i64),
-                        np.asarray(end, dtype=i64), source)
+    return DocumentTree(
+        docid,
+        tuple(tags),
+        np.asarray(tag, dtype=i32),
+        np.asarray(parent, dtype=i32),
+        np.asarray(depth, dtype=i32),
+        np.asarray(position, dtype=i32),
+        np.asarray(start, dtype=i64),
+        np.asarray(end, dtype=i64),
+        source,
+    )

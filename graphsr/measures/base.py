@@ -23,8 +23,7 @@ from .._interop import measure_base
 from .._ranges import admits, interval
 from ..errors import MeasureNameError
 
-__all__ = ["Param", "Measure", "register", "registry", "measure_classes", "format_param", "FAMILY_PACKAGES",
-           "GM_FLOOR"]
+__all__ = ["Param", "Measure", "register", "registry", "measure_classes", "format_param", "FAMILY_PACKAGES", "GM_FLOOR"]
 
 #: The least value a topic counts for in a geometric mean over topics (trec_eval's MIN_GEO_MEAN: gm_map, gm_bpref).
 GM_FLOOR = 0.00001
@@ -101,8 +100,9 @@ class Measure(measure_base()):
         unknown = set(params) - set(self.SUPPORTED_PARAMS)
         if unknown:
             known = ", ".join(self.SUPPORTED_PARAMS) or "none"
-            raise MeasureNameError(f"{self.NAME}: unknown parameter(s) {', '.join(sorted(unknown))}; "
-                                   f"supported: {known}")
+            raise MeasureNameError(
+                f"{self.NAME}: unknown parameter(s) {', '.join(sorted(unknown))}; supported: {known}"
+            )
         values = {}
         for name, spec in self.SUPPORTED_PARAMS.items():
             v = params.get(name, spec.default)
@@ -145,8 +145,9 @@ class Measure(measure_base()):
     def with_defaults(self, **params: Any) -> "Measure":
         """The same measure with ``params`` set where the measure takes them and its string left them
         unset (how command-line options such as ``--beta`` apply to ``-m`` measures)."""
-        extra = {k: v for k, v in params.items()
-                 if v is not None and k in self.SUPPORTED_PARAMS and k not in self.given}
+        extra = {
+            k: v for k, v in params.items() if v is not None and k in self.SUPPORTED_PARAMS and k not in self.given
+        }
         return self(**extra).validate() if extra else self
 
     def __getitem__(self, key: str) -> Any:
@@ -220,8 +221,11 @@ class Measure(measure_base()):
     def _shown(self) -> list[str]:
         """``param=value`` of the parameters written in parentheses: those that differ from their defaults,
         but the bracket and ``@`` ones."""
-        return [f"{k}={_fmt(v)}" for k, v in self.params.items()
-                if v is not None and v != self.SUPPORTED_PARAMS[k].default and k not in (self.AT_PARAM, self.BRACKET)]
+        return [
+            f"{k}={_fmt(v)}"
+            for k, v in self.params.items()
+            if v is not None and v != self.SUPPORTED_PARAMS[k].default and k not in (self.AT_PARAM, self.BRACKET)
+        ]
 
     def __str__(self) -> str:
         return repr(self)
@@ -356,8 +360,9 @@ def _convert(measure: str, name: str, spec: Param, v: Any) -> Any:
 
         for k, x in v.items():
             if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
-                raise MeasureNameError(f"{measure}: parameter {name} expects finite numbers as values, got "
-                                       f"{k!r}: {x!r}")
+                raise MeasureNameError(
+                    f"{measure}: parameter {name} expects finite numbers as values, got {k!r}: {x!r}"
+                )
     if spec.canon is not None:
         try:
             v = spec.canon(v)
@@ -367,8 +372,9 @@ def _convert(measure: str, name: str, spec: Param, v: Any) -> Any:
         where = f"in {spec.range}" if spec.range else "a finite number"
         raise MeasureNameError(f"{measure}: parameter {name} expects {expected} {where}, got {v!r}")
     if spec.choices is not None and v not in spec.choices:
-        raise MeasureNameError(f"{measure}: parameter {name} expects one of {', '.join(map(str, spec.choices))}, "
-                               f"got {v!r}")
+        raise MeasureNameError(
+            f"{measure}: parameter {name} expects one of {', '.join(map(str, spec.choices))}, got {v!r}"
+        )
     return v
 
 

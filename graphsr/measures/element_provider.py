@@ -50,17 +50,21 @@ def run_as_elements(run, context: ScoringContext, scratch: Scratch):
 
         converted, left_out = element_run(run, context.documents, context.order)
         if left_out:
-            scratch.warnings.append(f"{run.name}: {left_out} passage(s) resolve to an element the topic had "
-                                    "already (the smallest element containing them) and were left out for the "
-                                    "element measures")
+            scratch.warnings.append(
+                f"{run.name}: {left_out} passage(s) resolve to an element the topic had "
+                "already (the smallest element containing them) and were left out for the "
+                "element measures"
+            )
         return converted
 
     return scratch.get("element:of-passage-run", build)
 
 
-def judged_nodes(qrels: ElementQrels, context: ScoringContext,
-                 shared: Scratch) -> dict[str, dict[tuple[str, int], float]]:
+def judged_nodes(
+    qrels: ElementQrels, context: ScoringContext, shared: Scratch
+) -> dict[str, dict[tuple[str, int], float]]:
     """:func:`check_qrels` of the assessments, once per evaluation (warnings into ``shared``)."""
+
     def build():
         from ..core.document import PlainDocuments
 
@@ -74,8 +78,9 @@ def judged_nodes(qrels: ElementQrels, context: ScoringContext,
     return shared.get("element:judged", build)
 
 
-def judged_grades(qrels: ElementQrels, judged, context: ScoringContext,
-                  shared: Scratch) -> dict[str, dict[tuple[str, int], tuple[int, int]]] | None:
+def judged_grades(
+    qrels: ElementQrels, judged, context: ScoringContext, shared: Scratch
+) -> dict[str, dict[tuple[str, int], tuple[int, int]]] | None:
     """The INEX (e, s) pairs of the assessed elements, keyed as ``judged`` is (None for graded assessments)."""
     c = qrels.columns
     if getattr(c, "grade", None) is None:
@@ -94,15 +99,16 @@ def judged_grades(qrels: ElementQrels, judged, context: ScoringContext,
     return shared.get("element:grades", build)
 
 
-def run_nodes(run: Run, topics: list[str], judged, context: ScoringContext,
-              scratch: Scratch) -> tuple[RankedNodes, dict[str, int]]:
+def run_nodes(
+    run: Run, topics: list[str], judged, context: ScoringContext, scratch: Scratch
+) -> tuple[RankedNodes, dict[str, int]]:
     """:func:`ranked_nodes` of a run and the document codes it used, once per run (warnings into
     ``scratch``)."""
+
     def build():
         diag = Diagnostics()
         doc_codes: dict[str, int] = {}
-        ranked = ranked_nodes(run, judged, topics, context.documents, context.seen_of, context.unknown, diag,
-                              doc_codes)
+        ranked = ranked_nodes(run, judged, topics, context.documents, context.seen_of, context.unknown, diag, doc_codes)
         scratch.warnings += diag.messages(run.name)
         return ranked, doc_codes
 
@@ -135,14 +141,20 @@ class ElementProvider(Provider):
     def evaluator(self, measures, qrels, context, shared):
         qrels = as_elements(qrels, context, shared)
         judged = judged_nodes(qrels, context, shared)
-        return _ElementEvaluator(self, list(measures), judged, context,
-                                 self.prepare(measures, qrels, judged, context, shared))
+        return _ElementEvaluator(
+            self, list(measures), judged, context, self.prepare(measures, qrels, judged, context, shared)
+        )
 
 
 class _ElementEvaluator:
     def __init__(self, provider: ElementProvider, measures, judged, context, prepared):
-        self.provider, self.measures, self.judged, self.context, self.prepared = (provider, measures, judged,
-                                                                                   context, prepared)
+        self.provider, self.measures, self.judged, self.context, self.prepared = (
+            provider,
+            measures,
+            judged,
+            context,
+            prepared,
+        )
 
     def score(self, run, topics, scratch) -> RunScores:
         run = run_as_elements(run, self.context, scratch)

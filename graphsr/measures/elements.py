@@ -46,16 +46,25 @@ class Diagnostics:
         out = []
         prefix = f"{run_name}: " if run_name else ""
         if self.unknown_run_lines:
-            out.append(f"{prefix}{self.unknown_run_lines} run line(s) name unknown documents or nodes and were "
-                       f"ignored ({self.dropped_results} result(s) left empty and dropped)")
+            out.append(
+                f"{prefix}{self.unknown_run_lines} run line(s) name unknown documents or nodes and were "
+                f"ignored ({self.dropped_results} result(s) left empty and dropped)"
+            )
         if self.unknown_qrels_lines:
             out.append(f"{self.unknown_qrels_lines} qrels line(s) name unknown documents or nodes and were ignored")
         out.extend(f"  e.g. {e}" for e in self.examples)
         return out
 
 
-def locate(doc: DocumentTree | None, docid: str, xpath: str, source=None, line=None, unknown: str = "error",
-           diag: Diagnostics | None = None) -> int | None:
+def locate(
+    doc: DocumentTree | None,
+    docid: str,
+    xpath: str,
+    source=None,
+    line=None,
+    unknown: str = "error",
+    diag: Diagnostics | None = None,
+) -> int | None:
     """The index of node ``xpath`` in ``doc``; an unknown document or node raises
     :class:`~graphsr.errors.UnknownNodeError` naming the file and line, or with ``unknown='warn'`` is noted
     in ``diag`` and gives None."""
@@ -69,8 +78,9 @@ def locate(doc: DocumentTree | None, docid: str, xpath: str, source=None, line=N
         return None
 
 
-def check_qrels(qrels: ElementQrels, documents: Mapping[str, DocumentTree], unknown: str = "error",
-                diag: Diagnostics | None = None) -> "JudgedNodes":
+def check_qrels(
+    qrels: ElementQrels, documents: Mapping[str, DocumentTree], unknown: str = "error", diag: Diagnostics | None = None
+) -> "JudgedNodes":
     """Judgments keyed by (docid, node index), from the assessments' columns (each distinct XPath of a document
     looked up once); unknown nodes raise or are counted, in the order of :attr:`ElementQrels.judgments`."""
     from ..core.columns import codes_in
@@ -87,7 +97,7 @@ def check_qrels(qrels: ElementQrels, documents: Mapping[str, DocumentTree], unkn
     node = line_nodes(c.doc_names, path_names, c.doc, paths, documents)[order]
     lost = node < 0
     if lost.any():
-        for k in order[lost].tolist()[:5 if unknown != "error" else 1]:  # raises for 'error'; notes for 'warn'
+        for k in order[lost].tolist()[: 5 if unknown != "error" else 1]:  # raises for 'error'; notes for 'warn'
             docid = c.doc_names[int(c.doc[k])]
             line = int(c.line[k]) if c.line is not None else None
             locate(documents.get(docid), docid, path_names[int(paths[k])], qrels.source, line, unknown, diag)
@@ -103,10 +113,16 @@ def check_qrels(qrels: ElementQrels, documents: Mapping[str, DocumentTree], unkn
     return judged
 
 
-def ranked_nodes(run: Run, judged: Mapping[str, Mapping[tuple[str, int], float]], topics: list[str],
-                 documents: Mapping[str, DocumentTree], seen_of: Callable[[str], np.ndarray] | None,
-                 unknown: str = "error", diag: Diagnostics | None = None,
-                 doc_codes: dict[str, int] | None = None) -> RankedNodes:
+def ranked_nodes(
+    run: Run,
+    judged: Mapping[str, Mapping[tuple[str, int], float]],
+    topics: list[str],
+    documents: Mapping[str, DocumentTree],
+    seen_of: Callable[[str], np.ndarray] | None,
+    unknown: str = "error",
+    diag: Diagnostics | None = None,
+    doc_codes: dict[str, int] | None = None,
+) -> RankedNodes:
     """Resolve a run's results for the given topics into :class:`RankedNodes`.
 
     Parameters
@@ -189,14 +205,24 @@ class JudgedNodes(dict):
 
     def _set_arrays(self, docs: dict, topic, doc, node, rel) -> None:
         width = np.int64(max(len(docs), 1))
-        key = ((np.asarray(topic, dtype=np.int64) * width + np.asarray(doc, dtype=np.int64)) << 32) | \
-            np.asarray(node, dtype=np.int64)
+        key = ((np.asarray(topic, dtype=np.int64) * width + np.asarray(doc, dtype=np.int64)) << 32) | np.asarray(
+            node, dtype=np.int64
+        )
         order = np.argsort(key)
         self._arrays = (dict(zip(self, range(len(self)))), docs, width, key[order], np.asarray(rel, dtype=float)[order])
 
 
-def _ranked_columns(run, c: _Lines, judged, topics: list[str], documents, seen_of, unknown: str,
-                    diag: Diagnostics, doc_codes: dict[str, int]) -> RankedNodes:
+def _ranked_columns(
+    run,
+    c: _Lines,
+    judged,
+    topics: list[str],
+    documents,
+    seen_of,
+    unknown: str,
+    diag: Diagnostics,
+    doc_codes: dict[str, int],
+) -> RankedNodes:
     """:func:`ranked_nodes` of a run read into columns, with array operations (Python loops over documents and
     distinct XPaths only)."""
     from ..core.columns import codes_in
@@ -209,7 +235,7 @@ def _ranked_columns(run, c: _Lines, judged, topics: list[str], documents, seen_o
     lost = node < 0
     if lost.any():
         bad = np.flatnonzero(lost)
-        for k in bad[:5 if unknown != "error" else 1].tolist():  # raises for 'error'; notes examples for 'warn'
+        for k in bad[: 5 if unknown != "error" else 1].tolist():  # raises for 'error'; notes examples for 'warn'
             line = int(c.line[kept[k]]) if c.line is not None else None
             docid = c.doc_names[int(doc[k])]
             locate(documents.get(docid), docid, c.path_names[int(path[k])], run.source, line, unknown, diag)
@@ -238,8 +264,17 @@ def _ranked_columns(run, c: _Lines, judged, topics: list[str], documents, seen_o
     grade = _grades(judged, topics, slot[kept], c.doc_names, doc, node)
     relevance = np.where(grade > 0, grade, 0.0)  # not assessed (NaN) or a negative grade: not relevant
     seen = _seen(seen_of, c.doc_names, documents, doc, node)
-    return RankedNodes(list(topics), slot[kept][first], item_doc[first], item_result, item_node, relevance, seen,
-                       grade, c.score[kept][first])
+    return RankedNodes(
+        list(topics),
+        slot[kept][first],
+        item_doc[first],
+        item_result,
+        item_node,
+        relevance,
+        seen,
+        grade,
+        c.score[kept][first],
+    )
 
 
 def line_nodes(doc_names: list, path_names: list, doc: np.ndarray, path: np.ndarray, documents) -> np.ndarray:
@@ -268,13 +303,15 @@ def line_nodes(doc_names: list, path_names: list, doc: np.ndarray, path: np.ndar
             if p not in steps:
                 steps[p] = normalize_xpath(path_names[p])
         index = tree.node_index()
-        pair_node[a:b] = np.fromiter(map(index.get, map(steps.__getitem__, codes), repeat(-1)), dtype=np.int64,
-                                     count=b - a)
+        pair_node[a:b] = np.fromiter(
+            map(index.get, map(steps.__getitem__, codes), repeat(-1)), dtype=np.int64, count=b - a
+        )
     return pair_node[pair_of.ravel()]
 
 
-def _grades(judged, topics: list[str], item_slot: np.ndarray, doc_names: list, doc: np.ndarray,
-            node: np.ndarray) -> np.ndarray:
+def _grades(
+    judged, topics: list[str], item_slot: np.ndarray, doc_names: list, doc: np.ndarray, node: np.ndarray
+) -> np.ndarray:
     """The assessed value of each item's node (NaN: not assessed)."""
     from ..core.columns import codes_in
 

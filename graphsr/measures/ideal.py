@@ -134,8 +134,11 @@ class RecallBase:
 
     def doc_codes(self, codes: Mapping[str, int]) -> np.ndarray:
         """Each element's document as a code of ``codes`` (-1: a document ``codes`` lacks)."""
-        return np.array([codes.get(d, -1) for d in self.doc_names], dtype=np.int64)[self.doc] if len(self.doc) \
+        return (
+            np.array([codes.get(d, -1) for d in self.doc_names], dtype=np.int64)[self.doc]
+            if len(self.doc)
             else np.zeros(0, dtype=np.int64)
+        )
 
     def ideal_elements(self) -> list[tuple[str, int]]:
         """The ideal elements, as ``(docid, node)``."""
@@ -146,14 +149,17 @@ class RecallBase:
         return [(self.doc_names[self.doc[k]], int(self.node[k])) for k in np.flatnonzero(self.relevant & ~self.ideal)]
 
 
-def element_values(judged: Mapping[tuple[str, int], float], grades: Mapping[tuple[str, int], tuple] | None,
-                   quant: str | None) -> dict[tuple[str, int], tuple[float, bool]]:
+def element_values(
+    judged: Mapping[tuple[str, int], float], grades: Mapping[tuple[str, int], tuple] | None, quant: str | None
+) -> dict[tuple[str, int], tuple[float, bool]]:
     """``(q, relevant)`` of each assessed element: ``q`` its quantised value (the assessed value itself
     without ``quant``, for graded assessments), ``relevant`` whether it was assessed relevant."""
     if grades is None:
         if quant is not None:
-            raise GraphsrInputError(f"quant={quant} maps INEX (e, s) assessments; these assessments give one "
-                                    "relevance value per element (leave quant out)")
+            raise GraphsrInputError(
+                f"quant={quant} maps INEX (e, s) assessments; these assessments give one "
+                "relevance value per element (leave quant out)"
+            )
         return {key: (float(v), v > 0) for key, v in judged.items()}
     keys = [key for key in judged if key in grades]
     pairs = np.array([grades[key] for key in keys], dtype=np.int64).reshape(-1, 2)
@@ -161,8 +167,13 @@ def element_values(judged: Mapping[tuple[str, int], float], grades: Mapping[tupl
     return {key: (float(v), bool(pair.any())) for key, v, pair in zip(keys, q, pairs)}
 
 
-def recall_base(judged: Mapping[tuple[str, int], float], grades, documents: Mapping[str, DocumentTree],
-                quant: str | None, method: str) -> RecallBase:
+def recall_base(
+    judged: Mapping[tuple[str, int], float],
+    grades,
+    documents: Mapping[str, DocumentTree],
+    quant: str | None,
+    method: str,
+) -> RecallBase:
     """One topic's :class:`RecallBase` with the ideal elements of ``method`` (:data:`IDEAL_METHODS`).
 
     ``judged`` and ``grades`` are keyed by ``(docid, node index)``.
@@ -185,10 +196,19 @@ def recall_base(judged: Mapping[tuple[str, int], float], grades, documents: Mapp
         leaf.append(rel & ~_above(parent, rel))
         if grades is not None:
             es.append(np.array([grades[(docid, n)] for n in ns.tolist()], dtype=np.int64).reshape(-1, 2))
-    cat = (lambda xs, dt: np.concatenate(xs) if xs else np.zeros(0, dtype=dt))
+    cat = lambda xs, dt: np.concatenate(xs) if xs else np.zeros(0, dtype=dt)
     pairs = cat(es, np.int64).reshape(-1, 2) if grades is not None else np.zeros((sum(map(len, nodes)), 2), np.int64)
-    return RecallBase(list(by_doc), cat(docs, np.int64), cat(nodes, np.int64), cat(qs, float), cat(rels, bool),
-                      cat(ideal, bool), pairs[:, 0].copy(), pairs[:, 1].copy(), cat(leaf, bool))
+    return RecallBase(
+        list(by_doc),
+        cat(docs, np.int64),
+        cat(nodes, np.int64),
+        cat(qs, float),
+        cat(rels, bool),
+        cat(ideal, bool),
+        pairs[:, 0].copy(),
+        pairs[:, 1].copy(),
+        cat(leaf, bool),
+    )
 
 
 def _above(parent: np.ndarray, marked: np.ndarray) -> np.ndarray:
@@ -204,11 +224,14 @@ def _above(parent: np.ndarray, marked: np.ndarray) -> np.ndarray:
     return out
 
 
-def recall_bases(judged, grades, documents: Mapping[str, DocumentTree], quant: str | None,
-                 method: str) -> dict[str, RecallBase]:
+def recall_bases(
+    judged, grades, documents: Mapping[str, DocumentTree], quant: str | None, method: str
+) -> dict[str, RecallBase]:
     """:func:`recall_base` of every topic of ``judged`` (``grades``: per topic, or None for graded values)."""
-    return {topic: recall_base(assessed, None if grades is None else grades.get(topic, {}), documents, quant, method)
-            for topic, assessed in judged.items()}
+    return {
+        topic: recall_base(assessed, None if grades is None else grades.get(topic, {}), documents, quant, method)
+        for topic, assessed in judged.items()
+    }
 
 
 def _assessed_parents(parent: np.ndarray, nodes: np.ndarray) -> np.ndarray:

@@ -78,8 +78,11 @@ class RankedNodes:
         for name in ("item_node", "rel", "seen"):
             if len(getattr(self, name)) != n:
                 raise ValueError(f"{name} has {len(getattr(self, name))} entries, expected {n}")
-        if m and (np.any(np.diff(self.result_topic) < 0) or self.result_topic.min() < 0
-                  or self.result_topic.max() >= len(self.topics)):
+        if m and (
+            np.any(np.diff(self.result_topic) < 0)
+            or self.result_topic.min() < 0
+            or self.result_topic.max() >= len(self.topics)
+        ):
             raise ValueError("result_topic must be non-decreasing topic indices")
         if n:
             steps = np.diff(self.item_result)

@@ -64,12 +64,11 @@ def runtime_values(measure, qrels_frame, run_frame):
                     f"{measure!r} scores element runs (an xpath column) against their documents' trees, which "
                     "ir_measures and PyTerrier cannot pass: bind it to a collection first, e.g. "
                     f"graphsr.bind({measure.canonical()!r}, graphsr.load_collection(PATH, ['p*|c'])"
-                    ".context('p*|c:length'))")
+                    ".context('p*|c:length'))"
+                )
             context = plain_context(qrels, [run])
         provider = provider_of(measure)
         provider.check([measure], qrels, [run], context)
         topics, _ = select_topics(run.topics, qrels.topics, False)
         got = provider.evaluator([measure], qrels, context, Scratch()).score(run, topics, Scratch())
     return list(zip(topics, got.values[measure].tolist()))
-
-

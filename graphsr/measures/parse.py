@@ -40,8 +40,16 @@ from ..errors import MeasureNameError
 from .base import Measure, registry
 from .trec_eval.table import TREC_NAMES, TREC_NICKNAMES, trec_label  # noqa: F401 (re-exported)
 
-__all__ = ["Requested", "parse_measure", "parse_measures", "parse_requests", "relabel", "TREC_NAMES",
-           "TREC_NICKNAMES", "trec_label"]
+__all__ = [
+    "Requested",
+    "parse_measure",
+    "parse_measures",
+    "parse_requests",
+    "relabel",
+    "TREC_NAMES",
+    "TREC_NICKNAMES",
+    "trec_label",
+]
 
 
 @dataclass(frozen=True)
@@ -56,14 +64,20 @@ class Requested:
 
 
 _NAME = r"[A-Za-z][A-Za-z0-9_.]*"
-_MEASURE = re.compile(r"^\s*(?P<name>" + _NAME + r")"
-                      r"(?:\[(?P<bracket>[^\[\]]*)\])?"
-                      r"(?:\((?P<params>[^()]*)\))?"
-                      r"(?:\[(?P<bracket2>[^\[\]]*)\])?"
-                      r"(?:@(?P<cutoff>[^\s]+))?\s*$")
+_MEASURE = re.compile(
+    r"^\s*(?P<name>" + _NAME + r")"
+    r"(?:\[(?P<bracket>[^\[\]]*)\])?"
+    r"(?:\((?P<params>[^()]*)\))?"
+    r"(?:\[(?P<bracket2>[^\[\]]*)\])?"
+    r"(?:@(?P<cutoff>[^\s]+))?\s*$"
+)
 _NUM = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
-_TREC = re.compile(r"^\s*(?P<name>map_cut|ndcg_cut|iprec_at_recall|relative_P|Rprec_mult|recall|success|set_F|"
-                   r"utility|P)" rf"(?:[._](?P<values>{_NUM}(?:,{_NUM})*))?\s*$", re.IGNORECASE)
+_TREC = re.compile(
+    r"^\s*(?P<name>map_cut|ndcg_cut|iprec_at_recall|relative_P|Rprec_mult|recall|success|set_F|"
+    r"utility|P)"
+    rf"(?:[._](?P<values>{_NUM}(?:,{_NUM})*))?\s*$",
+    re.IGNORECASE,
+)
 _IRCL = re.compile(r"^\s*ircl_prn\.(\d+(?:\.\d*)?)(.*)$", re.S)
 
 
@@ -96,8 +110,10 @@ def parse_measure(text) -> Measure:
     """
     requested = _parse_one(text)
     if len(requested) != 1:
-        raise MeasureNameError(f"{text!r} names {len(requested)} measures ({', '.join(r.label for r in requested)})"
-                               "; give one, or ask for the list with graphsr.measures.parse_requests or -m")
+        raise MeasureNameError(
+            f"{text!r} names {len(requested)} measures ({', '.join(r.label for r in requested)})"
+            "; give one, or ask for the list with graphsr.measures.parse_requests or -m"
+        )
     return requested[0].measure
 
 
@@ -152,15 +168,19 @@ def _parse_one(text) -> list[Requested]:
         m = _from_ir_measures(text)
         return [Requested(repr(m), m)]
     if not isinstance(text, str):
-        raise MeasureNameError(f"expected a measure: a string such as 'P@10', a graphsr measure or an ir_measures "
-                               f"measure, got {type(text).__name__} {text!r}")
+        raise MeasureNameError(
+            f"expected a measure: a string such as 'P@10', a graphsr measure or an ir_measures "
+            f"measure, got {type(text).__name__} {text!r}"
+        )
     stripped = text.strip()
     if stripped in TREC_NICKNAMES:
         return [r for name in TREC_NICKNAMES[stripped] for r in _trec(name, None)]
     stripped = _official_alias(stripped)
     m = _MEASURE.match(stripped)
-    if stripped in TREC_NAMES and (TREC_NAMES[stripped][1] is not None  # a bare P: P_5 ... P_1000
-                                   or m is None):  # a name no graphsr name looks like: 11pt_avg
+    if stripped in TREC_NAMES and (
+        TREC_NAMES[stripped][1] is not None  # a bare P: P_5 ... P_1000
+        or m is None
+    ):  # a name no graphsr name looks like: 11pt_avg
         return _trec(stripped, None)
     if m is not None and _registered(m.group("name"), exact=True) is not None:
         return [_from_match(m, stripped, exact=True)]
@@ -175,7 +195,7 @@ def _parse_one(text) -> list[Requested]:
         return [_from_match(m, stripped, exact=False)]
     if _bare_trec(m, exact=False) is not None:
         return _trec(_bare_trec(m, exact=False), None)
-    raise MeasureNameError(_unknown(m.group("name"), stripped[m.end("name"):]))
+    raise MeasureNameError(_unknown(m.group("name"), stripped[m.end("name") :]))
 
 
 def _trec_key(name: str, exact: bool = False) -> str | None:
@@ -213,16 +233,17 @@ def _trec(name: str, values: str | None, typed: str | None = None) -> list[Reque
                 raise MeasureNameError(f"{typed or name!r}: set_F takes one parameter, beta")
             return [Requested(f"{name}_{values}", _build(target, {**fixed, "beta": vals[0]}, None))]
         if len(vals) != 4:
-            raise MeasureNameError(f"{typed or name!r}: utility takes 4 coefficients (relevant retrieved, "
-                                   "non-relevant retrieved, relevant missed, non-relevant missed)")
+            raise MeasureNameError(
+                f"{typed or name!r}: utility takes 4 coefficients (relevant retrieved, "
+                "non-relevant retrieved, relevant missed, non-relevant missed)"
+            )
         return [Requested(f"{name}_{values}", _build(target, {**fixed, **dict(zip("abcd", vals))}, None))]
     floats = param in ("recall", "mult")
     if values:
         try:
             vals = [float(v) if floats else int(v) for v in values.split(",") if v]
         except ValueError:
-            what = "recall levels" if param == "recall" else "multiples of R" if param == "mult" else \
-                "rank cut-offs"
+            what = "recall levels" if param == "recall" else "multiples of R" if param == "mult" else "rank cut-offs"
             raise MeasureNameError(f"{typed or name!r}: expected {what} after {name}") from None
     else:
         vals = list(defaults)
@@ -293,7 +314,7 @@ def _from_match(m: re.Match, text: str, exact: bool) -> Requested:
                 raise MeasureNameError(f"{text!r}: expected an integer cut-off after @, got {at!r}") from None
     measure = cls(cutoff=cutoff, **params).validate()
     # an alias is reported under the name asked for
-    label = name + repr(measure)[len(cls.NAME):] if name != cls.NAME else repr(measure)
+    label = name + repr(measure)[len(cls.NAME) :] if name != cls.NAME else repr(measure)
     return Requested(label, measure)
 
 
@@ -357,12 +378,19 @@ def _unknown(name: str, rest: str) -> str:
         by_lower.setdefault(n.lower(), n)
     low = name.lower()
     close = difflib.get_close_matches(low, list(by_lower), n=6, cutoff=0.6)
-    close = sorted(close, key=lambda c: (sorted(c) != sorted(low),  # the same letters, e.g. swapped, first
-                                         -difflib.SequenceMatcher(None, low, c).ratio()))[:3]
+    close = sorted(
+        close,
+        key=lambda c: (
+            sorted(c) != sorted(low),  # the same letters, e.g. swapped, first
+            -difflib.SequenceMatcher(None, low, c).ratio(),
+        ),
+    )[:3]
     if close:
         shown = [_suggestion(by_lower[c], rest) for c in close]
-        return (f"unknown measure {name!r}; did you mean {', '.join(dict.fromkeys(shown))}? ('graphsr measures' lists "
-                "every measure)")
+        return (
+            f"unknown measure {name!r}; did you mean {', '.join(dict.fromkeys(shown))}? ('graphsr measures' lists "
+            "every measure)"
+        )
     return f"unknown measure {name!r}; known measures: {', '.join(sorted(registry(), key=str.lower))}"
 
 
@@ -380,15 +408,21 @@ def _suggestion(name: str, rest: str) -> str:
 # -- ir_measures' measure objects ------------------------------------------------------------------------------
 def _is_ir_measure(obj) -> bool:
     """An ir_measures measure object (duck-typed: no import of ir_measures)."""
-    return (not isinstance(obj, (Measure, str)) and isinstance(getattr(obj, "params", None), dict)
-            and isinstance(getattr(obj, "NAME", None), str) and hasattr(obj, "SUPPORTED_PARAMS"))
+    return (
+        not isinstance(obj, (Measure, str))
+        and isinstance(getattr(obj, "params", None), dict)
+        and isinstance(getattr(obj, "NAME", None), str)
+        and hasattr(obj, "SUPPORTED_PARAMS")
+    )
 
 
 def _from_ir_measures(obj) -> Measure:
     name = _registered(obj.NAME, exact=False)
     if name is None:
-        raise MeasureNameError(f"ir_measures' {obj!r} has no graphsr counterpart; graphsr computes "
-                               f"{', '.join(sorted(registry(), key=str.lower))}")
+        raise MeasureNameError(
+            f"ir_measures' {obj!r} has no graphsr counterpart; graphsr computes "
+            f"{', '.join(sorted(registry(), key=str.lower))}"
+        )
     cls = registry()[name]
     if cls.IR_DIFFERS:
         raise MeasureNameError(f"ir_measures' {obj!r} is not graphsr's {cls.NAME}: {cls.IR_DIFFERS}")

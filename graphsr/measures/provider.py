@@ -35,8 +35,21 @@ from ..errors import GraphsrInputError
 from ..core.document import DocumentTree
 from .base import FAMILY_PACKAGES, Measure, registry
 
-__all__ = ["NoNavigation", "ELEMENT", "PASSAGE", "PYTHON_WORDING", "worded", "ScoringContext", "Scratch", "RunScores", "Provider", "register_provider",
-           "provider_of", "providers", "input_kind"]
+__all__ = [
+    "NoNavigation",
+    "ELEMENT",
+    "PASSAGE",
+    "PYTHON_WORDING",
+    "worded",
+    "ScoringContext",
+    "Scratch",
+    "RunScores",
+    "Provider",
+    "register_provider",
+    "provider_of",
+    "providers",
+    "input_kind",
+]
 
 ELEMENT, PASSAGE = "element", "passage"
 
@@ -56,14 +69,14 @@ PYTHON_WORDING = {
     "option:chunks": "chunks=MAP",
     "option:ties=average": "ties='average'",
     "needs:documents": "the collection's documents: context=graphsr.load_collection(path).context(), or collection= "
-                       "in graphsr.calc_aggregate",
+    "in graphsr.calc_aggregate",
     "needs:navigation": "an SR navigation model: context=graphsr.load_collection(path, ['p*']).context('p*:extent') "
-                        "('none' for no navigation)",
+    "('none' for no navigation)",
     "needs:routes": "navigation learned from route steps: a context built with graphsr.evaluation.element_context("
-                    "..., routes=LOG) or routes_model=NAME, or nav='depth4' for the depth prior",
+    "..., routes=LOG) or routes_model=NAME, or nav='depth4' for the depth prior",
     "needs:size": "the collection's size in elements: context=graphsr.load_collection(path).context()",
     "needs:chunks": "the chunking's chunk map: context=ScoringContext(chunks=graphsr.read_chunk_map(PATH)), or "
-                    "chunks=MAP in graphsr.evaluation.evaluate_files",
+    "chunks=MAP in graphsr.evaluation.evaluate_files",
 }
 
 
@@ -139,8 +152,13 @@ class ScoringContext:
 
     def has(self, need: str) -> bool:
         """Whether the context holds ``need`` (``documents``, ``navigation``, ``routes``, ``size``, ``chunks``)."""
-        return {"documents": self.documents, "navigation": self.seen_of, "routes": self.route_model,
-                "size": self.num_elements, "chunks": self.chunks}[need] is not None
+        return {
+            "documents": self.documents,
+            "navigation": self.seen_of,
+            "routes": self.route_model,
+            "size": self.num_elements,
+            "chunks": self.chunks,
+        }[need] is not None
 
 
 class NoNavigation:
@@ -186,7 +204,7 @@ class Provider:
     ASSESSMENTS: ClassVar[frozenset] = frozenset({ELEMENT})
     RUNS: ClassVar[frozenset] = frozenset({ELEMENT})
     DESCRIPTION: ClassVar[str] = ""  # what its measures are, for messages ("Structural Relevance")
-    TITLE: ClassVar[str] = ""        # its heading in 'graphsr measures'
+    TITLE: ClassVar[str] = ""  # its heading in 'graphsr measures'
 
     def needs(self, kinds: set[str], measures: Sequence[Measure] = ()) -> set[str]:
         """What the context must hold for ``measures`` to score inputs of ``kinds`` (keys of
@@ -204,30 +222,40 @@ class Provider:
         names = ", ".join(map(str, measures))
         qrels_kind = input_kind(qrels)
         if qrels_kind not in self.ASSESSMENTS:
-            raise GraphsrInputError(f"{names}: {self.DESCRIPTION or self.NAME} measures score "
-                                    f"{_kinds(self.ASSESSMENTS)} assessments, not {qrels_kind} assessments "
-                                    "('graphsr measures' lists each family's inputs)")
+            raise GraphsrInputError(
+                f"{names}: {self.DESCRIPTION or self.NAME} measures score "
+                f"{_kinds(self.ASSESSMENTS)} assessments, not {qrels_kind} assessments "
+                "('graphsr measures' lists each family's inputs)"
+            )
         if getattr(qrels, "subtopics", None) is not None and self.NAME != "diversity":
-            where = f"{qrels.source} judges" if qrels.source else "the assessments judge"
-            raise GraphsrInputError(f"{names}: {where} documents per subtopic (diversity qrels), which only the "
-                                    "diversity measures score (alpha_nDCG@k, ERR_IA@k, ...); give qrels with one "
-                                    "judgment per document for the others")
+            where = qrels.source or "the assessments"
+            raise GraphsrInputError(
+                f"{names}: {where} judges documents more than once, under different values of field 2: read as "
+                "judgments per subtopic (diversity qrels), which only the diversity measures score (alpha_nDCG@k, "
+                "ERR_IA@k, ...); give qrels with one judgment per document for the others"
+            )
         graded = [str(m) for m in measures if m.GRADES]
         if graded and getattr(qrels, "grades", None) is None:
-            raise GraphsrInputError(f"{', '.join(graded)}: need INEX (e, s) assessments ('topic Q0 file xpath e s'), "
-                                    "not one relevance value per element")
+            raise GraphsrInputError(
+                f"{', '.join(graded)}: need INEX (e, s) assessments ('topic Q0 file xpath e s'), "
+                "not one relevance value per element"
+            )
         outside = qrels.outside_unit() if hasattr(qrels, "outside_unit") else None
         unit = [str(m) for m in measures if not m.ANY_SCALE]
         if outside is not None and unit:
             topic, line, value = outside
             where = f"{qrels.source}:{line}" if qrels.source and line else (qrels.source or "the assessments")
             if value < 0:
-                raise GraphsrInputError(f"{', '.join(unit)}: need relevance in [0, 1]; {where} (topic {topic}) "
-                                        f"grades {value:g}, below 0: give such nodes 0 (trec_eval's measures -- P, "
-                                        "R, AP, nDCG, ... -- take negative grades as unjudged)")
-            raise GraphsrInputError(f"{', '.join(unit)}: need relevance in [0, 1]; {where} (topic {topic}) grades "
-                                    f"above 1 (up to {qrels.max_rel:g}): divide the grades by {qrels.max_rel:g} "
-                                    "(trec_eval's measures -- P, R, AP, nDCG, ... -- take grades as they are)")
+                raise GraphsrInputError(
+                    f"{', '.join(unit)}: need relevance in [0, 1]; {where} (topic {topic}) "
+                    f"grades {value:g}, below 0: give such nodes 0 (trec_eval's measures -- P, "
+                    "R, AP, nDCG, ... -- take negative grades as unjudged)"
+                )
+            raise GraphsrInputError(
+                f"{', '.join(unit)}: need relevance in [0, 1]; {where} (topic {topic}) grades "
+                f"above 1 (up to {qrels.max_rel:g}): divide the grades by {qrels.max_rel:g} "
+                "(trec_eval's measures -- P, R, AP, nDCG, ... -- take grades as they are)"
+            )
         kinds = {qrels_kind}
         for run in runs:
             kind = input_kind(run)
@@ -268,8 +296,11 @@ def _load(family: str) -> None:
     import importlib
 
     module = importlib.import_module(f"{__package__}.{family}.provider")
-    defined = {c.NAME: c for c in vars(module).values() if isinstance(c, type) and issubclass(c, Provider)
-               and c.__module__ == module.__name__}
+    defined = {
+        c.NAME: c
+        for c in vars(module).values()
+        if isinstance(c, type) and issubclass(c, Provider) and c.__module__ == module.__name__
+    }
     if family not in defined:
         raise RuntimeError(f"{module.__name__} defines no provider named {family!r}")
     register_provider(defined[family]())
@@ -303,5 +334,6 @@ def input_kind(obj) -> str:
     kind = kind_of(obj)
     if kind is not None:
         return PASSAGE if kind == PASSAGES else ELEMENT
-    raise GraphsrInputError(f"expected element or passage assessments or runs (graphsr.io readers), got "
-                            f"{type(obj).__name__}")
+    raise GraphsrInputError(
+        f"expected element or passage assessments or runs (graphsr.io readers), got {type(obj).__name__}"
+    )

@@ -115,8 +115,11 @@ class NodeArrays:
         every root at depth 0, no node is shallower than the next document's root: every subtree ends within its
         document)."""
         if "last" not in self._cache:
-            depth = np.concatenate([d.depth.astype(np.int64) - (int(d.depth[0]) if len(d) else 0) for d in self.docs]) \
-                if self.docs else np.zeros(0, dtype=np.int64)  # (each root at depth 0)
+            depth = (
+                np.concatenate([d.depth.astype(np.int64) - (int(d.depth[0]) if len(d) else 0) for d in self.docs])
+                if self.docs
+                else np.zeros(0, dtype=np.int64)
+            )  # (each root at depth 0)
             self._cache["last"] = subtree_ends(depth)
         return self._cache["last"]
 
@@ -134,8 +137,9 @@ class NodeArrays:
     def parent(self) -> np.ndarray:
         """Each node's parent, a flat index (-1 for a root)."""
         if "parent" not in self._cache:
-            parts = [np.where(d.parent >= 0, d.parent.astype(np.int64) + self.offset[k], -1)
-                     for k, d in enumerate(self.docs)]
+            parts = [
+                np.where(d.parent >= 0, d.parent.astype(np.int64) + self.offset[k], -1) for k, d in enumerate(self.docs)
+            ]
             self._cache["parent"] = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
         return self._cache["parent"]
 

@@ -8,8 +8,11 @@ import importlib
 import sys
 import warnings
 
-warnings.warn("graphsr.model is now graphsr.core (import from graphsr.core; graphsr.model goes in a later release)",
-              DeprecationWarning, stacklevel=2)
+warnings.warn(
+    "graphsr.model is now graphsr.core (import from graphsr.core; graphsr.model goes in a later release)",
+    DeprecationWarning,
+    stacklevel=2,
+)
 
 from ..core import *  # noqa: E402,F401,F403
 from ..core import __all__  # noqa: E402,F401

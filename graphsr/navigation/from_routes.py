@@ -31,7 +31,18 @@ from ..summaries.summary import Summary
 from .elementwise import NodeTransitions
 from .transitions import StepNavigation
 
-__all__ = ["EFFORTS", "step_weight", "aggregated_weights", "RouteModel", "route_model", "element_route_model", "summary_route_model", "depth4_prior", "depth4_states", "DEPTH4"]
+__all__ = [
+    "EFFORTS",
+    "step_weight",
+    "aggregated_weights",
+    "RouteModel",
+    "route_model",
+    "element_route_model",
+    "summary_route_model",
+    "depth4_prior",
+    "depth4_states",
+    "DEPTH4",
+]
 
 
 EFFORTS = ("count", "duration")
@@ -66,8 +77,10 @@ def aggregated_weights(t: Mapping[str, np.ndarray], effort: str, what: str) -> n
         return t["steps"].astype(float)
     untimed = int(np.asarray(t["untimed"]).sum())
     if untimed:
-        raise GraphsrInputError(f"{what}: {untimed} steps have no positive duration_ms; effort 'duration' weighs "
-                                "each step by 1 / its duration (use effort 'count')")
+        raise GraphsrInputError(
+            f"{what}: {untimed} steps have no positive duration_ms; effort 'duration' weighs "
+            "each step by 1 / its duration (use effort 'count')"
+        )
     return np.asarray(t["inverse_effort"], dtype=float)
 
 
@@ -94,8 +107,9 @@ class RouteModel:
         return self._table.with_base(base)  # the matrix prepared once, shared by every run
 
 
-def route_model(routes: Routes, documents: Mapping[str, DocumentTree], partition: str | Summary = "elements",
-                effort: str = "count") -> RouteModel:
+def route_model(
+    routes: Routes, documents: Mapping[str, DocumentTree], partition: str | Summary = "elements", effort: str = "count"
+) -> RouteModel:
     """Learn a navigation model from route steps.
 
     Parameters
@@ -126,16 +140,21 @@ def route_model(routes: Routes, documents: Mapping[str, DocumentTree], partition
         dst.append(offsets[s.docid] + b)
         weight = step_weight(effort, s.duration_ms)
         if weight is None:
-            raise GraphsrInputError(f"route {s.route_id!r} step {s.step}: effort 'duration' weighs each step by "
-                                    f"1 / its duration, and this step has "
-                                    f"{'no duration_ms' if s.duration_ms is None else 'duration_ms 0'} "
-                                    "(use effort 'count')", routes.source, s.line)
+            raise GraphsrInputError(
+                f"route {s.route_id!r} step {s.step}: effort 'duration' weighs each step by "
+                f"1 / its duration, and this step has "
+                f"{'no duration_ms' if s.duration_ms is None else 'duration_ms 0'} "
+                "(use effort 'count')",
+                routes.source,
+                s.line,
+            )
         w.append(weight)
     src, dst = np.array(src, dtype=np.int64), np.array(dst, dtype=np.int64)
     if (state[src] < 0).any() or (state[dst] < 0).any():
         raise UnknownNodeError("a route step's node has a key the summary lacks", routes.source)
-    nav = StepNavigation(state[src], state[dst], np.array(w), n_states=max(n_states, 1),
-                         state_of=np.maximum(state, 0), doc_of=doc_of)
+    nav = StepNavigation(
+        state[src], state[dst], np.array(w), n_states=max(n_states, 1), state_of=np.maximum(state, 0), doc_of=doc_of
+    )
     return RouteModel(nav, offsets, name, effort)
 
 
@@ -167,8 +186,9 @@ def _states(documents: Mapping[str, DocumentTree], partition: str | Summary):
     return offsets, doc_of, np.arange(off), off, "elements"
 
 
-def summary_route_model(summary: Summary, src, dst, weight, documents: Mapping[str, DocumentTree],
-                        effort: str = "count") -> RouteModel:
+def summary_route_model(
+    summary: Summary, src, dst, weight, documents: Mapping[str, DocumentTree], effort: str = "count"
+) -> RouteModel:
     """A summary-partition navigation model from step weights between summary nodes.
 
     For weights aggregated elsewhere (e.g. in the graph store, or stored with
@@ -179,13 +199,20 @@ def summary_route_model(summary: Summary, src, dst, weight, documents: Mapping[s
     # nodes the summary does not know get a state of their own with no steps
     unknown = state < 0
     state = np.where(unknown, n_states, state)
-    nav = StepNavigation(np.asarray(src), np.asarray(dst), np.asarray(weight, dtype=float), n_states=n_states + 1,
-                         state_of=state, doc_of=doc_of)
+    nav = StepNavigation(
+        np.asarray(src),
+        np.asarray(dst),
+        np.asarray(weight, dtype=float),
+        n_states=n_states + 1,
+        state_of=state,
+        doc_of=doc_of,
+    )
     return RouteModel(nav, offsets, name, effort)
 
 
-def element_route_model(docid, src_index, dst_index, weight, documents: Mapping[str, DocumentTree],
-                        effort: str = "count") -> RouteModel:
+def element_route_model(
+    docid, src_index, dst_index, weight, documents: Mapping[str, DocumentTree], effort: str = "count"
+) -> RouteModel:
     """An elementary navigation model from step weights between elements aggregated elsewhere
     (e.g. in the graph store): step ``i`` goes from node ``src_index[i]`` to ``dst_index[i]`` of
     document ``docid[i]`` (0-based node indices) with weight ``weight[i]``.
@@ -208,11 +235,19 @@ def element_route_model(docid, src_index, dst_index, weight, documents: Mapping[
     bad = keep & ((src_index < 0) | (src_index >= sizes) | (dst_index < 0) | (dst_index >= sizes))
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise UnknownNodeError(f"a step of document {docid[i]!r} names node {max(src_index[i], dst_index[i]) + 1}, "
-                               f"which has {sizes[i]} elements")
+        raise UnknownNodeError(
+            f"a step of document {docid[i]!r} names node {max(src_index[i], dst_index[i]) + 1}, "
+            f"which has {sizes[i]} elements"
+        )
     src, dst = base[keep] + src_index[keep], base[keep] + dst_index[keep]
-    nav = StepNavigation(state[src], state[dst], np.asarray(weight, dtype=float)[keep], n_states=max(n_states, 1),
-                         state_of=state, doc_of=doc_of)
+    nav = StepNavigation(
+        state[src],
+        state[dst],
+        np.asarray(weight, dtype=float)[keep],
+        n_states=max(n_states, 1),
+        state_of=state,
+        doc_of=doc_of,
+    )
     return RouteModel(nav, offsets, name, effort)
 
 
@@ -234,6 +269,7 @@ def depth4_prior(documents: Mapping[str, DocumentTree]) -> RouteModel:
     """
     offsets, doc_of, state, n_states, _ = _states(documents, "depth4")
     a, b = np.meshgrid(np.arange(4), np.arange(4), indexing="ij")
-    nav = StepNavigation(a.ravel(), b.ravel(), (1.0 / DEPTH4_DEPTHS)[b.ravel()], n_states=4, state_of=state,
-                         doc_of=doc_of)
+    nav = StepNavigation(
+        a.ravel(), b.ravel(), (1.0 / DEPTH4_DEPTHS)[b.ravel()], n_states=4, state_of=state, doc_of=doc_of
+    )
     return RouteModel(nav, offsets, "depth4", "prior")

@@ -57,8 +57,10 @@ def parse_model_spec(text: str) -> ModelSpec:
     if text.strip() == "none":
         return ModelSpec("none")
     summary, sep, weight = text.strip().rpartition(":")
-    expected = (f"expected SUMMARY:WEIGHT with SUMMARY one of {', '.join(KINDS)} and WEIGHT one of "
-                f"{', '.join(WEIGHT_SCHEMES)}, or 'none'")
+    expected = (
+        f"expected SUMMARY:WEIGHT with SUMMARY one of {', '.join(KINDS)} and WEIGHT one of "
+        f"{', '.join(WEIGHT_SCHEMES)}, or 'none'"
+    )
     if not sep:
         raise ModelSpecError(f"model {text!r}: {expected}")
     if summary not in KINDS:

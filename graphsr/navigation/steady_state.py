@@ -77,8 +77,10 @@ def reversible_steady_state(w, check_symmetric: bool = True) -> np.ndarray:
     """
     m = _as_sparse(w)
     if check_symmetric and m.nnz and abs(m - m.T).max() > 1e-9 * max(1.0, abs(m).max()):
-        raise ValueError("Eq 8 needs symmetric weights (w_ef = w_fe); use stationary_distribution "
-                         "for a general chain or check_symmetric=False to apply Eq 8 as is")
+        raise ValueError(
+            "Eq 8 needs symmetric weights (w_ef = w_fe); use stationary_distribution "
+            "for a general chain or check_symmetric=False to apply Eq 8 as is"
+        )
     rows = np.asarray(m.sum(axis=1)).ravel()
     total = rows.sum()
     n = m.shape[0]

@@ -11,8 +11,9 @@ from .weights import weight_matrix
 __all__ = ["build_stored_model", "load_stored_model", "build_stored_route_model", "load_stored_route_model"]
 
 
-def build_stored_model(store: GraphStore, collection: str, spec: ModelSpec | str, name: str | None = None,
-                       solver: str = "eq8") -> SteadyStateModel:
+def build_stored_model(
+    store: GraphStore, collection: str, spec: ModelSpec | str, name: str | None = None, solver: str = "eq8"
+) -> SteadyStateModel:
     """Build the SR model of a stored summary and store it (weights and pi) under ``name``.
 
     The default name is ``COLLECTION/SUMMARY:WEIGHT``.
@@ -22,8 +23,17 @@ def build_stored_model(store: GraphStore, collection: str, spec: ModelSpec | str
     model = build_sr_model(summary, spec.weight, solver=solver)
     name = name or f"{collection}/{spec}"
     w = weight_matrix(summary, spec.weight).tocoo()
-    save_model(store, name, collection, spec.summary, model.pi, weight=spec.weight, solver=solver,
-               params={"spec": str(spec)}, weights=(w.row, w.col, w.data))
+    save_model(
+        store,
+        name,
+        collection,
+        spec.summary,
+        model.pi,
+        weight=spec.weight,
+        solver=solver,
+        params={"spec": str(spec)},
+        weights=(w.row, w.col, w.data),
+    )
     model.name = name
     return model
 
@@ -34,13 +44,16 @@ def load_stored_model(store: GraphStore, name: str) -> SteadyStateModel:
     if rec["kind"] == "elements":
         from ..errors import GraphsrInputError
 
-        raise GraphsrInputError(f"model {name!r} is an elementary route model: it gives the ESR measures their "
-                                "navigation (--routes-model), not SR's steady state")
+        raise GraphsrInputError(
+            f"model {name!r} is an elementary route model: it gives the ESR measures their "
+            "navigation (--routes-model), not SR's steady state"
+        )
     return SteadyStateModel(rec["pi"], name, rec["summary"])
 
 
-def build_stored_route_model(store: GraphStore, collection: str, study: str, kind: str, name: str | None = None,
-                             effort: str = "count") -> str:
+def build_stored_route_model(
+    store: GraphStore, collection: str, study: str, kind: str, name: str | None = None, effort: str = "count"
+) -> str:
     """Aggregate a stored study's steps per pair of states (in the database) and store the model.
 
     ``kind`` is a stored summary's kind (states = its nodes) or ``'elements'``
@@ -63,12 +76,12 @@ def build_stored_route_model(store: GraphStore, collection: str, study: str, kin
         if len(t["src"]) == 0:
             from ..errors import UnknownNodeError
 
-            raise UnknownNodeError(f"study {study!r} of collection {collection!r} has no steps between stored "
-                                   "elements")
+            raise UnknownNodeError(f"study {study!r} of collection {collection!r} has no steps between stored elements")
         aggregated_weights(t, effort, f"study {study!r}")  # refuses untimed steps now, not when scoring
         name = name or f"{collection}/routes:{study}:elements:{effort}"
-        save_element_model(store, name, collection, weight=effort, source=f"routes:{study}",
-                           params={"study": study, "effort": effort})
+        save_element_model(
+            store, name, collection, weight=effort, source=f"routes:{study}", params={"study": study, "effort": effort}
+        )
         return name
     summary = stored_summary(store, collection, kind)
     t = transitions(store, collection, study, kind=kind)
@@ -82,8 +95,18 @@ def build_stored_route_model(store: GraphStore, collection: str, study: str, kin
     w = sp.coo_matrix((weight, (t["src"], t["dst"])), shape=(len(summary), len(summary)))
     pi = stationary_distribution(w)
     name = name or f"{collection}/routes:{study}:{kind}:{effort}"
-    save_model(store, name, collection, kind, pi, weight=effort, solver="general", source=f"routes:{study}",
-               params={"study": study, "effort": effort}, weights=(t["src"], t["dst"], weight))
+    save_model(
+        store,
+        name,
+        collection,
+        kind,
+        pi,
+        weight=effort,
+        solver="general",
+        source=f"routes:{study}",
+        params={"study": study, "effort": effort},
+        weights=(t["src"], t["dst"], weight),
+    )
     return name
 
 

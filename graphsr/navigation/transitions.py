@@ -44,8 +44,9 @@ class StepNavigation:
     def __init__(self, src, dst, weight, n_states: int, state_of, doc_of):
         import scipy.sparse as sp
 
-        w = sp.coo_matrix((np.asarray(weight, dtype=float), (np.asarray(src), np.asarray(dst))),
-                          shape=(n_states, n_states)).tocsr()
+        w = sp.coo_matrix(
+            (np.asarray(weight, dtype=float), (np.asarray(src), np.asarray(dst))), shape=(n_states, n_states)
+        ).tocsr()
         out = np.asarray(w.sum(axis=1)).ravel()
         inv = np.divide(1.0, out, out=np.zeros(n_states), where=out > 0)
         self.P = (sp.diags(inv) @ w).tocsr()  # P[from, to]

@@ -94,7 +94,7 @@ class RouteSimulator:
             raise ValueError("every depth weight is 0: no route could take a step")
         for name in ("seed", "users", "topics"):
             v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v <= 2 ** 32 - 1:
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v <= 2**32 - 1:
                 raise ValueError(f"{name} must be an integer in [0, 4294967295], got {v!r}")
 
     def weights(self, depth: np.ndarray) -> np.ndarray:
@@ -163,11 +163,20 @@ class RouteSimulator:
                     break
                 cdf = cdfs.get(cur)
                 if cdf is None:
-                    cdf = cdfs[cur] = _cdf(prob[ptr[cur]:ptr[cur + 1]])
+                    cdf = cdfs[cur] = _cdf(prob[ptr[cur] : ptr[cur + 1]])
                 nxt = int(to[ptr[cur] + _choose(cdf, rng_r)])
                 dwell = float(rng_r.lognormal(mu, sigma))
-                yield RouteStep(f"r{r + 1}", s, doc.docid, xpath(cur), xpath(nxt), user, topic, round(dwell, 1),
-                                f"{clock_of(r, dwell):.3f}")
+                yield RouteStep(
+                    f"r{r + 1}",
+                    s,
+                    doc.docid,
+                    xpath(cur),
+                    xpath(nxt),
+                    user,
+                    topic,
+                    round(dwell, 1),
+                    f"{clock_of(r, dwell):.3f}",
+                )
                 cur = nxt
 
     def walk(self, docs: Sequence[DocumentTree], n_routes: int) -> Iterator[RouteStep]:
@@ -226,10 +235,11 @@ class RouteSimulator:
             elapsed[route] = elapsed.get(route, 0.0) + dwell
             return (route * self.ROUTE_GAP_S * 1000 + elapsed[route]) / 1000
 
-        for doc in iter_documents([sources[k] for k in sorted(wanted.values())], progress=progress,
-                                  desc="simulating routes"):
+        for doc in iter_documents(
+            [sources[k] for k in sorted(wanted.values())], progress=progress, desc="simulating routes"
+        ):
             k = wanted[doc.docid]
-            routes = order[starts[k]:starts[k + 1]].tolist()
+            routes = order[starts[k] : starts[k + 1]].tolist()
             yield from self._routes_of(lambda r: np.random.default_rng([self.seed, 1, r]), doc, routes, tick)
             for r in routes:
                 elapsed.pop(r, None)

@@ -65,7 +65,7 @@ def _tuples(rows: list[list]) -> str:
         return "[" + ",".join("[]" for _ in rows) + "]"
     parts = []
     for at in range(0, len(rows), SLICE):
-        columns = [_column(list(c)) for c in zip(*rows[at:at + SLICE])]
+        columns = [_column(list(c)) for c in zip(*rows[at : at + SLICE])]
         parts.append(",".join("[" + ",".join(cells) + "]" for cells in zip(*columns)))
     return "[" + ",".join(parts) + "]"
 

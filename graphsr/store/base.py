@@ -16,13 +16,50 @@ from typing import Any, Iterable, Iterator
 from ..errors import StoreError, StoreLimitError  # noqa: F401  (part of this module's interface)
 from .queries import query, schema_statements
 
-__all__ = ["GraphStore", "StoreError", "StoreLimitError", "batched", "NODE_LABELS", "RELATIONSHIP_TYPES", "SCHEMA_VERSION"]
+__all__ = [
+    "GraphStore",
+    "StoreError",
+    "StoreLimitError",
+    "batched",
+    "NODE_LABELS",
+    "RELATIONSHIP_TYPES",
+    "SCHEMA_VERSION",
+]
 
 # The schema's whole vocabulary: queries use these and no others (labels never come from users).
-NODE_LABELS = ("Store", "Collection", "Document", "Element", "Summary", "SummaryNode", "Model", "Study", "Route",
-               "Step", "Qrels", "Topic", "Run")
-RELATIONSHIP_TYPES = ("HAS_DOCUMENT", "ROOT", "CHILD", "HAS_SUMMARY", "HAS_NODE", "SUMMARY_EDGE", "OF_SUMMARY", "PI",
-                      "WEIGHT", "HAS_ROUTE", "HAS_STEP", "FROM", "TO", "HAS_TOPIC", "ASSESSES", "RETURNS")
+NODE_LABELS = (
+    "Store",
+    "Collection",
+    "Document",
+    "Element",
+    "Summary",
+    "SummaryNode",
+    "Model",
+    "Study",
+    "Route",
+    "Step",
+    "Qrels",
+    "Topic",
+    "Run",
+)
+RELATIONSHIP_TYPES = (
+    "HAS_DOCUMENT",
+    "ROOT",
+    "CHILD",
+    "HAS_SUMMARY",
+    "HAS_NODE",
+    "SUMMARY_EDGE",
+    "OF_SUMMARY",
+    "PI",
+    "WEIGHT",
+    "HAS_ROUTE",
+    "HAS_STEP",
+    "FROM",
+    "TO",
+    "HAS_TOPIC",
+    "ASSESSES",
+    "RETURNS",
+)
 
 #: The version of the graph schema this graphsr writes (the Store node's ``version``).  Version 2 keys elements by
 #: an integer (:func:`graphsr.store.ids.element_key`) with their summary memberships as properties; version 1
@@ -42,6 +79,7 @@ def _writes(text: str, _cache: dict = {}) -> bool:  # noqa: B006  (a cache of th
 
 def writes(function):
     """A store service that writes: it runs under the store's writer lock (:meth:`GraphStore.writing`)."""
+
     @functools.wraps(function)
     def locked(store, *args, **kwargs):
         with store.writing():
@@ -148,12 +186,16 @@ class GraphStore:
         rows = self.run("store_version")
         version = rows[0]["version"] if rows else None
         if version is None and rows and int(rows[0]["collections"] or 0) > 0:
-            raise GraphsrInputError(f"{self.url} was written by an earlier graphsr (graph schema 1, elements keyed "
-                                    f"by strings); this graphsr reads schema {SCHEMA_VERSION}: load the collections "
-                                    "into a new store (or drop them and load them again)")
+            raise GraphsrInputError(
+                f"{self.url} was written by an earlier graphsr (graph schema 1, elements keyed "
+                f"by strings); this graphsr reads schema {SCHEMA_VERSION}: load the collections "
+                "into a new store (or drop them and load them again)"
+            )
         if version is not None and int(version) != SCHEMA_VERSION:
-            raise GraphsrInputError(f"{self.url} holds graph schema {version}; this graphsr reads schema "
-                                    f"{SCHEMA_VERSION}: use the graphsr that wrote it, or a new store")
+            raise GraphsrInputError(
+                f"{self.url} holds graph schema {version}; this graphsr reads schema "
+                f"{SCHEMA_VERSION}: use the graphsr that wrote it, or a new store"
+            )
 
     def _failure(self, name: str, exc: Exception) -> StoreError | None:
         """The :class:`StoreError` (exit 3) of a database or connection failure, saying what happened and
@@ -191,12 +233,14 @@ class GraphStore:
             from ..errors import GraphsrInputError
 
             if "timed out" in str(exc).lower() or "timeout" in str(exc).lower():
-                raise StoreLimitError(f"store query on {self.url} stopped after {timeout:g} s (--timeout SECONDS "
-                                      f"allows longer): {exc}") from None
+                raise StoreLimitError(
+                    f"store query on {self.url} stopped after {timeout:g} s (--timeout SECONDS allows longer): {exc}"
+                ) from None
             raise GraphsrInputError(f"store query failed on {self.url}: {exc}") from None
 
-    def write(self, name: str, rows: Iterable[dict], /, batch_size: int | None = None, progress=None,
-              **params: Any) -> int:
+    def write(
+        self, name: str, rows: Iterable[dict], /, batch_size: int | None = None, progress=None, **params: Any
+    ) -> int:
         """Run ``name`` (an ``UNWIND $rows`` query) over rows in batches; returns the rows written.
 
         Each batch is one transaction, so an interrupted write leaves whole
@@ -283,4 +327,3 @@ class GraphStore:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.url!r})"
-

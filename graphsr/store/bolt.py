@@ -43,32 +43,51 @@ def split_userinfo(url: str) -> tuple[str, str | None, str | None]:
         return url, None, None
     info, host = parts.netloc.rsplit("@", 1)
     user, _, password = info.partition(":")
-    return (urlunsplit(parts._replace(netloc=host)), unquote(user) if user else None,
-            unquote(password) if ":" in info else None)
+    return (
+        urlunsplit(parts._replace(netloc=host)),
+        unquote(user) if user else None,
+        unquote(password) if ":" in info else None,
+    )
 
 
 class BoltStore(GraphStore):
     backend = "neo4j"
 
-    def __init__(self, url: str, batch_size: int = 5000, user: str | None = None, password: str | None = None,
-                 database: str | None = None, schema: bool = True):
+    def __init__(
+        self,
+        url: str,
+        batch_size: int = 5000,
+        user: str | None = None,
+        password: str | None = None,
+        database: str | None = None,
+        schema: bool = True,
+    ):
         super().__init__(url, batch_size, schema)
         from neo4j import GraphDatabase
 
         url, url_user, url_password = split_userinfo(url)
         self.url = url  # shown in messages: without the password a URL may carry
-        user = user if user is not None else url_user if url_user is not None else os.environ.get(
-            "GRAPHSR_NEO4J_USER", "neo4j")
-        password = password if password is not None else url_password if url_password is not None else \
-            os.environ.get("GRAPHSR_NEO4J_PASSWORD", "")
+        user = (
+            user
+            if user is not None
+            else url_user
+            if url_user is not None
+            else os.environ.get("GRAPHSR_NEO4J_USER", "neo4j")
+        )
+        password = (
+            password
+            if password is not None
+            else url_password
+            if url_password is not None
+            else os.environ.get("GRAPHSR_NEO4J_PASSWORD", "")
+        )
         self.database = database or os.environ.get("GRAPHSR_NEO4J_DATABASE") or None
         self._driver = GraphDatabase.driver(url, auth=(user, password))
         from .limits import ENV, parse_seconds
 
         #: Seconds the server lets one of graphsr's transactions run ($GRAPHSR_STORE_QUERY_TIME, default 3,600);
         #: a user's query (store query --timeout) sets its own.
-        self.transaction_timeout = parse_seconds(os.environ.get(ENV["query_time"], "3600"),
-                                                 f"${ENV['query_time']}")
+        self.transaction_timeout = parse_seconds(os.environ.get(ENV["query_time"], "3600"), f"${ENV['query_time']}")
 
     def _failure(self, name: str, exc: Exception):
         from neo4j import exceptions as ne
@@ -76,17 +95,18 @@ class BoltStore(GraphStore):
         from ..errors import StoreError
 
         if isinstance(exc, (ne.ServiceUnavailable, ne.SessionExpired)):
-            return StoreError(f"cannot reach {self.url} ({exc}); is the Neo4j server running, and is this its "
-                              "address?")
+            return StoreError(f"cannot reach {self.url} ({exc}); is the Neo4j server running, and is this its address?")
         if isinstance(exc, ne.AuthError):
-            return StoreError(f"{self.url} refused the credentials ({exc}); set GRAPHSR_NEO4J_USER and "
-                              "GRAPHSR_NEO4J_PASSWORD")
+            return StoreError(
+                f"{self.url} refused the credentials ({exc}); set GRAPHSR_NEO4J_USER and GRAPHSR_NEO4J_PASSWORD"
+            )
         code = getattr(exc, "code", "") or ""
         if "TransactionTimedOut" in code or "MemoryPoolOutOfMemory" in code or "OutOfMemory" in code:
             from ..errors import StoreLimitError
 
-            return StoreLimitError(f"{self.url} ended graphsr's query {name!r} at one of its limits ({exc}); "
-                                   "nothing was changed")
+            return StoreLimitError(
+                f"{self.url} ended graphsr's query {name!r} at one of its limits ({exc}); nothing was changed"
+            )
         if isinstance(exc, (ne.Neo4jError, ne.DriverError)):
             return StoreError(f"{self.url} refused a request ({exc}; in graphsr's query {name!r})")
         return None
@@ -116,7 +136,7 @@ class BoltStore(GraphStore):
                 # finds the node the other made.  A real violation fails every attempt and is reported.
                 if attempt == CONSTRAINT_RETRIES:
                     raise
-                time.sleep(random.uniform(0.5, 1.5) * 0.05 * 2 ** attempt)
+                time.sleep(random.uniform(0.5, 1.5) * 0.05 * 2**attempt)
         raise AssertionError("unreachable")
 
     def _execute_schema(self, text: str, params: dict[str, Any]) -> list[dict]:

@@ -51,24 +51,71 @@ from .base import GraphStore, StoreError
 from .ids import LABEL_CODES, collection_id, node_id_prefix
 from .receipts import check_receipt, collection_holdings
 
-__all__ = ["NODE_PROPERTIES", "RELATIONSHIP_PROPERTIES", "ExportReport", "export_collection", "import_command",
-           "element_import_id"]
+__all__ = [
+    "NODE_PROPERTIES",
+    "RELATIONSHIP_PROPERTIES",
+    "ExportReport",
+    "export_collection",
+    "import_command",
+    "element_import_id",
+]
 
 #: Every property graphsr stores, per label, with its type in the import tool's header grammar.
 NODE_PROPERTIES: dict[str, dict[str, str]] = {
     "Store": {"version": "long", "next_document": "long"},
     "Collection": {"name": "string", "path": "string", "documents": "long", "elements": "long", "marked": "boolean"},
-    "Document": {"collection": "string", "docid": "string", "code": "long", "elements": "long", "length": "long",
-                 "stored": "boolean", "complete": "string[]", "writing": "boolean", "shape": "string"},
-    "Element": {"key": "long", "pre": "long", "tag": "string", "depth": "long", "offset": "long", "length": "long",
-                "in_p_star": "long", "in_p_star_c": "long", "in_c": "long", "in_tag": "long"},
-    "Summary": {"collection": "string", "kind": "string", "nodes": "long", "edges": "long", "documents": "long",
-                "elements": "long"},
-    "SummaryNode": {"summary": "string", "sid": "long", "label": "string", "path": "string[]", "tag": "string",
-                    "children": "string[]", "has_children": "boolean", "extent_size": "long",
-                    "content_length": "long"},
-    "Model": {"name": "string", "collection": "string", "summary": "string", "kind": "string", "weight": "string",
-              "solver": "string", "source": "string", "params": "string"},
+    "Document": {
+        "collection": "string",
+        "docid": "string",
+        "code": "long",
+        "elements": "long",
+        "length": "long",
+        "stored": "boolean",
+        "complete": "string[]",
+        "writing": "boolean",
+        "shape": "string",
+    },
+    "Element": {
+        "key": "long",
+        "pre": "long",
+        "tag": "string",
+        "depth": "long",
+        "offset": "long",
+        "length": "long",
+        "in_p_star": "long",
+        "in_p_star_c": "long",
+        "in_c": "long",
+        "in_tag": "long",
+    },
+    "Summary": {
+        "collection": "string",
+        "kind": "string",
+        "nodes": "long",
+        "edges": "long",
+        "documents": "long",
+        "elements": "long",
+    },
+    "SummaryNode": {
+        "summary": "string",
+        "sid": "long",
+        "label": "string",
+        "path": "string[]",
+        "tag": "string",
+        "children": "string[]",
+        "has_children": "boolean",
+        "extent_size": "long",
+        "content_length": "long",
+    },
+    "Model": {
+        "name": "string",
+        "collection": "string",
+        "summary": "string",
+        "kind": "string",
+        "weight": "string",
+        "solver": "string",
+        "source": "string",
+        "params": "string",
+    },
     "Study": {"name": "string", "collection": "string", "complete": "boolean", "digest": "string"},
     "Route": {"study": "string", "route_id": "string", "user_id": "string", "topic_id": "string"},
     "Step": {"seq": "long", "duration_ms": "double", "time": "string"},
@@ -79,12 +126,21 @@ NODE_PROPERTIES: dict[str, dict[str, str]] = {
 
 #: Every relationship type graphsr stores, with its properties' types.
 RELATIONSHIP_PROPERTIES: dict[str, dict[str, str]] = {
-    "HAS_DOCUMENT": {}, "ROOT": {}, "CHILD": {}, "HAS_SUMMARY": {}, "HAS_NODE": {},
+    "HAS_DOCUMENT": {},
+    "ROOT": {},
+    "CHILD": {},
+    "HAS_SUMMARY": {},
+    "HAS_NODE": {},
     "SUMMARY_EDGE": {"pairs": "long", "child_length": "long"},
-    "OF_SUMMARY": {}, "PI": {"value": "double", "exact": "string"},
+    "OF_SUMMARY": {},
+    "PI": {"value": "double", "exact": "string"},
     "WEIGHT": {"model": "string", "value": "double", "exact": "string"},
-    "HAS_ROUTE": {}, "HAS_STEP": {}, "FROM": {}, "TO": {},
-    "HAS_TOPIC": {}, "ASSESSES": {"rel": "double", "e": "double", "s": "double"},
+    "HAS_ROUTE": {},
+    "HAS_STEP": {},
+    "FROM": {},
+    "TO": {},
+    "HAS_TOPIC": {},
+    "ASSESSES": {"rel": "double", "e": "double", "s": "double"},
     "RETURNS": {"topic": "string", "rank": "long", "score": "double"},
 }
 
@@ -155,8 +211,9 @@ def _cell(value, kind: str, where) -> str:
         parts = [_value(v, kind[:-2], where) for v in value]
         bad = next((v for v in parts if ARRAY_DELIMITER in v), None)
         if bad is not None:
-            raise StoreError(f"cannot export {where()}: the array value {bad!r} holds the array delimiter "
-                             f"{ARRAY_DELIMITER!r}")
+            raise StoreError(
+                f"cannot export {where()}: the array value {bad!r} holds the array delimiter {ARRAY_DELIMITER!r}"
+            )
         return _string(ARRAY_DELIMITER.join(parts))
     text = _value(value, kind, where)
     return _string(text) if kind == "string" else text
@@ -174,10 +231,13 @@ class _Table:
     def add(self, fixed: list[str], values: dict, ident: str) -> None:
         if not self.known.issuperset(values):
             unknown = set(values) - self.known
-            raise StoreError(f"cannot export {self.what} {ident}: properties {sorted(unknown)} are not in "
-                             "graphsr's schema")
-        cells = [_cell(values.get(k), t, lambda k=k: f"{self.what} {ident}, property {k!r}")
-                 for k, t in self.properties.items()]
+            raise StoreError(
+                f"cannot export {self.what} {ident}: properties {sorted(unknown)} are not in graphsr's schema"
+            )
+        cells = [
+            _cell(values.get(k), t, lambda k=k: f"{self.what} {ident}, property {k!r}")
+            for k, t in self.properties.items()
+        ]
         self.fh.write(",".join(fixed + cells) + "\n")
         self.rows += 1
 
@@ -227,8 +287,9 @@ def export_collection(store: GraphStore, name: str, directory: str | os.PathLike
 
     target = Path(directory)
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
-        raise GraphsrInputError(f"{target}: exists and is not an empty directory; expected a new directory for "
-                                "the export")
+        raise GraphsrInputError(
+            f"{target}: exists and is not an empty directory; expected a new directory for the export"
+        )
     with store.writing():  # one state of the store throughout (no load or drop can change it meanwhile)
         require_complete_collection(store, name)
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -240,8 +301,7 @@ def export_collection(store: GraphStore, name: str, directory: str | os.PathLike
             os.replace(work, target)
         except OSError as exc:  # a full disk, a directory that cannot be written: nothing is kept
             shutil.rmtree(work, ignore_errors=True)
-            raise StoreError(f"cannot write the export to {target} ({exc.strerror or exc}); nothing was kept") \
-                from None
+            raise StoreError(f"cannot write the export to {target} ({exc.strerror or exc}); nothing was kept") from None
         except BaseException:
             shutil.rmtree(work, ignore_errors=True)
             raise
@@ -283,9 +343,12 @@ class _Files:
         if table is None:
             if kind not in RELATIONSHIP_PROPERTIES:
                 raise StoreError(f"cannot export a {kind} relationship from {start}: not in graphsr's schema")
-            table = self.relationships[kind] = _Table(self.work / f"relationships_{kind}.csv",
-                                                      [":START_ID", ":END_ID", ":TYPE"],
-                                                      RELATIONSHIP_PROPERTIES[kind], kind)
+            table = self.relationships[kind] = _Table(
+                self.work / f"relationships_{kind}.csv",
+                [":START_ID", ":END_ID", ":TYPE"],
+                RELATIONSHIP_PROPERTIES[kind],
+                kind,
+            )
         return table
 
     def write_relationships(self, query: str, ids: list, key: str = "ids") -> None:
@@ -304,17 +367,24 @@ class _Files:
         """The elements of a page of documents (those stored with their elements), with their relationships, a
         part of at most :data:`PAGE` elements at a time.  The local store writes a part's lines itself, two
         queries at a time (its nodes' and its edges'), the next part's asked while this one's are written."""
-        stored = [(int(d["properties"]["code"]), int(d["properties"].get("elements") or 0)) for d in documents
-                  if any(d["properties"].get(k) for k in ("complete", "stored", "writing"))]
+        stored = [
+            (int(d["properties"]["code"]), int(d["properties"].get("elements") or 0))
+            for d in documents
+            if any(d["properties"].get(k) for k in ("complete", "stored", "writing"))
+        ]
         parts = _parts([c for c, _ in stored], [n for _, n in stored])
         if self.store.backend != "falkordb":
             for part in parts:
                 self.write_element_rows(part)
             return
         with ThreadPoolExecutor(max_workers=2, thread_name_prefix="graphsr-export") as pool:
+
             def ask(part):
-                return (part, pool.submit(self.store.run, "export_element_lines_of", codes=part),
-                        pool.submit(self.store.run, "export_element_edge_lines_of", codes=part))
+                return (
+                    part,
+                    pool.submit(self.store.run, "export_element_lines_of", codes=part),
+                    pool.submit(self.store.run, "export_element_edge_lines_of", codes=part),
+                )
 
             following = iter(parts)
             asked = collections.deque(ask(part) for part in itertools.islice(following, 2))
@@ -340,8 +410,10 @@ class _Files:
             n = int(row["n"])
             if n:
                 if row["lines"].count("\n") != n - 1:  # a null concatenated: a line left out
-                    raise StoreError(f"cannot export {table.what} of documents {codes[:3]}...: {n} read, "
-                                     f"{row['lines'].count(chr(10)) + 1} lines written by the store")
+                    raise StoreError(
+                        f"cannot export {table.what} of documents {codes[:3]}...: {n} read, "
+                        f"{row['lines'].count(chr(10)) + 1} lines written by the store"
+                    )
                 table.write_lines(row["lines"], n)
         self.read += int(nodes["n"])
         if self.progress is not None:
@@ -363,8 +435,15 @@ class _Files:
 def _keys(store: GraphStore, label: str, name: str) -> list:
     """Every key (document code, or id) of the collection's nodes of ``label``, in order: listed whole by a scan,
     never by a range over a string index (FalkorDB's does not compare strings as ORDER BY sorts them)."""
-    keys = [r["key"] for r in store.run(f"export_keys_{label}", id=collection_id(name), name=name,
-                                         prefix=node_id_prefix(label, name) if label in LABEL_CODES else "")]
+    keys = [
+        r["key"]
+        for r in store.run(
+            f"export_keys_{label}",
+            id=collection_id(name),
+            name=name,
+            prefix=node_id_prefix(label, name) if label in LABEL_CODES else "",
+        )
+    ]
     if len(set(keys)) != len(keys):
         raise StoreError(f"cannot export collection {name!r}: two {label} nodes share a key")
     return sorted(keys)
@@ -379,11 +458,13 @@ def _export(store: GraphStore, name: str, work: Path, progress) -> ExportReport:
                 continue
             keys = _keys(store, label, name)
             for start in range(0, len(keys), PAGE):
-                page = keys[start:start + PAGE]
+                page = keys[start : start + PAGE]
                 rows = store.run(f"export_nodes_{label}", keys=page)
                 if len(rows) != len(page):
-                    raise StoreError(f"cannot export collection {name!r}: {len(page)} {label} keys listed, "
-                                     f"{len(rows)} nodes read by them")
+                    raise StoreError(
+                        f"cannot export collection {name!r}: {len(page)} {label} keys listed, "
+                        f"{len(rows)} nodes read by them"
+                    )
                 files.write_nodes(label, rows)
                 if label != "Store":  # (the Store node has no relationships)
                     ids = [r["id"] for r in rows]
@@ -398,8 +479,9 @@ def _export(store: GraphStore, name: str, work: Path, progress) -> ExportReport:
     report.nodes = {label: t.rows for label, t in files.nodes.items()}
     report.relationships = {kind: t.rows for kind, t in files.relationships.items()}
     report.files = [t.path for t in [*files.nodes.values(), *files.relationships.values()]]  # nodes first
-    check_receipt(f"export of collection {name!r}", collection_holdings(store, name),
-                  {**report.nodes, **report.relationships})
+    check_receipt(
+        f"export of collection {name!r}", collection_holdings(store, name), {**report.nodes, **report.relationships}
+    )
     return report
 
 

@@ -17,6 +17,7 @@ from .services import _document_shapes, _xpaths, require_memberships
 
 __all__ = ["summary_extent", "summary_extent_page", "iter_stored_documents"]
 
+
 def _extent_params(store: GraphStore, collection: str, kind: str, label: str) -> dict:
     """The parameters of the summary_extent queries: the collection, the kind's membership property and the
     summary node's SID, with its extent and whether it holds roots only (UnknownNodeError for a label the stored
@@ -25,12 +26,16 @@ def _extent_params(store: GraphStore, collection: str, kind: str, label: str) ->
     rows = store.run("summary_node_sid", id=summary_node_id(collection, kind, label))
     if not rows:
         raise UnknownNodeError(f"the stored {kind} summary of collection {collection!r} has no node {label!r}")
-    return {"collection": collection_id(collection), "property": membership_property(kind),
-            "sid": int(rows[0]["sid"]), "extent_size": rows[0]["extent_size"], "roots": bool(rows[0]["roots"])}
+    return {
+        "collection": collection_id(collection),
+        "property": membership_property(kind),
+        "sid": int(rows[0]["sid"]),
+        "extent_size": rows[0]["extent_size"],
+        "roots": bool(rows[0]["roots"]),
+    }
 
 
-def _in_document_order(codes: np.ndarray, pres: np.ndarray, docid: dict[int, str]
-                       ) -> tuple[np.ndarray, np.ndarray]:
+def _in_document_order(codes: np.ndarray, pres: np.ndarray, docid: dict[int, str]) -> tuple[np.ndarray, np.ndarray]:
     """Elements (document codes, pre-order numbers) of the collection whose documents ``docid`` names, the others
     dropped, in document order: by docid, then pre."""
     known = np.fromiter(docid, dtype=np.int64, count=len(docid))
@@ -57,8 +62,9 @@ def _keys(store: GraphStore, joined: str, listed: str, **params) -> np.ndarray |
     return keys if len(keys) == int(row["n"]) else None
 
 
-def _extent_by_index(store: GraphStore, params: dict, extent, complete: bool, docid: dict[int, str]
-                     ) -> tuple[np.ndarray, np.ndarray] | None:
+def _extent_by_index(
+    store: GraphStore, params: dict, extent, complete: bool, docid: dict[int, str]
+) -> tuple[np.ndarray, np.ndarray] | None:
     """Every stored element of a summary node (document codes, pre-order numbers) in document order, found by
     the membership property's index; None where the index cannot be trusted to give them all.
 
@@ -69,16 +75,18 @@ def _extent_by_index(store: GraphStore, params: dict, extent, complete: bool, do
     sid = int(params["sid"])
     if not complete or extent is None or sid == 0:
         return None
-    keys = _keys(store, f"summary_extent_by_{params['property']}", f"summary_extent_list_by_{params['property']}",
-                 sid=sid)
+    keys = _keys(
+        store, f"summary_extent_by_{params['property']}", f"summary_extent_list_by_{params['property']}", sid=sid
+    )
     if keys is None:
         return None
     codes, pres = _in_document_order(keys // KEY_SPAN, keys % KEY_SPAN, docid)
     return (codes, pres) if len(codes) == int(extent) else None
 
 
-def _extent_of_roots(store: GraphStore, params: dict, extent, complete: bool, docid: dict[int, str]
-                     ) -> tuple[np.ndarray, np.ndarray] | None:
+def _extent_of_roots(
+    store: GraphStore, params: dict, extent, complete: bool, docid: dict[int, str]
+) -> tuple[np.ndarray, np.ndarray] | None:
     """Every stored element of a summary node that holds roots only (no summary edge enters it), as
     :func:`_extent_by_index` gives them, read from the collection's documents' roots; None where their number
     is not the node's extent."""
@@ -104,8 +112,9 @@ def _complete(store: GraphStore, params: dict, kind: str) -> bool:
     return int(store.run("summary_extent_incomplete", collection=params["collection"], kind=kind)[0]["n"]) == 0
 
 
-def _extent(store: GraphStore, params: dict, extent, complete: bool, roots: bool
-            ) -> tuple[np.ndarray, np.ndarray, dict[int, str]] | None:
+def _extent(
+    store: GraphStore, params: dict, extent, complete: bool, roots: bool
+) -> tuple[np.ndarray, np.ndarray, dict[int, str]] | None:
     """A node's elements in document order with the collection's docids, by its roots (``roots``: no summary
     edge enters it) or its index; None where neither serves (read them a document at a time then)."""
     docid = _collection_docids(store, params["collection"])
@@ -127,8 +136,9 @@ def summary_extent(store: GraphStore, collection: str, kind: str, label: str) ->
     return [(r["docid"], int(r["pre"])) for r in rows]
 
 
-def summary_extent_page(store: GraphStore, collection: str, kind: str, label: str, skip: int,
-                        limit: int | None) -> tuple[list[tuple[str, int, str, int]], int]:
+def summary_extent_page(
+    store: GraphStore, collection: str, kind: str, label: str, skip: int, limit: int | None
+) -> tuple[list[tuple[str, int, str, int]], int]:
     """One page of a summary node's stored elements, paged in the database: (docid, pre-order id, XPath,
     length) in document order, and how many there are in all (the XPaths derived from the page's documents)."""
     params = _extent_params(store, collection, kind, label)
@@ -139,7 +149,7 @@ def summary_extent_page(store: GraphStore, collection: str, kind: str, label: st
         codes, pres, docid = found
         total = len(codes)
         end = total if limit is None else int(skip) + int(limit)
-        page = [(docid[c], c, p) for c, p in zip(codes[int(skip):end].tolist(), pres[int(skip):end].tolist())]
+        page = [(docid[c], c, p) for c, p in zip(codes[int(skip) : end].tolist(), pres[int(skip) : end].tolist())]
     else:
         page, total = _extent_page_by_documents(store, params, complete, extent, skip, limit)
     shapes = {}  # per document of the page: its elements' XPaths and lengths by pre-order number
@@ -148,13 +158,13 @@ def summary_extent_page(store: GraphStore, collection: str, kind: str, label: st
     return [(d, pre, *shapes[code][pre]) for d, code, pre in page], total
 
 
-def _extent_page_by_documents(store: GraphStore, params: dict, complete: bool, extent, skip: int,
-                              limit: int | None) -> tuple[list[tuple[str, int, int]], int]:
+def _extent_page_by_documents(
+    store: GraphStore, params: dict, complete: bool, extent, skip: int, limit: int | None
+) -> tuple[list[tuple[str, int, int]], int]:
     """A page of a large summary node's elements, its documents read in document order a batch at a time until
     the page is whole: a page near the start reads the first documents only, not every element of the
     collection (then sorted)."""
-    documents = sorted(store.run("summary_extent_documents", collection=params["collection"]),
-                       key=lambda r: r["docid"])
+    documents = sorted(store.run("summary_extent_documents", collection=params["collection"]), key=lambda r: r["docid"])
     total = int(extent) if complete and extent is not None else int(store.run("summary_extent_count", **params)[0]["n"])
     want = total if limit is None else min(total, int(skip) + int(limit))
     found: list[tuple[str, int, int]] = []  # docid, code, pre
@@ -162,17 +172,26 @@ def _extent_page_by_documents(store: GraphStore, params: dict, complete: bool, e
         if len(found) >= want:
             break
         docid = {int(d["code"]): d["docid"] for d in batch}
-        found += sorted((docid[int(r["code"])], int(r["code"]), int(r["pre"])) for r in
-                        store.run("summary_extent_of_codes", codes=list(docid), property=params["property"],
-                                  sid=params["sid"]))
-    return found[int(skip):want], total
+        found += sorted(
+            (docid[int(r["code"])], int(r["code"]), int(r["pre"]))
+            for r in store.run(
+                "summary_extent_of_codes", codes=list(docid), property=params["property"], sid=params["sid"]
+            )
+        )
+    return found[int(skip) : want], total
 
 
 def iter_stored_documents(store: GraphStore, collection: str, docids=None):
     """The stored trees of a collection's documents with elements, in document order (by docid), read a batch of
     about ``services.ELEMENTS_PER_READ`` elements at a time; ``docids`` (a container), when given, keeps those."""
-    documents = sorted((r for r in store.run("summary_extent_documents", collection=collection_id(collection))
-                        if r["elements"] and (docids is None or r["docid"] in docids)), key=lambda r: r["docid"])
+    documents = sorted(
+        (
+            r
+            for r in store.run("summary_extent_documents", collection=collection_id(collection))
+            if r["elements"] and (docids is None or r["docid"] in docids)
+        ),
+        key=lambda r: r["docid"],
+    )
     for batch in services.element_batches(documents, lambda d: int(d["elements"])):
         trees = services.stored_documents(store, [int(d["code"]) for d in batch])
         for d in batch:

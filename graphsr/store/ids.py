@@ -19,11 +19,36 @@ kind (:func:`membership_property`), the SID of its summary node.
 
 from __future__ import annotations
 
-__all__ = ["node_id", "node_id_prefix", "LABEL_CODES", "collection_id", "document_id", "element_key", "key_parts", "key_ranges",
-           "summary_id", "summary_node_id", "membership_property", "MEMBERSHIP_PROPERTIES", "KEY_SPAN", "STORE_ID"]
+__all__ = [
+    "node_id",
+    "node_id_prefix",
+    "LABEL_CODES",
+    "collection_id",
+    "document_id",
+    "element_key",
+    "key_parts",
+    "key_ranges",
+    "summary_id",
+    "summary_node_id",
+    "membership_property",
+    "MEMBERSHIP_PROPERTIES",
+    "KEY_SPAN",
+    "STORE_ID",
+]
 
-LABEL_CODES = {"Collection": "C", "Document": "D", "Summary": "S", "SummaryNode": "N", "Model": "M", "Study": "Y",
-               "Route": "R", "Step": "P", "Qrels": "Q", "Topic": "T", "Run": "U"}
+LABEL_CODES = {
+    "Collection": "C",
+    "Document": "D",
+    "Summary": "S",
+    "SummaryNode": "N",
+    "Model": "M",
+    "Study": "Y",
+    "Route": "R",
+    "Step": "P",
+    "Qrels": "Q",
+    "Topic": "T",
+    "Run": "U",
+}
 
 #: The id of the one Store node (the schema's version and the next document code).
 STORE_ID = "graphsr"
@@ -114,8 +139,9 @@ def membership_property(kind: str) -> str:
     try:
         return MEMBERSHIP_PROPERTIES[kind]
     except KeyError:
-        raise ValueError(f"no membership property for summary kind {kind!r}; expected one of "
-                         f"{', '.join(MEMBERSHIP_PROPERTIES)}") from None
+        raise ValueError(
+            f"no membership property for summary kind {kind!r}; expected one of {', '.join(MEMBERSHIP_PROPERTIES)}"
+        ) from None
 
 
 def summary_id(collection: str, kind: str) -> str:

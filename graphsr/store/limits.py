@@ -63,6 +63,7 @@ MIN_SHARE = 16 << 20
 #: The longest query time accepted (a day; FalkorDB reads milliseconds as a 32-bit number).
 MAX_QUERY_TIME = 86400.0
 
+
 def parse_seconds(text: str, what: str) -> float:
     """Seconds from ``text``, in (0, :data:`MAX_QUERY_TIME`]."""
     try:
@@ -84,9 +85,14 @@ class ServerLimits:
     query_time: float
 
     @classmethod
-    def resolve(cls, memory: str | int | None = None, data_memory: str | int | None = None,
-                query_memory: str | int | None = None, query_time: str | float | None = None,
-                environ: dict[str, str] | None = None) -> ServerLimits:
+    def resolve(
+        cls,
+        memory: str | int | None = None,
+        data_memory: str | int | None = None,
+        query_memory: str | int | None = None,
+        query_time: str | float | None = None,
+        environ: dict[str, str] | None = None,
+    ) -> ServerLimits:
         """The limits from the arguments given, else the environment (:data:`ENV`), else the defaults.
 
         Raises
@@ -95,8 +101,7 @@ class ServerLimits:
             For a value that is not a size (a time), or limits that do not fit together.
         """
         env = os.environ if environ is None else environ
-        given = {"memory": memory, "data_memory": data_memory, "query_memory": query_memory,
-                 "query_time": query_time}
+        given = {"memory": memory, "data_memory": data_memory, "query_memory": query_memory, "query_time": query_time}
         for field, var in ENV.items():
             if given[field] is None and env.get(var, "").strip():
                 given[field] = env[var].strip()
@@ -109,14 +114,18 @@ class ServerLimits:
 
         total = size("memory", physical_memory() // 2)
         if total < MIN_MEMORY:
-            raise GraphsrInputError(f"{_name('memory')}: at least {MIN_MEMORY >> 20} MB (an empty server takes "
-                                    f"about 500 MB of address space), got {total >> 20} MB")
+            raise GraphsrInputError(
+                f"{_name('memory')}: at least {MIN_MEMORY >> 20} MB (an empty server takes "
+                f"about 500 MB of address space), got {total >> 20} MB"
+            )
         data = size("data_memory", total // 2)
         query = size("query_memory", total // 4)
         for field, value in (("data_memory", data), ("query_memory", query)):
             if not MIN_SHARE <= value < total:
-                raise GraphsrInputError(f"{_name(field)}: expected at least {MIN_SHARE >> 20} MB and less than "
-                                        f"the store's memory ({total >> 20} MB), got {value >> 20} MB")
+                raise GraphsrInputError(
+                    f"{_name(field)}: expected at least {MIN_SHARE >> 20} MB and less than "
+                    f"the store's memory ({total >> 20} MB), got {value >> 20} MB"
+                )
         seconds = given["query_time"]
         seconds = 3600.0 if seconds is None else parse_seconds(seconds, _name("query_time"))
         return cls(total, data, query, seconds)
@@ -132,8 +141,10 @@ class ServerLimits:
 
     def describe(self) -> str:
         """One line: the limits as a person reads them."""
-        return (f"memory {_human(self.memory)} (data {_human(self.data_memory)}, a query "
-                f"{_human(self.query_memory)}), a query at most {self.query_time:g} s")
+        return (
+            f"memory {_human(self.memory)} (data {_human(self.data_memory)}, a query "
+            f"{_human(self.query_memory)}), a query at most {self.query_time:g} s"
+        )
 
 
 def _name(field: str) -> str:

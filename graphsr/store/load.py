@@ -34,12 +34,28 @@ from ..core.qrels import ElementQrels
 from ..core.run import Run
 from ..summaries.summary import Summary, SummaryBuilder
 from .base import SCHEMA_VERSION, GraphStore, batched, writes
-from .ids import (KEY_SPAN, MEMBERSHIP_PROPERTIES, collection_id, document_id, membership_property, summary_id,
-                  summary_node_id)
+from .ids import (
+    KEY_SPAN,
+    MEMBERSHIP_PROPERTIES,
+    collection_id,
+    document_id,
+    membership_property,
+    summary_id,
+    summary_node_id,
+)
 from .shapes import encode_shape
 
-__all__ = ["LoadReport", "store_collection", "store_summary", "run_name", "validate_references", "collection_id",
-           "summary_id", "summary_node_id", "document_id"]
+__all__ = [
+    "LoadReport",
+    "store_collection",
+    "store_summary",
+    "run_name",
+    "validate_references",
+    "collection_id",
+    "summary_id",
+    "summary_node_id",
+    "document_id",
+]
 
 #: Elements per chunk of a load under the writer lock (the local store), whose elements go in one statement:
 #: the loader's peak stays about 260 MB (the real collection of bench/bench_real.py), and the server folds its
@@ -85,8 +101,10 @@ class Removed:
 
     def describe(self) -> str:
         deps = "".join(f", {_counted(k, v, 3)}" for k, v in self.dependants.items())
-        return (f"removed its {self.documents:,} documents, {self.elements:,} stored elements{deps}; "
-                f"{self.nodes:,} nodes in all")
+        return (
+            f"removed its {self.documents:,} documents, {self.elements:,} stored elements{deps}; "
+            f"{self.nodes:,} nodes in all"
+        )
 
 
 class DependantsError(GraphsrInputError):
@@ -120,9 +138,12 @@ def replace_collection(store: GraphStore, name: str, drop_dependants: bool, path
     dependants = collection_dependants(store, name)
     if dependants and not drop_dependants:
         listed = "; ".join(_counted(k, v, 5) for k, v in dependants.items())
-        raise DependantsError(f"collection {name!r} would be replaced, but {listed} depend on it: give "
-                              "--drop-dependants to remove them with it, or load the new collection under another "
-                              "--name", path)
+        raise DependantsError(
+            f"collection {name!r} would be replaced, but {listed} depend on it: give "
+            "--drop-dependants to remove them with it, or load the new collection under another "
+            "--name",
+            path,
+        )
     codes = [int(r["code"]) for r in store.run("collection_codes", id=collection_id(name))]
     elements = count_elements(store, codes)
     nodes = drop_collection(store, name)
@@ -138,8 +159,18 @@ def _element_rows(doc: DocumentTree, code: int, sids: dict[str, "object"]) -> tu
     tags = doc.tag_names()
     none = [None] * n
     members = [sids[k].tolist() if k in sids else none for k in _MEMBER_KINDS]
-    rows = [list(r) for r in zip(range(base + 1, base + n + 1), range(1, n + 1), tags, doc.depth.tolist(),
-                                 doc.start.tolist(), doc.length.tolist(), *members)]
+    rows = [
+        list(r)
+        for r in zip(
+            range(base + 1, base + n + 1),
+            range(1, n + 1),
+            tags,
+            doc.depth.tolist(),
+            doc.start.tolist(),
+            doc.length.tolist(),
+            *members,
+        )
+    ]
     return rows, doc.parent.tolist()
 
 
@@ -151,10 +182,20 @@ def _summary_node_rows(summary: Summary, cname: str, kind: str) -> list[dict]:
         a, kids = summary.readable_key(s)
         label = summary.label(s)
         path = list(a) if isinstance(a, tuple) else []
-        rows.append({"id": summary_node_id(cname, kind, label), "summary": sid_, "sid": int(s), "label": label,
-                     "path": path, "tag": path[-1] if path else a, "children": sorted(kids) if kids else [],
-                     "has_children": kids is not None,
-                     "extent_size": int(summary.extent_size[s]), "content_length": int(summary.content_length[s])})
+        rows.append(
+            {
+                "id": summary_node_id(cname, kind, label),
+                "summary": sid_,
+                "sid": int(s),
+                "label": label,
+                "path": path,
+                "tag": path[-1] if path else a,
+                "children": sorted(kids) if kids else [],
+                "has_children": kids is not None,
+                "extent_size": int(summary.extent_size[s]),
+                "content_length": int(summary.content_length[s]),
+            }
+        )
     return rows
 
 
@@ -163,23 +204,50 @@ def store_summary(store: GraphStore, summary: Summary, collection: str) -> None:
     """Write a summary: its node, its summary nodes with statistics, its edges."""
     kind = summary.kind.name
     sid_ = summary_id(collection, kind)
-    store.run("merge_summary", collection=collection_id(collection), id=sid_, kind=kind, nodes=len(summary),
-              edges=len(summary.edge_src), documents=int(summary.num_documents), elements=int(summary.num_elements))
+    store.run(
+        "merge_summary",
+        collection=collection_id(collection),
+        id=sid_,
+        kind=kind,
+        nodes=len(summary),
+        edges=len(summary.edge_src),
+        documents=int(summary.num_documents),
+        elements=int(summary.num_elements),
+    )
     store.write("merge_summary_nodes", _summary_node_rows(summary, collection, kind))
     labels = summary.labels()
-    store.write("merge_summary_edges", [
-        {"src": summary_node_id(collection, kind, labels[a]), "dst": summary_node_id(collection, kind, labels[b]),
-         "pairs": int(n), "child_length": int(ln)}
-        for a, b, n, ln in zip(summary.edge_src.tolist(), summary.edge_dst.tolist(), summary.edge_pairs.tolist(),
-                               summary.edge_child_length.tolist())])
+    store.write(
+        "merge_summary_edges",
+        [
+            {
+                "src": summary_node_id(collection, kind, labels[a]),
+                "dst": summary_node_id(collection, kind, labels[b]),
+                "pairs": int(n),
+                "child_length": int(ln),
+            }
+            for a, b, n, ln in zip(
+                summary.edge_src.tolist(),
+                summary.edge_dst.tolist(),
+                summary.edge_pairs.tolist(),
+                summary.edge_child_length.tolist(),
+            )
+        ],
+    )
 
 
 @writes
-def store_collection(store: GraphStore, path: str | os.PathLike, name: str | None = None,
-                     kinds: Iterable[str] = ("p*",), elements: str | Iterable[str] = "none",
-                     progress: bool = False, chunk_docs: int | None = None,
-                     chunk_elements: int | None = None, replace: bool = False,
-                     drop_dependants: bool = False) -> tuple[LoadReport, dict[str, Summary]]:
+def store_collection(
+    store: GraphStore,
+    path: str | os.PathLike,
+    name: str | None = None,
+    kinds: Iterable[str] = ("p*",),
+    elements: str | Iterable[str] = "none",
+    progress: bool = False,
+    chunk_docs: int | None = None,
+    chunk_elements: int | None = None,
+    replace: bool = False,
+    drop_dependants: bool = False,
+) -> tuple[LoadReport, dict[str, Summary]]:
     """Load a collection, its summaries and (some of) its elements into a store.
 
     Parameters
@@ -214,20 +282,23 @@ def store_collection(store: GraphStore, path: str | os.PathLike, name: str | Non
     (LoadReport, dict of str to Summary)
     """
     try:
-        return _store_collection(store, path, name, kinds, elements, progress, chunk_docs, chunk_elements, replace,
-                                 drop_dependants)
+        return _store_collection(
+            store, path, name, kinds, elements, progress, chunk_docs, chunk_elements, replace, drop_dependants
+        )
     except _ChangedCollection:
         if not replace:
             raise
     removed = replace_collection(store, name or Path(path).resolve().name, drop_dependants, path)
-    report, summaries = _store_collection(store, path, name, kinds, elements, progress, chunk_docs, chunk_elements,
-                                          False, drop_dependants)
+    report, summaries = _store_collection(
+        store, path, name, kinds, elements, progress, chunk_docs, chunk_elements, False, drop_dependants
+    )
     report.replaced, report.removed = True, removed
     return report, summaries
 
 
-def _store_collection(store, path, name, kinds, elements, progress, chunk_docs, chunk_elements, replace,
-                      drop_dependants):
+def _store_collection(
+    store, path, name, kinds, elements, progress, chunk_docs, chunk_elements, replace, drop_dependants
+):
     import time
 
     from ..io.collection import list_collection
@@ -250,19 +321,36 @@ def _store_collection(store, path, name, kinds, elements, progress, chunk_docs, 
     store.init_schema()
     store.run("merge_store", version=SCHEMA_VERSION)  # before any collection (collections, no Store: schema 1)
     cid = collection_id(cname)
-    removed = _same_collection_or_replace(store, cname, {src.docid for src in sources}, path, replace,
-                                          drop_dependants)
-    marked = bool(store.run("merge_collection", id=cid, name=cname, path=str(Path(path).resolve()),
-                            documents=len(sources), elements=-1)[0]["marked"])
+    removed = _same_collection_or_replace(store, cname, {src.docid for src in sources}, path, replace, drop_dependants)
+    marked = bool(
+        store.run(
+            "merge_collection", id=cid, name=cname, path=str(Path(path).resolve()), documents=len(sources), elements=-1
+        )[0]["marked"]
+    )
     for k in kinds:  # each summary marked as being written (-1) until the pass is over and it is written whole
-        store.run("merge_summary", collection=cid, id=summary_id(cname, k), kind=k, nodes=-1, edges=-1, documents=-1,
-                  elements=-1)
+        store.run(
+            "merge_summary",
+            collection=cid,
+            id=summary_id(cname, k),
+            kind=k,
+            nodes=-1,
+            edges=-1,
+            documents=-1,
+            elements=-1,
+        )
     report = LoadReport(replaced=removed is not None, removed=removed)
     load = _CollectionLoad(store, cname, path, kinds, wanted, marked, report)
     load.know([document_id(cname, src.docid) for src in sources])
     try:  # the one pass over the collection (summaries.scan_collection); this module only writes
-        summaries = scan_collection(sources, kinds, on_chunk=load.flush_chunk, chunk_docs=chunk_docs,
-                                    progress=progress, desc=f"loading {cname}", chunk_elements=chunk_elements)
+        summaries = scan_collection(
+            sources,
+            kinds,
+            on_chunk=load.flush_chunk,
+            chunk_docs=chunk_docs,
+            progress=progress,
+            desc=f"loading {cname}",
+            chunk_elements=chunk_elements,
+        )
         load.settle()
     finally:
         load.close()
@@ -270,8 +358,14 @@ def _store_collection(store, path, name, kinds, elements, progress, chunk_docs, 
         store_summary(store, s, cname)
         report.summary_nodes[k] = len(s)
     _check_load(store, cname, len(sources), load.held, {k: len(s) for k, s in summaries.items()})  # still INCOMPLETE
-    store.run("merge_collection", id=cid, name=cname, path=str(Path(path).resolve()), documents=len(sources),
-              elements=load.total_elements)
+    store.run(
+        "merge_collection",
+        id=cid,
+        name=cname,
+        path=str(Path(path).resolve()),
+        documents=len(sources),
+        elements=load.total_elements,
+    )
     report.seconds = time.perf_counter() - t0
     report.collection_elements = load.total_elements
     return report, summaries
@@ -288,8 +382,16 @@ class _CollectionLoad:
     returns (a document keeps the code it was first stored with).
     """
 
-    def __init__(self, store: GraphStore, cname: str, path, kinds: list[str], wanted: set[str] | None,
-                 marked: bool, report: "LoadReport"):
+    def __init__(
+        self,
+        store: GraphStore,
+        cname: str,
+        path,
+        kinds: list[str],
+        wanted: set[str] | None,
+        marked: bool,
+        report: "LoadReport",
+    ):
         self.store, self.cname, self.cid, self.path = store, cname, collection_id(cname), path
         self.kinds, self.wanted, self.marked, self.report = kinds, wanted, marked, report
         self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphsr-writer")
@@ -331,15 +433,26 @@ class _CollectionLoad:
         first = int(self.call("allocate_document_codes", n=len(new))[0]["first"]) if new else 0
         return dict(zip(new, range(first, first + len(new))))
 
-    def document_rows(self, chunk: list[DocumentTree], ids: list[str], codes: dict[str, int], writing: set[str],
-                      shaped: set[str]):
+    def document_rows(
+        self, chunk: list[DocumentTree], ids: list[str], codes: dict[str, int], writing: set[str], shaped: set[str]
+    ):
         """The Document rows of a chunk: those in ``writing`` marked as being written, those in ``shaped`` (the
         documents whose elements this load writes) with their shape (:mod:`.shapes`), the others' kept."""
         wanted = self.wanted
-        return [{"collection": self.cid, "id": i, "docid": d.docid, "elements": len(d), "length": int(d.length[0]),
-                 "stored": wanted is None or d.docid in wanted, "code": codes[i], "writing": i in writing,
-                 "shape": encode_shape(d) if i in shaped else None}
-                for i, d in zip(ids, chunk)]
+        return [
+            {
+                "collection": self.cid,
+                "id": i,
+                "docid": d.docid,
+                "elements": len(d),
+                "length": int(d.length[0]),
+                "stored": wanted is None or d.docid in wanted,
+                "code": codes[i],
+                "writing": i in writing,
+                "shape": encode_shape(d) if i in shaped else None,
+            }
+            for i, d in zip(ids, chunk)
+        ]
 
     def state_of(self, ids: list[str]) -> dict[str, dict]:
         """The state of the documents ``ids`` stored before (known before the pass under the writer lock)."""
@@ -347,8 +460,9 @@ class _CollectionLoad:
             return {i: self.known_state[i] for i in ids if i in self.known_state}
         return {r["id"]: r for r in self.call("documents_state", ids=ids)}
 
-    def merge_documents(self, chunk: list[DocumentTree], ids: list[str], state: dict[str, dict],
-                        writing: set[str]) -> dict[str, int]:
+    def merge_documents(
+        self, chunk: list[DocumentTree], ids: list[str], state: dict[str, dict], writing: set[str]
+    ) -> dict[str, int]:
         """Merge the chunk's Document nodes (those in ``writing`` marked as being written) and return every
         document's code: without the writer lock, the codes the store returns (another load may have stored a
         document meanwhile, and it keeps the code it was first stored with)."""
@@ -356,12 +470,15 @@ class _CollectionLoad:
         if store.exclusive_writer:
             rows = self.document_rows(chunk, ids, self.known_codes, writing, writing)
             self.document_nodes.clear()  # the futures of this chunk's document writes: they return the node ids
-            for name, part in (("create_documents", [r for r in rows if r["id"] not in self.known_state]),
-                               ("merge_documents", [r for r in rows if r["id"] in self.known_state])):
+            for name, part in (
+                ("create_documents", [r for r in rows if r["id"] not in self.known_state]),
+                ("merge_documents", [r for r in rows if r["id"] in self.known_state]),
+            ):
                 for batch in batched(part, store.batch_size):  # (new documents are created, with no look-up)
                     params = {"collection": self.cid} if name == "create_documents" else {}
-                    self.document_nodes.append(self.writer.submit(store.execute,
-                                                                  store.prepare(name, rows=batch, **params)))
+                    self.document_nodes.append(
+                        self.writer.submit(store.execute, store.prepare(name, rows=batch, **params))
+                    )
                     self.pending.append(self.document_nodes[-1])
             return self.known_codes
         codes = {i: int(r["code"]) for i, r in state.items()}
@@ -372,8 +489,14 @@ class _CollectionLoad:
         return {r["id"]: int(r["code"]) for r in out}
 
     def flush_chunk(self, chunk: list[DocumentTree], builders: dict[str, SummaryBuilder]) -> None:
-        store, cname, kinds, wanted, held, report = (self.store, self.cname, self.kinds, self.wanted, self.held,
-                                                     self.report)
+        store, cname, kinds, wanted, held, report = (
+            self.store,
+            self.cname,
+            self.kinds,
+            self.wanted,
+            self.held,
+            self.report,
+        )
         self.total_elements += sum(len(d) for d in chunk)
         ids = [document_id(cname, d.docid) for d in chunk]
         state = self.state_of(ids)
@@ -383,10 +506,13 @@ class _CollectionLoad:
         for i, d in enumerate(chunk):
             r = state.get(ids[i])
             if r is not None and r.get("elements") is not None and int(r["elements"]) != len(d):
-                raise _ChangedCollection(f"collection {cname!r}: document {d.docid!r} has {len(d)} elements, the "
-                                         f"stored one {int(r['elements'])}: the collection changed since it was "
-                                         "stored (the load stopped, the collection is INCOMPLETE); load it with "
-                                         "--replace to swap it for this one", self.path)
+                raise _ChangedCollection(
+                    f"collection {cname!r}: document {d.docid!r} has {len(d)} elements, the "
+                    f"stored one {int(r['elements'])}: the collection changed since it was "
+                    "stored (the load stopped, the collection is INCOMPLETE); load it with "
+                    "--replace to swap it for this one",
+                    self.path,
+                )
             if wanted is not None and d.docid not in wanted:
                 if r is not None and (r["complete"] or r["writing"]):  # stored by an earlier load
                     held["elements"] += len(d)
@@ -409,34 +535,42 @@ class _CollectionLoad:
             base = codes[document_id(cname, d.docid)] * KEY_SPAN
             new_kinds = [k for k in builders if k not in done]
             columns = [sids[k][i].tolist() for k in new_kinds]
-            members += [[base + pre, {membership_property(k): s for k, s in zip(new_kinds, values)}]
-                        for pre, values in enumerate(zip(*columns), start=1)]
+            members += [
+                [base + pre, {membership_property(k): s for k, s in zip(new_kinds, values)}]
+                for pre, values in enumerate(zip(*columns), start=1)
+            ]
         if members:
             self.send("add_members", members)
         marks: dict[tuple, list[str]] = {}
         for i, d, done in extend:
             marks.setdefault(tuple(sorted(done | set(kinds))), []).append(document_id(cname, d.docid))
         for done_kinds, doc_ids in marks.items():
-            self.pending.append(self.writer.submit(store.run, "mark_documents_complete", ids=doc_ids,
-                                                   kinds=list(done_kinds)))
+            self.pending.append(
+                self.writer.submit(store.run, "mark_documents_complete", ids=doc_ids, kinds=list(done_kinds))
+            )
         if todo:
             doc_ids = [document_id(cname, d.docid) for _, d in todo]
             if store.exclusive_writer:  # delete what an interrupted load left (documents never begun have none)
                 leftovers = [codes[i] for i in doc_ids if i in begun]
                 if leftovers:
                     self.pending.append(self.writer.submit(store.run, "delete_document_elements", codes=leftovers))
-                self.write_created([(codes[did], d, {k: sids[k][i] for k in builders}) for did, (i, d) in
-                                    zip(doc_ids, todo)])
+                self.write_created(
+                    [(codes[did], d, {k: sids[k][i] for k in builders}) for did, (i, d) in zip(doc_ids, todo)]
+                )
             else:  # another load may be writing them now: MERGE over them, trim only a longer old version
-                self.send("trim_document_elements", [{"code": codes[did], "elements": len(d)}
-                                                     for did, (_, d) in zip(doc_ids, todo)])
-                self.write_merged([(codes[did], d, {k: sids[k][i] for k in builders}) for did, (i, d) in
-                                   zip(doc_ids, todo)])
+                self.send(
+                    "trim_document_elements",
+                    [{"code": codes[did], "elements": len(d)} for did, (_, d) in zip(doc_ids, todo)],
+                )
+                self.write_merged(
+                    [(codes[did], d, {k: sids[k][i] for k in builders}) for did, (i, d) in zip(doc_ids, todo)]
+                )
             report.elements += sum(len(d) for _, d in todo)
             report.edges += sum(len(d) for _, d in todo)  # a ROOT or a CHILD edge per element
             if not store.exclusive_writer:  # (under the lock, create_roots_by_node marks them complete)
-                self.pending.append(self.writer.submit(store.run, "mark_documents_complete", ids=doc_ids,
-                                                       kinds=sorted(kinds)))
+                self.pending.append(
+                    self.writer.submit(store.run, "mark_documents_complete", ids=doc_ids, kinds=sorted(kinds))
+                )
         self.settle(keep=8)
 
     def write_created(self, documents: list[tuple[int, DocumentTree, dict]]) -> None:
@@ -453,8 +587,9 @@ class _CollectionLoad:
             children.extend([at + p, at + c] for c, p in enumerate(parent) if p >= 0)
             rows.extend(r)
         if rows:
-            self.pending.append(self.writer.submit(store.execute, store.prepare("create_elements", rows=rows,
-                                                                                 children=children)))
+            self.pending.append(
+                self.writer.submit(store.execute, store.prepare("create_elements", rows=rows, children=children))
+            )
         roots = [(code, code * KEY_SPAN + 1) for code, _, _ in documents]
         chunk_documents = list(self.document_nodes)
         kinds = sorted(self.kinds)
@@ -496,16 +631,18 @@ def _check_load(store: GraphStore, name: str, documents: int, held: dict, summar
     for kind, n in summary_nodes.items():
         want[f"{kind} summary nodes"] = n
         got[f"{kind} summary nodes"] = store.run("summary_nodes_held", id=summary_id(name, kind))[0]["n"]
-    check_receipt(f"load of collection {name!r}", got, want, "read",
-                  "the collection is INCOMPLETE (load it again, or drop it)")
+    check_receipt(
+        f"load of collection {name!r}", got, want, "read", "the collection is INCOMPLETE (load it again, or drop it)"
+    )
 
 
 class _ChangedCollection(GraphsrInputError):
     """A stored document's element count differs from the one read: the collection changed since it was stored."""
 
 
-def _same_collection_or_replace(store: GraphStore, name: str, docids: set[str], path, replace: bool,
-                                drop_dependants: bool) -> Removed | None:
+def _same_collection_or_replace(
+    store: GraphStore, name: str, docids: set[str], path, replace: bool, drop_dependants: bool
+) -> Removed | None:
     """Refuse to load documents ``docids`` as collection ``name`` if it is stored with other documents (a
     complete one with another set; an INCOMPLETE one with some not among them), or drop it first (``replace``,
     see :func:`replace_collection`); what was removed if it was dropped."""
@@ -519,9 +656,12 @@ def _same_collection_or_replace(store: GraphStore, name: str, docids: set[str], 
     if replace:
         return replace_collection(store, name, drop_dependants, path)
     gone, new = len(stored - docids), len(docids - stored)
-    raise GraphsrInputError(f"collection {name!r} is stored with other documents ({len(stored)} stored, {gone} of "
-                            f"them not in this collection; {new} of its {len(docids)} not stored): give --replace "
-                            "to swap it for this one, or --name another name", path)
+    raise GraphsrInputError(
+        f"collection {name!r} is stored with other documents ({len(stored)} stored, {gone} of "
+        f"them not in this collection; {new} of its {len(docids)} not stored): give --replace "
+        "to swap it for this one, or --name another name",
+        path,
+    )
 
 
 def validate_references(path: str | os.PathLike, qrels: ElementQrels | None, runs: Iterable[Run]) -> None:

@@ -73,13 +73,21 @@ class LocalStore(GraphStore):
     backend = "falkordb"
     exclusive_writer = True  # the flock on graphsr.writer (see _acquire_writer)
 
-    def __init__(self, path: str | os.PathLike, batch_size: int = 10000, keep_running: bool = False,
-                 create: bool = True, limits: ServerLimits | None = None):
+    def __init__(
+        self,
+        path: str | os.PathLike,
+        batch_size: int = 10000,
+        keep_running: bool = False,
+        create: bool = True,
+        limits: ServerLimits | None = None,
+    ):
         super().__init__(f"local:{path}", batch_size)
         self.server = LocalServer(path, limits)
         if not create and not self.server.exists():
-            raise StoreMissingError(f"no store at {self.server.path}: nothing was loaded there ('graphsr store init "
-                                    f"--store local:{path}' or 'graphsr store load' makes one; check the path)")
+            raise StoreMissingError(
+                f"no store at {self.server.path}: nothing was loaded there ('graphsr store init "
+                f"--store local:{path}' or 'graphsr store load' makes one; check the path)"
+            )
         self.started = self.server.start(keep=keep_running)
         self.keep_running = keep_running
         self._log_mark = self.server.log_size()
@@ -103,16 +111,22 @@ class LocalStore(GraphStore):
         limits = self.server.running_limits()
         if "mem consumption exceeded capacity" in text:
             cap = f" ({limits.describe()})" if limits is not None else ""
-            return StoreLimitError(f"local store {self.server.path}: the server ended a query that needed more "
-                                   f"memory than a query may take{cap}; nothing was changed (raise it with "
-                                   "$GRAPHSR_STORE_QUERY_MEMORY or 'graphsr store start --query-memory SIZE')")
+            return StoreLimitError(
+                f"local store {self.server.path}: the server ended a query that needed more "
+                f"memory than a query may take{cap}; nothing was changed (raise it with "
+                "$GRAPHSR_STORE_QUERY_MEMORY or 'graphsr store start --query-memory SIZE')"
+            )
         if "OOM command not allowed" in text or "used memory > 'maxmemory'" in text:
-            return StoreLimitError(f"local store {self.server.path}: the server refused to write: it holds as much "
-                                   f"data as it may ({self._limits_text()}); nothing was changed (raise it with "
-                                   "$GRAPHSR_STORE_DATA_MEMORY, or drop what is no longer needed)")
+            return StoreLimitError(
+                f"local store {self.server.path}: the server refused to write: it holds as much "
+                f"data as it may ({self._limits_text()}); nothing was changed (raise it with "
+                "$GRAPHSR_STORE_DATA_MEMORY, or drop what is no longer needed)"
+            )
         if "timed out" in text.lower() and "query" in text.lower():
-            return StoreLimitError(f"local store {self.server.path}: the server ended a query at its time limit "
-                                   f"({self._limits_text()}); nothing was changed")
+            return StoreLimitError(
+                f"local store {self.server.path}: the server ended a query at its time limit "
+                f"({self._limits_text()}); nothing was changed"
+            )
         return None
 
     def _stopped_at_memory(self) -> StoreLimitError | None:
@@ -123,32 +137,40 @@ class LocalStore(GraphStore):
         self.server.restart()
         self._log_mark = self.server.log_size()
         self._connect()
-        return StoreLimitError(f"local store {self.server.path}: a query needed more memory than the store may "
-                               f"take ({self._limits_text()}); the server stopped, and graphsr started it again "
-                               "from its last saved state: nothing saved was lost (raise the limit with "
-                               "$GRAPHSR_STORE_MEMORY or 'graphsr store start --memory SIZE')")
+        return StoreLimitError(
+            f"local store {self.server.path}: a query needed more memory than the store may "
+            f"take ({self._limits_text()}); the server stopped, and graphsr started it again "
+            "from its last saved state: nothing saved was lost (raise the limit with "
+            "$GRAPHSR_STORE_MEMORY or 'graphsr store start --memory SIZE')"
+        )
 
     def _failure(self, name: str, exc: Exception) -> StoreError | None:
         import redis
 
-        if isinstance(exc, (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, ConnectionError,
-                            BrokenPipeError)):
+        if isinstance(
+            exc, (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, ConnectionError, BrokenPipeError)
+        ):
             stopped = self._stopped_at_memory()
             if stopped is not None:
                 self._unsaved = False
                 return stopped
             if not self.server.alive():
-                return StoreError(f"local store {self.server.path}: the local server stopped while this command ran "
-                                  f"(its log ends: {self.server._log_tail(2)}); run the command again: graphsr starts "
-                                  "the server, and a load completes what an interrupted one left")
-            return StoreError(f"local store {self.server.path}: lost the connection to the local server ({exc}); run "
-                              "the command again")
+                return StoreError(
+                    f"local store {self.server.path}: the local server stopped while this command ran "
+                    f"(its log ends: {self.server._log_tail(2)}); run the command again: graphsr starts "
+                    "the server, and a load completes what an interrupted one left"
+                )
+            return StoreError(
+                f"local store {self.server.path}: lost the connection to the local server ({exc}); run "
+                "the command again"
+            )
         if isinstance(exc, redis.exceptions.RedisError):
             limited = self._limit_failure(exc)
             if limited is not None:
                 return limited
-            return StoreError(f"local store {self.server.path}: the server refused a request ({exc}; in graphsr's "
-                              f"query {name!r})")
+            return StoreError(
+                f"local store {self.server.path}: the server refused a request ({exc}; in graphsr's query {name!r})"
+            )
         return None
 
     def _acquire_writer(self) -> None:
@@ -158,8 +180,11 @@ class LocalStore(GraphStore):
         try:
             fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            print(f"graphsr: another command is writing to local store {self.server.path}; waiting for it to "
-                  "finish", file=sys.stderr, flush=True)
+            print(
+                f"graphsr: another command is writing to local store {self.server.path}; waiting for it to finish",
+                file=sys.stderr,
+                flush=True,
+            )
             fcntl.flock(fh, fcntl.LOCK_EX)
         self._writer = fh
 
@@ -208,9 +233,11 @@ class LocalStore(GraphStore):
         try:
             res = _Graph(db, GRAPH).ro_query(text, params if params else None, timeout=max(1, int(timeout * 1000)))
         except redis.exceptions.TimeoutError:
-            raise StoreLimitError(f"local store {self.server.path}: the query did not end within its timeout "
-                                  f"({timeout:g} s, waited {wait:g} s); the server cannot interrupt one function's "
-                                  f"evaluation, and ends it at its memory limit ({self._limits_text()})") from None
+            raise StoreLimitError(
+                f"local store {self.server.path}: the query did not end within its timeout "
+                f"({timeout:g} s, waited {wait:g} s); the server cannot interrupt one function's "
+                f"evaluation, and ends it at its memory limit ({self._limits_text()})"
+            ) from None
         except (redis.exceptions.ConnectionError, ConnectionError):
             stopped = self._stopped_at_memory()
             if stopped is not None:
@@ -221,9 +248,11 @@ class LocalStore(GraphStore):
                 self.run("store_version")  # nothing stored yet: its reads make the (empty) graph; then ask again
                 return self._execute_read(text, params, timeout)
             if "timed out" in str(exc).lower():
-                raise StoreLimitError(f"store query on {self.url} stopped after {timeout:g} s (--timeout SECONDS "
-                                      f"allows longer, up to the server's own limit: {self._limits_text()}): "
-                                      f"{exc}") from None
+                raise StoreLimitError(
+                    f"store query on {self.url} stopped after {timeout:g} s (--timeout SECONDS "
+                    f"allows longer, up to the server's own limit: {self._limits_text()}): "
+                    f"{exc}"
+                ) from None
             limited = self._limit_failure(exc)
             if limited is not None:
                 raise limited from None
@@ -263,9 +292,10 @@ class LocalStore(GraphStore):
                 busy = "in progress" in str(exc).lower()
                 if not busy or time.monotonic() > deadline:
                     self._unsaved = True
-                    raise StoreError(f"local store {self.server.path}: could not save the data "
-                                     f"({self.server.log_reason(since)}); the store keeps its last saved state") \
-                        from None
+                    raise StoreError(
+                        f"local store {self.server.path}: could not save the data "
+                        f"({self.server.log_reason(since)}); the store keeps its last saved state"
+                    ) from None
             except redis.RedisError as exc:
                 raise StoreError(f"local store {self.server.path}: could not save the data: {exc}") from None
             time.sleep(0.05)  # a background snapshot is running: save again once it ends

@@ -40,8 +40,16 @@ def content_digest(rows: Iterable[tuple]) -> str:
     return h.hexdigest()
 
 
-def _make_room(state: list[dict], digest: str, replace: bool, what: str, other: str, incoming: str, source,
-               drop: Callable[[], object]) -> tuple[bool, bool]:
+def _make_room(
+    state: list[dict],
+    digest: str,
+    replace: bool,
+    what: str,
+    other: str,
+    incoming: str,
+    source,
+    drop: Callable[[], object],
+) -> tuple[bool, bool]:
     """Decide a load under a name from the stored thing's ``state`` (its ``complete`` flag and ``digest``; empty:
     nothing stored): ``(unchanged, replaced)``.  The same content is unchanged; other content is refused (one
     :class:`GraphsrInputError` naming ``what`` it holds, ``other``, and the ``incoming`` load) unless
@@ -53,8 +61,11 @@ def _make_room(state: list[dict], digest: str, replace: bool, what: str, other: 
         return True, False
     if complete and not replace:
         held_text = other if held else "content loaded by an earlier graphsr, whose content cannot be compared"
-        raise GraphsrInputError(f"{what} already holds {held_text} ({incoming}); give --replace to swap it for "
-                                "this one, or load it under another name", source)
+        raise GraphsrInputError(
+            f"{what} already holds {held_text} ({incoming}); give --replace to swap it for "
+            "this one, or load it under another name",
+            source,
+        )
     drop()
     return False, True
 
@@ -69,15 +80,33 @@ class NamedReport:
     replaced: bool = False
 
 
-def _load_named(store: GraphStore, kind: str, ident: str, what: str, name: str, collection: str, rows: list[dict],
-                fields: tuple, query: str, source, replace: bool) -> NamedReport:
+def _load_named(
+    store: GraphStore,
+    kind: str,
+    ident: str,
+    what: str,
+    name: str,
+    collection: str,
+    rows: list[dict],
+    fields: tuple,
+    query: str,
+    source,
+    replace: bool,
+) -> NamedReport:
     """Write ``rows`` with ``query`` as the named node ``ident`` (``kind``: qrels or run, whose queries are
     ``begin_KIND``, ``KIND_state``, ``KIND_holds``, ``drop_KIND``, ``finish_KIND``), never merged with what
     the name held (:func:`_make_room`); the rows the store then holds are counted against ``rows``."""
     digest = content_digest(sorted(tuple(r[k] for k in fields) for r in rows))
-    unchanged, replaced = _make_room(store.run(f"{kind}_state", id=ident), digest, replace, what, "other content",
-                                     f"this load: {len(rows)} rows", source,
-                                     lambda: store.run(f"drop_{kind}", id=ident))
+    unchanged, replaced = _make_room(
+        store.run(f"{kind}_state", id=ident),
+        digest,
+        replace,
+        what,
+        "other content",
+        f"this load: {len(rows)} rows",
+        source,
+        lambda: store.run(f"drop_{kind}", id=ident),
+    )
     report = NamedReport(rows=len(rows), unchanged=unchanged, replaced=replaced)
     if unchanged:
         return report
@@ -90,48 +119,102 @@ def _load_named(store: GraphStore, kind: str, ident: str, what: str, name: str, 
 
 
 @writes
-def store_assessments(store: GraphStore, qrels: ElementQrels, collection: str, name: str,
-                      replace: bool = False) -> NamedReport:
+def store_assessments(
+    store: GraphStore, qrels: ElementQrels, collection: str, name: str, replace: bool = False
+) -> NamedReport:
     """Attach element assessments to stored element nodes (they must be stored) as assessments ``name`` of
     ``collection`` (``Q/collection/name``, topics ``T/collection/name/topic``).  Each ASSESSES relationship
     holds ``rel`` and, for INEX (e, s) assessments, ``e`` and ``s``.  A name loaded twice is never merged: the
     same assessments again change nothing, others are refused unless ``replace``."""
     from .resolve import require_elements
 
-    index = require_elements(store, collection, {(d, xp) for _, d, xp, _ in qrels}, qrels.source,
-                             lines={(d, xp): ln for (_, d, xp), ln in qrels.lines.items()})
+    index = require_elements(
+        store,
+        collection,
+        {(d, xp) for _, d, xp, _ in qrels},
+        qrels.source,
+        lines={(d, xp): ln for (_, d, xp), ln in qrels.lines.items()},
+    )
     qid = node_id("Qrels", collection, name)
     grades = qrels.grades or {}
-    rows = [{"element": index[(docid, xp)], "qrels": qid, "name": name, "collection": collection, "topic": topic,
-             "topic_id": node_id("Topic", collection, name, topic), "rel": float(rel),
-             "e": grades.get(topic, {}).get((docid, xp), (None, None))[0],
-             "s": grades.get(topic, {}).get((docid, xp), (None, None))[1]}
-            for topic, docid, xp, rel in qrels]
+    rows = [
+        {
+            "element": index[(docid, xp)],
+            "qrels": qid,
+            "name": name,
+            "collection": collection,
+            "topic": topic,
+            "topic_id": node_id("Topic", collection, name, topic),
+            "rel": float(rel),
+            "e": grades.get(topic, {}).get((docid, xp), (None, None))[0],
+            "s": grades.get(topic, {}).get((docid, xp), (None, None))[1],
+        }
+        for topic, docid, xp, rel in qrels
+    ]
     pairs = {(r["topic"], r["element"]) for r in rows}
     if len(pairs) != len(rows):
         raise GraphsrInputError(f"assessments {name!r} judge an element twice in one topic", qrels.source)
-    return _load_named(store, "qrels", qid, f"assessments {name!r} of collection {collection!r}", name, collection,
-                       rows, ("topic", "element", "rel", "e", "s"), "merge_assessments", qrels.source, replace)
+    return _load_named(
+        store,
+        "qrels",
+        qid,
+        f"assessments {name!r} of collection {collection!r}",
+        name,
+        collection,
+        rows,
+        ("topic", "element", "rel", "e", "s"),
+        "merge_assessments",
+        qrels.source,
+        replace,
+    )
 
 
 @writes
-def store_run(store: GraphStore, run: Run, collection: str, name: str | None = None,
-              replace: bool = False) -> NamedReport:
+def store_run(
+    store: GraphStore, run: Run, collection: str, name: str | None = None, replace: bool = False
+) -> NamedReport:
     """Attach a run's results to stored element nodes (they must be stored), as run ``name`` (default
     :func:`~graphsr.store.load.run_name`) of ``collection`` (``U/collection/name``); a name loaded twice is
     never merged: the same run again changes nothing, another is refused unless ``replace``."""
     from .resolve import require_elements
 
     name = name or run_name(run)
-    index = require_elements(store, collection, {(r.docid, xp) for r in run for xp in r.xpaths}, run.source,
-                             lines={(r.docid, xp): ln for r in run for xp, ln in zip(r.xpaths, r.lines)})
+    index = require_elements(
+        store,
+        collection,
+        {(r.docid, xp) for r in run for xp in r.xpaths},
+        run.source,
+        lines={(r.docid, xp): ln for r in run for xp, ln in zip(r.xpaths, r.lines)},
+    )
     rid = node_id("Run", collection, name)
-    rows = [{"element": index[(r.docid, xp)], "run": rid, "name": name, "collection": collection, "topic": r.topic,
-             "rank": int(r.rank), "score": float(r.score)} for r in run for xp in r.xpaths]
+    rows = [
+        {
+            "element": index[(r.docid, xp)],
+            "run": rid,
+            "name": name,
+            "collection": collection,
+            "topic": r.topic,
+            "rank": int(r.rank),
+            "score": float(r.score),
+        }
+        for r in run
+        for xp in r.xpaths
+    ]
     if len({(r["topic"], r["rank"], r["element"]) for r in rows}) != len(rows):
         raise GraphsrInputError(f"run {name!r} returns an element twice at one rank of a topic", run.source)
-    return _load_named(store, "run", rid, f"run {name!r} of collection {collection!r}", name, collection, rows,
-                       ("topic", "rank", "element", "score"), "merge_results", run.source, replace)
+    return _load_named(
+        store,
+        "run",
+        rid,
+        f"run {name!r} of collection {collection!r}",
+        name,
+        collection,
+        rows,
+        ("topic", "rank", "element", "score"),
+        "merge_results",
+        run.source,
+        replace,
+    )
 
 
 @dataclass
@@ -146,8 +229,9 @@ class StepsReport:
 
 
 @writes
-def store_steps(store: GraphStore, collection: str, study: str, steps: Iterable,
-                source: str | None = None, replace: bool = False) -> StepsReport:
+def store_steps(
+    store: GraphStore, collection: str, study: str, steps: Iterable, source: str | None = None, replace: bool = False
+) -> StepsReport:
     """Store navigation steps as study ``study`` of ``collection``.
 
     Each step is a dict with ``route_id``, ``step`` (order in the route),
@@ -164,8 +248,9 @@ def store_steps(store: GraphStore, collection: str, study: str, steps: Iterable,
         return _store_steps(store, collection, study, steps, source, replace)
 
 
-def _store_steps(store: GraphStore, collection: str, study: str, steps: Iterable,
-                 source: str | None = None, replace: bool = False) -> StepsReport:
+def _store_steps(
+    store: GraphStore, collection: str, study: str, steps: Iterable, source: str | None = None, replace: bool = False
+) -> StepsReport:
     from .resolve import require_elements
     from .services import drop_study
 
@@ -203,9 +288,16 @@ def _store_steps(store: GraphStore, collection: str, study: str, steps: Iterable
     n_steps, n_routes = len(content), len(route_ids)
     del content
     what = f"study {study!r} of collection {collection!r}"
-    unchanged, replaced = _make_room(store.run("study_state", study=stid), digest, replace, what, "another log",
-                                     f"this one: {n_steps} steps of {n_routes} routes", source,
-                                     lambda: drop_study(store, collection, study))
+    unchanged, replaced = _make_room(
+        store.run("study_state", study=stid),
+        digest,
+        replace,
+        what,
+        "another log",
+        f"this one: {n_steps} steps of {n_routes} routes",
+        source,
+        lambda: drop_study(store, collection, study),
+    )
     report = StepsReport(steps=n_steps, routes=n_routes, unchanged=unchanged, replaced=replaced)
     if unchanged:
         return report
@@ -213,14 +305,39 @@ def _store_steps(store: GraphStore, collection: str, study: str, steps: Iterable
     if store.exclusive_writer:  # no other load writes: the study is empty, its routes are created whole
         _create_steps(store, stid, rows, node_ids, set(index.values()))
     else:  # other loads may write at once: MERGE on the ids the constraints keep unique
-        store.write("merge_steps", ({"src": r[6], "dst": r[7], "study": stid, "study_name": study, "route": r[0],
-                                     "route_id": r[1], "user_id": r[2], "topic_id": r[3], "id": r[4] + str(r[5]),
-                                     "seq": r[5], "duration_ms": r[8], "time": r[9]} for r in rows))
+        store.write(
+            "merge_steps",
+            (
+                {
+                    "src": r[6],
+                    "dst": r[7],
+                    "study": stid,
+                    "study_name": study,
+                    "route": r[0],
+                    "route_id": r[1],
+                    "user_id": r[2],
+                    "topic_id": r[3],
+                    "id": r[4] + str(r[5]),
+                    "seq": r[5],
+                    "duration_ms": r[8],
+                    "time": r[9],
+                }
+                for r in rows
+            ),
+        )
     [held] = store.run("study_holds", study=stid)
-    check_receipt(what, {"routes": held["routes"], "steps": held["steps"], "FROM edges": held["from_edges"],
-                         "TO edges": held["to_edges"]},
-                  {"routes": n_routes, "steps": n_steps, "FROM edges": n_steps, "TO edges": n_steps}, "the log has",
-                  "the study is INCOMPLETE (drop it or load the log again)")
+    check_receipt(
+        what,
+        {
+            "routes": held["routes"],
+            "steps": held["steps"],
+            "FROM edges": held["from_edges"],
+            "TO edges": held["to_edges"],
+        },
+        {"routes": n_routes, "steps": n_steps, "FROM edges": n_steps, "TO edges": n_steps},
+        "the log has",
+        "the study is INCOMPLETE (drop it or load the log again)",
+    )
     store.run("finish_study", study=stid, digest=digest)
     return report
 
@@ -229,14 +346,22 @@ def _step_fields(s) -> tuple:
     """A step (a dict as :func:`store_steps` takes it, or a :class:`~graphsr.core.routes.RouteStep`) as
     ``(route_id, step, docid, from, to, user, topic, duration_ms, timestamp, line)``."""
     if isinstance(s, dict):
-        return (str(s["route_id"]), int(s["step"]), s["docid"], s["from"], s["to"], s.get("user"), s.get("topic"),
-                s.get("duration_ms"), s.get("timestamp"), s.get("line"))
-    return (str(s.route_id), int(s.step), s.docid, s.src, s.dst, s.user, s.topic, s.duration_ms, s.timestamp,
-            s.line)
+        return (
+            str(s["route_id"]),
+            int(s["step"]),
+            s["docid"],
+            s["from"],
+            s["to"],
+            s.get("user"),
+            s.get("topic"),
+            s.get("duration_ms"),
+            s.get("timestamp"),
+            s.get("line"),
+        )
+    return (str(s.route_id), int(s.step), s.docid, s.src, s.dst, s.user, s.topic, s.duration_ms, s.timestamp, s.line)
 
 
-def _create_steps(store: GraphStore, study: str, rows: Iterable[tuple], node: dict[int, int], keys: set[int]
-                  ) -> None:
+def _create_steps(store: GraphStore, study: str, rows: Iterable[tuple], node: dict[int, int], keys: set[int]) -> None:
     """Write an empty study's steps with ``create_steps``: whole routes per statement (a route's steps all in the
     statement that creates it), about ``store.batch_size`` steps each, their elements (``keys``: every one the
     steps name) by the store's own node ids (``node``, read with them under the same writer lock, which keeps

@@ -23,7 +23,7 @@ def _parse(text: str, source: str) -> list[tuple[str, str]]:
     for line in text.splitlines():
         stripped = line.strip()
         if stripped.startswith("// @name "):
-            blocks.append((stripped[len("// @name "):].strip(), []))
+            blocks.append((stripped[len("// @name ") :].strip(), []))
         elif stripped.startswith("//") or not stripped:
             continue
         elif not blocks:
@@ -42,7 +42,7 @@ def _load() -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
             continue
         blocks = _parse(entry.read_text(encoding="utf-8"), entry.name)
         if entry.name.startswith("schema."):
-            backend = entry.name[len("schema."):-len(".cypher")]
+            backend = entry.name[len("schema.") : -len(".cypher")]
             schema[backend] = [text for _, text in blocks]
             continue
         for name, text in blocks:

@@ -27,10 +27,21 @@ _WRITES = re.compile(r"\b(CREATE|MERGE|SET|DELETE|DETACH|REMOVE|DROP|FOREACH|LOA
 _CALL = re.compile(r"\bCALL\s+([A-Za-z_][\w.]*)", re.IGNORECASE)
 _SUBQUERY = re.compile(r"\bCALL\s*\{", re.IGNORECASE)
 #: procedures known not to write (both backends' schema introspection)
-READ_PROCEDURES = frozenset({"db.labels", "db.relationshiptypes", "db.propertykeys", "db.indexes",
-                             "db.constraints", "db.schema.visualization", "db.schema.nodetypeproperties",
-                             "db.schema.reltypeproperties", "dbms.components", "dbms.procedures",
-                             "db.meta.stats"})
+READ_PROCEDURES = frozenset(
+    {
+        "db.labels",
+        "db.relationshiptypes",
+        "db.propertykeys",
+        "db.indexes",
+        "db.constraints",
+        "db.schema.visualization",
+        "db.schema.nodetypeproperties",
+        "db.schema.reltypeproperties",
+        "dbms.components",
+        "dbms.procedures",
+        "db.meta.stats",
+    }
+)
 
 
 def _blank(text: str) -> str:
@@ -73,7 +84,8 @@ def check_read_only(text: str) -> None:
         raise GraphsrInputError(f"store query: {word} writes; queries are read-only")
     for call in _CALL.finditer(code):
         if call.group(1).lower() not in READ_PROCEDURES:
-            raise GraphsrInputError(f"store query: CALL {call.group(1)} is not a known read-only procedure; "
-                                    "queries are read-only")
+            raise GraphsrInputError(
+                f"store query: CALL {call.group(1)} is not a known read-only procedure; queries are read-only"
+            )
     if _SUBQUERY.search(code) and _WRITES.search(code):  # pragma: no cover - caught above
         raise GraphsrInputError("store query: a subquery writes; queries are read-only")

@@ -19,9 +19,14 @@ from .shapes import ShapeError, decode_shape
 __all__ = ["require_elements"]
 
 
-def require_elements(store: GraphStore, collection: str, nodes: Iterable[tuple[str, str]],
-                     source: str | None, lines: dict | None = None, node_ids: dict | None = None
-                     ) -> dict[tuple[str, str], int]:
+def require_elements(
+    store: GraphStore,
+    collection: str,
+    nodes: Iterable[tuple[str, str]],
+    source: str | None,
+    lines: dict | None = None,
+    node_ids: dict | None = None,
+) -> dict[tuple[str, str], int]:
     """Element keys of (docid, XPath) pairs, which must be stored.
 
     Returns a dict keyed by (docid, canonical XPath).  ``lines`` maps a pair
@@ -49,13 +54,19 @@ def require_elements(store: GraphStore, collection: str, nodes: Iterable[tuple[s
     docids = sorted(by_doc)
     state: dict[str, dict] = {}
     for at in range(0, len(docids), 10_000):
-        ids = [document_id(collection, d) for d in docids[at:at + 10_000]]
+        ids = [document_id(collection, d) for d in docids[at : at + 10_000]]
         state.update({r["id"]: r for r in store.run("documents_state", ids=ids)})
     problems: list[tuple] = []  # (line, docid, message): the first in the file is reported
 
     def missing_document(docid: str) -> None:
-        problems.append((first_line(docid, by_doc[docid]), docid, f"document {docid!r} has no stored elements in "
-                         f"collection {collection!r}; load them first (graphsr store load --elements ...)"))
+        problems.append(
+            (
+                first_line(docid, by_doc[docid]),
+                docid,
+                f"document {docid!r} has no stored elements in "
+                f"collection {collection!r}; load them first (graphsr store load --elements ...)",
+            )
+        )
 
     out: dict[tuple[str, str], int] = {}
 
@@ -105,8 +116,9 @@ def require_elements(store: GraphStore, collection: str, nodes: Iterable[tuple[s
 IDS_PER_CHECK = 50_000
 
 
-def _resolve_by_shapes(store: GraphStore, collection: str, docids: list[str], state: dict[str, dict], name,
-                       node_ids: dict | None) -> set[str]:
+def _resolve_by_shapes(
+    store: GraphStore, collection: str, docids: list[str], state: dict[str, dict], name, node_ids: dict | None
+) -> set[str]:
     """Key the elements named in the documents ``docids`` (those ``state`` holds) that were stored with their
     shape (:mod:`.shapes`), with ``name(code, docid, pres, depths, tags)`` (which returns the rows of the elements
     it keyed); return the docids left (stored without a shape) to resolve from their stored elements.
@@ -118,13 +130,11 @@ def _resolve_by_shapes(store: GraphStore, collection: str, docids: list[str], st
     by id); the documents of a statement where any does not check (ids reused after a drop) have their ids read
     with their elements (``documents_shapes``)."""
     want_ids = node_ids is not None and store.backend == "falkordb"
-    coded = [(int(state[document_id(collection, d)]["code"]), d) for d in docids
-             if document_id(collection, d) in state]
+    coded = [(int(state[document_id(collection, d)]["code"]), d) for d in docids if document_id(collection, d) in state]
     shapes: dict[int, tuple] = {}
     for at in range(0, len(coded), 10_000):
-        part = [code for code, _ in coded[at:at + 10_000]]
-        for r in store.run("documents_stored_shapes_and_roots" if want_ids else "documents_stored_shapes",
-                           codes=part):
+        part = [code for code, _ in coded[at : at + 10_000]]
+        for r in store.run("documents_stored_shapes_and_roots" if want_ids else "documents_stored_shapes", codes=part):
             if r["shape"] is not None and r["elements"] is not None and (not want_ids or r["root"] is not None):
                 shapes[int(r["code"])] = (r["shape"], int(r["elements"]), r.get("root"))
     shaped = set(shapes)
@@ -152,8 +162,10 @@ def _resolve_by_shapes(store: GraphStore, collection: str, docids: list[str], st
         try:
             depths, tags = decode_shape(text, elements)
         except ShapeError as e:
-            raise StoreError(f"{store.url}: the stored shape of document {docid!r} does not read back ({e}); "
-                             "load the collection again with --replace") from None
+            raise StoreError(
+                f"{store.url}: the stored shape of document {docid!r} does not read back ({e}); "
+                "load the collection again with --replace"
+            ) from None
         found = name(code, docid, range(1, elements + 1), depths, tags)
         if want_ids and found:
             pres = [i + 1 for i in found]
@@ -170,7 +182,9 @@ def _resolve_by_shapes(store: GraphStore, collection: str, docids: list[str], st
                 pres, _, _, ids, _, _ = read.get(c, ((), (), (), (), (), ()))
                 row = {pre: at for at, pre in enumerate(map(int, pres))}
                 if not set(named[c]) <= row.keys():
-                    raise StoreError(f"{store.url}: the stored elements of document {int(c)} do not match its "
-                                     "shape; load the collection again with --replace")
+                    raise StoreError(
+                        f"{store.url}: the stored elements of document {int(c)} do not match its "
+                        "shape; load the collection again with --replace"
+                    )
                 node_ids.update((c * KEY_SPAN + pre, int(ids[row[pre]])) for pre in named[c])
     return {d for c, d in coded if c not in shaped}

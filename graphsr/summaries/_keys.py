@@ -110,11 +110,11 @@ class Batch(NamedTuple):
     """Documents concatenated for one vectorised pass."""
 
     docs: list
-    offsets: np.ndarray   # start of each document's nodes; len(docs) + 1 entries
-    parent: np.ndarray    # global parent index, -1 for roots
-    length: np.ndarray    # node length (end - start)
+    offsets: np.ndarray  # start of each document's nodes; len(docs) + 1 entries
+    parent: np.ndarray  # global parent index, -1 for roots
+    length: np.ndarray  # node length (end - start)
     own: np.ndarray | None  # own-tag codes, lanes 0, 1 (n x 2), for the c and tag kinds
-    hashes: np.ndarray    # node hash lanes needed by the kind (rows), all nodes (columns)
+    hashes: np.ndarray  # node hash lanes needed by the kind (rows), all nodes (columns)
 
 
 class Keyer:

@@ -64,8 +64,9 @@ def partition_kind(kind: str | PartitionKind) -> PartitionKind:
     try:
         return KINDS[kind]
     except KeyError:
-        raise ModelSpecError(f"unknown summary kind {kind!r}; expected one of {', '.join(KINDS)}"
-                             f"{glob_hint(kind)}") from None
+        raise ModelSpecError(
+            f"unknown summary kind {kind!r}; expected one of {', '.join(KINDS)}{glob_hint(kind)}"
+        ) from None
 
 
 def glob_hint(text: str) -> str:

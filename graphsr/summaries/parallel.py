@@ -50,10 +50,17 @@ def usable_workers(workers: int, tasks: int) -> int:
     return max(1, min(int(workers), cpus, max(tasks, 1)))
 
 
-def scan_collection(path: str | os.PathLike | Sequence[CollectionSource], kinds: Iterable[str] = ("p*",), *,
-                    on_chunk: Callable[[list, dict], None] | None = None, chunk_docs: int = 256, workers: int = 1,
-                    progress: bool = False, desc: str = "reading collection",
-                    chunk_elements: int = CHUNK_ELEMENTS) -> dict[str, Summary]:
+def scan_collection(
+    path: str | os.PathLike | Sequence[CollectionSource],
+    kinds: Iterable[str] = ("p*",),
+    *,
+    on_chunk: Callable[[list, dict], None] | None = None,
+    chunk_docs: int = 256,
+    workers: int = 1,
+    progress: bool = False,
+    desc: str = "reading collection",
+    chunk_elements: int = CHUNK_ELEMENTS,
+) -> dict[str, Summary]:
     """The one pass over a collection: parse every document, build summaries of ``kinds``, and hand each
     chunk of documents to ``on_chunk(documents, builders)`` (evaluation keeps the documents it needs, the
     store loader writes them; the builders hold every summary node met so far).
@@ -106,7 +113,7 @@ def scan_collection(path: str | os.PathLike | Sequence[CollectionSource], kinds:
         return {k: b.build() for k, b in builders.items()}
     import multiprocessing as mp
 
-    chunks = [(sources[i:i + chunk_docs], kinds) for i in range(0, len(sources), chunk_docs)]
+    chunks = [(sources[i : i + chunk_docs], kinds) for i in range(0, len(sources), chunk_docs)]
     workers = usable_workers(workers, len(chunks))
     bar = progress_bar(len(sources), "summarising", progress)
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
@@ -121,8 +128,13 @@ def scan_collection(path: str | os.PathLike | Sequence[CollectionSource], kinds:
     return {k: b.build() for k, b in builders.items()}
 
 
-def summarize_collection(path: str | os.PathLike | Sequence[CollectionSource], kinds: Iterable[str] = ("p*",),
-                         workers: int = 1, progress: bool = False, chunk_docs: int = 256) -> dict[str, Summary]:
+def summarize_collection(
+    path: str | os.PathLike | Sequence[CollectionSource],
+    kinds: Iterable[str] = ("p*",),
+    workers: int = 1,
+    progress: bool = False,
+    chunk_docs: int = 256,
+) -> dict[str, Summary]:
     """Build summaries of several kinds in one pass over a collection (:func:`scan_collection` without
     keeping documents; ``workers`` processes parse and summarise, chunks of ``chunk_docs`` documents each).
 
@@ -131,5 +143,4 @@ def summarize_collection(path: str | os.PathLike | Sequence[CollectionSource], k
     CollectionError
         As :func:`graphsr.io.iter_documents` (the first error in collection order).
     """
-    return scan_collection(path, kinds, workers=workers, progress=progress, chunk_docs=chunk_docs,
-                           desc="summarising")
+    return scan_collection(path, kinds, workers=workers, progress=progress, chunk_docs=chunk_docs, desc="summarising")

@@ -29,6 +29,7 @@ from .kinds import PartitionKind, partition_kind
 
 __all__ = ["Summary", "SummaryBuilder", "build_summary"]
 
+
 @dataclass(eq=False)
 class Summary:
     """A structural summary of a collection (see module docstring).
@@ -63,8 +64,10 @@ class Summary:
         return len(self.extent_size)
 
     def __repr__(self) -> str:
-        return (f"Summary(kind={self.kind.name!r}, nodes={len(self)}, edges={len(self.edge_src)}, "
-                f"documents={self.num_documents}, elements={self.num_elements})")
+        return (
+            f"Summary(kind={self.kind.name!r}, nodes={len(self)}, edges={len(self.edge_src)}, "
+            f"documents={self.num_documents}, elements={self.num_elements})"
+        )
 
     @property
     def num_elements(self) -> int:
@@ -126,8 +129,18 @@ class Summary:
         return self._keyer.keys[int(sid)]
 
     @classmethod
-    def from_parts(cls, kind: str | PartitionKind, keys: list[tuple], extent_size, content_length, edge_src,
-                   edge_dst, edge_pairs, edge_child_length, num_documents: int = 0) -> "Summary":
+    def from_parts(
+        cls,
+        kind: str | PartitionKind,
+        keys: list[tuple],
+        extent_size,
+        content_length,
+        edge_src,
+        edge_dst,
+        edge_pairs,
+        edge_child_length,
+        num_documents: int = 0,
+    ) -> "Summary":
         """Rebuild a summary from its parts (e.g. as a store keeps them), keys in SID order.
 
         ``keys[s]`` is ``(label path tuple or own label, child label set or None)``
@@ -136,8 +149,17 @@ class Summary:
         """
         kind = partition_kind(kind)
         i64 = lambda a: np.asarray(a, dtype=np.int64)  # noqa: E731
-        return cls(kind, i64(extent_size), i64(content_length), i64(edge_src), i64(edge_dst), i64(edge_pairs),
-                   i64(edge_child_length), num_documents, Keyer.restore(kind, keys))
+        return cls(
+            kind,
+            i64(extent_size),
+            i64(content_length),
+            i64(edge_src),
+            i64(edge_dst),
+            i64(edge_pairs),
+            i64(edge_child_length),
+            num_documents,
+            Keyer.restore(kind, keys),
+        )
 
     def edge_weights(self, scheme: str) -> np.ndarray:
         """Per directed edge, the weight of a scheme: ``extent``, ``length`` or ``uniform``."""
@@ -166,10 +188,12 @@ class Summary:
         g = nx.DiGraph() if directed else nx.Graph()
         g.graph["kind"] = self.kind.name
         for s in range(len(self)):
-            g.add_node(s, label=self.label(s), extent_size=int(self.extent_size[s]),
-                       content_length=int(self.content_length[s]))
-        for a, b, n, ln in zip(self.edge_src.tolist(), self.edge_dst.tolist(), self.edge_pairs.tolist(),
-                               self.edge_child_length.tolist()):
+            g.add_node(
+                s, label=self.label(s), extent_size=int(self.extent_size[s]), content_length=int(self.content_length[s])
+            )
+        for a, b, n, ln in zip(
+            self.edge_src.tolist(), self.edge_dst.tolist(), self.edge_pairs.tolist(), self.edge_child_length.tolist()
+        ):
             if g.has_edge(a, b):
                 g[a][b]["pairs"] += n
                 g[a][b]["child_length"] += ln
@@ -181,8 +205,14 @@ class Summary:
         """Summary nodes as a pandas DataFrame (sid, label, extent_size, content_length)."""
         import pandas as pd
 
-        return pd.DataFrame({"sid": np.arange(len(self)), "label": self.labels(),
-                             "extent_size": self.extent_size, "content_length": self.content_length})
+        return pd.DataFrame(
+            {
+                "sid": np.arange(len(self)),
+                "label": self.labels(),
+                "extent_size": self.extent_size,
+                "content_length": self.content_length,
+            }
+        )
 
 
 class SummaryBuilder:
@@ -291,9 +321,16 @@ class SummaryBuilder:
         n = len(self._keyer.keys)
         keys = np.fromiter(self._edges, dtype=np.int64, count=len(self._edges))
         vals = np.array(list(self._edges.values()), dtype=np.int64).reshape(-1, 2)
-        return {"kind": self.kind.name, "hkeys": list(self._keyer.hkeys), "keys": list(self._keyer.keys),
-                "size": _grow(self._size, n), "length": _grow(self._length, n), "edge_keys": keys,
-                "edge_vals": vals, "num_documents": self.num_documents}
+        return {
+            "kind": self.kind.name,
+            "hkeys": list(self._keyer.hkeys),
+            "keys": list(self._keyer.keys),
+            "size": _grow(self._size, n),
+            "length": _grow(self._length, n),
+            "edge_keys": keys,
+            "edge_vals": vals,
+            "num_documents": self.num_documents,
+        }
 
     def merge(self, state: dict) -> None:
         """Add what another builder of the same kind counted (see :meth:`state`).
@@ -307,8 +344,7 @@ class SummaryBuilder:
         if self._keep:
             raise ValueError("merging is not supported with keep_extents=True")
         self._flush()
-        local = np.array([self._keyer.intern(h, k) for h, k in zip(state["hkeys"], state["keys"])],
-                         dtype=np.int64)
+        local = np.array([self._keyer.intern(h, k) for h, k in zip(state["hkeys"], state["keys"])], dtype=np.int64)
         n = len(self._keyer.keys)
         self._size = _grow(self._size, n)
         self._length = _grow(self._length, n)
@@ -348,8 +384,9 @@ def _grow(a: np.ndarray, n: int) -> np.ndarray:
     return out
 
 
-def build_summary(documents: Iterable[DocumentTree], kind: str | PartitionKind = "p*",
-                  keep_extents: bool = False) -> Summary:
+def build_summary(
+    documents: Iterable[DocumentTree], kind: str | PartitionKind = "p*", keep_extents: bool = False
+) -> Summary:
     """Build a structural summary in one pass over the documents.
 
     Parameters

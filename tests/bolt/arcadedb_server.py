@@ -30,14 +30,23 @@ def main() -> int:
     from arcadedb_embedded.server import ArcadeDBServer
 
     http_port, bolt_port = free_port(), free_port()
-    server = ArcadeDBServer(root_path=root, root_password=password, config={
-        "host": "127.0.0.1", "http_port": http_port, "bolt_port": bolt_port,
-        "server_plugins": "Bolt:com.arcadedb.bolt.BoltProtocolPlugin"})
+    server = ArcadeDBServer(
+        root_path=root,
+        root_password=password,
+        config={
+            "host": "127.0.0.1",
+            "http_port": http_port,
+            "bolt_port": bolt_port,
+            "server_plugins": "Bolt:com.arcadedb.bolt.BoltProtocolPlugin",
+        },
+    )
     server.start()
     auth = base64.b64encode(f"root:{password}".encode()).decode()
     request = urllib.request.Request(
-        f"http://127.0.0.1:{http_port}/api/v1/server", data=json.dumps({"command": "create database graphsr"}).encode(),
-        headers={"Authorization": f"Basic {auth}", "Content-Type": "application/json"})
+        f"http://127.0.0.1:{http_port}/api/v1/server",
+        data=json.dumps({"command": "create database graphsr"}).encode(),
+        headers={"Authorization": f"Basic {auth}", "Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(request, timeout=60) as answer:
         body = answer.read()
     if b'"ok"' not in body:

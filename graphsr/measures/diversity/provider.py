@@ -26,8 +26,10 @@ class DiversityProvider(Provider):
 
     NAME = "diversity"
     DESCRIPTION = "diversity (ndeval)"
-    TITLE = ("Novelty- and intent-aware measures over subtopic judgments, as the TREC Web track's ndeval computes "
-             "them (alpha_nDCG, ERR_IA, P_IA, StRecall, NRBP, AP_IA and their kin)")
+    TITLE = (
+        "Novelty- and intent-aware measures over subtopic judgments, as the TREC Web track's ndeval computes "
+        "them (alpha_nDCG, ERR_IA, P_IA, StRecall, NRBP, AP_IA and their kin)"
+    )
     ASSESSMENTS = RUNS = frozenset({ELEMENT})
 
     def check(self, measures, qrels, runs, context) -> None:
@@ -50,8 +52,10 @@ def subtopics_of(qrels, names: str):
     source = getattr(qrels, "source", None)
     plain = isinstance(getattr(qrels, "columns", None), DocumentColumns)
     if not (plain and source and os.path.isfile(source)):
-        raise GraphsrInputError(f"{names}: need judgments per subtopic, a diversity qrels file ('topic subtopic "
-                                "docno grade', as the TREC Web track's)")
+        raise GraphsrInputError(
+            f"{names}: need judgments per subtopic, a diversity qrels file ('topic subtopic "
+            "docno grade', as the TREC Web track's)"
+        )
     from ...io.subtopics import read_subtopic_qrels
 
     return read_subtopic_qrels(source)
@@ -70,8 +74,9 @@ class _DiversityEvaluator:
             per_topic.setdefault(c.topic_names[t], []).append((c.doc_names[d], s))
         groups: dict = {}
         for m in self.measures:
-            groups.setdefault((m["rel"], _param(m, "alpha", 0.5), _param(m, "beta", 0.5),
-                               bool(m.params.get("judged_only"))), []).append(m)
+            groups.setdefault(
+                (m["rel"], _param(m, "alpha", 0.5), _param(m, "beta", 0.5), bool(m.params.get("judged_only"))), []
+            ).append(m)
         values = {m: np.zeros(len(topics)) for m in self.measures}
         for (rel, alpha, beta, judged_only), ms in groups.items():
             for k, topic in enumerate(topics):
@@ -100,6 +105,14 @@ def _param(m, name: str, default: float) -> float:
 
 def _value(m, v) -> float:
     at = (m.cutoff or 1) - 1
-    return {"alpha_DCG": lambda: v.dcg[at], "alpha_nDCG": lambda: v.ndcg[at], "ERR_IA": lambda: v.err[at],
-            "nERR_IA": lambda: v.nerr[at], "P_IA": lambda: v.precision[at], "StRecall": lambda: v.strec[at],
-            "NRBP": lambda: v.nrbp, "nNRBP": lambda: v.nnrbp, "AP_IA": lambda: v.ap_ia}[m.NAME]()
+    return {
+        "alpha_DCG": lambda: v.dcg[at],
+        "alpha_nDCG": lambda: v.ndcg[at],
+        "ERR_IA": lambda: v.err[at],
+        "nERR_IA": lambda: v.nerr[at],
+        "P_IA": lambda: v.precision[at],
+        "StRecall": lambda: v.strec[at],
+        "NRBP": lambda: v.nrbp,
+        "nNRBP": lambda: v.nnrbp,
+        "AP_IA": lambda: v.ap_ia,
+    }[m.NAME]()

@@ -35,8 +35,12 @@ class ESRInputBuilder:
     model : RouteModel
     """
 
-    def __init__(self, judged: Mapping[str, Mapping[tuple[str, int], float]],
-                 documents: Mapping[str, DocumentTree], model: RouteModel):
+    def __init__(
+        self,
+        judged: Mapping[str, Mapping[tuple[str, int], float]],
+        documents: Mapping[str, DocumentTree],
+        model: RouteModel,
+    ):
         self.documents, self.model = documents, model
         docs: dict[str, int] = {}
         doc: list[int] = []
@@ -75,8 +79,7 @@ class ESRInputBuilder:
                 for d in new:
                     known[d] = len(known)
                 self._start = np.concatenate([[0], np.cumsum([len(x) for x in self._parts])])
-                self._base = np.concatenate([self._base, [self.model.offsets.get(d, -1) for d in new]]).astype(
-                    np.int64)
+                self._base = np.concatenate([self._base, [self.model.offsets.get(d, -1) for d in new]]).astype(np.int64)
                 self._all = np.concatenate(self._parts)
                 g = np.fromiter((known.get(d, -1) for d in doc_codes), dtype=np.int64, count=len(doc_codes))
         n = int(codes.max()) + 1 if len(codes) else 0
@@ -115,6 +118,7 @@ class ESRInputBuilder:
         size = lengths(ranked.item_node >> 32, ranked.item_node & 0xFFFFFFFF)
         nav = self.model.elementwise(base)
         arrays = (a_topic, (a_code << 32) | a_idx, a_code)
-        return {"binary": ESRInputs(ranked, size, *arrays, np.ones(len(a_rel)), nav),
-                "length": ESRInputs(ranked, size, *arrays, a_len, nav)}
-
+        return {
+            "binary": ESRInputs(ranked, size, *arrays, np.ones(len(a_rel)), nav),
+            "length": ESRInputs(ranked, size, *arrays, a_len, nav),
+        }

@@ -76,8 +76,9 @@ def esr_curves(x: ESRInputs, cutoffs: list[int]) -> dict[str, np.ndarray]:
     return esr_curves_many(x, cutoffs, [x.assess_rel])[0]
 
 
-def esr_curves_many(x: ESRInputs, cutoffs: list[int] | list[list[int]],
-                    rels: list[np.ndarray]) -> list[dict[str, np.ndarray]]:
+def esr_curves_many(
+    x: ESRInputs, cutoffs: list[int] | list[list[int]], rels: list[np.ndarray]
+) -> list[dict[str, np.ndarray]]:
     """:func:`esr_curves` for each relevance vector in ``rels`` (same run, assessments and navigation).
 
     ``cutoffs`` is one list for all of them, or one list per relevance vector.
@@ -109,15 +110,16 @@ class _Buckets:
         L = max([int(p.max()) + 1 for _, p in channels if len(p)], default=1)
         self.order, bucket_of = _bucket_of(cutoffs, L)
         K, C = len(cutoffs), len(channels)
-        self.index = np.concatenate([(c * T + rows) * (K + 1) + bucket_of[positions]
-                                     for c, (rows, positions) in enumerate(channels)])
+        self.index = np.concatenate(
+            [(c * T + rows) * (K + 1) + bucket_of[positions] for c, (rows, positions) in enumerate(channels)]
+        )
         self.shape = (C, T, K + 1)
 
     def cumulated(self, weights: list[np.ndarray]) -> np.ndarray:
         C, T, K1 = self.shape
         w = np.concatenate([np.asarray(x, dtype=float) for x in weights])
         grid = np.bincount(self.index, weights=w, minlength=C * T * K1).reshape(C, T, K1)
-        return _cumulate(grid[:, :, :K1 - 1], self.order)
+        return _cumulate(grid[:, :, : K1 - 1], self.order)
 
 
 def _bucket_of(cutoffs: np.ndarray, L: int) -> tuple[np.ndarray, np.ndarray]:
@@ -247,8 +249,9 @@ def _curves(x: ESRInputs, cutoffs: list[np.ndarray], rels: list[np.ndarray]) -> 
     else:
         size = np.bincount(r.item_result, weights=x.item_size, minlength=m)  # per result
         n_items = np.bincount(r.item_result, minlength=m)  # nodes per result
-    outs = [{k: np.zeros((T, len(ks))) for k in ("hits", "near_misses", "misses", "recall_base", "size")}
-            for ks in cutoffs]
+    outs = [
+        {k: np.zeros((T, len(ks))) for k in ("hits", "near_misses", "misses", "recall_base", "size")} for ks in cutoffs
+    ]
     n = len(x.assess_node)
     every = distinct(np.concatenate(cutoffs))
     sizes = _prefix_sums(r.result_topic, size, T, every)  # once for every relevance vector
@@ -323,8 +326,14 @@ def _curves(x: ESRInputs, cutoffs: list[np.ndarray], rels: list[np.ndarray]) -> 
     return outs
 
 
-def _curves_in_one_pass(x: ESRInputs, table, cutoffs: list[np.ndarray], rels: list[np.ndarray],
-                        outs: list[dict[str, np.ndarray]], pos: np.ndarray) -> list[dict[str, np.ndarray]]:
+def _curves_in_one_pass(
+    x: ESRInputs,
+    table,
+    cutoffs: list[np.ndarray],
+    rels: list[np.ndarray],
+    outs: list[dict[str, np.ndarray]],
+    pos: np.ndarray,
+) -> list[dict[str, np.ndarray]]:
     """:func:`_curves` for element runs whose navigation is a transition table: the events (results above each
     assessment's hit that lead to it), the survival and the bucketed sums in one pass in C, with no array per
     (assessment, result) pair.  The same quantities as the numpy path, summed in another order."""
@@ -346,8 +355,9 @@ def _curves_in_one_pass(x: ESRInputs, table, cutoffs: list[np.ndarray], rels: li
         order, bucket_of = _bucket_of(ks, L)
         modes.append((rel, bucket_of, len(ks)))
         orders.append(order)
-    grids = _ACCUMULATE(x.assess_topic, x.assess_node, a_state, first, counts, g_node, g_pos, g_state, *args,
-                        width, T, modes)
+    grids = _ACCUMULATE(
+        x.assess_topic, x.assess_node, a_state, first, counts, g_node, g_pos, g_state, *args, width, T, modes
+    )
     topic_a = x.assess_topic
     for out, rel, grid, order in zip(outs, rels, grids, orders):
         out["near_misses"], out["hits"], hit_rel = _cumulate(grid, order)

@@ -20,8 +20,22 @@ import numpy as np
 from ..base import Measure, Param, register
 from .kernel import ESRInputs, esr_curves_many
 
-__all__ = ["ESRP", "ESRR", "SRiP", "SRiR", "SRiP2", "SRiR2", "NSRCG", "NSRCG2", "SRPRUM", "MASRiP", "MASRiP2",
-           "MAESRP", "compute_esr_family", "mean_interpolated"]
+__all__ = [
+    "ESRP",
+    "ESRR",
+    "SRiP",
+    "SRiR",
+    "SRiP2",
+    "SRiR2",
+    "NSRCG",
+    "NSRCG2",
+    "SRPRUM",
+    "MASRiP",
+    "MASRiP2",
+    "MAESRP",
+    "compute_esr_family",
+    "mean_interpolated",
+]
 
 _REL = Param(str, None, "relevance value: binary or length (highlighted characters)", choices=("binary", "length"))
 
@@ -42,20 +56,41 @@ class _At:
     size of the first k trees, misses, and the topics' relevant totals ``t_rel``."""
 
     def __init__(self, curves: dict, column: int, k: int, t_rel: np.ndarray):
-        self.h, self.nm, self.rb, self.size, self.misses = (curves[key][:, column] for key in
-                                                            ("hits", "near_misses", "recall_base", "size", "misses"))
+        self.h, self.nm, self.rb, self.size, self.misses = (
+            curves[key][:, column] for key in ("hits", "near_misses", "recall_base", "size", "misses")
+        )
         self.k, self.t_rel = k, t_rel
 
 
-def _declare(name: str, desc: str, default_rel: str, kernel, params: dict | None = None, cutoff: str = "required",
-             bounds: tuple | None = (0.0, 1.0), empty: float | None = 0.0, every_rank: bool = False):
+def _declare(
+    name: str,
+    desc: str,
+    default_rel: str,
+    kernel,
+    params: dict | None = None,
+    cutoff: str = "required",
+    bounds: tuple | None = (0.0, 1.0),
+    empty: float | None = 0.0,
+    every_rank: bool = False,
+):
     """Declare and register an ESR measure with its kernel: ``kernel(at, m)`` of the curves at its cut-off
     (:class:`_At`), or, with ``every_rank``, ``kernel(curves, cutoffs, t_rel, m, shared)`` over every rank up to
     its cut-off."""
-    cls = type(f"_{name.replace('.', '_')}", (_ESRMeasure,), {
-        "NAME": name, "DESCRIPTION": desc, "DEFAULT_REL": default_rel, "CUTOFF": cutoff, "BOUNDS": bounds,
-        "EMPTY": empty, "SUPPORTED_PARAMS": {"rel": _REL, **(params or {})}, "EVERY_RANK": every_rank,
-        "KERNEL": staticmethod(kernel)})
+    cls = type(
+        f"_{name.replace('.', '_')}",
+        (_ESRMeasure,),
+        {
+            "NAME": name,
+            "DESCRIPTION": desc,
+            "DEFAULT_REL": default_rel,
+            "CUTOFF": cutoff,
+            "BOUNDS": bounds,
+            "EMPTY": empty,
+            "SUPPORTED_PARAMS": {"rel": _REL, **(params or {})},
+            "EVERY_RANK": every_rank,
+            "KERNEL": staticmethod(kernel),
+        },
+    )
     register(cls)
     return cls()
 
@@ -65,44 +100,88 @@ def _ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 ESRP = _declare("ESRP", "E[Hits]@k / k (ESR Eq 13)", "binary", lambda v, m: v.h / v.k)
-ESRR = _declare("ESRR", "(E[Hits] + E[Near-misses]) / recall-base at k (ESR Eq 14)", "binary",
-                lambda v, m: _ratio(v.h + v.nm, v.rb))
+ESRR = _declare(
+    "ESRR", "(E[Hits] + E[Near-misses]) / recall-base at k (ESR Eq 14)", "binary", lambda v, m: _ratio(v.h + v.nm, v.rb)
+)
 SRiP = _declare("SRiP", "E[Hits] / size of the first k trees (ESR Eq 18)", "length", lambda v, m: _ratio(v.h, v.size))
 SRiR = _declare("SRiR", "E[Hits] / T_rel (ESR Eq 19)", "length", lambda v, m: _ratio(v.h, v.t_rel))
-SRiP2 = _declare("SRiP2", "(E[Hits] + E[Near-misses]) / size of the first k trees (ESR Eq 30)", "length",
-                 lambda v, m: _ratio(v.h + v.nm, v.size), bounds=None)
-SRiR2 = _declare("SRiR2", "(E[Hits] + E[Near-misses]) / T_rel (ESR Eq 31)", "length",
-                 lambda v, m: _ratio(v.h + v.nm, v.t_rel), bounds=None)
-_LM = {"l": Param(float, 1.0, "desired recall", range="(0, inf)"),
-       "m": Param(float, 10.0, "desired effort in ranks", range="(0, inf)")}
-NSRCG = _declare("NSRCG", "E[Hits]@k / (k l recall-base / m) (ESR Eq 23-25)", "length",
-                 lambda v, m: _ratio(v.h, v.k * m["l"] * v.rb / m["m"]), _LM, bounds=None)
-NSRCG2 = _declare("NSRCG2", "(E[Hits] + E[Near-misses])@k / (k l recall-base / m) (ESR Eq 32-34)", "length",
-                  lambda v, m: _ratio(v.h + v.nm, v.k * m["l"] * v.rb / m["m"]), _LM, bounds=None)
-SRPRUM = _declare("SRPRUM", "CL(C) / C at the first cut-off C with ESRR >= r (ESR Eq 27-29): CL counts expected "
-                  "hits and near-misses, so it exceeds 1 when the results lead to more relevant elements than there "
-                  "are ranks (not a precision in [0, 1])", "binary",
-                  lambda curves, cutoffs, t_rel, m, shared: _srprum(curves, cutoffs, m["r"], m.cutoff),
-                  {"r": Param(float, 0.5, "desired recall", range="(0, 1]")}, cutoff="optional", bounds=None,
-                  every_rank=True)
-MASRiP = _declare("MASRiP", "SRiP interpolated at 101 recall points of SRiR2, averaged (ESR section 7)", "length",
-                  lambda curves, cutoffs, t_rel, m, shared: _mean_averaged("hits", curves, cutoffs, t_rel, m.cutoff,
-                                                                           shared),
-                  cutoff="optional", every_rank=True)
-MASRiP2 = _declare("MASRiP2", "SRiP2 interpolated at 101 recall points of SRiR2, averaged (ESR section 7)",
-                   "length", lambda curves, cutoffs, t_rel, m, shared: _mean_averaged("hits+near", curves, cutoffs,
-                                                                                      t_rel, m.cutoff, shared),
-                   cutoff="optional", bounds=None, every_rank=True)
-MAESRP = _declare("MAESRP", "ESRP interpolated at 101 recall points of ESRR, averaged (ESR section 7)", "binary",
-                  lambda curves, cutoffs, t_rel, m, shared: _mean_averaged("esrp", curves, cutoffs, t_rel, m.cutoff,
-                                                                           shared),
-                  cutoff="optional", every_rank=True)
+SRiP2 = _declare(
+    "SRiP2",
+    "(E[Hits] + E[Near-misses]) / size of the first k trees (ESR Eq 30)",
+    "length",
+    lambda v, m: _ratio(v.h + v.nm, v.size),
+    bounds=None,
+)
+SRiR2 = _declare(
+    "SRiR2",
+    "(E[Hits] + E[Near-misses]) / T_rel (ESR Eq 31)",
+    "length",
+    lambda v, m: _ratio(v.h + v.nm, v.t_rel),
+    bounds=None,
+)
+_LM = {
+    "l": Param(float, 1.0, "desired recall", range="(0, inf)"),
+    "m": Param(float, 10.0, "desired effort in ranks", range="(0, inf)"),
+}
+NSRCG = _declare(
+    "NSRCG",
+    "E[Hits]@k / (k l recall-base / m) (ESR Eq 23-25)",
+    "length",
+    lambda v, m: _ratio(v.h, v.k * m["l"] * v.rb / m["m"]),
+    _LM,
+    bounds=None,
+)
+NSRCG2 = _declare(
+    "NSRCG2",
+    "(E[Hits] + E[Near-misses])@k / (k l recall-base / m) (ESR Eq 32-34)",
+    "length",
+    lambda v, m: _ratio(v.h + v.nm, v.k * m["l"] * v.rb / m["m"]),
+    _LM,
+    bounds=None,
+)
+SRPRUM = _declare(
+    "SRPRUM",
+    "CL(C) / C at the first cut-off C with ESRR >= r (ESR Eq 27-29): CL counts expected "
+    "hits and near-misses, so it exceeds 1 when the results lead to more relevant elements than there "
+    "are ranks (not a precision in [0, 1])",
+    "binary",
+    lambda curves, cutoffs, t_rel, m, shared: _srprum(curves, cutoffs, m["r"], m.cutoff),
+    {"r": Param(float, 0.5, "desired recall", range="(0, 1]")},
+    cutoff="optional",
+    bounds=None,
+    every_rank=True,
+)
+MASRiP = _declare(
+    "MASRiP",
+    "SRiP interpolated at 101 recall points of SRiR2, averaged (ESR section 7)",
+    "length",
+    lambda curves, cutoffs, t_rel, m, shared: _mean_averaged("hits", curves, cutoffs, t_rel, m.cutoff, shared),
+    cutoff="optional",
+    every_rank=True,
+)
+MASRiP2 = _declare(
+    "MASRiP2",
+    "SRiP2 interpolated at 101 recall points of SRiR2, averaged (ESR section 7)",
+    "length",
+    lambda curves, cutoffs, t_rel, m, shared: _mean_averaged("hits+near", curves, cutoffs, t_rel, m.cutoff, shared),
+    cutoff="optional",
+    bounds=None,
+    every_rank=True,
+)
+MAESRP = _declare(
+    "MAESRP",
+    "ESRP interpolated at 101 recall points of ESRR, averaged (ESR section 7)",
+    "binary",
+    lambda curves, cutoffs, t_rel, m, shared: _mean_averaged("esrp", curves, cutoffs, t_rel, m.cutoff, shared),
+    cutoff="optional",
+    every_rank=True,
+)
 HITS = _declare("ESR.Hits", "E[Hits] at k (ESR Eq 8)", "binary", lambda v, m: v.h, bounds=None)
 NEAR = _declare("ESR.NearMisses", "E[Near-misses] at k (ESR Eq 10)", "binary", lambda v, m: v.nm, bounds=None)
-MISSES = _declare("ESR.Misses", "E[Misses] at k (ESR Eq 9)", "binary", lambda v, m: v.misses, bounds=None,
-                  empty=None)
-RECALL_BASE = _declare("ESR.RecallBase", "recall-base at k (ESR Eq 11)", "binary", lambda v, m: v.rb, bounds=None,
-                       empty=None)
+MISSES = _declare("ESR.Misses", "E[Misses] at k (ESR Eq 9)", "binary", lambda v, m: v.misses, bounds=None, empty=None)
+RECALL_BASE = _declare(
+    "ESR.RecallBase", "recall-base at k (ESR Eq 11)", "binary", lambda v, m: v.rb, bounds=None, empty=None
+)
 
 
 def compute_esr_family(measures: list[Measure], inputs: dict[str, ESRInputs]) -> dict[Measure, np.ndarray]:
@@ -146,8 +225,7 @@ def compute_esr_family(measures: list[Measure], inputs: dict[str, ESRInputs]) ->
     return out
 
 
-def mean_interpolated(precision: np.ndarray, recall: np.ndarray | None, points: int = 101,
-                      reached=None) -> np.ndarray:
+def mean_interpolated(precision: np.ndarray, recall: np.ndarray | None, points: int = 101, reached=None) -> np.ndarray:
     """Per topic (row), the mean over recall levels x = 0, 1/(points-1), ..., 1 of the
     interpolated precision ``max{precision[r] : recall[r] >= x}`` (0 where no rank reaches x).
 
@@ -186,8 +264,9 @@ def recall_levels(recall: np.ndarray, points: int = 101):
     return order, i.reshape(T, points) - K * np.arange(T)[:, None]
 
 
-def _mean_averaged(gain: str, curves: dict, cutoffs: list[int], t_rel: np.ndarray, k_max: int | None,
-                   shared: dict | None = None) -> np.ndarray:
+def _mean_averaged(
+    gain: str, curves: dict, cutoffs: list[int], t_rel: np.ndarray, k_max: int | None, shared: dict | None = None
+) -> np.ndarray:
     """Interpolated precision averaged over 101 recall points: ``gain`` 'esrp' (ESRP over ESRR's recall), 'hits'
     (SRiP over SRiR2's) or 'hits+near' (SRiP2 over SRiR2's)."""
     ks = np.array(cutoffs)

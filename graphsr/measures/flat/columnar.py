@@ -86,8 +86,6 @@ class JudgedDocuments:
         return out
 
 
-
-
 def document_inputs(run: DocumentColumns, judged: JudgedDocuments, topics: list[str]) -> tuple[Ranking, np.ndarray]:
     """The run's ranking over ``topics`` (in that order; other topics' lines left out) and which of
     ``topics`` the run has no line for.
@@ -113,21 +111,22 @@ def document_inputs(run: DocumentColumns, judged: JudgedDocuments, topics: list[
         doc_map = codes_in(run.doc_names, judged.doc_index)
     grade = np.empty(m)
     for a in range(0, m, CHUNK):  # a chunk at a time: the look-ups' temporary arrays stay small
-        part = rows[a:a + CHUNK]
+        part = rows[a : a + CHUNK]
         q_topic, q_doc = run.topic.take(part), run.doc.take(part)
         if shared:
             q_topic[q_topic >= len(judged.columns.topic_names)] = -1
             q_doc[q_doc >= len(judged.columns.doc_names)] = -1
         else:
             q_topic, q_doc = topic_map[q_topic], doc_map[q_doc]
-        grade[a:a + CHUNK] = judged.grades_of_keys(judged.keys_of(q_topic, q_doc))
+        grade[a : a + CHUNK] = judged.grades_of_keys(judged.keys_of(q_topic, q_doc))
     starts = np.searchsorted(t, np.arange(len(topics) + 1))
     pos = np.arange(1, m + 1, dtype=np.int32)
     first = starts[:-1].astype(np.int32)
     for a in range(0, m, CHUNK):  # each line's rank in its topic
-        pos[a:a + CHUNK] -= first.take(t[a:a + CHUNK])
-    ranking = Ranking(len(topics), t, pos, grade, ~np.isnan(grade), None, grade, None, lambda: run.value[rows],
-                      by_score=True)  # the scores, read by few measures, are taken when first read
+        pos[a : a + CHUNK] -= first.take(t[a : a + CHUNK])
+    ranking = Ranking(
+        len(topics), t, pos, grade, ~np.isnan(grade), None, grade, None, lambda: run.value[rows], by_score=True
+    )  # the scores, read by few measures, are taken when first read
     present = set(run.topics)
     missing = np.array([x not in present for x in topics], dtype=bool)
     return ranking, missing

@@ -64,6 +64,7 @@ class Judgments:
             starts = np.searchsorted(topic, np.arange(self.num_topics + 1))
             rank = np.arange(1, len(g) + 1) - starts[:-1][topic]
             use = rank <= cutoff if cutoff is not None else np.ones(len(g), dtype=bool)
-            self._ideal[key] = np.bincount(topic[use], weights=g[use] / np.log2(rank[use] + 1.0),
-                                           minlength=self.num_topics)
+            self._ideal[key] = np.bincount(
+                topic[use], weights=g[use] / np.log2(rank[use] + 1.0), minlength=self.num_topics
+            )
         return self._ideal[key]

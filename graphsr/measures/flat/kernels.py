@@ -176,7 +176,7 @@ def err(m, rk: Ranking, j: Judgments) -> np.ndarray:
         from ...errors import GraphsrInputError
 
         raise GraphsrInputError(f"{m}: grades go up to {m.MAX_GRADE} (gdeval's), got {float(g.max()):g}")
-    r = (2.0 ** np.maximum(g, 0.0) - 1.0) / 2.0 ** m.MAX_GRADE
+    r = (2.0 ** np.maximum(g, 0.0) - 1.0) / 2.0**m.MAX_GRADE
     t = rk.topic[at]
     log_keep = np.log1p(-r)  # (r < 1: a grade of 4 stops 15 users in 16)
     total = np.cumsum(log_keep)
@@ -209,10 +209,24 @@ def _ir_measures_ranks(rk: Ranking) -> np.ndarray:
 
 
 #: The kernel of each flat measure class.
-KERNELS = {M._P: precision, M._R: recall, M._AP: average_precision, M._nDCG: ndcg, M._RR: reciprocal_rank,
-           M._Rprec: r_precision, M._Bpref: bpref, M._Success: success, M._IPrec: interpolated_precision,
-           M._NumRet: num_ret, M._NumRelRet: num_rel_ret, M._NumRel: num_rel, M._NumQ: num_q, M._Judged: judged,
-           M._ERR: err, M._DCG: dcg}
+KERNELS = {
+    M._P: precision,
+    M._R: recall,
+    M._AP: average_precision,
+    M._nDCG: ndcg,
+    M._RR: reciprocal_rank,
+    M._Rprec: r_precision,
+    M._Bpref: bpref,
+    M._Success: success,
+    M._IPrec: interpolated_precision,
+    M._NumRet: num_ret,
+    M._NumRelRet: num_rel_ret,
+    M._NumRel: num_rel,
+    M._NumQ: num_q,
+    M._Judged: judged,
+    M._ERR: err,
+    M._DCG: dcg,
+}
 
 
 def kernel_of(m):
@@ -224,8 +238,10 @@ def kernel_of(m):
         return kernel
     if getattr(m, "KERNEL", ""):
         return trec_kernel
-    raise TypeError(f"{m}: a flat measure with no kernel (add one to graphsr.measures.flat.kernels.KERNELS, or "
-                    "declare the trec_eval kernel it is as KERNEL)")
+    raise TypeError(
+        f"{m}: a flat measure with no kernel (add one to graphsr.measures.flat.kernels.KERNELS, or "
+        "declare the trec_eval kernel it is as KERNEL)"
+    )
 
 
 def compute_flat(measures, rk: Ranking, j: Judgments) -> dict:

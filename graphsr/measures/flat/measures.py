@@ -62,14 +62,33 @@ from __future__ import annotations
 
 from ..base import Measure, Param, register
 
-__all__ = ["P", "R", "AP", "nDCG", "RR", "Rprec", "Bpref", "Success", "NumRet", "NumRelRet", "NumRel", "NumQ",
-           "IPrec", "Judged", "ERR", "DCG", "FLAT_MEASURES"]
+__all__ = [
+    "P",
+    "R",
+    "AP",
+    "nDCG",
+    "RR",
+    "Rprec",
+    "Bpref",
+    "Success",
+    "NumRet",
+    "NumRelRet",
+    "NumRel",
+    "NumQ",
+    "IPrec",
+    "Judged",
+    "ERR",
+    "DCG",
+    "FLAT_MEASURES",
+]
 
 
 def _threshold(v: float) -> float:
     if v <= 0:
-        raise ValueError(f"rel={v:g} counts every retrieved item as relevant; give a threshold above 0 "
-                         "(by default an item is relevant when its grade is above 0)")
+        raise ValueError(
+            f"rel={v:g} counts every retrieved item as relevant; give a threshold above 0 "
+            "(by default an item is relevant when its grade is above 0)"
+        )
     return v
 
 
@@ -83,16 +102,19 @@ def _gains(v: dict) -> dict | None:
     """A gain mapping without its identity entries (as ir_measures writes it); None when nothing is left."""
     out = {}
     for k, g in v.items():
-        if isinstance(k, bool) or isinstance(g, bool) or not isinstance(k, (int, float)) \
-                or not isinstance(g, (int, float)):
+        if (
+            isinstance(k, bool)
+            or isinstance(g, bool)
+            or not isinstance(k, (int, float))
+            or not isinstance(g, (int, float))
+        ):
             raise ValueError(f"expected grade:gain numbers, got {k!r}:{g!r}")
         if k != g:
             out[k] = g
     return out or None
 
 
-_REL = Param(float, None, "an item is relevant at this grade or above (default: above 0)", _threshold,
-             range="(0, inf)")
+_REL = Param(float, None, "an item is relevant at this grade or above (default: above 0)", _threshold, range="(0, inf)")
 _JUDGED = Param(bool, False, "drop unjudged items before scoring (trec_eval -J)")
 
 
@@ -133,8 +155,10 @@ class _R(_Flat):
 
 class _AP(_Flat):
     NAME = "AP"
-    DESCRIPTION = ("average precision: the sum of P@i at the ranks i of relevant items, over R (trec_eval map; "
-                   "@k: map_cut_k, the first k items)")
+    DESCRIPTION = (
+        "average precision: the sum of P@i at the ranks i of relevant items, over R (trec_eval map; "
+        "@k: map_cut_k, the first k items)"
+    )
 
     @property
     def KERNEL(self) -> str:  # type: ignore[override]  # noqa: N802
@@ -146,13 +170,16 @@ class _AP(_Flat):
 
 class _nDCG(_Flat):
     NAME = "nDCG"
-    DESCRIPTION = ("normalised discounted cumulated gain: sum of gain_i / log2(i + 1) over the same for the "
-                   "judged gains sorted decreasing; gain = grade, or gains[grade] (trec_eval ndcg; @k: "
-                   "ndcg_cut_k)")
-    SUPPORTED_PARAMS = {"dcg": Param(str, "log2", "log2 (gain = grade) or exp-log2 (gain = 2^grade - 1)", _dcg),
-                        "gains": Param(dict, None, "grade -> gain mapping, e.g. {0:0,1:1,2:3} (as ir_measures)",
-                                       _gains),
-                        "judged_only": _JUDGED}
+    DESCRIPTION = (
+        "normalised discounted cumulated gain: sum of gain_i / log2(i + 1) over the same for the "
+        "judged gains sorted decreasing; gain = grade, or gains[grade] (trec_eval ndcg; @k: "
+        "ndcg_cut_k)"
+    )
+    SUPPORTED_PARAMS = {
+        "dcg": Param(str, "log2", "log2 (gain = grade) or exp-log2 (gain = 2^grade - 1)", _dcg),
+        "gains": Param(dict, None, "grade -> gain mapping, e.g. {0:0,1:1,2:3} (as ir_measures)", _gains),
+        "judged_only": _JUDGED,
+    }
 
     @property
     def KERNEL(self) -> str:  # type: ignore[override]  # noqa: N802 -- trec_eval has no exp-log2 gains
@@ -168,8 +195,10 @@ class _nDCG(_Flat):
 
 class _RR(_Flat):
     NAME = "RR"
-    DESCRIPTION = ("reciprocal rank of the first relevant item, 0 if none (trec_eval recip_rank; @k: the first k, "
-                   "as ir_measures, ties in score by document id ascending)")
+    DESCRIPTION = (
+        "reciprocal rank of the first relevant item, 0 if none (trec_eval recip_rank; @k: the first k, "
+        "as ir_measures, ties in score by document id ascending)"
+    )
 
     @property
     def KERNEL(self) -> str:  # type: ignore[override]  # noqa: N802 -- RR@k is ir_measures', not trec_eval's
@@ -185,8 +214,10 @@ class _Rprec(_Flat):
 
 class _Bpref(_Flat):
     NAME = "Bpref"
-    DESCRIPTION = ("binary preference: over the relevant items, 1 - min(n, R) / min(N, R), n the judged "
-                   "non-relevant items ranked above, N those assessed; summed over R (trec_eval bpref)")
+    DESCRIPTION = (
+        "binary preference: over the relevant items, 1 - min(n, R) / min(N, R), n the judged "
+        "non-relevant items ranked above, N those assessed; summed over R (trec_eval bpref)"
+    )
     CUTOFF = "none"
     SUPPORTED_PARAMS = {"rel": _REL}
     KERNEL = "bpref"
@@ -204,13 +235,18 @@ class _Success(_Flat):
 
 class _IPrec(_Flat):
     NAME = "IPrec"
-    DESCRIPTION = ("interpolated precision at recall x: the highest P@j at or after the rank of the c-th "
-                   "relevant item, c = floor(x R + 0.9) (the first if c = 0), 0 if fewer are retrieved (trec_eval "
-                   "iprec_at_recall_x)")
+    DESCRIPTION = (
+        "interpolated precision at recall x: the highest P@j at or after the rank of the c-th "
+        "relevant item, c = floor(x R + 0.9) (the first if c = 0), 0 if fewer are retrieved (trec_eval "
+        "iprec_at_recall_x)"
+    )
     CUTOFF = "none"
     AT_PARAM = "recall"
-    SUPPORTED_PARAMS = {"recall": Param(float, None, "recall level (IPrec@0.5)", range="[0, 1]"),
-                        "rel": _REL, "judged_only": _JUDGED}
+    SUPPORTED_PARAMS = {
+        "recall": Param(float, None, "recall level (IPrec@0.5)", range="[0, 1]"),
+        "rel": _REL,
+        "judged_only": _JUDGED,
+    }
 
     def validate(self) -> "Measure":
         from ...errors import MeasureNameError
@@ -235,10 +271,16 @@ class _Count(_Flat):
 
 class _NumRet(_Count):
     NAME = "NumRet"
-    DESCRIPTION = ("items retrieved; with rel=: relevant items retrieved; all: sum (trec_eval num_ret, "
-                   "num_rel_ret)")
-    SUPPORTED_PARAMS = {"rel": Param(float, None, "count only items relevant at this grade or above "
-                                                  "(default: every item)", _threshold, range="(0, inf)")}
+    DESCRIPTION = "items retrieved; with rel=: relevant items retrieved; all: sum (trec_eval num_ret, num_rel_ret)"
+    SUPPORTED_PARAMS = {
+        "rel": Param(
+            float,
+            None,
+            "count only items relevant at this grade or above (default: every item)",
+            _threshold,
+            range="(0, inf)",
+        )
+    }
 
     @property
     def KERNEL(self) -> str:  # type: ignore[override]  # noqa: N802
@@ -247,8 +289,10 @@ class _NumRet(_Count):
 
 class _NumRelRet(_Count):
     NAME = "NumRelRet"
-    DESCRIPTION = ("relevant items retrieved (above 0 by default, as the other measures; with integer grades "
-                   "NumRet(rel=1)); all: sum (trec_eval num_rel_ret)")
+    DESCRIPTION = (
+        "relevant items retrieved (above 0 by default, as the other measures; with integer grades "
+        "NumRet(rel=1)); all: sum (trec_eval num_rel_ret)"
+    )
     SUPPORTED_PARAMS = {"rel": _REL}
     KERNEL = "num_rel_ret"
 
@@ -275,15 +319,19 @@ class _NumQ(_Count):
 
 class _Judged(_Flat):
     NAME = "Judged"
-    DESCRIPTION = ("judgement rate: assessed items among the first min(k, retrieved), over their number "
-                   "(ir_measures' Judged@k; ties in score in document order, as ir_measures breaks them)")
+    DESCRIPTION = (
+        "judgement rate: assessed items among the first min(k, retrieved), over their number "
+        "(ir_measures' Judged@k; ties in score in document order, as ir_measures breaks them)"
+    )
     SUPPORTED_PARAMS = {}
 
 
 class _ERR(_Flat):
     NAME = "ERR"
-    DESCRIPTION = ("expected reciprocal rank at k (Chapelle et al. 2009), as the TREC Web track's gdeval computes "
-                   "it for ir_measures: stop probability (2^grade - 1) / 2^4 at each of the first k items")
+    DESCRIPTION = (
+        "expected reciprocal rank at k (Chapelle et al. 2009), as the TREC Web track's gdeval computes "
+        "it for ir_measures: stop probability (2^grade - 1) / 2^4 at each of the first k items"
+    )
     CUTOFF = "required"
     SUPPORTED_PARAMS = {}
     MAX_GRADE = 4  # gdeval's MAX_JUDGMENT: grades above it are refused
@@ -291,12 +339,16 @@ class _ERR(_Flat):
 
 class _DCG(_Flat):
     NAME = "DCG"
-    DESCRIPTION = ("discounted cumulated gain, not normalised: sum of gain_i / log2(i + 1) (Jarvelin and "
-                   "Kekalainen; gain = grade; dcg=exp-log2: 2^grade - 1, Burges et al.; as ranx's dcg, "
-                   "dcg_burges); @k: the first k")
+    DESCRIPTION = (
+        "discounted cumulated gain, not normalised: sum of gain_i / log2(i + 1) (Jarvelin and "
+        "Kekalainen; gain = grade; dcg=exp-log2: 2^grade - 1, Burges et al.; as ranx's dcg, "
+        "dcg_burges); @k: the first k"
+    )
     BOUNDS = None
-    SUPPORTED_PARAMS = {"dcg": Param(str, "log2", "log2 (gain = grade) or exp-log2 (gain = 2^grade - 1)", _dcg),
-                        "judged_only": _JUDGED}
+    SUPPORTED_PARAMS = {
+        "dcg": Param(str, "log2", "log2 (gain = grade) or exp-log2 (gain = 2^grade - 1)", _dcg),
+        "judged_only": _JUDGED,
+    }
 
 
 register(_P, "Precision")
@@ -322,5 +374,21 @@ NumRel, NumQ, Judged = _NumRel(), _NumQ(), _Judged()
 ERR, DCG = _ERR(), _DCG()
 
 #: Every flat measure class.
-FLAT_MEASURES = (_P, _R, _AP, _nDCG, _RR, _Rprec, _Bpref, _Success, _IPrec, _NumRet, _NumRelRet, _NumRel, _NumQ,
-                 _Judged, _ERR, _DCG)
+FLAT_MEASURES = (
+    _P,
+    _R,
+    _AP,
+    _nDCG,
+    _RR,
+    _Rprec,
+    _Bpref,
+    _Success,
+    _IPrec,
+    _NumRet,
+    _NumRelRet,
+    _NumRel,
+    _NumQ,
+    _Judged,
+    _ERR,
+    _DCG,
+)

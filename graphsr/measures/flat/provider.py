@@ -29,8 +29,10 @@ class FlatProvider(ElementProvider):
 
     NAME = "flat"
     DESCRIPTION = "flat (trec_eval)"
-    TITLE = ("Flat measures as trec_eval computes them (P, R, AP, nDCG, RR, Rprec, Bpref, Success, IPrec, "
-             "NumRet, NumRelRet, NumRel, NumQ) and ir_measures' Judged; a tree result is one item")
+    TITLE = (
+        "Flat measures as trec_eval computes them (P, R, AP, nDCG, RR, Rprec, Bpref, Success, IPrec, "
+        "NumRet, NumRelRet, NumRel, NumQ) and ir_measures' Judged; a tree result is one item"
+    )
 
     def needs_of(self, measures, qrels, runs, kinds):
         """Document assessments and runs (columns) need nothing: each document is its own item."""
@@ -45,15 +47,16 @@ class FlatProvider(ElementProvider):
 
     def prepare(self, measures, qrels, judged, context, shared):
         """Each topic's assessed grades, and how ties are scored."""
-        return ({t: np.fromiter(assessed.values(), dtype=float, count=len(assessed))
-                 for t, assessed in judged.items()}, context)
+        return (
+            {t: np.fromiter(assessed.values(), dtype=float, count=len(assessed)) for t, assessed in judged.items()},
+            context,
+        )
 
     def compute_run(self, measures, run, ranked, doc_codes, prepared):
         grades, context = prepared
         empty = np.zeros(0)
         judgments = Judgments([grades.get(t, empty) for t in ranked.topics])
-        got = flat_values(measures, ranking_of(ranked, getattr(run, "by_score", False)), judgments, context,
-                          run.name)
+        got = flat_values(measures, ranking_of(ranked, getattr(run, "by_score", False)), judgments, context, run.name)
         answered = set(run.topics)
         missing = np.array([t not in answered for t in ranked.topics], dtype=bool)
         if missing.any():
@@ -76,8 +79,10 @@ def flat_values(measures, ranking, judgments, context, run_name: str) -> RunScor
     if tied:
         where = ", ".join(f"k={k} in {n} topic(s)" for k, n in tied.items())
         option = context.option("ties=average") if context is not None else "ties='average'"
-        warnings.append(f"{run_name}: results tied in score straddle a cut-off ({where}): the values there rest on "
-                        f"trec_eval's order of tied results; {option} gives their expected value over every order")
+        warnings.append(
+            f"{run_name}: results tied in score straddle a cut-off ({where}): the values there rest on "
+            f"trec_eval's order of tied results; {option} gives their expected value over every order"
+        )
     return RunScores(compute_flat(measures, ranking, judgments), warnings=warnings)
 
 
@@ -90,16 +95,22 @@ class _DocumentEvaluator:
     run against them goes the element way."""
 
     def __init__(self, provider: FlatProvider, measures, qrels, context, shared):
-        self.provider, self.measures, self.qrels, self.context, self.shared = (provider, measures, qrels, context,
-                                                                               shared)
+        self.provider, self.measures, self.qrels, self.context, self.shared = (
+            provider,
+            measures,
+            qrels,
+            context,
+            shared,
+        )
         self.judged = shared.get("flat:documents", lambda: JudgedDocuments(qrels.columns))
         self._element: Any = None  # (the element way, built when an element run comes)
 
     def score(self, run, topics, scratch) -> RunScores:
         if not _columnar(run):
             if self._element is None:
-                self._element = ElementProvider.evaluator(self.provider, self.measures, self.qrels, self.context,
-                                                          self.shared)
+                self._element = ElementProvider.evaluator(
+                    self.provider, self.measures, self.qrels, self.context, self.shared
+                )
             return self._element.score(run, topics, scratch)
         ranking, missing = document_inputs(run.columns, self.judged, topics)
         got = flat_values(self.measures, ranking, self.judged.judgments(topics), self.context, run.name)

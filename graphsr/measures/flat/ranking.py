@@ -135,13 +135,32 @@ class Ranking:
         starts = np.searchsorted(topic, np.arange(self.num_topics + 1))
         pos = np.arange(1, len(topic) + 1) - starts[:-1][topic]
         if self.item_result is None:  # one node per item
-            return Ranking(self.num_topics, topic, pos, self.grade[keep], self.assessed[keep], None,
-                           self.item_grade[keep], None, lambda: self.scores[keep], self.by_score)
+            return Ranking(
+                self.num_topics,
+                topic,
+                pos,
+                self.grade[keep],
+                self.assessed[keep],
+                None,
+                self.item_grade[keep],
+                None,
+                lambda: self.scores[keep],
+                self.by_score,
+            )
         kept_items = keep[self.item_result]
         renumber = np.cumsum(keep) - 1
-        return Ranking(self.num_topics, topic, pos, self.grade[keep], self.assessed[keep],
-                       renumber[self.item_result[kept_items]], self.item_grade[kept_items],
-                       self.item_new[kept_items], lambda: self.scores[keep], self.by_score)
+        return Ranking(
+            self.num_topics,
+            topic,
+            pos,
+            self.grade[keep],
+            self.assessed[keep],
+            renumber[self.item_result[kept_items]],
+            self.item_grade[kept_items],
+            self.item_new[kept_items],
+            lambda: self.scores[keep],
+            self.by_score,
+        )
 
     def item_gains_at(self, at: np.ndarray, gains: dict | None, dcg: str) -> np.ndarray:
         """:meth:`item_gains` of the items ``at`` only (with one node per item, only theirs are computed)."""
@@ -196,5 +215,15 @@ def ranking_of(ranked: RankedNodes, by_score: bool = False) -> Ranking:
         has_new = np.bincount(ranked.item_result[new], minlength=m) > 0
         grade[has_new & (grade == REPEATED)] = np.nan  # new nodes, none assessed
         assessed = np.bincount(ranked.item_result, weights=assessed_items, minlength=m) > 0
-    return Ranking(len(ranked.topics), topic, pos, grade, assessed, ranked.item_result, grade_items, new,
-                   ranked.result_score, by_score)
+    return Ranking(
+        len(ranked.topics),
+        topic,
+        pos,
+        grade,
+        assessed,
+        ranked.item_result,
+        grade_items,
+        new,
+        ranked.result_score,
+        by_score,
+    )

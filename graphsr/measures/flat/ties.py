@@ -122,8 +122,11 @@ def reciprocal_rank(m, rk: Ranking, j: Judgments) -> np.ndarray:
         done[t] = True
         n, k, p = int(size[g]), int(r[g]), int(first[g])
         total = comb(n, k)
-        out[t] = sum(comb(n - x, k - 1) / total / (p + x - 1) for x in range(1, n - k + 2)
-                     if m.cutoff is None or p + x - 1 <= m.cutoff)
+        out[t] = sum(
+            comb(n - x, k - 1) / total / (p + x - 1)
+            for x in range(1, n - k + 2)
+            if m.cutoff is None or p + x - 1 <= m.cutoff
+        )
     return out
 
 
@@ -144,8 +147,9 @@ def success(m, rk: Ranking, j: Judgments) -> np.ndarray:
 def ndcg(m, rk: Ranking, j: Judgments) -> np.ndarray:
     rk = _ranking(m, rk)
     if rk.item_result is not None and len(rk.item_result) != rk.size:
-        raise GraphsrInputError(f"{m}: ties='average' scores runs of one node per result (documents, single "
-                                "elements), not tree results")
+        raise GraphsrInputError(
+            f"{m}: ties='average' scores runs of one node per result (documents, single elements), not tree results"
+        )
     gains, dcg = m.params.get("gains"), m.params.get("dcg", "log2")
     g = _group_mean(rk, rk.item_gains(gains, dcg))
     keep = rk.pos <= m.cutoff if m.cutoff is not None else np.ones(rk.size, dtype=bool)
@@ -156,8 +160,9 @@ def ndcg(m, rk: Ranking, j: Judgments) -> np.ndarray:
 def dcg(m, rk: Ranking, j: Judgments) -> np.ndarray:
     rk = _ranking(m, rk)
     if rk.item_result is not None and len(rk.item_result) != rk.size:
-        raise GraphsrInputError(f"{m}: ties='average' scores runs of one node per result (documents, single "
-                                "elements), not tree results")
+        raise GraphsrInputError(
+            f"{m}: ties='average' scores runs of one node per result (documents, single elements), not tree results"
+        )
     g = _group_mean(rk, rk.item_gains(None, m.params.get("dcg", "log2")))
     keep = rk.pos <= m.cutoff if m.cutoff is not None else np.ones(rk.size, dtype=bool)
     return np.bincount(rk.topic[keep], weights=(g / np.log2(rk.pos + 1.0))[keep], minlength=rk.num_topics)
@@ -169,9 +174,19 @@ def judged(m, rk: Ranking, j: Judgments) -> np.ndarray:
     return _ratio(rk.count(rk.pos <= k[rk.topic], _group_mean(rk, rk.assessed)), k)
 
 
-TIE_AWARE = {M._P: precision, M._R: recall, M._AP: average_precision, M._nDCG: ndcg, M._RR: reciprocal_rank,
-             M._Rprec: r_precision, M._Success: success, M._NumRet: num_ret, M._NumRelRet: num_rel_ret,
-             M._Judged: judged, M._DCG: dcg}
+TIE_AWARE = {
+    M._P: precision,
+    M._R: recall,
+    M._AP: average_precision,
+    M._nDCG: ndcg,
+    M._RR: reciprocal_rank,
+    M._Rprec: r_precision,
+    M._Success: success,
+    M._NumRet: num_ret,
+    M._NumRelRet: num_rel_ret,
+    M._Judged: judged,
+    M._DCG: dcg,
+}
 
 
 def compute_tie_aware(measures, rk: Ranking, j: Judgments) -> dict:
@@ -191,8 +206,10 @@ def compute_tie_aware(measures, rk: Ranking, j: Judgments) -> dict:
         if kernel is None and type(m) in (M._NumRel, M._NumQ):  # (order plays no part)
             kernel = KERNELS[type(m)]
         if kernel is None:
-            raise GraphsrInputError(f"{m}: no tie-aware value (ties='average' scores P, R, AP, nDCG, DCG, RR, "
-                                    "Rprec, Success, Judged and the counts); score it with ties='trec_eval'")
+            raise GraphsrInputError(
+                f"{m}: no tie-aware value (ties='average' scores P, R, AP, nDCG, DCG, RR, "
+                "Rprec, Success, Judged and the counts); score it with ties='trec_eval'"
+            )
         out[m] = kernel(m, rk, j)
     return out
 

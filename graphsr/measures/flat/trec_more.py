@@ -29,8 +29,9 @@ from .measures import _JUDGED, _Flat, _gains
 
 __all__ = ["TREC_MORE", "trec_kernel"]
 
-_LEVEL = Param(float, None, "an item is relevant at this whole grade or above (default 1; trec_eval -l)",
-               range="(-inf, inf)")
+_LEVEL = Param(
+    float, None, "an item is relevant at this whole grade or above (default 1; trec_eval -l)", range="(-inf, inf)"
+)
 
 
 class _TrecFlat(_Flat):
@@ -54,11 +55,11 @@ class _infAP(_TrecFlat):
 
 class _SetP(_TrecFlat):
     NAME = "SetP"
-    DESCRIPTION = ("precision of the whole retrieved set; relative=true: over min(retrieved, R) (trec_eval set_P, "
-                   "set_relative_P)")
+    DESCRIPTION = (
+        "precision of the whole retrieved set; relative=true: over min(retrieved, R) (trec_eval set_P, set_relative_P)"
+    )
     CUTOFF = "none"
-    SUPPORTED_PARAMS = {"rel": _LEVEL, "relative": Param(bool, False, "over min(retrieved, R)"),
-                        "judged_only": _JUDGED}
+    SUPPORTED_PARAMS = {"rel": _LEVEL, "relative": Param(bool, False, "over min(retrieved, R)"), "judged_only": _JUDGED}
 
     @property
     def KERNEL(self):  # noqa: N802
@@ -78,8 +79,11 @@ class _SetF(_TrecFlat):
     DESCRIPTION = "F-measure of the retrieved set, (beta + 1) P R / (beta P + R) (trec_eval set_F)"
     CUTOFF = "none"
     KERNEL = "set_F"
-    SUPPORTED_PARAMS = {"rel": _LEVEL, "beta": Param(float, 1.0, "weight of recall", range="[0, inf)"),
-                        "judged_only": _JUDGED}
+    SUPPORTED_PARAMS = {
+        "rel": _LEVEL,
+        "beta": Param(float, 1.0, "weight of recall", range="[0, inf)"),
+        "judged_only": _JUDGED,
+    }
 
     def kernel_params(self):
         return (self["beta"],)
@@ -94,8 +98,10 @@ class _SetAP(_TrecFlat):
 
 class _GMAP(_TrecFlat):
     NAME = "GMAP"
-    DESCRIPTION = ("average precision, aggregated by its geometric mean over topics (values below 0.00001 "
-                   "count as 0.00001; trec_eval gm_map)")
+    DESCRIPTION = (
+        "average precision, aggregated by its geometric mean over topics (values below 0.00001 "
+        "count as 0.00001; trec_eval gm_map)"
+    )
     CUTOFF = "none"
     AGGREGATE = "gm"
     KERNEL = "map"
@@ -116,8 +122,11 @@ class _RprecMult(_TrecFlat):
     CUTOFF = "none"
     AT_PARAM = "mult"
     KERNEL = "Rprec_mult"
-    SUPPORTED_PARAMS = {"mult": Param(float, None, "the multiple of R (RprecMult@1.5)", range="(0, inf)"),
-                        "rel": _LEVEL, "judged_only": _JUDGED}
+    SUPPORTED_PARAMS = {
+        "mult": Param(float, None, "the multiple of R (RprecMult@1.5)", range="(0, inf)"),
+        "rel": _LEVEL,
+        "judged_only": _JUDGED,
+    }
 
     def kernel_params(self):
         return (self["mult"],)
@@ -153,17 +162,22 @@ class _IPrecAvg(_TrecFlat):
 
 class _Utility(_TrecFlat):
     NAME = "Utility"
-    DESCRIPTION = ("a rel_ret + b nonrel_ret + c rel_missed + d nonrel_missed, the last over a collection of "
-                   "docs documents (trec_eval utility, -N)")
+    DESCRIPTION = (
+        "a rel_ret + b nonrel_ret + c rel_missed + d nonrel_missed, the last over a collection of "
+        "docs documents (trec_eval utility, -N)"
+    )
     CUTOFF = "none"
     BOUNDS = None
     KERNEL = "utility"
-    SUPPORTED_PARAMS = {"a": Param(float, 1.0, "per relevant item retrieved", range="(-inf, inf)"),
-                        "b": Param(float, -1.0, "per non-relevant item retrieved", range="(-inf, inf)"),
-                        "c": Param(float, 0.0, "per relevant item missed", range="(-inf, inf)"),
-                        "d": Param(float, 0.0, "per non-relevant document missed", range="(-inf, inf)"),
-                        "docs": Param(int, 0, "documents in the collection (trec_eval -N)", range="[0, inf)"),
-                        "rel": _LEVEL, "judged_only": _JUDGED}
+    SUPPORTED_PARAMS = {
+        "a": Param(float, 1.0, "per relevant item retrieved", range="(-inf, inf)"),
+        "b": Param(float, -1.0, "per non-relevant item retrieved", range="(-inf, inf)"),
+        "c": Param(float, 0.0, "per relevant item missed", range="(-inf, inf)"),
+        "d": Param(float, 0.0, "per non-relevant document missed", range="(-inf, inf)"),
+        "docs": Param(int, 0, "documents in the collection (trec_eval -N)", range="[0, inf)"),
+        "rel": _LEVEL,
+        "judged_only": _JUDGED,
+    }
 
     def kernel_params(self):
         return (self["a"], self["b"], self["c"], self["d"])
@@ -176,8 +190,7 @@ class _binG(_TrecFlat):
     KERNEL = "binG"
 
 
-_GAINS = Param(dict, None, "grade -> gain mapping, e.g. {1:1,2:3} (default: the grade; trec_eval's 1=1,2=3)",
-               _gains)
+_GAINS = Param(dict, None, "grade -> gain mapping, e.g. {1:1,2:3} (default: the grade; trec_eval's 1=1,2=3)", _gains)
 
 
 class _Gained(_TrecFlat):
@@ -231,20 +244,31 @@ def _all_gains(v: dict) -> dict | None:
 
 
 _P_RBP = Param(float, 0.9, "persistence: the chance of reading on to the next item", range="[0, 1)")
-_RBP_DIFFERS = ("graphsr's is trec_eval 10.0's (p=0.9 by default, graded gains rescaled to [0, 1]), ir_measures' "
-                "its providers' (p=0.8 by default, binary relevance at rel=); write RBP(p=0.8) for the first")
+_RBP_DIFFERS = (
+    "graphsr's is trec_eval 10.0's (p=0.9 by default, graded gains rescaled to [0, 1]), ir_measures' "
+    "its providers' (p=0.8 by default, binary relevance at rel=); write RBP(p=0.8) for the first"
+)
 
 
 class _RBP(_TrecFlat):
     NAME = "RBP"
-    DESCRIPTION = ("rank-biased precision (Moffat and Zobel 2008): (1 - p) sum of gain_i p^(i-1), gain = grade, or "
-                   "gains[grade], rescaled to [0, 1] when one lies outside (trec_eval 10.0 rbp)")
+    DESCRIPTION = (
+        "rank-biased precision (Moffat and Zobel 2008): (1 - p) sum of gain_i p^(i-1), gain = grade, or "
+        "gains[grade], rescaled to [0, 1] when one lies outside (trec_eval 10.0 rbp)"
+    )
     CUTOFF = "none"
     KERNEL = "rbp"
     IR_DIFFERS = _RBP_DIFFERS
-    SUPPORTED_PARAMS = {"p": _P_RBP, "judged_only": _JUDGED,
-                        "gains": Param(dict, None, "grade -> gain mapping, e.g. {0:0,1:0.5,2:1} (default: the grade; "
-                                       "trec_eval's 0=0,1=0.5,2=1)", _all_gains)}
+    SUPPORTED_PARAMS = {
+        "p": _P_RBP,
+        "judged_only": _JUDGED,
+        "gains": Param(
+            dict,
+            None,
+            "grade -> gain mapping, e.g. {0:0,1:0.5,2:1} (default: the grade; trec_eval's 0=0,1=0.5,2=1)",
+            _all_gains,
+        ),
+    }
 
     def kernel_params(self):
         return (("p", self["p"]),) + tuple((str(int(k)), float(v)) for k, v in (self["gains"] or {}).items())
@@ -252,9 +276,11 @@ class _RBP(_TrecFlat):
 
 class _RBPResid(_TrecFlat):
     NAME = "RBPResid"
-    DESCRIPTION = ("RBP's residual: p^n plus (1 - p) sum of p^(i-1) over the unjudged items of the n retrieved, "
-                   "what they and the ranks past the ranking could add; 0 when no item retrieved is unjudged "
-                   "(trec_eval 10.0 rbp_resid)")
+    DESCRIPTION = (
+        "RBP's residual: p^n plus (1 - p) sum of p^(i-1) over the unjudged items of the n retrieved, "
+        "what they and the ranks past the ranking could add; 0 when no item retrieved is unjudged "
+        "(trec_eval 10.0 rbp_resid)"
+    )
     CUTOFF = "none"
     KERNEL = "rbp_resid"
     IR_DIFFERS = _RBP_DIFFERS
@@ -266,8 +292,10 @@ class _RBPResid(_TrecFlat):
 
 class _Unj(_TrecFlat):
     NAME = "Unj"
-    DESCRIPTION = ("unjudged items (not assessed, or a negative grade) among the first k, over k; a ranking "
-                   "shorter than k counts its missing ranks as judged (trec_eval 10.0 unj_k)")
+    DESCRIPTION = (
+        "unjudged items (not assessed, or a negative grade) among the first k, over k; a ranking "
+        "shorter than k counts its missing ranks as judged (trec_eval 10.0 unj_k)"
+    )
     CUTOFF = "required"
     KERNEL = "unj"
     SUPPORTED_PARAMS = {}
@@ -277,8 +305,28 @@ class _Unj(_TrecFlat):
 
 
 #: The measure classes of this module.
-TREC_MORE = (_infAP, _SetP, _SetR, _SetF, _SetAP, _GMAP, _GMBpref, _RprecMult, _RelP, _IPrecAvg, _Utility, _binG,
-             _G, _nDCGRel, _RnDCG, _YAAP, _NumNonRelJudgedRet, _RBP, _RBPResid, _Unj)
+TREC_MORE = (
+    _infAP,
+    _SetP,
+    _SetR,
+    _SetF,
+    _SetAP,
+    _GMAP,
+    _GMBpref,
+    _RprecMult,
+    _RelP,
+    _IPrecAvg,
+    _Utility,
+    _binG,
+    _G,
+    _nDCGRel,
+    _RnDCG,
+    _YAAP,
+    _NumNonRelJudgedRet,
+    _RBP,
+    _RBPResid,
+    _Unj,
+)
 for _cls in TREC_MORE:
     register(_cls)
 
@@ -301,8 +349,9 @@ def trec_kernel(m, rk, j) -> np.ndarray:
         level = 1
         grade = np.where(graded & (grade >= 0), relevant(grade, threshold).astype(float), grade)
         assessed = np.where(assessed >= 0, relevant(assessed, threshold).astype(float), assessed)
-    rel = np.where(np.isnan(grade) | np.isneginf(grade), NOT_IN_POOL,
-                   np.where(grade < 0, UNJUDGED, np.nan_to_num(grade, neginf=0))).astype(np.int64)
+    rel = np.where(
+        np.isnan(grade) | np.isneginf(grade), NOT_IN_POOL, np.where(grade < 0, UNJUDGED, np.nan_to_num(grade, neginf=0))
+    ).astype(np.int64)
     starts = rk.starts()
     order = np.argsort(j.topic, kind="stable")
     jt, jg = j.topic[order], assessed[order]
@@ -312,6 +361,6 @@ def trec_kernel(m, rk, j) -> np.ndarray:
     docs = m.params.get("docs", 0) or 0
     out = np.zeros(rk.num_topics)
     for t in range(rk.num_topics):
-        g = jg[jstarts[t]:jstarts[t + 1]]
-        out[t] = kernel(Ranked(rel[starts[t]:starts[t + 1]], *grade_counts(g[g >= 0]), level, docs), params)[0]
+        g = jg[jstarts[t] : jstarts[t + 1]]
+        out[t] = kernel(Ranked(rel[starts[t] : starts[t + 1]], *grade_counts(g[g >= 0]), level, docs), params)[0]
     return out

@@ -52,12 +52,12 @@ __all__ = ["ArticleRanking", "article_ranking", "generalized"]
 class ArticleRanking:
     """Retrieved articles in rank order with their scores, and per-topic counts."""
 
-    topic: np.ndarray      # topic of each article rank
-    position: np.ndarray   # 0-based article rank within its topic
-    score: np.ndarray      # S in [0, 1]
-    relevant: np.ndarray   # the article has highlighted text
-    counts: dict           # per topic: num_ret, num_rel, num_rel_ret, ret_size, rel_size, rel_ret_size
-    extra_results: int     # BiC: results after an article's first (lenient only)
+    topic: np.ndarray  # topic of each article rank
+    position: np.ndarray  # 0-based article rank within its topic
+    score: np.ndarray  # S in [0, 1]
+    relevant: np.ndarray  # the article has highlighted text
+    counts: dict  # per topic: num_ret, num_rel, num_rel_ret, ret_size, rel_size, rel_ret_size
+    extra_results: int  # BiC: results after an article's first (lenient only)
 
 
 def _union(x: PassageInputs, starts: np.ndarray, ends: np.ndarray):
@@ -149,8 +149,14 @@ def _t2i(x, row, relevant, seg_article, seg_start, seg_end, tolerance: int) -> n
     return score
 
 
-def article_ranking(x: PassageInputs, task: str = "ric", beta: float = BETA.default, irr: int = IRR.default,
-                    n: float = BEP_DISTANCE.default, lenient: bool = False) -> ArticleRanking:
+def article_ranking(
+    x: PassageInputs,
+    task: str = "ric",
+    beta: float = BETA.default,
+    irr: int = IRR.default,
+    n: float = BEP_DISTANCE.default,
+    lenient: bool = False,
+) -> ArticleRanking:
     """Score each article rank for ``task`` (``ric``, ``t2i`` or ``bic``) and count per topic.
 
     Interleaving, overlap and repeated BiC results are checked by the caller
@@ -181,16 +187,25 @@ def article_ranking(x: PassageInputs, task: str = "ric", beta: float = BETA.defa
             score = _t2i(x, row, relevant, seg_article, seg_start, seg_end, int(irr))
         ret_size = np.bincount(topic, weights=retrieved, minlength=T)
         rel_ret_size = np.bincount(topic[seg_article] if m else np.zeros(0, np.int64), weights=hl, minlength=T)
-    counts = {"num_ret": counts_t.astype(float), "num_rel": x.topic_rel_articles.astype(float),
-              "num_rel_ret": np.bincount(topic[relevant], minlength=T).astype(float),
-              "ret_size": np.asarray(ret_size, dtype=float), "rel_size": x.topic_rel_chars.astype(float),
-              "rel_ret_size": np.asarray(rel_ret_size, dtype=float)}
+    counts = {
+        "num_ret": counts_t.astype(float),
+        "num_rel": x.topic_rel_articles.astype(float),
+        "num_rel_ret": np.bincount(topic[relevant], minlength=T).astype(float),
+        "ret_size": np.asarray(ret_size, dtype=float),
+        "rel_size": x.topic_rel_chars.astype(float),
+        "rel_ret_size": np.asarray(rel_ret_size, dtype=float),
+    }
     extra = int(len(x.res_group) - m) if task == "bic" else 0
     return ArticleRanking(topic, position, score, relevant, counts, extra)
 
 
-def generalized(ranking: ArticleRanking, rel_articles: np.ndarray, cutoffs: list[int], beyond: str = "last",
-                agp_cutoff: int | None = None) -> dict:
+def generalized(
+    ranking: ArticleRanking,
+    rel_articles: np.ndarray,
+    cutoffs: list[int],
+    beyond: str = "last",
+    agp_cutoff: int | None = None,
+) -> dict:
     """``gP``/``gR`` at each cut-off (article ranks), ``AgP`` (over the first ``agp_cutoff`` ranks if
     given) and the 11-point interpolated curve per topic.
 
@@ -209,8 +224,7 @@ def generalized(ranking: ArticleRanking, rel_articles: np.ndarray, cutoffs: list
     for a, b in zip(first.tolist(), (first + counts).tolist()):
         if b > a:
             cum_score[a:b] = np.cumsum(ranking.score[a:b])
-    found_here = np.cumsum(ranking.relevant) - np.concatenate([[0], np.cumsum(ranking.relevant)])[
-        first[ranking.topic]]
+    found_here = np.cumsum(ranking.relevant) - np.concatenate([[0], np.cumsum(ranking.relevant)])[first[ranking.topic]]
     ks = np.asarray(cutoffs, dtype=np.int64)
     upto = first[:, None] + np.minimum(ks[None, :], counts[:, None]) - 1  # the last article counted
     has = counts[:, None] > 0
@@ -224,8 +238,7 @@ def generalized(ranking: ArticleRanking, rel_articles: np.ndarray, cutoffs: list
     g_r = np.divide(found, nrel[:, None], out=np.zeros_like(found), where=nrel[:, None] > 0)
     # gP and gR at every rank
     gp_here = cum_score / (ranking.position + 1)
-    gr_here = np.divide(found_here, nrel[ranking.topic], out=np.zeros(len(found_here)),
-                        where=nrel[ranking.topic] > 0)
+    gr_here = np.divide(found_here, nrel[ranking.topic], out=np.zeros(len(found_here)), where=nrel[ranking.topic] > 0)
     counted = ranking.relevant if agp_cutoff is None else ranking.relevant & (ranking.position < agp_cutoff)
     agp_sum = np.bincount(ranking.topic, weights=np.where(counted, gp_here, 0.0), minlength=T)
     agp = np.divide(agp_sum, nrel, out=np.zeros(T), where=nrel > 0)

@@ -86,8 +86,9 @@ def passage_qrels(qrels: ElementQrels, documents: Mapping[str, DocumentTree]) ->
                 p_start.append(a)
                 p_end.append(b)
     lines = [0] * len(topic)
-    return FOLQrels.from_columns(topic, docid, doc_len, rel_chars, bep, p_row, p_start, p_end, lines,
-                                 qrels.source or "")
+    return FOLQrels.from_columns(
+        topic, docid, doc_len, rel_chars, bep, p_row, p_start, p_end, lines, qrels.source or ""
+    )
 
 
 def passage_run(run: Run, documents: Mapping[str, DocumentTree], vocab: Vocabulary | None = None) -> FOLRun:
@@ -109,16 +110,24 @@ def _passage_columns(run: Run, c, documents: Mapping[str, DocumentTree], vocab: 
     t_order = np.array([topic_rank[t] for t in c.topic_names], dtype=np.int64)[c.topic[o][starts[:-1]]]
     results = np.argsort(t_order, kind="stable")  # results sorted by (topic code, rank): reorder topics only
     sizes = np.diff(starts)
-    lines = np.concatenate([np.arange(starts[r], starts[r + 1]) for r in results.tolist()]) if len(results) \
+    lines = (
+        np.concatenate([np.arange(starts[r], starts[r + 1]) for r in results.tolist()])
+        if len(results)
         else np.zeros(0, np.int64)
+    )
     line = o[lines]
     result = np.repeat(np.arange(len(results)), sizes[results])
     doc, path = c.doc[line], c.path[line]
     node = line_nodes(c.doc_names, c.path_names, doc, path, documents)
     if (node < 0).any():  # the first unknown node, in the order the lines are read: one error naming its line
         k = int(np.flatnonzero(node < 0)[0])
-        _range(documents, c.doc_names[int(doc[k])], c.path_names[int(path[k])], run.source,
-               int(c.line[line[k]]) if c.line is not None else None)
+        _range(
+            documents,
+            c.doc_names[int(doc[k])],
+            c.path_names[int(path[k])],
+            run.source,
+            int(c.line[line[k]]) if c.line is not None else None,
+        )
     begin, end = np.zeros(len(line), dtype=np.int64), np.zeros(len(line), dtype=np.int64)
     for d in distinct(doc).tolist():  # each document's node ranges, gathered per document
         at = np.flatnonzero(doc == d)
@@ -143,9 +152,19 @@ def _passage_columns(run: Run, c, documents: Mapping[str, DocumentTree], vocab: 
     ranks, scores = c.rank[first].tolist(), c.score[first].tolist()
     lines_of = c.line[first].tolist() if c.line is not None else [0] * len(first)
     run_id = run.run_ids[0] if len(run.run_ids) == 1 else None
-    return FOLRun.from_columns(run.name, topic, docid, ranks, scores, p_begin.tolist(),
-                               (p_end - p_begin).tolist(), lines_of, run_id=run_id, source=run.source or "",
-                               vocab=vocab)
+    return FOLRun.from_columns(
+        run.name,
+        topic,
+        docid,
+        ranks,
+        scores,
+        p_begin.tolist(),
+        (p_end - p_begin).tolist(),
+        lines_of,
+        run_id=run_id,
+        source=run.source or "",
+        vocab=vocab,
+    )
 
 
 def element_qrels(qrels: FOLQrels, documents: Mapping[str, DocumentTree]) -> ElementQrels:

@@ -46,21 +46,49 @@ from .focused import character_stats, interpolated_precision
 from .inputs import PassageInputs
 from .rules import first_violation
 
-__all__ = ["iP", "MAiP", "gP", "gR", "MAgP", "ircl_prn", "compute_fol_family", "TASKS", "RULES_OF_TASK",
-           "COUNTS", "RATIOS", "PassageValues", "headline_measures", "IP_CURVE", "OFFICIAL_FOCUSED",
-           "OFFICIAL_CONTEXT"]
+__all__ = [
+    "iP",
+    "MAiP",
+    "gP",
+    "gR",
+    "MAgP",
+    "ircl_prn",
+    "compute_fol_family",
+    "TASKS",
+    "RULES_OF_TASK",
+    "COUNTS",
+    "RATIOS",
+    "PassageValues",
+    "headline_measures",
+    "IP_CURVE",
+    "OFFICIAL_FOCUSED",
+    "OFFICIAL_CONTEXT",
+]
 
 TASKS = ("focused", "thorough", "ric", "t2i", "bic")
 CHARACTER_TASKS = ("focused", "thorough")
 CONTEXT_TASKS = ("ric", "t2i", "bic")
 #: The rules the official tool enforces per task (inex-rules §0), strict and with --lenient.
-RULES_OF_TASK = {"focused": {"overlap"}, "thorough": set(), "ric": {"overlap", "interleave"},
-                 "t2i": {"overlap", "interleave"}, "bic": {"interleave", "repeat"}}
-LENIENT_RULES_OF_TASK = {"focused": set(), "thorough": set(), "ric": {"interleave"}, "t2i": {"interleave"},
-                         "bic": {"interleave"}}
+RULES_OF_TASK = {
+    "focused": {"overlap"},
+    "thorough": set(),
+    "ric": {"overlap", "interleave"},
+    "t2i": {"overlap", "interleave"},
+    "bic": {"interleave", "repeat"},
+}
+LENIENT_RULES_OF_TASK = {
+    "focused": set(),
+    "thorough": set(),
+    "ric": {"interleave"},
+    "t2i": {"interleave"},
+    "bic": {"interleave"},
+}
 #: The parameter each task's article score reads, with its default (declared in graphsr.measures.fol.params).
-SCORE_PARAM = {"ric": ("beta", SCORE_PARAMS["beta"].default), "t2i": ("irr", SCORE_PARAMS["irr"].default),
-               "bic": ("n", SCORE_PARAMS["n"].default)}
+SCORE_PARAM = {
+    "ric": ("beta", SCORE_PARAMS["beta"].default),
+    "t2i": ("irr", SCORE_PARAMS["irr"].default),
+    "bic": ("n", SCORE_PARAMS["n"].default),
+}
 
 COUNTS = ("num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size")
 RATIOS = ("art_prec", "art_rec", "art_f1", "char_prec", "char_rec", "char_f1")
@@ -159,16 +187,19 @@ class _IP(_Level):
 
 class _Ircl(_Level):
     NAME = "ircl_prn"
-    DESCRIPTION = ("interpolated precision at level x: 101 character-recall levels (focused, thorough) or 11 "
-                   "article-recall levels of gP (ric, t2i, bic); the official tool's ircl_prn.x lines")
+    DESCRIPTION = (
+        "interpolated precision at level x: 101 character-recall levels (focused, thorough) or 11 "
+        "article-recall levels of gP (ric, t2i, bic); the official tool's ircl_prn.x lines"
+    )
     SCORED = True
 
     def validate(self) -> "Measure":
         super().validate()
         steps = 100 if self["task"] in CHARACTER_TASKS else 10
         if abs(self["x"] * steps - round(self["x"] * steps)) > 1e-9:
-            raise MeasureNameError(f"ircl_prn: task {self['task']} has levels in steps of {1 / steps:g}, "
-                                   f"got {self['x']!r}")
+            raise MeasureNameError(
+                f"ircl_prn: task {self['task']} has levels in steps of {1 / steps:g}, got {self['x']!r}"
+            )
         return self
 
     def from_characters(self, stats, aip, T):
@@ -192,9 +223,15 @@ class _Generalized(_Passage):
     DEFAULT_TASK = "ric"
     CUTOFF = "required"
     BRACKET_CUTOFF = True  # gP[5] reads as gP@5, the official tool's name
-    EXTRA_PARAMS = {"beyond": Param(str, "last", "a topic with fewer than k article ranks: last (its value at "
-                                                 "the last rank, as the official tool) or zero (divide by k)",
-                                    choices=("last", "zero"))}
+    EXTRA_PARAMS = {
+        "beyond": Param(
+            str,
+            "last",
+            "a topic with fewer than k article ranks: last (its value at "
+            "the last rank, as the official tool) or zero (divide by k)",
+            choices=("last", "zero"),
+        )
+    }
 
     def from_articles(self, gen, col, ranking):
         return gen(self["beyond"])[self.NAME][:, col[self.cutoff]]  # (generalized() keys its curves gP, gR)
@@ -261,8 +298,18 @@ _RATIO_TEXT = {
 _classes = [_IP, _Ircl, _MAiP, _gP, _gR, _MAgP]
 for _name, _text in _COUNT_TEXT.items():
     _overall = {"num_rel": "qrels_rel_articles", "rel_size": "qrels_rel_chars"}.get(_name)  # every qrels topic
-    _classes.append(type(f"_{_name}", (_Count,), {"NAME": _name, "DESCRIPTION": _text + "; all: sum",
-                                                  "EMPTY": None if _overall else 0.0, "OVERALL": _overall}))
+    _classes.append(
+        type(
+            f"_{_name}",
+            (_Count,),
+            {
+                "NAME": _name,
+                "DESCRIPTION": _text + "; all: sum",
+                "EMPTY": None if _overall else 0.0,
+                "OVERALL": _overall,
+            },
+        )
+    )
 for _name, _text in _RATIO_TEXT.items():
     _classes.append(type(f"_{_name}", (_Ratio,), {"NAME": _name, "DESCRIPTION": _text}))
 for _cls in _classes:
@@ -273,8 +320,9 @@ iP, MAiP, gP, gR, MAgP, ircl_prn = _IP(), _MAiP(), _gP(), _gR(), _MAgP(), _Ircl(
 
 #: What the official tool's headline is for a focused run, and for a RiC, T2I or BiC run.
 OFFICIAL_FOCUSED = ("iP[0.00]", "iP[0.01]", "iP[0.05]", "iP[0.10]", "MAiP")
-OFFICIAL_CONTEXT = ("MAgP",) + tuple(f"gP@{k}" for k in (1, 2, 3, 5, 10, 25, 50)) + tuple(
-    f"gR@{k}" for k in (1, 2, 3, 5, 10, 25, 50))
+OFFICIAL_CONTEXT = (
+    ("MAgP",) + tuple(f"gP@{k}" for k in (1, 2, 3, 5, 10, 25, 50)) + tuple(f"gR@{k}" for k in (1, 2, 3, 5, 10, 25, 50))
+)
 #: The 101-point interpolated precision curve.
 IP_CURVE = tuple(f"iP[{j / 100:.2f}]" for j in range(101))
 

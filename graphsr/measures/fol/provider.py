@@ -66,12 +66,14 @@ class _PassageEvaluator:
             from .convert import passage_run
 
             run = passage_run(run, self.context.documents, self.qrels.vocab)
-        return score_passage_run(self.qrels, run, self.measures, topics, self.context.order,
-                                 self.context.lenient, self.context.option)
+        return score_passage_run(
+            self.qrels, run, self.measures, topics, self.context.order, self.context.lenient, self.context.option
+        )
 
 
-def passage_inputs(qrels: FOLQrels, run: FOLRun, topics: list[str],
-                   order: str = "file", option=None) -> tuple[PassageInputs, np.ndarray]:
+def passage_inputs(
+    qrels: FOLQrels, run: FOLRun, topics: list[str], order: str = "file", option=None
+) -> tuple[PassageInputs, np.ndarray]:
     """Align a run with the assessments for ``topics`` (judged topics, in report order).
 
     Returns the inputs and, for each of their results, its row in ``run``
@@ -111,10 +113,25 @@ def passage_inputs(qrels: FOLQrels, run: FOLRun, topics: list[str],
     judged = q_topic >= 0
     rel_chars = np.bincount(q_topic[judged], weights=qrels.rel_chars[judged], minlength=T).astype(np.int64)
     rel_articles = np.bincount(q_topic[judged], weights=(qrels.rel_chars[judged] > 0), minlength=T).astype(np.int64)
-    x = PassageInputs(list(topics), res_topic, res_group, res_row, start,
-                      start + run.length[idx], seq, qrels.rel_chars, qrels.bep, qrels.doc_len, qrels.pass_row,
-                      qrels.pass_start, qrels.pass_end, rel_chars, rel_articles, int(qrels.rel_chars.sum()),
-                      int((qrels.rel_chars > 0).sum()))
+    x = PassageInputs(
+        list(topics),
+        res_topic,
+        res_group,
+        res_row,
+        start,
+        start + run.length[idx],
+        seq,
+        qrels.rel_chars,
+        qrels.bep,
+        qrels.doc_len,
+        qrels.pass_row,
+        qrels.pass_start,
+        qrels.pass_end,
+        rel_chars,
+        rel_articles,
+        int(qrels.rel_chars.sum()),
+        int((qrels.rel_chars > 0).sum()),
+    )
     return x, idx
 
 
@@ -146,38 +163,51 @@ def _check_topic_blocks(run: FOLRun, idx: np.ndarray, ti: np.ndarray, option=Non
     again = np.setdiff1d(np.arange(len(new)), first)[0]
     r, prev = int(idx[new[again]]), int(idx[new[again] - 1])
     names = run.vocab.topic_names()
-    raise RunFormatError(f"topic {names[run.topic_code[r]]} appears again after topic "
-                         f"{names[run.topic_code[prev]]} (line {int(run.line[prev])}): in file order each topic's "
-                         "lines must be together (the official tool would mix the two topics' results); "
-                         f"keep them together or score by rank with {_option(option, 'order=rank')}", run.source,
-                         int(run.line[r]))
+    raise RunFormatError(
+        f"topic {names[run.topic_code[r]]} appears again after topic "
+        f"{names[run.topic_code[prev]]} (line {int(run.line[prev])}): in file order each topic's "
+        "lines must be together (the official tool would mix the two topics' results); "
+        f"keep them together or score by rank with {_option(option, 'order=rank')}",
+        run.source,
+        int(run.line[r]),
+    )
 
 
 _RULE_TEXT = {
     "overlap": "passage {o}:{l} overlaps the passage {eo}:{el} of the same article retrieved earlier (line {el_})",
     "interleave": "the article is retrieved again after other articles (first at line {el_})",
     "repeat": "a second result for the article (the first is at line {el_}); Best in Context takes one result "
-              "per article",
+    "per article",
 }
-_TASK_NAMES = {"focused": "focused", "thorough": "thorough", "ric": "Relevant in Context", "t2i": "T2I",
-               "bic": "Best in Context"}
+_TASK_NAMES = {
+    "focused": "focused",
+    "thorough": "thorough",
+    "ric": "Relevant in Context",
+    "t2i": "T2I",
+    "bic": "Best in Context",
+}
 
 
 def _rule_error(exc: RunRuleError, run: FOLRun, rows: np.ndarray, option=None) -> RunFormatError:
     r, e = int(rows[exc.result]), int(rows[exc.earlier])
     names, docs = run.vocab.topic_names(), run.vocab.doc_names()
-    what = _RULE_TEXT[exc.kind].format(o=int(run.offset[r]), l=int(run.length[r]), eo=int(run.offset[e]),
-                                       el=int(run.length[e]), el_=int(run.line[e]))
+    what = _RULE_TEXT[exc.kind].format(
+        o=int(run.offset[r]), l=int(run.length[r]), eo=int(run.offset[e]), el=int(run.length[e]), el_=int(run.line[e])
+    )
     tasks = " and ".join(_TASK_NAMES[t] for t in exc.tasks)
-    hint = (f"; {_option(option, 'lenient')} scores it anyway, not as the official tool" if exc.kind != "interleave"
-            else "")
-    message = (f"topic {names[run.topic_code[r]]}, article {docs[run.doc_code[r]]}: {what}; the official tool "
-               f"refuses such {tasks} runs{hint}")
+    hint = (
+        f"; {_option(option, 'lenient')} scores it anyway, not as the official tool" if exc.kind != "interleave" else ""
+    )
+    message = (
+        f"topic {names[run.topic_code[r]]}, article {docs[run.doc_code[r]]}: {what}; the official tool "
+        f"refuses such {tasks} runs{hint}"
+    )
     return RunRuleError(exc.kind, r, e, exc.tasks, message, run.source, int(run.line[r]))
 
 
-def score_passage_run(qrels: FOLQrels, run: FOLRun, measures, topics: list[str], order: str = "file",
-                      lenient: bool = False, option=None) -> RunScores:
+def score_passage_run(
+    qrels: FOLQrels, run: FOLRun, measures, topics: list[str], order: str = "file", lenient: bool = False, option=None
+) -> RunScores:
     """Score one passage run for ``topics`` (judged topics, in report order).
 
     Raises
@@ -197,27 +227,33 @@ def score_passage_run(qrels: FOLQrels, run: FOLRun, measures, topics: list[str],
     refused = got.notes.get("refused")
     if refused is not None:
         r = int(rows[refused.result])
-        what = {"overlap": "a passage overlapping an earlier passage of its article",
-                "repeat": "a second Best in Context result for an article"}[refused.kind]
+        what = {
+            "overlap": "a passage overlapping an earlier passage of its article",
+            "repeat": "a second Best in Context result for an article",
+        }[refused.kind]
         done = []
         if got.notes.get("skipped"):
             done.append(f"{got.notes['skipped']} overlapping passage(s) skipped in the focused task")
         if got.notes.get("extra_results"):
-            done.append(f"{got.notes['extra_results']} result(s) after an article's first ignored in Best in "
-                        "Context")
-        warnings.append(f"{run.name}: the official tool refuses this run ({what}, first at line "
-                        f"{int(run.line[r])}); scored with {_option(option, 'lenient')}"
-                        + (f" ({'; '.join(done)})" if done else " (overlapping passages merged per article)")
-                        + ": these numbers are not the official tool's")
+            done.append(f"{got.notes['extra_results']} result(s) after an article's first ignored in Best in Context")
+        warnings.append(
+            f"{run.name}: the official tool refuses this run ({what}, first at line "
+            f"{int(run.line[r])}); scored with {_option(option, 'lenient')}"
+            + (f" ({'; '.join(done)})" if done else " (overlapping passages merged per article)")
+            + ": these numbers are not the official tool's"
+        )
     if got.notes.get("impossible"):
-        warnings.append(f"{run.name}: {got.notes['impossible']} recall point(s) above 1 dropped (impossible "
-                        "recall points)")
+        warnings.append(
+            f"{run.name}: {got.notes['impossible']} recall point(s) above 1 dropped (impossible recall points)"
+        )
     if len(run) == 0:
         warnings.append(f"{run.name}: the run is empty")
     if order == "rank" and not run.ranked:
-        warnings.append(f"{run.name}: results scored in rank order ({_option(option, 'order=rank')}); the official "
-                        "tool scores them "
-                        "in file order, so these numbers are not the official tool's")
+        warnings.append(
+            f"{run.name}: results scored in rank order ({_option(option, 'order=rank')}); the official "
+            "tool scores them "
+            "in file order, so these numbers are not the official tool's"
+        )
     mask = np.zeros(len(run), dtype=bool)
     mask[rows] = True
     return RunScores(got.values, got.overall, warnings, run.last_run_id(mask))

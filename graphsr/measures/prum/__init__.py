@@ -10,5 +10,6 @@ from ..._lazy import lazy_namespace
 from .kernel import prum_by_recall
 from .measures import MAPRUM, NAVS, PRUM
 
-__getattr__, __dir__, __all__ = lazy_namespace(__name__, {"PRUMProvider": "provider"}, [
-    "PRUM", "MAPRUM", "NAVS", "prum_by_recall"])
+__getattr__, __dir__, __all__ = lazy_namespace(
+    __name__, {"PRUMProvider": "provider"}, ["PRUM", "MAPRUM", "NAVS", "prum_by_recall"]
+)

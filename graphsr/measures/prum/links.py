@@ -18,9 +18,18 @@ import numpy as np
 __all__ = ["item_links"]
 
 
-def item_links(entry: np.ndarray, doc: np.ndarray, node: np.ndarray, entries: int, ideal_doc: np.ndarray,
-               ideal_node: np.ndarray, nav: str, arrays=None, seen: np.ndarray | None = None,
-               routes: Callable | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def item_links(
+    entry: np.ndarray,
+    doc: np.ndarray,
+    node: np.ndarray,
+    entries: int,
+    ideal_doc: np.ndarray,
+    ideal_node: np.ndarray,
+    nav: str,
+    arrays=None,
+    seen: np.ndarray | None = None,
+    routes: Callable | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     r"""The kernel's ``(ptr, ideal, prob)`` (:func:`~graphsr.measures.prum.kernel.prum_by_recall`), every entry
     of a topic at once.
 

@@ -30,11 +30,14 @@ __all__ = ["PRUM", "MAPRUM", "NAVS"]
 NAVS = ("structural", "none", "model", "routes")
 
 _COMMON = {
-    "nav": Param(str, "structural", "structural (Eq 9) | none | model (--model) | routes (--routes)",
-                 choices=NAVS),
+    "nav": Param(str, "structural", "structural (Eq 9) | none | model (--model) | routes (--routes)", choices=NAVS),
     "ideal": Param(str, "assessed", "ideal elements: assessed | kazai | piwowarski", choices=IDEAL_METHODS),
-    "quant": Param(str, None, "quantisation of (e, s) assessments: strict | gen (generalised) | sog | "
-                              "33:1/23:0.9/... (default gen)", canonical_quantisation),
+    "quant": Param(
+        str,
+        None,
+        "quantisation of (e, s) assessments: strict | gen (generalised) | sog | 33:1/23:0.9/... (default gen)",
+        canonical_quantisation,
+    ),
 }
 
 
@@ -64,8 +67,11 @@ class _PRUM(_PRUMMeasure):
     NAME = "PRUM"
     DESCRIPTION = "precision when the user wants r ideal elements, or at recall level x (PRUM Eq 5-8)"
     BRACKET = "x"
-    SUPPORTED_PARAMS = {"r": Param(int, 1, "ideal elements the user wants", range="[1, inf)"),
-                        "x": Param(float, None, "recall level: r = ceil(x |I|)", range="(0, 1]"), **_COMMON}
+    SUPPORTED_PARAMS = {
+        "r": Param(int, 1, "ideal elements the user wants", range="[1, inf)"),
+        "x": Param(float, None, "recall level: r = ceil(x |I|)", range="(0, 1]"),
+        **_COMMON,
+    }
 
     def validate(self) -> "Measure":
         super().validate()

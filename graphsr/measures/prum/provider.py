@@ -33,8 +33,10 @@ class PRUMProvider(ElementProvider):
 
     def prepare(self, measures, qrels, judged, context, shared):
         grades = judged_grades(qrels, judged, context, shared)
-        ideals = {(ideal, quant): recall_bases(judged, grades, context.documents, quant, ideal)
-                  for ideal, quant in {(m["ideal"], m["quant"]) for m in measures}}
+        ideals = {
+            (ideal, quant): recall_bases(judged, grades, context.documents, quant, ideal)
+            for ideal, quant in {(m["ideal"], m["quant"]) for m in measures}
+        }
         return ideals, context
 
     def compute(self, measures, ranked, doc_codes, prepared):
@@ -43,8 +45,10 @@ class PRUMProvider(ElementProvider):
         items = TopicItems(ranked)
         navs = {m["nav"] for m in measures}
         docids = {code: d for d, code in doc_codes.items()}
-        ideal_codes = {key: {topic: _ideal_arrays(base, doc_codes) for topic, base in by_topic.items()}
-                       for key, by_topic in ideals.items()}
+        ideal_codes = {
+            key: {topic: _ideal_arrays(base, doc_codes) for topic, base in by_topic.items()}
+            for key, by_topic in ideals.items()
+        }
         linked = {int(c) for by_topic in ideal_codes.values() for d, _ in by_topic.values() for c in d[d >= 0]}
         arrays = NodeArrays(context.documents, docids, sorted(linked & set(np.unique(items.doc).tolist())))
         seen = arrays.values("seen", context.seen_of) if "model" in navs else None
@@ -59,8 +63,7 @@ class PRUMProvider(ElementProvider):
                 if size == 0:
                     continue
                 entry, doc, node, entries = items.topic(t)
-                ptr, ks, prob = item_links(entry, doc, node, entries, ideal_doc, ideal_node, nav, arrays, seen,
-                                           routes)
+                ptr, ks, prob = item_links(entry, doc, node, entries, ideal_doc, ideal_node, nav, arrays, seen, routes)
                 curve = prum_by_recall(size, ptr, ks, prob, context.num_elements - items.distinct(t))
                 for m in group:
                     out[m][t] = m.value(curve, size)

@@ -10,6 +10,8 @@
 from ..._lazy import lazy_namespace
 from .measures import CHROMA_MOST, ChromaIoU, ChromaP, ChromaR, budgetP, budgetR, unjudged_chars
 
-__getattr__, __dir__, __all__ = lazy_namespace(__name__, {"SpanProvider": "provider", "SpanInputs": "kernels",
-                                                          "compute_span_family": "kernels"}, [
-    "ChromaIoU", "ChromaP", "ChromaR", "budgetP", "budgetR", "unjudged_chars", "CHROMA_MOST"])
+__getattr__, __dir__, __all__ = lazy_namespace(
+    __name__,
+    {"SpanProvider": "provider", "SpanInputs": "kernels", "compute_span_family": "kernels"},
+    ["ChromaIoU", "ChromaP", "ChromaR", "budgetP", "budgetR", "unjudged_chars", "CHROMA_MOST"],
+)

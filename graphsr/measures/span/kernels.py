@@ -130,8 +130,11 @@ def chroma(x: SpanInputs, k: np.ndarray) -> dict[str, np.ndarray]:
     missed = ref_len - _within(x, x.ref_row[live], x.ref_start[live], x.ref_end[live], got)
     ref_total = np.bincount(ref_topic[live], weights=ref_len, minlength=T)
     missed_total = np.bincount(ref_topic[live], weights=missed, minlength=T)
-    return {"iou": _ratio(found, charged + missed_total), "precision": _ratio(found, charged),
-            "recall": _ratio(found, ref_total)}
+    return {
+        "iou": _ratio(found, charged + missed_total),
+        "precision": _ratio(found, charged),
+        "recall": _ratio(found, ref_total),
+    }
 
 
 def _read(x: SpanInputs, budget: int | None, k: int | None):
@@ -170,8 +173,16 @@ def unjudged(x: SpanInputs, k: int | None) -> np.ndarray:
     return _ratio(read - judged, read)
 
 
-def touching_chunks(ref_topic: np.ndarray, ref_doc: np.ndarray, ref_start: np.ndarray, ref_end: np.ndarray,
-                    chunk_doc: np.ndarray, chunk_start: np.ndarray, chunk_end: np.ndarray, T: int) -> np.ndarray:
+def touching_chunks(
+    ref_topic: np.ndarray,
+    ref_doc: np.ndarray,
+    ref_start: np.ndarray,
+    ref_end: np.ndarray,
+    chunk_doc: np.ndarray,
+    chunk_start: np.ndarray,
+    chunk_end: np.ndarray,
+    T: int,
+) -> np.ndarray:
     """Per topic, how many chunks touch one of its references (Chroma's ``highlighted_chunks_count``: a chunk
     whose range meets the reference's, ends touching included), each chunk once.
 
@@ -186,8 +197,9 @@ def touching_chunks(ref_topic: np.ndarray, ref_doc: np.ndarray, ref_start: np.nd
     longest = np.maximum.reduceat(ce - cs, doc_first) if len(cd) else np.zeros(0, dtype=_I64)
     found: list[set] = [set() for _ in range(T)]
     where = np.searchsorted(docs, ref_doc)
-    for t, d, w, a, b in zip(ref_topic.tolist(), ref_doc.tolist(), where.tolist(), ref_start.tolist(),
-                             ref_end.tolist()):
+    for t, d, w, a, b in zip(
+        ref_topic.tolist(), ref_doc.tolist(), where.tolist(), ref_start.tolist(), ref_end.tolist()
+    ):
         if t < 0 or w >= len(docs) or docs[w] != d:
             continue
         lo, hi = int(doc_first[w]), int(doc_last[w])

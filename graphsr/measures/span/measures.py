@@ -53,22 +53,28 @@ class _Chroma(_Span):
 class _ChromaIoU(_Chroma):
     NAME = "ChromaIoU"
     KIND = "iou"
-    DESCRIPTION = ("Chroma's IoU: reference characters retrieved / (characters of the first k results, summed, + "
-                   "reference characters missed); no @k: the first N, N the chunks touching a reference (chunk map)")
+    DESCRIPTION = (
+        "Chroma's IoU: reference characters retrieved / (characters of the first k results, summed, + "
+        "reference characters missed); no @k: the first N, N the chunks touching a reference (chunk map)"
+    )
 
 
 class _ChromaP(_Chroma):
     NAME = "ChromaP"
     KIND = "precision"
-    DESCRIPTION = ("Chroma's precision: reference characters retrieved / characters of the first k results, summed "
-                   "(overlaps twice); no @k: the first N, N the chunks touching a reference (chunk map)")
+    DESCRIPTION = (
+        "Chroma's precision: reference characters retrieved / characters of the first k results, summed "
+        "(overlaps twice); no @k: the first N, N the chunks touching a reference (chunk map)"
+    )
 
 
 class _ChromaR(_Chroma):
     NAME = "ChromaR"
     KIND = "recall"
-    DESCRIPTION = ("Chroma's recall: reference characters retrieved by the first k results / reference lengths, "
-                   "summed; no @k: the first N, N the chunks touching a reference (chunk map)")
+    DESCRIPTION = (
+        "Chroma's recall: reference characters retrieved by the first k results / reference lengths, "
+        "summed; no @k: the first N, N the chunks touching a reference (chunk map)"
+    )
 
 
 class _Budget(_Span):
@@ -77,21 +83,27 @@ class _Budget(_Span):
 
 class _budgetP(_Budget):
     NAME = "budgetP"
-    DESCRIPTION = ("precision of the first B characters read down the ranking (@B; text already read is not read "
-                   "again): relevant characters read / B")
+    DESCRIPTION = (
+        "precision of the first B characters read down the ranking (@B; text already read is not read "
+        "again): relevant characters read / B"
+    )
 
 
 class _budgetR(_Budget):
     NAME = "budgetR"
-    DESCRIPTION = ("recall of the first B characters read down the ranking (@B; text already read is not read "
-                   "again): relevant characters read / relevant characters")
+    DESCRIPTION = (
+        "recall of the first B characters read down the ranking (@B; text already read is not read "
+        "again): relevant characters read / relevant characters"
+    )
 
 
 class _unjudged_chars(_Span):
     NAME = "unjudged_chars"
     CUTOFF = "optional"
-    DESCRIPTION = ("share of the characters read (each once; @k: in the first k results) that no judgment covers "
-                   "(chunk judgments of another chunking, spans judged in part)")
+    DESCRIPTION = (
+        "share of the characters read (each once; @k: in the first k results) that no judgment covers "
+        "(chunk judgments of another chunking, spans judged in part)"
+    )
 
 
 for _cls in (_ChromaIoU, _ChromaP, _ChromaR, _budgetP, _budgetR, _unjudged_chars):

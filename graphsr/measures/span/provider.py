@@ -28,8 +28,10 @@ class SpanProvider(Provider):
 
     NAME = "span"
     DESCRIPTION = "span (chunk retrieval)"
-    TITLE = ("Chunk retrieval over character spans: Chroma's chunking evaluation (ChromaIoU, ChromaP, ChromaR), "
-             "precision and recall within a reading budget, the share of text never judged")
+    TITLE = (
+        "Chunk retrieval over character spans: Chroma's chunking evaluation (ChromaIoU, ChromaP, ChromaR), "
+        "precision and recall within a reading budget, the share of text never judged"
+    )
     ASSESSMENTS = RUNS = frozenset({ELEMENT, PASSAGE})
 
     def needs(self, kinds, measures=()):
@@ -63,8 +65,11 @@ class _SpanEvaluator:
         for m in self.measures:
             if m.NAME.startswith("Chroma"):
                 if m.cutoff not in by_cut:
-                    k = (np.full(x.T, m.cutoff, dtype=np.int64) if m.cutoff is not None
-                         else np.minimum(self.touching(tuple(topics)), CHROMA_MOST))
+                    k = (
+                        np.full(x.T, m.cutoff, dtype=np.int64)
+                        if m.cutoff is not None
+                        else np.minimum(self.touching(tuple(topics)), CHROMA_MOST)
+                    )
                     by_cut[m.cutoff] = chroma(x, k)
                 values[m] = by_cut[m.cutoff][m.KIND]
             elif m.NAME in ("budgetP", "budgetR"):
@@ -82,8 +87,9 @@ class _SpanEvaluator:
             row, start, end = _references(q)
             docs = q.vocab.doc_codes([d for d, _, _ in self.context.chunks.values()])
             table = np.array([(s, e) for _, s, e in self.context.chunks.values()], dtype=np.int64).reshape(-1, 2)
-            self._touching[topics] = touching_chunks(index[q.topic_code[row]], q.doc_code[row], start, end, docs,
-                                                     table[:, 0], table[:, 1], len(topics))
+            self._touching[topics] = touching_chunks(
+                index[q.topic_code[row]], q.doc_code[row], start, end, docs, table[:, 0], table[:, 1], len(topics)
+            )
         return self._touching[topics]
 
 
@@ -139,6 +145,19 @@ def span_inputs(qrels: FOLQrels, run: FOLRun, topics: list[str], order: str = "f
         return new_res[by], new_s[by], new_e[by]
 
     row, start, end = _references(qrels)
-    return SpanInputs(len(topics), x.res_topic, x.res_row, x.res_start, np.maximum(x.res_end, x.res_start),
-                      _topic_index(qrels, list(topics))[qrels.topic_code], qrels.pass_row, qrels.pass_start,
-                      qrels.pass_end, row, start, end, lambda: _judged(qrels), new_parts)
+    return SpanInputs(
+        len(topics),
+        x.res_topic,
+        x.res_row,
+        x.res_start,
+        np.maximum(x.res_end, x.res_start),
+        _topic_index(qrels, list(topics))[qrels.topic_code],
+        qrels.pass_row,
+        qrels.pass_start,
+        qrels.pass_end,
+        row,
+        start,
+        end,
+        lambda: _judged(qrels),
+        new_parts,
+    )

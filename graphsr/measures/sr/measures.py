@@ -177,4 +177,3 @@ def compute_sr_family(measures: list[Measure], r: RankedNodes) -> dict[Measure, 
         sr = np.bincount(r.result_topic[mask], weights=gain[mask], minlength=t)
         out[m] = m.kernel(sr, k)
     return out
-

@@ -98,6 +98,7 @@ class Ranked:
 
 # -- counts ------------------------------------------------------------------------------------------------
 
+
 def num_ret(t: Ranked, p) -> list[float]:
     return [float(t.num_ret)]
 
@@ -115,6 +116,7 @@ def num_nonrel_judged_ret(t: Ranked, p) -> list[float]:
 
 
 # -- precision and recall ------------------------------------------------------------------------------------
+
 
 def _ap_sum(t: Ranked, upto: int | None = None) -> tuple[float, int]:
     s, k = 0.0, 0
@@ -223,6 +225,7 @@ def eleven_point(t: Ranked, percents) -> list[float]:
 
     def add(k, v):
         total[0] += v
+
     _interpolated(t, percents, add)
     return [total[0] / len(percents)]
 
@@ -248,6 +251,7 @@ def rprec_mult(t: Ranked, percents) -> list[float]:
 
 
 # -- judged-only measures --------------------------------------------------------------------------------------
+
 
 def _bpref(t: Ranked) -> float:
     num_nonrel = sum(n for g, n in zip(t.grade_list, t.count_list) if g < t.level)
@@ -292,12 +296,14 @@ def infap(t: Ranked, p) -> list[float]:
             total += 1.0
         else:
             fj = float(j)
-            total += (1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * ((rel - 1 + nonrel + unjudged) / fj)
-                      * ((rel - 1 + _INFAP_EPSILON) / (rel - 1 + nonrel + 2 * _INFAP_EPSILON)))
+            total += 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * ((rel - 1 + nonrel + unjudged) / fj) * (
+                (rel - 1 + _INFAP_EPSILON) / (rel - 1 + nonrel + 2 * _INFAP_EPSILON)
+            )
     return [total / t.num_rel if t.num_rel else total]
 
 
 # -- sets ------------------------------------------------------------------------------------------------------
+
 
 def set_p(t: Ranked, p) -> list[float]:
     return [t.num_rel_ret / t.num_ret if t.num_ret else 0.0]
@@ -326,8 +332,12 @@ def set_f(t: Ranked, params) -> list[float]:
 
 
 def utility(t: Ranked, c) -> list[float]:
-    return [c[0] * t.num_rel_ret + c[1] * (t.num_ret - t.num_rel_ret) + c[2] * (t.num_rel - t.num_rel_ret)
-            + c[3] * (t.num_docs + t.num_rel_ret - t.num_ret - t.num_rel)]
+    return [
+        c[0] * t.num_rel_ret
+        + c[1] * (t.num_ret - t.num_rel_ret)
+        + c[2] * (t.num_rel - t.num_rel_ret)
+        + c[3] * (t.num_docs + t.num_rel_ret - t.num_ret - t.num_rel)
+    ]
 
 
 def relstring(t: Ranked, params) -> str:
@@ -339,10 +349,12 @@ def relstring(t: Ranked, params) -> str:
         if r >= 0:
             return chr(48 + r)
         return "-" if r == NOT_IN_POOL else "." if r == UNJUDGED else "<"
+
     return "".join(map(char, t.list[:n]))
 
 
 # -- gains -----------------------------------------------------------------------------------------------------
+
 
 def _gains(t: Ranked, pairs) -> list[list]:
     """``[grade, gain, documents at that grade]`` sorted by gain, lowest first: a pair ``grade=gain`` given
@@ -582,6 +594,7 @@ def yaap(t: Ranked, p) -> list[float]:
 
 # -- trec_eval 10.0's additions -------------------------------------------------------------------------------
 
+
 def _persistence(pairs) -> float:
     return next((v for name, v in reversed(pairs) if name == "p"), 0.9)
 
@@ -643,14 +656,44 @@ def unjudged(t: Ranked, cutoffs) -> list[float]:
 
 #: The kernel of each measure trec_eval computes from qrels and TREC results.
 KERNELS = {
-    "num_ret": num_ret, "num_rel": num_rel, "num_rel_ret": num_rel_ret, "map": ap, "gm_map": gm_ap,
-    "Rprec": rprec, "bpref": bpref, "recip_rank": recip_rank, "iprec_at_recall": iprec_at_recall,
-    "P": precision, "relstring": relstring, "recall": recall, "infAP": infap, "gm_bpref": gm_bpref,
-    "Rprec_mult": rprec_mult, "utility": utility, "11pt_avg": eleven_point, "binG": bin_g, "G": g_measure,
-    "ndcg": ndcg, "ndcg_rel": ndcg_rel, "Rndcg": rndcg, "ndcg_cut": ndcg_cut, "map_cut": ap_cut,
-    "relative_P": relative_precision, "success": success, "set_P": set_p, "set_relative_P": set_relative_p,
-    "set_recall": set_recall, "set_map": set_map, "set_F": set_f, "num_nonrel_judged_ret": num_nonrel_judged_ret,
-    "yaap": yaap, "rbp": rbp, "rbp_resid": rbp_resid, "unj": unjudged,
+    "num_ret": num_ret,
+    "num_rel": num_rel,
+    "num_rel_ret": num_rel_ret,
+    "map": ap,
+    "gm_map": gm_ap,
+    "Rprec": rprec,
+    "bpref": bpref,
+    "recip_rank": recip_rank,
+    "iprec_at_recall": iprec_at_recall,
+    "P": precision,
+    "relstring": relstring,
+    "recall": recall,
+    "infAP": infap,
+    "gm_bpref": gm_bpref,
+    "Rprec_mult": rprec_mult,
+    "utility": utility,
+    "11pt_avg": eleven_point,
+    "binG": bin_g,
+    "G": g_measure,
+    "ndcg": ndcg,
+    "ndcg_rel": ndcg_rel,
+    "Rndcg": rndcg,
+    "ndcg_cut": ndcg_cut,
+    "map_cut": ap_cut,
+    "relative_P": relative_precision,
+    "success": success,
+    "set_P": set_p,
+    "set_relative_P": set_relative_p,
+    "set_recall": set_recall,
+    "set_map": set_map,
+    "set_F": set_f,
+    "num_nonrel_judged_ret": num_nonrel_judged_ret,
+    "yaap": yaap,
+    "rbp": rbp,
+    "rbp_resid": rbp_resid,
+    "unj": unjudged,
     # per judgment group (-R qrels_jg), averaged over the groups by the evaluation
-    "map_avgjg": ap, "P_avgjg": precision, "Rprec_mult_avgjg": rprec_mult,
+    "map_avgjg": ap,
+    "P_avgjg": precision,
+    "Rprec_mult_avgjg": rprec_mult,
 }

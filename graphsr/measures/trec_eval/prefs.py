@@ -71,12 +71,14 @@ def topic_prefs(docs, lines, max_docs: int | None, single: bool = True) -> Topic
     """
     ranked = sorted(docs, key=lambda d: (-float(np.float32(d[1]) if single else d[1]), d[0]))
     if max_docs is not None:
-        ranked = ranked[:max(max_docs, 0)]
+        ranked = ranked[: max(max_docs, 0)]
     names = sorted(d for d, _ in ranked)
     for a, b in zip(names, names[1:]):
         if a == b:
-            raise PrefsError(f"document {a.decode(errors='replace')} is retrieved twice",
-                             f"trec_eval.form_prefs_counts: duplicate docs {a.decode(errors='replace')}")
+            raise PrefsError(
+                f"document {a.decode(errors='replace')} is retrieved twice",
+                f"trec_eval.form_prefs_counts: duplicate docs {a.decode(errors='replace')}",
+            )
     judged = {d for _, _, _, d in lines}
     rank: dict = {}
     for d, _ in ranked:
@@ -125,14 +127,16 @@ def _class_group(part, njr: int, counts: np.ndarray) -> _Group:
         else:
             g.num_nonrel_ret += got
             g.num_nonrel += len(ranks)
-        for _, lower in g.classes[k + 1:]:
+        for _, lower in g.classes[k + 1 :]:
             for r1 in ranks:
                 for r2 in lower:
                     counts[r1, r2] += 1
                     if r1 == r2:
-                        raise PrefsError("a document is judged at two levels in one sub-group",
-                                         f"trec_eval.form_prefs_counts: Internal docid {r1} occurs with different "
-                                         "rel_level in same jsg")
+                        raise PrefsError(
+                            "a document is judged at two levels in one sub-group",
+                            f"trec_eval.form_prefs_counts: Internal docid {r1} occurs with different "
+                            "rel_level in same jsg",
+                        )
                     if r1 < r2:
                         if r2 < njr:
                             g.ful_ret += 1
@@ -158,8 +162,10 @@ def _matrix_group(part, n: int, njr: int, counts: np.ndarray) -> _Group:
     for i, (_, jsg, _, r, level, d) in enumerate(part):
         if (levels[r] > 0.0 and level == 0.0) or (levels[r] == 0.0 and level > 0.0):
             name = d.decode(errors="replace")
-            raise PrefsError(f"document {name} is judged 0 and above 0 in one group",
-                             f"trec_eval.form_prefs_counts: doc '{name}' has both 0 and non-0 rel_level assigned")
+            raise PrefsError(
+                f"document {name} is judged 0 and above 0 in one group",
+                f"trec_eval.form_prefs_counts: doc '{name}' has both 0 and non-0 rel_level assigned",
+            )
         levels[r] = level
         j = i + 1
         while j < len(part) and part[j][1] == jsg and part[j][4] == level:
@@ -169,13 +175,15 @@ def _matrix_group(part, n: int, njr: int, counts: np.ndarray) -> _Group:
             j += 1
     np.fill_diagonal(a, True)
     for k in range(n):  # transitive closure
-        a |= a[:, k:k + 1] & a[k:k + 1, :]
+        a |= a[:, k : k + 1] & a[k : k + 1, :]
     np.fill_diagonal(a, False)
     if (a & a.T).any():
         i, j = (int(x) for x in np.argwhere(a & a.T)[0])
-        raise PrefsError("the preferences of a judgment group contradict each other",
-                         f"trec_eval.form_prefs_counts: Pref inconsistency found\n      internal rank {i} and "
-                         f"internal rank {j} are conflicted")
+        raise PrefsError(
+            "the preferences of a judgment group contradict each other",
+            f"trec_eval.form_prefs_counts: Pref inconsistency found\n      internal rank {i} and "
+            f"internal rank {j} are conflicted",
+        )
     ret = levels[:njr]
     g.num_rel_ret, g.num_nonrel_ret = int((ret > 0.0).sum()), int((ret == 0.0).sum())
     g.num_rel, g.num_nonrel = int((levels > 0.0).sum()), int((levels == 0.0).sum())
@@ -242,7 +250,7 @@ def _recount(g: _Group, njr: int, retrieved_only: bool) -> tuple[int, int]:
     if g.classes:
         last = g.pool[:keep]  # the last class's first ranks (trec_eval reads on past it, into the next group's)
         for k, (_, ranks) in enumerate(g.classes):
-            for _, lower in g.classes[k + 1:len(g.classes) - 1]:
+            for _, lower in g.classes[k + 1 : len(g.classes) - 1]:
                 for r1 in _prefix(ranks, njr, retrieved_only):
                     for r2 in _prefix(lower, njr, retrieved_only):
                         if r1 < r2 and (retrieved_only or r1 < njr):
@@ -316,8 +324,9 @@ PREFS_KERNELS = {
     "prefs_num_prefs_ful_ret": lambda t: [float(sum(g.ful_ret for g in t.groups))],
     "prefs_simp": lambda t: _ratio(t, lambda g: g.ful_ret + g.ful_imp, lambda g: g.poss_ret + g.poss_imp + g.poss_not),
     "prefs_pair": lambda t: _pairs(t, "all"),
-    "prefs_avgjg": lambda t: _per_group(t, lambda g: _div_or_0(g.ful_ret + g.ful_imp,
-                                                                g.poss_ret + g.poss_imp + g.poss_not)),
+    "prefs_avgjg": lambda t: _per_group(
+        t, lambda g: _div_or_0(g.ful_ret + g.ful_imp, g.poss_ret + g.poss_imp + g.poss_not)
+    ),
     "prefs_avgjg_Rnonrel": lambda t: _rnonrel(t, False),
     "prefs_simp_ret": lambda t: _ratio(t, lambda g: g.ful_ret, lambda g: g.poss_ret),
     "prefs_pair_ret": lambda t: _pairs(t, "ret"),

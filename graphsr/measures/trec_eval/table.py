@@ -20,8 +20,19 @@ import math
 import re
 from dataclasses import dataclass
 
-__all__ = ["TrecMeasure", "Selected", "MEASURES", "SETS", "UNSUPPORTED", "TrecMeasureError", "select_measures",
-           "VERSIONS", "TREC_NAMES", "TREC_NICKNAMES", "trec_label"]
+__all__ = [
+    "TrecMeasure",
+    "Selected",
+    "MEASURES",
+    "SETS",
+    "UNSUPPORTED",
+    "TrecMeasureError",
+    "select_measures",
+    "VERSIONS",
+    "TREC_NAMES",
+    "TREC_NICKNAMES",
+    "trec_label",
+]
 
 
 @dataclass(frozen=True)
@@ -59,137 +70,356 @@ _CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 _RECALLS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 #: Every measure trec_eval computes from qrels and TREC results, in its order.
-MEASURES = {m.name: m for m in (
-    TrecMeasure("runid", "runid", average="none", per_topic=False, description="the run's id (its last line's)",
-                reads=None),
-    TrecMeasure("num_q", "long", average="count", per_topic=False, description="topics averaged over", reads=None,
-                graphsr="NumQ"),
-    TrecMeasure("num_ret", "long", average="sum", description="documents retrieved",
-                graphsr="NumRet"),
-    TrecMeasure("num_rel", "long", average="sum", description="relevant documents (grade >= -l)",
-                graphsr="NumRel"),
-    TrecMeasure("num_rel_ret", "long", average="sum", description="relevant documents retrieved",
-                graphsr="NumRelRet"),
-    TrecMeasure("map", "float", description="mean average precision",
-                graphsr="AP"),
-    TrecMeasure("gm_map", "float", average="gm", per_topic=False,
-                description="geometric mean of average precision (floor 0.00001)",
-                graphsr="GMAP"),
-    TrecMeasure("Rprec", "float", description="precision after R (the number of relevant) documents",
-                graphsr="Rprec"),
-    TrecMeasure("bpref", "float", description="binary preference: judged non-relevant ranked above relevant",
-                graphsr="Bpref"),
-    TrecMeasure("recip_rank", "float", description="reciprocal rank of the first relevant document",
-                graphsr="RR"),
-    TrecMeasure("iprec_at_recall", "cut_float", _RECALLS, description="interpolated precision at recall levels",
-                graphsr="IPrec", suffix="recall"),
-    TrecMeasure("P", "cut_long", _CUTS, description="precision at cut-offs",
-                graphsr="P", suffix="cutoff"),
-    TrecMeasure("relstring", "relstring", (10.0,), average="none",
-                description="the grades of the first N documents as characters (per topic only)"),
-    TrecMeasure("recall", "cut_long", _CUTS, description="recall at cut-offs",
-                graphsr="R", suffix="cutoff"),
-    TrecMeasure("infAP", "float", description="inferred average precision (pool samples: grade -1 unjudged)",
-                graphsr="infAP"),
-    TrecMeasure("gm_bpref", "float", average="gm", per_topic=False,
-                description="geometric mean of bpref (floor 0.00001)",
-                graphsr="GMBpref"),
-    TrecMeasure("Rprec_mult", "cut_float", (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
-                description="precision at multiples of R",
-                graphsr="RprecMult", suffix="mult"),
-    TrecMeasure("utility", "floats", (1.0, -1.0, 0.0, 0.0),
-                description="a*rel_ret + b*nonrel_ret + c*rel_not_ret + d*nonrel_not_ret (with -N)",
-                graphsr="Utility", suffix="coefficients"),
-    TrecMeasure("11pt_avg", "floats", _RECALLS, description="interpolated precision averaged over recall levels",
-                graphsr="IPrecAvg"),
-    TrecMeasure("binG", "float", description="binary G",
-                graphsr="binG"),
-    TrecMeasure("G", "pairs", description="G (graded, cost-discounted gain)",
-                graphsr="G"),
-    TrecMeasure("ndcg", "pairs", description="normalised discounted cumulative gain (gains: grade=gain)",
-                graphsr="nDCG"),
-    TrecMeasure("ndcg_rel", "pairs", description="nDCG averaged over the relevant documents",
-                graphsr="nDCGRel"),
-    TrecMeasure("Rndcg", "pairs", description="nDCG averaged at the R levels of each grade",
-                graphsr="RnDCG"),
-    TrecMeasure("ndcg_cut", "cut_long", _CUTS, description="nDCG at cut-offs (grades as gains)",
-                graphsr="nDCG", suffix="cutoff"),
-    TrecMeasure("map_cut", "cut_long", _CUTS, description="average precision at cut-offs",
-                graphsr="AP", suffix="cutoff"),
-    TrecMeasure("relative_P", "cut_long", _CUTS, description="precision at cut-offs over min(cut-off, R)",
-                graphsr="RelP", suffix="cutoff"),
-    TrecMeasure("success", "cut_long", (1, 5, 10), description="a relevant document in the first k",
-                graphsr="Success", suffix="cutoff"),
-    TrecMeasure("set_P", "float", description="precision of the whole retrieved set",
-                graphsr="SetP"),
-    TrecMeasure("set_relative_P", "float", description="set precision over min(retrieved, R)",
-                graphsr="SetP", fixed=(("relative", True),)),
-    TrecMeasure("set_recall", "float", description="recall of the whole retrieved set",
-                graphsr="SetR"),
-    TrecMeasure("set_map", "float", description="set precision times set recall",
-                graphsr="SetAP"),
-    TrecMeasure("set_F", "floats", (1.0,), description="F-measure of the set (parameter: beta)",
-                graphsr="SetF", suffix="beta"),
-    TrecMeasure("num_nonrel_judged_ret", "long", average="sum", description="judged non-relevant retrieved",
-                graphsr="NumNonRelJudgedRet"),
-    TrecMeasure("prefs_num_prefs_poss", "long", average="sum", reads="prefs",
-                description="preferences possible (-R prefs, qrels_prefs)"),
-    TrecMeasure("prefs_num_prefs_ful", "long", average="sum", reads="prefs",
-                description="preferences fulfilled (both or one of the documents retrieved)"),
-    TrecMeasure("prefs_num_prefs_ful_ret", "long", average="sum", reads="prefs",
-                description="preferences fulfilled with both documents retrieved"),
-    TrecMeasure("prefs_simp", "float", reads="prefs", description="preferences fulfilled over possible"),
-    TrecMeasure("prefs_pair", "float", reads="prefs", description="over document pairs, the share of the groups' "
-                "preferences between them the ranking fulfils"),
-    TrecMeasure("prefs_avgjg", "float", reads="prefs", description="prefs_simp per judgment group, averaged"),
-    TrecMeasure("prefs_avgjg_Rnonrel", "float", reads="prefs",
-                description="prefs_avgjg with as many non-relevant documents as relevant ones"),
-    TrecMeasure("prefs_simp_ret", "float", reads="prefs", description="prefs_simp over retrieved pairs only"),
-    TrecMeasure("prefs_pair_ret", "float", reads="prefs", description="prefs_pair over retrieved pairs only"),
-    TrecMeasure("prefs_avgjg_ret", "float", reads="prefs", description="prefs_avgjg over retrieved pairs only"),
-    TrecMeasure("prefs_avgjg_Rnonrel_ret", "float", reads="prefs",
-                description="prefs_avgjg_Rnonrel over retrieved documents only"),
-    TrecMeasure("prefs_simp_imp", "float", reads="prefs", description="prefs_simp over pairs with a document "
-                "retrieved"),
-    TrecMeasure("prefs_pair_imp", "float", reads="prefs", description="prefs_pair over pairs with a document "
-                "retrieved"),
-    TrecMeasure("prefs_avgjg_imp", "float", reads="prefs", description="prefs_avgjg over pairs with a document "
-                "retrieved"),
-    TrecMeasure("map_avgjg", "float", description="average precision, averaged over the judgment groups (-R qrels_jg)",
-                reads="qrels_jg"),
-    TrecMeasure("P_avgjg", "cut_long", _CUTS, description="precision at cut-offs, averaged over the judgment groups "
-                "(-R qrels_jg)", reads="qrels_jg"),
-    TrecMeasure("Rprec_mult_avgjg", "cut_float", (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
-                description="precision at multiples of R, averaged over the judgment groups (-R qrels_jg)",
-                reads="qrels_jg"),
-    TrecMeasure("yaap", "float", description="yet another AP: log((1 + AP sum) / (1 + R - AP sum))",
-                graphsr="YAAP"),
-    TrecMeasure("rbp", "pairs", description="rank-biased precision (parameters p=persistence, default 0.9, and "
-                "grade=gain; gains over 1 or below 0 rescaled to [0, 1])", graphsr="RBP", since="10.0"),
-    TrecMeasure("rbp_resid", "pairs", description="RBP's residual: what unjudged documents and the ranks past the "
-                "ranking could add (0 when no document retrieved is unjudged; parameter p)", graphsr="RBPResid",
-                since="10.0"),
-    TrecMeasure("unj", "cut_long", (5, 10, 20), description="unjudged documents in the first k, over k",
-                graphsr="Unj", suffix="cutoff", since="10.0"),
-)}
+MEASURES = {
+    m.name: m
+    for m in (
+        TrecMeasure(
+            "runid", "runid", average="none", per_topic=False, description="the run's id (its last line's)", reads=None
+        ),
+        TrecMeasure(
+            "num_q",
+            "long",
+            average="count",
+            per_topic=False,
+            description="topics averaged over",
+            reads=None,
+            graphsr="NumQ",
+        ),
+        TrecMeasure("num_ret", "long", average="sum", description="documents retrieved", graphsr="NumRet"),
+        TrecMeasure("num_rel", "long", average="sum", description="relevant documents (grade >= -l)", graphsr="NumRel"),
+        TrecMeasure(
+            "num_rel_ret", "long", average="sum", description="relevant documents retrieved", graphsr="NumRelRet"
+        ),
+        TrecMeasure("map", "float", description="mean average precision", graphsr="AP"),
+        TrecMeasure(
+            "gm_map",
+            "float",
+            average="gm",
+            per_topic=False,
+            description="geometric mean of average precision (floor 0.00001)",
+            graphsr="GMAP",
+        ),
+        TrecMeasure(
+            "Rprec", "float", description="precision after R (the number of relevant) documents", graphsr="Rprec"
+        ),
+        TrecMeasure(
+            "bpref",
+            "float",
+            description="binary preference: judged non-relevant ranked above relevant",
+            graphsr="Bpref",
+        ),
+        TrecMeasure("recip_rank", "float", description="reciprocal rank of the first relevant document", graphsr="RR"),
+        TrecMeasure(
+            "iprec_at_recall",
+            "cut_float",
+            _RECALLS,
+            description="interpolated precision at recall levels",
+            graphsr="IPrec",
+            suffix="recall",
+        ),
+        TrecMeasure("P", "cut_long", _CUTS, description="precision at cut-offs", graphsr="P", suffix="cutoff"),
+        TrecMeasure(
+            "relstring",
+            "relstring",
+            (10.0,),
+            average="none",
+            description="the grades of the first N documents as characters (per topic only)",
+        ),
+        TrecMeasure("recall", "cut_long", _CUTS, description="recall at cut-offs", graphsr="R", suffix="cutoff"),
+        TrecMeasure(
+            "infAP",
+            "float",
+            description="inferred average precision (pool samples: grade -1 unjudged)",
+            graphsr="infAP",
+        ),
+        TrecMeasure(
+            "gm_bpref",
+            "float",
+            average="gm",
+            per_topic=False,
+            description="geometric mean of bpref (floor 0.00001)",
+            graphsr="GMBpref",
+        ),
+        TrecMeasure(
+            "Rprec_mult",
+            "cut_float",
+            (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
+            description="precision at multiples of R",
+            graphsr="RprecMult",
+            suffix="mult",
+        ),
+        TrecMeasure(
+            "utility",
+            "floats",
+            (1.0, -1.0, 0.0, 0.0),
+            description="a*rel_ret + b*nonrel_ret + c*rel_not_ret + d*nonrel_not_ret (with -N)",
+            graphsr="Utility",
+            suffix="coefficients",
+        ),
+        TrecMeasure(
+            "11pt_avg",
+            "floats",
+            _RECALLS,
+            description="interpolated precision averaged over recall levels",
+            graphsr="IPrecAvg",
+        ),
+        TrecMeasure("binG", "float", description="binary G", graphsr="binG"),
+        TrecMeasure("G", "pairs", description="G (graded, cost-discounted gain)", graphsr="G"),
+        TrecMeasure(
+            "ndcg", "pairs", description="normalised discounted cumulative gain (gains: grade=gain)", graphsr="nDCG"
+        ),
+        TrecMeasure("ndcg_rel", "pairs", description="nDCG averaged over the relevant documents", graphsr="nDCGRel"),
+        TrecMeasure("Rndcg", "pairs", description="nDCG averaged at the R levels of each grade", graphsr="RnDCG"),
+        TrecMeasure(
+            "ndcg_cut",
+            "cut_long",
+            _CUTS,
+            description="nDCG at cut-offs (grades as gains)",
+            graphsr="nDCG",
+            suffix="cutoff",
+        ),
+        TrecMeasure(
+            "map_cut", "cut_long", _CUTS, description="average precision at cut-offs", graphsr="AP", suffix="cutoff"
+        ),
+        TrecMeasure(
+            "relative_P",
+            "cut_long",
+            _CUTS,
+            description="precision at cut-offs over min(cut-off, R)",
+            graphsr="RelP",
+            suffix="cutoff",
+        ),
+        TrecMeasure(
+            "success",
+            "cut_long",
+            (1, 5, 10),
+            description="a relevant document in the first k",
+            graphsr="Success",
+            suffix="cutoff",
+        ),
+        TrecMeasure("set_P", "float", description="precision of the whole retrieved set", graphsr="SetP"),
+        TrecMeasure(
+            "set_relative_P",
+            "float",
+            description="set precision over min(retrieved, R)",
+            graphsr="SetP",
+            fixed=(("relative", True),),
+        ),
+        TrecMeasure("set_recall", "float", description="recall of the whole retrieved set", graphsr="SetR"),
+        TrecMeasure("set_map", "float", description="set precision times set recall", graphsr="SetAP"),
+        TrecMeasure(
+            "set_F",
+            "floats",
+            (1.0,),
+            description="F-measure of the set (parameter: beta)",
+            graphsr="SetF",
+            suffix="beta",
+        ),
+        TrecMeasure(
+            "num_nonrel_judged_ret",
+            "long",
+            average="sum",
+            description="judged non-relevant retrieved",
+            graphsr="NumNonRelJudgedRet",
+        ),
+        TrecMeasure(
+            "prefs_num_prefs_poss",
+            "long",
+            average="sum",
+            reads="prefs",
+            description="preferences possible (-R prefs, qrels_prefs)",
+        ),
+        TrecMeasure(
+            "prefs_num_prefs_ful",
+            "long",
+            average="sum",
+            reads="prefs",
+            description="preferences fulfilled (both or one of the documents retrieved)",
+        ),
+        TrecMeasure(
+            "prefs_num_prefs_ful_ret",
+            "long",
+            average="sum",
+            reads="prefs",
+            description="preferences fulfilled with both documents retrieved",
+        ),
+        TrecMeasure("prefs_simp", "float", reads="prefs", description="preferences fulfilled over possible"),
+        TrecMeasure(
+            "prefs_pair",
+            "float",
+            reads="prefs",
+            description="over document pairs, the share of the groups' preferences between them the ranking fulfils",
+        ),
+        TrecMeasure("prefs_avgjg", "float", reads="prefs", description="prefs_simp per judgment group, averaged"),
+        TrecMeasure(
+            "prefs_avgjg_Rnonrel",
+            "float",
+            reads="prefs",
+            description="prefs_avgjg with as many non-relevant documents as relevant ones",
+        ),
+        TrecMeasure("prefs_simp_ret", "float", reads="prefs", description="prefs_simp over retrieved pairs only"),
+        TrecMeasure("prefs_pair_ret", "float", reads="prefs", description="prefs_pair over retrieved pairs only"),
+        TrecMeasure("prefs_avgjg_ret", "float", reads="prefs", description="prefs_avgjg over retrieved pairs only"),
+        TrecMeasure(
+            "prefs_avgjg_Rnonrel_ret",
+            "float",
+            reads="prefs",
+            description="prefs_avgjg_Rnonrel over retrieved documents only",
+        ),
+        TrecMeasure(
+            "prefs_simp_imp", "float", reads="prefs", description="prefs_simp over pairs with a document retrieved"
+        ),
+        TrecMeasure(
+            "prefs_pair_imp", "float", reads="prefs", description="prefs_pair over pairs with a document retrieved"
+        ),
+        TrecMeasure(
+            "prefs_avgjg_imp", "float", reads="prefs", description="prefs_avgjg over pairs with a document retrieved"
+        ),
+        TrecMeasure(
+            "map_avgjg",
+            "float",
+            description="average precision, averaged over the judgment groups (-R qrels_jg)",
+            reads="qrels_jg",
+        ),
+        TrecMeasure(
+            "P_avgjg",
+            "cut_long",
+            _CUTS,
+            description="precision at cut-offs, averaged over the judgment groups (-R qrels_jg)",
+            reads="qrels_jg",
+        ),
+        TrecMeasure(
+            "Rprec_mult_avgjg",
+            "cut_float",
+            (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
+            description="precision at multiples of R, averaged over the judgment groups (-R qrels_jg)",
+            reads="qrels_jg",
+        ),
+        TrecMeasure(
+            "yaap", "float", description="yet another AP: log((1 + AP sum) / (1 + R - AP sum))", graphsr="YAAP"
+        ),
+        TrecMeasure(
+            "rbp",
+            "pairs",
+            description="rank-biased precision (parameters p=persistence, default 0.9, and "
+            "grade=gain; gains over 1 or below 0 rescaled to [0, 1])",
+            graphsr="RBP",
+            since="10.0",
+        ),
+        TrecMeasure(
+            "rbp_resid",
+            "pairs",
+            description="RBP's residual: what unjudged documents and the ranks past the "
+            "ranking could add (0 when no document retrieved is unjudged; parameter p)",
+            graphsr="RBPResid",
+            since="10.0",
+        ),
+        TrecMeasure(
+            "unj",
+            "cut_long",
+            (5, 10, 20),
+            description="unjudged documents in the first k, over k",
+            graphsr="Unj",
+            suffix="cutoff",
+            since="10.0",
+        ),
+    )
+}
 
 #: trec_eval's named sets of measures (9.0.8's; :func:`sets` gives a release's).
 SETS = {
-    "official": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
-                 "recip_rank", "iprec_at_recall", "P"),
-    "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
-            "set_relative_P", "set_map", "set_F"),
+    "official": (
+        "runid",
+        "num_q",
+        "num_ret",
+        "num_rel",
+        "num_rel_ret",
+        "map",
+        "gm_map",
+        "Rprec",
+        "bpref",
+        "recip_rank",
+        "iprec_at_recall",
+        "P",
+    ),
+    "set": (
+        "runid",
+        "num_q",
+        "num_ret",
+        "num_rel",
+        "num_rel_ret",
+        "utility",
+        "set_P",
+        "set_recall",
+        "set_relative_P",
+        "set_map",
+        "set_F",
+    ),
     "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
-    "all_prefs": ("runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
-                  "prefs_simp", "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret",
-                  "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp"),
-    "prefs": ("runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
-              "prefs_simp", "prefs_pair", "prefs_avgjg"),
-    "all_trec": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
-                 "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "utility",
-                 "11pt_avg", "ndcg", "relative_P", "Rprec_mult", "success", "map_cut", "ndcg_cut", "ndcg_rel",
-                 "Rndcg", "binG", "G", "set_P", "set_recall", "set_relative_P", "set_map", "set_F",
-                 "num_nonrel_judged_ret"),
+    "all_prefs": (
+        "runid",
+        "num_q",
+        "prefs_num_prefs_poss",
+        "prefs_num_prefs_ful",
+        "prefs_num_prefs_ful_ret",
+        "prefs_simp",
+        "prefs_pair",
+        "prefs_avgjg",
+        "prefs_avgjg_Rnonrel",
+        "prefs_simp_ret",
+        "prefs_pair_ret",
+        "prefs_avgjg_ret",
+        "prefs_avgjg_Rnonrel_ret",
+        "prefs_simp_imp",
+        "prefs_pair_imp",
+        "prefs_avgjg_imp",
+    ),
+    "prefs": (
+        "runid",
+        "num_q",
+        "prefs_num_prefs_poss",
+        "prefs_num_prefs_ful",
+        "prefs_num_prefs_ful_ret",
+        "prefs_simp",
+        "prefs_pair",
+        "prefs_avgjg",
+    ),
+    "all_trec": (
+        "runid",
+        "num_q",
+        "num_ret",
+        "num_rel",
+        "num_rel_ret",
+        "map",
+        "gm_map",
+        "Rprec",
+        "bpref",
+        "recip_rank",
+        "iprec_at_recall",
+        "P",
+        "relstring",
+        "recall",
+        "infAP",
+        "gm_bpref",
+        "utility",
+        "11pt_avg",
+        "ndcg",
+        "relative_P",
+        "Rprec_mult",
+        "success",
+        "map_cut",
+        "ndcg_cut",
+        "ndcg_rel",
+        "Rndcg",
+        "binG",
+        "G",
+        "set_P",
+        "set_recall",
+        "set_relative_P",
+        "set_map",
+        "set_F",
+        "num_nonrel_judged_ret",
+    ),
 }
 
 
@@ -224,7 +454,8 @@ TREC_NAMES: dict[str, tuple] = _graphsr_names()
 
 #: trec_eval's sets as ``graphsr eval`` reads them: their measures that graphsr computes, in trec_eval's order.
 TREC_NICKNAMES: dict[str, tuple[str, ...]] = {
-    nick: tuple(n for n in MEASURES if n in SETS[nick] and n in TREC_NAMES) for nick in ("official", "all_trec", "set")}
+    nick: tuple(n for n in MEASURES if n in SETS[nick] and n in TREC_NAMES) for nick in ("official", "all_trec", "set")
+}
 
 
 def trec_label(name: str, value=None) -> str:
@@ -269,21 +500,32 @@ def select_measures(texts: list[str], version: str = "9.0.8") -> list[Selected]:
     for text in texts or ["official"]:
         name, dot, params = text.partition(".")
         if dot and not params:
-            raise TrecMeasureError(f"-m {text}: expected parameters after '.', e.g. P.5,10",
-                                   [f"trec_eval: improper measure in parameter '{name}'",
-                                    f"trec_eval: illegal measure '{name}'"], 1)
+            raise TrecMeasureError(
+                f"-m {text}: expected parameters after '.', e.g. P.5,10",
+                [f"trec_eval: improper measure in parameter '{name}'", f"trec_eval: illegal measure '{name}'"],
+                1,
+            )
         if name in UNSUPPORTED:
-            raise TrecMeasureError(f"-m {name}: trec_eval's preference measures read preference files (-R prefs, "
-                                   "qrels_prefs), which graphsr does not read",
-                                   [f"trec_eval: illegal measure '{name}'"], 1)
+            raise TrecMeasureError(
+                f"-m {name}: trec_eval's preference measures read preference files (-R prefs, "
+                "qrels_prefs), which graphsr does not read",
+                [f"trec_eval: illegal measure '{name}'"],
+                1,
+            )
         names = named.get(name, (name,))
         if any(n not in known for n in names):
             if name in MEASURES:
-                raise TrecMeasureError(f"-m {name}: trec_eval {version} has no {name} (it came with "
-                                       f"{MEASURES[name].since}: give --trec_eval_version={MEASURES[name].since})",
-                                       [f"trec_eval: illegal measure '{name}'"], 1)
-            raise TrecMeasureError(f"-m {text}: no trec_eval measure or set of that name (see 'graphsr trec_eval "
-                                   "-h')", [f"trec_eval: illegal measure '{name}'"], 1)
+                raise TrecMeasureError(
+                    f"-m {name}: trec_eval {version} has no {name} (it came with "
+                    f"{MEASURES[name].since}: give --trec_eval_version={MEASURES[name].since})",
+                    [f"trec_eval: illegal measure '{name}'"],
+                    1,
+                )
+            raise TrecMeasureError(
+                f"-m {text}: no trec_eval measure or set of that name (see 'graphsr trec_eval -h')",
+                [f"trec_eval: illegal measure '{name}'"],
+                1,
+            )
         if dot:
             given.setdefault(name, params)
         marked.update(names)
@@ -298,8 +540,9 @@ def _select(m: TrecMeasure, text: str | None, version: str = "9.0.8") -> Selecte
     from ...io.cnumbers import c_atof, c_atol
 
     def refuse(why: str, trec: str) -> TrecMeasureError:
-        return TrecMeasureError(f"-m {m.name}.{text}: {why}",
-                                [trec, f"trec_eval: Cannot initialize measure '{m.name}'"], 2)
+        return TrecMeasureError(
+            f"-m {m.name}.{text}: {why}", [trec, f"trec_eval: Cannot initialize measure '{m.name}'"], 2
+        )
 
     def number(part: str) -> float:
         value = c_atof(part)
@@ -316,7 +559,7 @@ def _select(m: TrecMeasure, text: str | None, version: str = "9.0.8") -> Selecte
             params = tuple(sorted(c_atol(p) or 0 for p in parts))
             if params[0] <= 0:
                 unread = [p for p in parts if c_atol(p) is None]
-                why = (f"{unread[0]!r} is not a whole number (read as 0)" if unread else "cut-offs must be positive")
+                why = f"{unread[0]!r} is not a whole number (read as 0)" if unread else "cut-offs must be positive"
                 raise refuse(why, "trec_eval: Negative cutoff detected")
         else:
             params = tuple(number(p) for p in parts)
@@ -325,30 +568,42 @@ def _select(m: TrecMeasure, text: str | None, version: str = "9.0.8") -> Selecte
         if m.shape != "floats" and any(a == b for a, b in zip(params, params[1:])):
             raise refuse("a cut-off is given twice", "trec_eval: duplicate cutoffs detected")
         if m.name == "utility" and len(params) != 4:  # (trec_eval finds it scoring the first topic: status 4)
-            raise TrecMeasureError(f"-m utility.{text}: utility takes 4 coefficients (relevant retrieved, "
-                                   "non-relevant retrieved, relevant missed, non-relevant missed)",
-                                   ["trec_eval.calc_utility: improper number of coefficients",
-                                    "trec_eval: Can't calculate measure 'utility'"], 4)
+            raise TrecMeasureError(
+                f"-m utility.{text}: utility takes 4 coefficients (relevant retrieved, "
+                "non-relevant retrieved, relevant missed, non-relevant missed)",
+                [
+                    "trec_eval.calc_utility: improper number of coefficients",
+                    "trec_eval: Can't calculate measure 'utility'",
+                ],
+                4,
+            )
     elif text is not None and m.shape == "pairs":
         if not _pairs_well_formed(text):
-            raise refuse("expected grade=gain pairs separated by commas, e.g. 1=1,2=3",
-                         f"trec_eval: malformed pair parameters in '{text}'")
+            raise refuse(
+                "expected grade=gain pairs separated by commas, e.g. 1=1,2=3",
+                f"trec_eval: malformed pair parameters in '{text}'",
+            )
         pairs = []
         for part in text.split(","):
             grade, _, gain = part.partition("=")
             if grade == "p" and m.name in ("rbp", "rbp_resid"):
                 p = number(gain)
                 if not 0 <= p < 1:
-                    raise refuse(f"p={gain}: the persistence is a probability below 1", "trec_eval: malformed "
-                                 "parameters")
+                    raise refuse(
+                        f"p={gain}: the persistence is a probability below 1", "trec_eval: malformed parameters"
+                    )
                 pairs.append((grade, p))
                 continue
             if c_atol(grade) is None:
-                raise refuse(f"grade {grade!r} is not a whole number (trec_eval would read it as 0)",
-                             "trec_eval: malformed parameters")
+                raise refuse(
+                    f"grade {grade!r} is not a whole number (trec_eval would read it as 0)",
+                    "trec_eval: malformed parameters",
+                )
             if version != "9.0.8" and not re.fullmatch(r"[-+]?[0-9]+", grade):
-                raise refuse(f"grade {grade!r} is not a whole number (trec_eval {version} ignores it)",
-                             "trec_eval: malformed parameters")
+                raise refuse(
+                    f"grade {grade!r} is not a whole number (trec_eval {version} ignores it)",
+                    "trec_eval: malformed parameters",
+                )
             pairs.append((grade, number(gain)))
         params = tuple(pairs)
     elif text is not None and m.shape == "relstring":
@@ -378,9 +633,7 @@ def _names(m: TrecMeasure, params, text: str | None) -> tuple[str, ...]:
     if m.shape == "cut_long":
         return tuple(f"{m.name}_{c}" for c in params)
     if m.shape == "cut_float":
-        return tuple(f"{m.name}_{c:3.2f}"[:len(m.name) + 9] for c in params)
+        return tuple(f"{m.name}_{c:3.2f}"[: len(m.name) + 9] for c in params)
     if m.shape in ("floats", "pairs", "relstring") and text is not None:
         return (f"{m.name}_{text}",)
     return (m.name,)
-
-

@@ -9,5 +9,6 @@ nxCG(quant=sog)@10
 from ..._lazy import lazy_namespace
 from .measures import GRP, MAep, GRPng, ep, nxCG, xCG
 
-__getattr__, __dir__, __all__ = lazy_namespace(__name__, {"XCGProvider": "provider"}, [
-    "GRP", "GRPng", "xCG", "nxCG", "ep", "MAep"])
+__getattr__, __dir__, __all__ = lazy_namespace(
+    __name__, {"XCGProvider": "provider"}, ["GRP", "GRPng", "xCG", "nxCG", "ep", "MAep"]
+)

@@ -93,8 +93,17 @@ def _earlier_pairs(flat: np.ndarray, doc: np.ndarray) -> tuple[np.ndarray, np.nd
     return by_doc[i], by_doc[j]
 
 
-def grpng_items(entry, flat, doc, entries: int, topic: TopicArrays, arrays, quant: str = "gen",
-                base: str = "leaves", total: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+def grpng_items(
+    entry,
+    flat,
+    doc,
+    entries: int,
+    topic: TopicArrays,
+    arrays,
+    quant: str = "gen",
+    base: str = "leaves",
+    total: float | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """:func:`~.kernel.grpng_curve` from a topic's items: recall and precision after each entry.
 
     ``total`` (the quantised exhaustivity of the relevant base, which depends on the assessments only) is
@@ -116,8 +125,9 @@ def grpng_items(entry, flat, doc, entries: int, topic: TopicArrays, arrays, quan
     reach = np.maximum.accumulate(hi) if len(hi) else hi
     before = np.r_[np.iinfo(np.int64).min, reach[:-1]]
     piece = np.maximum(hi - np.maximum(lo, before), 0)
-    overlap = np.bincount(i, weights=piece, minlength=len(flat)).astype(np.int64) if len(i) else np.zeros(len(flat),
-                                                                                                          np.int64)
+    overlap = (
+        np.bincount(i, weights=piece, minlength=len(flat)).astype(np.int64) if len(i) else np.zeros(len(flat), np.int64)
+    )
     new = size - overlap
     at = topic.lookup(flat)
     e = np.where(at >= 0, topic.e[np.maximum(at, 0)], 0)
@@ -180,7 +190,7 @@ def _clamped(g: np.ndarray, budget: float) -> np.ndarray:
     if len(over):
         k = int(over[0])
         out[k] = left[k]
-        out[k + 1:] = 0.0
+        out[k + 1 :] = 0.0
     return out
 
 
@@ -226,8 +236,9 @@ def _partial_gains(partial, flat, i, j, topic: TopicArrays, arrays, alpha: float
             lo = np.searchsorted(pair_item, items, side="left")
             count = np.searchsorted(pair_item, items, side="right") - lo
             which = np.repeat(np.arange(len(items)), count)
-            seen = pair_seen[np.repeat(lo, count) + (np.arange(count.sum()) - np.repeat(np.cumsum(count) - count,
-                                                                                           count))]
+            seen = pair_seen[
+                np.repeat(lo, count) + (np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count))
+            ]
             v = nodes[which]
             full = np.bincount(which, weights=seen == v, minlength=len(items)) > 0
             inside = np.bincount(which, weights=(seen > v) & (seen <= last[v]), minlength=len(items)) > 0
@@ -252,8 +263,9 @@ def _partial_gains(partial, flat, i, j, topic: TopicArrays, arrays, alpha: float
         part = np.zeros(len(items))
         if value is not None:  # children added one at a time in document order from 0.0, as the reference adds
             child_nodes, child_up, child_rv = value
-            part = np.bincount(child_up, weights=child_rv * length[child_nodes] / length[nodes][child_up],
-                               minlength=len(items))
+            part = np.bincount(
+                child_up, weights=child_rv * length[child_nodes] / length[nodes][child_up], minlength=len(items)
+            )
         rv = np.where(state == 2, alpha * part + (1.0 - alpha) * qv, rv)
         value = (nodes, up, rv)
     return value[2]

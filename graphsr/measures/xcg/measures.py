@@ -20,11 +20,18 @@ from ..ideal import IDEAL_METHODS
 
 __all__ = ["GRP", "GRPng", "xCG", "nxCG", "ep", "MAep"]
 
-_QUANT = Param(str, None, "quantisation of (e, s) assessments: strict | gen (generalised) | sog | 33:1/23:0.9/... "
-                          "(default gen)", canonical_quantisation)
+_QUANT = Param(
+    str,
+    None,
+    "quantisation of (e, s) assessments: strict | gen (generalised) | sog | 33:1/23:0.9/... (default gen)",
+    canonical_quantisation,
+)
 _X = Param(float, None, "recall level", range="(0, 1]")
-_XCG = {"quant": _QUANT, "alpha": Param(float, 1.0, "overlap tolerance (1: a seen result earns 0)", range="[0, 1]"),
-        "ideal": Param(str, "kazai", "ideal recall-base: kazai | piwowarski | assessed", choices=IDEAL_METHODS)}
+_XCG = {
+    "quant": _QUANT,
+    "alpha": Param(float, 1.0, "overlap tolerance (1: a seen result earns 0)", range="[0, 1]"),
+    "ideal": Param(str, "kazai", "ideal recall-base: kazai | piwowarski | assessed", choices=IDEAL_METHODS),
+}
 
 
 class _ElementINEX(Measure):
@@ -76,9 +83,17 @@ class _GRPng(_ElementINEX):
     DESCRIPTION = "inex-2003: size- and overlap-aware precision at recall x (Kazai-Lalmas A.2)"
     BRACKET = "x"
     GRADES = True
-    SUPPORTED_PARAMS = {"x": _X, "quant": Param(str, "gen", "per-dimension quantisation: gen (generalised) | strict",
-                                                   canonical_quantisation, choices=("gen", "strict")),
-                        "base": Param(str, "leaves", "recall base: leaves (Rel^U) | all", choices=("leaves", "all"))}
+    SUPPORTED_PARAMS = {
+        "x": _X,
+        "quant": Param(
+            str,
+            "gen",
+            "per-dimension quantisation: gen (generalised) | strict",
+            canonical_quantisation,
+            choices=("gen", "strict"),
+        ),
+        "base": Param(str, "leaves", "recall base: leaves (Rel^U) | all", choices=("leaves", "all")),
+    }
 
     QUANTISED = False
 
@@ -88,11 +103,12 @@ class _GRPng(_ElementINEX):
     def topic_value(self, v) -> float:
         from .arrays import grpng_items
 
-        recall, precision = v.cached(("ng", self["quant"], self["base"]), lambda: grpng_items(
-            v.entry, v.flat, v.doc, v.entries, v.tops, v.arrays, self["quant"], self["base"]))
+        recall, precision = v.cached(
+            ("ng", self["quant"], self["base"]),
+            lambda: grpng_items(v.entry, v.flat, v.doc, v.entries, v.tops, v.arrays, self["quant"], self["base"]),
+        )
         reached = recall >= self["x"] - 1e-12
         return float(precision[reached].max()) if reached.any() else 0.0
-
 
 
 class _XCGFamily(_ElementINEX):
@@ -104,9 +120,13 @@ class _XCGFamily(_ElementINEX):
         from .arrays import xcg_item_gains
         from .kernel import ideal_gain_vector
 
-        cg, ci = v.cached(("xcg", self.config(), self["alpha"]), lambda: (
-            np.cumsum(xcg_item_gains(v.entry, v.flat, v.doc, v.entries, v.tops, v.arrays, self["alpha"])),
-            ideal_gain_vector(v.base)))
+        cg, ci = v.cached(
+            ("xcg", self.config(), self["alpha"]),
+            lambda: (
+                np.cumsum(xcg_item_gains(v.entry, v.flat, v.doc, v.entries, v.tops, v.arrays, self["alpha"])),
+                ideal_gain_vector(v.base),
+            ),
+        )
         return self.from_gains(cg, ci)
 
     def from_gains(self, cg, ci) -> float:

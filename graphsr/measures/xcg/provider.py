@@ -24,16 +24,23 @@ class XCGProvider(ElementProvider):
 
     def prepare(self, measures, qrels, judged, context, shared):
         grades = judged_grades(qrels, judged, context, shared)
-        topics = {config: recall_bases(judged, grades, context.documents, *config)
-                  for config in {m.config() for m in measures}}
+        topics = {
+            config: recall_bases(judged, grades, context.documents, *config)
+            for config in {m.config() for m in measures}
+        }
         return topics, context
 
     def compute(self, measures, ranked, doc_codes, prepared):
         topics, context = prepared
         items = TopicItems(ranked)
         docids = {code: d for d, code in doc_codes.items()}
-        assessed = {doc_codes[d] for by_topic in topics.values() for base in by_topic.values()
-                    for d in base.doc_names if d in doc_codes}
+        assessed = {
+            doc_codes[d]
+            for by_topic in topics.values()
+            for base in by_topic.values()
+            for d in base.doc_names
+            if d in doc_codes
+        }
         arrays = NodeArrays(context.documents, docids, sorted(assessed | set(np.unique(items.doc).tolist())))
         out = {m: np.zeros(len(ranked.topics)) for m in measures}
         for t, topic in enumerate(ranked.topics):
@@ -46,9 +53,17 @@ class XCGProvider(ElementProvider):
                 key = ("base", m.config())
                 if key not in curves:
                     curves[key] = TopicArrays(base, doc_codes, arrays)
-                view = _TopicView(entry, arrays.index(doc, node), doc, entries, curves[key], arrays, base,
-                                  context.num_elements - items.distinct(t) if context.num_elements is not None
-                                  else None, curves)
+                view = _TopicView(
+                    entry,
+                    arrays.index(doc, node),
+                    doc,
+                    entries,
+                    curves[key],
+                    arrays,
+                    base,
+                    context.num_elements - items.distinct(t) if context.num_elements is not None else None,
+                    curves,
+                )
                 out[m][t] = m.topic_value(view)
         return out
 
