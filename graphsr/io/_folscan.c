@@ -187,6 +187,40 @@ static int index_put(Index *ix, const char *key, Py_ssize_t len, int64_t code, u
     return 0;
 }
 
+/* room in the index for `more` names beyond its entries, so that adding them grows nothing (a scan that knows
+   how many names it may meet); -1 where memory runs out */
+static int index_reserve(Index *ix, Py_ssize_t more) {
+    Py_ssize_t want = ix->count + more;
+    if (4 * want > 3 * ix->cap) {
+        Py_ssize_t cap = ix->cap ? ix->cap : 1024;
+        while (4 * want > 3 * cap) cap *= 2;
+        Slot *slots = calloc((size_t)cap, sizeof(Slot));
+        if (slots == NULL) return -1;
+        for (Py_ssize_t k = 0; k < ix->cap; ++k) {
+            if (!ix->slots[k].tag) continue;
+            Py_ssize_t j = home_of(ix->slots[k].tag, cap);
+            while (slots[j].tag) j = (j + 1) & (cap - 1);
+            slots[j] = ix->slots[k];
+        }
+        free(ix->slots);
+        ix->slots = slots;
+        ix->cap = cap;
+    }
+    if (want + 1 >= ix->entry_room) {
+        Py_ssize_t room = want + 2;
+        int64_t *offsets = realloc(ix->offsets, (size_t)room * sizeof(int64_t));
+        if (offsets == NULL) return -1;
+        ix->offsets = offsets;
+        if (ix->codes != NULL) {
+            int64_t *codes = realloc(ix->codes, (size_t)room * sizeof(int64_t));
+            if (codes == NULL) return -1;
+            ix->codes = codes;
+        }
+        ix->entry_room = room;
+    }
+    return 0;
+}
+
 /* bring the index up to date with its dict; -1 (exception set) if a key is not a str */
 static int index_sync(Index *ix) {
     PyObject *key, *value;
@@ -1203,6 +1237,135 @@ static PyObject *scan_dict(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* the code of the str `key` among the vocabulary `n` (its C index), or the next code after the vocabulary's and
+   the names met before if it is new (kept in the index, not added to the dict: new_names gives them); -3 for a key
+   that is not ASCII (the caller declines: the look-up by bytes needs ASCII), -1 with an exception on failure */
+static inline int64_t ascii_code(Names *n, PyObject *key) {
+    if (!PyUnicode_IS_ASCII(key)) return -3;
+    return name_code(n, (const char *)PyUnicode_DATA(key), PyUnicode_GET_LENGTH(key));
+}
+
+/*
+ * scan_dict_coded(data, topics, docs) -> tuple | None
+ *
+ *   scan_dict with a vocabulary (the assessments' topics and docs dicts, left as they are): each name coded by
+ *   the vocabulary, a name it lacks by the next code in order of first appearance, looked up by its bytes in the
+ *   C indexes (no Python object made or hashed per name); the names beyond the vocabulary come from
+ *   new_names(0) and new_names(1), then forget().  None (nothing kept) for a key that is not an ASCII str, a
+ *   value that is not an int or float: the caller reads such a dict otherwise.
+ */
+static PyObject *scan_dict_coded(PyObject *self, PyObject *args) {
+    PyObject *data, *topics, *docs;
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyDict_Type, &data, &PyDict_Type, &topics, &PyDict_Type, &docs))
+        return NULL;
+    Py_ssize_t n = 0, pos = 0, most = 1;
+    PyObject *q, *inner;
+    while (PyDict_Next(data, &pos, &q, &inner)) {
+        if (!PyDict_CheckExact(inner) || !PyUnicode_CheckExact(q)) Py_RETURN_NONE;
+        n += PyDict_Size(inner);
+        most = PyDict_Size(inner) > most ? PyDict_Size(inner) : most;
+    }
+    int64_t *tc = malloc((size_t)(n ? n : 1) * sizeof(int64_t)), *dc = malloc((size_t)(n ? n : 1) * sizeof(int64_t));
+    double *val = malloc((size_t)(n ? n : 1) * sizeof(double));
+    PyObject **keys = malloc((size_t)most * sizeof(PyObject *)), **values = malloc((size_t)most * sizeof(PyObject *));
+    PyObject *empty = PyList_New(0), *result = NULL;
+    int failed = tc == NULL || dc == NULL || val == NULL || keys == NULL || values == NULL || empty == NULL;
+    int fallback = 0;
+    Names tn = {NULL, topics, NULL, 0, 0}, dn = {NULL, docs, NULL, 0, 0};
+    for (int w = 0; w < 2 && !failed && !fallback; ++w) { /* each index in turn: none is made with an error set */
+        Index *ix = index_of(w, w == 0 ? topics : docs);
+        if (ix == NULL && PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) { /* a name with no UTF-8 form */
+            PyErr_Clear();
+            fallback = 1;
+        } else if (ix == NULL) {
+            failed = 1;
+        }
+        (w == 0 ? &tn : &dn)->ix = ix;
+        if (ix != NULL && index_reserve(ix, w == 0 ? PyDict_Size(data) : n) < 0) { /* at most this many new names */
+            PyErr_NoMemory();
+            failed = 1;
+        }
+    }
+    Py_ssize_t k = 0;
+    pos = 0;
+    while (!failed && !fallback && PyDict_Next(data, &pos, &q, &inner)) {
+        int64_t t = ascii_code(&tn, q);
+        if (t == -3) {
+            fallback = 1;
+            break;
+        }
+        if (t < 0) {
+            failed = 1;
+            break;
+        }
+        if (PyDict_Size(inner) == 0 && PyList_Append(empty, q) < 0) failed = 1;
+        Py_ssize_t ipos = 0, m = 0;
+        PyObject *d, *v;
+        while (PyDict_Next(inner, &ipos, &d, &v)) {
+            __builtin_prefetch(d);
+            __builtin_prefetch(v);
+            keys[m] = d;
+            values[m++] = v;
+        }
+        for (Py_ssize_t j = 0; !failed && j < m; ++j) {
+            d = keys[j];
+            v = values[j];
+            double x;
+            if (!PyUnicode_CheckExact(d)) {
+                fallback = 1;
+                break;
+            }
+            if (PyFloat_Check(v)) {
+                x = PyFloat_AS_DOUBLE(v);
+            } else if (PyLong_CheckExact(v)) {
+                x = PyLong_AsDouble(v);
+                if (x == -1.0 && PyErr_Occurred()) {
+                    PyErr_Clear();
+                    fallback = 1;
+                    break;
+                }
+            } else {
+                fallback = 1;
+                break;
+            }
+            int64_t c = ascii_code(&dn, d);
+            if (c == -3) {
+                fallback = 1;
+                break;
+            }
+            if (c < 0) {
+                failed = 1;
+                break;
+            }
+            tc[k] = t;
+            dc[k] = c;
+            val[k] = x;
+            ++k;
+        }
+    }
+    if (failed || fallback) { /* nothing kept: the indexes dropped with the names they held beyond the dicts */
+        for (int w = 0; w < 2; ++w) index_free(&indexes[w]);
+    } else {
+        failed = names_done(0, 0); /* the new names stay in the indexes, for new_names */
+    }
+    if (!failed && fallback) {
+        result = Py_None;
+        Py_INCREF(result);
+    } else if (!failed) {
+        result = Py_BuildValue("(NNNO)", as_array(tc, k, NPY_INT64), as_array(dc, k, NPY_INT64),
+                               as_array(val, k, NPY_FLOAT64), empty);
+    } else if (!PyErr_Occurred()) {
+        PyErr_NoMemory();
+    }
+    free(tc);
+    free(dc);
+    free(val);
+    free(keys);
+    free(values);
+    Py_XDECREF(empty);
+    return result;
+}
+
 /* The names the index of topics (0) or documents (1) holds beyond its dict, in code order: those scans with
    extend=False met first (codes len(dict), len(dict) + 1, ...). */
 static PyObject *new_names(PyObject *self, PyObject *args) {
@@ -1246,6 +1409,8 @@ static PyMethodDef methods[] = {
      "Columns of a well-formed element run file, or the first line not read."},
     {"scan_dict", scan_dict, METH_VARARGS,
      "Columns of {query_id: {doc_id: number}} with str keys, or None for any other content."},
+    {"scan_dict_coded", scan_dict_coded, METH_VARARGS,
+     "scan_dict coded after a vocabulary, its new names kept for new_names; None for non-ASCII keys or values."},
     {"scan_element_qrels", scan_element_qrels, METH_VARARGS,
      "Columns of a well-formed element qrels file (values or (e, s) pairs), or the first line not read."},
     {"scan_trec_qrels", scan_trec_qrels, METH_VARARGS,

@@ -239,8 +239,19 @@ def _dict_columns(data: dict, what: str, value: str, vocabulary=None):
     if scan is not None:  # str keys and int or float values: in C
         shared = getattr(vocabulary, "columns", None)
         index = shared.own_index() if isinstance(shared, DocumentColumns) else None
+        if index is not None and hasattr(scan, "scan_dict_coded"):
+            # coded after the assessments' names (their codes for theirs), the others kept out of their vocabulary:
+            # looked up by their bytes in the scanner's indexes, each new name made a str once, at the end
+            try:
+                got = scan.scan_dict_coded(data, *index)  # (not scanned(): new_names reads the indexes first)
+                if got is not None:
+                    topic, doc, values, empty = got
+                    return DocumentColumns(list(index[0]) + scan.new_names(0), list(index[1]) + scan.new_names(1),
+                                           topic, doc, values, empty_topics=tuple(empty), coded_as=shared)
+            finally:
+                scan.forget()
         if index is not None:
-            # coded after the assessments' names (their codes for theirs), the others kept out of their vocabulary
+            # (keys that are not ASCII) the others kept out of their vocabulary, in tail dicts
             tails: tuple[dict, dict] = ({}, {})
             got = scanned(scan, "scan_dict", data, *index, *tails)
             if got is not None:
