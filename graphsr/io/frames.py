@@ -246,8 +246,15 @@ def _dict_columns(data: dict, what: str, value: str, vocabulary=None):
                 got = scan.scan_dict_coded(data, *index)  # (not scanned(): new_names reads the indexes first)
                 if got is not None:
                     topic, doc, values, empty = got
-                    return DocumentColumns(list(index[0]) + scan.new_names(0), list(index[1]) + scan.new_names(1),
-                                           topic, doc, values, empty_topics=tuple(empty), coded_as=shared)
+                    return DocumentColumns(
+                        list(index[0]) + scan.new_names(0),
+                        list(index[1]) + scan.new_names(1),
+                        topic,
+                        doc,
+                        values,
+                        empty_topics=tuple(empty),
+                        coded_as=shared,
+                    )
             finally:
                 scan.forget()
         if index is not None:
