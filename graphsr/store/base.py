@@ -274,6 +274,10 @@ class GraphStore:
         transaction is durable once committed).  Write commands call it before they report success."""
         self._dirty = False
 
+    def release_memory(self) -> None:
+        """Give back to the system the memory a drop freed, where the backend keeps it otherwise (the local store's
+        allocator holds freed pages for reuse); a no-op by default."""
+
     @property
     def dirty(self) -> bool:
         """Whether this store wrote since it was opened or last persisted."""

@@ -553,6 +553,7 @@ def drop_collection(store: GraphStore, name: str) -> int:
     removed += _drop_in_batches(store, cid, prefixes, name)
     left = count_elements(store, codes) + int(store.run("count_under", prefixes=prefixes, name=name)[0]["n"])
     _check_drop(f"drop of collection {name!r}", before, removed, left)
+    store.release_memory()
     return removed
 
 
