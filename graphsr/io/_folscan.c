@@ -1133,15 +1133,61 @@ static int64_t tail_code(PyObject *dict, PyObject *tail, PyObject *key) {
     return c;
 }
 
-static PyObject *scan_dict(PyObject *self, PyObject *args) {
-    PyObject *data, *topics, *docs, *topic_tail = NULL, *doc_tail = NULL;
-    if (!PyArg_ParseTuple(args, "O!O!O!|O!O!", &PyDict_Type, &data, &PyDict_Type, &topics, &PyDict_Type, &docs,
-                          &PyDict_Type, &topic_tail, &PyDict_Type, &doc_tail))
-        return NULL;
-    if ((topic_tail == NULL) != (doc_tail == NULL)) {
-        PyErr_SetString(PyExc_TypeError, "scan_dict takes both tails or neither");
-        return NULL;
+/* the code of the str `key` among the vocabulary `n` (its C index), or the next code after the vocabulary's and
+   the names met before if it is new (kept in the index, not added to the dict: new_names gives them); -3 for a key
+   that is not ASCII (the caller declines: the look-up by bytes needs ASCII), -1 with an exception on failure */
+static inline int64_t ascii_code(Names *n, PyObject *key) {
+    if (!PyUnicode_IS_ASCII(key)) return -3;
+    return name_code(n, (const char *)PyUnicode_DATA(key), PyUnicode_GET_LENGTH(key));
+}
+
+/* How dict_columns codes a dict's names: PLAIN, topics by the C index of `topics` and documents in `docs`, both
+   dicts extended; TAILS, after the vocabulary `topics` and `docs` (left as they are), the names beyond it in the
+   tail dicts; CODED, after the vocabulary by the C indexes, the names beyond it kept there for new_names. */
+enum { PLAIN, TAILS, CODED };
+
+typedef struct {
+    int how;
+    PyObject *topics, *docs, *topic_tail, *doc_tail;
+    Names tn, dn; /* tn.ix: PLAIN and CODED; dn.ix: CODED */
+} DictCodes;
+
+/* the indexes `c` codes by, made (with room for `n` new names where CODED); 0, 1 where a vocabulary name has no
+   UTF-8 form (the caller declines: nothing is kept), -1 with an exception on failure */
+static int dict_indexes(DictCodes *c, PyObject *data, Py_ssize_t n) {
+    c->tn = (Names){NULL, c->topics, NULL, 0, 0};
+    c->dn = (Names){NULL, c->docs, NULL, 0, 0};
+    for (int w = 0; w < (c->how == CODED ? 2 : c->how == PLAIN ? 1 : 0); ++w) { /* one at a time: none made with
+                                                                                   an error set */
+        Index *ix = index_of(w, w == 0 ? c->topics : c->docs);
+        if (ix == NULL) {
+            if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) return -1;
+            PyErr_Clear();
+            return 1;
+        }
+        (w == 0 ? &c->tn : &c->dn)->ix = ix;
+        if (c->how == CODED && index_reserve(ix, w == 0 ? PyDict_Size(data) : n) < 0) { /* at most this many */
+            PyErr_NoMemory();
+            return -1;
+        }
     }
+    return 0;
+}
+
+static int64_t dict_topic_code(DictCodes *c, PyObject *q) {
+    if (c->how == TAILS) return tail_code(c->topics, c->topic_tail, q);
+    return c->how == CODED ? ascii_code(&c->tn, q) : index_code_of(c->tn.ix, q);
+}
+
+static int64_t dict_doc_code(DictCodes *c, PyObject *d) {
+    if (c->how == TAILS) return tail_code(c->docs, c->doc_tail, d);
+    return c->how == CODED ? ascii_code(&c->dn, d) : dict_code(c->docs, d);
+}
+
+/* The columns of a {query_id: {doc_id: value}} dict, its names coded as `c` says (see scan_dict): (topic, doc,
+   value, empty_topics), or None for content the Python reader reads (a key that is not a str, or for CODED an
+   ASCII str; a value that is not an int or a float). */
+static PyObject *dict_columns(PyObject *data, DictCodes *c) {
     Py_ssize_t n = 0, pos = 0, most = 1;
     PyObject *q, *inner;
     while (PyDict_Next(data, &pos, &q, &inner)) {
@@ -1155,19 +1201,15 @@ static PyObject *scan_dict(PyObject *self, PyObject *args) {
     PyObject *empty = PyList_New(0), *result = NULL;
     int failed = tc == NULL || dc == NULL || val == NULL || keys == NULL || values == NULL || empty == NULL;
     int fallback = 0;
-    Index *tix = failed || topic_tail != NULL ? NULL : index_of(0, topics);
-    if (!failed && topic_tail == NULL && tix == NULL) {
-        if (PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) { /* a vocabulary name with no UTF-8 form */
-            PyErr_Clear();
-            fallback = 1;
-        } else {
-            failed = 1;
-        }
+    if (!failed) {
+        int got = dict_indexes(c, data, n);
+        failed = got < 0;
+        fallback = got > 0;
     }
     Py_ssize_t k = 0;
     pos = 0;
     while (!failed && !fallback && PyDict_Next(data, &pos, &q, &inner)) {
-        int64_t t = topic_tail != NULL ? tail_code(topics, topic_tail, q) : index_code_of(tix, q);
+        int64_t t = dict_topic_code(c, q);
         if (t == -3) {
             fallback = 1;
             break;
@@ -1208,16 +1250,26 @@ static PyObject *scan_dict(PyObject *self, PyObject *args) {
                 fallback = 1;
                 break;
             }
-            int64_t c = doc_tail != NULL ? tail_code(docs, doc_tail, d) : dict_code(docs, d);
-            if (c < 0) {
+            int64_t code = dict_doc_code(c, d);
+            if (code == -3) {
+                fallback = 1;
+                break;
+            }
+            if (code < 0) {
                 failed = 1;
                 break;
             }
             tc[k] = t;
-            dc[k] = c;
+            dc[k] = code;
             val[k] = x;
             ++k;
         }
+    }
+    if (c->how == CODED) {
+        if (failed || fallback) /* nothing kept: the indexes dropped with the names they held beyond the dicts */
+            for (int w = 0; w < 2; ++w) index_free(&indexes[w]);
+        else
+            failed = names_done(0, 0); /* the new names stay in the indexes, for new_names */
     }
     if (!failed && fallback) {
         result = Py_None;
@@ -1237,12 +1289,18 @@ static PyObject *scan_dict(PyObject *self, PyObject *args) {
     return result;
 }
 
-/* the code of the str `key` among the vocabulary `n` (its C index), or the next code after the vocabulary's and
-   the names met before if it is new (kept in the index, not added to the dict: new_names gives them); -3 for a key
-   that is not ASCII (the caller declines: the look-up by bytes needs ASCII), -1 with an exception on failure */
-static inline int64_t ascii_code(Names *n, PyObject *key) {
-    if (!PyUnicode_IS_ASCII(key)) return -3;
-    return name_code(n, (const char *)PyUnicode_DATA(key), PyUnicode_GET_LENGTH(key));
+static PyObject *scan_dict(PyObject *self, PyObject *args) {
+    PyObject *data;
+    DictCodes c = {PLAIN, NULL, NULL, NULL, NULL};
+    if (!PyArg_ParseTuple(args, "O!O!O!|O!O!", &PyDict_Type, &data, &PyDict_Type, &c.topics, &PyDict_Type, &c.docs,
+                          &PyDict_Type, &c.topic_tail, &PyDict_Type, &c.doc_tail))
+        return NULL;
+    if ((c.topic_tail == NULL) != (c.doc_tail == NULL)) {
+        PyErr_SetString(PyExc_TypeError, "scan_dict takes both tails or neither");
+        return NULL;
+    }
+    c.how = c.topic_tail != NULL ? TAILS : PLAIN;
+    return dict_columns(data, &c);
 }
 
 /*
@@ -1255,116 +1313,13 @@ static inline int64_t ascii_code(Names *n, PyObject *key) {
  *   value that is not an int or float: the caller reads such a dict otherwise.
  */
 static PyObject *scan_dict_coded(PyObject *self, PyObject *args) {
-    PyObject *data, *topics, *docs;
-    if (!PyArg_ParseTuple(args, "O!O!O!", &PyDict_Type, &data, &PyDict_Type, &topics, &PyDict_Type, &docs))
+    PyObject *data;
+    DictCodes c = {CODED, NULL, NULL, NULL, NULL};
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyDict_Type, &data, &PyDict_Type, &c.topics, &PyDict_Type, &c.docs))
         return NULL;
-    Py_ssize_t n = 0, pos = 0, most = 1;
-    PyObject *q, *inner;
-    while (PyDict_Next(data, &pos, &q, &inner)) {
-        if (!PyDict_CheckExact(inner) || !PyUnicode_CheckExact(q)) Py_RETURN_NONE;
-        n += PyDict_Size(inner);
-        most = PyDict_Size(inner) > most ? PyDict_Size(inner) : most;
-    }
-    int64_t *tc = malloc((size_t)(n ? n : 1) * sizeof(int64_t)), *dc = malloc((size_t)(n ? n : 1) * sizeof(int64_t));
-    double *val = malloc((size_t)(n ? n : 1) * sizeof(double));
-    PyObject **keys = malloc((size_t)most * sizeof(PyObject *)), **values = malloc((size_t)most * sizeof(PyObject *));
-    PyObject *empty = PyList_New(0), *result = NULL;
-    int failed = tc == NULL || dc == NULL || val == NULL || keys == NULL || values == NULL || empty == NULL;
-    int fallback = 0;
-    Names tn = {NULL, topics, NULL, 0, 0}, dn = {NULL, docs, NULL, 0, 0};
-    for (int w = 0; w < 2 && !failed && !fallback; ++w) { /* each index in turn: none is made with an error set */
-        Index *ix = index_of(w, w == 0 ? topics : docs);
-        if (ix == NULL && PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) { /* a name with no UTF-8 form */
-            PyErr_Clear();
-            fallback = 1;
-        } else if (ix == NULL) {
-            failed = 1;
-        }
-        (w == 0 ? &tn : &dn)->ix = ix;
-        if (ix != NULL && index_reserve(ix, w == 0 ? PyDict_Size(data) : n) < 0) { /* at most this many new names */
-            PyErr_NoMemory();
-            failed = 1;
-        }
-    }
-    Py_ssize_t k = 0;
-    pos = 0;
-    while (!failed && !fallback && PyDict_Next(data, &pos, &q, &inner)) {
-        int64_t t = ascii_code(&tn, q);
-        if (t == -3) {
-            fallback = 1;
-            break;
-        }
-        if (t < 0) {
-            failed = 1;
-            break;
-        }
-        if (PyDict_Size(inner) == 0 && PyList_Append(empty, q) < 0) failed = 1;
-        Py_ssize_t ipos = 0, m = 0;
-        PyObject *d, *v;
-        while (PyDict_Next(inner, &ipos, &d, &v)) {
-            __builtin_prefetch(d);
-            __builtin_prefetch(v);
-            keys[m] = d;
-            values[m++] = v;
-        }
-        for (Py_ssize_t j = 0; !failed && j < m; ++j) {
-            d = keys[j];
-            v = values[j];
-            double x;
-            if (!PyUnicode_CheckExact(d)) {
-                fallback = 1;
-                break;
-            }
-            if (PyFloat_Check(v)) {
-                x = PyFloat_AS_DOUBLE(v);
-            } else if (PyLong_CheckExact(v)) {
-                x = PyLong_AsDouble(v);
-                if (x == -1.0 && PyErr_Occurred()) {
-                    PyErr_Clear();
-                    fallback = 1;
-                    break;
-                }
-            } else {
-                fallback = 1;
-                break;
-            }
-            int64_t c = ascii_code(&dn, d);
-            if (c == -3) {
-                fallback = 1;
-                break;
-            }
-            if (c < 0) {
-                failed = 1;
-                break;
-            }
-            tc[k] = t;
-            dc[k] = c;
-            val[k] = x;
-            ++k;
-        }
-    }
-    if (failed || fallback) { /* nothing kept: the indexes dropped with the names they held beyond the dicts */
-        for (int w = 0; w < 2; ++w) index_free(&indexes[w]);
-    } else {
-        failed = names_done(0, 0); /* the new names stay in the indexes, for new_names */
-    }
-    if (!failed && fallback) {
-        result = Py_None;
-        Py_INCREF(result);
-    } else if (!failed) {
-        result = Py_BuildValue("(NNNO)", as_array(tc, k, NPY_INT64), as_array(dc, k, NPY_INT64),
-                               as_array(val, k, NPY_FLOAT64), empty);
-    } else if (!PyErr_Occurred()) {
-        PyErr_NoMemory();
-    }
-    free(tc);
-    free(dc);
-    free(val);
-    free(keys);
-    free(values);
-    Py_XDECREF(empty);
-    return result;
+    return dict_columns(data, &c);
 }
+
 
 /* The names the index of topics (0) or documents (1) holds beyond its dict, in code order: those scans with
    extend=False met first (codes len(dict), len(dict) + 1, ...). */
