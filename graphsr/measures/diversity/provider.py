@@ -78,16 +78,19 @@ class _DiversityEvaluator:
                 (m["rel"], _param(m, "alpha", 0.5), _param(m, "beta", 0.5), bool(m.params.get("judged_only"))), []
             ).append(m)
         values = {m: np.zeros(len(topics)) for m in self.measures}
+        rankings: dict[str, np.ndarray] = {}  # per topic, its documents in rank order as rows of its judgments
+        for topic in topics:
+            judged = self.subtopics.topics.get(topic)
+            if judged is not None:
+                row = {d: i for i, d in enumerate(judged[0])}
+                retrieved = sorted(per_topic.get(topic, ()), key=lambda x: (-x[1], x[0]))
+                rankings[topic] = np.array([row.get(d, -1) for d, _ in retrieved], dtype=np.int64)
         for (rel, alpha, beta, judged_only), ms in groups.items():
             for k, topic in enumerate(topics):
-                judged = self.subtopics.topics.get(topic)
-                if judged is None:
+                if topic not in rankings:
                     continue
-                docs, grades = judged
-                relevant = grades >= rel
-                row = {d: i for i, d in enumerate(docs)}
-                retrieved = sorted(per_topic.get(topic, ()), key=lambda x: (-x[1], x[0]))
-                ranking = np.array([row.get(d, -1) for d, _ in retrieved], dtype=np.int64)
+                relevant = self.subtopics.topics[topic][1] >= rel
+                ranking = rankings[topic]
                 if judged_only:
                     ranking = ranking[ranking >= 0]
                 key = (topic, rel, alpha)
