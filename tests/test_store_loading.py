@@ -54,3 +54,52 @@ def test_a_server_loading_its_saved_data_is_waited_for_not_started_again(tmp_pat
         server.leave()
         if server.alive():  # (a failure above: no server is left behind)
             server.kill()
+
+
+@pytest.mark.slow
+def test_a_server_that_stops_working_while_loading_is_started_again(tmp_path, monkeypatch, capsys):
+    """The other side: a server whose log says it is loading but which no longer works (FalkorDB's rare deadlock
+    at the end of a load; here, stopped with SIGSTOP as soon as it logs the start of its load) is taken as hung
+    once its CPU time stops growing, killed and started again, not waited for forever."""
+    import os
+    import signal
+    import threading
+
+    server = LocalServer(tmp_path / "store")
+    try:
+        server.start()
+        client = server._one_try_client(120)
+        try:
+            client.execute_command("GRAPH.QUERY", "big", "UNWIND range(1, 300000) AS i CREATE (:N {i: i, s: 'x' + i})")
+            client.execute_command("GRAPH.QUERY", "big", "CREATE INDEX FOR (n:N) ON (n.i)")
+        finally:
+            client.close()
+        assert server.leave()
+        monkeypatch.setattr(LocalServer, "HUNG_START", 0.5)
+        monkeypatch.setattr(LocalServer, "LOAD_RATE", 1e15)
+        monkeypatch.setattr(LocalServer, "PING_TIMEOUT", 0.05)
+        stopped: list[int] = []
+
+        def stop_the_first_when_it_loads() -> None:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and not stopped:
+                text = server.logfile.read_text() if server.logfile.exists() else ""
+                starts = text.split("Server initialized")
+                if len(starts) >= 3 and "Loading RDB" in starts[-1]:  # (the first start of this test's second)
+                    pid = int(starts[-2].rsplit("\n", 1)[-1].split(":")[0])
+                    os.kill(pid, signal.SIGSTOP)
+                    stopped.append(pid)
+                time.sleep(0.001)
+
+        watcher = threading.Thread(target=stop_the_first_when_it_loads)
+        watcher.start()
+        capsys.readouterr()
+        assert server.start()
+        watcher.join()
+        assert stopped  # the first server was frozen while it loaded ...
+        assert "starting it again" in capsys.readouterr().err  # ... taken as hung, and a second one answered
+        assert server.server_pid() != stopped[0]
+    finally:
+        server.leave()
+        if server.alive():
+            server.kill()

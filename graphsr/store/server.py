@@ -348,6 +348,7 @@ class LocalServer:
         deadline = t0 + wait
         told = False
         loading_seen = 0.0  # when the server last said it was loading
+        cpu, busy = -1, t0  # the server's CPU time when last read, and when it last grew
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise StoreError(
@@ -362,10 +363,16 @@ class LocalServer:
                 if told:
                     _status(f"graphsr: local store ready after {time.monotonic() - t0:.1f} s")
                 return True
-            if state == "loading" or self._log_says_loading(self.process.pid, log_start):
-                # it says it is loading (its LOADING reply, or its log: while it rebuilds indexes it answers
-                # nothing): never taken as hung, however long that takes
-                now = time.monotonic()
+            now = time.monotonic()
+            if state != "loading" and self._log_says_loading(self.process.pid, log_start):
+                # its log says it is loading and it answers nothing (it rebuilds indexes): loading while it works,
+                # hung once its CPU time stops growing (FalkorDB's rare deadlock at the end of a load)
+                spent = _cpu_ticks(self.process.pid)
+                if spent != cpu:
+                    cpu, busy = spent, now
+                if now - busy < self.HUNG_START:
+                    state = "loading"
+            if state == "loading":  # never taken as hung while it loads, however long that takes
                 deadline = max(deadline, now + self.HUNG_START)
                 if told and now - loading_seen >= self.LOADING_REPORT:
                     progress = self.loading_progress() or "its log says it is still at it"
@@ -573,6 +580,16 @@ class LocalServer:
             return " | ".join(self.logfile.read_text(errors="replace").splitlines()[-n:])
         except OSError:
             return "(no log)"
+
+
+def _cpu_ticks(pid: int) -> int:
+    """The CPU time process ``pid`` has used (user and system, in clock ticks), or -1."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            fields = fh.read().rsplit(b")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+    except (OSError, IndexError, ValueError):
+        return -1
 
 
 def _status(message: str) -> None:
