@@ -277,7 +277,7 @@ def test_a_stored_partition_is_paged_as_in_memory_across_documents(elements, cap
     document is stored whole; else read a batch of documents at a time, in document order, until the page is
     whole): pages that start in one batch and end in another, and the counts (the extent when every element is
     stored, else counted) are those of the collection read in memory, restricted to the stored documents."""
-    monkeypatch.setattr("graphsr.store.services.ELEMENTS_PER_READ", 1200)  # batches of one or two plays
+    monkeypatch.setattr("graphsr.store.trees.ELEMENTS_PER_READ", 1200)  # batches of one or two plays
     if elements == "all-by-documents":  # the way a store without the index (or an incomplete one) is read
         monkeypatch.setattr("graphsr.store.extents._extent", lambda *args: None)
         elements = "all"

@@ -306,9 +306,9 @@ def coverage_documents(p: Partitions, qrels, runs) -> dict:
 def named_documents(p: Partitions, wanted: set[str]) -> dict:
     """The documents (docid: tree) of ``wanted``, from the collection's files or the store."""
     if p.store is not None:
-        from ..store.services import stored_document
+        from ..store.trees import stored_trees
 
-        return {d: stored_document(p.store, p.collection, d) for d in sorted(wanted)}
+        return stored_trees(p.store, p.collection, wanted)
     from ..io.collection import iter_documents
 
     return {d.docid: d for d in iter_documents(p.collection, docids=wanted.__contains__)}

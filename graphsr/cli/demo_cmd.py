@@ -71,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
     from ..measures import parse_measures
     from ..navigation.stored import build_stored_model
     from ..store import open_store, store_assessments, store_collection, store_run
-    from ..store.services import stored_document
+    from ..store.base import StoreError
+    from ..store.trees import stored_trees
 
     progress = progress_default() if args.progress is None else args.progress
     measures = parse_measures(MEASURES)
@@ -100,7 +101,9 @@ def run(args: argparse.Namespace) -> int:
                 + " summaries\n\n"
             )
             rows = []
-            docs = {d: stored_document(store, name, d) for d in touched}  # rebuilt from the store
+            docs = stored_trees(store, name, touched)  # rebuilt from the store
+            if len(docs) != len(set(touched)):
+                raise StoreError(f"sample {name}: documents {sorted(set(touched) - set(docs))} did not read back")
             for spec in MODELS:
                 if spec == "none":
 

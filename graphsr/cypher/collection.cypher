@@ -235,3 +235,16 @@ WITH p[0] AS node, p[1] AS key
 MATCH (e) WHERE id(e) = node
 WITH e, key WHERE e:Element AND e.key = key
 RETURN count(e) AS n
+
+// @name documents_tree_shapes
+// the docid, element count and shape (graphsr/store/shapes.py) of each document coded $codes: its tree is rebuilt
+// from the shape, without reading its elements
+UNWIND $codes AS code
+MATCH (d:Document) WHERE d.code = code
+RETURN code, d.docid AS docid, d.elements AS elements, d.shape AS shape
+
+// @name documents_tree_shapes_by_id
+// documents_tree_shapes of the documents with ids $ids
+UNWIND $ids AS i
+MATCH (d:Document) WHERE d.id = i
+RETURN d.code AS code, d.docid AS docid, d.elements AS elements, d.shape AS shape

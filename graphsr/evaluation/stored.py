@@ -10,7 +10,8 @@ from ..errors import UnknownNodeError
 from ..core.document import DocumentTree
 from ..navigation.stored import load_stored_model
 from ..store.base import GraphStore
-from ..store.services import collection_info, model_record, stored_document
+from ..store.services import collection_info, model_record
+from ..store.trees import stored_trees
 
 __all__ = ["stored_navigation"]
 
@@ -56,13 +57,9 @@ def stored_navigation(
         for doc in iter_documents(collection, docids=docids.__contains__, progress=progress):
             documents[doc.docid] = doc
     else:
-        documents = {}
         collection_info(store, cname)
-        for docid in sorted(docids):
-            try:
-                documents[docid] = stored_document(store, cname, docid)
-            except UnknownNodeError:
-                continue  # reported by the evaluation as an unknown document, with file and line
+        # a document without stored elements is left out: the evaluation reports it as unknown, with file and line
+        documents = stored_trees(store, cname, docids)
     summary = model.summary
     sids = dict(zip(documents, summary.assign_many(list(documents.values()))))
 

@@ -12,13 +12,20 @@ from typing import Iterable
 import numpy as np
 
 from ..errors import UnknownNodeError
-from ..core.document import DocumentTree
 from ..summaries.summary import Summary
-from .base import GraphStore, StoreError, writes
+from .base import GraphStore, writes
+from .trees import (  # noqa: F401 (read here by older callers)
+    ELEMENTS_PER_READ,
+    _document_shapes,
+    _tree_of_columns,
+    _xpaths,
+    element_batches,
+    stored_document,
+    stored_documents,
+)
 from .ids import (
     KEY_SPAN,
     collection_id,
-    document_id,
     key_parts,
     key_ranges,
     membership_property,
@@ -79,133 +86,6 @@ def require_complete_collection(store: GraphStore, collection: str) -> dict:
     return info
 
 
-def _tree(docid: str, rows: list[dict], source: str) -> DocumentTree:
-    """A document tree from its stored elements (``pre``, ``tag``, ``depth``, ``offset``, ``length``), in
-    pre-order (see :func:`_tree_of_columns`)."""
-    return _tree_of_columns(
-        docid,
-        [int(r["depth"]) for r in rows],
-        [r["tag"] for r in rows],
-        [int(r["offset"]) for r in rows],
-        [int(r["length"]) for r in rows],
-        source,
-    )
-
-
-def _tree_of_columns(
-    docid: str, depths: list[int], tags: list[str], offsets: list[int], lengths: list[int], source: str
-) -> DocumentTree:
-    """A document tree from its stored elements' depths, tags, offsets and lengths in pre-order: each element's
-    parent is the nearest element before it one level up, its position among the parent's children of its tag
-    is counted (the XPaths are derived, not stored)."""
-    codes: dict[str, int] = {}
-    tag, parent, position = [], [], []
-    stack: list[int] = []
-    seen: list[dict] = []  # per open element: how many children of each tag it has so far
-    for i, (d, name) in enumerate(zip(depths, tags)):
-        del stack[d - 1 :], seen[d - 1 :]
-        t = codes.setdefault(name, len(codes))
-        if stack:
-            counts = seen[-1]
-            counts[t] = counts.get(t, 0) + 1
-            position.append(counts[t])
-        else:
-            position.append(1)
-        parent.append(stack[-1] if stack else -1)
-        stack.append(i)
-        seen.append({})
-        tag.append(t)
-    end = [o + n for o, n in zip(offsets, lengths)]
-    return DocumentTree(docid, tuple(codes), tag, parent, list(depths), position, list(offsets), end, source=source)
-
-
-def _xpaths(depths: list[int], tags: list[str]) -> list[str]:
-    """The positional XPaths of a document's elements from their depths (the root's 1) and tags in pre-order (as
-    :meth:`DocumentTree.xpaths` gives them for the tree :func:`_tree` builds of the same rows)."""
-    out: list[str] = []
-    top = max(depths, default=0) + 1
-    paths = [""] * top  # the path of the open element at each depth
-    seen: list[dict | None] = [None] * top  # per open element: its children of each tag so far (made with the first)
-    append = out.append
-    for d, tag in zip(depths, tags):
-        if d > 1:
-            counts = seen[d - 1]
-            if counts is None:
-                counts = seen[d - 1] = {}
-            position = counts[tag] = counts.get(tag, 0) + 1
-            path = f"{paths[d - 1]}/{tag}[{position}]"
-        else:
-            path = f"/{tag}[1]"
-        paths[d] = path
-        seen[d] = None
-        append(path)
-    return out
-
-
-def _document_shapes(
-    store: GraphStore, codes: list[int], numbers: tuple[int, ...] = (0, 1, 3, 4, 5)
-) -> dict[int, tuple]:
-    """The stored elements' (pres, depths, tags, node ids, offsets, lengths) in pre-order of the documents coded
-    ``codes`` (those with elements stored): on the local store one string per document (``documents_shapes``),
-    with the store's own node ids, the columns ``numbers`` as integers and the others as the strings read (a
-    caller that needs a few elements' ids does not parse every element's); elsewhere a row per element, and
-    None for the ids."""
-    out: dict[int, tuple] = {}
-    if store.backend == "falkordb":
-        for r in store.run("documents_shapes", codes=codes):
-            fields = r["shape"].split("\t")
-            if len(fields) % 6:  # a tab in a tag (no XML name holds one)
-                raise StoreError(f"{store.url}: the stored elements of document {int(r['code'])} do not read back")
-            tags = fields[2::6]
-            pres, depths, ids, offsets, lengths = (
-                list(map(int, fields[k::6])) if k in numbers else fields[k::6] for k in (0, 1, 3, 4, 5)
-            )
-            if any(b <= a for a, b in zip(pres, pres[1:])):  # collected out of the order asked: put in order
-                pres, depths, tags, ids, offsets, lengths = map(
-                    list, zip(*sorted(zip(pres, depths, tags, ids, offsets, lengths)))
-                )
-            out[int(r["code"])] = (pres, depths, tags, ids, offsets, lengths)
-        return out
-    for r in store.run("documents_elements", codes=codes):
-        entry = out.setdefault(int(r["code"]), ([], [], [], None, [], []))
-        entry[0].append(int(r["pre"]))
-        entry[1].append(int(r["depth"]))
-        entry[2].append(r["tag"])
-        entry[4].append(int(r["offset"]))
-        entry[5].append(int(r["length"]))
-    return out
-
-
-def stored_document(store: GraphStore, collection: str, docid: str) -> DocumentTree:
-    """Rebuild a document tree from its stored element nodes.
-
-    Raises
-    ------
-    UnknownNodeError
-        If the document's elements are not stored.
-    """
-    rows = store.run("document_elements", doc=document_id(collection, docid))
-    if not rows:
-        raise UnknownNodeError(
-            f"document {docid!r} of collection {collection!r} has no stored elements in "
-            f"{store.url}; load them with 'graphsr store load --elements'"
-        )
-    return _tree(docid, rows, store.url)
-
-
-def stored_documents(store: GraphStore, codes: Iterable[int]) -> dict[int, DocumentTree]:
-    """The stored trees of the documents coded ``codes`` (those with elements), by code."""
-    codes = sorted({int(c) for c in codes})
-    if not codes:
-        return {}
-    docids = {int(r["code"]): r["docid"] for r in store.run("document_codes", codes=codes)}
-    out = {}
-    for c, (_, depths, tags, _, offsets, lengths) in _document_shapes(store, codes).items():
-        if c in docids:
-            out[c] = _tree_of_columns(docids[c], depths, tags, offsets, lengths, store.url)
-    return out
-
-
 def element_names(store: GraphStore, keys: Iterable[int]) -> dict[int, tuple[str, str]]:
     """``(docid, XPath)`` of stored elements by key (XPaths derived from their documents' stored trees)."""
     keys = [int(k) for k in keys]
@@ -217,25 +97,6 @@ def element_names(store: GraphStore, keys: Iterable[int]) -> dict[int, tuple[str
         if tree is not None and 0 < pre <= len(tree):
             out[k] = (tree.docid, tree.xpath(pre - 1))
     return out
-
-
-#: Elements read per statement when stored documents are rebuilt a batch at a time.
-ELEMENTS_PER_READ = 200_000
-
-
-def element_batches(items, elements_of):
-    """``items`` (documents, in order) in batches of about :data:`ELEMENTS_PER_READ` elements (``elements_of``
-    gives an item's): a batch ends with the item that brings it to the bound, so one large document is a batch
-    alone."""
-    batch, size = [], 0
-    for item in items:
-        batch.append(item)
-        size += elements_of(item)
-        if size >= ELEMENTS_PER_READ:
-            yield batch
-            batch, size = [], 0
-    if batch:
-        yield batch
 
 
 def list_collections(store: GraphStore) -> list[dict]:

@@ -1,0 +1,75 @@
+"""Trees rebuilt from their columns in batches (what the store's shapes hold) equal the trees they came from, and
+the key hashes of a batch equal those computed document by document."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from graphsr.core.document import DocumentTree
+from graphsr.core.shape_trees import trees_from_columns
+from graphsr.store.shapes import ShapeError, decode_columns, encode_shape
+from graphsr.summaries._keys import fill_key_hashes, key_hashes
+
+NAMES = ["a", "b", "sec", "p", "é", "x:y", "w" * 30]
+
+
+def _nested(draw, depth: int, names) -> tuple:
+    kids = draw(st.integers(0, 3 if depth < 6 else 0))
+    text = draw(st.sampled_from(["", "x", "héllo", "€😀" * 3]))
+    return (draw(st.sampled_from(names)), text, [_nested(draw, depth + 1, names) for _ in range(kids)])
+
+
+@st.composite
+def documents(draw):
+    docs = []
+    for k in range(draw(st.integers(1, 6))):
+        names = draw(st.lists(st.sampled_from(NAMES), min_size=1, max_size=5, unique=True))
+        docs.append(DocumentTree.from_nested(f"d{k}", _nested(draw, 1, names)))
+    return docs
+
+
+FIELDS = ("tag", "parent", "depth", "position", "start", "end")
+
+
+@settings(max_examples=200, deadline=None)
+@given(documents())
+def test_a_batch_of_shapes_gives_back_its_documents(docs):
+    cols = [decode_columns(encode_shape(d), len(d)) for d in docs]
+    trees = trees_from_columns(
+        [d.docid for d in docs],
+        [c.names for c in cols],
+        [len(d) for d in docs],
+        *(np.concatenate([getattr(c, f) for c in cols]) for f in ("depth", "tag", "start", "end")),
+    )
+    for doc, tree in zip(docs, trees):
+        assert tree.docid == doc.docid and tree.tags == doc.tags
+        for name in FIELDS:
+            got, want = getattr(tree, name), getattr(doc, name)
+            assert np.array_equal(got, want) and got.dtype == want.dtype, name
+        assert tree.xpaths() == doc.xpaths()
+
+
+@settings(max_examples=200, deadline=None)
+@given(documents())
+def test_the_key_hashes_of_a_batch_are_each_documents(docs):
+    for d in docs:
+        d.key_hashes = None
+    fill_key_hashes(docs)
+    for d in docs:
+        codes, hashes = key_hashes(d)
+        assert np.array_equal(d.key_hashes[0], codes) and np.array_equal(d.key_hashes[1], hashes)
+
+
+def test_text_outside_the_parents_is_refused():
+    depth, tag = np.array([1, 2]), np.array([0, 0])
+    with pytest.raises(ValueError, match="outside their parent"):
+        trees_from_columns(["d"], [("a",)], [2], depth, tag, np.array([0, 1]), np.array([3, 4]))
+
+
+def test_a_shape_with_offsets_out_of_order_is_not_written():
+    doc = DocumentTree("d", ("a", "b"), [0, 1], [-1, 0], [1, 2], [1, 1], [5, 2], [6, 6])
+    with pytest.raises(ShapeError, match="offsets"):
+        encode_shape(doc)
