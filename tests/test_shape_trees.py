@@ -73,3 +73,40 @@ def test_a_shape_with_offsets_out_of_order_is_not_written():
     doc = DocumentTree("d", ("a", "b"), [0, 1], [-1, 0], [1, 2], [1, 1], [5, 2], [6, 6])
     with pytest.raises(ShapeError, match="offsets"):
         encode_shape(doc)
+
+
+@settings(max_examples=200, deadline=None)
+@given(documents(), st.data())
+def test_paths_walked_find_the_nodes_the_index_finds(docs, data):
+    from graphsr.core.document import normalize_xpath
+
+    doc = docs[0]
+    xpaths = doc.xpaths()
+    asked = data.draw(
+        st.lists(
+            st.one_of(
+                st.sampled_from(xpaths),
+                st.sampled_from(xpaths).map(lambda x: x + "/b[1]"),
+                st.sampled_from(xpaths).map(lambda x: x.replace("[1]", "[2]", 1)),
+                st.just("/zz[1]"),
+            ),
+            min_size=1,
+            max_size=4,
+        )
+    )
+    paths = [normalize_xpath(x) for x in asked]
+    walked = [doc._walk(p) for p in paths]
+    index = doc.node_index()
+    assert walked == [index.get(p, -1) for p in paths]
+    assert doc.nodes_at(paths) == walked
+
+
+def test_a_few_paths_are_walked_and_many_get_the_index():
+    from graphsr.core.document import normalize_xpath
+
+    doc = DocumentTree.from_nested("d", ("a", "", [("b", "", [("c", "", [])]) for _ in range(200)]))
+    one = normalize_xpath("/a[1]/b[7]/c[1]")
+    assert doc.nodes_at([one]) == [14] and doc._index is None  # walked: no index
+    for k in range(1, 200):
+        assert doc.node(f"/a/b[{k}]/c") == 2 * k  # asked one at a time: the index comes once enough are walked
+    assert doc._index is not None

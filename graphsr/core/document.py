@@ -162,6 +162,7 @@ class DocumentTree:
     source: str | None = None
     key_hashes: tuple | None = field(default=None, repr=False)
     _index: dict | None = field(default=None, repr=False)
+    _walked: int = field(default=0, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.tags = tuple(self.tags)
@@ -188,6 +189,7 @@ class DocumentTree:
         self = object.__new__(cls)
         self.docid, self.tags, self.tag, self.parent, self.depth = docid, tags, tag, parent, depth
         self.position, self.start, self.end, self.source, self._index = position, start, end, source, None
+        self._walked = 0
         self.key_hashes = key_hashes
         return self
 
@@ -250,11 +252,46 @@ class DocumentTree:
         ValueError
             If ``xpath`` is not a well-formed positional path.
         """
-        key = normalize_xpath(xpath)
-        try:
-            return self.node_index()[key]
-        except KeyError:
-            raise KeyError(f"document {self.docid!r} has no node {quoted(xpath)}") from None
+        [found] = self.nodes_at([normalize_xpath(xpath)])
+        if found < 0:
+            raise KeyError(f"document {self.docid!r} has no node {quoted(xpath)}")
+        return found
+
+    #: A document's XPaths are looked up in its index (:meth:`node_index`) when they are at least this many
+    #: steps in all per 100 of its nodes; fewer are walked down from the root (:meth:`nodes_at`), with no index
+    #: built: a run naming a few elements of each document does not pay an index entry (about 300 bytes and
+    #: 1 µs) for every element of every document it names.
+    WALK_STEPS_PER_100_NODES = 8
+
+    def nodes_at(self, paths: list[tuple]) -> list[int]:
+        """The node at each path of :func:`normalize_xpath` steps (-1 where the document has none).  The steps
+        walked are counted over calls: a document asked for many paths one at a time gets its index."""
+        if self._index is None:
+            walked = self._walked + sum(map(len, paths))
+            if 100 * walked < self.WALK_STEPS_PER_100_NODES * len(self.tag):
+                self._walked = walked
+                return [self._walk(p) for p in paths]
+        index = self.node_index()
+        return [index.get(p, -1) for p in paths]
+
+    def _walk(self, steps: tuple) -> int:
+        """The node at ``steps``, found level by level within the subtree of the step before (-1: none)."""
+        if not steps or steps[0] != (self.tags[self.tag[0]], 1):
+            return -1
+        depth, tag, position = self.depth, self.tag, self.position
+        cur, lo, hi = 0, 1, len(tag)
+        for level, (name, pos) in enumerate(steps[1:], start=2):
+            try:
+                code = self.tags.index(name)
+            except ValueError:
+                return -1
+            hit = np.flatnonzero((depth[lo:hi] == level) & (tag[lo:hi] == code) & (position[lo:hi] == pos))
+            if not len(hit):
+                return -1
+            cur = lo + int(hit[0])
+            below = np.flatnonzero(depth[cur + 1 : hi] <= level)
+            lo, hi = cur + 1, cur + 1 + int(below[0]) if len(below) else hi
+        return cur
 
     def node_index(self) -> dict[tuple, int]:
         """Every node's index keyed by its :func:`normalize_xpath` steps (built once)."""

@@ -14,7 +14,6 @@ family that scores element runs (SR, ESR, ...), through the evaluation's
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import repeat
 from typing import Callable, Mapping
 
 import numpy as np
@@ -302,10 +301,7 @@ def line_nodes(doc_names: list, path_names: list, doc: np.ndarray, path: np.ndar
         for p in codes:
             if p not in steps:
                 steps[p] = normalize_xpath(path_names[p])
-        index = tree.node_index()
-        pair_node[a:b] = np.fromiter(
-            map(index.get, map(steps.__getitem__, codes), repeat(-1)), dtype=np.int64, count=b - a
-        )
+        pair_node[a:b] = tree.nodes_at([steps[p] for p in codes])
     return pair_node[pair_of.ravel()]
 
 
