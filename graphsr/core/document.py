@@ -263,14 +263,18 @@ class DocumentTree:
     #: 1 µs) for every element of every document it names.
     WALK_STEPS_PER_100_NODES = 8
 
-    def nodes_at(self, paths: list[tuple]) -> list[int]:
+    def nodes_at(self, paths: list[tuple], keep: bool = True) -> list[int]:
         """The node at each path of :func:`normalize_xpath` steps (-1 where the document has none).  The steps
-        walked are counted over calls: a document asked for many paths one at a time gets its index."""
+        walked are counted over calls: a document asked for many paths one at a time gets its index.  With
+        ``keep`` False (a caller asking for all it needs at once) an index built for the paths is not kept."""
         if self._index is None:
             walked = self._walked + sum(map(len, paths))
             if 100 * walked < self.WALK_STEPS_PER_100_NODES * len(self.tag):
                 self._walked = walked
                 return [self._walk(p) for p in paths]
+            if not keep:
+                index = self._build_index()
+                return [index.get(p, -1) for p in paths]
         index = self.node_index()
         return [index.get(p, -1) for p in paths]
 
@@ -296,13 +300,16 @@ class DocumentTree:
     def node_index(self) -> dict[tuple, int]:
         """Every node's index keyed by its :func:`normalize_xpath` steps (built once)."""
         if self._index is None:
-            tags, tag, pos, par = self.tags, self.tag.tolist(), self.position.tolist(), self.parent.tolist()
-            keys: list[tuple] = []
-            for i in range(len(tag)):
-                step = ((tags[tag[i]], pos[i]),)
-                keys.append(step if par[i] < 0 else keys[par[i]] + step)
-            self._index = {k: i for i, k in enumerate(keys)}
+            self._index = self._build_index()
         return self._index
+
+    def _build_index(self) -> dict[tuple, int]:
+        tags, tag, pos, par = self.tags, self.tag.tolist(), self.position.tolist(), self.parent.tolist()
+        keys: list[tuple] = []
+        for i in range(len(tag)):
+            step = ((tags[tag[i]], pos[i]),)
+            keys.append(step if par[i] < 0 else keys[par[i]] + step)
+        return {k: i for i, k in enumerate(keys)}
 
     # -- construction helpers ----------------------------------------------
     @classmethod

@@ -301,7 +301,7 @@ def line_nodes(doc_names: list, path_names: list, doc: np.ndarray, path: np.ndar
         for p in codes:
             if p not in steps:
                 steps[p] = normalize_xpath(path_names[p])
-        pair_node[a:b] = tree.nodes_at([steps[p] for p in codes])
+        pair_node[a:b] = tree.nodes_at([steps[p] for p in codes], keep=False)  # (all of them at once)
     return pair_node[pair_of.ravel()]
 
 
