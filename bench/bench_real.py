@@ -23,7 +23,8 @@ server, which loads its snapshot), 100,000 simulated routes, ``store
 routes``, route and SR models in the store, and ``eval`` of three generated
 runs (50 topics x 1,000 element results over real element paths of 600
 documents, assessments on 20 of them per topic) with the SR, ESR, PRUM, XCG,
-official INEX and flat families.
+official INEX and flat families; then SR over a run touching every document (one element of each), scored from
+the XML files and from the store side by side (command CPU beside the server's).
 
     python bench/bench_real.py [--collection help|music-svg] [--cache DIR] [--routes 100000] [--json FILE]
 """
@@ -55,6 +56,20 @@ PACKAGES = [
 ]
 SUFFIXES = (".page", ".xml")
 SVG_PACKAGES = ["openclipart-svg", "papirus-icon-theme"]
+#: The third shape: Debian's handbook as XHTML pages in 26 languages (each names the XHTML 1.0 DTD on the web,
+#: which must never be fetched) and KDE's DocBook handbooks (``index.docbook`` and chapters) in as many, which
+#: declare internal entities of their own (``<!ENTITY kpdf "<application>KPDF</application>">``) beside
+#: references to entities of a DTD not loaded: deep prose.
+PROSE_PACKAGES = [
+    "debian-handbook",
+    *"""akregator ark blinken bovo cantor dolphin dragonplayer filelight granatier gwenview kaddressbook
+    kanagram kapman katomic kblocks kbounce kbreakout kbruch kcachegrind kcalc kcharselect kdenlive-data kdf
+    kdiamond kfind kfourinline kget kgoldrunner kgpg khangman khelpcenter kig killbots kjumpingcube kleopatra
+    klickety klines kmag kmahjongg kmail kmenuedit kmines kmousetool kmplot knavalbattle knetwalk knights kolf
+    kollision kolourpaint kompare konqueror konquest konsole korganizer kpat kreversi krusader kshisen ksirk
+    ksnakeduel kspaceduel ksquares ksudoku ksystemlog kturtle kubrick kwalletmanager kwordquiz kwrite lokalize
+    marble-data okular partitionmanager picmi sweeper""".split(),
+]
 
 
 def deb_data(path: Path):
@@ -203,7 +218,24 @@ def music_svg_collection(cache: Path) -> Path | None:
     return write_archive(target, itertools.chain(scores, deb_members(files, (".svg",))))
 
 
-COLLECTIONS = {"help": help_collection, "music-svg": music_svg_collection}
+def prose_collection(cache: Path) -> Path | None:
+    """Debian's handbook (XHTML) and KDE's handbooks (DocBook) in many languages (the cached archive, built from
+    the packages the first time)."""
+    target = cache / "prose.tar"
+    if target.exists():
+        return target
+    files = debian_packages(cache / "prose", PROSE_PACKAGES)
+    if files is None:
+        return None
+    pages = (
+        m
+        for m in deb_members(files, (".html", ".docbook"))
+        if "/debian-handbook/html/" in m[0] or m[0].endswith(".docbook")
+    )
+    return write_archive(target, pages)
+
+
+COLLECTIONS = {"help": help_collection, "music-svg": music_svg_collection, "prose": prose_collection}
 
 
 def write_inputs(folder: Path, collection: Path, seed: int = 11) -> tuple[Path, list[Path]]:
@@ -237,6 +269,37 @@ def write_inputs(folder: Path, collection: Path, seed: int = 11) -> tuple[Path, 
     return qp, runs
 
 
+def write_whole_run(folder: Path, collection: Path, seed: int = 12) -> tuple[Path, Path]:
+    """Assessments and a run that touches every document of the collection: one random element of each, 1,000
+    results a topic, 5 elements assessed in 20 of each topic's documents."""
+    sys.path.insert(0, str(HERE.parent))
+    from graphsr.io import iter_documents
+
+    rng = random.Random(seed)
+    docs = [
+        (
+            d.docid,
+            d.xpath(rng.randrange(len(d))),
+            [d.xpath(i) for i in sorted(rng.sample(range(len(d)), min(5, len(d))))],
+        )
+        for d in iter_documents(collection)
+    ]
+    rng.shuffle(docs)
+    lines, qrels = [], []
+    for t, at in enumerate(range(0, len(docs), 1000), start=1):
+        chunk = docs[at : at + 1000]
+        lines += [f"{t} Q0 {d} {k} {2000 - k} whole {x}" for k, (d, x, _) in enumerate(chunk, start=1)]
+        qrels += [
+            f"{t} Q0 {d} {x} {rng.choice([0, 0.5, 1])}"
+            for d, _, judged in rng.sample(chunk, min(20, len(chunk)))
+            for x in judged
+        ]
+    qp, rp = folder / "whole.qrels", folder / "whole.run"
+    qp.write_text("\n".join(qrels) + "\n")
+    rp.write_text("\n".join(lines) + "\n")
+    return qp, rp
+
+
 class Server:
     """The local store's server, found by its pid file: resident memory now and at its peak."""
 
@@ -262,8 +325,9 @@ class Server:
         return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
 
 
-def run(cmd: list[str], env: dict, out: Path) -> tuple[float, float, str]:
-    """Wall seconds, peak RSS in MB and stdout of a whole command (its stdout written to ``out``)."""
+def run(cmd: list[str], env: dict, out: Path) -> tuple[float, float, str, float]:
+    """Wall seconds, peak RSS in MB, stdout and CPU seconds (user and system) of a whole command (its stdout
+    written to ``out``)."""
     with open(out, "w+") as stdout, tempfile.TemporaryFile("w+") as stderr:
         t = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=stdout, stderr=stderr, env=env)
@@ -274,7 +338,7 @@ def run(cmd: list[str], env: dict, out: Path) -> tuple[float, float, str]:
             stderr.seek(0)
             raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): {stderr.read().strip()[-2000:]}")
         stdout.seek(0)
-        return seconds, usage.ru_maxrss / 1024, stdout.read(1 << 20)
+        return seconds, usage.ru_maxrss / 1024, stdout.read(1 << 20), usage.ru_utime + usage.ru_stime
 
 
 def split_archive(collection: Path, folder: Path, parts: int = 2, every: int = 1) -> list[Path]:
@@ -372,7 +436,7 @@ def main() -> None:
 
         def step(name: str, cmd: list[str], rate=None, env=env, server=server) -> str:
             cpu = server.cpu_seconds()
-            seconds, peak, stdout = run([graphsr, *cmd], env, tmp / "stdout.txt")
+            seconds, peak, stdout, command_cpu = run([graphsr, *cmd], env, tmp / "stdout.txt")
             memory = server.memory_mb()
             cpu_after = server.cpu_seconds()
             row = {
@@ -382,6 +446,7 @@ def main() -> None:
                 "server_mb": round(memory[0]) if memory else None,
                 "server_peak_mb": round(memory[1]) if memory else None,
                 "server_cpu": round(cpu_after - cpu, 2) if cpu is not None and cpu_after is not None else None,
+                "cpu": round(command_cpu, 2),
                 "rate": rate(seconds, stdout) if rate else "",
             }
             rows.append(row)
@@ -389,6 +454,7 @@ def main() -> None:
                 f"{name:<44} {seconds:8.2f} s {peak:7.0f} MB  server "
                 + (f"{memory[0]:6.0f} MB (peak {memory[1]:.0f})" if memory else "     -")
                 + (f" {row['server_cpu']:7.2f} s CPU" if row["server_cpu"] is not None else "")
+                + f"  command {command_cpu:.2f} s CPU"
                 + f"  {row['rate']}",
                 flush=True,
             )
@@ -504,6 +570,17 @@ def main() -> None:
         }
         for name, args in evals.items():
             step(f"eval {name}", ["eval", str(qrels), *map(str, runs), *args])
+        # a run touching every document, scored from the XML files and from the store, side by side: the store pays
+        # for itself when the command and the server together take no more CPU than the command alone from files
+        wq, wr = write_whole_run(tmp, collection)
+        for name, args in (
+            ("files", ["--collection", coll, "--model", "p*:extent"]),
+            ("store", ["--store", "--model", "real/p*:extent"]),
+        ):
+            step(
+                f"eval SR, a run touching every document, {name}",
+                ["eval", str(wq), str(wr), "-m", "SRP@10", "-m", "SR@100", *args],
+            )
 
         def dropped(seconds, stdout):
             m = re.search(r"\((\d+) nodes\)", stdout)
@@ -540,15 +617,18 @@ def main() -> None:
         f"(1, 5, 15 min) before {load['before']}, after {load['after']}, {load['cpus']} CPUs\n"
     )
     print(
-        "| step | wall | peak RSS of the command (cold: with the server it starts) | server RSS (peak) | server CPU "
-        "| rate |"
+        "| step | wall | command CPU | peak RSS of the command (cold: with the server it starts) | server RSS (peak) "
+        "| server CPU | rate |"
     )
-    print("|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|")
     for r in rows:
         server_cell = f"{r['server_mb']:,} MB ({r['server_peak_mb']:,} MB)" if r["server_mb"] is not None else ""
         cpu_cell = f"{r['server_cpu']:.2f} s" if r.get("server_cpu") is not None else ""
         step = r["step"].replace("|", "\\|")
-        print(f"| {step} | {r['seconds']:.2f} s | {r['peak_mb']:,} MB | {server_cell} | {cpu_cell} | {r['rate']} |")
+        print(
+            f"| {step} | {r['seconds']:.2f} s | {r.get('cpu', 0):.2f} s | {r['peak_mb']:,} MB | {server_cell} "
+            f"| {cpu_cell} | {r['rate']} |"
+        )
     if a.json:
         a.json.parent.mkdir(parents=True, exist_ok=True)
         a.json.write_text(

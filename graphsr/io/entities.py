@@ -11,7 +11,9 @@ entity declared in the document's own DOCTYPE is part of the document:
 has six elements, as lxml's tree with entities resolved has; left as references it would have three, and a
 judgment of ``/article[1]/para[1]/application[2]`` would name no element.  :func:`expand_internal_entities`
 replaces each reference to an internal entity by its replacement text, parsed, in place (nested references
-too); references to external or undeclared entities stay (each counts as one character of text, as before).
+too); references to external or undeclared entities stay (each counts as one character of text, as before),
+in the document and in its entities' text alike (KDE's handbooks declare ``<!ENTITY gnu-lactic "&GNU;-Lactic">``
+with ``&GNU;`` in the DTD they name).
 
 The expansion is bounded as libxml2 bounds its own: a document whose internal entities would expand to more
 than :data:`MAX_AMPLIFICATION` times its size (and 1 MB) is refused in one line, and so are entities nested
@@ -68,7 +70,12 @@ def expand_internal_entities(root, source: str | None = None) -> int:
     refs = [r for r in root.iter(etree.Entity) if r.name in entities]
     if not refs:
         return 0
-    declarations = "".join(_declaration(name, text) for name, text in entities.items())
+    info = root.getroottree().docinfo
+    # a document with an external DTD (not loaded) may name entities that DTD declares, in its own entities'
+    # text too: each fragment gets an external subset of its own (never loaded), so that such a reference
+    # stays a reference there as it does in the document, rather than failing the fragment's parse
+    external = ' SYSTEM "graphsr:not-loaded"' if info.system_url is not None or info.public_id is not None else ""
+    declarations = external + " [" + "".join(_declaration(name, text) for name, text in entities.items()) + "]"
     size = len(etree.tostring(root, encoding="unicode"))
     state = {"budget": max(MAX_AMPLIFICATION * size, MIN_BUDGET), "replaced": 0}
     fragments: dict[str, etree._Element] = {}
@@ -87,7 +94,7 @@ def _fragment(name: str, entities, declarations: str, fragments: dict, source) -
     """The replacement text of entity ``name`` parsed as content (once per entity), its own references kept."""
     frag = fragments.get(name)
     if frag is None:
-        text = f"<!DOCTYPE x [{declarations}]><x>{entities[name]}</x>"
+        text = f"<!DOCTYPE x{declarations}><x>{entities[name]}</x>"
         try:
             frag = etree.fromstring(text.encode("utf-8"), _FRAGMENT_PARSER)
         except etree.XMLSyntaxError as exc:
