@@ -1,6 +1,6 @@
 """Side-by-side table of bench_real.py runs (their --json files), one column group per collection.
 
-python bench/real_table.py help.json music-svg.json
+python bench/real_table.py help.json music-svg.json prose.json
 """
 
 from __future__ import annotations
@@ -16,19 +16,24 @@ def main(paths: list[str]) -> None:
     steps: list[str] = []
     for r in runs:
         steps += [row["step"] for row in r["rows"] if row["step"] not in steps]
-    head = "| step | " + " | ".join(f"{n}: wall | {n}: peak RSS | {n}: server CPU | {n}: rate" for n in names) + " |"
+    head = (
+        "| step | "
+        + " | ".join(f"{n}: wall | {n}: CPU | {n}: peak RSS | {n}: server CPU | {n}: rate" for n in names)
+        + " |"
+    )
     print(head)
-    print("|---|" + "---|" * (4 * len(runs)))
+    print("|---|" + "---|" * (5 * len(runs)))
     for step in steps:
         cells = []
         for r in runs:
             row = next((x for x in r["rows"] if x["step"] == step), None)
             if row is None:
-                cells += ["", "", "", ""]
+                cells += ["", "", "", "", ""]
                 continue
             cpu = row.get("server_cpu")
             cells += [
                 f"{row['seconds']:.2f} s",
+                "" if row.get("cpu") is None else f"{row['cpu']:.1f} s",
                 f"{row['peak_mb']:,} MB",
                 "" if cpu is None else f"{cpu:.1f} s",
                 row["rate"],

@@ -301,15 +301,34 @@ class LocalStore(GraphStore):
             time.sleep(0.05)  # a background snapshot is running: save again once it ends
 
     def release_memory(self) -> None:
-        """The server's allocator (jemalloc) returns the pages a drop freed (``MEMORY PURGE``): without it the
-        server keeps them, hundreds of MB after a large collection is dropped.  Nothing stored depends on it;
-        a server that cannot purge keeps the pages for its next writes."""
+        """Give back what a drop freed.  FalkorDB keeps a deleted node's slot (its id, for reuse) and its matrices'
+        size: after the help collection's 4.5 million nodes were dropped the server still held 455 MB, and its
+        snapshot 44 MB, for a store of one node.  A drop that leaves nothing but the Store node therefore
+        replaces the graph by a fresh one (its indexes and the Store node, with its counters, made again); then
+        the allocator (jemalloc) returns the freed pages (``MEMORY PURGE``), which it keeps otherwise.  Where
+        something is still stored the slots stay, for the next writes to reuse, and the server gives them back
+        when it next starts from its snapshot."""
         import redis
 
+        conn = self._db.connection
         try:
-            self._db.connection.execute_command("MEMORY", "PURGE")
+            [[nodes]] = self._graph.query("MATCH (n) RETURN count(n)").result_set
+            [[edges]] = self._graph.query("MATCH ()-[r]->() RETURN count(r)").result_set
+            rows = self._graph.query("MATCH (s:Store) RETURN properties(s)").result_set
+            if nodes == 1 and edges == 0 and len(rows) == 1:
+                store_node = rows[0][0]
+                conn.execute_command("GRAPH.DELETE", GRAPH)
+                self._dirty = True
+                self.init_schema()
+                self._graph.query("CREATE (s:Store) SET s = $p", {"p": store_node})
+        except redis.RedisError as exc:
+            raise StoreError(
+                f"local store {self.server.path}: could not make the emptied store afresh: {exc}"
+            ) from None
+        try:
+            conn.execute_command("MEMORY", "PURGE")
         except redis.RedisError:
-            pass
+            pass  # a server that cannot purge keeps the pages for its next writes
 
     def close(self) -> None:
         if self._closed:
