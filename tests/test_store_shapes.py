@@ -144,6 +144,10 @@ def test_node_ids_reused_after_a_drop_are_read_rather_than_taken(plays, tmp_path
     first.mkdir()
     for i in range(30):  # a collection of many small documents, dropped: its ids are freed
         write(first / f"d{i}.xml", "<a>" + "<b><c/></b>" * (i % 7 + 1) + "</a>")
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    write(kept / "k.xml", "<k><l/></k>")
+    store_collection(store, kept, "kept", kinds=["p*"], elements="all")  # (a store left empty is made afresh)
     store_collection(store, first, "first", kinds=["p*"], elements="all")
     drop_collection(store, "first")
     store_collection(store, sample("shakespeare")["collection"], "plays", kinds=["p*"], elements="all")

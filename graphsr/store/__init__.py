@@ -19,11 +19,11 @@ from .services import (
     model_record,
     save_element_model,
     save_model,
-    stored_document,
     stored_summary,
     study_routes,
     transitions,
 )
+from .trees import stored_document, stored_trees
 from .resolve import require_elements
 from .extents import summary_extent
 from .url import default_store_url, open_store, stop_store
@@ -48,6 +48,7 @@ __all__ = [
     "save_model",
     "save_element_model",
     "stored_document",
+    "stored_trees",
     "stored_summary",
     "study_routes",
     "summary_extent",
