@@ -125,6 +125,9 @@ def test_signals_end_in_one_line(tmp_path, sig, code, word):
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        # as a terminal starts it: a suite started in the background (`cmd &` in a script) hands its children
+        # SIGINT ignored, and a process that starts with SIGINT ignored keeps ignoring it, as shells expect
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         deadline = time.monotonic() + 60
