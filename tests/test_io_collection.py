@@ -348,7 +348,7 @@ def _trees(draw, depth=0):
 def test_the_stores_xpaths_from_depths_and_tags_are_the_documents(xml):
     """The local store rebuilds a document's XPaths from its elements' depths and tags alone (store.services):
     they are the ones the parsed document gives."""
-    from graphsr.store.services import _xpaths
+    from graphsr.store.trees import _xpaths
 
     doc = parse_document(xml.encode(), "t")
     assert _xpaths(doc.depth.tolist(), doc.tag_names()) == doc.xpaths()

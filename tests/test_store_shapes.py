@@ -13,7 +13,7 @@ from graphsr.data import sample
 from graphsr.io import iter_documents
 from graphsr.store import drop_collection, open_store, store_collection, store_steps, study_routes
 from graphsr.store.base import StoreError
-from graphsr.store.services import _xpaths
+from graphsr.store.trees import _xpaths
 from graphsr.store.shapes import ShapeError, decode_shape, encode_shape
 
 from .conftest import write

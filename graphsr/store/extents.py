@@ -12,8 +12,8 @@ import numpy as np
 from ..errors import UnknownNodeError
 from .base import GraphStore
 from .ids import KEY_SPAN, collection_id, membership_property, summary_node_id
-from . import services
-from .services import _document_shapes, _xpaths, require_memberships
+from .services import require_memberships
+from .trees import _document_shapes, _xpaths, element_batches, stored_documents
 
 __all__ = ["summary_extent", "summary_extent_page", "iter_stored_documents"]
 
@@ -168,7 +168,7 @@ def _extent_page_by_documents(
     total = int(extent) if complete and extent is not None else int(store.run("summary_extent_count", **params)[0]["n"])
     want = total if limit is None else min(total, int(skip) + int(limit))
     found: list[tuple[str, int, int]] = []  # docid, code, pre
-    for batch in services.element_batches(documents, lambda d: int(d["elements"] or 0)):
+    for batch in element_batches(documents, lambda d: int(d["elements"] or 0)):
         if len(found) >= want:
             break
         docid = {int(d["code"]): d["docid"] for d in batch}
@@ -183,7 +183,7 @@ def _extent_page_by_documents(
 
 def iter_stored_documents(store: GraphStore, collection: str, docids=None):
     """The stored trees of a collection's documents with elements, in document order (by docid), read a batch of
-    about ``services.ELEMENTS_PER_READ`` elements at a time; ``docids`` (a container), when given, keeps those."""
+    about ``trees.ELEMENTS_PER_READ`` elements at a time; ``docids`` (a container), when given, keeps those."""
     documents = sorted(
         (
             r
@@ -192,8 +192,8 @@ def iter_stored_documents(store: GraphStore, collection: str, docids=None):
         ),
         key=lambda r: r["docid"],
     )
-    for batch in services.element_batches(documents, lambda d: int(d["elements"])):
-        trees = services.stored_documents(store, [int(d["code"]) for d in batch])
+    for batch in element_batches(documents, lambda d: int(d["elements"])):
+        trees = stored_documents(store, [int(d["code"]) for d in batch])
         for d in batch:
             tree = trees.get(int(d["code"]))
             if tree is not None:

@@ -11,7 +11,7 @@ from typing import Iterable
 
 from ..core.document import canonical_xpath, quoted
 from ..errors import UnknownNodeError
-from . import services
+from .trees import _document_shapes, _xpaths, element_batches
 from .base import GraphStore, StoreError
 from .ids import KEY_SPAN, document_id
 from .shapes import ShapeError, decode_shape
@@ -72,7 +72,7 @@ def require_elements(
 
     def name(code: int, docid: str, pres: list[int], depths: list[int], tags: list[str]) -> list[int]:
         """Key the elements the log names in one document; return their rows (in ``pres``)."""
-        at = {xp: i for i, xp in enumerate(services._xpaths(depths, tags))}
+        at = {xp: i for i, xp in enumerate(_xpaths(depths, tags))}
         found = []
         for xp in by_doc[docid]:
             i = at.get(xp)
@@ -84,7 +84,7 @@ def require_elements(
         return found
 
     def resolve(batch: list[tuple[int, str]]) -> None:
-        shapes = services._document_shapes(store, [code for code, _ in batch], numbers=(0, 1))  # ids: those named
+        shapes = _document_shapes(store, [code for code, _ in batch], numbers=(0, 1))  # ids: those named
         for code, docid in batch:
             if code not in shapes:
                 missing_document(docid)
@@ -104,7 +104,7 @@ def require_elements(
             missing_document(docid)
         elif docid in unshaped:
             left.append((int(r["code"]), docid, int(r["elements"] or 0)))
-    for batch in services.element_batches(left, lambda d: d[2]):
+    for batch in element_batches(left, lambda d: d[2]):
         resolve([(code, docid) for code, docid, _ in batch])
     if problems:
         line, _, message = min(problems, key=lambda p: (p[0] is None, p[0] or 0, p[1]))
@@ -176,8 +176,8 @@ def _resolve_by_shapes(
                 settle()
     if want_ids:
         settle()
-        for batch in services.element_batches(unchecked, sizes.__getitem__):
-            read = services._document_shapes(store, batch, numbers=(0,))
+        for batch in element_batches(unchecked, sizes.__getitem__):
+            read = _document_shapes(store, batch, numbers=(0,))
             for c in batch:
                 pres, _, _, ids, _, _ = read.get(c, ((), (), (), (), (), ()))
                 row = {pre: at for at, pre in enumerate(map(int, pres))}

@@ -14,15 +14,7 @@ import numpy as np
 from ..errors import UnknownNodeError
 from ..summaries.summary import Summary
 from .base import GraphStore, writes
-from .trees import (  # noqa: F401 (read here by older callers)
-    ELEMENTS_PER_READ,
-    _document_shapes,
-    _tree_of_columns,
-    _xpaths,
-    element_batches,
-    stored_document,
-    stored_documents,
-)
+from .trees import stored_documents
 from .ids import (
     KEY_SPAN,
     collection_id,
@@ -36,8 +28,6 @@ from .ids import (
 )
 
 __all__ = [
-    "stored_document",
-    "stored_documents",
     "element_names",
     "stored_summary",
     "transitions",
