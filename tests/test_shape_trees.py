@@ -110,3 +110,17 @@ def test_a_few_paths_are_walked_and_many_get_the_index():
     for k in range(1, 200):
         assert doc.node(f"/a/b[{k}]/c") == 2 * k  # asked one at a time: the index comes once enough are walked
     assert doc._index is not None
+
+
+@pytest.mark.parametrize(
+    "depth, tag, why",
+    [
+        ([2, 3], [0, 0], "depths"),  # a first element below the root
+        ([1, 3], [0, 0], "depths"),  # a jump down two levels
+        ([1, 1], [0, 0], "depths"),  # a second root in one document
+        ([1, 2], [0, 2], "tag outside"),  # tag 2 of 2 names
+    ],
+)
+def test_columns_that_are_not_trees_are_refused(depth, tag, why):
+    with pytest.raises(ValueError, match=why):
+        trees_from_columns(["d"], [("a", "b")], [2], np.array(depth), np.array(tag), np.zeros(2, int), np.ones(2, int))

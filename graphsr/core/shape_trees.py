@@ -71,26 +71,31 @@ def trees_from_columns(
     source: str | None = None,
 ) -> list[DocumentTree]:
     """The trees of documents ``docids`` whose elements' columns are concatenated in pre-order: ``sizes`` elements
-    each, ``tag`` indexing each document's own ``names``.  The columns must be those of trees (each document's
-    first element at depth 1, no element more than one level below the one before it, every element's text
-    within its parent's); a caller reading them from outside checks that first (as
-    :func:`graphsr.store.shapes.decode_columns` does).
+    each, ``tag`` indexing each document's own ``names``.
 
     Raises
     ------
     ValueError
-        If an element's text lies outside its parent's.
+        If the columns are not those of trees: a document's first element not at depth 1, an element more than
+        one level below the one before it, a tag outside its document's names, an element's text outside its
+        parent's.
     """
     counts = np.asarray(sizes, dtype=np.int64)
     offsets = np.zeros(len(counts) + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
-    if len(depth) != offsets[-1]:
-        raise ValueError(f"columns of {len(depth)} elements for documents of {int(offsets[-1])}")
+    if len(depth) != offsets[-1] or (counts <= 0).any():
+        raise ValueError(f"columns of {len(depth)} elements for documents of {counts.tolist()[:5]}... elements")
+    roots = np.zeros(len(depth), dtype=bool)
+    roots[offsets[:-1]] = True
+    if (depth[roots] != 1).any() or (depth[~roots] < 2).any() or (depth[1:] > depth[:-1] + 1).any():
+        raise ValueError("depths that are not those of trees in pre-order")
     parent = parents_of_depths(depth)
     vocab = np.fromiter((len(v) for v in names), dtype=np.int64, count=len(names))
     first_tag = np.zeros(len(names), dtype=np.int64)
     np.cumsum(vocab[:-1], out=first_tag[1:])
     doc_of = np.repeat(np.arange(len(counts)), counts)
+    if len(tag) and ((tag < 0).any() or (tag >= vocab[doc_of]).any()):
+        raise ValueError("a tag outside its document's names")
     position = sibling_positions(parent, tag + first_tag[doc_of])
     inner = parent >= 0
     up = parent[inner]

@@ -23,43 +23,6 @@ from .shapes import SHAPE_PREFIX, ShapeError, decode_columns
 __all__ = ["stored_document", "stored_documents", "stored_trees", "element_batches", "ELEMENTS_PER_READ"]
 
 
-def _tree_of_columns(
-    docid: str, depths: list[int], tags: list[str], offsets: list[int], lengths: list[int], source: str
-) -> DocumentTree:
-    """A document tree from its stored elements' depths, tags, offsets and lengths in pre-order: each element's
-    parent is the nearest element before it one level up, its position among the parent's children of its tag
-    is counted (the XPaths are derived, not stored)."""
-    codes: dict[str, int] = {}
-    tag, parent, position = [], [], []
-    stack: list[int] = []
-    seen: list[dict] = []  # per open element: how many children of each tag it has so far
-    for i, (d, name) in enumerate(zip(depths, tags)):
-        del stack[d - 1 :], seen[d - 1 :]
-        t = codes.setdefault(name, len(codes))
-        if stack:
-            counts = seen[-1]
-            counts[t] = counts.get(t, 0) + 1
-            position.append(counts[t])
-        else:
-            position.append(1)
-        parent.append(stack[-1] if stack else -1)
-        stack.append(i)
-        seen.append({})
-        tag.append(t)
-    start = np.asarray(offsets, dtype=np.int64)
-    return DocumentTree(
-        docid,
-        tuple(codes),
-        np.asarray(tag),
-        np.asarray(parent),
-        np.asarray(depths),
-        np.asarray(position),
-        start,
-        start + np.asarray(lengths, dtype=np.int64),
-        source=source,
-    )
-
-
 def _xpaths(depths: list[int], tags: list[str]) -> list[str]:
     """The positional XPaths of a document's elements from their depths (the root's 1) and tags in pre-order (as
     :meth:`DocumentTree.xpaths` gives them for the tree :func:`_tree` builds of the same rows)."""
@@ -186,29 +149,47 @@ def _trees_of_records(store: GraphStore, records: list[dict]) -> dict[int, Docum
             ) from None
         shaped.append(r)
     if shaped:
-        try:
-            trees = trees_from_columns(
-                [r["docid"] for r in shaped],
-                [c.names for c in columns],
-                [len(c.depth) for c in columns],
-                np.concatenate([c.depth for c in columns]),
-                np.concatenate([c.tag for c in columns]),
-                np.concatenate([c.start for c in columns]),
-                np.concatenate([c.end for c in columns]),
-                store.url,
-            )
-        except ValueError as e:
-            raise StoreError(
-                f"{store.url}: stored shapes that do not read back as trees ({e}); load the collection again "
-                "with --replace"
-            ) from None
+        trees = _trees(
+            store,
+            [r["docid"] for r in shaped],
+            [c.names for c in columns],
+            [len(c.depth) for c in columns],
+            [(c.depth, c.tag, c.start, c.end) for c in columns],
+        )
         out.update((int(r["code"]), t) for r, t in zip(shaped, trees))
     docid_of = {int(r["code"]): r["docid"] for r in older}
     size_of = {int(r["code"]): int(r["elements"]) for r in older}
     for batch in element_batches(sorted(docid_of), size_of.__getitem__):
-        for c, (_, depths, tags, _, offsets, lengths) in _document_shapes(store, batch).items():
-            out[c] = _tree_of_columns(docid_of[c], depths, tags, offsets, lengths, store.url)
+        read = _document_shapes(store, batch)
+        names, sizes, cols = [], [], []
+        for _, depths, tags, _, offsets, lengths in read.values():
+            vocab: dict[str, int] = {}  # the tags in order of first appearance, as the walkers number them
+            tag = np.fromiter((vocab.setdefault(t, len(vocab)) for t in tags), dtype=np.int64, count=len(tags))
+            start = np.asarray(offsets, dtype=np.int64)
+            names.append(tuple(vocab))
+            sizes.append(len(tags))
+            cols.append((np.asarray(depths, dtype=np.int64), tag, start, start + np.asarray(lengths, dtype=np.int64)))
+        out.update(zip(read, _trees(store, [docid_of[c] for c in read], names, sizes, cols)))
     return out
+
+
+def _trees(store: GraphStore, docids: list[str], names: list, sizes: list[int], cols: list[tuple]) -> list:
+    """The trees of documents from their columns (depth, tag, start, end per document), built all at once by
+    :func:`graphsr.core.shape_trees.trees_from_columns`.
+
+    Raises
+    ------
+    StoreError
+        If the columns are not those of trees.
+    """
+    try:
+        depth, tag, start, end = (np.concatenate([c[k] for c in cols]) for k in range(4))
+        return trees_from_columns(docids, names, sizes, depth, tag, start, end, store.url)
+    except ValueError as e:
+        raise StoreError(
+            f"{store.url}: stored documents that do not read back as trees ({e}); load the collection again "
+            "with --replace"
+        ) from None
 
 
 #: Elements read per statement when stored documents are rebuilt a batch at a time.
