@@ -184,13 +184,6 @@ class Keyer:
             self._known = None  # re-indexed on the next lookup
         return v
 
-    @staticmethod
-    def _doc_hashes(doc: DocumentTree) -> tuple[np.ndarray, np.ndarray]:
-        if doc.key_hashes is not None:
-            return doc.key_hashes
-        doc.key_hashes = key_hashes(doc)
-        return doc.key_hashes
-
     def batch(self, docs: list[DocumentTree]) -> Batch:
         """Concatenate documents into one batch."""
         sizes = np.fromiter((len(d.tag) for d in docs), dtype=np.int64, count=len(docs))
@@ -202,8 +195,8 @@ class Keyer:
         parent += offsets[:-1][doc_of]
         parent[root] = -1
         length = np.concatenate([d.end for d in docs]) - np.concatenate([d.start for d in docs])
-        fill_key_hashes(docs)
-        hs = [self._doc_hashes(d) for d in docs]
+        fill_key_hashes(docs)  # (those the C reader did not fill in)
+        hs = [d.key_hashes for d in docs]
         lanes = slice(0 if self.kind.by_path else 2, 4 if self.kind.by_children else 2)  # rows needed
         hashes = np.concatenate([h[1][lanes] for h in hs], axis=1)
         own = None  # own-tag codes: part A of the c and tag kinds
