@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import re
 from contextlib import contextmanager
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, TypeVar
 
 from ..errors import StoreError, StoreLimitError  # noqa: F401  (part of this module's interface)
 from .queries import query, schema_statements
@@ -88,8 +88,12 @@ def writes(function):
     return locked
 
 
-def batched(rows: Iterable[dict], size: int) -> Iterator[list[dict]]:
-    batch: list[dict] = []
+_Row = TypeVar("_Row")
+
+
+def batched(rows: Iterable[_Row], size: int) -> Iterator[list[_Row]]:
+    """``rows`` in lists of ``size`` (the last one shorter)."""
+    batch: list[_Row] = []
     for r in rows:
         batch.append(r)
         if len(batch) >= size:
