@@ -150,7 +150,7 @@ def test_a_shared_server_is_stopped_by_its_last_user_only(tmp_path):
                 proc.kill()
                 pytest.fail(
                     f"the {name} did not finish in 60 s; stderr: {proc.communicate()[1][-2000:]}; "
-                    f"server log: {server._log_tail(10)}"
+                    f"server log: {server.log.tail(10)}"
                 )
             assert code == 0, proc.stderr.read()
         assert not server.alive()  # the last one out stopped it

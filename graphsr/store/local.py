@@ -90,7 +90,7 @@ class LocalStore(GraphStore):
             )
         self.started = self.server.start(keep=keep_running)
         self.keep_running = keep_running
-        self._log_mark = self.server.log_size()
+        self._log_mark = self.server.log.size()
         self._connect()
         self._closed = False
         atexit.register(self.close)
@@ -132,10 +132,10 @@ class LocalStore(GraphStore):
     def _stopped_at_memory(self) -> StoreLimitError | None:
         """If the server stopped because an allocation went past its memory limit: start it again from its
         last snapshot and say so in one line; None otherwise."""
-        if self.server.alive() or not self.server.ran_out_of_memory(self._log_mark):
+        if self.server.alive() or not self.server.log.ran_out_of_memory(self._log_mark):
             return None
         self.server.restart()
-        self._log_mark = self.server.log_size()
+        self._log_mark = self.server.log.size()
         self._connect()
         return StoreLimitError(
             f"local store {self.server.path}: a query needed more memory than the store may "
@@ -157,7 +157,7 @@ class LocalStore(GraphStore):
             if not self.server.alive():
                 return StoreError(
                     f"local store {self.server.path}: the local server stopped while this command ran "
-                    f"(its log ends: {self.server._log_tail(2)}); run the command again: graphsr starts "
+                    f"(its log ends: {self.server.log.tail(2)}); run the command again: graphsr starts "
                     "the server, and a load completes what an interrupted one left"
                 )
             return StoreError(
@@ -282,7 +282,7 @@ class LocalStore(GraphStore):
 
         conn = self._db.connection
         deadline = time.monotonic() + timeout
-        since = self.server.log_size()
+        since = self.server.log.size()
         while True:
             try:
                 conn.execute_command("SAVE")
@@ -294,7 +294,7 @@ class LocalStore(GraphStore):
                     self._unsaved = True
                     raise StoreError(
                         f"local store {self.server.path}: could not save the data "
-                        f"({self.server.log_reason(since)}); the store keeps its last saved state"
+                        f"({self.server.log.reason(since)}); the store keeps its last saved state"
                     ) from None
             except redis.RedisError as exc:
                 raise StoreError(f"local store {self.server.path}: could not save the data: {exc}") from None

@@ -42,6 +42,7 @@ from pathlib import Path
 from ..errors import GraphsrInputError
 from .base import StoreError
 from .limits import ServerLimits
+from .server_log import ServerLog
 
 __all__ = ["LocalServer", "StorePathError", "StoreMissingError", "NODE_CREATION_BUFFER"]
 
@@ -81,6 +82,7 @@ class LocalServer:
         self.socket = self.path / "graphsr.sock"
         self.pidfile = self.path / "graphsr.pid"
         self.logfile = self.path / "graphsr.log"
+        self.log = ServerLog(self.logfile)
         self.keepfile = self.path / "graphsr.keep"
         self.process: subprocess.Popen | None = None
         self._users = None  # this process's shared lock on graphsr.users
@@ -267,7 +269,7 @@ class LocalServer:
                     f"graphsr: the local store server (pid {self.process.pid}) did not answer within {wait:.0f} "
                     "s; starting it again"
                 )
-            raise StoreError(f"the local store server did not answer within {timeout:g} s; log: {self._log_tail()}")
+            raise StoreError(f"the local store server did not answer within {timeout:g} s; log: {self.log.tail()}")
 
     #: Bytes of saved data a starting server is allowed a second to load before it answers (beyond
     #: :attr:`HUNG_START`); while it says it is loading it is waited for however long it takes.
@@ -330,7 +332,7 @@ class LocalServer:
             str(NODE_CREATION_BUFFER),
             *limits.module_args(),
         ]
-        log_size = self.logfile.stat().st_size if self.logfile.exists() else 0  # (where this start's lines begin)
+        log_size = self.log.size()  # (where this start's lines begin)
         record = self.path / self.LIMITS_FILE
         record.unlink(missing_ok=True)
         with os.fdopen(os.open(record, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as fh:
@@ -352,7 +354,7 @@ class LocalServer:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise StoreError(
-                    f"the local store server exited at start (code {self.process.returncode}); log: {self._log_tail()}"
+                    f"the local store server exited at start (code {self.process.returncode}); log: {self.log.tail()}"
                 )
             if not told and time.monotonic() - t0 >= self.SLOW_START:
                 what = f"loading its saved data ({size / 1e6:.0f} MB)" if size else "no saved data yet"
@@ -364,7 +366,7 @@ class LocalServer:
                     _status(f"graphsr: local store ready after {time.monotonic() - t0:.1f} s")
                 return True
             now = time.monotonic()
-            if state != "loading" and self._log_says_loading(self.process.pid, log_start):
+            if state != "loading" and self.log.says_loading(self.process.pid, log_start):
                 # its log says it is loading and it answers nothing (it rebuilds indexes): loading while it works,
                 # hung once its CPU time stops growing (FalkorDB's rare deadlock at the end of a load)
                 spent = _cpu_ticks(self.process.pid)
@@ -382,21 +384,6 @@ class LocalServer:
         self.process.kill()
         self.process.wait()
         return False
-
-    def _log_says_loading(self, pid: int, offset: int) -> bool:
-        """Whether server ``pid``'s log (from byte ``offset``, where its start began) says it is loading its saved
-        data: it has begun ("Loading RDB") and not finished ("DB loaded from disk", "Ready to accept
-        connections")."""
-        try:
-            with open(self.logfile, "rb") as fh:
-                fh.seek(offset)
-                text = fh.read(16 << 20)  # (a start's lines: a few kB, a line per 100,000 nodes loaded)
-        except OSError:
-            return False
-        mine = [line for line in text.split(b"\n") if line.startswith(b"%d:" % pid)]
-        began = any(b"Loading RDB" in line for line in mine)
-        done = any(b"DB loaded from disk" in line or b"Ready to accept connections" in line for line in mine)
-        return began and not done
 
     #: Seconds between two status lines while the server loads its saved data.
     LOADING_REPORT = 10.0
@@ -480,7 +467,7 @@ class LocalServer:
         if not self.alive():
             return False
         pid = self.pid()
-        since = self.log_size()
+        since = self.log.size()
         answer = b""
         command = (
             b"*2\r\n$8\r\nSHUTDOWN\r\n$6\r\nNOSAVE\r\n"
@@ -505,7 +492,7 @@ class LocalServer:
         if answer.startswith(b"-"):
             raise StoreError(
                 f"local store {self.path}: the server did not stop, as it could not save the data "
-                f"({self.log_reason(since)}); it keeps running with the data in memory"
+                f"({self.log.reason(since)}); it keeps running with the data in memory"
             )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -516,44 +503,6 @@ class LocalServer:
                 return True
             time.sleep(0.02)
         raise StoreError(f"local store {self.path}: the server (pid {pid}) did not exit within {timeout:g} s")
-
-    def log_size(self) -> int:
-        try:
-            return self.logfile.stat().st_size
-        except OSError:
-            return 0
-
-    def log_reason(self, since: int = 0) -> str:
-        """Why the server failed, from the warnings it logged after byte ``since`` of its log (e.g. "Write
-        error while saving DB to the disk: No space left on device"); where it could not log, the free
-        space of the store's file system."""
-        try:
-            with open(self.logfile, "rb") as fh:
-                fh.seek(since)
-                lines = fh.read().decode(errors="replace").splitlines()
-        except OSError:
-            lines = []
-        for line in reversed(lines):
-            if " # " in line and "Check the log" not in line and "can't exit" not in line:
-                return line.split(" # ", 1)[1].strip()
-        try:
-            st = os.statvfs(self.path)
-            free = st.f_bavail * st.f_frsize
-        except OSError:
-            return "the server logged no reason"
-        if free < 1 << 20:
-            return f"no space left on the device ({free // 1024} KB free)"
-        return "the server logged no reason"
-
-    def ran_out_of_memory(self, since: int = 0) -> bool:
-        """Whether the server logged, after byte ``since`` of its log, that an allocation failed (it stops
-        then: its address space reached the store's memory limit)."""
-        try:
-            with open(self.logfile, "rb") as fh:
-                fh.seek(since)
-                return b"Out Of Memory allocating" in fh.read()
-        except OSError:
-            return False
 
     def restart(self, timeout: float = 30.0) -> None:
         """Start the server again after it stopped under a user of it (this process keeps its place)."""
@@ -574,12 +523,6 @@ class LocalServer:
                 os.kill(pid, 9)
             except OSError:
                 pass
-
-    def _log_tail(self, n: int = 5) -> str:
-        try:
-            return " | ".join(self.logfile.read_text(errors="replace").splitlines()[-n:])
-        except OSError:
-            return "(no log)"
 
 
 def _cpu_ticks(pid: int) -> int:
