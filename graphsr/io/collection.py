@@ -36,7 +36,7 @@ from lxml import etree
 from ..errors import CollectionError
 from ..core.document import DocumentTree
 from .progress import progress_bar
-from .walk import accelerated, py_tree_from_element, tree_from_element
+from .walk import _drop_script_text, accelerated, html_tree, py_tree_from_element, tree_from_element
 
 __all__ = [
     "CollectionSource",
@@ -589,31 +589,3 @@ def _text_parts(el):
             yield "\ufffd"
         if child.tail:
             yield child.tail
-
-
-_NOT_TEXT = ("script", "style")
-
-
-def html_tree(data: bytes, docid: str, source: str | None = None) -> DocumentTree:
-    """A web page's tree through lxml.html (real-world HTML read as browsers read it), offsets into its text
-    content; ``script`` and ``style`` hold no text."""
-    import lxml.html
-
-    try:
-        root = lxml.html.document_fromstring(data)
-    except etree.ParserError as exc:
-        if "empty" not in str(exc).lower():
-            raise CollectionError(f"cannot read HTML: {' '.join(str(exc).split())}", source or docid) from None
-        root = lxml.html.document_fromstring(b"<html></html>")  # a page of nothing (or comments): as browsers show it
-    except ValueError as exc:
-        raise CollectionError(f"cannot read HTML: {' '.join(str(exc).split())}", source or docid) from None
-    _drop_script_text(root)
-    return tree_from_element(root, docid, source)
-
-
-def _drop_script_text(root) -> None:
-    """A page's ``script`` and ``style`` emptied: their code is not its text (the elements stay)."""
-    for el in list(root.iter(*_NOT_TEXT)):
-        el.text = None
-        for child in list(el):
-            el.remove(child)

@@ -18,7 +18,7 @@ document per file (``docid`` = file-name stem), each a tree of elements carrying
 ``html`` (``.html``, ``.htm``)
     Its text content, as for XML (the INEX convention: text characters only, tags excluded), read through
     lxml.html, which reads real-world HTML (unclosed tags, missing ``<html>``); the text of ``script`` and
-    ``style`` is not text (their elements stay).  (Read by :func:`graphsr.io.collection.html_tree`, with
+    ``style`` is not text (their elements stay).  (Read by :func:`graphsr.io.walk.html_tree`, with
     the XML reader's walker.)
 
 Summaries, the store, navigation models, coverage and the view work on these trees as on XML trees.
@@ -64,7 +64,7 @@ def _decoded(data: bytes, source: str) -> str:
 
 def parse_text_document(data: bytes, kind: str, docid: str, source: str | None = None) -> DocumentTree:
     """A Markdown or text document's tree (see the module docstring) from its bytes (HTML, read with lxml as
-    XML is: :func:`graphsr.io.collection.html_tree`)."""
+    XML is: :func:`graphsr.io.walk.html_tree`)."""
     name = source or docid
     text = _decoded(data, name)
     return markdown_tree(text, docid, name) if kind == "markdown" else text_tree(text, docid, name)

@@ -13,8 +13,16 @@ import numpy as np
 from lxml import etree
 
 from ..core.document import DocumentTree
+from ..errors import CollectionError
 
-__all__ = ["KNOWN_PREFIXES", "derived_prefix", "accelerated", "tree_from_element", "py_tree_from_element"]
+__all__ = [
+    "KNOWN_PREFIXES",
+    "derived_prefix",
+    "accelerated",
+    "tree_from_element",
+    "py_tree_from_element",
+    "html_tree",
+]
 
 
 #: Prefixes element labels show for well-known namespaces, whatever prefix a file binds them to (the C walker,
@@ -211,3 +219,31 @@ def _py_walk(root, docid: str, source: str | None = None) -> DocumentTree:
         np.asarray(end, dtype=i64),
         source,
     )
+
+
+_NOT_TEXT = ("script", "style")
+
+
+def html_tree(data: bytes, docid: str, source: str | None = None) -> DocumentTree:
+    """A web page's tree through lxml.html (real-world HTML read as browsers read it), offsets into its text
+    content; ``script`` and ``style`` hold no text."""
+    import lxml.html
+
+    try:
+        root = lxml.html.document_fromstring(data)
+    except etree.ParserError as exc:
+        if "empty" not in str(exc).lower():
+            raise CollectionError(f"cannot read HTML: {' '.join(str(exc).split())}", source or docid) from None
+        root = lxml.html.document_fromstring(b"<html></html>")  # a page of nothing (or comments): as browsers show it
+    except ValueError as exc:
+        raise CollectionError(f"cannot read HTML: {' '.join(str(exc).split())}", source or docid) from None
+    _drop_script_text(root)
+    return tree_from_element(root, docid, source)
+
+
+def _drop_script_text(root) -> None:
+    """A page's ``script`` and ``style`` emptied: their code is not its text (the elements stay)."""
+    for el in list(root.iter(*_NOT_TEXT)):
+        el.text = None
+        for child in list(el):
+            el.remove(child)
