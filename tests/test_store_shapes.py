@@ -233,3 +233,35 @@ def test_a_damaged_shape_is_refused_when_trees_are_read(plays):
     store._graph.query("MATCH (d:Document) WHERE d.docid = 'hamlet' SET d.shape = 'z2:AAAA'")
     with pytest.raises(StoreError, match="shape of document 'hamlet' does not read back"):
         stored_trees(store, "plays", ["hamlet"])
+
+
+def test_stored_trees_page_by_page_with_mixed_case_ids_and_namespaces(tmp_path, monkeypatch):
+    """Many small documents read a few per statement: ids that differ only in case, namespaced and default-namespace
+    elements, an entity-made element; every tree comes back equal to the parsed one, none mixed with another."""
+    import numpy as np
+
+    from graphsr.store import trees
+
+    coll = tmp_path / "c"
+    coll.mkdir()
+    bodies = [
+        '<a xmlns:s="urn:s"><s:b>x</s:b><b/></a>',
+        '<svg xmlns="http://www.w3.org/2000/svg"><g><path/><path/></g></svg>',
+        '<!DOCTYPE r [<!ENTITY e "<em>E</em>">]><r><p>&e; and &e;</p></r>',
+        "<r><p>one</p><p>two<q/></p></r>",
+    ]
+    for k, name in enumerate(["Doc", "doc", "DOC", "dOc", "x1", "X1", "y", "Y", "z", "Z", "w"]):
+        write(coll / f"{name}.xml", bodies[k % len(bodies)])
+    docs = {d.docid: d for d in iter_documents(coll)}
+    assert len(docs) == 11
+    monkeypatch.setattr(trees, "SHAPES_PER_READ", 3)  # four statements for eleven documents
+    with open_store(f"local:{tmp_path / 's'}") as store:
+        store_collection(store, coll, "mixed", kinds=["p*"], elements="all")
+        seen = _calls(store)
+        got = trees.stored_trees(store, "mixed", docs)
+        assert seen.count("documents_tree_shapes_by_id") == 4
+    assert sorted(got) == sorted(docs)
+    for docid, doc in docs.items():
+        assert got[docid].tags == doc.tags, docid
+        for name in ("tag", "parent", "depth", "position", "start", "end"):
+            assert np.array_equal(getattr(got[docid], name), getattr(doc, name)), (docid, name)
