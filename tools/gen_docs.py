@@ -135,7 +135,7 @@ def schema_page() -> str:
     from graphsr.store.base import NODE_LABELS, RELATIONSHIP_TYPES, SCHEMA_VERSION
     from graphsr.store.export import NODE_PROPERTIES, RELATIONSHIP_PROPERTIES
     from graphsr.store.ids import LABEL_CODES, MEMBERSHIP_PROPERTIES
-    from graphsr.store.queries import schema_statements
+    from graphsr.store.queries import deferred_statements, schema_statements
 
     out = io.StringIO()
     out.write(
@@ -176,6 +176,13 @@ def schema_page() -> str:
     )
     for backend, title in (("falkordb", "The local store (FalkorDB)"), ("neo4j", "Neo4j")):
         out.write(f"## Indexes: {title}\n\n```cypher\n" + "\n".join(schema_statements(backend)) + "\n```\n\n")
+        if deferred_statements(backend):
+            out.write(
+                "Made when a statement first looks the nodes up by one of these properties, and dropped when the "
+                "server stops, so that a start loads the data alone (`graphsr/store/deferred.py`):\n\n```cypher\n"
+                + "\n".join(deferred_statements(backend))
+                + "\n```\n\n"
+            )
     return out.getvalue()
 
 

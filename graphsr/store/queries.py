@@ -6,7 +6,8 @@ where the files live so that they install with the package.)
 A file holds blocks that each start with a ``// @name NAME`` line; other
 ``//`` lines are comments.  Shared files serve every backend; the schema
 statements of a backend live in ``schema.<backend>.cypher`` (several blocks
-may share the name ``schema``).  Query text is never built from user values:
+share the name ``schema``, made with the store, or ``deferred``, indexes made when first needed: see
+:mod:`graphsr.store.deferred`).  Query text is never built from user values:
 every value travels as a parameter.
 """
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 
-__all__ = ["query", "schema_statements", "query_names"]
+__all__ = ["query", "schema_statements", "deferred_statements", "query_names"]
 
 
 def _parse(text: str, source: str) -> list[tuple[str, str]]:
@@ -34,16 +35,20 @@ def _parse(text: str, source: str) -> list[tuple[str, str]]:
 
 
 @lru_cache(maxsize=None)
-def _load() -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+def _load() -> tuple[dict[str, str], dict[tuple[str, str], tuple[str, ...]]]:
     shared: dict[str, str] = {}
-    schema: dict[str, list[str]] = {}
+    schema: dict[tuple[str, str], list[str]] = {}
     for entry in sorted((resources.files("graphsr") / "cypher").iterdir(), key=lambda p: p.name):
         if not entry.name.endswith(".cypher"):
             continue
         blocks = _parse(entry.read_text(encoding="utf-8"), entry.name)
         if entry.name.startswith("schema."):
             backend = entry.name[len("schema.") : -len(".cypher")]
-            schema[backend] = [text for _, text in blocks]
+            for name, text in blocks:
+                if name not in ("schema", "deferred"):
+                    raise ValueError(f"{entry.name}: a schema block is named 'schema' or 'deferred', not {name!r}")
+                schema.setdefault((backend, name), []).append(text)
+                schema.setdefault((backend, "schema" if name == "deferred" else "deferred"), [])
             continue
         for name, text in blocks:
             if name in shared:
@@ -68,8 +73,13 @@ def query(name: str) -> str:
 
 
 def schema_statements(backend: str) -> tuple[str, ...]:
-    """The schema statements (indexes, constraints) of a backend: 'falkordb' or 'neo4j'."""
-    return _load()[1][backend]
+    """The schema statements (indexes, constraints) a backend's store is made with: 'falkordb' or 'neo4j'."""
+    return _load()[1][(backend, "schema")]
+
+
+def deferred_statements(backend: str) -> tuple[str, ...]:
+    """The indexes a backend makes only when a statement first needs them (see :mod:`graphsr.store.deferred`)."""
+    return _load()[1][(backend, "deferred")]
 
 
 def query_names() -> list[str]:

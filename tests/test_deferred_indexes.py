@@ -1,0 +1,144 @@
+"""The local store's indexes of its big labels (Element, Route, Step) are made when a statement first filters on
+them and dropped when the server stops, so that a start loads the data alone (graphsr/store/deferred.py)."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+from graphsr.data import sample
+from graphsr.store import open_store
+from graphsr.store.deferred import DeferredIndex, deferred_indexes, indexes_needed, labels_needed
+from graphsr.store.queries import query, query_names
+from graphsr.store.server import GRAPH
+from graphsr.store.load import store_collection
+from graphsr.store.extents import summary_extent
+
+#: A summary node of the sample's p* summary (a play's scene: hundreds of elements in every play)
+LABEL = "/play/text/act/scene"
+
+#: What the rule decides for the named queries that touch the big labels (a query not listed needs none).
+NEEDS = {
+    "create_roots_by_node": {"Element"},
+    "delete_document_elements": {"Element"},
+    "documents_shapes": {"Element"},
+    "summary_extent_by_in_p_star": {"Element"},
+    "summary_extent_list_by_in_tag": {"Element"},
+    "merge_steps": {"Element", "Route", "Step"},
+    "merge_elements": {"Element"},
+    "export_out_Step": {"Step"},
+}
+NEEDS_NONE = [
+    "create_elements",  # a CREATE's map sets properties: it finds nothing
+    "create_steps",  # elements by node id, routes and steps created
+    "documents_tree_shapes",  # scoring from the store reads Document nodes only
+    "element_transitions",  # a.key read, not filtered on
+    "summary_transitions",  # a[$property] IS NOT NULL: no index serves it
+    "study_routes",
+    "run_results",
+    "qrels_judgments",
+    "count_Element",
+]
+
+
+@pytest.mark.parametrize("name", sorted(NEEDS))
+def test_statements_that_filter_on_an_indexed_property_need_its_label(name):
+    assert labels_needed(query(name)) == NEEDS[name]
+
+
+@pytest.mark.parametrize("name", NEEDS_NONE)
+def test_statements_that_only_read_or_create_need_none(name):
+    assert labels_needed(query(name)) == frozenset()
+
+
+def test_the_rule_reads_comparisons_maps_and_dynamic_properties():
+    assert labels_needed("MATCH (x:Element) WHERE $k = x.key RETURN x") == {"Element"}
+    assert labels_needed("MATCH (x:Element) WHERE x.in_c IN $sids RETURN x") == {"Element"}
+    assert labels_needed("MATCH (x:Element) WHERE x[$p] = $v RETURN x") == frozenset()  # never index-served
+    assert labels_needed("MATCH (x:Element {in_tag: 3}) RETURN x") == {"Element"}
+    assert labels_needed("MATCH (x:Element) WHERE x.pre = 3 RETURN x") == frozenset()  # pre is not indexed
+    assert labels_needed("MATCH (x:Element) RETURN x.key ORDER BY x.key") == frozenset()
+    assert labels_needed("MATCH (d:Document) WHERE d.code = 3 RETURN d") == frozenset()
+
+
+def test_only_the_properties_filtered_on_are_needed():
+    assert indexes_needed(query("summary_extent_by_in_p_star")) == {DeferredIndex("Element", "in_p_star")}
+    assert indexes_needed(query("documents_shapes")) == {DeferredIndex("Element", "key")}
+    assert indexes_needed(query("merge_steps")) == {
+        DeferredIndex("Element", "key"),
+        DeferredIndex("Route", "id"),
+        DeferredIndex("Step", "id"),
+    }
+
+
+def test_every_named_query_that_needs_an_index_is_decided():
+    """The rule covers every deferred label some named query filters on (a typo in a declaration shows here)."""
+    labels = {i.label for i in deferred_indexes()}
+    assert labels == {"Element", "Route", "Step"}
+    decided = set().union(*(labels_needed(query(n)) for n in query_names()))
+    assert decided == labels
+
+
+def _deferred_held(store) -> dict[str, str]:
+    rows = store._graph.query("CALL db.indexes() YIELD label, properties, status RETURN label, properties, status")
+    return {r[0]: r[2] for r in rows.result_set if r[0] in ("Element", "Route", "Step")}
+
+
+def _index_labels_at_start(path) -> dict[str, str]:
+    """The deferred labels indexed in a server just started from the store's snapshot."""
+    import redis
+
+    from graphsr.store.server import LocalServer
+
+    server = LocalServer(path)
+    server.start()
+    try:
+        client = redis.Redis(unix_socket_path=str(server.socket))
+        rows = client.execute_command(
+            "GRAPH.RO_QUERY", GRAPH, "CALL db.indexes() YIELD label, status RETURN label, status"
+        )[1]
+        client.close()
+        return {r[0].decode(): r[1].decode() for r in rows if r[0] in (b"Element", b"Route", b"Step")}
+    finally:
+        server.leave()
+
+
+def test_indexes_are_made_when_needed_and_dropped_at_stop(tmp_path):
+    path = tmp_path / "store"
+    collection = sample("shakespeare")["collection"]
+    with open_store(f"local:{path}") as s:
+        _, summaries = store_collection(s, collection, "sh", kinds=["p*"], elements="all")
+        assert _deferred_held(s) == {"Element": "OPERATIONAL"}  # the load looked its roots up by key
+        expected = summary_extent(s, "sh", "p*", LABEL)
+    assert _index_labels_at_start(path) == {}  # the stop dropped them: the snapshot holds the data alone
+    saved = (path / "graphsr.rdb").stat()
+    with open_store(f"local:{path}") as s:
+        s.run("documents_tree_shapes", codes=[1, 2])
+        assert _deferred_held(s) == {}  # reading shapes needs no element index
+        assert summary_extent(s, "sh", "p*", LABEL) == expected  # a partition page built it, then read through it
+        assert _deferred_held(s) == {"Element": "OPERATIONAL"}
+        rows = s.read_query("MATCH (e:Element) WHERE e.key = $k RETURN e.pre AS pre", {"k": 4294967296 + 3})
+        assert rows == [{"pre": 3}]
+    # a read that made indexes leaves the data as saved: the server drops them and exits without a snapshot
+    after = (path / "graphsr.rdb").stat()
+    assert (after.st_ino, after.st_mtime_ns, after.st_size) == (saved.st_ino, saved.st_mtime_ns, saved.st_size)
+    assert _index_labels_at_start(path) == {}
+
+
+def test_a_killed_server_keeps_its_indexes_until_the_next_stop(tmp_path):
+    """A server killed after a write saved with its indexes: the next start rebuilds them while it loads, every
+    answer stays the same, and the next stop drops them."""
+    path = tmp_path / "store"
+    collection = sample("shakespeare")["collection"]
+    with open_store(f"local:{path}", keep_running=True) as s:
+        store_collection(s, collection, "sh", kinds=["p*"], elements="all")
+        expected = summary_extent(s, "sh", "p*", LABEL)
+        pid = s.server.server_pid()
+    os.kill(pid, signal.SIGKILL)
+    (path / "graphsr.keep").unlink(missing_ok=True)
+    with open_store(f"local:{path}") as s:
+        assert _deferred_held(s) == {"Element": "OPERATIONAL"}  # rebuilt from the snapshot while it loaded
+        assert summary_extent(s, "sh", "p*", LABEL) == expected
+    assert _index_labels_at_start(path) == {}
