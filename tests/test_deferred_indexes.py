@@ -21,7 +21,6 @@ LABEL = "/play/text/act/scene"
 
 #: What the rule decides for the named queries that touch the big labels (a query not listed needs none).
 NEEDS = {
-    "create_roots_by_node": {"Element"},
     "delete_document_elements": {"Element"},
     "documents_shapes": {"Element"},
     "summary_extent_by_in_p_star": {"Element"},
@@ -31,7 +30,7 @@ NEEDS = {
     "export_out_Step": {"Step"},
 }
 NEEDS_NONE = [
-    "create_elements",  # a CREATE's map sets properties: it finds nothing
+    "create_elements",  # a CREATE's map sets properties, and its documents are found by code
     "create_steps",  # elements by node id, routes and steps created
     "documents_tree_shapes",  # scoring from the store reads Document nodes only
     "element_transitions",  # a.key read, not filtered on
@@ -110,7 +109,7 @@ def test_indexes_are_made_when_needed_and_dropped_at_stop(tmp_path):
     collection = sample("shakespeare")["collection"]
     with open_store(f"local:{path}") as s:
         _, summaries = store_collection(s, collection, "sh", kinds=["p*"], elements="all")
-        assert _deferred_held(s) == {"Element": "OPERATIONAL"}  # the load looked its roots up by key
+        assert _deferred_held(s) == {}  # a load into an empty store looks no element up
         expected = summary_extent(s, "sh", "p*", LABEL)
     assert _index_labels_at_start(path) == {}  # the stop dropped them: the snapshot holds the data alone
     saved = (path / "graphsr.rdb").stat()

@@ -259,6 +259,11 @@ class GraphStore:
                 progress.update(len(batch))
         return n
 
+    def index_ready(self, label: str) -> bool:
+        """Whether nodes of ``label`` are looked up by their indexed properties without building an index first
+        (always, but on the local store: see :mod:`graphsr.store.deferred`)."""
+        return True
+
     def init_schema(self) -> None:
         """Create the backend's indexes / constraints (idempotent; skipped with ``schema=False``)."""
         if not self.schema:

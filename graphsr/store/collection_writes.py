@@ -90,7 +90,6 @@ class CollectionLoad:
         self.held = {"elements": 0, "roots": 0}  # what the store should hold after the load (stored documents)
         self.known_state: dict[str, dict] = {}
         self.known_codes: dict[str, int] = {}
-        self.document_nodes: list = []  # under the writer lock: the current chunk's document writes
 
     def know(self, every: list[str]) -> None:
         """Under the writer lock, the state and code of every document of the collection, before the pass."""
@@ -159,17 +158,13 @@ class CollectionLoad:
         store = self.store
         if store.exclusive_writer:
             rows = self.document_rows(chunk, ids, self.known_codes, writing, writing)
-            self.document_nodes.clear()  # the futures of this chunk's document writes: they return the node ids
             for name, part in (
                 ("create_documents", [r for r in rows if r["id"] not in self.known_state]),
                 ("merge_documents", [r for r in rows if r["id"] in self.known_state]),
             ):
                 for batch in batched(part, store.batch_size):  # (new documents are created, with no look-up)
                     params = {"collection": self.cid} if name == "create_documents" else {}
-                    self.document_nodes.append(
-                        self.writer.submit(store.execute, store.prepare(name, rows=batch, **params))
-                    )
-                    self.pending.append(self.document_nodes[-1])
+                    self.pending.append(self.writer.submit(store.execute, store.prepare(name, rows=batch, **params)))
             return self.known_codes
         codes = {i: int(r["code"]) for i, r in state.items()}
         codes.update(self.allocate(ids, state))
@@ -257,7 +252,7 @@ class CollectionLoad:
                 )
             report.elements += sum(len(d) for _, d in todo)
             report.edges += sum(len(d) for _, d in todo)  # a ROOT or a CHILD edge per element
-            if not store.exclusive_writer:  # (under the lock, create_roots_by_node marks them complete)
+            if not store.exclusive_writer:  # (under the lock, create_elements marks them complete)
                 self.pending.append(
                     self.writer.submit(store.run, "mark_documents_complete", ids=doc_ids, kinds=sorted(kinds))
                 )
@@ -265,31 +260,29 @@ class CollectionLoad:
 
     def write_created(self, documents: list[tuple[int, DocumentTree, dict]]) -> None:
         """The chunk's documents in one statement (a chunk is bounded by elements), each element created with
-        its CHILD edge to the nodes just created, found by their row (under the writer lock); then the
-        documents' ROOT edges.  Each statement makes the server fold its new nodes and edges into its matrices,
-        at a cost that grows with the graph: few large statements load fastest."""
+        its CHILD edge to the nodes just created, found by their row, and each root with its document's ROOT edge
+        (under the writer lock; after the statements that created the documents, in the same writer thread).
+        Each statement makes the server fold its new nodes and edges into its matrices, at a cost that grows
+        with the graph: few large statements load fastest."""
         store = self.store
         rows: list[list] = []
         children: list[list[int]] = []
+        roots: list[list[int]] = []
         for code, doc, doc_sids in documents:
             r, parent = _element_rows(doc, code, doc_sids)
             at = len(rows)
             children.extend([at + p, at + c] for c, p in enumerate(parent) if p >= 0)
+            roots.append([code, at])
             rows.extend(r)
         if rows:
             self.pending.append(
-                self.writer.submit(store.execute, store.prepare("create_elements", rows=rows, children=children))
+                self.writer.submit(
+                    store.execute,
+                    store.prepare(
+                        "create_elements", rows=rows, children=children, roots=roots, kinds=sorted(self.kinds)
+                    ),
+                )
             )
-        roots = [(code, code * KEY_SPAN + 1) for code, _, _ in documents]
-        chunk_documents = list(self.document_nodes)
-        kinds = sorted(self.kinds)
-
-        def create_roots() -> None:  # in the writer thread, after the chunk's documents and elements were written
-            node = {int(r["code"]): int(r["node"]) for f in chunk_documents for r in f.result()}
-            for batch in batched([[node[code], key] for code, key in roots], store.batch_size):
-                store.run("create_roots_by_node", rows=batch, kinds=kinds)
-
-        self.pending.append(self.writer.submit(create_roots))
 
     def write_merged(self, documents: list[tuple[int, DocumentTree, dict]]) -> None:
         """MERGE the documents' elements on their keys, then their ROOT and CHILD edges (no writer lock)."""

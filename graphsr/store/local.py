@@ -127,6 +127,9 @@ class LocalStore(GraphStore):
             )
         self._indexed |= labels
 
+    def index_ready(self, label: str) -> bool:
+        return label in self._indexed
+
     def _index_query(self, text: str) -> list:
         """Run a statement of :mod:`graphsr.store.deferred`, counting the indexes it made: changes of no data,
         which the server counts among those since its snapshot (see :meth:`LocalServer._shutdown`)."""

@@ -410,7 +410,11 @@ def drop_collection(store: GraphStore, name: str) -> int:
 
 def count_elements(store: GraphStore, codes: Iterable[int]) -> int:
     """The element nodes the store holds for the documents coded ``codes`` (a load's or a drop's receipt): one scan
-    of the key index per run of consecutive codes, not one per document."""
+    of the key index per run of consecutive codes, not one per document; where the store has not built that index
+    (:meth:`GraphStore.index_ready`), one scan of every element, counted per code."""
+    if not store.index_ready("Element"):
+        wanted = set(map(int, codes))
+        return sum(int(r["n"]) for r in store.run("elements_per_code") if int(r["code"]) in wanted)
     ranges = key_ranges(codes)
     return sum(
         int(store.run("elements_in_key_ranges", ranges=ranges[i : i + 10_000])[0]["n"])
