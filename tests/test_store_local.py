@@ -504,3 +504,49 @@ def test_rows_are_encoded_the_same_a_slice_at_a_time(rows, size):
         assert fp.params_header({"rows": rows}) == whole
     finally:
         fp.SLICE = saved
+
+
+@given(
+    st.lists(
+        st.recursive(
+            st.tuples(st.sampled_from(["a", "b", "é", "ns:t", "w" * 30]), st.just(""), st.just([])),
+            lambda kids: st.tuples(
+                st.sampled_from(["a", "sec", "p"]), st.sampled_from(["", "text", "é" * 70]), st.lists(kids, max_size=3)
+            ),
+            max_leaves=12,
+        ),
+        min_size=1,
+        max_size=4,
+    ),
+    st.sets(st.sampled_from(["p*", "p*|c", "c", "tag"])),
+)
+@settings(max_examples=150, deadline=None)
+def test_element_rows_as_literal_text_are_those_the_encoder_writes(nested, kinds):
+    """A load's element rows and CHILD pairs, written as literal text straight from a document's columns, are
+    the text the parameter encoder writes for the same rows as lists."""
+    import numpy as np
+
+    from graphsr.core.document import DocumentTree
+    from graphsr.store import _falkor_params as fp
+    from graphsr.store.collection_writes import _element_literal, _element_rows
+
+    rows, children, literal_rows, literal_children, at = [], [], [], [], 0
+    for i, tree in enumerate(nested):
+        doc = DocumentTree.from_nested(f"d{i}", tree)
+        sids = {k: np.arange(len(doc), dtype=np.int64) * (j + 3) for j, k in enumerate(sorted(kinds))}
+        r, parent = _element_rows(doc, 7 + i, sids)
+        children += [[at + p, at + c] for c, p in enumerate(parent) if p >= 0]
+        text, edges = _element_literal(doc, 7 + i, sids, at)
+        literal_rows.append(text)
+        if edges:
+            literal_children.append(edges)
+        rows += r
+        at += len(doc)
+    as_lists = fp.params_header({"rows": rows, "children": children})
+    as_text = fp.params_header(
+        {
+            "rows": fp.Literal("[" + ",".join(literal_rows) + "]"),
+            "children": fp.Literal("[" + ",".join(literal_children) + "]"),
+        }
+    )
+    assert as_text == as_lists

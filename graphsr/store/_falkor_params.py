@@ -19,7 +19,12 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["params_header"]
+__all__ = ["params_header", "Literal", "string_literal"]
+
+
+class Literal(str):
+    """Text this module's rules already encoded as a Cypher literal (built from :func:`string_literal` and
+    ``str`` of integers by a caller that knows its rows' layout): sent as it is."""
 
 
 def _string(v: str) -> str:
@@ -28,6 +33,9 @@ def _string(v: str) -> str:
     if '"' in v:
         v = v.replace('"', '\\"')
     return '"' + v + '"'
+
+
+string_literal = _string
 
 
 def _float(v: float) -> str:
@@ -100,6 +108,7 @@ def _rows(rows: list[dict]) -> str:
 
 _DISPATCH = {
     str: _string,
+    Literal: str.__str__,
     bool: lambda v: "true" if v else "false",
     int: str,
     float: _float,

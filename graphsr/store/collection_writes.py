@@ -15,6 +15,7 @@ from ..errors import GraphsrInputError
 from ..summaries.summary import SummaryBuilder
 from .base import GraphStore, batched
 from .ids import KEY_SPAN, MEMBERSHIP_PROPERTIES, collection_id, document_id, membership_property
+from ._falkor_params import Literal, string_literal
 from .shapes import encode_shape
 
 __all__ = ["CollectionLoad", "ChangedCollection", "WriteCounts"]
@@ -59,6 +60,39 @@ def _element_rows(doc: DocumentTree, code: int, sids: dict[str, np.ndarray]) -> 
         )
     ]
     return rows, doc.parent.tolist()
+
+
+#: One element row of ``create_elements`` as a Cypher literal: key, pre, tag (an encoded string), depth, offset,
+#: length and the four memberships (an integer, or null).
+_ROW = "[%d,%d,%s,%d,%d,%d,%s,%s,%s,%s]"
+
+
+def _element_literal(doc: DocumentTree, code: int, sids: dict[str, np.ndarray], at: int) -> tuple[str, str]:
+    """The rows of :func:`_element_rows` and the ``[parent row, child row]`` pairs of the document's CHILD edges
+    (its rows numbered from ``at``) as Cypher literal text, encoded as :func:`params_header` encodes those lists
+    (tested), without building a list per element: the local store's loads of many small documents spent a
+    fifth of their time encoding rows."""
+    n = len(doc)
+    base = code * KEY_SPAN
+    names = [string_literal(t) for t in doc.tags]
+    none = ["null"] * n
+    members = [list(map(str, sids[k].tolist())) if k in sids else none for k in _MEMBER_KINDS]
+    rows = ",".join(
+        map(
+            _ROW.__mod__,
+            zip(
+                range(base + 1, base + n + 1),
+                range(1, n + 1),
+                [names[t] for t in doc.tag.tolist()],
+                doc.depth.tolist(),
+                doc.start.tolist(),
+                doc.length.tolist(),
+                *members,
+            ),
+        )
+    )
+    edges = ",".join([f"[{at + p},{at + c}]" for c, p in enumerate(doc.parent.tolist()) if p >= 0])
+    return rows, edges
 
 
 class CollectionLoad:
@@ -265,21 +299,29 @@ class CollectionLoad:
         Each statement makes the server fold its new nodes and edges into its matrices, at a cost that grows
         with the graph: few large statements load fastest."""
         store = self.store
-        rows: list[list] = []
-        children: list[list[int]] = []
+        if store.backend != "falkordb":  # (literal text is the local store's way of sending parameters)
+            raise AssertionError("elements are created from literal rows on the local store only")
+        rows: list[str] = []
+        children: list[str] = []
         roots: list[list[int]] = []
+        at = 0
         for code, doc, doc_sids in documents:
-            r, parent = _element_rows(doc, code, doc_sids)
-            at = len(rows)
-            children.extend([at + p, at + c] for c, p in enumerate(parent) if p >= 0)
+            r, edges = _element_literal(doc, code, doc_sids, at)
+            rows.append(r)
+            if edges:
+                children.append(edges)
             roots.append([code, at])
-            rows.extend(r)
-        if rows:
+            at += len(doc)
+        if at:
             self.pending.append(
                 self.writer.submit(
                     store.execute,
                     store.prepare(
-                        "create_elements", rows=rows, children=children, roots=roots, kinds=sorted(self.kinds)
+                        "create_elements",
+                        rows=Literal("[" + ",".join(rows) + "]"),
+                        children=Literal("[" + ",".join(children) + "]"),
+                        roots=roots,
+                        kinds=sorted(self.kinds),
                     ),
                 )
             )

@@ -1,0 +1,97 @@
+"""The members of a plain tar archive, listed from its headers without the tarfile module's per-member cost.
+
+``tarfile`` reads a member's header through several Python calls (60,000 members took about 1.2 s of a 9 s load
+of small documents).  A plain (uncompressed) archive whose members are all plain ustar or GNU headers of files,
+directories and links (with GNU long names) is listed here from one read of each header; the names, sizes and data offsets are those
+``tarfile`` gives (tested on archives of every format Python writes).  Anything else -- a compressed archive, a
+pax header, a sparse file, a size in base-256, a checksum that does not add up, a header cut
+off -- returns None, and the caller lists the archive with ``tarfile`` as before (with its messages).
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+
+__all__ = ["plain_tar_members"]
+
+#: Type flags listed here: files (regular, old-style regular, contiguous), hard and symbolic links, character
+#: and block devices, directories, FIFOs.  Others (pax, GNU long names, sparse files, volume labels) are
+#: tarfile's.
+_FILES = {b"0", b"\0", b"7"}
+_OTHERS = {b"1", b"2", b"3", b"4", b"5", b"6"}
+_KNOWN = _FILES | _OTHERS | {b"L", b"K"}
+_COMPRESSED = (b"\x1f\x8b", b"BZh", b"\xfd7zXZ\x00")
+
+
+def _text(field: bytes) -> str:
+    cut = field.find(b"\0")
+    return (field if cut < 0 else field[:cut]).decode("utf-8", "surrogateescape")
+
+
+def _octal(field: bytes) -> int | None:
+    """A header number as tarfile reads it (octal digits, NUL- or space-terminated); None for base-256 or
+    anything tarfile would refuse."""
+    if field[:1] in (b"\x80", b"\xff"):
+        return None
+    digits = field.split(b"\0", 1)[0].strip()
+    if not digits:
+        return 0
+    try:
+        return int(digits, 8)
+    except ValueError:
+        return None
+
+
+def _checksum_ok(header: bytes) -> bool:
+    stored = _octal(header[148:156])
+    unsigned = sum(header[:148]) + 256 + sum(header[156:])  # the checksum field counted as eight spaces
+    if stored == unsigned:
+        return True
+    high = sum(1 for b in header[:148] + header[156:] if b > 127)
+    return stored == unsigned - 256 * high  # (the bytes read as signed)
+
+
+def plain_tar_members(path: str | os.PathLike) -> list[tuple[str, int, int]] | None:
+    """``(name, size, offset of the data)`` of every file member of a plain tar archive, in archive order; None
+    where only tarfile can say (see the module docstring)."""
+    with open(path, "rb") as fh:
+        size = os.fstat(fh.fileno()).st_size
+        if size < 512:
+            return None
+        with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            if data[:6].startswith(_COMPRESSED):
+                return None
+            out: list[tuple[str, int, int]] = []
+            at = 0
+            long_name: str | None = None
+            while True:
+                if at == size and at:
+                    return out  # (no end-of-archive blocks: tarfile stops there too)
+                if at + 512 > size:
+                    return None  # a header cut off: tarfile decides what that is
+                header = data[at : at + 512]
+                if header.count(0) == 512:
+                    if at == 0:
+                        return None  # (tarfile refuses an archive that starts with its end)
+                    return out if data[at:].count(0) == size - at else None  # (what follows must be zeros too)
+                kind = header[156:157]
+                length = _octal(header[124:136])
+                if length is None or not _checksum_ok(header) or kind not in _KNOWN:
+                    return None
+                if kind in (b"L", b"K"):  # a GNU long name (or link name) for the next header
+                    if long_name is not None or at + 512 + length > size:
+                        return None  # (two in a row, or cut off: tarfile's)
+                    if kind == b"L":
+                        long_name = _text(data[at + 512 : at + 512 + length])
+                    at += 512 + -(-length // 512) * 512
+                    continue
+                name = _text(header[0:100])
+                prefix = _text(header[345:500])
+                is_file = kind in _FILES and not (kind == b"\0" and name.endswith("/"))  # (old-style directory)
+                if is_file:
+                    if long_name is not None:
+                        name, prefix = long_name, ""
+                    out.append((f"{prefix}/{name}" if prefix else name, length, at + 512))
+                long_name = None
+                at += 512 + (-(-length // 512) * 512 if is_file else 0)
