@@ -10,7 +10,6 @@ off -- returns None, and the caller lists the archive with ``tarfile`` as before
 
 from __future__ import annotations
 
-import mmap
 import os
 
 __all__ = ["plain_tar_members"]
@@ -54,44 +53,59 @@ def _checksum_ok(header: bytes) -> bool:
 
 def plain_tar_members(path: str | os.PathLike) -> list[tuple[str, int, int]] | None:
     """``(name, size, offset of the data)`` of every file member of a plain tar archive, in archive order; None
-    where only tarfile can say (see the module docstring)."""
-    with open(path, "rb") as fh:
-        size = os.fstat(fh.fileno()).st_size
-        if size < 512:
+    where only tarfile can say (see the module docstring).  Headers are read one by one (``pread``): the members'
+    data is never read, nor mapped into memory."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        return _members(fd, os.fstat(fd).st_size)
+    finally:
+        os.close(fd)
+
+
+def _zeros_from(fd: int, at: int, size: int) -> bool:
+    while at < size:
+        block = os.pread(fd, min(1 << 20, size - at), at)
+        if not block or block.count(0) != len(block):
+            return False
+        at += len(block)
+    return True
+
+
+def _members(fd: int, size: int) -> list[tuple[str, int, int]] | None:
+    if size < 512 or os.pread(fd, 6, 0).startswith(_COMPRESSED):
+        return None
+    out: list[tuple[str, int, int]] = []
+    at = 0
+    long_name: str | None = None
+    while True:
+        if at == size and at:
+            return out  # (no end-of-archive blocks: tarfile stops there too)
+        if at + 512 > size:
+            return None  # a header cut off: tarfile decides what that is
+        header = os.pread(fd, 512, at)
+        if len(header) != 512:
             return None
-        with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            if data[:6].startswith(_COMPRESSED):
-                return None
-            out: list[tuple[str, int, int]] = []
-            at = 0
-            long_name: str | None = None
-            while True:
-                if at == size and at:
-                    return out  # (no end-of-archive blocks: tarfile stops there too)
-                if at + 512 > size:
-                    return None  # a header cut off: tarfile decides what that is
-                header = data[at : at + 512]
-                if header.count(0) == 512:
-                    if at == 0:
-                        return None  # (tarfile refuses an archive that starts with its end)
-                    return out if data[at:].count(0) == size - at else None  # (what follows must be zeros too)
-                kind = header[156:157]
-                length = _octal(header[124:136])
-                if length is None or not _checksum_ok(header) or kind not in _KNOWN:
-                    return None
-                if kind in (b"L", b"K"):  # a GNU long name (or link name) for the next header
-                    if long_name is not None or at + 512 + length > size:
-                        return None  # (two in a row, or cut off: tarfile's)
-                    if kind == b"L":
-                        long_name = _text(data[at + 512 : at + 512 + length])
-                    at += 512 + -(-length // 512) * 512
-                    continue
-                name = _text(header[0:100])
-                prefix = _text(header[345:500])
-                is_file = kind in _FILES and not (kind == b"\0" and name.endswith("/"))  # (old-style directory)
-                if is_file:
-                    if long_name is not None:
-                        name, prefix = long_name, ""
-                    out.append((f"{prefix}/{name}" if prefix else name, length, at + 512))
-                long_name = None
-                at += 512 + (-(-length // 512) * 512 if is_file else 0)
+        if header.count(0) == 512:
+            if at == 0:
+                return None  # (tarfile refuses an archive that starts with its end)
+            return out if _zeros_from(fd, at, size) else None  # (what follows must be zeros too)
+        kind = header[156:157]
+        length = _octal(header[124:136])
+        if length is None or not _checksum_ok(header) or kind not in _KNOWN:
+            return None
+        if kind in (b"L", b"K"):  # a GNU long name (or link name) for the next header
+            if long_name is not None or at + 512 + length > size:
+                return None  # (two in a row, or cut off: tarfile's)
+            if kind == b"L":
+                long_name = _text(os.pread(fd, length, at + 512))
+            at += 512 + -(-length // 512) * 512
+            continue
+        name = _text(header[0:100])
+        prefix = _text(header[345:500])
+        is_file = kind in _FILES and not (kind == b"\0" and name.endswith("/"))  # (old-style directory)
+        if is_file:
+            if long_name is not None:
+                name, prefix = long_name, ""
+            out.append((f"{prefix}/{name}" if prefix else name, length, at + 512))
+        long_name = None
+        at += 512 + (-(-length // 512) * 512 if is_file else 0)
