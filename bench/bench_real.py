@@ -528,7 +528,7 @@ def main() -> None:
             ["simulate-routes", coll, "--routes", str(a.routes), "-o", str(log)],
             route_rate,
         )
-        step("store start (cold)", ["store", "start"], per_gb)
+        step("store start (cold, again)", ["store", "start"], per_gb)
         step(
             f"store routes ({a.routes:,} routes)",
             ["store", "routes", str(log), "--collection", "real", "--study", "sim"],

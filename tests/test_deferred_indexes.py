@@ -141,3 +141,25 @@ def test_a_killed_server_keeps_its_indexes_until_the_next_stop(tmp_path):
         assert _deferred_held(s) == {"Element": "OPERATIONAL"}  # rebuilt from the snapshot while it loaded
         assert summary_extent(s, "sh", "p*", LABEL) == expected
     assert _index_labels_at_start(path) == {}
+
+
+def test_a_write_that_saves_last_drops_the_indexes_first(tmp_path):
+    """A command that wrote, and whose leaving stops the server, drops the deferred indexes before its snapshot
+    (which the stop then finds current: it exits without writing another); with another user still on the
+    server the indexes stay for it."""
+    path = tmp_path / "store"
+    collection = sample("shakespeare")["collection"]
+    with open_store(f"local:{path}") as s:
+        store_collection(s, collection, "sh", kinds=["p*"], elements="all")
+        summary_extent(s, "sh", "p*", LABEL)  # builds the Element indexes
+        assert _deferred_held(s) == {"Element": "OPERATIONAL"}
+        with open_store(f"local:{path}") as other:  # a second user: the server outlives this command
+            s.persist()
+            assert _deferred_held(s) == {"Element": "OPERATIONAL"}
+            assert other.server.alive()
+        s.persist()  # now the last user: dropped, then saved
+        assert _deferred_held(s) == {}
+        saved = (path / "graphsr.rdb").stat()
+    after = (path / "graphsr.rdb").stat()
+    assert (after.st_mtime_ns, after.st_size) == (saved.st_mtime_ns, saved.st_size)  # the stop did not save again
+    assert _index_labels_at_start(path) == {}
