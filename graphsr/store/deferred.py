@@ -21,14 +21,23 @@ rule lives here, and ``tests/test_deferred_indexes.py`` lists what it decides fo
 from __future__ import annotations
 
 import re
-import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
+from .processes import status as _status
 from .queries import deferred_statements
 
-__all__ = ["DeferredIndex", "deferred_indexes", "indexes_needed", "labels_needed", "build", "present", "drop"]
+__all__ = [
+    "DeferredIndex",
+    "deferred_indexes",
+    "indexes_needed",
+    "labels_needed",
+    "build",
+    "present",
+    "drop",
+    "drop_on",
+]
 
 _CLAUSE = re.compile(
     r"\b(ON\s+CREATE\s+SET|ON\s+MATCH\s+SET|OPTIONAL\s+MATCH|MATCH|MERGE|CREATE|WITH|UNWIND|RETURN|SET|WHERE|"
@@ -40,16 +49,16 @@ _DECLARED = re.compile(r"^CREATE INDEX FOR \(n:(\w+)\) ON \(n\.(\w+)\)$")
 
 @dataclass(frozen=True)
 class DeferredIndex:
+    """One declared deferred index: its label and property (read from the declaration) and the declaration's own
+    statement, which makes it; the statement that drops it is the same with DROP (FalkorDB's syntax)."""
+
     label: str
     prop: str
-
-    @property
-    def create(self) -> str:
-        return f"CREATE INDEX FOR (n:{self.label}) ON (n.{self.prop})"
+    create: str = field(default="", compare=False)
 
     @property
     def drop(self) -> str:
-        return f"DROP INDEX FOR (n:{self.label}) ON (n.{self.prop})"
+        return "DROP" + self.create[len("CREATE") :]
 
 
 @lru_cache(maxsize=None)
@@ -60,7 +69,7 @@ def deferred_indexes(backend: str = "falkordb") -> tuple[DeferredIndex, ...]:
         m = _DECLARED.match(text.strip())
         if m is None:
             raise ValueError(f"schema.{backend}.cypher: a deferred block is one 'CREATE INDEX FOR (n:L) ON (n.p)'")
-        out.append(DeferredIndex(m[1], m[2]))
+        out.append(DeferredIndex(m[1], m[2], m[0]))
     return tuple(out)
 
 
@@ -163,5 +172,17 @@ def drop(query, backend: str = "falkordb") -> int:
     return len(held)
 
 
-def _status(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
+def drop_on(client, graph: str) -> int:
+    """:func:`drop` through a plain Redis client (the server's own, as it stops); 0 where there is no graph yet
+    ("empty key") or the server does not answer (its next start then rebuilds the indexes: slower, equally
+    right)."""
+
+    def query(text: str) -> list:
+        command = "GRAPH.RO_QUERY" if text.startswith("CALL") else "GRAPH.QUERY"
+        reply = client.execute_command(command, graph, text)
+        return reply[1] if len(reply) == 3 else []
+
+    try:
+        return drop(query)
+    except Exception:
+        return 0

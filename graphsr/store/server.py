@@ -42,6 +42,10 @@ from pathlib import Path
 from ..errors import GraphsrInputError
 from .base import StoreError
 from .limits import ServerLimits
+from .processes import cpu_ticks as _cpu_ticks
+from .processes import pid_alive as _pid_alive
+from .processes import server_preexec as _server_preexec
+from .processes import status as _status
 from .server_log import ServerLog
 
 __all__ = ["LocalServer", "StorePathError", "StoreMissingError", "NODE_CREATION_BUFFER", "GRAPH"]
@@ -476,8 +480,7 @@ class LocalServer:
 
     def _drop_deferred_indexes(self, timeout: float) -> int:
         """Drop the indexes made when first needed (:mod:`graphsr.store.deferred`) before the server saves and
-        exits, so that its next start loads the data alone; returns how many were dropped.  A server that cannot
-        be asked keeps them (its next start rebuilds them: slower, equally right)."""
+        exits, so that its next start loads the data alone; returns how many were dropped."""
         from . import deferred
 
         try:
@@ -485,15 +488,7 @@ class LocalServer:
         except Exception:
             return 0
         try:
-
-            def query(text: str) -> list:
-                command = "GRAPH.RO_QUERY" if text.startswith("CALL") else "GRAPH.QUERY"
-                reply = client.execute_command(command, GRAPH, text)
-                return reply[1] if len(reply) == 3 else []
-
-            return deferred.drop(query)
-        except Exception:
-            return 0  # no graph yet ("empty key"), or a server that does not answer: nothing to drop
+            return deferred.drop_on(client, GRAPH)
         finally:
             client.close()
 
@@ -565,51 +560,3 @@ class LocalServer:
                 os.kill(pid, 9)
             except OSError:
                 pass
-
-
-def _cpu_ticks(pid: int) -> int:
-    """The CPU time process ``pid`` has used (user and system, in clock ticks), or -1."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            fields = fh.read().rsplit(b")", 1)[1].split()
-        return int(fields[11]) + int(fields[12])
-    except (OSError, IndexError, ValueError):
-        return -1
-
-
-def _status(message: str) -> None:
-    """A line about what the store is doing, on stderr (stdout carries results)."""
-    import sys
-
-    print(message, file=sys.stderr, flush=True)
-
-
-def _server_preexec(memory: int):
-    """What the server's process sets before it runs: umask 077 (its snapshot, log and pid file are its
-    owner's only), its address space limited to ``memory`` bytes, and no core dump (a server stopped at its
-    limit would write gigabytes)."""
-    import resource
-
-    def preexec() -> None:
-        os.umask(0o077)
-        hard = resource.getrlimit(resource.RLIMIT_AS)[1]
-        limit = memory if hard == resource.RLIM_INFINITY else min(memory, hard)
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-
-    return preexec
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    # a zombie (our own exited child not yet reaped) counts as gone
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().split(")")[-1].split()[0] != "Z"
-    except OSError:
-        return False
