@@ -101,8 +101,8 @@ def test_a_collection_listed_either_way_is_the_same(tmp_path, monkeypatch):
         tarfile.GNU_FORMAT,
     )
     fast = list_collection(path)
-    import graphsr.io.collection as collection
+    import graphsr.io.tar_listing as tar_listing
 
-    monkeypatch.setattr(collection, "plain_tar_members", lambda p: None)
+    monkeypatch.setattr(tar_listing, "plain_tar_members", lambda p: None)
     assert list_collection(path) == fast
     assert [s.docid for s in fast] == ["one", "readme", "two"]

@@ -36,7 +36,7 @@ from lxml import etree
 from ..errors import CollectionError
 from ..core.document import DocumentTree
 from .progress import progress_bar
-from .tar_listing import plain_tar_members
+from .tar_listing import tar_members
 from .walk import _drop_script_text, accelerated, html_tree, py_tree_from_element, tree_from_element
 
 __all__ = [
@@ -213,14 +213,7 @@ def list_collection(path: str | os.PathLike) -> list[CollectionSource]:
         archive = str(p)  # one string for every member
         sources = [CollectionSource(_stem(n), archive, n, size) for n, size in names]
     elif str(p).lower().endswith(_TAR_SUFFIXES):
-        try:
-            plain = plain_tar_members(p)
-        except OSError as exc:
-            raise CollectionError(f"cannot read tar archive: {' '.join(str(exc).split())}", p) from None
-        if plain is not None:
-            names = sorted((name, size, offset) for name, size, offset in plain if _is_xml(name))
-        else:
-            names = _tar_members(p)
+        names = tar_members(p, _is_xml)
         archive = str(p)
         sources = [CollectionSource(_stem(n), archive, n, size, offset) for n, size, offset in names]
     else:
@@ -242,42 +235,6 @@ def list_collection(path: str | os.PathLike) -> list[CollectionSource]:
             )
         seen[s.docid] = s
     return sources
-
-
-def _tar_members(p: Path) -> list[tuple[str, int, int]]:
-    """(name, size, data offset; -1 for a sparse file) of the XML members of a tar archive, sorted, read by
-    tarfile (any archive it reads: compressed, pax, GNU long names, sparse files)."""
-    try:
-        with tarfile.open(p) as tar:
-            names = []
-            while (m := tar.next()) is not None:  # one header at a time: tarfile would keep every one it reads
-                if m.isfile() and _is_xml(m.name):
-                    names.append((m.name, m.size, -1 if m.issparse() else m.offset_data))
-                tar.members.clear()
-            _check_tar_end(tar, p)
-            return sorted(names)
-    except (tarfile.TarError, OSError, EOFError) as exc:
-        text = str(exc)
-        if "could not be opened successfully" in text:
-            text = "not a tar archive (plain, gzip, bz2 or xz)"
-        raise CollectionError(f"cannot read tar archive: {' '.join(text.split())}", p) from None
-
-
-def _check_tar_end(tar: tarfile.TarFile, path) -> None:
-    """After the last member only zero blocks may follow: anything else is a member cut off (tarfile stops
-    quietly at a truncated header)."""
-    fh = tar.fileobj
-    fh.seek(tar.offset)
-    while True:
-        block = fh.read(1 << 16)
-        if not block:
-            return
-        if block.count(0) != len(block):
-            raise CollectionError(
-                f"cannot read tar archive: data after its last complete member (offset "
-                f"{tar.offset}) is not a member: the archive is truncated or damaged",
-                path,
-            )
 
 
 def _xml_message(exc) -> str:

@@ -5,14 +5,18 @@ of small documents).  A plain (uncompressed) archive whose members are all plain
 directories and links (with GNU long names) is listed here from one read of each header; the names, sizes and data offsets are those
 ``tarfile`` gives (tested on archives of every format Python writes).  Anything else -- a compressed archive, a
 pax header, a sparse file, a size in base-256, a checksum that does not add up, a header cut
-off -- returns None, and the caller lists the archive with ``tarfile`` as before (with its messages).
+off -- returns None, and :func:`tar_members` lists the archive with ``tarfile`` (with its messages).
 """
 
 from __future__ import annotations
 
 import os
+import tarfile
+from typing import Callable
 
-__all__ = ["plain_tar_members"]
+from ..errors import CollectionError
+
+__all__ = ["plain_tar_members", "tar_members"]
 
 #: Type flags listed here: files (regular, old-style regular, contiguous), hard and symbolic links, character
 #: and block devices, directories, FIFOs.  Others (pax, GNU long names, sparse files, volume labels) are
@@ -109,3 +113,52 @@ def _members(fd: int, size: int) -> list[tuple[str, int, int]] | None:
             out.append((f"{prefix}/{name}" if prefix else name, length, at + 512))
         long_name = None
         at += 512 + (-(-length // 512) * 512 if is_file else 0)
+
+
+def tar_members(p: str | os.PathLike, wanted: Callable[[str], bool]) -> list[tuple[str, int, int]]:
+    """(name, size, data offset; -1 for a sparse file) of the file members of a tar archive whose names are
+    ``wanted``, sorted by name: read from the headers where :func:`plain_tar_members` can, by tarfile otherwise
+    (any archive it reads: compressed, pax, sparse files; and its messages for a damaged one).
+
+    Raises
+    ------
+    CollectionError
+        For an archive that cannot be read, or whose end is damaged.
+    """
+    try:
+        plain = plain_tar_members(p)
+    except OSError as exc:
+        raise CollectionError(f"cannot read tar archive: {' '.join(str(exc).split())}", p) from None
+    if plain is not None:
+        return sorted(m for m in plain if wanted(m[0]))
+    try:
+        with tarfile.open(p) as tar:
+            names: list[tuple[str, int, int]] = []
+            while (m := tar.next()) is not None:  # one header at a time: tarfile would keep every one it reads
+                if m.isfile() and wanted(m.name):
+                    names.append((m.name, m.size, -1 if m.issparse() else m.offset_data))
+                tar.members.clear()  # type: ignore[attr-defined]
+            _check_tar_end(tar, p)
+            return sorted(names)
+    except (tarfile.TarError, OSError, EOFError) as exc:
+        text = str(exc)
+        if "could not be opened successfully" in text:
+            text = "not a tar archive (plain, gzip, bz2 or xz)"
+        raise CollectionError(f"cannot read tar archive: {' '.join(text.split())}", p) from None
+
+
+def _check_tar_end(tar: tarfile.TarFile, path) -> None:
+    """After the last member only zero blocks may follow: anything else is a member cut off (tarfile stops
+    quietly at a truncated header)."""
+    fh = tar.fileobj
+    fh.seek(tar.offset)
+    while True:
+        block = fh.read(1 << 16)
+        if not block:
+            return
+        if block.count(0) != len(block):
+            raise CollectionError(
+                f"cannot read tar archive: data after its last complete member (offset "
+                f"{tar.offset}) is not a member: the archive is truncated or damaged",
+                path,
+            )
