@@ -86,24 +86,29 @@ def key_hashes(doc: DocumentTree) -> tuple[np.ndarray, np.ndarray]:
     (see the module docstring).
     """
     codes = np.array([tag_codes(t) for t in doc.tags], dtype=np.uint64).reshape(-1, 4)
-    n = len(doc.tag)
-    c = codes[doc.tag]
-    parent = doc.parent.astype(np.int64)
-    out = np.zeros((4, n), dtype=np.uint64)
-    depth = doc.depth
-    for d in range(1, int(depth.max()) + 1):
-        idx = np.flatnonzero(depth == d)
-        if d == 1:
+    return codes, _node_hashes(codes[doc.tag], doc.parent.astype(np.int64), doc.depth, doc.position)
+
+
+def _node_hashes(c: np.ndarray, parent: np.ndarray, depth: np.ndarray, position: np.ndarray) -> np.ndarray:
+    """The four hash rows of nodes in pre-order (one document, or several concatenated with their parents
+    offset, -1 for a root), from each node's tag codes ``c``: label-path lanes 0 and 1 level by level from the
+    roots down, child-label-set lanes 2 and 3 from each node's first child of each tag (``position`` 1)."""
+    out = np.zeros((4, len(parent)), dtype=np.uint64)
+    order = np.argsort(depth, kind="stable")
+    at = np.searchsorted(depth[order], np.arange(1, int(depth.max()) + 2))
+    for level in range(1, int(depth.max()) + 1):
+        idx = order[at[level - 1] : at[level]]
+        if level == 1:
             p0 = np.full(len(idx), _GOLD, dtype=np.uint64)
             p1 = np.full(len(idx), _M1, dtype=np.uint64)
         else:
             p0, p1 = out[0, parent[idx]], out[1, parent[idx]]
         out[0, idx] = _mix(p0 ^ c[idx, 0])
         out[1, idx] = _mix(p1 ^ c[idx, 1])
-    first = np.flatnonzero((doc.position == 1) & (parent >= 0))
+    first = np.flatnonzero((position == 1) & (parent >= 0))
     for lane in (2, 3):
         np.bitwise_xor.at(out[lane], parent[first], c[first, lane])
-    return codes, out
+    return out
 
 
 def fill_key_hashes(docs: list[DocumentTree]) -> None:
@@ -128,23 +133,7 @@ def fill_key_hashes(docs: list[DocumentTree]) -> None:
     root = parent < 0
     parent += offsets[:-1][doc_of]
     parent[root] = -1
-    depth = np.concatenate([d.depth for d in todo])
-    position = np.concatenate([d.position for d in todo])
-    out = np.zeros((4, len(parent)), dtype=np.uint64)
-    order = np.argsort(depth, kind="stable")
-    at = np.searchsorted(depth[order], np.arange(1, int(depth.max()) + 2))
-    for level in range(1, int(depth.max()) + 1):
-        idx = order[at[level - 1] : at[level]]
-        if level == 1:
-            p0 = np.full(len(idx), _GOLD, dtype=np.uint64)
-            p1 = np.full(len(idx), _M1, dtype=np.uint64)
-        else:
-            p0, p1 = out[0, parent[idx]], out[1, parent[idx]]
-        out[0, idx] = _mix(p0 ^ c[idx, 0])
-        out[1, idx] = _mix(p1 ^ c[idx, 1])
-    first = np.flatnonzero((position == 1) & ~root)
-    for lane in (2, 3):
-        np.bitwise_xor.at(out[lane], parent[first], c[first, lane])
+    out = _node_hashes(c, parent, np.concatenate([d.depth for d in todo]), np.concatenate([d.position for d in todo]))
     for k, d in enumerate(todo):
         a, b = int(offsets[k]), int(offsets[k + 1])
         d.key_hashes = (codes[first_tag[k] : first_tag[k + 1]], out[:, a:b])
