@@ -19,6 +19,10 @@ cumulated logarithms and arrays per pair.
 graphsr.core._ties puts the tied lines of a TREC run in trec_eval's order
 (document name descending within a topic and score), comparing the names of
 the tied lines only; without it every name is ordered with numpy.
+
+graphsr.store._paths finds the elements a navigation log's (document, XPath) pairs name in the documents'
+stored shapes, walking each document once; without it the XPath of every element of those documents is
+written out in Python and looked up.
 """
 
 from setuptools import Extension, setup
@@ -42,6 +46,8 @@ def extensions():
             Extension("graphsr.measures.esr._survival", ["graphsr/measures/esr/_survival.c"],
                       include_dirs=[numpy.get_include()], extra_compile_args=FLAGS, optional=True),
             Extension("graphsr.core._ties", ["graphsr/core/_ties.c"], include_dirs=[numpy.get_include()],
+                      extra_compile_args=FLAGS, optional=True),
+            Extension("graphsr.store._paths", ["graphsr/store/_paths.c"], include_dirs=[numpy.get_include()],
                       extra_compile_args=FLAGS, optional=True)]
 
 

@@ -63,13 +63,18 @@ MATCH (st:Study {id: $study})
 RETURN st.complete AS complete, st.digest AS digest
 
 // @name study_holds
-// a study's routes, steps and their FROM and TO edges, counted along HAS_ROUTE and HAS_STEP (a load's receipt)
+// a study's routes, steps and their FROM and TO edges, counted along HAS_ROUTE and HAS_STEP (a load's receipt): one
+// count per kind, each over its own pattern (measured on FalkorDB for 100,000 routes of 400,803 steps: 1.05 s,
+// against 2.7 s counting DISTINCT routes, steps and edges over one chain of OPTIONAL MATCHes)
 MATCH (st:Study) WHERE st.id = $study
 OPTIONAL MATCH (st)-[:HAS_ROUTE]->(ro:Route)
-OPTIONAL MATCH (ro)-[:HAS_STEP]->(s:Step)
-OPTIONAL MATCH (s)-[f:FROM]->()
-OPTIONAL MATCH (s)-[t:TO]->()
-RETURN count(DISTINCT ro) AS routes, count(DISTINCT s) AS steps, count(DISTINCT f) AS from_edges, count(DISTINCT t) AS to_edges
+WITH st, count(ro) AS routes
+OPTIONAL MATCH (st)-[:HAS_ROUTE]->(:Route)-[:HAS_STEP]->(s:Step)
+WITH st, routes, count(s) AS steps
+OPTIONAL MATCH (st)-[:HAS_ROUTE]->(:Route)-[:HAS_STEP]->(:Step)-[f:FROM]->()
+WITH st, routes, steps, count(f) AS from_edges
+OPTIONAL MATCH (st)-[:HAS_ROUTE]->(:Route)-[:HAS_STEP]->(:Step)-[t:TO]->()
+RETURN routes, steps, from_edges, count(t) AS to_edges
 
 // @name create_steps
 // The routes of a study being loaded under the local store's writer lock (the study is empty: new, or dropped

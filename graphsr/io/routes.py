@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import math
 import os
 
@@ -31,7 +32,7 @@ from .._gc import collector_paused
 from ..errors import RouteLogError
 from ..core.document import canonical_xpath, quoted
 from ..core.routes import RouteReport, Routes, RouteStep
-from ._lines import LineStream, iter_blocks
+from ._lines import MAX_LINE, LineStream, iter_blocks, open_binary
 from .records import json_objects
 from .sniff import routes_format
 
@@ -40,6 +41,10 @@ __all__ = ["RouteLogError", "read_routes"]
 REQUIRED = ("route_id", "step", "docid", "from", "to")
 OPTIONAL = ("user", "topic", "duration_ms", "timestamp")
 
+
+#: The largest log read a column at a time (:func:`_csv_steps`): about 8 bytes of memory a byte of log (its text,
+#: lines, fields and columns at once); a larger one is read a row at a time.
+_COLUMNS_MAX_BYTES = 256 << 20
 
 #: The longest CSV field read (the csv module's default, 128 KiB, is below what a log may hold).
 _FIELD_LIMIT = 64 * 1024 * 1024
@@ -144,6 +149,133 @@ def read_routes(path: str | os.PathLike) -> Routes:
 
 
 def _read_routes(path) -> Routes:
+    columns = _csv_steps(path)
+    routes = None if columns is None else _column_routes(path, columns)
+    return routes if routes is not None else _routes(path, _row_steps(path))
+
+
+def _csv_steps(path) -> tuple[list, ...] | None:
+    """The log's steps as columns (:data:`~graphsr.core.routes.STEP_FIELDS`, in the file's order), read a column at a time, for a CSV log as loggers write them: no quoted field, every
+    row with the header's columns, every value as the row reader takes it.  ``None`` for any other log (JSON
+    lines, a quote, a short row, a value the row reader refuses...), which :func:`_row_steps` then reads with
+    its messages; for every log it takes, the same steps as :func:`_row_steps` (tested).  ``read_routes`` of
+    400,803 steps: 1.6 s rather than 3.6 s (the row path, and a RouteStep object a step, made only if asked)."""
+    if routes_format(path) != "csv":
+        return None
+    try:
+        if os.path.getsize(path) > _COLUMNS_MAX_BYTES:
+            return None
+        with open_binary(path) as fh:  # (read at once: iter_blocks' blocks cost 0.35 s more for 52 MB here)
+            raw = fh.read(_COLUMNS_MAX_BYTES + 1)
+        if len(raw) > _COLUMNS_MAX_BYTES or b"\0" in raw or b'"' in raw:
+            return None  # a NUL (the row reader's error), quoted fields (the csv module's reading)
+        # lines as iter_blocks ends them (LF, CRLF, CR: bytes.splitlines' boundaries), decoded at once
+        lines = b"\n".join(raw.removeprefix(b"\xef\xbb\xbf").splitlines()).decode("utf-8").split("\n")
+    except (OSError, EOFError, UnicodeDecodeError):
+        return None
+    del raw
+    if len(lines) < 2 or max(map(len, lines)) > MAX_LINE:
+        return None
+    header = lines[0].split(",")
+    width = len(header)
+    at = {name: i for i, name in enumerate(header)}  # the last column of a name, as dict(zip(header, row))
+    if width < 2 or any(c not in at for c in REQUIRED):
+        return None
+    line_numbers = None
+    if "" in lines:  # blank lines are no rows (as in the csv module), but count as lines
+        line_numbers = [n for n, line in enumerate(lines, 1) if line][1:]
+        lines = [line for line in lines if line]
+    del lines[0]
+    if set(map(str.count, lines, itertools.repeat(","))) != {width - 1}:
+        return None  # a row with fewer or more fields than the header
+    fields = ",".join(lines).split(",")
+    n = len(lines)
+    del lines
+    columns = [fields[i::width] for i in range(width)]
+    del fields
+
+    def stripped(name: str) -> list:
+        if name not in at:
+            return [None] * n
+        values = list(map(str.strip, columns[at[name]]))
+        return [v or None for v in values] if "" in values else values
+
+    route_ids, step_texts, docids, src_texts, dst_texts = (stripped(c) for c in REQUIRED)
+    if any(None in c for c in (route_ids, step_texts, docids, src_texts, dst_texts)):
+        return None
+    try:
+        steps = list(map(int, step_texts))
+        canonical = {x: canonical_xpath(x) for x in {*src_texts, *dst_texts}}
+        durations = stripped("duration_ms")
+        durations = (
+            [None if d is None else float(d) for d in durations] if None in durations else list(map(float, durations))
+        )
+    except ValueError:
+        return None
+    if min(steps) < 1 or not all(0 <= d < math.inf for d in durations if d is not None):
+        return None
+    src = list(map(canonical.__getitem__, src_texts))
+    dst = list(map(canonical.__getitem__, dst_texts))
+    users, topics, timestamps = stripped("user"), stripped("topic"), stripped("timestamp")
+    return (
+        route_ids,
+        steps,
+        docids,
+        src,
+        dst,
+        users,
+        topics,
+        durations,
+        timestamps,
+        line_numbers or list(range(2, n + 2)),
+    )
+
+
+def _column_routes(path, columns: tuple[list, ...]) -> Routes | None:
+    """:class:`Routes` of steps given as columns in the log's order (:func:`_csv_steps`), with the report
+    :func:`_routes` makes of the same steps (tested): steps sorted by number within their route, routes in the
+    order they first appear."""
+    import numpy as np
+
+    route_ids, steps, docids, src, dst = columns[:5]
+    n = len(steps)
+    first: dict[str, int] = {}
+    route = np.fromiter(map(first.setdefault, route_ids, range(n)), dtype=np.int64, count=n)  # first row
+    number = np.array(steps, dtype=np.int64)
+    order = np.lexsort((number, route))  # (stable; a route's step numbers are distinct)
+    moved = bool(np.any(order[1:] < order[:-1]))
+    file_route_ids, file_lines = route_ids, columns[9]
+    if moved:
+        order_list = order.tolist()
+        columns = tuple([c[i] for i in order_list] for c in columns)
+        route_ids, steps, docids, src, dst = columns[:5]
+        route, number = route[order], number[order]
+    same = route[1:] == route[:-1]
+    if np.any(same & (number[1:] == number[:-1])):
+        return None  # a step twice: the row reader names its lines
+    report = RouteReport(steps=n, routes=len(first))
+    if moved:  # a route whose steps are not in file order: one row after a later one of the file
+        late = np.zeros(n, dtype=bool)
+        late[1:] = same & (order[1:] < order[:-1])
+        reordered = np.unique(route[late])  # their first rows in the file, so in the routes' order
+        report.reordered_routes = len(reordered)
+        for r in reordered[:5].tolist():
+            report.note(f"route {file_route_ids[r]!r}: steps listed out of order (line {file_lines[r]})")
+    report.gaps = int(np.sum((np.diff(number) - 1)[same]))
+    doc_codes: dict[str, int] = {}
+    doc = np.fromiter(map(doc_codes.setdefault, docids, range(n)), dtype=np.int64, count=n)
+    path_codes: dict[str, int] = {}
+    start = np.fromiter(map(path_codes.setdefault, src, range(n)), dtype=np.int64, count=n)
+    end = np.fromiter(map(path_codes.setdefault, dst, range(n, 2 * n)), dtype=np.int64, count=n)
+    changed = same & (doc[1:] != doc[:-1])
+    report.document_changes = int(np.sum(changed))
+    report.discontinuities = int(np.sum(same & ~changed & (start[1:] != end[:-1])))
+    return Routes.from_columns(columns, report, str(path))
+
+
+def _row_steps(path) -> dict[str, list[RouteStep]]:
+    """The log's steps by route, a row at a time: every check of the module docstring, each failure one
+    :class:`RouteLogError` naming its line."""
     by_route: dict[str, list[RouteStep]] = {}
     seen: dict[tuple[str, int], int] = {}
     canonical: dict[str, str] = {}  # each XPath written in the log, canonical (logs repeat a few thousand)
@@ -203,6 +335,10 @@ def _read_routes(path) -> Routes:
                 lineno,
             )
         )
+    return by_route
+
+
+def _routes(path, by_route: dict[str, list[RouteStep]]) -> Routes:
     if not by_route:
         raise RouteLogError("the log has no steps: expected rows of " + ", ".join(REQUIRED), path)
     report = RouteReport()

@@ -7,7 +7,8 @@ index statements in ``cypher/``; keys and ids: :mod:`graphsr.store.ids`.
 
 from .base import NODE_LABELS, RELATIONSHIP_TYPES, GraphStore, StoreError, StoreLimitError
 from .load import LoadReport, store_collection, store_summary
-from .named import store_assessments, store_run, store_steps
+from .named import store_assessments, store_run
+from .study_writes import store_steps
 from .services import (
     collection_info,
     drop_collection,

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["params_header", "Literal", "string_literal"]
+__all__ = ["params_header", "Literal", "string_literal", "literals"]
 
 
 class Literal(str):
@@ -90,6 +90,11 @@ def _column(values: list) -> list[str]:
     if types == {str}:
         return list(map(_string, values))
     return list(map(_encode, values))
+
+
+def literals(values: list) -> list[str]:
+    """Each value encoded as :func:`params_header` encodes it (a column of one plain type with one encoder)."""
+    return _column(values)
 
 
 def _rows(rows: list[dict]) -> str:

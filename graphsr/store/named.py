@@ -1,4 +1,5 @@
-"""Loading what belongs to a stored collection under a name: assessments, runs and a study's routes.
+"""Loading what belongs to a stored collection under a name: assessments, runs and (:mod:`.study_writes`) a study's
+routes.
 
 A name is never a mix of two loads.  Each thing keeps its content's digest (:func:`content_digest`): the
 same content loaded again changes nothing; other content under a stored name is refused unless ``replace``,
@@ -13,17 +14,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from .._gc import collector_paused
 from ..errors import GraphsrInputError
-from ..core.document import canonical_xpath
 from ..core.qrels import ElementQrels
 from ..core.run import Run
 from .base import GraphStore, writes
-from .ids import _part, node_id, node_id_prefix
+from .ids import node_id
 from .load import run_name
 from .receipts import check_receipt
 
-__all__ = ["store_assessments", "store_run", "store_steps", "NamedReport", "StepsReport", "content_digest"]
+__all__ = ["store_assessments", "store_run", "NamedReport", "content_digest"]
 
 
 def content_digest(rows: Iterable[tuple]) -> str:
@@ -215,172 +214,3 @@ def store_run(
         run.source,
         replace,
     )
-
-
-@dataclass
-class StepsReport:
-    """What loading a log as a study did: ``steps`` and ``routes`` the study holds, and whether it was
-    ``unchanged`` (the same log was stored already) or ``replaced`` (another log was)."""
-
-    steps: int = 0
-    routes: int = 0
-    unchanged: bool = False
-    replaced: bool = False
-
-
-@writes
-def store_steps(
-    store: GraphStore, collection: str, study: str, steps: Iterable, source: str | None = None, replace: bool = False
-) -> StepsReport:
-    """Store navigation steps as study ``study`` of ``collection``.
-
-    Each step is a dict with ``route_id``, ``step`` (order in the route),
-    ``docid``, ``from`` and ``to`` (XPaths) and optional ``user``, ``topic``,
-    ``duration_ms``, ``timestamp``, ``line`` (of ``source``, the log, for
-    messages), or a :class:`~graphsr.core.routes.RouteStep` (a :class:`~graphsr.core.routes.Routes` log is
-    such steps).  The elements must be stored.  ``steps`` is read once.
-
-    A study is never a mix of two logs (see the module docstring: the same log again changes nothing, another
-    is refused unless ``replace``).  The steps written are counted against the log: its routes, its steps, and
-    one FROM and one TO edge each.
-    """
-    with collector_paused():  # (a row per step, no cycles among them)
-        return _store_steps(store, collection, study, steps, source, replace)
-
-
-def _store_steps(
-    store: GraphStore, collection: str, study: str, steps: Iterable, source: str | None = None, replace: bool = False
-) -> StepsReport:
-    from .resolve import require_elements
-    from .services import drop_study
-
-    given = [_step_fields(s) for s in steps]  # (route_id, step, docid, from, to, user, topic, duration, time, line)
-    lines: dict = {}
-    for g in given:
-        lines.setdefault((g[2], g[3]), g[9])
-        lines.setdefault((g[2], g[4]), g[9])
-    node_ids: dict[int, int] = {}  # the local store's node ids of the elements (see _create_steps)
-    index = require_elements(store, collection, set(lines), source, lines=lines, node_ids=node_ids)
-    del lines
-    stid = node_id("Study", collection, study)
-
-    route_prefix, step_prefix = node_id_prefix("Route", collection, study), node_id_prefix("Step", collection, study)
-    route_ids: dict = {}
-    xpaths: dict = {}
-
-    def key(docid, xpath):
-        canonical = xpaths.get(xpath)
-        if canonical is None:
-            canonical = xpaths[xpath] = canonical_xpath(xpath)
-        return index[(docid, canonical)]
-
-    # (route, route_id, user_id, topic_id, step id's prefix, seq, src, dst, duration_ms, time) per step: the
-    # step's id is the prefix and its number (node_id("Step", ...))
-    rows = []
-    for route_id, seq, docid, src, dst, user, topic, duration, time, _ in given:
-        ids = route_ids.get(route_id)
-        if ids is None:  # node_id("Route", ...) and node_id("Step", ...) but the step's number
-            ids = route_ids[route_id] = (route_prefix + _part(route_id), step_prefix + _part(route_id) + "/")
-        rows.append((ids[0], route_id, user, topic, ids[1], seq, key(docid, src), key(docid, dst), duration, time))
-    del given
-    content = sorted([(r[1], r[5], r[6], r[7], r[2], r[3], r[8], r[9]) for r in rows])
-    digest = content_digest(content)
-    n_steps, n_routes = len(content), len(route_ids)
-    del content
-    what = f"study {study!r} of collection {collection!r}"
-    unchanged, replaced = _make_room(
-        store.run("study_state", study=stid),
-        digest,
-        replace,
-        what,
-        "another log",
-        f"this one: {n_steps} steps of {n_routes} routes",
-        source,
-        lambda: drop_study(store, collection, study),
-    )
-    report = StepsReport(steps=n_steps, routes=n_routes, unchanged=unchanged, replaced=replaced)
-    if unchanged:
-        return report
-    store.run("begin_study", study=stid, name=study, collection=collection)  # INCOMPLETE until the last batch
-    if store.exclusive_writer:  # no other load writes: the study is empty, its routes are created whole
-        _create_steps(store, stid, rows, node_ids, set(index.values()))
-    else:  # other loads may write at once: MERGE on the ids the constraints keep unique
-        store.write(
-            "merge_steps",
-            (
-                {
-                    "src": r[6],
-                    "dst": r[7],
-                    "study": stid,
-                    "study_name": study,
-                    "route": r[0],
-                    "route_id": r[1],
-                    "user_id": r[2],
-                    "topic_id": r[3],
-                    "id": r[4] + str(r[5]),
-                    "seq": r[5],
-                    "duration_ms": r[8],
-                    "time": r[9],
-                }
-                for r in rows
-            ),
-        )
-    [held] = store.run("study_holds", study=stid)
-    check_receipt(
-        what,
-        {
-            "routes": held["routes"],
-            "steps": held["steps"],
-            "FROM edges": held["from_edges"],
-            "TO edges": held["to_edges"],
-        },
-        {"routes": n_routes, "steps": n_steps, "FROM edges": n_steps, "TO edges": n_steps},
-        "the log has",
-        "the study is INCOMPLETE (drop it or load the log again)",
-    )
-    store.run("finish_study", study=stid, digest=digest)
-    return report
-
-
-def _step_fields(s) -> tuple:
-    """A step (a dict as :func:`store_steps` takes it, or a :class:`~graphsr.core.routes.RouteStep`) as
-    ``(route_id, step, docid, from, to, user, topic, duration_ms, timestamp, line)``."""
-    if isinstance(s, dict):
-        return (
-            str(s["route_id"]),
-            int(s["step"]),
-            s["docid"],
-            s["from"],
-            s["to"],
-            s.get("user"),
-            s.get("topic"),
-            s.get("duration_ms"),
-            s.get("timestamp"),
-            s.get("line"),
-        )
-    return (str(s.route_id), int(s.step), s.docid, s.src, s.dst, s.user, s.topic, s.duration_ms, s.timestamp, s.line)
-
-
-def _create_steps(store: GraphStore, study: str, rows: Iterable[tuple], node: dict[int, int], keys: set[int]) -> None:
-    """Write an empty study's steps with ``create_steps``: whole routes per statement (a route's steps all in the
-    statement that creates it), about ``store.batch_size`` steps each, their elements (``keys``: every one the
-    steps name) by the store's own node ids (``node``, read with them under the same writer lock, which keeps
-    them fixed)."""
-    if not keys <= node.keys():
-        raise AssertionError(f"{len(keys - node.keys())} element(s) of the study have no node id")
-    by_route: dict[str, list] = {}
-    for route_node, route_id, user, topic, prefix, seq, src, dst, duration, time in rows:
-        route = by_route.get(route_node)
-        if route is None:
-            route = by_route[route_node] = [route_node, route_id, user, topic, prefix, []]
-        route[5].append([node[src], node[dst], seq, duration, time])
-    batch: list[list] = []
-    size = 0
-    for route in by_route.values():
-        batch.append(route)
-        size += len(route[5])
-        if size >= store.batch_size:
-            store.run("create_steps", study=study, rows=batch)
-            batch, size = [], 0
-    if batch:
-        store.run("create_steps", study=study, rows=batch)

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..core.document import canonical_xpath, quoted
+import numpy as np
+
+from ..core.document import canonical_xpath, normalize_xpath, quoted
 from ..errors import UnknownNodeError
 from .trees import _document_shapes, _xpaths, element_batches
 from .base import GraphStore, StoreError
 from .ids import KEY_SPAN, document_id
-from .shapes import ShapeError, decode_shape
+from .shapes import ShapeError, decode_tree
 
 __all__ = ["require_elements"]
 
@@ -26,12 +28,14 @@ def require_elements(
     source: str | None,
     lines: dict | None = None,
     node_ids: dict | None = None,
+    canonical: bool = False,
 ) -> dict[tuple[str, str], int]:
     """Element keys of (docid, XPath) pairs, which must be stored.
 
     Returns a dict keyed by (docid, canonical XPath).  ``lines`` maps a pair
     to the line of ``source`` that names it, for the message.  ``node_ids``, on the local store, is filled
     with the store's own node id of each key (see ``documents_shapes`` in ``cypher/collection.cypher``).
+    ``canonical``: the XPaths of ``nodes`` and ``lines`` are canonical already (not made so again).
 
     Raises
     ------
@@ -40,9 +44,10 @@ def require_elements(
         with the file and line.
     """
     by_doc: dict[str, set[str]] = {}
+    same = canonical
     for docid, xp in nodes:
-        by_doc.setdefault(docid, set()).add(canonical_xpath(xp))
-    where = {(d, canonical_xpath(x)): ln for (d, x), ln in (lines or {}).items() if ln is not None}
+        by_doc.setdefault(docid, set()).add(xp if same else canonical_xpath(xp))
+    where = {(d, x if same else canonical_xpath(x)): ln for (d, x), ln in (lines or {}).items() if ln is not None}
 
     def first_line(docid: str, xps) -> int | None:
         found = [where[(docid, x)] for x in xps if (docid, x) in where]
@@ -83,6 +88,28 @@ def require_elements(
                 problems.append((where.get((docid, xp)), docid, f"document {docid!r} has no node {quoted(xp)}"))
         return found
 
+    def name_many(docs: list[tuple[int, str, list[str], np.ndarray, np.ndarray]]) -> list[list[int]]:
+        """:func:`name` for documents given as (code, docid, tag names, depths, tags), in C where it is built
+        (:mod:`graphsr.store._paths`, which walks each document once rather than writing out every element's
+        XPath); the rows keyed per document."""
+        found = paths.find(docs, by_doc) if paths is not None else None
+        if found is None:
+            return [
+                name(code, docid, range(1, len(d) + 1), d.tolist(), [n[t] for t in t_.tolist()])
+                for code, docid, n, d, t_ in docs
+            ]
+        rows: list[list[int]] = []
+        for (code, docid, _, _, _), hits in zip(docs, found):
+            keyed = []
+            for xp, i in hits:
+                if i >= 0:
+                    out[(docid, xp)] = code * KEY_SPAN + i + 1
+                    keyed.append(i)
+                else:
+                    problems.append((where.get((docid, xp)), docid, f"document {docid!r} has no node {quoted(xp)}"))
+            rows.append(keyed)
+        return rows
+
     def resolve(batch: list[tuple[int, str]]) -> None:
         shapes = _document_shapes(store, [code for code, _ in batch], numbers=(0, 1))  # ids: those named
         for code, docid in batch:
@@ -96,7 +123,8 @@ def require_elements(
 
     # documents stored with their shape are resolved from it, without reading their elements; the others (stored
     # by a graphsr before shapes) from their elements
-    unshaped = _resolve_by_shapes(store, collection, docids, state, name, node_ids)
+    paths = _PathFinder.made()
+    unshaped = _resolve_by_shapes(store, collection, docids, state, name_many, node_ids)
     left: list[tuple[int, str, int]] = []  # code, docid, elements
     for docid in docids:
         r = state.get(document_id(collection, docid))
@@ -115,13 +143,87 @@ def require_elements(
 #: Element node ids checked per statement (see :func:`_resolve_by_shapes`).
 IDS_PER_CHECK = 50_000
 
+#: Elements of decoded shapes held at once while their documents are named (:func:`_resolve_by_shapes`).
+ELEMENTS_PER_NAMING = 1_000_000
+
+
+class _PathFinder:
+    """The elements (document, XPath) pairs name in decoded shapes, found by :mod:`graphsr.store._paths`: tag
+    names and XPaths are numbered once for the whole resolution, each document walked once in C."""
+
+    def __init__(self, module):
+        self.module = module
+        self.tag_ids: dict[str, int] = {}
+        self.path_ids: dict[str, int] = {}
+        self.steps: list[int] = []  # (tag id, position) of every step of the paths numbered, path after path
+        self.path_start: list[int] = [0]
+
+    @classmethod
+    def made(cls) -> "_PathFinder | None":
+        try:
+            from . import _paths
+        except ImportError:  # pragma: no cover - the extension is optional
+            return None
+        return cls(_paths)
+
+    def _path(self, xp: str) -> int:
+        at = self.path_ids.get(xp)
+        if at is None:
+            at = self.path_ids[xp] = len(self.path_ids)
+            for tag, pos in normalize_xpath(xp):
+                self.steps += (self.tag_ids.setdefault(tag, len(self.tag_ids)), pos)
+            self.path_start.append(len(self.steps) // 2)
+        return at
+
+    def find(self, docs: list[tuple], by_doc: dict[str, set[str]]) -> list[list[tuple[str, int]]] | None:
+        """Per document of ``docs`` ((code, docid, tag names, depths, tags)), each XPath ``by_doc`` asks of it
+        with the row of its element (-1: none); None where a shape is not a tree of one root (the caller's
+        Python walk then names them)."""
+        if not docs:
+            return []
+        tag_ids = self.tag_ids
+        pair_doc: list[int] = []
+        pair_path: list[int] = []
+        asked: list[list[str]] = []
+        for at, (_, docid, _, _, _) in enumerate(docs):
+            xps = list(by_doc[docid])
+            asked.append(xps)
+            pair_doc += [at] * len(xps)
+            pair_path += map(self._path, xps)
+        global_tags = [
+            np.array([tag_ids.setdefault(n, len(tag_ids)) for n in names], dtype=np.int64)[tags]
+            for _, _, names, _, tags in docs
+        ]
+        sizes = [len(d) for _, _, _, d, _ in docs]
+        starts = np.zeros(len(docs) + 1, dtype=np.int64)
+        np.cumsum(sizes, out=starts[1:])
+        hits = self.module.find(
+            np.concatenate([d for _, _, _, d, _ in docs]),
+            np.concatenate(global_tags),
+            starts,
+            np.array(pair_doc, dtype=np.int64),
+            np.array(pair_path, dtype=np.int64),
+            np.array(self.path_start, dtype=np.int64),
+            np.array(self.steps, dtype=np.int64),
+        )
+        if hits is None:
+            return None
+        rows = (hits - np.where(hits >= 0, starts[np.array(pair_doc, dtype=np.int64)], 0)).tolist()
+        found = []
+        at = 0
+        for xps in asked:
+            found.append(list(zip(xps, rows[at : at + len(xps)])))
+            at += len(xps)
+        return found
+
 
 def _resolve_by_shapes(
-    store: GraphStore, collection: str, docids: list[str], state: dict[str, dict], name, node_ids: dict | None
+    store: GraphStore, collection: str, docids: list[str], state: dict[str, dict], name_many, node_ids: dict | None
 ) -> set[str]:
     """Key the elements named in the documents ``docids`` (those ``state`` holds) that were stored with their
-    shape (:mod:`.shapes`), with ``name(code, docid, pres, depths, tags)`` (which returns the rows of the elements
-    it keyed); return the docids left (stored without a shape) to resolve from their stored elements.
+    shape (:mod:`.shapes`), with ``name_many(docs)`` (``docs``: (code, docid, tag names, depths, tags) each;
+    returns the rows of the elements keyed in each); return the docids left (stored without a shape) to resolve
+    from their stored elements.
 
     Where ``node_ids`` is asked (the local store, under its writer lock, which keeps node ids fixed), it gets the
     node id of every element keyed.  A document's elements are created by one statement, in pre-order, so into
@@ -154,26 +256,42 @@ def _resolve_by_shapes(
 
     named: dict[int, list[int]] = {}  # the pre-order numbers keyed, per document
     sizes: dict[int, int] = {}
+    chunk: list[tuple] = []  # (code, docid, names, depths, tags) of documents decoded, not yet named
+
+    def name_chunk() -> None:
+        for (code, _, _, _, _), found in zip(chunk, name_many(chunk)):
+            if want_ids and found:
+                pres = [i + 1 for i in found]
+                named[code] = pres
+                pending.append(code)
+                root = roots[code]
+                checks.extend([root + pre - 1, code * KEY_SPAN + pre] for pre in pres)
+                if len(checks) >= IDS_PER_CHECK:
+                    settle()
+        chunk.clear()
+
+    roots: dict[int, int] = {}
+    held = 0
     for code, docid in coded:
         if code not in shapes:
             continue
         text, elements, root = shapes.pop(code)
         sizes[code] = elements
+        if root is not None:
+            roots[code] = int(root)
         try:
-            depths, tags = decode_shape(text, elements)
+            names, depths, tags = decode_tree(text, elements)
         except ShapeError as e:
             raise StoreError(
                 f"{store.url}: the stored shape of document {docid!r} does not read back ({e}); "
                 "load the collection again with --replace"
             ) from None
-        found = name(code, docid, range(1, elements + 1), depths, tags)
-        if want_ids and found:
-            pres = [i + 1 for i in found]
-            named[code] = pres
-            pending.append(code)
-            checks.extend([int(root) + pre - 1, code * KEY_SPAN + pre] for pre in pres)
-            if len(checks) >= IDS_PER_CHECK:
-                settle()
+        chunk.append((code, docid, names, depths, tags))
+        held += elements
+        if held >= ELEMENTS_PER_NAMING:
+            name_chunk()
+            held = 0
+    name_chunk()
     if want_ids:
         settle()
         for batch in element_batches(unchecked, sizes.__getitem__):

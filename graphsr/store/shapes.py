@@ -27,7 +27,15 @@ import numpy as np
 
 from ..core.document import DocumentTree
 
-__all__ = ["SHAPE_PREFIX", "encode_shape", "decode_shape", "decode_columns", "ShapeColumns", "ShapeError"]
+__all__ = [
+    "SHAPE_PREFIX",
+    "encode_shape",
+    "decode_shape",
+    "decode_columns",
+    "decode_tree",
+    "ShapeColumns",
+    "ShapeError",
+]
 
 #: The prefix of the shapes written now (with text offsets).
 SHAPE_PREFIX = "z2:"
@@ -170,11 +178,48 @@ def decode_columns(text: str, elements: int) -> ShapeColumns:
             raise ShapeError(f"a document shape whose columns do not hold the {elements} elements stored")
         start = np.cumsum(steps)
         end = start + lengths
-    if elements and (
+    _check_tree(depth, tag, names)
+    return ShapeColumns(names, depth, tag, start, end)
+
+
+def _check_tree(depth: np.ndarray, tag: np.ndarray, names: list[str]) -> None:
+    if len(depth) and (
         depth[0] != 1 or (depth[1:] < 1).any() or (depth[1:] > depth[:-1] + 1).any() or int(tag.max()) >= len(names)
     ):
         raise ShapeError("a document shape that is not a tree in pre-order")
-    return ShapeColumns(names, depth, tag, start, end)
+
+
+def decode_tree(text: str, elements: int) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """The tag names and the depth and tag columns of a shape stored for a document of ``elements`` elements, as
+    :func:`decode_columns` reads them, without reading the offsets.
+
+    Raises
+    ------
+    ShapeError
+        As :func:`decode_columns`.
+    """
+    if not isinstance(text, str) or not text.startswith(_PREFIX):
+        cols = decode_columns(text, elements)
+        return cols.names, cols.depth, cols.tag
+    try:
+        payload = zlib.decompress(base64.b64decode(text[len(_PREFIX) :], validate=True))
+    except (ValueError, zlib.error) as e:
+        raise ShapeError(f"a document shape that does not decode ({e})") from None
+    cut = payload.find(b"\0")
+    if cut < 0:
+        raise ShapeError("a document shape without its header")
+    names = payload[:cut].decode("utf-8", "surrogatepass").split("\t")
+    depth, at = _read_column(payload, cut + 1, elements)
+    tag, at = _read_column(payload, at, elements)
+    for _ in range(2):  # the offsets' columns: their widths and lengths only
+        width = payload[at] if at < len(payload) else 0
+        if width not in (1, 2, 4, 8):
+            raise ShapeError(f"a document shape whose columns do not hold the {elements} elements stored")
+        at += 1 + width * elements
+    if at != len(payload):
+        raise ShapeError(f"a document shape whose columns do not hold the {elements} elements stored")
+    _check_tree(depth, tag, names)
+    return names, depth, tag
 
 
 def decode_shape(text: str, elements: int) -> tuple[list[int], list[str]]:

@@ -1,0 +1,287 @@
+"""A navigation log read, resolved and written a column at a time gives what the row-at-a-time paths give.
+
+* the CSV reader's column path (graphsr.io.routes._csv_steps) against its row path, on random logs that
+  reach the edges (blank lines, CRLF, a byte order mark, padding, missing optional columns, steps out of order,
+  gaps, documents changed, a repeated header name) and on bad ones (the column path declines them all);
+* the C path finder (graphsr.store._paths) against the Python walk (graphsr.store.trees._xpaths) on random trees;
+* the literal rows of create_steps against the parameter encoder;
+* a log stored from its columns against the same steps given one by one, shuffled, with and without the C
+  finder.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from graphsr._gc import collector_paused
+from graphsr.core.document import DocumentTree
+from graphsr.core.routes import STEP_FIELDS, Routes
+from graphsr.io import RouteLogError, read_routes
+from graphsr.io import routes as reader
+from graphsr.store import resolve
+from graphsr.store._falkor_params import Literal, params_header
+from graphsr.store.trees import _xpaths
+
+from .conftest import write
+
+COLUMNS = ["route_id", "step", "docid", "from", "to", "user", "topic", "duration_ms", "timestamp"]
+PATHS = ["/a", "/a[1]/b[2]", "/a/b", "/a[1]/c[1]/d[3]", "/x[1]"]
+
+
+@st.composite
+def logs(draw):
+    """The text of a CSV log as loggers write it, with the edges real logs have."""
+    columns = draw(st.permutations(COLUMNS))
+    dropped = draw(st.sets(st.sampled_from(["user", "topic", "duration_ms", "timestamp"])))
+    header = [c for c in columns if c not in dropped]
+    extra = draw(st.sampled_from([None, "note", "user"]))  # an unknown column, or a name twice (the last counts)
+    n_routes = draw(st.integers(1, 6))
+    rows = []
+    for r in range(n_routes):
+        numbers = draw(st.lists(st.integers(1, 9), min_size=1, max_size=6, unique=True))
+        for n in numbers:
+            value = {
+                "route_id": draw(st.sampled_from([f"r{r}", f" r{r} "])),
+                "step": draw(st.sampled_from([str(n), f" {n}", f"0{n}"])),
+                "docid": draw(st.sampled_from(["d", "e", "d "])),
+                "from": draw(st.sampled_from(PATHS)),
+                "to": draw(st.sampled_from(PATHS)),
+                "user": draw(st.sampled_from(["", "u1", " u2"])),
+                "topic": draw(st.sampled_from(["", "7"])),
+                "duration_ms": draw(st.sampled_from(["", "0", "12.5", "3", " 1e3"])),
+                "timestamp": draw(st.sampled_from(["", "2020-01-01T10:00:00", "12.5"])),
+                "note": "x",
+            }
+            rows.append(",".join([*(value[c] for c in header), *(["zz"] if extra else [])]))
+    random.Random(draw(st.integers(0, 99))).shuffle(rows) if draw(st.booleans()) else None
+    lines = [",".join(header + ([extra] if extra else [])), *rows]
+    if draw(st.booleans()):
+        lines.insert(draw(st.integers(1, len(lines))), "")  # a blank line
+    end = draw(st.sampled_from(["\n", "\r\n", "\r"]))
+    text = end.join(lines) + (end if draw(st.booleans()) else "")
+    return ("\ufeff" if draw(st.booleans()) else "") + text
+
+
+def _row_read(path):
+    with collector_paused():
+        return reader._routes(path, reader._row_steps(path))
+
+
+def _same(a, b) -> None:
+    assert a.routes == b.routes and a.report == b.report and list(a.routes) == list(b.routes)
+
+
+@settings(max_examples=300, deadline=None)
+@given(logs())
+def test_the_column_reader_reads_what_the_row_reader_reads(tmp_path_factory, text):
+    path = write(tmp_path_factory.mktemp("log") / "log.csv", text)
+    columns = reader._csv_steps(path)
+    assert columns is not None  # every log of this strategy is one the column path takes
+    try:
+        want = _row_read(path)
+    except RouteLogError:  # (two rows of one step: the column path must decline it as well)
+        assert reader._column_routes(path, columns) is None
+        return
+    got = read_routes(path)
+    assert got._routes is None  # read as columns
+    _same(got, want)
+    assert list(zip(*got.columns())) == [tuple(getattr(s, f) for f in STEP_FIELDS) for s in want]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "route_id,step,docid,from\nr,1,d,/a\n",  # a required column missing
+        "route_id,step,docid,from,to\nr,0,d,/a,/a/b\n",
+        "route_id,step,docid,from,to\nr,x,d,/a,/a/b\n",
+        "route_id,step,docid,from,to\nr,1,d,/a,/a/b\nr,1,d,/a,/a/b\n",  # a step twice
+        "route_id,step,docid,from,to\nr,1,,/a,/a/b\n",
+        "route_id,step,docid,from,to\nr,1,d,a,/a/b\n",  # not an absolute XPath
+        "route_id,step,docid,from,to,duration_ms\nr,1,d,/a,/a/b,-1\n",
+        "route_id,step,docid,from,to,duration_ms\nr,1,d,/a,/a/b,nan\n",
+        "route_id,step,docid,from,to,duration_ms\nr,1,d,/a,/a/b,inf\n",
+        "route_id,step,docid,from,to\nr,1,d,/a,/a/b,extra\n",
+        "route_id,step,docid,from,to\nr,1,d,/a\n",  # a short row
+        'route_id,step,docid,from,to\nr,1,"d,e",/a,/a/b\n',  # a quoted field: the csv module's
+        "route_id,step,docid,from,to\n",  # no steps
+        "",
+    ],
+)
+def test_a_log_the_column_path_declines_reads_as_before(tmp_path, text):
+    path = write(tmp_path / "log.csv", text)
+    columns = reader._csv_steps(path)
+    if columns is not None:
+        assert reader._column_routes(path, columns) is None
+    try:
+        want = _row_read(path)
+    except RouteLogError as e:
+        with pytest.raises(RouteLogError) as got:
+            read_routes(path)
+        assert str(got.value) == str(e)
+    else:
+        _same(read_routes(path), want)
+
+
+def test_routes_made_from_columns_are_the_steps_and_their_columns():
+    columns = (["r", "r", "s"], [1, 2, 1], ["d", "d", "e"], ["/a[1]"] * 3, ["/a[1]/b[1]"] * 3)
+    columns += ([None] * 3, ["7", "7", None], [1.5, None, 2.0], [None] * 3, [2, 3, 4])
+    routes = Routes.from_columns(columns, reader.RouteReport(steps=3, routes=2))
+    assert len(routes) == 3 and routes.docids() == {"d", "e"} and repr(routes) == "Routes(routes=2, steps=3)"
+    assert routes.columns() == columns
+    assert [s.step for s in routes.routes["r"]] == [1, 2] and routes.routes["s"][0].duration_ms == 2.0
+    routes.routes["s"].clear()  # the dict, once made, is the routes: their columns follow it
+    assert len(routes) == 2 and routes.columns()[0] == ["r", "r"]
+    with pytest.raises(ValueError, match="10 columns"):
+        Routes.from_columns(columns[:4], reader.RouteReport())
+
+
+def _nested(draw, depth: int, names) -> tuple:
+    kids = draw(st.integers(0, 4 if depth < 5 else 0))
+    return (draw(st.sampled_from(names)), "", [_nested(draw, depth + 1, names) for _ in range(kids)])
+
+
+@st.composite
+def forests(draw):
+    names = ["a", "b", "sec", "p", "é", "ns:t"]
+    return [DocumentTree.from_nested(f"d{i}", _nested(draw, 1, names)) for i in range(draw(st.integers(1, 4)))]
+
+
+@pytest.mark.skipif(resolve._PathFinder.made() is None, reason="graphsr.store._paths is not built")
+@settings(max_examples=200, deadline=None)
+@given(forests(), st.randoms(use_true_random=False))
+def test_the_c_path_finder_finds_what_the_python_walk_writes(docs, rnd):
+    finder = resolve._PathFinder.made()
+    by_doc: dict[str, set[str]] = {}
+    want: dict[tuple[str, str], int] = {}
+    shaped = []
+    for doc in docs:
+        xpaths = _xpaths(doc.depth.tolist(), [doc.tags[t] for t in doc.tag.tolist()])
+        asked = set(rnd.sample(xpaths, min(len(xpaths), rnd.randint(1, 6))))
+        asked |= {xpaths[-1] + "/b[1]", "/zz[1]", "/" + xpaths[0].split("/")[1][:-3] + "[2]"}  # none of them
+        by_doc[doc.docid] = asked
+        want.update({(doc.docid, x): (xpaths.index(x) if x in xpaths else -1) for x in asked})
+        shaped.append((0, doc.docid, list(doc.tags), np.asarray(doc.depth, np.int64), np.asarray(doc.tag, np.int64)))
+    found = finder.find(shaped, by_doc)
+    assert found is not None
+    got = {(d[1], x): i for d, hits in zip(shaped, found) for x, i in hits}
+    assert got == want
+
+
+@pytest.mark.skipif(resolve._PathFinder.made() is None, reason="graphsr.store._paths is not built")
+def test_a_shape_of_two_roots_is_left_to_the_python_walk():
+    finder = resolve._PathFinder.made()
+    two = (0, "d", ["a"], np.array([1, 2, 1], np.int64), np.array([0, 0, 0], np.int64))
+    assert finder.find([two], {"d": {"/a[1]"}}) is None
+    with pytest.raises(ValueError, match="pairs out of order|outside"):
+        finder.module.find(
+            *[np.array([1], np.int64)] * 2,
+            np.array([0, 1]),
+            np.array([1]),
+            np.array([0]),
+            np.array([0, 1]),
+            np.array([0, 1]),
+        )
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.text(min_size=1, max_size=5),
+            st.one_of(st.none(), st.text(max_size=4)),
+            st.one_of(st.none(), st.text(max_size=4)),
+            st.lists(
+                st.tuples(
+                    st.integers(0, 10**9),
+                    st.integers(1, 10**6),
+                    st.one_of(st.none(), st.floats(0, 1e9), st.integers(0, 10**6)),
+                    st.one_of(st.none(), st.text(max_size=6)),
+                ),
+                min_size=1,
+                max_size=4,
+            ),
+        ),
+        min_size=1,
+        max_size=5,
+        unique_by=lambda r: r[0],
+    )
+)
+def test_the_literal_rows_of_create_steps_are_the_encoders(routes):
+    """The rows _create_steps writes as text, against params_header of the same lists."""
+    from graphsr.store import study_writes
+    from graphsr.store.ids import _part
+
+    rows = []
+    columns: tuple[list, ...] = tuple([] for _ in STEP_FIELDS)
+    node: dict[int, int] = {}
+    keys: tuple[list[int], list[int]] = ([], [])
+    for route_id, user, topic, steps in routes:
+        rows.append(["R/c/s/" + _part(route_id), route_id, user, topic, "P/c/s/" + _part(route_id) + "/", []])
+        for seq, (node_id, _, duration, time) in enumerate(steps, 1):
+            key = 2 * len(keys[0])  # (each step's two elements keys of their own)
+            node[key], node[key + 1] = node_id, node_id + 1
+            rows[-1][5].append([node_id, node_id + 1, seq, duration, time])
+            for values, v in zip(columns, (route_id, seq, "d", "/a[1]", "/a[1]", user, topic, duration, time, 2)):
+                values.append(v)
+            keys[0].append(key)
+            keys[1].append(key + 1)
+    sent = []
+
+    class Store:
+        batch_size = 3
+
+        def prepare(self, name, **params):
+            return params
+
+        def execute(self, params):
+            sent.append(params["rows"])
+
+    study_writes._create_steps(Store(), "S/c/s", ("R/c/s/", "P/c/s/"), columns, keys, node, "digest")
+    assert all(isinstance(r, Literal) for r in sent)
+    assert "[" + ",".join(r[1:-1] for r in sent) + "]" == params_header({"rows": rows})[len("CYPHER `rows`=") : -1]
+
+
+@pytest.fixture(scope="module")
+def plays_store(tmp_path_factory):
+    from graphsr.data import sample
+    from graphsr.store import open_store, store_collection
+
+    s = open_store(f"local:{tmp_path_factory.mktemp('plays') / 's'}")
+    store_collection(s, sample("shakespeare")["collection"], "plays", kinds=["p*"], elements="all")
+    yield s
+    s.close()
+
+
+def _log(tmp_path, n: int) -> str:
+    from graphsr.data import sample
+    from graphsr.simulation import RouteSimulator, write_routes
+    from graphsr.io import iter_documents
+
+    docs = list(iter_documents(sample("shakespeare")["collection"]))
+    path = tmp_path / "log.csv"
+    write_routes(RouteSimulator(seed=3).walk(docs, n), path)
+    return str(path)
+
+
+@pytest.mark.parametrize("finder", ["c", "python"])
+def test_a_log_stored_from_columns_is_the_log_given_step_by_step(plays_store, tmp_path, monkeypatch, finder):
+    from graphsr.store import store_steps, study_routes
+
+    if finder == "python":
+        monkeypatch.setattr(resolve._PathFinder, "made", classmethod(lambda cls: None))
+    routes = read_routes(_log(tmp_path, 200))
+    assert routes._routes is None
+    study = f"cols-{finder}"
+    done = store_steps(plays_store, "plays", study, routes, routes.source)
+    assert done.steps == len(routes) and not done.unchanged
+    steps = [s.as_dict() for s in read_routes(routes.source)]
+    random.Random(1).shuffle(steps)  # a route's steps apart, in no order
+    assert store_steps(plays_store, "plays", study, steps).unchanged  # the same digest
+    frame = study_routes(plays_store, "plays", study)
+    stored = sorted(zip(frame.route_id, frame.step, frame.docid, frame.src, frame.dst))
+    assert stored == sorted((s["route_id"], s["step"], s["docid"], s["from"], s["to"]) for s in steps)
