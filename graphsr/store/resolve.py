@@ -7,6 +7,7 @@ stored without (by a graphsr before shapes) from its stored elements, read a bat
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Iterable
 
 import numpy as np
@@ -143,6 +144,9 @@ def require_elements(
 #: Element node ids checked per statement (see :func:`_resolve_by_shapes`).
 IDS_PER_CHECK = 50_000
 
+#: Documents whose shapes are read per statement (:func:`_resolve_by_shapes`).
+SHAPES_PER_READ = 2_500
+
 #: Elements of decoded shapes held at once while their documents are named (:func:`_resolve_by_shapes`).
 ELEMENTS_PER_NAMING = 1_000_000
 
@@ -233,30 +237,30 @@ def _resolve_by_shapes(
     with their elements (``documents_shapes``)."""
     want_ids = node_ids is not None and store.backend == "falkordb"
     coded = [(int(state[document_id(collection, d)]["code"]), d) for d in docids if document_id(collection, d) in state]
-    shapes: dict[int, tuple] = {}
-    for at in range(0, len(coded), 10_000):
-        part = [code for code, _ in coded[at : at + 10_000]]
-        for r in store.run("documents_stored_shapes_and_roots" if want_ids else "documents_stored_shapes", codes=part):
-            if r["shape"] is not None and r["elements"] is not None and (not want_ids or r["root"] is not None):
-                shapes[int(r["code"])] = (r["shape"], int(r["elements"]), r.get("root"))
-    shaped = set(shapes)
+    query = "documents_stored_shapes_and_roots" if want_ids else "documents_stored_shapes"
+    parts = [coded[at : at + SHAPES_PER_READ] for at in range(0, len(coded), SHAPES_PER_READ)]
+    # one thread sends the reads (every part's shapes, then the checks of the ids taken) while this one decodes
+    # and names: the server reads while Python walks
+    reads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphsr-reads")
+    fetched = [reads.submit(store.run, query, codes=[code for code, _ in part]) for part in parts]
+    shaped: set[int] = set()
     pending: list[int] = []  # the documents whose ids await their check
     checks: list[list[int]] = []  # [node id, key]
+    checked: list[tuple] = []  # (the check's answer to come, its checks, their documents)
     unchecked: list[int] = []  # documents whose ids did not check
 
     def settle() -> None:
         if checks:
-            [row] = store.run("elements_at_nodes", pairs=checks)
-            if int(row["n"]) == len(checks):
-                node_ids.update((key, node) for node, key in checks)
-            else:
-                unchecked.extend(pending)
+            checked.append(
+                (reads.submit(store.run, "elements_at_nodes", pairs=list(checks)), list(checks), list(pending))
+            )
         pending.clear()
         checks.clear()
 
     named: dict[int, list[int]] = {}  # the pre-order numbers keyed, per document
     sizes: dict[int, int] = {}
     chunk: list[tuple] = []  # (code, docid, names, depths, tags) of documents decoded, not yet named
+    roots: dict[int, int] = {}
 
     def name_chunk() -> None:
         for (code, _, _, _, _), found in zip(chunk, name_many(chunk)):
@@ -270,30 +274,46 @@ def _resolve_by_shapes(
                     settle()
         chunk.clear()
 
-    roots: dict[int, int] = {}
-    held = 0
-    for code, docid in coded:
-        if code not in shapes:
-            continue
-        text, elements, root = shapes.pop(code)
-        sizes[code] = elements
-        if root is not None:
-            roots[code] = int(root)
-        try:
-            names, depths, tags = decode_tree(text, elements)
-        except ShapeError as e:
-            raise StoreError(
-                f"{store.url}: the stored shape of document {docid!r} does not read back ({e}); "
-                "load the collection again with --replace"
-            ) from None
-        chunk.append((code, docid, names, depths, tags))
-        held += elements
-        if held >= ELEMENTS_PER_NAMING:
-            name_chunk()
-            held = 0
-    name_chunk()
-    if want_ids:
+    try:
+        held = 0
+        for part, answer in zip(parts, fetched):
+            shapes = {}
+            for r in answer.result():
+                if r["shape"] is not None and r["elements"] is not None and (not want_ids or r["root"] is not None):
+                    shapes[int(r["code"])] = (r["shape"], int(r["elements"]), r.get("root"))
+            shaped.update(shapes)
+            for code, docid in part:
+                if code not in shapes:
+                    continue
+                text, elements, root = shapes.pop(code)
+                sizes[code] = elements
+                if root is not None:
+                    roots[code] = int(root)
+                try:
+                    names, depths, tags = decode_tree(text, elements)
+                except ShapeError as e:
+                    raise StoreError(
+                        f"{store.url}: the stored shape of document {docid!r} does not read back ({e}); "
+                        "load the collection again with --replace"
+                    ) from None
+                chunk.append((code, docid, names, depths, tags))
+                held += elements
+                if held >= ELEMENTS_PER_NAMING:
+                    name_chunk()
+                    held = 0
+        name_chunk()
         settle()
+        for answer, taken, documents in checked:
+            [row] = answer.result()
+            if int(row["n"]) == len(taken):
+                node_ids.update((key, node) for node, key in taken)  # type: ignore[union-attr]
+            else:
+                unchecked.extend(documents)
+    finally:
+        for answer in [*fetched, *(c[0] for c in checked)]:
+            answer.cancel()  # (after a failure: what is not sent yet is not)
+        reads.shutdown(wait=True)
+    if want_ids:
         for batch in element_batches(unchecked, sizes.__getitem__):
             read = _document_shapes(store, batch, numbers=(0,))
             for c in batch:
