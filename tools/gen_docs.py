@@ -193,7 +193,7 @@ API_MORE = {
         "graphsr.store.load.store_collection",
         "graphsr.store.named.store_assessments",
         "graphsr.store.named.store_run",
-        "graphsr.store.named.store_steps",
+        "graphsr.store.study_writes.store_steps",
         "graphsr.store.services.stored_summary",
         "graphsr.store.trees.stored_document",
         "graphsr.store.trees.stored_trees",
