@@ -285,3 +285,57 @@ def test_a_log_stored_from_columns_is_the_log_given_step_by_step(plays_store, tm
     frame = study_routes(plays_store, "plays", study)
     stored = sorted(zip(frame.route_id, frame.step, frame.docid, frame.src, frame.dst))
     assert stored == sorted((s["route_id"], s["step"], s["docid"], s["from"], s["to"]) for s in steps)
+
+
+def test_a_backends_own_text_of_a_query_answers_as_the_shared_one(plays_store, tmp_path):
+    """study_holds, FalkorDB's text (out-degrees) against the shared one (a pattern per kind), on a stored study,
+    an empty one and none."""
+    from graphsr.store import store_steps
+    from graphsr.store.ids import node_id
+    from graphsr.store.queries import query
+
+    shared, own = query("study_holds"), query("study_holds", "falkordb")
+    assert shared != own and query("study_holds", "neo4j") == shared
+    routes = read_routes(_log(tmp_path, 50))
+    store_steps(plays_store, "plays", "holds", routes, routes.source)
+    plays_store.run("begin_study", study=node_id("Study", "plays", "empty"), name="empty", collection="plays")
+    for study in ("holds", "empty", "none"):
+        stid = node_id("Study", "plays", study)
+        answers = [plays_store._execute(text, {"study": stid}) for text in (shared, own)]
+        assert answers[0] == answers[1]
+    assert answers[0] == [] and plays_store.run("study_holds", study=node_id("Study", "plays", "holds"))[0][
+        "steps"
+    ] == len(routes)
+
+
+def test_a_backends_text_must_vary_a_shared_query(tmp_path, monkeypatch):
+    from graphsr.store import queries
+
+    class Files:
+        def __init__(self, files):
+            self.files = files
+
+        def __truediv__(self, _):
+            return self
+
+        def iterdir(self):
+            return self.files
+
+    class File:
+        def __init__(self, name, text):
+            self.name, self.text = name, text
+
+        def read_text(self, encoding):
+            return self.text
+
+    for files, message in (
+        ([File("a.cypher", "// @name q\nRETURN 1"), File("a.falkordb.cypher", "// @name r\nRETURN 2")], "varies no"),
+        ([File("a.cypher", "// @name q\nRETURN 1"), File("a.oracle.cypher", "// @name q\nRETURN 2")], "no backend"),
+    ):
+        monkeypatch.setattr(queries.resources, "files", lambda _: Files(files))
+        queries._load.cache_clear()
+        with pytest.raises(ValueError, match=message):
+            queries._load()
+    monkeypatch.undo()
+    queries._load.cache_clear()
+    assert "study_holds" in queries.query_names()

