@@ -226,7 +226,8 @@ def test_the_literal_rows_of_create_steps_are_the_encoders(routes):
             key = 2 * len(keys[0])  # (each step's two elements keys of their own)
             node[key], node[key + 1] = node_id, node_id + 1
             rows[-1][5].append([node_id, node_id + 1, seq, duration, time])
-            for values, v in zip(columns, (route_id, seq, "d", "/a[1]", "/a[1]", user, topic, duration, time, 2)):
+            step = (route_id, seq, "d", f"/a[1]/b[{key + 1}]", f"/a[1]/b[{key + 2}]", user, topic, duration, time, 2)
+            for values, v in zip(columns, step):
                 values.append(v)
             keys[0].append(key)
             keys[1].append(key + 1)
@@ -287,55 +288,99 @@ def test_a_log_stored_from_columns_is_the_log_given_step_by_step(plays_store, tm
     assert stored == sorted((s["route_id"], s["step"], s["docid"], s["from"], s["to"]) for s in steps)
 
 
-def test_a_backends_own_text_of_a_query_answers_as_the_shared_one(plays_store, tmp_path):
-    """study_holds, FalkorDB's text (out-degrees) against the shared one (a pattern per kind), on a stored study,
-    an empty one and none."""
+def _count_study(store, study: str) -> tuple[int, int]:
+    from graphsr.store.ids import node_id, node_id_prefix
+
+    prefixes = [node_id_prefix("Route", "plays", study), node_id_prefix("Step", "plays", study)]
+    under = int(store.run("count_under", prefixes=prefixes, name="")[0]["n"])
+    return under, len(store.run("study_state", study=node_id("Study", "plays", study)))
+
+
+def test_a_log_naming_an_unknown_element_late_leaves_nothing_written(plays_store, tmp_path, monkeypatch):
+    """A new study's routes are written as their documents resolve: one that names an element no document has,
+    in the last document resolved, is refused with its line after earlier routes were sent, and what was
+    written goes with the study."""
+    from graphsr.errors import UnknownNodeError
     from graphsr.store import store_steps
-    from graphsr.store.ids import node_id
-    from graphsr.store.queries import query
 
-    shared, own = query("study_holds"), query("study_holds", "falkordb")
-    assert shared != own and query("study_holds", "neo4j") == shared
-    routes = read_routes(_log(tmp_path, 50))
-    store_steps(plays_store, "plays", "holds", routes, routes.source)
-    plays_store.run("begin_study", study=node_id("Study", "plays", "empty"), name="empty", collection="plays")
-    for study in ("holds", "empty", "none"):
-        stid = node_id("Study", "plays", study)
-        answers = [plays_store._execute(text, {"study": stid}) for text in (shared, own)]
-        assert answers[0] == answers[1]
-    assert answers[0] == [] and plays_store.run("study_holds", study=node_id("Study", "plays", "holds"))[0][
-        "steps"
-    ] == len(routes)
+    text = open(_log(tmp_path, 300)).read().splitlines()
+    last = max(range(1, len(text)), key=lambda i: text[i].split(",")[2])  # a row of the last document
+    cells = text[last].split(",")
+    cells[4] = cells[4] + "/nowhere[9]"
+    text[last] = ",".join(cells)
+    bad = write(tmp_path / "bad.csv", "\n".join(text) + "\n")
+    routes = read_routes(bad)
+    execute = plays_store.execute
+    sent = []
 
+    def spied(prepared):
+        sent.append(prepared[0])
+        return execute(prepared)
 
-def test_a_backends_text_must_vary_a_shared_query(tmp_path, monkeypatch):
-    from graphsr.store import queries
-
-    class Files:
-        def __init__(self, files):
-            self.files = files
-
-        def __truediv__(self, _):
-            return self
-
-        def iterdir(self):
-            return self.files
-
-    class File:
-        def __init__(self, name, text):
-            self.name, self.text = name, text
-
-        def read_text(self, encoding):
-            return self.text
-
-    for files, message in (
-        ([File("a.cypher", "// @name q\nRETURN 1"), File("a.falkordb.cypher", "// @name r\nRETURN 2")], "varies no"),
-        ([File("a.cypher", "// @name q\nRETURN 1"), File("a.oracle.cypher", "// @name q\nRETURN 2")], "no backend"),
-    ):
-        monkeypatch.setattr(queries.resources, "files", lambda _: Files(files))
-        queries._load.cache_clear()
-        with pytest.raises(ValueError, match=message):
-            queries._load()
+    monkeypatch.setattr(plays_store, "execute", spied)
+    monkeypatch.setattr(plays_store, "batch_size", 100)
+    with pytest.raises(UnknownNodeError, match=f"bad.csv:{last + 1}: .*nowhere"):
+        store_steps(plays_store, "plays", "late", routes, routes.source)
     monkeypatch.undo()
-    queries._load.cache_clear()
-    assert "study_holds" in queries.query_names()
+    assert sent.count("create_steps") > 1  # routes were written before the unknown element was found
+    assert _count_study(plays_store, "late") == (0, 0)
+
+
+def test_a_write_that_fails_midway_leaves_nothing_written(plays_store, tmp_path, monkeypatch):
+    from graphsr.store import store_steps
+    from graphsr.store.base import StoreError
+
+    routes = read_routes(_log(tmp_path, 400))
+    execute = plays_store.execute
+    sent = []
+
+    def failing(prepared):
+        if prepared[0] == "create_steps":
+            sent.append(1)
+            if len(sent) == 2:
+                raise StoreError("the server went away (a test)")
+        return execute(prepared)
+
+    monkeypatch.setattr(plays_store, "execute", failing)
+    monkeypatch.setattr(plays_store, "batch_size", 100)
+    with pytest.raises(StoreError, match="went away"):
+        store_steps(plays_store, "plays", "midway", routes, routes.source)
+    monkeypatch.undo()
+    assert len(sent) >= 2 and _count_study(plays_store, "midway") == (0, 0)
+    assert not store_steps(plays_store, "plays", "midway", routes, routes.source).unchanged
+
+
+_CELLS = st.one_of(
+    st.none(),
+    st.text(max_size=4),
+    st.integers(-5, 10**12),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.booleans(),
+    st.sampled_from(["\ud800", 'a"b\\', "é\n"]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(0, 12).flatmap(
+        lambda n: st.tuples(
+            st.lists(st.sampled_from(["r1", "r2", "é", "\ud800"]), min_size=n, max_size=n),
+            st.lists(st.integers(1, 4), min_size=n, max_size=n),
+            st.lists(st.integers(0, 10**12), min_size=n, max_size=n),
+            st.lists(_CELLS, min_size=n, max_size=n),
+            st.lists(st.one_of(st.none(), st.floats(0, 1e9)), min_size=n, max_size=n),
+            st.lists(st.one_of(st.none(), st.text(max_size=3)), min_size=n, max_size=n),
+        )
+    )
+)
+def test_a_digest_taken_a_column_at_a_time_is_the_rows(columns):
+    from graphsr.store.named import columns_digest, content_digest
+
+    columns = [list(c) for c in columns]
+    try:
+        want = content_digest(sorted(zip(*columns)))
+    except TypeError:  # rows that do not order (a route's step twice, then values of two types)
+        with pytest.raises(TypeError):
+            columns_digest(columns)
+        return
+    assert columns_digest(columns) == want

@@ -155,7 +155,7 @@ class GraphStore:
         Backends may encode the parameters here, so that a loader can do that
         work in one thread and send the queries from another.
         """
-        return name, query(name, self.backend), params
+        return name, query(name), params
 
     def execute(self, prepared: tuple[str, str, Any]) -> list[dict]:
         """Run a prepared query (see :meth:`prepare`)."""

@@ -245,7 +245,7 @@ class LocalStore(GraphStore):
         from ._falkor_params import params_header
         from .queries import query
 
-        return name, query(name, self.backend), _Encoded(params_header(params))
+        return name, query(name), _Encoded(params_header(params))
 
     def _execute(self, text: str, params: dict[str, Any] | None) -> list[dict]:
         # graphsr's own reads go as GRAPH.RO_QUERY: a store that holds as much data as it may (Redis' maxmemory

@@ -8,7 +8,7 @@ stored without (by a graphsr before shapes) from its stored elements, read a bat
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from typing import Iterable
+from typing import Callable, Iterable
 
 import numpy as np
 
@@ -30,6 +30,7 @@ def require_elements(
     lines: dict | None = None,
     node_ids: dict | None = None,
     canonical: bool = False,
+    on_keyed: Callable[[list[str], dict[tuple[str, str], int]], None] | None = None,
 ) -> dict[tuple[str, str], int]:
     """Element keys of (docid, XPath) pairs, which must be stored.
 
@@ -37,6 +38,9 @@ def require_elements(
     to the line of ``source`` that names it, for the message.  ``node_ids``, on the local store, is filled
     with the store's own node id of each key (see ``documents_shapes`` in ``cypher/collection.cypher``).
     ``canonical``: the XPaths of ``nodes`` and ``lines`` are canonical already (not made so again).
+    ``on_keyed(docids, keys)``, if given, is called as the resolution goes with documents every pair of which
+    is keyed (and has its node id, where asked) and the keys so far; the documents left are given at the end
+    when no pair is unknown (otherwise the error is raised, and the caller undoes what it did with those given).
 
     Raises
     ------
@@ -122,10 +126,21 @@ def require_elements(
             if node_ids is not None and ids is not None:
                 node_ids.update((code * KEY_SPAN + pres[i], int(ids[i])) for i in found)
 
+    reported: set[str] = set()
+
+    def keyed(ready: list[str]) -> None:
+        if on_keyed is None:
+            return
+        wrong = {p[1] for p in problems}
+        ready = [d for d in ready if d not in wrong]
+        reported.update(ready)
+        if ready:
+            on_keyed(ready, out)
+
     # documents stored with their shape are resolved from it, without reading their elements; the others (stored
     # by a graphsr before shapes) from their elements
     paths = _PathFinder.made()
-    unshaped = _resolve_by_shapes(store, collection, docids, state, name_many, node_ids)
+    unshaped = _resolve_by_shapes(store, collection, docids, state, name_many, node_ids, keyed)
     left: list[tuple[int, str, int]] = []  # code, docid, elements
     for docid in docids:
         r = state.get(document_id(collection, docid))
@@ -138,6 +153,7 @@ def require_elements(
     if problems:
         line, _, message = min(problems, key=lambda p: (p[0] is None, p[0] or 0, p[1]))
         raise UnknownNodeError(message, source, line)
+    keyed([d for d in docids if d not in reported])
     return out
 
 
@@ -222,7 +238,13 @@ class _PathFinder:
 
 
 def _resolve_by_shapes(
-    store: GraphStore, collection: str, docids: list[str], state: dict[str, dict], name_many, node_ids: dict | None
+    store: GraphStore,
+    collection: str,
+    docids: list[str],
+    state: dict[str, dict],
+    name_many,
+    node_ids: dict | None,
+    keyed: Callable[[list[str]], None],
 ) -> set[str]:
     """Key the elements named in the documents ``docids`` (those ``state`` holds) that were stored with their
     shape (:mod:`.shapes`), with ``name_many(docs)`` (``docs``: (code, docid, tag names, depths, tags) each;
@@ -234,15 +256,21 @@ def _resolve_by_shapes(
     a run of fresh ids where none were freed before: an element's id is then its root's plus its pre-order
     number less one.  Every id so taken is checked against the element's key (``elements_at_nodes``, a look-up
     by id); the documents of a statement where any does not check (ids reused after a drop) have their ids read
-    with their elements (``documents_shapes``)."""
+    with their elements (``documents_shapes``).  ``keyed(docids)`` is told of each part's documents once they
+    are keyed and their ids checked (those whose ids do not check are resolved, and told, at the end)."""
     want_ids = node_ids is not None and store.backend == "falkordb"
     coded = [(int(state[document_id(collection, d)]["code"]), d) for d in docids if document_id(collection, d) in state]
     query = "documents_stored_shapes_and_roots" if want_ids else "documents_stored_shapes"
     parts = [coded[at : at + SHAPES_PER_READ] for at in range(0, len(coded), SHAPES_PER_READ)]
-    # one thread sends the reads (every part's shapes, then the checks of the ids taken) while this one decodes
-    # and names: the server reads while Python walks
+    # one thread sends the reads (a part's shapes, the next part's, the checks of the ids taken) while this one
+    # decodes and names: the server reads while Python walks
     reads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphsr-reads")
-    fetched = [reads.submit(store.run, query, codes=[code for code, _ in part]) for part in parts]
+    fetched: list = []
+
+    def fetch(k: int) -> None:
+        if k < len(parts):
+            fetched.append(reads.submit(store.run, query, codes=[code for code, _ in parts[k]]))
+
     shaped: set[int] = set()
     pending: list[int] = []  # the documents whose ids await their check
     checks: list[list[int]] = []  # [node id, key]
@@ -274,11 +302,22 @@ def _resolve_by_shapes(
                     settle()
         chunk.clear()
 
+    def answered() -> None:
+        while checked:
+            answer, taken, documents = checked.pop(0)
+            [row] = answer.result()
+            if int(row["n"]) == len(taken):
+                node_ids.update((key, node) for node, key in taken)  # type: ignore[union-attr]
+            else:
+                unchecked.extend(documents)
+
     try:
+        fetch(0)
         held = 0
-        for part, answer in zip(parts, fetched):
+        for k, part in enumerate(parts):
+            fetch(k + 1)
             shapes = {}
-            for r in answer.result():
+            for r in fetched[k].result():
                 if r["shape"] is not None and r["elements"] is not None and (not want_ids or r["root"] is not None):
                     shapes[int(r["code"])] = (r["shape"], int(r["elements"]), r.get("root"))
             shaped.update(shapes)
@@ -301,14 +340,12 @@ def _resolve_by_shapes(
                 if held >= ELEMENTS_PER_NAMING:
                     name_chunk()
                     held = 0
-        name_chunk()
-        settle()
-        for answer, taken, documents in checked:
-            [row] = answer.result()
-            if int(row["n"]) == len(taken):
-                node_ids.update((key, node) for node, key in taken)  # type: ignore[union-attr]
-            else:
-                unchecked.extend(documents)
+            name_chunk()
+            held = 0
+            settle()
+            answered()
+            late = set(unchecked)
+            keyed([docid for code, docid in part if code in shaped and code not in late])
     finally:
         for answer in [*fetched, *(c[0] for c in checked)]:
             answer.cancel()  # (after a failure: what is not sent yet is not)

@@ -97,8 +97,11 @@ def _step_fields(s) -> tuple:
     return (str(s.route_id), int(s.step), s.docid, s.src, s.dst, s.user, s.topic, s.duration_ms, s.timestamp, s.line)
 
 
-def _resolve(store: GraphStore, collection: str, columns, source, node_ids: dict) -> tuple[list[int], list[int]]:
-    """The element keys of every step's ``from`` and ``to``; an element not stored is one
+def _resolve(
+    store: GraphStore, collection: str, columns, source, node_ids: dict, on_keyed=None
+) -> tuple[list[int], list[int]]:
+    """The element keys of every step's ``from`` and ``to`` (``on_keyed``: see
+    :func:`~graphsr.store.resolve.require_elements`); an element not stored is one
     :class:`~graphsr.errors.UnknownNodeError` naming the first line of the log that names it."""
     from .resolve import require_elements
 
@@ -106,7 +109,7 @@ def _resolve(store: GraphStore, collection: str, columns, source, node_ids: dict
     pairs = set(zip(docids, src))
     pairs.update(zip(docids, dst))
     try:
-        index = require_elements(store, collection, pairs, source, node_ids=node_ids, canonical=True)
+        index = require_elements(store, collection, pairs, source, node_ids=node_ids, canonical=True, on_keyed=on_keyed)
     except UnknownNodeError:  # again, with the line of each pair (a map only the message needs)
         first: dict = {}
         for d, a, b, line in zip(docids, src, dst, lines):
@@ -119,10 +122,10 @@ def _resolve(store: GraphStore, collection: str, columns, source, node_ids: dict
 
 def _digest(columns, src_keys: list[int], dst_keys: list[int]) -> str:
     """The log's digest (:func:`~graphsr.store.named.content_digest` of its steps sorted, elements as keys)."""
-    from .named import content_digest
+    from .named import columns_digest
 
     route_ids, seqs, _, _, _, users, topics, durations, times, _ = columns
-    return content_digest(sorted(zip(route_ids, seqs, src_keys, dst_keys, users, topics, durations, times)))
+    return columns_digest([route_ids, seqs, src_keys, dst_keys, users, topics, durations, times])
 
 
 def _store_steps(
@@ -131,34 +134,38 @@ def _store_steps(
     from .named import _make_room
     from .services import drop_study
 
-    node_ids: dict[int, int] = {}  # the local store's node ids of the elements (see _create_steps)
-    src_keys, dst_keys = _resolve(store, collection, columns, source, node_ids)
     stid = node_id("Study", collection, study)
     n_steps, n_routes = len(columns[0]), len(set(columns[0]))
     report = StepsReport(steps=n_steps, routes=n_routes)
     what = f"study {study!r} of collection {collection!r}"
+    node_ids: dict[int, int] = {}  # the local store's node ids of the elements (see _RouteWriter)
     state = store.run("study_state", study=stid)
-    digest = None
-    if state:  # a study of that name: compared before anything is written
-        digest = _digest(columns, src_keys, dst_keys)
-        report.unchanged, report.replaced = _make_room(
-            state,
-            digest,
-            replace,
-            what,
-            "another log",
-            f"this one: {n_steps} steps of {n_routes} routes",
-            source,
-            lambda: drop_study(store, collection, study),
-        )
-        if report.unchanged:
-            return report
-    store.run("begin_study", study=stid, name=study, collection=collection)  # INCOMPLETE until the last batch
-    if store.exclusive_writer:  # no other load writes: the study is empty, its routes are created whole
-        prefixes = (node_id_prefix("Route", collection, study), node_id_prefix("Step", collection, study))
-        digest = _create_steps(store, stid, prefixes, columns, (src_keys, dst_keys), node_ids, digest)
-    else:  # other loads may write at once: MERGE on the ids the constraints keep unique
-        _merge_steps(store, collection, study, stid, columns, src_keys, dst_keys)
+    if not state and store.exclusive_writer:  # a new study: its routes are written as their elements resolve
+        src_keys, dst_keys, digest = _stream_steps(store, collection, study, columns, source, node_ids)
+    else:
+        src_keys, dst_keys = _resolve(store, collection, columns, source, node_ids)
+        digest = None
+        if state:  # a study of that name: compared before anything is written
+            digest = _digest(columns, src_keys, dst_keys)
+            report.unchanged, report.replaced = _make_room(
+                state,
+                digest,
+                replace,
+                what,
+                "another log",
+                f"this one: {n_steps} steps of {n_routes} routes",
+                source,
+                lambda: drop_study(store, collection, study),
+            )
+            if report.unchanged:
+                return report
+        store.run("begin_study", study=stid, name=study, collection=collection)  # INCOMPLETE until the last batch
+        if store.exclusive_writer:  # no other load writes: the study is empty, its routes are created whole
+            digest = _create_steps(
+                store, stid, _prefixes(collection, study), columns, (src_keys, dst_keys), node_ids, digest
+            )
+        else:  # other loads may write at once: MERGE on the ids the constraints keep unique
+            _merge_steps(store, collection, study, stid, columns, src_keys, dst_keys)
     if digest is None:
         digest = _digest(columns, src_keys, dst_keys)
     [held] = store.run("study_holds", study=stid)
@@ -176,6 +183,141 @@ def _store_steps(
     )
     store.run("finish_study", study=stid, digest=digest)
     return report
+
+
+def _prefixes(collection: str, study: str) -> tuple[str, str]:
+    return node_id_prefix("Route", collection, study), node_id_prefix("Step", collection, study)
+
+
+def _stream_steps(
+    store: GraphStore, collection: str, study: str, columns, source, node_ids: dict
+) -> tuple[list[int], list[int], str]:
+    """A new study's routes, written as the log resolves: each route once every document it names is keyed
+    (:func:`~graphsr.store.resolve.require_elements`' ``on_keyed``), by the writer thread of a
+    :class:`_RouteWriter`, while this one resolves the next documents and then takes the log's digest.  A
+    log that names an element not stored, or any failure, removes what was written (the study with it) before
+    the error is raised; where that removal fails too, the study stays INCOMPLETE.  Returns the keys and the
+    digest."""
+    from .services import drop_study
+
+    stid = node_id("Study", collection, study)
+    store.run("begin_study", study=stid, name=study, collection=collection)  # INCOMPLETE until the last batch
+    writer = _RouteWriter(store, stid, _prefixes(collection, study), columns, node_ids)
+    docids = columns[2]
+    waiting = [0] * len(writer.starts)  # per route: its documents not keyed yet
+    routes_of: dict[str, list[int]] = {}
+    for r, (a, b) in enumerate(zip(writer.starts, writer.ends)):
+        for d in set(docids[a:b]):
+            routes_of.setdefault(d, []).append(r)
+            waiting[r] += 1
+
+    def keyed(done: list[str], keys: dict) -> None:
+        ready = []
+        for d in done:
+            for r in routes_of.pop(d, ()):
+                waiting[r] -= 1
+                if not waiting[r]:
+                    ready.append(r)
+        writer.add(ready, keys)
+
+    try:
+        src_keys, dst_keys = _resolve(store, collection, columns, source, node_ids, on_keyed=keyed)
+        writer.flush()
+        digest = _digest(columns, src_keys, dst_keys)  # while the server creates the routes
+        writer.wait()
+    except BaseException:
+        writer.abandon()
+        try:
+            drop_study(store, collection, study)
+        except Exception:  # the study stays INCOMPLETE, and the first failure is the one reported
+            pass
+        raise
+    if any(waiting):
+        raise AssertionError(f"{sum(1 for w in waiting if w)} route(s) of the study were never written")
+    return src_keys, dst_keys, digest
+
+
+class _RouteWriter:
+    """Whole routes sent with ``create_steps``, about ``store.batch_size`` steps a statement, by a writer thread
+    of their own, while the caller goes on.  Rows are written as literal parameter text, as
+    :func:`~graphsr.store._falkor_params.params_header` encodes the same lists (tested); elements by the store's own
+    node ids (``node``: read with them under the same writer lock, which keeps them fixed)."""
+
+    def __init__(self, store: GraphStore, study: str, prefixes: tuple[str, str], columns, node: dict[int, int]):
+        self.store, self.study, self.prefixes, self.columns, self.node = store, study, prefixes, columns, node
+        route_ids = columns[0]
+        self.starts = [i for i in range(len(route_ids)) if i == 0 or route_ids[i] != route_ids[i - 1]]
+        self.ends = self.starts[1:] + [len(route_ids)]  # (a route's rows are together: _columns)
+        self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphsr-writer")
+        self.pending: list = []
+        self.batch: list[int] = []
+        self.size = 0
+        self.keys: dict = {}
+
+    def add(self, routes: list[int], keys: dict) -> None:
+        """Write the routes numbered ``routes`` (in the log's order of routes), their elements keyed by ``keys``
+        ((docid, XPath) -> key)."""
+        self.keys = keys
+        for r in routes:
+            self.batch.append(r)
+            self.size += self.ends[r] - self.starts[r]
+            if self.size >= self.store.batch_size:
+                self.flush()
+
+    def flush(self) -> None:
+        if self.batch:
+            self.pending.append(self.writer.submit(self.store.execute, self._prepared(self.batch)))
+            self.batch, self.size = [], 0
+
+    def wait(self) -> None:
+        """Wait for every statement sent; raise the first failure."""
+        try:
+            for p in self.pending:
+                p.result()
+        finally:
+            self.abandon()
+
+    def abandon(self) -> None:
+        for p in self.pending:
+            p.cancel()
+        self.writer.shutdown(wait=True)
+
+    def _prepared(self, routes: list[int]):
+        route_ids, seqs, docids, src, dst, users, topics, durations, times, _ = self.columns
+        rows = [i for r in routes for i in range(self.starts[r], self.ends[r])]
+        keys, node = self.keys, self.node
+        # every step's [node of from, node of to, seq, duration_ms, time]
+        step_rows = list(
+            map(
+                "[%s,%s,%s,%s,%s]".__mod__,
+                zip(
+                    [str(node[keys[(docids[i], src[i])]]) for i in rows],
+                    [str(node[keys[(docids[i], dst[i])]]) for i in rows],
+                    literals([seqs[i] for i in rows]),
+                    literals([durations[i] for i in rows]),
+                    literals([times[i] for i in rows]),
+                ),
+            )
+        )
+        route_prefix, step_prefix = self.prefixes
+        firsts = [self.starts[r] for r in routes]
+        heads = map(
+            "[%s,%s,%s,%s,%s,[".__mod__,
+            zip(
+                [string_literal(route_prefix + _part(route_ids[i])) for i in firsts],
+                literals([route_ids[i] for i in firsts]),
+                literals([users[i] for i in firsts]),
+                literals([topics[i] for i in firsts]),
+                [string_literal(step_prefix + _part(route_ids[i]) + "/") for i in firsts],
+            ),
+        )
+        text = []
+        at = 0
+        for head, r in zip(heads, routes):
+            n = self.ends[r] - self.starts[r]
+            text.append(head + ",".join(step_rows[at : at + n]) + "]]")
+            at += n
+        return self.store.prepare("create_steps", study=self.study, rows=Literal("[" + ",".join(text) + "]"))
 
 
 def _merge_steps(store: GraphStore, collection: str, study: str, stid: str, columns, src_keys, dst_keys) -> None:
@@ -214,69 +356,21 @@ def _create_steps(
     node: dict[int, int],
     digest: str | None,
 ) -> str:
-    """Write an empty study's steps with ``create_steps``: whole routes per statement (a route's steps all in the
-    statement that creates it), about ``store.batch_size`` steps each, their elements by the store's own node ids
-    (``node``, read with them under the same writer lock, which keeps them fixed); routes and steps have the ids
-    ``prefixes`` begin (:func:`~graphsr.store.ids.node_id_prefix`).  One writer thread sends the statements while
-    this one encodes the next; then this one takes the log's digest if ``digest`` is None.  Returns the
-    digest."""
+    """Write an empty study's steps, whose element keys are known (``keys``), with a :class:`_RouteWriter`;
+    take the log's digest while the server creates them if ``digest`` is None.  Returns the digest."""
     src_keys, dst_keys = keys
-    route_prefix, step_prefix = prefixes
     if not {*src_keys, *dst_keys} <= node.keys():
         raise AssertionError(f"{len({*src_keys, *dst_keys} - node.keys())} element(s) of the study have no node id")
-    route_ids, seqs, _, _, _, users, topics, durations, times, _ = columns
-    # every step's literal [node of from, node of to, seq, duration_ms, time], as params_header encodes it (tested)
-    step_rows = list(
-        map(
-            "[%s,%s,%s,%s,%s]".__mod__,
-            zip(
-                map(str, map(node.__getitem__, src_keys)),
-                map(str, map(node.__getitem__, dst_keys)),
-                literals(seqs),
-                literals(durations),
-                literals(times),
-            ),
-        )
-    )
-    starts = [i for i in range(len(route_ids)) if i == 0 or route_ids[i] != route_ids[i - 1]]  # (rows together)
-    ends = starts[1:] + [len(route_ids)]
-    first = [route_ids[i] for i in starts]
-    route_heads = list(
-        map(
-            "[%s,%s,%s,%s,%s,[".__mod__,
-            zip(
-                [string_literal(route_prefix + _part(r)) for r in first],
-                literals(first),
-                literals([users[i] for i in starts]),
-                literals([topics[i] for i in starts]),
-                [string_literal(step_prefix + _part(r) + "/") for r in first],
-            ),
-        )
-    )
-    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphsr-writer")
-    pending = []
+    docids, src, dst = columns[2], columns[3], columns[4]
+    index = dict(zip(zip(docids, src), src_keys))
+    index.update(zip(zip(docids, dst), dst_keys))
+    writer = _RouteWriter(store, study, prefixes, columns, node)
     try:
-        batch: list[str] = []
-        size = 0
-        for head, a, b in zip(route_heads, starts, ends):
-            batch.append(head + ",".join(step_rows[a:b]) + "]]")
-            size += b - a
-            if size >= store.batch_size:
-                pending.append(writer.submit(store.execute, _prepared(store, study, batch)))
-                batch, size = [], 0
-        if batch:
-            pending.append(writer.submit(store.execute, _prepared(store, study, batch)))
-        del step_rows, route_heads
+        writer.add(list(range(len(writer.starts))), index)
+        writer.flush()
         if digest is None:  # while the server creates the routes
             digest = _digest(columns, src_keys, dst_keys)
-        for p in pending:
-            p.result()
+        writer.wait()
     finally:
-        for p in pending:
-            p.cancel()
-        writer.shutdown(wait=True)
+        writer.abandon()
     return digest
-
-
-def _prepared(store: GraphStore, study: str, batch: list[str]):
-    return store.prepare("create_steps", study=study, rows=Literal("[" + ",".join(batch) + "]"))
