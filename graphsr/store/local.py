@@ -14,7 +14,8 @@ says it wrote has its data on disk, and one whose snapshot cannot be written
 leaves the previous snapshot -- the last good state -- in place.  A snapshot
 rather than the server's append-only log (``appendfsync always``), for now,
 although the snapshot is most of what a small write costs (1.8-2.8 s for a
-246 MB store; ``store routes`` of 100,000 routes takes 20 s).  Tried by hand
+246 MB store; ``store routes`` of 100,000 routes takes 12 s there, of which
+the snapshot is what keeps it from 10,000 routes a second).  Tried by hand
 on FalkorDB 4.16 / Redis 8.2 (2026-11-27): after ``kill -9`` every
 acknowledged write came back from the log, and replaying it cost what the
 writes had (200,000 nodes in 0.63 s; an earlier trial after loading the
@@ -23,9 +24,11 @@ half-way must leave the last good state, and its statements already in the
 log would be replayed at the next start (the log would have to be cut back
 to where the command began); a start replays every write since the log was
 last rewritten (a load of millions of elements again), so the log must be
-rewritten at stops, which costs a snapshot; and a server started with the
+rewritten at stops, which costs a snapshot; a server started with the
 log and none written yet ignores the existing snapshot (it comes up empty)
-unless switched on while running.
+unless switched on while running; and the indexes made when first needed
+(:mod:`graphsr.store.deferred`) would be logged as they are made and dropped,
+and made again at every start.
 """
 
 from __future__ import annotations

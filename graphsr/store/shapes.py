@@ -148,6 +148,18 @@ def _read_column(payload: bytes, at: int, elements: int) -> tuple[np.ndarray, in
     return values.astype(np.int64), end
 
 
+def _header(text: str) -> tuple[bytes, int, list[str]]:
+    """A shape's payload, where its names end (the NUL after them) and the names."""
+    try:
+        payload = zlib.decompress(base64.b64decode(text[len(_PREFIX) :], validate=True))
+    except (ValueError, zlib.error) as e:
+        raise ShapeError(f"a document shape that does not decode ({e})") from None
+    cut = payload.find(b"\0")
+    if cut < 0:
+        raise ShapeError("a document shape without its header")
+    return payload, cut, payload[:cut].decode("utf-8", "surrogatepass").split("\t")
+
+
 def decode_columns(text: str, elements: int) -> ShapeColumns:
     """The columns of a shape stored for a document of ``elements`` elements.
 
@@ -159,14 +171,7 @@ def decode_columns(text: str, elements: int) -> ShapeColumns:
     """
     if not isinstance(text, str) or not text.startswith((_PREFIX, _OLD)):
         raise ShapeError("not a document shape")
-    try:
-        payload = zlib.decompress(base64.b64decode(text[len(_PREFIX) :], validate=True))
-    except (ValueError, zlib.error) as e:
-        raise ShapeError(f"a document shape that does not decode ({e})") from None
-    cut = payload.find(b"\0")
-    if cut < 0:
-        raise ShapeError("a document shape without its header")
-    names = payload[:cut].decode("utf-8", "surrogatepass").split("\t")
+    payload, cut, names = _header(text)
     start = end = None
     if text.startswith(_OLD):  # one width byte, then the depths and the tags
         width = payload[cut + 1] if cut + 1 < len(payload) else 0
@@ -210,14 +215,7 @@ def decode_tree(text: str, elements: int) -> tuple[list[str], np.ndarray, np.nda
     if not isinstance(text, str) or not text.startswith(_PREFIX):
         cols = decode_columns(text, elements)
         return cols.names, cols.depth, cols.tag
-    try:
-        payload = zlib.decompress(base64.b64decode(text[len(_PREFIX) :], validate=True))
-    except (ValueError, zlib.error) as e:
-        raise ShapeError(f"a document shape that does not decode ({e})") from None
-    cut = payload.find(b"\0")
-    if cut < 0:
-        raise ShapeError("a document shape without its header")
-    names = payload[:cut].decode("utf-8", "surrogatepass").split("\t")
+    payload, cut, names = _header(text)
     depth, at = _read_column(payload, cut + 1, elements)
     tag, at = _read_column(payload, at, elements)
     for _ in range(2):  # the offsets' columns: their widths and lengths only
