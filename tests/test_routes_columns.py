@@ -348,39 +348,3 @@ def test_a_write_that_fails_midway_leaves_nothing_written(plays_store, tmp_path,
     monkeypatch.undo()
     assert len(sent) >= 2 and _count_study(plays_store, "midway") == (0, 0)
     assert not store_steps(plays_store, "plays", "midway", routes, routes.source).unchanged
-
-
-_CELLS = st.one_of(
-    st.none(),
-    st.text(max_size=4),
-    st.integers(-5, 10**12),
-    st.floats(allow_nan=True, allow_infinity=True),
-    st.booleans(),
-    st.sampled_from(["\ud800", 'a"b\\', "é\n"]),
-)
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    st.integers(0, 12).flatmap(
-        lambda n: st.tuples(
-            st.lists(st.sampled_from(["r1", "r2", "é", "\ud800"]), min_size=n, max_size=n),
-            st.lists(st.integers(1, 4), min_size=n, max_size=n),
-            st.lists(st.integers(0, 10**12), min_size=n, max_size=n),
-            st.lists(_CELLS, min_size=n, max_size=n),
-            st.lists(st.one_of(st.none(), st.floats(0, 1e9)), min_size=n, max_size=n),
-            st.lists(st.one_of(st.none(), st.text(max_size=3)), min_size=n, max_size=n),
-        )
-    )
-)
-def test_a_digest_taken_a_column_at_a_time_is_the_rows(columns):
-    from graphsr.store.named import columns_digest, content_digest
-
-    columns = [list(c) for c in columns]
-    try:
-        want = content_digest(sorted(zip(*columns)))
-    except TypeError:  # rows that do not order (a route's step twice, then values of two types)
-        with pytest.raises(TypeError):
-            columns_digest(columns)
-        return
-    assert columns_digest(columns) == want

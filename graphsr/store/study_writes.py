@@ -122,10 +122,10 @@ def _resolve(
 
 def _digest(columns, src_keys: list[int], dst_keys: list[int]) -> str:
     """The log's digest (:func:`~graphsr.store.named.content_digest` of its steps sorted, elements as keys)."""
-    from .named import columns_digest
+    from .named import content_digest
 
     route_ids, seqs, _, _, _, users, topics, durations, times, _ = columns
-    return columns_digest([route_ids, seqs, src_keys, dst_keys, users, topics, durations, times])
+    return content_digest(sorted(zip(route_ids, seqs, src_keys, dst_keys, users, topics, durations, times)))
 
 
 def _store_steps(
