@@ -42,8 +42,9 @@ REQUIRED = ("route_id", "step", "docid", "from", "to")
 OPTIONAL = ("user", "topic", "duration_ms", "timestamp")
 
 
-#: The largest log read a column at a time (:func:`_csv_steps`): about 8 bytes of memory a byte of log (its text,
-#: lines, fields and columns at once); a larger one is read a row at a time.
+#: The largest log read a column at a time (:func:`_csv_steps`): about 7 bytes of memory a byte of log (its text,
+#: lines, fields and columns at once; measured: 370 MB for a log of 52.7 MB and 400,803 steps); a larger one is
+#: read a row at a time.
 _COLUMNS_MAX_BYTES = 256 << 20
 
 #: The longest CSV field read (the csv module's default, 128 KiB, is below what a log may hold).
