@@ -242,7 +242,9 @@ def test_the_literal_rows_of_create_steps_are_the_encoders(routes):
         def execute(self, params):
             sent.append(params["rows"])
 
-    study_writes._create_steps(Store(), "S/c/s", ("R/c/s/", "P/c/s/"), columns, keys, node, "digest")
+    index = dict(zip(zip(columns[2], columns[3]), keys[0]))
+    index.update(zip(zip(columns[2], columns[4]), keys[1]))
+    study_writes._create_steps(Store(), "S/c/s", ("R/c/s/", "P/c/s/"), columns, (index, *keys), node, "digest")
     assert all(isinstance(r, Literal) for r in sent)
     assert "[" + ",".join(r[1:-1] for r in sent) + "]" == params_header({"rows": rows})[len("CYPHER `rows`=") : -1]
 

@@ -48,6 +48,21 @@ static Slot *slot_of(Slot *table, uint64_t mask, int64_t parent, int64_t tag, in
     return &table[at];
 }
 
+/* whether start (parts + 1 entries) cuts [0, total) into parts in order; if not, a ValueError naming it and what
+   it should cover */
+static int covers(const int64_t *start, npy_intp parts, npy_intp total, const char *name, const char *items) {
+    if (parts > 0 && (start[0] != 0 || start[parts] != total)) {
+        PyErr_Format(PyExc_ValueError, "%s does not cover %s", name, items);
+        return 0;
+    }
+    for (npy_intp k = 0; k < parts; ++k)
+        if (start[k + 1] < start[k]) {
+            PyErr_Format(PyExc_ValueError, "%s decreases", name);
+            return 0;
+        }
+    return 1;
+}
+
 static PyArrayObject *as_int64(PyObject *obj) {
     return (PyArrayObject *)PyArray_FROMANY(obj, NPY_INT64, 1, 1, NPY_ARRAY_IN_ARRAY);
 }
@@ -76,24 +91,9 @@ static PyObject *find(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "arrays of mismatched lengths");
         goto done;
     }
-    if (docs > 0 && (doc_start[0] != 0 || doc_start[docs] != n)) {
-        PyErr_SetString(PyExc_ValueError, "doc_start does not cover the elements");
+    if (!covers(doc_start, docs, n, "doc_start", "the elements") ||
+        !covers(path_start, paths, n_steps, "path_start", "the steps"))
         goto done;
-    }
-    for (npy_intp d = 0; d < docs; ++d)
-        if (doc_start[d + 1] < doc_start[d]) {
-            PyErr_SetString(PyExc_ValueError, "doc_start decreases");
-            goto done;
-        }
-    if (paths > 0 && (path_start[0] != 0 || path_start[paths] != n_steps)) {
-        PyErr_SetString(PyExc_ValueError, "path_start does not cover the steps");
-        goto done;
-    }
-    for (npy_intp p = 0; p < paths; ++p)
-        if (path_start[p + 1] < path_start[p]) {
-            PyErr_SetString(PyExc_ValueError, "path_start decreases");
-            goto done;
-        }
     for (npy_intp i = 0; i < pairs; ++i)
         if (pair_doc[i] < 0 || pair_doc[i] >= docs || pair_path[i] < 0 || pair_path[i] >= paths ||
             (i && pair_doc[i] < pair_doc[i - 1])) {

@@ -49,10 +49,9 @@ def require_elements(
         with the file and line.
     """
     by_doc: dict[str, set[str]] = {}
-    same = canonical
     for docid, xp in nodes:
-        by_doc.setdefault(docid, set()).add(xp if same else canonical_xpath(xp))
-    where = {(d, x if same else canonical_xpath(x)): ln for (d, x), ln in (lines or {}).items() if ln is not None}
+        by_doc.setdefault(docid, set()).add(xp if canonical else canonical_xpath(xp))
+    where = {(d, x if canonical else canonical_xpath(x)): ln for (d, x), ln in (lines or {}).items() if ln is not None}
 
     def first_line(docid: str, xps) -> int | None:
         found = [where[(docid, x)] for x in xps if (docid, x) in where]
@@ -80,18 +79,22 @@ def require_elements(
 
     out: dict[tuple[str, str], int] = {}
 
-    def name(code: int, docid: str, pres: list[int], depths: list[int], tags: list[str]) -> list[int]:
-        """Key the elements the log names in one document; return their rows (in ``pres``)."""
-        at = {xp: i for i, xp in enumerate(_xpaths(depths, tags))}
+    def record(code: int, docid: str, hits, pres) -> list[int]:
+        """Key the elements found in one document (``hits``: each XPath asked with its row, None or -1 for
+        none; ``pres``: the rows' pre-order numbers), note the XPaths it lacks; return the rows keyed."""
         found = []
-        for xp in by_doc[docid]:
-            i = at.get(xp)
-            if i is not None:
+        for xp, i in hits:
+            if i is not None and i >= 0:
                 out[(docid, xp)] = code * KEY_SPAN + pres[i]
                 found.append(i)
             else:
                 problems.append((where.get((docid, xp)), docid, f"document {docid!r} has no node {quoted(xp)}"))
         return found
+
+    def name(code: int, docid: str, pres, depths: list[int], tags: list[str]) -> list[int]:
+        """Key the elements the log names in one document; return their rows (in ``pres``)."""
+        at = {xp: i for i, xp in enumerate(_xpaths(depths, tags))}
+        return record(code, docid, ((xp, at.get(xp)) for xp in by_doc[docid]), pres)
 
     def name_many(docs: list[tuple[int, str, list[str], np.ndarray, np.ndarray]]) -> list[list[int]]:
         """:func:`name` for documents given as (code, docid, tag names, depths, tags), in C where it is built
@@ -103,17 +106,7 @@ def require_elements(
                 name(code, docid, range(1, len(d) + 1), d.tolist(), [n[t] for t in t_.tolist()])
                 for code, docid, n, d, t_ in docs
             ]
-        rows: list[list[int]] = []
-        for (code, docid, _, _, _), hits in zip(docs, found):
-            keyed = []
-            for xp, i in hits:
-                if i >= 0:
-                    out[(docid, xp)] = code * KEY_SPAN + i + 1
-                    keyed.append(i)
-                else:
-                    problems.append((where.get((docid, xp)), docid, f"document {docid!r} has no node {quoted(xp)}"))
-            rows.append(keyed)
-        return rows
+        return [record(code, docid, hits, range(1, len(d) + 1)) for (code, docid, _, d, _), hits in zip(docs, found)]
 
     def resolve(batch: list[tuple[int, str]]) -> None:
         shapes = _document_shapes(store, [code for code, _ in batch], numbers=(0, 1))  # ids: those named
@@ -313,9 +306,9 @@ def _resolve_by_shapes(
 
     try:
         fetch(0)
-        held = 0
         for k, part in enumerate(parts):
             fetch(k + 1)
+            held = 0
             shapes = {}
             for r in fetched[k].result():
                 if r["shape"] is not None and r["elements"] is not None and (not want_ids or r["root"] is not None):
@@ -341,7 +334,6 @@ def _resolve_by_shapes(
                     name_chunk()
                     held = 0
             name_chunk()
-            held = 0
             settle()
             answered()
             late = set(unchecked)

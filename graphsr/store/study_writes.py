@@ -99,8 +99,8 @@ def _step_fields(s) -> tuple:
 
 def _resolve(
     store: GraphStore, collection: str, columns, source, node_ids: dict, on_keyed=None
-) -> tuple[list[int], list[int]]:
-    """The element keys of every step's ``from`` and ``to`` (``on_keyed``: see
+) -> tuple[dict[tuple[str, str], int], list[int], list[int]]:
+    """The key of each (docid, XPath) the log names, and of every step's ``from`` and ``to`` (``on_keyed``: see
     :func:`~graphsr.store.resolve.require_elements`); an element not stored is one
     :class:`~graphsr.errors.UnknownNodeError` naming the first line of the log that names it."""
     from .resolve import require_elements
@@ -117,7 +117,7 @@ def _resolve(
             first.setdefault((d, b), line)
         require_elements(store, collection, pairs, source, lines=first, canonical=True)
         raise
-    return list(map(index.__getitem__, zip(docids, src))), list(map(index.__getitem__, zip(docids, dst)))
+    return index, list(map(index.__getitem__, zip(docids, src))), list(map(index.__getitem__, zip(docids, dst)))
 
 
 def _digest(columns, src_keys: list[int], dst_keys: list[int]) -> str:
@@ -143,7 +143,7 @@ def _store_steps(
     if not state and store.exclusive_writer:  # a new study: its routes are written as their elements resolve
         src_keys, dst_keys, digest = _stream_steps(store, collection, study, columns, source, node_ids)
     else:
-        src_keys, dst_keys = _resolve(store, collection, columns, source, node_ids)
+        index, src_keys, dst_keys = _resolve(store, collection, columns, source, node_ids)
         digest = None
         if state:  # a study of that name: compared before anything is written
             digest = _digest(columns, src_keys, dst_keys)
@@ -162,7 +162,7 @@ def _store_steps(
         store.run("begin_study", study=stid, name=study, collection=collection)  # INCOMPLETE until the last batch
         if store.exclusive_writer:  # no other load writes: the study is empty, its routes are created whole
             digest = _create_steps(
-                store, stid, _prefixes(collection, study), columns, (src_keys, dst_keys), node_ids, digest
+                store, stid, _prefixes(collection, study), columns, (index, src_keys, dst_keys), node_ids, digest
             )
         else:  # other loads may write at once: MERGE on the ids the constraints keep unique
             _merge_steps(store, collection, study, stid, columns, src_keys, dst_keys)
@@ -221,7 +221,7 @@ def _stream_steps(
         writer.add(ready, keys)
 
     try:
-        src_keys, dst_keys = _resolve(store, collection, columns, source, node_ids, on_keyed=keyed)
+        _, src_keys, dst_keys = _resolve(store, collection, columns, source, node_ids, on_keyed=keyed)
         writer.flush()
         digest = _digest(columns, src_keys, dst_keys)  # while the server creates the routes
         writer.wait()
@@ -322,7 +322,7 @@ class _RouteWriter:
 
 def _merge_steps(store: GraphStore, collection: str, study: str, stid: str, columns, src_keys, dst_keys) -> None:
     route_ids, seqs, _, _, _, users, topics, durations, times, _ = columns
-    route_prefix, step_prefix = node_id_prefix("Route", collection, study), node_id_prefix("Step", collection, study)
+    route_prefix, step_prefix = _prefixes(collection, study)
     store.write(
         "merge_steps",
         (
@@ -352,18 +352,16 @@ def _create_steps(
     study: str,
     prefixes: tuple[str, str],
     columns,
-    keys: tuple[list[int], list[int]],
+    keys: tuple[dict[tuple[str, str], int], list[int], list[int]],
     node: dict[int, int],
     digest: str | None,
 ) -> str:
-    """Write an empty study's steps, whose element keys are known (``keys``), with a :class:`_RouteWriter`;
-    take the log's digest while the server creates them if ``digest`` is None.  Returns the digest."""
-    src_keys, dst_keys = keys
-    if not {*src_keys, *dst_keys} <= node.keys():
-        raise AssertionError(f"{len({*src_keys, *dst_keys} - node.keys())} element(s) of the study have no node id")
-    docids, src, dst = columns[2], columns[3], columns[4]
-    index = dict(zip(zip(docids, src), src_keys))
-    index.update(zip(zip(docids, dst), dst_keys))
+    """Write an empty study's steps, whose elements' keys are known (``keys``: (docid, XPath) -> key, and every
+    step's ``from`` and ``to``, as :func:`_resolve` gives them), with a :class:`_RouteWriter`; take the log's
+    digest while the server creates them if ``digest`` is None.  Returns the digest."""
+    index, src_keys, dst_keys = keys
+    if not set(index.values()) <= node.keys():
+        raise AssertionError(f"{len(set(index.values()) - node.keys())} element(s) of the study have no node id")
     writer = _RouteWriter(store, study, prefixes, columns, node)
     try:
         writer.add(list(range(len(writer.starts))), index)
