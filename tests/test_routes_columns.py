@@ -352,6 +352,49 @@ def test_a_write_that_fails_midway_leaves_nothing_written(plays_store, tmp_path,
     assert not store_steps(plays_store, "plays", "midway", routes, routes.source).unchanged
 
 
+@pytest.mark.parametrize(
+    "fault, wrong",
+    [
+        (
+            "MATCH (s:Step) WITH s LIMIT 1 DETACH DELETE s",
+            ["Step: the log has", "FROM: the log has", "TO: the log has"],
+        ),
+        (
+            "MATCH (s:Step)-[:TO]->(e) WITH s, e LIMIT 1 CREATE (s)-[:TO]->(e)",
+            ["TO: the log has 432, the store holds 433"],
+        ),
+        ("MATCH (r:Route) WITH r LIMIT 1 CREATE (:Route {id: 'x'})", ["Route: the log has 100, the store holds 101"]),
+    ],
+)
+def test_a_study_whose_store_gained_other_than_the_log_is_refused(plays_store, tmp_path, monkeypatch, fault, wrong):
+    """The receipt of a study written under the writer lock is what the store's own counts gained, per kind of
+    node and edge: a step lost, an edge or a route more, after the routes were sent, is refused, exit 3 (the
+    study INCOMPLETE)."""
+    from graphsr.store import store_steps
+    from graphsr.store.base import StoreError
+
+    routes = read_routes(_log(tmp_path, 100))
+    assert len(routes) == 432
+    execute = plays_store.execute
+    sent = []
+
+    def faulty(prepared):
+        out = execute(prepared)
+        if prepared[0] == "create_steps" and not sent:
+            sent.append(1)
+            plays_store._execute(fault, {})
+        return out
+
+    monkeypatch.setattr(plays_store, "execute", faulty)
+    with pytest.raises(StoreError) as failed:
+        store_steps(plays_store, "plays", "faulty", routes, routes.source)
+    monkeypatch.undo()
+    for text in wrong:
+        assert text in str(failed.value), str(failed.value)
+    assert "INCOMPLETE" in str(failed.value)
+    plays_store._execute("MATCH (r:Route {id: 'x'}) DELETE r", {})
+
+
 def test_a_line_longer_than_the_limit_in_bytes_is_left_to_the_row_reader(tmp_path, monkeypatch):
     """The limit on a line is in bytes, as the row reader's blocks count them: a line of fewer characters than
     the limit but more bytes (é is two) is not taken by the column path (the row reader decides: a test at the
