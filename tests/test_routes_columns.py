@@ -23,7 +23,7 @@ from graphsr.core.document import DocumentTree
 from graphsr.core.routes import STEP_FIELDS, Routes
 from graphsr.io import RouteLogError, read_routes
 from graphsr.io import routes as reader
-from graphsr.store import resolve
+from graphsr.store import resolve, study_writes
 from graphsr.store._falkor_params import Literal, params_header
 from graphsr.store.trees import _xpaths
 
@@ -404,3 +404,79 @@ def test_a_line_longer_than_the_limit_in_bytes_is_left_to_the_row_reader(tmp_pat
     assert reader._csv_steps(path) is None  # 42 bytes, 28 characters
     monkeypatch.setattr(reader, "MAX_LINE", 42)
     assert reader._csv_steps(path) is not None
+
+
+_PLAIN = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(),
+    st.text(alphabet=st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF)),  # lone surrogates
+)
+
+
+def _reference_digest(rows) -> str:
+    import hashlib
+    import json
+
+    encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+    return hashlib.sha256(b"".join(encode(r).encode("utf-8", "surrogatepass") + b"\n" for r in rows)).hexdigest()
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows=st.lists(st.tuples(_PLAIN, _PLAIN, st.lists(_PLAIN, max_size=3)), max_size=30))
+def test_the_content_digest_is_the_json_encoders_row_by_row(rows):
+    """content_digest writes each row as JSONEncoder.encode does: with the C encoder made once, and without the
+    C accelerator row by row."""
+    import json
+
+    from graphsr.store.named import content_digest
+
+    assert content_digest(rows) == _reference_digest(rows)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(json.encoder, "c_make_encoder", None)
+        assert content_digest(rows) == _reference_digest(rows)
+
+
+def test_the_content_digest_hashes_rows_past_one_batch_in_order():
+    from graphsr.store.named import content_digest
+
+    rows = [(f"r{i}", i, None, i / 7, "é\n") for i in range(25_003)]
+    assert content_digest(iter(rows)) == _reference_digest(rows)
+    assert content_digest(rows[::-1]) != _reference_digest(rows)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    steps=st.lists(
+        st.tuples(st.sampled_from(["r1", "r10", "r2", "ä", "r1 "]), st.integers(-2, 4), st.integers(0, 3)),
+        max_size=25,
+    ),
+    grouped=st.booleans(),
+)
+def test_the_study_digest_is_the_rows_sorted(steps, grouped):
+    """The log's digest sorts its routes rather than its steps where the rows allow it (each route's rows
+    together, steps rising); any log, grouped or not, with repeated or falling step numbers, has the digest
+    of its rows sorted."""
+    from graphsr.store.named import content_digest
+
+    if grouped:
+        first: dict = {}
+        steps = sorted(steps, key=lambda s: first.setdefault(s[0], len(first)))
+    n = len(steps)
+    route_ids = [s[0] for s in steps]
+    seqs = [s[1] for s in steps]
+    keys = [s[2] for s in steps]
+    columns = (route_ids, seqs, None, None, None, ["u"] * n, [None] * n, [1.5] * n, ["t"] * n, None)
+    expected = content_digest(
+        sorted(zip(route_ids, seqs, keys, keys[::-1], ["u"] * n, [None] * n, [1.5] * n, ["t"] * n))
+    )
+    assert study_writes._digest(columns, keys, keys[::-1]) == expected
+
+
+def test_a_grouped_log_with_rising_steps_sorts_its_routes_only():
+    route_ids = ["r2", "r2", "r10", "r1", "r1", "r1"]
+    assert study_writes._sorted_rows(route_ids, [1, 2, 1, 1, 3, 7]) == [3, 4, 5, 2, 0, 1]
+    assert study_writes._sorted_rows(route_ids, [1, 2, 1, 1, 3, 3]) is None  # a step number twice
+    assert study_writes._sorted_rows(route_ids + ["r2"], [1, 2, 1, 1, 3, 7, 9]) is None  # a route's rows apart

@@ -125,7 +125,26 @@ def _digest(columns, src_keys: list[int], dst_keys: list[int]) -> str:
     from .named import content_digest
 
     route_ids, seqs, _, _, _, users, topics, durations, times, _ = columns
-    return content_digest(sorted(zip(route_ids, seqs, src_keys, dst_keys, users, topics, durations, times)))
+    row = (route_ids, seqs, src_keys, dst_keys, users, topics, durations, times)
+    order = _sorted_rows(route_ids, seqs)
+    if order is None:
+        return content_digest(sorted(zip(*row)))
+    return content_digest(zip(*(map(c.__getitem__, order) for c in row)))
+
+
+def _sorted_rows(route_ids: list[str], seqs: list[int]) -> list[int] | None:
+    """The rows in the order of the steps sorted, found from their routes alone where that is the order (each
+    route's rows together, with step numbers rising: then the rows sort by (route, step), which no two share),
+    else None.  Sorts the 100,000 routes of a log of 400,803 steps rather than its steps."""
+    n = len(route_ids)
+    starts = [i for i in range(n) if i == 0 or route_ids[i] != route_ids[i - 1]]
+    if any(seqs[i - 1] >= seqs[i] for i in range(1, n) if route_ids[i - 1] == route_ids[i]):
+        return None
+    firsts = sorted(starts, key=route_ids.__getitem__)
+    if any(route_ids[a] == route_ids[b] for a, b in zip(firsts, firsts[1:])):  # (a route's rows apart)
+        return None
+    ends = dict(zip(starts, starts[1:] + [n]))
+    return [i for a in firsts for i in range(a, ends[a])]
 
 
 def _store_steps(
@@ -289,11 +308,8 @@ class _RouteWriter:
 
     def flush(self) -> None:
         if self.batch:
-            self.pending.append(self.writer.submit(self._write, self.batch))
+            self.pending.append(self.writer.submit(self.store.execute, self._prepared(self.batch)))
             self.batch, self.size = [], 0
-
-    def _write(self, routes: list[int]) -> None:
-        self.store.execute(self._prepared(routes))  # (prepared here: the caller goes on resolving meanwhile)
 
     def wait(self) -> None:
         """Wait for every statement sent; raise the first failure."""
