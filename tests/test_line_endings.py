@@ -163,3 +163,25 @@ def test_endless_inputs_are_one_line_not_exhausted_memory(argv):
     lines = proc.stderr.strip().splitlines()
     assert proc.returncode == 2 and len(lines) == 1, proc.stderr
     assert "expected a text file of lines, got a NUL byte" in lines[0]
+
+
+@pytest.mark.parametrize("size", [1, 7, 8192, 1 << 21])
+def test_the_line_stream_gives_the_blocks_bytes_whatever_the_reads_size(tmp_path, size):
+    """LineStream, which the csv module reads through, hands over exactly iter_blocks' bytes, read ``size`` bytes
+    at a time, with lines longer than a block (it reads a block from an offset rather than slicing off what was
+    read, which made a 64 MB line take minutes at 8 KB a read)."""
+    from graphsr.errors import GraphsrInputError
+    from graphsr.io._lines import LineStream, iter_blocks
+
+    rng = random.Random(size)
+    longest = 3_000_000 if size > 100 else 3_000  # (lines longer than a block, read 8 KB or 2 MB at a time)
+    text = "".join("x" * rng.choice([0, 3, 700, longest]) + rng.choice(["\n", "\r", "\r\n"]) for _ in range(12))
+    path = tmp_path / "lines.txt"
+    path.write_bytes(("\ufeff" + text).encode())
+    stream = LineStream(path, GraphsrInputError)
+    buf = bytearray(size)
+    got = bytearray()
+    while n := stream.readinto(buf):
+        got += buf[:n]
+    assert bytes(got) == b"".join(iter_blocks(path, GraphsrInputError))
+    assert bytes(got) == text.replace("\r\n", "\n").replace("\r", "\n").encode()
