@@ -23,6 +23,10 @@ the tied lines only; without it every name is ordered with numpy.
 graphsr.store._paths finds the elements a navigation log's (document, XPath) pairs name in the documents'
 stored shapes, walking each document once; without it the XPath of every element of those documents is
 written out in Python and looked up.
+
+graphsr.store._rows writes the literal text of a study's routes for the statements that create them (the text
+graphsr.store._falkor_params writes for the same lists, which it is tested against); without it Python
+writes it, value by value.
 """
 
 from setuptools import Extension, setup
@@ -48,7 +52,8 @@ def extensions():
             Extension("graphsr.core._ties", ["graphsr/core/_ties.c"], include_dirs=[numpy.get_include()],
                       extra_compile_args=FLAGS, optional=True),
             Extension("graphsr.store._paths", ["graphsr/store/_paths.c"], include_dirs=[numpy.get_include()],
-                      extra_compile_args=FLAGS, optional=True)]
+                      extra_compile_args=FLAGS, optional=True),
+            Extension("graphsr.store._rows", ["graphsr/store/_rows.c"], extra_compile_args=FLAGS, optional=True)]
 
 
 setup(ext_modules=extensions())

@@ -130,7 +130,7 @@ def main() -> None:
             times = {"memory": [], "store (cold)": [], "store (running)": []}
             for _ in range(args.repeat):
                 a, out_m = timed(memory, env)
-                b, out_s = timed(stored, env)  # the server starts, loads its snapshot and stops with the command
+                b, out_s = timed(stored, env)  # the server starts, loads its saved data and stops with the command
                 timed([graphsr, "store", "start"], env)
                 c, _ = timed(stored, env)  # 'graphsr store start' keeps it running between commands
                 timed([graphsr, "store", "stop"], env)

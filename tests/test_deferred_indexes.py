@@ -104,6 +104,13 @@ def _index_labels_at_start(path) -> dict[str, str]:
         server.leave()
 
 
+def _saved(path) -> list[tuple]:
+    """The store's saved data as files: the append-only log's manifest and files, each with its inode, modification
+    time and size."""
+    files = sorted((path / "graphsr.aof").iterdir())
+    return [(f.name, f.stat().st_ino, f.stat().st_mtime_ns, f.stat().st_size) for f in files]
+
+
 def test_indexes_are_made_when_needed_and_dropped_at_stop(tmp_path):
     path = tmp_path / "store"
     collection = sample("shakespeare")["collection"]
@@ -111,8 +118,8 @@ def test_indexes_are_made_when_needed_and_dropped_at_stop(tmp_path):
         _, summaries = store_collection(s, collection, "sh", kinds=["p*"], elements="all")
         assert _deferred_held(s) == {}  # a load into an empty store looks no element up
         expected = summary_extent(s, "sh", "p*", LABEL)
-    assert _index_labels_at_start(path) == {}  # the stop dropped them: the snapshot holds the data alone
-    saved = (path / "graphsr.rdb").stat()
+    assert _index_labels_at_start(path) == {}  # the stop dropped them: the saved data hold the data alone
+    saved = _saved(path)
     with open_store(f"local:{path}") as s:
         s.run("documents_tree_shapes", codes=[1, 2])
         assert _deferred_held(s) == {}  # reading shapes needs no element index
@@ -120,33 +127,36 @@ def test_indexes_are_made_when_needed_and_dropped_at_stop(tmp_path):
         assert _deferred_held(s) == {"Element": "OPERATIONAL"}
         rows = s.read_query("MATCH (e:Element) WHERE e.key = $k RETURN e.pre AS pre", {"k": 4294967296 + 3})
         assert rows == [{"pre": 3}]
-    # a read that made indexes leaves the data as saved: the server drops them and exits without a snapshot
-    after = (path / "graphsr.rdb").stat()
-    assert (after.st_ino, after.st_mtime_ns, after.st_size) == (saved.st_ino, saved.st_mtime_ns, saved.st_size)
+    # a read that made indexes leaves the data as saved: the server drops them and exits without rewriting its
+    # log, whose commands since its base are the indexes' making and dropping
+    after = _saved(path)
+    assert [f[0] for f in after] == [f[0] for f in saved]  # the same base and incremental files
+    assert [f for f in after if f[0].endswith(".base.rdb")] == [f for f in saved if f[0].endswith(".base.rdb")]
     assert _index_labels_at_start(path) == {}
 
 
 def test_a_killed_server_keeps_its_indexes_until_the_next_stop(tmp_path):
-    """A server killed after a write saved with its indexes: the next start rebuilds them while it loads, every
-    answer stays the same, and the next stop drops them."""
+    """A server killed after a write, with an index made: the next start replays the write and the index's
+    making from the log, every answer stays the same, and the next stop drops the index."""
     path = tmp_path / "store"
     collection = sample("shakespeare")["collection"]
     with open_store(f"local:{path}", keep_running=True) as s:
         store_collection(s, collection, "sh", kinds=["p*"], elements="all")
         expected = summary_extent(s, "sh", "p*", LABEL)
+        assert _deferred_held(s) == {"Element": "OPERATIONAL"}
         pid = s.server.server_pid()
     os.kill(pid, signal.SIGKILL)
     (path / "graphsr.keep").unlink(missing_ok=True)
     with open_store(f"local:{path}") as s:
-        assert _deferred_held(s) == {"Element": "OPERATIONAL"}  # rebuilt from the snapshot while it loaded
+        assert set(_deferred_held(s)) == {"Element"}  # made again from the log while it loaded
         assert summary_extent(s, "sh", "p*", LABEL) == expected
     assert _index_labels_at_start(path) == {}
 
 
-def test_a_write_that_saves_last_drops_the_indexes_first(tmp_path):
-    """A command that wrote, and whose leaving stops the server, drops the deferred indexes before its snapshot
-    (which the stop then finds current: it exits without writing another); with another user still on the
-    server the indexes stay for it."""
+def test_a_write_command_stopping_the_server_drops_the_indexes_before_the_log_is_rewritten(tmp_path):
+    """A command that wrote, and whose leaving stops the server: the stop drops the deferred indexes, then folds
+    the log into a new base, which holds none of them; with another user still on the server, the indexes stay
+    for it."""
     path = tmp_path / "store"
     collection = sample("shakespeare")["collection"]
     with open_store(f"local:{path}") as s:
@@ -157,9 +167,10 @@ def test_a_write_that_saves_last_drops_the_indexes_first(tmp_path):
             s.persist()
             assert _deferred_held(s) == {"Element": "OPERATIONAL"}
             assert other.server.alive()
-        s.persist()  # now the last user: dropped, then saved
-        assert _deferred_held(s) == {}
-        saved = (path / "graphsr.rdb").stat()
-    after = (path / "graphsr.rdb").stat()
-    assert (after.st_mtime_ns, after.st_size) == (saved.st_mtime_ns, saved.st_size)  # the stop did not save again
+        saved = _saved(path)
+    after = _saved(path)
+    assert [f[0] for f in after] != [f[0] for f in saved]  # rewritten: a new base and incremental file
+    from graphsr.store.journal import Journal
+
+    assert Journal(path).incremental_size() == 0
     assert _index_labels_at_start(path) == {}

@@ -188,19 +188,27 @@ def test_a_shape_of_two_roots_is_left_to_the_python_walk():
         )
 
 
-@settings(max_examples=100, deadline=None)
+_TEXT = st.text(alphabet=st.sampled_from('ab/\\"é€\U0001f600 \n'), max_size=5)  # what needs escaping, and more
+
+
+@settings(max_examples=300, deadline=None)
 @given(
-    st.lists(
+    routes=st.lists(
         st.tuples(
-            st.text(min_size=1, max_size=5),
-            st.one_of(st.none(), st.text(max_size=4)),
-            st.one_of(st.none(), st.text(max_size=4)),
+            st.one_of(st.text(min_size=1, max_size=5), _TEXT.filter(bool)),
+            st.one_of(st.none(), st.text(max_size=4), _TEXT),
+            st.one_of(st.none(), st.text(max_size=4), st.booleans()),
             st.lists(
                 st.tuples(
-                    st.integers(0, 10**9),
+                    st.integers(0, 2**62),
                     st.integers(1, 10**6),
-                    st.one_of(st.none(), st.floats(0, 1e9), st.integers(0, 10**6)),
-                    st.one_of(st.none(), st.text(max_size=6)),
+                    st.one_of(
+                        st.none(),
+                        st.floats(allow_nan=False, allow_infinity=False),
+                        st.integers(-(2**70), 2**70),
+                        st.booleans(),
+                    ),
+                    st.one_of(st.none(), st.text(max_size=6), _TEXT),
                 ),
                 min_size=1,
                 max_size=4,
@@ -209,11 +217,22 @@ def test_a_shape_of_two_roots_is_left_to_the_python_walk():
         min_size=1,
         max_size=5,
         unique_by=lambda r: r[0],
-    )
+    ),
+    writer=st.sampled_from(["c", "python"]),
 )
-def test_the_literal_rows_of_create_steps_are_the_encoders(routes):
-    """The rows _create_steps writes as text, against params_header of the same lists."""
+def test_the_literal_rows_of_create_steps_are_the_encoders(routes, writer):
+    """The rows _create_steps writes as text (in C, and in Python), against params_header of the same lists:
+    escapes, non-ASCII text, integers past 64 bits, booleans, floats of every size."""
+    import os
+
     from graphsr.store import study_writes
+
+    if writer == "python" or study_writes._rows is None:
+        if writer == "c" and os.environ.get("GRAPHSR_REQUIRE_C") == "1":
+            pytest.fail("the C writer of create_steps' rows (graphsr.store._rows) was not built")
+        writer_module, study_writes._rows = study_writes._rows, None
+    else:
+        writer_module = study_writes._rows
     from graphsr.store.ids import _part
 
     rows = []
@@ -244,9 +263,31 @@ def test_the_literal_rows_of_create_steps_are_the_encoders(routes):
 
     index = dict(zip(zip(columns[2], columns[3]), keys[0]))
     index.update(zip(zip(columns[2], columns[4]), keys[1]))
-    study_writes._create_steps(Store(), "S/c/s", ("R/c/s/", "P/c/s/"), columns, (index, *keys), node, "digest")
+    try:
+        study_writes._create_steps(Store(), "S/c/s", ("R/c/s/", "P/c/s/"), columns, index, node)
+    finally:
+        study_writes._rows = writer_module
     assert all(isinstance(r, Literal) for r in sent)
     assert "[" + ",".join(r[1:-1] for r in sent) + "]" == params_header({"rows": rows})[len("CYPHER `rows`=") : -1]
+
+
+def test_the_c_writer_writes_plain_rows_and_leaves_other_kinds_to_python():
+    import numpy as np
+
+    from graphsr.store import study_writes
+
+    if study_writes._rows is None:
+        pytest.skip("the C writer of create_steps' rows (graphsr.store._rows) is not built")
+    columns = (["r/1", 'r"2'], [1, 2], ["d", "d"], None, None, ["u", None], [None, "t"], [1.5, None], ["x\\y", "é"])
+    args = ([0, 1], [0, 1], [1, 2], columns[0], columns[5], columns[6], ("R/", "P/"), [0, 1], [1, 0], [7, 8])
+    text = study_writes._rows.routes(*args, columns[1], columns[7], columns[8])
+    assert text == (
+        '[["R/r\\\\/1","r/1","u",null,"P/r\\\\/1/",[[7,8,1,1.5,"x\\\\y"]]],'
+        '["R/r\\"2","r\\"2",null,"t","P/r\\"2/",[[8,7,2,null,"é"]]]]'
+    )
+    assert study_writes._rows.routes(*args, [np.int64(1), 2], columns[7], columns[8]) is None  # (to Python)
+    with pytest.raises(ValueError, match="non-finite number"):
+        study_writes._rows.routes(*args, columns[1], [float("inf"), None], columns[8])
 
 
 @pytest.fixture(scope="module")
@@ -288,6 +329,45 @@ def test_a_log_stored_from_columns_is_the_log_given_step_by_step(plays_store, tm
     frame = study_routes(plays_store, "plays", study)
     stored = sorted(zip(frame.route_id, frame.step, frame.docid, frame.src, frame.dst))
     assert stored == sorted((s["route_id"], s["step"], s["docid"], s["from"], s["to"]) for s in steps)
+
+
+def test_a_study_stored_with_a_row_digest_is_compared_by_one(plays_store, tmp_path):
+    """A study an earlier graphsr stored holds the digest taken a row at a time: the same log again changes
+    nothing, another is refused without --replace, as for a study stored now."""
+    from graphsr.errors import GraphsrInputError
+    from graphsr.store import store_steps
+    from graphsr.store.ids import node_id
+
+    routes = read_routes(_log(tmp_path, 50))
+    assert not store_steps(plays_store, "plays", "old", routes, routes.source).unchanged
+    stid = node_id("Study", "plays", "old")
+    [held] = plays_store.run("study_state", study=stid)
+    assert held["digest"].startswith(study_writes.DIGEST_PREFIX)
+    columns = routes.columns()
+    pairs = study_writes._Pairs(columns)
+    index = {p: i for i, p in enumerate(pairs.list)}  # (any keys: the store's are compared through its state)
+    src_keys, dst_keys = pairs.keys(index)
+    assert study_writes._held_digest([{"digest": "ab" * 32}], columns, src_keys, dst_keys, "x") == (
+        study_writes._row_digest(columns, src_keys, dst_keys)
+    )
+    plays_store._execute(
+        "MATCH (s:Study) WHERE s.id = $id SET s.digest = $d",
+        {"id": stid, "d": _stored_row_digest(plays_store, routes)},
+    )
+    assert store_steps(plays_store, "plays", "old", read_routes(routes.source), routes.source).unchanged
+    other = read_routes(_log(tmp_path, 51))
+    with pytest.raises(GraphsrInputError, match="already holds another log"):
+        store_steps(plays_store, "plays", "old", other, other.source)
+
+
+def _stored_row_digest(store, routes) -> str:
+    """The row digest of ``routes`` with the store's own element keys, as an earlier graphsr stored it."""
+    from graphsr.store.resolve import require_elements
+
+    columns = routes.columns()
+    pairs = study_writes._Pairs(columns)
+    index = require_elements(store, "plays", pairs.list, routes.source, canonical=True)
+    return study_writes._row_digest(columns, *pairs.keys(index))
 
 
 def _count_study(store, study: str) -> tuple[int, int]:
@@ -469,14 +549,85 @@ def test_the_study_digest_is_the_rows_sorted(steps, grouped):
     seqs = [s[1] for s in steps]
     keys = [s[2] for s in steps]
     columns = (route_ids, seqs, None, None, None, ["u"] * n, [None] * n, [1.5] * n, ["t"] * n, None)
-    expected = content_digest(
-        sorted(zip(route_ids, seqs, keys, keys[::-1], ["u"] * n, [None] * n, [1.5] * n, ["t"] * n))
-    )
-    assert study_writes._digest(columns, keys, keys[::-1]) == expected
+    rows = sorted(zip(route_ids, seqs, keys, keys[::-1], ["u"] * n, [None] * n, [1.5] * n, ["t"] * n))
+    assert study_writes._row_digest(columns, keys, keys[::-1]) == content_digest(rows)
+    paths = [f"/a[1]/b[{k + 1}]" for k in keys]
+    log = (route_ids, seqs, ["d"] * n, paths, paths[::-1], ["u"] * n, [None] * n, [1.5] * n, ["t"] * n, None)
+    in_order = sorted(zip(route_ids, seqs, ["d"] * n, paths, paths[::-1], ["u"] * n, [None] * n, [1.5] * n, ["t"] * n))
+    assert study_writes._digest(log) == _study_digest(in_order)
+
+
+def _study_digest(rows) -> str:
+    """The digest of steps given as rows (route, step, document, from, to, user, topic, duration, time)."""
+    columns = tuple(map(list, zip(*rows))) if rows else tuple([] for _ in range(9))
+    return study_writes._digest((*columns, None))
+
+
+_CELL = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=False),
+    st.text(max_size=3),
+    st.text(alphabet=st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF), max_size=2),  # lone surrogates
+)
+_PATH = st.sampled_from(["/a[1]", "/a[1]/b[1]", "/a[1]/b[2]", "/a[1]/b[1]/c[1]"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    rows=st.lists(
+        st.tuples(
+            st.text(max_size=3),
+            st.integers(1, 5),
+            st.text(max_size=2),
+            _PATH,
+            _PATH,
+            _CELL,
+            _CELL,
+            _CELL,
+            _CELL,
+        ),
+        min_size=1,
+        max_size=12,
+        unique_by=lambda r: (r[0], r[1]),
+    ),
+    data=st.data(),
+)
+def test_the_study_digest_is_the_steps_in_any_order_and_tells_any_change(rows, data):
+    """The same steps in any order have one digest; a step with one value changed (None for an empty string, an
+    integer for the equal float, a string split elsewhere, another element, ...) has another."""
+    digest = _study_digest(rows)
+    assert digest.startswith(study_writes.DIGEST_PREFIX)
+    assert _study_digest(data.draw(st.permutations(rows))) == digest
+    i = data.draw(st.integers(0, len(rows) - 1))
+    j = data.draw(st.integers(2, 8))
+    old = rows[i][j]
+    kind = st.text(max_size=2) if j == 2 else _PATH if j in (3, 4) else _CELL
+    new = data.draw(kind.filter(lambda v: type(v) is not type(old) or v != old))
+    changed = [list(r) for r in rows]
+    changed[i][j] = new
+    assert _study_digest([tuple(r) for r in changed]) != digest
+
+
+#: The digest of the log below, as graphsr 2026-11-29 took it (a regression guard: the rule is tested above).
+GOLDEN_DIGEST = "c1:fa1d564fee636685975e24d7c08955c3b3b1b1389d89a5f0b1615c9ab6b70e30"
+
+
+def test_the_study_digest_stays_what_stored_studies_hold():
+    """Stored studies are compared by this digest: a change to how it is taken makes every stored study another
+    log.  A fixed log's digest, written down when the digest was made."""
+    rows = [
+        ("r2", 1, "d1", "/a[1]", "/a[1]/b[1]", "u1", None, 12.5, "1.5"),
+        ("r2", 2, "d1", "/a[1]/b[1]", "/a[1]", "u1", None, None, "2.0"),
+        ("r10", 1, "d2", "/x[1]", "/x[1]/y[3]", None, "t", 0.0, None),
+        ("ä\ud800", 3, "é", "/x[1]", "/x[1]", "", "t", 3.25, ""),
+    ]
+    assert _study_digest(rows) == GOLDEN_DIGEST
 
 
 def test_a_grouped_log_with_rising_steps_sorts_its_routes_only():
     route_ids = ["r2", "r2", "r10", "r1", "r1", "r1"]
-    assert study_writes._sorted_rows(route_ids, [1, 2, 1, 1, 3, 7]) == [3, 4, 5, 2, 0, 1]
+    assert study_writes._sorted_rows(route_ids, [1, 2, 1, 1, 3, 7]).tolist() == [3, 4, 5, 2, 0, 1]
     assert study_writes._sorted_rows(route_ids, [1, 2, 1, 1, 3, 3]) is None  # a step number twice
     assert study_writes._sorted_rows(route_ids + ["r2"], [1, 2, 1, 1, 3, 7, 9]) is None  # a route's rows apart

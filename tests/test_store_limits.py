@@ -36,7 +36,19 @@ def graphsr(*args: str, env: dict | None = None, timeout: float = 120) -> subpro
 
 
 def modes(directory: Path) -> dict[str, int]:
-    return {p.name: stat.S_IMODE(p.lstat().st_mode) for p in [directory, *directory.iterdir()]}
+    """The mode of the directory and of everything in it, the append-only log's directory and files included."""
+    return {
+        str(p.relative_to(directory.parent)) if p == directory else str(p.relative_to(directory)): stat.S_IMODE(
+            p.lstat().st_mode
+        )
+        for p in [directory, *directory.rglob("*")]
+    }
+
+
+def base_file(path: Path) -> Path:
+    """The store's saved data: its append-only log's base."""
+    [base] = (path / "graphsr.aof").glob("graphsr.aof.*.base.rdb")
+    return base
 
 
 @pytest.fixture
@@ -55,22 +67,24 @@ def plays_store(tmp_path):
 def test_a_store_is_private_to_its_owner(plays_store):
     path, _ = plays_store
     found = modes(path)
-    assert found.pop("store") == 0o700
-    assert {"graphsr.rdb", "graphsr.log", "graphsr.lock"} <= set(found)
+    assert found.pop("store") == 0o700 and found.pop("graphsr.aof") == 0o700
+    base = str(base_file(path).relative_to(path))
+    assert {base, "graphsr.aof/graphsr.aof.manifest", "graphsr.log", "graphsr.lock"} <= set(found)
     assert all(mode == 0o600 for mode in found.values()), found
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="switching to another user needs root")
 def test_another_user_cannot_read_the_store(plays_store):
     path, _ = plays_store
-    assert b"plays" in (path / "graphsr.rdb").read_bytes()  # the owner can; the collection's name is in it
+    base = base_file(path)
+    assert b"plays" in base.read_bytes()  # the owner can; the collection's name is in it
 
     def as_nobody():
         os.setgroups([])
         os.setgid(65534)
         os.setuid(65534)
 
-    for cmd in (["cat", str(path / "graphsr.rdb")], ["ls", str(path)], ["cat", str(path / "graphsr.log")]):
+    for cmd in (["cat", str(base)], ["ls", str(path)], ["cat", str(path / "graphsr.log")]):
         done = subprocess.run(cmd, capture_output=True, preexec_fn=as_nobody)
         assert done.returncode != 0 and b"Permission denied" in done.stderr and b"plays" not in done.stdout, cmd
 
@@ -79,7 +93,8 @@ def test_a_store_open_to_others_is_tightened_and_says_so(plays_store):
     path, url = plays_store
     assert graphsr("store", "stop", "--store", url).returncode == 0
     path.chmod(0o755)
-    (path / "graphsr.rdb").chmod(0o644)
+    (path / "graphsr.aof").chmod(0o755)
+    base_file(path).chmod(0o644)
     done = graphsr("store", "query", COUNT, "--store", url, "--format", "json")
     assert done.returncode == 0, done.stderr
     assert "was readable by other users" in done.stderr and "made private" in done.stderr

@@ -88,7 +88,17 @@ def _column(values: list) -> list[str]:
     if types == {int}:
         return list(map(str, values))
     if types == {str}:
+        joined = "".join(values)
+        if "\\" not in joined and '"' not in joined:  # (nothing to escape: quoted as they are)
+            return list(map('"%s"'.__mod__, values))
         return list(map(_string, values))
+    if types == {float}:
+        if not all(map(math.isfinite, values)):
+            raise ValueError(
+                f"cannot send a non-finite number ({next(v for v in values if not math.isfinite(v))!r}) as a "
+                "query parameter"
+            )
+        return list(map(float.__repr__, values))
     return list(map(_encode, values))
 
 

@@ -204,6 +204,12 @@ class LocalStore(GraphStore):
             if stopped is not None:
                 self._unsaved = False
                 return stopped
+            if not self.server.alive() and self.server.log.log_write_failed(self._log_mark):
+                return StoreError(
+                    f"local store {self.server.path}: could not save the data "
+                    f"({self.server.log.reason(self._log_mark)}); the server stopped: what it had answered is "
+                    "kept, the rest of this command is not (run it again once the disk has room)"
+                )
             if not self.server.alive():
                 return StoreError(
                     f"local store {self.server.path}: the local server stopped while this command ran "
@@ -321,20 +327,45 @@ class LocalStore(GraphStore):
         return "already indexed" in str(exc).lower()
 
     def persist(self, timeout: float = 600.0) -> None:
-        """Write a snapshot now and check it (see the module docstring); waits for a snapshot another
-        command started.
+        """Make sure what this command wrote is on disk before it reports (see the module docstring).  With the
+        append-only log on, it is already: each write was synced to the log before the server answered it; the
+        log's own status is checked, and once the log has grown past
+        :attr:`~graphsr.store.server.LocalServer.REWRITE_AT` its rewrite is started, in the background (the
+        server's child process writes the new base while it goes on answering).  Without the log (a server started from a
+        snapshot it could not move to the log), a snapshot is written now and checked; waits for a snapshot
+        another command started.
 
         Raises
         ------
         StoreError
-            With the server's reason when the snapshot cannot be written; the
-            previous snapshot stays in place.
+            With the server's reason when the data cannot be written; the previous saved state stays in place.
         """
         import redis
 
         conn = self._db.connection
-        deadline = time.monotonic() + timeout
         since = self.server.log.size()
+        try:
+            info = conn.info("persistence")
+        except redis.RedisError as exc:
+            raise StoreError(f"local store {self.server.path}: could not save the data: {exc}") from None
+        if info.get("aof_enabled") == 1:
+            if info.get("aof_last_write_status") != "ok":
+                self._unsaved = True
+                raise StoreError(
+                    f"local store {self.server.path}: could not save the data ({self.server.log.reason(since)})"
+                )
+            if self.server.log_needs_rewrite(info):
+                self.server.start_rewrite(conn)  # (in the background: every write is in the log already)
+            self._dirty = False
+            self._indexes_made = 0
+            return
+        self._save(conn, since, timeout)
+
+    def _save(self, conn, since: int, timeout: float) -> None:
+        """Write a snapshot now (``SAVE``) and check it."""
+        import redis
+
+        deadline = time.monotonic() + timeout
         self._drop_indexes_before_last_save()
         while True:
             try:

@@ -7,7 +7,7 @@ stored without (by a graphsr before shapes) from its stored elements, read a bat
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Callable, Iterable
 
 import numpy as np
@@ -19,7 +19,7 @@ from .base import GraphStore, StoreError
 from .ids import KEY_SPAN, document_id
 from .shapes import ShapeError, decode_tree
 
-__all__ = ["require_elements"]
+__all__ = ["require_elements", "Reads"]
 
 
 def require_elements(
@@ -31,6 +31,7 @@ def require_elements(
     node_ids: dict | None = None,
     canonical: bool = False,
     on_keyed: Callable[[list[str], dict[tuple[str, str], int]], None] | None = None,
+    reads: "Reads | None" = None,
 ) -> dict[tuple[str, str], int]:
     """Element keys of (docid, XPath) pairs, which must be stored.
 
@@ -41,6 +42,7 @@ def require_elements(
     ``on_keyed(docids, keys)``, if given, is called as the resolution goes with documents every pair of which
     is keyed (and has its node id, where asked) and the keys so far; the documents left are given at the end
     when no pair is unknown (otherwise the error is raised, and the caller undoes what it did with those given).
+    ``reads``: the reads of the documents of ``nodes``, started by the caller ahead (:class:`Reads`).
 
     Raises
     ------
@@ -61,10 +63,11 @@ def require_elements(
     # ELEMENTS_PER_READ elements per statement): a log over tens of thousands of documents is not read with one
     # statement per document
     docids = sorted(by_doc)
-    state: dict[str, dict] = {}
-    for at in range(0, len(docids), 10_000):
-        ids = [document_id(collection, d) for d in docids[at : at + 10_000]]
-        state.update({r["id"]: r for r in store.run("documents_state", ids=ids)})
+    if reads is None:
+        reads = Reads(store, collection, docids, node_ids is not None, ahead=1)
+    elif reads.docids != docids:
+        raise AssertionError("the reads started ahead are not of the documents resolved")
+    state = reads.state()
     problems: list[tuple] = []  # (line, docid, message): the first in the file is reported
 
     def missing_document(docid: str) -> None:
@@ -133,7 +136,7 @@ def require_elements(
     # documents stored with their shape are resolved from it, without reading their elements; the others (stored
     # by a graphsr before shapes) from their elements
     paths = _PathFinder.made()
-    unshaped = _resolve_by_shapes(store, collection, docids, state, name_many, node_ids, keyed)
+    unshaped = _resolve_by_shapes(store, reads, name_many, node_ids, keyed)
     left: list[tuple[int, str, int]] = []  # code, docid, elements
     for docid in docids:
         r = state.get(document_id(collection, docid))
@@ -148,6 +151,64 @@ def require_elements(
         raise UnknownNodeError(message, source, line)
     keyed([d for d in docids if d not in reported])
     return out
+
+
+class Reads:
+    """The reads a resolution starts with, sent from the moment its documents are known by a thread of their
+    own: the documents' state (their codes, whether stored whole), then the shapes of the first ``ahead`` parts
+    of :data:`SHAPES_PER_READ` documents -- while the caller does what does not need them (a log's digest, its
+    statements' fixed text), the server reads.  The resolution (:func:`require_elements`) takes them from
+    here, and sends the reads of the later parts by the same thread."""
+
+    def __init__(self, store: GraphStore, collection: str, docids, node_ids: bool, ahead: int = 8):
+        self.store, self.collection = store, collection
+        self.docids: list[str] = sorted(set(docids))
+        self.want_ids = node_ids and store.backend == "falkordb"
+        self.query = "documents_stored_shapes_and_roots" if self.want_ids else "documents_stored_shapes"
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphsr-reads")
+        self.parts: list[list[tuple[int, str]]] = []
+        self.fetched: list[Future] = [Future() for _ in range(ahead)]
+        self._state: Future = Future()
+        self.pool.submit(self._start)
+
+    def _start(self) -> None:
+        try:
+            state: dict[str, dict] = {}
+            for at in range(0, len(self.docids), 10_000):
+                ids = [document_id(self.collection, d) for d in self.docids[at : at + 10_000]]
+                state.update({r["id"]: r for r in self.store.run("documents_state", ids=ids)})
+            coded = [(int(state[i]["code"]), d) for d in self.docids if (i := document_id(self.collection, d)) in state]
+            self.parts = [coded[at : at + SHAPES_PER_READ] for at in range(0, len(coded), SHAPES_PER_READ)]
+            del self.fetched[len(self.parts) :]
+            ahead = list(self.fetched)  # (the reads of later parts the resolution adds are the pool's own)
+        except BaseException as exc:
+            self._state.set_exception(exc)
+            return
+        self._state.set_result(state)  # (the parts and the reads ahead are settled: the resolution may start)
+        for k, answer in enumerate(ahead):
+            if answer.set_running_or_notify_cancel():
+                try:
+                    answer.set_result(self._shapes(k))
+                except BaseException as exc:
+                    answer.set_exception(exc)
+
+    def _shapes(self, k: int) -> list[dict]:
+        return self.store.run(self.query, codes=[code for code, _ in self.parts[k]])
+
+    def state(self) -> dict[str, dict]:
+        """The documents' state by document id (waits for it)."""
+        return self._state.result()
+
+    def fetch(self, k: int) -> None:
+        """Send the read of part ``k``'s shapes (after those sent before), unless sent already."""
+        if len(self.fetched) <= k < len(self.parts):
+            self.fetched.append(self.pool.submit(self._shapes, k))
+
+    def close(self) -> None:
+        """Send nothing more; wait for what is under way."""
+        for answer in self.fetched:
+            answer.cancel()  # (after a failure: what is not sent yet is not)
+        self.pool.shutdown(wait=True)
 
 
 #: Element node ids checked per statement (see :func:`_resolve_by_shapes`).
@@ -232,14 +293,12 @@ class _PathFinder:
 
 def _resolve_by_shapes(
     store: GraphStore,
-    collection: str,
-    docids: list[str],
-    state: dict[str, dict],
+    reads: Reads,
     name_many,
     node_ids: dict | None,
     keyed: Callable[[list[str]], None],
 ) -> set[str]:
-    """Key the elements named in the documents ``docids`` (those ``state`` holds) that were stored with their
+    """Key the elements named in the documents of ``reads`` (those stored) that were stored with their
     shape (:mod:`.shapes`), with ``name_many(docs)`` (``docs``: (code, docid, tag names, depths, tags) each;
     returns the rows of the elements keyed in each); return the docids left (stored without a shape) to resolve
     from their stored elements.
@@ -251,18 +310,10 @@ def _resolve_by_shapes(
     by id); the documents of a statement where any does not check (ids reused after a drop) have their ids read
     with their elements (``documents_shapes``).  ``keyed(docids)`` is told of each part's documents once they
     are keyed and their ids checked (those whose ids do not check are resolved, and told, at the end)."""
-    want_ids = node_ids is not None and store.backend == "falkordb"
-    coded = [(int(state[document_id(collection, d)]["code"]), d) for d in docids if document_id(collection, d) in state]
-    query = "documents_stored_shapes_and_roots" if want_ids else "documents_stored_shapes"
-    parts = [coded[at : at + SHAPES_PER_READ] for at in range(0, len(coded), SHAPES_PER_READ)]
+    want_ids = reads.want_ids and node_ids is not None
+    parts, fetched = reads.parts, reads.fetched
     # one thread sends the reads (a part's shapes, the next part's, the checks of the ids taken) while this one
     # decodes and names: the server reads while Python walks
-    reads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphsr-reads")
-    fetched: list = []
-
-    def fetch(k: int) -> None:
-        if k < len(parts):
-            fetched.append(reads.submit(store.run, query, codes=[code for code, _ in parts[k]]))
 
     shaped: set[int] = set()
     pending: list[int] = []  # the documents whose ids await their check
@@ -273,7 +324,7 @@ def _resolve_by_shapes(
     def settle() -> None:
         if checks:
             checked.append(
-                (reads.submit(store.run, "elements_at_nodes", pairs=list(checks)), list(checks), list(pending))
+                (reads.pool.submit(store.run, "elements_at_nodes", pairs=list(checks)), list(checks), list(pending))
             )
         pending.clear()
         checks.clear()
@@ -305,9 +356,9 @@ def _resolve_by_shapes(
                 unchecked.extend(documents)
 
     try:
-        fetch(0)
+        reads.fetch(0)
         for k, part in enumerate(parts):
-            fetch(k + 1)
+            reads.fetch(k + 1)
             held = 0
             shapes = {}
             for r in fetched[k].result():
@@ -339,9 +390,9 @@ def _resolve_by_shapes(
             late = set(unchecked)
             keyed([docid for code, docid in part if code in shaped and code not in late])
     finally:
-        for answer in [*fetched, *(c[0] for c in checked)]:
+        for answer in [c[0] for c in checked]:
             answer.cancel()  # (after a failure: what is not sent yet is not)
-        reads.shutdown(wait=True)
+        reads.close()
     if want_ids:
         for batch in element_batches(unchecked, sizes.__getitem__):
             read = _document_shapes(store, batch, numbers=(0,))
@@ -354,4 +405,4 @@ def _resolve_by_shapes(
                         "shape; load the collection again with --replace"
                     )
                 node_ids.update((c * KEY_SPAN + pre, int(ids[row[pre]])) for pre in named[c])
-    return {d for c, d in coded if c not in shaped}
+    return {d for part in parts for c, d in part if c not in shaped}

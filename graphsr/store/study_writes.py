@@ -1,12 +1,13 @@
 """Loading a navigation log as a study of a stored collection (:func:`store_steps`).
 
 The log's steps are handled as columns (:meth:`graphsr.core.routes.Routes.columns`), never one object a step:
-100,000 routes of 400,803 steps are read, resolved and sent in a few seconds.  On the local store the routes
-are created whole, a batch of routes per statement, by one writer thread while this one encodes the next
-batch and then takes the log's digest: the server works while Python does.  A study is never a mix of two
-logs (:mod:`graphsr.store.named`): a log for a study of that name already stored is compared (its digest)
-before anything is written; a new study's digest is taken while its routes are written, and stored with its
-completion.
+100,000 routes of 400,803 steps are read, resolved and sent in a few seconds.  The server is kept busy from the
+start: it reads the documents the log names (:class:`~graphsr.store.resolve.Reads`) while this thread takes the
+log's digest and encodes what of the rows needs no element; then, on the local store, the routes are created
+whole, a batch of routes per statement, by one writer thread while this one names the elements of the next
+documents.  A study is never a mix of two logs (:mod:`graphsr.store.named`): a log for a study of that name
+already stored is compared (its digest) before anything is written, and a new study's digest is stored with
+its completion.
 """
 
 from __future__ import annotations
@@ -19,9 +20,14 @@ from .._gc import collector_paused
 from ..core.document import canonical_xpath
 from ..core.routes import STEP_FIELDS, Routes
 from ..errors import UnknownNodeError
-from ._falkor_params import Literal, literals, string_literal
+from ._falkor_params import Literal, literals
 from .base import GraphStore, writes
 from .ids import _part, node_id, node_id_prefix
+
+try:
+    from . import _rows  # (the C writer of create_steps' rows: see setup.py)
+except ImportError:  # pragma: no cover - the extension is optional
+    _rows = None
 from .receipts import check_receipt
 
 __all__ = ["store_steps", "StepsReport"]
@@ -97,31 +103,130 @@ def _step_fields(s) -> tuple:
     return (str(s.route_id), int(s.step), s.docid, s.src, s.dst, s.user, s.topic, s.duration_ms, s.timestamp, s.line)
 
 
+class _Pairs:
+    """The (docid, XPath) pairs a log names, each once and numbered, and every step's ``from`` and ``to`` as the
+    number of its pair: the tuples of 400,803 steps are hashed once here, not again by each reader of them."""
+
+    def __init__(self, columns):
+        docids, src, dst = columns[2], columns[3], columns[4]
+        starts, ends = list(zip(docids, src)), list(zip(docids, dst))
+        number = {p: i for i, p in enumerate(dict.fromkeys(starts + ends))}
+        self.list: list[tuple[str, str]] = list(number)
+        self.src: list[int] = list(map(number.__getitem__, starts))
+        self.dst: list[int] = list(map(number.__getitem__, ends))
+        self.of_doc: dict[str, list[int]] = {}
+        for i, (d, _) in enumerate(self.list):
+            self.of_doc.setdefault(d, []).append(i)
+
+    def keys(self, index: dict[tuple[str, str], int]) -> tuple[list[int], list[int]]:
+        """Every step's ``from`` and ``to`` keys, given each pair's (``index``)."""
+        key = list(map(index.__getitem__, self.list))
+        return list(map(key.__getitem__, self.src)), list(map(key.__getitem__, self.dst))
+
+
 def _resolve(
-    store: GraphStore, collection: str, columns, source, node_ids: dict, on_keyed=None
+    store: GraphStore, collection: str, columns, pairs: _Pairs, source, node_ids: dict, on_keyed=None, reads=None
 ) -> tuple[dict[tuple[str, str], int], list[int], list[int]]:
     """The key of each (docid, XPath) the log names, and of every step's ``from`` and ``to`` (``on_keyed``: see
     :func:`~graphsr.store.resolve.require_elements`); an element not stored is one
     :class:`~graphsr.errors.UnknownNodeError` naming the first line of the log that names it."""
     from .resolve import require_elements
 
-    docids, src, dst, lines = columns[2], columns[3], columns[4], columns[9]
-    pairs = set(zip(docids, src))
-    pairs.update(zip(docids, dst))
     try:
-        index = require_elements(store, collection, pairs, source, node_ids=node_ids, canonical=True, on_keyed=on_keyed)
+        index = require_elements(
+            store, collection, pairs.list, source, node_ids=node_ids, canonical=True, on_keyed=on_keyed, reads=reads
+        )
     except UnknownNodeError:  # again, with the line of each pair (a map only the message needs)
+        docids, src, dst, lines = columns[2], columns[3], columns[4], columns[9]
         first: dict = {}
         for d, a, b, line in zip(docids, src, dst, lines):
             first.setdefault((d, a), line)
             first.setdefault((d, b), line)
-        require_elements(store, collection, pairs, source, lines=first, canonical=True)
+        require_elements(store, collection, pairs.list, source, lines=first, canonical=True)
         raise
-    return index, list(map(index.__getitem__, zip(docids, src))), list(map(index.__getitem__, zip(docids, dst)))
+    return (index, *pairs.keys(index))
 
 
-def _digest(columns, src_keys: list[int], dst_keys: list[int]) -> str:
-    """The log's digest (:func:`~graphsr.store.named.content_digest` of its steps sorted, elements as keys)."""
+#: The prefix of a study's digest taken a column at a time (:func:`_digest`); a digest without it was taken a row at
+#: a time, with the elements' keys (:func:`_row_digest`), by a graphsr before.
+DIGEST_PREFIX = "c1:"
+
+
+def _digest(columns) -> str:
+    """The log's digest: a SHA-256 of its steps sorted by route and step number -- route, step, document, the
+    canonical XPaths of ``from`` and ``to`` (within a stored collection, one element each), user, topic,
+    duration, time -- a column at a time (:func:`_column_bytes`).  It needs no element resolved, so that a log is
+    compared with a stored study before the documents are read, and is taken while the server reads them:
+    0.5 s for the 400,803 steps of help's log, where the JSON encoder a row at a time, after the elements were
+    resolved (:func:`_row_digest`), took 1.1-1.5 s with the server idle."""
+    import hashlib
+
+    import numpy as np
+
+    route_ids, seqs, docids, src, dst, users, topics, durations, times, _ = columns
+    row = (route_ids, seqs, docids, src, dst, users, topics, durations, times)
+    order = _sorted_rows(route_ids, seqs)
+    if order is None:
+        order = np.array(sorted(range(len(route_ids)), key=list(zip(*row)).__getitem__), dtype=np.int64)
+    if np.array_equal(order, np.arange(len(order))):
+        order = None
+    h = hashlib.sha256()
+    for column in row:
+        h.update(_column_bytes(column, order))
+    return DIGEST_PREFIX + h.hexdigest()
+
+
+def _column_bytes(values: list, order) -> bytes:
+    """One column's values in the rows' ``order`` (None: as they are) as bytes that tell any two columns apart: a
+    tag of the column's kind and its length, which of its values are None, then the values -- 64-bit integers or
+    floats as they are held, strings as their lengths and their UTF-8 text (lone surrogates kept); anything else
+    (a mix of kinds, integers past 64 bits) as the JSON encoder writes the list."""
+    import json
+
+    import numpy as np
+
+    n = len(values)
+    kinds = set(map(type, values))
+    none = type(None) in kinds
+    kinds.discard(type(None))
+    mask = np.fromiter((v is None for v in values), dtype=bool, count=n) if none else None
+    present = [v for v in values if v is not None] if none else values
+    head = b""
+    body = None
+    try:
+        if kinds <= {int}:
+            head, body = b"i", np.array(present, dtype="<i8")  # (little-endian on every machine)
+        elif kinds == {float}:
+            head, body = b"f", np.array(present, dtype="<f8")
+    except OverflowError:
+        head = b""
+    if head:
+        full = np.zeros(n, dtype=body.dtype)
+        full[~mask if none else slice(None)] = body
+        if order is not None:
+            full = full[order]
+        data = full.tobytes()
+    elif kinds == {str}:
+        texts = [v if v is not None else "" for v in values] if none else values
+        if order is not None:
+            held = np.empty(n, dtype=object)
+            held[:] = texts
+            texts = held[order].tolist()
+        lengths = np.fromiter(map(len, texts), dtype="<i8", count=n)
+        head, data = b"s", lengths.tobytes() + "".join(texts).encode("utf-8", "surrogatepass")
+    else:
+        listed = values if order is None else list(map(values.__getitem__, order.tolist()))
+        encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+        head, data, mask = b"j", encode(listed).encode("utf-8", "surrogatepass"), None
+    if mask is not None and order is not None:
+        mask = mask[order]
+    missing = mask.tobytes() if mask is not None else b""
+    return head + n.to_bytes(8, "little") + len(missing).to_bytes(8, "little") + missing + data
+
+
+def _row_digest(columns, src_keys: list[int], dst_keys: list[int]) -> str:
+    """The log's digest as a graphsr before 2026-11-29 took it, to compare a study it stored
+    (:func:`~graphsr.store.named.content_digest` of its steps sorted, elements as keys)."""
     from .named import content_digest
 
     route_ids, seqs, _, _, _, users, topics, durations, times, _ = columns
@@ -129,7 +234,17 @@ def _digest(columns, src_keys: list[int], dst_keys: list[int]) -> str:
     order = _sorted_rows(route_ids, seqs)
     if order is None:
         return content_digest(sorted(zip(*row)))
+    order = order.tolist()
     return content_digest(zip(*(map(c.__getitem__, order) for c in row)))
+
+
+def _held_digest(state: list[dict], columns, src_keys: list[int], dst_keys: list[int], digest: str) -> str:
+    """The log's digest as the stored study's was taken (``digest``: the log's, a column at a time; an earlier
+    graphsr's a row at a time, with the elements' keys)."""
+    held = state[0]["digest"] if state else None
+    if held and not held.startswith(DIGEST_PREFIX):
+        return _row_digest(columns, src_keys, dst_keys)
+    return digest
 
 
 def _route_starts(route_ids: list[str]) -> list[int]:
@@ -137,25 +252,37 @@ def _route_starts(route_ids: list[str]) -> list[int]:
     return [i for i in range(len(route_ids)) if i == 0 or route_ids[i] != route_ids[i - 1]]
 
 
-def _sorted_rows(route_ids: list[str], seqs: list[int]) -> list[int] | None:
-    """The rows in the order of the steps sorted, found from their routes alone where that is the order (each
-    route's rows together, with step numbers rising: then the rows sort by (route, step), which no two share),
-    else None.  Sorts the 100,000 routes of a log of 400,803 steps rather than its steps."""
+def _sorted_rows(route_ids: list[str], seqs: list[int]):
+    """The rows in the order of the steps sorted (an array of row numbers), found from their routes alone where
+    that is the order (each route's rows together, with step numbers rising: then the rows sort by (route, step),
+    which no two share), else None.  Sorts the 100,000 routes of a log of 400,803 steps rather than its steps."""
+    import numpy as np
+
     n = len(route_ids)
     starts = _route_starts(route_ids)
-    if any(seqs[i - 1] >= seqs[i] for i in range(1, n) if route_ids[i - 1] == route_ids[i]):
+    try:
+        seq = np.array(seqs, dtype=np.int64)
+    except (OverflowError, TypeError, ValueError):
+        return None
+    within = np.ones(n, dtype=bool)
+    within[starts] = False  # (a row of the same route as the row before it)
+    if np.any(seq[1:][within[1:]] <= seq[:-1][within[1:]]):
         return None
     firsts = sorted(starts, key=route_ids.__getitem__)
     if any(route_ids[a] == route_ids[b] for a, b in zip(firsts, firsts[1:])):  # (a route's rows apart)
         return None
-    ends = dict(zip(starts, starts[1:] + [n]))
-    return [i for a in firsts for i in range(a, ends[a])]
+    length = dict(zip(starts, np.diff(np.array(starts + [n], dtype=np.int64)).tolist()))
+    first = np.array(firsts, dtype=np.int64)
+    lengths = np.array([length[a] for a in firsts], dtype=np.int64)
+    # each route's rows in turn: its first row, then the next ones
+    return np.repeat(first - (np.cumsum(lengths) - lengths), lengths) + np.arange(n, dtype=np.int64)
 
 
 def _store_steps(
     store: GraphStore, collection: str, study: str, columns: tuple[list, ...], source, replace: bool
 ) -> StepsReport:
     from .named import _make_room
+    from .resolve import Reads
     from .services import drop_study
 
     stid = node_id("Study", collection, study)
@@ -164,38 +291,44 @@ def _store_steps(
     what = f"study {study!r} of collection {collection!r}"
     node_ids: dict[int, int] = {}  # the local store's node ids of the elements (see _RouteWriter)
     state = store.run("study_state", study=stid)
-    before = None
-    if not state and store.exclusive_writer:  # a new study: its routes are written as their elements resolve
-        before = _kind_counts(store)
-        src_keys, dst_keys, digest = _stream_steps(store, collection, study, columns, source, node_ids)
-    else:
-        index, src_keys, dst_keys = _resolve(store, collection, columns, source, node_ids)
-        digest = None
-        if state:  # a study of that name: compared before anything is written
-            digest = _digest(columns, src_keys, dst_keys)
-            report.unchanged, report.replaced = _make_room(
-                state,
-                digest,
-                replace,
-                what,
-                "another log",
-                f"this one: {n_steps} steps of {n_routes} routes",
-                source,
-                lambda: drop_study(store, collection, study),
-            )
-            if report.unchanged:
-                return report
-        if store.exclusive_writer:
+    # the server reads the documents the log names while this thread takes the log's digest and readies the rows
+    reads = Reads(store, collection, columns[2], node_ids=True)
+    try:
+        digest = _digest(columns) if state else ""
+        if state and state[0]["complete"] is not False and state[0]["digest"] == digest:
+            report.unchanged = True  # the same log (compared before anything is resolved)
+            return report
+        pairs = _Pairs(columns)
+        before = None
+        if not state and store.exclusive_writer:  # a new study: its routes are written as their elements resolve
             before = _kind_counts(store)
-        store.run("begin_study", study=stid, name=study, collection=collection)  # INCOMPLETE until the last batch
-        if store.exclusive_writer:  # no other load writes: the study is empty, its routes are created whole
-            digest = _create_steps(
-                store, stid, _prefixes(collection, study), columns, (index, src_keys, dst_keys), node_ids, digest
+            src_keys, dst_keys, digest = _stream_steps(
+                store, collection, study, columns, pairs, source, node_ids, reads
             )
-        else:  # other loads may write at once: MERGE on the ids the constraints keep unique
-            _merge_steps(store, collection, study, stid, columns, src_keys, dst_keys)
-    if digest is None:
-        digest = _digest(columns, src_keys, dst_keys)
+        else:
+            index, src_keys, dst_keys = _resolve(store, collection, columns, pairs, source, node_ids, reads=reads)
+            if state:  # a study of that name: compared before anything is written
+                report.unchanged, report.replaced = _make_room(
+                    state,
+                    _held_digest(state, columns, src_keys, dst_keys, digest),
+                    replace,
+                    what,
+                    "another log",
+                    f"this one: {n_steps} steps of {n_routes} routes",
+                    source,
+                    lambda: drop_study(store, collection, study),
+                )
+                if report.unchanged:
+                    return report
+            if store.exclusive_writer:
+                before = _kind_counts(store)
+            store.run("begin_study", study=stid, name=study, collection=collection)  # INCOMPLETE until the last batch
+            if store.exclusive_writer:  # no other load writes: the study is empty, its routes are created whole
+                _create_steps(store, stid, _prefixes(collection, study), columns, index, node_ids, pairs)
+            else:  # other loads may write at once: MERGE on the ids the constraints keep unique
+                _merge_steps(store, collection, study, stid, columns, src_keys, dst_keys)
+    finally:
+        reads.close()
     held = _study_holds(store, stid, before)
     check_receipt(
         what,
@@ -237,19 +370,19 @@ def _prefixes(collection: str, study: str) -> tuple[str, str]:
 
 
 def _stream_steps(
-    store: GraphStore, collection: str, study: str, columns, source, node_ids: dict
+    store: GraphStore, collection: str, study: str, columns, pairs: _Pairs, source, node_ids: dict, reads
 ) -> tuple[list[int], list[int], str]:
     """A new study's routes, written as the log resolves: each route once every document it names is keyed
     (:func:`~graphsr.store.resolve.require_elements`' ``on_keyed``), by the writer thread of a
-    :class:`_RouteWriter`, while this one resolves the next documents and then takes the log's digest.  A
+    :class:`_RouteWriter`, while this one resolves the next documents (``reads``: theirs, started ahead).  A
     log that names an element not stored, or any failure, removes what was written (the study with it) before
-    the error is raised; where that removal fails too, the study stays INCOMPLETE.  Returns the keys and the
-    digest."""
+    the error is raised; where that removal fails too, the study stays INCOMPLETE.  Returns every step's
+    ``from`` and ``to`` keys, and the log's digest (taken while the server creates the last routes)."""
     from .services import drop_study
 
     stid = node_id("Study", collection, study)
     store.run("begin_study", study=stid, name=study, collection=collection)  # INCOMPLETE until the last batch
-    writer = _RouteWriter(store, stid, _prefixes(collection, study), columns, node_ids)
+    writer = _RouteWriter(store, stid, _prefixes(collection, study), columns, node_ids, pairs)
     docids = columns[2]
     waiting = [0] * len(writer.starts)  # per route: its documents not keyed yet
     routes_of: dict[str, list[int]] = {}
@@ -259,18 +392,19 @@ def _stream_steps(
             waiting[r] += 1
 
     def keyed(done: list[str], keys: dict) -> None:
+        writer.key(done, keys)
         ready = []
         for d in done:
             for r in routes_of.pop(d, ()):
                 waiting[r] -= 1
                 if not waiting[r]:
                     ready.append(r)
-        writer.add(ready, keys)
+        writer.add(ready)
 
     try:
-        _, src_keys, dst_keys = _resolve(store, collection, columns, source, node_ids, on_keyed=keyed)
+        _, src_keys, dst_keys = _resolve(store, collection, columns, pairs, source, node_ids, keyed, reads)
         writer.flush()
-        digest = _digest(columns, src_keys, dst_keys)  # while the server creates the routes
+        digest = _digest(columns)  # while the server creates the last routes
         writer.wait()
     except BaseException:
         writer.abandon()
@@ -288,23 +422,32 @@ class _RouteWriter:
     """Whole routes sent with ``create_steps``, about ``store.batch_size`` steps a statement, by a writer thread
     of their own, while the caller goes on.  Rows are written as literal parameter text, as
     :func:`~graphsr.store._falkor_params.params_header` encodes the same lists (tested); elements by the store's own
-    node ids (``node``: read with them under the same writer lock, which keeps them fixed)."""
+    node ids (``node``: read with them under the same writer lock, which keeps them fixed), each written out once
+    per pair of the log (:meth:`key`), not once per step naming it."""
 
-    def __init__(self, store: GraphStore, study: str, prefixes: tuple[str, str], columns, node: dict[int, int]):
-        self.store, self.study, self.prefixes, self.columns, self.node = store, study, prefixes, columns, node
+    def __init__(
+        self, store: GraphStore, study: str, prefixes: tuple[str, str], columns, node: dict[int, int], pairs: _Pairs
+    ):
+        self.store, self.study, self.columns, self.node, self.pairs = store, study, columns, node, pairs
         route_ids = columns[0]
         self.starts = _route_starts(route_ids)
         self.ends = self.starts[1:] + [len(route_ids)]  # (a route's rows are together: _columns)
+        self.prefixes = prefixes
+        self.nodes: list[int | None] = [None] * len(pairs.list)  # each pair's node id, once keyed
         self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphsr-writer")
         self.pending: list = []
         self.batch: list[int] = []
         self.size = 0
-        self.keys: dict = {}
 
-    def add(self, routes: list[int], keys: dict) -> None:
-        """Write the routes numbered ``routes`` (in the log's order of routes), their elements keyed by ``keys``
-        ((docid, XPath) -> key)."""
-        self.keys = keys
+    def key(self, docids: list[str], keys: dict) -> None:
+        """Note the node ids of the pairs of documents ``docids``, keyed by ``keys`` ((docid, XPath) -> key)."""
+        node, pair, nodes, of_doc = self.node, self.pairs.list, self.nodes, self.pairs.of_doc
+        for d in docids:
+            for p in of_doc.get(d, ()):
+                nodes[p] = node[keys[pair[p]]]
+
+    def add(self, routes: list[int]) -> None:
+        """Write the routes numbered ``routes`` (in the log's order of routes), whose documents are keyed."""
         for r in routes:
             self.batch.append(r)
             self.size += self.ends[r] - self.starts[r]
@@ -330,41 +473,72 @@ class _RouteWriter:
         self.writer.shutdown(wait=True)
 
     def _prepared(self, routes: list[int]):
-        route_ids, seqs, docids, src, dst, users, topics, durations, times, _ = self.columns
-        rows = [i for r in routes for i in range(self.starts[r], self.ends[r])]
-        keys, node = self.keys, self.node
+        route_ids, seqs, _, _, _, users, topics, durations, times, _ = self.columns
+        src, dst = self.pairs.src, self.pairs.dst
+        text = None
+        if _rows is not None:  # (in C; None where a value is of a kind it leaves to Python)
+            args = (routes, self.starts, self.ends, route_ids, users, topics, self.prefixes, src, dst, self.nodes)
+            text = _rows.routes(*args, seqs, durations, times)
+        if text is None:
+            text = self._text(routes)
+        return self.store.prepare("create_steps", study=self.study, rows=Literal(text))
+
+    def _text(self, routes: list[int]) -> str:
+        """The routes' rows as literal text, written in Python."""
+        starts, ends, nodes = self.starts, self.ends, self.nodes
+        src, dst = self.pairs.src, self.pairs.dst
+        rows = [i for r in routes for i in range(starts[r], ends[r])]
         # every step's [node of from, node of to, seq, duration_ms, time]
-        step_rows = list(
+        steps = list(
             map(
-                "[%s,%s,%s,%s,%s]".__mod__,
-                zip(
-                    [str(node[keys[(docids[i], src[i])]]) for i in rows],
-                    [str(node[keys[(docids[i], dst[i])]]) for i in rows],
-                    literals([seqs[i] for i in rows]),
-                    literals([durations[i] for i in rows]),
-                    literals([times[i] for i in rows]),
-                ),
+                "[%s,%s%s".__mod__,
+                zip([nodes[src[i]] for i in rows], [nodes[dst[i]] for i in rows], _step_tails(self.columns, rows)),
             )
         )
-        route_prefix, step_prefix = self.prefixes
-        firsts = [self.starts[r] for r in routes]
-        heads = map(
+        out = []
+        at = 0
+        for head, r in zip(_route_heads(self.columns, [starts[r] for r in routes], self.prefixes), routes):
+            n = ends[r] - starts[r]
+            out.append(head + ",".join(steps[at : at + n]) + "]]")
+            at += n
+        return "[" + ",".join(out) + "]"
+
+
+def _route_heads(columns, starts: list[int], prefixes: tuple[str, str]) -> list[str]:
+    """The row up to its steps of each route whose first row is one of ``starts``: ``[id, route_id, user_id,
+    topic_id, steps' id prefix, [``."""
+    route_ids, users, topics = columns[0], columns[5], columns[6]
+    route_prefix, step_prefix = prefixes
+    names = [route_ids[i] for i in starts]
+    joined = "".join(map(str, names))
+    parts = list(map(_part, names)) if "\\" in joined or "/" in joined else names  # (as ids write them)
+    return list(
+        map(
             "[%s,%s,%s,%s,%s,[".__mod__,
             zip(
-                [string_literal(route_prefix + _part(route_ids[i])) for i in firsts],
-                literals([route_ids[i] for i in firsts]),
-                literals([users[i] for i in firsts]),
-                literals([topics[i] for i in firsts]),
-                [string_literal(step_prefix + _part(route_ids[i]) + "/") for i in firsts],
+                literals([route_prefix + p for p in parts]),
+                literals(names),
+                literals([users[i] for i in starts]),
+                literals([topics[i] for i in starts]),
+                literals([step_prefix + p + "/" for p in parts]),
             ),
         )
-        text = []
-        at = 0
-        for head, r in zip(heads, routes):
-            n = self.ends[r] - self.starts[r]
-            text.append(head + ",".join(step_rows[at : at + n]) + "]]")
-            at += n
-        return self.store.prepare("create_steps", study=self.study, rows=Literal("[" + ",".join(text) + "]"))
+    )
+
+
+def _step_tails(columns, rows: list[int]) -> list[str]:
+    """The rows' steps after their elements: ``,seq,duration_ms,time]``."""
+    seqs, durations, times = columns[1], columns[7], columns[8]
+    return list(
+        map(
+            ",%s,%s,%s]".__mod__,
+            zip(
+                literals([seqs[i] for i in rows]),
+                literals([durations[i] for i in rows]),
+                literals([times[i] for i in rows]),
+            ),
+        )
+    )
 
 
 def _merge_steps(store: GraphStore, collection: str, study: str, stid: str, columns, src_keys, dst_keys) -> None:
@@ -399,23 +573,20 @@ def _create_steps(
     study: str,
     prefixes: tuple[str, str],
     columns,
-    keys: tuple[dict[tuple[str, str], int], list[int], list[int]],
+    index: dict[tuple[str, str], int],
     node: dict[int, int],
-    digest: str | None,
-) -> str:
-    """Write an empty study's steps, whose elements' keys are known (``keys``: (docid, XPath) -> key, and every
-    step's ``from`` and ``to``, as :func:`_resolve` gives them), with a :class:`_RouteWriter`; take the log's
-    digest while the server creates them if ``digest`` is None.  Returns the digest."""
-    index, src_keys, dst_keys = keys
+    pairs: _Pairs | None = None,
+) -> None:
+    """Write an empty study's steps, whose elements' keys are known (``index``: (docid, XPath) -> key, as
+    :func:`_resolve` gives them), with a :class:`_RouteWriter`."""
     if not set(index.values()) <= node.keys():
         raise AssertionError(f"{len(set(index.values()) - node.keys())} element(s) of the study have no node id")
-    writer = _RouteWriter(store, study, prefixes, columns, node)
+    pairs = _Pairs(columns) if pairs is None else pairs
+    writer = _RouteWriter(store, study, prefixes, columns, node, pairs)
     try:
-        writer.add(list(range(len(writer.starts))), index)
+        writer.key(list(pairs.of_doc), index)
+        writer.add(list(range(len(writer.starts))))
         writer.flush()
-        if digest is None:  # while the server creates the routes
-            digest = _digest(columns, src_keys, dst_keys)
         writer.wait()
     finally:
         writer.abandon()
-    return digest
