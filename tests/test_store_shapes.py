@@ -159,7 +159,7 @@ def test_a_log_is_resolved_by_shapes_and_node_ids_that_check(plays, tmp_path):
     seen = _calls(store)
     routes = read_routes(log)
     assert store_steps(store, "plays", "s", routes, routes.source).steps == len(want)
-    assert "documents_stored_shapes_and_roots" in seen and "elements_at_nodes" in seen
+    assert "documents_state_shapes_and_roots" in seen and "elements_at_nodes" in seen
     assert "documents_shapes" not in seen  # no document's elements were read
     assert _stored(store, "plays", "s") == want
 

@@ -221,20 +221,24 @@ MATCH (c:Collection)-[:HAS_DOCUMENT]->(d:Document)
 WHERE c.id = $id AND d.complete IS NOT NULL AND size(d.complete) > 0 AND NOT $kind IN d.complete
 RETURN count(d) AS n
 
-// @name documents_stored_shapes
-// the shape of each document coded $codes (its elements' depths and tags: graphsr/store/shapes.py), null for one
-// stored by a graphsr before shapes, and its element count: a log's XPaths are resolved without reading elements
-UNWIND $codes AS code
-MATCH (d:Document) WHERE d.code = code
-RETURN code, d.shape AS shape, d.elements AS elements
+// @name documents_state_and_shapes
+// documents_state with the shape of each document (its elements' depths and tags: graphsr/store/shapes.py), null
+// for one stored by a graphsr before shapes: a log's XPaths are resolved without reading elements.  By id: the
+// state and shapes of 51,420 documents of music-svg in 0.63 s, where their state by id and then their shapes by
+// code took 0.73 + 1.60 s (FalkorDB 4.16)
+UNWIND $ids AS i
+MATCH (d:Document) WHERE d.id = i
+RETURN d.id AS id, d.code AS code, d.complete AS complete, coalesce(d.writing, false) AS writing,
+       d.elements AS elements, d.shape AS shape
 
-// @name documents_stored_shapes_and_roots
-// documents_stored_shapes with the local store's node id of each document's root (its other elements' ids follow
-// from it where they were created into fresh ids: checked with elements_at_nodes)
-UNWIND $codes AS code
-MATCH (d:Document) WHERE d.code = code
+// @name documents_state_shapes_and_roots
+// documents_state_and_shapes with the local store's node id of each document's root (its other elements' ids
+// follow from it where they were created into fresh ids: checked with elements_at_nodes)
+UNWIND $ids AS i
+MATCH (d:Document) WHERE d.id = i
 OPTIONAL MATCH (d)-[:ROOT]->(r:Element)
-RETURN code, d.shape AS shape, d.elements AS elements, id(r) AS root
+RETURN d.id AS id, d.code AS code, d.complete AS complete, coalesce(d.writing, false) AS writing,
+       d.elements AS elements, d.shape AS shape, id(r) AS root
 
 // @name elements_at_nodes
 // how many of the [node id, key] $pairs name an element of that key: a look-up by id each (FalkorDB 4.16 seeks by

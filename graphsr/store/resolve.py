@@ -67,7 +67,7 @@ def require_elements(
         reads = Reads(store, collection, docids, node_ids is not None, ahead=1)
     elif reads.docids != docids:
         raise AssertionError("the reads started ahead are not of the documents resolved")
-    state = reads.state()
+    state = reads.state  # (filled as the documents are read, by _resolve_by_shapes)
     problems: list[tuple] = []  # (line, docid, message): the first in the file is reported
 
     def missing_document(docid: str) -> None:
@@ -154,55 +154,32 @@ def require_elements(
 
 
 class Reads:
-    """The reads a resolution starts with, sent from the moment its documents are known by a thread of their
-    own: the documents' state (their codes, whether stored whole), then the shapes of the first ``ahead`` parts
-    of :data:`SHAPES_PER_READ` documents -- while the caller does what does not need them (a log's digest, its
-    statements' fixed text), the server reads.  The resolution (:func:`require_elements`) takes them from
-    here, and sends the reads of the later parts by the same thread."""
+    """The reads a resolution starts with -- the state and shape of its documents, :data:`SHAPES_PER_READ` a
+    statement -- sent from the moment the documents are known by a thread of their own, ``ahead`` statements
+    at once: while the caller does what does not need them (a log's digest, its pairs), the server reads.  The
+    resolution (:func:`require_elements`) takes them from here, and sends the reads of the later parts by the
+    same thread; ``state`` holds the documents' state (by document id) as they are read."""
 
     def __init__(self, store: GraphStore, collection: str, docids, node_ids: bool, ahead: int = 8):
         self.store, self.collection = store, collection
         self.docids: list[str] = sorted(set(docids))
         self.want_ids = node_ids and store.backend == "falkordb"
-        self.query = "documents_stored_shapes_and_roots" if self.want_ids else "documents_stored_shapes"
+        self.query = "documents_state_shapes_and_roots" if self.want_ids else "documents_state_and_shapes"
+        self.parts = [self.docids[at : at + SHAPES_PER_READ] for at in range(0, len(self.docids), SHAPES_PER_READ)]
+        self.state: dict[str, dict] = {}
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphsr-reads")
-        self.parts: list[list[tuple[int, str]]] = []
-        self.fetched: list[Future] = [Future() for _ in range(ahead)]
-        self._state: Future = Future()
-        self.pool.submit(self._start)
+        self.fetched: list[Future] = []
+        for k in range(min(ahead, len(self.parts))):
+            self.fetch(k)
 
-    def _start(self) -> None:
-        try:
-            state: dict[str, dict] = {}
-            for at in range(0, len(self.docids), 10_000):
-                ids = [document_id(self.collection, d) for d in self.docids[at : at + 10_000]]
-                state.update({r["id"]: r for r in self.store.run("documents_state", ids=ids)})
-            coded = [(int(state[i]["code"]), d) for d in self.docids if (i := document_id(self.collection, d)) in state]
-            self.parts = [coded[at : at + SHAPES_PER_READ] for at in range(0, len(coded), SHAPES_PER_READ)]
-            del self.fetched[len(self.parts) :]
-            ahead = list(self.fetched)  # (the reads of later parts the resolution adds are the pool's own)
-        except BaseException as exc:
-            self._state.set_exception(exc)
-            return
-        self._state.set_result(state)  # (the parts and the reads ahead are settled: the resolution may start)
-        for k, answer in enumerate(ahead):
-            if answer.set_running_or_notify_cancel():
-                try:
-                    answer.set_result(self._shapes(k))
-                except BaseException as exc:
-                    answer.set_exception(exc)
-
-    def _shapes(self, k: int) -> list[dict]:
-        return self.store.run(self.query, codes=[code for code, _ in self.parts[k]])
-
-    def state(self) -> dict[str, dict]:
-        """The documents' state by document id (waits for it)."""
-        return self._state.result()
+    def _read(self, k: int) -> tuple[list[str], list[dict]]:
+        ids = [document_id(self.collection, d) for d in self.parts[k]]
+        return ids, self.store.run(self.query, ids=ids)
 
     def fetch(self, k: int) -> None:
-        """Send the read of part ``k``'s shapes (after those sent before), unless sent already."""
+        """Send the read of part ``k`` (after those sent before), unless sent already."""
         if len(self.fetched) <= k < len(self.parts):
-            self.fetched.append(self.pool.submit(self._shapes, k))
+            self.fetched.append(self.pool.submit(self._read, k))
 
     def close(self) -> None:
         """Send nothing more; wait for what is under way."""
@@ -311,7 +288,7 @@ def _resolve_by_shapes(
     with their elements (``documents_shapes``).  ``keyed(docids)`` is told of each part's documents once they
     are keyed and their ids checked (those whose ids do not check are resolved, and told, at the end)."""
     want_ids = reads.want_ids and node_ids is not None
-    parts, fetched = reads.parts, reads.fetched
+    parts, fetched, state = reads.parts, reads.fetched, reads.state
     # one thread sends the reads (a part's shapes, the next part's, the checks of the ids taken) while this one
     # decodes and names: the server reads while Python walks
 
@@ -355,15 +332,20 @@ def _resolve_by_shapes(
             else:
                 unchecked.extend(documents)
 
+    coded: list[tuple[int, str]] = []  # every stored document's code and docid
     try:
         reads.fetch(0)
-        for k, part in enumerate(parts):
+        for k in range(len(parts)):
             reads.fetch(k + 1)
             held = 0
             shapes = {}
-            for r in fetched[k].result():
+            ids, rows = fetched[k].result()
+            for r in rows:
+                state[r["id"]] = r
                 if r["shape"] is not None and r["elements"] is not None and (not want_ids or r["root"] is not None):
                     shapes[int(r["code"])] = (r["shape"], int(r["elements"]), r.get("root"))
+            part = [(int(state[i]["code"]), d) for i, d in zip(ids, parts[k]) if i in state]
+            coded += part
             shaped.update(shapes)
             for code, docid in part:
                 if code not in shapes:
@@ -405,4 +387,4 @@ def _resolve_by_shapes(
                         "shape; load the collection again with --replace"
                     )
                 node_ids.update((c * KEY_SPAN + pre, int(ids[row[pre]])) for pre in named[c])
-    return {d for part in parts for c, d in part if c not in shaped}
+    return {d for c, d in coded if c not in shaped}

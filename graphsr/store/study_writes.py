@@ -294,13 +294,14 @@ def _store_steps(
     # the server reads the documents the log names while this thread takes the log's digest and readies the rows
     reads = Reads(store, collection, columns[2], node_ids=True)
     try:
-        digest = _digest(columns) if state else ""
+        streamed = not state and store.exclusive_writer  # a new study: its routes written as its elements resolve
+        digest = "" if streamed else _digest(columns)  # (a streamed log's is taken while its last routes are written)
         if state and state[0]["complete"] is not False and state[0]["digest"] == digest:
             report.unchanged = True  # the same log (compared before anything is resolved)
             return report
         pairs = _Pairs(columns)
         before = None
-        if not state and store.exclusive_writer:  # a new study: its routes are written as their elements resolve
+        if streamed:
             before = _kind_counts(store)
             src_keys, dst_keys, digest = _stream_steps(
                 store, collection, study, columns, pairs, source, node_ids, reads
