@@ -223,28 +223,56 @@ def test_the_log_is_rewritten_once_its_commands_outgrow_their_bound(tmp_path, mo
 
 
 def test_what_the_log_holds_is_read_as_the_server_wrote_it(tmp_path):
-    """holds_only reads the commands since the last rewrite: indexes made and dropped are all a read leaves."""
+    """holds_only_indexes reads the commands since the last rewrite: indexes made and dropped are all a read
+    leaves; an index dropped that was not made since (the base holds it) or any other command is more."""
     from graphsr.store import deferred
 
-    statements = frozenset(s for i in deferred.deferred_indexes() for s in (i.create, i.drop))
+    indexes = [(i.create, i.drop) for i in deferred.deferred_indexes()]
     path = tmp_path / "s"
     with open_store(f"local:{path}") as s:
         s._execute("CREATE (:First)", {})
     journal = Journal(path)
     assert journal.incremental_size() == 0  # (the stop folded the write into a new base)
     with open_store(f"local:{path}", keep_running=True) as s:
-        assert journal.holds_only(GRAPH, statements)
+        assert journal.holds_only_indexes(GRAPH, indexes)
         index = deferred.deferred_indexes()[0]
         s._graph.query(index.create)
         s._graph.query(index.drop)
-        assert journal.holds_only(GRAPH, statements)
-        assert not journal.holds_only(GRAPH, frozenset())
+        assert journal.holds_only_indexes(GRAPH, indexes)
+        assert not journal.holds_only_indexes(GRAPH, [])
+        s._graph.query(index.create)
+        client = s.server._one_try_client(10)
+        s.server.rewrite_log(client)  # the base holds the index now
+        client.close()
+        assert journal.holds_only_indexes(GRAPH, indexes)
+        s._graph.query(index.drop)
+        assert not journal.holds_only_indexes(GRAPH, indexes)  # dropped, not made since: in the base
         s._execute("CREATE (:Other)", {})
-        assert not journal.holds_only(GRAPH, statements)
+        assert not journal.holds_only_indexes(GRAPH, indexes)
     LocalServer(path).stop()
+    assert journal.incremental_size() == 0  # (the stop rewrote the log)
     assert list(_commands(b"*1\r\n$4\r\nPING\r\n")) == [[b"PING"]]
     assert list(_commands(b"*1\r\n$9\r\nPING\r\n")) == [None]  # a length past the bytes
     assert list(_commands(b"#TS:1\r\n")) == [None]
+
+
+def test_a_stop_after_a_rewrite_that_held_an_index_rewrites_again(tmp_path):
+    """A rewrite in the background while a deferred index exists puts it in the base: the stop drops it and
+    rewrites, so that the next start has no index to build."""
+    from graphsr.store import deferred
+
+    path = tmp_path / "s"
+    with open_store(f"local:{path}", keep_running=True) as s:
+        s._execute("UNWIND range(1, 100) AS i CREATE (:Element {key: i})", {})
+        s._graph.query(deferred.deferred_indexes()[0].create)
+        client = s.server._one_try_client(10)
+        s.server.rewrite_log(client)
+        client.close()
+    LocalServer(path).stop()
+    with open_store(f"local:{path}") as s:
+        rows = s._graph.query("CALL db.indexes() YIELD label RETURN label").result_set
+        assert ["Element"] not in rows
+    LocalServer(path).stop()
 
 
 def _strace_available() -> str | None:

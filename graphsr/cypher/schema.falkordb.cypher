@@ -1,7 +1,7 @@
 // Schema statements for the local store (FalkorDB). One statement per block;
 // an index that already exists is not an error (the loader ignores "already indexed").
 // Blocks named `schema` are made with the store.  Blocks named `deferred` index the labels that hold millions of
-// nodes (elements, routes, steps): a server starting from its snapshot rebuilds every index before it answers
+// nodes (elements, routes, steps): a server starting from its saved data rebuilds every index before it answers
 // (2.3 s per million nodes for a label's first indexed property, 0.3 s for each further one, measured on
 // FalkorDB 4.16), so these are made when a statement first filters on one of them after a start (all of a
 // label's at once: FalkorDB indexes a label's properties in one index) and dropped when the server stops

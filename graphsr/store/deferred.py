@@ -1,6 +1,6 @@
 """Indexes the local store makes when a statement first needs them, and drops when its server stops.
 
-A FalkorDB server starting from its snapshot rebuilds every index before it answers anything: 2.3 s per million
+A FalkorDB server starting from its saved data rebuilds every index before it answers anything: 2.3 s per million
 nodes for a label's first indexed property and about 0.3 s for each further one (measured on FalkorDB 4.16;
 help's 3.5 million elements took 12 s of a 14-16 s start).  The labels that hold millions of nodes (Element,
 Route, Step) therefore have their indexes declared ``deferred`` in ``cypher/schema.falkordb.cypher``:
@@ -11,8 +11,10 @@ Route, Step) therefore have their indexes declared ``deferred`` in ``cypher/sche
   node of the label);
 * a statement that only reads those labels' properties (``a.key AS src``) or reaches them along edges does not;
 * when the server stops (:meth:`graphsr.store.server.LocalServer._shutdown`), the deferred indexes are dropped
-  before the snapshot is written, so that the next start loads the data alone.  A server killed instead leaves
-  its last snapshot, indexes and all: the next start rebuilds them while it loads (slower, equally right).
+  before the append-only log is rewritten (or, where the log holds nothing else since its base, the log keeps
+  the indexes' making and dropping, which replay in a millisecond), so that the next start loads the data
+  alone.  A server killed instead leaves the indexes' making in its log: the next start makes them again while
+  it replays the log (slower, equally right), and the next stop drops them.
 
 Which statements need which index is read from their text (:func:`indexes_needed`), against the declarations: the
 rule lives here, and ``tests/test_deferred_indexes.py`` lists what it decides for every named query.

@@ -4,8 +4,8 @@ snapshot's format -- and the *incremental* files of write commands since, each a
 and synced (``appendfsync always``).  The server loads the base and replays the commands at its start.
 
 This module only reads what the server wrote: which files the manifest lists, how many bytes a start has to load,
-and whether the commands since the last rewrite are all of a given few (the indexes made when first needed and
-dropped again, which replay in a millisecond and need no rewrite).  The format it reads is the documented one:
+and whether the commands since the last rewrite are only indexes made when first needed and dropped again
+(which replay in a millisecond and need no rewrite, where the base holds none of them).  The format it reads is the documented one:
 the manifest's lines ``file NAME seq N type b|h|i [...]``, and commands in the protocol's array form
 (``*N``, then ``$LEN`` and the bytes of each argument).
 """
@@ -70,10 +70,12 @@ class Journal:
                     pass
         return total
 
-    def holds_only(self, graph: str, statements: frozenset[str], limit: int = 1 << 20) -> bool:
-        """Whether every command written since the last rewrite is one of ``statements`` run on ``graph`` (a
-        ``GRAPH.QUERY``, whatever flags follow its text) or the database selection the server writes first.  False
-        where the commands are more than ``limit`` bytes, or anything cannot be read as commands."""
+    def holds_only_indexes(self, graph: str, indexes: list[tuple[str, str]], limit: int = 1 << 20) -> bool:
+        """Whether every command written since the last rewrite makes or drops one of ``indexes`` ((statement
+        making it, statement dropping it) pairs) on ``graph`` (a ``GRAPH.QUERY``, whatever flags follow its
+        text), each dropped one made among them (an index dropped that was not means the base holds it), or is
+        the database selection the server writes first.  False where the commands are more than ``limit`` bytes,
+        or anything cannot be read as commands."""
         incremental = [path for path, kind in self.files() if kind == "i"]
         if not incremental:
             return not self.exists()
@@ -86,7 +88,9 @@ class Journal:
                 return False
             if len(data) > limit:
                 return False
-        wanted = {s.encode() for s in statements}
+        makes = {make.encode(): make.encode() for make, _ in indexes}
+        drops = {drop.encode(): make.encode() for make, drop in indexes}
+        made: set[bytes] = set()
         for command in _commands(data):
             if command is None:
                 return False
@@ -95,7 +99,12 @@ class Journal:
                 continue
             if name != b"GRAPH.QUERY" or len(command) < 3 or command[1] != graph.encode():
                 return False
-            if command[2] not in wanted:
+            text = command[2]
+            if text in makes:
+                made.add(text)
+            elif text in drops and drops[text] in made:
+                made.discard(drops[text])
+            else:
                 return False
         return True
 

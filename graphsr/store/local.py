@@ -4,31 +4,32 @@ server), reached through its native client over a unix socket.
 **Bounded.**  The server runs under the limits of :mod:`graphsr.store.limits`; a query over one ends in one
 line (:class:`~graphsr.store.base.StoreLimitError`, exit 3) and leaves the store as it was.  A query that
 makes the server stop at its memory limit is answered the same way once graphsr has started the server again
-from its last snapshot.
+from its log.
 
-**Durability.**  Data persist in PATH as a snapshot (``graphsr.rdb``).  A
-command that wrote calls :meth:`LocalStore.persist` before it reports
-success: a synchronous ``SAVE`` whose answer is checked, so a command that
-says it wrote has its data on disk, and one whose snapshot cannot be written
-(a full disk, a read-only directory) fails with the server's reason and
-leaves the previous snapshot -- the last good state -- in place.  A snapshot
-rather than the server's append-only log (``appendfsync always``), for now,
-although the snapshot is most of what a small write costs (1.8-2.8 s for a
-246 MB store; ``store routes`` of 100,000 routes takes 12 s there, of which
-the snapshot is what keeps it from 10,000 routes a second).  Tried by hand
-on FalkorDB 4.16 / Redis 8.2 (2026-11-27): after ``kill -9`` every
-acknowledged write came back from the log, and replaying it cost what the
-writes had (200,000 nodes in 0.63 s; an earlier trial after loading the
-Shakespeare sample took 43 s).  What keeps it out: a command that fails
-half-way must leave the last good state, and its statements already in the
-log would be replayed at the next start (the log would have to be cut back
-to where the command began); a start replays every write since the log was
-last rewritten (a load of millions of elements again), so the log must be
-rewritten at stops, which costs a snapshot; a server started with the
-log and none written yet ignores the existing snapshot (it comes up empty)
-unless switched on while running; and the indexes made when first needed
-(:mod:`graphsr.store.deferred`) would be logged as they are made and dropped,
-and made again at every start.
+**Durability.**  Data persist in PATH as the server's append-only log (``graphsr.aof/``,
+:mod:`graphsr.store.journal`): a base -- the data as a snapshot, written when the log was last rewritten --
+and the write commands since, each written and synced to disk (``appendfsync always``) before the server
+answers it, so that whatever a command reports is on disk before it reports it (the server's own system calls
+show the sync before each answer: ``tests/test_store_journal.py``), and a server killed at any moment starts
+again with every write it answered.  :meth:`LocalStore.persist`, which a command that wrote calls before it
+reports, only checks the log's status (and starts its rewrite in the background once the commands since the
+base pass :attr:`~graphsr.store.server.LocalServer.REWRITE_AT` bytes).  A server that cannot write or sync
+its log (a full disk) stops rather than answer: the command fails with the server's reason in one line
+(exit 3), every write answered before is kept, and the rest of the command is not; what a command cut short
+wrote is marked INCOMPLETE, and running it again completes or replaces it.
+
+Why the log rather than a snapshot per write command (as graphsr did until 2026-11-29): the snapshot was most
+of what a small write cost (2.3-3.1 s for help's 246 MB store, 100,000 routes in 12-17 s), and the log costs a
+write and a sync per statement (0.15 ms a sync here).  What the log costs instead: a start replays the
+commands since the base, slower than loading a base (help's routes, 23 MB of commands written and dropped
+four times, 138 MB: 67-74 s; the base of 297 MB: 2.4 s).  So a stop rewrites the log into a new base
+(:meth:`~graphsr.store.server.LocalServer._shutdown`), unless the commands since the base are only the
+deferred indexes made and dropped (:mod:`graphsr.store.deferred`, a millisecond to replay); a start after a
+crash replays them, however long that takes (the start waits for a server that is loading).  A failed
+command is not undone by going back to an earlier snapshot: its acknowledged statements stay, marked
+INCOMPLETE, as after any interrupted command.  A store an earlier graphsr saved as a snapshot
+(``graphsr.rdb``) starts from it, has the log switched on (its base written from the data loaded) and the
+snapshot removed, once.
 """
 
 from __future__ import annotations
@@ -181,7 +182,7 @@ class LocalStore(GraphStore):
 
     def _stopped_at_memory(self) -> StoreLimitError | None:
         """If the server stopped because an allocation went past its memory limit: start it again from its
-        last snapshot and say so in one line; None otherwise."""
+        log and say so in one line; None otherwise."""
         if self.server.alive() or not self.server.log.ran_out_of_memory(self._log_mark):
             return None
         self.server.restart()
@@ -190,7 +191,7 @@ class LocalStore(GraphStore):
         return StoreLimitError(
             f"local store {self.server.path}: a query needed more memory than the store may "
             f"take ({self._limits_text()}); the server stopped, and graphsr started it again "
-            "from its last saved state: nothing saved was lost (raise the limit with "
+            "from its saved data: nothing saved was lost (raise the limit with "
             "$GRAPHSR_STORE_MEMORY or 'graphsr store start --memory SIZE')"
         )
 
@@ -403,11 +404,11 @@ class LocalStore(GraphStore):
     def release_memory(self) -> None:
         """Give back what a drop freed.  FalkorDB keeps a deleted node's slot (its id, for reuse) and its matrices'
         size: after the help collection's 4.5 million nodes were dropped the server still held 455 MB, and its
-        snapshot 44 MB, for a store of one node.  A drop that leaves nothing but the Store node therefore
+        saved data 44 MB, for a store of one node.  A drop that leaves nothing but the Store node therefore
         replaces the graph by a fresh one (its indexes and the Store node, with its counters, made again); then
         the allocator (jemalloc) returns the freed pages (``MEMORY PURGE``), which it keeps otherwise.  Where
         something is still stored the slots stay, for the next writes to reuse, and the server gives them back
-        when it next starts from its snapshot."""
+        when it next starts from its saved data."""
         import redis
 
         conn = self._db.connection

@@ -26,7 +26,7 @@ def status(message: str) -> None:
 
 
 def server_preexec(memory: int):
-    """What the server's process sets before it runs: umask 077 (its snapshot, log and pid file are its
+    """What the server's process sets before it runs: umask 077 (its saved data, log and pid file are its
     owner's only), its address space limited to ``memory`` bytes, and no core dump (a server stopped at its
     limit would write gigabytes)."""
     import resource

@@ -23,14 +23,21 @@ from ..errors import UnknownNodeError
 from ._falkor_params import Literal, literals
 from .base import GraphStore, writes
 from .ids import _part, node_id, node_id_prefix
-
-try:
-    from . import _rows  # (the C writer of create_steps' rows: see setup.py)
-except ImportError:  # pragma: no cover - the extension is optional
-    _rows = None
 from .receipts import check_receipt
 
 __all__ = ["store_steps", "StepsReport"]
+
+
+def _c_writer():
+    """The C writer of create_steps' rows (graphsr.store._rows, see setup.py), or None where it was not built."""
+    try:
+        from . import _rows
+    except ImportError:  # pragma: no cover - the extension is optional
+        return None
+    return _rows
+
+
+_rows = _c_writer()
 
 
 @dataclass
@@ -200,9 +207,9 @@ def _column_bytes(values: list, order) -> bytes:
             head, body = b"f", np.array(present, dtype="<f8")
     except OverflowError:
         head = b""
-    if head:
+    if head and body is not None:
         full = np.zeros(n, dtype=body.dtype)
-        full[~mask if none else slice(None)] = body
+        full[slice(None) if mask is None else ~mask] = body
         if order is not None:
             full = full[order]
         data = full.tobytes()
