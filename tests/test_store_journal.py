@@ -206,7 +206,7 @@ def test_a_read_rewrites_nothing_and_a_write_leaves_no_commands_to_replay(tmp_pa
 def test_the_log_is_rewritten_once_its_commands_outgrow_their_bound(tmp_path, monkeypatch):
     """Commands past the bound are folded into a new base by the server in the background: the write command
     does not wait for it, and nothing is lost meanwhile."""
-    monkeypatch.setattr(LocalServer, "REWRITE_AT", 10_000)
+    monkeypatch.setattr(Journal, "REWRITE_AT", 10_000)
     path = tmp_path / "s"
     with open_store(f"local:{path}", keep_running=True) as s:
         s._execute("UNWIND range(1, 50) AS i CREATE (:Small {i: i})", {})
@@ -216,7 +216,7 @@ def test_the_log_is_rewritten_once_its_commands_outgrow_their_bound(tmp_path, mo
         grown = Journal(path).incremental_size()
         assert grown > 10_000
         s.persist()  # past it: folded into a new base, in the background
-        assert s.server._wait_rewrite(s._db.connection)
+        assert s.server.journal.wait_rewrite(s._db.connection)
         assert Journal(path).incremental_size() < 10_000
         assert _count(s, "Big") == 2000
     LocalServer(path).stop()
@@ -242,7 +242,7 @@ def test_what_the_log_holds_is_read_as_the_server_wrote_it(tmp_path):
         assert not journal.holds_only_indexes(GRAPH, [])
         s._graph.query(index.create)
         client = s.server._one_try_client(10)
-        s.server.rewrite_log(client)  # the base holds the index now
+        s.server.journal.rewrite(client)  # the base holds the index now
         client.close()
         assert journal.holds_only_indexes(GRAPH, indexes)
         s._graph.query(index.drop)
@@ -266,7 +266,7 @@ def test_a_stop_after_a_rewrite_that_held_an_index_rewrites_again(tmp_path):
         s._execute("UNWIND range(1, 100) AS i CREATE (:Element {key: i})", {})
         s._graph.query(deferred.deferred_indexes()[0].create)
         client = s.server._one_try_client(10)
-        s.server.rewrite_log(client)
+        s.server.journal.rewrite(client)
         client.close()
     LocalServer(path).stop()
     with open_store(f"local:{path}") as s:

