@@ -289,20 +289,25 @@ def _resolve_by_shapes(
     are keyed and their ids checked (those whose ids do not check are resolved, and told, at the end)."""
     want_ids = reads.want_ids and node_ids is not None
     parts, fetched, state = reads.parts, reads.fetched, reads.state
-    # one thread sends the reads (a part's shapes, the next part's, the checks of the ids taken) while this one
-    # decodes and names: the server reads while Python walks
+    # one thread sends the reads (the parts' states and shapes, ahead), another the checks of the ids taken, while
+    # this one decodes and names: the server reads while Python walks; a part's documents are told once the checks
+    # sent by its end are answered, while the next parts are named
+    checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphsr-checks")
 
     shaped: set[int] = set()
     pending: list[int] = []  # the documents whose ids await their check
     checks: list[list[int]] = []  # [node id, key]
     checked: list[tuple] = []  # (the check's answer to come, its checks, their documents)
     unchecked: list[int] = []  # documents whose ids did not check
+    sent = [0, 0]  # checks sent, checks answered
+    waiting: list[tuple[int, list[tuple[int, str]]]] = []  # (checks sent by its end, its documents) per part
 
     def settle() -> None:
         if checks:
             checked.append(
-                (reads.pool.submit(store.run, "elements_at_nodes", pairs=list(checks)), list(checks), list(pending))
+                (checker.submit(store.run, "elements_at_nodes", pairs=list(checks)), list(checks), list(pending))
             )
+            sent[0] += 1
         pending.clear()
         checks.clear()
 
@@ -323,14 +328,20 @@ def _resolve_by_shapes(
                     settle()
         chunk.clear()
 
-    def answered() -> None:
-        while checked:
+    def answered(wait: bool) -> None:
+        """Take the checks' answers (those come, or all where ``wait``), and tell the parts whose checks are."""
+        while checked and (wait or checked[0][0].done()):
             answer, taken, documents = checked.pop(0)
             [row] = answer.result()
+            sent[1] += 1
             if int(row["n"]) == len(taken):
                 node_ids.update((key, node) for node, key in taken)  # type: ignore[union-attr]
             else:
                 unchecked.extend(documents)
+        while waiting and waiting[0][0] <= sent[1]:
+            _, part = waiting.pop(0)
+            late = set(unchecked)
+            keyed([docid for code, docid in part if code in shaped and code not in late])
 
     coded: list[tuple[int, str]] = []  # every stored document's code and docid
     try:
@@ -368,12 +379,13 @@ def _resolve_by_shapes(
                     held = 0
             name_chunk()
             settle()
-            answered()
-            late = set(unchecked)
-            keyed([docid for code, docid in part if code in shaped and code not in late])
+            waiting.append((sent[0], part))
+            answered(wait=False)
+        answered(wait=True)
     finally:
         for answer in [c[0] for c in checked]:
             answer.cancel()  # (after a failure: what is not sent yet is not)
+        checker.shutdown(wait=True)
         reads.close()
     if want_ids:
         for batch in element_batches(unchecked, sizes.__getitem__):
