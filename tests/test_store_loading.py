@@ -103,3 +103,46 @@ def test_a_server_that_stops_working_while_loading_is_started_again(tmp_path, mo
         server.leave()
         if server.alive():
             server.kill()
+
+
+@pytest.mark.slow
+def test_a_server_replaying_its_log_after_a_kill_is_waited_for_not_started_again(tmp_path, monkeypatch, capsys):
+    """After SIGKILL the server's log holds the writes since its base: the next start replays them (here 600,000
+    nodes and their index, seconds of work in statements it cannot answer during), against a bound for an answer
+    cut to fractions of a second, and is waited for rather than killed as hung."""
+    import os
+    import signal
+
+    from graphsr.store.journal import Journal
+
+    server = LocalServer(tmp_path / "store")
+    try:
+        server.start()
+        client = server._one_try_client(120)
+        try:
+            client.execute_command("GRAPH.QUERY", "big", "UNWIND range(1, 600000) AS i CREATE (:N {i: i, s: 'x' + i})")
+            client.execute_command("GRAPH.QUERY", "big", "CREATE INDEX FOR (n:N) ON (n.i)")
+        finally:
+            client.close()
+        os.kill(server.server_pid(), signal.SIGKILL)  # nothing folded: the statements stay in the log
+        server.process.wait()
+        server.leave()
+        assert Journal(tmp_path / "store").incremental_size() > 0
+        monkeypatch.setattr(LocalServer, "HUNG_START", 0.2)
+        monkeypatch.setattr(LocalServer, "LOAD_RATE", 1e15)
+        monkeypatch.setattr(LocalServer, "PING_TIMEOUT", 0.05)
+        capsys.readouterr()
+        t0 = time.monotonic()
+        assert server.start()
+        assert time.monotonic() - t0 > 0.2  # longer than the bound for an answer ...
+        assert "starting it again" not in capsys.readouterr().err  # ... and not killed as hung
+        client = server._one_try_client(30)
+        try:
+            got = client.execute_command("GRAPH.QUERY", "big", "MATCH (n:N) RETURN count(n)")
+        finally:
+            client.close()
+        assert got[1][0][0] == 600000
+    finally:
+        server.leave()
+        if server.alive():
+            server.kill()
