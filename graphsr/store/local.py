@@ -18,18 +18,17 @@ its log (a full disk) stops rather than answer: the command fails with the serve
 (exit 3), every write answered before is kept, and the rest of the command is not; what a command cut short
 wrote is marked INCOMPLETE, and running it again completes or replaces it.
 
-Why the log rather than a snapshot per write command (as graphsr did until 2026-11-29): the snapshot was most
-of what a small write cost (2.6 s for help's 246 MB store, 3.1 s for music-svg's 429 MB, of the 11.8-15.4 s that
-100,000 routes took), and the log costs a write and a sync per statement (0.15 ms a sync here).  What the log costs instead: a start replays the
-commands since the base, slower than loading a base (help's routes, 23 MB of commands written and dropped
-four times, 138 MB: 67-74 s; the base of 297 MB: 2.4 s).  So a stop rewrites the log into a new base
-(:meth:`~graphsr.store.server.LocalServer._shutdown`), unless the commands since the base are only the
-deferred indexes made and dropped (:mod:`graphsr.store.deferred`, a millisecond to replay); a start after a
-crash replays them, however long that takes (the start waits for a server that is loading).  A failed
-command is not undone by going back to an earlier snapshot: its acknowledged statements stay, marked
-INCOMPLETE, as after any interrupted command.  A store an earlier graphsr saved as a snapshot
-(``graphsr.rdb``) starts from it, has the log switched on (its base written from the data loaded) and the
-snapshot removed, once.
+Why the log rather than a snapshot per write command (as graphsr did until 2026-11-29): the snapshot was most of
+what a small write cost (2.6 s for help's 246 MB store, 3.1 s for music-svg's 429 MB, of the 11.8-15.4 s that
+100,000 routes took), and the log costs a write and a sync per statement (0.15 ms a sync here).  What the log costs
+instead: a start replays the commands since the base, slower than loading a base (help's routes, 23 MB of commands
+written and dropped four times, 138 MB: 67-74 s; the base of 297 MB: 2.4 s).  So a stop rewrites the log into a new
+base (:meth:`~graphsr.store.server.LocalServer._shutdown`), unless the commands since the base are only the
+deferred indexes made and dropped (:mod:`graphsr.store.deferred`, a millisecond to replay); a start after a crash
+replays them, however long that takes (the start waits for a server that is loading).  A failed command is not
+undone by going back to an earlier snapshot: its acknowledged statements stay, marked INCOMPLETE, as after any
+interrupted command.  A store an earlier graphsr saved as a snapshot (``graphsr.rdb``) starts from it, has the log
+switched on (its base written from the data loaded) and the snapshot removed, once.
 """
 
 from __future__ import annotations
