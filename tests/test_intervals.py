@@ -12,6 +12,8 @@ from contextlib import redirect_stdout
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from graphsr.analysis.intervals import (
@@ -245,3 +247,34 @@ def test_eval_ci_prints_each_runs_interval_in_every_format(fmt):
     assert got.keys() == want.keys()
     for key in want:
         assert got[key] == pytest.approx(want[key], abs=tol), key
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    values=st.lists(st.floats(0, 1), min_size=2, max_size=40),
+    confidence=st.sampled_from([0.8, 0.9, 0.95, 0.99]),
+)
+def test_the_interval_of_a_bounded_measures_mean_stays_within_its_bounds(values, confidence):
+    """A measure bounded to [0, 1] gets the bootstrap BCa interval, within the values' range (so within the
+    bounds, where the t interval of a mean near 1 runs past it); an unbounded one the t interval."""
+    from graphsr.analysis.intervals import MEAN_SAMPLES, bootstrap_interval, mean_interval
+
+    v = np.array(values)
+    lo, hi = mean_interval(v, confidence, (0.0, 1.0))
+    assert v.min() - 1e-12 <= lo <= hi <= v.max() + 1e-12
+    if np.ptp(v) > 0:
+        assert (lo, hi) == bootstrap_interval(v, confidence, "bca", samples=MEAN_SAMPLES, seed=0)
+        assert mean_interval(v, confidence, None) == t_interval(v, confidence)
+    else:
+        assert lo == hi == v[0]
+
+
+def test_a_mean_near_its_bound_is_given_an_interval_inside_it():
+    from graphsr.analysis.intervals import mean_interval, measure_bounds
+
+    v = np.array([1, 1, 1, 0.9, 1, 1, 1, 0.8, 1, 1])
+    assert t_interval(v)[1] > 1  # (what the report printed before: 0.97 [0.922, 1.018])
+    lo, hi = mean_interval(v, 0.95, measure_bounds("P@10"))
+    assert 0.8 <= lo < v.mean() < hi <= 1.0
+    assert measure_bounds("P@10") == (0.0, 1.0) and measure_bounds("SR@100") is None
+    assert measure_bounds("no such measure") is None

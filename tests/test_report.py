@@ -197,9 +197,10 @@ def test_the_eval_plot_shows_the_tasks_own_measure(tmp_path, capsys):
 
 
 def test_the_report_shows_the_numbers_compare_gives(scores):
-    """One key for the whole page, the aggregates with their t intervals, and per set of runs sharing topics the
+    """One key for the whole page, the aggregates with their intervals (within a bounded measure's range), and per
+    set of runs sharing topics the
     pairs table with compare's own numbers (difference, interval, effect size, wins/ties/losses, Holm p)."""
-    from graphsr.analysis.intervals import t_interval
+    from graphsr.analysis.intervals import mean_interval, measure_bounds
     from graphsr.analysis.report import topic_groups
     from graphsr.analysis.significance import compare_runs
 
@@ -219,5 +220,11 @@ def test_the_report_shows_the_numbers_compare_gives(scores):
         assert row[6].sort == pytest.approx(want["p_adjusted"], abs=1e-12)
     m = scores.measures[0]
     values = scores.per_topic(m, [scores.runs[0]])[scores.runs[0]].dropna().to_numpy()
-    low, high = t_interval(values)
+    low, high = mean_interval(values, 0.95, measure_bounds(m))
     assert f"[{low:.3f}, {high:.3f}]" in tables["means"].rows[0][1].text
+    for row in tables["means"].rows:  # every interval of a bounded measure within its bounds
+        for m, cell in zip(report.measures, row[1:]):
+            bounds = measure_bounds(m)
+            if bounds is not None and "[" in cell.text:
+                lo, hi = map(float, cell.text.split("[")[1].rstrip("]").split(","))
+                assert bounds[0] <= lo <= hi <= bounds[1], (m, cell.text)

@@ -146,9 +146,10 @@ def measure_families(measures) -> dict[str, list[str]]:
 
 
 def family_means_figure(scores, measures: list[str], confidence: float = 0.95):
-    """Each run's aggregate of each of ``measures`` (one family), with the t interval of the mean over the
-    topics as an error bar; runs in the table's order, as every figure of a report orders them."""
-    from .intervals import t_interval
+    """Each run's aggregate of each of ``measures`` (one family), with the interval of the mean over the topics
+    as an error bar (:func:`~graphsr.analysis.intervals.mean_interval`: within a bounded measure's range); runs
+    in the table's order, as every figure of a report orders them."""
+    from .intervals import mean_interval, measure_bounds
 
     plt = _plt()
     runs = scores.runs
@@ -160,10 +161,11 @@ def family_means_figure(scores, measures: list[str], confidence: float = 0.95):
     for k, m in enumerate(measures):
         table = scores.per_topic(m, runs)
         means = np.array([table[r].mean() for r in runs], dtype=float)
+        bounds = measure_bounds(m)
         low, high = [], []
         for r, mean in zip(runs, means):
             v = table[r].dropna().to_numpy(dtype=float)
-            lo, hi = t_interval(v, confidence) if len(v) >= 2 and np.ptp(v) > 0 else (mean, mean)
+            lo, hi = mean_interval(v, confidence, bounds) if len(v) >= 2 and np.ptp(v) > 0 else (mean, mean)
             low.append(mean - lo)
             high.append(hi - mean)
         ax.barh(

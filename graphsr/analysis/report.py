@@ -164,7 +164,7 @@ def build_report(
     table's order), in the first table.  Each set of runs that share topics gets its significance table and its
     table of pairs (difference, confidence interval, effect size, wins/ties/losses, adjusted p-value)."""
     from ..io.progress import progress_bar
-    from .intervals import t_interval
+    from .intervals import mean_interval, measure_bounds
     from .significance import compare_runs, run_letter
 
     if scores.frame.empty:
@@ -188,12 +188,13 @@ def build_report(
         )
     )
     means = scores.means()
+    bounds = {m: measure_bounds(m) for m in measures}
 
     def mean_cell(r, m):
         v = float(means.loc[r, m])
         values = scores.per_topic(m, [r])[r].dropna().to_numpy(dtype=float)
         if len(values) >= 2 and np.ptp(values) > 0:
-            lo, hi = t_interval(values, confidence)
+            lo, hi = mean_interval(values, confidence, bounds[m])
             return _Cell(f"{v:.4f} [{lo:.3f}, {hi:.3f}]", v)
         return _Cell(f"{v:.4f}", v)
 
@@ -203,7 +204,10 @@ def build_report(
             "Aggregates",
             ["run", *measures],
             [[_Cell(labels[r], r)] + [mean_cell(r, m) for m in measures] for r in runs],
-            note=f"each run's mean over its topics, with the {confidence:.0%} t interval",
+            note=(
+                f"each run's mean over its topics, with its {confidence:.0%} interval: bootstrap BCa for a measure "
+                "bounded to a range (within it), t for an unbounded one"
+            ),
         )
     )
     groups = [g for g in topic_groups(scores) if len(g) >= 2]
