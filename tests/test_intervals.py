@@ -278,3 +278,18 @@ def test_a_mean_near_its_bound_is_given_an_interval_inside_it():
     assert 0.8 <= lo < v.mean() < hi <= 1.0
     assert measure_bounds("P@10") == (0.0, 1.0) and measure_bounds("SR@100") is None
     assert measure_bounds("no such measure") is None
+
+
+def test_the_bca_interval_of_tiny_differences_is_computed_not_collapsed():
+    """Values a few times 1e-145 apart: the acceleration's sums underflowed (0/0, a RuntimeWarning, and the
+    interval fell back to the point); scaled first, it is formed like any other."""
+    import warnings
+
+    from graphsr.analysis.intervals import bootstrap_interval
+
+    v = np.array([0.0, 6e-145, 3e-145, 1e-145])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        lo, hi = bootstrap_interval(v, 0.9, "bca", samples=2000)
+    assert 0 <= lo < hi <= 6e-145
+    assert bootstrap_interval(v * 1e145, 0.9, "bca", samples=2000) == pytest.approx((lo * 1e145, hi * 1e145))

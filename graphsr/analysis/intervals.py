@@ -139,6 +139,8 @@ def bootstrap_interval(
         z0 = ndtri((np.count_nonzero(means < theta) + np.count_nonzero(means <= theta)) / (2 * len(means)))
         jack = (d.sum() - d) / (n - 1)
         u = jack.mean() - jack
+        scale = float(np.abs(u).max())
+        u = u / scale if scale > 0 else u  # (the acceleration is scale-free: scaled, tiny values neither underflow)
         den = (u**2).sum()
         a = (u**3).sum() / (6 * den**1.5) if den > 0 else 0.0
         za, zb = ndtri(alpha), ndtri(1 - alpha)
