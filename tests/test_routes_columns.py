@@ -23,7 +23,7 @@ from graphsr.core.document import DocumentTree
 from graphsr.core.routes import STEP_FIELDS, Routes
 from graphsr.io import RouteLogError, read_routes
 from graphsr.io import routes as reader
-from graphsr.store import resolve, study_writes
+from graphsr.store import resolve, study_digest, study_writes
 from graphsr.store._falkor_params import Literal, params_header
 from graphsr.store.trees import _xpaths
 
@@ -342,13 +342,13 @@ def test_a_study_stored_with_a_row_digest_is_compared_by_one(plays_store, tmp_pa
     assert not store_steps(plays_store, "plays", "old", routes, routes.source).unchanged
     stid = node_id("Study", "plays", "old")
     [held] = plays_store.run("study_state", study=stid)
-    assert held["digest"].startswith(study_writes.DIGEST_PREFIX)
+    assert held["digest"].startswith(study_digest.DIGEST_PREFIX)
     columns = routes.columns()
     pairs = study_writes._Pairs(columns)
     index = {p: i for i, p in enumerate(pairs.list)}  # (any keys: the store's are compared through its state)
     src_keys, dst_keys = pairs.keys(index)
-    assert study_writes._held_digest([{"digest": "ab" * 32}], columns, src_keys, dst_keys, "x") == (
-        study_writes._row_digest(columns, src_keys, dst_keys)
+    assert study_digest.held_digest([{"digest": "ab" * 32}], columns, src_keys, dst_keys, "x") == (
+        study_digest.row_digest(columns, src_keys, dst_keys)
     )
     plays_store._execute(
         "MATCH (s:Study) WHERE s.id = $id SET s.digest = $d",
@@ -367,7 +367,7 @@ def _stored_row_digest(store, routes) -> str:
     columns = routes.columns()
     pairs = study_writes._Pairs(columns)
     index = require_elements(store, "plays", pairs.list, routes.source, canonical=True)
-    return study_writes._row_digest(columns, *pairs.keys(index))
+    return study_digest.row_digest(columns, *pairs.keys(index))
 
 
 def _count_study(store, study: str) -> tuple[int, int]:
@@ -550,17 +550,17 @@ def test_the_study_digest_is_the_rows_sorted(steps, grouped):
     keys = [s[2] for s in steps]
     columns = (route_ids, seqs, None, None, None, ["u"] * n, [None] * n, [1.5] * n, ["t"] * n, None)
     rows = sorted(zip(route_ids, seqs, keys, keys[::-1], ["u"] * n, [None] * n, [1.5] * n, ["t"] * n))
-    assert study_writes._row_digest(columns, keys, keys[::-1]) == content_digest(rows)
+    assert study_digest.row_digest(columns, keys, keys[::-1]) == content_digest(rows)
     paths = [f"/a[1]/b[{k + 1}]" for k in keys]
     log = (route_ids, seqs, ["d"] * n, paths, paths[::-1], ["u"] * n, [None] * n, [1.5] * n, ["t"] * n, None)
     in_order = sorted(zip(route_ids, seqs, ["d"] * n, paths, paths[::-1], ["u"] * n, [None] * n, [1.5] * n, ["t"] * n))
-    assert study_writes._digest(log) == _study_digest(in_order)
+    assert study_digest.log_digest(log) == _study_digest(in_order)
 
 
 def _study_digest(rows) -> str:
     """The digest of steps given as rows (route, step, document, from, to, user, topic, duration, time)."""
     columns = tuple(map(list, zip(*rows))) if rows else tuple([] for _ in range(9))
-    return study_writes._digest((*columns, None))
+    return study_digest.log_digest((*columns, None))
 
 
 _CELL = st.one_of(
@@ -598,7 +598,7 @@ def test_the_study_digest_is_the_steps_in_any_order_and_tells_any_change(rows, d
     """The same steps in any order have one digest; a step with one value changed (None for an empty string, an
     integer for the equal float, a string split elsewhere, another element, ...) has another."""
     digest = _study_digest(rows)
-    assert digest.startswith(study_writes.DIGEST_PREFIX)
+    assert digest.startswith(study_digest.DIGEST_PREFIX)
     assert _study_digest(data.draw(st.permutations(rows))) == digest
     i = data.draw(st.integers(0, len(rows) - 1))
     j = data.draw(st.integers(2, 8))
@@ -628,6 +628,6 @@ def test_the_study_digest_stays_what_stored_studies_hold():
 
 def test_a_grouped_log_with_rising_steps_sorts_its_routes_only():
     route_ids = ["r2", "r2", "r10", "r1", "r1", "r1"]
-    assert study_writes._sorted_rows(route_ids, [1, 2, 1, 1, 3, 7]).tolist() == [3, 4, 5, 2, 0, 1]
-    assert study_writes._sorted_rows(route_ids, [1, 2, 1, 1, 3, 3]) is None  # a step number twice
-    assert study_writes._sorted_rows(route_ids + ["r2"], [1, 2, 1, 1, 3, 7, 9]) is None  # a route's rows apart
+    assert study_digest.sorted_rows(route_ids, [1, 2, 1, 1, 3, 7]).tolist() == [3, 4, 5, 2, 0, 1]
+    assert study_digest.sorted_rows(route_ids, [1, 2, 1, 1, 3, 3]) is None  # a step number twice
+    assert study_digest.sorted_rows(route_ids + ["r2"], [1, 2, 1, 1, 3, 7, 9]) is None  # a route's rows apart

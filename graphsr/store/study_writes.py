@@ -24,6 +24,7 @@ from ._falkor_params import Literal, literals
 from .base import GraphStore, writes
 from .ids import _part, node_id, node_id_prefix
 from .receipts import check_receipt
+from .study_digest import held_digest, log_digest, route_starts
 
 __all__ = ["store_steps", "StepsReport"]
 
@@ -154,137 +155,6 @@ def _resolve(
     return (index, *pairs.keys(index))
 
 
-#: The prefix of a study's digest taken a column at a time (:func:`_digest`); a digest without it was taken a row at
-#: a time, with the elements' keys (:func:`_row_digest`), by a graphsr before.
-DIGEST_PREFIX = "c1:"
-
-
-def _digest(columns) -> str:
-    """The log's digest: a SHA-256 of its steps sorted by route and step number -- route, step, document, the
-    canonical XPaths of ``from`` and ``to`` (within a stored collection, one element each), user, topic,
-    duration, time -- a column at a time (:func:`_column_bytes`).  It needs no element resolved, so that a log is
-    compared with a stored study before the documents are read, and is taken while the server reads them:
-    0.5 s for the 400,803 steps of help's log, where the JSON encoder a row at a time, after the elements were
-    resolved (:func:`_row_digest`), took 1.1-1.5 s with the server idle."""
-    import hashlib
-
-    import numpy as np
-
-    route_ids, seqs, docids, src, dst, users, topics, durations, times, _ = columns
-    row = (route_ids, seqs, docids, src, dst, users, topics, durations, times)
-    order = _sorted_rows(route_ids, seqs)
-    if order is None:
-        order = np.array(sorted(range(len(route_ids)), key=list(zip(*row)).__getitem__), dtype=np.int64)
-    if np.array_equal(order, np.arange(len(order))):
-        order = None
-    h = hashlib.sha256()
-    for column in row:
-        h.update(_column_bytes(column, order))
-    return DIGEST_PREFIX + h.hexdigest()
-
-
-def _column_bytes(values: list, order) -> bytes:
-    """One column's values in the rows' ``order`` (None: as they are) as bytes that tell any two columns apart: a
-    tag of the column's kind and its length, which of its values are None, then the values -- 64-bit integers or
-    floats as they are held, strings as their lengths and their UTF-8 text (lone surrogates kept); anything else
-    (a mix of kinds, integers past 64 bits) as the JSON encoder writes the list."""
-    import json
-
-    import numpy as np
-
-    n = len(values)
-    kinds = set(map(type, values))
-    none = type(None) in kinds
-    kinds.discard(type(None))
-    mask = np.fromiter((v is None for v in values), dtype=bool, count=n) if none else None
-    present = [v for v in values if v is not None] if none else values
-    head = b""
-    body = None
-    try:
-        if kinds <= {int}:
-            head, body = b"i", np.array(present, dtype="<i8")  # (little-endian on every machine)
-        elif kinds == {float}:
-            head, body = b"f", np.array(present, dtype="<f8")
-    except OverflowError:
-        head = b""
-    if head and body is not None:
-        full = np.zeros(n, dtype=body.dtype)
-        full[slice(None) if mask is None else ~mask] = body
-        if order is not None:
-            full = full[order]
-        data = full.tobytes()
-    elif kinds == {str}:
-        texts = [v if v is not None else "" for v in values] if none else values
-        if order is not None:
-            held = np.empty(n, dtype=object)
-            held[:] = texts
-            texts = held[order].tolist()
-        lengths = np.fromiter(map(len, texts), dtype="<i8", count=n)
-        head, data = b"s", lengths.tobytes() + "".join(texts).encode("utf-8", "surrogatepass")
-    else:
-        listed = values if order is None else list(map(values.__getitem__, order.tolist()))
-        encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-        head, data, mask = b"j", encode(listed).encode("utf-8", "surrogatepass"), None
-    if mask is not None and order is not None:
-        mask = mask[order]
-    missing = mask.tobytes() if mask is not None else b""
-    return head + n.to_bytes(8, "little") + len(missing).to_bytes(8, "little") + missing + data
-
-
-def _row_digest(columns, src_keys: list[int], dst_keys: list[int]) -> str:
-    """The log's digest as a graphsr before 2026-11-29 took it, to compare a study it stored
-    (:func:`~graphsr.store.named.content_digest` of its steps sorted, elements as keys)."""
-    from .named import content_digest
-
-    route_ids, seqs, _, _, _, users, topics, durations, times, _ = columns
-    row = (route_ids, seqs, src_keys, dst_keys, users, topics, durations, times)
-    order = _sorted_rows(route_ids, seqs)
-    if order is None:
-        return content_digest(sorted(zip(*row)))
-    order = order.tolist()
-    return content_digest(zip(*(map(c.__getitem__, order) for c in row)))
-
-
-def _held_digest(state: list[dict], columns, src_keys: list[int], dst_keys: list[int], digest: str) -> str:
-    """The log's digest as the stored study's was taken (``digest``: the log's, a column at a time; an earlier
-    graphsr's a row at a time, with the elements' keys)."""
-    held = state[0]["digest"] if state else None
-    if held and not held.startswith(DIGEST_PREFIX):
-        return _row_digest(columns, src_keys, dst_keys)
-    return digest
-
-
-def _route_starts(route_ids: list[str]) -> list[int]:
-    """The first row of each run of consecutive rows of one route."""
-    return [i for i in range(len(route_ids)) if i == 0 or route_ids[i] != route_ids[i - 1]]
-
-
-def _sorted_rows(route_ids: list[str], seqs: list[int]):
-    """The rows in the order of the steps sorted (an array of row numbers), found from their routes alone where
-    that is the order (each route's rows together, with step numbers rising: then the rows sort by (route, step),
-    which no two share), else None.  Sorts the 100,000 routes of a log of 400,803 steps rather than its steps."""
-    import numpy as np
-
-    n = len(route_ids)
-    starts = _route_starts(route_ids)
-    try:
-        seq = np.array(seqs, dtype=np.int64)
-    except (OverflowError, TypeError, ValueError):
-        return None
-    within = np.ones(n, dtype=bool)
-    within[starts] = False  # (a row of the same route as the row before it)
-    if np.any(seq[1:][within[1:]] <= seq[:-1][within[1:]]):
-        return None
-    firsts = sorted(starts, key=route_ids.__getitem__)
-    if any(route_ids[a] == route_ids[b] for a, b in zip(firsts, firsts[1:])):  # (a route's rows apart)
-        return None
-    length = dict(zip(starts, np.diff(np.array(starts + [n], dtype=np.int64)).tolist()))
-    first = np.array(firsts, dtype=np.int64)
-    lengths = np.array([length[a] for a in firsts], dtype=np.int64)
-    # each route's rows in turn: its first row, then the next ones
-    return np.repeat(first - (np.cumsum(lengths) - lengths), lengths) + np.arange(n, dtype=np.int64)
-
-
 def _store_steps(
     store: GraphStore, collection: str, study: str, columns: tuple[list, ...], source, replace: bool
 ) -> StepsReport:
@@ -302,7 +172,9 @@ def _store_steps(
     reads = Reads(store, collection, columns[2], node_ids=True)
     try:
         streamed = not state and store.exclusive_writer  # a new study: its routes written as its elements resolve
-        digest = "" if streamed else _digest(columns)  # (a streamed log's is taken while its last routes are written)
+        digest = (
+            "" if streamed else log_digest(columns)
+        )  # (a streamed log's is taken while its last routes are written)
         if state and state[0]["complete"] is not False and state[0]["digest"] == digest:
             report.unchanged = True  # the same log (compared before anything is resolved)
             return report
@@ -318,7 +190,7 @@ def _store_steps(
             if state:  # a study of that name: compared before anything is written
                 report.unchanged, report.replaced = _make_room(
                     state,
-                    _held_digest(state, columns, src_keys, dst_keys, digest),
+                    held_digest(state, columns, src_keys, dst_keys, digest),
                     replace,
                     what,
                     "another log",
@@ -412,7 +284,7 @@ def _stream_steps(
     try:
         _, src_keys, dst_keys = _resolve(store, collection, columns, pairs, source, node_ids, keyed, reads)
         writer.flush()
-        digest = _digest(columns)  # while the server creates the last routes
+        digest = log_digest(columns)  # while the server creates the last routes
         writer.wait()
     except BaseException:
         writer.abandon()
@@ -438,7 +310,7 @@ class _RouteWriter:
     ):
         self.store, self.study, self.columns, self.node, self.pairs = store, study, columns, node, pairs
         route_ids = columns[0]
-        self.starts = _route_starts(route_ids)
+        self.starts = route_starts(route_ids)
         self.ends = self.starts[1:] + [len(route_ids)]  # (a route's rows are together: _columns)
         self.prefixes = prefixes
         self.nodes: list[int | None] = [None] * len(pairs.list)  # each pair's node id, once keyed
