@@ -93,12 +93,9 @@ def _column(values: list) -> list[str]:
             return list(map('"%s"'.__mod__, values))
         return list(map(_string, values))
     if types == {float}:
-        if not all(map(math.isfinite, values)):
-            raise ValueError(
-                f"cannot send a non-finite number ({next(v for v in values if not math.isfinite(v))!r}) as a "
-                "query parameter"
-            )
-        return list(map(float.__repr__, values))
+        if all(map(math.isfinite, values)):
+            return list(map(float.__repr__, values))
+        return list(map(_float, values))  # (raises at the first non-finite number)
     return list(map(_encode, values))
 
 

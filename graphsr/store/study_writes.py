@@ -390,8 +390,7 @@ def _route_heads(columns, starts: list[int], prefixes: tuple[str, str]) -> list[
     route_ids, users, topics = columns[0], columns[5], columns[6]
     route_prefix, step_prefix = prefixes
     names = [route_ids[i] for i in starts]
-    joined = "".join(map(str, names))
-    parts = list(map(_part, names)) if "\\" in joined or "/" in joined else names  # (as ids write them)
+    parts = list(map(_part, names))  # (as ids write them)
     return list(
         map(
             "[%s,%s,%s,%s,%s,[".__mod__,
