@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -191,3 +192,51 @@ def pytest_sessionfinish(session, exitstatus):
         red=True,
     )
     session.exitstatus = 1
+
+
+# -- headless Chromium, for the pages graphsr writes ----------------------------------------------------------
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+
+
+def _chromium():
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError as exc:
+        if os.environ.get("GRAPHSR_REQUIRE_CHROMIUM") == "1":
+            pytest.fail(f"GRAPHSR_REQUIRE_CHROMIUM is set but selenium is not installed: {exc}")
+        pytest.skip("selenium is not installed (pip install graphsr[dev])")
+    if not (CHROMIUM and DRIVER):
+        if os.environ.get("GRAPHSR_REQUIRE_CHROMIUM") == "1":
+            pytest.fail("GRAPHSR_REQUIRE_CHROMIUM is set but chromium or chromedriver is not installed")
+        pytest.skip("headless Chromium and its driver are not installed (Debian: chromium chromium-driver)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--window-size=1400,900",
+        "--disable-background-networking",
+        "--disable-dev-shm-usage",
+    ):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    return webdriver.Chrome(service=Service(DRIVER), options=options)
+
+
+@pytest.fixture
+def browser():
+    """A function starting headless Chromium under Selenium (skipped when it is missing, unless
+    GRAPHSR_REQUIRE_CHROMIUM is set); the caller quits the driver."""
+    return _chromium
+
+
+@pytest.fixture()
+def artefacts(tmp_path):
+    """Where the screenshots go: $GRAPHSR_TEST_ARTEFACTS when set (CI keeps them), else the test's directory."""
+    where = Path(os.environ.get("GRAPHSR_TEST_ARTEFACTS") or tmp_path)
+    where.mkdir(parents=True, exist_ok=True)
+    return where

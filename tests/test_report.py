@@ -153,7 +153,7 @@ def test_a_report_of_a_collection_links_its_summary_view(scores, tmp_path, capsy
     view = (tmp_path / "r.view.html").read_text()
     data = json.loads(re.search(r'id="graphsr-data">(.*?)</script>', view, re.S).group(1))
     parts = memory_partitions(s["collection"], "p*|c", "p*|c:length")
-    assert data["model"] == "p*|c:length" and [n["pi"] for n in data["nodes"]] == parts.pi.tolist()
+    assert data["model"] == "p*|c:length" and data["nodes"]["pi"] == parts.pi.tolist()
 
 
 def test_summary_and_esr_figures(tmp_path, capsys):
@@ -228,3 +228,185 @@ def test_the_report_shows_the_numbers_compare_gives(scores):
             if bounds is not None and "[" in cell.text:
                 lo, hi = map(float, cell.text.split("[")[1].rstrip("]").split(","))
                 assert bounds[0] <= lo <= hi <= bounds[1], (m, cell.text)
+
+
+# -- a report without flaws ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def two_collections(scores, tmp_path_factory):
+    """The plays' scores and Moby Dick's (one topic), runs and topics named by collection, in one table: as the
+    demo's report holds them."""
+    import pandas as pd
+
+    s = sample("mobydick")
+    path = tmp_path_factory.mktemp("moby") / "scores.parquet"
+    argv = ["eval", str(s["qrels"]), *map(str, s["runs"]), "--collection", str(s["collection"]), "--save", str(path)]
+    for m in scores.measures:
+        argv += ["-m", m]
+    assert main(argv) == 0
+    frames = []
+    for name, table in (("moby", ScoreTable.read(path)), ("plays", scores)):
+        f = table.frame.copy()
+        f["run"] = name + "/" + f["run"]
+        f["topic"] = f["topic"].where(f["topic"] == "all", name + ":" + f["topic"])
+        frames.append(f)
+    return ScoreTable(pd.concat(frames, ignore_index=True))
+
+
+def test_runs_of_other_topics_get_a_section_of_their_own(two_collections):
+    """Runs scored on different topics (two collections) are never ranked, plotted or tested together: one section
+    each, its aggregates, figures and significance over its own runs only."""
+    from graphsr.analysis.report import topic_sets
+
+    sets = topic_sets(two_collections)
+    assert [sorted(g) for g in sets] == [
+        sorted(r for r in two_collections.runs if r.startswith(p)) for p in ("moby/", "plays/")
+    ]
+    report = build_report(two_collections, max_measures=4)
+    assert [s.runs for s in report.sections] == sets
+    for section in report.sections:
+        for t in section.tables:
+            assert [row[0].sort for row in t.rows] == section.runs  # the aggregates: this section's runs only
+        for t in section.details:
+            assert {row[1].sort for row in t.rows} <= set(section.runs)
+    moby, plays = report.sections
+    assert moby.topics == 1 and not moby.details and "fewer than two topics" in moby.tables[0].note
+    assert plays.topics == 5 and [t.id for t in plays.details] == ["set2-significance-0", "set2-pairs-0"]
+    assert {"set1-agreement", "set2-agreement", "set2-agreement-matrix"} <= {f[0] for f in report.figures}
+
+
+def test_every_figure_of_the_report_is_drawn_without_flaws(two_collections):
+    """Each figure's text as drawn lies within the figure and no two texts overlap (titles wrapped, scatter
+    labels placed where they collide with nothing)."""
+    report = build_report(two_collections)
+    assert len(report.layout) == len(report.figures) >= 20
+    assert {fid: p for fid, p in report.layout.items() if p} == {}
+
+
+def test_the_checks_find_clipped_and_overlapping_text():
+    """The layout check is not blind: a title past the edge and two labels on one spot are found."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from graphsr.analysis.figures import layout_problems
+
+    fig, ax = plt.subplots(figsize=(3, 2))
+    ax.set_title("a title far too long for a figure three inches wide, cut at both of its ends")
+    ax.annotate("R1", (0.5, 0.5))
+    ax.annotate("R2", (0.5, 0.5))
+    problems = layout_problems(fig)
+    plt.close(fig)
+    assert any("runs past the figure's edge" in p for p in problems)
+    assert any("'R1' overlaps 'R2'" in p for p in problems)
+
+
+def test_heat_map_numbers_read_on_every_cell(two_collections):
+    """On the Kendall tau heat map each cell's number has a WCAG contrast of at least 4.5 (AA) against its cell."""
+    from matplotlib.colors import to_rgb
+
+    from graphsr.analysis.figures import _contrast, agreement_matrix_figure
+
+    plays = ScoreTable(two_collections.frame[two_collections.frame["run"].str.startswith("plays/")])
+    fig = agreement_matrix_figure(plays)
+    ax, image = fig.axes[0], fig.axes[0].images[0]
+    grid = image.get_array()
+    seen = 0
+    for text in ax.texts:
+        x, y = (int(round(v)) for v in text.get_position())
+        cell = image.cmap(image.norm(grid[y, x]))
+        a, b = sorted((_contrast(cell), _contrast(to_rgb(text.get_color()))))
+        assert (b + 0.05) / (a + 0.05) >= 4.5, (text.get_text(), cell, text.get_color())
+        seen += 1
+    assert seen == grid.size
+
+
+from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(
+    max_examples=10,
+    deadline=None,
+    phases=[Phase.explicit, Phase.generate],  # (no shrinking: a figure takes a tenth of a second to draw)
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    runs=st.integers(2, 14),
+    long_names=st.booleans(),
+    close=st.booleans(),
+    measure=st.sampled_from(["P@10", "SRP@5 [p*|c:extent, a long label of a model]", "MAiP(task=thorough)"]),
+    seed=st.integers(0, 2**16),
+)
+def test_figures_stay_without_flaws_whatever_the_runs(runs, long_names, close, measure, seed):
+    """Crowded scatters (runs scoring nearly alike), run names past the label limit and long measure names: each
+    figure's text still within it, nothing overlapping."""
+    import pandas as pd
+
+    from graphsr.analysis.figures import layout_problems
+    from graphsr.analysis.report import _figures
+
+    rng = np.random.default_rng(seed)
+    names = [("system-with-a-long-identifier-" if long_names else "r") + str(k) for k in range(runs)]
+    second = "P@5" if measure != "P@5" else "P@20"
+    rows = []
+    for k, r in enumerate(names):
+        base = 0.5 + (0.001 * k if close else 0.4 * rng.random() - 0.2)
+        for t in range(1, 9):
+            for m in (measure, second):
+                rows.append((r, m, str(t), float(np.clip(base + 0.05 * rng.standard_normal(), 0, 1))))
+    table = ScoreTable(pd.DataFrame(rows, columns=["run", "measure", "topic", "value"]))
+    import matplotlib.pyplot as plt
+
+    for fid, _, draw in _figures(table, 40):
+        fig = draw()
+        if fig is None:
+            continue
+        problems = layout_problems(fig)
+        plt.close(fig)
+        assert not problems, (fid, problems)
+
+
+def test_the_page_shows_every_figure_whole_in_headless_chromium(two_collections, tmp_path, browser, artefacts):
+    """On the rendered page: one section per set of runs, each figure drawn whole (inside the page's width, its
+    proportions kept, decoded), no heading or caption cut, nothing wider than the window."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    page = write_report(build_report(two_collections, max_measures=6), tmp_path / "report.html")
+    driver = browser()
+    try:
+        driver.set_window_size(1100, 900)
+        driver.get(page.as_uri())
+        WebDriverWait(driver, 20).until(
+            lambda d: d.find_element("tag name", "body").get_attribute("data-figures-rendered")
+        )
+        sections = driver.find_elements("css selector", "section.runs-set")
+        assert [int(s.get_attribute("data-runs")) for s in sections] == [4, 5]
+        assert [int(s.get_attribute("data-topics")) for s in sections] == [1, 5]
+        figures = driver.execute_script(
+            "return [...document.querySelectorAll('img.plot')].map(i => {const r = i.getBoundingClientRect(),"
+            " p = i.parentElement.getBoundingClientRect();"
+            " return [i.naturalWidth, i.naturalHeight, r.width, r.height, r.left, r.right, p.left, p.right]})"
+        )
+        assert len(figures) >= 20
+        for nw, nh, w, h, left, right, pl, pr in figures:
+            assert nw > 0 and left >= pl - 0.5 and right <= pr + 0.5  # (scaled to fit, never cut)
+            assert abs(w / h - nw / nh) < 0.02
+        assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+        cut = driver.execute_script(
+            "return [...document.querySelectorAll('h1, h2, figcaption, nav li')]"
+            ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
+        )
+        assert cut == []
+        for k, section in enumerate(sections):  # a section's tables hold its runs only
+            keys = {td.text for td in section.find_elements("css selector", "table[id$='means'] tbody td.run")}
+            assert len(keys) == int(section.get_attribute("data-runs"))
+            driver.execute_script("arguments[0].scrollIntoView()", section)
+            driver.save_screenshot(str(artefacts / f"report-section-{k + 1}.png"))
+        matrix = driver.find_element("id", "set2-agreement-matrix")
+        driver.execute_script("arguments[0].scrollIntoView()", matrix)
+        driver.save_screenshot(str(artefacts / "report-heat-map.png"))
+    finally:
+        driver.quit()

@@ -4,9 +4,7 @@ elsewhere, from memory and from the store; GraphML and GEXF read back; the page 
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import time
 from pathlib import Path
 
@@ -16,6 +14,7 @@ import pytest
 
 from graphsr.analysis.partitions import memory_partitions, partition_coverage, partition_page, stored_partitions
 from graphsr.analysis.view import COUNTS, view_data, write_view
+from graphsr.analysis.view_page import PAGE_FORMAT, unpack
 from graphsr.cli.main import main
 from graphsr.data import sample
 from graphsr.io import iter_documents, read_element_qrels, read_run
@@ -120,8 +119,10 @@ def test_the_page_embeds_the_data_and_the_formats_read_back(memory_view, tmp_pat
     write_view(data, tmp_path / "v.html", "html")
     html = (tmp_path / "v.html").read_text(encoding="utf-8")
     embedded = re.search(r'<script type="application/json" id="graphsr-data">(.*?)</script>', html, re.S).group(1)
-    assert json.loads(embedded) == json.loads(json.dumps(data))
-    assert "http://" not in html.split("graphsr-data")[0] and "Cytoscape Consortium" in html  # the licence, kept
+    packed = json.loads(embedded)
+    assert packed["format"] == PAGE_FORMAT and unpack(packed, data["format"]) == json.loads(json.dumps(data))
+    outside = html.replace(embedded, "")
+    assert not re.search(r"https?:|<script[^>]+src|<link|@import|url\(", outside)  # the page loads nothing
     write_view(data, tmp_path / "v.json", "json")
     assert json.loads((tmp_path / "v.json").read_text()) == json.loads(json.dumps(data))
     for form, read in (("graphml", nx.read_graphml), ("gexf", nx.read_gexf)):
@@ -239,48 +240,49 @@ def test_the_command_writes_each_format_and_refuses_bad_options(tmp_path, capsys
 
 # -- in a real browser ---------------------------------------------------------------------------------------
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
+
+def _ready(driver, page: Path) -> float:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    started = time.perf_counter()
+    driver.get(page.as_uri())
+    WebDriverWait(driver, 20).until(lambda d: d.execute_script("return document.body.dataset.ready") == "1")
+    return time.perf_counter() - started
 
 
-def _browser():
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError as exc:
-        if os.environ.get("GRAPHSR_REQUIRE_CHROMIUM") == "1":
-            pytest.fail(f"GRAPHSR_REQUIRE_CHROMIUM is set but selenium is not installed: {exc}")
-        pytest.skip("selenium is not installed (pip install graphsr[dev])")
-    if not (CHROMIUM and DRIVER):
-        if os.environ.get("GRAPHSR_REQUIRE_CHROMIUM") == "1":
-            pytest.fail("GRAPHSR_REQUIRE_CHROMIUM is set but chromium or chromedriver is not installed")
-        pytest.skip("headless Chromium and its driver are not installed (Debian: chromium chromium-driver)")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--window-size=1400,900",
-        "--disable-background-networking",
-        "--disable-dev-shm-usage",
-    ):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    return webdriver.Chrome(service=Service(DRIVER), options=options)
+def _shown(driver) -> list[str]:
+    """The partitions whose rows are drawn, top to bottom (read from the page, not its script)."""
+    return [r.get_attribute("data-sid") for r in driver.find_elements("css selector", "#tree .row[data-sid]")]
 
 
-@pytest.fixture()
-def artefacts(tmp_path):
-    """Where the screenshots go: $GRAPHSR_TEST_ARTEFACTS when set (CI keeps them), else the test's directory."""
-    where = Path(os.environ.get("GRAPHSR_TEST_ARTEFACTS") or tmp_path)
-    where.mkdir(parents=True, exist_ok=True)
-    return where
+def _row(driver, sid: str):
+    return driver.find_element("css selector", f'#tree .row[data-sid="{sid}"]')
 
 
-def test_the_page_in_headless_chromium(tmp_path, inputs, artefacts, log):
-    from selenium.webdriver.common.action_chains import ActionChains
-    from selenium.webdriver.support.ui import Select, WebDriverWait
+def _retrieved(parts, runs, names) -> dict:
+    """Per run, the (topic, document, element) it retrieves and the partition each falls in, from the runs and
+    the documents themselves."""
+    from graphsr.core.document import resolve_node
+
+    docs = {d.docid: d for d in iter_documents(PLAYS["collection"])}
+    out = {}
+    for run, name in zip(runs, names):
+        got = {}
+        for t, results in run.results.items():
+            for r in results:
+                for x in r.xpaths:
+                    i = resolve_node(docs, r.docid, x)
+                    got[(str(t), r.docid, i)] = f"S{int(parts.summary.assign(docs[r.docid])[i]) + 1}"
+        out[name] = got
+    return out
+
+
+def test_the_tree_expands_finds_and_lists_in_headless_chromium(tmp_path, inputs, artefacts, log, browser):
+    """The summary as a tree one expands: rows drawn are the roots and the children of expanded rows; a click on
+    the toggle expands and collapses; finding a partition expands to it, selects it, centres it and gives its path;
+    the panel's figures, the model's steps in and out and the listed elements are the data's."""
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
 
     from graphsr.analysis.view import route_transitions
     from graphsr.io import read_routes
@@ -290,51 +292,92 @@ def test_the_page_in_headless_chromium(tmp_path, inputs, artefacts, log):
     data = view_data(parts, qrels, runs, elements_per_node=20, routes=route_transitions(parts, read_routes(log)))
     page = tmp_path / "view.html"
     write_view(data, page, "html")
-    driver = _browser()
+    nodes = {n["sid"]: n for n in data["nodes"]}
+    children = {sid: [n["sid"] for n in data["nodes"] if n["parent"] == sid] for sid in nodes}
+    driver = browser()
     try:
-        started = time.perf_counter()
-        driver.get(page.as_uri())
-        WebDriverWait(driver, 20).until(lambda d: d.execute_script("return document.body.dataset.ready") == "1")
-        rendered = time.perf_counter() - started
-        # a partition with elements both runs retrieve, clicked where it is drawn
-        busy = max(
-            data["nodes"],
-            key=lambda n: (
-                sum(data["counts"][r].get(n["sid"], [0])[0] for r in data["runs"])
-                * (
-                    data["counts"][data["runs"][0]].get(n["sid"], [0])[0]
-                    != data["counts"][data["runs"][1]].get(n["sid"], [0])[0]
-                )
-            ),
+        rendered = _ready(driver, page)
+        shown = _shown(driver)
+        assert shown and shown[0] == next(n["sid"] for n in data["nodes"] if n["parent"] is None)
+        for sid in shown:  # a row is drawn when every ancestor is expanded
+            p = nodes[sid]["parent"]
+            assert p is None or _row(driver, p).get_attribute("aria-expanded") == "true"
+        # collapse a row with children by its toggle, then expand it again
+        opened = next(s for s in shown if children[s] and _row(driver, s).get_attribute("aria-expanded") == "true")
+        _row(driver, opened).find_element("css selector", ".tog").click()
+        after = _shown(driver)
+        assert _row(driver, opened).get_attribute("aria-expanded") == "false"
+        assert not set(children[opened]) & set(after) and len(after) < len(shown)
+        assert "below" in _row(driver, opened).find_element("css selector", ".more").text
+        _row(driver, opened).find_element("css selector", ".tog").click()
+        assert _shown(driver) == shown
+        # every label is drawn whole, at a legible size
+        for r in driver.find_elements("css selector", "#tree .row[data-sid] .lab"):
+            assert r.size["width"] > 0 and driver.execute_script(
+                "return arguments[0].scrollWidth <= arguments[0].clientWidth + 1 && "
+                "parseFloat(getComputedStyle(arguments[0]).fontSize) >= 12",
+                r,
+            )
+        # find: typed, then Enter; the deepest partition, under collapsed rows
+        driver.find_element("id", "close-all").click()
+        assert len(_shown(driver)) == sum(n["parent"] is None for n in data["nodes"])
+        deep = max(data["nodes"], key=lambda n: (n["depth"], n["extent"]))
+        find = driver.find_element("id", "find")
+        find.send_keys(deep["label"])
+        assert deep["sid"] in [h.get_attribute("data-hit") for h in driver.find_elements("css selector", "#hits div")]
+        find.send_keys(Keys.ENTER)
+        row = _row(driver, deep["sid"])
+        assert "sel" in row.get_attribute("class")
+        path, p = [], deep["sid"]
+        while p:
+            path.insert(0, nodes[p]["tag"])
+            p = nodes[p]["parent"]
+        assert driver.find_element("id", "crumbs").text.split(" (")[0] == " › ".join(path)
+        top, bottom, centre = driver.execute_script(
+            "const t = document.getElementById('tree').getBoundingClientRect(), r = arguments[0].getBoundingClientRect();"
+            "return [t.top, t.bottom, (r.top + r.bottom) / 2];",
+            row,
         )
-        graph = driver.find_element("id", "graph")
-        x, y = driver.execute_script(
-            "const p = graphsrView.cy.getElementById(arguments[0]).renderedPosition();return [p.x, p.y];", busy["sid"]
-        )
-        ActionChains(driver).move_to_element_with_offset(
-            graph, x - graph.size["width"] / 2, y - graph.size["height"] / 2
-        ).click().perform()
-        WebDriverWait(driver, 5).until(lambda d: d.find_elements("id", "panel-figures"))
+        assert top < centre < bottom
+        assert driver.find_element("id", "panel-figures").get_attribute("data-sid") == deep["sid"]
+        driver.save_screenshot(str(artefacts / "view-tree-found.png"))
+        # select the partition the most results fall in, by a click on its row
+        busy = max(nodes, key=lambda s: sum(data["counts"][r].get(s, [0])[0] for r in data["runs"]))
+        driver.find_element("id", "open-all").click()
+        assert len(_shown(driver)) == len(nodes)
+        _row(driver, busy).find_element("css selector", ".lab").click()
         figures = driver.find_element("id", "panel-figures")
-        assert figures.get_attribute("data-sid") == busy["sid"]
-        assert int(driver.find_element("id", "panel-extent").text) == int(
-            parts.summary.extent_size[int(busy["sid"][1:]) - 1]
-        )
+        assert figures.get_attribute("data-sid") == busy
+        assert int(driver.find_element("id", "panel-extent").text) == int(parts.summary.extent_size[int(busy[1:]) - 1])
         first = int(driver.find_element("id", "panel-retrieved").text)
-        assert first == data["counts"][data["runs"][0]][busy["sid"]][0]
+        assert first == data["counts"][data["runs"][0]].get(busy, [0])[0]
+        # the model's steps out of and into it, with their probabilities
+        for box, end, other in (("steps-out", "source", "target"), ("steps-in", "target", "source")):
+            want = {e[other]: e["transition"] for e in data["edges"] if e[end] == busy}
+            got = {}
+            for tr in driver.find_elements("css selector", f"#{box} tbody tr"):
+                cells = tr.find_elements("tag name", "td")
+                got[cells[0].text.split()[0]] = float(cells[1].text)
+            assert got.keys() == want.keys() and all(got[k] == pytest.approx(want[k], rel=1e-3) for k in want)
+        routed = {e["target"]: e["transition"] for e in data["route_edges"] if e["source"] == busy}
+        got = [tr.find_elements("tag name", "td") for tr in driver.find_elements("css selector", "#route-out tbody tr")]
+        assert {c[0].text.split()[0]: pytest.approx(float(c[1].text), rel=1e-3) for c in got} == routed
+        # its elements, as the data lists them (decoded in the page), a page of 25 at a time
         rows = driver.find_elements("css selector", "#panel-rows tr")
-        assert len(rows) == min(25, len(data["elements"][busy["sid"]]))
-        driver.save_screenshot(str(artefacts / "view-clicked.png"))
+        listed = data["elements"][busy]
+        assert len(rows) == min(25, len(listed))
+        assert [r.find_elements("tag name", "td")[1].text for r in rows] == [x[2] for x in listed[:25]]
+        assert driver.execute_script("return graphsrView.listing(arguments[0])", busy) == json.loads(json.dumps(listed))
+        driver.save_screenshot(str(artefacts / "view-tree-selected.png"))
         Select(driver.find_element("id", "run")).select_by_value(data["runs"][1])
         second = int(driver.find_element("id", "panel-retrieved").text)
-        assert second == data["counts"][data["runs"][1]][busy["sid"]][0] and second != first
-        Select(driver.find_element("id", "colour")).select_by_value("density")
-        shown = "return graphsrView.cy.edges('.route').filter(e => e.visible()).length"
-        assert driver.execute_script(shown) == 0
-        driver.find_element("id", "routes").click()  # the route model's steps, drawn on request
-        steps = len([e for e in data["route_edges"] if e["source"] != e["target"]])
-        WebDriverWait(driver, 5).until(lambda d: d.execute_script(shown) == steps)  # (styles apply on a frame)
-        driver.save_screenshot(str(artefacts / "view-second-run.png"))
+        assert second == data["counts"][data["runs"][1]].get(busy, [0])[0] and second != first
+        topic = data["topics"][0]
+        Select(driver.find_element("id", "topic")).select_by_value(topic)
+        assert (
+            int(driver.find_element("id", "panel-retrieved").text)
+            == data["topic_counts"][data["runs"][1]].get(topic, {}).get(busy, [0])[0]
+        )
         errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
         assert not errors, errors
         requests = [json.loads(e["message"])["message"] for e in driver.get_log("performance")]
@@ -345,9 +388,86 @@ def test_the_page_in_headless_chromium(tmp_path, inputs, artefacts, log):
     assert rendered < 20
 
 
-def test_names_that_look_like_markup_stay_text(tmp_path):
+def test_two_runs_compared_on_the_tree_in_headless_chromium(tmp_path, inputs, artefacts, browser):
+    """Runs A and B compared: per partition, the (topic, element) pairs A retrieves and B does not and the
+    reverse, counted here from the runs and the documents; shown in each row, on hover and in the panel, and the
+    elements of either side listed on request."""
+    from selenium.webdriver.support.ui import Select
+
+    qrels, runs = inputs
+    parts = memory_partitions(PLAYS["collection"], "p*|c")
+    data = view_data(parts, qrels, runs, elements_per_node=3)
+    page = tmp_path / "view.html"
+    write_view(data, page, "html")
+    a, b = data["runs"]
+    got = _retrieved(parts, runs, data["runs"])
+    driver = browser()
+    try:
+        _ready(driver, page)
+        Select(driver.find_element("id", "colour")).select_by_value("compare")
+        for first, second in ((a, b), (b, a)):
+            Select(driver.find_element("id", "run")).select_by_value(first)
+            Select(driver.find_element("id", "other")).select_by_value(second)
+            for topic in ("", data["topics"][0]):
+                Select(driver.find_element("id", "topic")).select_by_value(topic)
+                keep = lambda key: not topic or key[0] == topic  # noqa: E731
+                only = {s: 0 for s in (n["sid"] for n in data["nodes"])}
+                other = dict(only)
+                for key, sid in got[first].items():
+                    only[sid] += keep(key) and key not in got[second]
+                for key, sid in got[second].items():
+                    other[sid] += keep(key) and key not in got[first]
+                shown = driver.execute_script("return graphsrView.compare()")
+                assert dict(zip((n["sid"] for n in data["nodes"]), shown["aOnly"])) == only
+                assert dict(zip((n["sid"] for n in data["nodes"]), shown["bOnly"])) == other
+        Select(driver.find_element("id", "run")).select_by_value(a)
+        Select(driver.find_element("id", "other")).select_by_value(b)
+        Select(driver.find_element("id", "topic")).select_by_value("")
+        only = {}
+        for key, sid in got[a].items():
+            if key not in got[b]:
+                only.setdefault(sid, set()).add(key)
+        sid = max(only, key=lambda s: len(only[s]))
+        driver.find_element("id", "find").send_keys(sid + "\n")
+        row = _row(driver, sid)
+        assert f"{a} only {len(only[sid])}" in row.get_attribute("title")  # the counts on hover
+        assert row.find_element("css selector", ".val").text.split()[0] == f"+{len(only[sid])}"
+        colour = row.find_element("css selector", ".sw").value_of_css_property("background-color")
+        red, _, blue = (int(v) for v in re.findall(r"\d+", colour)[:3])
+        assert red > blue  # A's colour where A alone finds more
+        assert int(driver.find_element("id", "panel-a-only").text) == len(only[sid])
+        Select(driver.find_element("id", "filter")).select_by_value("a")
+        listed = driver.find_elements("css selector", "#panel-rows tr")
+        docs = {d.docid: d for d in iter_documents(PLAYS["collection"])}
+        want = {(d, docs[d].xpath(i)) for _, d, i in only[sid]}
+        seen = {(r.find_elements("tag name", "td")[0].text, r.find_elements("tag name", "td")[1].text) for r in listed}
+        assert seen == set(list(want)[:25]) if len(want) <= 25 else seen <= want
+        driver.save_screenshot(str(artefacts / "view-compare.png"))
+        assert not [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+    finally:
+        driver.quit()
+
+
+def test_every_partition_is_in_the_tree_whatever_its_parents(tmp_path, inputs, browser):
+    """A tag summary's main parents may form a cycle (text under scene, scene under text): every partition is still
+    drawn, once, when all are expanded."""
+    qrels, runs = inputs
+    data = view_data(memory_partitions(PLAYS["collection"], "tag"), qrels, runs, elements_per_node=1)
+    page = tmp_path / "view.html"
+    write_view(data, page, "html")
+    driver = browser()
+    try:
+        _ready(driver, page)
+        driver.find_element("id", "open-all").click()
+        shown = _shown(driver)
+        assert sorted(shown) == sorted(n["sid"] for n in data["nodes"])
+        assert not [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+    finally:
+        driver.quit()
+
+
+def test_names_that_look_like_markup_stay_text(tmp_path, browser):
     """A document named like HTML (file names may hold < > " &) is shown as its name, never run as markup."""
-    from selenium.webdriver.support.ui import WebDriverWait
 
     folder = tmp_path / "c"
     folder.mkdir()
@@ -356,11 +476,10 @@ def test_names_that_look_like_markup_stay_text(tmp_path):
     (folder / "plain.xml").write_text("<r><s/><s/></r>")
     page = tmp_path / "v.html"
     assert main(["view", str(folder), "-o", str(page)]) == 0
-    driver = _browser()
+    driver = browser()
     try:
-        driver.get(page.as_uri())
-        WebDriverWait(driver, 20).until(lambda d: d.execute_script("return document.body.dataset.ready") == "1")
-        driver.execute_script("graphsrView.show('S1')")
+        _ready(driver, page)
+        driver.execute_script("graphsrView.go('S1')")
         assert hostile in driver.find_element("id", "panel-rows").text
         assert not driver.find_elements("css selector", "#panel b[onmouseover]")
         assert not [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]

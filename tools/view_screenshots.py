@@ -23,7 +23,6 @@ def main() -> int:
     a = ap.parse_args()
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.support.ui import Select, WebDriverWait
 
     from graphsr.data import sample
@@ -67,23 +66,23 @@ def main() -> int:
             driver.get(page.as_uri())
             WebDriverWait(driver, 20).until(lambda d: d.execute_script("return document.body.dataset.ready") == "1")
             driver.save_screenshot(str(out / "view-pi.png"))
-            graph = driver.find_element("id", "graph")
-            x, y = driver.execute_script(
-                "const p = graphsrView.cy.nodes().filter(n => "
-                "graphsrView.data.nodes[Number(n.id().slice(1)) - 1].label === "
-                "'/play/text/act/scene').renderedPosition(); return [p.x, p.y];"
-            )
-            ActionChains(driver).move_to_element_with_offset(
-                graph, x - graph.size["width"] / 2, y - graph.size["height"] / 2
-            ).click().perform()
+            find = driver.find_element("id", "find")
+            find.send_keys("/play/text/act/scene")
+            driver.find_element("css selector", "#hits div").click()  # the first hit: the scene partition
             Select(driver.find_element("id", "colour")).select_by_value("density")
             driver.save_screenshot(str(out / "view-scene-scenes.png"))
             Select(driver.find_element("id", "run")).select_by_value("speeches")
             Select(driver.find_element("id", "topic")).select_by_value("2")
             driver.save_screenshot(str(out / "view-scene-speeches-topic2.png"))
+            Select(driver.find_element("id", "topic")).select_by_value("")
+            Select(driver.find_element("id", "colour")).select_by_value("compare")
+            Select(driver.find_element("id", "run")).select_by_value("scenes")
+            Select(driver.find_element("id", "other")).select_by_value("speeches")
+            Select(driver.find_element("id", "filter")).select_by_value("a")
+            driver.save_screenshot(str(out / "view-compare.png"))
         finally:
             driver.quit()
-    for name in ("view-pi.png", "view-scene-scenes.png", "view-scene-speeches-topic2.png"):
+    for name in ("view-pi.png", "view-scene-scenes.png", "view-scene-speeches-topic2.png", "view-compare.png"):
         print(out / name)
     return 0
 

@@ -31,6 +31,8 @@ __all__ = [
     "coverage_figure",
     "fixed_labels",
     "measure_families",
+    "layout_problems",
+    "text_colour",
 ]
 
 
@@ -96,17 +98,169 @@ def run_labels(runs) -> tuple[dict, str | None]:
 
 def _finish(fig, key: str | None = None, legend=None) -> None:
     """Lay the figure out: ``legend`` (an axes) gets its legend outside the plotting area, on the right, so it
-    never covers data; ``key`` (of :func:`run_labels`) is written under the figure."""
-    import textwrap
-
+    never covers data; ``key`` (of :func:`run_labels`) is written under the figure; every title, axis label and
+    the key are wrapped to the room they have (:func:`_wrap_texts`)."""
     if legend is not None:
         legend.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
-    bottom = 0.0
-    if key:
-        text = textwrap.fill("runs: " + key, 140)
-        fig.text(0.01, 0.01, text, fontsize=6, va="bottom", ha="left")
-        bottom = min(0.3, (0.06 + 0.03 * text.count("\n")) * 4 / fig.get_figheight())
-    fig.tight_layout(rect=(0, bottom, 1, 1))
+    note = fig.text(0.01, 0.01, "runs: " + key, fontsize=6, va="bottom", ha="left") if key else None
+    for _ in range(3):
+        bottom = 0.0
+        if note is not None:
+            renderer = fig.canvas.get_renderer()
+            _fit(note, fig.bbox.width - 2 * note.get_window_extent(renderer).x0)
+            bottom = min(0.6, (note.get_window_extent(renderer).y1 + 6) / fig.bbox.height)
+        fig.tight_layout(rect=(0, bottom, 1, 1))
+        if not _wrap_texts(fig):
+            break
+    else:
+        fig.tight_layout(rect=(0, bottom, 1, 1))
+
+
+def _fit(text, room: float) -> bool:
+    """Wrap ``text`` (a matplotlib Text) at word boundaries until it is at most ``room`` pixels wide (along its
+    direction); whether it was wrapped."""
+    import textwrap
+
+    renderer = text.figure.canvas.get_renderer()
+    vertical = abs(text.get_rotation() % 180 - 90) < 1
+    wrapped = False
+    for _ in range(8):
+        content = text.get_text()
+        box = text.get_window_extent(renderer)
+        size = box.height if vertical else box.width
+        if not content or size <= room or room <= 20:
+            break
+        longest = max(map(len, content.split("\n")))
+        chars = max(8, min(longest - 1, int(longest * room / size) - 1))
+        original = getattr(text, "_unwrapped", content)  # (its own line breaks kept; each wrap starts afresh)
+        text._unwrapped = original
+        text.set_text("\n".join(textwrap.fill(line, chars, break_on_hyphens=False) for line in original.split("\n")))
+        wrapped = True
+    return wrapped
+
+
+def _wrap_texts(fig) -> bool:
+    """Wrap each axes' title (centred over its axes, which long tick labels push right: it may have less room
+    than the figure is wide), the figure's title, and the axis labels (to their axes' length) that do not fit;
+    whether any was wrapped."""
+    renderer = fig.canvas.get_renderer()
+    width = fig.bbox.width
+    wrapped = False
+    for ax in fig.axes:
+        box = ax.get_window_extent(renderer)
+        title = ax.title
+        if title.get_text():
+            t = title.get_window_extent(renderer)
+            centre = (t.x0 + t.x1) / 2
+            wrapped |= _fit(title, 2 * min(centre, width - centre) - 8)
+        if ax.xaxis.label.get_text():
+            wrapped |= _fit(ax.xaxis.label, max(box.width, 0.6 * width))
+        if ax.yaxis.label.get_text():
+            wrapped |= _fit(ax.yaxis.label, box.height)
+    if getattr(fig, "_suptitle", None) is not None:
+        wrapped |= _fit(fig._suptitle, width - 8)
+    return wrapped
+
+
+def _place_labels(ax, points, texts, fontsize: float = 7) -> int:
+    """Write each text beside its point at the first of eight positions round it where it overlaps no label
+    placed before, no point and stays within the axes; a text with no such position is left off.  Returns how
+    many were left off."""
+    fig = ax.figure
+    renderer = fig.canvas.get_renderer()
+    inside = ax.get_window_extent(renderer)
+    marks = [ax.transData.transform(p) for p in points]
+    placed: list = []
+    left_off = 0
+    offsets = [(4, 4), (4, -4), (-4, 4), (-4, -4), (6, 0), (-6, 0), (0, 7), (0, -7)]
+    for (x, y), text in zip(points, texts):
+        for dx, dy in offsets:
+            label = ax.annotate(
+                text,
+                (x, y),
+                xytext=(dx, dy),
+                textcoords="offset points",
+                fontsize=fontsize,
+                ha="left" if dx > 0 else "right" if dx < 0 else "center",
+                va="bottom" if dy > 0 else "top" if dy < 0 else "center",
+            )
+            box = label.get_window_extent(renderer)
+            clear = (
+                box.x0 >= inside.x0
+                and box.x1 <= inside.x1
+                and box.y0 >= inside.y0
+                and box.y1 <= inside.y1
+                and not any(box.overlaps(b) for b in placed)
+                and not any(box.x0 - 2 <= mx <= box.x1 + 2 and box.y0 - 2 <= my <= box.y1 + 2 for mx, my in marks)
+            )
+            if clear:
+                placed.append(box)
+                break
+            label.remove()
+        else:
+            left_off += 1
+    return left_off
+
+
+def drawn_texts(fig) -> list:
+    """The figure's texts as drawn: visible, not empty, and (tick labels) at a tick within the axis' view."""
+    from matplotlib.text import Text
+
+    fig.canvas.draw()
+    ticks, out = set(), []
+    for ax in fig.axes:
+        for axis, limits in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
+            lo, hi = sorted(limits)
+            slack = 1e-9 * max(hi - lo, 1e-300)
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                for label in (tick.label1, tick.label2):
+                    ticks.add(id(label))
+                    shown = label.get_visible() and tick.get_visible() and label.get_text().strip()
+                    if shown and lo - slack <= tick.get_loc() <= hi + slack:
+                        out.append(label)
+    for text in fig.findobj(Text):
+        if id(text) not in ticks and text.get_visible() and text.get_text().strip():
+            out.append(text)
+    return out
+
+
+def layout_problems(fig) -> list[str]:
+    """What is wrong with the figure's text as rendered: a text running past the figure's edges, or two texts
+    overlapping (an empty list for a figure without flaws)."""
+    renderer = fig.canvas.get_renderer()
+    texts = drawn_texts(fig)
+    boxes = [t.get_window_extent(renderer) for t in texts]
+    width, height = fig.bbox.width, fig.bbox.height
+    problems = []
+    for t, b in zip(texts, boxes):
+        if b.x0 < -0.5 or b.y0 < -0.5 or b.x1 > width + 0.5 or b.y1 > height + 0.5:
+            problems.append(f"{t.get_text()!r} runs past the figure's edge ({b.x0:.0f}..{b.x1:.0f} of {width:.0f})")
+    for i in range(len(texts)):
+        for j in range(i + 1, len(texts)):
+            a, b = boxes[i], boxes[j]
+            if min(a.x1, b.x1) - max(a.x0, b.x0) > 0.5 and min(a.y1, b.y1) - max(a.y0, b.y0) > 0.5:
+                problems.append(f"{texts[i].get_text()!r} overlaps {texts[j].get_text()!r}")
+    return problems
+
+
+def _contrast(rgb) -> float:
+    """The WCAG relative luminance of an sRGB colour (components in [0, 1])."""
+    c = np.asarray(rgb[:3], dtype=float)
+    c = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    return float(0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2])
+
+
+def text_colour(background) -> tuple[str, float]:
+    """Black or white, whichever contrasts more with ``background`` (an RGB(A) colour), and the WCAG contrast
+    ratio it gives (at least 4.58 for any background: above AA's 4.5).
+
+    >>> colour, ratio = text_colour((0.0, 0.0, 0.5))  # navy, #000080: 16:1 against white
+    >>> colour, round(ratio, 2)
+    ('white', 16.04)
+    """
+    lum = _contrast(background)
+    black, white = (lum + 0.05) / 0.05, 1.05 / (lum + 0.05)
+    return ("black", black) if black >= white else ("white", white)
 
 
 def _topics_note(scores, measure: str) -> str:
@@ -181,7 +335,7 @@ def family_means_figure(scores, measures: list[str], confidence: float = 0.95):
     ax.set_xlabel(" / ".join(measures) if len(measures) <= 3 else f"{len(measures)} measures")
     ax.set_title(
         f"{', '.join(measures[:3])}{', ...' if len(measures) > 3 else ''}: each run's aggregate with its "
-        f"{confidence:.0%} t interval over the topics",
+        f"{confidence:.0%} interval over the topics",
         fontsize=9,
     )
     _finish(fig, key, legend=ax if len(measures) > 1 else None)
@@ -264,10 +418,9 @@ def agreement_figure(scores, a: str, b: str):
     plt = _plt()
     x, y = scores.means(a), scores.means(b)
     fig, ax = plt.subplots(figsize=(5.5, 5))
-    ax.scatter(x.to_numpy(), y.reindex(x.index).to_numpy(), color="#aa3377")
+    ax.scatter(x.to_numpy(), y.reindex(x.index).to_numpy(), color="#aa3377", s=16)
     labels, key = run_labels(x.index)
-    for run in x.index:
-        ax.annotate(labels[run], (x[run], y.get(run, np.nan)), fontsize=7, xytext=(3, 3), textcoords="offset points")
+    ax.margins(0.12)
     ax.set_xlabel(a)
     ax.set_ylabel(b)
     title = f"{a} vs {b} ({len(x)} runs)"
@@ -276,6 +429,10 @@ def agreement_figure(scores, a: str, b: str):
         title += f"\nKendall tau-b {ag.tau_b:.3f} (p {ag.tau_p:.2g}), tau_AP {ag.tau_ap:.3f}"
     ax.set_title(title, fontsize=10)
     _finish(fig, key)
+    points = [(x[r], y.get(r, np.nan)) for r in x.index]
+    left_off = _place_labels(ax, points, [labels[r] for r in x.index])
+    if left_off:  # (crowded points: their labels would overlap; the tables name every run's aggregates)
+        ax.set_xlabel(f"{a}   ({left_off} crowded point{'s' if left_off > 1 else ''} unlabelled)")
     return fig
 
 
@@ -289,17 +446,32 @@ def agreement_matrix_figure(scores, measures: list[str] | None = None):
     plt = _plt()
     n = len(measures)
     tau = kendall_matrix(scores.means()[measures]).to_numpy()
-    fig, ax = plt.subplots(figsize=(1.5 + 0.6 * n, 1.2 + 0.5 * n))
+    names = [_middle(m, 32) for m in measures]
+    label = 0.07 * max(map(len, names))  # (inches of the longest tick label at 7 points)
+    fig, ax = plt.subplots(figsize=(max(4.5, 1.6 + label + 0.45 * n), max(3.5, 1.0 + label + 0.4 * n)))
     im = ax.imshow(np.nan_to_num(tau), vmin=-1, vmax=1, cmap="RdBu")
-    ax.set_xticks(range(n), measures, rotation=60, ha="right", fontsize=7)
-    ax.set_yticks(range(n), measures, fontsize=7)
+    ax.set_xticks(range(n), names, rotation=90, fontsize=7)  # (upright boxes: slanted ones would overlap)
+    ax.set_yticks(range(n), names, fontsize=7)
     for i in range(n):
-        for j in range(n):
-            ax.text(j, i, "-" if np.isnan(tau[i, j]) else f"{tau[i, j]:.2f}", ha="center", va="center", fontsize=6)
-    ax.set_title(f"Kendall tau-b between system rankings ({len(scores.runs)} runs)", fontsize=10)
+        for j in range(n):  # black or white on each cell, whichever reads (WCAG AA: a contrast of 4.5 or more)
+            colour, _ = text_colour(im.cmap(im.norm(np.nan_to_num(tau[i, j]))))
+            text = "-" if np.isnan(tau[i, j]) else f"{tau[i, j]:.2f}"
+            ax.text(j, i, text, ha="center", va="center", fontsize=7 if n <= 12 else 6, color=colour)
+    fig.suptitle(f"Kendall tau-b between system rankings ({len(scores.runs)} runs)", fontsize=10)
     fig.colorbar(im, ax=ax, fraction=0.04)
-    fig.tight_layout()
+    _finish(fig)
     return fig
+
+
+def _middle(text: str, width: int) -> str:
+    """``text`` cut in the middle to ``width`` characters when longer.
+
+    >>> _middle("SRP@5 [p*|c:extent, a long label of a model]", 24)
+    'SRP@5 [p*|c:…of a model]'
+    """
+    if len(text) <= width:
+        return text
+    return text[: width // 2] + "…" + text[-(width - width // 2 - 1) :]
 
 
 def figure_bytes(fig, fmt: str = "png", close: bool = True) -> bytes:

@@ -71,10 +71,21 @@ def t_interval(d, confidence: float = 0.95) -> tuple[float, float]:
 
 def measure_bounds(name: str) -> tuple[float, float] | None:
     """The range every per-topic value of measure ``name`` lies in, as the measure declares it (``BOUNDS``),
-    or None: not bounded, or not a measure graphsr knows."""
-    from ..measures import parse_measures
-    from ..errors import GraphsrInputError
+    or None: not bounded, or not a measure graphsr knows.  A name with a label after it in brackets, after a
+    space (``SRP@5 [p*:extent]``: one column per navigation model, as ``graphsr demo`` names them), is the
+    measure before the label.
 
+    >>> measure_bounds("P@10"), measure_bounds("SRP@5 [p*:extent]"), measure_bounds("SR@5")
+    ((0.0, 1.0), (0.0, 1.0), None)
+    """
+    import re
+
+    from ..errors import GraphsrInputError
+    from ..measures import parse_measures
+
+    labelled = re.fullmatch(r"(\S.*?) \[[^\]]*\]", name)
+    if labelled:
+        name = labelled.group(1)
     try:
         [measure] = parse_measures([name])
     except (GraphsrInputError, ValueError):

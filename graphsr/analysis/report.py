@@ -4,16 +4,22 @@
 every figure as a PNG, SVG or PDF file beside it).  The page holds:
 
 * a table of contents, and the runs' key (one for the whole page);
+* one section per set of runs scored on the same topics (:func:`topic_sets`:
+  runs of different collections are never ranked, plotted or tested
+  together), each with
 * the runs' aggregates for every measure with their confidence intervals
   (sortable);
-* for each set of runs that share topics, the significance comparison
-  (paired t-test, Holm over each measure's pairs, as ``graphsr compare``;
-  letters mark the runs each run beats) and every pair's difference,
-  interval, effect size and wins/ties/losses;
 * figures: per measure family, the runs' aggregates with their intervals and
   the first measure per topic; measures across their cut-offs,
   precision-recall curves where ``iP[x]`` levels are present, a
-  rank-agreement scatter and the agreement heat map.
+  rank-agreement scatter and the agreement heat map;
+* the significance comparison (paired t-test, Holm over each measure's pairs,
+  as ``graphsr compare``; letters mark the runs each run beats) and every
+  pair's difference, interval, effect size and wins/ties/losses.
+
+Every figure's text is checked as drawn (:func:`~.figures.layout_problems`:
+nothing past the figure's edges, no two texts overlapping); what a check finds
+is kept in :attr:`Report.layout`.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ import numpy as np
 
 from ..errors import GraphsrInputError
 from ..io.atomic import atomic_write, output_directory
+from .scores import ScoreTable
 from .figures import (
     agreement_figure,
     agreement_matrix_figure,
@@ -39,6 +46,7 @@ from .figures import (
     family_means_figure,
     figure_bytes,
     fixed_labels,
+    layout_problems,
     measure_families,
     per_topic_figure,
     rank_change_figure,
@@ -46,7 +54,7 @@ from .figures import (
     summary_figure,
 )
 
-__all__ = ["Report", "build_report", "write_report", "topic_groups"]
+__all__ = ["Report", "build_report", "write_report", "topic_groups", "topic_sets", "Section"]
 
 
 @dataclass
@@ -67,18 +75,44 @@ class _Table:
 
 
 @dataclass
+class Section:
+    """The part of the page about one set of runs scored on the same topics."""
+
+    id: str
+    title: str
+    runs: list
+    topics: int
+    tables: list = field(default_factory=list)
+    figures: list = field(default_factory=list)  # (id, caption, {format: bytes})
+    details: list = field(default_factory=list)  # tables after the figures: significance and pairs
+
+
+@dataclass
 class Report:
-    """What the page shows: tables, and figures as (id, caption, {format: bytes}) triples."""
+    """What the page shows: the runs' key (``head``), then a :class:`Section` per set of runs scored on the same
+    topics; ``tables``, ``figures`` and ``details`` list every section's, in order."""
 
     title: str
     source: str
     runs: list
     measures: list
     topics: int
-    tables: list = field(default_factory=list)
-    figures: list = field(default_factory=list)
-    details: list = field(default_factory=list)  # tables after the figures: significance and pairs
+    head: list = field(default_factory=list)
+    sections: list = field(default_factory=list)
     views: list = field(default_factory=list)  # (file beside the page, what it shows): interactive summary views
+    layout: dict = field(default_factory=dict)  # figure id -> what its text check found (empty: no flaw)
+
+    @property
+    def tables(self) -> list:
+        return self.head + [t for s in self.sections for t in s.tables]
+
+    @property
+    def figures(self) -> list:
+        return [f for s in self.sections for f in s.figures]
+
+    @property
+    def details(self) -> list:
+        return [t for s in self.sections for t in s.details]
 
 
 def _figures(scores, max_measures: int):
@@ -124,12 +158,8 @@ def _figures(scores, max_measures: int):
     return out
 
 
-def topic_groups(scores) -> list[list[str]]:
-    """The runs in sets that share topics: two runs that have at least two topics in common are in one set (runs
-    of different collections, scored on different topics, are compared apart), each set in the table's order."""
-    frame = scores.frame[scores.frame["topic"] != "all"]
-    topics = {r: set(frame.loc[frame["run"] == r, "topic"]) for r in scores.runs}
-    parent = {r: r for r in scores.runs}
+def _components(runs: list, joined) -> list[list[str]]:
+    parent = {r: r for r in runs}
 
     def root(r):
         while parent[r] != r:
@@ -137,13 +167,35 @@ def topic_groups(scores) -> list[list[str]]:
             r = parent[r]
         return r
 
-    for a, b in itertools.combinations(scores.runs, 2):
-        if len(topics[a] & topics[b]) >= 2:
+    for a, b in itertools.combinations(runs, 2):
+        if joined(a, b):
             parent[root(a)] = root(b)
     groups: dict = {}
-    for r in scores.runs:
+    for r in runs:
         groups.setdefault(root(r), []).append(r)
     return list(groups.values())
+
+
+def topic_sets(scores) -> list[list[str]]:
+    """The runs in sets scored on the same topics, each set in the table's order: two runs are in one set when at
+    least half of the topics either has are common to both (a run that misses a few topics stays with its
+    collection's runs; runs of two collections whose topic ids happen to meet do not join)."""
+    frame = scores.frame[scores.frame["topic"] != "all"]
+    topics = {r: set(frame.loc[frame["run"] == r, "topic"]) for r in scores.runs}
+
+    def joined(a, b):
+        common = len(topics[a] & topics[b])
+        return common >= 1 and 2 * common >= len(topics[a] | topics[b])
+
+    return _components(scores.runs, joined)
+
+
+def topic_groups(scores) -> list[list[str]]:
+    """The runs in sets that share topics: two runs that have at least two topics in common are in one set (runs
+    of different collections, scored on different topics, are compared apart), each set in the table's order."""
+    frame = scores.frame[scores.frame["topic"] != "all"]
+    topics = {r: set(frame.loc[frame["run"] == r, "topic"]) for r in scores.runs}
+    return _components(scores.runs, lambda a, b: len(topics[a] & topics[b]) >= 2)
 
 
 def build_report(
@@ -164,8 +216,6 @@ def build_report(
     table's order), in the first table.  Each set of runs that share topics gets its significance table and its
     table of pairs (difference, confidence interval, effect size, wins/ties/losses, adjusted p-value)."""
     from ..io.progress import progress_bar
-    from .intervals import mean_interval, measure_bounds
-    from .significance import compare_runs, run_letter
 
     if scores.frame.empty:
         raise GraphsrInputError("the score table is empty: nothing to report")
@@ -174,34 +224,91 @@ def build_report(
     report = Report(title, source, runs, measures, topics)
     labels, key = run_labels(runs)
     frame = scores.frame[scores.frame["topic"] != "all"]
-    report.tables.append(
+    sets = topic_sets(scores)
+    where = {r: k for k, group in enumerate(sets) for r in group}
+    report.head.append(
         _Table(
             "runs",
             "Runs",
-            ["key", "run", "topics"],
+            ["key", "run", "topics"] + (["section"] if len(sets) > 1 else []),
             [
                 [_Cell(labels[r], k), _Cell(r, r), _Cell(str(frame.loc[frame["run"] == r, "topic"].nunique()), 0)]
+                + ([_Cell(str(where[r] + 1), where[r])] if len(sets) > 1 else [])
                 for k, r in enumerate(runs)
             ],
             left=2,
-            note="every figure and table names the runs by these keys",
+            note="every figure and table names the runs by these keys"
+            + ("; runs are compared only within their section (the same topics)" if len(sets) > 1 else ""),
         )
     )
+    formats = tuple(dict.fromkeys(("png", *formats)))
+    for fmt in formats:
+        if fmt not in ("png", "svg", "pdf"):
+            raise GraphsrInputError(f"figures are png, svg or pdf, got {fmt!r}")
+    plans = []
+    for k, group in enumerate(sets):
+        sub = ScoreTable(scores.frame[scores.frame["run"].isin(group)]) if len(sets) > 1 else scores
+        prefix = f"set{k + 1}-" if len(sets) > 1 else ""
+        n = sub.frame.loc[sub.frame["topic"] != "all", "topic"].nunique()
+        heading = (
+            f"Section {k + 1}: {len(group)} run{'s' if len(group) > 1 else ''} on {n} topic{'s' if n != 1 else ''} "
+            f"({', '.join(labels[r] for r in group[:8])}{', ...' if len(group) > 8 else ''})"
+            if len(sets) > 1
+            else ""
+        )
+        section = Section(prefix.rstrip("-") or "all", heading, group, n)
+        report.sections.append(section)
+        _tables(section, sub, labels, prefix, confidence, max_measures, len(sets) > 1)
+        specs = [(prefix + fid, caption, draw) for fid, caption, draw in _figures(sub, max_measures)]
+        if summary is not None and k == 0:  # (Summary, pi, model name): one figure, in the first section
+            s, pi, name = summary
+            specs.append(
+                (
+                    "summary",
+                    f"the {s.kind.name} summary of the collection, pi under {name}",
+                    lambda: summary_figure(s, pi, title=f"{s.kind.name} summary, pi under {name}"),
+                )
+            )
+        plans.append((section, specs))
+    bar = progress_bar(sum(len(specs) for _, specs in plans), "figures", progress, "figure")
+    with fixed_labels(labels):
+        for section, specs in plans:
+            for fid, caption, draw in specs:
+                fig = draw()
+                bar.update(1)
+                if fig is not None:
+                    report.layout[fid] = layout_problems(fig)
+                    section.figures.append(
+                        (fid, caption, {fmt: figure_bytes(fig, fmt, close=fmt == formats[-1]) for fmt in formats})
+                    )
+    bar.close()
+    return report
+
+
+def _tables(section: Section, scores, labels: dict, prefix: str, confidence: float, max_measures: int, named: bool):
+    """The section's aggregates (its runs' means with their intervals), and the significance and pairs tables
+    of each group of its runs that share at least two topics."""
+    from .intervals import mean_interval, measure_bounds
+    from .significance import compare_runs, run_letter
+
+    runs, measures = scores.runs, scores.measures
     means = scores.means()
     bounds = {m: measure_bounds(m) for m in measures}
 
     def mean_cell(r, m):
         v = float(means.loc[r, m])
+        if v != v:
+            return _Cell("-", -np.inf)
         values = scores.per_topic(m, [r])[r].dropna().to_numpy(dtype=float)
         if len(values) >= 2 and np.ptp(values) > 0:
             lo, hi = mean_interval(values, confidence, bounds[m])
             return _Cell(f"{v:.4f} [{lo:.3f}, {hi:.3f}]", v)
         return _Cell(f"{v:.4f}", v)
 
-    report.tables.append(
+    section.tables.append(
         _Table(
-            "means",
-            "Aggregates",
+            f"{prefix}means",
+            "Aggregates" + (f" ({section.title.split(':')[0]})" if named else ""),
             ["run", *measures],
             [[_Cell(labels[r], r)] + [mean_cell(r, m) for m in measures] for r in runs],
             note=(
@@ -211,11 +318,13 @@ def build_report(
         )
     )
     groups = [g for g in topic_groups(scores) if len(g) >= 2]
+    if len(runs) >= 2 and not groups:
+        section.tables[-1].note += "; no significance test: the runs share fewer than two topics"
     for gk, group in enumerate(groups):
         c = compare_runs(
             scores, measures[:max_measures], group, test="t", correction="holm", confidence=confidence, unpaired="skip"
         )
-        suffix = f" (runs {', '.join(labels[r] for r in group)})" if len(groups) > 1 else ""
+        suffix = f" (runs {', '.join(labels[r] for r in group)})" if named or len(groups) > 1 else ""
         letters = [run_letter(k) for k in range(len(group))]
         rows = []
         for k, r in enumerate(group):
@@ -224,9 +333,9 @@ def build_report(
                 v = float(c.means.loc[r, m])
                 row.append(_Cell(f"{v:.4f}", v, "".join(letters[j] for j in c.wins(m, r))))
             rows.append(row)
-        report.details.append(
+        section.details.append(
             _Table(
-                f"significance-{gk}",
+                f"{prefix}significance-{gk}",
                 "Significance" + suffix,
                 ["#", "run", *c.measures],
                 rows,
@@ -247,9 +356,9 @@ def build_report(
                     _Cell(f"{p['p_adjusted']:.4f}", p["p_adjusted"]),
                 ]
             )
-        report.details.append(
+        section.details.append(
             _Table(
-                f"pairs-{gk}",
+                f"{prefix}pairs-{gk}",
                 "Pairs" + suffix,
                 [
                     "measure",
@@ -267,31 +376,6 @@ def build_report(
                 "the second",
             )
         )
-    specs = _figures(scores, max_measures)
-    if summary is not None:  # (Summary, pi, model name)
-        s, pi, name = summary
-        specs.append(
-            (
-                "summary",
-                f"the {s.kind.name} summary of the collection, pi under {name}",
-                lambda: summary_figure(s, pi, title=f"{s.kind.name} summary, pi under {name}"),
-            )
-        )
-    bar = progress_bar(len(specs), "figures", progress, "figure")
-    formats = tuple(dict.fromkeys(("png", *formats)))
-    for fmt in formats:
-        if fmt not in ("png", "svg", "pdf"):
-            raise GraphsrInputError(f"figures are png, svg or pdf, got {fmt!r}")
-    with fixed_labels(labels):
-        for fid, caption, draw in specs:
-            fig = draw()
-            bar.update(1)
-            if fig is not None:
-                report.figures.append(
-                    (fid, caption, {fmt: figure_bytes(fig, fmt, close=fmt == formats[-1]) for fmt in formats})
-                )
-    bar.close()
-    return report
 
 
 def write_report(
@@ -306,15 +390,18 @@ def write_report(
     from .. import __version__
 
     path = Path(path)
-    rendered = []
-    for fid, caption, data in report.figures:
-        if figures_dir is not None:
-            if figure_format not in data:
-                raise GraphsrInputError(f"the figures were not rendered as {figure_format}")
-            out = output_directory(figures_dir, "the figures")
-            with atomic_write(out / f"{fid}.{figure_format}", "the figure", binary=True) as fh:
-                fh.write(data[figure_format])
-        rendered.append({"id": fid, "caption": caption, "png": base64.b64encode(data["png"]).decode("ascii")})
+    sections = []
+    for section in report.sections:
+        rendered = []
+        for fid, caption, data in section.figures:
+            if figures_dir is not None:
+                if figure_format not in data:
+                    raise GraphsrInputError(f"the figures were not rendered as {figure_format}")
+                out = output_directory(figures_dir, "the figures")
+                with atomic_write(out / f"{fid}.{figure_format}", "the figure", binary=True) as fh:
+                    fh.write(data[figure_format])
+            rendered.append({"id": fid, "caption": caption, "png": base64.b64encode(data["png"]).decode("ascii")})
+        sections.append({**vars(section), "figures": rendered})
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("graphsr.analysis", "templates"), autoescape=jinja2.select_autoescape(["html"])
     )
@@ -324,9 +411,11 @@ def write_report(
         runs=report.runs,
         measures=report.measures,
         topics=report.topics,
+        head=report.head,
+        sections=sections,
         tables=report.tables,
         details=report.details,
-        figures=rendered,
+        figures=report.figures,
         views=report.views,
         version=__version__,
     )

@@ -5,8 +5,8 @@ GEXF) and as one self-contained HTML page (``graphsr view``).
 The data is built from the same pieces the other commands use: the partitions of :mod:`.partitions` (summary
 and pi), the coverage counts of :func:`~.partitions.coverage_counts` (equal, per run, to ``graphsr coverage``),
 and a partition's elements in document order as ``graphsr partition`` lists them.  A page embeds it as
-``<script type="application/json" id="graphsr-data">`` and draws it with Cytoscape.js (MIT licence, bundled with
-graphsr beside this module: the page loads nothing from the network).
+``<script type="application/json" id="graphsr-data">``, packed by :mod:`.view_page`, and draws it with its own
+script as a labelled tree one expands (the page loads nothing).
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import re
-from pathlib import Path
 
 import numpy as np
 
@@ -42,8 +41,6 @@ COUNTS = ("retrieved", "relevant", "relevant_retrieved", "relevant_reachable")
 
 #: A listed element's fields, in this order (``judged``: topic -> grade; ``retrieved``: run -> topic -> rank).
 ELEMENT_FIELDS = ("docid", "node", "xpath", "length", "judged", "retrieved")
-
-_VENDOR = Path(__file__).parent / "templates" / "vendor"
 
 
 def _transitions(p: Partitions):
@@ -360,28 +357,8 @@ def write_view(data: dict, path: str | os.PathLike, form: str = "html") -> None:
     elif form == "json":
         text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
     else:
+        from .view_page import page
+
         text = page(data)
     with atomic_write(path, f"the view ({form})") as out:
         out.write(text)
-
-
-def page(data: dict) -> str:
-    """The self-contained HTML page of the view's data."""
-    template = (Path(__file__).parent / "templates" / "view.html").read_text(encoding="utf-8")
-    library = (_VENDOR / "cytoscape.min.js").read_text(encoding="utf-8")
-    licence = (_VENDOR / "cytoscape.LICENSE").read_text(encoding="utf-8")
-    embedded = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace(
-        "<", "\\u003c"
-    )  # (no "</script" or "<!--")
-    title = f"{data['kind']} summary of {Path(data['collection']).name or data['collection']}"
-    parts = {
-        "TITLE": _escape(title),
-        "LICENCE": licence.replace("*/", "* /"),
-        "LIBRARY": library.replace("</script", "<\\/script"),
-        "DATA": embedded,
-    }
-    return re.sub(r"\{\{(TITLE|LICENCE|LIBRARY|DATA)\}\}", lambda m: parts[m.group(1)], template)
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")

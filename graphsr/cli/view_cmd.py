@@ -1,7 +1,7 @@
-"""An interactive view of a collection's summary: one self-contained HTML page (the summary drawn as the tree or
-DAG it is, nodes sized by extent and coloured by pi or by what runs retrieve, a partition's elements listed on a
-click), or its data as JSON, GraphML or GEXF -- from the collection read in memory, or from the graph store with
---store."""
+"""An interactive view of a collection's summary: one self-contained HTML page (the summary as a labelled tree one
+expands, partitions coloured by pi, by what a run retrieves or by what one run finds and another misses; a
+partition's steps and elements shown when selected), or its data as JSON, GraphML or GEXF -- from the collection
+read in memory, or from the graph store with --store."""
 
 from __future__ import annotations
 
