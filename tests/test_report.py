@@ -254,7 +254,12 @@ def two_collections(scores, tmp_path_factory):
     return ScoreTable(pd.concat(frames, ignore_index=True))
 
 
-def test_runs_of_other_topics_get_a_section_of_their_own(two_collections):
+@pytest.fixture(scope="module")
+def two_report(two_collections):
+    return build_report(two_collections, max_measures=6)
+
+
+def test_runs_of_other_topics_get_a_section_of_their_own(two_collections, two_report):
     """Runs scored on different topics (two collections) are never ranked, plotted or tested together: one section
     each, its aggregates, figures and significance over its own runs only."""
     from graphsr.analysis.report import topic_sets
@@ -263,7 +268,7 @@ def test_runs_of_other_topics_get_a_section_of_their_own(two_collections):
     assert [sorted(g) for g in sets] == [
         sorted(r for r in two_collections.runs if r.startswith(p)) for p in ("moby/", "plays/")
     ]
-    report = build_report(two_collections, max_measures=4)
+    report = two_report
     assert [s.runs for s in report.sections] == sets
     for section in report.sections:
         for t in section.tables:
@@ -276,10 +281,10 @@ def test_runs_of_other_topics_get_a_section_of_their_own(two_collections):
     assert {"set1-agreement", "set2-agreement", "set2-agreement-matrix"} <= {f[0] for f in report.figures}
 
 
-def test_every_figure_of_the_report_is_drawn_without_flaws(two_collections):
+def test_every_figure_of_the_report_is_drawn_without_flaws(two_report):
     """Each figure's text as drawn lies within the figure and no two texts overlap (titles wrapped, scatter
     labels placed where they collide with nothing)."""
-    report = build_report(two_collections)
+    report = two_report
     assert len(report.layout) == len(report.figures) >= 20
     assert {fid: p for fid, p in report.layout.items() if p} == {}
 
@@ -328,7 +333,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 
 @settings(
-    max_examples=10,
+    max_examples=6,
     deadline=None,
     phases=[Phase.explicit, Phase.generate],  # (no shrinking: a figure takes a tenth of a second to draw)
     suppress_health_check=[HealthCheck.function_scoped_fixture],
@@ -369,12 +374,12 @@ def test_figures_stay_without_flaws_whatever_the_runs(runs, long_names, close, m
         assert not problems, (fid, problems)
 
 
-def test_the_page_shows_every_figure_whole_in_headless_chromium(two_collections, tmp_path, browser, artefacts):
+def test_the_page_shows_every_figure_whole_in_headless_chromium(two_report, tmp_path, browser, artefacts):
     """On the rendered page: one section per set of runs, each figure drawn whole (inside the page's width, its
     proportions kept, decoded), no heading or caption cut, nothing wider than the window."""
     from selenium.webdriver.support.ui import WebDriverWait
 
-    page = write_report(build_report(two_collections, max_measures=6), tmp_path / "report.html")
+    page = write_report(two_report, tmp_path / "report.html")
     driver = browser()
     try:
         driver.set_window_size(1100, 900)

@@ -318,6 +318,19 @@ def test_the_tree_expands_finds_and_lists_in_headless_chromium(tmp_path, inputs,
                 "parseFloat(getComputedStyle(arguments[0]).fontSize) >= 12",
                 r,
             )
+        # the keyboard: down selects the next row, right expands it, left collapses it
+        first = shown[0]
+        _row(driver, first).find_element("css selector", ".lab").click()
+        tree = driver.find_element("id", "tree")
+        tree.send_keys(Keys.ARROW_DOWN)
+        second = _shown(driver)[1]
+        assert "sel" in _row(driver, second).get_attribute("class")
+        assert children[second]  # (the plays' head)
+        was = _row(driver, second).get_attribute("aria-expanded")
+        tree.send_keys(Keys.ARROW_LEFT if was == "true" else Keys.ARROW_RIGHT)
+        assert _row(driver, second).get_attribute("aria-expanded") != was
+        tree.send_keys(Keys.ARROW_RIGHT if was == "true" else Keys.ARROW_LEFT)
+        assert _row(driver, second).get_attribute("aria-expanded") == was
         # find: typed, then Enter; the deepest partition, under collapsed rows
         driver.find_element("id", "close-all").click()
         assert len(_shown(driver)) == sum(n["parent"] is None for n in data["nodes"])
