@@ -24,16 +24,10 @@ from graphsr.store.journal import Journal, _commands
 from graphsr.store.server import GRAPH, LocalServer
 
 from .conftest import error_lines
+from .test_store_durability import graphsr
 
 MOBY = str(sample("mobydick")["collection"])
 PLAYS = str(sample("shakespeare")["collection"])
-
-
-def graphsr(*args: str, check: bool = True) -> subprocess.CompletedProcess:
-    done = subprocess.run([sys.executable, "-m", "graphsr", *args], capture_output=True, text=True, timeout=300)
-    if check:
-        assert done.returncode == 0, done.stderr
-    return done
 
 
 def kill(pid: int) -> None:
@@ -51,6 +45,23 @@ def kill(pid: int) -> None:
             return
         time.sleep(0.01)
     raise AssertionError(f"server {pid} outlived SIGKILL")
+
+
+def _plays_kept(tmp_path, routes: int, seed: int):
+    """A store kept started (``graphsr store start``) holding the plays, and a log of ``routes`` simulated routes
+    over them: (path, url, log, its steps, the server)."""
+    path = tmp_path / "s"
+    url = f"local:{path}"
+    log = tmp_path / "routes.csv"
+    graphsr("simulate-routes", PLAYS, "-o", str(log), "--routes", str(routes), "--seed", str(seed))
+    steps = sum(1 for _ in log.open()) - 1
+    graphsr("store", "start", "--store", url)
+    try:
+        graphsr("store", "load", PLAYS, "--name", "plays", "--elements", "all", "--store", url)
+    except BaseException:
+        LocalServer(path).stop()
+        raise
+    return path, url, log, steps, LocalServer(path)
 
 
 def _count(store, label: str) -> int:
@@ -76,15 +87,8 @@ def test_a_server_killed_right_after_each_answer_keeps_every_answered_write(tmp_
 @pytest.mark.slow
 def test_a_kept_server_killed_after_each_write_command_keeps_what_each_reported(tmp_path):
     """Load, model, study, drop: each command's report is followed by SIGKILL; what it reported is there."""
-    path = tmp_path / "s"
-    url = f"local:{path}"
-    log = tmp_path / "routes.csv"
-    graphsr("simulate-routes", PLAYS, "-o", str(log), "--routes", "300", "--seed", "2")
-    steps = sum(1 for _ in log.open()) - 1
-    graphsr("store", "start", "--store", url)
-    server = LocalServer(path)
+    path, url, log, steps, server = _plays_kept(tmp_path, 300, 2)
     try:
-        graphsr("store", "load", PLAYS, "--name", "plays", "--elements", "all", "--store", url)
         kill(server.server_pid())
         out = graphsr("store", "routes", str(log), "--collection", "plays", "--study", "s1", "--store", url).stdout
         assert f"{steps} steps" in out
@@ -108,15 +112,8 @@ def test_a_kept_server_killed_after_each_write_command_keeps_what_each_reported(
 
 @pytest.mark.slow
 def test_a_study_cut_short_by_a_kill_is_incomplete_and_loads_again_whole(tmp_path):
-    path = tmp_path / "s"
-    url = f"local:{path}"
-    log = tmp_path / "routes.csv"
-    graphsr("simulate-routes", PLAYS, "-o", str(log), "--routes", "20000", "--seed", "3")
-    steps = sum(1 for _ in log.open()) - 1
-    graphsr("store", "start", "--store", url)
-    server = LocalServer(path)
+    path, url, log, steps, server = _plays_kept(tmp_path, 20000, 3)
     try:
-        graphsr("store", "load", PLAYS, "--name", "plays", "--elements", "all", "--store", url)
         journal = Journal(path)
         before = journal.incremental_size()
         cmd = [sys.executable, "-m", "graphsr", "store", "routes", str(log), "--collection", "plays", "--study", "s"]

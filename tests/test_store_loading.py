@@ -13,21 +13,37 @@ import pytest
 from graphsr.store.server import LocalServer
 
 
+def _saved_with_an_index(server: LocalServer, nodes: int, monkeypatch, hung: float, killed: bool = False) -> None:
+    """Start ``server``, write ``nodes`` nodes and an index on them, stop it (saving them; ``killed``: by SIGKILL,
+    so that they stay in its log as statements to replay), and cut its bounds so that a start rebuilding the index
+    outlasts them: ``hung`` seconds for an answer, no allowance for the data's size, pings timed out after
+    0.05 s."""
+    import os
+    import signal
+
+    server.start()
+    client = server._one_try_client(120)
+    try:
+        client.execute_command("GRAPH.QUERY", "big", f"UNWIND range(1, {nodes}) AS i CREATE (:N {{i: i, s: 'x' + i}})")
+        client.execute_command("GRAPH.QUERY", "big", "CREATE INDEX FOR (n:N) ON (n.i)")
+    finally:
+        client.close()
+    if killed:
+        os.kill(server.server_pid(), signal.SIGKILL)  # nothing folded: the statements stay in the log
+        server.process.wait()
+        server.leave()
+    else:
+        assert server.leave()  # the last user out stops it, saving what it holds
+    monkeypatch.setattr(LocalServer, "HUNG_START", hung)
+    monkeypatch.setattr(LocalServer, "LOAD_RATE", 1e15)  # no allowance for the saved data's size
+    monkeypatch.setattr(LocalServer, "PING_TIMEOUT", 0.05)  # a ping unanswered while it builds the index
+
+
 @pytest.mark.slow
 def test_a_server_loading_its_saved_data_is_waited_for_not_started_again(tmp_path, monkeypatch, capsys):
     server = LocalServer(tmp_path / "store")
     try:
-        server.start()
-        client = server._one_try_client(120)
-        try:
-            client.execute_command("GRAPH.QUERY", "big", "UNWIND range(1, 600000) AS i CREATE (:N {i: i, s: 'x' + i})")
-            client.execute_command("GRAPH.QUERY", "big", "CREATE INDEX FOR (n:N) ON (n.i)")
-        finally:
-            client.close()
-        assert server.leave()  # the last user out stops it, saving the snapshot
-        monkeypatch.setattr(LocalServer, "HUNG_START", 0.2)
-        monkeypatch.setattr(LocalServer, "LOAD_RATE", 1e15)  # no allowance for the snapshot's size
-        monkeypatch.setattr(LocalServer, "PING_TIMEOUT", 0.05)  # a ping unanswered while it builds the index
+        _saved_with_an_index(server, 600000, monkeypatch, hung=0.2)
         seen: list[str] = []
         state = LocalServer.state
 
@@ -67,17 +83,7 @@ def test_a_server_that_stops_working_while_loading_is_started_again(tmp_path, mo
 
     server = LocalServer(tmp_path / "store")
     try:
-        server.start()
-        client = server._one_try_client(120)
-        try:
-            client.execute_command("GRAPH.QUERY", "big", "UNWIND range(1, 300000) AS i CREATE (:N {i: i, s: 'x' + i})")
-            client.execute_command("GRAPH.QUERY", "big", "CREATE INDEX FOR (n:N) ON (n.i)")
-        finally:
-            client.close()
-        assert server.leave()
-        monkeypatch.setattr(LocalServer, "HUNG_START", 0.5)
-        monkeypatch.setattr(LocalServer, "LOAD_RATE", 1e15)
-        monkeypatch.setattr(LocalServer, "PING_TIMEOUT", 0.05)
+        _saved_with_an_index(server, 300000, monkeypatch, hung=0.5)
         stopped: list[int] = []
 
         def stop_the_first_when_it_loads() -> None:
@@ -110,27 +116,12 @@ def test_a_server_replaying_its_log_after_a_kill_is_waited_for_not_started_again
     """After SIGKILL the server's log holds the writes since its base: the next start replays them (here 600,000
     nodes and their index, seconds of work in statements it cannot answer during), against a bound for an answer
     cut to fractions of a second, and is waited for rather than killed as hung."""
-    import os
-    import signal
-
     from graphsr.store.journal import Journal
 
     server = LocalServer(tmp_path / "store")
     try:
-        server.start()
-        client = server._one_try_client(120)
-        try:
-            client.execute_command("GRAPH.QUERY", "big", "UNWIND range(1, 600000) AS i CREATE (:N {i: i, s: 'x' + i})")
-            client.execute_command("GRAPH.QUERY", "big", "CREATE INDEX FOR (n:N) ON (n.i)")
-        finally:
-            client.close()
-        os.kill(server.server_pid(), signal.SIGKILL)  # nothing folded: the statements stay in the log
-        server.process.wait()
-        server.leave()
+        _saved_with_an_index(server, 600000, monkeypatch, hung=0.2, killed=True)
         assert Journal(tmp_path / "store").incremental_size() > 0
-        monkeypatch.setattr(LocalServer, "HUNG_START", 0.2)
-        monkeypatch.setattr(LocalServer, "LOAD_RATE", 1e15)
-        monkeypatch.setattr(LocalServer, "PING_TIMEOUT", 0.05)
         capsys.readouterr()
         t0 = time.monotonic()
         assert server.start()

@@ -156,15 +156,12 @@ static int put_id(Buf *b, PyObject *prefix, PyObject *name, int slash) {
     return PUT_LITERAL(b, "\"");
 }
 
+/* In put_route: stop at a step that did not write (0: an exception is set; -1: a value it cannot write). */
 #define TRY(call)                                                                                                  \
     do {                                                                                                           \
         int done_ = (call);                                                                                        \
-        if (done_ != 1) {                                                                                          \
-            free(b.data);                                                                                          \
-            if (done_ < 0)                                                                                         \
-                Py_RETURN_NONE;                                                                                    \
-            return NULL;                                                                                           \
-        }                                                                                                          \
+        if (done_ != 1)                                                                                            \
+            return done_;                                                                                          \
     } while (0)
 
 static Py_ssize_t index_at(PyObject *list, Py_ssize_t i, Py_ssize_t bound) {
@@ -178,78 +175,90 @@ static Py_ssize_t index_at(PyObject *list, Py_ssize_t i, Py_ssize_t bound) {
     return x;
 }
 
+typedef struct {
+    PyObject *starts, *ends, *route_ids, *users, *topics, *route_prefix, *step_prefix, *src, *dst, *nodes, *seqs,
+        *durations, *times;
+    Py_ssize_t n, n_routes, n_pairs;
+} Columns;
+
+/* Route r's row, after a comma unless it is the first (k == 0): 1 written, 0 an exception set, -1 a value it
+ * cannot write (the caller answers None). */
+static int put_route(Buf *b, const Columns *c, Py_ssize_t r, Py_ssize_t k) {
+    Py_ssize_t first = index_at(c->starts, r, c->n), end = PyLong_AsSsize_t(PyList_GET_ITEM(c->ends, r));
+    if (first < 0 || (end == -1 && PyErr_Occurred()))
+        return 0;
+    if (end <= first || end > c->n) {
+        PyErr_SetString(PyExc_IndexError, "a route's rows out of the columns");
+        return 0;
+    }
+    PyObject *name = PyList_GET_ITEM(c->route_ids, first);
+    TRY(k ? PUT_LITERAL(b, ",[") : PUT_LITERAL(b, "["));
+    TRY(put_id(b, c->route_prefix, name, 0));
+    TRY(PUT_LITERAL(b, ","));
+    TRY(put_value(b, name));
+    TRY(PUT_LITERAL(b, ","));
+    TRY(put_value(b, PyList_GET_ITEM(c->users, first)));
+    TRY(PUT_LITERAL(b, ","));
+    TRY(put_value(b, PyList_GET_ITEM(c->topics, first)));
+    TRY(PUT_LITERAL(b, ","));
+    TRY(put_id(b, c->step_prefix, name, 1));
+    TRY(PUT_LITERAL(b, ",["));
+    for (Py_ssize_t i = first; i < end; ++i) {
+        TRY(i > first ? PUT_LITERAL(b, ",[") : PUT_LITERAL(b, "["));
+        Py_ssize_t a = index_at(c->src, i, c->n_pairs), z = a < 0 ? -1 : index_at(c->dst, i, c->n_pairs);
+        if (z < 0)
+            return 0;
+        PyObject *from = PyList_GET_ITEM(c->nodes, a), *to = PyList_GET_ITEM(c->nodes, z);
+        if (!PyLong_CheckExact(from) || !PyLong_CheckExact(to)) {
+            PyErr_SetString(PyExc_ValueError, "a step's element has no node id");
+            return 0;
+        }
+        TRY(put_value(b, from));
+        TRY(PUT_LITERAL(b, ","));
+        TRY(put_value(b, to));
+        TRY(PUT_LITERAL(b, ","));
+        TRY(put_value(b, PyList_GET_ITEM(c->seqs, i)));
+        TRY(PUT_LITERAL(b, ","));
+        TRY(put_value(b, PyList_GET_ITEM(c->durations, i)));
+        TRY(PUT_LITERAL(b, ","));
+        TRY(put_value(b, PyList_GET_ITEM(c->times, i)));
+        TRY(PUT_LITERAL(b, "]"));
+    }
+    return PUT_LITERAL(b, "]]");
+}
+
 static PyObject *routes(PyObject *self, PyObject *args) {
-    PyObject *routes, *starts, *ends, *route_ids, *users, *topics, *route_prefix, *step_prefix, *src, *dst, *nodes,
-        *seqs, *durations, *times;
-    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!(UU)O!O!O!O!O!O!", &PyList_Type, &routes, &PyList_Type, &starts,
-                          &PyList_Type, &ends, &PyList_Type, &route_ids, &PyList_Type, &users, &PyList_Type, &topics,
-                          &route_prefix, &step_prefix, &PyList_Type, &src, &PyList_Type, &dst, &PyList_Type, &nodes,
-                          &PyList_Type, &seqs, &PyList_Type, &durations, &PyList_Type, &times))
+    PyObject *routes;
+    Columns c;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!(UU)O!O!O!O!O!O!", &PyList_Type, &routes, &PyList_Type, &c.starts,
+                          &PyList_Type, &c.ends, &PyList_Type, &c.route_ids, &PyList_Type, &c.users, &PyList_Type,
+                          &c.topics, &c.route_prefix, &c.step_prefix, &PyList_Type, &c.src, &PyList_Type, &c.dst,
+                          &PyList_Type, &c.nodes, &PyList_Type, &c.seqs, &PyList_Type, &c.durations, &PyList_Type,
+                          &c.times))
         return NULL;
-    Py_ssize_t n = PyList_GET_SIZE(route_ids), n_routes = PyList_GET_SIZE(starts), n_pairs = PyList_GET_SIZE(nodes);
-    if (PyList_GET_SIZE(ends) != n_routes || PyList_GET_SIZE(users) != n || PyList_GET_SIZE(topics) != n ||
-        PyList_GET_SIZE(src) != n || PyList_GET_SIZE(dst) != n || PyList_GET_SIZE(seqs) != n ||
-        PyList_GET_SIZE(durations) != n || PyList_GET_SIZE(times) != n) {
+    c.n = PyList_GET_SIZE(c.route_ids);
+    c.n_routes = PyList_GET_SIZE(c.starts);
+    c.n_pairs = PyList_GET_SIZE(c.nodes);
+    if (PyList_GET_SIZE(c.ends) != c.n_routes || PyList_GET_SIZE(c.users) != c.n || PyList_GET_SIZE(c.topics) != c.n ||
+        PyList_GET_SIZE(c.src) != c.n || PyList_GET_SIZE(c.dst) != c.n || PyList_GET_SIZE(c.seqs) != c.n ||
+        PyList_GET_SIZE(c.durations) != c.n || PyList_GET_SIZE(c.times) != c.n) {
         PyErr_SetString(PyExc_ValueError, "columns of different lengths");
         return NULL;
     }
     Buf b = {NULL, 0, 0};
-    TRY(PUT_LITERAL(&b, "["));
-    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(routes); ++k) {
-        Py_ssize_t r = index_at(routes, k, n_routes);
-        if (r < 0) {
-            free(b.data);
-            return NULL;
-        }
-        Py_ssize_t first = index_at(starts, r, n), end = PyLong_AsSsize_t(PyList_GET_ITEM(ends, r));
-        if (first < 0 || (end == -1 && PyErr_Occurred())) {
-            free(b.data);
-            return NULL;
-        }
-        if (end <= first || end > n) {
-            free(b.data);
-            PyErr_SetString(PyExc_IndexError, "a route's rows out of the columns");
-            return NULL;
-        }
-        PyObject *name = PyList_GET_ITEM(route_ids, first);
-        TRY(k ? PUT_LITERAL(&b, ",[") : PUT_LITERAL(&b, "["));
-        TRY(put_id(&b, route_prefix, name, 0));
-        TRY(PUT_LITERAL(&b, ","));
-        TRY(put_value(&b, name));
-        TRY(PUT_LITERAL(&b, ","));
-        TRY(put_value(&b, PyList_GET_ITEM(users, first)));
-        TRY(PUT_LITERAL(&b, ","));
-        TRY(put_value(&b, PyList_GET_ITEM(topics, first)));
-        TRY(PUT_LITERAL(&b, ","));
-        TRY(put_id(&b, step_prefix, name, 1));
-        TRY(PUT_LITERAL(&b, ",["));
-        for (Py_ssize_t i = first; i < end; ++i) {
-            TRY(i > first ? PUT_LITERAL(&b, ",[") : PUT_LITERAL(&b, "["));
-            Py_ssize_t a = index_at(src, i, n_pairs), z = a < 0 ? -1 : index_at(dst, i, n_pairs);
-            if (z < 0) {
-                free(b.data);
-                return NULL;
-            }
-            PyObject *from = PyList_GET_ITEM(nodes, a), *to = PyList_GET_ITEM(nodes, z);
-            if (!PyLong_CheckExact(from) || !PyLong_CheckExact(to)) {
-                free(b.data);
-                PyErr_SetString(PyExc_ValueError, "a step's element has no node id");
-                return NULL;
-            }
-            TRY(put_value(&b, from));
-            TRY(PUT_LITERAL(&b, ","));
-            TRY(put_value(&b, to));
-            TRY(PUT_LITERAL(&b, ","));
-            TRY(put_value(&b, PyList_GET_ITEM(seqs, i)));
-            TRY(PUT_LITERAL(&b, ","));
-            TRY(put_value(&b, PyList_GET_ITEM(durations, i)));
-            TRY(PUT_LITERAL(&b, ","));
-            TRY(put_value(&b, PyList_GET_ITEM(times, i)));
-            TRY(PUT_LITERAL(&b, "]"));
-        }
-        TRY(PUT_LITERAL(&b, "]]"));
+    int done = PUT_LITERAL(&b, "[");
+    for (Py_ssize_t k = 0; done == 1 && k < PyList_GET_SIZE(routes); ++k) {
+        Py_ssize_t r = index_at(routes, k, c.n_routes);
+        done = r < 0 ? 0 : put_route(&b, &c, r, k);
     }
-    TRY(PUT_LITERAL(&b, "]"));
+    if (done == 1)
+        done = PUT_LITERAL(&b, "]");
+    if (done != 1) {  /* the one place the buffer is given back on a failure */
+        free(b.data);
+        if (done < 0)
+            Py_RETURN_NONE;
+        return NULL;
+    }
     PyObject *text = PyUnicode_DecodeUTF8(b.data, (Py_ssize_t)b.size, "strict");
     free(b.data);
     return text;

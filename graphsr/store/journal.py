@@ -70,26 +70,21 @@ class Journal:
                 out.append((self.dir / fields[1], fields[5]))
         return out
 
-    def size(self) -> int:
-        """Bytes of saved data a start loads (the base and the incremental files)."""
-        total = 0
-        for path, _ in self.files():
-            try:
-                total += path.stat().st_size
-            except OSError:
-                pass
-        return total
-
-    def incremental_size(self) -> int:
-        """Bytes of write commands since the log was last rewritten."""
+    def size(self, kinds: str = "bi") -> int:
+        """Bytes of the log's files of ``kinds`` (``b`` the base, ``i`` incremental): by default both, all a
+        start loads."""
         total = 0
         for path, kind in self.files():
-            if kind == "i":
+            if kind in kinds:
                 try:
                     total += path.stat().st_size
                 except OSError:
                     pass
         return total
+
+    def incremental_size(self) -> int:
+        """Bytes of write commands since the log was last rewritten."""
+        return self.size("i")
 
     def saved_size(self) -> int:
         """Bytes of saved data a start loads: the log's files, else a snapshot an earlier graphsr wrote."""
