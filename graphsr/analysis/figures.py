@@ -206,7 +206,7 @@ def drawn_texts(fig) -> list:
     """The figure's texts as drawn: visible, not empty, and (tick labels) at a tick within the axis' view."""
     from matplotlib.text import Text
 
-    fig.canvas.draw()
+    fig.draw_without_rendering()  # (places every text as a draw would, painting nothing)
     ticks, out = set(), []
     for ax in fig.axes:
         for axis, limits in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
@@ -229,17 +229,16 @@ def layout_problems(fig) -> list[str]:
     overlapping (an empty list for a figure without flaws)."""
     renderer = fig.canvas.get_renderer()
     texts = drawn_texts(fig)
-    boxes = [t.get_window_extent(renderer) for t in texts]
+    boxes = np.array([tuple(t.get_window_extent(renderer).extents) for t in texts], dtype=float).reshape(-1, 4)
     width, height = fig.bbox.width, fig.bbox.height
     problems = []
-    for t, b in zip(texts, boxes):
-        if b.x0 < -0.5 or b.y0 < -0.5 or b.x1 > width + 0.5 or b.y1 > height + 0.5:
-            problems.append(f"{t.get_text()!r} runs past the figure's edge ({b.x0:.0f}..{b.x1:.0f} of {width:.0f})")
-    for i in range(len(texts)):
-        for j in range(i + 1, len(texts)):
-            a, b = boxes[i], boxes[j]
-            if min(a.x1, b.x1) - max(a.x0, b.x0) > 0.5 and min(a.y1, b.y1) - max(a.y0, b.y0) > 0.5:
-                problems.append(f"{texts[i].get_text()!r} overlaps {texts[j].get_text()!r}")
+    for t, (x0, y0, x1, y1) in zip(texts, boxes):
+        if x0 < -0.5 or y0 < -0.5 or x1 > width + 0.5 or y1 > height + 0.5:
+            problems.append(f"{t.get_text()!r} runs past the figure's edge ({x0:.0f}..{x1:.0f} of {width:.0f})")
+    across = np.minimum(boxes[:, None, 2], boxes[None, :, 2]) - np.maximum(boxes[:, None, 0], boxes[None, :, 0])
+    up = np.minimum(boxes[:, None, 3], boxes[None, :, 3]) - np.maximum(boxes[:, None, 1], boxes[None, :, 1])
+    for i, j in zip(*np.nonzero(np.triu((across > 0.5) & (up > 0.5), k=1))):
+        problems.append(f"{texts[i].get_text()!r} overlaps {texts[j].get_text()!r}")
     return problems
 
 
