@@ -415,3 +415,24 @@ def test_the_page_shows_every_figure_whole_in_headless_chromium(two_report, tmp_
         driver.save_screenshot(str(artefacts / "report-heat-map.png"))
     finally:
         driver.quit()
+
+
+@pytest.mark.parametrize("name", ["shakespeare", "mobydick"])
+@pytest.mark.parametrize("kind", ["p*", "p*|c", "tag"])
+def test_the_summary_figure_labels_its_nodes_without_overlap(name, kind):
+    """The report's summary figure: node labels placed where they collide with nothing (a crowded node left
+    unlabelled, the title says how many), the title within the figure."""
+    import matplotlib.pyplot as plt
+
+    from graphsr.analysis.figures import layout_problems, summary_figure
+    from graphsr.navigation import build_sr_model
+    from graphsr.summaries import summarize_collection
+
+    s = summarize_collection(sample(name)["collection"], [kind])[kind]
+    fig = summary_figure(s, build_sr_model(s, "extent").pi)
+    labelled = len(fig.axes[0].texts)
+    problems = layout_problems(fig)
+    title = fig.axes[0].get_title()
+    plt.close(fig)
+    assert problems == []
+    assert labelled == len(s) or f"{len(s) - labelled} crowded node" in title

@@ -509,19 +509,17 @@ def summary_figure(summary, pi, max_nodes: int = 60, title: str | None = None):
         cmap="plasma",
         node_size=60 + 600 * np.sqrt(sizes / max(sizes.max(), 1)),
     )
-    nx.draw_networkx_labels(
-        g,
-        pos,
-        {s: summary.label(s).rsplit("/", 1)[-1][:14] for s in g.nodes},
-        ax=ax,
-        font_size=6,
-        bbox={"facecolor": "white", "alpha": 0.75, "linewidth": 0, "pad": 0.5},
-    )
     fig.colorbar(nodes, ax=ax, fraction=0.03, label="pi (steady state)")
     shown = "" if len(g) == len(pi) else f", the {len(g)} most probable of {len(pi)} nodes"
     ax.set_title(title or f"{summary.kind.name} summary: pi on its nodes, size ~ extent{shown}", fontsize=10)
     ax.axis("off")
-    fig.tight_layout()
+    ax.margins(0.08)
+    _finish(fig)
+    order = sorted(g.nodes, key=lambda s: -pi[s])  # (the most probable labelled first)
+    left_off = _place_labels(ax, [pos[s] for s in order], [summary.label(s).rsplit("/", 1)[-1][:14] for s in order], 6)
+    if left_off:
+        ax.set_title(f"{ax.get_title()} ({left_off} crowded node{'s' if left_off > 1 else ''} unlabelled)", fontsize=10)
+        _finish(fig)
     return fig
 
 
