@@ -136,6 +136,23 @@ def test_a_document_judged_twice_for_one_subtopic_is_refused(tmp_path):
         graphsr.evaluate(str(q), str(r), ["alpha_nDCG@5"])
 
 
+def test_a_grade_past_64_bits_is_refused_in_one_line(tmp_path):
+    """Grades are kept as 64-bit integers: a larger one is refused where it is read, never an OverflowError (found
+    by the C scanner's property test: ``1 0 2 9999999999999999999``)."""
+    from graphsr.io.subtopics import read_subtopic_qrels
+
+    q = tmp_path / "q"
+    q.write_text("1 a d1 1\n1 b d2 9999999999999999999\n")
+    with pytest.raises(QrelsFormatError, match=r"q:2: expected a whole grade in field 4 within \+-9,223,372,"):
+        read_subtopic_qrels(q)
+    q.write_text("1 a d1 1\n1 b d2 -9223372036854775807\n")
+    assert read_subtopic_qrels(q) is not None  # (the bound itself is kept)
+    (tmp_path / "r").write_text("1 Q0 d1 1 2.0 r\n")
+    q.write_text("1 0 1 0\n1 Q0 1 0\n1 0 2 9999999999999999999")
+    with pytest.raises(GraphsrInputError):
+        graphsr.evaluate(str(q), str(tmp_path / "r"), ["alpha_nDCG@5"])
+
+
 def test_without_subtopic_judgments_the_measures_say_what_they_need():
     with pytest.raises(GraphsrInputError, match="need judgments per subtopic"):
         graphsr.evaluate({"1": {"d1": 1}}, {"1": {"d1": 1.0}}, ["alpha_nDCG@5"])
