@@ -312,7 +312,8 @@ def test_heat_map_numbers_read_on_every_cell(two_collections):
     """On the Kendall tau heat map each cell's number has a WCAG contrast of at least 4.5 (AA) against its cell."""
     from matplotlib.colors import to_rgb
 
-    from graphsr.analysis.figures import _contrast, agreement_matrix_figure
+    from graphsr.analysis.figure_layout import _contrast
+    from graphsr.analysis.figures import agreement_matrix_figure
 
     plays = ScoreTable(two_collections.frame[two_collections.frame["run"].str.startswith("plays/")])
     fig = agreement_matrix_figure(plays)

@@ -39,6 +39,23 @@ def _saved_with_an_index(server: LocalServer, nodes: int, monkeypatch, hung: flo
     monkeypatch.setattr(LocalServer, "PING_TIMEOUT", 0.05)  # a ping unanswered while it builds the index
 
 
+def _waited_for(server: LocalServer, capsys, nodes: int) -> float:
+    """Start ``server`` (slowed by :func:`_saved_with_an_index`): not killed as hung, every node there; the
+    seconds the start took."""
+    capsys.readouterr()
+    t0 = time.monotonic()
+    assert server.start()
+    took = time.monotonic() - t0
+    assert "starting it again" not in capsys.readouterr().err  # not killed as hung
+    client = server._one_try_client(30)
+    try:
+        got = client.execute_command("GRAPH.QUERY", "big", "MATCH (n:N) RETURN count(n)")
+    finally:
+        client.close()
+    assert got[1][0][0] == nodes
+    return took
+
+
 @pytest.mark.slow
 def test_a_server_loading_its_saved_data_is_waited_for_not_started_again(tmp_path, monkeypatch, capsys):
     server = LocalServer(tmp_path / "store")
@@ -53,19 +70,9 @@ def test_a_server_loading_its_saved_data_is_waited_for_not_started_again(tmp_pat
             return got
 
         monkeypatch.setattr(LocalServer, "state", watched)
-        capsys.readouterr()
-        t0 = time.monotonic()
-        assert server.start()
-        took = time.monotonic() - t0
+        took = _waited_for(server, capsys, 600000)
         assert "loading" in seen or "Constructing indexes" in server.logfile.read_text(), seen[:20]
-        assert took > 0.2  # the server took longer than the bound for an answer ...
-        assert "starting it again" not in capsys.readouterr().err  # ... and was not killed as hung
-        client = server._one_try_client(30)
-        try:
-            got = client.execute_command("GRAPH.QUERY", "big", "MATCH (n:N) RETURN count(n)")
-        finally:
-            client.close()
-        assert got[1][0][0] == 600000
+        assert took > 0.2  # the server took longer than the bound for an answer, and was not killed as hung
     finally:
         server.leave()
         if server.alive():  # (a failure above: no server is left behind)
@@ -122,17 +129,7 @@ def test_a_server_replaying_its_log_after_a_kill_is_waited_for_not_started_again
     try:
         _saved_with_an_index(server, 600000, monkeypatch, hung=0.2, killed=True)
         assert Journal(tmp_path / "store").incremental_size() > 0
-        capsys.readouterr()
-        t0 = time.monotonic()
-        assert server.start()
-        assert time.monotonic() - t0 > 0.2  # longer than the bound for an answer ...
-        assert "starting it again" not in capsys.readouterr().err  # ... and not killed as hung
-        client = server._one_try_client(30)
-        try:
-            got = client.execute_command("GRAPH.QUERY", "big", "MATCH (n:N) RETURN count(n)")
-        finally:
-            client.close()
-        assert got[1][0][0] == 600000
+        assert _waited_for(server, capsys, 600000) > 0.2  # longer than the bound for an answer, not killed as hung
     finally:
         server.leave()
         if server.alive():
