@@ -207,6 +207,8 @@ class FOLRun(_Named):
     ranked : bool
         The rows are already in ranked order (chunk runs, :func:`graphsr.io.chunks.read_chunk_run`, sorted as
         they are read): scored in this order, whatever ``order`` evaluation is given.
+    chunk_ranges : bool
+        The ranges are a chunk map's (a run of chunk ids): messages about a range say so.
     """
 
     name: str
@@ -222,6 +224,7 @@ class FOLRun(_Named):
     run_ids: tuple = ()
     source: str = ""
     ranked: bool = False
+    chunk_ranges: bool = False
 
     @classmethod
     def from_columns(
@@ -290,6 +293,7 @@ class FOLRun(_Named):
             self.run_ids,
             self.source,
             self.ranked,
+            self.chunk_ranges,
         )
 
     @property

@@ -122,6 +122,7 @@ def evaluate(
     (1.0, ['map', 'P_2'])
     """
     from ..io.frames import as_qrels, as_run
+    from ..io.text_ranges import check_run_ranges
     from ..measures.parse import parse_requests
 
     qrels = as_qrels(qrels)
@@ -160,6 +161,7 @@ def evaluate(
     judged = qrels.topics
     for run, label in zip(runs, run_labels(runs)):
         try:
+            check_run_ranges(qrels, run)
             out.append(_score_run(run, label, evaluators, judged, all_topics, ms))
         except GraphsrInputError as exc:
             if not keep_going:

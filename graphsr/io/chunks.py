@@ -189,6 +189,7 @@ def _chunk_id_run(path: str, table: dict, name: str, vocab, unknown: str):
         run_ids if len(run_ids) == 1 else (),
         path,
         ranked=True,
+        chunk_ranges=True,
     )
 
 

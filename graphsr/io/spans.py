@@ -28,6 +28,7 @@ import numpy as np
 from ..errors import QrelsFormatError
 from ._lines import iter_fields
 from .records import read_records, record_int, record_number
+from .text_ranges import range_problem
 
 __all__ = ["read_spans", "read_chunk_qrels", "document_texts", "spans_from_frame", "chunk_judgments"]
 
@@ -185,12 +186,15 @@ def spans_from_frame(frame, lengths=None, vocab=None):
             )
 
     spans_list = list(spans())
+    known = lengths
     if lengths is None:
         furthest: dict[str, int] = {}
         for _, doc, _, end, _, _, _ in spans_list:
             furthest[doc] = max(furthest.get(doc, 0), end)
         lengths = furthest
-    return _assessments(spans_list, None, "the span DataFrame", vocab, references=True, lengths=lengths)
+    return _assessments(
+        spans_list, None, "the span DataFrame", vocab, references=True, lengths=lengths, known_lengths=known
+    )
 
 
 def _merged(spans) -> list[list[int]]:
@@ -204,7 +208,14 @@ def _merged(spans) -> list[list[int]]:
 
 
 def _assessments(
-    spans, texts, path: str, vocab=None, whole_documents: bool = False, references: bool = False, lengths=None
+    spans,
+    texts,
+    path: str,
+    vocab=None,
+    whole_documents: bool = False,
+    references: bool = False,
+    lengths=None,
+    known_lengths=None,
 ):
     """Passage assessments from ``(query_id, doc_id, start, end, grade, content, line)`` spans, each checked
     against the documents' ``texts``.  The result also carries
@@ -217,21 +228,17 @@ def _assessments(
       start, end)`` of assessment rows (Chroma's measures sum their lengths, overlaps included); None
       otherwise (the merged passages are the references).
 
-    Without ``texts``, ``lengths`` gives each document's length (no ``content`` to check)."""
+    Without ``texts``, ``lengths`` gives each document's length (no ``content`` to check); ``known_lengths``
+    says that they are the texts' lengths (not the furthest ends judged)."""
     from ..core.fol import FOLQrels
 
     rows: dict[tuple[str, str], dict] = {}
     for qid, doc, start, end, grade, content, line in spans:
         text = texts.get(doc) if texts is not None else None
         size = len(text) if text is not None else (lengths or {}).get(doc)
-        if size is None:
-            raise QrelsFormatError(f"document {doc!r} is not in the collection", path, line)
-        if not 0 <= start < end <= size:
-            raise QrelsFormatError(
-                f"span [{start}, {end}) of document {doc!r}: expected 0 <= start < end <= {size} (the document's text)",
-                path,
-                line,
-            )
+        problem = range_problem("span", doc, start, end, size)
+        if problem is not None:
+            raise QrelsFormatError(problem, path, line)
         if content is not None and text is not None and text[start:end] != content:
             got = text[start:end]
             raise QrelsFormatError(
@@ -269,6 +276,8 @@ def _assessments(
             p_end.append(e)
     qrels = FOLQrels.from_columns(topic, docid, doc_len, rel_chars, bep, p_row, p_start, p_end, line_of, path, vocab)
     qrels.judged_spans = judged
+    # the documents' text lengths, where the texts are known (runs' ranges are checked against them)
+    qrels.text_lengths = {d: len(t) for d, t in texts.items()} if texts is not None else known_lengths
     qrels.references = tuple(np.asarray(a, dtype=np.int64) for a in (r_row, r_start, r_end)) if references else None
     return qrels
 

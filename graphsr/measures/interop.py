@@ -48,6 +48,7 @@ def runtime_values(measure, qrels_frame, run_frame):
     the others with the measure's ``DEFAULT``)."""
     from .._bulk import bulk
     from ..io.frames import as_qrels, as_run
+    from ..io.text_ranges import check_run_ranges
     from ..core.topics import select_topics
 
     with bulk():
@@ -68,6 +69,7 @@ def runtime_values(measure, qrels_frame, run_frame):
                 )
             context = plain_context(qrels, [run])
         provider = provider_of(measure)
+        check_run_ranges(qrels, run)
         provider.check([measure], qrels, [run], context)
         topics, _ = select_topics(run.topics, qrels.topics, False)
         got = provider.evaluator([measure], qrels, context, Scratch()).score(run, topics, Scratch())

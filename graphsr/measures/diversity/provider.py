@@ -16,7 +16,7 @@ import numpy as np
 from ...core.columns import DocumentColumns
 from ...errors import GraphsrInputError
 from ..provider import ELEMENT, Provider, RunScores
-from .kernels import NDEVAL_DEPTH, ideal_order, topic_values
+from .kernels import ideal_ideal, ideal_order, topic_values
 
 __all__ = ["DiversityProvider"]
 
@@ -64,8 +64,8 @@ def subtopics_of(qrels, names: str):
 class _DiversityEvaluator:
     def __init__(self, measures, subtopics):
         self.measures, self.subtopics = measures, subtopics
-        self.depth = max([NDEVAL_DEPTH] + [m.cutoff for m in measures if m.cutoff is not None])
         self._ideal: dict = {}
+        self._normaliser: dict = {}  # (subtopics, alpha, kind) -> {cut-off: ndeval's "ideal ideal" sum}
 
     def score(self, run, topics, scratch) -> RunScores:
         c: DocumentColumns = run.columns
@@ -96,26 +96,33 @@ class _DiversityEvaluator:
                 key = (topic, rel, alpha)
                 if key not in self._ideal:
                     self._ideal[key] = ideal_order(relevant, alpha)
-                v = topic_values(relevant, ranking, alpha, beta, self.depth, self._ideal[key])
+                v = topic_values(relevant, ranking, alpha, beta, self._ideal[key])
                 for m in ms:
-                    values[m][k] = _value(m, v)
+                    values[m][k] = _value(m, v, self.normaliser(v.actual, alpha, ms))
         return RunScores(values)
+
+    def normaliser(self, actual: int, alpha: float, measures):
+        """``(kind, k) -> the "ideal ideal" sum``: at every cut-off of ``measures``, computed once per number of
+        subtopics and alpha."""
+        ks = sorted({m.cutoff for m in measures if m.cutoff is not None})
+        for kind in ("dcg", "err"):
+            key = (actual, alpha, kind)
+            known = self._normaliser.setdefault(key, {})
+            wanted = [k for k in ks if k not in known]
+            if wanted and actual:
+                known.update(zip(wanted, ideal_ideal(actual, alpha, kind, wanted).tolist()))
+        return lambda kind, k: self._normaliser[actual, alpha, kind][k]
 
 
 def _param(m, name: str, default: float) -> float:
     return float(m.params.get(name, default)) if name in m.SUPPORTED_PARAMS else default
 
 
-def _value(m, v) -> float:
-    at = (m.cutoff or 1) - 1
-    return {
-        "alpha_DCG": lambda: v.dcg[at],
-        "alpha_nDCG": lambda: v.ndcg[at],
-        "ERR_IA": lambda: v.err[at],
-        "nERR_IA": lambda: v.nerr[at],
-        "P_IA": lambda: v.precision[at],
-        "StRecall": lambda: v.strec[at],
-        "NRBP": lambda: v.nrbp,
-        "nNRBP": lambda: v.nnrbp,
-        "AP_IA": lambda: v.ap_ia,
-    }[m.NAME]()
+def _value(m, v, normaliser) -> float:
+    if m.NAME == "NRBP":
+        return v.nrbp
+    if m.NAME == "nNRBP":
+        return v.nnrbp
+    if m.NAME == "AP_IA":
+        return v.ap_ia
+    return v.at(m.NAME, m.cutoff or 1, normaliser)

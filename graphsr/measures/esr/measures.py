@@ -202,12 +202,15 @@ def compute_esr_family(measures: list[Measure], inputs: dict[str, ESRInputs]) ->
     modes = list(by_rel)
     first = inputs[modes[0]]
     longest = int(np.bincount(first.ranked.result_topic).max()) if first.ranked.num_results else 1
+    # a cut-off past every topic's last result reads the curves there (they do not change beyond it), so that
+    # what is computed follows the run, not the cut-off; a measure dividing by k still divides by its own k
+    reach = {m: None if m.cutoff is None else min(m.cutoff, longest) for m in measures}
     mode_cutoffs = []
     for mode in modes:  # the cut-offs each relevance mode's measures read
-        cutoffs = {m.cutoff for m in by_rel[mode] if m.cutoff is not None}
+        cutoffs = {reach[m] for m in by_rel[mode] if m.cutoff is not None}
         every = [m for m in by_rel[mode] if m.EVERY_RANK]  # measures over every rank up to their k
         if every:
-            upto = max(longest if m.cutoff is None else min(m.cutoff, longest) for m in every)
+            upto = max(longest if m.cutoff is None else reach[m] for m in every)
             cutoffs |= set(range(1, upto + 1))
         mode_cutoffs.append(sorted(cutoffs) or [1])
     # one navigation pass for every relevance mode (they share run, assessments and navigation)
@@ -221,7 +224,7 @@ def compute_esr_family(measures: list[Measure], inputs: dict[str, ESRInputs]) ->
             if m.EVERY_RANK:
                 out[m] = m.KERNEL(curves, cutoffs, t_rel, m, sorted_recall)
             else:
-                out[m] = m.KERNEL(_At(curves, col[m.cutoff], m.cutoff, t_rel), m)
+                out[m] = m.KERNEL(_At(curves, col[reach[m]], m.cutoff, t_rel), m)
     return out
 
 
@@ -264,13 +267,20 @@ def recall_levels(recall: np.ndarray, points: int = 101):
     return order, i.reshape(T, points) - K * np.arange(T)[:, None]
 
 
+def _upto(ks: np.ndarray, k_max: int | None) -> int:
+    """How many of the sorted cut-offs ``ks`` lie at or below ``k_max`` (None: no bound; any Python int)."""
+    if k_max is None or not len(ks) or k_max >= int(ks[-1]):
+        return len(ks)
+    return int(np.searchsorted(ks, k_max, side="right"))
+
+
 def _mean_averaged(
     gain: str, curves: dict, cutoffs: list[int], t_rel: np.ndarray, k_max: int | None, shared: dict | None = None
 ) -> np.ndarray:
     """Interpolated precision averaged over 101 recall points: ``gain`` 'esrp' (ESRP over ESRR's recall), 'hits'
     (SRiP over SRiR2's) or 'hits+near' (SRiP2 over SRiR2's)."""
     ks = np.array(cutoffs)
-    use = slice(0, int(np.searchsorted(ks, k_max, side="right")) if k_max is not None else len(ks))  # ks sorted
+    use = slice(0, _upto(ks, k_max))
     h, nm, rb, size = (curves[key][:, use] for key in ("hits", "near_misses", "recall_base", "size"))
     shared = {} if shared is None else shared
     if gain == "esrp":
@@ -291,7 +301,7 @@ def _srprum(curves: dict, cutoffs: list[int], r: float, k_max: int | None) -> np
     h, nm, rb = curves["hits"], curves["near_misses"], curves["recall_base"]
     esrr = _ratio(h + nm, rb)
     ks = np.array(cutoffs)
-    ok = (esrr >= r) & ((ks <= k_max)[None, :] if k_max is not None else True)
+    ok = (esrr >= r) & (np.arange(len(ks)) < _upto(ks, k_max))[None, :]
     out = np.zeros(h.shape[0])
     for t in range(h.shape[0]):
         idx = np.flatnonzero(ok[t])

@@ -225,7 +225,9 @@ def generalized(
         if b > a:
             cum_score[a:b] = np.cumsum(ranking.score[a:b])
     found_here = np.cumsum(ranking.relevant) - np.concatenate([[0], np.cumsum(ranking.relevant)])[first[ranking.topic]]
-    ks = np.asarray(cutoffs, dtype=np.int64)
+    # ranks are read up to the longest ranking (a cut-off past it reads the same articles), k divides as it is
+    longest = int(counts.max()) if T else 0
+    ks = np.array([min(k, longest) for k in cutoffs], dtype=np.int64)
     upto = first[:, None] + np.minimum(ks[None, :], counts[:, None]) - 1  # the last article counted
     has = counts[:, None] > 0
     at = np.maximum(upto, 0)
@@ -234,12 +236,14 @@ def generalized(
     if beyond == "last":
         g_p = np.divide(total, np.minimum(ks[None, :], counts[:, None]), out=np.zeros(total.shape), where=has)
     else:
-        g_p = total / ks[None, :]
+        g_p = total / np.array([float(k) for k in cutoffs])[None, :]
     g_r = np.divide(found, nrel[:, None], out=np.zeros_like(found), where=nrel[:, None] > 0)
     # gP and gR at every rank
     gp_here = cum_score / (ranking.position + 1)
     gr_here = np.divide(found_here, nrel[ranking.topic], out=np.zeros(len(found_here)), where=nrel[ranking.topic] > 0)
-    counted = ranking.relevant if agp_cutoff is None else ranking.relevant & (ranking.position < agp_cutoff)
+    counted = (
+        ranking.relevant if agp_cutoff is None else ranking.relevant & (ranking.position < min(agp_cutoff, longest))
+    )
     agp_sum = np.bincount(ranking.topic, weights=np.where(counted, gp_here, 0.0), minlength=T)
     agp = np.divide(agp_sum, nrel, out=np.zeros(T), where=nrel > 0)
     best = np.zeros((T, 11))

@@ -141,7 +141,7 @@ def _read(x: SpanInputs, budget: int | None, k: int | None):
     """The pieces read: new parts of results, cut at the first ``k`` results and after ``budget`` characters
     per topic; (result, start, end) of each piece."""
     res, s, e = x.new
-    if k is not None:
+    if k is not None and k < len(x.res_topic):  # (k past every result keeps them all: any Python int)
         keep = positions(x.res_topic)[res] < k if len(res) else np.zeros(0, dtype=bool)
         res, s, e = res[keep], s[keep], e[keep]
     if budget is not None and len(res):
@@ -150,7 +150,7 @@ def _read(x: SpanInputs, budget: int | None, k: int | None):
         total = np.cumsum(length)
         start_of = np.searchsorted(t, t, side="left")
         before = total - length - np.r_[0, total][start_of]  # read earlier in the topic
-        e = s + np.clip(budget - before, 0, length)
+        e = s + np.clip(min(budget, int(total[-1])) - before, 0, length)  # (a budget past all that is read: all)
     return res, s, e
 
 

@@ -66,7 +66,7 @@ class _SpanEvaluator:
             if m.NAME.startswith("Chroma"):
                 if m.cutoff not in by_cut:
                     k = (
-                        np.full(x.T, m.cutoff, dtype=np.int64)
+                        np.full(x.T, min(m.cutoff, len(x.res_topic)), dtype=np.int64)  # (k past every result)
                         if m.cutoff is not None
                         else np.minimum(self.touching(tuple(topics)), CHROMA_MOST)
                     )
@@ -85,12 +85,33 @@ class _SpanEvaluator:
             q = self.qrels
             index = _topic_index(q, list(topics))
             row, start, end = _references(q)
-            docs = q.vocab.doc_codes([d for d, _, _ in self.context.chunks.values()])
+            names = [d for d, _, _ in self.context.chunks.values()]
+            docs = q.vocab.doc_codes(names)
             table = np.array([(s, e) for _, s, e in self.context.chunks.values()], dtype=np.int64).reshape(-1, 2)
+            _check_map(self.context.chunks, names, table, getattr(q, "text_lengths", None))
             self._touching[topics] = touching_chunks(
                 index[q.topic_code[row]], q.doc_code[row], start, end, docs, table[:, 0], table[:, 1], len(topics)
             )
         return self._touching[topics]
+
+
+def _check_map(chunks, names: list, table: np.ndarray, lengths) -> None:
+    """The chunk map's ranges of the collection's documents against their texts (a chunk of a document the
+    collection does not hold touches no reference, and is left as it is)."""
+    if lengths is None:
+        return
+    from ...errors import RunFormatError
+    from ...io.text_ranges import first_outside, outside, sizes
+
+    size = sizes(names, lengths)
+    held = np.flatnonzero(size >= 0)
+    k = first_outside(size[held], table[held, 0], table[held, 1])
+    if k is not None:
+        i = int(held[k])
+        cid = list(chunks)[i]
+        raise RunFormatError(
+            outside(f"chunk {cid!r} of the chunk map:", names[i], int(table[i, 0]), int(table[i, 1]), int(size[i]))
+        )
 
 
 def _topic_index(qrels: FOLQrels, topics: list[str]) -> np.ndarray:
