@@ -55,6 +55,10 @@ CASES = [
     ("a grade past a long", grade("99999999999999999999"), RUN, []),
     ("a grade past a long, all_trec", grade("99999999999999999999"), RUN, ["-q", "-m", "all_trec"]),
     ("a grade past a long in topic 2", "1 0 d1 1\n2 0 d4 99999999999999999999\n", RUN, ["-q"]),
+    # ... which only the measures reading the qrels pay for (num_q and runid do not form the grades' array)
+    ("a grade past a long, num_q", grade("99999999999999999999"), RUN, ["-m", "num_q"]),
+    ("a grade past a long, num_q per topic", grade("99999999999999999999"), RUN, ["-q", "-m", "num_q"]),
+    ("a grade past a long, num_q and P.1", grade("99999999999999999999"), RUN, ["-m", "num_q", "-m", "P.1"]),
     # the run
     ("a run of white space", QRELS, "   \n\n \t \n", []),
 ]
@@ -65,10 +69,26 @@ def main() -> None:
     ap.add_argument("--binary", required=True, help="trec_eval 9.0.8, built outside this repository")
     ap.add_argument("--out", default=str(Path(__file__).parents[1] / "tests" / "data" / "trec_eval" / "edges.json"))
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds a case may take (default 300)")
+    ap.add_argument(
+        "--only",
+        nargs="+",
+        metavar="NAME",
+        help="record these cases only, keeping the others as the file holds them (cases whose outcome does not "
+        "depend on the machine's memory)",
+    )
     args = ap.parse_args()
+    kept = {}
+    if args.only:
+        kept = {c["name"]: c for c in json.loads(Path(args.out).read_text())["cases"]}
+        unknown = set(args.only) - {name for name, *_ in CASES}
+        if unknown:
+            ap.error(f"no such case: {', '.join(sorted(unknown))}")
     recorded = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, qrels, run, options in CASES:
+            if args.only and name not in args.only:
+                recorded.append(kept[name])
+                continue
             q, r = Path(tmp, "qrels"), Path(tmp, "run")
             q.write_text(qrels)
             r.write_text(run)
@@ -101,11 +121,12 @@ def main() -> None:
             print(f"{name}: exit {code}, {seconds:.2f} s, {int(peak) // 1024} MB")
     from graphsr.io.trec_eval_input import _memory_and_swap
 
+    memory = json.loads(Path(args.out).read_text())["memory_and_swap"] if args.only else _memory_and_swap()
     Path(args.out).write_text(
         json.dumps(
             {
                 "trec_eval": "9.0.8 (usnistgov/trec_eval, tag v9.0.8)",
-                "memory_and_swap": _memory_and_swap(),
+                "memory_and_swap": memory,
                 "cases": recorded,
             },
             indent=1,

@@ -113,7 +113,9 @@ def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO,
                 values = [v for s in selected for v in _prefs_values(s, qid, docs, judged, options, selected)]
                 if bogus:
                     values = _clean_bogus(names, values)
-            elif qid in qrels.unsized:  # trec_eval cannot allocate the array it sizes by the topic's largest grade
+            elif qid in qrels.unsized and _first(selected) != "runid":
+                # trec_eval cannot allocate the array it sizes by the topic's largest grade (in form_res_rels, which
+                # every measure reading the qrels calls: num_q and runid do not)
                 grade = qrels.unsized[qid]
                 raise TrecEvalStop(
                     f"{qrels_path}: topic {qid.decode(errors='replace')}: grade {grade} (as C's atol "

@@ -339,11 +339,19 @@ def _jsonl_sources(path: Path) -> list[CollectionSource]:
     """The documents of a JSON lines corpus: one a line, ``doc_id`` (or ``_id``, as BEIR's corpus.jsonl), its
     ``text`` and the ``format`` it is in (markdown, text, html or xml; default text), in file order."""
     out = []
+    first: dict[str, int] = {}  # each document id's line
     for k, (line, r) in enumerate(_corpus_records(str(path))):
         docid = r.get("doc_id", r.get("_id"))
         if docid in (None, "") or not isinstance(r.get("text"), str):
             raise CollectionError(
                 "expected a doc_id (or _id) and a text on each line of a JSON lines corpus", path, line
+            )
+        if first.setdefault(str(docid), line) != line:
+            raise CollectionError(
+                f"duplicate document id {str(docid)!r}: also on line {first[str(docid)]}; expected one line per "
+                "document id",
+                path,
+                line,
             )
         kind = r.get("format", "text")
         if kind not in _CORPUS_FORMATS:

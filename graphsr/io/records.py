@@ -78,9 +78,7 @@ def read_records(path: str | os.PathLike, error: type[GraphsrInputError]) -> lis
         raise error("no such file", path)
     try:
         if str(path).lower().endswith(".parquet"):
-            import pandas as pd
-
-            return [(k + 1, row) for k, row in enumerate(pd.read_parquet(path).to_dict(orient="records"))]
+            return [(k + 1, row) for k, row in enumerate(_parquet(path, error).to_dict(orient="records"))]
         if is_json_lines(path):
             with _open_text(path, encoding="utf-8-sig") as fh:
                 lines = fh.read().splitlines()
@@ -96,6 +94,22 @@ def read_records(path: str | os.PathLike, error: type[GraphsrInputError]) -> lis
         raise error(f"expected UTF-8 text ({exc.reason} at byte {exc.start})", path) from None
     except (OSError, EOFError) as exc:  # a damaged gzip stream
         raise error(f"cannot read the file ({exc})", path) from None
+
+
+def _parquet(path, error: type[GraphsrInputError]):
+    """A Parquet file as a DataFrame; a file pyarrow cannot read (damaged, cut short, not Parquet) is ``error``
+    in one line with pyarrow's reason."""
+    import pandas as pd
+
+    try:
+        return pd.read_parquet(path)
+    except ImportError:
+        raise
+    except Exception as exc:  # pyarrow's ArrowInvalid, ArrowIOError, ... (and OSError, ValueError)
+        if not (type(exc).__module__.startswith("pyarrow") or isinstance(exc, (OSError, ValueError))):
+            raise
+        reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise error(f"not a readable Parquet file ({reason[:200]})", path) from None
 
 
 def record_int(value, what: str, path, line: int, error: type[GraphsrInputError]) -> int:

@@ -205,6 +205,9 @@ class Provider:
     RUNS: ClassVar[frozenset] = frozenset({ELEMENT})
     DESCRIPTION: ClassVar[str] = ""  # what its measures are, for messages ("Structural Relevance")
     TITLE: ClassVar[str] = ""  # its heading in 'graphsr measures'
+    #: Whether its measures have values over every order of tied results (``ties='average'``); a family without
+    #: refuses the option in one line rather than ignore it.
+    TIE_AWARE: ClassVar[bool] = False
 
     def needs(self, kinds: set[str], measures: Sequence[Measure] = ()) -> set[str]:
         """What the context must hold for ``measures`` to score inputs of ``kinds`` (keys of
@@ -220,6 +223,11 @@ class Provider:
         """Raise :class:`~graphsr.errors.GraphsrInputError`, in one line, if ``measures`` cannot score these
         inputs with this context."""
         names = ", ".join(map(str, measures))
+        if getattr(context, "ties", "trec_eval") == "average" and not self.TIE_AWARE:  # (the option first)
+            raise GraphsrInputError(
+                f"{names}: no tie-aware value ({context.option('ties=average')} scores P, R, AP, nDCG, DCG, RR, "
+                "Rprec, Success, Judged and the counts); score these without it"
+            )
         qrels_kind = input_kind(qrels)
         if qrels_kind not in self.ASSESSMENTS:
             raise GraphsrInputError(

@@ -29,6 +29,7 @@ class FlatProvider(ElementProvider):
 
     NAME = "flat"
     DESCRIPTION = "flat (trec_eval)"
+    TIE_AWARE = True  # (per measure: those without a tie-aware form are refused by compute_tie_aware)
     TITLE = (
         "Flat measures as trec_eval computes them (P, R, AP, nDCG, RR, Rprec, Bpref, Success, IPrec, "
         "NumRet, NumRelRet, NumRel, NumQ) and ir_measures' Judged; a tree result is one item"
@@ -70,19 +71,17 @@ def flat_values(measures, ranking, judgments, context, run_name: str) -> RunScor
     """The flat measures' per-topic values of one run: with ties in trec_eval's order (the default), saying
     where tied results straddle a cut-off; or with ``context.ties == 'average'``, each measure's expected value
     over the orderings of tied results (:mod:`graphsr.measures.flat.ties`)."""
-    from .ties import compute_tie_aware, straddling_topics
+    from ..tie_groups import straddle_warning, straddled
+    from .ties import compute_tie_aware
 
     if getattr(context, "ties", "trec_eval") == "average":
         return RunScores(compute_tie_aware(measures, ranking, judgments))
     warnings = []
-    tied = straddling_topics(measures, ranking)
+    cutoffs = sorted({m.cutoff for m in measures if m.cutoff is not None})
+    tied = straddled(ranking.topic, ranking.pos, ranking.scores, {f"k={k}": k for k in cutoffs}) if cutoffs else {}
     if tied:
-        where = ", ".join(f"k={k} in {n} topic(s)" for k, n in tied.items())
         option = context.option("ties=average") if context is not None else "ties='average'"
-        warnings.append(
-            f"{run_name}: results tied in score straddle a cut-off ({where}): the values there rest on "
-            f"trec_eval's order of tied results; {option} gives their expected value over every order"
-        )
+        warnings.append(straddle_warning(run_name, tied, option))
     return RunScores(compute_flat(measures, ranking, judgments), warnings=warnings)
 
 

@@ -25,25 +25,19 @@ from math import comb
 
 import numpy as np
 
-from ..._numpy import distinct
-
 from ...errors import GraphsrInputError
+from ..tie_groups import tie_groups
 from . import measures as M
 from .judgments import Judgments
 from .ranking import Ranking, relevant
 
-__all__ = ["TIE_AWARE", "compute_tie_aware", "straddling_topics"]
+__all__ = ["TIE_AWARE", "compute_tie_aware"]
 
 
 def _groups(rk: Ranking) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each item's group (equal score within a topic, contiguous in rank order), each group's first position
     and its size."""
-    s, t = rk.scores, rk.topic
-    new = np.r_[True, (t[1:] != t[:-1]) | (s[1:] != s[:-1])] if rk.size else np.zeros(0, dtype=bool)
-    gid = np.cumsum(new) - 1
-    first = rk.pos[new]
-    size = np.bincount(gid, minlength=len(first)) if rk.size else np.zeros(0, dtype=np.int64)
-    return gid, first, size
+    return tie_groups(rk.topic, rk.pos, rk.scores)
 
 
 def _group_mean(rk: Ranking, values: np.ndarray) -> np.ndarray:
@@ -211,23 +205,4 @@ def compute_tie_aware(measures, rk: Ranking, j: Judgments) -> dict:
                 "Rprec, Success, Judged and the counts); score it with ties='trec_eval'"
             )
         out[m] = kernel(m, rk, j)
-    return out
-
-
-def straddling_topics(measures, rk: Ranking) -> dict[int, int]:
-    """Per cut-off of ``measures``, how many topics have results tied in score on both sides of it (their value
-    there depends on how the tie is broken)."""
-    cutoffs = sorted({m.cutoff for m in measures if m.cutoff is not None})
-    if not cutoffs or not rk.size:
-        return {}
-    gid, first, size = _groups(rk)
-    last = first + size - 1
-    starts = np.r_[0, np.cumsum(size)[:-1]]
-    topic = rk.topic[starts]
-    out = {}
-    for k in cutoffs:
-        crossing = (first <= k) & (last > k) & (size > 1)
-        n = len(distinct(topic[crossing]))  # (not np.unique: it imports numpy.ma)
-        if n:
-            out[k] = n
     return out

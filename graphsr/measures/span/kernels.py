@@ -51,6 +51,7 @@ class SpanInputs:
     ref_end: np.ndarray
     judged: Callable[[], tuple]
     new_parts: Callable[[], tuple]
+    res_score: np.ndarray | None = None  # each result's score, where the run was ranked by it (else None)
 
     @cached_property
     def new(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -161,6 +162,23 @@ def budget(x: SpanInputs, B: int, rel_chars: np.ndarray) -> dict[str, np.ndarray
     rel = union_table(x.rel_row * SPAN + x.rel_start, x.rel_row * SPAN + x.rel_end)
     hit = np.bincount(x.res_topic[res], weights=_within(x, x.res_row[res], s, e, rel), minlength=x.T)
     return {"precision": hit / float(B), "recall": _ratio(hit, rel_chars.astype(float))}
+
+
+def budget_end(x: SpanInputs, B: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per topic, the rank (1-based) of the last result a budget of ``B`` characters reads (0: none), and
+    whether it reads only part of that result's new characters (the budget ends inside it)."""
+    res, s, e = _read(x, B, None)
+    full = x.new[2]
+    rank = np.zeros(x.T, dtype=_I64)
+    inside = np.zeros(x.T, dtype=bool)
+    read = e > s
+    if read.any():
+        pos = positions(x.res_topic)
+        t, r = x.res_topic[res[read]], res[read]
+        np.maximum.at(rank, t, pos[r] + 1)
+        cut = read & (e < full)  # (a piece the budget cut short: the last read, in its topic)
+        inside[x.res_topic[res[cut]]] = True
+    return rank, inside
 
 
 def unjudged(x: SpanInputs, k: int | None) -> np.ndarray:

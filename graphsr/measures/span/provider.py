@@ -16,7 +16,8 @@ from ...core.kinds import PASSAGES
 from ..fol.provider import passage_inputs
 from ..fol.rules import new_characters
 from ..provider import ELEMENT, PASSAGE, Provider, RunScores
-from .kernels import SpanInputs, budget, chroma, touching_chunks, unjudged
+from ..tie_groups import straddle_warning, straddled
+from .kernels import SpanInputs, budget, budget_end, chroma, positions, touching_chunks, unjudged
 from .measures import CHROMA_MOST
 
 __all__ = ["SpanProvider"]
@@ -77,7 +78,24 @@ class _SpanEvaluator:
                 values[m] = budget(x, m.cutoff, rel)["precision" if m.NAME == "budgetP" else "recall"]
             else:
                 values[m] = unjudged(x, m.cutoff)
-        return RunScores(values, {}, [], run.run_id)
+        return RunScores(values, {}, self._straddling(x, run, topics), run.run_id)
+
+    def _straddling(self, x, run, topics) -> list[str]:
+        """The line saying where results tied in score straddle a measure's cut-off (a rank, or where a budget of
+        characters ends) in a run ranked by score."""
+        if x.res_score is None:
+            return []
+        cuts, inside = {}, {}
+        for m in self.measures:
+            if m.NAME in ("budgetP", "budgetR"):
+                cuts[f"budget={m.cutoff}"], inside[f"budget={m.cutoff}"] = budget_end(x, m.cutoff)
+            elif m.cutoff is not None:
+                cuts[f"k={m.cutoff}"] = m.cutoff
+            elif m.NAME.startswith("Chroma"):
+                cuts["k=the chunks touching a reference"] = np.minimum(self.touching(tuple(topics)), CHROMA_MOST)
+        tied = straddled(x.res_topic, positions(x.res_topic) + 1, x.res_score, cuts, inside)
+        order = "trec_eval's order of tied results" if run.chunk_ranges else "the order of the run's lines"
+        return [straddle_warning(run.name, tied, "", order)] if tied else []
 
     def touching(self, topics: tuple) -> np.ndarray:
         """Per topic, the chunks of the context's chunking touching a reference (Chroma's retrieve=-1)."""
@@ -158,7 +176,7 @@ def _judged(qrels: FOLQrels) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def span_inputs(qrels: FOLQrels, run: FOLRun, topics: list[str], order: str = "file", option=None) -> SpanInputs:
     """One run's :class:`~graphsr.measures.span.kernels.SpanInputs` for ``topics`` (in report order)."""
-    x, _ = passage_inputs(qrels, run, topics, order, option)
+    x, idx = passage_inputs(qrels, run, topics, order, option)
 
     def new_parts():
         new_res, new_s, new_e = new_characters(x)
@@ -181,4 +199,5 @@ def span_inputs(qrels: FOLQrels, run: FOLRun, topics: list[str], order: str = "f
         end,
         lambda: _judged(qrels),
         new_parts,
+        run.score[idx] if run.ranked else None,
     )
