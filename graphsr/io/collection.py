@@ -304,7 +304,7 @@ def read_document(source: CollectionSource, _tars: dict | None = None) -> Docume
         check_text_document(data, source.name)
         if kind == "html":
             return html_tree(data, source.docid, source.name)
-        return parse_text_document(data, kind, source.docid, source.name)
+        return parse_text_document(data, kind, source.docid, source.name, not _in_corpus(source))
     if source.member is not None:
         return parse_document(_read_bytes(source, _tars), source.docid, source.name)
     from .budget import check_document, file_chunks
@@ -374,8 +374,13 @@ def _cached_records(path: str, mtime: int, size: int) -> list[tuple[int, dict]]:
     return read_records(path, CollectionError)
 
 
+def _in_corpus(source: CollectionSource) -> bool:
+    """Whether a document is a line of a JSON lines corpus (its text is the line's, taken as it is)."""
+    return source.path.lower().endswith(_JSONL_SUFFIXES)
+
+
 def _read_bytes(source: CollectionSource, tars: dict | None = None) -> bytes:
-    if source.path.lower().endswith(_JSONL_SUFFIXES):
+    if _in_corpus(source):
         return _corpus_records(source.path)[source.offset][1]["text"].encode("utf-8")
     if source.member is None:
         try:
@@ -535,7 +540,7 @@ def read_document_text(source: CollectionSource, _tars: dict | None = None) -> s
     kind = text_format(source.member or source.path)
     data = _read_bytes(source, _tars)
     if kind in ("markdown", "text"):
-        return _decoded(data, source.name)
+        return _decoded(data, source.name, not _in_corpus(source))
     if kind == "html":
         import lxml.html
 

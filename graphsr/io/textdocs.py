@@ -5,16 +5,18 @@ document per file (``docid`` = file-name stem), each a tree of elements carrying
 ``[start, end)`` into **the document's text**, defined once per format:
 
 ``markdown`` (``.md``, ``.markdown``) and ``text`` (``.txt``)
-    The decoded file itself (UTF-8): an element's offsets are Python string indices into it, as chunkers and
+    The file as Python's text mode reads it (``open(path, encoding="utf-8").read()``: CRLF and CR read as LF, a
+    byte-order mark kept as U+FEFF): an element's offsets are Python string indices into it, as chunkers and
     Chroma's chunking evaluation count them, markup characters included.  A Markdown document is read by its
-    block structure with CommonMark's reference parser (cmark-gfm, with GitHub's tables): the root
-    ``document``; a ``section`` for each heading outside lists and quotes, holding the heading (``h1`` ...
+    block structure with CommonMark's reference parser (cmark-gfm, with GitHub's tables, its syntax tree read
+    by :mod:`graphsr.io.cmark_ast`): the root ``document``; ``frontmatter`` (YAML's ``---`` or TOML's ``+++``
+    opening the file); a ``section`` for each heading outside lists and quotes, holding the heading (``h1`` ...
     ``h6``) and what follows until a heading of the same or a higher level; ``p``, ``ul``/``ol`` and ``li``,
-    ``pre`` (fenced and indented code), ``blockquote``, ``table`` and its rows ``tr``, ``hr`` (raw HTML blocks
-    and table cells are not elements).  Each element
-    covers whole lines: from the start of its first line to the start of the line after its last (so its
-    trailing newline is its own, and an element contains its children).  A text document is ``document`` with a
-    ``p`` for each run of non-blank lines.
+    ``pre`` (fenced and indented code), ``blockquote``, ``table`` and its rows ``tr``, ``hr`` (raw HTML blocks,
+    table cells and a tight list's paragraphs are not elements).  Each element covers whole lines: from the
+    start of its first line to the start of the line after its last non-blank one (so its trailing newline is
+    its own, and an element contains its children), cmark's positions repaired where they slip
+    (:func:`markdown_tree`).  A text document is ``document`` with a ``p`` for each run of non-blank lines.
 ``html`` (``.html``, ``.htm``)
     Its text content, as for XML (the INEX convention: text characters only, tags excluded), read through
     lxml.html, which reads real-world HTML (unclosed tags, missing ``<html>``); the text of ``script`` and
@@ -33,16 +35,12 @@ import numpy as np
 from ..core.document import DocumentTree
 from ..errors import CollectionError
 
-__all__ = ["TEXT_FORMATS", "text_format", "parse_text_document", "markdown_tree", "text_tree"]
+__all__ = ["TEXT_FORMATS", "text_format", "parse_text_document", "markdown_tree", "markdown_blocks", "text_tree"]
 
 #: The file-name endings read as each text format.
 TEXT_FORMATS = {".md": "markdown", ".markdown": "markdown", ".txt": "text", ".html": "html", ".htm": "html"}
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-#: The blocks cmark marks with their source lines that become elements (table cells and raw HTML do not: every
-#: element covers whole lines).
-_BLOCKS = {"p", "ul", "ol", "li", "blockquote", "pre", "table", "tr", "hr", "h1", "h2", "h3", "h4", "h5", "h6"}
-_SOURCEPOS = re.compile(r"(\d+):(\d+)-(\d+):(\d+)")
 
 
 def text_format(name: str) -> str | None:
@@ -54,19 +52,25 @@ def text_format(name: str) -> str | None:
     return None
 
 
-def _decoded(data: bytes, source: str) -> str:
+def _decoded(data: bytes, source: str, newlines: bool = True) -> str:
+    """A Markdown or text file's text, as Python's ``open(path, encoding="utf-8").read()`` gives it (what chunkers
+    and Chroma's evaluation read): UTF-8, a byte-order mark kept as the character U+FEFF, and CRLF and CR line
+    breaks read as LF (``newlines``; a JSON lines corpus's texts are taken as they are)."""
     try:
-        return data.decode("utf-8-sig") if data.startswith(b"\xef\xbb\xbf") else data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise CollectionError(f"expected UTF-8 text, got byte 0x{data[exc.start]:02x}", source, line) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n") if newlines and "\r" in text else text
 
 
-def parse_text_document(data: bytes, kind: str, docid: str, source: str | None = None) -> DocumentTree:
+def parse_text_document(
+    data: bytes, kind: str, docid: str, source: str | None = None, newlines: bool = True
+) -> DocumentTree:
     """A Markdown or text document's tree (see the module docstring) from its bytes (HTML, read with lxml as
-    XML is: :func:`graphsr.io.walk.html_tree`)."""
+    XML is: :func:`graphsr.io.walk.html_tree`); ``newlines``: CRLF and CR read as LF (:func:`_decoded`)."""
     name = source or docid
-    text = _decoded(data, name)
+    text = _decoded(data, name, newlines)
     return markdown_tree(text, docid, name) if kind == "markdown" else text_tree(text, docid, name)
 
 
@@ -111,53 +115,309 @@ class _Builder:
         )
 
 
-def _cmark_blocks(text: str):
-    """The document's blocks as cmark-gfm (CommonMark's reference parser, with GitHub's tables) reads them:
-    an lxml tree of its HTML, each block carrying its source lines (``data-sourcepos``)."""
-    import cmarkgfm
-    import lxml.html
-    from cmarkgfm.cmark import Options
+#: cmark's blocks that become elements, by its kind; a heading is ``h1`` .. ``h6``, a list ``ul`` or ``ol``.  Raw
+#: HTML blocks and table cells are not elements.
+_TAGS = {
+    "paragraph": "p",
+    "code_block": "pre",
+    "thematic_break": "hr",
+    "block_quote": "blockquote",
+    "item": "li",
+    "table": "table",
+    "table_header": "tr",
+    "table_row": "tr",
+}
+_QUOTE_MARK = re.compile(r"[ \t]*>[ \t]?")  # (after the indentation of the list items around it)
+#: The raw HTML blocks that end on the line of a terminator (CommonMark 4.6, kinds 1 to 5): opening, terminator.
+_HTML_CLOSERS = [
+    (
+        re.compile(r"<(?:script|pre|style|textarea)(?:[\s>]|$)", re.I),
+        re.compile(r"</(?:script|pre|style|textarea)>", re.I),
+    ),
+    (re.compile(r"<!--"), re.compile(r"-->")),
+    (re.compile(r"<\?"), re.compile(r"\?>")),
+    (re.compile(r"<![A-Za-z]"), re.compile(r">")),
+    (re.compile(r"<!\[CDATA\["), re.compile(r"\]\]>")),
+]
+_UNDERLINE = re.compile(r"=+|-+")  # (a setext heading's, its line stripped)
+_ITEM_MARK = re.compile(r"[ \t]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]+|(?=\n)|$)")
+#: A table's delimiter row (GitHub's tables): cells of hyphens with optional colons, separated by pipes.
+_DELIMITER_ROW = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
+#: A link reference definition's start (CommonMark 4.7): a label of up to 999 characters, then a colon.
+_DEFINITION = re.compile(
+    r"[ ]{0,3}\[(?:[^\\\[\]]|\\.){0,999}\]:[ \t]*\n?[ \t]*"
+    r"(?:<(?:[^<>\n\\]|\\.)*>|(?:[^\s()\\]|\\.|\((?:[^\s()\\]|\\.)*\))+)"
+    r"(?:(?:[ \t]+|[ \t]*\n[ \t]*)(?:\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|\((?:[^()\\]|\\.)*\)))?"
+    r"[ \t]*(?:\n|$)",
+    re.DOTALL,
+)
+#: Front matter: a first line of ``---`` (YAML, closed by ``---`` or ``...``) or ``+++`` (TOML, closed by
+#: ``+++``), as Jekyll, Hugo, MkDocs and GitHub read it.
+_FRONT_MATTER = {"---": ("---", "..."), "+++": ("+++",)}
 
-    html = cmarkgfm.markdown_to_html_with_extensions(text, options=Options.CMARK_OPT_SOURCEPOS, extensions=["table"])
-    return lxml.html.fragment_fromstring(html, create_parent="div")
+
+def _front_matter_lines(text: str, starts: np.ndarray) -> int:
+    """How many lines of ``text`` its front matter spans (0: none): from a first line ``---`` or ``+++`` (a
+    byte-order mark before it allowed) to the first closing line."""
+    lines = len(starts) - 1
+    if lines < 2:
+        return 0
+    opening = text[starts[0] : starts[1]].lstrip("\ufeff").rstrip()
+    closers = _FRONT_MATTER.get(opening)
+    if closers is None:
+        return 0
+    for k in range(1, lines):
+        if text[starts[k] : starts[k + 1]].rstrip() in closers:
+            return k + 1
+    return 0
+
+
+def _quote_marks(line: str, quotes: int) -> int:
+    """How many of ``quotes`` block quote markers open ``line``."""
+    at, found = 0, 0
+    while found < quotes:
+        m = _QUOTE_MARK.match(line, at)
+        if m is None:
+            break
+        at, found = m.end(), found + 1
+    return found
+
+
+def _unquoted(line: str, quotes: int, markers: int = 0) -> str:
+    """A line without the ``>`` markers of the ``quotes`` block quotes around it, and the first ``markers`` list
+    item markers where it is their items' first line."""
+    at = 0
+    while quotes or markers:
+        m = _QUOTE_MARK.match(line, at) if quotes else None
+        if m is not None:
+            quotes -= 1
+        else:
+            m = _ITEM_MARK.match(line, at) if markers else None
+            if m is None:
+                break
+            markers -= 1
+        at = m.end()
+    return line[at:]
 
 
 def markdown_tree(text: str, docid: str, source: str | None = None) -> DocumentTree:
-    """A Markdown document's block tree, offsets into ``text`` (see the module docstring)."""
-    lines = _line_starts(text)
-    last = len(lines) - 1
+    """A Markdown document's block tree, offsets into ``text`` (see the module docstring).
+
+    cmark-gfm's blocks (:mod:`graphsr.io.cmark_ast`), with its source lines repaired where it is known to slip:
+    a paragraph starts after its link reference definitions; a leaf block does not keep trailing lines that are
+    blank inside its block quotes (an indented code block's, a thematic break's before an empty ``>`` line); a
+    table interrupting a paragraph starts at its header row (the line above its delimiter row); a block lies
+    within its parent and after its previous sibling, and ends where its next sibling starts.  Front matter is
+    an element of its own, ``frontmatter``, read by cmark as blank lines.  The tree is then checked: an element
+    that is empty or does not nest is one error naming the file and line (never an internal error later).
+
+    Raises
+    ------
+    CollectionError
+        For a document whose blocks do not make a tree (not seen on real Markdown; tested on generated).
+    """
+    starts = _line_starts(text)
+    last = len(starts) - 1
+    front, parsed, first, end = markdown_blocks(text, starts)
 
     def at(line: int) -> int:  # the start of 0-based line ``line`` (the end of the text past the last)
-        return int(lines[min(max(line, 0), last)])
+        return int(starts[min(max(line, 0), last)])
 
     b = _Builder(docid, source)
     root = b.add("document", -1, 0, len(text))
+    if front:
+        b.add("frontmatter", root, 0, at(front))
     sections: list[tuple[int, int]] = []  # (heading level, element) of open sections
-
-    def walk(el, parent: int, top: bool) -> None:
-        for child in el:
-            if not isinstance(child.tag, str):
-                continue
-            pos = _SOURCEPOS.fullmatch(child.get("data-sourcepos") or "")
-            if child.tag not in _BLOCKS or pos is None:
-                walk(child, parent, False)  # (thead, tbody: their rows hang on the table)
-                continue
-            first, end_line, end_col = int(pos.group(1)) - 1, int(pos.group(3)) - 1, int(pos.group(4))
-            start, end = at(first), at(end_line + (1 if end_col > 0 else 0))
-            end = max(end, at(first + 1))  # (a block ends at the end of its last line at least)
-            if top and child.tag[0] == "h" and child.tag[1:].isdigit():
-                level = int(child.tag[1])
-                while sections and sections[-1][0] >= level:
-                    b.end[sections.pop()[1]] = start
-                section = b.add("section", sections[-1][1] if sections else root, start, len(text))
-                sections.append((level, section))
-                b.add(child.tag, section, start, end)
-                continue
-            owner = sections[-1][1] if top and sections else parent
-            walk(child, b.add(child.tag, owner, start, end), False)
-
-    walk(_cmark_blocks(text), root, True)
+    element = {0: root}  # block index -> element, for the blocks that are elements (the others hang on a parent)
+    for i, block in enumerate(parsed):
+        if i == 0:
+            continue
+        parent = block.parent
+        while parent not in element:  # (a raw HTML block is no element)
+            parent = parsed[parent].parent
+        start, stop = at(first[i]), at(end[i])
+        if block.kind == "heading":
+            tag = f"h{block.level}"
+        elif block.kind == "list":
+            tag = "ol" if block.level else "ul"
+        else:
+            tag = _TAGS.get(block.kind)
+        if tag is None or (block.kind == "paragraph" and in_tight_list(parsed, i)):
+            continue  # (a paragraph of a tight list's item is the item's text, not an element: HTML shows no <p>)
+        if parent == 0 and block.kind == "heading":  # a heading outside lists and quotes opens a section
+            while sections and sections[-1][0] >= block.level:
+                b.end[sections.pop()[1]] = start
+            section = b.add("section", sections[-1][1] if sections else root, start, len(text))
+            sections.append((block.level, section))
+            element[i] = b.add(tag, section, start, stop)
+            continue
+        owner = sections[-1][1] if parent == 0 and sections else element[parent]
+        element[i] = b.add(tag, owner, start, stop)
+    _check_nesting(b, text, source or docid)
     return b.tree()
+
+
+def markdown_blocks(text: str, starts: np.ndarray | None = None):
+    """``(front, blocks, first, end)``: the lines front matter spans (0: none), cmark-gfm's blocks of ``text``
+    (:func:`graphsr.io.cmark_ast.blocks`, the document first) and each block's first and end line (0-based, the end
+    exclusive), repaired (see :func:`markdown_tree`); every block, the paragraphs of tight lists' items and raw
+    HTML blocks included."""
+    from .cmark_ast import blocks as cmark_blocks
+
+    starts = _line_starts(text) if starts is None else starts
+    front = _front_matter_lines(text, starts)
+    parsed = cmark_blocks("\n" * front + text[starts[front] :] if front else text)
+    first, end = _repaired_lines(parsed, text, starts, front)
+    return front, parsed, first, end
+
+
+def in_tight_list(parsed, i: int) -> bool:
+    """Whether block ``i`` is a paragraph directly in an item of a tight list."""
+    item = parsed[parsed[i].parent]
+    return item.kind == "item" and parsed[item.parent].tight
+
+
+def _repaired_lines(parsed, text: str, starts: np.ndarray, front: int) -> tuple[list[int], list[int]]:
+    """Each block's first line and end line (0-based, exclusive), cmark's repaired (see :func:`markdown_tree`)."""
+    lines = len(starts) - 1
+    n = len(parsed)
+    first = [b.first for b in parsed]
+    end = [b.end for b in parsed]
+    first[0], end[0] = front, lines
+    quotes = [0] * n
+    children: list[list[int]] = [[] for _ in range(n)]
+    for i in range(1, n):
+        p = parsed[i].parent
+        quotes[i] = quotes[p] + (parsed[p].kind == "block_quote")
+        children[p].append(i)
+
+    def text_line(k: int) -> str:  # (its line break read as one \n)
+        return _LINE_BREAK.sub("\n", text[starts[k] : starts[k + 1]]) if 0 <= k < lines else ""
+
+    def line(k: int, q: int, markers: int = 0) -> str:
+        return _unquoted(text_line(k), q, markers)
+
+    def head(i: int) -> str:  # a block's first line, without the markers of its quotes and of the items it opens
+        markers, a = 0, parsed[i].parent
+        while a > 0:
+            markers += parsed[a].kind == "item" and first[a] == first[i]
+            a = parsed[a].parent
+        return line(first[i], quotes[i], markers)
+
+    def after_definitions(i: int) -> None:  # a paragraph's (a setext heading's) text starts after them
+        top = head(i)
+        if top.lstrip().startswith("["):
+            first[i] = _after_definitions(first[i], end[i], top, quotes[i], line)
+
+    for i in range(1, n):
+        kind, q = parsed[i].kind, quotes[i]
+        if kind == "table":  # its header row is the line above its delimiter row
+            for k in range(max(first[i], front), min(end[i], lines)):
+                if "|" in line(k, q) and _DELIMITER_ROW.fullmatch(line(k, q).rstrip("\n")):
+                    first[i] = max(k - 1, front)
+                    header = next((c for c in children[i] if parsed[c].kind == "table_header"), None)
+                    if header is not None:
+                        first[header], end[header] = k - 1, k
+                    break
+        elif kind == "html_block":  # one that ends at a terminator ends on its line (cmark says 0 or the line before)
+            opening = head(i).lstrip()
+            closer = next((c for o, c in _HTML_CLOSERS if o.match(opening)), None)
+            if closer is not None:
+                k = first[i]
+                while k < lines - 1 and not closer.search(line(k, q) if k > first[i] else opening[1:]):
+                    k += 1
+                end[i] = k + 1
+        elif parsed[i].fence:  # one never closed runs to its container's end, blank lines included ...
+            closing = line(end[i] - 1, q).strip()
+            if end[i] - 1 == first[i] or not (closing.startswith(parsed[i].fence) and not closing.strip(closing[0])):
+                # (... but past its container's end only over blank lines, and not into a line outside its quotes:
+                # cmark may count the line after either)
+                outer = end[parsed[i].parent]
+                k = outer
+                while k < end[i] and not line(k, q).strip():
+                    k += 1
+                end[i] = max(min(end[i], k), outer)
+                while end[i] - 1 > first[i] and _quote_marks(text_line(end[i] - 1), q) < q:
+                    end[i] -= 1
+        elif kind in ("paragraph", "heading") and first[i] >= 0:
+            after_definitions(i)
+            if kind == "heading":  # an ATX heading is its line; a setext heading ends at its underline
+                if head(i).lstrip().startswith("#"):
+                    end[i] = first[i] + 1
+                else:
+                    k = first[i] + 1
+                    while k < min(end[i], lines) and not _UNDERLINE.fullmatch(line(k, q).strip()):
+                        k += 1
+                    end[i] = min(k + 1, max(end[i], first[i] + 1))
+    # an element ends at its last line that is not blank inside its quotes: cmark counts an indented code block's
+    # trailing blank lines, a thematic break's empty ``>`` line after it, a list item's blank lines before the
+    # next item; a fenced code block's blank lines before its end are its content (kept), and a container ends
+    # after its children (bottom-up)
+    for i in range(n - 1, 0, -1):
+        if parsed[i].fence:
+            continue
+        container = parsed[i].kind in ("block_quote", "list", "item")
+        inner = lines if container else quotes[i]  # (a container's lines may hold quote markers at any depth)
+        floor = max([first[i] + 1] + [end[c] for c in children[i] if container])
+        end[i] = max(end[i], floor) if container else end[i]  # (an open fence's lines are its item's too)
+        while end[i] - 1 >= floor and not line(end[i] - 1, inner).strip():
+            end[i] -= 1
+    # within the parent, before the next sibling (top-down: a parent is placed first); a start cmark lost (a
+    # paragraph a table interrupted: 0:0) is the first line after the sibling before that is neither blank nor a
+    # link reference definition
+    for p in range(n):
+        kids = children[p]
+        high = end[p]
+        for c in reversed(kids):
+            if first[c] >= 0:
+                first[c] = min(max(first[c], first[p]), high)
+            end[c] = high if end[c] < 0 or end[c] > high else end[c]
+            high = first[c] if first[c] >= 0 else high
+        low = first[p]
+        for c in kids:
+            if first[c] < 0:
+                first[c] = low
+                while first[c] < end[c] - 1 and not line(first[c], lines).strip():
+                    first[c] += 1
+                if parsed[c].kind == "paragraph":
+                    after_definitions(c)
+            low = end[c]
+    return first, end
+
+
+def _after_definitions(first: int, end: int, head: str, quotes: int, line) -> int:
+    """The first line of a paragraph that is not part of the link reference definitions opening it (CommonMark
+    4.7: cmark counts them as the paragraph's); ``head`` its first line's text, without its containers' markers.
+    A paragraph keeps its last line."""
+    lines = [head] + [line(j, quotes) for j in range(first + 1, end)]
+    k = 0
+    while k < len(lines) - 1:
+        m = _DEFINITION.match("".join(x.lstrip(" \t") for x in lines[k:]))  # (a paragraph's lines: indent ignored)
+        used = m.group(0).count("\n") if m is not None else 0
+        if not used or k + used >= len(lines):
+            break
+        k += used
+    return first + k
+
+
+def _check_nesting(b: "_Builder", text: str, source: str) -> None:
+    """Refuse, in one line naming the file and line, elements that are empty or do not nest: each element is
+    non-empty (but an empty document's root), lies within its parent and after its previous sibling."""
+    last_child: dict[int, int] = {}
+    for i in range(1, len(b.tag)):
+        p = b.parent[i]
+        start, end = b.start[i], b.end[i]
+        prev = last_child.get(p)
+        if not (b.start[p] <= start < end <= b.end[p]) or (prev is not None and b.end[prev] > start):
+            tag = next(t for t, k in b.tags.items() if k == b.tag[i])
+            raise CollectionError(
+                f"the Markdown reader made a {tag} element [{start}, {end}) that is "
+                + ("empty" if start >= end else "not within its parent or overlaps the one before")
+                + "; please report this document",
+                source,
+                text.count("\n", 0, start) + 1,
+            )
+        last_child[p] = i
 
 
 def text_tree(text: str, docid: str, source: str | None = None) -> DocumentTree:
