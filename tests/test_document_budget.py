@@ -76,3 +76,38 @@ def test_the_address_space_limit_bounds_it_too(huge):
 
 def test_the_cost_is_declared():
     assert reading_cost(1000, 10) == TEXT_FACTOR * 1000 + BYTES_PER_ELEMENT * 10
+
+
+#: Markdown of the shapes that cost most to read, a unit each (repeated to about a megabyte).
+_SHAPES = {
+    "nested lists": "- a\n  - b\n    - c\n      - d\n",
+    "short paragraphs": "x\n\n",
+    "lines of one paragraph": "x\n",
+    "emphasis": "*a* " * 64 + "\n",
+    "table rows": "| a | b | c |\n|---|---|---|\n" + "| 1 | 2 | 3 |\n" * 50 + "\n",
+    "headings": "# h\n## h2\ntext\n",
+    "quotes": "> a\n> > b\n> > > c\n",
+    "inline links and code": "*a* **b** `c` [d](e) " * 20 + "\n\n",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_SHAPES))
+def test_reading_markdown_stays_within_its_declared_cost(shape, tmp_path):
+    """The cost the bound reads off a Markdown file before parsing it (graphsr.io.budget.text_reading_cost: bytes,
+    lines, lines opening a block, inline delimiters) is an upper bound of what reading it takes, on the shapes that
+    cost most (the process's high-water mark, less what it held before)."""
+    from graphsr.io.budget import text_reading_cost
+
+    unit = _SHAPES[shape].encode()
+    path = tmp_path / "d.md"
+    path.write_bytes(unit * ((1 << 20) // len(unit) + 1))
+    code = (
+        "import sys\nfrom graphsr.io.collection import list_collection, read_document\n"
+        "[s] = list_collection(sys.argv[1])\n"
+        "def hwm():\n    return [int(l.split()[1]) * 1024 for l in open('/proc/self/status') if l.startswith('VmHWM:')][0]\n"
+        "before = hwm()\nread_document(s)\nprint(hwm() - before)"
+    )
+    done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    cost, counts = text_reading_cost(path.read_bytes())
+    assert int(done.stdout) <= cost, (shape, int(done.stdout), cost, counts)

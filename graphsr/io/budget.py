@@ -24,6 +24,9 @@ __all__ = [
     "reading_cost",
     "check_document",
     "check_text_document",
+    "check_text_size",
+    "text_reading_cost",
+    "TEXT_COST",
 ]
 
 #: Memory a document's element costs while it is read (lxml's node and graphsr's arrays), bytes.
@@ -121,9 +124,10 @@ def _start_tags(chunks) -> int:
     return n
 
 
-def check_document(size: int, chunks, name: str) -> None:
+def check_document(size: int, chunks, name: str, count: bool = True) -> None:
     """Refuse a document whose reading would take more memory than :func:`document_budget`; ``chunks``: a
-    callable giving its bytes in chunks, called only for a document large enough to come near the bound.
+    callable giving its bytes in chunks, called only for a document large enough to come near the bound
+    (``count=False``: the bytes are not there yet, only what they alone cost is checked).
 
     Raises
     ------
@@ -133,6 +137,8 @@ def check_document(size: int, chunks, name: str) -> None:
     budget, why = document_budget()
     if reading_cost(size, size // _MIN_ELEMENT_BYTES) <= budget:
         return  # even a file of nothing but <a/> fits
+    if not count:
+        return check_text_size(size, name, TEXT_FACTOR)
     elements = _start_tags(chunks())
     cost = reading_cost(size, elements)
     if cost > budget:
@@ -164,27 +170,70 @@ def file_chunks(path: str, size: int = 1 << 26):
     return chunks
 
 
-#: Memory a line of a Markdown or text document costs while it is read (the parser's tokens), bytes.
-BYTES_PER_LINE = 1200
+#: What reading a Markdown or text document costs (bytes), per byte of the file (its bytes, its decoded text, the
+#: parser's copy), per line (a paragraph's line is two of cmark's nodes, some 300 bytes each, and its block
+#: graphsr's arrays), per line opening with a block marker or indentation (a list item, a quote, a heading, a
+#: table row: several nodes and elements each), and per inline delimiter (``*_`[]<!&\|~``: each a node or two).
+#: Measured on generated worst cases of each kind (nested lists 1,916 bytes a line, one line of a million
+#: emphases 228 bytes a byte, tables 1,945 bytes a row, 6.7 million short paragraphs 424 bytes a line), every one
+#: below this bound (tests/test_document_budget.py); real Markdown (Hugo's, the Rust book's and tldr's pages) takes
+#: 17 to 33 bytes a byte, a third to a half of what the bound says.
+TEXT_COST = {"byte": 12, "line": 500, "marked line": 1500, "delimiter": 520}
+_DELIMITERS = b"*_`[]<!&\\|~"
+_MARKERS = b"-*+#>|`~ \t0123456789"
+
+
+def text_reading_cost(data: bytes) -> tuple[int, dict[str, int]]:
+    """What reading a Markdown or text document of bytes ``data`` takes, about (an upper bound: see
+    :data:`TEXT_COST`), and the counts it rests on."""
+    counts = {
+        "byte": len(data),
+        "line": data.count(b"\n") + 1,
+        "marked line": sum(data.count(b"\n" + bytes((c,))) for c in _MARKERS)
+        + (data[:1] in [bytes((c,)) for c in _MARKERS]),
+        "delimiter": sum(data.count(bytes((c,))) for c in _DELIMITERS),
+    }
+    return sum(TEXT_COST[k] * n for k, n in counts.items()), counts
+
+
+#: The most a byte of a text document can cost (each byte a line, a marked line and a delimiter at once): a
+#: document this cost of whose size fits the bound is read without counting.
+_MOST_PER_BYTE = sum(TEXT_COST.values())
+
+
+def check_text_size(size: int, name: str, factor: int | None = None) -> None:
+    """Refuse, before reading it, a document (an archive's member) of ``size`` bytes that could not be read within
+    :func:`document_budget` whatever it holds: what its bytes alone cost, ``factor`` (default: a text document's,
+    ``TEXT_COST["byte"]``) times the file."""
+    factor = TEXT_COST["byte"] if factor is None else factor
+    budget, why = document_budget()
+    if factor * size > budget:
+        from ..errors import CollectionError
+
+        raise CollectionError(
+            f"{_size(size)}: reading it takes at least {_size(factor * size)} ({factor} times the file), more "
+            f"than graphsr's bound for one document: {_size(budget)}, {why}",
+            name,
+        )
 
 
 def check_text_document(data: bytes, name: str) -> None:
-    """:func:`check_document` for a Markdown, text or HTML document in memory: its lines (Markdown, text) or
-    start tags (HTML) counted against the same bound."""
+    """:func:`check_document` for a Markdown, text or HTML document in memory: its lines, marked lines and
+    inline delimiters (Markdown, text: :func:`text_reading_cost`) or start tags (HTML) counted against the same
+    bound."""
     budget, why = document_budget()
     size = len(data)
-    if TEXT_FACTOR * size + BYTES_PER_LINE * (size // 2 + 1) <= budget:
+    if _MOST_PER_BYTE * (size + 1) <= budget:
         return
     if data.lstrip()[:1] == b"<":
         return check_document(size, lambda: (data,), name)
-    lines = data.count(b"\n") + 1
-    cost = TEXT_FACTOR * size + BYTES_PER_LINE * lines
+    cost, counts = text_reading_cost(data)
     if cost > budget:
         from ..errors import CollectionError
 
         raise CollectionError(
-            f"{lines:,} lines in {_size(size)}: reading it takes about {_size(cost)} "
-            f"({BYTES_PER_LINE} bytes a line and {TEXT_FACTOR} times the file), more than graphsr's "
-            f"bound for one document: {_size(budget)}, {why}",
+            f"{counts['line']:,} lines ({counts['marked line']:,} opening a block) and {counts['delimiter']:,} "
+            f"inline delimiters in {_size(size)}: reading it takes about {_size(cost)}, more than graphsr's bound "
+            f"for one document: {_size(budget)}, {why}",
             name,
         )

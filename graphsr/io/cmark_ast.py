@@ -46,7 +46,7 @@ void cmark_node_free(cmark_node *node);
 _CONTAINERS = {"document", "block_quote", "list", "item", "table"}
 
 
-@dataclass
+@dataclass(slots=True)
 class Block:
     """One block: its kind (cmark's type name; ``heading`` with its ``level``, ``list`` ordered or not,
     ``code_block`` with its opening ``fence`` if it has one), its parent's index in the list (-1 for the document), and cmark's source

@@ -203,17 +203,24 @@ def list_collection(path: str | os.PathLike) -> list[CollectionSource]:
     elif str(p).lower().endswith(_ZIP_SUFFIXES):
         import zipfile
 
+        from .archive_limits import check_member
+
         try:
             with zipfile.ZipFile(p) as z:
-                names = sorted(
-                    (i.filename, i.file_size) for i in z.infolist() if not i.is_dir() and _is_xml(i.filename)
-                )
+                infos = [i for i in z.infolist() if not i.is_dir() and _is_xml(i.filename)]
         except (zipfile.BadZipFile, OSError) as exc:
             raise CollectionError(f"cannot read zip archive: {' '.join(str(exc).split())}", p) from None
+        for i in infos:  # (before anything is read)
+            check_member(p, i.filename, i.file_size, i.compress_size, CollectionError)
+        names = sorted((i.filename, i.file_size) for i in infos)
         archive = str(p)  # one string for every member
         sources = [CollectionSource(_stem(n), archive, n, size) for n, size in names]
     elif str(p).lower().endswith(_TAR_SUFFIXES):
+        from .archive_limits import check_member
+
         names = tar_members(p, _is_xml)
+        for name, size, _ in names:  # (a compressed tar's expansion is bounded as it is read)
+            check_member(p, name, size, None, CollectionError)
         archive = str(p)
         sources = [CollectionSource(_stem(n), archive, n, size, offset) for n, size, offset in names]
     else:
@@ -298,16 +305,20 @@ def read_document(source: CollectionSource, _tars: dict | None = None) -> Docume
 
     kind = text_format(source.member or source.path)
     if kind is not None:
-        from .budget import check_text_document
+        from .budget import check_text_document, check_text_size
 
+        if source.member is not None:  # (what an archive's member would cost, before it is read)
+            check_text_size(source.size, source.name)
         data = _read_bytes(source, _tars)
         check_text_document(data, source.name)
         if kind == "html":
             return html_tree(data, source.docid, source.name)
         return parse_text_document(data, kind, source.docid, source.name, not _in_corpus(source))
-    if source.member is not None:
-        return parse_document(_read_bytes(source, _tars), source.docid, source.name)
     from .budget import check_document, file_chunks
+
+    if source.member is not None:
+        check_document(source.size, lambda: (), source.name, count=False)  # (before it is read)
+        return parse_document(_read_bytes(source, _tars), source.docid, source.name)
 
     try:
         size = os.path.getsize(source.path)
@@ -415,8 +426,12 @@ class _Zip:
     def read(self, source: "CollectionSource", close: bool = False) -> bytes:
         import zipfile
 
+        from .archive_limits import check_member
+
         try:
-            return self._zip.read(source.member)
+            info = self._zip.getinfo(source.member)
+            check_member(self._path, info.filename, info.file_size, info.compress_size, CollectionError)
+            return self._zip.read(info)
         except (zipfile.BadZipFile, KeyError, OSError, EOFError) as exc:
             raise CollectionError(
                 f"cannot read zip member {source.member}: {' '.join(str(exc).split())}", self._path
@@ -450,15 +465,18 @@ class _SeekableTar:
             self._fh = open(path, "rb")
             return
         opener = {".gz": "gzip", ".tgz": "gzip", ".bz2": "bz2", ".xz": "lzma"}[Path(lower).suffix]
-        import importlib
+        from .archive_limits import open_bounded
 
         self._fh = tempfile.TemporaryFile()  # deleted when closed
         try:
-            with importlib.import_module(opener).open(path, "rb") as packed:
+            with open_bounded(path, CollectionError, opener) as packed:  # (no more than the ratio allows)
                 shutil.copyfileobj(packed, self._fh, 1 << 20)
         except (OSError, EOFError) as exc:
             self._fh.close()
             raise CollectionError(f"cannot read tar archive: {' '.join(str(exc).split())}", path) from None
+        except CollectionError:
+            self._fh.close()
+            raise
 
     def read(self, source: CollectionSource) -> bytes:
         if source.offset >= 0:

@@ -35,12 +35,15 @@ def json_objects(lines: Iterable[str], path, error: type[GraphsrInputError]) -> 
         yield lineno, obj
 
 
-def _open_text(path: str | os.PathLike, **kw):
-    """The file as text (through gzip for ``.gz``)."""
+def _open_text(path: str | os.PathLike, error: type[GraphsrInputError] = GraphsrInputError, **kw):
+    """The file as text (through gzip for ``.gz``, bounded as :mod:`graphsr.io.archive_limits` says: ``error``
+    for one that expands past it)."""
     if str(path).endswith(".gz"):
-        import gzip
+        import io
 
-        return gzip.open(path, "rt", **kw)
+        from .archive_limits import open_bounded
+
+        return io.TextIOWrapper(open_bounded(path, error, "gzip"), **kw)
     return open(path, **kw)
 
 
@@ -80,12 +83,12 @@ def read_records(path: str | os.PathLike, error: type[GraphsrInputError]) -> lis
         if str(path).lower().endswith(".parquet"):
             return [(k + 1, row) for k, row in enumerate(_parquet(path, error).to_dict(orient="records"))]
         if is_json_lines(path):
-            with _open_text(path, encoding="utf-8-sig") as fh:
+            with _open_text(path, error, encoding="utf-8-sig") as fh:
                 lines = fh.read().splitlines()
             return _json_lines(lines, path, error)
         import csv
 
-        with _open_text(path, encoding="utf-8-sig", newline="") as fh:
+        with _open_text(path, error, encoding="utf-8-sig", newline="") as fh:
             first = fh.readline()
             fh.seek(0)
             reader = csv.DictReader(fh, delimiter="\t" if "\t" in first else ",")

@@ -131,8 +131,21 @@ def tar_members(p: str | os.PathLike, wanted: Callable[[str], bool]) -> list[tup
         raise CollectionError(f"cannot read tar archive: {' '.join(str(exc).split())}", p) from None
     if plain is not None:
         return sorted(m for m in plain if wanted(m[0]))
+    from .archive_limits import compression_of, open_bounded
+
     try:
-        with tarfile.open(p) as tar:
+        compressed = compression_of(p)
+    except OSError as exc:
+        raise CollectionError(f"cannot read tar archive: {' '.join(str(exc).split())}", p) from None
+    try:
+        # a compressed archive through a decompressor bounded as graphsr.io.archive_limits says
+        with open_bounded(p, CollectionError, compressed) if compressed else open(p, "rb") as fh:
+            try:
+                tar = tarfile.open(fileobj=fh, mode="r:")
+            except tarfile.ReadError:
+                raise CollectionError(
+                    "cannot read tar archive: not a tar archive (plain, gzip, bz2 or xz)", p
+                ) from None
             names: list[tuple[str, int, int]] = []
             while (m := tar.next()) is not None:  # one header at a time: tarfile would keep every one it reads
                 if m.isfile() and wanted(m.name):
