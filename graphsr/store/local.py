@@ -4,7 +4,9 @@ server), reached through its native client over a unix socket.
 **Bounded.**  The server runs under the limits of :mod:`graphsr.store.limits`; a query over one ends in one
 line (:class:`~graphsr.store.base.StoreLimitError`, exit 3) and leaves the store as it was.  A query that
 makes the server stop at its memory limit is answered the same way once graphsr has started the server again
-from its log.
+from its log.  Every call to the server is watched while it waits (:mod:`graphsr.store.watch`): a server that
+misses a call's bound, is stopped or uses no CPU time while a call waits is killed and started again, and the
+command ends in one line saying so (:meth:`LocalStore._hung`).
 
 **Durability.**  Data persist in PATH as the server's append-only log (``graphsr.aof/``,
 :mod:`graphsr.store.journal`): a base -- the data as a snapshot, written when the log was last rewritten --
@@ -37,6 +39,7 @@ import atexit
 import fcntl
 import os
 import sys
+import threading
 import time
 from typing import Any
 
@@ -48,11 +51,13 @@ __all__ = ["LocalServer", "LocalStore", "StorePathError", "StoreMissingError"]
 
 
 class _Encoded(dict):
-    """Parameters whose ``CYPHER ...`` header is already built (see LocalStore.prepare)."""
+    """Parameters whose ``CYPHER ...`` header is already built (see LocalStore.prepare), and how many rows they
+    carry (what the call's bound is sized by)."""
 
-    def __init__(self, header: str):
+    def __init__(self, header: str, rows: int = 0):
         super().__init__()
         self.header = header
+        self.rows = rows
 
     def __bool__(self) -> bool:
         return bool(self.header)
@@ -109,10 +114,91 @@ class LocalStore(GraphStore):
     def _connect(self) -> None:
         from falkordb import FalkorDB
 
+        from .watch import ServerWatch, kill
+
         self._db = FalkorDB(unix_socket_path=str(self.server.socket))
         self._graph = _Graph(self._db, GRAPH)
         self._indexed: set[str] = set()  # labels whose deferred indexes were seen ready (graphsr.store.deferred)
         self._indexes_made = 0  # deferred indexes this process made since its last snapshot
+        self._readers: list = []  # the clients of users' queries in flight (their sockets are shut on a hang)
+        pid = self.server.server_pid()
+        self._watch = ServerWatch(lambda: pid, kill)
+        self._modules = self._server_modules()
+
+    def _server_modules(self) -> str:
+        """The server's version and its modules' (``MODULE LIST``), for the line of a hang: read at connect, since
+        a hung server answers nothing."""
+        try:
+            with self._call("reading the server's version"):
+                conn = self._db.connection
+                version = conn.info("server").get("redis_version", "?")
+                modules = conn.execute_command("MODULE", "LIST")
+        except Exception:
+            return ""
+        parts = [f"redis {version}"]
+        for m in modules or ():
+            pairs = m.items() if isinstance(m, dict) else zip(m[0::2], m[1::2])  # (a dict, or a flat list)
+            m = {(k.decode() if isinstance(k, bytes) else k): v for k, v in pairs}
+            name = m.get("name", b"?")
+            name = name.decode() if isinstance(name, bytes) else str(name)
+            ver = int(m.get("ver", 0) or 0)
+            parts.append(f"{name} {ver // 10000}.{ver // 100 % 100}.{ver % 100}" if ver >= 10000 else f"{name} {ver}")
+        return ", ".join(parts)
+
+    def _sockets(self) -> list:
+        """The sockets of this process's calls to the server (shut on a hang, so that every wait returns)."""
+        out = []
+        for db in [self._db, *self._readers]:
+            pool = getattr(db.connection, "connection_pool", None)
+            for conn in list(getattr(pool, "_in_use_connections", ()) or ()):
+                sock = getattr(conn, "_sock", None)
+                if sock is not None:
+                    out.append(sock)
+        return out
+
+    def _call(self, what: str, rows: int = 0, bound: float | None = None):
+        """Watch one call to the server (:mod:`graphsr.store.watch`): ``what`` it does, for the line of a hang."""
+        from .watch import call_bound
+
+        if bound is None:
+            limits = self.server.running_limits()
+            bound = call_bound(rows, limits.query_time if limits is not None else None)
+        return self._watch.call(what, bound, self._sockets)
+
+    def execute(self, prepared):
+        name, _, params = prepared
+        rows = getattr(params, "rows", 0)
+        with self._call(f"running its query {name!r}" + (f" on {rows:,} rows" if rows else ""), rows):
+            return super().execute(prepared)
+
+    _restart_lock = threading.Lock()
+
+    def _hung(self) -> StoreError | None:
+        """If the watch took the server as hung: start it again from its log (once, whichever thread asks first)
+        and the one-line error saying so; None otherwise."""
+        hang = self._watch.hang or getattr(self, "_reported", None)
+        if hang is None:
+            return None
+        with self._restart_lock:
+            if getattr(self, "_reported", None) is None:
+                from .watch import ServerWatch, kill
+
+                self._reported = hang
+                detail = f" ({self._modules})" if self._modules else ""
+                again = "graphsr killed it and started it again from its log"
+                try:
+                    self.server.restart_after_kill(hang.pid)
+                    pid = self.server.server_pid()
+                    self._watch = ServerWatch(lambda: pid, kill)  # (the new server's)
+                except StoreError as exc:
+                    again = f"graphsr killed it; starting it again failed ({exc})"
+                self._unsaved = False  # (every answered write is in the log: nothing to undo at close)
+                self._hang_error = StoreError(
+                    f"local store {self.server.path}: {hang.describe()}{detail}; {again}: every write it had "
+                    "answered is kept, and this command did not finish (what it was writing is INCOMPLETE, or "
+                    "removed where the command cleans up after a failure): run it again to complete it"
+                )
+        return self._hang_error
 
     def _ensure_indexes(self, text: str) -> None:
         """Make (and wait for) the deferred indexes statement ``text`` needs, once per label and connection: all
@@ -146,7 +232,8 @@ class LocalStore(GraphStore):
     def _index_query(self, text: str) -> list:
         """Run a statement of :mod:`graphsr.store.deferred`, counting the indexes it made: changes of no data,
         which the server counts among those since its snapshot (see :meth:`LocalServer._shutdown`)."""
-        rows = self._graph.query(text).result_set
+        with self._call("building an index" if text.startswith("CREATE INDEX") else "reading the indexes"):
+            rows = self._graph.query(text).result_set
         if text.startswith("CREATE INDEX"):
             self._indexes_made += 1
         return rows
@@ -197,6 +284,9 @@ class LocalStore(GraphStore):
     def _failure(self, name: str, exc: Exception) -> StoreError | None:
         import redis
 
+        hung = self._hung()
+        if hung is not None:
+            return hung
         if isinstance(
             exc, (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, ConnectionError, BrokenPipeError)
         ):
@@ -254,7 +344,8 @@ class LocalStore(GraphStore):
         from ._falkor_params import params_header
         from .queries import query
 
-        return name, query(name), _Encoded(params_header(params))
+        rows = params.get("rows")
+        return name, query(name), _Encoded(params_header(params), len(rows) if isinstance(rows, list) else 0)
 
     def _execute(self, text: str, params: dict[str, Any] | None) -> list[dict]:
         # graphsr's own reads go as GRAPH.RO_QUERY: a store that holds as much data as it may (Redis' maxmemory
@@ -288,19 +379,30 @@ class LocalStore(GraphStore):
         wait = timeout + max(self.READ_GRACE, 0.1 * timeout)
         self._ensure_indexes(text)
         db = FalkorDB(unix_socket_path=str(self.server.socket), socket_timeout=wait, retry=Retry(NoBackoff(), 0))
+        self._readers.append(db)
         try:
-            res = _Graph(db, GRAPH).ro_query(text, params if params else None, timeout=max(1, int(timeout * 1000)))
+            with self._call("running a user's query", bound=wait + 1.0):
+                res = _Graph(db, GRAPH).ro_query(text, params if params else None, timeout=max(1, int(timeout * 1000)))
+        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, ConnectionError) as exc:
+            hung = self._hung()
+            if hung is not None:
+                raise hung from None
+            if not isinstance(exc, redis.exceptions.TimeoutError):
+                stopped = self._stopped_at_memory()
+                if stopped is not None:
+                    raise stopped from None
+                raise
+            raise StoreLimitError(
+                f"local store {self.server.path}: the query did not end within its timeout "
+                f"({timeout:g} s, waited {wait:g} s); the server cannot interrupt one function's "
+                f"evaluation, and ends it at its memory limit ({self._limits_text()})"
+            ) from None
         except redis.exceptions.TimeoutError:
             raise StoreLimitError(
                 f"local store {self.server.path}: the query did not end within its timeout "
                 f"({timeout:g} s, waited {wait:g} s); the server cannot interrupt one function's "
                 f"evaluation, and ends it at its memory limit ({self._limits_text()})"
             ) from None
-        except (redis.exceptions.ConnectionError, ConnectionError):
-            stopped = self._stopped_at_memory()
-            if stopped is not None:
-                raise stopped from None
-            raise
         except redis.exceptions.ResponseError as exc:
             if "empty key" in str(exc) and not getattr(self, "_version_checked", False):
                 self.run("store_version")  # nothing stored yet: its reads make the (empty) graph; then ask again
@@ -316,12 +418,18 @@ class LocalStore(GraphStore):
                 raise limited from None
             raise
         finally:
+            if db in self._readers:  # (a restart meanwhile makes a new list)
+                self._readers.remove(db)
             try:
                 db.connection.close()
             except Exception:
                 pass
         names = [h[1] if isinstance(h, (list, tuple)) else h for h in (res.header or [])]
         return [dict(zip(names, row)) for row in res.result_set]
+
+    def _execute_schema(self, text: str, params: dict[str, Any]) -> list[dict]:
+        with self._call("making the schema's indexes"):
+            return self._execute(text, params)
 
     def _ignorable_schema_error(self, exc: Exception) -> bool:
         return "already indexed" in str(exc).lower()
@@ -345,8 +453,12 @@ class LocalStore(GraphStore):
         conn = self._db.connection
         since = self.server.log.size()
         try:
-            info = conn.info("persistence")
+            with self._call("reading the state of its log"):
+                info = conn.info("persistence")
         except redis.RedisError as exc:
+            hung = self._hung()
+            if hung is not None:
+                raise hung from None
             raise StoreError(f"local store {self.server.path}: could not save the data: {exc}") from None
         if info.get("aof_enabled") == 1:
             if info.get("aof_last_write_status") != "ok":
@@ -355,7 +467,8 @@ class LocalStore(GraphStore):
                     f"local store {self.server.path}: could not save the data ({self.server.log.reason(since)})"
                 )
             if self.server.journal.needs_rewrite(info):
-                self.server.journal.start_rewrite(conn)  # (in the background: every write is in the log already)
+                with self._call("starting the rewrite of its log"):  # (in the background: every write is logged)
+                    self.server.journal.start_rewrite(conn)
             self._dirty = False
             self._indexes_made = 0
             return
@@ -369,7 +482,8 @@ class LocalStore(GraphStore):
         self._drop_indexes_before_last_save()
         while True:
             try:
-                conn.execute_command("SAVE")
+                with self._call("saving a snapshot", bound=max(timeout, 60.0)):
+                    conn.execute_command("SAVE")
                 self._dirty = False
                 self._indexes_made = 0
                 return
@@ -412,22 +526,29 @@ class LocalStore(GraphStore):
 
         conn = self._db.connection
         try:
-            [[nodes]] = self._graph.query("MATCH (n) RETURN count(n)").result_set
-            [[edges]] = self._graph.query("MATCH ()-[r]->() RETURN count(r)").result_set
-            rows = self._graph.query("MATCH (s:Store) RETURN properties(s)").result_set
+            with self._call("counting what a drop left"):
+                [[nodes]] = self._graph.query("MATCH (n) RETURN count(n)").result_set
+                [[edges]] = self._graph.query("MATCH ()-[r]->() RETURN count(r)").result_set
+                rows = self._graph.query("MATCH (s:Store) RETURN properties(s)").result_set
             if nodes == 1 and edges == 0 and len(rows) == 1:
                 store_node = rows[0][0]
-                conn.execute_command("GRAPH.DELETE", GRAPH)
+                with self._call("making the emptied graph afresh"):
+                    conn.execute_command("GRAPH.DELETE", GRAPH)
                 self._indexed = set()
                 self._dirty = True
                 self.init_schema()
-                self._graph.query("CREATE (s:Store) SET s = $p", {"p": store_node})
+                with self._call("making the emptied graph afresh"):
+                    self._graph.query("CREATE (s:Store) SET s = $p", {"p": store_node})
         except redis.RedisError as exc:
+            hung = self._hung()
+            if hung is not None:
+                raise hung from None
             raise StoreError(
                 f"local store {self.server.path}: could not make the emptied store afresh: {exc}"
             ) from None
         try:
-            conn.execute_command("MEMORY", "PURGE")
+            with self._call("giving freed memory back"):
+                conn.execute_command("MEMORY", "PURGE")
         except redis.RedisError:
             pass  # a server that cannot purge keeps the pages for its next writes
 

