@@ -193,6 +193,30 @@ def test_a_stop_says_when_the_server_had_ended_without_one(kept):
     assert _run("store", "stop", "--store", url).stderr == ""  # (said once)
 
 
+def test_a_call_past_its_bound_ends_though_the_server_works():
+    """A server that keeps working (its CPU time grows) but does not answer a call is taken as hung once the call
+    passes its declared bound: the watch kills the process and shuts the call's socket, so the wait returns."""
+    import socket as sockets
+
+    from graphsr.store.watch import ServerWatch, kill
+
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    ours, theirs = sockets.socketpair()
+    try:
+        watch = ServerWatch(lambda: busy.pid, kill)
+        t0 = time.monotonic()
+        with watch.call("waiting for an answer that never comes", 1.0, lambda: [ours]):
+            assert ours.recv(1) == b""  # (returns once the watch shuts the socket)
+        assert 1.0 <= time.monotonic() - t0 < 10
+        assert busy.wait(timeout=10) == -signal.SIGKILL
+        assert watch.hang.seen == "did not answer within the call's bound of 1 s"
+        assert watch.hang.what == "waiting for an answer that never comes" and watch.hang.pid == busy.pid
+    finally:
+        busy.kill()
+        ours.close()
+        theirs.close()
+
+
 def _freezer():
     """A cgroup v1 freezer of this machine's (root only), or None."""
     base = Path("/sys/fs/cgroup/freezer")

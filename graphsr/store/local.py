@@ -160,10 +160,7 @@ class LocalStore(GraphStore):
         """Watch one call to the server (:mod:`graphsr.store.watch`): ``what`` it does, for the line of a hang."""
         from .watch import call_bound
 
-        if bound is None:
-            limits = self.server.running_limits()
-            bound = call_bound(rows, limits.query_time if limits is not None else None)
-        return self._watch.call(what, bound, self._sockets)
+        return self._watch.call(what, call_bound(rows) if bound is None else bound, self._sockets)
 
     def execute(self, prepared):
         name, _, params = prepared
