@@ -20,7 +20,8 @@ from graphsr.store.limits import ServerLimits, parse_size, physical_memory
 from graphsr.store.local import LocalServer
 
 PLAYS = sample("shakespeare")["collection"]
-RUNAWAY = "UNWIND range(1, 1000000000) AS x RETURN count(x)"
+#: A range graphsr cannot read as a constant (rand()): sent, and stopped at the server's address-space limit.
+RUNAWAY = "UNWIND range(1, toInteger(1000000000 + rand() * 0)) AS x RETURN count(x)"
 COUNT = "MATCH (e:Element) RETURN count(e) AS n"
 
 
@@ -134,11 +135,86 @@ def test_the_servers_query_memory_ends_a_query_and_it_stays_up(plays_store):
     server = LocalServer(path)
     pid = server.server_pid()
     assert server.running_limits().query_memory == 64 << 20
-    done = graphsr("store", "query", "UNWIND range(1, 5000000) AS x RETURN collect(x)[0] AS first", "--store", url)
+    done = graphsr("store", "query", "UNWIND range(1, 3000000) AS x RETURN collect(x)[0] AS first", "--store", url)
     assert done.returncode == 3 and "needed more memory than a query may take" in done.stderr, done.stderr
     assert "64.0 MB" in done.stderr and len(error_lines(done.stderr)) == 1
     assert server.server_pid() == pid and server.alive()  # the same server, still answering
     assert '"n": 10330' in graphsr("store", "query", COUNT, "--store", url, "--format", "json").stdout
+
+
+@pytest.mark.parametrize(
+    "query, words",
+    [
+        ("RETURN size(reduce(s = 'x', i IN range(1, 40) | s + s)) AS n", "reads its accumulator s 2 times a step"),
+        ("UNWIND range(1, 200000000) AS i RETURN count(i) AS n", "makes 200,000,000 values (about 3.0 GB)"),
+        ("RETURN size(range(1, toInteger('2e9'))) AS n", "makes 2,000,000,000 values"),
+        ("RETURN size(range(0, 10 ^ 9, 2)) AS n", "makes 500,000,001 values"),
+    ],
+)
+def test_what_the_server_cannot_bound_is_refused_before_it_is_sent(plays_store, query, words):
+    """FalkorDB 4.16.3 does not check the memory of one function's evaluation (a range's list, a string doubled in
+    a reduce): such a query took a server to 5 GB and Redis aborted it, dropping every client.  On a server whose
+    query memory is small, each is refused before it is sent, and the server, untouched, answers the next."""
+    path, url = plays_store
+    assert graphsr("store", "start", "--store", url, "--query-memory", "64M").returncode == 0
+    server = LocalServer(path)
+    pid = server.server_pid()
+    t0 = time.monotonic()
+    done = graphsr("store", "query", "--timeout", "2", query, "--store", url)
+    assert time.monotonic() - t0 < 30
+    assert done.returncode == 2 and len(error_lines(done.stderr)) == 1 and words in done.stderr, done.stderr
+    assert "graphsr does not send it" in done.stderr
+    assert (
+        server.server_pid() == pid
+        and '"n": 10330' in graphsr("store", "query", COUNT, "--store", url, "--format", "json").stdout
+    )
+    assert not server.log.ran_out_of_memory(0)
+
+
+def test_a_range_within_the_bound_is_ended_by_the_server_itself_and_it_stays_up(plays_store):
+    path, url = plays_store
+    assert graphsr("store", "start", "--store", url, "--query-memory", "64M").returncode == 0
+    server = LocalServer(path)
+    pid = server.server_pid()
+    # 3 million values: within the bound graphsr reads (64 MB at 16 bytes), past what the server's own check allows
+    done = graphsr("store", "query", "UNWIND range(1, 3000000) AS i RETURN count(i) AS n", "--store", url)
+    assert done.returncode == 3 and "needed more memory than a query may take" in done.stderr, done.stderr
+    assert server.server_pid() == pid and server.alive()
+
+
+def test_a_server_stopped_mid_query_is_said_to_be_so(plays_store):
+    """A query whose server is frozen while it runs is not reported as ended at a limit: the line says the server
+    was stopped, and the server is started again."""
+    import signal
+
+    path, url = plays_store
+    assert graphsr("store", "start", "--store", url).returncode == 0
+    server = LocalServer(path)
+    pid = server.server_pid()
+    query = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "graphsr",
+            "store",
+            "query",
+            "--timeout",
+            "60",
+            "UNWIND range(1, 3000) AS a UNWIND range(1, 3000) AS b UNWIND range(1, 300) AS c RETURN count(*) AS n",
+            "--store",
+            url,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(2.0)
+    os.kill(pid, signal.SIGSTOP)
+    code = query.wait(timeout=60)
+    err = query.communicate()[1]
+    assert code == 3 and f"the local server (pid {pid}) was stopped (process state T)" in err, err
+    assert "running a user's query" in err and "memory limit" not in err
+    assert server.server_pid() not in (None, pid) and server.alive()
 
 
 def test_the_servers_query_time_bounds_a_query_asking_for_more(plays_store):

@@ -229,6 +229,7 @@ class GraphStore:
             from ..errors import GraphsrInputError
 
             raise GraphsrInputError(f"a query timeout must be above 0 seconds, got {timeout:g}")
+        self._check_query_bounds(text, dict(params or {}), timeout)
         try:
             return self._execute_read(text, dict(params or {}), timeout)
         except StoreError:
@@ -241,6 +242,11 @@ class GraphStore:
                     f"store query on {self.url} stopped after {timeout:g} s (--timeout SECONDS allows longer): {exc}"
                 ) from None
             raise GraphsrInputError(f"store query failed on {self.url}: {exc}") from None
+
+    def _check_query_bounds(self, text: str, params: dict[str, Any], timeout: float) -> None:
+        """Refuse a user's query that would make the server allocate past its limits before it could stop it
+        (the local store: :mod:`graphsr.store.query_bounds`; a Bolt server bounds a transaction's memory
+        itself)."""
 
     def write(
         self, name: str, rows: Iterable[dict], /, batch_size: int | None = None, progress=None, **params: Any

@@ -365,6 +365,12 @@ class LocalStore(GraphStore):
     #: the time between records, not inside one function's evaluation).
     READ_GRACE = 5.0
 
+    def _check_query_bounds(self, text: str, params: dict[str, Any], timeout: float) -> None:
+        from .query_bounds import check_bounds
+
+        limits = self.server.running_limits() or self.server.server_limits()
+        check_bounds(text, params, limits.query_memory, min(timeout, limits.query_time))
+
     def _execute_read(self, text: str, params: dict[str, Any], timeout: float) -> list[dict]:
         """GRAPH.RO_QUERY: the server refuses writes and ends the query after ``timeout`` (milliseconds, capped
         by its own query time); the command waits ``timeout`` + :attr:`READ_GRACE` at most."""
@@ -390,15 +396,17 @@ class LocalStore(GraphStore):
                     raise stopped from None
                 raise
             raise StoreLimitError(
-                f"local store {self.server.path}: the query did not end within its timeout "
-                f"({timeout:g} s, waited {wait:g} s); the server cannot interrupt one function's "
-                f"evaluation, and ends it at its memory limit ({self._limits_text()})"
+                f"local store {self.server.path}: the query did not end within its timeout ({timeout:g} s): graphsr "
+                f"stopped waiting after {wait:g} s, and the server, still working (FalkorDB checks a query's time "
+                "between the records it makes, not within one function's evaluation), goes on with it until it "
+                f"ends or reaches a limit ({self._limits_text()})"
             ) from None
         except redis.exceptions.TimeoutError:
             raise StoreLimitError(
-                f"local store {self.server.path}: the query did not end within its timeout "
-                f"({timeout:g} s, waited {wait:g} s); the server cannot interrupt one function's "
-                f"evaluation, and ends it at its memory limit ({self._limits_text()})"
+                f"local store {self.server.path}: the query did not end within its timeout ({timeout:g} s): graphsr "
+                f"stopped waiting after {wait:g} s, and the server, still working (FalkorDB checks a query's time "
+                "between the records it makes, not within one function's evaluation), goes on with it until it "
+                f"ends or reaches a limit ({self._limits_text()})"
             ) from None
         except redis.exceptions.ResponseError as exc:
             if "empty key" in str(exc) and not getattr(self, "_version_checked", False):

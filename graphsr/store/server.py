@@ -317,6 +317,7 @@ class LocalServer:
                     )
                 _status(f"graphsr: the local store server (pid {running}) {seen}; killed it, starting it again")
                 self._kill_hung(running)
+                self.limits = self.limits or self.running_limits()  # (under the limits it ran with, unless given)
             size = self.journal.saved_size()
             loading = size / self.LOAD_RATE  # loading saved data: allow 1 s per 20 MB on top
             for wait in (min(timeout, self.HUNG_START) + loading, timeout + loading):
@@ -689,6 +690,7 @@ class LocalServer:
         users, self._users = self._users, None
         if users is not None:
             users.close()
+        self.limits = self.running_limits() or self.limits  # (started again under the limits it ran with)
         self.start(timeout, loading_wait=loading_wait)
 
     def kill(self) -> None:
