@@ -225,9 +225,10 @@ def check_bounds(text: str, params: dict[str, Any], query_memory: int, timeout: 
             parts = _split(args_code, args)
             if len(parts) not in (2, 3):
                 continue
-            values = [_constant(p, params) for p in parts]
-            if any(v is None for v in values):
-                continue
+            found = [_constant(p, params) for p in parts]
+            values = [v for v in found if v is not None]
+            if len(values) != len(found):
+                continue  # (an argument over the data: bounded by it)
             n = _count(values[0], values[1], values[2] if len(values) == 3 else 1)
             most = min(by_memory, by_time)
             if n > most:
