@@ -67,7 +67,20 @@ def run_console(block: str, cwd: Path) -> list[str]:
     assert len(got) == len(expected), "\n".join(got)
     for e, g in zip(expected, got):
         assert matches(e, g), (e, g)
+    run_console.stderr = proc.stderr  # type: ignore[attr-defined]
     return got
+
+
+#: The local store's status lines (a slow start), which pages need not name.
+_STATUS = ("graphsr: starting the local store", "graphsr: local store ready")
+
+
+def what_stderr_says(line: str) -> str:
+    """The gist of a stderr line a page must name: without the program's prefix, the file it names and the
+    details in parentheses or after a colon."""
+    message = re.sub(r"^graphsr: (?:warning: |error: )?", "", line)
+    message = re.sub(r"^\S+: ", "", message)  # (the file it names)
+    return re.split(r"[(:;]", message)[0].strip()
 
 
 def stop_store(cwd: Path) -> None:
@@ -105,10 +118,17 @@ CONSOLE = [p for p in PAGES if blocks(p, "console")]
 @pytest.mark.slow
 @pytest.mark.parametrize("page", CONSOLE, ids=[str(p.relative_to(DOCS)) for p in CONSOLE])
 def test_every_console_block_prints_what_it_shows(page, tmp_path):
-    """A page's console blocks are one shell session's commands, in order, in a directory of their own."""
+    """A page's console blocks are one shell session's commands, in order, in a directory of their own; what a
+    block's commands say on stderr (a warning about tied scores, a file written) the page shows or names, after
+    the block."""
+    text = page.read_text(encoding="utf-8")
     try:
         for block in blocks(page, "console"):
             run_console(block, tmp_path)
+            after = " ".join(text[text.index(block) : text.index(block) + len(block) + 1500].split())
+            for line in run_console.stderr.splitlines():  # type: ignore[attr-defined]
+                if line.strip() and not line.startswith(_STATUS):
+                    assert what_stderr_says(line) in after, (page.name, line)
     finally:
         stop_store(tmp_path)
 

@@ -79,3 +79,66 @@ def test_the_significance_table_keeps_its_columns_aligned():
         end = lines[0].index(measure) + len(measure)  # the header ends where the means end
         for line in lines[1:]:
             assert line[end - 5] == "." and line[end - 6].isdigit(), (measure, line)  # d.dddd in line
+
+
+def _table(rows) -> ScoreTable:
+    rows = list(rows)
+    means = {}
+    for r, m, _, v in rows:
+        means.setdefault((r, m), []).append(v)
+    rows += [(r, m, "all", float(np.mean(v))) for (r, m), v in means.items()]
+    return ScoreTable(pd.DataFrame(rows, columns=["run", "measure", "topic", "value"]))
+
+
+def test_a_one_topic_section_draws_no_interval_and_says_so():
+    from graphsr.analysis.figures import family_means_figure, layout_problems
+
+    one = _table((r, "P@10", "7", v) for r, v in (("a", 0.4), ("b", 0.9), ("c", 0.1)))
+    fig = family_means_figure(one, ["P@10"])
+    title = fig.axes[0].get_title()
+    assert "no interval over one topic" in title and "interval over the topics" not in title
+    assert not any(c for c in fig.axes[0].containers if getattr(c, "has_xerr", False))
+    many = _table((r, "P@10", str(t), (t + k) / 10) for k, r in enumerate("abc") for t in range(5))
+    fig = family_means_figure(many, ["P@10"])
+    assert "95% interval over the topics" in fig.axes[0].get_title()
+    assert not layout_problems(fig)
+
+
+def test_a_run_scoring_0_on_a_topic_is_seen_where_one_not_answering_is_not():
+    from graphsr.analysis.figures import per_topic_figure
+
+    table = _table([("a", "P@10", "1", 0.0), ("a", "P@10", "2", 0.5), ("b", "P@10", "1", 0.7)])  # b lacks topic 2
+    fig = per_topic_figure(table, "P@10")
+    ax = fig.axes[0]
+    marks = np.concatenate([c.get_offsets() for c in ax.collections]) if ax.collections else np.zeros((0, 2))
+    assert len(marks) == 1 and marks[0][1] == 0.0  # a's 0 on topic 1, and nothing for b's missing topic 2
+    assert "a dash at 0: scored 0; nothing: topic not answered" in " ".join(ax.get_title().split())
+
+
+def test_a_family_of_more_measures_than_a_figure_draws_says_how_many():
+    from graphsr.analysis.figures import FAMILY_SHOWN, family_means_figure
+
+    names = [f"iP[{k / 100:.2f}]" for k in range(16)]
+    table = _table((r, m, str(t), (t + k) / 20) for k, r in enumerate("abc") for m in names for t in range(3))
+    fig = family_means_figure(table, names)
+    assert fig.axes[0].get_title().startswith(f"{FAMILY_SHOWN} of 16 measures (the others in the tables): ")
+    assert len(fig.axes[0].get_legend().get_texts()) == FAMILY_SHOWN
+
+
+@pytest.mark.parametrize("n", [4, 12, 21])
+def test_the_agreement_heat_map_prints_only_numbers_a_reader_can_read(n):
+    """Every text of the heat map is at least 9 px as the report's page shows it (a wider figure is shown
+    smaller): with 21 measures the cells are too small for a number, and the title says where the values are."""
+    from graphsr.analysis.figure_layout import SMALLEST_PX, shown_px
+    from graphsr.analysis.figures import agreement_matrix_figure, layout_problems
+
+    rng = np.random.default_rng(n)
+    names = [f"measure-with-a-long-name-{k}@10" for k in range(n)]
+    table = _table((r, m, str(t), float(rng.random())) for r in "abcde" for m in names for t in range(4))
+    fig = agreement_matrix_figure(table, names)
+    fig.canvas.draw()
+    assert not layout_problems(fig), layout_problems(fig)[:3]
+    numbers = [t for t in fig.axes[0].texts]
+    assert all(shown_px(fig, t.get_fontsize()) >= SMALLEST_PX for t in numbers)
+    assert (len(numbers) == n * n) == (n <= 12)
+    assert ("the values are in graphsr agree's table" in fig._suptitle.get_text()) == (n > 12)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["drawn_texts", "layout_problems", "text_colour"]
+__all__ = ["drawn_texts", "layout_problems", "text_colour", "shown_px", "shown_scale", "DPI", "SMALLEST_PX"]
 
 
 def _fit(text, room: float) -> bool:
@@ -118,14 +118,37 @@ def drawn_texts(fig) -> list:
     return out
 
 
+#: The dots an inch a report's figures are drawn at, and the widest the report's page shows one (its 1,100 px column
+#: less its margins): a wider figure is shown smaller, and its text with it.
+DPI = 110
+PAGE_PX = 1068
+#: The smallest a figure's text may be, as the page shows it (CSS pixels of font size).
+SMALLEST_PX = 9.0
+
+
+def shown_scale(fig) -> float:
+    """How much smaller than drawn the report's page shows ``fig`` (1 where it fits the page's column)."""
+    return min(1.0, PAGE_PX / (fig.get_figwidth() * DPI))
+
+
+def shown_px(fig, points: float) -> float:
+    """A font size of ``points`` as the report's page shows it, in pixels."""
+    return points * DPI / 72 * shown_scale(fig)
+
+
 def layout_problems(fig) -> list[str]:
-    """What is wrong with the figure's text as rendered: a text running past the figure's edges, or two texts
-    overlapping (an empty list for a figure without flaws)."""
+    """What is wrong with the figure's text as rendered: a text running past the figure's edges, two texts
+    overlapping, or a text smaller than :data:`SMALLEST_PX` as the report's page shows it (an empty list for a
+    figure without flaws)."""
     renderer = fig.canvas.get_renderer()
     texts = drawn_texts(fig)
     boxes = np.array([tuple(t.get_window_extent(renderer).extents) for t in texts], dtype=float).reshape(-1, 4)
     width, height = fig.bbox.width, fig.bbox.height
     problems = []
+    for t in texts:
+        px = shown_px(fig, t.get_fontsize())
+        if px < SMALLEST_PX - 1e-9:
+            problems.append(f"{t.get_text()!r} is {px:.1f} px as the page shows it (at least {SMALLEST_PX:g})")
     for t, (x0, y0, x1, y1) in zip(texts, boxes):
         if x0 < -0.5 or y0 < -0.5 or x1 > width + 0.5 or y1 > height + 0.5:
             problems.append(f"{t.get_text()!r} runs past the figure's edge ({x0:.0f}..{x1:.0f} of {width:.0f})")

@@ -12,8 +12,11 @@ import io
 
 import numpy as np
 
-from .figure_layout import _fit, _place_labels, _wrap_texts, layout_problems, text_colour
+from .figure_layout import DPI, PAGE_PX, _fit, _place_labels, _wrap_texts, layout_problems, text_colour
 from .scores import curve_families, cutoff_families
+
+#: The widest a figure is drawn (inches): as wide as the report's page shows one, so that none is shown smaller.
+PAGE_IN = PAGE_PX / DPI
 
 __all__ = [
     "means_figure",
@@ -153,6 +156,10 @@ def measure_families(measures) -> dict[str, list[str]]:
     return out
 
 
+#: The most measures of a family one figure draws (the others are in the report's tables, and the title says so).
+FAMILY_SHOWN = 8
+
+
 def family_means_figure(scores, measures: list[str], confidence: float = 0.95):
     """Each run's aggregate of each of ``measures`` (one family), with the interval of the mean over the topics
     as an error bar (:func:`~graphsr.analysis.intervals.mean_interval`: within a bounded measure's range); runs
@@ -162,10 +169,11 @@ def family_means_figure(scores, measures: list[str], confidence: float = 0.95):
     plt = _plt()
     runs = scores.runs
     labels, key = run_labels(runs)
-    measures = measures[:8]
+    total, measures = len(measures), measures[:FAMILY_SHOWN]
     fig, ax = plt.subplots(figsize=(8, 1.2 + 0.3 * len(runs) * len(measures) ** 0.5))
     height = 0.8 / len(measures)
     y = np.arange(len(runs))[::-1]
+    most = max(int(scores.per_topic(m, runs).notna().sum().max()) for m in measures)
     for k, m in enumerate(measures):
         table = scores.per_topic(m, runs)
         means = np.array([table[r].mean() for r in runs], dtype=float)
@@ -180,16 +188,21 @@ def family_means_figure(scores, measures: list[str], confidence: float = 0.95):
             y + 0.4 - (k + 0.5) * height,
             means,
             height,
-            xerr=[low, high],
+            xerr=[low, high] if most >= 2 else None,  # (one topic: no interval to draw)
             capsize=2,
             label=m,
             error_kw={"elinewidth": 0.8},
         )
     ax.set_yticks(y, [labels[r] for r in runs], fontsize=8)
     ax.set_xlabel(" / ".join(measures) if len(measures) <= 3 else f"{len(measures)} measures")
+    shown = f"{len(measures)} of {total} measures (the others in the tables): " if total > len(measures) else ""
+    what = (
+        f"each run's aggregate with its {confidence:.0%} interval over the topics"
+        if most >= 2
+        else "each run's score on its one topic (no interval over one topic)"
+    )
     ax.set_title(
-        f"{', '.join(measures[:3])}{', ...' if len(measures) > 3 else ''}: each run's aggregate with its "
-        f"{confidence:.0%} interval over the topics",
+        f"{shown}{', '.join(measures[:3])}{', ...' if len(measures) > 3 else ''}: {what}",
         fontsize=9,
     )
     _finish(fig, key, legend=ax if len(measures) > 1 else None)
@@ -203,18 +216,26 @@ def per_topic_figure(scores, measure: str):
     table = scores.per_topic(measure)
     labels, key = run_labels(table.columns)
     if table.size <= 200:
-        fig, ax = plt.subplots(figsize=(min(14, 3 + 0.12 * table.size), 4))
+        fig, ax = plt.subplots(figsize=(min(PAGE_IN, 3 + 0.12 * table.size), 4))
         width = 0.8 / len(table.columns)
         x = np.arange(len(table))
         for k, run in enumerate(table.columns):
-            ax.bar(x + k * width - 0.4 + width / 2, table[run].to_numpy(dtype=float), width, label=labels[run])
+            values = table[run].to_numpy(dtype=float)
+            at = x + k * width - 0.4 + width / 2
+            bars = ax.bar(at, values, width, label=labels[run])
+            zero = values == 0  # (a bar of height 0 is not seen: a mark at 0 says the run scored 0 there)
+            if zero.any():
+                ax.scatter(at[zero], values[zero], marker="_", s=60, color=bars.patches[0].get_facecolor(), zorder=3)
         ax.set_xticks(x, list(table.index), fontsize=7, rotation=90 if len(table) > 15 else 0)
         ax.set_xlabel("topic")
         ax.set_ylabel(measure)
-        ax.set_title(f"{measure} per topic ({len(table)} topics; no bar: topic not answered)", fontsize=10)
+        ax.set_title(
+            f"{measure} per topic ({len(table)} topics; a dash at 0: scored 0; nothing: topic not answered)",
+            fontsize=10,
+        )
         _finish(fig, key, legend=ax)
         return fig
-    fig, ax = plt.subplots(figsize=(min(14, 3 + 0.25 * len(table)), 1 + 0.35 * len(table.columns)))
+    fig, ax = plt.subplots(figsize=(min(PAGE_IN, 3 + 0.25 * len(table)), 1 + 0.35 * len(table.columns)))
     im = ax.imshow(table.T.to_numpy(dtype=float), aspect="auto", cmap="viridis")
     ax.set_yticks(range(len(table.columns)), [labels[r] for r in table.columns], fontsize=8)
     step = max(1, len(table) // 30)
@@ -302,16 +323,22 @@ def agreement_matrix_figure(scores, measures: list[str] | None = None):
     tau = kendall_matrix(scores.means()[measures]).to_numpy()
     names = [_middle(m, 32) for m in measures]
     label = 0.07 * max(map(len, names))  # (inches of the longest tick label at 7 points)
-    fig, ax = plt.subplots(figsize=(max(4.5, 1.6 + label + 0.45 * n), max(3.5, 1.0 + label + 0.4 * n)))
+    # within the page's width (the page would show a wider figure smaller, its numbers too small to read): a cell
+    # of 0.45 in holds a number at 7 points; where the cells come out narrower the numbers are left to the
+    # agreement table (graphsr agree), and the colours say it
+    cell = min(0.45, (PAGE_IN - 1.6 - label) / n)
+    fig, ax = plt.subplots(figsize=(max(4.5, 1.6 + label + cell * n), max(3.5, 1.0 + label + 0.9 * cell * n)))
     im = ax.imshow(np.nan_to_num(tau), vmin=-1, vmax=1, cmap="RdBu")
     ax.set_xticks(range(n), names, rotation=90, fontsize=7)  # (upright boxes: slanted ones would overlap)
     ax.set_yticks(range(n), names, fontsize=7)
-    for i in range(n):
+    numbers = cell >= 0.38
+    for i in range(n if numbers else 0):
         for j in range(n):  # black or white on each cell, whichever reads (WCAG AA: a contrast of 4.5 or more)
             colour, _ = text_colour(im.cmap(im.norm(np.nan_to_num(tau[i, j]))))
             text = "-" if np.isnan(tau[i, j]) else f"{tau[i, j]:.2f}"
-            ax.text(j, i, text, ha="center", va="center", fontsize=7 if n <= 12 else 6, color=colour)
-    fig.suptitle(f"Kendall tau-b between system rankings ({len(scores.runs)} runs)", fontsize=10)
+            ax.text(j, i, text, ha="center", va="center", fontsize=7, color=colour)
+    note = "" if numbers else f"; {n} measures: the values are in graphsr agree's table"
+    fig.suptitle(f"Kendall tau-b between system rankings ({len(scores.runs)} runs{note})", fontsize=10)
     fig.colorbar(im, ax=ax, fraction=0.04)
     _finish(fig)
     return fig
@@ -332,7 +359,7 @@ def figure_bytes(fig, fmt: str = "png", close: bool = True) -> bytes:
     """The figure rendered as ``png``, ``svg`` or ``pdf`` bytes (closed afterwards unless ``close=False``)."""
     plt = _plt()
     buf = io.BytesIO()
-    fig.savefig(buf, format=fmt, dpi=110)
+    fig.savefig(buf, format=fmt, dpi=DPI)
     if close:
         plt.close(fig)
     return buf.getvalue()
@@ -353,7 +380,9 @@ def summary_figure(summary, pi, max_nodes: int = 60, title: str | None = None):
     for s in sorted(g.nodes, key=lambda s: summary.label(s)):
         layers.setdefault(depth[s], []).append(s)
     pos = {s: (k - (len(nodes) - 1) / 2, -d) for d, nodes in layers.items() for k, s in enumerate(nodes)}
-    fig, ax = plt.subplots(figsize=(min(16, 3 + 0.35 * max(len(v) for v in layers.values())), 1.5 + 1.1 * len(layers)))
+    fig, ax = plt.subplots(
+        figsize=(min(PAGE_IN, 3 + 0.35 * max(len(v) for v in layers.values())), 1.5 + 1.1 * len(layers))
+    )
     sizes = np.array([g.nodes[s]["extent_size"] for s in g.nodes], dtype=float)
     nx.draw_networkx_edges(g, pos, ax=ax, alpha=0.3)
     nodes = nx.draw_networkx_nodes(
@@ -436,7 +465,7 @@ def coverage_figure(table, kind: str):
     keys = dict(zip(table["sid"], table["key"])) if "key" in table.columns else {}
     rows = [_row_label(sid, keys.get(sid)) for sid in grid.index]
     labels, key = run_labels(list(grid.columns))
-    fig, ax = plt.subplots(figsize=(3.5 + 1.2 * len(grid.columns), 1.2 + 0.3 * len(grid)))
+    fig, ax = plt.subplots(figsize=(min(PAGE_IN, 3.5 + 1.2 * len(grid.columns)), 1.2 + 0.3 * len(grid)))
     im = ax.imshow(grid.to_numpy(dtype=float), aspect="auto", vmin=0, vmax=1, cmap="viridis")
     ax.set_yticks(range(len(grid)), rows, fontsize=7)
     ax.set_xticks(range(len(grid.columns)), [labels[c] for c in grid.columns], rotation=45, ha="right", fontsize=7)
