@@ -242,3 +242,15 @@ def test_generated_markdown_reads_as_the_second_implementation_reads_it(seed):
         text = "x\n\n" + text  # (front matter: tested above)
     assert_a_tree(text)
     assert blocks_of(text) == reference.reference_blocks(text)
+
+
+def test_a_utf16_file_is_named_as_such(tmp_path):
+    from graphsr.io import list_collection
+    from graphsr.io.collection import read_document
+
+    path = tmp_path / "wide.md"
+    path.write_bytes("# Title\r\n".encode("utf-16"))  # (a byte-order mark, then UTF-16LE)
+    [source] = list_collection(path)
+    with pytest.raises(CollectionError, match=r"wide\.md: a UTF-16 file \(its byte-order mark says so\)") as e:
+        read_document(source)
+    assert "\n" not in str(e.value)

@@ -59,6 +59,12 @@ def _decoded(data: bytes, source: str, newlines: bool = True) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
+        if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+            raise CollectionError(
+                "a UTF-16 file (its byte-order mark says so); graphsr reads Markdown and text as UTF-8, as Python's "
+                "open(path, encoding='utf-8') does: convert it (iconv -f UTF-16 -t UTF-8)",
+                source,
+            ) from None
         line = data.count(b"\n", 0, exc.start) + 1
         raise CollectionError(f"expected UTF-8 text, got byte 0x{data[exc.start]:02x}", source, line) from None
     return text.replace("\r\n", "\n").replace("\r", "\n") if newlines and "\r" in text else text
