@@ -401,13 +401,6 @@ class LocalStore(GraphStore):
                 "between the records it makes, not within one function's evaluation), goes on with it until it "
                 f"ends or reaches a limit ({self._limits_text()})"
             ) from None
-        except redis.exceptions.TimeoutError:
-            raise StoreLimitError(
-                f"local store {self.server.path}: the query did not end within its timeout ({timeout:g} s): graphsr "
-                f"stopped waiting after {wait:g} s, and the server, still working (FalkorDB checks a query's time "
-                "between the records it makes, not within one function's evaluation), goes on with it until it "
-                f"ends or reaches a limit ({self._limits_text()})"
-            ) from None
         except redis.exceptions.ResponseError as exc:
             if "empty key" in str(exc) and not getattr(self, "_version_checked", False):
                 self.run("store_version")  # nothing stored yet: its reads make the (empty) graph; then ask again

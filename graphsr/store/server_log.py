@@ -50,35 +50,29 @@ class ServerLog:
             return (said + ": " if said else "") + f"no space left on the device ({free // 1024} KB free)"
         return said or "the server logged no reason"
 
-    def ran_out_of_memory(self, since: int = 0) -> bool:
-        """Whether the server logged, after byte ``since`` of its log, that an allocation failed (it stops
-        then: its address space reached the store's memory limit)."""
+    def _after(self, since: int) -> bytes:
+        """What the server logged after byte ``since`` of its log (nothing where the log cannot be read)."""
         try:
             with open(self.path, "rb") as fh:
                 fh.seek(since)
-                return b"Out Of Memory allocating" in fh.read()
+                return fh.read()
         except OSError:
-            return False
+            return b""
+
+    def ran_out_of_memory(self, since: int = 0) -> bool:
+        """Whether the server logged, after byte ``since`` of its log, that an allocation failed (it stops
+        then: its address space reached the store's memory limit)."""
+        return b"Out Of Memory allocating" in self._after(since)
 
     def log_write_failed(self, since: int = 0) -> bool:
         """Whether the server logged, after byte ``since`` of its log, that it could not write its append-only log
         (it stops then, rather than answer a write it could not keep)."""
-        try:
-            with open(self.path, "rb") as fh:
-                fh.seek(since)
-                text = fh.read()
-        except OSError:
-            return False
+        text = self._after(since)
         return b"AOF write error" in text or b"writing to the AOF file" in text or b"fsync the AOF file" in text
 
     def said_bye(self, since: int = 0) -> bool:
         """Whether the server logged, after byte ``since`` of its log, that it stopped as asked ("ready to exit")."""
-        try:
-            with open(self.path, "rb") as fh:
-                fh.seek(since)
-                return b"ready to exit" in fh.read()
-        except OSError:
-            return False
+        return b"ready to exit" in self._after(since)
 
     def tail(self, n: int = 5) -> str:
         try:
