@@ -39,13 +39,13 @@ import atexit
 import fcntl
 import os
 import sys
-import threading
 import time
 from typing import Any
 
 from .base import GraphStore, StoreError, StoreLimitError, _writes
 from .limits import ServerLimits
 from .server import GRAPH, LocalServer, StoreMissingError, StorePathError
+from .watched import WatchedCalls
 
 __all__ = ["LocalServer", "LocalStore", "StorePathError", "StoreMissingError"]
 
@@ -83,7 +83,7 @@ def _Graph(db, name):
     return _graph_class()(db, name)
 
 
-class LocalStore(GraphStore):
+class LocalStore(WatchedCalls, GraphStore):
     """The ``local:PATH`` backend: FalkorDB through its native client over a unix socket."""
 
     backend = "falkordb"
@@ -114,88 +114,11 @@ class LocalStore(GraphStore):
     def _connect(self) -> None:
         from falkordb import FalkorDB
 
-        from .watch import ServerWatch, kill
-
         self._db = FalkorDB(unix_socket_path=str(self.server.socket))
         self._graph = _Graph(self._db, GRAPH)
         self._indexed: set[str] = set()  # labels whose deferred indexes were seen ready (graphsr.store.deferred)
         self._indexes_made = 0  # deferred indexes this process made since its last snapshot
-        self._readers: list = []  # the clients of users' queries in flight (their sockets are shut on a hang)
-        pid = self.server.server_pid()
-        self._watch = ServerWatch(lambda: pid, kill)
-        self._modules = self._server_modules()
-
-    def _server_modules(self) -> str:
-        """The server's version and its modules' (``MODULE LIST``), for the line of a hang: read at connect, since
-        a hung server answers nothing."""
-        try:
-            with self._call("reading the server's version"):
-                conn = self._db.connection
-                version = conn.info("server").get("redis_version", "?")
-                modules = conn.execute_command("MODULE", "LIST")
-        except Exception:
-            return ""
-        parts = [f"redis {version}"]
-        for m in modules or ():
-            pairs = m.items() if isinstance(m, dict) else zip(m[0::2], m[1::2])  # (a dict, or a flat list)
-            m = {(k.decode() if isinstance(k, bytes) else k): v for k, v in pairs}
-            name = m.get("name", b"?")
-            name = name.decode() if isinstance(name, bytes) else str(name)
-            ver = int(m.get("ver", 0) or 0)
-            parts.append(f"{name} {ver // 10000}.{ver // 100 % 100}.{ver % 100}" if ver >= 10000 else f"{name} {ver}")
-        return ", ".join(parts)
-
-    def _sockets(self) -> list:
-        """The sockets of this process's calls to the server (shut on a hang, so that every wait returns)."""
-        out = []
-        for db in [self._db, *self._readers]:
-            pool = getattr(db.connection, "connection_pool", None)
-            for conn in list(getattr(pool, "_in_use_connections", ()) or ()):
-                sock = getattr(conn, "_sock", None)
-                if sock is not None:
-                    out.append(sock)
-        return out
-
-    def _call(self, what: str, rows: int = 0, bound: float | None = None):
-        """Watch one call to the server (:mod:`graphsr.store.watch`): ``what`` it does, for the line of a hang."""
-        from .watch import call_bound
-
-        return self._watch.call(what, call_bound(rows) if bound is None else bound, self._sockets)
-
-    def execute(self, prepared):
-        name, _, params = prepared
-        rows = getattr(params, "rows", 0)
-        with self._call(f"running its query {name!r}" + (f" on {rows:,} rows" if rows else ""), rows):
-            return super().execute(prepared)
-
-    _restart_lock = threading.Lock()
-
-    def _hung(self) -> StoreError | None:
-        """If the watch took the server as hung: start it again from its log (once, whichever thread asks first)
-        and the one-line error saying so; None otherwise."""
-        hang = self._watch.hang or getattr(self, "_reported", None)
-        if hang is None:
-            return None
-        with self._restart_lock:
-            if getattr(self, "_reported", None) is None:
-                from .watch import ServerWatch, kill
-
-                self._reported = hang
-                detail = f" ({self._modules})" if self._modules else ""
-                again = "graphsr killed it and started it again from its log"
-                try:
-                    self.server.restart_after_kill(hang.pid)
-                    pid = self.server.server_pid()
-                    self._watch = ServerWatch(lambda: pid, kill)  # (the new server's)
-                except StoreError as exc:
-                    again = f"graphsr killed it; starting it again failed ({exc})"
-                self._unsaved = False  # (every answered write is in the log: nothing to undo at close)
-                self._hang_error = StoreError(
-                    f"local store {self.server.path}: {hang.describe()}{detail}; {again}: every write it had "
-                    "answered is kept, and this command did not finish (what it was writing is INCOMPLETE, or "
-                    "removed where the command cleans up after a failure): run it again to complete it"
-                )
-        return self._hang_error
+        self._watch_server()
 
     def _ensure_indexes(self, text: str) -> None:
         """Make (and wait for) the deferred indexes statement ``text`` needs, once per label and connection: all

@@ -49,6 +49,7 @@ from .processes import cpu_ticks as _cpu_ticks
 from .processes import pid_alive as _pid_alive
 from .processes import server_preexec as _server_preexec
 from .processes import status as _status
+from .hung import answers, kill_hung, stopped_otherwise
 from .server_log import ServerLog
 
 __all__ = ["LocalServer", "StorePathError", "StoreMissingError", "NODE_CREATION_BUFFER", "GRAPH"]
@@ -175,54 +176,6 @@ class LocalServer:
         ours = b"redis-server" in cmdline and os.fsencode(str(self.socket)) in cmdline
         return pid if ours else None
 
-    def _answers(self, pid: int, timeout: float) -> str | None:
-        """Wait up to ``timeout`` s for running server ``pid`` to answer: None once it does (or is gone); ``busy``
-        if it works (its CPU time grows, or its log says it loads) but does not answer in time; else what shows it
-        hung: stopped (state T) for :data:`~graphsr.store.watch.STOPPED_AFTER` s, or no CPU time for
-        :attr:`HUNG_START` s while not loading."""
-        from .watch import STOPPED_AFTER, _process
-
-        t0 = time.monotonic()
-        cpu, grew, stopped, told = -1, t0, None, 0.0
-        while True:
-            if self.alive() or not _pid_alive(pid):
-                return None
-            answer = self.state()
-            state = _process(pid)
-            now = time.monotonic()
-            if state is not None:
-                letter, ticks = state
-                if ticks != cpu:
-                    cpu, grew = ticks, now
-                stopped = (stopped or now) if letter in "Tt" else None
-                if stopped is not None and now - stopped >= STOPPED_AFTER:
-                    return "does not answer: it is stopped (process state T)"
-                if now - grew >= self.HUNG_START:  # (loading or not: a server that works uses CPU time)
-                    return f"does not answer and used no CPU time for {now - grew:.0f} s (state {letter})"
-            if answer == "loading" or self.log.says_loading(pid, 0):  # waited for as long as it loads
-                if now - told >= self.LOADING_REPORT:
-                    progress = self.loading_progress() or "its log says it is still at it"
-                    _status(f"graphsr: the local store is loading its saved data: {progress}")
-                    told = now
-            elif now - t0 >= timeout:
-                return "busy"
-            time.sleep(0.1)
-
-    def _kill_hung(self, pid: int) -> None:
-        """Kill a hung server and wait for it to go (its pid file and socket are a dead server's then)."""
-        from .watch import kill
-
-        kill(pid)
-        deadline = time.monotonic() + 10.0
-        while _pid_alive(pid) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        if _pid_alive(pid):
-            raise StoreError(
-                f"local store {self.path}: the hung server (pid {pid}) did not exit within 10 s of SIGKILL (frozen "
-                "by its cgroup?)"
-            )
-        self.pidfile.unlink(missing_ok=True)
-
     def pid(self) -> int | None:
         try:
             return int(self.pidfile.read_text().strip())
@@ -307,7 +260,7 @@ class LocalServer:
                 return False
             running = self.server_pid()
             if running is not None:  # our server is running but did not answer a ping in time: busy, or hung
-                seen = self._answers(running, timeout)
+                seen = answers(self, running, timeout)
                 if seen is None:
                     return False
                 if seen == "busy":
@@ -316,7 +269,7 @@ class LocalServer:
                         f"answer within {timeout:g} s; wait for it, or stop it with 'graphsr store stop'"
                     )
                 _status(f"graphsr: the local store server (pid {running}) {seen}; killed it, starting it again")
-                self._kill_hung(running)
+                kill_hung(self, running)
                 self.limits = self.limits or self.running_limits()  # (under the limits it ran with, unless given)
             size = self.journal.saved_size()
             loading = size / self.LOAD_RATE  # loading saved data: allow 1 s per 20 MB on top
@@ -520,7 +473,7 @@ class LocalServer:
             with self._lock():
                 if not self.alive():
                     self.keepfile.unlink(missing_ok=True)
-                    self._stopped_otherwise(timeout)
+                    stopped_otherwise(self, timeout)
                     return False
                 if self._users is None and self._alone():
                     stopped = self._shutdown(timeout)  # the keep mark stays if the server does not stop
@@ -532,38 +485,6 @@ class LocalServer:
                     "stopped (let them finish, or give --wait SECONDS)"
                 )
             time.sleep(0.1)
-
-    def _stopped_otherwise(self, timeout: float) -> None:
-        """At a stop that finds no server answering: a server that runs but is hung is killed, and one that ended
-        without a stop (its pid file left behind) is said so -- never a silent 'not running'.
-
-        Raises
-        ------
-        StoreError
-            For a hung server (killed: what it answered is in its log).
-        """
-        running = self.server_pid()
-        if running is not None:
-            seen = self._answers(running, min(timeout, 30.0))
-            if seen is None:
-                return
-            if seen == "busy":
-                raise StoreError(
-                    f"local store {self.path}: the local server (pid {running}) is busy and does not answer; not "
-                    "stopped (wait for it, or give --wait SECONDS)"
-                )
-            self._kill_hung(running)
-            raise StoreError(
-                f"local store {self.path}: the local server (pid {running}) {seen}; graphsr killed it: every write "
-                "it had answered is in its log, and its next start replays it"
-            )
-        pid = self.pid()
-        if pid is not None and not _pid_alive(pid):  # (a clean exit removes the pid file)
-            self.pidfile.unlink(missing_ok=True)
-            _status(
-                f"graphsr: local store {self.path}: the server (pid {pid}) had ended without a stop (its log ends: "
-                f"{self.log.tail(2)}); every write it answered is in its log, and its next start replays it"
-            )
 
     def _persistence_info(self, timeout: float) -> dict | None:
         """The server's INFO persistence, or None if it cannot be read."""
@@ -658,29 +579,6 @@ class LocalServer:
                 return True
             time.sleep(0.02)
         raise StoreError(f"local store {self.path}: the server (pid {pid}) did not exit within {timeout:g} s")
-
-    def restart_after_kill(self, pid: int, timeout: float = 30.0) -> None:
-        """Start the server again after graphsr killed it as hung (:mod:`graphsr.store.watch`): once the killed
-        process ``pid`` is gone, as :meth:`restart` does.
-
-        Raises
-        ------
-        StoreError
-            If the process does not exit within a few seconds of SIGKILL (frozen by its cgroup: the signal waits
-            for it to be thawed), or the new server does not start.
-        """
-        deadline = time.monotonic() + 10.0
-        while _pid_alive(pid) and time.monotonic() < deadline:
-            if self.process is not None and self.process.pid == pid:
-                self.process.poll()  # (reaps our own child)
-            time.sleep(0.05)
-        if _pid_alive(pid):
-            raise StoreError(f"the killed server (pid {pid}) did not exit within 10 s (frozen by its cgroup?)")
-        self.restart(timeout, loading_wait=self.RESTART_LOADING_WAIT)
-
-    #: Seconds a command that killed a hung server waits for the new one to load its log before it ends (the server
-    #: loads on, and answers the next command once done).
-    RESTART_LOADING_WAIT = 20.0
 
     def restart(self, timeout: float = 30.0, loading_wait: float | None = None) -> None:
         """Start the server again after it stopped under a user of it (this process keeps its place)."""

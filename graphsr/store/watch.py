@@ -25,7 +25,17 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-__all__ = ["Hang", "ServerWatch", "call_bound", "STOPPED_AFTER", "STALLED_AFTER", "CALL_BASE", "CALL_PER_ROW"]
+__all__ = [
+    "Hang",
+    "ServerWatch",
+    "call_bound",
+    "process_state",
+    "kill",
+    "STOPPED_AFTER",
+    "STALLED_AFTER",
+    "CALL_BASE",
+    "CALL_PER_ROW",
+]
 
 #: Seconds any call may take, and so much more per row of a batch it sends (the local store writes about 100,000
 #: elements a second: a batch of 10,000 rows takes a tenth of a second, its bound 110 s).
@@ -70,7 +80,7 @@ class Hang:
         )
 
 
-def _process(pid: int) -> tuple[str, int] | None:
+def process_state(pid: int) -> tuple[str, int] | None:
     """A process's state letter and its CPU time in clock ticks, or None once it is gone."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as fh:
@@ -121,7 +131,7 @@ class ServerWatch:
             now = time.monotonic()
             oldest = min(calls, key=lambda c: c.started)
             seen = None
-            state = _process(pid) if pid is not None else None
+            state = process_state(pid) if pid is not None else None
             if state is not None:
                 letter, ticks = state
                 if cpu_seen is None or ticks != cpu_seen[0]:
