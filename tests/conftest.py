@@ -240,3 +240,37 @@ def artefacts(tmp_path):
     where = Path(os.environ.get("GRAPHSR_TEST_ARTEFACTS") or tmp_path)
     where.mkdir(parents=True, exist_ok=True)
     return where
+
+
+def run_cli(capsys, *argv) -> tuple[int, str, str]:
+    """``graphsr ARGV`` in this process: its exit code, stdout and stderr."""
+    from graphsr.cli.main import main
+
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+#: The texts of the small span case: documents ``a`` (115 characters) and ``b`` (96).
+SPAN_TEXTS = {"a": "alpha beta gamma delta " * 5, "b": "one two three four five " * 4}
+
+
+def span_case(tmp_path: Path, chunks) -> dict:
+    """A collection of :data:`SPAN_TEXTS` (text files), span judgments of query 1 (a relevant span in each
+    document) and a chunk map of ``chunks`` ((chunk_id, doc_id, start, end) rows), written under ``tmp_path``."""
+    import json
+
+    collection = tmp_path / "collection"
+    collection.mkdir()
+    for doc, text in SPAN_TEXTS.items():
+        (collection / f"{doc}.txt").write_text(text)
+    spans = [("a", 6, 10), ("b", 0, 20)]
+    qrels = write(
+        tmp_path / "q.jsonl",
+        "".join(
+            json.dumps({"query_id": "1", "doc_id": d, "start": s, "end": e, "relevance": 1}) + "\n" for d, s, e in spans
+        ),
+    )
+    rows = [{"chunk_id": c, "doc_id": d, "start": s, "end": e} for c, d, s, e in chunks]
+    mapped = write(tmp_path / "map.jsonl", "".join(json.dumps(r) + "\n" for r in rows))
+    return {"collection": collection, "qrels": qrels, "chunks": mapped, "dir": tmp_path}

@@ -10,17 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from graphsr.cli.main import main
 from graphsr.data import sample
 from graphsr.io import read_run
 
-from .conftest import write
-
-
-def run_cli(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from .conftest import write, run_cli
 
 
 def parse_trec(text):

@@ -5,13 +5,9 @@ from __future__ import annotations
 import pytest
 
 from graphsr.cli.main import main
+
+from .conftest import run_cli
 from graphsr.data import sample
-
-
-def run_cli(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture(scope="module")

@@ -6,14 +6,10 @@ from __future__ import annotations
 import pytest
 
 from graphsr.cli.main import main
+
+from .conftest import run_cli
 from graphsr.data import sample
 from graphsr.store import open_store, study_routes
-
-
-def run_cli(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 LOG1 = (

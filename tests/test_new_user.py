@@ -11,13 +11,7 @@ import pytest
 from graphsr.cli.main import build_parser, main
 from graphsr.data import sample
 
-from .conftest import write
-
-
-def run_cli(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from .conftest import write, run_cli
 
 
 # -- a one-node summary ---------------------------------------------------------------------------------------------

@@ -5,47 +5,26 @@ document twice, are one line naming the file (and the lines)."""
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
 import graphsr
 from graphsr.cli.main import main
+
+from .conftest import run_cli, span_case, write
 from graphsr.errors import GraphsrInputError
 from graphsr.measures import registry
-
-TEXTS = {"a": "alpha beta gamma delta " * 5, "b": "one two three four five " * 4}
 
 
 @pytest.fixture
 def chunk_inputs(tmp_path):
-    collection = tmp_path / "collection"
-    collection.mkdir()
-    for doc, text in TEXTS.items():
-        (collection / f"{doc}.txt").write_text(text)
-    qrels = tmp_path / "q.jsonl"
-    qrels.write_text(
-        json.dumps({"query_id": "1", "doc_id": "a", "start": 6, "end": 10, "relevance": 1})
-        + "\n"
-        + json.dumps({"query_id": "1", "doc_id": "b", "start": 0, "end": 20, "relevance": 1})
-        + "\n"
-    )
-    chunks = tmp_path / "map.jsonl"
-    chunks.write_text(
-        "".join(
-            json.dumps({"chunk_id": c, "doc_id": d, "start": s, "end": e}) + "\n"
-            for c, d, s, e in (("a0", "a", 0, 60), ("a1", "a", 60, 115), ("b0", "b", 0, 48), ("b1", "b", 48, 96))
-        )
-    )
-    run = tmp_path / "r.run"
-    run.write_text("1 Q0 a0 1 2.0 r\n1 Q0 b1 2 1.0 r\n1 Q0 b0 3 1.0 r\n1 Q0 a1 4 0.5 r\n")  # b1 and b0 tied
-    return {"collection": collection, "qrels": qrels, "chunks": chunks, "run": run}
+    case = span_case(tmp_path, [("a0", "a", 0, 60), ("a1", "a", 60, 115), ("b0", "b", 0, 48), ("b1", "b", 48, 96)])
+    case["run"] = write(tmp_path / "r.run", "1 Q0 a0 1 2.0 r\n1 Q0 b1 2 1.0 r\n1 Q0 b0 3 1.0 r\n1 Q0 a1 4 0.5 r\n")
+    return case  # (b1 and b0 tied)
 
 
 def _eval(capsys, *argv):
-    code = main(["eval", *map(str, argv)])
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_cli(capsys, "eval", *argv)
 
 
 FAMILIES_WITHOUT = sorted({cls.FAMILY for cls in registry().values()} - {"flat"})

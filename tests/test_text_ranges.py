@@ -11,10 +11,11 @@ import re
 import pytest
 
 import graphsr
-from graphsr.cli.main import main
+
+from .conftest import SPAN_TEXTS, run_cli, span_case
 from graphsr.errors import GraphsrInputError
 
-TEXTS = {"a": "alpha beta gamma delta " * 5, "b": "one two three four five " * 4}  # 115 and 96 characters
+TEXTS = SPAN_TEXTS
 
 
 def _lines(path, rows):
@@ -24,31 +25,11 @@ def _lines(path, rows):
 
 @pytest.fixture
 def files(tmp_path):
-    collection = tmp_path / "collection"
-    collection.mkdir()
-    for doc, text in TEXTS.items():
-        (collection / f"{doc}.txt").write_text(text)
-    qrels = _lines(
-        tmp_path / "q.jsonl",
-        [
-            {"query_id": "1", "doc_id": "a", "start": 6, "end": 10, "relevance": 1},
-            {"query_id": "1", "doc_id": "b", "start": 0, "end": 20, "relevance": 1},
-        ],
-    )
-    chunks = _lines(
-        tmp_path / "map.jsonl",
-        [
-            {"chunk_id": "a0", "doc_id": "a", "start": 0, "end": 60},
-            {"chunk_id": "a1", "doc_id": "a", "start": 60, "end": 115},
-            {"chunk_id": "b0", "doc_id": "b", "start": 0, "end": 96},
-        ],
-    )
-    return {"collection": collection, "qrels": qrels, "chunks": chunks, "dir": tmp_path}
+    return span_case(tmp_path, [("a0", "a", 0, 60), ("a1", "a", 60, 115), ("b0", "b", 0, 96)])
 
 
 def _eval(capsys, *argv):
-    code = main(["eval", *map(str, argv)])
-    out, err = capsys.readouterr()
+    code, out, err = run_cli(capsys, "eval", *argv)
     return code, out, [line for line in err.splitlines() if line.startswith("graphsr: error")]
 
 
