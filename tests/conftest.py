@@ -54,6 +54,7 @@ def _private_default_store(tmp_path_factory):
 
     old = os.environ.get("GRAPHSR_STORE")
     os.environ["GRAPHSR_STORE"] = f"local:{tmp_path_factory.mktemp('default-store')}"
+    os.environ["GRAPHSR_CACHE"] = str(tmp_path_factory.mktemp("cache"))  # (indexes of large files: not the user's)
     yield
     from graphsr.store.local import LocalServer
 

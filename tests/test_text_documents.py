@@ -218,7 +218,7 @@ def test_a_json_lines_corpus_is_a_collection(tmp_path):
         ]
     assert int(trees["c"].end[0]) == len("Hello worldagain")
     for bad, match in (
-        ({"doc_id": "x"}, "doc_id .or _id. and a text"),
+        ({"doc_id": "x"}, r"doc_id \(or _id, docid\) and a text \(or body\)"),
         ({"doc_id": "x", "text": "t", "format": "pdf"}, "expected a format"),
         (rows[0], "duplicate document id 'a'"),
     ):

@@ -46,7 +46,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--collection",
         metavar="DIR",
-        help="the collection (directory, file or tar/zip archive of XML, Markdown, text or HTML)",
+        help="the collection (directory, file or tar/zip archive of XML, Markdown, text or HTML; a JSON lines "
+        "corpus or a directory of its shards, such as MS MARCO v2.1's documents): only the documents the runs and "
+        "assessments name are read",
     )
     p.add_argument(
         "--ties",
@@ -72,8 +74,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--chunks",
         metavar="MAP",
         help="the chunking's chunk map (JSON lines, CSV, TSV or Parquet of chunk_id, doc_id, start, "
-        "end; MS MARCO v2.1 segments): TREC runs and qrels name its chunks; ChromaIoU/P/R "
-        "without @k count them",
+        "end; MS MARCO v2.1 segments), a file or a directory of shards: TREC runs and qrels name its chunks; "
+        "ChromaIoU/P/R without @k count them; only the chunks the inputs touch are read (large files through an "
+        "index kept in $GRAPHSR_CACHE)",
     )
     p.add_argument(
         "--model",
@@ -293,6 +296,18 @@ def _report_unjudged(done) -> None:
             )
 
 
+def passage_requests_of(args: argparse.Namespace, kind: str):
+    """The measures asked for against assessments of ``kind`` and, for passage assessments, the official tool's
+    table of lines (None otherwise)."""
+    from ..core.kinds import PASSAGES
+
+    if kind == PASSAGES:
+        from .eval_passages import passage_requests
+
+        return passage_requests(args)
+    return _element_requests(args, kind), None
+
+
 def run(args: argparse.Namespace) -> int:
     """Read the assessments (format detected once), choose the measures from the options, score every run
     through :func:`graphsr.evaluation.files.evaluate_files`, print what it returns."""
@@ -306,16 +321,23 @@ def run(args: argparse.Namespace) -> int:
         )
     from ..evaluation.files import read_chunks
 
-    chunks = read_chunks(args.chunks)  # (read once: the assessments and the runs name its chunks)
-    qrels = read_assessments(args.qrels, args.collection, chunks, CLI_WORDING, args.qrels_format)
-    passage = qrels.kind == PASSAGES
-    table = None
-    if passage:
-        from .eval_passages import passage_requests
+    from ..evaluation.files import assessments_kind
 
-        requests, table = passage_requests(args)
-    else:
-        requests = _element_requests(args, qrels.kind)
+    kind = assessments_kind(args.qrels, args.qrels_format, args.chunks)  # (options checked before any large read)
+    early = passage_requests_of(args, kind)
+    chunks = read_chunks(args.chunks, args.qrels, args.runs, args.qrels_format, args.run_format)  # (what they touch)
+    qrels = read_assessments(
+        args.qrels, args.collection, chunks, CLI_WORDING, args.qrels_format, args.runs, args.run_format
+    )
+    passage = qrels.kind == PASSAGES
+    if getattr(qrels, "lengths_known", True) is False:
+        from ._common import warn
+
+        warn(
+            f"{args.qrels}: ranges not checked against the documents' texts (no --collection DIR): offsets taken as "
+            "given, each document as long as the furthest end judged in it"
+        )
+    requests, table = early if qrels.kind == kind else passage_requests_of(args, qrels.kind)
     if args.plot:
         from ..analysis.plots import check_plot_path
 

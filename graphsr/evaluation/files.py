@@ -34,6 +34,7 @@ __all__ = [
     "FileRequest",
     "Sources",
     "ScoringOptions",
+    "assessments_kind",
     "read_assessments",
     "read_chunks",
     "evaluate_files",
@@ -127,20 +128,43 @@ QRELS_FORMATS = ("element", "fol", "spans")
 RUN_FORMATS = ("element", "fol", "xml", "spans")
 
 
+def assessments_kind(qrels, fmt: str | None = None, chunks=None) -> str:
+    """The kind of assessments a file holds, from its first record, without reading it (so that what is asked of
+    them is checked before any large read): passages for FOL qrels, span judgments, and TREC qrels with a chunk
+    map; TREC documents for 4 fields; elements otherwise.  Assessments in memory: their own kind."""
+    from ..core.kinds import DOCUMENTS, ELEMENTS, PASSAGES
+
+    if not _is_path(qrels):
+        return getattr(qrels, "kind", ELEMENTS)
+    from ..io.sniff import first_record, qrels_format
+
+    if (fmt or qrels_format(qrels)) in ("fol", "spans") or chunks is not None:
+        return PASSAGES
+    record = first_record(qrels)
+    return DOCUMENTS if record is not None and len(record.split()) == 4 else ELEMENTS
+
+
 def read_assessments(
-    qrels, collection=None, chunks=None, wording: Mapping[str, str] | None = None, fmt: str | None = None
+    qrels,
+    collection=None,
+    chunks=None,
+    wording: Mapping[str, str] | None = None,
+    fmt: str | None = None,
+    runs: Sequence = (),
+    run_format: str | None = None,
 ):
     """Assessments from a path (element, TREC or FOL qrels, or span judgments read against ``collection``;
     detected once, or in the format ``fmt`` says, one of :data:`QRELS_FORMATS`; with a chunk map ``chunks``,
     TREC qrels of its chunk ids projected onto characters) or any shape :func:`graphsr.io.frames.as_qrels`
-    takes."""
+    takes.  Of the collection only the documents judged and those the run files ``runs`` name are read."""
     import os
 
     from ..io.frames import as_qrels
 
     if fmt is not None and fmt not in QRELS_FORMATS:
         raise GraphsrInputError(f"the assessments' format must be one of {', '.join(QRELS_FORMATS)}, got {fmt!r}")
-    qrels = _span_assessments(qrels, collection, read_chunks(chunks), wording, fmt)
+    chunk_map = read_chunks(chunks, qrels, runs, fmt, run_format)
+    qrels = _span_assessments(qrels, collection, chunk_map, wording, fmt, _run_docs(runs, chunk_map, run_format))
     if fmt in ("element", "fol") and isinstance(qrels, (str, os.PathLike)):
         from ..io.fol import read_fol_qrels
         from ..io.qrels import read_element_qrels
@@ -209,10 +233,10 @@ def evaluate_files(
     """
     from ..core.kinds import PASSAGES
 
-    chunk_map = read_chunks(chunks)
     if run_format is not None and run_format not in RUN_FORMATS:
         raise GraphsrInputError(f"the runs' format must be one of {', '.join(RUN_FORMATS)}, got {run_format!r}")
-    qrels = read_assessments(qrels, collection, chunk_map, wording, qrels_format)
+    chunk_map = read_chunks(chunks, qrels, runs, qrels_format, run_format)
+    qrels = read_assessments(qrels, collection, chunk_map, wording, qrels_format, runs, run_format)
     request = FileRequest(
         measures,
         Sources(collection, model, store, routes, routes_model, nav, effort, progress, workers),
@@ -245,36 +269,120 @@ def _docids(run) -> set:
     return set(run.docid.tolist()) if hasattr(run, "doc_code") else set(run.docids())
 
 
-def read_chunks(chunks):
-    """A chunk map from its path (:func:`graphsr.io.chunks.read_chunk_map`); a map or None as it is."""
+def read_chunks(chunks, qrels=None, runs: Sequence = (), qrels_format: str | None = None, run_format=None):
+    """A chunk map: a mapping or None as it is; from a path (a file or a directory of shards), the chunks the
+    inputs touch (:meth:`graphsr.io.chunk_source.ChunkSource.working_set`: those the assessments ``qrels`` and the
+    run files ``runs`` name, and every chunk of the documents judged), or, given no inputs, the whole map."""
     if chunks is None or isinstance(chunks, Mapping):
         return chunks
-    from ..io.chunks import read_chunk_map
+    from ..io.chunk_source import ChunkSource
 
-    return read_chunk_map(chunks)
+    source = ChunkSource(chunks)
+    if qrels is None and not runs:
+        return source.whole()
+    judged, docs = _judged(qrels, qrels_format)
+    named = set().union(*(_run_chunk_ids(p, run_format) for p in runs))
+    return source.working_set(named, docs_of=judged, docs=docs)
 
 
-def _span_assessments(qrels, collection, chunk_map, wording, fmt: str | None = None):
-    """Span judgments (or, with a chunk map, TREC qrels of chunk ids) read against the collection's texts; any
-    other assessments as they are."""
+def _is_path(x) -> bool:
     import os
 
-    if not isinstance(qrels, (str, os.PathLike)):
+    return isinstance(x, (str, os.PathLike))
+
+
+def _judged(qrels, fmt: str | None) -> tuple[set, set]:
+    """The chunk ids TREC qrels judge, and the documents span judgments (or assessments in memory) judge."""
+    if qrels is None:
+        return set(), set()
+    if not _is_path(qrels):
+        docid = getattr(qrels, "docid", None)
+        return set(), set() if docid is None else {str(d) for d in docid.tolist()}
+    from ..io.sniff import qrels_format
+
+    fmt = fmt or qrels_format(qrels)
+    if fmt == "element":
+        return _third_fields(qrels), set()
+    if fmt == "spans":
+        from ..errors import QrelsFormatError
+        from ..io.records import iter_records
+
+        return set(), {str(r.get("doc_id", r.get("corpus_id"))) for _, r in iter_records(qrels, QrelsFormatError)}
+    return set(), set()
+
+
+def _third_fields(path) -> set:
+    """The ids in the third field of a TREC file's lines (a run's documents, qrels' documents); a file that cannot
+    be read names none (its reader refuses it in its turn)."""
+    from ..io._lines import iter_fields
+
+    try:
+        return {f[2] for _, f in iter_fields(path, GraphsrInputError) if len(f) >= 3}
+    except GraphsrInputError:
+        return set()
+
+
+def _run_chunk_ids(path, run_format: str | None) -> set:
+    """The chunk ids a TREC run of chunk ids names (none for a run in another format)."""
+    if not _is_path(path):
+        return set()
+    from ..io.sniff import run_format as sniffed
+
+    try:
+        fmt = run_format or sniffed(path)
+    except GraphsrInputError:
+        return set()
+    return _third_fields(path) if fmt == "element" else set()
+
+
+def _run_docs(runs: Sequence, chunk_map, run_format: str | None) -> set:
+    """The documents the passage run files ``runs`` name: through the chunk map for runs of chunk ids, their
+    ``doc_id`` for runs of spans (what their ranges are checked against)."""
+    from ..io.sniff import run_format as sniffed
+
+    docs: set = set()
+    for path in runs:
+        if not _is_path(path):
+            continue
+        try:
+            fmt = run_format or sniffed(path)
+        except GraphsrInputError:
+            continue
+        if fmt == "element" and chunk_map is not None:
+            docs |= {chunk_map[c][0] for c in _third_fields(path) if c in chunk_map}
+        elif fmt == "spans":
+            from ..io.records import iter_records
+
+            try:
+                docs |= {str(r.get("doc_id")) for _, r in iter_records(path, GraphsrInputError)}
+            except GraphsrInputError:
+                continue
+    return docs
+
+
+def _span_assessments(qrels, collection, chunk_map, wording, fmt: str | None = None, also=frozenset()):
+    """Span judgments (or, with a chunk map, TREC qrels of chunk ids) read against the texts of the documents
+    they and the runs (``also``) touch; without a collection, against no text (``lengths_known`` False: the
+    ranges are not checked and T2I, which reads documents to their ends, is refused); any other assessments as
+    they are."""
+    if not _is_path(qrels):
         return qrels
     from ..io.sniff import qrels_format
 
     fmt = fmt or qrels_format(qrels)
     if fmt != "spans" and (chunk_map is None or fmt != "element"):
         return qrels
-    what = "span judgments" if fmt == "spans" else "chunk judgments"
-    if not collection:
-        raise GraphsrInputError(
-            f"{qrels}: {what} need {_option('collection', wording)}, the documents their offsets count in"
-        )
-    from ..io.spans import document_texts, read_chunk_qrels, read_spans
+    from ..io.spans import read_chunk_qrels, read_spans
 
-    texts = document_texts(collection)
-    return read_spans(qrels, texts) if fmt == "spans" else read_chunk_qrels(qrels, chunk_map, texts)
+    if not collection:
+        if fmt == "spans":
+            return read_spans(qrels, None)
+        return read_chunk_qrels(qrels, chunk_map, None)
+    return (
+        read_spans(qrels, collection, also=also)
+        if fmt == "spans"
+        else read_chunk_qrels(qrels, chunk_map, collection, also=also)
+    )
 
 
 def _in_run_order(errors: list, paths) -> list:

@@ -19,7 +19,6 @@ ranking; ties in span lines in file order; by rank when only ranks are given.  A
 from __future__ import annotations
 
 import os
-
 from ..errors import RunFormatError
 from .records import is_json_lines, read_records, record_int, record_number
 
@@ -27,7 +26,9 @@ __all__ = ["read_chunk_map", "read_chunk_run", "chunk_run_from_frame", "make_chu
 
 
 def read_chunk_map(path: str | os.PathLike) -> dict[str, tuple[str, int, int]]:
-    """A chunk map: each chunk id's ``(doc_id, start, end)`` (see the module docstring).
+    """A chunk map: each chunk id's ``(doc_id, start, end)`` (see the module docstring), from a file or a
+    directory of shards (:data:`MAP_SUFFIXES`), read whole: an evaluation reads only the chunks its inputs name
+    (:class:`graphsr.io.chunk_source.ChunkSource`).
 
     Raises
     ------
@@ -35,35 +36,9 @@ def read_chunk_map(path: str | os.PathLike) -> dict[str, tuple[str, int, int]]:
         In one line naming the file and line: missing columns, a range that is empty or reversed, a chunk id
         given twice.
     """
-    path = str(path)
-    out: dict[str, tuple[str, int, int]] = {}
-    for line, r in read_records(path, RunFormatError):
-        if "chunk_id" in r:
-            missing = [c for c in ("doc_id", "start", "end") if c not in r]
-            if missing:
-                raise RunFormatError(f"expected chunk_id, doc_id, start, end; missing {', '.join(missing)}", path, line)
-            chunk, doc, start, end = str(r["chunk_id"]), str(r["doc_id"]), r["start"], r["end"]
-        elif {"docid", "start_char", "end_char"} <= set(r):  # MS MARCO v2.1 segments
-            chunk = str(r["docid"])
-            doc, start, end = chunk.split("#", 1)[0], r["start_char"], r["end_char"]
-        else:
-            raise RunFormatError(
-                "expected the columns chunk_id, doc_id, start, end (or MS MARCO v2.1's docid, start_char, end_char)",
-                path,
-                line,
-            )
-        start, end = (
-            record_int(start, "start", path, line, RunFormatError),
-            record_int(end, "end", path, line, RunFormatError),
-        )
-        if not 0 <= start < end:
-            raise RunFormatError(f"chunk {chunk!r}: expected 0 <= start < end, got [{start}, {end})", path, line)
-        if chunk in out:
-            raise RunFormatError(f"chunk {chunk!r} is mapped twice", path, line)
-        out[chunk] = (doc, start, end)
-    if not out:
-        raise RunFormatError("the chunk map is empty", path)
-    return out
+    from .chunk_source import ChunkSource
+
+    return ChunkSource(path).whole()
 
 
 def read_chunk_run(

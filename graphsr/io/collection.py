@@ -342,32 +342,24 @@ def read_document(source: CollectionSource, _tars: dict | None = None) -> Docume
 
 #: A corpus of documents as JSON lines: ``{"doc_id" (or BEIR's "_id"), "text", "format"}`` a document.
 _JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz")
-#: The ``format`` a JSON lines corpus declares, and the file name ending each is read as.
-_CORPUS_FORMATS = {"markdown": ".md", "text": ".txt", "html": ".html", "xml": ".xml"}
 
 
 def _jsonl_sources(path: Path) -> list[CollectionSource]:
-    """The documents of a JSON lines corpus: one a line, ``doc_id`` (or ``_id``, as BEIR's corpus.jsonl), its
-    ``text`` and the ``format`` it is in (markdown, text, html or xml; default text), in file order."""
+    """The documents of a JSON lines corpus (:func:`graphsr.io.corpus_source.record_fields`: ``doc_id``, ``_id``
+    or ``docid``; ``text`` or ``body``; ``format``), in file order."""
+    from .corpus_records import FORMATS, record_fields
+
     out = []
     first: dict[str, int] = {}  # each document id's line
     for k, (line, r) in enumerate(_corpus_records(str(path))):
-        docid = r.get("doc_id", r.get("_id"))
-        if docid in (None, "") or not isinstance(r.get("text"), str):
+        docid, text, kind = record_fields(r, path, line)
+        if first.setdefault(docid, line) != line:
             raise CollectionError(
-                "expected a doc_id (or _id) and a text on each line of a JSON lines corpus", path, line
-            )
-        if first.setdefault(str(docid), line) != line:
-            raise CollectionError(
-                f"duplicate document id {str(docid)!r}: also on line {first[str(docid)]}; expected one line per "
-                "document id",
+                f"duplicate document id {docid!r}: also on line {first[docid]}; expected one line per document id",
                 path,
                 line,
             )
-        kind = r.get("format", "text")
-        if kind not in _CORPUS_FORMATS:
-            raise CollectionError(f"expected a format among {', '.join(_CORPUS_FORMATS)}, got {kind!r}", path, line)
-        out.append(CollectionSource(str(docid), str(path), f"{docid}{_CORPUS_FORMATS[kind]}", len(r["text"]), k))
+        out.append(CollectionSource(docid, str(path), f"{docid}{FORMATS[kind]}", len(text), k))
     return out
 
 
@@ -392,7 +384,10 @@ def _in_corpus(source: CollectionSource) -> bool:
 
 def _read_bytes(source: CollectionSource, tars: dict | None = None) -> bytes:
     if _in_corpus(source):
-        return _corpus_records(source.path)[source.offset][1]["text"].encode("utf-8")
+        from .corpus_records import record_fields
+
+        line, record = _corpus_records(source.path)[source.offset]
+        return record_fields(record, source.path, line)[1].encode("utf-8")
     if source.member is None:
         try:
             with open(source.path, "rb") as fh:
@@ -553,12 +548,19 @@ def read_document_text(source: CollectionSource, _tars: dict | None = None) -> s
     """A document's text, into which its offsets count (docs/conventions.md): the decoded file for Markdown and
     plain text; the text content for HTML (no script or style text) and XML (internal entities expanded; a
     reference left unexpanded is one character, U+FFFD here, as the walkers count it)."""
-    from .textdocs import _decoded, text_format
+    from .textdocs import text_format
 
     kind = text_format(source.member or source.path)
-    data = _read_bytes(source, _tars)
+    return text_of(_read_bytes(source, _tars), kind, source.name, not _in_corpus(source))
+
+
+def text_of(data: bytes, kind: str | None, name: str, newlines: bool = True) -> str:
+    """The text of a document's bytes in format ``kind`` (:func:`graphsr.io.textdocs.text_format`'s; None for
+    XML), as :func:`read_document_text` defines it; ``newlines`` reads CRLF and CR as LF in Markdown and text."""
+    from .textdocs import _decoded
+
     if kind in ("markdown", "text"):
-        return _decoded(data, source.name, not _in_corpus(source))
+        return _decoded(data, name, newlines)
     if kind == "html":
         import lxml.html
 
@@ -572,11 +574,11 @@ def read_document_text(source: CollectionSource, _tars: dict | None = None) -> s
             root = etree.fromstring(bytes(data), _parser())
         except etree.XMLSyntaxError as exc:
             raise CollectionError(
-                f"malformed XML: {_xml_message(exc)}; expected a well-formed document", source.name, exc.lineno or None
+                f"malformed XML: {_xml_message(exc)}; expected a well-formed document", name, exc.lineno or None
             ) from None
         from .entities import expand_internal_entities
 
-        expand_internal_entities(root, source.name)
+        expand_internal_entities(root, name)
     return "".join(_text_parts(root))
 
 

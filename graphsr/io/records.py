@@ -18,7 +18,7 @@ from typing import Iterable, Iterator
 
 from ..errors import GraphsrInputError
 
-__all__ = ["json_objects", "read_records", "is_json_lines", "record_int", "record_number"]
+__all__ = ["json_objects", "read_records", "iter_records", "is_json_lines", "record_int", "record_number"]
 
 
 def json_objects(lines: Iterable[str], path, error: type[GraphsrInputError]) -> Iterator[tuple[int, dict]]:
@@ -97,6 +97,55 @@ def read_records(path: str | os.PathLike, error: type[GraphsrInputError]) -> lis
         raise error(f"expected UTF-8 text ({exc.reason} at byte {exc.start})", path) from None
     except (OSError, EOFError) as exc:  # a damaged gzip stream
         raise error(f"cannot read the file ({exc})", path) from None
+
+
+def iter_records(path: str | os.PathLike, error: type[GraphsrInputError]) -> Iterator[tuple[int, dict]]:
+    """``(line, record)`` of every record, as :func:`read_records` gives them, streaming: memory holds one record
+    (a Parquet file one batch of rows) at a time, not the file."""
+    if not Path(path).is_file():
+        raise error("no such file", path)
+    try:
+        if str(path).lower().endswith(".parquet"):
+            yield from _parquet_rows(path, error)
+            return
+        if is_json_lines(path):
+            with _open_text(path, error, encoding="utf-8-sig") as fh:
+                yield from json_objects(fh, path, error)
+            return
+        import csv
+
+        with _open_text(path, error, encoding="utf-8-sig", newline="") as fh:
+            first = fh.readline()
+            fh.seek(0)
+            reader = csv.DictReader(fh, delimiter="\t" if "\t" in first else ",")
+            for row in reader:
+                yield reader.line_num, row
+    except UnicodeDecodeError as exc:
+        raise error(f"expected UTF-8 text ({exc.reason} at byte {exc.start})", path) from None
+    except (OSError, EOFError) as exc:  # a damaged gzip stream
+        raise error(f"cannot read the file ({exc})", path) from None
+
+
+def _parquet_rows(path, error: type[GraphsrInputError]) -> Iterator[tuple[int, dict]]:
+    """A Parquet file's rows a batch at a time (pyarrow), numbered from 1; the whole frame where pyarrow is not
+    there to stream it."""
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        yield from ((k + 1, row) for k, row in enumerate(_parquet(path, error).to_dict(orient="records")))
+        return
+    n = 0
+    try:
+        batches = pq.ParquetFile(path).iter_batches(batch_size=65536)
+        for batch in batches:
+            for row in batch.to_pylist():
+                n += 1
+                yield n, row
+    except Exception as exc:  # pyarrow's ArrowInvalid, ... : as _parquet words them
+        if not (type(exc).__module__.startswith("pyarrow") or isinstance(exc, (OSError, ValueError))):
+            raise
+        reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise error(f"not a readable Parquet file ({reason[:200]})", path) from None
 
 
 def _parquet(path, error: type[GraphsrInputError]):

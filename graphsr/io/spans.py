@@ -30,17 +30,41 @@ from ._lines import iter_fields
 from .records import read_records, record_int, record_number
 from .text_ranges import range_problem
 
-__all__ = ["read_spans", "read_chunk_qrels", "document_texts", "spans_from_frame", "chunk_judgments"]
+__all__ = [
+    "read_spans",
+    "read_chunk_qrels",
+    "document_texts",
+    "document_lengths",
+    "spans_from_frame",
+    "chunk_judgments",
+]
 
 _SPAN_COLUMNS = ("query_id", "doc_id", "start", "end", "relevance")
 _CHROMA_COLUMNS = ("question", "references", "corpus_id")
 
 
-def document_texts(collection) -> dict[str, str]:
-    """Each document's text (docs/conventions.md) by document id: what span offsets count in."""
+def document_texts(collection, docs=None) -> dict[str, str]:
+    """Each document's text (docs/conventions.md) by document id: what span offsets count in; with ``docs``,
+    only those documents' (the others are not read)."""
     from .collection import list_collection, read_document_text
+    from .corpus_source import CorpusSource, corpus_files
 
-    return {s.docid: read_document_text(s) for s in list_collection(collection)}
+    files = corpus_files(collection)
+    if files is not None and (docs is not None or len(files) > 1):
+        return CorpusSource(files).texts(docs)
+    wanted = None if docs is None else set(docs)
+    return {s.docid: read_document_text(s) for s in list_collection(collection) if wanted is None or s.docid in wanted}
+
+
+def document_lengths(collection, docs) -> dict[str, int]:
+    """The lengths of the texts of the documents ``docs`` (those the collection holds), reading no more than
+    needed: a JSON lines corpus's lengths from its index where it has one."""
+    from .corpus_source import CorpusSource, corpus_files
+
+    files = corpus_files(collection)
+    if files is not None:
+        return CorpusSource(files).lengths(docs)
+    return {d: len(t) for d, t in document_texts(collection, docs).items()}
 
 
 def _int(value, what: str, path, line: int) -> int:
@@ -106,9 +130,12 @@ def _spans(records, lines, path, id_column):
         )
 
 
-def read_spans(path: str | os.PathLike, collection, id_column: str | None = None, vocab=None):
-    """Span judgments (see the module docstring) as passage assessments over ``collection`` (a path, or a
-    ``{doc_id: text}`` mapping of the documents' texts).
+def read_spans(path: str | os.PathLike, collection, id_column: str | None = None, vocab=None, also=()):
+    """Span judgments (see the module docstring) as passage assessments over ``collection``: a path (only the
+    documents judged and the documents ``also`` names are read: their text lengths are what runs' ranges are
+    checked against), a ``{doc_id: text}`` mapping of the documents' texts, or None (no text: ranges and
+    contents are not checked, each document's length is taken as the furthest end judged in it, and the
+    assessments say so with ``lengths_known`` False).
 
     Raises
     ------
@@ -117,17 +144,28 @@ def read_spans(path: str | os.PathLike, collection, id_column: str | None = None
         range that is empty, reversed or outside the document's text, a ``content`` other than the text there.
     """
     path = str(path)
-    texts = collection if isinstance(collection, dict) else document_texts(collection)
     rows = read_records(path, QrelsFormatError)
     chroma = bool(rows) and set(_CHROMA_COLUMNS) <= set(rows[0][1])
-    return _assessments(
-        _spans([r for _, r in rows], [n for n, _ in rows], path, id_column),
-        texts,
-        path,
-        vocab,
-        whole_documents=chroma,
-        references=True,
-    )
+    spans = list(_spans([r for _, r in rows], [n for n, _ in rows], path, id_column))
+    return _against(spans, collection, path, vocab, also, whole_documents=chroma, references=True)
+
+
+def _against(spans: list, collection, path: str, vocab, also, **kw):
+    """Passage assessments from spans read against ``collection`` (see :func:`read_spans`)."""
+    if isinstance(collection, dict):
+        return _assessments(spans, collection, path, vocab, **kw)
+    if collection is None:
+        furthest: dict[str, int] = {}
+        for _, doc, _, end, _, _, _ in spans:
+            furthest[doc] = max(furthest.get(doc, 0), end)
+        qrels = _assessments(spans, None, path, vocab, lengths=furthest, **kw)
+        qrels.lengths_known = False
+        return qrels
+    docs = {s[1] for s in spans} | set(also)
+    with_content = {s[1] for s in spans if s[5] is not None}
+    texts = document_texts(collection, with_content) if with_content else {}
+    lengths = document_lengths(collection, docs)
+    return _assessments(spans, texts, path, vocab, lengths=lengths, known_lengths=lengths, **kw)
 
 
 #: A DataFrame's column names for span judgments: graphsr's and PyTerrier's (``qid``, ``docno``, ``label``).
@@ -234,7 +272,7 @@ def _assessments(
 
     rows: dict[tuple[str, str], dict] = {}
     for qid, doc, start, end, grade, content, line in spans:
-        text = texts.get(doc) if texts is not None else None
+        text = texts.get(doc) if texts else None
         size = len(text) if text is not None else (lengths or {}).get(doc)
         problem = range_problem("span", doc, start, end, size)
         if problem is not None:
@@ -277,17 +315,21 @@ def _assessments(
     qrels = FOLQrels.from_columns(topic, docid, doc_len, rel_chars, bep, p_row, p_start, p_end, line_of, path, vocab)
     qrels.judged_spans = judged
     # the documents' text lengths, where the texts are known (runs' ranges are checked against them)
-    qrels.text_lengths = {d: len(t) for d, t in texts.items()} if texts is not None else known_lengths
+    qrels.text_lengths = (
+        known_lengths if known_lengths is not None else {d: len(t) for d, t in texts.items()} if texts else None
+    )
     qrels.references = tuple(np.asarray(a, dtype=np.int64) for a in (r_row, r_start, r_end)) if references else None
     return qrels
 
 
-def read_chunk_qrels(path: str | os.PathLike, chunks, collection, vocab=None):
+def read_chunk_qrels(path: str | os.PathLike, chunks, collection, vocab=None, also=()):
     """Judgments of chunks (TREC qrels ``qid iter chunk_id grade``, as TREC RAG judges segments) projected onto
     characters through their chunk map (``chunks``: a path, or :func:`graphsr.io.chunks.read_chunk_map`'s
     map), so that a run of another chunking is scored against them: a character is relevant where a judged
     chunk of grade above 0 covers it (the highest grade covering it is above 0); judged non-relevant where only
     chunks of grade 0 or less do; never judged elsewhere (``judged_spans`` says which characters were judged).
+    ``collection`` and ``also`` as :func:`read_spans` takes them: with None the chunk map's offsets are taken
+    as they are.
 
     Raises
     ------
@@ -299,7 +341,6 @@ def read_chunk_qrels(path: str | os.PathLike, chunks, collection, vocab=None):
 
     path = str(path)
     table = chunks if isinstance(chunks, dict) else read_chunk_map(chunks)
-    texts = collection if isinstance(collection, dict) else document_texts(collection)
 
     def spans():
         for line, f in iter_fields(path, QrelsFormatError):  # (graphsr's line files: any line ending, # comments)
@@ -310,7 +351,7 @@ def read_chunk_qrels(path: str | os.PathLike, chunks, collection, vocab=None):
                 raise QrelsFormatError(f"chunk {f[2]!r} is not in the chunk map", path, line)
             yield f[0], where[0], where[1], where[2], _grade(f[3], path, line), None, line
 
-    return _assessments(spans(), texts, path, vocab)
+    return _against(list(spans()), collection, path, vocab, also)
 
 
 def chunk_judgments(qrels, chunks) -> dict[str, dict[str, int]]:

@@ -60,6 +60,16 @@ class PassageProvider(Provider):
 class _PassageEvaluator:
     def __init__(self, measures, qrels: FOLQrels, context):
         self.measures, self.qrels, self.context = measures, qrels, context
+        if getattr(qrels, "lengths_known", True) is False:
+            t2i = [m for m in measures if "task" in m.SUPPORTED_PARAMS and m["task"] == "t2i"]
+            if t2i:
+                from ...errors import GraphsrInputError
+                from ..provider import worded
+
+                raise GraphsrInputError(
+                    f"{t2i[0]}: T2I reads each document to its end, and the documents' lengths are not known "
+                    f"without {worded(getattr(context, 'wording', None), 'option:collection')}"
+                )
 
     def score(self, run, topics, scratch) -> RunScores:
         if run.kind != PASSAGES:

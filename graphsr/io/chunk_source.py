@@ -1,0 +1,142 @@
+"""A chunk map on disk, answered by chunk id and by document without being read whole: one file, or a directory
+of shards as MS MARCO v2.1 ships its segments (``msmarco_v2.1_doc_segmented_NN.json.gz``).
+
+A file smaller than :func:`~graphsr.io.record_index.index_threshold` is read whole (streaming) when first asked;
+a larger one through its index (:mod:`graphsr.io.record_index`), built the first time -- the shards that need
+one built side by side, one process a core -- and kept while the file is unchanged.  A chunk id in two files
+of a directory is refused when it is looked up, as one given twice in one file is.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Iterable
+
+from ..errors import RunFormatError
+
+__all__ = ["ChunkSource", "map_files"]
+
+
+def map_files(path: str | os.PathLike) -> list[str]:
+    """The files of a chunk map: the file itself, or a directory's files named as chunk maps are
+    (:data:`graphsr.io.chunk_records.MAP_SUFFIXES`, also gzipped), searched recursively, in name order."""
+    from .chunk_records import MAP_SUFFIXES
+
+    p = Path(path)
+    if p.is_file():
+        return [str(p)]
+    if not p.is_dir():
+        raise RunFormatError("no such file or directory (a chunk map)", p)
+    names = MAP_SUFFIXES + tuple(s + ".gz" for s in MAP_SUFFIXES if s != ".parquet")
+    files = sorted(str(f) for f in p.rglob("*") if f.is_file() and f.name.lower().endswith(names))
+    if not files:
+        raise RunFormatError(f"no chunk map in the directory: expected files named *{', *'.join(names)}", p)
+    return files
+
+
+def _rows(path: str):
+    from .chunk_records import iter_chunk_records
+
+    return iter_chunk_records(path)
+
+
+def _indexed(path: str):
+    from .record_index import file_index
+
+    return file_index(path, "chunks", _rows, RunFormatError)
+
+
+class ChunkSource:
+    """A chunk map's files (see the module docstring)."""
+
+    def __init__(self, path: str | os.PathLike):
+        from .record_index import index_threshold
+
+        self.path = str(path)
+        self.files = map_files(path)
+        threshold = index_threshold()
+        self._large = {f for f in self.files if os.path.getsize(f) >= threshold}
+        self._whole: dict[str, dict] = {}
+        self._indexes: dict[str, object] = {}
+
+    def _index(self, f: str):
+        if f not in self._indexes:
+            self._build_indexes()
+        return self._indexes[f]
+
+    def _build_indexes(self) -> None:
+        """Every large file's index, built where none is kept, side by side."""
+        todo = [f for f in sorted(self._large) if f not in self._indexes]
+        workers = min(len(todo), os.cpu_count() or 1)
+        if workers > 1:
+            from concurrent.futures import ProcessPoolExecutor
+
+            with ProcessPoolExecutor(workers) as pool:
+                list(pool.map(_built, todo))  # (kept on disk; loaded below, memory-mapped)
+        for f in todo:
+            self._indexes[f] = _indexed(f)
+
+    def _table(self, f: str) -> dict:
+        if f not in self._whole:
+            table: dict[str, tuple] = {}
+            for line, chunk, doc, start, end in _rows(f):
+                if chunk in table:
+                    raise RunFormatError(f"chunk {chunk!r} is mapped twice (also on line {table[chunk][0]})", f, line)
+                table[chunk] = (line, doc, start, end)
+            self._whole[f] = table
+        return self._whole[f]
+
+    def _merge(self, found: dict, f: str, got: dict) -> None:
+        for chunk, values in got.items():
+            if chunk in found:
+                other, line = found[chunk]
+                raise RunFormatError(f"chunk {chunk!r} is mapped twice (also in {other}, line {line[0]})", f, values[0])
+            found[chunk] = (f, values)
+
+    def lookup(self, ids: Iterable[str]) -> dict[str, tuple[str, int, int]]:
+        """``{chunk id: (doc_id, start, end)}`` of the ``ids`` the map holds (the others left out)."""
+        ids = set(ids)
+        found: dict[str, tuple] = {}
+        for f in self.files:
+            if f in self._large:
+                got = self._index(f).lookup(ids, RunFormatError)
+            else:
+                table = self._table(f)
+                got = {c: table[c] for c in ids if c in table}
+            self._merge(found, f, got)
+        return {c: tuple(v[1:]) for c, (_, v) in found.items()}
+
+    def of_documents(self, docs: Iterable[str]) -> dict[str, tuple[str, int, int]]:
+        """``{chunk id: (doc_id, start, end)}`` of every chunk of the documents ``docs``."""
+        docs = set(docs)
+        found: dict[str, tuple] = {}
+        for f in self.files:
+            if f in self._large:
+                got = self._index(f).by_document(docs)
+            else:
+                got = {c: v for c, v in self._table(f).items() if v[1] in docs}
+            self._merge(found, f, got)
+        return {c: tuple(v[1:]) for c, (_, v) in found.items()}
+
+    def working_set(
+        self, ids: Iterable[str], docs_of: Iterable[str] = (), docs: Iterable[str] = ()
+    ) -> dict[str, tuple[str, int, int]]:
+        """All an evaluation reads of the map: the chunks named (``ids``), and every chunk of the documents
+        ``docs`` and of the documents of the chunks ``docs_of`` (those judged: the chunks around a judgment)."""
+        named = self.lookup(set(ids) | set(docs_of))
+        around = self.of_documents(set(docs) | {named[c][0] for c in docs_of if c in named})
+        return {**around, **named}
+
+    def whole(self) -> dict[str, tuple[str, int, int]]:
+        """Every chunk of the map, in file then line order; an empty map is refused."""
+        found: dict[str, tuple] = {}
+        for f in self.files:
+            self._merge(found, f, self._table(f))
+        if not found:
+            raise RunFormatError("the chunk map is empty", self.path)
+        return {c: tuple(v[1:]) for c, (_, v) in found.items()}
+
+
+def _built(f: str) -> int:
+    return _indexed(f).rows

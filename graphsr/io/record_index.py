@@ -1,0 +1,372 @@
+"""Indexes of large files of records, built once and kept while the file is unchanged, so that an evaluation
+reads of a chunk map or a corpus only the records its runs and assessments name.
+
+Two kinds of file are indexed, each by the id of its records:
+
+``chunks``
+    a chunk map (:mod:`graphsr.io.chunks`): each chunk id's document, start and end, and the line it is on;
+``documents``
+    a JSON lines corpus (MS MARCO v2.1's document shards among them): each document id's line, the byte offset
+    of that line in the uncompressed file and the length of its text in code points.
+
+**Where and when.** A file of at least :data:`INDEX_FROM` bytes on disk (``$GRAPHSR_INDEX_FROM``, a size such as
+``64M``; ``0`` indexes every file) is indexed the first time it is read; a smaller one is read whole each time
+(reading it costs less than loading an index).  Indexes are kept under ``$GRAPHSR_CACHE`` (default
+``$XDG_CACHE_HOME/graphsr``, else ``~/.cache/graphsr``), in ``index/``, one directory per file and kind, readable
+by its owner only.  An index records the file's real path, size, modification time (ns), inode and device, and
+the version of the index format: a file changed in any of them is indexed again, never read through a stale
+index.  Deleting the directory is always safe.
+
+**What an index is.** Parts of at most :data:`PART_ROWS` records, each a set of NumPy arrays sorted by id
+(``ids`` as fixed-width UTF-8 bytes, and the columns of the kind), written with ``numpy.save`` and read back
+memory-mapped: a lookup of *n* ids costs *n* binary searches a part, whatever the file's size, and memory holds
+only the pages it touches.  Building one reads the file once, streaming (gzip through the bounds of
+:mod:`graphsr.io.archive_limits`); a line of JSON whose fields can be taken without a full parse (one object, no
+escape in the id, plain integers) is read by search, any other by :func:`json.loads`.  Every part written is
+read back and counted against the records read; an id given twice in one part is refused when building, and
+in two parts when it is looked up.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+
+import numpy as np
+
+from ..errors import GraphsrInputError
+
+__all__ = [
+    "INDEX_FROM",
+    "PART_ROWS",
+    "FileIndex",
+    "cache_root",
+    "file_index",
+    "index_threshold",
+    "raw_lines",
+    "fast_fields",
+    "string_field",
+    "int_field",
+    "VERSION",
+]
+
+#: Files of at least this many bytes on disk are indexed (``$GRAPHSR_INDEX_FROM``).
+INDEX_FROM = 8 << 20
+ENV_INDEX_FROM = "GRAPHSR_INDEX_FROM"
+ENV_CACHE = "GRAPHSR_CACHE"
+#: The most records in one sorted part of an index (bounds the memory of building one).
+PART_ROWS = 2_000_000
+#: The index format's version: an index of another version is built again.
+VERSION = 1
+#: The columns each kind of index keeps beside ``ids`` and ``line``.
+COLUMNS = {"chunks": ("doc", "start", "end"), "documents": ("offset", "length")}
+
+
+def index_threshold() -> int:
+    """The size from which a file is indexed (``$GRAPHSR_INDEX_FROM``, else :data:`INDEX_FROM`)."""
+    from .._sizes import parse_size
+
+    text = os.environ.get(ENV_INDEX_FROM, "").strip()
+    return parse_size(text, f"${ENV_INDEX_FROM}") if text else INDEX_FROM
+
+
+def cache_root() -> Path:
+    """Where indexes are kept (see the module docstring), made readable by its owner only."""
+    base = os.environ.get(ENV_CACHE, "").strip()
+    if base:
+        root = Path(base)
+    else:
+        xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
+        root = (Path(xdg) if xdg else Path.home() / ".cache") / "graphsr"
+    root.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return root
+
+
+def raw_lines(path: str, error: type[GraphsrInputError], block: int = 4 << 20) -> Iterator[tuple[int, int, bytes]]:
+    """``(byte offset, line number, line)`` of every line of ``path`` in the uncompressed stream (through gzip for
+    ``.gz``, bounded), the line without its ``\\n``; offsets count the file's own bytes (a byte order mark and
+    ``\\r`` included)."""
+    from ._lines import MAX_LINE
+
+    if path.endswith(".gz"):
+        from .archive_limits import open_bounded
+
+        fh = open_bounded(path, error, "gzip")
+    else:
+        fh = open(path, "rb")
+    at, lineno, rest = 0, 0, b""
+    with fh:
+        while True:
+            try:
+                chunk = fh.read(block)
+            except (OSError, EOFError) as exc:  # a damaged or cut gzip stream
+                raise error(f"cannot read the file ({exc})", path) from None
+            if not chunk:
+                if rest:
+                    yield at, lineno + 1, rest
+                return
+            data = rest + chunk if rest else chunk
+            lines = data.split(b"\n")
+            rest = lines.pop()
+            if len(rest) > MAX_LINE:
+                raise error(f"a line longer than {MAX_LINE >> 20} MB: not a file of records", path, lineno + 1)
+            for line in lines:
+                lineno += 1
+                yield at, lineno, line
+                at += len(line) + 1
+
+
+# ---- taking fields from a JSON line without parsing all of it -------------------------------------------------
+
+
+def string_field(key: str) -> re.Pattern:
+    return re.compile(rb'"' + re.escape(key.encode()) + rb'"\s*:\s*"([^"\\]*)"')
+
+
+def int_field(key: str) -> re.Pattern:
+    return re.compile(rb'"' + re.escape(key.encode()) + rb'"\s*:\s*(-?[0-9]+)\s*[,}]')
+
+
+def _one(pattern: re.Pattern, line: bytes) -> bytes | None:
+    """The group of the one match of a key's pattern in a flat JSON object line, or None: absent, given twice,
+    or not sure to be a key (anything but ``{`` or ``,`` before its opening quote)."""
+    found = pattern.finditer(line)
+    m = next(found, None)
+    if m is None or next(found, None) is not None:
+        return None
+    j = m.start() - 1
+    while j >= 0 and line[j] in b" \t\r":
+        j -= 1
+    return m.group(1) if j >= 0 and line[j] in b"{," else None
+
+
+def fast_fields(line: bytes, strings, ints) -> tuple | None:
+    """The searched fields of a flat JSON object line (strings decoded, integers as int), or None where a full
+    parse is needed."""
+    if line.count(b"{") != 1:
+        return None
+    out: list = []
+    for p in strings:
+        v = _one(p, line)
+        if v is None:
+            return None
+        try:
+            out.append(v.decode("utf-8"))
+        except UnicodeDecodeError:
+            return None
+    for p in ints:
+        v = _one(p, line)
+        if v is None:
+            return None
+        out.append(int(v))
+    return tuple(out)
+
+
+# ---- the index of one file ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Part:
+    """One sorted part of an index: ``ids`` (bytes, sorted) and the kind's columns, row for row."""
+
+    ids: np.ndarray
+    columns: dict
+
+    def find(self, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(which, rows)``: the positions in ``wanted`` (sorted bytes) found here and their rows."""
+        if not len(self.ids) or not len(wanted):
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        at = np.searchsorted(self.ids, wanted)
+        inside = at < len(self.ids)
+        hit = np.zeros(len(wanted), dtype=bool)
+        hit[inside] = self.ids[at[inside]] == wanted[inside]
+        which = np.flatnonzero(hit)
+        return which, at[which]
+
+
+class FileIndex:
+    """The index of one file (see the module docstring): its parts, looked up by id."""
+
+    def __init__(self, path: str, kind: str, parts: list[Part], rows: int):
+        self.path, self.kind, self.parts, self.rows = path, kind, parts, rows
+
+    def lookup(self, ids: Iterable[str], error: type[GraphsrInputError]) -> dict[str, tuple]:
+        """``{id: (line, *columns)}`` of the ``ids`` the file holds (those it does not are left out); an id held
+        in two parts is ``error``."""
+        wanted_str = sorted(set(ids))
+        if not wanted_str:
+            return {}
+        wanted = np.array([w.encode("utf-8") for w in wanted_str])
+        out: dict[str, tuple] = {}
+        names = COLUMNS[self.kind]
+        for part in self.parts:
+            which, rows = part.find(wanted)
+            if not len(which):
+                continue
+            cols = [part.columns["line"][rows]] + [part.columns[c][rows] for c in names]
+            for k, values in zip(which.tolist(), zip(*(c.tolist() for c in cols))):
+                key = wanted_str[k]
+                if key in out:
+                    raise error(
+                        f"{_what(self.kind)} {key!r} is given twice (lines {out[key][0]} and {values[0]})", self.path
+                    )
+                out[key] = tuple(v.decode("utf-8") if isinstance(v, bytes) else v for v in values)
+        return out
+
+    def by_document(self, docs: Iterable[str]) -> dict[str, tuple]:
+        """``{chunk id: (line, doc, start, end)}`` of every chunk of the documents ``docs`` (a chunk index)."""
+        wanted = np.array(sorted({d.encode("utf-8") for d in docs}))
+        out: dict[str, tuple] = {}
+        if not len(wanted):
+            return out
+        for part in self.parts:
+            order = part.columns["doc_order"]
+            doc_sorted = part.columns["doc"][order]
+            lo = np.searchsorted(doc_sorted, wanted, side="left")
+            hi = np.searchsorted(doc_sorted, wanted, side="right")
+            for a, b in zip(lo.tolist(), hi.tolist()):
+                for r in order[a:b].tolist():
+                    out[part.ids[r].decode("utf-8")] = (
+                        int(part.columns["line"][r]),
+                        part.columns["doc"][r].decode("utf-8"),
+                        int(part.columns["start"][r]),
+                        int(part.columns["end"][r]),
+                    )
+        return out
+
+
+def _what(kind: str) -> str:
+    return "chunk" if kind == "chunks" else "document"
+
+
+def _identity(path: str) -> dict:
+    st = os.stat(path)
+    return {
+        "path": os.path.realpath(path),
+        "size": st.st_size,
+        "mtime_ns": st.st_mtime_ns,
+        "inode": st.st_ino,
+        "device": st.st_dev,
+        "version": VERSION,
+    }
+
+
+def _directory(path: str, kind: str) -> Path:
+    digest = hashlib.sha256(os.path.realpath(path).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    return cache_root() / "index" / f"{digest}.{kind}"
+
+
+def _load(where: Path, identity: dict, kind: str) -> FileIndex | None:
+    """The index kept at ``where`` if it was built from the file as it is now, else None."""
+    try:
+        meta = json.loads((where / "meta.json").read_text())
+    except (OSError, ValueError):
+        return None
+    if meta.get("identity") != identity or meta.get("kind") != kind:
+        return None
+    names = ("ids", "line", *COLUMNS[kind]) + (("doc_order",) if kind == "chunks" else ())
+    parts = []
+    try:
+        for k in range(int(meta["parts"])):
+            arrays = {n: np.load(where / f"part{k}.{n}.npy", mmap_mode="r") for n in names}
+            if any(len(a) != int(meta["part_rows"][k]) for a in arrays.values()):
+                return None
+            ids = arrays.pop("ids")
+            parts.append(Part(ids, arrays))
+    except (OSError, ValueError, KeyError):
+        return None
+    return FileIndex(identity["path"], kind, parts, int(meta["rows"]))
+
+
+def file_index(
+    path: str,
+    kind: str,
+    rows: Callable[[str], Iterator[tuple]],
+    error: type[GraphsrInputError],
+) -> FileIndex:
+    """The index of ``path`` (kind ``chunks`` or ``documents``), built from ``rows(path)`` -- ``(line, id, *columns)``
+    tuples, each record checked by the reader -- where none is kept for the file as it is now."""
+    identity = _identity(path)
+    where = _directory(path, kind)
+    kept = _load(where, identity, kind)
+    if kept is not None:
+        return kept
+    return _build(path, kind, rows, error, identity, where)
+
+
+def _build(path, kind, rows, error, identity: dict, where: Path) -> FileIndex:
+    import shutil
+    import tempfile
+
+    names = COLUMNS[kind]
+    tmp = Path(tempfile.mkdtemp(prefix=where.name + ".partial-", dir=where.parent if where.parent.exists() else None))
+    if not where.parent.exists():
+        where.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp = Path(tempfile.mkdtemp(prefix=where.name + ".partial-", dir=where.parent))
+    try:
+        part_rows: list[int] = []
+        batch: list[tuple] = []
+        total = 0
+        for row in rows(path):
+            batch.append(row)
+            if len(batch) >= PART_ROWS:
+                part_rows.append(_write_part(tmp, len(part_rows), batch, kind, names, path, error))
+                total += len(batch)
+                batch = []
+        if batch or not part_rows:
+            part_rows.append(_write_part(tmp, len(part_rows), batch, kind, names, path, error))
+            total += len(batch)
+        if sum(part_rows) != total:
+            raise error(f"the index holds {sum(part_rows)} records, the file {total}", path)
+        meta = {"identity": identity, "kind": kind, "parts": len(part_rows), "part_rows": part_rows, "rows": total}
+        (tmp / "meta.json").write_text(json.dumps(meta))
+        if where.exists():
+            shutil.rmtree(where, ignore_errors=True)
+        try:
+            os.replace(tmp, where)
+        except OSError:  # another process kept the same index meanwhile
+            shutil.rmtree(tmp, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    built = _load(where, identity, kind)
+    if built is None or built.rows != total:
+        raise error(f"the index kept for the file could not be read back ({where})", path)
+    return built
+
+
+def _write_part(tmp: Path, k: int, batch: list[tuple], kind: str, names, path: str, error) -> int:
+    """Sort one part by id, refuse an id given twice in it, save its arrays; the number of rows saved."""
+    n = len(batch)
+    ids = np.array([r[1].encode("utf-8") for r in batch], dtype=bytes) if n else np.zeros(0, dtype="S1")
+    line = np.fromiter((r[0] for r in batch), dtype=np.int64, count=n)
+    order = np.argsort(ids, kind="stable")
+    ids, line = ids[order], line[order]
+    if n > 1:
+        same = np.flatnonzero(ids[1:] == ids[:-1])
+        if len(same):
+            j = int(same[0])
+            first, second = sorted((int(line[j]), int(line[j + 1])))
+            raise error(f"{_what(kind)} {ids[j].decode()!r} is given twice (also on line {first})", path, second)
+    arrays = {"ids": ids, "line": line}
+    for c, name in enumerate(names, 2):
+        values = [r[c] for r in batch]
+        if name == "doc":
+            col = np.array([v.encode("utf-8") for v in values], dtype=bytes) if n else np.zeros(0, dtype="S1")
+        else:
+            col = np.fromiter(values, dtype=np.int64, count=n)
+        arrays[name] = col[order]
+    if kind == "chunks":
+        arrays["doc_order"] = np.argsort(arrays["doc"], kind="stable").astype(np.int64)
+    for name, a in arrays.items():
+        np.save(tmp / f"part{k}.{name}.npy", a)
+    back = np.load(tmp / f"part{k}.ids.npy", mmap_mode="r")
+    if len(back) != n:
+        raise error(f"wrote {len(back)} records of an index part, expected {n}", path)
+    return n
