@@ -9,7 +9,9 @@ Writes, under ``OUT``:
   of 5 (neighbours overlap by half), fields ``docid``, ``url``, ``title``, ``headings``, ``segment``,
   ``start_char``, ``end_char``; ``docid`` is ``DOCID#K_OFFSET`` (segment K of the document, OFFSET the byte offset
   of its line in the uncompressed segment shard); ``start_char``/``end_char`` count code points of ``body``;
-* ``topics.tsv``, ``run_a.trec``, ``run_b.trec``: ``--topics`` topics, each run retrieving ``--depth`` segment ids;
+* ``topics.tsv``, ``run_a.trec``, ``run_b.trec``, ``run_c.trec``: ``--topics`` topics, each run retrieving
+  ``--depth`` segment ids (``run_c`` returns each relevant segment with its next neighbour, which holds half of
+  its text);
 * ``qrels.txt``: TREC qrels of segment ids, grades 0-3, judging neighbouring segments that overlap.
 
 Bodies are sentences of words drawn from a Zipf-like vocabulary that mixes scripts (Latin, accented Latin,
@@ -148,6 +150,7 @@ def _topics_runs_qrels(out: Path, rng: random.Random, docs: list[list[str]], top
         open(out / "qrels.txt", "w") as qf,
         open(out / "run_a.trec", "w") as af,
         open(out / "run_b.trec", "w") as bf,
+        open(out / "run_c.trec", "w") as cf,
     ):
         for t in range(1, topics + 1):
             qid = f"2024-{t:05d}"
@@ -161,6 +164,14 @@ def _topics_runs_qrels(out: Path, rng: random.Random, docs: list[list[str]], top
                     judged[segs[k]] = rng.choice((0, 1, 2, 2, 3))
             for sid, grade in judged.items():
                 qf.write(f"{qid} 0 {sid} {grade}\n")
+            # run_c returns both halves: each relevant segment and its next neighbour (half of it the same text)
+            pairs: list[str] = []
+            for d in relevant_docs:
+                segs = docs[d]
+                for k, sid in enumerate(segs):
+                    if judged.get(sid, 0) > 0:
+                        pairs += [x for x in segs[k : k + 2] if x not in pairs]
+            _write_run(cf, qid, "run_c", _filled(rng, pairs[:depth], docs, depth), depth)
             pool = list(judged)
             for fh, tag, share in ((af, "run_a", 0.5), (bf, "run_b", 0.2)):
                 chosen: list[str] = []
@@ -174,8 +185,24 @@ def _topics_runs_qrels(out: Path, rng: random.Random, docs: list[list[str]], top
                     if sid not in seen:
                         seen.add(sid)
                         chosen.append(sid)
-                for rank, sid in enumerate(chosen, 1):
-                    fh.write(f"{qid} Q0 {sid} {rank} {depth + 1 - rank:.4f} {tag}\n")
+                _write_run(fh, qid, tag, chosen, depth)
+
+
+def _filled(rng: random.Random, chosen: list[str], docs: list[list[str]], depth: int) -> list[str]:
+    """``chosen``, then segments drawn at random up to ``depth``."""
+    out, seen = list(chosen), set(chosen)
+    while len(out) < depth:
+        segs = docs[rng.randrange(len(docs))]
+        sid = segs[rng.randrange(len(segs))]
+        if sid not in seen:
+            seen.add(sid)
+            out.append(sid)
+    return out
+
+
+def _write_run(fh, qid: str, tag: str, chosen: list[str], depth: int) -> None:
+    for rank, sid in enumerate(chosen, 1):
+        fh.write(f"{qid} Q0 {sid} {rank} {depth + 1 - rank:.4f} {tag}\n")
 
 
 def main(argv=None) -> None:

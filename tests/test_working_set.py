@@ -257,3 +257,22 @@ def test_lines_the_search_cannot_take_are_parsed(tmp_path, monkeypatch):
             "f": ("d", 0, 2),
             "g": ("{x}", 3, 4),
         }
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.binary(min_size=1, max_size=4), max_size=600),
+    st.lists(st.binary(min_size=0, max_size=5), min_size=1, max_size=40),
+    st.sampled_from(["left", "right"]),
+)
+def test_a_fenced_search_finds_what_a_binary_search_of_the_whole_column_finds(values, keys, side):
+    import numpy as np
+
+    from graphsr.io.record_index import fence, fenced_search, same_width
+
+    column = np.array(sorted(v.rstrip(b"\x00") or b"x" for v in values), dtype="S4") if values else np.zeros(0, "S4")
+    wanted = np.array([k.rstrip(b"\x00") for k in keys], dtype="S5")
+    fits, cast = same_width(wanted, column)
+    got = fenced_search(column, fence(column), cast, side)
+    assert got.tolist() == np.searchsorted(column, cast, side=side).tolist()
+    assert all(len(wanted[i]) <= 4 for i in fits)

@@ -12,8 +12,19 @@ from ._common import PROGRESS_HELP
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("qrels", help="element assessments")
-    p.add_argument("runs", nargs="+", metavar="RUN", help="element runs")
+    p.add_argument(
+        "qrels",
+        help="assessments: element or TREC qrels, INEX passage qrels, span judgments, or TREC qrels of chunk ids "
+        "(with --chunks); passages count as the elements they highlight",
+    )
+    p.add_argument(
+        "runs",
+        nargs="+",
+        metavar="RUN",
+        help="runs: element, passage, INEX XML, chunk runs of spans or of chunk ids (with --chunks); a passage "
+        "counts as the smallest element containing it",
+    )
+    p.add_argument("--chunks", metavar="MAP", help="the chunk map TREC qrels and runs of chunk ids name")
     p.add_argument(
         "--collection",
         required=True,
@@ -42,17 +53,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..analysis.partitions import partition_coverage
-    from ..io import read_element_qrels, read_run
+    from ..analysis.partitions import named_documents, partition_coverage
+    from ..evaluation.inputs import Inputs, as_elements
     from .partitions_cmd import load, write_frame
 
     if args.plot:
         from ..analysis.plots import check_plot_path
 
         check_plot_path(args.plot)
-    qrels, runs = read_element_qrels(args.qrels), [read_run(p) for p in args.runs]
     parts, store = load(args)
     try:
+        inputs = Inputs(args.qrels, args.runs, collection=_collection(args), chunks=args.chunks)
+        qrels, runs = as_elements(inputs, lambda wanted: named_documents(parts, wanted), _options())
         table = partition_coverage(parts, qrels, runs)
     finally:
         if store is not None:
@@ -69,3 +81,15 @@ def run(args: argparse.Namespace) -> int:
         wrote(args.plot, "the coverage heat map")
     sys.stdout.flush()
     return 0
+
+
+def _collection(args: argparse.Namespace):
+    """The collection's path, where the summary is read from one (its texts check span judgments' ranges)."""
+    return args.collection if getattr(args, "store", None) is None else None
+
+
+def _options():
+    from ..evaluation.inputs import Options
+    from .wording import CLI_WORDING
+
+    return Options(wording=CLI_WORDING)

@@ -281,14 +281,10 @@ def _intervals(results, method: str, confidence: float) -> dict:
 
 def _report_unjudged(done) -> None:
     """Span or chunk judgments judge some text only: each run's share of the characters it retrieved (each
-    once) that no judgment covers, on stderr (the measure unjudged_chars per topic)."""
-    from ..evaluation.entry import evaluate
-    from ..measures.span import unjudged_chars
+    once) that no judgment covers, on stderr (taken in the evaluation's pass: the measure unjudged_chars)."""
     from ._common import warn
 
-    res = evaluate(done.qrels, done.runs, [unjudged_chars], done.context, all_topics=False)
-    for r, label in zip(res.runs, (x.name for x in done.results.runs)):
-        share = r.mean(unjudged_chars)
+    for label, share in done.unjudged.items():
         if share > 0:
             warn(
                 f"{label}: {100 * share:.1f}% of the characters it retrieved were never judged (mean over topics; "
@@ -308,72 +304,72 @@ def passage_requests_of(args: argparse.Namespace, kind: str):
     return _element_requests(args, kind), None
 
 
+def inputs_of(args: argparse.Namespace):
+    """The evaluation's inputs and options, as the command line gives them (built once)."""
+    from ..evaluation.inputs import Inputs, Options
+
+    inputs = Inputs(
+        args.qrels,
+        args.runs,
+        collection=args.collection,
+        chunks=args.chunks,
+        model=args.model,
+        store=args.store,
+        routes=args.routes,
+        routes_model=args.routes_model,
+        qrels_format=args.qrels_format,
+        run_format=args.run_format,
+    )
+    options = Options(
+        all_topics=args.all_topics,
+        order=args.order,
+        lenient=args.lenient,
+        unknown=args.unknown,
+        ties=args.ties,
+        nav=args.nav,
+        effort=args.effort,
+        progress=progress_default() if args.progress is None else args.progress,
+        workers=args.workers,
+        wording=CLI_WORDING,
+    )
+    return inputs, options
+
+
 def run(args: argparse.Namespace) -> int:
-    """Read the assessments (format detected once), choose the measures from the options, score every run
-    through :func:`graphsr.evaluation.files.evaluate_files`, print what it returns."""
-    from ..evaluation.files import evaluate_files, read_assessments
+    """Build the evaluation's inputs once, choose the measures from the options and the assessments' kind (from
+    their first record), score every run through :func:`graphsr.evaluation.inputs.evaluate`, print what it
+    returns."""
     from ..core.kinds import PASSAGES
+    from ..evaluation.inputs import evaluate
 
     if args.ci and getattr(args, "report", None):  # (before any work)
         raise GraphsrInputError(
             "--ci prints intervals in graphsr's formats (--format trec, csv, json, table); "
             "--report official prints the official tool's own lines only"
         )
-    from ..evaluation.files import read_chunks
+    inputs, options = inputs_of(args)
+    kind = inputs.kind()
+    requests, table = passage_requests_of(args, kind)
+    if args.plot:
+        from ..analysis.plots import check_plot_path
 
-    from ..evaluation.files import assessments_kind
-
-    kind = assessments_kind(args.qrels, args.qrels_format, args.chunks)  # (options checked before any large read)
-    early = passage_requests_of(args, kind)
-    chunks = read_chunks(args.chunks, args.qrels, args.runs, args.qrels_format, args.run_format)  # (what they touch)
-    qrels = read_assessments(
-        args.qrels, args.collection, chunks, CLI_WORDING, args.qrels_format, args.runs, args.run_format
-    )
-    passage = qrels.kind == PASSAGES
-    if getattr(qrels, "lengths_known", True) is False:
+        check_plot_path(args.plot)  # before the work, not after
+    done = evaluate(inputs, requests, options)
+    if getattr(done.qrels, "lengths_known", True) is False:
         from ._common import warn
 
         warn(
             f"{args.qrels}: ranges not checked against the documents' texts (no --collection DIR): offsets taken as "
             "given, each document as long as the furthest end judged in it"
         )
-    requests, table = early if qrels.kind == kind else passage_requests_of(args, qrels.kind)
-    if args.plot:
-        from ..analysis.plots import check_plot_path
-
-        check_plot_path(args.plot)  # before the work, not after
-    done = evaluate_files(
-        qrels,
-        args.runs,
-        requests,
-        collection=args.collection,
-        model=args.model,
-        store=args.store,
-        routes=args.routes,
-        routes_model=args.routes_model,
-        nav=args.nav,
-        effort=args.effort,
-        all_topics=args.all_topics,
-        order=args.order,
-        lenient=args.lenient,
-        unknown=args.unknown,
-        workers=args.workers,
-        wording=CLI_WORDING,
-        chunks=chunks,
-        qrels_format=args.qrels_format,
-        run_format=args.run_format,
-        ties=args.ties,
-        progress=progress_default() if args.progress is None else args.progress,
-    )
     for exc in done.errors:  # a refused run refuses only itself
         print(f"graphsr: error: {exc}", file=sys.stderr)
     if not done.results.runs:
         return 2
     if args.ci:
         done.results.intervals = _intervals(done.results, args.ci, args.confidence)
-    if getattr(qrels, "judged_spans", None) is not None:
-        _report_unjudged(done)
-    if passage:
+    _report_unjudged(done)
+    if done.qrels.kind == PASSAGES:
         from .eval_passages import write_passages
 
         code = write_passages(done, table, args)

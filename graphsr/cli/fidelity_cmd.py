@@ -13,8 +13,15 @@ from .wording import CLI_WORDING
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("runs", nargs="*", metavar="RUN", help="element runs (default: the bundled sample's)")
-    p.add_argument("--qrels", help="element assessments (with RUN)")
+    p.add_argument(
+        "runs",
+        nargs="*",
+        metavar="RUN",
+        help="runs, of any kind graphsr eval reads (default: the bundled sample's); passages as the elements "
+        "containing them",
+    )
+    p.add_argument("--qrels", help="assessments, of any kind graphsr eval reads (with RUN)")
+    p.add_argument("--chunks", metavar="MAP", help="the chunk map TREC qrels and runs of chunk ids name (with RUN)")
     p.add_argument("--collection", metavar="DIR", help="the collection (with RUN)")
     p.add_argument(
         "--sample",
@@ -31,22 +38,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..analysis.perturb import measure_fidelity
+    from ..evaluation.collection import load_collection
     from ..evaluation.context import element_context
-    from ..io import read_element_qrels, read_run
+    from ..evaluation.inputs import Inputs, Options, as_elements
 
     if args.runs:
         if not (args.qrels and args.collection):
             raise GraphsrInputError("with RUN give --qrels FILE and --collection DIR")
         qrels_path, collection, paths = args.qrels, args.collection, args.runs
     else:
-        if args.qrels or args.collection:  # they go with RUN; the sample has its own
-            raise GraphsrInputError("--qrels and --collection go with RUN (without RUN the sample's own are used)")
+        if args.qrels or args.collection or args.chunks:  # they go with RUN; the sample has its own
+            raise GraphsrInputError(
+                "--qrels, --collection and --chunks go with RUN (without RUN the sample's own are used)"
+            )
         from ..data import sample
 
         s = sample(args.sample)
-        qrels_path, collection, paths = s["qrels"], s["collection"], s["runs"]
-    qrels = read_element_qrels(qrels_path)
-    runs = [read_run(p, name=str(p)) for p in paths]
+        qrels_path, collection, paths = s["qrels"], s["collection"], [str(p) for p in s["runs"]]
+    inputs = Inputs(qrels_path, paths, collection=collection, chunks=args.chunks)
+    qrels, runs = as_elements(
+        inputs, lambda wanted: load_collection(collection, [], keep=wanted).documents, Options(wording=CLI_WORDING)
+    )
     ctx = element_context(
         qrels.docids().union(*(r.docids() for r in runs)),
         measures=[args.measure],

@@ -24,14 +24,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="in memory: SUMMARY:WEIGHT (default KIND:extent); stored: a model's name or a "
         "weight scheme; a weight scheme also gives the edges' transition probabilities",
     )
-    p.add_argument("--qrels", metavar="FILE", help="element assessments: where the relevant elements fall")
+    p.add_argument(
+        "--qrels",
+        metavar="FILE",
+        help="assessments (element or TREC qrels, INEX passage qrels, span judgments, or TREC qrels of chunk ids "
+        "with --chunks): where the relevant elements fall (a passage: the elements it highlights)",
+    )
+    p.add_argument("--chunks", metavar="MAP", help="the chunk map TREC qrels and runs of chunk ids name")
     p.add_argument(
         "--run",
         dest="runs",
         action="append",
         default=[],
         metavar="FILE",
-        help="an element run (repeat for several): what it retrieves, per partition and topic",
+        help="a run (repeat for several; element, passage, INEX XML, or a chunk run of spans or chunk ids): what it "
+        "retrieves, per partition and topic (a passage: the smallest element containing it)",
     )
     p.add_argument(
         "--routes",
@@ -70,10 +77,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..analysis.partitions import named_documents
     from ..analysis.view import route_transitions, view_data, write_view
     from ..errors import GraphsrInputError
-    from ..io import read_element_qrels, read_run
+    from ..evaluation.inputs import Inputs, as_elements
     from ._common import wrote
+    from .coverage_cmd import _collection, _options
     from .partitions_cmd import load
 
     form = args.format
@@ -86,8 +95,6 @@ def run(args: argparse.Namespace) -> int:
             )
         form = suffix
     output = args.output or f"view.{form}"
-    qrels = read_element_qrels(args.qrels) if args.qrels else None
-    runs = [read_run(r) for r in args.runs]
     if args.routes and args.routes_model:
         raise GraphsrInputError("give --routes or --routes-model, not both")
     log = None
@@ -97,6 +104,8 @@ def run(args: argparse.Namespace) -> int:
         log = read_routes(args.routes)
     parts, store = load(args)
     try:
+        inputs = Inputs(args.qrels, args.runs, collection=_collection(args), chunks=args.chunks)
+        qrels, runs = as_elements(inputs, lambda wanted: named_documents(parts, wanted), _options())
         routes = (
             route_transitions(parts, log, args.routes_model, args.effort)
             if log is not None or args.routes_model

@@ -91,7 +91,7 @@ class DocumentColumns(_Lines):
     topic: np.ndarray
     doc: np.ndarray
     value: np.ndarray
-    line: np.ndarray | None = None
+    line: "np.ndarray | LineNumbers | None" = None
     empty_topics: tuple[str, ...] = field(default=())
     #: The name -> code dicts the codes came from, when they are a vocabulary shared with other columns (a run
     #: read with its assessments' codes): codes below ``len(names)`` of the other columns mean the same names.

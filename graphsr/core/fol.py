@@ -14,7 +14,7 @@ joined to them by integer look-ups; otherwise the run is recoded once.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, Mapping
 
 import numpy as np
 
@@ -127,6 +127,15 @@ class FOLQrels(_Named):
     line: np.ndarray
     source: str = ""
     _keys: tuple = field(default=None, repr=False)  # sorted (topic, doc) keys of rows()
+    #: span and chunk judgments (:mod:`graphsr.io.spans`): per (topic, doc), the ``[start, end)`` ranges judged at
+    #: all; None where every character of a judged document was judged (INEX's assessments)
+    judged_spans: dict | None = field(default=None, repr=False)
+    #: each document's text length where the texts were read (runs' ranges are checked against them), else None
+    text_lengths: Mapping | None = field(default=None, repr=False)
+    #: the relevant spans as judged, before merging, ``(row, start, end)`` arrays; None: the passages themselves
+    references: tuple | None = field(default=None, repr=False)
+    #: False where no text was read to measure the documents (their lengths are the furthest ends judged)
+    lengths_known: bool = field(default=True, repr=False)
 
     @classmethod
     def from_columns(

@@ -18,7 +18,59 @@ from ..measures.base import Measure
 from ..measures.parse import parse_measures
 from ..measures.provider import ELEMENT, ScoringContext, provider_of, worded
 
-__all__ = ["ScoringContext", "element_context"]
+__all__ = ["ScoringContext", "element_context", "check_sources"]
+
+
+def check_sources(
+    measures: Sequence[Measure | str],
+    collection=None,
+    model: str | None = None,
+    store: str | None = None,
+    use_store: bool | None = None,
+    routes=None,
+    routes_model: str | None = None,
+    nav: str = "elements",
+    wording: Mapping[str, str] | None = None,
+) -> tuple[set, bool, bool]:
+    """Whether the sources given fit the element measures asked for, before anything is read (the keywords of
+    :func:`element_context`): what the measures need, whether the model is a stored one, and whether ESR's
+    navigation is the depth prior.
+
+    Raises
+    ------
+    GraphsrInputError
+        When what is given does not fit together (with what to give instead).
+    """
+
+    def say(name: str) -> str:
+        return worded(wording, f"option:{name}")
+
+    ms = parse_measures(list(measures))
+    needs = set().union(*(provider_of(m).needs({ELEMENT}, [m]) for m in ms))
+    needs_routes = "routes" in needs
+    stored = (store is not None or collection is None) if use_store is None else use_store
+    if stored and not model and store is None and use_store is None and "navigation" not in needs:
+        raise GraphsrInputError(
+            f"element runs are scored against their documents' element trees: give "
+            f"{say('collection')} (the XML collection), or a stored model ({say('store')} with "
+            f"{say('model')}) whose collection's elements are stored"
+        )
+    if stored and not model:
+        raise GraphsrInputError(
+            f"a stored model needs {say('model')} (the stored models are listed by 'graphsr "
+            f"store models'); for a model built in memory give {say('collection')} and "
+            f"{say('model_spec')}"
+        )
+    prior = nav == "depth4" and not (routes or routes_model)
+    if needs_routes and not (routes or routes_model or prior):
+        raise GraphsrInputError(
+            f"ESR measures (and PRUM with nav=routes) need navigation learned from route "
+            f"steps: give {say('routes')} (with {say('collection')}) or {say('routes_model')} "
+            "(a stored model)"
+        )
+    if routes and stored:
+        raise GraphsrInputError(f"{say('routes')} learns navigation from a log over {say('collection')}; give it")
+    return needs, stored, prior
 
 
 def element_context(
@@ -70,39 +122,15 @@ def element_context(
         When what is given does not fit together (with what to give instead).
     """
 
-    def say(name: str) -> str:
-        return worded(wording, f"option:{name}")
+    needs, stored, prior = check_sources(
+        measures, collection, model, store, use_store, routes, routes_model, nav, wording
+    )
 
-    ms = parse_measures(list(measures))
-    needs = set().union(*(provider_of(m).needs({ELEMENT}, [m]) for m in ms))
-    needs_routes = "routes" in needs
-    stored = (store is not None or collection is None) if use_store is None else use_store
-    if stored and not model and store is None and use_store is None and "navigation" not in needs:
-        raise GraphsrInputError(
-            f"element runs are scored against their documents' element trees: give "
-            f"{say('collection')} (the XML collection), or a stored model ({say('store')} with "
-            f"{say('model')}) whose collection's elements are stored"
-        )
-    if stored and not model:
-        raise GraphsrInputError(
-            f"a stored model needs {say('model')} (the stored models are listed by 'graphsr "
-            f"store models'); for a model built in memory give {say('collection')} and "
-            f"{say('model_spec')}"
-        )
-    prior = nav == "depth4" and not (routes or routes_model)
-    if needs_routes and not (routes or routes_model or prior):
-        raise GraphsrInputError(
-            f"ESR measures (and PRUM with nav=routes) need navigation learned from route "
-            f"steps: give {say('routes')} (with {say('collection')}) or {say('routes_model')} "
-            "(a stored model)"
-        )
     log = None
     touched = set(docids)
     if routes:
         from ..io.routes import read_routes
 
-        if stored:
-            raise GraphsrInputError(f"{say('routes')} learns navigation from a log over {say('collection')}; give it")
         log = read_routes(routes)
         touched |= log.docids()
     loaded = None
@@ -111,12 +139,15 @@ def element_context(
         from ..evaluation.stored import stored_navigation
         from ..store import open_store
 
+        assert model is not None  # (check_sources refuses a stored model without its name)
         with open_store(store or None, create=False) as s:
             documents, seen_of, model_name = stored_navigation(s, model, touched, collection, progress=progress)
             if "size" in needs:
                 from ..navigation.stored import load_stored_model
 
-                num_elements = load_stored_model(s, model).summary.num_elements
+                summary = load_stored_model(s, model).summary
+                assert summary is not None  # (a stored model is over a stored summary)
+                num_elements = summary.num_elements
     else:
         from ..navigation import parse_model_spec
         from ..summaries.kinds import partition_kind
@@ -143,6 +174,7 @@ def element_context(
     elif log is not None:
         from ..navigation.from_routes import route_model as learn
 
+        assert loaded is not None  # (a route log is learned over a collection read here: check_sources)
         partition = nav if nav in ("elements", "depth4") else loaded.summaries[nav]
         route_model = learn(log, documents, partition, effort)
     elif prior:

@@ -148,6 +148,7 @@ def evaluate(
     groups: dict[tuple, list[Measure]] = {}
     for m in ms:
         own = m.context if m.context is not None else context
+        assert own is not None  # (a context is made above for the measures bound to none)
         if id(own) not in contexts:
             contexts[id(own)] = (replace(own, **options) if options else own, Scratch())
         groups.setdefault((m.FAMILY, id(own)), []).append(m)

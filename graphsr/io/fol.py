@@ -36,7 +36,7 @@ from ..errors import QrelsFormatError, RunFormatError
 from ..core.document import quoted, resolve_node
 from ..core.fol import FOLQrels, FOLRun, Vocabulary
 from ._lines import c_scanner, iter_fields, read_bytes
-from .sniff import run_format
+from .first_records import first_record, is_submission
 
 __all__ = ["read_fol_qrels", "read_fol_run", "read_inex_submission", "read_passage_run", "submission_files"]
 
@@ -325,7 +325,8 @@ def read_passage_run(
     path: str | os.PathLike, documents: Mapping | None = None, name: str | None = None, vocab: Vocabulary | None = None
 ) -> FOLRun:
     """A passage run from a TREC-like FOL file or an INEX XML submission (detected)."""
-    if run_format(path) == "xml":
+    record = first_record(path, RunFormatError)
+    if record is not None and is_submission(record):
         return read_inex_submission(path, documents, name, vocab)
     return read_fol_run(path, name, vocab)
 

@@ -78,7 +78,7 @@ def read_element_qrels(path: str | os.PathLike) -> ElementQrels:
     read as judgments per subtopic (:func:`_document_qrels`).
     """
     from ._lines import c_scanner, read_bytes, scanned
-    from .sniff import first_record
+    from .first_records import first_record
 
     scan = c_scanner()
     if scan is not None:  # well-formed qrels: columns in C, no object per line

@@ -19,8 +19,9 @@ index.  Deleting the directory is always safe.
 
 **What an index is.** Parts of at most :data:`PART_ROWS` records, each a set of NumPy arrays sorted by id
 (``ids`` as fixed-width UTF-8 bytes, and the columns of the kind), written with ``numpy.save`` and read back
-memory-mapped: a lookup of *n* ids costs *n* binary searches a part, whatever the file's size, and memory holds
-only the pages it touches.  Building one reads the file once, streaming (gzip through the bounds of
+by ``pread`` (:class:`Column`), with a fence (every :data:`FENCE`-th id) held whole: a lookup of *n* ids reads the
+fence and *n* blocks of a few kilobytes, whatever the file's size, so that memory follows the ids looked up, not
+the file.  Building one reads the file once, streaming (gzip through the bounds of
 :mod:`graphsr.io.archive_limits`); a line of JSON whose fields can be taken without a full parse (one object, no
 escape in the id, plain integers) is read by search, any other by :func:`json.loads`.  Every part written is
 read back and counted against the records read; an id given twice in one part is refused when building, and
@@ -35,7 +36,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Literal
 
 import numpy as np
 
@@ -62,7 +63,7 @@ ENV_CACHE = "GRAPHSR_CACHE"
 #: The most records in one sorted part of an index (bounds the memory of building one).
 PART_ROWS = 2_000_000
 #: The index format's version: an index of another version is built again.
-VERSION = 1
+VERSION = 4
 #: The columns each kind of index keeps beside ``ids`` and ``line``.
 COLUMNS = {"chunks": ("doc", "start", "end"), "documents": ("offset", "length")}
 
@@ -170,23 +171,115 @@ def fast_fields(line: bytes, strings, ints) -> tuple | None:
 # ---- the index of one file ------------------------------------------------------------------------------------
 
 
+class Column:
+    """One saved array of an index read by ``pread``: only the rows asked for enter memory (a memory map would
+    bring in the pages around each one, and count them as the process's own)."""
+
+    def __init__(self, path: Path):
+        with open(path, "rb") as fh:
+            fmt = np.lib.format
+            version = fmt.read_magic(fh)
+            read_header = fmt.read_array_header_1_0 if version == (1, 0) else fmt.read_array_header_2_0
+            shape, fortran, dtype = read_header(fh)
+            self.offset = fh.tell()
+        if fortran or len(shape) != 1 or dtype.hasobject:
+            raise ValueError(f"not an index column: {path}")
+        self.path, self.dtype, self.length = str(path), dtype, int(shape[0])
+        self._fd: int | None = None
+
+    def __len__(self) -> int:
+        return self.length
+
+    def _read(self, start: int, stop: int) -> np.ndarray:
+        if self._fd is None:
+            self._fd = os.open(self.path, os.O_RDONLY)
+        size = self.dtype.itemsize
+        data = os.pread(self._fd, (stop - start) * size, self.offset + start * size)
+        if len(data) != (stop - start) * size:
+            raise OSError(f"{self.path}: cut short")
+        return np.frombuffer(data, dtype=self.dtype)
+
+    def block(self, start: int, stop: int) -> np.ndarray:
+        """Rows ``[start, stop)`` (clipped to the column)."""
+        start, stop = max(0, start), min(self.length, stop)
+        return self._read(start, stop) if stop > start else np.zeros(0, dtype=self.dtype)
+
+    def take(self, rows: np.ndarray) -> np.ndarray:
+        """The values at ``rows``, each run of consecutive rows read at once."""
+        rows = np.asarray(rows, dtype=np.int64)
+        out = np.zeros(len(rows), dtype=self.dtype)
+        if not len(rows):
+            return out
+        order = np.argsort(rows, kind="stable")
+        sorted_rows = rows[order]
+        breaks = np.flatnonzero(np.diff(sorted_rows) > 1) + 1
+        for a, b in zip(np.r_[0, breaks].tolist(), np.r_[breaks, len(rows)].tolist()):
+            lo, hi = int(sorted_rows[a]), int(sorted_rows[b - 1]) + 1
+            out[order[a:b]] = self._read(lo, hi)[sorted_rows[a:b] - lo]
+        return out
+
+    def __del__(self):
+        if self._fd is not None:
+            os.close(self._fd)
+
+
+#: Rows a block of a sorted column holds: a lookup reads one block per key (a page or two), found through the
+#: column's fence (its first id of every block), so that its memory follows the keys, not the file.
+FENCE = 128
+
+
+def fence(column: np.ndarray) -> np.ndarray:
+    """Every :data:`FENCE`-th value of a sorted column: where each block starts."""
+    return np.ascontiguousarray(column[::FENCE])
+
+
+def fenced_search(
+    column: "np.ndarray | Column", fences: np.ndarray, keys: np.ndarray, side: Literal["left", "right"] = "left"
+) -> np.ndarray:
+    """What ``np.searchsorted(column, keys, side)`` gives (``keys`` of ``column``'s dtype), reading of the column
+    only the block each key falls in."""
+    out = np.zeros(len(keys), dtype=np.int64)
+    if not len(column) or not len(keys):
+        return out
+    block = np.searchsorted(fences, keys, side=side) - 1
+    by_block = np.argsort(block, kind="stable")
+    blocks, first = np.unique(block[by_block], return_index=True)
+    for b, a, z in zip(blocks.tolist(), first.tolist(), np.r_[first[1:], len(keys)].tolist()):
+        if b < 0:
+            continue
+        at = by_block[a:z]
+        start = b * FENCE
+        piece = column.block(start, start + FENCE) if isinstance(column, Column) else column[start : start + FENCE]
+        out[at] = start + np.searchsorted(piece, keys[at], side=side)
+    return out
+
+
 @dataclass
 class Part:
-    """One sorted part of an index: ``ids`` (bytes, sorted) and the kind's columns, row for row."""
+    """One sorted part of an index: ``ids`` (bytes, sorted), their fence, and the kind's columns, row for row."""
 
-    ids: np.ndarray
+    ids: Column
     columns: dict
 
     def find(self, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``(which, rows)``: the positions in ``wanted`` (sorted bytes) found here and their rows."""
+        """``(which, rows)``: the positions in ``wanted`` (bytes) found here and their rows."""
         if not len(self.ids) or not len(wanted):
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        at = np.searchsorted(self.ids, wanted)
-        inside = at < len(self.ids)
-        hit = np.zeros(len(wanted), dtype=bool)
-        hit[inside] = self.ids[at[inside]] == wanted[inside]
+        fits, keys = same_width(wanted, self.ids)
+        at = fenced_search(self.ids, self.columns["ids_fence"], keys)
+        inside = np.flatnonzero(at < len(self.ids))
+        hit = np.zeros(len(keys), dtype=bool)
+        hit[inside] = self.ids.take(at[inside]) == keys[inside]
         which = np.flatnonzero(hit)
-        return which, at[which]
+        return fits[which], at[which]
+
+
+def same_width(wanted: np.ndarray, kept: "np.ndarray | Column") -> tuple[np.ndarray, np.ndarray]:
+    """The positions of ``wanted`` no longer than ``kept``'s ids, and those ids in ``kept``'s dtype: searched
+    as they are (NumPy would otherwise copy the whole kept array to a common width)."""
+    width = kept.dtype.itemsize
+    fits = np.flatnonzero(np.char.str_len(wanted) <= width) if wanted.dtype.itemsize > width else np.arange(len(wanted))
+    return fits, wanted[fits].astype(kept.dtype)
 
 
 class FileIndex:
@@ -208,7 +301,8 @@ class FileIndex:
             which, rows = part.find(wanted)
             if not len(which):
                 continue
-            cols = [part.columns["line"][rows]] + [part.columns[c][rows] for c in names]
+            records = part.columns["records"].take(rows)
+            cols = [records["line"]] + [records[c] for c in names]
             for k, values in zip(which.tolist(), zip(*(c.tolist() for c in cols))):
                 key = wanted_str[k]
                 if key in out:
@@ -225,18 +319,18 @@ class FileIndex:
         if not len(wanted):
             return out
         for part in self.parts:
-            order = part.columns["doc_order"]
-            doc_sorted = part.columns["doc"][order]
-            lo = np.searchsorted(doc_sorted, wanted, side="left")
-            hi = np.searchsorted(doc_sorted, wanted, side="right")
-            for a, b in zip(lo.tolist(), hi.tolist()):
-                for r in order[a:b].tolist():
-                    out[part.ids[r].decode("utf-8")] = (
-                        int(part.columns["line"][r]),
-                        part.columns["doc"][r].decode("utf-8"),
-                        int(part.columns["start"][r]),
-                        int(part.columns["end"][r]),
-                    )
+            order, doc_sorted, fences = part.columns["doc_order"], part.columns["doc_sorted"], part.columns["doc_fence"]
+            _, keys = same_width(wanted, doc_sorted)
+            lo = fenced_search(doc_sorted, fences, keys, "left")
+            hi = fenced_search(doc_sorted, fences, keys, "right")
+            spans = [(a, b) for a, b in zip(lo.tolist(), hi.tolist()) if b > a]
+            if not spans:
+                continue
+            rows = np.concatenate([order.block(a, b) for a, b in spans])
+            records = part.columns["records"].take(rows)
+            values = [part.ids.take(rows)] + [records[c] for c in ("line", "doc", "start", "end")]
+            for chunk, line, doc, start, end in zip(*(v.tolist() for v in values)):
+                out[chunk.decode("utf-8")] = (line, doc.decode("utf-8"), start, end)
         return out
 
 
@@ -269,12 +363,15 @@ def _load(where: Path, identity: dict, kind: str) -> FileIndex | None:
         return None
     if meta.get("identity") != identity or meta.get("kind") != kind:
         return None
-    names = ("ids", "line", *COLUMNS[kind]) + (("doc_order",) if kind == "chunks" else ())
+    names = ("ids", "ids_fence", "records") + (("doc_order", "doc_sorted", "doc_fence") if kind == "chunks" else ())
     parts = []
     try:
         for k in range(int(meta["parts"])):
-            arrays = {n: np.load(where / f"part{k}.{n}.npy", mmap_mode="r") for n in names}
-            if any(len(a) != int(meta["part_rows"][k]) for a in arrays.values()):
+            arrays = {
+                n: np.load(where / f"part{k}.{n}.npy") if n.endswith("_fence") else Column(where / f"part{k}.{n}.npy")
+                for n in names
+            }
+            if any(len(a) != int(meta["part_rows"][k]) for n, a in arrays.items() if not n.endswith("_fence")):
                 return None
             ids = arrays.pop("ids")
             parts.append(Part(ids, arrays))
@@ -362,11 +459,19 @@ def _write_part(tmp: Path, k: int, batch: list[tuple], kind: str, names, path: s
         else:
             col = np.fromiter(values, dtype=np.int64, count=n)
         arrays[name] = col[order]
-    if kind == "chunks":
+    if kind == "chunks":  # (the rows by document, and the documents in that order: searched as they are kept)
         arrays["doc_order"] = np.argsort(arrays["doc"], kind="stable").astype(np.int64)
+        arrays["doc_sorted"] = arrays["doc"][arrays["doc_order"]]
+        arrays["doc_fence"] = fence(arrays["doc_sorted"])
+    arrays["ids_fence"] = fence(arrays["ids"])
+    fields = ("line", *names)  # (a record's columns side by side: one read a record)
+    records = np.zeros(n, dtype=[(f, arrays[f].dtype) for f in fields])
+    for f in fields:
+        records[f] = arrays.pop(f)
+    arrays["records"] = records
     for name, a in arrays.items():
         np.save(tmp / f"part{k}.{name}.npy", a)
-    back = np.load(tmp / f"part{k}.ids.npy", mmap_mode="r")
+    back = Column(tmp / f"part{k}.ids.npy")
     if len(back) != n:
         raise error(f"wrote {len(back)} records of an index part, expected {n}", path)
     return n

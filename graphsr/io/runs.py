@@ -16,7 +16,7 @@ import numpy as np
 from ..errors import RunFormatError
 from ..core.document import PLAIN_DOCUMENT_NODE, quoted
 from ..core.run import Run, RunRow
-from .sniff import xpath_like
+from .first_records import xpath_like
 
 __all__ = ["read_run", "write_run", "RankOrderWarning"]
 
@@ -69,7 +69,7 @@ def read_run(path: str | os.PathLike, name: str | None = None, vocabulary=None) 
     >>> os.unlink(f.name)
     """
     from ._lines import c_scanner, read_bytes
-    from .sniff import first_record
+    from .first_records import first_record
 
     scan = c_scanner()
     if scan is not None:  # a well-formed file: columns in C, no object per line
@@ -166,7 +166,7 @@ def _scan_document_run(scan, path, name: str | None, vocabulary=None) -> Run | N
     return Run.from_columns(run_columns, str(path) if name is None else name, str(path), tuple(run_ids))
 
 
-def _element_run(scan, data: bytes, path, name: str | None) -> Run | None:
+def _element_run(scan, data: bytes | bytearray, path, name: str | None) -> Run | None:
     """The run of a well-formed element run file, read by the C scanner (None: the line reader reads it)."""
     from ..core.columns import ElementColumns
     from ..core.document import canonical_xpath

@@ -31,57 +31,26 @@ from __future__ import annotations
 
 import os
 
-from ..errors import GraphsrInputError, QrelsFormatError, RouteLogError, RunFormatError
-from ._lines import iter_blocks
+from ..errors import RouteLogError
+from .first_records import first_record, spans_record, xpath_like
 
-__all__ = ["qrels_format", "run_format", "routes_format", "routes_format_of_name", "xpath_like", "first_record"]
+__all__ = [
+    "qrels_format",
+    "run_format",
+    "routes_format",
+    "routes_format_of_name",
+    "xpath_like",
+    "first_record",
+    "spans_record",
+]
 
 #: Names of navigation logs in JSON lines (before an optional ``.gz``); any other name is read by content.
 JSONL_SUFFIXES = (".jsonl", ".ndjson", ".json")
 
 
-def first_record(
-    path: str | os.PathLike, error: type[GraphsrInputError] = GraphsrInputError, comments: bool = True
-) -> str | None:
-    """The first line of ``path`` that holds a record (decoded leniently, byte order mark removed), or None.
-
-    Blank lines are skipped, and lines starting with ``#`` when ``comments`` is true.
-    """
-    blocks = iter_blocks(path, error)
-    try:
-        for block in blocks:
-            for raw in block.split(b"\n"):
-                line = raw.decode("utf-8", "replace")
-                stripped = line.strip()
-                if stripped and not (comments and stripped.startswith("#")):
-                    return line + "\n"
-    finally:
-        blocks.close()
-    return None
-
-
-def xpath_like(field: str) -> bool:
-    """Whether a run line's seventh field is meant as an XPath (an element run) rather than something after the
-    run id, which trec_eval ignores (an integer offset of a passage run, a note)."""
-    return "/" in field or "[" in field
-
-
-#: The header columns that make a CSV/TSV file span judgments (graphsr's, or Chroma's questions_df.csv).
-_SPAN_HEADERS = ({"query_id", "doc_id", "start", "end"}, {"question", "references", "corpus_id"})
-
-
-def _spans_record(record: str) -> bool:
-    """Whether a first record opens span judgments: a JSON object, or a header naming their columns."""
-    text = record.strip()
-    if text.startswith("{"):
-        return True
-    names = {c.strip().strip('"').lower() for c in text.replace("\t", ",").split(",")}
-    return any(h <= names for h in _SPAN_HEADERS)
-
-
 def qrels_format(path: str | os.PathLike) -> str:
     """``'fol'`` for INEX passage (FOL) qrels, ``'spans'`` for span judgments, ``'element'`` for element and TREC
-    qrels, from the first record.
+    qrels, from the first record (:func:`graphsr.io.formats.detect`).
 
     Examples
     --------
@@ -91,18 +60,14 @@ def qrels_format(path: str | os.PathLike) -> str:
     >>> qrels_format(f.name)
     'fol'
     """
-    record = first_record(path, QrelsFormatError)
-    if record is not None and _spans_record(record):
-        return "spans"
-    f = record.split() if record else []
-    if len(f) >= 5 and f[3].lstrip("-").isdigit() and f[4].isdigit():
-        return "fol"
-    return "element"
+    from .formats import ASSESSMENTS, detect
+
+    return detect(path, ASSESSMENTS).name
 
 
 def run_format(path: str | os.PathLike) -> str:
     """``'xml'`` (INEX submission), ``'fol'`` (passage run), ``'spans'`` (a chunk run of spans, JSON lines),
-    ``'element'``, or ``'empty'`` (no record), from the first record.
+    ``'element'``, or ``'empty'`` (no record), from the first record (:func:`graphsr.io.formats.detect`).
 
     Examples
     --------
@@ -112,17 +77,9 @@ def run_format(path: str | os.PathLike) -> str:
     >>> run_format(f.name)
     'element'
     """
-    record = first_record(path, RunFormatError)
-    if record is None:
-        return "empty"
-    if record.lstrip().startswith("{"):
-        return "spans"
-    f = record.split()
-    if f[0].startswith("<"):
-        return "xml"
-    if len(f) == 8 and not xpath_like(f[6]):  # offset and length where an element run has an XPath
-        return "fol"
-    return "element"
+    from .formats import RUN, detect
+
+    return detect(path, RUN).name
 
 
 def routes_format(path: str | os.PathLike) -> str:

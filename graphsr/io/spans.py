@@ -379,7 +379,7 @@ def chunk_judgments(qrels, chunks) -> dict[str, dict[str, int]]:
     out: dict[str, dict[str, int]] = {}
     for row, s, e in zip(qrels.pass_row.tolist(), qrels.pass_start.tolist(), qrels.pass_end.tolist()):
         doc = str(docs[row])
-        items = by_doc.get(doc, ())
+        items = by_doc.get(doc, [])
         first = bisect_left(starts[doc], s - longest[doc]) if items else 0  # (no chunk before reaches s)
         for start, end, cid in items[first:]:
             if start >= e:

@@ -60,13 +60,21 @@ def _union(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
 def _range(documents: Mapping[str, DocumentTree], docid: str, xpath: str, source=None, line=None) -> tuple[int, int]:
     """The text range of a node; an unknown document or node is an error naming the file and line."""
     doc = documents.get(docid)
-    i = locate(doc, docid, xpath, source, line)
+    i = locate(doc, docid, xpath, source, line)  # (raises for a document the collection does not hold)
+    assert doc is not None
     return int(doc.start[i]), int(doc.end[i])
 
 
 def passage_qrels(qrels: ElementQrels, documents: Mapping[str, DocumentTree]) -> FOLQrels:
     """FOL assessments from element assessments (see the module docstring)."""
-    topic, docid, doc_len, rel_chars, bep, p_row, p_start, p_end = ([] for _ in range(8))
+    topic: list = []
+    docid: list = []
+    doc_len: list = []
+    rel_chars: list = []
+    bep: list = []
+    p_row: list = []
+    p_start: list = []
+    p_end: list = []
     for t, judged in qrels.judgments.items():
         per_doc: dict[str, list[tuple[int, int]]] = {}
         for (d, xpath), rel in judged.items():
@@ -227,6 +235,7 @@ def element_run(run: FOLRun, documents: Mapping[str, DocumentTree], order: str =
         tree = documents.get(d)
         if tree is None:
             resolve_node(documents, d, "/", run.source, int(run.line[r]))  # (raises: one message for all readers)
+        assert tree is not None
         start = int(run.offset[r])
         node = containing_node(tree, start, start + int(run.length[r]))
         key = (t, d, node)

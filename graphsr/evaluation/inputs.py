@@ -1,0 +1,586 @@
+"""One model of what an evaluation is given, and the one function that scores it.
+
+:class:`Inputs` names the files and objects once -- assessments, runs, the collection, the chunk map, the
+navigation sources, and the formats declared where a file's first record would say otherwise -- and
+:class:`Options` says how runs are scored and how messages name options.  :func:`evaluate` is what ``graphsr
+eval`` runs and what a script calls::
+
+    from graphsr.evaluation.inputs import Inputs, Options, evaluate
+    done = evaluate(Inputs("qrels.txt", ["a.run", "b.run"], chunks="segments/"), ["MAiP", "ChromaIoU"])
+
+In order, and nothing large read before what the options say is checked:
+
+1. :meth:`Inputs.check` -- formats named, options that apply to these assessments, the measures against the
+   assessments' kind (detected from the first record, :mod:`graphsr.io.formats`);
+2. the chunk map's working set (:func:`read_chunks`): the chunks the assessments and runs name, and every chunk of
+   the documents judged -- never the whole map;
+3. the assessments, reading of the collection only the documents they and the runs touch
+   (:mod:`graphsr.io.corpus_source`);
+4. each run in its own format (:func:`graphsr.io.formats.detect`), a run that cannot be read or scored refused
+   on its own (:attr:`FileEvaluation.errors`), the others scored in one pass -- with, for span and chunk
+   judgments, each run's share of retrieved characters never judged (:attr:`FileEvaluation.unjudged`).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping, Sequence
+
+from ..errors import GraphsrInputError
+from .results import Results
+
+__all__ = ["Inputs", "Options", "FileEvaluation", "evaluate", "read_chunks", "assessments_kind", "as_elements"]
+
+
+@dataclass
+class FileEvaluation:
+    """What :func:`evaluate` gives back: the results of the runs scored (in the order given), the refusals of the
+    others (one :class:`~graphsr.errors.GraphsrInputError` each), what was read, and per run scored, the mean
+    share of the characters it retrieved that no judgment covers (span and chunk judgments only)."""
+
+    results: Results
+    errors: list = field(default_factory=list)
+    qrels: Any = None
+    runs: list = field(default_factory=list)
+    context: Any = None
+    unjudged: dict = field(default_factory=dict)
+
+
+#: The formats an assessments file and a run file may be declared in, where the first record would say otherwise.
+QRELS_FORMATS = ("element", "fol", "spans")
+RUN_FORMATS = ("element", "fol", "xml", "spans")
+
+
+@dataclass(frozen=True)
+class Options:
+    """How runs are scored once read (the keywords of :func:`~graphsr.evaluation.entry.evaluate`), how element
+    runs' navigation is built (``nav``, ``effort``, ``progress``, ``workers``: see
+    :func:`~graphsr.evaluation.context.element_context`), and how messages name options (``wording``: keys of
+    :data:`~graphsr.measures.provider.PYTHON_WORDING`; None: as a Python caller gives them)."""
+
+    all_topics: bool = True
+    order: str = "file"
+    lenient: bool = False
+    unknown: str = "error"
+    ties: str | None = None
+    nav: str = "elements"
+    effort: str = "count"
+    progress: bool = False
+    workers: int = 1
+    wording: Mapping[str, str] | None = None
+
+    def scoring(self) -> dict:
+        """The keywords of :func:`~graphsr.evaluation.entry.evaluate`."""
+        return {
+            "all_topics": self.all_topics,
+            "order": self.order,
+            "lenient": self.lenient,
+            "unknown": self.unknown,
+            "ties": self.ties,
+        }
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What an evaluation is given (see the module docstring): paths, or objects already read."""
+
+    qrels: Any
+    runs: Sequence = ()
+    collection: Any = None
+    chunks: Any = None
+    model: str | None = None
+    store: str | None = None
+    routes: Any = None
+    routes_model: str | None = None
+    qrels_format: str | None = None
+    run_format: str | None = None
+
+    def __post_init__(self):
+        object.__setattr__(self, "runs", tuple(self.runs) if isinstance(self.runs, (list, tuple)) else (self.runs,))
+
+    def sources(self) -> dict:
+        """The navigation sources given (plain TREC inputs refuse them)."""
+        given = (
+            ("collection", self.collection),
+            ("store", self.store),
+            ("model", self.model),
+            ("routes", self.routes),
+            ("routes_model", self.routes_model),
+        )
+        return {k: v for k, v in given if v is not None}
+
+    def kind(self) -> str:
+        """The assessments' kind, from their first record (:func:`assessments_kind`)."""
+        return assessments_kind(self.qrels, self.qrels_format, self.chunks)
+
+    def check(self, measures, options: "Options | None" = None) -> list:
+        """Everything checkable before any large read: the declared formats, options that apply to these
+        assessments, and the measures against the assessments' kind.  The measures parsed (``Requested``).
+
+        Raises
+        ------
+        GraphsrInputError
+            One line naming the option or the measure.
+        """
+        from ..core.kinds import PASSAGES
+        from ..measures.parse import parse_requests
+        from ..measures.provider import provider_of
+        from .context import check_sources
+
+        options = options or Options()
+        wording = options.wording
+        if self.qrels_format is not None and self.qrels_format not in QRELS_FORMATS:
+            raise GraphsrInputError(
+                f"the assessments' format must be one of {', '.join(QRELS_FORMATS)}, got {self.qrels_format!r}"
+            )
+        if self.run_format is not None and self.run_format not in RUN_FORMATS:
+            raise GraphsrInputError(
+                f"the runs' format must be one of {', '.join(RUN_FORMATS)}, got {self.run_format!r}"
+            )
+        requests = parse_requests(measures)
+        kind = self.kind()
+        if kind != PASSAGES and self.run_format not in (None, "element"):
+            raise GraphsrInputError(
+                f"runs in the {self.run_format} format are scored against passage assessments or span "
+                f"judgments, not {kind} assessments"
+            )
+        ms = list(dict.fromkeys(r.measure for r in requests))
+        sources = (self.collection, self.model, self.store, None, self.routes, self.routes_model, options.nav)
+        if kind == PASSAGES:
+            as_elements = [m for m in ms if provider_of(m).NAME not in _PASSAGE_FAMILIES]
+            for name in self.sources():
+                if name != "collection" and not as_elements:
+                    raise GraphsrInputError(
+                        f"{_named(name, wording)} applies to the element measures (SR, ESR, ...), "
+                        "not to the passage measures asked for"
+                    )
+            if as_elements and self.collection:
+                check_sources(as_elements, *sources, wording)
+        # (element assessments: the sources are checked once the runs are read -- small, and a run that cannot be
+        # read refuses only itself -- and before the collection is: element_context)
+        return requests
+
+    def assessments(self, wording=None, chunk_map=None):
+        """The assessments read (format detected once, or as declared; with a chunk map, TREC qrels of its chunk
+        ids projected onto characters); of the collection only the documents judged and those the runs name."""
+        from ..io.frames import as_qrels
+
+        chunk_map = (
+            read_chunks(self.chunks, self.qrels, self.runs, self.qrels_format, self.run_format)
+            if (chunk_map is None)
+            else chunk_map
+        )
+        if not _is_path(self.qrels):
+            return as_qrels(self.qrels)
+        from ..io import formats
+
+        fmt = formats.detect(self.qrels, formats.ASSESSMENTS, self.qrels_format, chunk_map is not None)
+        if fmt.name not in ("spans", "chunk ids"):
+            return fmt.read(str(self.qrels), formats.Given())
+        also = _run_docs(self.runs, chunk_map, self.run_format) if self.collection else frozenset()
+        return fmt.read(str(self.qrels), formats.Given(collection=self.collection or None, chunks=chunk_map, also=also))
+
+
+def assessments_kind(qrels, fmt: str | None = None, chunks=None) -> str:
+    """The kind of assessments a file holds, from its first record, without reading it (so that what is asked of
+    them is checked before any large read): passages for FOL qrels, span judgments, and TREC qrels with a chunk
+    map; TREC documents for 4 fields; elements otherwise.  Assessments in memory: their own kind."""
+    from ..core.kinds import DOCUMENTS, ELEMENTS, PASSAGES
+
+    if not _is_path(qrels):
+        return getattr(qrels, "kind", ELEMENTS)
+    from ..io import formats
+
+    found = formats.detect(qrels, formats.ASSESSMENTS, fmt, chunks is not None)
+    if found.returns == "FOLQrels":
+        return PASSAGES
+    record = formats.first_record(qrels)
+    return DOCUMENTS if record is not None and len(record.split()) == 4 else ELEMENTS
+
+
+def evaluate(inputs: Inputs, measures, options: Options = Options()) -> FileEvaluation:
+    """Score the runs of ``inputs`` with ``measures`` (strings, graphsr or ir_measures measure objects, or
+    ``Requested``) as ``graphsr eval`` does (see the module docstring).
+
+    Raises
+    ------
+    GraphsrInputError
+        What cannot be read or scored for every run: the assessments, an option that does not apply, a measure
+        these assessments cannot give.  A run refused alone is in :attr:`FileEvaluation.errors`.
+    """
+    from ..core.kinds import PASSAGES
+
+    requests = inputs.check(measures, options)
+    chunk_map = read_chunks(inputs.chunks, inputs.qrels, inputs.runs, inputs.qrels_format, inputs.run_format)
+    qrels = inputs.assessments(options.wording, chunk_map)
+    if qrels.kind == PASSAGES:
+        done = _passages(qrels, inputs, requests, options, chunk_map)
+    else:
+        if chunk_map is not None:
+            raise GraphsrInputError(
+                f"{_named('chunks', options.wording)} applies to span judgments and chunk judgments, not to "
+                f"{qrels.kind} assessments"
+            )
+        done = _elements(qrels, inputs, requests, options)
+    return done
+
+
+# ---- the chunk map's working set -------------------------------------------------------------------------------
+
+
+def read_chunks(chunks, qrels=None, runs: Sequence = (), qrels_format: str | None = None, run_format=None):
+    """A chunk map: a mapping or None as it is; from a path (a file or a directory of shards), the chunks the
+    inputs touch (:meth:`graphsr.io.chunk_source.ChunkSource.working_set`: those the assessments ``qrels`` and the
+    run files ``runs`` name, and every chunk of the documents judged), or, given no inputs, the whole map."""
+    if chunks is None or isinstance(chunks, Mapping):
+        return chunks
+    from ..io.chunk_source import ChunkSource
+
+    source = ChunkSource(chunks)
+    if qrels is None and not runs:
+        return source.whole()
+    judged, docs = _judged(qrels, qrels_format)
+    named = set().union(*(_run_chunk_ids(p, run_format) for p in runs))
+    return source.working_set(named, docs_of=judged, docs=docs)
+
+
+def _is_path(x) -> bool:
+    return isinstance(x, (str, os.PathLike))
+
+
+def _judged(qrels, fmt: str | None) -> tuple[set, set]:
+    """The chunk ids TREC qrels judge, and the documents span judgments (or assessments in memory) judge."""
+    if qrels is None:
+        return set(), set()
+    if not _is_path(qrels):
+        docid = getattr(qrels, "docid", None)
+        return set(), set() if docid is None else {str(d) for d in docid.tolist()}
+    from ..io import formats
+
+    found = formats.detect(qrels, formats.ASSESSMENTS, fmt).name
+    if found == "element":
+        return _third_fields(qrels), set()
+    if found == "spans":
+        from ..errors import QrelsFormatError
+        from ..io.records import iter_records
+
+        return set(), {str(r.get("doc_id", r.get("corpus_id"))) for _, r in iter_records(qrels, QrelsFormatError)}
+    return set(), set()
+
+
+def _third_fields(path) -> set:
+    """The ids in the third field of a TREC file's lines; a file that cannot be read names none (its reader
+    refuses it in its turn)."""
+    from ..io._lines import iter_fields
+
+    try:
+        return {f[2] for _, f in iter_fields(path, GraphsrInputError) if len(f) >= 3}
+    except GraphsrInputError:
+        return set()
+
+
+def _run_format(path, declared: str | None) -> str | None:
+    """A run file's format name (as declared, or detected), or None for one that cannot be read."""
+    if not _is_path(path):
+        return None
+    from ..io import formats
+
+    try:
+        return formats.detect(path, formats.RUN, declared).name
+    except GraphsrInputError:
+        return None
+
+
+def _run_chunk_ids(path, run_format: str | None) -> set:
+    """The chunk ids a TREC run of chunk ids names (none for a run in another format)."""
+    return _third_fields(path) if _run_format(path, run_format) == "element" else set()
+
+
+def _run_docs(runs: Sequence, chunk_map, run_format: str | None) -> frozenset:
+    """The documents the passage run files ``runs`` name: through the chunk map for runs of chunk ids, their
+    ``doc_id`` for runs of spans (what their ranges are checked against)."""
+    docs: set = set()
+    for path in runs:
+        fmt = _run_format(path, run_format)
+        if fmt == "element" and chunk_map is not None:
+            docs |= {chunk_map[c][0] for c in _third_fields(path) if c in chunk_map}
+        elif fmt == "spans":
+            from ..io.records import iter_records
+
+            try:
+                docs |= {str(r.get("doc_id")) for _, r in iter_records(path, GraphsrInputError)}
+            except GraphsrInputError:
+                continue
+    return frozenset(docs)
+
+
+# ---- scoring ----------------------------------------------------------------------------------------------------
+
+#: The families that score passage inputs as passages; the others score them as the collection's elements.
+_PASSAGE_FAMILIES = ("fol", "span")
+
+
+def _docids(run) -> set:
+    """The documents a passage or element run names."""
+    return set(run.docid.tolist()) if hasattr(run, "doc_code") else set(run.docids())
+
+
+def _in_run_order(errors: list, paths) -> list:
+    """The refusals in the order their runs were given (an error naming no run last)."""
+    place = {str(p): k for k, p in enumerate(paths)}
+    return sorted(errors, key=lambda e: place.get(str(getattr(e, "path", None) or ""), len(place)))
+
+
+def _option(name: str, wording) -> str:
+    """How option ``name`` is given where the user is (``--collection DIR``, ``collection=PATH``)."""
+    from ..measures.provider import worded
+
+    return worded(wording, f"option:{name}")
+
+
+def _named(name: str, wording) -> str:
+    """Option ``name`` as the subject of a message (``--collection``, ``collection=PATH``)."""
+    return _option(name, wording).split(" ")[0]
+
+
+def _scored(qrels, runs: list, requests, context, options: Options) -> tuple[Results, list, dict]:
+    """Every run scored in one pass (a refused run refuses only itself), each named over the runs scored; with
+    span or chunk judgments, each run's mean share of unjudged characters taken in the same pass."""
+    from .entry import evaluate as score, run_labels
+
+    extra = _unjudged_measure(qrels, requests)
+    asked = requests + ([extra] if extra is not None else [])
+    results = score(qrels, runs, asked, context, keep_going=True, **options.scoring())
+    scored = {r.source: r for r in results.runs}
+    kept = [run for run in runs if run.name in scored]
+    for run, label in zip(kept, run_labels(kept)):  # named over the runs scored, as if the others were not given
+        scored[run.name].name = label
+    unjudged = {}
+    if extra is not None:
+        unjudged = _take_unjudged(results, extra.measure, {run.name: run for run in kept})
+    return results, kept, unjudged
+
+
+def _unjudged_measure(qrels, requests):
+    """The measure of unjudged characters to take beside those asked, for judgments that judge some text only
+    (None where they judge every character, or it is asked already)."""
+    if getattr(qrels, "judged_spans", None) is None:
+        return None
+    from ..measures.parse import Requested
+    from ..measures.span import unjudged_chars
+
+    if any(r.measure == unjudged_chars for r in requests):
+        return None
+    return Requested(str(unjudged_chars), unjudged_chars)
+
+
+def _take_unjudged(results: Results, measure, runs: dict) -> dict:
+    """Each run's mean share of unjudged characters over the topics it has lines for, removed from the results
+    (it was not asked for)."""
+    import numpy as np
+
+    out = {}
+    for r in results.runs:
+        values = r.values.pop(measure)
+        r.overall.pop(measure, None)
+        run = runs.get(r.source or "")
+        own = set(run.topics) if run is not None else set(r.topics)
+        mine = [v for t, v in zip(r.topics, values.tolist()) if t in own]
+        out[r.name] = float(np.mean(mine)) if mine else 0.0
+    results.measures = [m for m in results.measures if m != measure]
+    if results.requests is not None:
+        results.requests = [q for q in results.requests if q.measure != measure]
+    return out
+
+
+def _elements(qrels, inputs: Inputs, requests, options: Options) -> FileEvaluation:
+    from ..io.runs import read_run
+    from ..measures.provider import ScoringContext
+    from .context import element_context
+
+    wording = options.wording
+    ms = list(dict.fromkeys(r.measure for r in requests))
+    runs, errors = [], []
+    for path in inputs.runs:
+        try:  # a run with no assessed topic is an error, as in trec_eval; the others are still scored
+            run = read_run(path, vocabulary=qrels)
+            _check_common_topics(qrels, run)
+            runs.append(run)
+        except GraphsrInputError as exc:
+            errors.append(exc)
+    if not runs:
+        return FileEvaluation(Results([], ms, requests=requests), errors, qrels)
+    context = _plain_context(qrels, runs, ms, inputs.sources(), wording)
+    if context is None:
+        docids = qrels.docids().union(*(r.docids() for r in runs))
+        context = element_context(docids, measures=ms, wording=wording, **_context_keywords(inputs, options))
+    context = replace(context, wording=wording) if isinstance(context, ScoringContext) else context
+    results, scored, unjudged = _scored(qrels, runs, requests, context, options)
+    return FileEvaluation(
+        results, _in_run_order(errors + results.errors, inputs.runs), qrels, scored, context, unjudged
+    )
+
+
+def _context_keywords(inputs: Inputs, options: Options) -> dict:
+    """The keywords :func:`~graphsr.evaluation.context.element_context` takes."""
+    return {
+        "collection": inputs.collection,
+        "model": inputs.model,
+        "store": inputs.store,
+        "routes": inputs.routes,
+        "routes_model": inputs.routes_model,
+        "nav": options.nav,
+        "effort": options.effort,
+        "progress": options.progress,
+        "workers": options.workers,
+    }
+
+
+def _plain_context(qrels, runs, measures, given: dict, wording):
+    """TREC document qrels and runs (4 and 6 fields): each document one element, no collection, no navigation;
+    None for element inputs."""
+    from ..core.kinds import is_plain
+    from ..measures.interop import plain_context
+
+    plain = [is_plain(qrels)] + [is_plain(r) for r in runs]
+    if not any(plain):
+        return None
+    if not all(plain):
+        odd = [r.source for r, p in zip(runs, plain[1:]) if p != plain[0]]
+        raise GraphsrInputError(
+            f"{', '.join(odd)}: TREC document qrels (4 fields) are scored with TREC document "
+            "runs (6 fields), element qrels with element runs (7 fields)"
+        )
+    named = [_named(k, wording) for k in given]
+    if named:
+        raise GraphsrInputError(
+            f"{named[0]}: TREC document qrels and runs are plain documents, each one element "
+            "without navigation; they need no collection or model"
+        )
+    return plain_context(qrels, runs, measures)
+
+
+def _check_common_topics(qrels, run) -> None:
+    """A run with no topic in common with the assessments is an error, as in trec_eval (with -c too)."""
+    if set(run.topics) & set(qrels.topics):
+        return
+    from ..core.topics import topic_sort_key
+
+    def some(topics):
+        shown = sorted(topics, key=topic_sort_key)
+        return ", ".join(shown[:5]) + (" ..." if len(shown) > 5 else "")
+
+    raise GraphsrInputError(
+        f"{run.source or run.name}: no topic in common with the assessments "
+        f"{qrels.source or ''}: the run has topics {some(run.topics) or '(none)'}, the "
+        f"assessments {some(qrels.topics)}"
+    )
+
+
+def _passages(qrels, inputs: Inputs, requests, options: Options, chunks) -> FileEvaluation:
+    from ..io import formats
+    from ..io.fol import submission_files
+    from ..measures.provider import ScoringContext, provider_of
+
+    wording, collection = options.wording, inputs.collection
+    ms = list(dict.fromkeys(r.measure for r in requests))
+    as_elements = [m for m in ms if provider_of(m).NAME not in _PASSAGE_FAMILIES]  # (SR, ESR, ... over elements)
+    errors, found = [], {}
+    for path in inputs.runs:
+        try:
+            found[path] = formats.detect(path, formats.RUN, inputs.run_format, chunks is not None)
+        except GraphsrInputError as exc:  # an unreadable run: refused, the others still scored
+            errors.append(exc)
+    element_runs = {p: f.read(str(p), formats.Given()) for p, f in found.items() if f.name == "element"}
+    if element_runs and not collection:
+        raise GraphsrInputError(
+            f"{next(iter(element_runs))}: an element run scored against FOL assessments needs "
+            f"{_option('collection', wording)} to map its elements to character ranges"
+        )
+    documents = None
+    if collection:
+        wanted = set().union(
+            *(submission_files(p) for p, f in found.items() if f.name == "xml"),
+            *(r.docids() for r in element_runs.values()),
+        )
+        if wanted:
+            from .collection import load_collection
+
+            documents = load_collection(collection, [], keep=wanted, progress=options.progress).documents
+    context = ScoringContext(documents, order=options.order, lenient=options.lenient, wording=wording, chunks=chunks)
+    given = formats.Given(chunks=chunks, vocab=qrels.vocab, documents=documents, unknown=options.unknown)
+    runs = []
+    for path in inputs.runs:
+        fmt = found.get(path)
+        if fmt is None:
+            continue
+        try:
+            runs.append(element_runs[path] if fmt.name == "element" else fmt.read(str(path), given))
+        except GraphsrInputError as exc:
+            errors.append(exc)
+    if not runs:
+        return FileEvaluation(Results([], ms, requests=requests), errors, qrels, [], context)
+    if as_elements and collection:  # the documents and navigation the element measures read
+        from .context import element_context
+
+        docids = set(qrels.docid.tolist()).union(*(_docids(r) for r in runs))
+        built = element_context(docids, measures=as_elements, wording=wording, **_context_keywords(inputs, options))
+        context = replace(built, order=options.order, lenient=options.lenient, wording=wording, chunks=chunks)
+    results, scored, unjudged = _scored(qrels, runs, requests, context, replace(options, unknown="error"))
+    return FileEvaluation(
+        results, _in_run_order(errors + results.errors, inputs.runs), qrels, scored, context, unjudged
+    )
+
+
+# ---- any inputs as elements (the summaries' commands: view, coverage, fidelity) --------------------------------
+
+
+def as_elements(inputs: Inputs, documents_of, options: Options = Options()) -> tuple:
+    """The assessments and runs of ``inputs`` as element assessments and runs, whatever their formats, for the
+    commands that place them on a collection's summary: passage inputs (FOL qrels, span and chunk judgments;
+    passage, chunk and XML runs) resolved in the documents they name (``documents_of(docids)`` gives them: a
+    passage judged relevant makes relevant the elements it highlights, a retrieved passage is the smallest element
+    containing it -- as SR and ESR score passage inputs).  ``(qrels or None, runs)``.
+
+    Raises
+    ------
+    GraphsrInputError
+        An input that cannot be read, or names a document the collection does not hold.
+    """
+    from ..core.kinds import PASSAGES
+    from ..io import formats
+    from ..measures.fol.convert import element_qrels, element_run
+
+    chunk_map = read_chunks(inputs.chunks, inputs.qrels, inputs.runs, inputs.qrels_format, inputs.run_format)
+    qrels = inputs.assessments(options.wording, chunk_map) if inputs.qrels is not None else None
+    passage_qrels = qrels if qrels is not None and qrels.kind == PASSAGES else None
+    runs = []
+    for path in inputs.runs:
+        if not _is_path(path):
+            from ..io.frames import as_run
+
+            runs.append(as_run(path, vocabulary=qrels))
+            continue
+        fmt = formats.detect(path, formats.RUN, inputs.run_format, chunk_map is not None)
+        if fmt.name == "element":
+            runs.append(fmt.read(str(path), formats.Given(vocab=None if passage_qrels is not None else qrels)))
+            continue
+        documents = None
+        if fmt.name == "xml":
+            from ..io.fol import submission_files
+
+            documents = documents_of(set(submission_files(path)))
+        vocab = passage_qrels.vocab if passage_qrels is not None else None
+        given = formats.Given(chunks=chunk_map, vocab=vocab, documents=documents, unknown=options.unknown)
+        runs.append(fmt.read(str(path), given))
+    passages = [r for r in runs if r.kind == PASSAGES]
+    if passage_qrels is None and not passages:
+        return qrels, runs
+    wanted = set().union(*(_docids(r) for r in passages))
+    if passage_qrels is not None:
+        wanted |= set(passage_qrels.docid.tolist())
+    documents = documents_of(wanted)
+    if passage_qrels is not None:
+        qrels = element_qrels(passage_qrels, documents)
+    return qrels, [element_run(r, documents, options.order)[0] if r.kind == PASSAGES else r for r in runs]

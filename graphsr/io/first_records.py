@@ -1,0 +1,55 @@
+"""A file's first record, and the tests on it that tell formats apart (:mod:`graphsr.io.formats` decides with
+them; readers ask them too): the bottom of the readers, importing none of them."""
+
+from __future__ import annotations
+
+import os
+
+from ..errors import GraphsrInputError
+from ._lines import iter_blocks
+
+__all__ = ["first_record", "xpath_like", "spans_record", "is_submission"]
+
+
+def first_record(
+    path: str | os.PathLike, error: type[GraphsrInputError] = GraphsrInputError, comments: bool = True
+) -> str | None:
+    """The first line of ``path`` that holds a record (decoded leniently, byte order mark removed), or None.
+
+    Blank lines are skipped, and lines starting with ``#`` when ``comments`` is true.
+    """
+    blocks = iter_blocks(path, error)
+    try:
+        for block in blocks:
+            for raw in block.split(b"\n"):
+                line = raw.decode("utf-8", "replace")
+                stripped = line.strip()
+                if stripped and not (comments and stripped.startswith("#")):
+                    return line + "\n"
+    finally:
+        blocks.close()
+    return None
+
+
+def xpath_like(field: str) -> bool:
+    """Whether a run line's seventh field is meant as an XPath (an element run) rather than something after the
+    run id, which trec_eval ignores (an integer offset of a passage run, a note)."""
+    return "/" in field or "[" in field
+
+
+#: The header columns that make a CSV/TSV file span judgments (graphsr's, or Chroma's questions_df.csv).
+_SPAN_HEADERS = ({"query_id", "doc_id", "start", "end"}, {"question", "references", "corpus_id"})
+
+
+def spans_record(record: str) -> bool:
+    """Whether a first record opens span judgments: a JSON object, or a header naming their columns."""
+    text = record.strip()
+    if text.startswith("{"):
+        return True
+    names = {c.strip().strip('"').lower() for c in text.replace("\t", ",").split(",")}
+    return any(h <= names for h in _SPAN_HEADERS)
+
+
+def is_submission(record: str) -> bool:
+    """Whether a first record opens an INEX XML submission."""
+    return record.lstrip().startswith("<")
