@@ -9,9 +9,9 @@ Writes, under ``OUT``:
   of 5 (neighbours overlap by half), fields ``docid``, ``url``, ``title``, ``headings``, ``segment``,
   ``start_char``, ``end_char``; ``docid`` is ``DOCID#K_OFFSET`` (segment K of the document, OFFSET the byte offset
   of its line in the uncompressed segment shard); ``start_char``/``end_char`` count code points of ``body``;
-* ``topics.tsv``, ``run_a.trec``, ``run_b.trec``, ``run_c.trec``: ``--topics`` topics, each run retrieving
-  ``--depth`` segment ids (``run_c`` returns each relevant segment with its next neighbour, which holds half of
-  its text);
+* ``topics.tsv``, ``run_a.trec`` to ``run_d.trec``: ``--topics`` topics, each run retrieving ``--depth`` segment
+  ids (``run_c`` and ``run_d`` find the same relevant passages first: ``run_c`` returns every relevant segment of
+  each, overlapping its neighbours by half, ``run_d`` one segment of each);
 * ``qrels.txt``: TREC qrels of segment ids, grades 0-3, judging neighbouring segments that overlap.
 
 Bodies are sentences of words drawn from a Zipf-like vocabulary that mixes scripts (Latin, accented Latin,
@@ -151,6 +151,7 @@ def _topics_runs_qrels(out: Path, rng: random.Random, docs: list[list[str]], top
         open(out / "run_a.trec", "w") as af,
         open(out / "run_b.trec", "w") as bf,
         open(out / "run_c.trec", "w") as cf,
+        open(out / "run_d.trec", "w") as df,
     ):
         for t in range(1, topics + 1):
             qid = f"2024-{t:05d}"
@@ -164,14 +165,16 @@ def _topics_runs_qrels(out: Path, rng: random.Random, docs: list[list[str]], top
                     judged[segs[k]] = rng.choice((0, 1, 2, 2, 3))
             for sid, grade in judged.items():
                 qf.write(f"{qid} 0 {sid} {grade}\n")
-            # run_c returns both halves: each relevant segment and its next neighbour (half of it the same text)
-            pairs: list[str] = []
+            # two retrievers that find the same passages: run_c returns every relevant segment of each (the
+            # neighbours overlap by half), run_d one segment of each passage
+            every: list[str] = []
+            one: list[str] = []
             for d in relevant_docs:
-                segs = docs[d]
-                for k, sid in enumerate(segs):
-                    if judged.get(sid, 0) > 0:
-                        pairs += [x for x in segs[k : k + 2] if x not in pairs]
-            _write_run(cf, qid, "run_c", _filled(rng, pairs[:depth], docs, depth), depth)
+                passage = [sid for sid in docs[d] if judged.get(sid, 0) > 0]
+                every += passage
+                one += passage[:1]
+            _write_run(cf, qid, "run_c", _filled(rng, every[:depth], docs, depth), depth)
+            _write_run(df, qid, "run_d", _filled(rng, one[:depth], docs, depth), depth)
             pool = list(judged)
             for fh, tag, share in ((af, "run_a", 0.5), (bf, "run_b", 0.2)):
                 chosen: list[str] = []

@@ -47,12 +47,13 @@ def matches(expected: str, got: str) -> bool:
 
 
 def run_console(block: str, cwd: Path) -> list[str]:
-    """Run a console block in ``cwd`` (where ``graphsr/`` leads to the package, so the documentation's paths
-    of the sample data work as in a clone; the local store is ``cwd/store``) and check its output; returns the
-    output lines."""
+    """Run a console block in ``cwd`` (where ``graphsr/`` and ``bench/`` lead to the repository's, so the
+    documentation's paths of the sample data and generators work as in a clone; the local store is
+    ``cwd/store``) and check its output; returns the output lines."""
     commands, expected = console_case(block)
-    if not (cwd / "graphsr").exists():
-        (cwd / "graphsr").symlink_to(ROOT / "graphsr")
+    for name in ("graphsr", "bench"):  # (the package's sample data; the bench's generators)
+        if not (cwd / name).exists():
+            (cwd / name).symlink_to(ROOT / name)
     env = {
         **os.environ,
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",

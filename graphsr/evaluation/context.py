@@ -134,51 +134,70 @@ def element_context(
         log = read_routes(routes)
         touched |= log.docids()
     loaded = None
-    num_elements = None
     if stored:
-        from ..evaluation.stored import stored_navigation
-        from ..store import open_store
-
         assert model is not None  # (check_sources refuses a stored model without its name)
-        with open_store(store or None, create=False) as s:
-            documents, seen_of, model_name = stored_navigation(s, model, touched, collection, progress=progress)
-            if "size" in needs:
-                from ..navigation.stored import load_stored_model
-
-                summary = load_stored_model(s, model).summary
-                assert summary is not None  # (a stored model is over a stored summary)
-                num_elements = summary.num_elements
+        documents, seen_of, model_name, num_elements = _stored(store, model, touched, collection, needs, progress)
     else:
-        from ..navigation import parse_model_spec
-        from ..summaries.kinds import partition_kind
-        from .collection import load_collection, navigation_for
-
-        spec = parse_model_spec(model or "p*:extent")
-        navigation = "navigation" in needs or model is not None
-        kinds = [spec.summary] if navigation and spec.summary != "none" else []
-        if log is not None and nav not in ("elements", "depth4"):
-            kinds.append(partition_kind(nav).name)
-        if "size" in needs and not kinds:
-            kinds.append("tag")  # the cheapest summary counts the collection's elements
-        loaded = load_collection(collection, kinds, keep=touched, progress=progress, workers=workers)
+        loaded, documents, seen_of, model_name = _in_memory(
+            collection, model, touched, needs, log, nav, progress, workers
+        )
         num_elements = loaded.num_elements
-        seen_of = navigation_for(spec, loaded).seen_of if navigation else None
-        documents, model_name = loaded.documents, str(spec) if navigation else ""
-    route_model = None
+    route_model = _routes(documents, store, routes_model, log, loaded, nav, effort, prior)
+    return ScoringContext(documents, seen_of, model_name, route_model, num_elements)
+
+
+def _stored(store, model: str, touched: set, collection, needs: set, progress: bool):
+    """Documents, SR navigation, the model's name and the collection's size from a stored model."""
+    from ..evaluation.stored import stored_navigation
+    from ..store import open_store
+
+    num_elements = None
+    with open_store(store or None, create=False) as s:
+        documents, seen_of, model_name = stored_navigation(s, model, touched, collection, progress=progress)
+        if "size" in needs:
+            from ..navigation.stored import load_stored_model
+
+            summary = load_stored_model(s, model).summary
+            assert summary is not None  # (a stored model is over a stored summary)
+            num_elements = summary.num_elements
+    return documents, seen_of, model_name, num_elements
+
+
+def _in_memory(collection, model, touched: set, needs: set, log, nav: str, progress: bool, workers: int):
+    """The collection read (only the summaries the measures and the route log need), its documents, SR
+    navigation and the model's name."""
+    from ..navigation import parse_model_spec
+    from ..summaries.kinds import partition_kind
+    from .collection import load_collection, navigation_for
+
+    spec = parse_model_spec(model or "p*:extent")
+    navigation = "navigation" in needs or model is not None
+    kinds = [spec.summary] if navigation and spec.summary != "none" else []
+    if log is not None and nav not in ("elements", "depth4"):
+        kinds.append(partition_kind(nav).name)
+    if "size" in needs and not kinds:
+        kinds.append("tag")  # the cheapest summary counts the collection's elements
+    loaded = load_collection(collection, kinds, keep=touched, progress=progress, workers=workers)
+    seen_of = navigation_for(spec, loaded).seen_of if navigation else None
+    return loaded, loaded.documents, seen_of, str(spec) if navigation else ""
+
+
+def _routes(documents, store, routes_model, log, loaded, nav: str, effort: str, prior: bool):
+    """ESR's navigation: a stored route model, one learned from the log, the depth prior, or None."""
     if routes_model:
         from ..navigation.stored import load_stored_route_model
         from ..store import open_store
 
         with open_store(store or None, create=False) as s:
-            route_model = load_stored_route_model(s, routes_model, documents)
-    elif log is not None:
+            return load_stored_route_model(s, routes_model, documents)
+    if log is not None:
         from ..navigation.from_routes import route_model as learn
 
         assert loaded is not None  # (a route log is learned over a collection read here: check_sources)
         partition = nav if nav in ("elements", "depth4") else loaded.summaries[nav]
-        route_model = learn(log, documents, partition, effort)
-    elif prior:
+        return learn(log, documents, partition, effort)
+    if prior:
         from ..navigation.from_routes import depth4_prior
 
-        route_model = depth4_prior(documents)
-    return ScoringContext(documents, seen_of, model_name, route_model, num_elements)
+        return depth4_prior(documents)
+    return None

@@ -122,7 +122,6 @@ def evaluate(
     (1.0, ['map', 'P_2'])
     """
     from ..io.frames import as_qrels, as_run
-    from ..io.text_ranges import check_run_ranges
     from ..measures.parse import parse_requests
 
     qrels = as_qrels(qrels)
@@ -141,14 +140,23 @@ def evaluate(
     options = {
         k: v for k, v in (("order", order), ("lenient", lenient), ("unknown", unknown), ("ties", ties)) if v is not None
     }
-    # each context (the given one, and each bound measure's own) with the options, and the Scratch of what is
-    # built once from it for every family (resolved assessments): inputs built under one context never serve
-    # another
+    contexts, evaluators = _evaluators(ms, qrels, runs, context, options)
+    out, errors = _scored_runs(qrels, runs, evaluators, all_topics, ms, keep_going)
+    if out:
+        out[0].warnings[:0] = [w for _, shared in contexts.values() for w in shared.warnings]
+    first = next(iter(contexts.values()))[0]
+    return Results(out, ms, (context if context is not None else first).model_name, requests, errors)
+
+
+def _evaluators(ms: list, qrels, runs: list, context, options: dict) -> tuple[dict, list]:
+    """Each context (the given one, and each bound measure's own) with the options, and the Scratch of what is
+    built once from it for every family (resolved assessments: inputs built under one context never serve
+    another); and each family's evaluator under its context, its measures checked against the inputs."""
     contexts: dict[int, tuple[ScoringContext, Scratch]] = {}
     groups: dict[tuple, list[Measure]] = {}
     for m in ms:
         own = m.context if m.context is not None else context
-        assert own is not None  # (a context is made above for the measures bound to none)
+        assert own is not None  # (a context is made for the measures bound to none)
         if id(own) not in contexts:
             contexts[id(own)] = (replace(own, **options) if options else own, Scratch())
         groups.setdefault((m.FAMILY, id(own)), []).append(m)
@@ -158,6 +166,13 @@ def evaluate(
         provider = provider_of(family_measures[0])
         provider.check(family_measures, qrels, runs, own)
         evaluators.append((key, provider.evaluator(family_measures, qrels, own, shared)))
+    return contexts, evaluators
+
+
+def _scored_runs(qrels, runs: list, evaluators: list, all_topics: bool, ms: list, keep_going: bool):
+    """Each run's result, and (with ``keep_going``) the errors of the runs that could not be scored."""
+    from ..io.text_ranges import check_run_ranges
+
     out, errors = [], []
     judged = qrels.topics
     for run, label in zip(runs, run_labels(runs)):
@@ -168,10 +183,7 @@ def evaluate(
             if not keep_going:
                 raise
             errors.append(exc)
-    if out:
-        out[0].warnings[:0] = [w for _, shared in contexts.values() for w in shared.warnings]
-    first = next(iter(contexts.values()))[0]
-    return Results(out, ms, (context if context is not None else first).model_name, requests, errors)
+    return out, errors
 
 
 def _score_run(run, label: str, evaluators, judged, all_topics: bool, ms) -> RunResult:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 from ..errors import GraphsrInputError
+from ..io.working_set import read_chunks, run_documents
 from .results import Results
 
 __all__ = ["Inputs", "Options", "FileEvaluation", "evaluate", "read_chunks", "assessments_kind", "as_elements"]
@@ -166,11 +167,8 @@ class Inputs:
         ids projected onto characters); of the collection only the documents judged and those the runs name."""
         from ..io.frames import as_qrels
 
-        chunk_map = (
-            read_chunks(self.chunks, self.qrels, self.runs, self.qrels_format, self.run_format)
-            if (chunk_map is None)
-            else chunk_map
-        )
+        if chunk_map is None:
+            chunk_map = read_chunks(self.chunks, self.qrels, self.runs, self.qrels_format, self.run_format)
         if not _is_path(self.qrels):
             return as_qrels(self.qrels)
         from ..io import formats
@@ -178,7 +176,7 @@ class Inputs:
         fmt = formats.detect(self.qrels, formats.ASSESSMENTS, self.qrels_format, chunk_map is not None)
         if fmt.name not in ("spans", "chunk ids"):
             return fmt.read(str(self.qrels), formats.Given())
-        also = _run_docs(self.runs, chunk_map, self.run_format) if self.collection else frozenset()
+        also = run_documents(self.runs, chunk_map, self.run_format) if self.collection else frozenset()
         return fmt.read(str(self.qrels), formats.Given(collection=self.collection or None, chunks=chunk_map, also=also))
 
 
@@ -226,93 +224,8 @@ def evaluate(inputs: Inputs, measures, options: Options = Options()) -> FileEval
     return done
 
 
-# ---- the chunk map's working set -------------------------------------------------------------------------------
-
-
-def read_chunks(chunks, qrels=None, runs: Sequence = (), qrels_format: str | None = None, run_format=None):
-    """A chunk map: a mapping or None as it is; from a path (a file or a directory of shards), the chunks the
-    inputs touch (:meth:`graphsr.io.chunk_source.ChunkSource.working_set`: those the assessments ``qrels`` and the
-    run files ``runs`` name, and every chunk of the documents judged), or, given no inputs, the whole map."""
-    if chunks is None or isinstance(chunks, Mapping):
-        return chunks
-    from ..io.chunk_source import ChunkSource
-
-    source = ChunkSource(chunks)
-    if qrels is None and not runs:
-        return source.whole()
-    judged, docs = _judged(qrels, qrels_format)
-    named = set().union(*(_run_chunk_ids(p, run_format) for p in runs))
-    return source.working_set(named, docs_of=judged, docs=docs)
-
-
 def _is_path(x) -> bool:
     return isinstance(x, (str, os.PathLike))
-
-
-def _judged(qrels, fmt: str | None) -> tuple[set, set]:
-    """The chunk ids TREC qrels judge, and the documents span judgments (or assessments in memory) judge."""
-    if qrels is None:
-        return set(), set()
-    if not _is_path(qrels):
-        docid = getattr(qrels, "docid", None)
-        return set(), set() if docid is None else {str(d) for d in docid.tolist()}
-    from ..io import formats
-
-    found = formats.detect(qrels, formats.ASSESSMENTS, fmt).name
-    if found == "element":
-        return _third_fields(qrels), set()
-    if found == "spans":
-        from ..errors import QrelsFormatError
-        from ..io.records import iter_records
-
-        return set(), {str(r.get("doc_id", r.get("corpus_id"))) for _, r in iter_records(qrels, QrelsFormatError)}
-    return set(), set()
-
-
-def _third_fields(path) -> set:
-    """The ids in the third field of a TREC file's lines; a file that cannot be read names none (its reader
-    refuses it in its turn)."""
-    from ..io._lines import iter_fields
-
-    try:
-        return {f[2] for _, f in iter_fields(path, GraphsrInputError) if len(f) >= 3}
-    except GraphsrInputError:
-        return set()
-
-
-def _run_format(path, declared: str | None) -> str | None:
-    """A run file's format name (as declared, or detected), or None for one that cannot be read."""
-    if not _is_path(path):
-        return None
-    from ..io import formats
-
-    try:
-        return formats.detect(path, formats.RUN, declared).name
-    except GraphsrInputError:
-        return None
-
-
-def _run_chunk_ids(path, run_format: str | None) -> set:
-    """The chunk ids a TREC run of chunk ids names (none for a run in another format)."""
-    return _third_fields(path) if _run_format(path, run_format) == "element" else set()
-
-
-def _run_docs(runs: Sequence, chunk_map, run_format: str | None) -> frozenset:
-    """The documents the passage run files ``runs`` name: through the chunk map for runs of chunk ids, their
-    ``doc_id`` for runs of spans (what their ranges are checked against)."""
-    docs: set = set()
-    for path in runs:
-        fmt = _run_format(path, run_format)
-        if fmt == "element" and chunk_map is not None:
-            docs |= {chunk_map[c][0] for c in _third_fields(path) if c in chunk_map}
-        elif fmt == "spans":
-            from ..io.records import iter_records
-
-            try:
-                docs |= {str(r.get("doc_id")) for _, r in iter_records(path, GraphsrInputError)}
-            except GraphsrInputError:
-                continue
-    return frozenset(docs)
 
 
 # ---- scoring ----------------------------------------------------------------------------------------------------
@@ -479,58 +392,95 @@ def _check_common_topics(qrels, run) -> None:
 
 
 def _passages(qrels, inputs: Inputs, requests, options: Options, chunks) -> FileEvaluation:
-    from ..io import formats
-    from ..io.fol import submission_files
-    from ..measures.provider import ScoringContext, provider_of
+    """Passage assessments: each run read in its format (element runs and XML submissions through the documents
+    they name), scored by the passage families, and by the element families as the collection's elements."""
+    from ..measures.provider import provider_of
 
-    wording, collection = options.wording, inputs.collection
     ms = list(dict.fromkeys(r.measure for r in requests))
     as_elements = [m for m in ms if provider_of(m).NAME not in _PASSAGE_FAMILIES]  # (SR, ESR, ... over elements)
-    errors, found = [], {}
+    found, errors = _run_formats(inputs, chunks is not None)
+    element_runs = _element_runs(found, inputs.collection, options.wording)
+    documents = _named_documents(found, element_runs, inputs.collection, options.progress)
+    runs = _passage_runs(found, element_runs, qrels, documents, chunks, options, errors)
+    context = _passage_context(qrels, runs, documents, chunks, as_elements, inputs, options)
+    if not runs:
+        return FileEvaluation(Results([], ms, requests=requests), errors, qrels, [], context)
+    results, scored, unjudged = _scored(qrels, runs, requests, context, replace(options, unknown="error"))
+    return FileEvaluation(
+        results, _in_run_order(errors + results.errors, inputs.runs), qrels, scored, context, unjudged
+    )
+
+
+def _run_formats(inputs: Inputs, chunks: bool) -> tuple[dict, list]:
+    """Each run file's format (detected once, or as declared), and the refusals of those that cannot be read."""
+    from ..io import formats
+
+    found, errors = {}, []
     for path in inputs.runs:
         try:
-            found[path] = formats.detect(path, formats.RUN, inputs.run_format, chunks is not None)
+            found[path] = formats.detect(path, formats.RUN, inputs.run_format, chunks)
         except GraphsrInputError as exc:  # an unreadable run: refused, the others still scored
             errors.append(exc)
+    return found, errors
+
+
+def _element_runs(found: dict, collection, wording) -> dict:
+    """The element runs among passage runs, read (they need the collection to become character ranges)."""
+    from ..io import formats
+
     element_runs = {p: f.read(str(p), formats.Given()) for p, f in found.items() if f.name == "element"}
     if element_runs and not collection:
         raise GraphsrInputError(
             f"{next(iter(element_runs))}: an element run scored against FOL assessments needs "
             f"{_option('collection', wording)} to map its elements to character ranges"
         )
-    documents = None
-    if collection:
-        wanted = set().union(
-            *(submission_files(p) for p, f in found.items() if f.name == "xml"),
-            *(r.docids() for r in element_runs.values()),
-        )
-        if wanted:
-            from .collection import load_collection
+    return element_runs
 
-            documents = load_collection(collection, [], keep=wanted, progress=options.progress).documents
-    context = ScoringContext(documents, order=options.order, lenient=options.lenient, wording=wording, chunks=chunks)
+
+def _named_documents(found: dict, element_runs: dict, collection, progress: bool):
+    """The documents XML submissions and element runs name, from the collection (None where none is named)."""
+    if not collection:
+        return None
+    from ..io.fol import submission_files
+
+    wanted = set().union(
+        *(submission_files(p) for p, f in found.items() if f.name == "xml"),
+        *(r.docids() for r in element_runs.values()),
+    )
+    if not wanted:
+        return None
+    from .collection import load_collection
+
+    return load_collection(collection, [], keep=wanted, progress=progress).documents
+
+
+def _passage_runs(found: dict, element_runs: dict, qrels, documents, chunks, options: Options, errors: list) -> list:
+    """Every run read in its format, in the order given (a refusal into ``errors``)."""
+    from ..io import formats
+
     given = formats.Given(chunks=chunks, vocab=qrels.vocab, documents=documents, unknown=options.unknown)
     runs = []
-    for path in inputs.runs:
-        fmt = found.get(path)
-        if fmt is None:
-            continue
+    for path, fmt in found.items():
         try:
             runs.append(element_runs[path] if fmt.name == "element" else fmt.read(str(path), given))
         except GraphsrInputError as exc:
             errors.append(exc)
-    if not runs:
-        return FileEvaluation(Results([], ms, requests=requests), errors, qrels, [], context)
-    if as_elements and collection:  # the documents and navigation the element measures read
-        from .context import element_context
+    return runs
 
-        docids = set(qrels.docid.tolist()).union(*(_docids(r) for r in runs))
-        built = element_context(docids, measures=as_elements, wording=wording, **_context_keywords(inputs, options))
-        context = replace(built, order=options.order, lenient=options.lenient, wording=wording, chunks=chunks)
-    results, scored, unjudged = _scored(qrels, runs, requests, context, replace(options, unknown="error"))
-    return FileEvaluation(
-        results, _in_run_order(errors + results.errors, inputs.runs), qrels, scored, context, unjudged
-    )
+
+def _passage_context(qrels, runs: list, documents, chunks, as_elements: list, inputs: Inputs, options: Options):
+    """What the measures read: the documents named, the chunk map; with element measures and a collection, the
+    documents and navigation they score the passages as elements in."""
+    from ..measures.provider import ScoringContext
+
+    keep = {"order": options.order, "lenient": options.lenient, "wording": options.wording, "chunks": chunks}
+    if not (runs and as_elements and inputs.collection):
+        return ScoringContext(documents, **keep)
+    from .context import element_context
+
+    docids = set(qrels.docid.tolist()).union(*(_docids(r) for r in runs))
+    built = element_context(docids, measures=as_elements, wording=options.wording, **_context_keywords(inputs, options))
+    return replace(built, **keep)
 
 
 # ---- any inputs as elements (the summaries' commands: view, coverage, fidelity) --------------------------------

@@ -119,22 +119,7 @@ def _chunk_id_run(path: str, table: dict, name: str, vocab, unknown: str):
         )
     names = list(c.doc_names)
     where = [table.get(n) for n in names]
-    known = np.array([w is not None for w in where], dtype=bool)
-    keep = known[c.doc] if len(c.doc) else np.zeros(0, dtype=bool)
-    if not keep.all():
-        k = int(np.flatnonzero(~keep)[0])
-        if unknown != "warn":
-            raise RunFormatError(
-                f"chunk {names[int(c.doc[k])]!r} is not in the chunk map",
-                path,
-                int(c.line[k]) if c.line is not None else None,
-            )
-        import sys
-
-        print(
-            f"graphsr: warning: {path}: {int((~keep).sum())} result(s) name a chunk the map does not hold; left out",
-            file=sys.stderr,
-        )
+    keep = _known(c, names, where, path, unknown)
     vocab = vocab or Vocabulary()
     chunk_doc = vocab.doc_codes([w[0] if w is not None else "" for w in where])
     chunk_start = np.array([w[1] if w is not None else 0 for w in where], dtype=np.int64)
@@ -166,6 +151,31 @@ def _chunk_id_run(path: str, table: dict, name: str, vocab, unknown: str):
         ranked=True,
         chunk_ranges=True,
     )
+
+
+def _known(c, names: list, where: list, path: str, unknown: str):
+    """Which lines of a run of chunk ids name a chunk the map holds; a chunk it does not is an error naming its
+    line (``unknown="warn"``: the lines left out, counted on stderr)."""
+    import numpy as np
+
+    known = np.array([w is not None for w in where], dtype=bool)
+    keep = known[c.doc] if len(c.doc) else np.zeros(0, dtype=bool)
+    if keep.all():
+        return keep
+    k = int(np.flatnonzero(~keep)[0])
+    if unknown != "warn":
+        raise RunFormatError(
+            f"chunk {names[int(c.doc[k])]!r} is not in the chunk map",
+            path,
+            int(c.line[k]) if c.line is not None else None,
+        )
+    import sys
+
+    print(
+        f"graphsr: warning: {path}: {int((~keep).sum())} result(s) name a chunk the map does not hold; left out",
+        file=sys.stderr,
+    )
+    return keep
 
 
 def _ranked_run(rows, name: str, source: str, vocab=None):

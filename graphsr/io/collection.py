@@ -185,46 +185,7 @@ def list_collection(path: str | os.PathLike) -> list[CollectionSource]:
     p = Path(path)
     if not p.exists():
         raise CollectionError("collection not found: expected a directory, an XML file or a tar archive", p)
-    sources: list[CollectionSource]
-    if p.is_dir():
-        files = sorted(
-            (str(f), f.stat().st_size)
-            for f in p.rglob("*")
-            if f.is_file() and (_is_xml(f.name) or f.name.lower().endswith(_MXL))
-        )
-        sources = [
-            CollectionSource(_stem(f), f, _mxl_score(f) if f.lower().endswith(_MXL) else None, size)
-            for f, size in files
-        ]
-    elif str(p).lower().endswith(_MXL):
-        sources = [CollectionSource(_stem(str(p)), str(p), _mxl_score(p), p.stat().st_size)]
-    elif str(p).lower().endswith(_JSONL_SUFFIXES):
-        sources = _jsonl_sources(p)
-    elif str(p).lower().endswith(_ZIP_SUFFIXES):
-        import zipfile
-
-        from .archive_limits import check_member
-
-        try:
-            with zipfile.ZipFile(p) as z:
-                infos = [i for i in z.infolist() if not i.is_dir() and _is_xml(i.filename)]
-        except (zipfile.BadZipFile, OSError) as exc:
-            raise CollectionError(f"cannot read zip archive: {' '.join(str(exc).split())}", p) from None
-        for i in infos:  # (before anything is read)
-            check_member(p, i.filename, i.file_size, i.compress_size, CollectionError)
-        names = sorted((i.filename, i.file_size) for i in infos)
-        archive = str(p)  # one string for every member
-        sources = [CollectionSource(_stem(n), archive, n, size) for n, size in names]
-    elif str(p).lower().endswith(_TAR_SUFFIXES):
-        from .archive_limits import check_member
-
-        names = tar_members(p, _is_xml)
-        for name, size, _ in names:  # (a compressed tar's expansion is bounded as it is read)
-            check_member(p, name, size, None, CollectionError)
-        archive = str(p)
-        sources = [CollectionSource(_stem(n), archive, n, size, offset) for n, size, offset in names]
-    else:
-        sources = [CollectionSource(_stem(str(p)), str(p), None, p.stat().st_size)]
+    sources = _sources(p)
     if not sources:
         raise CollectionError(
             f"no documents found: expected at least one file named *.xml, *.mxl, "
@@ -242,6 +203,55 @@ def list_collection(path: str | os.PathLike) -> list[CollectionSource]:
             )
         seen[s.docid] = s
     return sources
+
+
+def _sources(p: Path) -> list[CollectionSource]:
+    """The documents of a directory, a zipped MusicXML score, a JSON lines corpus, a zip or tar archive, or one
+    file, as :func:`list_collection` lists them (unchecked)."""
+    name = str(p).lower()
+    if p.is_dir():
+        files = sorted(
+            (str(f), f.stat().st_size)
+            for f in p.rglob("*")
+            if f.is_file() and (_is_xml(f.name) or f.name.lower().endswith(_MXL))
+        )
+        return [
+            CollectionSource(_stem(f), f, _mxl_score(f) if f.lower().endswith(_MXL) else None, size)
+            for f, size in files
+        ]
+    if name.endswith(_MXL):
+        return [CollectionSource(_stem(str(p)), str(p), _mxl_score(p), p.stat().st_size)]
+    if name.endswith(_JSONL_SUFFIXES):
+        return _jsonl_sources(p)
+    if name.endswith(_ZIP_SUFFIXES):
+        return _zip_sources(p)
+    if name.endswith(_TAR_SUFFIXES):
+        from .archive_limits import check_member
+
+        names = tar_members(p, _is_xml)
+        for member, size, _ in names:  # (a compressed tar's expansion is bounded as it is read)
+            check_member(p, member, size, None, CollectionError)
+        archive = str(p)
+        return [CollectionSource(_stem(n), archive, n, size, offset) for n, size, offset in names]
+    return [CollectionSource(_stem(str(p)), str(p), None, p.stat().st_size)]
+
+
+def _zip_sources(p: Path) -> list[CollectionSource]:
+    """The documents of a zip archive, each member's sizes checked before anything is read."""
+    import zipfile
+
+    from .archive_limits import check_member
+
+    try:
+        with zipfile.ZipFile(p) as z:
+            infos = [i for i in z.infolist() if not i.is_dir() and _is_xml(i.filename)]
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise CollectionError(f"cannot read zip archive: {' '.join(str(exc).split())}", p) from None
+    for i in infos:  # (before anything is read)
+        check_member(p, i.filename, i.file_size, i.compress_size, CollectionError)
+    names = sorted((i.filename, i.file_size) for i in infos)
+    archive = str(p)  # one string for every member
+    return [CollectionSource(_stem(n), archive, n, size) for n, size in names]
 
 
 def _xml_message(exc) -> str:

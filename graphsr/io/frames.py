@@ -174,20 +174,7 @@ def as_qrels(qrels, lengths=None):
     if isinstance(qrels, FOLQrels):
         return qrels
     if isinstance(qrels, (str, os.PathLike)):  # (element qrels' modules are imported only for element qrels)
-        from .fol import read_fol_qrels
-        from .sniff import qrels_format
-
-        fmt = qrels_format(qrels)
-        if fmt == "fol":
-            return read_fol_qrels(qrels)
-        if fmt == "spans":
-            raise GraphsrInputError(
-                f"{qrels}: span judgments count in the collection's texts: read them with "
-                "graphsr.read_spans(path, collection)"
-            )
-        from .qrels import read_element_qrels
-
-        return read_element_qrels(qrels)
+        return _qrels_file(qrels)
     from ..core.qrels import ElementQrels
 
     if isinstance(qrels, ElementQrels):
@@ -199,25 +186,8 @@ def as_qrels(qrels, lengths=None):
         if not len(columns):
             raise GraphsrInputError("the qrels are empty")
         return ElementQrels.from_columns(columns, "qrels")
-    elif _is_frame(qrels) and {"start", "end"} & set(qrels.columns):  # (one of them: spans lacking the other)
-        from .spans import spans_from_frame
-
-        if not len(qrels):
-            raise GraphsrInputError("the qrels are empty")
-        return spans_from_frame(qrels, lengths)
     elif _is_frame(qrels):
-        _frame_columns(qrels, ("query_id", "doc_id", "relevance"), "qrels")
-        if not len(qrels):
-            raise GraphsrInputError("the qrels are empty")
-        qrels = _text_ids(qrels, "qrels")
-        if "xpath" in qrels.columns:
-            return _element_frame_qrels(
-                _strings(qrels["query_id"]),
-                _strings(qrels["doc_id"]),
-                _strings(qrels["xpath"]),
-                _floats(qrels["relevance"], "qrels", "relevance"),
-            )
-        return ElementQrels.from_columns(_frame_columns_of(qrels, "relevance", "qrels"), "qrels")
+        return _qrels_frame(qrels, lengths)
     elif isinstance(qrels, (bytes, int, float)) or qrels is None:
         raise GraphsrInputError(f"qrels: expected {_QRELS_SHAPES}; got {type(qrels).__name__}")
     else:
@@ -227,65 +197,120 @@ def as_qrels(qrels, lengths=None):
     return _document_qrels([q for q, _, _ in triples], [d for _, d, _ in triples], [v for _, _, v in triples])
 
 
+def _qrels_file(path):
+    """Assessments from a file in the format its first record says (:mod:`graphsr.io.formats`); span judgments
+    need their collection (:func:`graphsr.io.spans.read_spans`)."""
+    from . import formats
+
+    fmt = formats.detect(path, formats.ASSESSMENTS)
+    if fmt.name == "spans":
+        raise GraphsrInputError(
+            f"{path}: span judgments count in the collection's texts: read them with "
+            "graphsr.read_spans(path, collection)"
+        )
+    return fmt.read(str(path), formats.Given())
+
+
+def _qrels_frame(qrels, lengths):
+    """Assessments from a DataFrame: span judgments (``start``, ``end``), element or document judgments."""
+    from ..core.qrels import ElementQrels
+
+    if {"start", "end"} & set(qrels.columns):  # (one of them: spans lacking the other)
+        from .spans import spans_from_frame
+
+        if not len(qrels):
+            raise GraphsrInputError("the qrels are empty")
+        return spans_from_frame(qrels, lengths)
+    _frame_columns(qrels, ("query_id", "doc_id", "relevance"), "qrels")
+    if not len(qrels):
+        raise GraphsrInputError("the qrels are empty")
+    qrels = _text_ids(qrels, "qrels")
+    if "xpath" in qrels.columns:
+        return _element_frame_qrels(
+            _strings(qrels["query_id"]),
+            _strings(qrels["doc_id"]),
+            _strings(qrels["xpath"]),
+            _floats(qrels["relevance"], "qrels", "relevance"),
+        )
+    return ElementQrels.from_columns(_frame_columns_of(qrels, "relevance", "qrels"), "qrels")
+
+
 def _dict_columns(data: dict, what: str, value: str, vocabulary=None):
     """The document columns of ``{query_id: {doc_id: value}}``: read in C when keys are str and values int or
     float (``vocabulary``: assessments read so, whose codes the run then shares), else one pass in Python over
     the topics and the rest in bulk (values converted by numpy; a value that is not a number is then looked
     for, to name it)."""
-    from ..core.columns import DocumentColumns
-    from ._lines import c_scanner, scanned
+    from ._lines import c_scanner
 
     scan = c_scanner()
     if scan is not None:  # str keys and int or float values: in C
-        shared = getattr(vocabulary, "columns", None)
-        index = shared.own_index() if isinstance(shared, DocumentColumns) else None
-        if index is not None and hasattr(scan, "scan_dict_coded"):
-            # coded after the assessments' names (their codes for theirs), the others kept out of their vocabulary:
-            # looked up by their bytes in the scanner's indexes, each new name made a str once, at the end
-            try:
-                got = scan.scan_dict_coded(data, *index)  # (not scanned(): new_names reads the indexes first)
-                if got is not None:
-                    topic, doc, values, empty = got
-                    return DocumentColumns(
-                        list(index[0]) + scan.new_names(0),
-                        list(index[1]) + scan.new_names(1),
-                        topic,
-                        doc,
-                        values,
-                        empty_topics=tuple(empty),
-                        coded_as=shared,
-                    )
-            finally:
-                scan.forget()
-        if index is not None:
-            # (keys that are not ASCII) the others kept out of their vocabulary, in tail dicts
-            tails: tuple[dict, dict] = ({}, {})
-            got = scanned(scan, "scan_dict", data, *index, *tails)
+        got = _scanned_dict(scan, data, vocabulary)
+        if got is not None:
+            return got
+    return _python_dict_columns(data, what, value)
+
+
+def _scanned_dict(scan, data: dict, vocabulary):
+    """:func:`_dict_columns` in C, or None where the C scanner declines (keys not str, values not numbers)."""
+    from ..core.columns import DocumentColumns
+    from ._lines import scanned
+
+    shared = getattr(vocabulary, "columns", None)
+    index = shared.own_index() if isinstance(shared, DocumentColumns) else None
+    if index is not None and hasattr(scan, "scan_dict_coded"):
+        # coded after the assessments' names (their codes for theirs), the others kept out of their vocabulary:
+        # looked up by their bytes in the scanner's indexes, each new name made a str once, at the end
+        try:
+            got = scan.scan_dict_coded(data, *index)  # (not scanned(): new_names reads the indexes first)
             if got is not None:
                 topic, doc, values, empty = got
                 return DocumentColumns(
-                    list(index[0]) + list(tails[0]),
-                    list(index[1]) + list(tails[1]),
+                    list(index[0]) + scan.new_names(0),
+                    list(index[1]) + scan.new_names(1),
                     topic,
                     doc,
                     values,
                     empty_topics=tuple(empty),
                     coded_as=shared,
                 )
-        else:
-            topic_index, doc_index = {}, {}
-            got = scanned(scan, "scan_dict", data, topic_index, doc_index)
-            if got is not None:
-                topic, doc, values, empty = got
-                return DocumentColumns(
-                    list(topic_index),
-                    list(doc_index),
-                    topic,
-                    doc,
-                    values,
-                    empty_topics=tuple(empty),
-                    index=(topic_index, doc_index),
-                )
+        finally:
+            scan.forget()
+    if index is not None:
+        # (keys that are not ASCII) the others kept out of their vocabulary, in tail dicts
+        tails: tuple[dict, dict] = ({}, {})
+        got = scanned(scan, "scan_dict", data, *index, *tails)
+        if got is not None:
+            topic, doc, values, empty = got
+            return DocumentColumns(
+                list(index[0]) + list(tails[0]),
+                list(index[1]) + list(tails[1]),
+                topic,
+                doc,
+                values,
+                empty_topics=tuple(empty),
+                coded_as=shared,
+            )
+    else:
+        topic_index, doc_index = {}, {}
+        got = scanned(scan, "scan_dict", data, topic_index, doc_index)
+        if got is not None:
+            topic, doc, values, empty = got
+            return DocumentColumns(
+                list(topic_index),
+                list(doc_index),
+                topic,
+                doc,
+                values,
+                empty_topics=tuple(empty),
+                index=(topic_index, doc_index),
+            )
+    return None
+
+
+def _python_dict_columns(data: dict, what: str, value: str):
+    """:func:`_dict_columns` in Python: one pass over the topics, the rest in bulk."""
+    from ..core.columns import DocumentColumns
+
     topics, sizes, docs, values = [], [], [], []
     for q, per in data.items():
         if not isinstance(per, dict):

@@ -14,7 +14,7 @@ import os
 import numpy as np
 
 from ..errors import RunFormatError
-from ..core.document import PLAIN_DOCUMENT_NODE, quoted
+from ..core.document import quoted
 from ..core.run import Run, RunRow
 from .first_records import xpath_like
 
@@ -190,6 +190,12 @@ def _element_run(scan, data: bytes | bytearray, path, name: str | None) -> Run |
     return Run.from_element_columns(columns, str(path) if name is None else name, str(path), tuple(run_ids))
 
 
+_FIELDS = (
+    "expected 7 fields 'topic Q0 file rank score run_id xpath' (or 6, a TREC document run 'topic Q0 docno rank "
+    "score run_id'), got {}"
+)
+
+
 def _read_run_lines(path, name: str | None) -> Run:
     """The line-by-line run reader: reads what the C scanner declines, and explains every rejected line."""
     from ._lines import iter_fields
@@ -199,49 +205,9 @@ def _read_run_lines(path, name: str | None) -> Run:
     run_ids: dict[str, None] = {}
     plain = None
     for lineno, f in iter_fields(path, RunFormatError):
-        if len(f) < 6:
-            raise RunFormatError(
-                f"expected 7 fields 'topic Q0 file rank score run_id xpath' (or 6, a TREC document run 'topic Q0 "
-                f"docno rank score run_id'), got {len(f)}",
-                path,
-                lineno,
-            )
-        line_plain = len(f) == 6 or not xpath_like(f[6])
-        if plain is None:
-            plain = line_plain
-        elif plain != line_plain:
-            hint = ""
-            if len(f) == 8 and f[6].isdigit() and f[7].isdigit():
-                hint = " (8 fields look like a passage run with offset and length; this reader takes XPaths)"
-            raise RunFormatError(
-                "a file mixes TREC document lines ('topic Q0 docno rank score run_id') and element "
-                f"lines (an XPath in field 7); expected one kind throughout{hint}",
-                path,
-                lineno,
-            )
-        if not plain and len(f) != 7:
-            raise RunFormatError(
-                f"expected 7 fields 'topic Q0 file rank score run_id xpath' (or 6, a TREC document run 'topic Q0 "
-                f"docno rank score run_id'), got {len(f)}",
-                path,
-                lineno,
-            )
+        plain = _line_kind(f, plain, path, lineno)
         topic, _q0, docid, rank_s, score_s, run_id = f[:6]
-        if plain:  # trec_eval reads neither the rank nor any field after the run id
-            rank = 0
-        else:
-            try:
-                rank = int(rank_s)
-            except ValueError:
-                raise RunFormatError(
-                    f"expected an integer rank in field 4 (lines sharing a rank form one tree "
-                    f"result), got {quoted(rank_s)}",
-                    path,
-                    lineno,
-                ) from None
-            if abs(rank) > 10**18:
-                raise RunFormatError(f"expected a rank of at most 10^18 in field 4, got {quoted(rank_s)}", path, lineno)
-        xpath = f[6] if not plain else PLAIN_DOCUMENT_NODE
+        rank = 0 if plain else _rank(rank_s, path, lineno)  # (trec_eval reads neither the rank nor what follows)
         try:
             score = float(score_s)
         except ValueError:
@@ -253,7 +219,7 @@ def _read_run_lines(path, name: str | None) -> Run:
             columns[2].append(score)
             columns[3].append(lineno)
         else:
-            rows.append(RunRow(topic, docid, rank, score, xpath, lineno))
+            rows.append(RunRow(topic, docid, rank, score, f[6], lineno))
     if not rows and not columns[0]:
         raise RunFormatError(
             "the run is empty: expected at least one line 'topic Q0 file rank score run_id xpath'", path
@@ -264,6 +230,42 @@ def _read_run_lines(path, name: str | None) -> Run:
 
         return Run.from_columns(DocumentColumns.from_lists(*columns), name, str(path), tuple(run_ids))
     return Run.from_rows(rows, name, str(path), tuple(run_ids))
+
+
+def _line_kind(f: list[str], plain: bool | None, path, lineno: int) -> bool:
+    """Whether a run line is a TREC document line (True) or an element line, checked against the lines before
+    (``plain``: theirs; None for the first)."""
+    if len(f) < 6:
+        raise RunFormatError(_FIELDS.format(len(f)), path, lineno)
+    line_plain = len(f) == 6 or not xpath_like(f[6])
+    if plain is not None and plain != line_plain:
+        hint = ""
+        if len(f) == 8 and f[6].isdigit() and f[7].isdigit():
+            hint = " (8 fields look like a passage run with offset and length; this reader takes XPaths)"
+        raise RunFormatError(
+            "a file mixes TREC document lines ('topic Q0 docno rank score run_id') and element "
+            f"lines (an XPath in field 7); expected one kind throughout{hint}",
+            path,
+            lineno,
+        )
+    if not line_plain and len(f) != 7:
+        raise RunFormatError(_FIELDS.format(len(f)), path, lineno)
+    return line_plain
+
+
+def _rank(text: str, path, lineno: int) -> int:
+    """An element line's rank (field 4): an integer of at most 10^18."""
+    try:
+        rank = int(text)
+    except ValueError:
+        raise RunFormatError(
+            f"expected an integer rank in field 4 (lines sharing a rank form one tree result), got {quoted(text)}",
+            path,
+            lineno,
+        ) from None
+    if abs(rank) > 10**18:
+        raise RunFormatError(f"expected a rank of at most 10^18 in field 4, got {quoted(text)}", path, lineno)
+    return rank
 
 
 def run_from_columns(

@@ -270,27 +270,7 @@ def _assessments(
     says that they are the texts' lengths (not the furthest ends judged)."""
     from ..core.fol import FOLQrels
 
-    rows: dict[tuple[str, str], dict] = {}
-    for qid, doc, start, end, grade, content, line in spans:
-        text = texts.get(doc) if texts else None
-        size = len(text) if text is not None else (lengths or {}).get(doc)
-        problem = range_problem("span", doc, start, end, size)
-        if problem is not None:
-            raise QrelsFormatError(problem, path, line)
-        if content is not None and text is not None and text[start:end] != content:
-            got = text[start:end]
-            raise QrelsFormatError(
-                f"span [{start}, {end}) of document {doc!r} holds {got[:40]!r}"
-                f"{'...' if len(got) > 40 else ''}, not the content given "
-                f"({str(content)[:40]!r}{'...' if len(str(content)) > 40 else ''})",
-                path,
-                line,
-            )
-        row = rows.setdefault((qid, doc), {"line": line, "spans": [], "judged": [], "len": size})
-        row["judged"].append((0, size) if whole_documents else (start, end))
-        if grade > 0:
-            row["spans"].append((start, end))
-            row.setdefault("raw", []).append((start, end))
+    rows = _judged_rows(spans, texts, lengths, path, whole_documents)
     topic, docid, doc_len, rel_chars, bep, line_of = [], [], [], [], [], []
     p_row, p_start, p_end = [], [], []
     r_row, r_start, r_end = [], [], []
@@ -320,6 +300,38 @@ def _assessments(
     )
     qrels.references = tuple(np.asarray(a, dtype=np.int64) for a in (r_row, r_start, r_end)) if references else None
     return qrels
+
+
+def _judged_rows(spans, texts, lengths, path: str, whole_documents: bool) -> dict[tuple[str, str], dict]:
+    """Per (query, document), in the order first judged: its first line, its relevant spans, the ranges judged
+    at all and the document's length; each span checked against its document's text."""
+    rows: dict[tuple[str, str], dict] = {}
+    for qid, doc, start, end, grade, content, line in spans:
+        text = texts.get(doc) if texts else None
+        size = len(text) if text is not None else (lengths or {}).get(doc)
+        _check_span(doc, start, end, size, text, content, path, line)
+        row = rows.setdefault((qid, doc), {"line": line, "spans": [], "judged": [], "len": size})
+        row["judged"].append((0, size) if whole_documents else (start, end))
+        if grade > 0:
+            row["spans"].append((start, end))
+            row.setdefault("raw", []).append((start, end))
+    return rows
+
+
+def _check_span(doc: str, start: int, end: int, size, text, content, path: str, line: int) -> None:
+    """A span within its document's text (of ``size`` characters), holding ``content`` where given and known."""
+    problem = range_problem("span", doc, start, end, size)
+    if problem is not None:
+        raise QrelsFormatError(problem, path, line)
+    if content is not None and text is not None and text[start:end] != content:
+        got = text[start:end]
+        raise QrelsFormatError(
+            f"span [{start}, {end}) of document {doc!r} holds {got[:40]!r}"
+            f"{'...' if len(got) > 40 else ''}, not the content given "
+            f"({str(content)[:40]!r}{'...' if len(str(content)) > 40 else ''})",
+            path,
+            line,
+        )
 
 
 def read_chunk_qrels(path: str | os.PathLike, chunks, collection, vocab=None, also=()):

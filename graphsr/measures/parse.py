@@ -222,31 +222,9 @@ def _trec(name: str, values: str | None, typed: str | None = None) -> list[Reque
             raise MeasureNameError(f"{typed or name!r}: trec_eval's {name} takes no parameter")
         return [Requested(name, _build(target, fixed, None))]
     if param in ("beta", "coefficients"):  # the measure's own parameters
-        if not values:
-            return [Requested(name, _build(target, fixed, None))]
-        try:
-            vals = [float(v) for v in values.split(",")]
-        except ValueError:
-            raise MeasureNameError(f"{typed or name!r}: expected numbers after {name}.") from None
-        if param == "beta":
-            if len(vals) != 1:
-                raise MeasureNameError(f"{typed or name!r}: set_F takes one parameter, beta")
-            return [Requested(f"{name}_{values}", _build(target, {**fixed, "beta": vals[0]}, None))]
-        if len(vals) != 4:
-            raise MeasureNameError(
-                f"{typed or name!r}: utility takes 4 coefficients (relevant retrieved, "
-                "non-relevant retrieved, relevant missed, non-relevant missed)"
-            )
-        return [Requested(f"{name}_{values}", _build(target, {**fixed, **dict(zip("abcd", vals))}, None))]
+        return [_own_parameters(name, values, typed, target, param, fixed)]
     floats = param in ("recall", "mult")
-    if values:
-        try:
-            vals = [float(v) if floats else int(v) for v in values.split(",") if v]
-        except ValueError:
-            what = "recall levels" if param == "recall" else "multiples of R" if param == "mult" else "rank cut-offs"
-            raise MeasureNameError(f"{typed or name!r}: expected {what} after {name}") from None
-    else:
-        vals = list(defaults)
+    vals = _trec_values(name, values, typed, param, floats) if values else list(defaults)
     out = []
     for v in vals:
         if floats:
@@ -255,6 +233,35 @@ def _trec(name: str, values: str | None, typed: str | None = None) -> list[Reque
             m = _build(target, fixed, v)
         out.append(Requested(trec_label(name, v), m))
     return out
+
+
+def _own_parameters(name: str, values: str | None, typed: str | None, target: str, param: str, fixed: dict):
+    """trec_eval's set_F with its beta, or utility with its four coefficients (none: the defaults)."""
+    if not values:
+        return Requested(name, _build(target, fixed, None))
+    try:
+        vals = [float(v) for v in values.split(",")]
+    except ValueError:
+        raise MeasureNameError(f"{typed or name!r}: expected numbers after {name}.") from None
+    if param == "beta":
+        if len(vals) != 1:
+            raise MeasureNameError(f"{typed or name!r}: set_F takes one parameter, beta")
+        return Requested(f"{name}_{values}", _build(target, {**fixed, "beta": vals[0]}, None))
+    if len(vals) != 4:
+        raise MeasureNameError(
+            f"{typed or name!r}: utility takes 4 coefficients (relevant retrieved, "
+            "non-relevant retrieved, relevant missed, non-relevant missed)"
+        )
+    return Requested(f"{name}_{values}", _build(target, {**fixed, **dict(zip("abcd", vals))}, None))
+
+
+def _trec_values(name: str, values: str, typed: str | None, param: str, floats: bool) -> list:
+    """The recall levels, multiples of R or rank cut-offs after trec_eval's ``name``."""
+    try:
+        return [float(v) if floats else int(v) for v in values.split(",") if v]
+    except ValueError:
+        what = "recall levels" if param == "recall" else "multiples of R" if param == "mult" else "rank cut-offs"
+        raise MeasureNameError(f"{typed or name!r}: expected {what} after {name}") from None
 
 
 def _build(name: str, params: dict, cutoff) -> Measure:

@@ -242,28 +242,7 @@ class Provider:
                 "judgments per subtopic (diversity qrels), which only the diversity measures score (alpha_nDCG@k, "
                 "ERR_IA@k, ...); give qrels with one judgment per document for the others"
             )
-        graded = [str(m) for m in measures if m.GRADES]
-        if graded and getattr(qrels, "grades", None) is None:
-            raise GraphsrInputError(
-                f"{', '.join(graded)}: need INEX (e, s) assessments ('topic Q0 file xpath e s'), "
-                "not one relevance value per element"
-            )
-        outside = qrels.outside_unit() if hasattr(qrels, "outside_unit") else None
-        unit = [str(m) for m in measures if not m.ANY_SCALE]
-        if outside is not None and unit:
-            topic, line, value = outside
-            where = f"{qrels.source}:{line}" if qrels.source and line else (qrels.source or "the assessments")
-            if value < 0:
-                raise GraphsrInputError(
-                    f"{', '.join(unit)}: need relevance in [0, 1]; {where} (topic {topic}) "
-                    f"grades {value:g}, below 0: give such nodes 0 (trec_eval's measures -- P, "
-                    "R, AP, nDCG, ... -- take negative grades as unjudged)"
-                )
-            raise GraphsrInputError(
-                f"{', '.join(unit)}: need relevance in [0, 1]; {where} (topic {topic}) grades "
-                f"above 1 (up to {qrels.max_rel:g}): divide the grades by {qrels.max_rel:g} "
-                "(trec_eval's measures -- P, R, AP, nDCG, ... -- take grades as they are)"
-            )
+        _check_scale(measures, qrels)
         kinds = {qrels_kind}
         for run in runs:
             kind = input_kind(run)
@@ -278,6 +257,33 @@ class Provider:
         """An object whose ``score(run, topics, scratch) -> RunScores`` scores one run for ``topics``
         (in report order; a topic the run lacks scores as an empty ranking)."""
         raise NotImplementedError
+
+
+def _check_scale(measures: Sequence[Measure], qrels) -> None:
+    """The assessments' scale against the measures': INEX (e, s) pairs for the graded ones, relevance in [0, 1]
+    for those that take no other scale."""
+    graded = [str(m) for m in measures if m.GRADES]
+    if graded and getattr(qrels, "grades", None) is None:
+        raise GraphsrInputError(
+            f"{', '.join(graded)}: need INEX (e, s) assessments ('topic Q0 file xpath e s'), "
+            "not one relevance value per element"
+        )
+    outside = qrels.outside_unit() if hasattr(qrels, "outside_unit") else None
+    unit = [str(m) for m in measures if not m.ANY_SCALE]
+    if outside is not None and unit:
+        topic, line, value = outside
+        where = f"{qrels.source}:{line}" if qrels.source and line else (qrels.source or "the assessments")
+        if value < 0:
+            raise GraphsrInputError(
+                f"{', '.join(unit)}: need relevance in [0, 1]; {where} (topic {topic}) "
+                f"grades {value:g}, below 0: give such nodes 0 (trec_eval's measures -- P, "
+                "R, AP, nDCG, ... -- take negative grades as unjudged)"
+            )
+        raise GraphsrInputError(
+            f"{', '.join(unit)}: need relevance in [0, 1]; {where} (topic {topic}) grades "
+            f"above 1 (up to {qrels.max_rel:g}): divide the grades by {qrels.max_rel:g} "
+            "(trec_eval's measures -- P, R, AP, nDCG, ... -- take grades as they are)"
+        )
 
 
 def _kinds(kinds: frozenset) -> str:

@@ -1,0 +1,97 @@
+"""What an evaluation reads of a chunk map: the chunks its assessments and run files name, found without reading
+them whole -- the chunk ids in TREC qrels and runs of chunk ids, the documents of span judgments -- and the
+documents its passage runs name (what their ranges are checked against)."""
+
+from __future__ import annotations
+
+import os
+from typing import Mapping, Sequence
+
+from ..errors import GraphsrInputError, QrelsFormatError
+
+__all__ = ["read_chunks", "run_documents"]
+
+
+def read_chunks(chunks, qrels=None, runs: Sequence = (), qrels_format: str | None = None, run_format=None):
+    """A chunk map: a mapping or None as it is; from a path (a file or a directory of shards), the chunks the
+    inputs touch (:meth:`graphsr.io.chunk_source.ChunkSource.working_set`: those the assessments ``qrels`` and the
+    run files ``runs`` name, and every chunk of the documents judged), or, given no inputs, the whole map."""
+    if chunks is None or isinstance(chunks, Mapping):
+        return chunks
+    from .chunk_source import ChunkSource
+
+    source = ChunkSource(chunks)
+    if qrels is None and not runs:
+        return source.whole()
+    judged, docs = _judged(qrels, qrels_format)
+    named = set().union(*(_run_chunk_ids(p, run_format) for p in runs))
+    return source.working_set(named, docs_of=judged, docs=docs)
+
+
+def _is_path(x) -> bool:
+    return isinstance(x, (str, os.PathLike))
+
+
+def _judged(qrels, fmt: str | None) -> tuple[set, set]:
+    """The chunk ids TREC qrels judge, and the documents span judgments (or assessments in memory) judge."""
+    if qrels is None:
+        return set(), set()
+    if not _is_path(qrels):
+        docid = getattr(qrels, "docid", None)
+        return set(), set() if docid is None else {str(d) for d in docid.tolist()}
+    from . import formats
+
+    found = formats.detect(qrels, formats.ASSESSMENTS, fmt).name
+    if found == "element":
+        return _third_fields(qrels), set()
+    if found == "spans":
+        from .records import iter_records
+
+        return set(), {str(r.get("doc_id", r.get("corpus_id"))) for _, r in iter_records(qrels, QrelsFormatError)}
+    return set(), set()
+
+
+def _third_fields(path) -> set:
+    """The ids in the third field of a TREC file's lines; a file that cannot be read names none (its reader
+    refuses it in its turn)."""
+    from ._lines import iter_fields
+
+    try:
+        return {f[2] for _, f in iter_fields(path, GraphsrInputError) if len(f) >= 3}
+    except GraphsrInputError:
+        return set()
+
+
+def _run_format(path, declared: str | None) -> str | None:
+    """A run file's format name (as declared, or detected), or None for one that cannot be read."""
+    if not _is_path(path):
+        return None
+    from . import formats
+
+    try:
+        return formats.detect(path, formats.RUN, declared).name
+    except GraphsrInputError:
+        return None
+
+
+def _run_chunk_ids(path, run_format: str | None) -> set:
+    """The chunk ids a TREC run of chunk ids names (none for a run in another format)."""
+    return _third_fields(path) if _run_format(path, run_format) == "element" else set()
+
+
+def run_documents(runs: Sequence, chunk_map, run_format: str | None) -> frozenset:
+    """The documents the passage run files ``runs`` name: through the chunk map for runs of chunk ids, their
+    ``doc_id`` for runs of spans (what their ranges are checked against)."""
+    docs: set = set()
+    for path in runs:
+        fmt = _run_format(path, run_format)
+        if fmt == "element" and chunk_map is not None:
+            docs |= {chunk_map[c][0] for c in _third_fields(path) if c in chunk_map}
+        elif fmt == "spans":
+            from .records import iter_records
+
+            try:
+                docs |= {str(r.get("doc_id")) for _, r in iter_records(path, GraphsrInputError)}
+            except GraphsrInputError:
+                continue
+    return frozenset(docs)
