@@ -162,25 +162,9 @@ def _csv_steps(path) -> tuple[list, ...] | None:
     lines, a quote, a short row, a value the row reader refuses...), which :func:`_row_steps` then reads with
     its messages; for every log it takes, the same steps as :func:`_row_steps` (tested).  ``read_routes`` of
     400,803 steps: 1.6 s rather than 3.6 s (the row path, and a RouteStep object a step, made only if asked)."""
-    if routes_format(path) != "csv":
+    lines = _plain_csv_lines(path)
+    if lines is None:
         return None
-    try:
-        if os.path.getsize(path) > _COLUMNS_MAX_BYTES:
-            return None
-        with open_binary(path) as fh:  # (read at once: iter_blocks' blocks cost 0.35 s more for 52 MB here)
-            raw = fh.read(_COLUMNS_MAX_BYTES + 1)
-        if len(raw) > _COLUMNS_MAX_BYTES or b"\0" in raw or b'"' in raw:
-            return None  # a NUL (the row reader's error), quoted fields (the csv module's reading)
-        # lines as iter_blocks ends them (LF, CRLF, CR: bytes.splitlines' boundaries), measured in bytes as it
-        # measures them, decoded at once
-        raw_lines = raw.removeprefix(b"\xef\xbb\xbf").splitlines()
-        del raw
-        if len(raw_lines) < 2 or max(map(len, raw_lines)) > MAX_LINE:
-            return None
-        lines = b"\n".join(raw_lines).decode("utf-8").split("\n")
-    except (OSError, EOFError, UnicodeDecodeError):
-        return None
-    del raw_lines
     header = lines[0].split(",")
     width = len(header)
     at = {name: i for i, name in enumerate(header)}  # the last column of a name, as dict(zip(header, row))
@@ -208,19 +192,10 @@ def _csv_steps(path) -> tuple[list, ...] | None:
     route_ids, step_texts, docids, src_texts, dst_texts = (stripped(c) for c in REQUIRED)
     if any(None in c for c in (route_ids, step_texts, docids, src_texts, dst_texts)):
         return None
-    try:
-        steps = list(map(int, step_texts))
-        canonical = {x: canonical_xpath(x) for x in {*src_texts, *dst_texts}}
-        durations = stripped("duration_ms")
-        durations = (
-            [None if d is None else float(d) for d in durations] if None in durations else list(map(float, durations))
-        )
-    except ValueError:
+    typed = _typed_columns(step_texts, src_texts, dst_texts, stripped("duration_ms"))
+    if typed is None:
         return None
-    if min(steps) < 1 or not all(0 <= d < math.inf for d in durations if d is not None):
-        return None
-    src = list(map(canonical.__getitem__, src_texts))
-    dst = list(map(canonical.__getitem__, dst_texts))
+    steps, src, dst, durations = typed
     users, topics, timestamps = stripped("user"), stripped("topic"), stripped("timestamp")
     return (
         route_ids,
@@ -234,6 +209,45 @@ def _csv_steps(path) -> tuple[list, ...] | None:
         timestamps,
         line_numbers or list(range(2, n + 2)),
     )
+
+
+def _plain_csv_lines(path) -> list[str] | None:
+    """A CSV log's lines, decoded, where it is read a column at a time (see :func:`_csv_steps`): None for JSON
+    lines, a log too large, a NUL, a quote, a line too long, bytes that are not UTF-8."""
+    if routes_format(path) != "csv":
+        return None
+    try:
+        if os.path.getsize(path) > _COLUMNS_MAX_BYTES:
+            return None
+        with open_binary(path) as fh:  # (read at once: iter_blocks' blocks cost 0.35 s more for 52 MB here)
+            raw = fh.read(_COLUMNS_MAX_BYTES + 1)
+        if len(raw) > _COLUMNS_MAX_BYTES or b"\0" in raw or b'"' in raw:
+            return None  # a NUL (the row reader's error), quoted fields (the csv module's reading)
+        # lines as iter_blocks ends them (LF, CRLF, CR: bytes.splitlines' boundaries), measured in bytes as it
+        # measures them, decoded at once
+        raw_lines = raw.removeprefix(b"\xef\xbb\xbf").splitlines()
+        del raw
+        if len(raw_lines) < 2 or max(map(len, raw_lines)) > MAX_LINE:
+            return None
+        return b"\n".join(raw_lines).decode("utf-8").split("\n")
+    except (OSError, EOFError, UnicodeDecodeError):
+        return None
+
+
+def _typed_columns(step_texts: list, src_texts: list, dst_texts: list, durations: list):
+    """Steps as integers (at least 1), node paths canonical, durations as finite numbers of at least 0 (None
+    where not given); None where any is not so (the row reader says which)."""
+    try:
+        steps = list(map(int, step_texts))
+        canonical = {x: canonical_xpath(x) for x in {*src_texts, *dst_texts}}
+        durations = (
+            [None if d is None else float(d) for d in durations] if None in durations else list(map(float, durations))
+        )
+    except ValueError:
+        return None
+    if min(steps) < 1 or not all(0 <= d < math.inf for d in durations if d is not None):
+        return None
+    return steps, list(map(canonical.__getitem__, src_texts)), list(map(canonical.__getitem__, dst_texts)), durations
 
 
 def _column_routes(path, columns: tuple[list, ...]) -> Routes | None:

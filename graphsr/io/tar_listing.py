@@ -98,21 +98,35 @@ def _members(fd: int, size: int) -> list[tuple[str, int, int]] | None:
         if length is None or not _checksum_ok(header) or kind not in _KNOWN:
             return None
         if kind in (b"L", b"K"):  # a GNU long name (or link name) for the next header
-            if long_name is not None or at + 512 + length > size:
-                return None  # (two in a row, or cut off: tarfile's)
-            if kind == b"L":
-                long_name = _text(os.pread(fd, length, at + 512))
-            at += 512 + -(-length // 512) * 512
+            step = _long_name(fd, kind, length, at, size, long_name)
+            if step is None:
+                return None
+            long_name, at = step
             continue
-        name = _text(header[0:100])
-        prefix = _text(header[345:500])
-        is_file = kind in _FILES and not (kind == b"\0" and name.endswith("/"))  # (old-style directory)
-        if is_file:
-            if long_name is not None:
-                name, prefix = long_name, ""
-            out.append((f"{prefix}/{name}" if prefix else name, length, at + 512))
+        at = _entry(header, kind, length, at, long_name, out)
         long_name = None
-        at += 512 + (-(-length // 512) * 512 if is_file else 0)
+
+
+def _long_name(fd: int, kind: bytes, length: int, at: int, size: int, long_name: str | None):
+    """The long name a GNU ``L`` header gives the next one (a ``K``'s link name is skipped), and where the next
+    header starts; None where tarfile decides (two in a row, or cut off)."""
+    if long_name is not None or at + 512 + length > size:
+        return None
+    if kind == b"L":
+        long_name = _text(os.pread(fd, length, at + 512))
+    return long_name, at + 512 + -(-length // 512) * 512
+
+
+def _entry(header: bytes, kind: bytes, length: int, at: int, long_name: str | None, out: list) -> int:
+    """A member's header: a file's (name, size, data offset) into ``out``; where the next header starts."""
+    name = _text(header[0:100])
+    prefix = _text(header[345:500])
+    is_file = kind in _FILES and not (kind == b"\0" and name.endswith("/"))  # (old-style directory)
+    if is_file:
+        if long_name is not None:
+            name, prefix = long_name, ""
+        out.append((f"{prefix}/{name}" if prefix else name, length, at + 512))
+    return at + 512 + (-(-length // 512) * 512 if is_file else 0)
 
 
 def tar_members(p: str | os.PathLike, wanted: Callable[[str], bool]) -> list[tuple[str, int, int]]:

@@ -285,110 +285,151 @@ def in_tight_list(parsed, i: int) -> bool:
 
 def _repaired_lines(parsed, text: str, starts: np.ndarray, front: int) -> tuple[list[int], list[int]]:
     """Each block's first line and end line (0-based, exclusive), cmark's repaired (see :func:`markdown_tree`)."""
-    lines = len(starts) - 1
-    n = len(parsed)
-    first = [b.first for b in parsed]
-    end = [b.end for b in parsed]
-    first[0], end[0] = front, lines
-    quotes = [0] * n
-    children: list[list[int]] = [[] for _ in range(n)]
-    for i in range(1, n):
-        p = parsed[i].parent
-        quotes[i] = quotes[p] + (parsed[p].kind == "block_quote")
-        children[p].append(i)
+    r = _Repair(parsed, text, starts, front)
+    for i in range(1, len(parsed)):
+        kind = parsed[i].kind
+        if kind == "table":
+            r.table(i)
+        elif kind == "html_block":
+            r.html_block(i)
+        elif parsed[i].fence:
+            r.fence(i)
+        elif kind in ("paragraph", "heading") and r.first[i] >= 0:
+            r.paragraph_or_heading(i)
+    r.trim_ends()
+    r.nest()
+    return r.first, r.end
 
-    def text_line(k: int) -> str:  # (its line break read as one \n)
-        return _LINE_BREAK.sub("\n", text[starts[k] : starts[k + 1]]) if 0 <= k < lines else ""
 
-    def line(k: int, q: int, markers: int = 0) -> str:
-        return _unquoted(text_line(k), q, markers)
+class _Repair:
+    """The lines of cmark's blocks (``first``, ``end``), repaired block by block (see :func:`markdown_tree`)."""
 
-    def head(i: int) -> str:  # a block's first line, without the markers of its quotes and of the items it opens
-        markers, a = 0, parsed[i].parent
+    def __init__(self, parsed, text: str, starts: np.ndarray, front: int):
+        self.parsed, self.text, self.starts, self.front = parsed, text, starts, front
+        self.lines = len(starts) - 1
+        n = len(parsed)
+        self.first = [b.first for b in parsed]
+        self.end = [b.end for b in parsed]
+        self.first[0], self.end[0] = front, self.lines
+        self.quotes = [0] * n
+        self.children: list[list[int]] = [[] for _ in range(n)]
+        for i in range(1, n):
+            p = parsed[i].parent
+            self.quotes[i] = self.quotes[p] + (parsed[p].kind == "block_quote")
+            self.children[p].append(i)
+
+    def text_line(self, k: int) -> str:  # (its line break read as one \n)
+        if not 0 <= k < self.lines:
+            return ""
+        return _LINE_BREAK.sub("\n", self.text[self.starts[k] : self.starts[k + 1]])
+
+    def line(self, k: int, q: int, markers: int = 0) -> str:
+        return _unquoted(self.text_line(k), q, markers)
+
+    def head(self, i: int) -> str:  # a block's first line, without the markers of its quotes and of the items it opens
+        markers, a = 0, self.parsed[i].parent
         while a > 0:
-            markers += parsed[a].kind == "item" and first[a] == first[i]
-            a = parsed[a].parent
-        return line(first[i], quotes[i], markers)
+            markers += self.parsed[a].kind == "item" and self.first[a] == self.first[i]
+            a = self.parsed[a].parent
+        return self.line(self.first[i], self.quotes[i], markers)
 
-    def after_definitions(i: int) -> None:  # a paragraph's (a setext heading's) text starts after them
-        top = head(i)
+    def after_definitions(self, i: int) -> None:  # a paragraph's (a setext heading's) text starts after them
+        top = self.head(i)
         if top.lstrip().startswith("["):
-            first[i] = _after_definitions(first[i], end[i], top, quotes[i], line)
+            self.first[i] = _after_definitions(self.first[i], self.end[i], top, self.quotes[i], self.line)
 
-    for i in range(1, n):
-        kind, q = parsed[i].kind, quotes[i]
-        if kind == "table":  # its header row is the line above its delimiter row
-            for k in range(max(first[i], front), min(end[i], lines)):
-                if "|" in line(k, q) and _DELIMITER_ROW.fullmatch(line(k, q).rstrip("\n")):
-                    first[i] = max(k - 1, front)
-                    header = next((c for c in children[i] if parsed[c].kind == "table_header"), None)
-                    if header is not None:
-                        first[header], end[header] = k - 1, k
-                    break
-        elif kind == "html_block":  # one that ends at a terminator ends on its line (cmark says 0 or the line before)
-            opening = head(i).lstrip()
-            closer = next((c for o, c in _HTML_CLOSERS if o.match(opening)), None)
-            if closer is not None:
-                k = first[i]
-                while k < lines - 1 and not closer.search(line(k, q) if k > first[i] else opening[1:]):
-                    k += 1
-                end[i] = k + 1
-        elif parsed[i].fence:  # one never closed runs to its container's end, blank lines included ...
-            closing = line(end[i] - 1, q).strip()
-            if end[i] - 1 == first[i] or not (closing.startswith(parsed[i].fence) and not closing.strip(closing[0])):
-                # (... but past its container's end only over blank lines, and not into a line outside its quotes:
-                # cmark may count the line after either)
-                outer = end[parsed[i].parent]
-                k = outer
-                while k < end[i] and not line(k, q).strip():
-                    k += 1
-                end[i] = max(min(end[i], k), outer)
-                while end[i] - 1 > first[i] and _quote_marks(text_line(end[i] - 1), q) < q:
-                    end[i] -= 1
-        elif kind in ("paragraph", "heading") and first[i] >= 0:
-            after_definitions(i)
-            if kind == "heading":  # an ATX heading is its line; a setext heading ends at its underline
-                if head(i).lstrip().startswith("#"):
-                    end[i] = first[i] + 1
-                else:
-                    k = first[i] + 1
-                    while k < min(end[i], lines) and not _UNDERLINE.fullmatch(line(k, q).strip()):
-                        k += 1
-                    end[i] = min(k + 1, max(end[i], first[i] + 1))
-    # an element ends at its last line that is not blank inside its quotes: cmark counts an indented code block's
-    # trailing blank lines, a thematic break's empty ``>`` line after it, a list item's blank lines before the
-    # next item; a fenced code block's blank lines before its end are its content (kept), and a container ends
-    # after its children (bottom-up)
-    for i in range(n - 1, 0, -1):
-        if parsed[i].fence:
-            continue
-        container = parsed[i].kind in ("block_quote", "list", "item")
-        inner = lines if container else quotes[i]  # (a container's lines may hold quote markers at any depth)
-        floor = max([first[i] + 1] + [end[c] for c in children[i] if container])
-        end[i] = max(end[i], floor) if container else end[i]  # (an open fence's lines are its item's too)
-        while end[i] - 1 >= floor and not line(end[i] - 1, inner).strip():
-            end[i] -= 1
-    # within the parent, before the next sibling (top-down: a parent is placed first); a start cmark lost (a
-    # paragraph a table interrupted: 0:0) is the first line after the sibling before that is neither blank nor a
-    # link reference definition
-    for p in range(n):
-        kids = children[p]
-        high = end[p]
-        for c in reversed(kids):
-            if first[c] >= 0:
-                first[c] = min(max(first[c], first[p]), high)
-            end[c] = high if end[c] < 0 or end[c] > high else end[c]
-            high = first[c] if first[c] >= 0 else high
-        low = first[p]
-        for c in kids:
-            if first[c] < 0:
-                first[c] = low
-                while first[c] < end[c] - 1 and not line(first[c], lines).strip():
-                    first[c] += 1
-                if parsed[c].kind == "paragraph":
-                    after_definitions(c)
-            low = end[c]
-    return first, end
+    def table(self, i: int) -> None:
+        """A table's header row is the line above its delimiter row."""
+        q = self.quotes[i]
+        for k in range(max(self.first[i], self.front), min(self.end[i], self.lines)):
+            if "|" in self.line(k, q) and _DELIMITER_ROW.fullmatch(self.line(k, q).rstrip("\n")):
+                self.first[i] = max(k - 1, self.front)
+                header = next((c for c in self.children[i] if self.parsed[c].kind == "table_header"), None)
+                if header is not None:
+                    self.first[header], self.end[header] = k - 1, k
+                break
+
+    def html_block(self, i: int) -> None:
+        """One that ends at a terminator ends on its line (cmark says 0 or the line before)."""
+        opening = self.head(i).lstrip()
+        closer = next((c for o, c in _HTML_CLOSERS if o.match(opening)), None)
+        if closer is not None:
+            k = self.first[i]
+            while k < self.lines - 1 and not closer.search(
+                self.line(k, self.quotes[i]) if k > self.first[i] else opening[1:]
+            ):
+                k += 1
+            self.end[i] = k + 1
+
+    def fence(self, i: int) -> None:
+        """A fenced block never closed runs to its container's end, blank lines included ..."""
+        q, end = self.quotes[i], self.end
+        closing = self.line(end[i] - 1, q).strip()
+        if end[i] - 1 == self.first[i] or not (
+            closing.startswith(self.parsed[i].fence) and not closing.strip(closing[0])
+        ):
+            # (... but past its container's end only over blank lines, and not into a line outside its quotes:
+            # cmark may count the line after either)
+            outer = end[self.parsed[i].parent]
+            k = outer
+            while k < end[i] and not self.line(k, q).strip():
+                k += 1
+            end[i] = max(min(end[i], k), outer)
+            while end[i] - 1 > self.first[i] and _quote_marks(self.text_line(end[i] - 1), q) < q:
+                end[i] -= 1
+
+    def paragraph_or_heading(self, i: int) -> None:
+        """After link reference definitions; an ATX heading is its line, a setext heading ends at its underline."""
+        self.after_definitions(i)
+        if self.parsed[i].kind != "heading":
+            return
+        first, end, q = self.first, self.end, self.quotes[i]
+        if self.head(i).lstrip().startswith("#"):
+            end[i] = first[i] + 1
+        else:
+            k = first[i] + 1
+            while k < min(end[i], self.lines) and not _UNDERLINE.fullmatch(self.line(k, q).strip()):
+                k += 1
+            end[i] = min(k + 1, max(end[i], first[i] + 1))
+
+    def trim_ends(self) -> None:
+        """An element ends at its last line that is not blank inside its quotes: cmark counts an indented code
+        block's trailing blank lines, a thematic break's empty ``>`` line after it, a list item's blank lines
+        before the next item; a fenced code block's blank lines before its end are its content (kept), and a
+        container ends after its children (bottom-up)."""
+        first, end = self.first, self.end
+        for i in range(len(self.parsed) - 1, 0, -1):
+            if self.parsed[i].fence:
+                continue
+            container = self.parsed[i].kind in ("block_quote", "list", "item")
+            inner = self.lines if container else self.quotes[i]  # (a container's lines may hold quote markers)
+            floor = max([first[i] + 1] + [end[c] for c in self.children[i] if container])
+            end[i] = max(end[i], floor) if container else end[i]  # (an open fence's lines are its item's too)
+            while end[i] - 1 >= floor and not self.line(end[i] - 1, inner).strip():
+                end[i] -= 1
+
+    def nest(self) -> None:
+        """Within the parent, before the next sibling (top-down: a parent is placed first); a start cmark lost (a
+        paragraph a table interrupted: 0:0) is the first line after the sibling before that is neither blank nor
+        a link reference definition."""
+        first, end = self.first, self.end
+        for p in range(len(self.parsed)):
+            kids = self.children[p]
+            high = end[p]
+            for c in reversed(kids):
+                if first[c] >= 0:
+                    first[c] = min(max(first[c], first[p]), high)
+                end[c] = high if end[c] < 0 or end[c] > high else end[c]
+                high = first[c] if first[c] >= 0 else high
+            low = first[p]
+            for c in kids:
+                if first[c] < 0:
+                    first[c] = low
+                    while first[c] < end[c] - 1 and not self.line(first[c], self.lines).strip():
+                        first[c] += 1
+                    if self.parsed[c].kind == "paragraph":
+                        self.after_definitions(c)
+                low = end[c]
 
 
 def _after_definitions(first: int, end: int, head: str, quotes: int, line) -> int:

@@ -336,25 +336,7 @@ _TRUE, _FALSE = ("true", "1", "yes"), ("false", "0", "no")
 
 def _convert(measure: str, name: str, spec: Param, v: Any) -> Any:
     """``v`` as parameter ``name`` of ``measure`` takes it (its type, then its canonical form)."""
-    expected = spec.dtype.__name__
-    if spec.dtype is bool and not isinstance(v, bool):
-        text = str(v).strip().lower()
-        if text not in _TRUE + _FALSE:
-            raise MeasureNameError(f"{measure}: parameter {name} expects true or false, got {v!r}")
-        v = text in _TRUE
-    elif spec.dtype is dict and not isinstance(v, dict):
-        raise MeasureNameError(f"{measure}: parameter {name} expects a mapping such as {{0:0,1:1,2:3}}, got {v!r}")
-    elif spec.dtype in (int, float) and (isinstance(v, bool) or not isinstance(v, (int, float, str))):
-        raise MeasureNameError(f"{measure}: parameter {name} expects {expected}, got {v!r}")
-    elif spec.dtype is int and isinstance(v, float):
-        if not v.is_integer():
-            raise MeasureNameError(f"{measure}: parameter {name} expects an integer, got {v!r}")
-        v = int(v)
-    elif not isinstance(v, spec.dtype):
-        try:
-            v = spec.dtype(v)
-        except (TypeError, ValueError):
-            raise MeasureNameError(f"{measure}: parameter {name} expects {expected}, got {v!r}") from None
+    v = _typed(measure, name, spec, v)
     if spec.dtype is dict:
         import math
 
@@ -370,11 +352,35 @@ def _convert(measure: str, name: str, spec: Param, v: Any) -> Any:
             raise MeasureNameError(f"{measure}: parameter {name}: {exc}") from None
     if spec.dtype in (int, float) and not spec.admits(v):
         where = f"in {spec.range}" if spec.range else "a finite number"
-        raise MeasureNameError(f"{measure}: parameter {name} expects {expected} {where}, got {v!r}")
+        raise MeasureNameError(f"{measure}: parameter {name} expects {spec.dtype.__name__} {where}, got {v!r}")
     if spec.choices is not None and v not in spec.choices:
         raise MeasureNameError(
             f"{measure}: parameter {name} expects one of {', '.join(map(str, spec.choices))}, got {v!r}"
         )
+    return v
+
+
+def _typed(measure: str, name: str, spec: Param, v: Any) -> Any:
+    """``v`` of parameter ``name``'s type (booleans from their words, integers from floats that hold one)."""
+    expected = spec.dtype.__name__
+    if spec.dtype is bool and not isinstance(v, bool):
+        text = str(v).strip().lower()
+        if text not in _TRUE + _FALSE:
+            raise MeasureNameError(f"{measure}: parameter {name} expects true or false, got {v!r}")
+        return text in _TRUE
+    if spec.dtype is dict and not isinstance(v, dict):
+        raise MeasureNameError(f"{measure}: parameter {name} expects a mapping such as {{0:0,1:1,2:3}}, got {v!r}")
+    if spec.dtype in (int, float) and (isinstance(v, bool) or not isinstance(v, (int, float, str))):
+        raise MeasureNameError(f"{measure}: parameter {name} expects {expected}, got {v!r}")
+    if spec.dtype is int and isinstance(v, float):
+        if not v.is_integer():
+            raise MeasureNameError(f"{measure}: parameter {name} expects an integer, got {v!r}")
+        return int(v)
+    if not isinstance(v, spec.dtype):
+        try:
+            return spec.dtype(v)
+        except (TypeError, ValueError):
+            raise MeasureNameError(f"{measure}: parameter {name} expects {expected}, got {v!r}") from None
     return v
 
 
