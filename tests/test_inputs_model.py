@@ -159,3 +159,23 @@ def test_the_options_are_checked_before_the_collection_is_read(case, capsys, tmp
         capsys, "eval", case["spans.jsonl"], case["run.jsonl"], "--collection", broken, "-m", "nosuch"
     )
     assert code == 2 and "unknown measure" in err and "x.xml" not in err
+
+
+def test_fidelity_takes_every_format_alike(case, capsys):
+    outs = set()
+    for q, r in (("spans.jsonl", "run.jsonl"), ("fol", "fol run"), ("chunk qrels", "chunk run")):
+        code, out, err = run_cli(
+            capsys,
+            "fidelity",
+            case[r],
+            "--qrels",
+            case[q],
+            "--collection",
+            case["collection"],
+            "-m",
+            "SRP@2",
+            *_needs_map(case, q, r),
+        )
+        assert code == 0, (q, r, err)
+        outs.add(out.replace(str(case[r]), "RUN"))
+    assert len(outs) == 1

@@ -50,6 +50,7 @@ __all__ = [
     "accelerated",
     "html_tree",
     "read_document_text",
+    "archive_kind",
 ]
 
 _TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz")
@@ -223,9 +224,10 @@ def _sources(p: Path) -> list[CollectionSource]:
         return [CollectionSource(_stem(str(p)), str(p), _mxl_score(p), p.stat().st_size)]
     if name.endswith(_JSONL_SUFFIXES):
         return _jsonl_sources(p)
-    if name.endswith(_ZIP_SUFFIXES):
+    kind = archive_kind(p)
+    if kind == "zip":
         return _zip_sources(p)
-    if name.endswith(_TAR_SUFFIXES):
+    if kind == "tar":
         from .archive_limits import check_member
 
         names = tar_members(p, _is_xml)
@@ -234,6 +236,17 @@ def _sources(p: Path) -> list[CollectionSource]:
         archive = str(p)
         return [CollectionSource(_stem(n), archive, n, size, offset) for n, size, offset in names]
     return [CollectionSource(_stem(str(p)), str(p), None, p.stat().st_size)]
+
+
+def archive_kind(path: str | os.PathLike) -> str | None:
+    """``'zip'`` or ``'tar'`` for an archive of documents (by its name: ``.zip``; ``.tar``, ``.tar.gz``, ``.tgz``,
+    ``.tar.bz2``, ``.tar.xz``), None for anything else (a zipped MusicXML score is one document)."""
+    name = str(path).lower()
+    if name.endswith(_ZIP_SUFFIXES):
+        return "zip"
+    if name.endswith(_TAR_SUFFIXES):
+        return "tar"
+    return None
 
 
 def _zip_sources(p: Path) -> list[CollectionSource]:

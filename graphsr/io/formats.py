@@ -23,13 +23,26 @@ run           chunk ids     a TREC run, with a chunk map given                FO
 run           element       a TREC run, with or without an XPath              Run
 ============  ============  ================================================  =====================
 
-Chunk maps (:mod:`graphsr.io.chunk_source`) and collections (:mod:`graphsr.io.collection`,
-:mod:`graphsr.io.corpus_source`) are told apart by their names; navigation logs by
-:func:`graphsr.io.sniff.routes_format`.
+The other inputs of an evaluation are declared here too, detected by their names where a first record says
+nothing of them:
+
+==============  =================  ==========================================  =======================
+role            format             detected by                                 returns
+==============  =================  ==========================================  =======================
+chunk map       shards             a directory (MS MARCO v2.1's segments)      ChunkSource
+chunk map       records            a file: JSON lines, CSV, TSV, Parquet       ChunkSource
+collection      json lines corpus  ``.jsonl``/``.json`` files, or a directory  CorpusSource
+                                   of them and nothing else
+collection      archive            a zip or tar archive (by name)              list[CollectionSource]
+collection      documents          a directory of documents, or one file       list[CollectionSource]
+navigation log  jsonl, csv         its name, else its first line               Routes
+stored model    name               a model's name in the graph store           SteadyStateModel
+==============  =================  ==========================================  =======================
 """
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -40,6 +53,10 @@ from .first_records import first_record, spans_record, xpath_like
 __all__ = [
     "ASSESSMENTS",
     "RUN",
+    "CHUNK_MAP",
+    "COLLECTION",
+    "ROUTES",
+    "MODEL",
     "Given",
     "InputFormat",
     "FORMATS",
@@ -54,6 +71,10 @@ __all__ = [
 
 ASSESSMENTS = "assessments"
 RUN = "run"
+CHUNK_MAP = "chunk map"
+COLLECTION = "collection"
+ROUTES = "navigation log"
+MODEL = "stored model"
 
 
 @dataclass(frozen=True)
@@ -72,15 +93,28 @@ class Given:
 
 @dataclass(frozen=True)
 class Probe:
-    """What detection looks at: the path, its first record (None: no record) and whether a chunk map is given."""
+    """What detection looks at: the path, whether a chunk map is given, and (read on first use) its first record
+    (None: no record)."""
 
     path: str
-    record: str | None
-    chunks: bool
+    chunks: bool = False
+    error: type = GraphsrInputError
+
+    @functools.cached_property
+    def record(self) -> str | None:
+        return first_record(self.path, self.error)
 
     @property
     def fields(self) -> list[str]:
         return self.record.split() if self.record else []
+
+    @property
+    def name(self) -> str:
+        return os.path.basename(self.path.rstrip("/")).lower()
+
+    @property
+    def is_dir(self) -> bool:
+        return os.path.isdir(self.path)
 
 
 @dataclass(frozen=True)
@@ -163,6 +197,62 @@ def _always(p: Probe) -> bool:
     return True
 
 
+def _read_chunk_map(path: str, g: Given):
+    from .chunk_source import ChunkSource
+
+    return ChunkSource(path)
+
+
+def _map_file(p: Probe) -> bool:
+    return not p.is_dir
+
+
+def _corpus(p: Probe) -> bool:
+    from .corpus_source import is_corpus
+
+    return is_corpus(p.path)
+
+
+def _read_corpus(path: str, g: Given):
+    from .corpus_source import CorpusSource, corpus_files
+
+    return CorpusSource(corpus_files(path) or [path])
+
+
+def _archive(p: Probe) -> bool:
+    from .collection import archive_kind
+
+    return archive_kind(p.path) is not None
+
+
+def _read_documents(path: str, g: Given):
+    from .collection import list_collection
+
+    return list_collection(path)
+
+
+def _routes_of(kind: str):
+    def test(p: Probe) -> bool:
+        from .sniff import routes_format
+
+        return routes_format(p.path) == kind
+
+    return test
+
+
+def _read_routes(path: str, g: Given):
+    from .routes import read_routes
+
+    return read_routes(path)
+
+
+def _read_stored_model(name: str, g: Given):
+    """A model stored in the graph store ``g.collection`` names (a :class:`~graphsr.store.GraphStore`)."""
+    from ..navigation.stored import load_stored_model
+
+    return load_stored_model(g.collection, name)
+
+
 #: Every format, in the order detection tries them within a role.
 FORMATS: tuple[InputFormat, ...] = (
     InputFormat(
@@ -230,7 +320,67 @@ FORMATS: tuple[InputFormat, ...] = (
         "the chunk map",
     ),
     InputFormat("element", RUN, "Run", "a TREC run with or without an XPath", _always, _read_run),
+    InputFormat(
+        "shards",
+        CHUNK_MAP,
+        "ChunkSource",
+        "a directory of chunk map files (MS MARCO v2.1's segments)",
+        lambda p: p.is_dir,
+        _read_chunk_map,
+    ),
+    InputFormat(
+        "records",
+        CHUNK_MAP,
+        "ChunkSource",
+        "JSON lines, CSV, TSV or Parquet (gzipped but Parquet), by name",
+        _map_file,
+        _read_chunk_map,
+    ),
+    InputFormat(
+        "json lines corpus",
+        COLLECTION,
+        "CorpusSource",
+        "a .jsonl/.ndjson/.json file (gzipped or not), or a directory of them and nothing else",
+        _corpus,
+        _read_corpus,
+    ),
+    InputFormat(
+        "archive",
+        COLLECTION,
+        "list[CollectionSource]",
+        "a zip or tar archive (by name) of documents",
+        _archive,
+        _read_documents,
+    ),
+    InputFormat(
+        "documents",
+        COLLECTION,
+        "list[CollectionSource]",
+        "a directory of XML, HTML, Markdown and text files (by suffix), or one such file",
+        _always,
+        _read_documents,
+    ),
+    InputFormat(
+        "jsonl",
+        ROUTES,
+        "Routes",
+        "a name ending .jsonl/.ndjson/.json, or a first line that is a JSON object",
+        _routes_of("jsonl"),
+        _read_routes,
+    ),
+    InputFormat("csv", ROUTES, "Routes", "a CSV file with a header", _routes_of("csv"), _read_routes),
+    InputFormat(
+        "name",
+        MODEL,
+        "SteadyStateModel",
+        "a model's name in the graph store (graphsr store models)",
+        _always,
+        _read_stored_model,
+        "the store",
+    ),
 )
+
+_ERRORS = {ASSESSMENTS: QrelsFormatError, RUN: RunFormatError}
 
 
 def names(role: str) -> tuple[str, ...]:
@@ -257,9 +407,11 @@ def detect(path: str | os.PathLike, role: str, declared: str | None = None, chun
     if declared is not None:
         fmt = _of(role, declared)
         return _of(role, "chunk ids") if chunks and declared == "element" else fmt
-    error = QrelsFormatError if role == ASSESSMENTS else RunFormatError
-    probe = Probe(str(path), first_record(path, error), chunks)
-    return next(f for f in FORMATS if f.role == role and f.test(probe))
+    probe = Probe(str(path), chunks, _ERRORS.get(role, GraphsrInputError))
+    found = next((f for f in FORMATS if f.role == role and f.test(probe)), None)
+    if found is None:
+        raise _ERRORS.get(role, GraphsrInputError)(f"not a {role} graphsr reads", path)
+    return found
 
 
 def read(path: str | os.PathLike, role: str, given: Given = Given(), declared: str | None = None, fmt=None):

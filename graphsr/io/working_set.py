@@ -8,6 +8,7 @@ import os
 from typing import Mapping, Sequence
 
 from ..errors import GraphsrInputError, QrelsFormatError
+from . import formats
 
 __all__ = ["read_chunks", "run_documents"]
 
@@ -18,9 +19,7 @@ def read_chunks(chunks, qrels=None, runs: Sequence = (), qrels_format: str | Non
     run files ``runs`` name, and every chunk of the documents judged), or, given no inputs, the whole map."""
     if chunks is None or isinstance(chunks, Mapping):
         return chunks
-    from .chunk_source import ChunkSource
-
-    source = ChunkSource(chunks)
+    source = formats.detect(chunks, formats.CHUNK_MAP).read(str(chunks), formats.Given())
     if qrels is None and not runs:
         return source.whole()
     judged, docs = _judged(qrels, qrels_format)
@@ -39,8 +38,6 @@ def _judged(qrels, fmt: str | None) -> tuple[set, set]:
     if not _is_path(qrels):
         docid = getattr(qrels, "docid", None)
         return set(), set() if docid is None else {str(d) for d in docid.tolist()}
-    from . import formats
-
     found = formats.detect(qrels, formats.ASSESSMENTS, fmt).name
     if found == "element":
         return _third_fields(qrels), set()
@@ -66,8 +63,6 @@ def _run_format(path, declared: str | None) -> str | None:
     """A run file's format name (as declared, or detected), or None for one that cannot be read."""
     if not _is_path(path):
         return None
-    from . import formats
-
     try:
         return formats.detect(path, formats.RUN, declared).name
     except GraphsrInputError:
