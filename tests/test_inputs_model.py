@@ -179,3 +179,34 @@ def test_fidelity_takes_every_format_alike(case, capsys):
         assert code == 0, (q, r, err)
         outs.add(out.replace(str(case[r]), "RUN"))
     assert len(outs) == 1
+
+
+def test_the_figure_and_the_unjudged_share_come_from_the_evaluation_s_one_pass(case, capsys, monkeypatch):
+    """--plot's curves and the share of unjudged characters are scored with the measures asked, not again."""
+    pytest.importorskip("matplotlib")
+    import graphsr.evaluation.entry as entry
+
+    calls = []
+    real = entry.evaluate
+
+    def counted(*args, **kwargs):
+        calls.append(args[2])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(entry, "evaluate", counted)
+    out = case["dir"] / "curve.png"
+    code, _, err = run_cli(
+        capsys,
+        "eval",
+        case["spans.jsonl"],
+        case["run.jsonl"],
+        "--collection",
+        case["collection"],
+        "-m",
+        "MAiP",
+        "--plot",
+        out,
+    )
+    assert code == 0, err
+    assert len(calls) == 1 and out.read_bytes()[:4] == b"\x89PNG"
+    assert "of the characters it retrieved were never judged" in err

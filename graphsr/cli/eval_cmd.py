@@ -350,6 +350,12 @@ def run(args: argparse.Namespace) -> int:
     inputs, options = inputs_of(args)
     kind = inputs.kind()
     requests, table = passage_requests_of(args, kind)
+    if args.plot and kind == PASSAGES:  # (the figure's curves taken in the evaluation's pass)
+        from dataclasses import replace
+
+        from .eval_passages import curve_measures
+
+        options = replace(options, also=tuple(curve_measures(args, args.task or "focused")))
     if args.plot:
         from ..analysis.plots import check_plot_path
 

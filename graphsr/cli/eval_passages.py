@@ -94,7 +94,7 @@ def write_passages(done, table, args: argparse.Namespace) -> int:
     ``--plot``; returns the exit code."""
     res = done.results
     if args.plot:
-        _plot(args, done.qrels, done.runs, res, args.task or "focused", done.context)
+        _plot(args, done.qrels, done.runs, res, args.task or "focused", done.context, done.also)
         from ._common import wrote
 
         wrote(args.plot, "the figure")
@@ -107,22 +107,32 @@ def write_passages(done, table, args: argparse.Namespace) -> int:
     return write_results(res, args)
 
 
-def _plot(args, qrels, runs, res, task, context) -> None:
-    """The task's own curve per run, labelled with the task's headline measure and its topic count:
-    interpolated precision (focused, thorough; MAiP) or generalized precision over article ranks (ric, t2i,
-    bic; MAgP)."""
-    from ..analysis.plots import plot_generalized_precision, plot_interpolated_precision
-    from ..evaluation.entry import evaluate
-    from ..measures.parse import parse_measures
+def curve_measures(args, task: str) -> list:
+    """The measures a task's curve draws: interpolated precision at 101 recall levels and MAiP (focused,
+    thorough), generalized precision at the first 50 article ranks and MAgP (ric, t2i, bic)."""
     from ..measures.fol import CHARACTER_TASKS
+    from ..measures.parse import parse_measures
 
     if task in CHARACTER_TASKS:
         names = [f"iP[{j / 100:.2f}](task={task})" for j in range(101)] + [f"MAiP(task={task})"]
     else:
         names = [f"gP(task={task})@{k}" for k in range(1, 51)] + [f"MAgP(task={task})"]
-    measures = apply_passage_options(parse_measures(names), args)
+    return apply_passage_options(parse_measures(names), args)
+
+
+def _plot(args, qrels, runs, res, task, context, also=None) -> None:
+    """The task's own curve per run, labelled with the task's headline measure and its topic count:
+    interpolated precision (focused, thorough; MAiP) or generalized precision over article ranks (ric, t2i,
+    bic; MAgP)."""
+    from ..analysis.plots import plot_generalized_precision, plot_interpolated_precision
+    from ..evaluation.entry import evaluate
+    from ..measures.fol import CHARACTER_TASKS
+
+    measures = curve_measures(args, task)
     if not all(m in res.measures for m in measures):
-        res = evaluate(qrels, runs, measures, context, all_topics=args.all_topics)
+        res = also if also is not None and all(m in also.measures for m in measures) else None
+        if res is None:  # (passage measures not among those scored: the curve's own)
+            res = evaluate(qrels, runs, measures, context, all_topics=args.all_topics)
     headline = measures[-1]
     if task in CHARACTER_TASKS:
         plot_interpolated_precision(res, args.plot, headline=headline)

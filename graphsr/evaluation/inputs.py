@@ -37,8 +37,9 @@ __all__ = ["Inputs", "Options", "FileEvaluation", "evaluate", "read_chunks", "as
 @dataclass
 class FileEvaluation:
     """What :func:`evaluate` gives back: the results of the runs scored (in the order given), the refusals of the
-    others (one :class:`~graphsr.errors.GraphsrInputError` each), what was read, and per run scored, the mean
-    share of the characters it retrieved that no judgment covers (span and chunk judgments only)."""
+    others (one :class:`~graphsr.errors.GraphsrInputError` each), what was read, per run scored the mean share
+    of the characters it retrieved that no judgment covers (span and chunk judgments only), and the values of the
+    measures :attr:`Options.also` named, taken in the same pass (``also``)."""
 
     results: Results
     errors: list = field(default_factory=list)
@@ -46,6 +47,7 @@ class FileEvaluation:
     runs: list = field(default_factory=list)
     context: Any = None
     unjudged: dict = field(default_factory=dict)
+    also: Results | None = None
 
 
 #: The formats an assessments file and a run file may be declared in, where the first record would say otherwise.
@@ -57,8 +59,9 @@ RUN_FORMATS = ("element", "fol", "xml", "spans")
 class Options:
     """How runs are scored once read (the keywords of :func:`~graphsr.evaluation.entry.evaluate`), how element
     runs' navigation is built (``nav``, ``effort``, ``progress``, ``workers``: see
-    :func:`~graphsr.evaluation.context.element_context`), and how messages name options (``wording``: keys of
-    :data:`~graphsr.measures.provider.PYTHON_WORDING`; None: as a Python caller gives them)."""
+    :func:`~graphsr.evaluation.context.element_context`), how messages name options (``wording``: keys of
+    :data:`~graphsr.measures.provider.PYTHON_WORDING`; None: as a Python caller gives them), and measures to take
+    in the same pass without reporting them (``also``: a figure's curves, :attr:`FileEvaluation.also`)."""
 
     all_topics: bool = True
     order: str = "file"
@@ -70,6 +73,7 @@ class Options:
     progress: bool = False
     workers: int = 1
     wording: Mapping[str, str] | None = None
+    also: tuple = ()
 
     def scoring(self) -> dict:
         """The keywords of :func:`~graphsr.evaluation.entry.evaluate`."""
@@ -257,22 +261,28 @@ def _named(name: str, wording) -> str:
     return _option(name, wording).split(" ")[0]
 
 
-def _scored(qrels, runs: list, requests, context, options: Options) -> tuple[Results, list, dict]:
-    """Every run scored in one pass (a refused run refuses only itself), each named over the runs scored; with
-    span or chunk judgments, each run's mean share of unjudged characters taken in the same pass."""
+def _scored(qrels, runs: list, requests, context, options: Options) -> tuple[Results, list, dict, Results]:
+    """Every run scored in one pass (a refused run refuses only itself), each named over the runs scored, with
+    the measures ``options.also`` names beside those asked (returned apart) and, for span or chunk judgments, each
+    run's mean share of unjudged characters."""
+    from ..measures.parse import parse_requests
     from .entry import evaluate as score, run_labels
 
-    extra = _unjudged_measure(qrels, requests)
-    asked = requests + ([extra] if extra is not None else [])
-    results = score(qrels, runs, asked, context, keep_going=True, **options.scoring())
+    asked = {r.measure for r in requests}
+    wanted = parse_requests(list(options.also))
+    also = [r for r in wanted if r.measure not in asked]
+    unjudged_measure = _unjudged_measure(qrels, requests + also)
+    extra = also + ([unjudged_measure] if unjudged_measure is not None else [])
+    results = score(qrels, runs, requests + extra, context, keep_going=True, **options.scoring())
     scored = {r.source: r for r in results.runs}
     kept = [run for run in runs if run.name in scored]
     for run, label in zip(kept, run_labels(kept)):  # named over the runs scored, as if the others were not given
         scored[run.name].name = label
+    apart = _apart(results, extra, [r for r in wanted if r.measure in asked])
     unjudged = {}
-    if extra is not None:
-        unjudged = _take_unjudged(results, extra.measure, {run.name: run for run in kept})
-    return results, kept, unjudged
+    if getattr(qrels, "judged_spans", None) is not None:
+        unjudged = _unjudged_shares(results if unjudged_measure is None else apart, kept)
+    return results, kept, unjudged, apart
 
 
 def _unjudged_measure(qrels, requests):
@@ -288,22 +298,39 @@ def _unjudged_measure(qrels, requests):
     return Requested(str(unjudged_chars), unjudged_chars)
 
 
-def _take_unjudged(results: Results, measure, runs: dict) -> dict:
-    """Each run's mean share of unjudged characters over the topics it has lines for, removed from the results
-    (it was not asked for)."""
+def _apart(results: Results, extra: list, shared: list) -> Results:
+    """The values of the measures ``extra`` (requests not asked for) moved out of ``results`` into results of
+    their own, with those of ``shared`` (asked for too: copied)."""
+    from .results import RunResult
+
+    moved = list(dict.fromkeys(r.measure for r in extra))
+    copied = [m for m in dict.fromkeys(r.measure for r in shared) if m not in moved]
+    runs = []
+    for r in results.runs:
+        values = {m: r.values.pop(m) for m in moved if m in r.values}
+        values.update({m: r.values[m] for m in copied if m in r.values})
+        overall = {m: r.overall.pop(m) for m in moved if m in r.overall}
+        overall.update({m: r.overall[m] for m in copied if m in r.overall})
+        runs.append(RunResult(r.name, r.topics, values, [], overall, r.run_id, r.source))
+    results.measures = [m for m in results.measures if m not in moved]
+    if results.requests is not None:
+        results.requests = [q for q in results.requests if q.measure not in moved]
+    return Results(runs, moved + copied, results.model, list(extra) + list(shared))
+
+
+def _unjudged_shares(results: Results, runs: list) -> dict:
+    """Each run's mean share of unjudged characters over the topics it has lines for."""
     import numpy as np
 
+    from ..measures.span import unjudged_chars
+
+    by_name = {run.name: run for run in runs}
     out = {}
     for r in results.runs:
-        values = r.values.pop(measure)
-        r.overall.pop(measure, None)
-        run = runs.get(r.source or "")
+        run = by_name.get(r.source or "")
         own = set(run.topics) if run is not None else set(r.topics)
-        mine = [v for t, v in zip(r.topics, values.tolist()) if t in own]
+        mine = [v for t, v in zip(r.topics, r.values[unjudged_chars].tolist()) if t in own]
         out[r.name] = float(np.mean(mine)) if mine else 0.0
-    results.measures = [m for m in results.measures if m != measure]
-    if results.requests is not None:
-        results.requests = [q for q in results.requests if q.measure != measure]
     return out
 
 
@@ -329,9 +356,9 @@ def _elements(qrels, inputs: Inputs, requests, options: Options) -> FileEvaluati
         docids = qrels.docids().union(*(r.docids() for r in runs))
         context = element_context(docids, measures=ms, wording=wording, **_context_keywords(inputs, options))
     context = replace(context, wording=wording) if isinstance(context, ScoringContext) else context
-    results, scored, unjudged = _scored(qrels, runs, requests, context, options)
+    results, scored, unjudged, apart = _scored(qrels, runs, requests, context, options)
     return FileEvaluation(
-        results, _in_run_order(errors + results.errors, inputs.runs), qrels, scored, context, unjudged
+        results, _in_run_order(errors + results.errors, inputs.runs), qrels, scored, context, unjudged, apart
     )
 
 
@@ -405,9 +432,9 @@ def _passages(qrels, inputs: Inputs, requests, options: Options, chunks) -> File
     context = _passage_context(qrels, runs, documents, chunks, as_elements, inputs, options)
     if not runs:
         return FileEvaluation(Results([], ms, requests=requests), errors, qrels, [], context)
-    results, scored, unjudged = _scored(qrels, runs, requests, context, replace(options, unknown="error"))
+    results, scored, unjudged, apart = _scored(qrels, runs, requests, context, replace(options, unknown="error"))
     return FileEvaluation(
-        results, _in_run_order(errors + results.errors, inputs.runs), qrels, scored, context, unjudged
+        results, _in_run_order(errors + results.errors, inputs.runs), qrels, scored, context, unjudged, apart
     )
 
 
