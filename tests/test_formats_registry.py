@@ -50,6 +50,8 @@ def files(tmp_path):
 
 
 def test_every_format_but_the_ones_decided_by_a_declaration_is_detected_from_a_file(files):
+    import graphsr.navigation.stored  # noqa: F401  (declares the stored model format)
+
     declared_only = {(formats.ASSESSMENTS, "chunk ids"), (formats.RUN, "chunk ids"), (formats.MODEL, "name")}
     every = {(f.role, f.name) for f in formats.FORMATS}
     assert every - declared_only == set(files)

@@ -268,3 +268,31 @@ def test_a_server_that_uses_no_cpu_time_is_taken_as_hung(tmp_path, monkeypatch):
         for line in (group / "cgroup.procs").read_text().split():
             (group.parent / "cgroup.procs").write_text(line)
         group.rmdir()
+
+
+def test_a_server_hung_while_the_schema_is_made_is_started_again_and_the_command_goes_on(kept, monkeypatch, capsys):
+    """The schema's statements are idempotent: one the server hung on is made again on the server started again
+    from its log (FalkorDB can deadlock making indexes), with a warning, and the command goes on."""
+    from graphsr.store import open_store
+    from graphsr.store.local import LocalStore
+
+    url, server = kept
+    real = LocalStore._execute
+    frozen = []
+
+    def freeze_first_schema_statement(self, text, params):
+        if not frozen and text.lstrip().upper().startswith("CREATE INDEX"):
+            frozen.append(server.server_pid())
+            os.kill(frozen[0], signal.SIGSTOP)
+        return real(self, text, params)
+
+    monkeypatch.setattr(LocalStore, "_execute", freeze_first_schema_statement)
+    t0 = time.monotonic()
+    with open_store(url) as s:
+        s.init_schema()
+        assert s.counts() is not None  # (the store answers on the server started again)
+    assert frozen and time.monotonic() - t0 < BOUND
+    err = capsys.readouterr().err
+    assert f"(pid {frozen[0]})" in err and "stopped" in err and "made the schema's indexes there" in err
+    assert err.count("\n") == 1 and "making the schema's indexes" in err
+    assert server.server_pid() not in (None, frozen[0]) and server.alive()

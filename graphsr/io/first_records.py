@@ -5,10 +5,18 @@ from __future__ import annotations
 
 import os
 
-from ..errors import GraphsrInputError
+from ..errors import GraphsrInputError, RouteLogError
 from ._lines import iter_blocks
 
-__all__ = ["first_record", "xpath_like", "spans_record", "is_submission"]
+__all__ = [
+    "first_record",
+    "xpath_like",
+    "spans_record",
+    "is_submission",
+    "routes_format",
+    "routes_format_of_name",
+    "JSONL_SUFFIXES",
+]
 
 
 def first_record(
@@ -53,3 +61,21 @@ def spans_record(record: str) -> bool:
 def is_submission(record: str) -> bool:
     """Whether a first record opens an INEX XML submission."""
     return record.lstrip().startswith("<")
+
+
+#: Names of navigation logs in JSON lines (before an optional ``.gz``); any other name is read by content.
+JSONL_SUFFIXES = (".jsonl", ".ndjson", ".json")
+
+
+def routes_format(path: str | os.PathLike) -> str:
+    """``'jsonl'`` or ``'csv'`` for a navigation log, from its name or its first line."""
+    if routes_format_of_name(path) == "jsonl":
+        return "jsonl"
+    record = first_record(path, RouteLogError, comments=False)
+    return "jsonl" if record is not None and record.lstrip().startswith("{") else "csv"
+
+
+def routes_format_of_name(path: str | os.PathLike) -> str:
+    """``'jsonl'`` for a navigation log named as JSON lines (a file being written is known by its name), else
+    ``'csv'``."""
+    return "jsonl" if str(path).lower().removesuffix(".gz").endswith(JSONL_SUFFIXES) else "csv"

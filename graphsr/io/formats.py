@@ -37,6 +37,8 @@ collection      archive            a zip or tar archive (by name)              l
 collection      documents          a directory of documents, or one file       list[CollectionSource]
 navigation log  jsonl, csv         its name, else its first line               Routes
 stored model    name               a model's name in the graph store           SteadyStateModel
+                                   (declared by :mod:`graphsr.navigation.stored`,
+                                   where its reader is)
 ==============  =================  ==========================================  =======================
 """
 
@@ -48,7 +50,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..errors import GraphsrInputError, QrelsFormatError, RunFormatError
-from .first_records import first_record, spans_record, xpath_like
+from .first_records import first_record, routes_format, spans_record, xpath_like
 
 __all__ = [
     "ASSESSMENTS",
@@ -64,6 +66,7 @@ __all__ = [
     "read",
     "names",
     "table",
+    "register",
     "first_record",
     "spans_record",
     "xpath_like",
@@ -233,8 +236,6 @@ def _read_documents(path: str, g: Given):
 
 def _routes_of(kind: str):
     def test(p: Probe) -> bool:
-        from .sniff import routes_format
-
         return routes_format(p.path) == kind
 
     return test
@@ -244,13 +245,6 @@ def _read_routes(path: str, g: Given):
     from .routes import read_routes
 
     return read_routes(path)
-
-
-def _read_stored_model(name: str, g: Given):
-    """A model stored in the graph store ``g.collection`` names (a :class:`~graphsr.store.GraphStore`)."""
-    from ..navigation.stored import load_stored_model
-
-    return load_stored_model(g.collection, name)
 
 
 #: Every format, in the order detection tries them within a role.
@@ -369,18 +363,18 @@ FORMATS: tuple[InputFormat, ...] = (
         _read_routes,
     ),
     InputFormat("csv", ROUTES, "Routes", "a CSV file with a header", _routes_of("csv"), _read_routes),
-    InputFormat(
-        "name",
-        MODEL,
-        "SteadyStateModel",
-        "a model's name in the graph store (graphsr store models)",
-        _always,
-        _read_stored_model,
-        "the store",
-    ),
 )
 
 _ERRORS = {ASSESSMENTS: QrelsFormatError, RUN: RunFormatError}
+
+
+def register(fmt: InputFormat) -> None:
+    """Declare a format whose reader lives in a higher layer (a stored model: :mod:`graphsr.navigation.stored`
+    declares it), once; a format of that role and name declared already is refused."""
+    global FORMATS
+    if any(f.role == fmt.role and f.name == fmt.name for f in FORMATS):
+        raise ValueError(f"the {fmt.role} format {fmt.name!r} is declared already")
+    FORMATS = FORMATS + (fmt,)
 
 
 def names(role: str) -> tuple[str, ...]:

@@ -34,7 +34,7 @@ from ..core.document import canonical_xpath, quoted
 from ..core.routes import RouteReport, Routes, RouteStep
 from ._lines import MAX_LINE, LineStream, iter_blocks, open_binary
 from .records import json_objects
-from .sniff import routes_format
+from .first_records import routes_format
 
 __all__ = ["RouteLogError", "read_routes"]
 

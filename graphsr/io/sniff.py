@@ -31,8 +31,7 @@ from __future__ import annotations
 
 import os
 
-from ..errors import RouteLogError
-from .first_records import first_record, spans_record, xpath_like
+from .first_records import first_record, routes_format, routes_format_of_name, spans_record, xpath_like
 
 __all__ = [
     "qrels_format",
@@ -43,9 +42,6 @@ __all__ = [
     "first_record",
     "spans_record",
 ]
-
-#: Names of navigation logs in JSON lines (before an optional ``.gz``); any other name is read by content.
-JSONL_SUFFIXES = (".jsonl", ".ndjson", ".json")
 
 
 def qrels_format(path: str | os.PathLike) -> str:
@@ -80,17 +76,3 @@ def run_format(path: str | os.PathLike) -> str:
     from .formats import RUN, detect
 
     return detect(path, RUN).name
-
-
-def routes_format(path: str | os.PathLike) -> str:
-    """``'jsonl'`` or ``'csv'`` for a navigation log, from its name or its first line."""
-    if routes_format_of_name(path) == "jsonl":
-        return "jsonl"
-    record = first_record(path, RouteLogError, comments=False)
-    return "jsonl" if record is not None and record.lstrip().startswith("{") else "csv"
-
-
-def routes_format_of_name(path: str | os.PathLike) -> str:
-    """``'jsonl'`` for a navigation log named as JSON lines (a file being written is known by its name), else
-    ``'csv'``."""
-    return "jsonl" if str(path).lower().removesuffix(".gz").endswith(JSONL_SUFFIXES) else "csv"

@@ -128,3 +128,28 @@ def load_stored_route_model(store: GraphStore, name: str, documents):
         return element_route_model(t["docid"], t["src_index"], t["dst_index"], weight, documents, rec["weight"])
     src, dst, val = rec["weights"]
     return summary_route_model(rec["summary"], src, dst, val, documents, rec["weight"])
+
+
+def _read_stored_model(name: str, given) -> SteadyStateModel:
+    """A stored model by its name, from the store ``given.collection`` holds (a :class:`GraphStore`)."""
+    return load_stored_model(given.collection, name)
+
+
+def _declare() -> None:
+    from ..io import formats
+
+    if not any(f.role == formats.MODEL for f in formats.FORMATS):
+        formats.register(
+            formats.InputFormat(
+                "name",
+                formats.MODEL,
+                "SteadyStateModel",
+                "a model's name in the graph store (graphsr store models)",
+                lambda p: True,
+                _read_stored_model,
+                "the store",
+            )
+        )
+
+
+_declare()

@@ -349,6 +349,29 @@ class LocalStore(WatchedCalls, GraphStore):
         return [dict(zip(names, row)) for row in res.result_set]
 
     def _execute_schema(self, text: str, params: dict[str, Any]) -> list[dict]:
+        """One schema statement.  A server that hangs while making the indexes (FalkorDB can deadlock there:
+        asleep, no CPU time) is killed and started again from its log, as on any hang; as the schema's statements
+        are idempotent and every write it answered is in its log, the statement is then made again on the new
+        server, once, and the command goes on (a warning says so) rather than ending."""
+        try:
+            with self._call("making the schema's indexes"):
+                return self._execute(text, params)
+        except Exception:
+            if self._watch.hang is None:
+                raise
+        hang = self._watch.hang
+        failure = self._hung()  # (the server killed and started again)
+        if self._watch.hang is not None or failure is None:  # (starting it again failed)
+            raise failure or StoreError(f"local store {self.server.path}: {hang.describe()}")
+        self._reported = self._hang_error = None
+        self._connect()  # (to the server started again)
+        import sys
+
+        print(
+            f"graphsr: warning: local store {self.server.path}: {hang.describe()}; graphsr killed it, started it "
+            "again from its log and made the schema's indexes there",
+            file=sys.stderr,
+        )
         with self._call("making the schema's indexes"):
             return self._execute(text, params)
 
