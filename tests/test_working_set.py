@@ -40,7 +40,8 @@ def _values(out: str) -> dict:
 MEASURES = ("-m", "iP[0.01]", "-m", "MAiP", "-m", "ChromaIoU", "-m", "ChromaR@10", "-m", "unjudged_chars")
 
 
-def _eval(capsys, shards: Path, monkeypatch, threshold: str, *extra) -> tuple[int, str, str]:
+def _eval(capsys, shards: Path, monkeypatch, threshold: str, *extra, chunks=None) -> tuple[int, str, str]:
+    """``graphsr eval`` of the two runs by character, the chunk map the segment shards (or ``chunks``)."""
     monkeypatch.setenv("GRAPHSR_INDEX_FROM", threshold)
     return run_cli(
         capsys,
@@ -49,7 +50,7 @@ def _eval(capsys, shards: Path, monkeypatch, threshold: str, *extra) -> tuple[in
         shards / "run_a.trec",
         shards / "run_b.trec",
         "--chunks",
-        shards / "msmarco_v2.1_doc_segmented",
+        chunks or shards / "msmarco_v2.1_doc_segmented",
         "--task",
         "thorough",
         *MEASURES,
@@ -94,19 +95,7 @@ def test_indexed_shards_score_as_the_whole_map_read(shards, capsys, monkeypatch,
 
     flat = tmp_path / "map.jsonl"
     write_chunk_map(read_chunk_map(shards / "msmarco_v2.1_doc_segmented"), flat)
-    monkeypatch.setenv("GRAPHSR_INDEX_FROM", "100G")
-    code, out, err = run_cli(
-        capsys,
-        "eval",
-        shards / "qrels.txt",
-        shards / "run_a.trec",
-        shards / "run_b.trec",
-        "--chunks",
-        flat,
-        "--task",
-        "thorough",
-        *MEASURES,
-    )
+    code, out, err = _eval(capsys, shards, monkeypatch, "100G", chunks=flat)
     assert code == 0 and _values(out) == _values(whole)
 
 
