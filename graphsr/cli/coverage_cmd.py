@@ -54,7 +54,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..analysis.partitions import named_documents, partition_coverage
-    from ..evaluation.inputs import Inputs, as_elements
+    from ..evaluation.elements_of import as_elements
+    from ..evaluation.inputs import Inputs
     from .partitions_cmd import load, write_frame
 
     if args.plot:

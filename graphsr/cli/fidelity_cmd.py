@@ -40,7 +40,8 @@ def run(args: argparse.Namespace) -> int:
     from ..analysis.perturb import measure_fidelity
     from ..evaluation.collection import load_collection
     from ..evaluation.context import element_context
-    from ..evaluation.inputs import Inputs, Options, as_elements
+    from ..evaluation.elements_of import as_elements
+    from ..evaluation.inputs import Inputs, Options
 
     if args.runs:
         if not (args.qrels and args.collection):

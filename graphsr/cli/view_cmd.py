@@ -80,7 +80,8 @@ def run(args: argparse.Namespace) -> int:
     from ..analysis.partitions import named_documents
     from ..analysis.view import route_transitions, view_data, write_view
     from ..errors import GraphsrInputError
-    from ..evaluation.inputs import Inputs, as_elements
+    from ..evaluation.elements_of import as_elements
+    from ..evaluation.inputs import Inputs
     from ._common import wrote
     from .coverage_cmd import _collection, _options
     from .partitions_cmd import load
