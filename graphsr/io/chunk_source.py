@@ -41,12 +41,6 @@ def _rows(path: str):
     return iter_chunk_records(path)
 
 
-def _indexed(path: str):
-    from .record_index import file_index
-
-    return file_index(path, "chunks", _rows, RunFormatError)
-
-
 class ChunkSource:
     """A chunk map's files (see the module docstring)."""
 
@@ -58,24 +52,14 @@ class ChunkSource:
         threshold = index_threshold()
         self._large = {f for f in self.files if os.path.getsize(f) >= threshold}
         self._whole: dict[str, dict] = {}
-        self._indexes: dict[str, object] = {}
+        self._indexes: dict = {}
 
     def _index(self, f: str):
-        if f not in self._indexes:
-            self._build_indexes()
+        if f not in self._indexes:  # (every large file's at once: built side by side where none is kept)
+            from .record_index import file_indexes
+
+            self._indexes.update(file_indexes(sorted(self._large), "chunks", _rows, RunFormatError))
         return self._indexes[f]
-
-    def _build_indexes(self) -> None:
-        """Every large file's index, built where none is kept, side by side."""
-        todo = [f for f in sorted(self._large) if f not in self._indexes]
-        workers = min(len(todo), os.cpu_count() or 1)
-        if workers > 1:
-            from concurrent.futures import ProcessPoolExecutor
-
-            with ProcessPoolExecutor(workers) as pool:
-                list(pool.map(_built, todo))  # (kept on disk; loaded below, memory-mapped)
-        for f in todo:
-            self._indexes[f] = _indexed(f)
 
     def _table(self, f: str) -> dict:
         if f not in self._whole:
@@ -136,7 +120,3 @@ class ChunkSource:
         if not found:
             raise RunFormatError("the chunk map is empty", self.path)
         return {c: tuple(v[1:]) for c, (_, v) in found.items()}
-
-
-def _built(f: str) -> int:
-    return _indexed(f).rows

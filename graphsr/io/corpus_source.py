@@ -83,16 +83,6 @@ def _rows(path: str):
         yield line, docid, offset, len(text) if kind in ("markdown", "text") else -1
 
 
-def _indexed(path: str):
-    from .record_index import file_index
-
-    return file_index(path, "documents", _rows, CollectionError)
-
-
-def _built(path: str) -> int:
-    return _indexed(path).rows
-
-
 class CorpusSource:
     """A JSON lines corpus's files (see the module docstring), asked for documents by id."""
 
@@ -102,18 +92,13 @@ class CorpusSource:
         self.files = files
         threshold = index_threshold()
         self._large = {f for f in files if os.path.getsize(f) >= threshold}
-        self._indexes: dict[str, object] = {}
+        self._indexes: dict = {}
 
     def _index(self, f: str):
-        if f not in self._indexes:
-            todo = [g for g in sorted(self._large) if g not in self._indexes]
-            if len(todo) > 1 and (os.cpu_count() or 1) > 1:
-                from concurrent.futures import ProcessPoolExecutor
+        if f not in self._indexes:  # (every large file's at once: built side by side where none is kept)
+            from .record_index import file_indexes
 
-                with ProcessPoolExecutor(min(len(todo), os.cpu_count() or 1)) as pool:
-                    list(pool.map(_built, todo))
-            for g in todo:
-                self._indexes[g] = _indexed(g)
+            self._indexes.update(file_indexes(sorted(self._large), "documents", _rows, CollectionError))
         return self._indexes[f]
 
     def _places(self, docs: set[str]) -> dict[str, tuple[str, int, int, int]]:

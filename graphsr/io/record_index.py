@@ -48,6 +48,7 @@ __all__ = [
     "FileIndex",
     "cache_root",
     "file_index",
+    "file_indexes",
     "index_threshold",
     "raw_lines",
     "fast_fields",
@@ -396,16 +397,36 @@ def file_index(
     return _build(path, kind, rows, error, identity, where)
 
 
+def file_indexes(
+    paths: list[str], kind: str, rows: Callable[[str], Iterator[tuple]], error: type[GraphsrInputError]
+) -> dict[str, FileIndex]:
+    """:func:`file_index` of each of ``paths``: those kept read back here, the others built side by side, a
+    process a core (``rows`` a module-level function, as the processes take it)."""
+    from functools import partial
+
+    kept = {p: _load(_directory(p, kind), _identity(p), kind) for p in paths}
+    todo = sorted(p for p, index in kept.items() if index is None)
+    workers = min(len(todo), os.cpu_count() or 1)
+    if workers > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(workers) as pool:
+            list(pool.map(partial(_rows_indexed, kind=kind, rows=rows, error=error), todo))
+    return {p: index if index is not None else file_index(p, kind, rows, error) for p, index in kept.items()}
+
+
+def _rows_indexed(path: str, kind: str, rows, error) -> int:
+    """Build (or read back) one file's index in a worker process: the records it holds."""
+    return file_index(path, kind, rows, error).rows
+
+
 def _build(path, kind, rows, error, identity: dict, where: Path) -> FileIndex:
     import shutil
     import tempfile
 
     names = COLUMNS[kind]
-    tmp = Path(tempfile.mkdtemp(prefix=where.name + ".partial-", dir=where.parent if where.parent.exists() else None))
-    if not where.parent.exists():
-        where.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        shutil.rmtree(tmp, ignore_errors=True)
-        tmp = Path(tempfile.mkdtemp(prefix=where.name + ".partial-", dir=where.parent))
+    where.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    tmp = Path(tempfile.mkdtemp(prefix=where.name + ".partial-", dir=where.parent))
     try:
         part_rows: list[int] = []
         batch: list[tuple] = []
