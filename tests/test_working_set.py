@@ -265,3 +265,20 @@ def test_a_fenced_search_finds_what_a_binary_search_of_the_whole_column_finds(va
     got = fenced_search(column, fence(column), cast, side)
     assert got.tolist() == np.searchsorted(column, cast, side=side).tolist()
     assert all(len(wanted[i]) <= 4 for i in fits)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sets(st.binary(min_size=1, max_size=4), max_size=600),
+    st.lists(st.binary(min_size=1, max_size=4), min_size=1, max_size=40),
+)
+def test_a_fenced_find_finds_what_is_in_the_column_and_where(values, keys):
+    import numpy as np
+
+    from graphsr.io.record_index import fence, fenced_find
+
+    column = np.array(sorted({v.rstrip(b"\x00") or b"x" for v in values}), dtype="S4") if values else np.zeros(0, "S4")
+    wanted = np.array([k.rstrip(b"\x00") or b"x" for k in keys], dtype="S4")
+    rows, found = fenced_find(column, fence(column), wanted)
+    assert found.tolist() == np.isin(wanted, column).tolist()
+    assert (column[rows[found]] == wanted[found]).all()

@@ -255,6 +255,29 @@ def fenced_search(
     return out
 
 
+def fenced_find(column: "np.ndarray | Column", fences: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(rows, found)``: where each key is in a sorted column of distinct values (``keys`` of its dtype) and
+    whether it is there, reading of the column only the block each key would be in, once."""
+    rows = np.zeros(len(keys), dtype=np.int64)
+    found = np.zeros(len(keys), dtype=bool)
+    if not len(column) or not len(keys):
+        return rows, found
+    block = np.searchsorted(fences, keys, side="right") - 1  # (the last block whose first value is at most the key)
+    by_block = np.argsort(block, kind="stable")
+    blocks, first = np.unique(block[by_block], return_index=True)
+    for b, a, z in zip(blocks.tolist(), first.tolist(), np.r_[first[1:], len(keys)].tolist()):
+        if b < 0:
+            continue
+        at = by_block[a:z]
+        start = b * FENCE
+        piece = column.block(start, start + FENCE) if isinstance(column, Column) else column[start : start + FENCE]
+        pos = np.searchsorted(piece, keys[at])
+        inside = pos < len(piece)
+        rows[at] = start + pos
+        found[at[inside]] = piece[pos[inside]] == keys[at[inside]]
+    return rows, found
+
+
 @dataclass
 class Part:
     """One sorted part of an index: ``ids`` (bytes, sorted), their fence, and the kind's columns, row for row."""
@@ -267,10 +290,7 @@ class Part:
         if not len(self.ids) or not len(wanted):
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         fits, keys = same_width(wanted, self.ids)
-        at = fenced_search(self.ids, self.columns["ids_fence"], keys)
-        inside = np.flatnonzero(at < len(self.ids))
-        hit = np.zeros(len(keys), dtype=bool)
-        hit[inside] = self.ids.take(at[inside]) == keys[inside]
+        at, hit = fenced_find(self.ids, self.columns["ids_fence"], keys)
         which = np.flatnonzero(hit)
         return fits[which], at[which]
 
