@@ -21,6 +21,12 @@ def files(tmp_path):
     )
     out[formats.ASSESSMENTS, "fol"] = write(tmp_path / "fol.qrels", "1 Q0 a 3 10 0 0:3\n")
     out[formats.ASSESSMENTS, "element"] = write(tmp_path / "e.qrels", "1 0 a 1\n")
+    span = {"start_byte": 0, "end_byte": 9, "start_token": 0, "end_token": 2}
+    example = {"example_id": 1, "document_html": "<P>a b</P>", "long_answer_candidates": [dict(span, top_level=True)]}
+    example["annotations"] = [{"long_answer": span, "short_answers": [], "yes_no_answer": "NONE"}]
+    out[formats.ASSESSMENTS, "natural questions"] = write(tmp_path / "nq-dev-00.jsonl", json.dumps(example) + "\n")
+    prediction = {"example_id": 1, "long_answer": span, "long_answer_score": 1, "short_answers_score": 0}
+    out[formats.RUN, "nq"] = write(tmp_path / "predictions.json", json.dumps({"predictions": [prediction]}))
     out[formats.RUN, "empty"] = write(tmp_path / "empty.run", "")
     out[formats.RUN, "xml"] = write(tmp_path / "s.xml", "<inex-submission/>\n")
     out[formats.RUN, "spans"] = write(
@@ -83,7 +89,7 @@ def test_each_reader_returns_the_type_its_format_declares(files):
 def test_a_declared_format_is_taken_as_declared_and_an_unknown_one_is_one_line(files):
     path = files[formats.ASSESSMENTS, "element"]
     assert formats.detect(path, formats.ASSESSMENTS, declared="fol").name == "fol"
-    with pytest.raises(Exception, match="must be one of spans, fol, chunk ids, element, got 'nope'"):
+    with pytest.raises(Exception, match="must be one of natural questions, spans, fol, chunk ids, element, got 'nope'"):
         formats.detect(path, formats.ASSESSMENTS, declared="nope")
     rows = formats.table()
     assert len(rows) == len(formats.FORMATS) and all(len(r) == 5 for r in rows)

@@ -58,7 +58,7 @@ ELEMENT_MEASURES = sorted(
     {
         _instance(cls)
         for name, cls in registry().items()  # (diversity: document runs only)
-        if cls.NAME == name and cls.FAMILY not in ("fol", "diversity")
+        if cls.NAME == name and cls.FAMILY not in ("fol", "diversity", "nq")  # (nq: NQ annotations only)
     },
     key=str,
 )

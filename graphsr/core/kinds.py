@@ -8,15 +8,17 @@ every line names ``/doc[1]``, is plain documents); nothing else re-derives it.
   without an ``xpath`` column);
 * ``elements``: element runs, one node per result, and element assessments;
 * ``trees``: element runs with tree results (several nodes at one rank);
-* ``passages``: passage (FOL) runs and assessments.
+* ``passages``: passage (FOL) runs and assessments;
+* ``answers``: Natural Questions' annotations and predictions (long and short answers per example), which the
+  NQ measures score and the others read as the elements and spans they name.
 """
 
 from __future__ import annotations
 
-__all__ = ["DOCUMENTS", "ELEMENTS", "TREES", "PASSAGES", "KINDS", "kind_of", "is_plain"]
+__all__ = ["DOCUMENTS", "ELEMENTS", "TREES", "PASSAGES", "ANSWERS", "KINDS", "kind_of", "is_plain"]
 
-DOCUMENTS, ELEMENTS, TREES, PASSAGES = "documents", "elements", "trees", "passages"
-KINDS = (DOCUMENTS, ELEMENTS, TREES, PASSAGES)
+DOCUMENTS, ELEMENTS, TREES, PASSAGES, ANSWERS = "documents", "elements", "trees", "passages", "answers"
+KINDS = (DOCUMENTS, ELEMENTS, TREES, PASSAGES, ANSWERS)
 
 
 def kind_of(obj) -> str | None:

@@ -188,7 +188,7 @@ def assessments_kind(qrels, fmt: str | None = None, chunks=None) -> str:
     """The kind of assessments a file holds, from its first record, without reading it (so that what is asked of
     them is checked before any large read): passages for FOL qrels, span judgments, and TREC qrels with a chunk
     map; TREC documents for 4 fields; elements otherwise.  Assessments in memory: their own kind."""
-    from ..core.kinds import DOCUMENTS, ELEMENTS, PASSAGES
+    from ..core.kinds import ANSWERS, DOCUMENTS, ELEMENTS, PASSAGES
 
     if not _is_path(qrels):
         return getattr(qrels, "kind", ELEMENTS)
@@ -197,6 +197,8 @@ def assessments_kind(qrels, fmt: str | None = None, chunks=None) -> str:
     found = formats.detect(qrels, formats.ASSESSMENTS, fmt, chunks is not None)
     if found.returns == "FOLQrels":
         return PASSAGES
+    if found.returns == "NQAssessments":
+        return ANSWERS
     record = formats.first_record(qrels)
     return DOCUMENTS if record is not None and len(record.split()) == 4 else ELEMENTS
 
@@ -211,13 +213,18 @@ def evaluate(inputs: Inputs, measures, options: Options = Options()) -> FileEval
         What cannot be read or scored for every run: the assessments, an option that does not apply, a measure
         these assessments cannot give.  A run refused alone is in :attr:`FileEvaluation.errors`.
     """
-    from ..core.kinds import PASSAGES
+    from ..core.kinds import ANSWERS, PASSAGES
 
     requests = inputs.check(measures, options)
     chunk_map = read_chunks(inputs.chunks, inputs.qrels, inputs.runs, inputs.qrels_format, inputs.run_format)
     qrels = inputs.assessments(options.wording, chunk_map)
     if qrels.kind == PASSAGES:
         done = _passages(qrels, inputs, requests, options, chunk_map)
+    elif qrels.kind == ANSWERS:
+        from .answers import score_answers
+
+        results, errors, runs = score_answers(qrels, inputs, requests, options)
+        done = FileEvaluation(results, _in_run_order(errors, inputs.runs), qrels, runs)
     else:
         if chunk_map is not None:
             raise GraphsrInputError(

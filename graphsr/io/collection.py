@@ -37,7 +37,7 @@ from ..errors import CollectionError
 from ..core.document import DocumentTree
 from .progress import progress_bar
 from .tar_listing import tar_members
-from .walk import _drop_script_text, accelerated, html_tree, py_tree_from_element, tree_from_element
+from .walk import _drop_script_text, _text_parts, accelerated, html_tree, py_tree_from_element, tree_from_element
 
 __all__ = [
     "CollectionSource",
@@ -210,6 +210,10 @@ def _sources(p: Path) -> list[CollectionSource]:
     """The documents of a directory, a zipped MusicXML score, a JSON lines corpus, a zip or tar archive, or one
     file, as :func:`list_collection` lists them (unchecked)."""
     name = str(p).lower()
+    from .nq_collection import is_nq_collection, nq_sources
+
+    if is_nq_collection(p):  # Natural Questions: each example's page a document
+        return nq_sources(p, CollectionSource)
     if p.is_dir():
         files = sorted(
             (str(f), f.stat().st_size)
@@ -326,6 +330,10 @@ def read_document(source: CollectionSource, _tars: dict | None = None) -> Docume
     """Read and parse one document of a collection (XML, or Markdown, text or HTML by its name)."""
     from .textdocs import parse_text_document, text_format
 
+    if _is_nq(source):
+        from .nq_collection import read_nq_page
+
+        return read_nq_page(source, _tars).tree
     kind = text_format(source.member or source.path)
     if kind is not None:
         from .budget import check_text_document, check_text_size
@@ -398,6 +406,13 @@ def _cached_records(path: str, mtime: int, size: int) -> list[tuple[int, dict]]:
     from .records import read_records
 
     return read_records(path, CollectionError)
+
+
+def _is_nq(source: CollectionSource) -> bool:
+    """Whether a document is a Natural Questions page (:mod:`graphsr.io.nq_collection`)."""
+    from .nq_collection import NQ_MEMBER
+
+    return source.member is not None and source.member.endswith(NQ_MEMBER) and source.offset > 0
 
 
 def _in_corpus(source: CollectionSource) -> bool:
@@ -573,6 +588,10 @@ def read_document_text(source: CollectionSource, _tars: dict | None = None) -> s
     reference left unexpanded is one character, U+FFFD here, as the walkers count it)."""
     from .textdocs import text_format
 
+    if _is_nq(source):
+        from .nq_collection import read_nq_page
+
+        return read_nq_page(source, _tars).text
     kind = text_format(source.member or source.path)
     return text_of(_read_bytes(source, _tars), kind, source.name, not _in_corpus(source))
 
@@ -603,16 +622,3 @@ def text_of(data: bytes, kind: str | None, name: str, newlines: bool = True) -> 
 
         expand_internal_entities(root, name)
     return "".join(_text_parts(root))
-
-
-def _text_parts(el):
-    """The text of an element's subtree in document order, as the walkers count it."""
-    if el.text and isinstance(el.tag, str):
-        yield el.text
-    for child in el:
-        if isinstance(child.tag, str):
-            yield from _text_parts(child)
-        elif child.tag is etree.Entity:
-            yield "\ufffd"
-        if child.tail:
-            yield child.tail

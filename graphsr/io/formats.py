@@ -8,6 +8,8 @@ by the Python API.  A format is tried in the order of :data:`FORMATS`; a declare
 ============  ============  ================================================  =====================
 role          format        detected by (first record)                        returns
 ============  ============  ================================================  =====================
+assessments   natural       a Natural Questions example (original or          NQAssessments
+              questions     simplified), or a directory of their shards
 assessments   spans         a JSON object, or a CSV/TSV header naming span    FOLQrels
                             columns (graphsr's, or Chroma's questions)
 assessments   fol           INEX passage qrels: integers in fields 4 and 5    FOLQrels
@@ -17,6 +19,7 @@ assessments   element       TREC qrels, with or without an XPath; TREC        El
                             document judged under several subtopics)
 run           empty         no record at all                                  FOLRun
 run           xml           an INEX XML submission (``<``)                    FOLRun
+run           nq            ``nq_eval``'s predictions (``{"predictions"``)     NQPredictions
 run           spans         a JSON object: a chunk run of spans               FOLRun
 run           fol           8 fields, offset and length after the run id      FOLRun
 run           chunk ids     a TREC run, with a chunk map given                FOLRun
@@ -132,6 +135,33 @@ class InputFormat:
     test: Callable[[Probe], bool]
     read: Callable[[str, Given], Any]
     needs: str = ""
+
+
+def _nq_examples(p: Probe) -> bool:
+    from .nq import is_nq_record, nq_files
+
+    if p.is_dir:
+        files = nq_files(p.path)
+        return bool(files) and is_nq_record(first_record(files[0], p.error))
+    return is_nq_record(p.record)
+
+
+def _read_nq(path: str, g: Given):
+    from .nq import read_nq_assessments
+
+    return read_nq_assessments(path)
+
+
+def _nq_predictions(p: Probe) -> bool:
+    from .nq import is_nq_predictions
+
+    return is_nq_predictions(p.path)
+
+
+def _read_nq_predictions(path: str, g: Given):
+    from .nq import read_nq_predictions
+
+    return read_nq_predictions(path)
 
 
 def _spans_record(p: Probe) -> bool:
@@ -250,6 +280,14 @@ def _read_routes(path: str, g: Given):
 #: Every format, in the order detection tries them within a role.
 FORMATS: tuple[InputFormat, ...] = (
     InputFormat(
+        "natural questions",
+        ASSESSMENTS,
+        "NQAssessments",
+        "a Natural Questions example (original or simplified format), or a directory of their shards",
+        _nq_examples,
+        _read_nq,
+    ),
+    InputFormat(
         "spans",
         ASSESSMENTS,
         "FOLQrels",
@@ -294,6 +332,14 @@ FORMATS: tuple[InputFormat, ...] = (
         lambda p: bool(p.fields) and p.fields[0].startswith("<"),
         _read_submission,
         "the collection's documents its elements name",
+    ),
+    InputFormat(
+        "nq",
+        RUN,
+        "NQPredictions",
+        "nq_eval's prediction JSON: an object whose first key is predictions",
+        _nq_predictions,
+        _read_nq_predictions,
     ),
     InputFormat(
         "spans",

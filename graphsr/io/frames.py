@@ -170,8 +170,9 @@ def as_qrels(qrels, lengths=None):
     ``start`` and ``end`` columns is span judgments (:func:`graphsr.io.spans.spans_from_frame`, ``lengths`` its
     documents' text lengths where known)."""
     from ..core.fol import FOLQrels
+    from ..core.kinds import ANSWERS, kind_of
 
-    if isinstance(qrels, FOLQrels):
+    if isinstance(qrels, FOLQrels) or kind_of(qrels) == ANSWERS:
         return qrels
     if isinstance(qrels, (str, os.PathLike)):  # (element qrels' modules are imported only for element qrels)
         return _qrels_file(qrels)
@@ -441,14 +442,19 @@ def as_run(run, name: str = "run", vocabulary=None):
     """An element or passage run from any of the accepted shapes (see the module docstring); ``vocabulary``:
     document assessments whose codes a TREC document run file should share."""
     from ..core.fol import FOLRun
+    from ..core.kinds import ANSWERS, kind_of
 
-    if isinstance(run, FOLRun):
+    if isinstance(run, FOLRun) or kind_of(run) == ANSWERS:
         return run
     if isinstance(run, (str, os.PathLike)):  # (element runs' modules are imported only for element runs)
         from .fol import read_passage_run
         from .sniff import run_format
 
         fmt = run_format(run)
+        if fmt == "nq":
+            from .nq import read_nq_predictions
+
+            return read_nq_predictions(run)
         if fmt == "spans":
             from .chunks import read_chunk_run
 

@@ -247,3 +247,16 @@ def _drop_script_text(root) -> None:
         el.text = None
         for child in list(el):
             el.remove(child)
+
+
+def _text_parts(el):
+    """The text of an element's subtree in document order, as the walkers count it."""
+    if el.text and isinstance(el.tag, str):
+        yield el.text
+    for child in el:
+        if isinstance(child.tag, str):
+            yield from _text_parts(child)
+        elif child.tag is etree.Entity:
+            yield "\ufffd"
+        if child.tail:
+            yield child.tail

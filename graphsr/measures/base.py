@@ -399,7 +399,7 @@ def register(cls: type[Measure], *aliases: str) -> type[Measure]:
 #: The measure families: each is a package here that registers its measures and its provider
 #: (:mod:`graphsr.measures.provider`) when imported.  They are named, not imported, so that this module stays
 #: below them: a new family is a package of its own plus its name here.
-FAMILY_PACKAGES = ("sr", "esr", "fol", "prum", "xcg", "flat", "span", "diversity")
+FAMILY_PACKAGES = ("sr", "esr", "fol", "prum", "xcg", "flat", "span", "diversity", "nq")
 
 
 def registry() -> dict[str, type[Measure]]:

@@ -341,13 +341,14 @@ def provider_of(measure: Measure) -> Provider:
 
 
 def input_kind(obj) -> str:
-    """``element`` or ``passage``: how a provider reads an assessments or run object, from the kind it declares
-    (:mod:`graphsr.core.kinds`: plain documents, elements and trees are read as elements)."""
-    from ..core.kinds import PASSAGES, kind_of
+    """``element``, ``passage`` or ``answers``: how a provider reads an assessments or run object, from the kind it
+    declares (:mod:`graphsr.core.kinds`: plain documents, elements and trees are read as elements; Natural
+    Questions' annotations and predictions as answers)."""
+    from ..core.kinds import ANSWERS, PASSAGES, kind_of
 
     kind = kind_of(obj)
     if kind is not None:
-        return PASSAGE if kind == PASSAGES else ELEMENT
+        return PASSAGE if kind == PASSAGES else ANSWERS if kind == ANSWERS else ELEMENT
     raise GraphsrInputError(
         f"expected element or passage assessments or runs (graphsr.io readers), got {type(obj).__name__}"
     )
