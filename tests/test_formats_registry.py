@@ -27,6 +27,13 @@ def files(tmp_path):
     out[formats.ASSESSMENTS, "natural questions"] = write(tmp_path / "nq-dev-00.jsonl", json.dumps(example) + "\n")
     prediction = {"example_id": 1, "long_answer": span, "long_answer_score": 1, "short_answers_score": 0}
     out[formats.RUN, "nq"] = write(tmp_path / "predictions.json", json.dumps({"predictions": [prediction]}))
+    node = {"node_id": "n1", "doc_id": "a", "start": 0, "end": 3, "parent_id": None, "text": "one"}
+    out[formats.RUN, "retrieved nodes"] = write(
+        tmp_path / "nodes.run.jsonl", json.dumps(dict(node, query_id="1")) + "\n"
+    )
+    hierarchy = json.dumps(node) + "\n" + json.dumps({"doc_id": "a", "text": "one two"}) + "\n"
+    out[formats.COLLECTION, "retriever nodes"] = write(tmp_path / "hierarchy.jsonl", hierarchy)
+    out[formats.COLLECTION, "natural questions"] = out[formats.ASSESSMENTS, "natural questions"]
     out[formats.RUN, "empty"] = write(tmp_path / "empty.run", "")
     out[formats.RUN, "xml"] = write(tmp_path / "s.xml", "<inex-submission/>\n")
     out[formats.RUN, "spans"] = write(

@@ -435,7 +435,7 @@ def _passages(qrels, inputs: Inputs, requests, options: Options, chunks) -> File
     found, errors = _run_formats(inputs, chunks is not None)
     element_runs = _element_runs(found, inputs.collection, options.wording)
     documents = _named_documents(found, element_runs, inputs.collection, options.progress)
-    runs = _passage_runs(found, element_runs, qrels, documents, chunks, options, errors)
+    runs = _passage_runs(found, element_runs, qrels, documents, chunks, options, errors, inputs.collection)
     context = _passage_context(qrels, runs, documents, chunks, as_elements, inputs, options)
     if not runs:
         return FileEvaluation(Results([], ms, requests=requests), errors, qrels, [], context)
@@ -449,8 +449,12 @@ def _run_formats(inputs: Inputs, chunks: bool) -> tuple[dict, list]:
     """Each run file's format (detected once, or as declared), and the refusals of those that cannot be read."""
     from ..io import formats
 
-    found, errors = {}, []
+    found: dict = {}
+    errors: list = []
     for path in inputs.runs:
+        if not _is_path(path):  # a run read already (a FOLRun: retrieved_run, read_chunk_run): scored as it is
+            found[path] = None
+            continue
         try:
             found[path] = formats.detect(path, formats.RUN, inputs.run_format, chunks)
         except GraphsrInputError as exc:  # an unreadable run: refused, the others still scored
@@ -462,7 +466,9 @@ def _element_runs(found: dict, collection, wording) -> dict:
     """The element runs among passage runs, read (they need the collection to become character ranges)."""
     from ..io import formats
 
-    element_runs = {p: f.read(str(p), formats.Given()) for p, f in found.items() if f.name == "element"}
+    element_runs = {
+        p: f.read(str(p), formats.Given()) for p, f in found.items() if f is not None and f.name == "element"
+    }
     if element_runs and not collection:
         raise GraphsrInputError(
             f"{next(iter(element_runs))}: an element run scored against FOL assessments needs "
@@ -478,7 +484,7 @@ def _named_documents(found: dict, element_runs: dict, collection, progress: bool
     from ..io.fol import submission_files
 
     wanted = set().union(
-        *(submission_files(p) for p, f in found.items() if f.name == "xml"),
+        *(submission_files(p) for p, f in found.items() if f is not None and f.name == "xml"),
         *(r.docids() for r in element_runs.values()),
     )
     if not wanted:
@@ -488,15 +494,23 @@ def _named_documents(found: dict, element_runs: dict, collection, progress: bool
     return load_collection(collection, [], keep=wanted, progress=progress).documents
 
 
-def _passage_runs(found: dict, element_runs: dict, qrels, documents, chunks, options: Options, errors: list) -> list:
-    """Every run read in its format, in the order given (a refusal into ``errors``)."""
+def _passage_runs(
+    found: dict, element_runs: dict, qrels, documents, chunks, options: Options, errors: list, collection=None
+) -> list:
+    """Every run read in its format, in the order given (a refusal into ``errors``; ``collection``: where a run of
+    a framework's nodes finds its hierarchy)."""
     from ..io import formats
 
-    given = formats.Given(chunks=chunks, vocab=qrels.vocab, documents=documents, unknown=options.unknown)
+    given = formats.Given(
+        collection=collection, chunks=chunks, vocab=qrels.vocab, documents=documents, unknown=options.unknown
+    )
     runs = []
     for path, fmt in found.items():
         try:
-            runs.append(element_runs[path] if fmt.name == "element" else fmt.read(str(path), given))
+            if fmt is None:
+                runs.append(path)
+            else:
+                runs.append(element_runs[path] if fmt.name == "element" else fmt.read(str(path), given))
         except GraphsrInputError as exc:
             errors.append(exc)
     return runs

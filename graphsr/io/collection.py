@@ -210,10 +210,13 @@ def _sources(p: Path) -> list[CollectionSource]:
     """The documents of a directory, a zipped MusicXML score, a JSON lines corpus, a zip or tar archive, or one
     file, as :func:`list_collection` lists them (unchecked)."""
     name = str(p).lower()
+    from .node_collection import is_nodes_collection, nodes_sources
     from .nq_collection import is_nq_collection, nq_sources
 
     if is_nq_collection(p):  # Natural Questions: each example's page a document
         return nq_sources(p, CollectionSource)
+    if is_nodes_collection(p):  # a RAG framework's nodes: each document's tree of them
+        return nodes_sources(p, CollectionSource)
     if p.is_dir():
         files = sorted(
             (str(f), f.stat().st_size)
@@ -334,6 +337,10 @@ def read_document(source: CollectionSource, _tars: dict | None = None) -> Docume
         from .nq_collection import read_nq_page
 
         return read_nq_page(source, _tars).tree
+    if _is_nodes(source):
+        from .node_collection import read_nodes_tree
+
+        return read_nodes_tree(source)
     kind = text_format(source.member or source.path)
     if kind is not None:
         from .budget import check_text_document, check_text_size
@@ -413,6 +420,13 @@ def _is_nq(source: CollectionSource) -> bool:
     from .nq_collection import NQ_MEMBER
 
     return source.member is not None and source.member.endswith(NQ_MEMBER) and source.offset > 0
+
+
+def _is_nodes(source: CollectionSource) -> bool:
+    """Whether a document is a RAG framework's hierarchy of nodes (:mod:`graphsr.io.node_collection`)."""
+    from .node_collection import NODES_MEMBER
+
+    return source.member is not None and source.member.endswith(NODES_MEMBER) and source.offset == -1
 
 
 def _in_corpus(source: CollectionSource) -> bool:
@@ -592,6 +606,10 @@ def read_document_text(source: CollectionSource, _tars: dict | None = None) -> s
         from .nq_collection import read_nq_page
 
         return read_nq_page(source, _tars).text
+    if _is_nodes(source):
+        from .node_collection import read_nodes_text
+
+        return read_nodes_text(source)
     kind = text_format(source.member or source.path)
     return text_of(_read_bytes(source, _tars), kind, source.name, not _in_corpus(source))
 

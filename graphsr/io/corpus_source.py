@@ -32,16 +32,29 @@ def corpus_files(path: str | os.PathLike) -> list[str] | None:
     no other document -- or None where ``path`` is another kind of collection."""
     p = Path(path)
     if p.is_file():
-        return [str(p)] if p.name.lower().endswith(_NAMES) else None
+        return [str(p)] if p.name.lower().endswith(_NAMES) and not _framework_file(p) else None
     if not p.is_dir():
         return None
     from .collection import _is_xml
 
     files = [f for f in p.rglob("*") if f.is_file()]
     shards = sorted(str(f) for f in files if f.name.lower().endswith(_NAMES))
-    if not shards or any(_is_xml(f.name) for f in files):
+    if not shards or any(_is_xml(f.name) for f in files) or _framework_file(shards[0]):
         return None
     return shards
+
+
+def _framework_file(path) -> bool:
+    """Whether a JSON lines file is Natural Questions' examples or a RAG framework's nodes (collections of their
+    own: :mod:`graphsr.io.nq_collection`, :mod:`graphsr.io.retrieved`), not a corpus of texts."""
+    from ..errors import CollectionError
+    from .first_records import first_record, is_nodes_record, is_nq_record
+
+    try:
+        record = first_record(path, CollectionError)
+    except CollectionError:
+        return False
+    return is_nq_record(record) or is_nodes_record(record)
 
 
 def is_corpus(path: str | os.PathLike) -> bool:

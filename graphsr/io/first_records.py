@@ -16,6 +16,8 @@ __all__ = [
     "routes_format",
     "routes_format_of_name",
     "JSONL_SUFFIXES",
+    "is_nq_record",
+    "is_nodes_record",
 ]
 
 
@@ -79,3 +81,24 @@ def routes_format_of_name(path: str | os.PathLike) -> str:
     """``'jsonl'`` for a navigation log named as JSON lines (a file being written is known by its name), else
     ``'csv'``."""
     return "jsonl" if str(path).lower().removesuffix(".gz").endswith(JSONL_SUFFIXES) else "csv"
+
+
+def is_nq_record(record: str | None) -> bool:
+    """Whether a first record is a Natural Questions example (original or simplified): a JSON object holding its
+    example id, its candidates and its page (``document_html`` or ``document_text``)."""
+    if record is None or not record.lstrip().startswith("{"):
+        return False
+    return (
+        '"example_id"' in record
+        and '"long_answer_candidates"' in record
+        and ('"document_html"' in record or '"document_text"' in record)
+    )
+
+
+def is_nodes_record(record: str | None) -> bool:
+    """Whether a first record is a RAG framework's node or document (LlamaIndex's, LangChain's, Haystack's:
+    :mod:`graphsr.io.retrieved`), not a span or a corpus record."""
+    if record is None or not record.lstrip().startswith("{"):
+        return False
+    llama = '"id_"' in record and '"relationships"' in record  # (a Document's dict has no offsets)
+    return llama or any(k in record for k in ('"start_char_idx"', '"page_content"', '"split_idx_start"', '"parent_id"'))

@@ -20,6 +20,8 @@ assessments   element       TREC qrels, with or without an XPath; TREC        El
 run           empty         no record at all                                  FOLRun
 run           xml           an INEX XML submission (``<``)                    FOLRun
 run           nq            ``nq_eval``'s predictions (``{"predictions"``)     NQPredictions
+run           retrieved     JSON lines of a RAG framework's retrieved nodes    FOLRun
+              nodes         (LlamaIndex, LangChain, Haystack)
 run           spans         a JSON object: a chunk run of spans               FOLRun
 run           fol           8 fields, offset and length after the run id      FOLRun
 run           chunk ids     a TREC run, with a chunk map given                FOLRun
@@ -34,6 +36,8 @@ role            format             detected by                                 r
 ==============  =================  ==========================================  =======================
 chunk map       shards             a directory (MS MARCO v2.1's segments)      ChunkSource
 chunk map       records            a file: JSON lines, CSV, TSV, Parquet       ChunkSource
+collection      natural questions  an NQ file or directory of its shards       list[CollectionSource]
+collection      retriever nodes    JSON lines of a framework's nodes           list[CollectionSource]
 collection      json lines corpus  ``.jsonl``/``.json`` files, or a directory  CorpusSource
                                    of them and nothing else
 collection      archive            a zip or tar archive (by name)              list[CollectionSource]
@@ -240,6 +244,32 @@ def _map_file(p: Probe) -> bool:
     return not p.is_dir
 
 
+def _nodes_file(p: Probe) -> bool:
+    from .node_collection import is_nodes_collection
+
+    return is_nodes_collection(p.path)
+
+
+def _nq_collection(p: Probe) -> bool:
+    from .nq_collection import is_nq_collection
+
+    return is_nq_collection(p.path)
+
+
+def _nodes_run(p: Probe) -> bool:
+    from .first_records import is_nodes_record
+
+    return is_nodes_record(p.record)
+
+
+def _read_nodes_run(path: str, g: Given):
+    from .node_collection import is_nodes_collection
+    from .retrieved import retrieved_run
+
+    nodes = g.collection if isinstance(g.collection, (str, os.PathLike)) and is_nodes_collection(g.collection) else None
+    return retrieved_run(path, nodes=nodes)
+
+
 def _corpus(p: Probe) -> bool:
     from .corpus_source import is_corpus
 
@@ -342,6 +372,16 @@ FORMATS: tuple[InputFormat, ...] = (
         _read_nq_predictions,
     ),
     InputFormat(
+        "retrieved nodes",
+        RUN,
+        "FOLRun",
+        "JSON lines of LlamaIndex's nodes (NodeWithScore.to_dict()), LangChain's or Haystack's documents, each "
+        "with its query_id",
+        _nodes_run,
+        _read_nodes_run,
+        "the parser's nodes (--collection NODES), for nodes with parents",
+    ),
+    InputFormat(
         "spans",
         RUN,
         "FOLRun",
@@ -375,6 +415,22 @@ FORMATS: tuple[InputFormat, ...] = (
         "JSON lines, CSV, TSV or Parquet (gzipped but Parquet), by name",
         _map_file,
         _read_chunk_map,
+    ),
+    InputFormat(
+        "natural questions",
+        COLLECTION,
+        "list[CollectionSource]",
+        "a Natural Questions file or directory of its shards: each example's page a document",
+        _nq_collection,
+        _read_documents,
+    ),
+    InputFormat(
+        "retriever nodes",
+        COLLECTION,
+        "list[CollectionSource]",
+        "JSON lines of a RAG framework's nodes and documents: each document's tree of nodes",
+        _nodes_file,
+        _read_documents,
     ),
     InputFormat(
         "json lines corpus",

@@ -18,6 +18,7 @@ from typing import Any, Iterator
 from ..core.answers import Answer, NQAssessments, NQPredictions, Span
 from ..errors import QrelsFormatError, RunFormatError
 from ._lines import iter_blocks
+from .first_records import is_nq_record
 
 __all__ = [
     "nq_files",
@@ -40,18 +41,6 @@ def nq_files(path: str | os.PathLike) -> list[str]:
         return [path]
     names = sorted(n for n in os.listdir(path) if n.lower().endswith(_SUFFIXES) and not n.startswith("."))
     return [os.path.join(path, n) for n in names]
-
-
-def is_nq_record(record: str | None) -> bool:
-    """Whether a first record is an NQ example (original or simplified): a JSON object holding its example id,
-    its candidates and its page (``document_html`` or ``document_text``)."""
-    if record is None or not record.lstrip().startswith("{"):
-        return False
-    return (
-        '"example_id"' in record
-        and '"long_answer_candidates"' in record
-        and ('"document_html"' in record or '"document_text"' in record)
-    )
 
 
 def is_nq_predictions(path: str | os.PathLike) -> bool:

@@ -13,8 +13,8 @@ import re
 from typing import Generator
 
 from ..errors import CollectionError
-from .first_records import first_record
-from .nq import is_nq_record, nq_files
+from .first_records import first_record, is_nq_record
+from .nq import nq_files
 
 __all__ = ["is_nq_collection", "nq_sources", "NQLines", "NQ_MEMBER", "read_nq_page"]
 

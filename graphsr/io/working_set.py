@@ -75,12 +75,24 @@ def _run_chunk_ids(path, run_format: str | None) -> set:
 
 
 def run_documents(runs: Sequence, chunk_map, run_format: str | None) -> frozenset:
-    """The documents the passage run files ``runs`` name: through the chunk map for runs of chunk ids, their
-    ``doc_id`` for runs of spans (what their ranges are checked against)."""
+    """The documents the passage runs ``runs`` name: through the chunk map for runs of chunk ids, their ``doc_id``
+    for runs of spans, their units' documents for a framework's nodes, and those of a run read already (what their
+    ranges are checked against)."""
     docs: set = set()
     for path in runs:
+        if hasattr(path, "doc_code"):  # a passage run read already
+            docs |= set(path.vocab.doc_names()[path.doc_code].tolist())
+            continue
         fmt = _run_format(path, run_format)
-        if fmt == "element" and chunk_map is not None:
+        if fmt == "retrieved nodes":
+            from .records import iter_records
+            from .retrieved import unit_of
+
+            try:
+                docs |= {unit_of(r)[0].doc for _, r in iter_records(path, GraphsrInputError)}
+            except GraphsrInputError:
+                continue
+        elif fmt == "element" and chunk_map is not None:
             docs |= {chunk_map[c][0] for c in _third_fields(path) if c in chunk_map}
         elif fmt == "spans":
             from .records import iter_records
