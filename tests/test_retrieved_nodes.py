@@ -175,3 +175,35 @@ def test_relative_and_absolute_offsets_place_alike(data):
         assert text[got_s:got_e] == text[s:e]  # (a relative and an absolute reading may both fit: same text)
     tree, index = h.tree("d")
     assert len(tree) == len(truth) + 1
+
+
+def test_haystack_hierarchical_documents(monkeypatch):
+    """Haystack's HierarchicalDocumentSplitter: a child's split_idx_start counts in its parent's content, the
+    first level's parent is the document itself; leaves retrieved by its BM25 retriever, read with their scores."""
+    monkeypatch.setenv("HAYSTACK_TELEMETRY_ENABLED", "False")
+    haystack = pytest.importorskip("haystack")
+    from haystack.components.preprocessors import HierarchicalDocumentSplitter
+    from haystack.components.retrievers.in_memory import InMemoryBM25Retriever
+    from haystack.document_stores.in_memory import InMemoryDocumentStore
+
+    with tarfile.open(CHROMA["collection"]) as tar:
+        text = tar.extractfile("collection/state_of_the_union.md").read().decode()[:30000]
+    splitter = HierarchicalDocumentSplitter(block_sizes={300, 80, 20}, split_overlap=4, split_by="word")
+    out = splitter.run([haystack.Document(content=text, id="sotu")])["documents"]
+    h = read_hierarchy(out)
+    placed = 0
+    for d in out:
+        if d.meta.get("split_idx_start") is None:
+            continue
+        doc, start, end = h.span(d.id)
+        assert doc == "sotu" and text[start:end] == d.content
+        placed += 1
+    relative = [d for d in out if d.meta.get("__level", 0) > 1 and d.meta["split_idx_start"] != h.span(d.id)[1]]
+    assert placed > 100 and relative
+    store = InMemoryDocumentStore()
+    store.write_documents([d for d in out if not d.meta.get("__children_ids")])
+    got = InMemoryBM25Retriever(store, top_k=5).run(query="the economy and jobs")["documents"]
+    run = retrieved_run({"q": got}, nodes=h)
+    assert run.score.tolist() == sorted(run.score.tolist(), reverse=True) == [d.score for d in got]
+    for k, d in enumerate(got):
+        assert text[int(run.offset[k]) : int(run.offset[k] + run.length[k])] == d.content

@@ -171,7 +171,7 @@ class NodeHierarchy:
         while u is not None and u.node_id not in self._spans:
             chain.append(u)
             u = self.units.get(u.parent) if u.parent is not None else None
-            if u is None and chain[-1].parent is not None:
+            if u is None and chain[-1].parent is not None and chain[-1].parent not in self.texts:
                 raise GraphsrInputError(
                     f"{self.source or 'the hierarchy'}: node {chain[-1].node_id}'s parent {chain[-1].parent} is "
                     "not in the hierarchy"
@@ -183,6 +183,8 @@ class NodeHierarchy:
     def _place(self, u: Unit) -> tuple[str, int, int]:
         if u.start is None or u.end is None:
             raise GraphsrInputError(f"{self.source or 'the hierarchy'}: node {u.node_id} has no offsets")
+        if u.parent is not None and u.parent in self.texts and u.parent not in self.units:
+            u = Unit(u.node_id, u.parent, u.start, u.end, None, u.text)  # (its parent is its document: Haystack)
         if u.parent is None:
             text = self.texts.get(u.doc)
             if text is not None and u.text is not None and text[u.start : u.end] != u.text:
@@ -220,7 +222,8 @@ class NodeHierarchy:
         nodes = [n for n in self.units if self.span(n)[0] == doc]
         children: dict[str | None, list[str]] = {}
         for n in nodes:
-            children.setdefault(self.units[n].parent, []).append(n)
+            parent = self.units[n].parent
+            children.setdefault(parent if parent in self.units else None, []).append(n)
         for kids in children.values():
             kids.sort(key=lambda k: (self.span(k)[1], -self.span(k)[2], k))
         length = max([self.span(n)[2] for n in nodes] + [len(self.texts.get(doc, ""))])
