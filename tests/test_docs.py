@@ -47,11 +47,11 @@ def matches(expected: str, got: str) -> bool:
 
 
 def run_console(block: str, cwd: Path) -> list[str]:
-    """Run a console block in ``cwd`` (where ``graphsr/`` and ``bench/`` lead to the repository's, so the
-    documentation's paths of the sample data and generators work as in a clone; the local store is
+    """Run a console block in ``cwd`` (where ``graphsr/``, ``bench/`` and ``tests/`` lead to the repository's, so
+    the documentation's paths of the sample data, generators and test data work as in a clone; the local store is
     ``cwd/store``) and check its output; returns the output lines."""
     commands, expected = console_case(block)
-    for name in ("graphsr", "bench"):  # (the package's sample data; the bench's generators)
+    for name in ("graphsr", "bench", "tests"):  # (the package's sample data; the bench's generators; test data)
         if not (cwd / name).exists():
             (cwd / name).symlink_to(ROOT / name)
     env = {
