@@ -78,7 +78,7 @@ def test_every_node_is_placed_in_its_document(corpus):
 def test_the_hierarchy_is_each_documents_tree(corpus):
     h = read_hierarchy(corpus["docs"] + corpus["nodes"])
     tree, index = h.tree("finance")
-    assert tree.tag_names() == ["doc", "l1", "l2", "l3"]  # (levels: l1 the largest chunks)
+    assert tree.tags == ("doc", "l1", "l2", "l3")  # (levels: l1 the largest chunks)
     assert int(tree.end[0]) == len(corpus["texts"]["finance"])
     for n in corpus["nodes"]:
         if n.ref_doc_id != "finance":

@@ -183,30 +183,31 @@ class NodeHierarchy:
     def _place(self, u: Unit) -> tuple[str, int, int]:
         if u.start is None or u.end is None:
             raise GraphsrInputError(f"{self.source or 'the hierarchy'}: node {u.node_id} has no offsets")
-        if u.parent is not None and u.parent in self.texts and u.parent not in self.units:
-            u = Unit(u.node_id, u.parent, u.start, u.end, None, u.text)  # (its parent is its document: Haystack)
-        if u.parent is None:
-            text = self.texts.get(u.doc)
-            if text is not None and u.text is not None and text[u.start : u.end] != u.text:
-                raise GraphsrInputError(
-                    f"{self.source or 'the hierarchy'}: node {u.node_id}'s text is not at [{u.start}, {u.end}) of "
-                    f"document {u.doc}"
-                )
-            return u.doc, u.start, u.end
-        doc, ps, pe = self._spans[u.parent]
-        parent = self.units[u.parent]
+        s, e, where = u.start, u.end, self.source or "the hierarchy"
+        parent_id: str | None = u.parent
+        doc = u.doc
+        if parent_id is not None and parent_id in self.texts and parent_id not in self.units:
+            doc = parent_id  # (its parent is its document: Haystack's first level)
+            parent_id = None
+        if parent_id is None:
+            text = self.texts.get(doc)
+            if text is not None and u.text is not None and text[s:e] != u.text:
+                raise GraphsrInputError(f"{where}: node {u.node_id}'s text is not at [{s}, {e}) of document {doc}")
+            return doc, s, e
+        doc, ps, pe = self._spans[parent_id]
+        parent = self.units[parent_id]
         if parent.text is not None and u.text is not None:
-            if parent.text[u.start : u.end] == u.text and ps + u.end <= pe:
-                return doc, ps + u.start, ps + u.end  # counted in the parent's text (LlamaIndex)
-            if ps <= u.start and u.end <= pe and parent.text[u.start - ps : u.end - ps] == u.text:
-                return doc, u.start, u.end  # counted in the document
+            if parent.text[s:e] == u.text and ps + e <= pe:
+                return doc, ps + s, ps + e  # counted in the parent's text (LlamaIndex, Haystack)
+            if ps <= s and e <= pe and parent.text[s - ps : e - ps] == u.text:
+                return doc, s, e  # counted in the document
             raise GraphsrInputError(
-                f"{self.source or 'the hierarchy'}: node {u.node_id}'s text is at [{u.start}, {u.end}) neither of "
-                f"its parent {u.parent}'s text nor of the document"
+                f"{where}: node {u.node_id}'s text is at [{s}, {e}) neither of its parent {parent_id}'s text nor "
+                "of the document"
             )
-        if ps <= u.start and u.end <= pe:
-            return doc, u.start, u.end
-        return doc, ps + u.start, ps + u.end
+        if ps <= s and e <= pe:
+            return doc, s, e
+        return doc, ps + s, ps + e
 
     def documents(self) -> list[str]:
         return sorted({self.span(n)[0] for n in self.units} | set(self.texts))
@@ -222,8 +223,8 @@ class NodeHierarchy:
         nodes = [n for n in self.units if self.span(n)[0] == doc]
         children: dict[str | None, list[str]] = {}
         for n in nodes:
-            parent = self.units[n].parent
-            children.setdefault(parent if parent in self.units else None, []).append(n)
+            up = self.units[n].parent
+            children.setdefault(up if up in self.units else None, []).append(n)
         for kids in children.values():
             kids.sort(key=lambda k: (self.span(k)[1], -self.span(k)[2], k))
         length = max([self.span(n)[2] for n in nodes] + [len(self.texts.get(doc, ""))])
