@@ -154,34 +154,28 @@ def _tag(record: dict, k: int) -> str:
     return record["document_tokens"][c["start_token"]]["token"].lower().strip("<>")
 
 
-def _inside(record: dict, outer: int, tag: str, skip: int = 0) -> int:
-    """The first candidate of ``tag`` inside candidate ``outer`` (``skip``: after that many)."""
+def _nested(record: dict, k: int, tag: str, inside: bool) -> list[int]:
+    """The candidates of ``tag`` inside candidate ``k`` (``inside``), or holding it, in document order."""
     cands = record["long_answer_candidates"]
-    o = cands[outer]
-    found = [
+
+    def holds(a: dict, b: dict) -> bool:
+        return a["start_byte"] <= b["start_byte"] and b["end_byte"] <= a["end_byte"]
+
+    return [
         i
         for i, c in enumerate(cands)
-        if i != outer
-        and o["start_byte"] <= c["start_byte"]
-        and c["end_byte"] <= o["end_byte"]
-        and _tag(record, i) == tag
+        if i != k and (holds(cands[k], c) if inside else holds(c, cands[k])) and _tag(record, i) == tag
     ]
-    return found[skip]
+
+
+def _inside(record: dict, outer: int, tag: str, skip: int = 0) -> int:
+    """The first candidate of ``tag`` inside candidate ``outer`` (``skip``: after that many)."""
+    return _nested(record, outer, tag, True)[skip]
 
 
 def _around(record: dict, inner: int, tag: str) -> int:
     """The innermost candidate of ``tag`` holding candidate ``inner``."""
-    cands = record["long_answer_candidates"]
-    c = cands[inner]
-    found = [
-        i
-        for i, o in enumerate(cands)
-        if i != inner
-        and o["start_byte"] <= c["start_byte"]
-        and c["end_byte"] <= o["end_byte"]
-        and _tag(record, i) == tag
-    ]
-    return found[-1]
+    return _nested(record, inner, tag, False)[-1]
 
 
 def predictions(records: list[dict]) -> dict:
