@@ -9,8 +9,9 @@ import sys
 
 import pytest
 
-#: (ir_measures, where installed, is the measures' base class in every process: graphsr._interop)
-HEAVY = ("pandas", "matplotlib", "pyarrow", "networkx", "neo4j", "falkordb", "redis", "lxml")
+#: (ir_measures, where installed, is the measures' base class in every library process; the command line's own
+#: process does not load it: graphsr._interop)
+HEAVY = ("pandas", "matplotlib", "pyarrow", "networkx", "neo4j", "falkordb", "redis", "lxml", "ir_measures", "scipy")
 
 
 def _imported(args: list[str], cwd) -> set[str]:
@@ -73,7 +74,9 @@ def test_measures_have_one_base_class_whatever_is_imported_first(order):
 
 
 def test_the_command_line_scores_with_the_same_measures(tmp_path):
-    """A measure built inside ``graphsr eval``'s own process is an ir_measures measure too."""
+    """A measure built inside ``graphsr eval``'s own process, where ir_measures is loaded already (a script that
+    imports it and runs the command line), is an ir_measures measure too; started as a command, the process never
+    loads ir_measures (test_a_scoring_command_imports_no_heavy_part)."""
     (tmp_path / "q").write_text("1 0 a 1\n")
     (tmp_path / "r").write_text("1 Q0 a 1 1 s\n")
     probe = (

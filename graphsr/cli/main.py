@@ -151,6 +151,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     if argv is not None:
         return _main(list(argv))
+    from .._interop import standalone
+
+    standalone()  # (the process's own command line: its measures need not be ir_measures' objects)
     import signal
 
     signal.signal(signal.SIGTERM, _terminate)  # as an interrupt: what is half-written is removed on the way out

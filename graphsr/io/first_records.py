@@ -28,17 +28,49 @@ def first_record(
 
     Blank lines are skipped, and lines starting with ``#`` when ``comments`` is true.
     """
-    blocks = iter_blocks(path, error)
+    key = _file_key(path, comments)
+    if key is not None and key in _FIRST:
+        return _FIRST[key]
+    blocks = iter_blocks(path, error, block=_FIRST_BLOCK)
+    found = None
     try:
         for block in blocks:
             for raw in block.split(b"\n"):
                 line = raw.decode("utf-8", "replace")
                 stripped = line.strip()
                 if stripped and not (comments and stripped.startswith("#")):
-                    return line + "\n"
+                    found = line + "\n"
+                    break
+            if found is not None:
+                break
     finally:
         blocks.close()
-    return None
+    if key is not None:
+        if len(_FIRST) >= 64:
+            _FIRST.clear()
+        _FIRST[key] = found
+    return found
+
+
+#: Bytes read at a time for a first record (a file's formats are told from it several times a command: each read
+#: takes a block; 64 KB rather than the readers' 1 MB).
+_FIRST_BLOCK = 64 << 10
+
+#: First records read in this process, by file and state (:func:`_file_key`).
+_FIRST: dict = {}
+
+
+def _file_key(path, comments: bool):
+    """A regular file's identity and state (its first record is read again when it changes), or None."""
+    import stat
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    return (os.fspath(path), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, comments)
 
 
 def xpath_like(field: str) -> bool:

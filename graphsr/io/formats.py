@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..errors import GraphsrInputError, QrelsFormatError, RunFormatError
-from .first_records import first_record, routes_format, spans_record, xpath_like
+from .first_records import first_record, is_nq_record, routes_format, spans_record, xpath_like
 
 __all__ = [
     "ASSESSMENTS",
@@ -142,9 +142,9 @@ class InputFormat:
 
 
 def _nq_examples(p: Probe) -> bool:
-    from .nq import is_nq_record, nq_files
-
     if p.is_dir:
+        from .nq import nq_files
+
         files = nq_files(p.path)
         return bool(files) and is_nq_record(first_record(files[0], p.error))
     return is_nq_record(p.record)
@@ -157,6 +157,8 @@ def _read_nq(path: str, g: Given):
 
 
 def _nq_predictions(p: Probe) -> bool:
+    if p.record is None or not p.record.lstrip().startswith("{"):  # (a TREC run: nothing more read)
+        return False
     from .nq import is_nq_predictions
 
     return is_nq_predictions(p.path)
