@@ -323,7 +323,7 @@ def test_shards_gzipped_read_as_one(tmp_path):
     for k, part in enumerate((case["examples"][:half], case["examples"][half:])):
         with gzip.open(shards / f"nq-dev-{k:02d}.jsonl.gz", "wt") as fh:
             fh.writelines(json.dumps(e) + "\n" for e in part)
-    pred = tmp_path / "pred.json"
+    pred = shards / "predictions.json"  # (beside the shards, as users keep them: not read as one)
     pred.write_text(json.dumps(case["predictions"]))
     official = _official(case["votes"])
     done = evaluate(Inputs(shards, [pred]), list(official))

@@ -30,8 +30,9 @@ __all__ = [
     "example_id",
 ]
 
-#: The names of NQ's shards: ``nq-dev-00.jsonl.gz``, ``simplified-nq-train.jsonl.gz``, any JSON lines file.
-_SUFFIXES = (".jsonl", ".jsonl.gz", ".json", ".json.gz", ".ndjson", ".ndjson.gz")
+#: The names of NQ's shards in a directory: ``nq-dev-00.jsonl.gz``, ``simplified-nq-train.jsonl.gz``, any JSON
+#: lines file (not ``.json``: a prediction file may lie beside the shards).
+_SUFFIXES = (".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz")
 
 
 def nq_files(path: str | os.PathLike) -> list[str]:
