@@ -101,6 +101,7 @@ def _key(topic: str):
 
 def _converted(qrels, runs: dict, requests: list, pages, raw, inputs, options, scoring: dict) -> list[Results]:
     """The other families' results, over the answers as elements (long answers) and characters (short answers)."""
+    from ..io.nq_collection import remembered
     from ..io.nq_convert import long_answer_qrels, prediction_run, short_answer_qrels
     from ..measures.fol.convert import passage_run
     from ..measures.provider import ScoringContext, provider_of
@@ -125,20 +126,21 @@ def _converted(qrels, runs: dict, requests: list, pages, raw, inputs, options, s
             continue
         judged = long_answer_qrels(qrels, pages, raw, share=not graded)
         given = inputs.collection or inputs.qrels
-        context = element_context(
-            set(documents),
-            measures=[r.measure for r in group],
-            collection=given,
-            model=inputs.model,
-            store=inputs.store,
-            routes=inputs.routes,
-            routes_model=inputs.routes_model,
-            nav=options.nav,
-            effort=options.effort,
-            progress=options.progress,
-            workers=options.workers,
-            wording=options.wording,
-        )
+        with remembered(pages.by_place):  # (the pages read to place the answers are not read again)
+            context = element_context(
+                set(documents),
+                measures=[r.measure for r in group],
+                collection=given,
+                model=inputs.model,
+                store=inputs.store,
+                routes=inputs.routes,
+                routes_model=inputs.routes_model,
+                nav=options.nav,
+                effort=options.effort,
+                progress=options.progress,
+                workers=options.workers,
+                wording=options.wording,
+            )
         context = replace(context, wording=options.wording)
         out.append(score(judged, element_runs, group, context, keep_going=True, **scoring))
     return out

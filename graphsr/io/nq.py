@@ -58,22 +58,31 @@ def is_nq_predictions(path: str | os.PathLike) -> bool:
     return re.match(r'\s*\{\s*"predictions"\s*:', head) is not None
 
 
+def numbered_lines(path: str, error: type) -> Iterator[tuple[int, bytes]]:
+    """``(line number, line)`` of every line of a file holding a record (blank lines skipped, counted)."""
+    line = 0
+    for block in iter_blocks(path, error):
+        pieces = block.split(b"\n")
+        if block.endswith(b"\n"):
+            pieces.pop()  # (a block ends with its last line's LF: no line after it)
+        for raw in pieces:
+            line += 1
+            if raw.strip():
+                yield line, raw
+
+
 def iter_examples(path: str | os.PathLike, error: type = QrelsFormatError) -> Iterator[tuple[str, int, dict]]:
     """``(file, line, example)`` for every example of ``path`` (a file, or a directory of shards)."""
     for name in nq_files(path):
         line = 0
-        for block in iter_blocks(name, error):
-            for raw in block.split(b"\n"):
-                line += 1
-                if not raw.strip():
-                    continue
-                try:
-                    record = json.loads(raw)
-                except ValueError as exc:
-                    raise error(f"not a JSON object: {exc}", name, line) from None
-                if not isinstance(record, dict):
-                    raise error("not a JSON object", name, line)
-                yield name, line, record
+        for line, raw in numbered_lines(name, error):
+            try:
+                record = json.loads(raw)
+            except ValueError as exc:
+                raise error(f"not a JSON object: {exc}", name, line) from None
+            if not isinstance(record, dict):
+                raise error("not a JSON object", name, line)
+            yield name, line, record
         if line == 0:
             raise error("no example", name)
 

@@ -16,7 +16,7 @@ from ..errors import CollectionError
 from .first_records import first_record, is_nq_record
 from .nq import nq_files
 
-__all__ = ["is_nq_collection", "nq_sources", "NQLines", "NQ_MEMBER", "read_nq_page"]
+__all__ = ["is_nq_collection", "nq_sources", "NQLines", "NQ_MEMBER", "read_nq_page", "remembered"]
 
 #: The suffix of an NQ page's member name (``<example_id>.nq``): how readers tell an NQ document from others.
 NQ_MEMBER = ".nq"
@@ -37,14 +37,9 @@ def is_nq_collection(path: str | os.PathLike) -> bool:
 
 
 def _lines(path: str) -> Generator[tuple[int, bytes], None, None]:
-    from ._lines import iter_blocks
+    from .nq import numbered_lines
 
-    line = 0
-    for block in iter_blocks(path, CollectionError):
-        for raw in block.split(b"\n"):
-            line += 1
-            if raw.strip():
-                yield line, raw
+    yield from numbered_lines(path, CollectionError)
 
 
 def nq_sources(path: str | os.PathLike, source: type) -> list:
@@ -85,10 +80,34 @@ class NQLines:
         self._it.close()
 
 
+#: Pages read already in this process, by file and line (:func:`remembered`): an evaluation that placed its answers
+#: on the pages reads them once, not again when the collection is loaded.
+_PAGES: dict = {}
+
+
+class remembered:
+    """``with remembered(pages):`` -- pages (``{(file, line): PageTree}``) that :func:`read_nq_page` takes as read,
+    for the block's length."""
+
+    def __init__(self, pages: dict):
+        self.pages = pages
+
+    def __enter__(self):
+        _PAGES.update(self.pages)
+        return self
+
+    def __exit__(self, *exc):
+        for key in self.pages:
+            _PAGES.pop(key, None)
+
+
 def read_nq_page(source, cache: dict | None = None):
     """The :class:`~graphsr.io.nq_pages.PageTree` of an NQ document (``cache``: open files by path)."""
     from .nq_pages import page_of, page_tree
 
+    known = _PAGES.get((source.path, source.offset))
+    if known is not None:
+        return known
     cache = {} if cache is None else cache
     key = ("nq", source.path)
     if key not in cache:

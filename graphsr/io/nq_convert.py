@@ -16,7 +16,7 @@ A long answer that is no candidate of its page is the smallest element holding i
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Mapping
 
 from ..core.answers import Answer, NQAssessments, NQPredictions, Span
@@ -40,6 +40,9 @@ class NQPages:
 
     pages: Mapping
     source: str
+    #: The same pages by where they were read (file, line): what a collection of the same file takes as read
+    #: (:class:`graphsr.io.nq_collection.remembered`).
+    by_place: Mapping = field(default_factory=dict)
 
     def documents(self) -> dict:
         return {eid: p.tree for eid, p in self.pages.items()}
@@ -75,14 +78,14 @@ def read_pages(path: str | os.PathLike, assessments: NQAssessments, predictions=
     from .nq_pages import page_of, page_tree
 
     wanted = set(assessments.annotations)
-    trees, raw = {}, {}
+    trees, raw, places = {}, {}, {}
     for name, line, record in iter_examples(path, CollectionError):
         eid = example_id(record, CollectionError, (name, line))
         if eid not in wanted or eid in trees:
             continue
         page = page_of(record, name)
         answers = list(assessments.annotations[eid]) + [p.answers[eid] for p in predictions if eid in p.answers]
-        trees[eid] = page_tree(page, f"{name}:{line}", _answer_bytes(answers, page))
+        trees[eid] = places[name, line] = page_tree(page, f"{name}:{line}", _answer_bytes(answers, page))
         raw[eid] = page
     missing = wanted - set(trees)
     if missing:
@@ -91,7 +94,7 @@ def read_pages(path: str | os.PathLike, assessments: NQAssessments, predictions=
             "the annotations came from",
             path,
         )
-    return NQPages(trees, str(path)), raw
+    return NQPages(trees, str(path), places), raw
 
 
 def long_answer_qrels(assessments: NQAssessments, pages: NQPages, raw: Mapping, share: bool = False):
