@@ -330,3 +330,16 @@ def test_shards_gzipped_read_as_one(tmp_path):
     run = done.results.runs[0]
     for request in done.results.requests:
         assert run.overall[request.measure] == case["expected"][official[request.measure]]
+
+
+def test_a_bad_line_is_named_by_its_number_past_the_first_block(tmp_path):
+    """Lines of NQ's size fill several of the reader's blocks: the line named is still the line."""
+    big = dict(_example(), document_html="<P>" + "x" * 300_000 + "</P>")
+    lines = [json.dumps(dict(big, example_id=k)) for k in range(7)] + ["{not json"]
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("\n".join(lines) + "\n")
+    pred = tmp_path / "pred.json"
+    pred.write_text(json.dumps({"predictions": [_prediction(k) for k in range(7)]}))
+    with pytest.raises(QrelsFormatError) as err:
+        evaluate(Inputs(gold, [pred]), ["NQlongF1"])
+    assert err.value.line == 8
