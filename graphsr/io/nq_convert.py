@@ -187,7 +187,8 @@ def ranked_candidates(path: str | os.PathLike, assessments: NQAssessments, pages
             continue
         span = _candidate(result.docid, assessments.candidates[eid], str(path), None)
         node = pages.node(eid, assessments.candidates[eid], span, raw.get)
-        rows.append(RunRow(eid, eid, result.rank, result.score, pages.pages[eid].tree.xpath(node)))
+        line = result.lines[0] if result.lines else None  # (its line in the run file, for messages)
+        rows.append(RunRow(eid, eid, result.rank, result.score, pages.pages[eid].tree.xpath(node), line))
         if eid not in first or result.rank < first[eid][0]:
             first[eid] = (result.rank, span, result.score)
     run = Run.from_rows(rows, plain.name, str(path))
