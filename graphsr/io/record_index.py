@@ -234,6 +234,20 @@ def fence(column: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(column[::FENCE])
 
 
+def _blocks(column: "np.ndarray | Column", fences: np.ndarray, keys: np.ndarray, side: Literal["left", "right"]):
+    """``(at, start, piece)`` for each block of the column some keys fall in (by ``np.searchsorted(fences, keys,
+    side)``): the keys' positions, the block's first row, and the block, read once."""
+    block = np.searchsorted(fences, keys, side=side) - 1
+    by_block = np.argsort(block, kind="stable")
+    blocks, first = np.unique(block[by_block], return_index=True)
+    for b, a, z in zip(blocks.tolist(), first.tolist(), np.r_[first[1:], len(keys)].tolist()):
+        if b < 0:
+            continue
+        start = b * FENCE
+        piece = column.block(start, start + FENCE) if isinstance(column, Column) else column[start : start + FENCE]
+        yield by_block[a:z], start, piece
+
+
 def fenced_search(
     column: "np.ndarray | Column", fences: np.ndarray, keys: np.ndarray, side: Literal["left", "right"] = "left"
 ) -> np.ndarray:
@@ -242,15 +256,7 @@ def fenced_search(
     out = np.zeros(len(keys), dtype=np.int64)
     if not len(column) or not len(keys):
         return out
-    block = np.searchsorted(fences, keys, side=side) - 1
-    by_block = np.argsort(block, kind="stable")
-    blocks, first = np.unique(block[by_block], return_index=True)
-    for b, a, z in zip(blocks.tolist(), first.tolist(), np.r_[first[1:], len(keys)].tolist()):
-        if b < 0:
-            continue
-        at = by_block[a:z]
-        start = b * FENCE
-        piece = column.block(start, start + FENCE) if isinstance(column, Column) else column[start : start + FENCE]
+    for at, start, piece in _blocks(column, fences, keys, side):
         out[at] = start + np.searchsorted(piece, keys[at], side=side)
     return out
 
@@ -262,15 +268,8 @@ def fenced_find(column: "np.ndarray | Column", fences: np.ndarray, keys: np.ndar
     found = np.zeros(len(keys), dtype=bool)
     if not len(column) or not len(keys):
         return rows, found
-    block = np.searchsorted(fences, keys, side="right") - 1  # (the last block whose first value is at most the key)
-    by_block = np.argsort(block, kind="stable")
-    blocks, first = np.unique(block[by_block], return_index=True)
-    for b, a, z in zip(blocks.tolist(), first.tolist(), np.r_[first[1:], len(keys)].tolist()):
-        if b < 0:
-            continue
-        at = by_block[a:z]
-        start = b * FENCE
-        piece = column.block(start, start + FENCE) if isinstance(column, Column) else column[start : start + FENCE]
+    # (the last block whose first value is at most the key)
+    for at, start, piece in _blocks(column, fences, keys, "right"):
         pos = np.searchsorted(piece, keys[at])
         inside = pos < len(piece)
         rows[at] = start + pos
