@@ -96,15 +96,15 @@ def test_annotations_read_as_graded_elements_and_spans():
     from graphsr.io.nq_convert import long_answer_qrels, read_pages, short_answer_qrels
 
     gold = read_nq_assessments(ORIGINAL)
-    pages, raw = read_pages(ORIGINAL, gold)
-    elements = long_answer_qrels(gold, pages, raw)
+    pages = read_pages(ORIGINAL, gold)
+    elements = long_answer_qrels(gold, pages)
     first = "9000000000000000001"  # who speaks first: three annotators the row, one the table, one the intro
     grades = sorted(v for v in elements.judgments[first].values() if v > 0)
     assert grades == [1.0, 1.0, 3.0]
     assert sum(1 for _ in elements.judgments[first]) == len(gold.candidates[first])  # every candidate judged
-    shares = long_answer_qrels(gold, pages, raw, share=True)
+    shares = long_answer_qrels(gold, pages, share=True)
     assert sorted(v for v in shares.judgments[first].values() if v > 0) == [0.2, 0.2, 0.6]
-    spans = short_answer_qrels(gold, pages, raw)
+    spans = short_answer_qrels(gold, pages)
     page = pages.pages[first]
     ((start, end),) = [(s, e) for s, e in zip(spans.pass_start.tolist(), spans.pass_end.tolist())][:1]
     assert page.text[start:end] == "Bernardo"

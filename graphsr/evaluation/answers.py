@@ -51,11 +51,11 @@ def score_answers(qrels, inputs, requests, options) -> tuple[Results, list, list
             except GraphsrInputError as exc:
                 errors.append(exc)
                 del found[path]
-    pages = raw = None
+    pages = None
     if others or ranked:
         from ..io.nq_convert import read_pages
 
-        pages, raw = read_pages(inputs.collection or inputs.qrels, qrels, list(predictions.values()))
+        pages = read_pages(inputs.collection or inputs.qrels, qrels, list(predictions.values()))
     runs = {}  # path: (NQ predictions, element run or None)
     for path in inputs.runs:
         try:
@@ -64,9 +64,9 @@ def score_answers(qrels, inputs, requests, options) -> tuple[Results, list, list
             elif path in found:
                 from ..io.nq_convert import ranked_candidates
 
-                assert pages is not None and raw is not None  # (read for every ranked run)
+                assert pages is not None  # (read for every ranked run)
 
-                element_run, answers = ranked_candidates(path, qrels, pages, raw)
+                element_run, answers = ranked_candidates(path, qrels, pages)
                 runs[path] = (answers, element_run)
         except GraphsrInputError as exc:
             errors.append(exc)
@@ -75,7 +75,7 @@ def score_answers(qrels, inputs, requests, options) -> tuple[Results, list, list
     scoring = {**options.scoring(), "all_topics": True}
     results = _nq(qrels, runs, [r for r in requests if r not in others], scoring)
     if others:
-        _add(results, _converted(qrels, runs, others, pages, raw, inputs, options, scoring))
+        _add(results, _converted(qrels, runs, others, pages, inputs, options, scoring))
     results.requests, results.measures = list(requests), ms
     return results, errors + results.errors, [a for a, _ in runs.values()]
 
@@ -99,7 +99,7 @@ def _key(topic: str):
     return topic_sort_key(topic)
 
 
-def _converted(qrels, runs: dict, requests: list, pages, raw, inputs, options, scoring: dict) -> list[Results]:
+def _converted(qrels, runs: dict, requests: list, pages, inputs, options, scoring: dict) -> list[Results]:
     """The other families' results, over the answers as elements (long answers) and characters (short answers)."""
     from ..io.nq_collection import remembered
     from ..io.nq_convert import long_answer_qrels, prediction_run, short_answer_qrels
@@ -108,15 +108,13 @@ def _converted(qrels, runs: dict, requests: list, pages, raw, inputs, options, s
     from .context import element_context
     from .entry import evaluate as score
 
-    element_runs = [
-        own if own is not None else prediction_run(answers, qrels, pages, raw) for answers, own in runs.values()
-    ]
+    element_runs = [own if own is not None else prediction_run(answers, qrels, pages) for answers, own in runs.values()]
     out = []
     passage = [r for r in requests if provider_of(r.measure).NAME in _PASSAGE_FAMILIES]
     element = [r for r in requests if r not in passage]
     documents = pages.documents()
     if passage:
-        spans = short_answer_qrels(qrels, pages, raw)
+        spans = short_answer_qrels(qrels, pages)
         context = ScoringContext(documents, wording=options.wording, order=options.order, lenient=options.lenient)
         passage_runs = [passage_run(r, documents) for r in element_runs]
         out.append(score(spans, passage_runs, passage, context, keep_going=True, **scoring))
@@ -124,7 +122,7 @@ def _converted(qrels, runs: dict, requests: list, pages, raw, inputs, options, s
         group = [r for r in element if r.measure.ANY_SCALE == graded]
         if not group:
             continue
-        judged = long_answer_qrels(qrels, pages, raw, share=not graded)
+        judged = long_answer_qrels(qrels, pages, share=not graded)
         given = inputs.collection or inputs.qrels
         with remembered(pages.by_place):  # (the pages read to place the answers are not read again)
             context = element_context(

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from typing import Any, Iterator
+from typing import Any, Generator, Iterator
 
 from ..core.answers import Answer, NQAssessments, NQPredictions, Span
 from ..errors import QrelsFormatError, RunFormatError
@@ -58,7 +58,7 @@ def is_nq_predictions(path: str | os.PathLike) -> bool:
     return re.match(r'\s*\{\s*"predictions"\s*:', head) is not None
 
 
-def numbered_lines(path: str, error: type) -> Iterator[tuple[int, bytes]]:
+def numbered_lines(path: str, error: type) -> Generator[tuple[int, bytes], None, None]:
     """``(line number, line)`` of every line of a file holding a record (blank lines skipped, counted)."""
     line = 0
     for block in iter_blocks(path, error):

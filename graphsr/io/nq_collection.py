@@ -10,11 +10,10 @@ from __future__ import annotations
 import json
 import os
 import re
-from typing import Generator
 
 from ..errors import CollectionError
 from .first_records import first_record, is_nq_record
-from .nq import nq_files
+from .nq import nq_files, numbered_lines
 
 __all__ = ["is_nq_collection", "nq_sources", "NQLines", "NQ_MEMBER", "read_nq_page", "remembered"]
 
@@ -36,18 +35,12 @@ def is_nq_collection(path: str | os.PathLike) -> bool:
         return False
 
 
-def _lines(path: str) -> Generator[tuple[int, bytes], None, None]:
-    from .nq import numbered_lines
-
-    yield from numbered_lines(path, CollectionError)
-
-
 def nq_sources(path: str | os.PathLike, source: type) -> list:
     """One ``source`` (:class:`~graphsr.io.collection.CollectionSource`) per example: its id, its file and
     line."""
     out = []
     for name in nq_files(path):
-        for line, raw in _lines(name):
+        for line, raw in numbered_lines(name, CollectionError):
             m = _ID.search(raw)
             if m is None:
                 raise CollectionError("a line without an example_id: not a Natural Questions example", name, line)
@@ -63,13 +56,13 @@ class NQLines:
 
     def __init__(self, path: str):
         self.path = path
-        self._it = _lines(path)
+        self._it = numbered_lines(path, CollectionError)
         self._at = 0
 
     def line(self, number: int) -> bytes:
         if number <= self._at:
             self.close()
-            self._it, self._at = _lines(self.path), 0
+            self._it, self._at = numbered_lines(self.path, CollectionError), 0
         for at, raw in self._it:
             self._at = at
             if at == number:

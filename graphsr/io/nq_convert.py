@@ -40,6 +40,8 @@ class NQPages:
 
     pages: Mapping
     source: str
+    #: Each example's page as NQ gives it (:class:`~graphsr.io.nq_pages.NQPage`: its bytes and tokens), by id.
+    given: Mapping = field(default_factory=dict)
     #: The same pages by where they were read (file, line): what a collection of the same file takes as read
     #: (:class:`graphsr.io.nq_collection.remembered`).
     by_place: Mapping = field(default_factory=dict)
@@ -47,7 +49,11 @@ class NQPages:
     def documents(self) -> dict:
         return {eid: p.tree for eid, p in self.pages.items()}
 
-    def node(self, eid: str, candidates: tuple[Span, ...], span: Span, page_of) -> int:
+    def chars(self, eid: str, span: Span) -> tuple[int, int]:
+        """A non-null span's characters in its example's page."""
+        return self.pages[eid].chars(*self.given[eid].byte_range(span))
+
+    def node(self, eid: str, candidates: tuple[Span, ...], span: Span) -> int:
         """The node of a long answer: its candidate's element, else the smallest element holding it."""
         page = self.pages[eid]
         k = candidate_of(candidates, span)
@@ -55,9 +61,7 @@ class NQPages:
             return int(page.candidate_node[k])
         from ..core.document import containing_node
 
-        start, end = page_of(eid).byte_range(span)
-        c0, c1 = page.chars(start, end)
-        return containing_node(page.tree, c0, c1)
+        return containing_node(page.tree, *self.chars(eid, span))
 
 
 def _answer_bytes(answers, page) -> set[int]:
@@ -69,10 +73,9 @@ def _answer_bytes(answers, page) -> set[int]:
     return out
 
 
-def read_pages(path: str | os.PathLike, assessments: NQAssessments, predictions=()) -> tuple[NQPages, dict]:
+def read_pages(path: str | os.PathLike, assessments: NQAssessments, predictions=()) -> NQPages:
     """The page of every annotated example, read from the NQ file (or shards) at ``path`` in one pass, with the
-    characters of every answer's bytes (the annotators' and the predictions'); and each example's
-    :class:`~graphsr.io.nq_pages.NQPage`."""
+    characters of every answer's bytes (the annotators' and the predictions')."""
     from ..errors import CollectionError
     from .nq import example_id, iter_examples
     from .nq_pages import page_of, page_tree
@@ -94,10 +97,10 @@ def read_pages(path: str | os.PathLike, assessments: NQAssessments, predictions=
             "the annotations came from",
             path,
         )
-    return NQPages(trees, str(path), places), raw
+    return NQPages(trees, str(path), raw, places)
 
 
-def long_answer_qrels(assessments: NQAssessments, pages: NQPages, raw: Mapping, share: bool = False):
+def long_answer_qrels(assessments: NQAssessments, pages: NQPages, share: bool = False):
     """Long answers as element judgments: each candidate graded by the annotators who chose it (``share``: that
     number over the example's annotators, in [0, 1]), every other candidate 0."""
     from ..core.qrels import ElementQrels, QrelsRow
@@ -108,7 +111,7 @@ def long_answer_qrels(assessments: NQAssessments, pages: NQPages, raw: Mapping, 
         votes: dict[int, int] = {}
         for a in answers:
             if a.has_long:
-                node = pages.node(eid, cands, a.long, raw.get)
+                node = pages.node(eid, cands, a.long)
                 votes[node] = votes.get(node, 0) + 1
         for node in {int(n) for n in page.candidate_node if n >= 0} | set(votes):
             grade = votes.get(node, 0)
@@ -117,18 +120,17 @@ def long_answer_qrels(assessments: NQAssessments, pages: NQPages, raw: Mapping, 
     return ElementQrels.from_rows(rows, assessments.source)
 
 
-def short_answer_qrels(assessments: NQAssessments, pages: NQPages, raw: Mapping):
+def short_answer_qrels(assessments: NQAssessments, pages: NQPages):
     """Short answers as span judgments in characters of the pages' texts, each span graded by the annotators who
     marked it (the rest of an annotated page judged not relevant)."""
     from .spans import _assessments
 
     spans: dict[tuple[str, int, int], int] = {}
     for eid, answers in assessments.annotations.items():
-        page = pages.pages[eid]
         for a in answers:
             for s in a.short:
                 if not s.is_null:
-                    key = (eid, *page.chars(*raw[eid].byte_range(s)))
+                    key = (eid, *pages.chars(eid, s))
                     spans[key] = spans.get(key, 0) + 1
     rows = [(eid, eid, a, b, float(grade), None, k) for k, ((eid, a, b), grade) in enumerate(spans.items(), 1)]
     answered = {r[0] for r in rows}
@@ -139,14 +141,14 @@ def short_answer_qrels(assessments: NQAssessments, pages: NQPages, raw: Mapping)
     return _assessments(rows, texts, assessments.source or "", whole_documents=True)
 
 
-def prediction_run(predictions: NQPredictions, assessments: NQAssessments, pages: NQPages, raw: Mapping):
+def prediction_run(predictions: NQPredictions, assessments: NQAssessments, pages: NQPages):
     """A prediction's long answers as an element run: one result per example that gives one."""
     from ..core.run import Run, RunRow
 
     rows = []
     for eid, answer in predictions.answers.items():
         if answer.has_long and eid in pages.pages:
-            node = pages.node(eid, assessments.candidates[eid], answer.long, raw.get)
+            node = pages.node(eid, assessments.candidates[eid], answer.long)
             rows.append(RunRow(eid, eid, 1, answer.long_score, pages.pages[eid].tree.xpath(node)))
     return Run.from_rows(rows, predictions.name, predictions.source)
 
@@ -171,7 +173,7 @@ def _candidate(docno: str, candidates: tuple[Span, ...], path: str, line: int | 
     return candidates[k]
 
 
-def ranked_candidates(path: str | os.PathLike, assessments: NQAssessments, pages: NQPages, raw: Mapping):
+def ranked_candidates(path: str | os.PathLike, assessments: NQAssessments, pages: NQPages):
     """A TREC run of candidates as an element run over the examples' pages, and as NQ predictions: each example's
     first candidate its long answer (scored by its score); an example the run does not answer a null answer
     scored below every other."""
@@ -186,7 +188,7 @@ def ranked_candidates(path: str | os.PathLike, assessments: NQAssessments, pages
         if eid not in assessments.annotations:
             continue
         span = _candidate(result.docid, assessments.candidates[eid], str(path), None)
-        node = pages.node(eid, assessments.candidates[eid], span, raw.get)
+        node = pages.node(eid, assessments.candidates[eid], span)
         line = result.lines[0] if result.lines else None  # (its line in the run file, for messages)
         rows.append(RunRow(eid, eid, result.rank, result.score, pages.pages[eid].tree.xpath(node), line))
         if eid not in first or result.rank < first[eid][0]:
