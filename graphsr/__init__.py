@@ -28,8 +28,6 @@ _LAZY = {
     "SteadyStateModel": "navigation",
     "parse_model_spec": "navigation",
     "parse_measure": "measures",
-    "SR": "measures",
-    "SRP": "measures",
     "evaluate": "evaluation",
     "element_context": "evaluation",
     "ScoringContext": "measures",
@@ -55,5 +53,9 @@ _LAZY = {
     "partitions": "analysis.partitions",
     "coverage": "analysis.partitions",
 }
+
+from .measures._index import TOP_LEVEL  # noqa: E402 (the measures declared TOP_LEVEL: SR, SRP)
+
+_LAZY.update(dict.fromkeys(TOP_LEVEL, "measures"))
 
 __getattr__, __dir__, __all__ = lazy_namespace(__name__, _LAZY, ["__version__", "GraphsrError", "GraphsrInputError"])

@@ -1,5 +1,5 @@
-"""Each flat measure with a vectorised kernel (graphsr.measures.flat.kernels.KERNELS, the fast path ``graphsr
-eval`` and the API score by) equals the exact kernel it declares (``KERNEL``: ``graphsr trec_eval``'s, which
+"""Each flat measure with a vectorised kernel (``FAST``, the fast path ``graphsr eval`` and the API score by)
+equals the exact kernel it declares (``exact()``: the ``graphsr trec_eval`` kernel of its trec_eval name, which
 trec_eval's own outputs hold), topic by topic, on random runs that reach the edges: ties in score, unjudged and
 negative grades, rankings shorter and longer than the relevant set, topics without a relevant document, a grade
 level, judged_only.  A flat measure with neither kernel cannot be scored (no silent fallback)."""
@@ -14,8 +14,9 @@ import pytest
 from graphsr.io.frames import as_qrels, as_run
 from graphsr.measures import parse_measure
 from graphsr.measures.flat.columnar import JudgedDocuments, document_inputs
-from graphsr.measures.flat.kernels import KERNELS, compute_flat, kernel_of
-from graphsr.measures.flat.trec_more import trec_kernel
+from graphsr.measures.flat import FLAT_MEASURES, TREC_MORE
+from graphsr.measures.flat.exact import trec_kernel
+from graphsr.measures.flat.kernels import compute_flat, kernel_of
 
 MEASURES = [
     "P@1",
@@ -41,6 +42,7 @@ MEASURES = [
     "NumRet(rel=2)",
     "NumRelRet",
     "NumRel",
+    "NumQ",
     "P(rel=2)@5",
     "AP(rel=2)",
     "nDCG(judged_only=true)@5",
@@ -73,7 +75,7 @@ def test_every_fast_path_equals_its_exact_kernel(seed):
     measures = [parse_measure(m) for m in MEASURES]
     fast = compute_flat(measures, ranking, judgments)
     for m in measures:
-        assert type(m) in KERNELS and m.KERNEL, m  # (each of these has both)
+        assert m.FAST is not None and m.exact() is not None, m  # (each of these has both)
         exact = trec_kernel(m, ranking, judgments)
         exact = np.where(np.isnan(exact), 0.0, exact)  # (trec_eval's 0 / 0, IPrec of an empty ranking: graphsr 0)
         np.testing.assert_allclose(fast[m], exact, rtol=0, atol=1e-12, err_msg=str(m))
@@ -85,9 +87,16 @@ def test_which_flat_measures_have_no_exact_kernel_and_why():
     no_exact = sorted(
         str(parse_measure(m))
         for m in ("RR@5", "Judged@5", "ERR@5", "DCG@5", "nDCG(dcg=exp-log2)@5", "nDCG(gains={1:2})@5", "NumQ")
-        if not parse_measure(m).KERNEL
+        if parse_measure(m).exact() is None
     )
-    assert len(no_exact) == 7
+    assert len(no_exact) == 6
+
+
+def test_every_flat_measure_with_both_kernels_is_held_to_its_exact_one_here():
+    """The list above reaches every class declaring a fast path and a trec_eval name (a new one is added to it)."""
+    tested = {type(parse_measure(m)) for m in MEASURES}
+    both = {cls for cls in FLAT_MEASURES + TREC_MORE if cls.FAST is not None and cls.TREC}
+    assert both <= tested, sorted(cls.NAME for cls in both - tested)
 
 
 def test_a_flat_measure_without_a_kernel_is_refused():

@@ -3,7 +3,8 @@
 * ``docs/reference/measures.md`` from the measure registry (every name, its parameters, definition with the
   paper's equation, bounds, and what each family is checked against);
 * ``docs/reference/cli.md`` from the command-line parsers (every command's and store action's help);
-* ``docs/reference/schema.md`` from the store's schema tables and the index statements in ``cypher/``.
+* ``docs/reference/schema.md`` from the store's schema tables and the index statements in ``cypher/``;
+* ``graphsr/measures/_index.py`` from the measure declarations (the family of each name, the public names).
 
     python tools/gen_docs.py          # write the pages
     python tools/gen_docs.py --check  # exit 1 if a page differs from what the code gives (the tests run this)
@@ -247,7 +248,56 @@ def api_page() -> str:
     return out.getvalue()
 
 
-PAGES = {"measures.md": measures_page, "cli.md": cli_page, "schema.md": schema_page, "api.md": api_page}
+def index_module() -> str:
+    """graphsr/measures/_index.py: which family package declares each measure name, and each family's public
+    names, read from the declarations (so that a name loads its family alone, and no module but the
+    declarations spells a measure's name)."""
+    from graphsr.measures.base import FAMILY_PACKAGES, registry
+
+    family_of = {}
+    for name, cls in sorted(registry().items()):
+        family_of[name] = cls.__module__.split(".")[2]
+    exports: dict[str, str] = {}
+    top = []
+    for family in FAMILY_PACKAGES:
+        package = importlib.import_module(f"graphsr.measures.{family}")
+        for name in package.__all__:
+            if name not in vars(package):  # (loaded on first use by the family itself: its provider)
+                continue
+            if name in exports:
+                raise SystemExit(f"graphsr.measures.{family} and .{exports[name]} both export {name}")
+            exports[name] = family
+            if getattr(getattr(package, name), "TOP_LEVEL", False) is True:
+                top.append(name)
+    lines = [
+        '"""Which family package declares each measure name, and each family\'s public names: generated from the',
+        "declarations by tools/gen_docs.py (do not edit; the tests check it is what the declarations give).  A name",
+        'loads the family that declares it, and no other."""',
+        "",
+        "#: Every name and alias a measure is registered under, and the family package declaring it.",
+        "FAMILY_OF = {",
+        *(f'    "{name}": "{family}",' for name, family in family_of.items()),
+        "}",
+        "",
+        "#: The public names of the family packages (``graphsr.measures.SRP``), and the package of each.",
+        "EXPORTS = {",
+        *(f'    "{name}": "{family}",' for name, family in exports.items()),
+        "}",
+        "",
+        "#: The measures ``import graphsr`` gives too (those declared ``TOP_LEVEL``).",
+        "TOP_LEVEL = (" + ", ".join(f'"{n}"' for n in top) + ("," if len(top) == 1 else "") + ")",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+PAGES = {
+    OUT / "measures.md": measures_page,
+    OUT / "cli.md": cli_page,
+    OUT / "schema.md": schema_page,
+    OUT / "api.md": api_page,
+    ROOT / "graphsr" / "measures" / "_index.py": index_module,
+}
 
 
 def main() -> int:
@@ -255,11 +305,11 @@ def main() -> int:
     ap.add_argument("--check", action="store_true", help="compare instead of writing")
     a = ap.parse_args()
     stale = []
-    for name, make in PAGES.items():
-        text, path = make(), OUT / name
+    for path, make in PAGES.items():
+        text = make()
         if a.check:
             if not path.exists() or path.read_text(encoding="utf-8") != text:
-                stale.append(name)
+                stale.append(str(path.relative_to(ROOT)))
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")

@@ -102,7 +102,7 @@ def main(argv: list[str]) -> int:
                 sys.stderr.write(f"trec_eval version {version}\n")
                 return 0
             elif flag == "--trec_eval_version":
-                from ..measures.trec_eval.table import VERSIONS
+                from ..measures.trec_table import VERSIONS
 
                 if value not in VERSIONS:
                     return _stop(f"--trec_eval_version={value}: expected one of {', '.join(VERSIONS)}", [], 1)
@@ -202,7 +202,7 @@ def _stop(message: str, trec_lines: list[str], code: int) -> int:
 
 def _help(wanted_measures: list[str], version: str) -> str:
     """The options, then each measure of trec_eval ``version`` (those of ``-m`` if given)."""
-    from ..measures.trec_eval.table import measures, sets
+    from ..measures.trec_table import measures, sets
 
     named = sets(version)
     wanted = None

@@ -77,7 +77,7 @@ def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO,
         read_trec_eval_run,
         read_zscores,
     )
-    from ..measures.trec_eval.table import TrecMeasureError, select_measures
+    from ..measures.trec_table import TrecMeasureError, select_measures
 
     deferred = None
     try:
@@ -112,8 +112,8 @@ def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO,
             if qrels.prefs:
                 values = [v for s in selected for v in _prefs_values(s, qid, docs, judged, options, selected)]
                 if bogus:
-                    values = _clean_bogus(names, values)
-            elif qid in qrels.unsized and _first(selected) != "runid":
+                    values = _clean_bogus(selected, values)
+            elif qid in qrels.unsized and any(s.measure.reads is not None for s in selected):
                 # trec_eval cannot allocate the array it sizes by the topic's largest grade (in form_res_rels, which
                 # every measure reading the qrels calls: num_q and runid do not)
                 grade = qrels.unsized[qid]
@@ -149,8 +149,10 @@ def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO,
                     for v in (_values(s, topic) if not s.measure.reads == "qrels_jg" else _over_groups(s, topics))
                 ]
                 if bogus:
-                    values = _clean_bogus(names, values)
-                    if topic is not None and "relstring" in names:
+                    values = _clean_bogus(selected, values)
+                    if topic is not None and any(
+                        s.measure.shape == "relstring" and _resets(s, n) for s in selected for n in s.names
+                    ):
                         topic.relstring = ""
             if zscores is not None:
                 values = _to_zscores(zscores, qid, names, values)
@@ -201,10 +203,10 @@ def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO,
                 v = math.exp(v / num_q)
             elif m.average == "count":
                 v = float(num_q)
-            elif m.name == "num_rel" and options.complete:  # every topic's documents judged above 0
+            elif m.complete and options.complete:  # every topic's documents judged above 0
                 v = float(sum(1 for judged in qrels.topics.values() for g in judged.values() if g > 0))
             if m.shape == "runid":
-                lines.append(b"%-22s\tall\t%s\n" % (b"runid", run.run_id))
+                lines.append(b"%-22s\tall\t%s\n" % (m.name.encode(), run.run_id))
             elif m.shape != "relstring":
                 lines.append(z + b"%-22s\tall\t%s\n" % (name.encode(), _number(v, m.shape, bool(z))))
         at += k
@@ -239,12 +241,17 @@ def _topics(qrels, run, options: TrecEvalOptions):
         yield qid, _BOGUS if docs is None else docs, judged
 
 
-def _clean_bogus(names: list[str], values: list[float]) -> list[float]:
-    """What trec_eval 10.0 resets after scoring a topic the run lacks: the values named exactly num_ret,
-    utility or rbp_resid, and every unj (a measure given parameters keeps its value: its name has them)."""
-    return [
-        0.0 if n in ("num_ret", "utility", "rbp_resid") or n.startswith("unj") else v for n, v in zip(names, values)
-    ]
+def _clean_bogus(selected, values: list[float]) -> list[float]:
+    """What trec_eval 10.0 resets after scoring a topic the run lacks: the measures declared to reset, always
+    (unj) or where given without parameters (num_ret, utility, rbp_resid, and relstring's string: a measure given
+    parameters keeps its value, its name has them)."""
+    reset = [_resets(s, n) for s in selected for n in s.names]
+    return [0.0 if r else v for r, v in zip(reset, values)]
+
+
+def _resets(s, name: str) -> bool:
+    """Whether trec_eval 10.0 resets the value printed as ``name`` after a topic the run lacks."""
+    return s.measure.resets == "always" or (s.measure.resets == "bare" and name == s.measure.name)
 
 
 def _rank(qid: bytes, docs, judged: dict, options: TrecEvalOptions, selected, warn):
@@ -288,7 +295,9 @@ def _rank(qid: bytes, docs, judged: dict, options: TrecEvalOptions, selected, wa
 
 def _first(selected) -> str:
     """The first measure computed from the qrels (trec_eval names it when the qrels or the run cannot be read)."""
-    return next((s.measure.name for s in selected if s.measure.reads is not None), "runid")
+    from ..measures.trec_table import RUNID
+
+    return next((s.measure.name for s in selected if s.measure.reads is not None), RUNID)
 
 
 _FORMAT_LINES = {
@@ -314,7 +323,7 @@ def _check_formats(selected, given: str) -> None:
 
 def _prefs_values(s, qid: bytes, docs, lines, options, selected) -> list[float]:
     """A measure's values from the topic's preference counts (counted once per topic)."""
-    from ..measures.trec_eval.prefs import PREFS_KERNELS, PrefsError, topic_prefs
+    from ..measures.trec_eval.prefs import PrefsError, topic_prefs
 
     if s.measure.reads is None:
         return _values(s, None)
@@ -335,17 +344,15 @@ def _prefs_values(s, qid: bytes, docs, lines, options, selected) -> list[float]:
             else:
                 lines = [exc.trec_line, first]
             raise TrecEvalStop(f"topic {qid.decode(errors='replace')}: {exc.message}", lines, 4) from None
-    return PREFS_KERNELS[s.measure.name](cache[key])
+    return s.measure.kernel(cache[key])
 
 
 def _over_groups(s, topics: dict) -> list[float]:
     """A judgment-group measure: its values in each group, summed in group order, over the number of groups when
     there are several."""
-    from ..measures.trec_eval.kernels import KERNELS
-
     total = None
     for topic in topics.values():
-        got = KERNELS[s.measure.name](topic, s.params)
+        got = s.measure.kernel(topic, s.params)
         total = got if total is None else [a + b for a, b in zip(total, got)]
     if len(topics) > 1:
         total = [v / len(topics) for v in total]
@@ -368,17 +375,13 @@ class _Descending:
 
 
 def _values(s, topic) -> list[float]:
-    from ..measures.trec_eval.kernels import KERNELS
-
     shape = s.measure.shape
     if shape == "runid":
         return [0.0]  # (a slot of its own, so that values and names line up; nothing is printed from it)
-    if shape == "long" and s.measure.name == "num_q":
-        return [1.0]
     if shape == "relstring":
-        topic.relstring = KERNELS["relstring"](topic, s.params)
+        topic.relstring = s.measure.kernel(topic, s.params)
         return [0.0]
-    return KERNELS[s.measure.name](topic, s.params)
+    return s.measure.kernel(topic, s.params)
 
 
 def _number(v: float, shape: str, z: bool) -> bytes:

@@ -80,6 +80,7 @@ class Measure(measure_base()):
     #: How the measure differs from ir_measures' measure of the same name, where it does (None: it is that
     #: measure, or ir_measures has none): such a measure is never equal to ir_measures', nor read from it.
     IR_DIFFERS: ClassVar[str | None] = None
+    TOP_LEVEL: ClassVar[bool] = False  # given by ``import graphsr`` too (graphsr.SRP)
     BRACKET: ClassVar[str | None] = None  # the parameter written in brackets (iP[0.01], GRP[0.5]), if any
     BRACKET_CUTOFF: ClassVar[bool] = False  # whether NAME[k] reads as NAME@k (the official tool's gP[5])
     FAMILY: ClassVar[str] = ""
@@ -409,6 +410,31 @@ def registry() -> dict[str, type[Measure]]:
     for package in FAMILY_PACKAGES:
         importlib.import_module(f"{__package__}.{package}")
     return dict(_REGISTRY)
+
+
+def registered(name: str) -> type[Measure] | None:
+    """The measure registered under ``name`` (None: none is), loading only the family that declares it
+    (:mod:`graphsr.measures._index`, generated from the declarations)."""
+    cls = _REGISTRY.get(name)
+    if cls is None:
+        from ._index import FAMILY_OF
+
+        family = FAMILY_OF.get(name)
+        if family is None:  # (a family the index does not know yet: every family loads)
+            return registry().get(name)
+        import importlib
+
+        importlib.import_module(f"{__package__}.{family}")
+        cls = _REGISTRY.get(name)
+    return cls
+
+
+def known_names() -> list[str]:
+    """Every name a measure is registered under (the index's, without loading a family, and those of any family
+    loaded that it does not list yet)."""
+    from ._index import FAMILY_OF
+
+    return list(dict.fromkeys([*FAMILY_OF, *_REGISTRY]))
 
 
 def measure_classes() -> dict[str, type[Measure]]:

@@ -37,8 +37,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from ..errors import MeasureNameError
-from .base import Measure, registry
-from .trec_eval.table import TREC_NAMES, TREC_NICKNAMES, trec_label  # noqa: F401 (re-exported)
+from .base import Measure, known_names, registered, registry
+from .trec_table import TREC_NAMES, TREC_NICKNAMES, trec_label  # noqa: F401 (re-exported)
 
 __all__ = [
     "Requested",
@@ -265,24 +265,29 @@ def _trec_values(name: str, values: str, typed: str | None, param: str, floats: 
 
 
 def _build(name: str, params: dict, cutoff) -> Measure:
-    return registry()[name](cutoff=cutoff, **params).validate()
+    return _class(name)(cutoff=cutoff, **params).validate()
+
+
+def _class(name: str) -> type[Measure]:
+    cls = registered(name)
+    assert cls is not None, name  # (a name _registered found)
+    return cls
 
 
 def _registered(name: str, exact: bool) -> str | None:
     """The name ``name`` is registered under; without ``exact``, matched without regard to case when that
     names one measure."""
-    reg = registry()
-    if name in reg:
+    if registered(name) is not None:
         return name
     if exact:
         return None
-    found = [k for k in reg if k.lower() == name.lower()]
-    return found[0] if len({reg[k] for k in found}) == 1 else None
+    found = [k for k in known_names() if k.lower() == name.lower()]
+    return found[0] if len({registered(k) for k in found}) == 1 else None
 
 
 def _from_match(m: re.Match, text: str, exact: bool) -> Requested:
     name = _registered(m.group("name"), exact)
-    cls = registry()[name]
+    cls = _class(name)
     params: dict[str, Any] = {}
     if m.group("params"):
         for part in _split_params(m.group("params")):
@@ -430,7 +435,7 @@ def _from_ir_measures(obj) -> Measure:
             f"ir_measures' {obj!r} has no graphsr counterpart; graphsr computes "
             f"{', '.join(sorted(registry(), key=str.lower))}"
         )
-    cls = registry()[name]
+    cls = _class(name)
     if cls.IR_DIFFERS:
         raise MeasureNameError(f"ir_measures' {obj!r} is not graphsr's {cls.NAME}: {cls.IR_DIFFERS}")
     params = dict(obj.params)

@@ -331,8 +331,7 @@ def providers() -> dict[str, Provider]:
 
 
 def provider_of(measure: Measure) -> Provider:
-    """The provider of ``measure``'s family."""
-    registry()
+    """The provider of ``measure``'s family (loading that family alone)."""
     _load(measure.FAMILY)
     try:
         return _PROVIDERS[measure.FAMILY]

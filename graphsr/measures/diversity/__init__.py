@@ -8,10 +8,9 @@ ndeval computes them (ir_measures' pyndeval provider): ``alpha_nDCG@k``, ``alpha
 """
 
 from ..._lazy import lazy_namespace
-from .measures import AP_IA, ERR_IA, NRBP, P_IA, StRecall, alpha_DCG, alpha_nDCG, nERR_IA, nNRBP
+from . import measures as _declared
+from .measures import *  # noqa: F403 (the family's measures, as its declarations name them)
 
 __getattr__, __dir__, __all__ = lazy_namespace(
-    __name__,
-    {"DiversityProvider": "provider", "SubtopicJudgments": "kernels"},
-    ["alpha_nDCG", "alpha_DCG", "ERR_IA", "nERR_IA", "P_IA", "StRecall", "NRBP", "nNRBP", "AP_IA"],
+    __name__, {"DiversityProvider": "provider", "SubtopicJudgments": "kernels"}, _declared.__all__
 )

@@ -37,25 +37,27 @@ class TopicValues:
     nnrbp: float
     ap_ia: float
 
-    def at(self, name: str, k: int, normaliser) -> float:
-        """The value of measure ``name`` at cut-off ``k`` (any positive int); ``normaliser(kind, k)`` the
-        "ideal ideal" sum (:func:`ideal_ideal`) of ``kind`` 'dcg' or 'err' at k."""
+    def at(self, value: str, k: int, normaliser) -> float:
+        """At cut-off ``k`` (any positive int), ``value``: ``pairs`` (relevant pairs over k S), ``seen``
+        (subtopics covered over S), ``dcg``, ``err`` (normalised by the "ideal ideal" sum) or ``ndcg``, ``nerr``
+        (over an ideal ranking's); ``normaliser(kind, k)`` the "ideal ideal" sum (:func:`ideal_ideal`) of
+        ``kind`` 'dcg' or 'err' at k."""
         if self.actual == 0:
             return 0.0
-        if name in ("P_IA", "StRecall"):
-            counted = _upto(self.pairs if name == "P_IA" else self.seen, k)
-            return counted / (float(k) * self.actual) if name == "P_IA" else counted / self.actual
-        kind = "dcg" if name in ("alpha_DCG", "alpha_nDCG") else "err"
+        if value in ("pairs", "seen"):
+            counted = _upto(self.pairs if value == "pairs" else self.seen, k)
+            return counted / (float(k) * self.actual) if value == "pairs" else counted / self.actual
+        kind = "dcg" if value in ("dcg", "ndcg") else "err"
         run, ideal = (self.run_dcg, self.ideal_dcg) if kind == "dcg" else (self.run_err, self.ideal_err)
-        value = _upto(run, k)
+        got = _upto(run, k)
         if k > 1:  # (ndeval leaves rank 1 as it is)
-            value /= normaliser(kind, k)
-        if name in ("alpha_DCG", "ERR_IA"):
-            return value
-        if value == 0:
+            got /= normaliser(kind, k)
+        if value == kind:
+            return got
+        if got == 0:
             return 0.0
         best = _upto(ideal, k)
-        return value / (best / normaliser(kind, k) if k > 1 else best)
+        return got / (best / normaliser(kind, k) if k > 1 else best)
 
 
 def _upto(cumulated: np.ndarray, k: int) -> float:

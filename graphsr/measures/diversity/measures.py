@@ -59,10 +59,14 @@ class _Diversity(Measure):
     ANY_SCALE = True
     CUTOFF = "required"
     SUPPORTED_PARAMS = {"rel": _REL, "judged_only": _JUDGED}
+    #: Which of the kernel's values it is (:meth:`graphsr.measures.diversity.kernels` ``at``, or a whole ranking's
+    #: ``nrbp``, ``nnrbp``, ``ap_ia``).
+    VALUE = ""
 
 
 class _alpha_DCG(_Diversity):
     NAME = "alpha_DCG"
+    VALUE = "dcg"
     DESCRIPTION = (
         "alpha-DCG@k (Clarke et al. 2008): novelty-discounted gain over log2(i + 1), over the same for "
         "every subtopic covered at every rank (ndeval's alpha-DCG)"
@@ -73,12 +77,14 @@ class _alpha_DCG(_Diversity):
 
 class _alpha_nDCG(_Diversity):
     NAME = "alpha_nDCG"
+    VALUE = "ndcg"
     DESCRIPTION = "alpha-nDCG@k (Clarke et al. 2008): alpha-DCG@k over an ideal ranking's (ndeval's alpha-nDCG)"
     SUPPORTED_PARAMS = {"rel": _REL, "alpha": _ALPHA, "judged_only": _JUDGED}
 
 
 class _ERR_IA(_Diversity):
     NAME = "ERR_IA"
+    VALUE = "err"
     DESCRIPTION = (
         "intent-aware expected reciprocal rank@k (Chapelle et al. 2009), normalised as alpha-DCG (ndeval's ERR-IA)"
     )
@@ -87,22 +93,26 @@ class _ERR_IA(_Diversity):
 
 class _nERR_IA(_Diversity):
     NAME = "nERR_IA"
+    VALUE = "nerr"
     DESCRIPTION = "ERR-IA@k over an ideal ranking's (ndeval's nERR-IA)"
 
 
 class _P_IA(_Diversity):
     NAME = "P_IA"
+    VALUE = "pairs"
     DESCRIPTION = "intent-aware precision@k: relevant (document, subtopic) pairs in the first k, over k S"
 
 
 class _StRecall(_Diversity):
     NAME = "StRecall"
+    VALUE = "seen"
     DESCRIPTION = "subtopic recall@k: subtopics covered in the first k, over S (ndeval's strec)"
     SUPPORTED_PARAMS = {"rel": _REL}
 
 
 class _NRBP(_Diversity):
     NAME = "NRBP"
+    VALUE = "nrbp"
     DESCRIPTION = "novelty- and rank-biased precision (Clarke et al. 2009) over the whole ranking"
     CUTOFF = "none"
     SUPPORTED_PARAMS = {"rel": _REL, "alpha": _ALPHA, "beta": _BETA}
@@ -110,6 +120,7 @@ class _NRBP(_Diversity):
 
 class _nNRBP(_Diversity):
     NAME = "nNRBP"
+    VALUE = "nnrbp"
     DESCRIPTION = "NRBP over an ideal ranking's"
     CUTOFF = "none"
     SUPPORTED_PARAMS = {"rel": _REL, "alpha": _ALPHA, "beta": _BETA}
@@ -117,6 +128,7 @@ class _nNRBP(_Diversity):
 
 class _AP_IA(_Diversity):
     NAME = "AP_IA"
+    VALUE = "ap_ia"
     DESCRIPTION = "intent-aware average precision: the mean over the subtopics of each one's AP (ndeval's MAP-IA)"
     CUTOFF = "none"
 

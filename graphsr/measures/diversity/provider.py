@@ -119,10 +119,6 @@ def _param(m, name: str, default: float) -> float:
 
 
 def _value(m, v, normaliser) -> float:
-    if m.NAME == "NRBP":
-        return v.nrbp
-    if m.NAME == "nNRBP":
-        return v.nnrbp
-    if m.NAME == "AP_IA":
-        return v.ap_ia
-    return v.at(m.NAME, m.cutoff or 1, normaliser)
+    if m.VALUE in ("nrbp", "nnrbp", "ap_ia"):  # (over the whole ranking)
+        return getattr(v, m.VALUE)
+    return v.at(m.VALUE, m.cutoff or 1, normaliser)

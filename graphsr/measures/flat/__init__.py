@@ -8,44 +8,10 @@ P@5
 """
 
 from ..._lazy import lazy_namespace
-from .measures import (
-    AP,
-    FLAT_MEASURES,
-    IPrec,
-    NumQ,
-    NumRel,
-    NumRelRet,
-    NumRet,
-    R,
-    RR,
-    Bpref,
-    Judged,
-    P,
-    Rprec,
-    Success,
-    nDCG,
-)
+from . import measures as _declared
+from .measures import *  # noqa: F403 (the family's measures, as its declarations name them)
 from .trec_more import TREC_MORE  # (registers trec_eval's other measures: infAP, SetP, GMAP, ...)
 
 __getattr__, __dir__, __all__ = lazy_namespace(
-    __name__,
-    {"FlatProvider": "provider"},
-    [
-        "P",
-        "R",
-        "AP",
-        "nDCG",
-        "RR",
-        "Rprec",
-        "Bpref",
-        "Success",
-        "IPrec",
-        "NumRet",
-        "NumRelRet",
-        "NumRel",
-        "NumQ",
-        "Judged",
-        "FLAT_MEASURES",
-        "TREC_MORE",
-    ],
+    __name__, {"FlatProvider": "provider"}, [*_declared.__all__, "TREC_MORE"]
 )

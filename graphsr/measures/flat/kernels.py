@@ -2,20 +2,19 @@
 the formulas and :mod:`graphsr.measures.flat.ranking` for the items).
 
 Each kernel takes the measure, the run's :class:`~graphsr.measures.flat.ranking.Ranking` and the topics'
-:class:`~graphsr.measures.flat.judgments.Judgments`, and returns one value per topic; :data:`KERNELS` maps
-each measure class to its kernel.
+:class:`~graphsr.measures.flat.judgments.Judgments`, and returns one value per topic; each measure declares its
+own (``FAST``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from . import measures as M
+from .exact import trec_kernel
 from .judgments import Judgments
 from .ranking import Ranking, judged_nonrelevant, relevant
-from .trec_more import trec_kernel
 
-__all__ = ["KERNELS", "kernel_of", "compute_flat"]
+__all__ = ["kernel_of", "compute_flat"]
 
 
 def _ranking(m, rk: Ranking) -> Ranking:
@@ -208,39 +207,16 @@ def _ir_measures_ranks(rk: Ranking) -> np.ndarray:
     return rk.pos + (first[group] + last[group] - 2 * idx)
 
 
-#: The kernel of each flat measure class.
-KERNELS = {
-    M._P: precision,
-    M._R: recall,
-    M._AP: average_precision,
-    M._nDCG: ndcg,
-    M._RR: reciprocal_rank,
-    M._Rprec: r_precision,
-    M._Bpref: bpref,
-    M._Success: success,
-    M._IPrec: interpolated_precision,
-    M._NumRet: num_ret,
-    M._NumRelRet: num_rel_ret,
-    M._NumRel: num_rel,
-    M._NumQ: num_q,
-    M._Judged: judged,
-    M._ERR: err,
-    M._DCG: dcg,
-}
-
-
 def kernel_of(m):
-    """The kernel of flat measure ``m``: its vectorised kernel in :data:`KERNELS`, else (a measure declaring the
-    ``graphsr trec_eval`` kernel it is, ``KERNEL``) trec_eval's exact kernel topic by topic; a measure with
-    neither is a declaration error, never scored by another measure's kernel."""
-    kernel = KERNELS.get(type(m))
-    if kernel is not None:
-        return kernel
-    if getattr(m, "KERNEL", ""):
+    """The kernel of flat measure ``m``: the vectorised kernel it declares (``FAST``), else the ``graphsr
+    trec_eval`` kernel it is (``exact()``: from its trec_eval name), topic by topic; a measure with neither is a
+    declaration error, never scored by another measure's kernel."""
+    if getattr(m, "FAST", None) is not None:
+        return m.FAST
+    if m.exact() is not None:
         return trec_kernel
     raise TypeError(
-        f"{m}: a flat measure with no kernel (add one to graphsr.measures.flat.kernels.KERNELS, or "
-        "declare the trec_eval kernel it is as KERNEL)"
+        f"{m}: a flat measure with no kernel (declare its fast path as FAST, or the trec_eval name it is in TREC)"
     )
 
 

@@ -60,7 +60,13 @@ scores it (nothing relevant).
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..base import Measure, Param, register
+from ..trec_eval import kernels as TK
+from ..trec_eval.declared import CUTS, RECALLS, SET_NAMES, TrecMeasure
+from . import kernels as FK
+from . import ties as TA
 
 __all__ = [
     "P",
@@ -114,6 +120,11 @@ def _gains(v: dict) -> dict | None:
     return out or None
 
 
+#: The sets trec_eval's counts, its official measures and the rest of its list belong to.
+COUNTED = ("official", "set", "all_trec")
+OFFICIAL = ("official", "all_trec")
+ALL_TREC = ("all_trec",)
+
 _REL = Param(float, None, "an item is relevant at this grade or above (default: above 0)", _threshold, range="(0, inf)")
 _JUDGED = Param(bool, False, "drop unjudged items before scoring (trec_eval -J)")
 
@@ -123,10 +134,31 @@ class _Flat(Measure):
     BOUNDS = (0.0, 1.0)
     ANY_SCALE = True  # TREC-style grades (0..4, negative) as trec_eval reads them
     SUPPORTED_PARAMS = {"rel": _REL, "judged_only": _JUDGED}
-    #: The ``graphsr trec_eval`` kernel (:mod:`graphsr.measures.trec_eval.kernels`) that is this measure, exactly
-    #: as trec_eval computes it ("": none, e.g. ir_measures' Judged); a measure with a vectorised kernel in
-    #: :data:`graphsr.measures.flat.kernels.KERNELS` is scored by that fast path, which tests hold to it.
-    KERNEL = ""
+    #: trec_eval's names of this measure, each with its kernel in ``graphsr trec_eval``
+    #: (:mod:`graphsr.measures.trec_eval.kernels`): the one declaration of trec_eval's list
+    #: (:mod:`graphsr.measures.trec_table` gathers it).
+    TREC: tuple[TrecMeasure, ...] = ()
+    #: The vectorised kernel (:mod:`graphsr.measures.flat.kernels`) ``graphsr eval`` scores the measure by, held
+    #: to the exact kernel by tests/test_flat_fast_paths.py (a measure trec_eval lacks: to its reference tool).
+    FAST: Any = None
+    #: Its expected value over the orderings of results tied in score (:mod:`graphsr.measures.flat.ties`).
+    TIES: Any = None
+
+    def trec_form(self) -> TrecMeasure | None:
+        """The trec_eval name this measure is, with its parameters (None: none is): a ``cutoff`` name where it has
+        a cut-off, another where it has none, the names that fix parameters only where it has them."""
+        for form in self.TREC:
+            if (form.suffix == "cutoff") != (self.cutoff is not None):
+                continue
+            if all(self.params.get(k) == v for k, v in form.fixed):
+                return form
+        return None
+
+    def exact(self):
+        """The ``graphsr trec_eval`` kernel that is this measure, exactly as trec_eval computes it (None: trec_eval
+        has none, e.g. ir_measures' Judged; its fast path is then held to its reference tool)."""
+        form = self.trec_form()
+        return None if form is None else form.kernel
 
     def kernel_params(self) -> tuple:
         """The exact kernel's parameters, as ``graphsr trec_eval`` passes them."""
@@ -137,7 +169,20 @@ class _P(_Flat):
     NAME = "P"
     DESCRIPTION = "precision at k: relevant items in the first k, over k (trec_eval P_k)"
     CUTOFF = "required"
-    KERNEL = "P"
+    TREC = (
+        TrecMeasure(
+            "P",
+            "cut_long",
+            CUTS,
+            description="precision at cut-offs",
+            kernel=TK.precision,
+            order=11,
+            sets=OFFICIAL,
+            suffix="cutoff",
+        ),
+    )
+    FAST = staticmethod(FK.precision)
+    TIES = staticmethod(TA.precision)
 
     def kernel_params(self) -> tuple:
         return (self.cutoff,)
@@ -147,7 +192,20 @@ class _R(_Flat):
     NAME = "R"
     DESCRIPTION = "recall at k: relevant items in the first k, over the relevant assessed R (trec_eval recall_k)"
     CUTOFF = "required"
-    KERNEL = "recall"
+    TREC = (
+        TrecMeasure(
+            "recall",
+            "cut_long",
+            CUTS,
+            description="recall at cut-offs",
+            kernel=TK.recall,
+            order=13,
+            sets=ALL_TREC,
+            suffix="cutoff",
+        ),
+    )
+    FAST = staticmethod(FK.recall)
+    TIES = staticmethod(TA.recall)
 
     def kernel_params(self) -> tuple:
         return (self.cutoff,)
@@ -159,10 +217,21 @@ class _AP(_Flat):
         "average precision: the sum of P@i at the ranks i of relevant items, over R (trec_eval map; "
         "@k: map_cut_k, the first k items)"
     )
-
-    @property
-    def KERNEL(self) -> str:  # type: ignore[override]  # noqa: N802
-        return "map" if self.cutoff is None else "map_cut"
+    TREC = (
+        TrecMeasure("map", "float", description="mean average precision", kernel=TK.ap, order=5, sets=OFFICIAL),
+        TrecMeasure(
+            "map_cut",
+            "cut_long",
+            CUTS,
+            description="average precision at cut-offs",
+            kernel=TK.ap_cut,
+            order=25,
+            sets=ALL_TREC,
+            suffix="cutoff",
+        ),
+    )
+    FAST = staticmethod(FK.average_precision)
+    TIES = staticmethod(TA.average_precision)
 
     def kernel_params(self) -> tuple:
         return () if self.cutoff is None else (self.cutoff,)
@@ -180,12 +249,33 @@ class _nDCG(_Flat):
         "gains": Param(dict, None, "grade -> gain mapping, e.g. {0:0,1:1,2:3} (as ir_measures)", _gains),
         "judged_only": _JUDGED,
     }
+    TREC = (
+        TrecMeasure(
+            "ndcg",
+            "pairs",
+            description="normalised discounted cumulative gain (gains: grade=gain)",
+            kernel=TK.ndcg,
+            order=21,
+            sets=ALL_TREC,
+        ),
+        TrecMeasure(
+            "ndcg_cut",
+            "cut_long",
+            CUTS,
+            description="nDCG at cut-offs (grades as gains)",
+            kernel=TK.ndcg_cut,
+            order=24,
+            sets=ALL_TREC,
+            suffix="cutoff",
+        ),
+    )
+    FAST = staticmethod(FK.ndcg)
+    TIES = staticmethod(TA.ndcg)
 
-    @property
-    def KERNEL(self) -> str:  # type: ignore[override]  # noqa: N802 -- trec_eval has no exp-log2 gains
+    def trec_form(self) -> TrecMeasure | None:
         if self.params.get("dcg") == "exp-log2" or (self.cutoff is not None and self.params.get("gains")):
-            return ""
-        return "ndcg" if self.cutoff is None else "ndcg_cut"
+            return None  # (trec_eval has no exp-log2 gains, and ndcg_cut reads none)
+        return super().trec_form()
 
     def kernel_params(self) -> tuple:
         if self.cutoff is not None:
@@ -199,17 +289,36 @@ class _RR(_Flat):
         "reciprocal rank of the first relevant item, 0 if none (trec_eval recip_rank; @k: the first k, "
         "as ir_measures, ties in score by document id ascending)"
     )
-
-    @property
-    def KERNEL(self) -> str:  # type: ignore[override]  # noqa: N802 -- RR@k is ir_measures', not trec_eval's
-        return "recip_rank" if self.cutoff is None else ""
+    TREC = (
+        TrecMeasure(
+            "recip_rank",
+            "float",
+            description="reciprocal rank of the first relevant document",
+            kernel=TK.recip_rank,
+            order=9,
+            sets=OFFICIAL,
+        ),
+    )  # (RR@k is ir_measures', not trec_eval's)
+    FAST = staticmethod(FK.reciprocal_rank)
+    TIES = staticmethod(TA.reciprocal_rank)
 
 
 class _Rprec(_Flat):
     NAME = "Rprec"
     DESCRIPTION = "precision at R: relevant items in the first R, over R (trec_eval Rprec)"
     CUTOFF = "none"
-    KERNEL = "Rprec"
+    TREC = (
+        TrecMeasure(
+            "Rprec",
+            "float",
+            description="precision after R (the number of relevant) documents",
+            kernel=TK.rprec,
+            order=7,
+            sets=OFFICIAL,
+        ),
+    )
+    FAST = staticmethod(FK.r_precision)
+    TIES = staticmethod(TA.r_precision)
 
 
 class _Bpref(_Flat):
@@ -220,14 +329,37 @@ class _Bpref(_Flat):
     )
     CUTOFF = "none"
     SUPPORTED_PARAMS = {"rel": _REL}
-    KERNEL = "bpref"
+    TREC = (
+        TrecMeasure(
+            "bpref",
+            "float",
+            description="binary preference: judged non-relevant ranked above relevant",
+            kernel=TK.bpref,
+            order=8,
+            sets=OFFICIAL,
+        ),
+    )
+    FAST = staticmethod(FK.bpref)
 
 
 class _Success(_Flat):
     NAME = "Success"
     DESCRIPTION = "1 if a relevant item is in the first k, else 0 (trec_eval success_k)"
     CUTOFF = "required"
-    KERNEL = "success"
+    TREC = (
+        TrecMeasure(
+            "success",
+            "cut_long",
+            (1, 5, 10),
+            description="a relevant document in the first k",
+            kernel=TK.success,
+            order=27,
+            sets=ALL_TREC,
+            suffix="cutoff",
+        ),
+    )
+    FAST = staticmethod(FK.success)
+    TIES = staticmethod(TA.success)
 
     def kernel_params(self) -> tuple:
         return (self.cutoff,)
@@ -256,7 +388,19 @@ class _IPrec(_Flat):
             raise MeasureNameError("IPrec needs a recall level, e.g. IPrec@0.5")
         return self
 
-    KERNEL = "iprec_at_recall"
+    TREC = (
+        TrecMeasure(
+            "iprec_at_recall",
+            "cut_float",
+            RECALLS,
+            description="interpolated precision at recall levels",
+            kernel=TK.iprec_at_recall,
+            order=10,
+            sets=OFFICIAL,
+            suffix="recall",
+        ),
+    )
+    FAST = staticmethod(FK.interpolated_precision)
 
     def kernel_params(self) -> tuple:
         return (self.params["recall"],)
@@ -281,10 +425,26 @@ class _NumRet(_Count):
             range="(0, inf)",
         )
     }
+    TREC = (
+        TrecMeasure(
+            "num_ret",
+            "long",
+            average="sum",
+            description="documents retrieved",
+            kernel=TK.num_ret,
+            order=2,
+            sets=COUNTED,
+            resets="bare",
+        ),
+    )
+    FAST = staticmethod(FK.num_ret)
+    TIES = staticmethod(TA.num_ret)
 
-    @property
-    def KERNEL(self) -> str:  # type: ignore[override]  # noqa: N802
-        return "num_ret" if self.params.get("rel") is None else "num_rel_ret"
+    def trec_form(self) -> TrecMeasure | None:
+        return super().trec_form() if self.params.get("rel") is None else None  # (no trec_eval name at rel=)
+
+    def exact(self):
+        return super().exact() if self.params.get("rel") is None else TK.num_rel_ret  # (NumRelRet's, at rel)
 
 
 class _NumRelRet(_Count):
@@ -294,7 +454,19 @@ class _NumRelRet(_Count):
         "NumRet(rel=1)); all: sum (trec_eval num_rel_ret)"
     )
     SUPPORTED_PARAMS = {"rel": _REL}
-    KERNEL = "num_rel_ret"
+    TREC = (
+        TrecMeasure(
+            "num_rel_ret",
+            "long",
+            average="sum",
+            description="relevant documents retrieved",
+            kernel=TK.num_rel_ret,
+            order=4,
+            sets=COUNTED,
+        ),
+    )
+    FAST = staticmethod(FK.num_rel_ret)
+    TIES = staticmethod(TA.num_rel_ret)
 
 
 class _NumRel(_Count):
@@ -302,7 +474,20 @@ class _NumRel(_Count):
     DESCRIPTION = "relevant nodes assessed, R; all: sum (trec_eval num_rel; a topic the run lacks counts its own)"
     SUPPORTED_PARAMS = {"rel": _REL}
     EMPTY = None  # with -c, a topic the run lacks still has its relevant documents, as trec_eval counts them
-    KERNEL = "num_rel"
+    TREC = (
+        TrecMeasure(
+            "num_rel",
+            "long",
+            average="sum",
+            description="relevant documents (grade >= -l)",
+            kernel=TK.num_rel,
+            order=3,
+            sets=COUNTED,
+            complete=True,
+        ),
+    )
+    FAST = staticmethod(FK.num_rel)
+    TIES = FAST  # (order plays no part)
 
 
 class _NumQ(_Count):
@@ -311,6 +496,21 @@ class _NumQ(_Count):
     SUPPORTED_PARAMS = {}
     BOUNDS = (0.0, 1.0)
     EMPTY = 1.0  # a topic the run lacks still counts (trec_eval -c)
+    TREC = (
+        TrecMeasure(
+            "num_q",
+            "long",
+            average="count",
+            per_topic=False,
+            description="topics averaged over",
+            reads=None,
+            kernel=TK.num_q,
+            order=1,
+            sets=SET_NAMES,
+        ),
+    )
+    FAST = staticmethod(FK.num_q)
+    TIES = FAST  # (order plays no part)
 
     @property
     def DEFAULT(self) -> float:  # noqa: N802 -- ir_measures gives a topic the run lacks 0
@@ -324,6 +524,8 @@ class _Judged(_Flat):
         "(ir_measures' Judged@k; ties in score in document order, as ir_measures breaks them)"
     )
     SUPPORTED_PARAMS = {}
+    FAST = staticmethod(FK.judged)
+    TIES = staticmethod(TA.judged)
 
 
 class _ERR(_Flat):
@@ -335,6 +537,7 @@ class _ERR(_Flat):
     CUTOFF = "required"
     SUPPORTED_PARAMS = {}
     MAX_GRADE = 4  # gdeval's MAX_JUDGMENT: grades above it are refused
+    FAST = staticmethod(FK.err)
 
 
 class _DCG(_Flat):
@@ -349,6 +552,8 @@ class _DCG(_Flat):
         "dcg": Param(str, "log2", "log2 (gain = grade) or exp-log2 (gain = 2^grade - 1)", _dcg),
         "judged_only": _JUDGED,
     }
+    FAST = staticmethod(FK.dcg)
+    TIES = staticmethod(TA.dcg)
 
 
 register(_P, "Precision")

@@ -27,11 +27,10 @@ import numpy as np
 
 from ...errors import GraphsrInputError
 from ..tie_groups import tie_groups
-from . import measures as M
 from .judgments import Judgments
 from .ranking import Ranking, relevant
 
-__all__ = ["TIE_AWARE", "compute_tie_aware"]
+__all__ = ["compute_tie_aware"]
 
 
 def _groups(rk: Ranking) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -168,21 +167,6 @@ def judged(m, rk: Ranking, j: Judgments) -> np.ndarray:
     return _ratio(rk.count(rk.pos <= k[rk.topic], _group_mean(rk, rk.assessed)), k)
 
 
-TIE_AWARE = {
-    M._P: precision,
-    M._R: recall,
-    M._AP: average_precision,
-    M._nDCG: ndcg,
-    M._RR: reciprocal_rank,
-    M._Rprec: r_precision,
-    M._Success: success,
-    M._NumRet: num_ret,
-    M._NumRelRet: num_rel_ret,
-    M._Judged: judged,
-    M._DCG: dcg,
-}
-
-
 def compute_tie_aware(measures, rk: Ranking, j: Judgments) -> dict:
     """Per-topic expected values of ``measures`` over the orderings of tied results (see the module
     docstring).
@@ -192,17 +176,15 @@ def compute_tie_aware(measures, rk: Ranking, j: Judgments) -> dict:
     GraphsrInputError
         For a measure with no tie-aware form here.
     """
-    from .kernels import KERNELS
-
     out = {}
     for m in measures:
-        kernel = TIE_AWARE.get(type(m))
-        if kernel is None and type(m) in (M._NumRel, M._NumQ):  # (order plays no part)
-            kernel = KERNELS[type(m)]
+        kernel = getattr(m, "TIES", None)  # (declared by each measure that has one)
         if kernel is None:
+            from ..base import registry
+
+            scored = ", ".join(n for n, cls in registry().items() if n == cls.NAME and getattr(cls, "TIES", None))
             raise GraphsrInputError(
-                f"{m}: no tie-aware value (ties='average' scores P, R, AP, nDCG, DCG, RR, "
-                "Rprec, Success, Judged and the counts); score it with ties='trec_eval'"
+                f"{m}: no tie-aware value (ties='average' scores {scored}); score it with ties='trec_eval'"
             )
         out[m] = kernel(m, rk, j)
     return out

@@ -20,14 +20,14 @@ counts as one item, graded as :mod:`graphsr.measures.flat.ranking` grades it.
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
-
 from ..base import Measure, Param, register
-from .measures import _JUDGED, _Flat, _gains
+from ..trec_eval import kernels as TK
+from ..trec_eval.declared import CUTS, MULTS, RECALLS, TrecMeasure
+from .measures import _JUDGED, ALL_TREC, OFFICIAL, _Flat, _gains
 
-__all__ = ["TREC_MORE", "trec_kernel"]
+__all__ = ["TREC_MORE"]
+
+_SET = ("set", "all_trec")
 
 _LEVEL = Param(
     float, None, "an item is relevant at this whole grade or above (default 1; trec_eval -l)", range="(-inf, inf)"
@@ -35,10 +35,8 @@ _LEVEL = Param(
 
 
 class _TrecFlat(_Flat):
-    """A flat measure computed by a ``graphsr trec_eval`` kernel (``KERNEL``), topic by topic; ``VALUE``: which
-    of the kernel's values (for kernels of several cut-offs)."""
+    """A flat measure computed by the ``graphsr trec_eval`` kernel of its trec_eval name, topic by topic."""
 
-    KERNEL = ""
     SUPPORTED_PARAMS = {"rel": _LEVEL, "judged_only": _JUDGED}
 
     def kernel_params(self):
@@ -49,7 +47,17 @@ class _TrecFlat(_Flat):
 class _infAP(_TrecFlat):
     NAME = "infAP"
     DESCRIPTION = "inferred average precision (Yilmaz and Aslam 2006; trec_eval infAP)"
-    KERNEL = "infAP"
+    CUTOFF = "none"  # (trec_eval's infAP reads the whole ranking)
+    TREC = (
+        TrecMeasure(
+            "infAP",
+            "float",
+            description="inferred average precision (pool samples: grade -1 unjudged)",
+            kernel=TK.infap,
+            order=14,
+            sets=ALL_TREC,
+        ),
+    )
     SUPPORTED_PARAMS = {"rel": _LEVEL}
 
 
@@ -60,17 +68,41 @@ class _SetP(_TrecFlat):
     )
     CUTOFF = "none"
     SUPPORTED_PARAMS = {"rel": _LEVEL, "relative": Param(bool, False, "over min(retrieved, R)"), "judged_only": _JUDGED}
-
-    @property
-    def KERNEL(self):  # noqa: N802
-        return "set_relative_P" if self["relative"] else "set_P"
+    TREC = (
+        TrecMeasure(
+            "set_relative_P",
+            "float",
+            description="set precision over min(retrieved, R)",
+            kernel=TK.set_relative_p,
+            order=29,
+            sets=_SET,
+            fixed=(("relative", True),),
+        ),
+        TrecMeasure(
+            "set_P",
+            "float",
+            description="precision of the whole retrieved set",
+            kernel=TK.set_p,
+            order=28,
+            sets=_SET,
+        ),
+    )
 
 
 class _SetR(_TrecFlat):
     NAME = "SetR"
     DESCRIPTION = "recall of the whole retrieved set (trec_eval set_recall)"
     CUTOFF = "none"
-    KERNEL = "set_recall"
+    TREC = (
+        TrecMeasure(
+            "set_recall",
+            "float",
+            description="recall of the whole retrieved set",
+            kernel=TK.set_recall,
+            order=30,
+            sets=_SET,
+        ),
+    )
     SUPPORTED_PARAMS = {"rel": _LEVEL}
 
 
@@ -78,7 +110,18 @@ class _SetF(_TrecFlat):
     NAME = "SetF"
     DESCRIPTION = "F-measure of the retrieved set, (beta + 1) P R / (beta P + R) (trec_eval set_F)"
     CUTOFF = "none"
-    KERNEL = "set_F"
+    TREC = (
+        TrecMeasure(
+            "set_F",
+            "floats",
+            (1.0,),
+            description="F-measure of the set (parameter: beta)",
+            kernel=TK.set_f,
+            order=32,
+            sets=_SET,
+            suffix="beta",
+        ),
+    )
     SUPPORTED_PARAMS = {
         "rel": _LEVEL,
         "beta": Param(float, 1.0, "weight of recall", range="[0, inf)"),
@@ -93,7 +136,16 @@ class _SetAP(_TrecFlat):
     NAME = "SetAP"
     DESCRIPTION = "set precision times set recall (trec_eval set_map)"
     CUTOFF = "none"
-    KERNEL = "set_map"
+    TREC = (
+        TrecMeasure(
+            "set_map",
+            "float",
+            description="set precision times set recall",
+            kernel=TK.set_map,
+            order=31,
+            sets=_SET,
+        ),
+    )
 
 
 class _GMAP(_TrecFlat):
@@ -104,7 +156,21 @@ class _GMAP(_TrecFlat):
     )
     CUTOFF = "none"
     AGGREGATE = "gm"
-    KERNEL = "map"
+    TREC = (
+        TrecMeasure(
+            "gm_map",
+            "float",
+            average="gm",
+            per_topic=False,
+            description="geometric mean of average precision (floor 0.00001)",
+            kernel=TK.gm_ap,
+            order=6,
+            sets=OFFICIAL,
+        ),
+    )
+
+    def exact(self):
+        return TK.ap  # (per topic: AP; its logarithm is taken where topics are aggregated)
 
 
 class _GMBpref(_TrecFlat):
@@ -112,7 +178,22 @@ class _GMBpref(_TrecFlat):
     DESCRIPTION = "bpref, aggregated by its geometric mean over topics (floor 0.00001; trec_eval gm_bpref)"
     CUTOFF = "none"
     AGGREGATE = "gm"
-    KERNEL = "bpref"
+    TREC = (
+        TrecMeasure(
+            "gm_bpref",
+            "float",
+            average="gm",
+            per_topic=False,
+            description="geometric mean of bpref (floor 0.00001)",
+            kernel=TK.gm_bpref,
+            order=15,
+            sets=ALL_TREC,
+        ),
+    )
+
+    def exact(self):
+        return TK.bpref  # (per topic: bpref; its logarithm is taken where topics are aggregated)
+
     SUPPORTED_PARAMS = {"rel": _LEVEL}
 
 
@@ -121,7 +202,18 @@ class _RprecMult(_TrecFlat):
     DESCRIPTION = "precision at x times R documents (trec_eval Rprec_mult_x)"
     CUTOFF = "none"
     AT_PARAM = "mult"
-    KERNEL = "Rprec_mult"
+    TREC = (
+        TrecMeasure(
+            "Rprec_mult",
+            "cut_float",
+            MULTS,
+            description="precision at multiples of R",
+            kernel=TK.rprec_mult,
+            order=16,
+            sets=ALL_TREC,
+            suffix="mult",
+        ),
+    )
     SUPPORTED_PARAMS = {
         "mult": Param(float, None, "the multiple of R (RprecMult@1.5)", range="(0, inf)"),
         "rel": _LEVEL,
@@ -144,7 +236,18 @@ class _RelP(_TrecFlat):
     NAME = "RelP"
     DESCRIPTION = "relevant items in the first k, over min(k, R) (trec_eval relative_P_k)"
     CUTOFF = "required"
-    KERNEL = "relative_P"
+    TREC = (
+        TrecMeasure(
+            "relative_P",
+            "cut_long",
+            CUTS,
+            description="precision at cut-offs over min(cut-off, R)",
+            kernel=TK.relative_precision,
+            order=26,
+            sets=ALL_TREC,
+            suffix="cutoff",
+        ),
+    )
 
     def kernel_params(self):
         return (self.cutoff,)
@@ -154,7 +257,17 @@ class _IPrecAvg(_TrecFlat):
     NAME = "IPrecAvg"
     DESCRIPTION = "interpolated precision averaged over the 11 recall levels 0, 0.1, ..., 1 (trec_eval 11pt_avg)"
     CUTOFF = "none"
-    KERNEL = "11pt_avg"
+    TREC = (
+        TrecMeasure(
+            "11pt_avg",
+            "floats",
+            RECALLS,
+            description="interpolated precision averaged over recall levels",
+            kernel=TK.eleven_point,
+            order=18,
+            sets=ALL_TREC,
+        ),
+    )
 
     def kernel_params(self):
         return tuple(k / 10 for k in range(11))
@@ -168,7 +281,20 @@ class _Utility(_TrecFlat):
     )
     CUTOFF = "none"
     BOUNDS = None
-    KERNEL = "utility"
+    TREC = (
+        TrecMeasure(
+            "utility",
+            "floats",
+            (1.0, -1.0, 0.0, 0.0),
+            description="a*rel_ret + b*nonrel_ret + c*rel_not_ret + d*nonrel_not_ret (with -N)",
+            kernel=TK.utility,
+            order=17,
+            sets=_SET,
+            suffix="coefficients",
+            arity=4,
+            resets="bare",
+        ),
+    )
     SUPPORTED_PARAMS = {
         "a": Param(float, 1.0, "per relevant item retrieved", range="(-inf, inf)"),
         "b": Param(float, -1.0, "per non-relevant item retrieved", range="(-inf, inf)"),
@@ -187,7 +313,7 @@ class _binG(_TrecFlat):
     NAME = "binG"
     DESCRIPTION = "binary G: the relevant items' 1 / log2(rank + 1 - relevant above), over R (trec_eval binG)"
     CUTOFF = "none"
-    KERNEL = "binG"
+    TREC = (TrecMeasure("binG", "float", description="binary G", kernel=TK.bin_g, order=19, sets=ALL_TREC),)
 
 
 _GAINS = Param(dict, None, "grade -> gain mapping, e.g. {1:1,2:3} (default: the grade; trec_eval's 1=1,2=3)", _gains)
@@ -204,19 +330,46 @@ class _Gained(_TrecFlat):
 class _G(_Gained):
     NAME = "G"
     DESCRIPTION = "G: gains discounted by the cost of reaching them (trec_eval G)"
-    KERNEL = "G"
+    TREC = (
+        TrecMeasure(
+            "G",
+            "pairs",
+            description="G (graded, cost-discounted gain)",
+            kernel=TK.g_measure,
+            order=20,
+            sets=ALL_TREC,
+        ),
+    )
 
 
 class _nDCGRel(_Gained):
     NAME = "nDCGRel"
     DESCRIPTION = "nDCG averaged over the relevant documents (trec_eval ndcg_rel)"
-    KERNEL = "ndcg_rel"
+    TREC = (
+        TrecMeasure(
+            "ndcg_rel",
+            "pairs",
+            description="nDCG averaged over the relevant documents",
+            kernel=TK.ndcg_rel,
+            order=22,
+            sets=ALL_TREC,
+        ),
+    )
 
 
 class _RnDCG(_Gained):
     NAME = "RnDCG"
     DESCRIPTION = "nDCG averaged at the R levels of each grade (trec_eval Rndcg)"
-    KERNEL = "Rndcg"
+    TREC = (
+        TrecMeasure(
+            "Rndcg",
+            "pairs",
+            description="nDCG averaged at the R levels of each grade",
+            kernel=TK.rndcg,
+            order=23,
+            sets=ALL_TREC,
+        ),
+    )
 
 
 class _YAAP(_TrecFlat):
@@ -224,7 +377,15 @@ class _YAAP(_TrecFlat):
     DESCRIPTION = "yet another AP: log((1 + the AP sum) / (1 + R - the AP sum)) (trec_eval yaap)"
     CUTOFF = "none"
     BOUNDS = None
-    KERNEL = "yaap"
+    TREC = (
+        TrecMeasure(
+            "yaap",
+            "float",
+            description="yet another AP: log((1 + AP sum) / (1 + R - AP sum))",
+            kernel=TK.yaap,
+            order=51,
+        ),
+    )
 
 
 class _NumNonRelJudgedRet(_TrecFlat):
@@ -234,7 +395,17 @@ class _NumNonRelJudgedRet(_TrecFlat):
     INTEGER = True
     AGGREGATE = "sum"
     BOUNDS = None
-    KERNEL = "num_nonrel_judged_ret"
+    TREC = (
+        TrecMeasure(
+            "num_nonrel_judged_ret",
+            "long",
+            average="sum",
+            description="judged non-relevant retrieved",
+            kernel=TK.num_nonrel_judged_ret,
+            order=33,
+            sets=ALL_TREC,
+        ),
+    )
 
 
 def _all_gains(v: dict) -> dict | None:
@@ -257,7 +428,19 @@ class _RBP(_TrecFlat):
         "gains[grade], rescaled to [0, 1] when one lies outside (trec_eval 10.0 rbp)"
     )
     CUTOFF = "none"
-    KERNEL = "rbp"
+    TREC = (
+        TrecMeasure(
+            "rbp",
+            "pairs",
+            description="rank-biased precision (parameters p=persistence, default 0.9, and "
+            "grade=gain; gains over 1 or below 0 rescaled to [0, 1])",
+            kernel=TK.rbp,
+            order=52,
+            sets=ALL_TREC,
+            since="10.0",
+            persistence=True,
+        ),
+    )
     IR_DIFFERS = _RBP_DIFFERS
     SUPPORTED_PARAMS = {
         "p": _P_RBP,
@@ -282,7 +465,20 @@ class _RBPResid(_TrecFlat):
         "(trec_eval 10.0 rbp_resid)"
     )
     CUTOFF = "none"
-    KERNEL = "rbp_resid"
+    TREC = (
+        TrecMeasure(
+            "rbp_resid",
+            "pairs",
+            description="RBP's residual: what unjudged documents and the ranks past the "
+            "ranking could add (0 when no document retrieved is unjudged; parameter p)",
+            kernel=TK.rbp_resid,
+            order=53,
+            sets=ALL_TREC,
+            since="10.0",
+            persistence=True,
+            resets="bare",
+        ),
+    )
     IR_DIFFERS = _RBP_DIFFERS
     SUPPORTED_PARAMS = {"p": _P_RBP}
 
@@ -297,7 +493,20 @@ class _Unj(_TrecFlat):
         "shorter than k counts its missing ranks as judged (trec_eval 10.0 unj_k)"
     )
     CUTOFF = "required"
-    KERNEL = "unj"
+    TREC = (
+        TrecMeasure(
+            "unj",
+            "cut_long",
+            (5, 10, 20),
+            description="unjudged documents in the first k, over k",
+            kernel=TK.unjudged,
+            order=54,
+            sets=ALL_TREC,
+            suffix="cutoff",
+            since="10.0",
+            resets="always",
+        ),
+    )
     SUPPORTED_PARAMS = {}
 
     def kernel_params(self):
@@ -329,38 +538,3 @@ TREC_MORE = (
 )
 for _cls in TREC_MORE:
     register(_cls)
-
-
-def trec_kernel(m, rk, j) -> np.ndarray:
-    """Per-topic values of ``m`` from the run's :class:`~.ranking.Ranking` and the :class:`~.judgments.Judgments`,
-    each topic as ``graphsr trec_eval`` sees it (items above the grade level relevant; not assessed: not in the
-    pool; a negative grade: in the pool, unjudged; an item retrieving nothing new: not in the pool)."""
-    from ..trec_eval.kernels import KERNELS, NOT_IN_POOL, UNJUDGED, Ranked, grade_counts
-    from .ranking import relevant
-
-    if m.params.get("judged_only"):
-        rk = rk.judged_only
-    threshold = m.params.get("rel")
-    grade, assessed = rk.grade, j.grade
-    graded = np.isfinite(grade)
-    if (grade[graded] == np.round(grade[graded])).all() and (assessed == np.round(assessed)).all():
-        level = 1 if threshold is None else math.ceil(threshold)
-    else:  # fractional grades: relevant ones are grade 1, the other judged ones 0
-        level = 1
-        grade = np.where(graded & (grade >= 0), relevant(grade, threshold).astype(float), grade)
-        assessed = np.where(assessed >= 0, relevant(assessed, threshold).astype(float), assessed)
-    rel = np.where(
-        np.isnan(grade) | np.isneginf(grade), NOT_IN_POOL, np.where(grade < 0, UNJUDGED, np.nan_to_num(grade, neginf=0))
-    ).astype(np.int64)
-    starts = rk.starts()
-    order = np.argsort(j.topic, kind="stable")
-    jt, jg = j.topic[order], assessed[order]
-    jstarts = np.searchsorted(jt, np.arange(j.num_topics + 1))
-    kernel = KERNELS[m.KERNEL]
-    params = m.kernel_params()
-    docs = m.params.get("docs", 0) or 0
-    out = np.zeros(rk.num_topics)
-    for t in range(rk.num_topics):
-        g = jg[jstarts[t] : jstarts[t + 1]]
-        out[t] = kernel(Ranked(rel[starts[t] : starts[t + 1]], *grade_counts(g[g >= 0]), level, docs), params)[0]
-    return out

@@ -319,10 +319,11 @@ iP, MAiP, gP, gR, MAgP, ircl_prn = _IP(), _MAiP(), _gP(), _gR(), _MAgP(), _Ircl(
 
 
 #: What the official tool's headline is for a focused run, and for a RiC, T2I or BiC run.
-OFFICIAL_FOCUSED = ("iP[0.00]", "iP[0.01]", "iP[0.05]", "iP[0.10]", "MAiP")
-OFFICIAL_CONTEXT = (
-    ("MAgP",) + tuple(f"gP@{k}" for k in (1, 2, 3, 5, 10, 25, 50)) + tuple(f"gR@{k}" for k in (1, 2, 3, 5, 10, 25, 50))
-)
+#: The official tool's headline measures: of the focused and thorough tasks (iP at four recall levels, MAiP),
+#: and of the in-context tasks (MAgP, gP and gR at seven cut-offs).
+OFFICIAL_FOCUSED = tuple(f"iP[{x:.2f}]" for x in (0.0, 0.01, 0.05, 0.10)) + ("MAiP",)
+_CONTEXT_RANKS = (1, 2, 3, 5, 10, 25, 50)
+OFFICIAL_CONTEXT = ("MAgP",) + tuple(f"gP@{k}" for k in _CONTEXT_RANKS) + tuple(f"gR@{k}" for k in _CONTEXT_RANKS)
 #: The 101-point interpolated precision curve.
 IP_CURVE = tuple(f"iP[{j / 100:.2f}]" for j in range(101))
 
@@ -330,16 +331,17 @@ IP_CURVE = tuple(f"iP[{j / 100:.2f}]" for j in range(101))
 def headline_measures(task: str = "focused", curve: bool = False) -> list[Measure]:
     """The headline measures of ``task`` (with ``curve``, the 101-point iP curve too), as measures of that
     task with default parameters."""
-    from ..parse import parse_measure
-
-    names = list(OFFICIAL_FOCUSED if task in CHARACTER_TASKS else OFFICIAL_CONTEXT)
-    if curve:
-        names += [n for n in IP_CURVE if n not in names]
-    out = []
-    for name in names:
-        m = parse_measure(name)
-        out.append(m(task=task) if task in m.TASKS and task != m.DEFAULT_TASK else m)
-    return out
+    if task in CHARACTER_TASKS:
+        levels = [0.0, 0.01, 0.05, 0.10]
+        if curve:
+            levels += [j / 100 for j in range(101) if round(j / 100, 2) not in levels]
+        out = [_IP(x=x) for x in levels[:4]] + [_MAiP()] + [_IP(x=x) for x in levels[4:]]
+    else:
+        out = [_MAgP(), *(_gP(cutoff=k) for k in _CONTEXT_RANKS), *(_gR(cutoff=k) for k in _CONTEXT_RANKS)]
+        if curve:
+            out += [_IP(x=j / 100) for j in range(101)]
+    out = [m.validate() for m in out]
+    return [m(task=task) if task in m.TASKS and task != m.DEFAULT_TASK else m for m in out]
 
 
 class PassageValues:

@@ -7,10 +7,7 @@ long and short answers, and its recall at precision targets) over NQ annotations
 """
 
 from ..._lazy import lazy_namespace
-from .measures import NQlongF1, NQlongP, NQlongR, NQshortF1, NQshortP, NQshortR
+from . import measures as _declared
+from .measures import *  # noqa: F403 (the family's measures, as its declarations name them)
 
-__getattr__, __dir__, __all__ = lazy_namespace(
-    __name__,
-    {"NQProvider": "provider"},
-    ["NQlongF1", "NQlongP", "NQlongR", "NQshortF1", "NQshortP", "NQshortR"],
-)
+__getattr__, __dir__, __all__ = lazy_namespace(__name__, {"NQProvider": "provider"}, _declared.__all__)

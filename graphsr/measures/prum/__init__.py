@@ -7,9 +7,10 @@ PRUM(r=2,nav=none)
 """
 
 from ..._lazy import lazy_namespace
+from . import measures as _declared
 from .kernel import prum_by_recall
-from .measures import MAPRUM, NAVS, PRUM
+from .measures import *  # noqa: F403 (the family's measures, as its declarations name them)
 
 __getattr__, __dir__, __all__ = lazy_namespace(
-    __name__, {"PRUMProvider": "provider"}, ["PRUM", "MAPRUM", "NAVS", "prum_by_recall"]
+    __name__, {"PRUMProvider": "provider"}, [*_declared.__all__, "prum_by_recall"]
 )

@@ -8,10 +8,11 @@
 """
 
 from ..._lazy import lazy_namespace
-from .measures import CHROMA_MOST, ChromaIoU, ChromaP, ChromaR, budgetP, budgetR, unjudged_chars
+from . import measures as _declared
+from .measures import *  # noqa: F403 (the family's measures, as its declarations name them)
 
 __getattr__, __dir__, __all__ = lazy_namespace(
     __name__,
     {"SpanProvider": "provider", "SpanInputs": "kernels", "compute_span_family": "kernels"},
-    ["ChromaIoU", "ChromaP", "ChromaR", "budgetP", "budgetR", "unjudged_chars", "CHROMA_MOST"],
+    _declared.__all__,
 )

@@ -39,11 +39,16 @@ class _Span(Measure):
     #: PyTerrier's qid, docno and label read as query_id, doc_id and relevance): the document and the span.
     RUN_INPUTS = ["query_id", "doc_id", "start", "end", "score"]
     QREL_INPUTS = ["query_id", "doc_id", "start", "end", "relevance"]
+    #: How the family's kernel scores it (:mod:`graphsr.measures.span.kernels`): ``chroma`` (Chroma's measures,
+    #: at k results), ``budget`` (down the ranking, B characters read) or ``unjudged``; ``KIND``: which of the
+    #: kernel's values it is.
+    SCORE = ""
+    KIND = ""
 
 
 class _Chroma(_Span):
     CUTOFF = "optional"
-    KIND = ""
+    SCORE = "chroma"
 
     @property
     def needs_chunks(self) -> bool:
@@ -79,10 +84,12 @@ class _ChromaR(_Chroma):
 
 class _Budget(_Span):
     CUTOFF = "required"
+    SCORE = "budget"
 
 
 class _budgetP(_Budget):
     NAME = "budgetP"
+    KIND = "precision"
     DESCRIPTION = (
         "precision of the first B characters read down the ranking (@B; text already read is not read "
         "again): relevant characters read / B"
@@ -91,6 +98,7 @@ class _budgetP(_Budget):
 
 class _budgetR(_Budget):
     NAME = "budgetR"
+    KIND = "recall"
     DESCRIPTION = (
         "recall of the first B characters read down the ranking (@B; text already read is not read "
         "again): relevant characters read / relevant characters"
@@ -99,6 +107,7 @@ class _budgetR(_Budget):
 
 class _unjudged_chars(_Span):
     NAME = "unjudged_chars"
+    SCORE = "unjudged"
     CUTOFF = "optional"
     DESCRIPTION = (
         "share of the characters read (each once; @k: in the first k results) that no judgment covers "

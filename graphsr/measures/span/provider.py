@@ -64,7 +64,7 @@ class _SpanEvaluator:
         values = {}
         by_cut: dict = {}  # (Chroma's three measures at one cut: one pass)
         for m in self.measures:
-            if m.NAME.startswith("Chroma"):
+            if m.SCORE == "chroma":
                 if m.cutoff not in by_cut:
                     k = (
                         np.full(x.T, min(m.cutoff, len(x.res_topic)), dtype=np.int64)  # (k past every result)
@@ -73,9 +73,9 @@ class _SpanEvaluator:
                     )
                     by_cut[m.cutoff] = chroma(x, k)
                 values[m] = by_cut[m.cutoff][m.KIND]
-            elif m.NAME in ("budgetP", "budgetR"):
+            elif m.SCORE == "budget":
                 rel = _topic_rel_chars(self.qrels, topics)
-                values[m] = budget(x, m.cutoff, rel)["precision" if m.NAME == "budgetP" else "recall"]
+                values[m] = budget(x, m.cutoff, rel)[m.KIND]
             else:
                 values[m] = unjudged(x, m.cutoff)
         return RunScores(values, {}, self._straddling(x, run, topics), run.run_id)
@@ -87,11 +87,11 @@ class _SpanEvaluator:
             return []
         cuts, inside = {}, {}
         for m in self.measures:
-            if m.NAME in ("budgetP", "budgetR"):
+            if m.SCORE == "budget":
                 cuts[f"budget={m.cutoff}"], inside[f"budget={m.cutoff}"] = budget_end(x, m.cutoff)
             elif m.cutoff is not None:
                 cuts[f"k={m.cutoff}"] = m.cutoff
-            elif m.NAME.startswith("Chroma"):
+            elif m.SCORE == "chroma":
                 cuts["k=the chunks touching a reference"] = np.minimum(self.touching(tuple(topics)), CHROMA_MOST)
         tied = straddled(x.res_topic, positions(x.res_topic) + 1, x.res_score, cuts, inside)
         order = "trec_eval's order of tied results" if run.chunk_ranges else "the order of the run's lines"

@@ -6,8 +6,7 @@ SRP@10
 """
 
 from ..._lazy import lazy_namespace
-from .measures import SR, SRP, compute_sr_family, sr_components
+from . import measures as _declared
+from .measures import *  # noqa: F403 (the family's measures, as its declarations name them)
 
-__getattr__, __dir__, __all__ = lazy_namespace(
-    __name__, {"SRProvider": "provider"}, ["SR", "SRP", "compute_sr_family", "sr_components"]
-)
+__getattr__, __dir__, __all__ = lazy_namespace(__name__, {"SRProvider": "provider"}, _declared.__all__)

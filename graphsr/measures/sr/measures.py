@@ -46,6 +46,7 @@ class _SR(Measure):
     """Structural Relevance: expected relevance of the top-k results net of redundancy (CIKM'08 Eq 1)."""
 
     NAME = "SR"
+    TOP_LEVEL = True
     DESCRIPTION = "Structural Relevance (CIKM'08 Eq 1, 4, 5, 7, 9); no cut-off = the whole ranking"
     CUTOFF = "optional"
     FAMILY = "sr"
@@ -60,6 +61,7 @@ class _SRP(Measure):
     """Structural Relevance in precision: SR@k / k (CIKM'08 section 6)."""
 
     NAME = "SRP"
+    TOP_LEVEL = True
     DESCRIPTION = "SR@k / k (CIKM'08 section 6); equals P@k without navigation and binary relevance"
     CUTOFF = "required"
     FAMILY = "sr"

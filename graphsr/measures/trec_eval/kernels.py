@@ -1,5 +1,6 @@
 """trec_eval 9.0.8's measures of one topic, computed as trec_eval computes them.
 
+Each measure declares its kernel (:mod:`graphsr.measures.trec_eval.declared`, :mod:`graphsr.measures.flat`).
 Every function takes a :class:`Ranked` topic -- the relevance of each retrieved document in rank order
 (``-1``: not in the qrels, ``-2``: in the qrels with a negative grade), the number of judged documents at
 each grade, the relevance level (``-l``) -- and the measure's parameters, and returns its values.  Sums are
@@ -21,7 +22,7 @@ import numpy as np
 
 from ..base import GM_FLOOR
 
-__all__ = ["Ranked", "KERNELS", "NOT_IN_POOL", "UNJUDGED", "MIN_GEO_MEAN", "grade_counts"]
+__all__ = ["Ranked", "NOT_IN_POOL", "UNJUDGED", "MIN_GEO_MEAN", "grade_counts"]
 
 #: A retrieved document the qrels do not name.
 NOT_IN_POOL = -1
@@ -97,6 +98,10 @@ class Ranked:
 
 
 # -- counts ------------------------------------------------------------------------------------------------
+
+
+def num_q(t: Ranked, p) -> list[float]:
+    return [1.0]
 
 
 def num_ret(t: Ranked, p) -> list[float]:
@@ -652,48 +657,3 @@ def unjudged(t: Ranked, cutoffs) -> list[float]:
     """trec_eval 10.0's unj_k: unjudged and unpooled documents among the first k, over k."""
     seen = [0] + np.cumsum(t.rel < 0).tolist()
     return [seen[min(c, t.num_ret)] / c for c in cutoffs]
-
-
-#: The kernel of each measure trec_eval computes from qrels and TREC results.
-KERNELS = {
-    "num_ret": num_ret,
-    "num_rel": num_rel,
-    "num_rel_ret": num_rel_ret,
-    "map": ap,
-    "gm_map": gm_ap,
-    "Rprec": rprec,
-    "bpref": bpref,
-    "recip_rank": recip_rank,
-    "iprec_at_recall": iprec_at_recall,
-    "P": precision,
-    "relstring": relstring,
-    "recall": recall,
-    "infAP": infap,
-    "gm_bpref": gm_bpref,
-    "Rprec_mult": rprec_mult,
-    "utility": utility,
-    "11pt_avg": eleven_point,
-    "binG": bin_g,
-    "G": g_measure,
-    "ndcg": ndcg,
-    "ndcg_rel": ndcg_rel,
-    "Rndcg": rndcg,
-    "ndcg_cut": ndcg_cut,
-    "map_cut": ap_cut,
-    "relative_P": relative_precision,
-    "success": success,
-    "set_P": set_p,
-    "set_relative_P": set_relative_p,
-    "set_recall": set_recall,
-    "set_map": set_map,
-    "set_F": set_f,
-    "num_nonrel_judged_ret": num_nonrel_judged_ret,
-    "yaap": yaap,
-    "rbp": rbp,
-    "rbp_resid": rbp_resid,
-    "unj": unjudged,
-    # per judgment group (-R qrels_jg), averaged over the groups by the evaluation
-    "map_avgjg": ap,
-    "P_avgjg": precision,
-    "Rprec_mult_avgjg": rprec_mult,
-}

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["PrefsError", "TopicPrefs", "topic_prefs", "PREFS_KERNELS"]
+__all__ = ["PrefsError", "TopicPrefs", "topic_prefs"]
 
 
 class PrefsError(Exception):
@@ -317,25 +317,64 @@ def _rnonrel(t: TopicPrefs, retrieved_only: bool) -> list[float]:
     return [total / len(t.groups) if total > 0.0 else 0.0]
 
 
-#: The preference measures: one topic's values from its :class:`TopicPrefs`.
-PREFS_KERNELS = {
-    "prefs_num_prefs_poss": lambda t: [float(sum(g.poss_ret + g.poss_imp + g.poss_not for g in t.groups))],
-    "prefs_num_prefs_ful": lambda t: [float(sum(g.ful_ret + g.ful_imp for g in t.groups))],
-    "prefs_num_prefs_ful_ret": lambda t: [float(sum(g.ful_ret for g in t.groups))],
-    "prefs_simp": lambda t: _ratio(t, lambda g: g.ful_ret + g.ful_imp, lambda g: g.poss_ret + g.poss_imp + g.poss_not),
-    "prefs_pair": lambda t: _pairs(t, "all"),
-    "prefs_avgjg": lambda t: _per_group(
-        t, lambda g: _div_or_0(g.ful_ret + g.ful_imp, g.poss_ret + g.poss_imp + g.poss_not)
-    ),
-    "prefs_avgjg_Rnonrel": lambda t: _rnonrel(t, False),
-    "prefs_simp_ret": lambda t: _ratio(t, lambda g: g.ful_ret, lambda g: g.poss_ret),
-    "prefs_pair_ret": lambda t: _pairs(t, "ret"),
-    "prefs_avgjg_ret": lambda t: _per_group(t, lambda g: _div_or_0(g.ful_ret, g.poss_ret)),
-    "prefs_avgjg_Rnonrel_ret": lambda t: _rnonrel(t, True),
-    "prefs_simp_imp": lambda t: _ratio(t, lambda g: g.ful_ret + g.ful_imp, lambda g: g.poss_ret + g.poss_imp),
-    "prefs_pair_imp": lambda t: _pairs(t, "imp"),
-    "prefs_avgjg_imp": lambda t: _per_group(t, lambda g: _div_or_0(g.ful_ret + g.ful_imp, g.poss_ret + g.poss_imp)),
-}
+# The preference measures: one topic's values from its :class:`TopicPrefs` (each declared, with its trec_eval
+# name, in graphsr.measures.trec_eval.declared).
+
+
+def possible(t: TopicPrefs) -> list[float]:
+    return [float(sum(g.poss_ret + g.poss_imp + g.poss_not for g in t.groups))]
+
+
+def fulfilled(t: TopicPrefs) -> list[float]:
+    return [float(sum(g.ful_ret + g.ful_imp for g in t.groups))]
+
+
+def fulfilled_retrieved(t: TopicPrefs) -> list[float]:
+    return [float(sum(g.ful_ret for g in t.groups))]
+
+
+def simple(t: TopicPrefs) -> list[float]:
+    return _ratio(t, lambda g: g.ful_ret + g.ful_imp, lambda g: g.poss_ret + g.poss_imp + g.poss_not)
+
+
+def pair(t: TopicPrefs) -> list[float]:
+    return _pairs(t, "all")
+
+
+def per_group(t: TopicPrefs) -> list[float]:
+    return _per_group(t, lambda g: _div_or_0(g.ful_ret + g.ful_imp, g.poss_ret + g.poss_imp + g.poss_not))
+
+
+def per_group_rnonrel(t: TopicPrefs) -> list[float]:
+    return _rnonrel(t, False)
+
+
+def simple_retrieved(t: TopicPrefs) -> list[float]:
+    return _ratio(t, lambda g: g.ful_ret, lambda g: g.poss_ret)
+
+
+def pair_retrieved(t: TopicPrefs) -> list[float]:
+    return _pairs(t, "ret")
+
+
+def per_group_retrieved(t: TopicPrefs) -> list[float]:
+    return _per_group(t, lambda g: _div_or_0(g.ful_ret, g.poss_ret))
+
+
+def per_group_rnonrel_retrieved(t: TopicPrefs) -> list[float]:
+    return _rnonrel(t, True)
+
+
+def simple_implied(t: TopicPrefs) -> list[float]:
+    return _ratio(t, lambda g: g.ful_ret + g.ful_imp, lambda g: g.poss_ret + g.poss_imp)
+
+
+def pair_implied(t: TopicPrefs) -> list[float]:
+    return _pairs(t, "imp")
+
+
+def per_group_implied(t: TopicPrefs) -> list[float]:
+    return _per_group(t, lambda g: _div_or_0(g.ful_ret + g.ful_imp, g.poss_ret + g.poss_imp))
 
 
 def _div_or_0(a: int, b: int) -> float:

@@ -7,8 +7,7 @@ nxCG(quant=sog)@10
 """
 
 from ..._lazy import lazy_namespace
-from .measures import GRP, MAep, GRPng, ep, nxCG, xCG
+from . import measures as _declared
+from .measures import *  # noqa: F403 (the family's measures, as its declarations name them)
 
-__getattr__, __dir__, __all__ = lazy_namespace(
-    __name__, {"XCGProvider": "provider"}, ["GRP", "GRPng", "xCG", "nxCG", "ep", "MAep"]
-)
+__getattr__, __dir__, __all__ = lazy_namespace(__name__, {"XCGProvider": "provider"}, _declared.__all__)
