@@ -409,8 +409,10 @@ def summary_figure(summary, pi, max_nodes: int = 60, title: str | None = None):
 
 def esr_curve_figure(scores):
     """ESRP@k against ESRR@k (precision against recall over cut-offs), one line per run."""
+    from ..measures.esr import ESRP, ESRR
+
     families = cutoff_families(scores)
-    p, r = dict(families.get("ESRP", [])), dict(families.get("ESRR", []))
+    p, r = dict(families.get(ESRP.NAME, [])), dict(families.get(ESRR.NAME, []))
     ks = sorted(set(p) & set(r))
     if len(ks) < 3:
         return None

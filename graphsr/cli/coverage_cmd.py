@@ -24,7 +24,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="runs: element, passage, INEX XML, chunk runs of spans or of chunk ids (with --chunks); a passage "
         "counts as the smallest element containing it",
     )
-    p.add_argument("--chunks", metavar="MAP", help="the chunk map TREC qrels and runs of chunk ids name")
+    p.add_argument("--chunks", metavar="CHUNK_MAP", help="the chunk map TREC qrels and runs of chunk ids name")
     p.add_argument(
         "--collection",
         required=True,

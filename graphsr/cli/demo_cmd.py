@@ -209,7 +209,11 @@ def _esr_section(out, store, name, qrels, runs, docs, touched):
     return res
 
 
-INEX_MEASURES = ["iP[0.01]", "MAiP"]
+def _inex_measures() -> list[str]:
+    """The official tool's iP[0.01] and MAiP (of its headline, graphsr.measures.fol.OFFICIAL_FOCUSED)."""
+    from ..measures.fol import OFFICIAL_FOCUSED
+
+    return [OFFICIAL_FOCUSED[1], OFFICIAL_FOCUSED[-1]]
 
 
 def _inex_section(out, qrels, runs, docs, s):
@@ -219,11 +223,12 @@ def _inex_section(out, qrels, runs, docs, s):
     from ..evaluation.entry import evaluate
     from ..measures.provider import ScoringContext
 
-    measures = [f"{m}(task=thorough)" for m in INEX_MEASURES]  # elements as the text they cover
+    inex = _inex_measures()
+    measures = [f"{m}(task=thorough)" for m in inex]  # elements as the text they cover
     res = evaluate(qrels, runs, measures, ScoringContext(docs, wording=CLI_WORDING), all_topics=False)
     width = max(len(r.name) for r in runs)
     out.write("   official INEX thorough measures, elements as character passages (no navigation)\n")
-    out.write(f"   {'run':<{width}}" + "".join(f"{m:>13}" for m in INEX_MEASURES) + "\n")
+    out.write(f"   {'run':<{width}}" + "".join(f"{m:>13}" for m in inex) + "\n")
     for r in res:
         out.write(f"   {r.name:<{width}}" + "".join(f"{r.mean(m):>13.4f}" for m in res.measures) + "\n")
     out.write(
@@ -235,7 +240,7 @@ def _inex_section(out, qrels, runs, docs, s):
                 str(s["collection"]),
                 "--task",
                 "thorough",
-                *(a for m in INEX_MEASURES for a in ("-m", m)),
+                *(a for m in inex for a in ("-m", m)),
                 "--format",
                 "table",
             ],

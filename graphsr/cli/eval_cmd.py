@@ -72,7 +72,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--chunks",
-        metavar="MAP",
+        metavar="CHUNK_MAP",
         help="the chunking's chunk map (JSON lines, CSV, TSV or Parquet of chunk_id, doc_id, start, "
         "end; MS MARCO v2.1 segments), a file or a directory of shards: TREC runs and qrels name its chunks; "
         "ChromaIoU/P/R without @k count them; only the chunks the inputs touch are read (large files through an "

@@ -143,13 +143,14 @@ def _plot(args, qrels, runs, res, task, context, also=None) -> None:
 def _write_official(res, table, args) -> None:
     """Every line the official tool prints, per run: ``name<TAB>topic<TAB>value``."""
     from ..evaluation.official import official_lines
+    from ..measures.fol import OFFICIAL_RUN
 
     for r in res:
         for w in r.warnings:
             warn(w)
     rows = []
     for r in res:
-        rows.append((r.name, "runid", "all", r.run_id if r.run_id is not None else r.name))
+        rows.append((r.name, OFFICIAL_RUN, "all", r.run_id if r.run_id is not None else r.name))
         rows += [(r.name, *line) for line in official_lines(r, table, args.per_topic)]
     out = sys.stdout
     if args.format == "trec":

@@ -21,7 +21,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "containing them",
     )
     p.add_argument("--qrels", help="assessments, of any kind graphsr eval reads (with RUN)")
-    p.add_argument("--chunks", metavar="MAP", help="the chunk map TREC qrels and runs of chunk ids name (with RUN)")
+    p.add_argument(
+        "--chunks", metavar="CHUNK_MAP", help="the chunk map TREC qrels and runs of chunk ids name (with RUN)"
+    )
     p.add_argument("--collection", metavar="DIR", help="the collection (with RUN)")
     p.add_argument(
         "--sample",

@@ -91,7 +91,7 @@ def _trec_names(out) -> None:
         elif param in ("recall", "mult"):
             form, means = f"{name}_x", f"{target}@x"
         else:
-            form, means = f"{name}_k", f"{target}@k" if target != "AP" else "AP@k"
+            form, means = f"{name}_k", f"{target}@k"
         if param is not None:
             labels = [trec_label(name, v) for v in defaults]
             shown = ", ".join(labels) if len(labels) <= 3 else f"{labels[0]}, {labels[1]}, ..., {labels[-1]}"

@@ -30,7 +30,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="assessments (element or TREC qrels, INEX passage qrels, span judgments, or TREC qrels of chunk ids "
         "with --chunks): where the relevant elements fall (a passage: the elements it highlights)",
     )
-    p.add_argument("--chunks", metavar="MAP", help="the chunk map TREC qrels and runs of chunk ids name")
+    p.add_argument("--chunks", metavar="CHUNK_MAP", help="the chunk map TREC qrels and runs of chunk ids name")
     p.add_argument(
         "--run",
         dest="runs",

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from ..measures.base import Measure
 from ..measures.parse import parse_measure
-from ..measures.fol import COUNTS, RATIOS, SCORE_PARAM
+from ..measures.fol import COUNTS, OFFICIAL_TOPICS, RATIOS, SCORE_PARAM, MAgP, MAiP, gP, gR
 from ..measures.fol.params import BEP_DISTANCE, BETA, IRR
 from .results import RunResult
 
@@ -54,13 +54,13 @@ def official_measures(
     if task in ("focused", "thorough"):
         out += [(r, r, m(r, t)) for r in RATIOS]
         out += [(f"iP[{x}]", f"iP[{x}]", m(f"iP[{x}]", t)) for x in _FOCUSED_LEVELS]
-        out.append(("AiP", "MAiP", m("MAiP", t)))
+        out.append((MAiP.TOPIC_LABEL, MAiP.NAME, m(MAiP.NAME, t)))
         out += [(None, f"ircl_prn.{j / 100:.2f}", m(f"ircl_prn[{j / 100:.2f}]", t)) for j in range(101)]
         return out
-    context = [("AgP", "MAgP", m("MAgP", scored))]
+    context = [(MAgP.TOPIC_LABEL, MAgP.NAME, m(MAgP.NAME, scored))]
     for k in CONTEXT_RANKS:
-        context.append((f"gP[{k}]", f"gP[{k}]", m("gP", scored, f"@{k}")))
-        context.append((f"gR[{k}]", f"gR[{k}]", m("gR", t, f"@{k}")))
+        context.append((f"{gP.NAME}[{k}]", f"{gP.NAME}[{k}]", m(gP.NAME, scored, f"@{k}")))
+        context.append((f"{gR.NAME}[{k}]", f"{gR.NAME}[{k}]", m(gR.NAME, t, f"@{k}")))
     levels = [(None, f"ircl_prn.{j / 10:.2f}", m(f"ircl_prn[{j / 10:.2f}]", scored)) for j in range(11)]
     # per topic, AgP closes the block; for "all", MAgP opens the scores
     return out + context + levels
@@ -103,12 +103,12 @@ def official_lines(
     lines: list[tuple[str, str, str]] = []
     if per_topic:
         topic_rows = [(name, m) for name, _, m in table if name is not None]
-        tail = [row for row in topic_rows if row[0] == "AgP"]  # AgP is the last per-topic line
-        topic_rows = [row for row in topic_rows if row[0] != "AgP"] + tail
+        last = MAgP.TOPIC_LABEL  # AgP is the last per-topic line
+        topic_rows = [row for row in topic_rows if row[0] != last] + [row for row in topic_rows if row[0] == last]
         for k, topic in enumerate(result.topics):
             for name, m in topic_rows:
                 lines.append((name, topic, format_value(m, result.values[m][k])))
-    lines.append(("num_q", "all", str(len(result.topics))))
+    lines.append((OFFICIAL_TOPICS, "all", str(len(result.topics))))
     for _, name, m in table:
         lines.append((name, "all", format_value(m, result.mean(m))))
     return lines

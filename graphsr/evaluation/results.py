@@ -99,13 +99,15 @@ class Results:
         (the number of topics averaged), the per-topic lines (with
         ``per_topic``) and the means as topic ``all``.
         """
+        from ..measures.trec_table import RUNID, TOPICS
+
         out = []
         labels = self.labels
-        asked_num_q = any(label == "num_q" for label, _ in labels)  # then printed among the measures
+        asked_num_q = any(label == TOPICS for label, _ in labels)  # then printed among the measures
         for r in self.runs:
-            out.append(f"runid\tall\t{r.name}")
+            out.append(f"{RUNID}\tall\t{r.name}")
             if not asked_num_q:
-                out.append(f"num_q\tall\t{len(r.topics)}")
+                out.append(f"{TOPICS}\tall\t{len(r.topics)}")
             if per_topic:
                 for k, t in enumerate(r.topics):
                     for label, m in labels:

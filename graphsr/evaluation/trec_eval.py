@@ -151,7 +151,7 @@ def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO,
                 if bogus:
                     values = _clean_bogus(selected, values)
                     if topic is not None and any(
-                        s.measure.shape == "relstring" and _resets(s, n) for s in selected for n in s.names
+                        s.measure.shape == "string" and _resets(s, n) for s in selected for n in s.names
                     ):
                         topic.relstring = ""
             if zscores is not None:
@@ -162,7 +162,7 @@ def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO,
                 k = len(s.names)
                 if options.per_topic and s.measure.per_topic:
                     for name, v in zip(s.names, values[at : at + k]):
-                        if s.measure.shape == "relstring":
+                        if s.measure.shape == "string":
                             lines.append(b"%-22s\t%s\t'%s'\n" % (name.encode(), qid, topic.relstring.encode()))
                         else:
                             lines.append(
@@ -205,9 +205,9 @@ def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO,
                 v = float(num_q)
             elif m.complete and options.complete:  # every topic's documents judged above 0
                 v = float(sum(1 for judged in qrels.topics.values() for g in judged.values() if g > 0))
-            if m.shape == "runid":
+            if m.shape == "id":
                 lines.append(b"%-22s\tall\t%s\n" % (m.name.encode(), run.run_id))
-            elif m.shape != "relstring":
+            elif m.shape != "string":
                 lines.append(z + b"%-22s\tall\t%s\n" % (name.encode(), _number(v, m.shape, bool(z))))
         at += k
     out.write(b"".join(lines))
@@ -376,9 +376,9 @@ class _Descending:
 
 def _values(s, topic) -> list[float]:
     shape = s.measure.shape
-    if shape == "runid":
+    if shape == "id":
         return [0.0]  # (a slot of its own, so that values and names line up; nothing is printed from it)
-    if shape == "relstring":
+    if shape == "string":
         topic.relstring = s.measure.kernel(topic, s.params)
         return [0.0]
     return s.measure.kernel(topic, s.params)

@@ -153,6 +153,8 @@ EXPORTS = {
     "IP_CURVE": "fol",
     "OFFICIAL_FOCUSED": "fol",
     "OFFICIAL_CONTEXT": "fol",
+    "OFFICIAL_RUN": "fol",
+    "OFFICIAL_TOPICS": "fol",
     "PassageInputs": "fol",
     "SCORE_PARAM": "fol",
     "CHARACTER_TASKS": "fol",

@@ -30,6 +30,7 @@ __all__ = [
     "MEASURES",
     "SETS",
     "RUNID",
+    "TOPICS",
     "UNSUPPORTED",
     "TrecMeasureError",
     "select_measures",
@@ -71,8 +72,9 @@ SETS = {
     nick: tuple(m.name for m in MEASURES.values() if nick in m.sets and m.since == VERSIONS[0]) for nick in SET_NAMES
 }
 
-#: The measure trec_eval names where no measure it was asked for reads the qrels (the run's id).
-RUNID = next(m.name for m in MEASURES.values() if m.shape == "runid")
+#: The run's id, which trec_eval names where no measure it was asked for reads the qrels; the number of topics.
+RUNID = next(m.name for m in MEASURES.values() if m.shape == "id")
+TOPICS = next(m.name for m in MEASURES.values() if m.average == "count")
 
 
 def measures(version: str = "9.0.8") -> dict[str, TrecMeasure]:
@@ -255,7 +257,7 @@ def _select(m: TrecMeasure, text: str | None, version: str = "9.0.8") -> Selecte
                 )
             pairs.append((grade, number(gain)))
         params = tuple(pairs)
-    elif text is not None and m.shape == "relstring":
+    elif text is not None and m.shape == "string":
         params = (number(text),)
     elif text is not None:
         params = m.default  # trec_eval ignores parameters of measures that take none
@@ -283,6 +285,6 @@ def _names(m: TrecMeasure, params, text: str | None) -> tuple[str, ...]:
         return tuple(f"{m.name}_{c}" for c in params)
     if m.shape == "cut_float":
         return tuple(f"{m.name}_{c:3.2f}"[: len(m.name) + 9] for c in params)
-    if m.shape in ("floats", "pairs", "relstring") and text is not None:
+    if m.shape in ("floats", "pairs", "string") and text is not None:
         return (f"{m.name}_{text}",)
     return (m.name,)

@@ -39,15 +39,15 @@ class TopicValues:
 
     def at(self, value: str, k: int, normaliser) -> float:
         """At cut-off ``k`` (any positive int), ``value``: ``pairs`` (relevant pairs over k S), ``seen``
-        (subtopics covered over S), ``dcg``, ``err`` (normalised by the "ideal ideal" sum) or ``ndcg``, ``nerr``
-        (over an ideal ranking's); ``normaliser(kind, k)`` the "ideal ideal" sum (:func:`ideal_ideal`) of
+        (subtopics covered over S), ``dcg``, ``err`` (normalised by the "ideal ideal" sum) or ``dcg/ideal``,
+        ``err/ideal`` (over an ideal ranking's); ``normaliser(kind, k)`` the "ideal ideal" sum (:func:`ideal_ideal`) of
         ``kind`` 'dcg' or 'err' at k."""
         if self.actual == 0:
             return 0.0
         if value in ("pairs", "seen"):
             counted = _upto(self.pairs if value == "pairs" else self.seen, k)
             return counted / (float(k) * self.actual) if value == "pairs" else counted / self.actual
-        kind = "dcg" if value in ("dcg", "ndcg") else "err"
+        kind = value.partition("/")[0]
         run, ideal = (self.run_dcg, self.ideal_dcg) if kind == "dcg" else (self.run_err, self.ideal_err)
         got = _upto(run, k)
         if k > 1:  # (ndeval leaves rank 1 as it is)

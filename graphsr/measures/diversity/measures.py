@@ -77,7 +77,7 @@ class _alpha_DCG(_Diversity):
 
 class _alpha_nDCG(_Diversity):
     NAME = "alpha_nDCG"
-    VALUE = "ndcg"
+    VALUE = "dcg/ideal"
     DESCRIPTION = "alpha-nDCG@k (Clarke et al. 2008): alpha-DCG@k over an ideal ranking's (ndeval's alpha-nDCG)"
     SUPPORTED_PARAMS = {"rel": _REL, "alpha": _ALPHA, "judged_only": _JUDGED}
 
@@ -93,7 +93,7 @@ class _ERR_IA(_Diversity):
 
 class _nERR_IA(_Diversity):
     NAME = "nERR_IA"
-    VALUE = "nerr"
+    VALUE = "err/ideal"
     DESCRIPTION = "ERR-IA@k over an ideal ranking's (ndeval's nERR-IA)"
 
 

@@ -56,7 +56,7 @@ class ArticleRanking:
     position: np.ndarray  # 0-based article rank within its topic
     score: np.ndarray  # S in [0, 1]
     relevant: np.ndarray  # the article has highlighted text
-    counts: dict  # per topic: num_ret, num_rel, num_rel_ret, ret_size, rel_size, rel_ret_size
+    counts: tuple  # per topic, in the order of the official tool's counts (graphsr.measures.fol.measures.COUNTS)
     extra_results: int  # BiC: results after an article's first (lenient only)
 
 
@@ -187,14 +187,14 @@ def article_ranking(
             score = _t2i(x, row, relevant, seg_article, seg_start, seg_end, int(irr))
         ret_size = np.bincount(topic, weights=retrieved, minlength=T)
         rel_ret_size = np.bincount(topic[seg_article] if m else np.zeros(0, np.int64), weights=hl, minlength=T)
-    counts = {
-        "num_ret": counts_t.astype(float),
-        "num_rel": x.topic_rel_articles.astype(float),
-        "num_rel_ret": np.bincount(topic[relevant], minlength=T).astype(float),
-        "ret_size": np.asarray(ret_size, dtype=float),
-        "rel_size": x.topic_rel_chars.astype(float),
-        "rel_ret_size": np.asarray(rel_ret_size, dtype=float),
-    }
+    counts = (  # (in the order of the official tool's counts, graphsr.measures.fol.measures.COUNTS)
+        counts_t.astype(float),
+        x.topic_rel_articles.astype(float),
+        np.bincount(topic[relevant], minlength=T).astype(float),
+        np.asarray(ret_size, dtype=float),
+        x.topic_rel_chars.astype(float),
+        np.asarray(rel_ret_size, dtype=float),
+    )
     extra = int(len(x.res_group) - m) if task == "bic" else 0
     return ArticleRanking(topic, position, score, relevant, counts, extra)
 
@@ -212,7 +212,8 @@ def generalized(
     Returns
     -------
     dict
-        ``{"gP": (T, K), "gR": (T, K), "AgP": (T,), "ircl": (T, 11)}``.
+        ``{"precision": (T, K), "recall": (T, K), "average": (T,), "ircl": (T, 11)}``: gP and gR at each
+        cut-off, AgP, and the interpolated gP at 11 recall levels.
     """
     T = len(rel_articles)
     nrel = rel_articles.astype(float)
@@ -250,4 +251,4 @@ def generalized(
     bucket = np.minimum(np.floor(gr_here * 10.0).astype(np.int64), 10)
     np.maximum.at(best, (ranking.topic, bucket), gp_here)
     ircl = np.maximum.accumulate(best[:, ::-1], axis=1)[:, ::-1]
-    return {"gP": g_p, "gR": g_r, "AgP": agp, "ircl": ircl}
+    return {"precision": g_p, "recall": g_r, "average": agp, "ircl": ircl}

@@ -44,8 +44,8 @@ class CharacterStats:
     """Per-topic results of the focused or thorough task (arrays of shape (T,) unless noted)."""
 
     levels: np.ndarray  # (T, 101) interpolated precision at j / 100
-    counts: dict  # num_ret, num_rel, num_rel_ret, ret_size, rel_size, rel_ret_size
-    ratios: dict  # art_prec, art_rec, art_f1, char_prec, char_rec, char_f1
+    counts: tuple  # per topic, in the order of the official tool's counts (graphsr.measures.fol.measures.COUNTS)
+    ratios: tuple  # per topic, in the order of its ratios (RATIOS)
     point_topic: np.ndarray  # topic of each recall point
     precision: np.ndarray  # P at each point
     recall: np.ndarray  # R at each point
@@ -110,27 +110,20 @@ def character_stats(x: PassageInputs, thorough: bool = False, lenient: bool = Fa
     num_rel_ret = np.bincount(group_topic[seen & group_relevant], minlength=T)
     ret_size = np.bincount(topic, weights=size, minlength=T)
     rel_ret_size = np.bincount(topic, weights=rel, minlength=T)
-    counts = {
-        "num_ret": num_ret.astype(float),
-        "num_rel": x.topic_rel_articles.astype(float),
-        "num_rel_ret": num_rel_ret.astype(float),
-        "ret_size": ret_size,
-        "rel_size": crel,
-        "rel_ret_size": rel_ret_size,
-    }
+    counts = (  # (in the order of the official tool's counts, graphsr.measures.fol.measures.COUNTS)
+        num_ret.astype(float),
+        x.topic_rel_articles.astype(float),
+        num_rel_ret.astype(float),
+        ret_size,
+        crel,
+        rel_ret_size,
+    )
     art_p = np.divide(num_rel_ret, num_ret, out=np.zeros(T), where=num_ret > 0)
     nrel = x.topic_rel_articles
     art_r = np.divide(num_rel_ret, nrel, out=np.zeros(T), where=nrel > 0)
     ch_p = np.divide(rel_ret_size, ret_size, out=np.zeros(T), where=ret_size > 0)
     ch_r = np.divide(rel_ret_size, crel, out=np.zeros(T), where=crel > 0)
-    ratios = {
-        "art_prec": art_p,
-        "art_rec": art_r,
-        "art_f1": _f1(art_p, art_r),
-        "char_prec": ch_p,
-        "char_rec": ch_r,
-        "char_f1": _f1(ch_p, ch_r),
-    }
+    ratios = (art_p, art_r, _f1(art_p, art_r), ch_p, ch_r, _f1(ch_p, ch_r))  # (in the order of RATIOS)
     return CharacterStats(levels, counts, ratios, p_topic, precision, recall, int(skip.sum()), int((~ok).sum()))
 
 

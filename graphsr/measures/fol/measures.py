@@ -63,6 +63,8 @@ __all__ = [
     "IP_CURVE",
     "OFFICIAL_FOCUSED",
     "OFFICIAL_CONTEXT",
+    "OFFICIAL_RUN",
+    "OFFICIAL_TOPICS",
 ]
 
 TASKS = ("focused", "thorough", "ric", "t2i", "bic")
@@ -90,8 +92,27 @@ SCORE_PARAM = {
     "bic": ("n", SCORE_PARAMS["n"].default),
 }
 
-COUNTS = ("num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size")
-RATIOS = ("art_prec", "art_rec", "art_f1", "char_prec", "char_rec", "char_f1")
+#: The official tool's counts and ratios, in the order it prints them (and its kernels give them).
+_COUNT_TEXT = {
+    "num_ret": "articles retrieved",
+    "num_rel": "relevant articles (with highlighted text) judged",
+    "num_rel_ret": "relevant articles retrieved",
+    "ret_size": "characters retrieved (thorough: new characters of relevant articles, all of others; bic: 0)",
+    "rel_size": "highlighted characters judged",
+    "rel_ret_size": "highlighted characters retrieved (bic: 0)",
+}
+_RATIO_TEXT = {
+    "art_prec": "article precision: relevant retrieved / retrieved",
+    "art_rec": "article recall: relevant retrieved / relevant",
+    "art_f1": "harmonic mean of art_prec and art_rec",
+    "char_prec": "character precision: highlighted retrieved / retrieved",
+    "char_rec": "character recall: highlighted retrieved / highlighted",
+    "char_f1": "harmonic mean of char_prec and char_rec",
+}
+COUNTS = tuple(_COUNT_TEXT)
+RATIOS = tuple(_RATIO_TEXT)
+#: The labels of the official tool's lines that are no measure: the run's id, the number of topics.
+OFFICIAL_RUN, OFFICIAL_TOPICS = "runid", "num_q"
 
 
 class _Passage(Measure):
@@ -104,6 +125,8 @@ class _Passage(Measure):
     SCORED = False  # reads the article scores (beta, irr, n)
     CUTOFF = "none"
     OVERALL: str | None = None  # the PassageInputs attribute its "all" value is (not the sum or mean of topics)
+    #: The official tool's name of its per-topic value (``AiP`` for MAiP), a name it answers to as well.
+    TOPIC_LABEL: str | None = None
 
     def from_characters(self, stats, aip, T):
         """Per-topic values of a focused or thorough task, from the character statistics (and AiP)."""
@@ -211,6 +234,7 @@ class _Ircl(_Level):
 
 class _MAiP(_Passage):
     NAME = "MAiP"
+    TOPIC_LABEL = "AiP"
     DESCRIPTION = "mean interpolated precision over the 101 recall levels 0.00 .. 1.00 (per topic: AiP)"
     TASKS = CHARACTER_TASKS
 
@@ -234,22 +258,25 @@ class _Generalized(_Passage):
     }
 
     def from_articles(self, gen, col, ranking):
-        return gen(self["beyond"])[self.NAME][:, col[self.cutoff]]  # (generalized() keys its curves gP, gR)
+        return gen(self["beyond"])[self.CURVE][:, col[self.cutoff]]
 
 
 class _gP(_Generalized):
     NAME = "gP"
+    CURVE = "precision"  # (of generalized()'s curves)
     DESCRIPTION = "generalized precision at article rank k (INEX RiC/T2I/BiC)"
     SCORED = True
 
 
 class _gR(_Generalized):
     NAME = "gR"
+    CURVE = "recall"
     DESCRIPTION = "generalized recall at article rank k: relevant articles found / judged (INEX RiC/T2I/BiC)"
 
 
 class _MAgP(_Passage):
     NAME = "MAgP"
+    TOPIC_LABEL = "AgP"
     DESCRIPTION = "mean average generalized precision (INEX RiC/T2I/BiC; per topic: AgP); @k: first k articles"
     TASKS = CONTEXT_TASKS
     DEFAULT_TASK = "ric"
@@ -257,7 +284,7 @@ class _MAgP(_Passage):
     CUTOFF = "optional"
 
     def from_articles(self, gen, col, ranking):
-        return gen("last", self.cutoff)["AgP"]
+        return gen("last", self.cutoff)["average"]
 
 
 class _Count(_Passage):
@@ -265,38 +292,26 @@ class _Count(_Passage):
     AGGREGATE = "sum"
     BOUNDS = None
 
+    COLUMN = 0  # its place among the official tool's counts (COUNTS)
+
     def from_characters(self, stats, aip, T):
-        return stats.counts[self.NAME]
+        return stats.counts[self.COLUMN]
 
     def from_articles(self, gen, col, ranking):
-        return ranking.counts[self.NAME]
+        return ranking.counts[self.COLUMN]
 
 
 class _Ratio(_Passage):
     TASKS = CHARACTER_TASKS
 
+    COLUMN = 0  # its place among the official tool's ratios (RATIOS)
+
     def from_characters(self, stats, aip, T):
-        return stats.ratios[self.NAME]
+        return stats.ratios[self.COLUMN]
 
 
-_COUNT_TEXT = {
-    "num_ret": "articles retrieved",
-    "num_rel": "relevant articles (with highlighted text) judged",
-    "num_rel_ret": "relevant articles retrieved",
-    "ret_size": "characters retrieved (thorough: new characters of relevant articles, all of others; bic: 0)",
-    "rel_size": "highlighted characters judged",
-    "rel_ret_size": "highlighted characters retrieved (bic: 0)",
-}
-_RATIO_TEXT = {
-    "art_prec": "article precision: relevant retrieved / retrieved",
-    "art_rec": "article recall: relevant retrieved / relevant",
-    "art_f1": "harmonic mean of art_prec and art_rec",
-    "char_prec": "character precision: highlighted retrieved / retrieved",
-    "char_rec": "character recall: highlighted retrieved / highlighted",
-    "char_f1": "harmonic mean of char_prec and char_rec",
-}
 _classes = [_IP, _Ircl, _MAiP, _gP, _gR, _MAgP]
-for _name, _text in _COUNT_TEXT.items():
+for _column, (_name, _text) in enumerate(_COUNT_TEXT.items()):
     _overall = {"num_rel": "qrels_rel_articles", "rel_size": "qrels_rel_chars"}.get(_name)  # every qrels topic
     _classes.append(
         type(
@@ -304,16 +319,17 @@ for _name, _text in _COUNT_TEXT.items():
             (_Count,),
             {
                 "NAME": _name,
+                "COLUMN": _column,
                 "DESCRIPTION": _text + "; all: sum",
                 "EMPTY": None if _overall else 0.0,
                 "OVERALL": _overall,
             },
         )
     )
-for _name, _text in _RATIO_TEXT.items():
-    _classes.append(type(f"_{_name}", (_Ratio,), {"NAME": _name, "DESCRIPTION": _text}))
+for _column, (_name, _text) in enumerate(_RATIO_TEXT.items()):
+    _classes.append(type(f"_{_name}", (_Ratio,), {"NAME": _name, "COLUMN": _column, "DESCRIPTION": _text}))
 for _cls in _classes:
-    register(_cls, *{"MAiP": ("AiP",), "MAgP": ("AgP",)}.get(_cls.NAME, ()))
+    register(_cls, *filter(None, [_cls.TOPIC_LABEL]))
 
 iP, MAiP, gP, gR, MAgP, ircl_prn = _IP(), _MAiP(), _gP(), _gR(), _MAgP(), _Ircl()
 

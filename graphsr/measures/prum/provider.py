@@ -19,7 +19,7 @@ class PRUMProvider(ElementProvider):
     """PRUM and MAPRUM of element runs against element assessments (PRUM paper Eq 5-8)."""
 
     NAME = "prum"
-    DESCRIPTION = "PRUM"
+    DESCRIPTION = "Precision-Recall with User Modelling"
     TITLE = "Precision-Recall with User Modelling (PRUM, TOIS 2007)"
 
     def needs(self, kinds, measures=()):

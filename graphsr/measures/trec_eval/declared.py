@@ -34,8 +34,8 @@ class TrecMeasure:
 
     ``shape``: ``long`` (a count, printed as an integer), ``float``, ``cut_long`` (integer cut-offs, one value
     each: ``P_5``), ``cut_float`` (fractional cut-offs: ``iprec_at_recall_0.10``), ``floats`` (numeric
-    parameters, one value: ``set_F``), ``pairs`` (``grade=gain`` parameters, one value: ``ndcg``), ``runid``,
-    ``relstring``.  ``average``: ``mean``, ``gm`` (geometric mean), ``sum``, ``count`` (the topics) or ``none``;
+    parameters, one value: ``set_F``), ``pairs`` (``grade=gain`` parameters, one value: ``ndcg``), ``id`` (the
+    run's id: runid), ``string`` (a string per topic: relstring).  ``average``: ``mean``, ``gm`` (geometric mean), ``sum``, ``count`` (the topics) or ``none``;
     ``per_topic``: printed for each topic with ``-q``.  ``kernel``: its values for one topic
     (:mod:`.kernels`; a preference measure's, :mod:`.prefs`).  ``order``: its place in trec_eval's list (the
     order it prints in); ``sets``: the named sets (:data:`SET_NAMES`) it belongs to; ``since``: the trec_eval
@@ -77,7 +77,7 @@ def _prefs(name: str, order: int, kernel, description: str, sets=("all_prefs",),
 TREC_ONLY = (
     TrecMeasure(
         "runid",
-        "runid",
+        "id",
         average="none",
         per_topic=False,
         description="the run's id (its last line's)",
@@ -87,7 +87,7 @@ TREC_ONLY = (
     ),
     TrecMeasure(
         "relstring",
-        "relstring",
+        "string",
         (10.0,),
         average="none",
         description="the grades of the first N documents as characters (per topic only)",
