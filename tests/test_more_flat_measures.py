@@ -1,6 +1,6 @@
 """The flat measures users asked for, each equal to its reference on random data reaching the edges: ERR@k to
 ir_measures' (the TREC Web track's gdeval, which prints 5 decimals), DCG@k and DCG(dcg=exp-log2)@k to ranx's
-dcg and dcg_burges (recorded: tools/record_ranx_dcg.py)."""
+dcg and dcg_burges, F1@k and F1 to ranx's f1 (recorded: tools/record_ranx.py)."""
 
 from __future__ import annotations
 
@@ -45,9 +45,16 @@ def test_err_refuses_grades_above_gdevals_four():
 
 DCG_SEEDS = range(6)
 DCG_CUTOFFS = (1, 5, 10, 100)
-#: ranx's dcg and dcg_burges on dcg_inputs(seed), recorded by tools/record_ranx_dcg.py (ranx compiles itself with
+#: ranx's dcg, dcg_burges and f1 on dcg_inputs(seed), recorded by tools/record_ranx.py (ranx compiles itself with
 #: numba on first use: 40 to 130 s, which the suite does not spend).
-RANX = Path(__file__).parent / "data" / "ranx" / "dcg.json"
+RANX = Path(__file__).parent / "data" / "ranx" / "values.json"
+#: The ranx measures recorded, and graphsr's name of each.
+RANX_NAMES = {
+    **{f"dcg@{k}": f"DCG@{k}" for k in DCG_CUTOFFS},
+    **{f"dcg_burges@{k}": f"DCG(dcg=exp-log2)@{k}" for k in DCG_CUTOFFS},
+    **{f"f1@{k}": f"F1@{k}" for k in DCG_CUTOFFS},
+    "f1": "F1",
+}
 
 
 def dcg_inputs(seed: int):
@@ -60,11 +67,11 @@ def dcg_inputs(seed: int):
 
 
 @pytest.mark.parametrize("seed", DCG_SEEDS)
-def test_dcg_equals_ranx(seed):
+def test_dcg_and_f1_equal_ranx(seed):
     qrels, run = dcg_inputs(seed)
-    for k in DCG_CUTOFFS:
-        for ours_name, theirs_name in ((f"DCG@{k}", f"dcg@{k}"), (f"DCG(dcg=exp-log2)@{k}", f"dcg_burges@{k}")):
-            theirs = json.loads(RANX.read_text())["values"][f"{seed} {theirs_name}"]
-            assert sorted(theirs) == sorted(qrels)
-            ours = {m.query_id: m.value for m in graphsr.iter_calc([ours_name], qrels, run)}
-            assert ours == pytest.approx(theirs, rel=1e-12, abs=1e-12), ours_name
+    recorded = json.loads(RANX.read_text())["values"]
+    for theirs_name, ours_name in RANX_NAMES.items():
+        theirs = recorded[f"{seed} {theirs_name}"]
+        assert sorted(theirs) == sorted(qrels)
+        ours = {m.query_id: m.value for m in graphsr.iter_calc([ours_name], qrels, run)}
+        assert ours == pytest.approx(theirs, rel=1e-12, abs=1e-12), ours_name

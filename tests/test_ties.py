@@ -33,6 +33,8 @@ MEASURES = [
     "nDCG(judged_only=true)@4",
     "DCG@3",
     "DCG(dcg=exp-log2)",
+    "F1@3",
+    "F1",
 ]
 
 

@@ -221,14 +221,20 @@ def shared_spellings() -> dict[str, str]:
     (``num_ret``, ``num_rel``, ``num_rel_ret``: passage and element assessments) that trec_eval's measure list
     also has (:data:`graphsr.measures.parse.TREC_NAMES`: ``NumRet``, ``NumRel``, ``NumRelRet`` on plain TREC
     document assessments).  Read from the two declarations; none is written here."""
-    from ..measures.base import registry
-    from ..measures.parse import TREC_NAMES
+    return {cls.NAME: target.NAME for cls, target in _twins().items()}
 
-    return {
-        name: TREC_NAMES[name][0]
-        for name, cls in registry().items()
-        if cls.FAMILY == "fol" and name == cls.NAME and name in TREC_NAMES
-    }
+
+def _twins() -> dict:
+    """Each passage measure class whose name trec_eval's list gives another measure, and that measure's class."""
+    from ..measures.base import registered, registry
+    from ..measures.trec_table import MEASURES
+
+    out = {}
+    for name, cls in registry().items():
+        form = MEASURES.get(name)
+        if cls.FAMILY == "fol" and name == cls.NAME and form is not None and form.graphsr != name:
+            out[cls] = registered(form.graphsr)
+    return out
 
 
 def trec_counts(requests: list, qrels) -> list:
@@ -241,13 +247,13 @@ def trec_counts(requests: list, qrels) -> list:
 
     if not is_plain(qrels):
         return requests
-    shared = shared_spellings()
-    from ..measures.parse import Requested, parse_measure
+    twins = _twins()
+    from ..measures.parse import Requested
 
     out = []
     for r in requests:
         m = r.measure
-        if m.FAMILY == "fol" and m.NAME in shared and not m.given:
-            r = Requested(r.label, parse_measure(shared[m.NAME]))
+        if type(m) in twins and not m.given:
+            r = Requested(r.label, twins[type(m)]().validate())
         out.append(r)
     return list(dict.fromkeys(out))

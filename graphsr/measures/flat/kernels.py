@@ -44,6 +44,13 @@ def recall(m, rk: Ranking, j: Judgments) -> np.ndarray:
     return _ratio(rk.count(_hits(m, rk, m.cutoff)), j.num_relevant(m.params.get("rel")))
 
 
+def f1(m, rk: Ranking, j: Judgments) -> np.ndarray:
+    """F1@k, the harmonic mean of P@k and R@k: 2 hits / (k + R); no @k: k the items retrieved (ranx's f1)."""
+    rk = _ranking(m, rk)
+    k = rk.count() if m.cutoff is None else m.cutoff
+    return _ratio(2.0 * rk.count(_hits(m, rk, m.cutoff)), k + j.num_relevant(m.params.get("rel")))
+
+
 def average_precision(m, rk: Ranking, j: Judgments) -> np.ndarray:
     """AP, AP@k (trec_eval ``map``, ``map_cut_k``): the precisions at the relevant items, over R."""
     rk = _ranking(m, rk)

@@ -34,6 +34,8 @@ measure           per topic                                                     
                   number
 ``ERR@k``         :math:`\sum_{i \le k} \frac{R_i}{i} \prod_{j<i} (1 - R_j)`,                     (ir_measures,
                   :math:`R_i = (2^{g_i} - 1) / 2^4` (grades 0..4; negative and unjudged: 0)       gdeval)
+``F1[@k]``        :math:`2 \sum_{i \le k} rel_i / (k + R)`, the harmonic mean of P@k and R@k     (ranx ``f1``)
+                  (no @k: k the items retrieved)
 ``DCG[@k]``       :math:`\sum_{i \le k} g_i / \log_2(i+1)`, not normalised (gain = grade, or     (ranx ``dcg``,
                   ``dcg=exp-log2``: :math:`2^{g}-1`; negative and unjudged: 0)                   ``dcg_burges``)
 ================  =============================================================================  ==================
@@ -85,6 +87,7 @@ __all__ = [
     "Judged",
     "ERR",
     "DCG",
+    "F1",
     "FLAT_MEASURES",
 ]
 
@@ -556,6 +559,16 @@ class _DCG(_Flat):
     TIES = staticmethod(TA.dcg)
 
 
+class _F1(_Flat):
+    NAME = "F1"
+    DESCRIPTION = (
+        "F1 at k: the harmonic mean of P@k and R@k, 2 (relevant items in the first k) / (k + R); no @k: "
+        "over the whole ranking, k the items retrieved (ranx's f1)"
+    )
+    FAST = staticmethod(FK.f1)
+    TIES = staticmethod(TA.f1)
+
+
 register(_P, "Precision")
 register(_R, "Recall")
 register(_AP, "MAP")
@@ -572,11 +585,12 @@ register(_NumQ)
 register(_Judged)
 register(_ERR)
 register(_DCG)
+register(_F1)
 
 P, R, AP, nDCG, RR, Rprec, Bpref = _P(), _R(), _AP(), _nDCG(), _RR(), _Rprec(), _Bpref()
 Success, IPrec, NumRet, NumRelRet = _Success(), _IPrec(), _NumRet(), _NumRelRet()
 NumRel, NumQ, Judged = _NumRel(), _NumQ(), _Judged()
-ERR, DCG = _ERR(), _DCG()
+ERR, DCG, F1 = _ERR(), _DCG(), _F1()
 
 #: Every flat measure class.
 FLAT_MEASURES = (
@@ -596,4 +610,5 @@ FLAT_MEASURES = (
     _Judged,
     _ERR,
     _DCG,
+    _F1,
 )

@@ -70,6 +70,14 @@ def recall(m, rk: Ranking, j: Judgments) -> np.ndarray:
     return _ratio(rk.count(inside, _expected_hits(m, rk)), j.num_relevant(m.params.get("rel")))
 
 
+def f1(m, rk: Ranking, j: Judgments) -> np.ndarray:
+    """2 E[hits] / (k + R): F1@k is linear in the hits."""
+    rk = _ranking(m, rk)
+    inside = rk.pos <= m.cutoff if m.cutoff is not None else np.ones(rk.size, dtype=bool)
+    k = rk.count() if m.cutoff is None else m.cutoff
+    return _ratio(2.0 * rk.count(inside, _expected_hits(m, rk)), k + j.num_relevant(m.params.get("rel")))
+
+
 def r_precision(m, rk: Ranking, j: Judgments) -> np.ndarray:
     rk = _ranking(m, rk)
     num_rel = j.num_relevant(m.params.get("rel"))
