@@ -23,7 +23,7 @@ def main() -> None:
     import ranx
 
     sys.path.insert(0, str(ROOT))
-    from tests.test_more_flat_measures import DCG_CUTOFFS, DCG_SEEDS, RANX_NAMES, dcg_inputs
+    from tests.test_more_flat_measures import DCG_SEEDS, RANX_NAMES, dcg_inputs
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=str(ROOT / "tests" / "data" / "ranx" / "values.json"))
