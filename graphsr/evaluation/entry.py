@@ -232,7 +232,7 @@ def _twins() -> dict:
     out = {}
     for name, cls in registry().items():
         form = MEASURES.get(name)
-        if cls.FAMILY == "fol" and name == cls.NAME and form is not None and form.graphsr != name:
+        if cls.FAMILY == "fol" and name == cls.NAME and form is not None and form.graphsr not in (None, name):
             out[cls] = registered(form.graphsr)
     return out
 
