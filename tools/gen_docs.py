@@ -249,54 +249,59 @@ def api_page() -> str:
 
 
 def index_module() -> str:
-    """graphsr/measures/_index.py: which family package declares each measure name, and each family's public
-    names, read from the declarations (so that a name loads its family alone, and no module but the
-    declarations spells a measure's name)."""
-    from graphsr.measures.base import FAMILY_PACKAGES, registry
+    """graphsr/measures/_index.py: the module declaring each measure name, and the public names of every
+    declaration module, read from the declarations (so that a name loads its declaration alone, and no module
+    but the declarations spells a measure's name)."""
+    from graphsr.measures.base import registry
 
-    family_of = {}
-    for name, cls in sorted(registry().items()):
-        family_of[name] = cls.__module__.split(".")[2]
+    def where(module: str) -> str:
+        return module.removeprefix("graphsr.measures.")
+
+    family_of = {name: where(cls.__module__) for name, cls in sorted(registry().items())}
     exports: dict[str, str] = {}
     top = []
-    for family in FAMILY_PACKAGES:
-        package = importlib.import_module(f"graphsr.measures.{family}")
-        for name in package.__all__:
-            if name not in vars(package):  # (loaded on first use by the family itself: its provider)
-                continue
+    for module in sorted(set(family_of.values())):
+        declared = importlib.import_module(f"graphsr.measures.{module}")
+        for name in declared.__all__:
             if name in exports:
-                raise SystemExit(f"graphsr.measures.{family} and .{exports[name]} both export {name}")
-            exports[name] = family
-            if getattr(getattr(package, name), "TOP_LEVEL", False) is True:
+                raise SystemExit(f"graphsr.measures.{module} and .{exports[name]} both export {name}")
+            exports[name] = module
+            if getattr(getattr(declared, name), "TOP_LEVEL", False) is True:
                 top.append(name)
     lines = [
-        '"""Which family package declares each measure name, and each family\'s public names: generated from the',
+        '"""Where each measure is declared, and the public names of the declaration modules: generated from the',
         "declarations by tools/gen_docs.py (do not edit; the tests check it is what the declarations give).  A name",
-        'loads the family that declares it, and no other."""',
+        'loads the module that declares it, and no other."""',
         "",
-        "#: Every name and alias a measure is registered under, and the family package declaring it.",
+        "#: Every name and alias a measure is registered under, and the module declaring it (in graphsr.measures).",
         "FAMILY_OF = {",
-        *(f'    "{name}": "{family}",' for name, family in family_of.items()),
+        *(f'    "{name}": "{module}",' for name, module in family_of.items()),
         "}",
         "",
-        "#: The public names of the family packages (``graphsr.measures.SRP``), and the package of each.",
+        "#: The public names of the declaration modules (``graphsr.measures.SRP``), and the module of each.",
         "EXPORTS = {",
-        *(f'    "{name}": "{family}",' for name, family in exports.items()),
+        *(f'    "{name}": "{module}",' for name, module in exports.items()),
         "}",
         "",
         "#: The measures ``import graphsr`` gives too (those declared ``TOP_LEVEL``).",
         "TOP_LEVEL = (" + ", ".join(f'"{n}"' for n in top) + ("," if len(top) == 1 else "") + ")",
         "",
+        "",
+        "def declared_by(package: str) -> dict[str, str]:",
+        '    """The public names a family package declares, by the module of the family that declares each."""',
+        '    family = package.rsplit(".", 1)[1] + "."',
+        "    return {n: m.removeprefix(family) for n, m in EXPORTS.items() if m.startswith(family)}",
+        "",
     ]
     return "\n".join(lines)
 
 
-PAGES = {
+PAGES = {  # (the index first: the pages read the names it gives; after a new measure, run this twice)
+    ROOT / "graphsr" / "measures" / "_index.py": index_module,
     OUT / "measures.md": measures_page,
     OUT / "cli.md": cli_page,
     OUT / "schema.md": schema_page,
     OUT / "api.md": api_page,
-    ROOT / "graphsr" / "measures" / "_index.py": index_module,
 }
 
 

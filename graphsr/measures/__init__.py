@@ -33,6 +33,7 @@ __getattr__, __dir__, __all__ = lazy_namespace(
         "provider_of": "provider",
         "providers": "provider",
         "register_provider": "provider",
+        "ESRInputs": "esr.kernel",
         **EXPORTS,  # (each family's public names, read from its declarations by tools/gen_docs.py)
     },
 )

@@ -407,24 +407,28 @@ def registry() -> dict[str, type[Measure]]:
     """Every registered measure, by name (loading the family modules on first use)."""
     import importlib
 
-    for package in FAMILY_PACKAGES:
+    from ._index import FAMILY_OF
+
+    for module in dict.fromkeys(FAMILY_OF.values()):  # (the declaration modules, each registering its measures)
+        importlib.import_module(f"{__package__}.{module}")
+    for package in FAMILY_PACKAGES:  # (a family the index does not know yet registers when imported)
         importlib.import_module(f"{__package__}.{package}")
     return dict(_REGISTRY)
 
 
 def registered(name: str) -> type[Measure] | None:
-    """The measure registered under ``name`` (None: none is), loading only the family that declares it
+    """The measure registered under ``name`` (None: none is), loading only the module that declares it
     (:mod:`graphsr.measures._index`, generated from the declarations)."""
     cls = _REGISTRY.get(name)
     if cls is None:
         from ._index import FAMILY_OF
 
-        family = FAMILY_OF.get(name)
-        if family is None:  # (a family the index does not know yet: every family loads)
+        module = FAMILY_OF.get(name)
+        if module is None:  # (a family the index does not know yet: every family loads)
             return registry().get(name)
         import importlib
 
-        importlib.import_module(f"{__package__}.{family}")
+        importlib.import_module(f"{__package__}.{module}")
         cls = _REGISTRY.get(name)
     return cls
 

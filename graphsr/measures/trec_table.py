@@ -49,7 +49,8 @@ def _gather() -> dict[str, TrecMeasure]:
     """Every trec_eval measure in trec_eval's order: the names the flat measures declare (each filled in with
     the graphsr measure it stands for) and those only ``graphsr trec_eval`` computes.  A name or a place in the
     list declared twice is a declaration error."""
-    from .flat import FLAT_MEASURES, TREC_MORE
+    from .flat.measures import FLAT_MEASURES
+    from .flat.trec_more import TREC_MORE
 
     forms = list(TREC_ONLY)
     for cls in FLAT_MEASURES + TREC_MORE:

@@ -8,9 +8,10 @@ ndeval computes them (ir_measures' pyndeval provider): ``alpha_nDCG@k``, ``alpha
 """
 
 from ..._lazy import lazy_namespace
-from . import measures as _declared
-from .measures import *  # noqa: F403 (the family's measures, as its declarations name them)
+from .._index import declared_by
 
+# The family's declared names (graphsr.measures._index, generated from its declarations) and its other parts,
+# each loaded on first use: importing the family loads none of them.
 __getattr__, __dir__, __all__ = lazy_namespace(
-    __name__, {"DiversityProvider": "provider", "SubtopicJudgments": "kernels"}, _declared.__all__
+    __name__, {**declared_by(__name__), **{"DiversityProvider": "provider", "SubtopicJudgments": "kernels"}}
 )

@@ -8,10 +8,8 @@ P@5
 """
 
 from ..._lazy import lazy_namespace
-from . import measures as _declared
-from .measures import *  # noqa: F403 (the family's measures, as its declarations name them)
-from .trec_more import TREC_MORE  # (registers trec_eval's other measures: infAP, SetP, GMAP, ...)
+from .._index import declared_by
 
-__getattr__, __dir__, __all__ = lazy_namespace(
-    __name__, {"FlatProvider": "provider"}, [*_declared.__all__, "TREC_MORE"]
-)
+# The family's declared names (graphsr.measures._index, generated from its declarations) and its other parts,
+# each loaded on first use: importing the family loads none of them.
+__getattr__, __dir__, __all__ = lazy_namespace(__name__, {**declared_by(__name__), **{"FlatProvider": "provider"}})

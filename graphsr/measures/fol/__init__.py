@@ -7,13 +7,14 @@ MAgP(task=t2i)
 """
 
 from ..._lazy import lazy_namespace
-from . import measures as _declared
-from .inputs import PassageInputs
-from .measures import *  # noqa: F403 (the family's measures, as its declarations name them)
-from .measures import CHARACTER_TASKS, SCORE_PARAM
+from .._index import declared_by
 
+# The family's declared names (graphsr.measures._index, generated from its declarations) and its other parts,
+# each loaded on first use: importing the family loads none of them.
 __getattr__, __dir__, __all__ = lazy_namespace(
     __name__,
-    {"PassageProvider": "provider", "passage_inputs": "provider"},
-    [*_declared.__all__, "PassageInputs", "SCORE_PARAM", "CHARACTER_TASKS"],
+    {
+        **declared_by(__name__),
+        **{"PassageProvider": "provider", "passage_inputs": "provider", "PassageInputs": "inputs"},
+    },
 )

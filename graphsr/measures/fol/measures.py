@@ -65,6 +65,8 @@ __all__ = [
     "OFFICIAL_CONTEXT",
     "OFFICIAL_RUN",
     "OFFICIAL_TOPICS",
+    "SCORE_PARAM",
+    "CHARACTER_TASKS",
 ]
 
 TASKS = ("focused", "thorough", "ric", "t2i", "bic")

@@ -7,10 +7,10 @@ PRUM(r=2,nav=none)
 """
 
 from ..._lazy import lazy_namespace
-from . import measures as _declared
-from .kernel import prum_by_recall
-from .measures import *  # noqa: F403 (the family's measures, as its declarations name them)
+from .._index import declared_by
 
+# The family's declared names (graphsr.measures._index, generated from its declarations) and its other parts,
+# each loaded on first use: importing the family loads none of them.
 __getattr__, __dir__, __all__ = lazy_namespace(
-    __name__, {"PRUMProvider": "provider"}, [*_declared.__all__, "prum_by_recall"]
+    __name__, {**declared_by(__name__), **{"PRUMProvider": "provider", "prum_by_recall": "kernel"}}
 )

@@ -7,7 +7,8 @@ nxCG(quant=sog)@10
 """
 
 from ..._lazy import lazy_namespace
-from . import measures as _declared
-from .measures import *  # noqa: F403 (the family's measures, as its declarations name them)
+from .._index import declared_by
 
-__getattr__, __dir__, __all__ = lazy_namespace(__name__, {"XCGProvider": "provider"}, _declared.__all__)
+# The family's declared names (graphsr.measures._index, generated from its declarations) and its other parts,
+# each loaded on first use: importing the family loads none of them.
+__getattr__, __dir__, __all__ = lazy_namespace(__name__, {**declared_by(__name__), **{"XCGProvider": "provider"}})
