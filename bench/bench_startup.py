@@ -55,13 +55,17 @@ def imports(qrels: Path, run: Path) -> dict[str, float]:
     return out
 
 
-def wall(cmd: list[str], repeat: int) -> float:
-    times = []
-    for _ in range(repeat + 1):
-        t = time.perf_counter()
-        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV, check=True)
-        times.append(time.perf_counter() - t)
-    return statistics.median(times[1:])
+def paired(commands: dict[str, list[str]], repeat: int) -> dict[str, float]:
+    """Each command's median time, the commands run in turn in each round (one untimed round first), so that
+    the machine's drift falls on all of them alike."""
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for round_ in range(repeat + 1):
+        for name, cmd in commands.items():
+            t = time.perf_counter()
+            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV, check=True)
+            if round_:
+                times[name].append(time.perf_counter() - t)
+    return {name: statistics.median(ts) for name, ts in times.items()}
 
 
 def main() -> None:
@@ -80,7 +84,9 @@ def main() -> None:
         heavy = sorted(set(loaded) & set(HEAVY))
         print("heavy parts imported:", ", ".join(heavy) or "none")
         commands = {
-            "graphsr eval": ["graphsr", "eval", str(qrels), str(run), "-m", "P@10", "-m", "AP", "-m", "nDCG@10"]
+            "python": [sys.executable, "-c", "pass"],
+            "python + numpy": [sys.executable, "-c", "import numpy"],  # (the floor of any command using numpy)
+            "graphsr eval": ["graphsr", "eval", str(qrels), str(run), "-m", "P@10", "-m", "AP", "-m", "nDCG@10"],
         }
         if args.trec_eval:
             commands["trec_eval"] = [
@@ -96,8 +102,12 @@ def main() -> None:
             ]
         if shutil.which("ir_measures"):
             commands["ir_measures"] = ["ir_measures", str(qrels), str(run), "P@10 AP nDCG@10"]
-        for name, cmd in commands.items():
-            print(f"{name:14} {wall(cmd, args.repeat):.3f} s (median of {args.repeat})")
+        times = paired(commands, args.repeat)
+        for name, t in times.items():
+            print(f"{name:16} {t:.3f} s (median of {args.repeat}, paired)")
+        for other in ("trec_eval", "ir_measures"):
+            if other in times:
+                print(f"graphsr eval / {other}: {times['graphsr eval'] / times[other]:.2f}x the time")
 
 
 if __name__ == "__main__":

@@ -94,22 +94,50 @@ def read_chunk_run(
     return _ranked_run(rows, name or path, path, vocab)
 
 
-def _chunk_id_run(path: str, table: dict, name: str, vocab, unknown: str):
-    """A TREC run of chunk ids as a ranked passage run, read by graphsr's columnar TREC run reader (one pass in
-    C where it is built) and resolved through the chunk map with array operations: each chunk id looked up
-    once, however many lines name it."""
-    import numpy as np
+#: TREC runs of chunk ids scanned in this process, by file and state, the last few kept: an evaluation reads a
+#: run's chunk ids (which chunks of the map it needs) and then the run itself, from one scan.
+_SCANNED: dict = {}
+_SCANS_KEPT = 2
 
+
+def scanned_chunk_run(path: str):
+    """A TREC run of chunk ids as graphsr's columnar TREC run reader gives it (one pass in C where it is built),
+    scanned once while the file is unchanged (the last :data:`_SCANS_KEPT` kept).
+
+    Raises
+    ------
+    RunFormatError
+        For what the reader refuses, and for an element run (not a run of chunk ids).
+    """
     from ..core.columns import DocumentColumns
-    from ..core.fol import FOLRun, Vocabulary
+    from .first_records import _file_key
     from .runs import read_run
 
-    run = read_run(path, name=name)
-    c = getattr(run, "columns", None)
-    if not isinstance(c, DocumentColumns):
-        raise RunFormatError(
-            "expected 6 fields 'qid Q0 chunk_id rank score run_id' (a run of chunk ids), got an element run", path
-        )
+    key = _file_key(path, True)
+    run = _SCANNED.get(key) if key is not None else None
+    if run is None:
+        run = read_run(path)
+        if not isinstance(getattr(run, "columns", None), DocumentColumns):
+            raise RunFormatError(
+                "expected 6 fields 'qid Q0 chunk_id rank score run_id' (a run of chunk ids), got an element run",
+                path,
+            )
+        if key is not None:
+            _SCANNED[key] = run
+            while len(_SCANNED) > _SCANS_KEPT:
+                del _SCANNED[next(iter(_SCANNED))]
+    return run
+
+
+def _chunk_id_run(path: str, table: dict, name: str, vocab, unknown: str):
+    """A TREC run of chunk ids as a ranked passage run (:func:`scanned_chunk_run`), resolved through the chunk
+    map with array operations: each chunk id looked up once, however many lines name it."""
+    import numpy as np
+
+    from ..core.fol import FOLRun, Vocabulary
+
+    run = scanned_chunk_run(path)
+    c = run.columns
     if not np.isfinite(c.value).all():
         k = int(np.flatnonzero(~np.isfinite(c.value))[0])
         raise RunFormatError(

@@ -70,8 +70,17 @@ def _run_format(path, declared: str | None) -> str | None:
 
 
 def _run_chunk_ids(path, run_format: str | None) -> set:
-    """The chunk ids a TREC run of chunk ids names (none for a run in another format)."""
-    return _third_fields(path) if _run_format(path, run_format) == "element" else set()
+    """The chunk ids a TREC run of chunk ids names (none for a run in another format), from the run's columnar
+    scan, which reading the run then takes up (a run that cannot be read names none: its reader refuses it in
+    its turn)."""
+    if _run_format(path, run_format) != "element":
+        return set()
+    from .chunks import scanned_chunk_run
+
+    try:
+        return set(scanned_chunk_run(os.fspath(path)).columns.doc_names)
+    except GraphsrInputError:
+        return _third_fields(path)
 
 
 def run_documents(runs: Sequence, chunk_map, run_format: str | None) -> frozenset:
@@ -93,7 +102,7 @@ def run_documents(runs: Sequence, chunk_map, run_format: str | None) -> frozense
             except GraphsrInputError:
                 continue
         elif fmt == "element" and chunk_map is not None:
-            docs |= {chunk_map[c][0] for c in _third_fields(path) if c in chunk_map}
+            docs |= {chunk_map[c][0] for c in _run_chunk_ids(path, fmt) if c in chunk_map}
         elif fmt == "spans":
             from .records import iter_records
 
