@@ -279,3 +279,20 @@ def test_span_frames_read_as_span_files(tmp_path):
         with pytest.raises(GraphsrInputError, match=match) as e:
             as_run(bad)
         assert "\n" not in str(e.value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.sampled_from([0.5, 1.0, 2.0]), st.integers(0, 6)), max_size=40))
+def test_ranked_rows_are_the_sort_by_topic_score_and_id_whether_or_not_the_file_is_in_that_order(lines):
+    """The one-pass check that a run is in trec_eval's order already equals the full sort, sorted or not."""
+    import numpy as np
+
+    from graphsr.io.chunks import _ranked_rows
+
+    for given_ in (lines, sorted(lines, key=lambda r: (r[0], -r[1], -r[2]))):
+        topic = np.array([t for t, _, _ in given_], dtype=np.int64)
+        score = np.array([s for _, s, _ in given_], dtype=float)
+        rank = np.array([n for _, _, n in given_], dtype=np.int64)
+        rows = np.arange(len(given_))
+        expected = sorted(rows.tolist(), key=lambda k: (topic[k], -score[k], -rank[k], k))
+        assert _ranked_rows(rows, topic, score, rank).tolist() == expected

@@ -88,6 +88,8 @@ class ChunkSource:
             else:
                 table = self._table(f)
                 got = {c: table[c] for c in ids if c in table}
+            if len(self.files) == 1:
+                return {c: v[1:] for c, v in got.items()}
             self._merge(found, f, got)
         return {c: tuple(v[1:]) for c, (_, v) in found.items()}
 
@@ -100,6 +102,8 @@ class ChunkSource:
                 got = self._index(f).by_document(docs)
             else:
                 got = {c: v for c, v in self._table(f).items() if v[1] in docs}
+            if len(self.files) == 1:
+                return {c: v[1:] for c, v in got.items()}
             self._merge(found, f, got)
         return {c: tuple(v[1:]) for c, (_, v) in found.items()}
 

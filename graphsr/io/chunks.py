@@ -146,18 +146,16 @@ def _chunk_id_run(path: str, table: dict, name: str, vocab, unknown: str):
             int(c.line[k]) if c.line is not None else None,
         )
     names = list(c.doc_names)
-    where = [table.get(n) for n in names]
-    keep = _known(c, names, where, path, unknown)
+    missing = ("", 0, 0)
+    where = [table.get(n, missing) for n in names]
+    keep = _known(c, names, [w is not missing for w in where], path, unknown)
     vocab = vocab or Vocabulary()
-    chunk_doc = vocab.doc_codes([w[0] if w is not None else "" for w in where])
-    chunk_start = np.array([w[1] if w is not None else 0 for w in where], dtype=np.int64)
-    chunk_end = np.array([w[2] if w is not None else 0 for w in where], dtype=np.int64)
-    by_bytes = sorted(range(len(names)), key=lambda k: names[k].encode())
-    name_rank = np.empty(len(names), dtype=np.int64)
-    name_rank[by_bytes] = np.arange(len(names))
-    rows = np.flatnonzero(keep)
-    # by topic (first appearance), score descending, chunk id descending (trec_eval's ties), then file order
-    rows = rows[np.lexsort((rows, -name_rank[c.doc[rows]], -c.value[rows], c.topic[rows]))]
+    docs, starts, ends = zip(*where) if where else ((), (), ())
+    chunk_doc = vocab.doc_codes(list(docs))
+    chunk_start = np.array(starts, dtype=np.int64)
+    chunk_end = np.array(ends, dtype=np.int64)
+    name_rank = _byte_ranks(names)
+    rows = _ranked_rows(np.flatnonzero(keep), c.topic, c.value, name_rank[c.doc])
     topic_code = vocab.topic_codes(list(c.topic_names))
     doc = c.doc[rows]
     lines = np.asarray(c.line[rows] if c.line is not None else rows + 1, dtype=np.int64)
@@ -181,12 +179,38 @@ def _chunk_id_run(path: str, table: dict, name: str, vocab, unknown: str):
     )
 
 
-def _known(c, names: list, where: list, path: str, unknown: str):
-    """Which lines of a run of chunk ids name a chunk the map holds; a chunk it does not is an error naming its
-    line (``unknown="warn"``: the lines left out, counted on stderr)."""
+def _ranked_rows(rows, topic, score, name_rank):
+    """``rows`` by topic (first appearance), score descending, chunk id descending (trec_eval's ties), then file
+    order: as they are where the file is in that order already (as retrievers write runs), checked in one pass."""
     import numpy as np
 
-    known = np.array([w is not None for w in where], dtype=bool)
+    t, v, n = topic[rows], score[rows], name_rank[rows]
+    later = (t[1:] > t[:-1]) | ((t[1:] == t[:-1]) & ((v[1:] < v[:-1]) | ((v[1:] == v[:-1]) & (n[1:] < n[:-1]))))
+    if later.all():
+        return rows
+    return rows[np.lexsort((-n, -v, t))]  # (a stable sort: equal keys stay in file order)
+
+
+def _byte_ranks(names: list):
+    """Each name's place among ``names`` in the order of their UTF-8 bytes (trec_eval's order of ids)."""
+    import numpy as np
+
+    encoded = [n.encode("utf-8") for n in names]
+    rank = np.empty(len(names), dtype=np.int64)
+    if b"\0" in b"".join(encoded):  # (NumPy's fixed-width bytes drop trailing NULs: order them in Python)
+        order = sorted(range(len(names)), key=encoded.__getitem__)
+    else:
+        order = np.argsort(np.array(encoded, dtype=bytes), kind="stable")
+    rank[order] = np.arange(len(names))
+    return rank
+
+
+def _known(c, names: list, held: list, path: str, unknown: str):
+    """Which lines of a run of chunk ids name a chunk the map holds (``held``: of each name); a chunk it does not
+    is an error naming its line (``unknown="warn"``: the lines left out, counted on stderr)."""
+    import numpy as np
+
+    known = np.array(held, dtype=bool)
     keep = known[c.doc] if len(c.doc) else np.zeros(0, dtype=bool)
     if keep.all():
         return keep

@@ -322,14 +322,17 @@ class FileIndex:
             if not len(which):
                 continue
             records = part.columns["records"].take(rows)
-            cols = [records["line"]] + [records[c] for c in names]
-            for k, values in zip(which.tolist(), zip(*(c.tolist() for c in cols))):
-                key = wanted_str[k]
-                if key in out:
-                    raise error(
-                        f"{_what(self.kind)} {key!r} is given twice (lines {out[key][0]} and {values[0]})", self.path
-                    )
-                out[key] = tuple(v.decode("utf-8") if isinstance(v, bytes) else v for v in values)
+            keys = [wanted_str[k] for k in which.tolist()]
+            values = zip(*(_listed(records[c]) for c in ("line", *names)))
+            if out:
+                for key, row in zip(keys, values):
+                    if key in out:
+                        raise error(
+                            f"{_what(self.kind)} {key!r} is given twice (lines {out[key][0]} and {row[0]})", self.path
+                        )
+                    out[key] = row
+            else:  # (the ids of one part are distinct)
+                out = dict(zip(keys, values))
         return out
 
     def by_document(self, docs: Iterable[str]) -> dict[str, tuple]:
@@ -348,10 +351,19 @@ class FileIndex:
                 continue
             rows = np.concatenate([order.block(a, b) for a, b in spans])
             records = part.columns["records"].take(rows)
-            values = [part.ids.take(rows)] + [records[c] for c in ("line", "doc", "start", "end")]
-            for chunk, line, doc, start, end in zip(*(v.tolist() for v in values)):
-                out[chunk.decode("utf-8")] = (line, doc.decode("utf-8"), start, end)
+            chunks = _listed(part.ids.take(rows))
+            out.update(zip(chunks, zip(*(_listed(records[c]) for c in ("line", "doc", "start", "end")))))
         return out
+
+
+def _listed(column: np.ndarray) -> list:
+    """A column's values as Python objects, bytes decoded as UTF-8 (in one step where they are ASCII)."""
+    if column.dtype.kind != "S":
+        return column.tolist()
+    try:
+        return column.astype(f"U{max(column.dtype.itemsize, 1)}").tolist()
+    except UnicodeDecodeError:
+        return [v.decode("utf-8") for v in column.tolist()]
 
 
 def _what(kind: str) -> str:
