@@ -164,7 +164,9 @@ def _against(spans: list, collection, path: str, vocab, also, **kw):
     docs = {s[1] for s in spans} | set(also)
     with_content = {s[1] for s in spans if s[5] is not None}
     texts = document_texts(collection, with_content) if with_content else {}
-    lengths = document_lengths(collection, docs)
+    rest = docs - texts.keys()  # (the lengths of the texts read already are known)
+    lengths = {d: len(t) for d, t in texts.items() if d in docs}
+    lengths.update(document_lengths(collection, rest) if rest else {})
     return _assessments(spans, texts, path, vocab, lengths=lengths, known_lengths=lengths, **kw)
 
 
