@@ -296,3 +296,14 @@ def test_ranked_rows_are_the_sort_by_topic_score_and_id_whether_or_not_the_file_
         rows = np.arange(len(given_))
         expected = sorted(rows.tolist(), key=lambda k: (topic[k], -score[k], -rank[k], k))
         assert _ranked_rows(rows, topic, score, rank).tolist() == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(max_size=6), unique=True, max_size=30))
+def test_chunk_ids_rank_in_the_order_of_their_utf8_bytes(names):
+    """trec_eval orders tied ids by their bytes: NumPy's sort of the encoded ids (NULs included) is that order."""
+    from graphsr.io.chunks import _byte_ranks
+
+    expected = sorted(range(len(names)), key=lambda k: names[k].encode("utf-8"))
+    ranks = _byte_ranks(names).tolist()
+    assert sorted(range(len(names)), key=ranks.__getitem__) == expected

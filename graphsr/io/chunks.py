@@ -198,7 +198,7 @@ def _byte_ranks(names: list):
     encoded = [n.encode("utf-8") for n in names]
     rank = np.empty(len(names), dtype=np.int64)
     if b"\0" in b"".join(encoded):  # (NumPy's fixed-width bytes drop trailing NULs: order them in Python)
-        order = sorted(range(len(names)), key=encoded.__getitem__)
+        order = np.array(sorted(range(len(names)), key=encoded.__getitem__), dtype=np.int64)
     else:
         order = np.argsort(np.array(encoded, dtype=bytes), kind="stable")
     rank[order] = np.arange(len(names))
