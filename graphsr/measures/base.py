@@ -423,12 +423,16 @@ def registered(name: str) -> type[Measure] | None:
     if cls is None:
         from ._index import FAMILY_OF
 
-        module = FAMILY_OF.get(name)
-        if module is None:  # (a family the index does not know yet: every family loads)
-            return registry().get(name)
         import importlib
 
-        importlib.import_module(f"{__package__}.{module}")
+        module = FAMILY_OF.get(name)
+        if module is None:  # (the families the index does not know yet load: they may declare it)
+            indexed = {m.split(".")[0] for m in FAMILY_OF.values()}
+            for package in FAMILY_PACKAGES:
+                if package not in indexed:
+                    importlib.import_module(f"{__package__}.{package}")
+        else:
+            importlib.import_module(f"{__package__}.{module}")
         cls = _REGISTRY.get(name)
     return cls
 
