@@ -189,69 +189,38 @@ def test_element_runs_without_documents_are_told_what_to_give(capsys):
     )
 
 
-def test_a_missing_extra_is_named_in_one_line(tmp_path, capsys, monkeypatch):
-    """Scoring needs none of the report's packages; a command that does names the extra to install, before any
-    work, exit 2."""
+#: A graphsr command in a fresh interpreter where the report extra's packages cannot be imported, as on a machine
+#: without them (blocked before anything is imported: in a process that has loaded pyarrow, pandas keeps using it).
+_WITHOUT_EXTRAS = (
+    "import sys; sys.modules.update(dict.fromkeys(('matplotlib', 'jinja2', 'pyarrow'))); "
+    "from graphsr.cli.main import main; sys.exit(main(sys.argv[1:]))"
+)
+
+
+def _without_extras(*argv) -> tuple[int, str]:
+    import subprocess
     import sys
 
-    from graphsr.cli.main import main
+    done = subprocess.run(
+        [sys.executable, "-c", _WITHOUT_EXTRAS, *map(str, argv)], capture_output=True, text=True, timeout=300
+    )
+    return done.returncode, done.stderr
+
+
+def test_a_missing_extra_is_named_in_one_line(tmp_path):
+    """Scoring needs none of the report's packages; a command that does names the extra to install, before any
+    work, exit 2."""
     from graphsr.data import sample
 
-    for module in ("matplotlib", "jinja2", "pyarrow"):
-        monkeypatch.setitem(sys.modules, module, None)  # as if not installed: importing it raises ImportError
     s = sample("mobydick")
-    assert (
-        main(
-            [
-                "eval",
-                str(s["qrels"]),
-                str(s["runs"][0]),
-                "--collection",
-                str(s["collection"]),
-                "-m",
-                "SRP@5",
-                "--save",
-                str(tmp_path / "scores.csv"),
-            ]
-        )
-        == 0
-    )  # scoring and CSV score tables: fine
-    capsys.readouterr()
-    assert (
-        main(
-            [
-                "eval",
-                str(s["qrels"]),
-                str(s["runs"][0]),
-                "--collection",
-                str(s["collection"]),
-                "-m",
-                "SRP@5",
-                "--plot",
-                str(tmp_path / "p.png"),
-            ]
-        )
-        == 2
-    )
-    err = capsys.readouterr().err
+    common = ["eval", s["qrels"], s["runs"][0], "--collection", s["collection"], "-m", "SRP@5"]
+    code, err = _without_extras(*common, "--save", tmp_path / "scores.csv")
+    assert code == 0, err  # scoring and CSV score tables: fine
+    code, err = _without_extras(*common, "--plot", tmp_path / "p.png")
+    assert code == 2
     assert "needs matplotlib, installed with graphsr's report extra: pip install 'graphsr[report]'" in err
     assert err.count("\n") == 1 and not (tmp_path / "p.png").exists()
-    assert main(["report", str(tmp_path / "scores.csv"), "-o", str(tmp_path / "r.html")]) == 2
-    assert "graphsr[report]" in capsys.readouterr().err
-    assert (
-        main(
-            [
-                "eval",
-                str(s["qrels"]),
-                str(s["runs"][0]),
-                "--collection",
-                str(s["collection"]),
-                "-m",
-                "SRP@5",
-                "--save",
-                str(tmp_path / "scores.parquet"),
-            ]
-        )
-        == 2
-    )
-    assert "needs pyarrow" in capsys.readouterr().err and not (tmp_path / "scores.parquet").exists()
+    code, err = _without_extras("report", tmp_path / "scores.csv", "-o", tmp_path / "r.html")
+    assert code == 2 and "graphsr[report]" in err
+    code, err = _without_extras(*common, "--save", tmp_path / "scores.parquet")
+    assert code == 2 and "needs pyarrow" in err and not (tmp_path / "scores.parquet").exists()
