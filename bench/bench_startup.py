@@ -19,6 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
+#: P@10, AP and nDCG@10 as trec_eval names them (for trec_eval, and for graphsr given trec_eval's names).
+TREC_NAMES = ["-m", "P.10", "-m", "map", "-m", "ndcg_cut.10"]
 HEAVY = ("pandas", "scipy", "ir_measures", "lxml", "networkx", "matplotlib", "pyarrow", "neo4j", "falkordb", "redis")
 #: As a user's machine runs: modules' compiled bytecode cached (this workplace sets PYTHONDONTWRITEBYTECODE).
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
@@ -87,31 +89,10 @@ def main() -> None:
             "python": [sys.executable, "-c", "pass"],
             "python + numpy": [sys.executable, "-c", "import numpy"],  # (the floor of any command using numpy)
             "graphsr eval": ["graphsr", "eval", str(qrels), str(run), "-m", "P@10", "-m", "AP", "-m", "nDCG@10"],
-            "graphsr, trec_eval's names": [
-                "graphsr",
-                "eval",
-                str(qrels),
-                str(run),
-                "-m",
-                "P.10",
-                "-m",
-                "map",
-                "-m",
-                "ndcg_cut.10",
-            ],
+            "graphsr, trec_eval's names": ["graphsr", "eval", str(qrels), str(run), *TREC_NAMES],
         }
         if args.trec_eval:
-            commands["trec_eval"] = [
-                args.trec_eval,
-                "-m",
-                "P.10",
-                "-m",
-                "map",
-                "-m",
-                "ndcg_cut.10",
-                str(qrels),
-                str(run),
-            ]
+            commands["trec_eval"] = [args.trec_eval, *TREC_NAMES, str(qrels), str(run)]
         if shutil.which("ir_measures"):
             commands["ir_measures"] = ["ir_measures", str(qrels), str(run), "P@10 AP nDCG@10"]
         times = paired(commands, args.repeat)
