@@ -71,41 +71,44 @@ class ChunkSource:
             self._whole[f] = table
         return self._whole[f]
 
-    def _merge(self, found: dict, f: str, got: dict) -> None:
-        for chunk, values in got.items():
-            if chunk in found:
-                other, line = found[chunk]
-                raise RunFormatError(f"chunk {chunk!r} is mapped twice (also in {other}, line {line[0]})", f, values[0])
-            found[chunk] = (f, values)
+    def _gathered(self, got_in) -> dict[str, tuple[str, int, int]]:
+        """``{chunk id: (doc_id, start, end)}`` of what ``got_in(file)`` finds in each file (``{chunk id: (line,
+        doc_id, start, end)}``), in file order; a chunk id found in two files is refused."""
+        if len(self.files) == 1:  # (one file: its ids are distinct already)
+            return {c: v[1:] for c, v in got_in(self.files[0]).items()}
+        found: dict[str, tuple] = {}
+        for f in self.files:
+            for chunk, values in got_in(f).items():
+                if chunk in found:
+                    other, line = found[chunk]
+                    raise RunFormatError(
+                        f"chunk {chunk!r} is mapped twice (also in {other}, line {line[0]})", f, values[0]
+                    )
+                found[chunk] = (f, values)
+        return {c: tuple(v[1:]) for c, (_, v) in found.items()}
 
     def lookup(self, ids: Iterable[str]) -> dict[str, tuple[str, int, int]]:
         """``{chunk id: (doc_id, start, end)}`` of the ``ids`` the map holds (the others left out)."""
         ids = set(ids)
-        found: dict[str, tuple] = {}
-        for f in self.files:
+
+        def got_in(f: str) -> dict:
             if f in self._large:
-                got = self._index(f).lookup(ids, RunFormatError)
-            else:
-                table = self._table(f)
-                got = {c: table[c] for c in ids if c in table}
-            if len(self.files) == 1:
-                return {c: v[1:] for c, v in got.items()}
-            self._merge(found, f, got)
-        return {c: tuple(v[1:]) for c, (_, v) in found.items()}
+                return self._index(f).lookup(ids, RunFormatError)
+            table = self._table(f)
+            return {c: table[c] for c in ids if c in table}
+
+        return self._gathered(got_in)
 
     def of_documents(self, docs: Iterable[str]) -> dict[str, tuple[str, int, int]]:
         """``{chunk id: (doc_id, start, end)}`` of every chunk of the documents ``docs``."""
         docs = set(docs)
-        found: dict[str, tuple] = {}
-        for f in self.files:
+
+        def got_in(f: str) -> dict:
             if f in self._large:
-                got = self._index(f).by_document(docs)
-            else:
-                got = {c: v for c, v in self._table(f).items() if v[1] in docs}
-            if len(self.files) == 1:
-                return {c: v[1:] for c, v in got.items()}
-            self._merge(found, f, got)
-        return {c: tuple(v[1:]) for c, (_, v) in found.items()}
+                return self._index(f).by_document(docs)
+            return {c: v for c, v in self._table(f).items() if v[1] in docs}
+
+        return self._gathered(got_in)
 
     def working_set(
         self, ids: Iterable[str], docs_of: Iterable[str] = (), docs: Iterable[str] = ()
@@ -118,9 +121,7 @@ class ChunkSource:
 
     def whole(self) -> dict[str, tuple[str, int, int]]:
         """Every chunk of the map, in file then line order; an empty map is refused."""
-        found: dict[str, tuple] = {}
-        for f in self.files:
-            self._merge(found, f, self._table(f))
+        found = self._gathered(self._table)
         if not found:
             raise RunFormatError("the chunk map is empty", self.path)
-        return {c: tuple(v[1:]) for c, (_, v) in found.items()}
+        return found
