@@ -39,10 +39,6 @@ class _TrecFlat(_Flat):
 
     SUPPORTED_PARAMS = {"rel": _LEVEL, "judged_only": _JUDGED}
 
-    def kernel_params(self):
-        """The kernel's parameters, as ``graphsr trec_eval`` passes them."""
-        return ()
-
 
 class _infAP(_TrecFlat):
     NAME = "infAP"
