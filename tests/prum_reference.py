@@ -35,6 +35,7 @@ def prum_reference(links: list[dict[int, float]], t: int, u: int) -> list[float]
         seen.append(p)
     F = [poisson_binomial(p) for p in seen]  # Eq 11
     out = []
+    leave_one_out: dict[tuple[int, int], np.ndarray] = {}  # (i, x): F_{i-1} over the others (the same for every r, s)
     for r in range(1, t + 1):
         a = c = 0.0
         for i in range(1, o + 1):
@@ -48,8 +49,10 @@ def prum_reference(links: list[dict[int, float]], t: int, u: int) -> list[float]
                     dp = seen[i][x] - seen[i - 1][x]
                     if dp <= 0:
                         continue
-                    others = [seen[i - 1][y] for y in range(t) if y != x]
-                    loo = poisson_binomial(others)[s] if s <= len(others) else 0.0  # P(F_{i-1}=s | x unseen)
+                    if (i, x) not in leave_one_out:
+                        leave_one_out[i, x] = poisson_binomial([seen[i - 1][y] for y in range(t) if y != x])
+                    others = leave_one_out[i, x]
+                    loo = others[s] if s < len(others) else 0.0  # P(F_{i-1}=s | x unseen)
                     keep *= 1 - dp * loo / prev
                 a += prev * (1 - keep)  # Eq 8, 17
         b = sum(F[o][s] * (r - s) for s in range(r))  # Eq 18
