@@ -59,6 +59,26 @@ def test_c_and_python_walkers_agree(bodies, default):
 
 
 @needs_c
+@settings(max_examples=200, deadline=None)
+@given(st.lists(xml_docs(), min_size=1, max_size=3), st.booleans(), st.booleans())
+def test_c_and_python_texts_agree_and_hold_the_offsets(bodies, default, html):
+    """The text in C is the text joined in Python, whatever the text, CDATA, comments, processing instructions and
+    entity references; each element's [start, end) holds its own text there; as XML and as HTML (lxml.html)."""
+    from lxml import html as lxml_html
+
+    from graphsr.io import walk
+
+    data = _wrap("".join(bodies), default)
+    root = lxml_html.document_fromstring(data) if html else etree.fromstring(data, coll._parser())
+    text = walk.text_content(root)
+    assert text == "".join(walk._text_parts(root))
+    tree = coll.py_tree_from_element(root, "d")
+    assert len(text) == tree.end[0]
+    for i, el in enumerate(e for e in root.iter() if isinstance(e.tag, str)):
+        assert text[tree.start[i] : tree.end[i]] == "".join(walk._text_parts(el))
+
+
+@needs_c
 def test_walkers_expand_internal_entities_and_count_external_ones_as_one():
     """An entity the document declares is expanded, as a resolving parser expands it (tests/test_entities.py);
     one it does not (declared in an external DTD, or external) stays a reference of one character."""
@@ -66,6 +86,11 @@ def test_walkers_expand_internal_entities_and_count_external_ones_as_one():
     c = coll.tree_from_element(etree.fromstring(xml, coll._parser()), "d")
     py = coll.py_tree_from_element(etree.fromstring(xml, coll._parser()), "d")
     assert c.length.tolist() == py.length.tolist() == [20, 10]
+    from graphsr.io import walk
+
+    root = etree.fromstring(xml, coll._parser())
+    coll.py_tree_from_element(root, "d")  # (expands the internal entities)
+    assert walk.text_content(root) == "".join(walk._text_parts(root)) == "xlong textlong text\ufffd"
 
 
 def test_c_walker_required_in_ci():

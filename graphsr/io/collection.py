@@ -37,7 +37,7 @@ from ..errors import CollectionError
 from ..core.document import DocumentTree
 from .progress import progress_bar
 from .tar_listing import tar_members
-from .walk import _drop_script_text, _text_parts, accelerated, html_tree, py_tree_from_element, tree_from_element
+from .walk import _drop_script_text, accelerated, html_tree, py_tree_from_element, text_content, tree_from_element
 
 __all__ = [
     "CollectionSource",
@@ -639,4 +639,4 @@ def text_of(data: bytes, kind: str | None, name: str, newlines: bool = True) -> 
         from .entities import expand_internal_entities
 
         expand_internal_entities(root, name)
-    return "".join(_text_parts(root))
+    return text_content(root)

@@ -138,7 +138,7 @@ def page_tree(page: NQPage, source: str | None = None, offsets=()) -> PageTree:
     """
     import lxml.html
 
-    from .walk import _drop_script_text, _text_parts, tree_from_element
+    from .walk import _drop_script_text, text_content, tree_from_element
 
     html = page.html
     ranges = [page.byte_range(c) if not c.is_null else (0, 0) for c in page.candidates]
@@ -186,7 +186,7 @@ def page_tree(page: NQPage, source: str | None = None, offsets=()) -> PageTree:
     tree = tree_from_element(root, page.example_id, source)
     out = PageTree(
         tree,
-        "".join(_text_parts(root)),
+        text_content(root),
         np.full(len(ranges), -1, dtype=np.int64),
         0,
         np.array(points, dtype=np.int64),

@@ -99,9 +99,10 @@ def _qname(el, root_ns: str | None) -> str:
 
 
 try:
+    from ._walk import text as _c_text
     from ._walk import walk as _c_walk
 except ImportError:  # the optional C walker was not built
-    _c_walk = None
+    _c_walk = _c_text = None
 
 
 def accelerated() -> bool:
@@ -247,6 +248,16 @@ def _drop_script_text(root) -> None:
         el.text = None
         for child in list(el):
             el.remove(child)
+
+
+def text_content(root) -> str:
+    """The text of an element's subtree (its own tail not included), into which the walkers' offsets count:
+    text and CDATA as they are, an entity reference left unexpanded as U+FFFD, no comment or processing
+    instruction.  In C where the walker was built (one pass over lxml's nodes, no element objects made), else
+    joined from :func:`_text_parts`; both give the same string (tests/test_readers_agree.py)."""
+    if _c_text is not None:
+        return _c_text(root)
+    return "".join(_text_parts(root))
 
 
 def _text_parts(el):

@@ -1,0 +1,171 @@
+"""Benchmark: SR and SRP over a chunk run on real HTML pages, beside the span measures on the same inputs.
+
+Real pages, not generated ones: the HTML manuals of four Debian documentation packages (Python's library
+reference, PostgreSQL's manual, libstdc++'s user guide and API pages, cppreference), fetched once with ``apt-get
+download`` into a cache outside the repository (``~/.cache/graphsr-bench/html`` by default), one directory of
+``.html`` files named by their path in the package (``/`` as ``.``).  Then, seeded:
+
+* a chunking of every page's text (``--size`` characters every ``--step``: overlapping chunks, as TREC RAG's
+  segments overlap), as a chunk map;
+* ``--topics`` topics judged by spans: each 3 pages, in each one span of 200-2,000 characters (JSON lines);
+* a TREC run of ``--depth`` chunk ids per topic (the chunks overlapping the topic's spans, then chunks of the
+  judged pages and of any page, in random order).
+
+Whole commands, start-up included, on the same inputs:
+
+* ``graphsr eval spans.jsonl run.trec --collection pages --chunks map.jsonl`` with the span measures
+  (``budgetP@2000``, ``budgetR@2000``, ``unjudged_chars@10``, ``ChromaIoU@10``);
+* the same with ``SR@10`` and ``SRP@10`` (the chunks resolved to the smallest element holding each, on the
+  pages' trees, with the collection's navigation model).
+
+    python bench/bench_sr_chunks.py [--cache DIR] [--pages 8249] [--topics 50] [--depth 100] [--repeat 3]
+        [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+GRAPHSR = Path(sys.executable).parent / "graphsr"
+PACKAGES = ["python3.11-doc", "postgresql-doc-15", "libstdc++-12-doc", "cppreference-doc-en-html"]
+SPAN_MEASURES = ["budgetP@2000", "budgetR@2000", "unjudged_chars@10", "ChromaIoU@10"]
+SR_MEASURES = ["SR@10", "SRP@10"]
+
+
+def pages(cache: Path) -> Path | None:
+    """The directory of real HTML pages (fetched and unpacked once), or None where the packages cannot be
+    fetched."""
+    out = cache / "pages"
+    if out.is_dir() and any(out.iterdir()):
+        return out
+    work = Path(tempfile.mkdtemp(prefix="graphsr-html-"))
+    try:
+        done = subprocess.run(["apt-get", "download", *PACKAGES], cwd=work, capture_output=True, text=True)
+        debs = sorted(work.glob("*.deb"))
+        if done.returncode != 0 or len(debs) != len(PACKAGES):
+            print(f"the packages could not be fetched ({done.stderr.strip()[-300:]}): nothing measured")
+            return None
+        for deb in debs:
+            subprocess.run(["dpkg-deb", "-x", str(deb), str(work / "x")], check=True)
+        tmp = cache / "pages.part"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        root = work / "x"
+        for path in sorted(root.rglob("*.html")):
+            if path.is_file() and not path.is_symlink():
+                rel = path.relative_to(root / "usr" / "share").as_posix()
+                shutil.copyfile(path, tmp / rel.replace("/", "."))
+        tmp.rename(out)
+        return out
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def generate(cache: Path, collection: Path, n_pages: int, topics: int, depth: int, size: int, step: int) -> dict:
+    """The chosen pages, chunk map, span judgments and run (see the module docstring); reused when present."""
+    from graphsr.io.chunks import make_chunks, write_chunk_map
+
+    base = cache / f"sr-{n_pages}p-{topics}t-{depth}d-{size}-{step}"
+    paths = {
+        "pages": base / "pages",
+        "map": base / "map.jsonl",
+        "spans": base / "spans.jsonl",
+        "run": base / "run.trec",
+    }
+    if paths["run"].exists():
+        return paths
+    base.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(62)
+    chosen = sorted(collection.iterdir())
+    if n_pages < len(chosen):
+        chosen = [chosen[i] for i in sorted(rng.choice(len(chosen), n_pages, replace=False).tolist())]
+    shutil.rmtree(paths["pages"], ignore_errors=True)
+    paths["pages"].mkdir()
+    for p in chosen:
+        os.link(p, paths["pages"] / p.name)
+    chunks = make_chunks(paths["pages"], size, step=step)
+    write_chunk_map(chunks, paths["map"])
+    ids = list(chunks)
+    by_doc: dict[str, list] = {}
+    length: dict[str, int] = {}
+    for cid, (doc, s, e) in chunks.items():
+        by_doc.setdefault(doc, []).append((s, e, cid))
+        length[doc] = max(length.get(doc, 0), e)
+    docs = sorted(d for d in length if length[d] > 2500)
+    with open(paths["spans"], "w") as spans, open(paths["run"], "w") as run:
+        for q in range(topics):
+            hit: list[str] = []
+            judged = [docs[i] for i in rng.choice(len(docs), 3, replace=False).tolist()]
+            for doc in judged:
+                s = int(rng.integers(0, length[doc] - 2000))
+                e = s + int(rng.integers(200, 2000))
+                spans.write(json.dumps({"query_id": f"q{q}", "doc_id": doc, "start": s, "end": e, "relevance": 1}))
+                spans.write("\n")
+                hit += [c for a, b, c in by_doc[doc] if a < e and b > s]
+            near = [c for doc in judged for _, _, c in by_doc[doc]]
+            picked = list(dict.fromkeys(hit))[: depth // 2]
+            while len(picked) < depth:
+                pool = near if rng.random() < 0.5 else ids
+                c = pool[int(rng.integers(len(pool)))]
+                if c not in picked:
+                    picked.append(c)
+            order = rng.permutation(len(picked))
+            run.write("".join(f"q{q} Q0 {picked[i]} {r} {depth - r + 1} bench\n" for r, i in enumerate(order, 1)))
+    return paths
+
+
+def timed(cmd: list[str], repeat: int) -> tuple[float, float, str]:
+    """Median and best wall seconds of ``cmd`` as a whole process (one untimed run first), and its stdout."""
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        subprocess.run(cmd, capture_output=True, text=True, check=True)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), min(times), out
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "graphsr-bench" / "html")
+    ap.add_argument("--pages", type=int, default=8249)
+    ap.add_argument("--topics", type=int, default=50)
+    ap.add_argument("--depth", type=int, default=100)
+    ap.add_argument("--size", type=int, default=800)
+    ap.add_argument("--step", type=int, default=600)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--json")
+    args = ap.parse_args(argv)
+    collection = pages(args.cache)
+    if collection is None:
+        return
+    paths = generate(args.cache, collection, args.pages, args.topics, args.depth, args.size, args.step)
+    base = [str(GRAPHSR), "eval", str(paths["spans"]), str(paths["run"]), "--collection", str(paths["pages"])]
+    base += ["--chunks", str(paths["map"]), "--no-progress"]
+    rows = []
+    for label, ms in (("span measures", SPAN_MEASURES), ("SR@10, SRP@10", SR_MEASURES)):
+        med, best, out = timed(base + sum((["-m", m] for m in ms), []), args.repeat)
+        rows.append((label, med, best))
+        print(out.strip().splitlines()[-1] if out.strip() else "")
+    n = sum(1 for _ in paths["pages"].iterdir())
+    print(f"{n} real HTML pages, {args.topics} topics x {args.depth} chunks (median / best of {args.repeat})")
+    for name, m, b in rows:
+        print(f"  {name:20s} {m:7.2f} s  {b:7.2f} s")
+    print(f"  SR/SRP over span measures: {rows[1][1] / rows[0][1]:.2f}x")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"pages": n, "rows": rows}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
