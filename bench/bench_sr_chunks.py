@@ -16,9 +16,13 @@ Whole commands, start-up included, on the same inputs:
 * ``graphsr eval spans.jsonl run.trec --collection pages --chunks map.jsonl`` with the span measures
   (``budgetP@2000``, ``budgetR@2000``, ``unjudged_chars@10``, ``ChromaIoU@10``);
 * the same with ``SR@10`` and ``SRP@10`` (the chunks resolved to the smallest element holding each, on the
-  pages' trees, with the collection's navigation model).
+  pages' trees, with the collection's navigation model): from the files, where the model's summary needs every
+  page read; and from a model kept in a local store (``store load`` and ``store model`` once, not timed), where
+  only the pages the judgments and the run name are read.
 
-    python bench/bench_sr_chunks.py [--cache DIR] [--pages 8249] [--topics 50] [--depth 100] [--repeat 3]
+Each SR command is run in turn with the span measures' (A B A B ...), and the ratio taken pair by pair.
+
+    python bench/bench_sr_chunks.py [--cache DIR] [--pages 8249] [--topics 50] [--depth 100] [--repeat 5]
         [--json FILE]
 """
 
@@ -125,17 +129,6 @@ def generate(cache: Path, collection: Path, n_pages: int, topics: int, depth: in
     return paths
 
 
-def timed(cmd: list[str], repeat: int) -> tuple[float, float, str]:
-    """Median and best wall seconds of ``cmd`` as a whole process (one untimed run first), and its stdout."""
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        subprocess.run(cmd, capture_output=True, text=True, check=True)
-        times.append(time.perf_counter() - t)
-    return statistics.median(times), min(times), out
-
-
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "graphsr-bench" / "html")
@@ -144,7 +137,7 @@ def main(argv=None) -> None:
     ap.add_argument("--depth", type=int, default=100)
     ap.add_argument("--size", type=int, default=800)
     ap.add_argument("--step", type=int, default=600)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--json")
     args = ap.parse_args(argv)
     collection = pages(args.cache)
@@ -153,18 +146,50 @@ def main(argv=None) -> None:
     paths = generate(args.cache, collection, args.pages, args.topics, args.depth, args.size, args.step)
     base = [str(GRAPHSR), "eval", str(paths["spans"]), str(paths["run"]), "--collection", str(paths["pages"])]
     base += ["--chunks", str(paths["map"]), "--no-progress"]
+    store = f"local:{paths['pages'].parent / 'store'}"
+    if not (paths["pages"].parent / "store").exists():
+        graphsr = [str(GRAPHSR)]
+        subprocess.run(
+            [*graphsr, "store", "load", str(paths["pages"]), "--name", "pages", "--store", store], check=True
+        )
+        model = ["store", "model", "--collection", "pages", "--model", "p*:extent", "--name", "pages-extent"]
+        subprocess.run([*graphsr, *model, "--store", store], check=True)
+    span = base + sum((["-m", m] for m in SPAN_MEASURES), [])
+    sr = base + sum((["-m", m] for m in SR_MEASURES), [])
+    variants = [
+        ("SR@10, SRP@10 (files)", sr),
+        ("SR@10, SRP@10 (store)", sr + ["--model", "pages-extent", "--store", store]),
+    ]
+    values = {}
     rows = []
-    for label, ms in (("span measures", SPAN_MEASURES), ("SR@10, SRP@10", SR_MEASURES)):
-        med, best, out = timed(base + sum((["-m", m] for m in ms), []), args.repeat)
-        rows.append((label, med, best))
-        print(out.strip().splitlines()[-1] if out.strip() else "")
+    for label, cmd in variants:
+        values[label] = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+        subprocess.run(span, capture_output=True, check=True)
+        pairs = []
+        for _ in range(args.repeat):
+            pairs.append((wall(cmd), wall(span)))
+        rows.append(
+            (
+                label,
+                statistics.median(a for a, _ in pairs),
+                statistics.median(b for _, b in pairs),
+                statistics.median(a / b for a, b in pairs),
+            )
+        )
+    assert values[variants[0][0]] == values[variants[1][0]], values  # (the same values either way)
     n = sum(1 for _ in paths["pages"].iterdir())
-    print(f"{n} real HTML pages, {args.topics} topics x {args.depth} chunks (median / best of {args.repeat})")
-    for name, m, b in rows:
-        print(f"  {name:20s} {m:7.2f} s  {b:7.2f} s")
-    print(f"  SR/SRP over span measures: {rows[1][1] / rows[0][1]:.2f}x")
+    print(f"{n} real HTML pages, {args.topics} topics x {args.depth} chunks (medians of {args.repeat} pairs)")
+    print(values[variants[0][0]].strip())
+    for name, a, b, ratio in rows:
+        print(f"  {name:24s} {a:6.2f} s   span measures {b:6.2f} s   ratio {ratio:.2f}x")
     if args.json:
         Path(args.json).write_text(json.dumps({"pages": n, "rows": rows}, indent=1))
+
+
+def wall(cmd: list[str]) -> float:
+    t = time.perf_counter()
+    subprocess.run(cmd, capture_output=True, check=True)
+    return time.perf_counter() - t
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, Mapping
 
 import numpy as np
 
@@ -81,6 +81,7 @@ def load_collection(
     keep: set[str] | None = None,
     progress: bool = False,
     workers: int = 1,
+    known: Mapping[str, DocumentTree] | None = None,
 ) -> LoadedCollection:
     """Read a collection once: build a summary of each kind, keep the documents in ``keep``.
 
@@ -98,6 +99,9 @@ def load_collection(
         Processes for the summary pass (see
         :func:`graphsr.summaries.summarize_collection`); the kept documents
         are then read again in this process.
+    known : mapping, optional
+        Trees of documents of this collection read already (by document id, e.g. for the lengths of span
+        judgments): taken as they are, not read again.
     """
     from ..io.collection import iter_documents, list_collection
     from ..summaries.parallel import scan_collection, summarize_collection
@@ -107,19 +111,20 @@ def load_collection(
     kinds = list(dict.fromkeys(kinds))
     if not kinds and keep is not None:  # no summary: parse only the documents to keep
         out.num_documents = len(sources)
-        out.documents = {d.docid: d for d in iter_documents(sources, docids=keep.__contains__, progress=progress)}
+        chosen = iter_documents(sources, docids=keep.__contains__, progress=progress, known=known)
+        out.documents = {d.docid: d for d in chosen}
     elif workers > 1 and kinds:
         out.summaries = summarize_collection(sources, kinds, workers=workers, progress=progress)
         out.num_documents = len(sources)
         wanted = None if keep is None else keep.__contains__
-        out.documents = {d.docid: d for d in iter_documents(sources, docids=wanted)}
+        out.documents = {d.docid: d for d in iter_documents(sources, docids=wanted, known=known)}
     else:
 
         def keep_documents(chunk, builders) -> None:
             out.num_documents += len(chunk)
             out.documents.update((d.docid, d) for d in chunk if keep is None or d.docid in keep)
 
-        out.summaries = scan_collection(sources, kinds, on_chunk=keep_documents, progress=progress)
+        out.summaries = scan_collection(sources, kinds, on_chunk=keep_documents, progress=progress, known=known)
     kept = list(out.documents.values())
     for k, summary in out.summaries.items():
         for doc, sids in zip(kept, summary.assign_many(kept)):

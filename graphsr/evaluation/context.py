@@ -88,6 +88,7 @@ def element_context(
     progress: bool = False,
     workers: int = 1,
     wording: Mapping[str, str] | None = None,
+    known: Mapping | None = None,
 ) -> ScoringContext:
     """Documents and navigation for element runs naming ``docids``.
 
@@ -115,6 +116,9 @@ def element_context(
     wording : mapping, optional
         How messages name the options (keys of :data:`~graphsr.measures.provider.PYTHON_WORDING`; None: as a
         Python caller gives them).
+    known : mapping, optional
+        Trees of documents of ``collection`` read already, by document id (the documents span judgments were
+        read against): not read again.
 
     Raises
     ------
@@ -136,24 +140,26 @@ def element_context(
     loaded = None
     if stored:
         assert model is not None  # (check_sources refuses a stored model without its name)
-        documents, seen_of, model_name, num_elements = _stored(store, model, touched, collection, needs, progress)
+        documents, seen_of, model_name, num_elements = _stored(
+            store, model, touched, collection, needs, progress, known
+        )
     else:
         loaded, documents, seen_of, model_name = _in_memory(
-            collection, model, touched, needs, log, nav, progress, workers
+            collection, model, touched, needs, log, nav, progress, workers, known
         )
         num_elements = loaded.num_elements
     route_model = _routes(documents, store, routes_model, log, loaded, nav, effort, prior)
     return ScoringContext(documents, seen_of, model_name, route_model, num_elements)
 
 
-def _stored(store, model: str, touched: set, collection, needs: set, progress: bool):
+def _stored(store, model: str, touched: set, collection, needs: set, progress: bool, known=None):
     """Documents, SR navigation, the model's name and the collection's size from a stored model."""
     from ..evaluation.stored import stored_navigation
     from ..store import open_store
 
     num_elements = None
     with open_store(store or None, create=False) as s:
-        documents, seen_of, model_name = stored_navigation(s, model, touched, collection, progress=progress)
+        documents, seen_of, model_name = stored_navigation(s, model, touched, collection, progress, known=known)
         if "size" in needs:
             from ..navigation.stored import load_stored_model
 
@@ -163,7 +169,7 @@ def _stored(store, model: str, touched: set, collection, needs: set, progress: b
     return documents, seen_of, model_name, num_elements
 
 
-def _in_memory(collection, model, touched: set, needs: set, log, nav: str, progress: bool, workers: int):
+def _in_memory(collection, model, touched: set, needs: set, log, nav: str, progress: bool, workers: int, known=None):
     """The collection read (only the summaries the measures and the route log need), its documents, SR
     navigation and the model's name."""
     from ..navigation import parse_model_spec
@@ -177,7 +183,7 @@ def _in_memory(collection, model, touched: set, needs: set, log, nav: str, progr
         kinds.append(partition_kind(nav).name)
     if "size" in needs and not kinds:
         kinds.append("tag")  # the cheapest summary counts the collection's elements
-    loaded = load_collection(collection, kinds, keep=touched, progress=progress, workers=workers)
+    loaded = load_collection(collection, kinds, keep=touched, progress=progress, workers=workers, known=known)
     seen_of = navigation_for(spec, loaded).seen_of if navigation else None
     return loaded, loaded.documents, seen_of, str(spec) if navigation else ""
 

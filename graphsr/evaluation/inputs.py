@@ -166,9 +166,10 @@ class Inputs:
         # read refuses only itself -- and before the collection is: element_context)
         return requests
 
-    def assessments(self, wording=None, chunk_map=None):
+    def assessments(self, wording=None, chunk_map=None, trees: dict | None = None):
         """The assessments read (format detected once, or as declared; with a chunk map, TREC qrels of its chunk
-        ids projected onto characters); of the collection only the documents judged and those the runs name."""
+        ids projected onto characters); of the collection only the documents judged and those the runs name
+        (with ``trees``, a dict, their trees are kept there: the element measures then read them no more)."""
         from ..io.frames import as_qrels
 
         if chunk_map is None:
@@ -181,7 +182,8 @@ class Inputs:
         if fmt.name not in ("spans", "chunk ids"):
             return fmt.read(str(self.qrels), formats.Given())
         also = run_documents(self.runs, chunk_map, self.run_format) if self.collection else frozenset()
-        return fmt.read(str(self.qrels), formats.Given(collection=self.collection or None, chunks=chunk_map, also=also))
+        given = formats.Given(collection=self.collection or None, chunks=chunk_map, also=also, trees=trees)
+        return fmt.read(str(self.qrels), given)
 
 
 def assessments_kind(qrels, fmt: str | None = None, chunks=None) -> str:
@@ -217,9 +219,10 @@ def evaluate(inputs: Inputs, measures, options: Options = Options()) -> FileEval
 
     requests = inputs.check(measures, options)
     chunk_map = read_chunks(inputs.chunks, inputs.qrels, inputs.runs, inputs.qrels_format, inputs.run_format)
-    qrels = inputs.assessments(options.wording, chunk_map)
+    trees: dict | None = {} if inputs.collection and _as_elements(requests) else None  # (read once: spans, SR)
+    qrels = inputs.assessments(options.wording, chunk_map, trees)
     if qrels.kind == PASSAGES:
-        done = _passages(qrels, inputs, requests, options, chunk_map)
+        done = _passages(qrels, inputs, requests, options, chunk_map, trees)
     elif qrels.kind == ANSWERS:
         from .answers import score_answers
 
@@ -425,18 +428,24 @@ def _check_common_topics(qrels, run) -> None:
     )
 
 
-def _passages(qrels, inputs: Inputs, requests, options: Options, chunks) -> FileEvaluation:
-    """Passage assessments: each run read in its format (element runs and XML submissions through the documents
-    they name), scored by the passage families, and by the element families as the collection's elements."""
+def _as_elements(requests) -> list:
+    """The measures asked for that score passage inputs as the collection's elements (SR, ESR, ...)."""
     from ..measures.provider import provider_of
 
+    return [m for m in dict.fromkeys(r.measure for r in requests) if provider_of(m).NAME not in _PASSAGE_FAMILIES]
+
+
+def _passages(qrels, inputs: Inputs, requests, options: Options, chunks, trees=None) -> FileEvaluation:
+    """Passage assessments: each run read in its format (element runs and XML submissions through the documents
+    they name), scored by the passage families, and by the element families as the collection's elements (the
+    trees of the documents read for the assessments, ``trees``, not read again)."""
     ms = list(dict.fromkeys(r.measure for r in requests))
-    as_elements = [m for m in ms if provider_of(m).NAME not in _PASSAGE_FAMILIES]  # (SR, ESR, ... over elements)
+    as_elements = _as_elements(requests)
     found, errors = _run_formats(inputs, chunks is not None)
     element_runs = _element_runs(found, inputs.collection, options.wording)
     documents = _named_documents(found, element_runs, inputs.collection, options.progress)
     runs = _passage_runs(found, element_runs, qrels, documents, chunks, options, errors, inputs.collection)
-    context = _passage_context(qrels, runs, documents, chunks, as_elements, inputs, options)
+    context = _passage_context(qrels, runs, documents, chunks, as_elements, inputs, options, trees)
     if not runs:
         return FileEvaluation(Results([], ms, requests=requests), errors, qrels, [], context)
     results, scored, unjudged, apart = _scored(qrels, runs, requests, context, replace(options, unknown="error"))
@@ -516,7 +525,9 @@ def _passage_runs(
     return runs
 
 
-def _passage_context(qrels, runs: list, documents, chunks, as_elements: list, inputs: Inputs, options: Options):
+def _passage_context(
+    qrels, runs: list, documents, chunks, as_elements: list, inputs: Inputs, options: Options, trees=None
+):
     """What the measures read: the documents named, the chunk map; with element measures and a collection, the
     documents and navigation they score the passages as elements in."""
     from ..measures.provider import ScoringContext
@@ -527,5 +538,6 @@ def _passage_context(qrels, runs: list, documents, chunks, as_elements: list, in
     from .context import element_context
 
     docids = set(qrels.docid.tolist()).union(*(_docids(r) for r in runs))
-    built = element_context(docids, measures=as_elements, wording=options.wording, **_context_keywords(inputs, options))
+    context_options = _context_keywords(inputs, options)
+    built = element_context(docids, measures=as_elements, wording=options.wording, known=trees, **context_options)
     return replace(built, **keep)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import Mapping
 
 import numpy as np
 
@@ -23,6 +24,7 @@ def stored_navigation(
     collection: str | os.PathLike | None = None,
     progress: bool = False,
     documents: dict[str, DocumentTree] | None = None,
+    known: Mapping[str, DocumentTree] | None = None,
 ):
     """Documents and ``seen_of`` for scoring with the stored model ``model_name``.
 
@@ -38,6 +40,9 @@ def stored_navigation(
         from the store's element nodes.
     documents : dict, optional
         Documents already at hand (e.g. from an earlier call); used as given.
+    known : mapping, optional
+        Trees of documents of ``collection`` read already, by document id: those of ``docids`` are not read
+        again.
 
     Returns
     -------
@@ -45,17 +50,19 @@ def stored_navigation(
     """
     from ..store.services import require_complete_collection
 
-    model = load_stored_model(store, model_name)
-    cname = model_record(store, model_name)["collection"]
+    record = model_record(store, model_name)  # (read once: the model's steady state, summary and collection)
+    model = load_stored_model(store, model_name, record)
+    cname = record["collection"]
     require_complete_collection(store, cname)
     if documents is not None:
         pass
     elif collection is not None:
         from ..io.collection import iter_documents
 
-        documents = {}
-        for doc in iter_documents(collection, docids=docids.__contains__, progress=progress):
-            documents[doc.docid] = doc
+        documents = {d: known[d] for d in sorted(docids) if d in known} if known else {}
+        if len(documents) < len(docids):  # (every document read already: the collection is not listed again)
+            for doc in iter_documents(collection, docids=docids.__contains__, progress=progress, known=known):
+                documents[doc.docid] = doc
     else:
         collection_info(store, cname)
         # a document without stored elements is left out: the evaluation reports it as unknown, with file and line

@@ -29,7 +29,7 @@ import os
 import tarfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Mapping
 
 from lxml import etree
 
@@ -553,6 +553,7 @@ def iter_documents(
     docids: Callable[[str], bool] | None = None,
     progress: bool = False,
     desc: str = "reading collection",
+    known: Mapping[str, DocumentTree] | None = None,
 ) -> Iterator[DocumentTree]:
     """Stream the documents of a collection, one :class:`DocumentTree` at a time.
 
@@ -565,6 +566,9 @@ def iter_documents(
         parsed.
     progress : bool
         Show a progress bar (on stderr).
+    known : mapping, optional
+        Trees of documents of this collection read already (by document id): yielded as they are, not read
+        again.
 
     Yields
     ------
@@ -585,7 +589,9 @@ def iter_documents(
     elements = 0
     try:
         for src in sources:
-            doc = read_document(src, tars)
+            doc = known.get(src.docid) if known else None
+            if doc is None:
+                doc = read_document(src, tars)
             elements += len(doc)
             bar.update(src.size if sized else 1)
             bar.note(f"{elements:,} elements")

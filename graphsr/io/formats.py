@@ -91,7 +91,8 @@ MODEL = "stored model"
 class Given:
     """What reading a file may take beside it: the collection (a path or ``{doc_id: text}``), the chunk map's
     working set, the assessments' vocabulary a run shares, the documents an XML submission is resolved in, what
-    to do with a chunk the map lacks, and the documents whose lengths runs are checked against (``also``)."""
+    to do with a chunk the map lacks, the documents whose lengths runs are checked against (``also``), and where
+    to keep the trees of the documents read for their lengths (``trees``: a dict, or None not to keep them)."""
 
     collection: Any = None
     chunks: Any = None
@@ -99,6 +100,7 @@ class Given:
     documents: Any = None
     unknown: str = "error"
     also: frozenset = field(default_factory=frozenset)
+    trees: dict | None = None
 
 
 @dataclass(frozen=True)
@@ -187,7 +189,7 @@ def _fol_run(p: Probe) -> bool:
 def _read_spans(path: str, g: Given):
     from .spans import read_spans
 
-    return read_spans(path, g.collection, vocab=g.vocab, also=g.also)
+    return read_spans(path, g.collection, vocab=g.vocab, also=g.also, trees=g.trees)
 
 
 def _read_fol_qrels(path: str, g: Given):
@@ -199,7 +201,7 @@ def _read_fol_qrels(path: str, g: Given):
 def _read_chunk_qrels(path: str, g: Given):
     from .spans import read_chunk_qrels
 
-    return read_chunk_qrels(path, g.chunks, g.collection, vocab=g.vocab, also=g.also)
+    return read_chunk_qrels(path, g.chunks, g.collection, vocab=g.vocab, also=g.also, trees=g.trees)
 
 
 def _read_element_qrels(path: str, g: Given):

@@ -56,14 +56,24 @@ def document_texts(collection, docs=None) -> dict[str, str]:
     return {s.docid: read_document_text(s) for s in list_collection(collection) if wanted is None or s.docid in wanted}
 
 
-def document_lengths(collection, docs) -> dict[str, int]:
+def document_lengths(collection, docs, trees: dict | None = None) -> dict[str, int]:
     """The lengths of the texts of the documents ``docs`` (those the collection holds), reading no more than
-    needed: a JSON lines corpus's lengths from its index where it has one."""
+    needed: a JSON lines corpus's lengths from its index where it has one.  With ``trees`` (a dict), each
+    document of files is read as its tree, kept there by document id for what reads the trees next (SR and ESR
+    over the same documents: read once), and its length is its root's end (offsets count in the text: the root
+    spans it whole)."""
     from .corpus_source import CorpusSource, corpus_files
 
     files = corpus_files(collection)
     if files is not None:
         return CorpusSource(files).lengths(docs)
+    if trees is not None:
+        from .collection import iter_documents
+
+        wanted = set(docs) - trees.keys()
+        for tree in iter_documents(collection, docids=wanted.__contains__):
+            trees[tree.docid] = tree
+        return {d: int(trees[d].end[0]) for d in docs if d in trees}
     return {d: len(t) for d, t in document_texts(collection, docs).items()}
 
 
@@ -130,12 +140,14 @@ def _spans(records, lines, path, id_column):
         )
 
 
-def read_spans(path: str | os.PathLike, collection, id_column: str | None = None, vocab=None, also=()):
+def read_spans(
+    path: str | os.PathLike, collection, id_column: str | None = None, vocab=None, also=(), trees: dict | None = None
+):
     """Span judgments (see the module docstring) as passage assessments over ``collection``: a path (only the
     documents judged and the documents ``also`` names are read: their text lengths are what runs' ranges are
     checked against), a ``{doc_id: text}`` mapping of the documents' texts, or None (no text: ranges and
     contents are not checked, each document's length is taken as the furthest end judged in it, and the
-    assessments say so with ``lengths_known`` False).
+    assessments say so with ``lengths_known`` False).  ``trees``: as :func:`document_lengths` takes it.
 
     Raises
     ------
@@ -147,10 +159,10 @@ def read_spans(path: str | os.PathLike, collection, id_column: str | None = None
     rows = read_records(path, QrelsFormatError)
     chroma = bool(rows) and set(_CHROMA_COLUMNS) <= set(rows[0][1])
     spans = list(_spans([r for _, r in rows], [n for n, _ in rows], path, id_column))
-    return _against(spans, collection, path, vocab, also, whole_documents=chroma, references=True)
+    return _against(spans, collection, path, vocab, also, trees, whole_documents=chroma, references=True)
 
 
-def _against(spans: list, collection, path: str, vocab, also, **kw):
+def _against(spans: list, collection, path: str, vocab, also, trees=None, **kw):
     """Passage assessments from spans read against ``collection`` (see :func:`read_spans`)."""
     if isinstance(collection, dict):
         return _assessments(spans, collection, path, vocab, **kw)
@@ -166,7 +178,7 @@ def _against(spans: list, collection, path: str, vocab, also, **kw):
     texts = document_texts(collection, with_content) if with_content else {}
     rest = docs - texts.keys()  # (the lengths of the texts read already are known)
     lengths = {d: len(t) for d, t in texts.items() if d in docs}
-    lengths.update(document_lengths(collection, rest) if rest else {})
+    lengths.update(document_lengths(collection, rest, trees) if rest else {})
     return _assessments(spans, texts, path, vocab, lengths=lengths, known_lengths=lengths, **kw)
 
 
@@ -336,14 +348,14 @@ def _check_span(doc: str, start: int, end: int, size, text, content, path: str, 
         )
 
 
-def read_chunk_qrels(path: str | os.PathLike, chunks, collection, vocab=None, also=()):
+def read_chunk_qrels(path: str | os.PathLike, chunks, collection, vocab=None, also=(), trees: dict | None = None):
     """Judgments of chunks (TREC qrels ``qid iter chunk_id grade``, as TREC RAG judges segments) projected onto
     characters through their chunk map (``chunks``: a path, or :func:`graphsr.io.chunks.read_chunk_map`'s
     map), so that a run of another chunking is scored against them: a character is relevant where a judged
     chunk of grade above 0 covers it (the highest grade covering it is above 0); judged non-relevant where only
     chunks of grade 0 or less do; never judged elsewhere (``judged_spans`` says which characters were judged).
-    ``collection`` and ``also`` as :func:`read_spans` takes them: with None the chunk map's offsets are taken
-    as they are.
+    ``collection``, ``also`` and ``trees`` as :func:`read_spans` takes them: with None the chunk map's offsets
+    are taken as they are.
 
     Raises
     ------
@@ -365,7 +377,7 @@ def read_chunk_qrels(path: str | os.PathLike, chunks, collection, vocab=None, al
                 raise QrelsFormatError(f"chunk {f[2]!r} is not in the chunk map", path, line)
             yield f[0], where[0], where[1], where[2], _grade(f[3], path, line), None, line
 
-    return _against(list(spans()), collection, path, vocab, also)
+    return _against(list(spans()), collection, path, vocab, also, trees)
 
 
 def chunk_judgments(qrels, chunks) -> dict[str, dict[str, int]]:

@@ -38,9 +38,10 @@ def build_stored_model(
     return model
 
 
-def load_stored_model(store: GraphStore, name: str) -> SteadyStateModel:
-    """A stored model as a :class:`SteadyStateModel` (with its summary rebuilt from the store)."""
-    rec = model_record(store, name)
+def load_stored_model(store: GraphStore, name: str, record: dict | None = None) -> SteadyStateModel:
+    """A stored model as a :class:`SteadyStateModel` (with its summary rebuilt from the store); ``record``: its
+    :func:`~graphsr.store.services.model_record` where the caller read it already."""
+    rec = model_record(store, name) if record is None else record
     if rec["kind"] == "elements":
         from ..errors import GraphsrInputError
 

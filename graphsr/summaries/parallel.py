@@ -11,11 +11,14 @@ documents and the summary itself, whatever the collection's size.
 from __future__ import annotations
 
 import os
-from typing import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
 from ..io.collection import CollectionSource, iter_documents, list_collection, read_document
 from ..io.progress import progress_bar
 from .summary import Summary, SummaryBuilder
+
+if TYPE_CHECKING:
+    from ..core.document import DocumentTree
 
 __all__ = ["scan_collection", "summarize_collection"]
 
@@ -60,6 +63,7 @@ def scan_collection(
     progress: bool = False,
     desc: str = "reading collection",
     chunk_elements: int = CHUNK_ELEMENTS,
+    known: Mapping[str, DocumentTree] | None = None,
 ) -> dict[str, Summary]:
     """The one pass over a collection: parse every document, build summaries of ``kinds``, and hand each
     chunk of documents to ``on_chunk(documents, builders)`` (evaluation keeps the documents it needs, the
@@ -80,6 +84,8 @@ def scan_collection(
         (the documents then stay in the workers); 1 = in this process.
     progress : bool
         Progress bar on stderr, labelled ``desc``.
+    known : mapping, optional
+        Trees of documents read already, by document id (in this process): not read again.
 
     Returns
     -------
@@ -96,7 +102,7 @@ def scan_collection(
     if on_chunk is not None or workers <= 1:
         chunk: list = []
         held = 0
-        for doc in iter_documents(sources, progress=progress, desc=desc):
+        for doc in iter_documents(sources, progress=progress, desc=desc, known=known):
             for b in builders.values():
                 b.add(doc)
             if on_chunk is not None:

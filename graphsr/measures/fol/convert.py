@@ -39,7 +39,7 @@ from ...core.qrels import ElementQrels
 from ...core.run import Run
 from ..elements import locate
 
-__all__ = ["passage_qrels", "passage_run", "element_qrels", "element_run"]
+__all__ = ["passage_qrels", "passage_run", "element_qrels", "element_run", "containing_nodes"]
 
 
 def _union(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -176,42 +176,68 @@ def _passage_columns(run: Run, c, documents: Mapping[str, DocumentTree], vocab: 
 
 
 def element_qrels(qrels: FOLQrels, documents: Mapping[str, DocumentTree]) -> ElementQrels:
-    """Element assessments from passage assessments (see the module docstring)."""
+    """Element assessments from passage assessments (see the module docstring), built as columns: per
+    (topic, document) the characters highlighted in each element's range counted at once, each element's XPath
+    built once with its ancestors'; in topic order (topics in order of first appearance), as
+    :meth:`ElementQrels.from_rows` orders them."""
     import numpy as np
 
-    from ...core.qrels import QrelsRow
+    from ...core.columns import AssessmentColumns, codes_of
+    from ...errors import QrelsFormatError
 
-    rows = []
-    topics, docs = qrels.topic, qrels.docid
+    topics, docs = [str(t) for t in qrels.topic], [str(d) for d in qrels.docid]
+    lines = qrels.line.tolist() if getattr(qrels, "line", None) is not None else [None] * len(topics)
+    first: dict[tuple[str, str], int] = {}
+    for k, pair in enumerate(zip(topics, docs)):
+        if first.setdefault(pair, k) != k:  # (readers give a pair once; assessments made in code may not)
+            t, d = pair
+            raise QrelsFormatError(
+                f"topic {t}: node {d} {documents[d].xpath(0)} is assessed twice (also line {lines[first[pair]]}); "
+                "expected one judgment per node",
+                qrels.source or None,
+                lines[k],
+            )
     order = np.argsort(qrels.pass_row, kind="stable")
     p_row, p_start, p_end = qrels.pass_row[order], qrels.pass_start[order], qrels.pass_end[order]
     bounds = np.searchsorted(p_row, np.arange(len(topics) + 1))
-    for k in range(len(topics)):
-        t, d = str(topics[k]), str(docs[k])
+    out_topic, out_doc, out_path, out_value, out_line = [], [], [], [], []
+    for k in np.argsort(codes_of(topics)[1], kind="stable").tolist():  # grouped by topic, as from_rows does
+        t, d = topics[k], docs[k]
         tree = documents[d]
         a, b = int(bounds[k]), int(bounds[k + 1])
-        lo, hi = p_start[a:b], p_end[a:b]
-        line = int(qrels.line[k]) if getattr(qrels, "line", None) is not None else None
         if b == a:
-            rows.append(QrelsRow(t, d, tree.xpath(0), 0.0, line))
-            continue
-        before = np.concatenate([[0], np.cumsum(hi - lo)])
+            nodes, values = np.zeros(1, np.int64), np.zeros(1)
+        else:
+            lo, hi = p_start[a:b], p_end[a:b]
+            before = np.concatenate([[0], np.cumsum(hi - lo)])
 
-        def covered(y):
-            i = np.searchsorted(lo, y, side="right") - 1
-            j = np.maximum(i, 0)
-            return np.where(i >= 0, before[j] + np.clip(y - lo[j], 0, hi[j] - lo[j]), 0)
+            def covered(y):
+                i = np.searchsorted(lo, y, side="right") - 1
+                j = np.maximum(i, 0)
+                return np.where(i >= 0, before[j] + np.clip(y - lo[j], 0, hi[j] - lo[j]), 0)
 
-        length = tree.end - tree.start
-        hit = covered(tree.end) - covered(tree.start)
-        for i in np.flatnonzero((hit > 0) | (np.arange(len(tree)) == 0)).tolist():
-            rows.append(QrelsRow(t, d, tree.xpath(i), float(hit[i] / length[i]) if length[i] else 0.0, line))
-    return ElementQrels.from_rows(rows, qrels.source or None)
+            length = tree.end - tree.start
+            hit = covered(tree.end) - covered(tree.start)
+            keep = hit > 0
+            keep[0] = True
+            nodes = np.flatnonzero(keep)
+            values = np.divide(hit[nodes], length[nodes], out=np.zeros(len(nodes)), where=length[nodes] > 0)
+        n = len(nodes)
+        out_topic += [t] * n
+        out_doc += [d] * n
+        out_path += tree.xpaths_of(nodes)
+        out_value.append(values)
+        out_line += [lines[k]] * n
+    values = np.concatenate(out_value) if out_value else np.zeros(0)
+    known_lines = None if any(x is None for x in out_line) else out_line
+    columns = AssessmentColumns.from_lists(out_topic, out_doc, out_path, values, None, known_lines)
+    return ElementQrels(None, qrels.source or None, columns=columns)
 
 
 def element_run(run: FOLRun, documents: Mapping[str, DocumentTree], order: str = "file") -> tuple[Run, int]:
     """An element run from a passage or chunk run (see the module docstring), and how many results it left out
-    (resolving to an element the topic had already).
+    (resolving to an element the topic had already).  With array operations: each document's results resolved
+    at once (:func:`containing_nodes`), each element's XPath built once.
 
     Raises
     ------
@@ -220,29 +246,88 @@ def element_run(run: FOLRun, documents: Mapping[str, DocumentTree], order: str =
     """
     import numpy as np
 
-    from ...core.document import containing_node, resolve_node
-    from ...core.run import RunRow
+    from ...core.columns import ElementColumns
+    from ...core.document import resolve_node
 
     names, docs = run.vocab.topic_names(), run.vocab.doc_names()
     if run.ranked or order == "rank":
-        rows_order = np.lexsort((np.arange(len(run)), run.rank, run.topic_code))
+        rows = np.lexsort((np.arange(len(run)), run.rank, run.topic_code))
     else:
-        rows_order = np.lexsort((run.line, run.topic_code))
-    rows, seen, left_out = [], set(), 0
-    rank: dict[str, int] = {}
-    for r in rows_order.tolist():
-        t, d = str(names[run.topic_code[r]]), str(docs[run.doc_code[r]])
-        tree = documents.get(d)
-        if tree is None:
-            resolve_node(documents, d, "/", run.source, int(run.line[r]))  # (raises: one message for all readers)
-        assert tree is not None
-        start = int(run.offset[r])
-        node = containing_node(tree, start, start + int(run.length[r]))
-        key = (t, d, node)
-        if key in seen:
-            left_out += 1
-            continue
-        seen.add(key)
-        rank[t] = rank.get(t, 0) + 1
-        rows.append(RunRow(t, d, rank[t], -float(rank[t]), tree.xpath(node), int(run.line[r])))
-    return Run.from_rows(rows, run.name, run.source or None, run.run_ids), left_out
+        rows = np.lexsort((run.line, run.topic_code))
+    doc_code = np.asarray(run.doc_code)[rows]
+    held = np.array([str(docs[d]) in documents for d in range(len(docs))], dtype=bool)
+    if len(rows) and not held[doc_code].all():  # the first result, in this order, in a document not held
+        k = int(rows[np.flatnonzero(~held[doc_code])[0]])
+        resolve_node(documents, str(docs[run.doc_code[k]]), "/", run.source, int(run.line[k]))  # (raises)
+    start = np.asarray(run.offset, dtype=np.int64)[rows]
+    end = start + np.asarray(run.length, dtype=np.int64)[rows]
+    node = np.zeros(len(rows), dtype=np.int64)
+    by_doc = np.argsort(doc_code, kind="stable")
+    cuts = np.flatnonzero(np.diff(doc_code[by_doc])) + 1
+    for group in np.split(by_doc, cuts) if len(rows) else []:
+        node[group] = containing_nodes(documents[str(docs[doc_code[group[0]]])], start[group], end[group])
+    topic_code = np.asarray(run.topic_code, dtype=np.int64)[rows]
+    by_key = np.lexsort((np.arange(len(rows)), node, doc_code, topic_code))  # (each key's first place first)
+    a, b, c = topic_code[by_key], doc_code[by_key], node[by_key]
+    again = np.r_[False, (a[1:] == a[:-1]) & (b[1:] == b[:-1]) & (c[1:] == c[:-1])][: len(rows)]
+    kept = np.ones(len(rows), dtype=bool)
+    kept[by_key[again]] = False  # a result resolving to an element its topic had at an earlier place is left out
+    left_out = int(len(rows) - kept.sum())
+    rows, topic_code, doc_code, node = rows[kept], topic_code[kept], doc_code[kept], node[kept]
+    topic_starts = np.r_[0, np.flatnonzero(np.diff(topic_code)) + 1] if len(rows) else np.zeros(0, np.int64)
+    rank = np.arange(len(rows)) - np.repeat(topic_starts, np.diff(np.r_[topic_starts, len(rows)])) + 1
+    paths = [""] * len(rows)
+    by_doc = np.argsort(doc_code, kind="stable")
+    cuts = np.flatnonzero(np.diff(doc_code[by_doc])) + 1
+    for group in np.split(by_doc, cuts) if len(rows) else []:
+        tree = documents[str(docs[doc_code[group[0]]])]
+        for k, xp in zip(group.tolist(), tree.xpaths_of(node[group])):
+            paths[k] = xp
+    paths = _canonical(paths, np.asarray(run.line)[rows].tolist(), run.source or None)
+    columns = ElementColumns.from_lists(
+        [str(names[t]) for t in topic_code.tolist()],
+        [str(docs[d]) for d in doc_code.tolist()],
+        rank.tolist(),
+        (-rank.astype(float)).tolist(),
+        paths,
+        np.asarray(run.line, dtype=np.int64)[rows].tolist(),
+    )
+    return Run.from_element_columns(columns, run.name, run.source or None, run.run_ids), left_out
+
+
+def _canonical(paths: list[str], lines: list, source) -> list[str]:
+    """The XPaths as :meth:`Run.from_rows` reads them (each distinct one once); one that is not well-formed (a
+    tag the walker kept that an XPath cannot name) is an error naming the first line resolving to it."""
+    from ...core.document import canonical_xpath
+    from ...errors import RunFormatError
+
+    canonical = {}
+    for xp in dict.fromkeys(paths):
+        try:
+            canonical[xp] = canonical_xpath(xp)
+        except ValueError as exc:
+            raise RunFormatError(str(exc), source, lines[paths.index(xp)]) from None
+    return [canonical[xp] for xp in paths]
+
+
+def containing_nodes(doc: DocumentTree, start, end):
+    """:func:`graphsr.core.document.containing_node` of each range ``[start[k], end[k])`` at once: the last
+    node (pre-order) starting at or before ``start``, then its ancestors until one holds the range.
+
+    >>> from graphsr.core.document import DocumentTree
+    >>> doc = DocumentTree.from_nested("d", ("a", "", [("b", "xxxx", []), ("c", "yyy", [("e", "zz", [])])]))
+    >>> containing_nodes(doc, [0, 0, 3, 4, 7, 8, 4], [2, 4, 6, 6, 9, 9, 9]).tolist()
+    [1, 1, 0, 2, 3, 3, 2]
+    """
+    import numpy as np
+
+    start, end = np.asarray(start, dtype=np.int64), np.asarray(end, dtype=np.int64)
+    node = np.searchsorted(doc.start, start, side="right") - 1
+    parent = doc.parent.astype(np.int64)
+    open_ = (node > 0) & ~((doc.end[np.maximum(node, 0)] >= end) & (doc.start[np.maximum(node, 0)] <= start))
+    while open_.any():
+        at = np.flatnonzero(open_)
+        node[at] = parent[node[at]]
+        n = np.maximum(node[at], 0)
+        open_[at] = (node[at] > 0) & ~((doc.end[n] >= end[at]) & (doc.start[n] <= start[at]))
+    return np.maximum(node, 0)
