@@ -229,9 +229,23 @@ static int32_t tag_index(TagKey **keys, int32_t *ntags, int32_t *kcap, const xml
     return (*ntags)++;
 }
 
-static PyObject *walk(PyObject *self, PyObject *arg) {
+/* The lxml element `arg` as libxml2's node, or NULL with a TypeError naming `who`.  rootNodeOrRaise returns a
+ * new reference, let go at once: `arg` keeps the tree alive while the caller reads it. */
+static xmlNode *element_node(PyObject *arg, const char *who) {
     struct LxmlElement *el = rootNodeOrRaise(arg);
-    xmlNode *root, *cur, *child;
+    xmlNode *node;
+    if (el == NULL) return NULL;
+    node = el->_c_node;
+    Py_DECREF((PyObject *)el);
+    if (node == NULL || node->type != XML_ELEMENT_NODE) {
+        PyErr_Format(PyExc_TypeError, "%s() expects an lxml element", who);
+        return NULL;
+    }
+    return node;
+}
+
+static PyObject *walk(PyObject *self, PyObject *arg) {
+    xmlNode *root = element_node(arg, "walk"), *cur, *child;
     Arrays a = {0};
     TagKey *keys = NULL;
     int32_t ntags = 0, kcap = 0;
@@ -243,14 +257,7 @@ static PyObject *walk(PyObject *self, PyObject *arg) {
     Derived *derived = NULL;
     int failed = 0;
 
-    if (el == NULL) return NULL;
-    /* rootNodeOrRaise returns a new reference; `arg` keeps the tree alive while we walk */
-    root = el->_c_node;
-    Py_DECREF((PyObject *)el);
-    if (root == NULL || root->type != XML_ELEMENT_NODE) {
-        PyErr_SetString(PyExc_TypeError, "walk() expects an lxml element");
-        return NULL;
-    }
+    if (root == NULL) return NULL;
     const xmlChar *root_href = root->ns ? root->ns->href : NULL;
     stack = (int32_t *)PyMem_Malloc((size_t)scap * sizeof(int32_t));
     if (!stack) goto nomem;
@@ -439,19 +446,12 @@ done:
  * and processing instructions not at all; the element's own tail not included.  The same string as
  * graphsr.io.walk._text_parts joins (tests check that both agree). */
 static PyObject *text(PyObject *self, PyObject *arg) {
-    struct LxmlElement *el = rootNodeOrRaise(arg);
-    xmlNode *root, *cur, *child;
+    xmlNode *root = element_node(arg, "text"), *cur, *child;
     char *buf = NULL;
     size_t len = 0, cap = 4096;
     PyObject *result;
 
-    if (el == NULL) return NULL;
-    root = el->_c_node;
-    Py_DECREF((PyObject *)el);
-    if (root == NULL || root->type != XML_ELEMENT_NODE) {
-        PyErr_SetString(PyExc_TypeError, "text() expects an lxml element");
-        return NULL;
-    }
+    if (root == NULL) return NULL;
     buf = (char *)PyMem_Malloc(cap);
     if (!buf) return PyErr_NoMemory();
 
