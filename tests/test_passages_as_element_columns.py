@@ -1,6 +1,7 @@
 """Passages as elements with array operations (graphsr.measures.fol.convert): element_qrels and element_run equal,
 on random trees, passages and runs, the definitions written out one result and one element at a time -- the
-smallest element holding each range (graphsr.core.document.containing_node), a later result on an element its topic
+smallest element holding each range (the walk up from the last node starting at or before it, one range at a
+time), a later result on an element its topic
 has already left out, and each element relevant by its share of highlighted characters, counted character by
 character."""
 
@@ -11,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graphsr.core.document import DocumentTree, containing_node
+from graphsr.core.document import DocumentTree, containing_nodes
 from graphsr.core.fol import FOLQrels, FOLRun, Vocabulary
 from graphsr.errors import UnknownNodeError
-from graphsr.measures.fol.convert import containing_nodes, element_qrels, element_run
+from graphsr.measures.fol.convert import element_qrels, element_run
 
 
 @st.composite
@@ -83,6 +84,15 @@ def inputs(draw):
         ranked=ranked,
     )
     return docs, qrels, run, draw(st.sampled_from(["file", "rank"]))
+
+
+def containing_node(doc, start: int, end: int) -> int:
+    """The smallest node holding ``[start, end)``, one range at a time: the last node (pre-order) starting at or
+    before ``start``, then up its ancestors until one holds the range (the root past the text)."""
+    i = int(np.searchsorted(doc.start, start, side="right")) - 1
+    while i > 0 and not (doc.end[i] >= end and doc.start[i] <= start):
+        i = int(doc.parent[i])
+    return max(i, 0)
 
 
 def reference_qrels(qrels, docs):

@@ -30,7 +30,15 @@ import numpy as np
 
 from ..errors import UnknownNodeError, XPathError
 
-__all__ = ["DocumentTree", "PlainDocuments", "normalize_xpath", "canonical_xpath", "resolve_node", "containing_node"]
+__all__ = [
+    "DocumentTree",
+    "PlainDocuments",
+    "normalize_xpath",
+    "canonical_xpath",
+    "resolve_node",
+    "containing_node",
+    "containing_nodes",
+]
 
 _STEP = re.compile(r"([^/\[\]]+)(?:\[(\d+)\])?")
 MAX_XPATH = 10_000  # characters: far beyond any real document's depth, and bounds the work on a bad line
@@ -444,8 +452,27 @@ def containing_node(doc: DocumentTree, start: int, end: int) -> int:
     >>> [containing_node(doc, s, e) for s, e in ((0, 2), (0, 4), (3, 6), (4, 6), (7, 9), (8, 9), (4, 9))]
     [1, 1, 0, 2, 3, 3, 2]
     """
-    starts = doc.start
-    i = int(np.searchsorted(starts, start, side="right")) - 1  # the last node (preorder) starting at or before
-    while i > 0 and not (doc.end[i] >= end and doc.start[i] <= start):
-        i = int(doc.parent[i])
-    return max(i, 0)
+    return int(containing_nodes(doc, [start], [end])[0])
+
+
+def containing_nodes(doc: DocumentTree, start, end) -> np.ndarray:
+    """:func:`containing_node` of each range ``[start[k], end[k])`` at once (one rule, with array operations):
+    the last node (pre-order) starting at or before ``start``, then its ancestors until one holds the range.
+
+    >>> doc = DocumentTree.from_nested("d", ("a", "", [("b", "xxxx", []), ("c", "yyy", [("e", "zz", [])])]))
+    >>> containing_nodes(doc, [0, 0, 3, 4, 7, 8, 4], [2, 4, 6, 6, 9, 9, 9]).tolist()
+    [1, 1, 0, 2, 3, 3, 2]
+    """
+    start, end = np.asarray(start, dtype=np.int64), np.asarray(end, dtype=np.int64)
+    node = np.searchsorted(doc.start, start, side="right") - 1
+    parent = doc.parent.astype(np.int64)
+
+    def short(at, n):  # still below the root, and not holding its range
+        m = np.maximum(n, 0)
+        return (n > 0) & ~((doc.end[m] >= end[at]) & (doc.start[m] <= start[at]))
+
+    at = np.flatnonzero(short(np.arange(len(node)), node))
+    while len(at):
+        node[at] = parent[node[at]]
+        at = at[short(at, node[at])]
+    return np.maximum(node, 0)

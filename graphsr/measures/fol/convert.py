@@ -39,7 +39,7 @@ from ...core.qrels import ElementQrels
 from ...core.run import Run
 from ..elements import locate
 
-__all__ = ["passage_qrels", "passage_run", "element_qrels", "element_run", "containing_nodes"]
+__all__ = ["passage_qrels", "passage_run", "element_qrels", "element_run"]
 
 
 def _union(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -237,7 +237,7 @@ def element_qrels(qrels: FOLQrels, documents: Mapping[str, DocumentTree]) -> Ele
 def element_run(run: FOLRun, documents: Mapping[str, DocumentTree], order: str = "file") -> tuple[Run, int]:
     """An element run from a passage or chunk run (see the module docstring), and how many results it left out
     (resolving to an element the topic had already).  With array operations: each document's results resolved
-    at once (:func:`containing_nodes`), each element's XPath built once.
+    at once (:func:`graphsr.core.document.containing_nodes`), each element's XPath built once.
 
     Raises
     ------
@@ -247,7 +247,7 @@ def element_run(run: FOLRun, documents: Mapping[str, DocumentTree], order: str =
     import numpy as np
 
     from ...core.columns import ElementColumns
-    from ...core.document import resolve_node
+    from ...core.document import containing_nodes, resolve_node
 
     names, docs = run.vocab.topic_names(), run.vocab.doc_names()
     if run.ranked or order == "rank":
@@ -262,9 +262,7 @@ def element_run(run: FOLRun, documents: Mapping[str, DocumentTree], order: str =
     start = np.asarray(run.offset, dtype=np.int64)[rows]
     end = start + np.asarray(run.length, dtype=np.int64)[rows]
     node = np.zeros(len(rows), dtype=np.int64)
-    by_doc = np.argsort(doc_code, kind="stable")
-    cuts = np.flatnonzero(np.diff(doc_code[by_doc])) + 1
-    for group in np.split(by_doc, cuts) if len(rows) else []:
+    for group in _by_document(doc_code):
         node[group] = containing_nodes(documents[str(docs[doc_code[group[0]]])], start[group], end[group])
     topic_code = np.asarray(run.topic_code, dtype=np.int64)[rows]
     by_key = np.lexsort((np.arange(len(rows)), node, doc_code, topic_code))  # (each key's first place first)
@@ -277,9 +275,7 @@ def element_run(run: FOLRun, documents: Mapping[str, DocumentTree], order: str =
     topic_starts = np.r_[0, np.flatnonzero(np.diff(topic_code)) + 1] if len(rows) else np.zeros(0, np.int64)
     rank = np.arange(len(rows)) - np.repeat(topic_starts, np.diff(np.r_[topic_starts, len(rows)])) + 1
     paths = [""] * len(rows)
-    by_doc = np.argsort(doc_code, kind="stable")
-    cuts = np.flatnonzero(np.diff(doc_code[by_doc])) + 1
-    for group in np.split(by_doc, cuts) if len(rows) else []:
+    for group in _by_document(doc_code):
         tree = documents[str(docs[doc_code[group[0]]])]
         for k, xp in zip(group.tolist(), tree.xpaths_of(node[group])):
             paths[k] = xp
@@ -295,6 +291,15 @@ def element_run(run: FOLRun, documents: Mapping[str, DocumentTree], order: str =
     return Run.from_element_columns(columns, run.name, run.source or None, run.run_ids), left_out
 
 
+def _by_document(doc_code):
+    """The places of each document's rows (``doc_code``: a code per row), a document at a time, each in row
+    order."""
+    import numpy as np
+
+    by_doc = np.argsort(doc_code, kind="stable")
+    return np.split(by_doc, np.flatnonzero(np.diff(doc_code[by_doc])) + 1) if len(by_doc) else []
+
+
 def _canonical(paths: list[str], lines: list, source) -> list[str]:
     """The XPaths as :meth:`Run.from_rows` reads them (each distinct one once); one that is not well-formed (a
     tag the walker kept that an XPath cannot name) is an error naming the first line resolving to it."""
@@ -308,26 +313,3 @@ def _canonical(paths: list[str], lines: list, source) -> list[str]:
         except ValueError as exc:
             raise RunFormatError(str(exc), source, lines[paths.index(xp)]) from None
     return [canonical[xp] for xp in paths]
-
-
-def containing_nodes(doc: DocumentTree, start, end):
-    """:func:`graphsr.core.document.containing_node` of each range ``[start[k], end[k])`` at once: the last
-    node (pre-order) starting at or before ``start``, then its ancestors until one holds the range.
-
-    >>> from graphsr.core.document import DocumentTree
-    >>> doc = DocumentTree.from_nested("d", ("a", "", [("b", "xxxx", []), ("c", "yyy", [("e", "zz", [])])]))
-    >>> containing_nodes(doc, [0, 0, 3, 4, 7, 8, 4], [2, 4, 6, 6, 9, 9, 9]).tolist()
-    [1, 1, 0, 2, 3, 3, 2]
-    """
-    import numpy as np
-
-    start, end = np.asarray(start, dtype=np.int64), np.asarray(end, dtype=np.int64)
-    node = np.searchsorted(doc.start, start, side="right") - 1
-    parent = doc.parent.astype(np.int64)
-    open_ = (node > 0) & ~((doc.end[np.maximum(node, 0)] >= end) & (doc.start[np.maximum(node, 0)] <= start))
-    while open_.any():
-        at = np.flatnonzero(open_)
-        node[at] = parent[node[at]]
-        n = np.maximum(node[at], 0)
-        open_[at] = (node[at] > 0) & ~((doc.end[n] >= end[at]) & (doc.start[n] <= start[at]))
-    return np.maximum(node, 0)
