@@ -121,6 +121,18 @@ def test_graphsr_eval_scores_spans_and_chunks_as_the_same_element_files(collecti
     measures = ["-m", "SRP@2", "-m", "SR@3", "-m", "SRP@3"]
     assert main(["eval", str(spans), str(run), "--collection", str(collection), "--model", "p*:extent", *measures]) == 0
     by_spans = _values(capsys.readouterr().out)
+    qrels, elements = _element_files(tmp_path)
+    assert (
+        main(["eval", str(qrels), str(elements), "--collection", str(collection), "--model", "p*:extent", *measures])
+        == 0
+    )
+    by_elements = _values(capsys.readouterr().out)
+    assert by_spans and {k: v for k, v in by_spans.items() if k[0] != "runid"} == pytest.approx(by_elements)
+    assert by_spans["SRP@2", "all"] > 0
+
+
+def _element_files(tmp_path):
+    """The element judgments and run the spans and chunks of the tests above resolve to."""
     qrels = tmp_path / "elements.qrels"
     qrels.write_text(
         f"1 Q0 guide /document[1] {30 / 76!r}\n1 Q0 guide /document[1]/section[1] {20 / 46!r}\n"
@@ -133,10 +145,42 @@ def test_graphsr_eval_scores_spans_and_chunks_as_the_same_element_files(collecti
         "1 Q0 guide 1 -1 r /document[1]/section[1]/p[1]\n1 Q0 guide 2 -2 r /document[1]/section[1]\n"
         "1 Q0 guide 3 -3 r /document[1]/section[2]/p[1]\n"
     )
-    assert (
-        main(["eval", str(qrels), str(elements), "--collection", str(collection), "--model", "p*:extent", *measures])
-        == 0
-    )
-    by_elements = _values(capsys.readouterr().out)
-    assert by_spans and {k: v for k, v in by_spans.items() if k[0] != "runid"} == pytest.approx(by_elements)
-    assert by_spans["SRP@2", "all"] > 0
+    return qrels, elements
+
+
+@pytest.mark.parametrize("stored", [False, True])
+def test_sr_over_span_judgments_reads_each_document_once(collection, tmp_path, capsys, monkeypatch, stored):
+    """The documents read for the judgments' lengths are the trees SR scores in: the summary pass (or the stored
+    model) takes them as they are, so each document is parsed once, one no input names included (for the
+    summary); the values are those of the same elements given as element files."""
+    import graphsr.io.collection as coll
+
+    (collection / "other.md").write_text("# Other\n\nNot named by any input.\n")
+    spans = _spans(tmp_path, [("1", "guide", 9, 29, 1), ("1", "guide", 60, 70, 1)])
+    run = _run(tmp_path, [("1", "guide", 12, 20, 3), ("1", "guide", 9, 45, 2), ("1", "guide", 54, 76, 0.5)])
+    measures = ["--collection", str(collection), "-m", "SR@3", "-m", "SRP@2", "--model"]
+    url = f"local:{tmp_path / 'store'}"
+    if stored:
+        assert main(["store", "load", str(collection), "--name", "docs", "--store", url, "--no-progress"]) == 0
+        assert (
+            main(["store", "model", "--collection", "docs", "--model", "p*:extent", "--name", "m", "--store", url]) == 0
+        )
+        measures += ["m", "--store", url]
+    else:
+        measures += ["p*:extent"]
+    try:
+        capsys.readouterr()
+        reads: list[str] = []
+        parse, text = coll.read_document, coll.read_document_text
+        monkeypatch.setattr(coll, "read_document", lambda s, *a, **k: reads.append(s.docid) or parse(s, *a, **k))
+        monkeypatch.setattr(coll, "read_document_text", lambda s, *a, **k: reads.append(s.docid) or text(s, *a, **k))
+        assert main(["eval", str(spans), str(run), *measures]) == 0
+        once = _values(capsys.readouterr().out)
+        assert sorted(reads) == (["guide"] if stored else ["guide", "other"])
+        monkeypatch.undo()
+        qrels, elements = _element_files(tmp_path)
+        assert main(["eval", str(qrels), str(elements), *measures]) == 0
+        assert once == pytest.approx(_values(capsys.readouterr().out)) and once["SRP@2", "all"] > 0
+    finally:
+        if stored:
+            main(["store", "stop", "--store", url])

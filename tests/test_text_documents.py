@@ -227,3 +227,33 @@ def test_a_json_lines_corpus_is_a_collection(tmp_path):
         with pytest.raises(CollectionError, match=match) as e:
             graphsr.io.list_collection(path)
         assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("collection", ["markdown", "shakespeare", "mobydick", "chroma"])
+def test_a_documents_root_spans_its_whole_text(collection):
+    """A document's text is what its offsets count in, and its root holds all of it: the length the span readers
+    take from a tree read for SR (graphsr.io.spans.document_lengths) is its text's length, in every format the
+    bundled collections hold (Markdown from real projects and in a tar archive, XML plays and a novel)."""
+    from pathlib import Path
+
+    from graphsr.data import sample
+    from graphsr.io.collection import list_collection, read_document, read_document_text
+
+    path = Path(__file__).parent / "data" / "markdown" / "real" if collection == "markdown" else None
+    sources = list_collection(path or sample(collection)["collection"])
+    assert sources
+    for s in sources:
+        tree = read_document(s)
+        assert (int(tree.start[0]), int(tree.end[0])) == (0, len(read_document_text(s))), s.docid
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.sampled_from(["<p>x</p>", "<b>é😀</b>", "&amp;", "<script>q</script>", "<!-- c -->", "t "]), max_size=8)
+)
+def test_an_html_pages_root_spans_its_whole_text(parts):
+    data = f"<html><body>{''.join(parts)}</body></html>".encode()
+    tree = html_tree(data, "d")
+    from graphsr.io.collection import text_of
+
+    assert (int(tree.start[0]), int(tree.end[0])) == (0, len(text_of(data, "html", "d")))
