@@ -59,7 +59,7 @@ def test_c_and_python_walkers_agree(bodies, default):
 
 
 @needs_c
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(xml_docs(), min_size=1, max_size=3), st.booleans(), st.booleans())
 def test_c_and_python_texts_agree_and_hold_the_offsets(bodies, default, html):
     """The text in C is the text joined in Python, whatever the text, CDATA, comments, processing instructions and
