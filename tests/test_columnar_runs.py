@@ -158,6 +158,41 @@ def test_large_runs_are_ranked_a_few_topics_at_a_time_as_in_one_sort(layout):
     assert got.tolist() == expected
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 4), st.integers(1, 6)), min_size=1, max_size=8),
+    st.sampled_from(["descending", "a tie", "a rise", "a NaN"]),
+    st.randoms(use_true_random=False),
+)
+def test_runs_written_ranked_take_the_order_the_sort_gives(blocks, defect, rng):
+    """A run written ranked (each topic's lines together, scores strictly descending) is ranked without a sort;
+    the order is the sort's whatever the blocks' order, and a run that is not so written (a tie, a score rising,
+    a NaN, a topic in two places) is left to the sort."""
+    from graphsr.core.columns import DocumentColumns, _rank_lines, _ranked_already, rank_documents
+
+    topics, docs, scores = [], [], []
+    for topic, length in blocks:
+        values = sorted(rng.sample(range(1000), length), reverse=True)
+        for k, v in enumerate(values):
+            topics.append(str(topic))
+            docs.append(f"d{rng.randrange(10**6)}-{len(docs)}")
+            scores.append(v / 7)
+    if defect != "descending" and len(scores) > 1:
+        k = rng.randrange(1, len(scores))
+        scores[k] = {"a tie": scores[k - 1], "a rise": scores[k - 1] + 1, "a NaN": float("nan")}[defect]
+    c = DocumentColumns.from_lists(topics, docs, scores)
+    if defect != "a NaN":
+        assert rank_documents(c.topic, c.value, c.doc, c).tolist() == _rank_lines(c.topic, c.value, c.doc, c).tolist()
+    fast = _ranked_already(c.topic, c.value)
+    in_blocks = [t for k, t in enumerate(c.topic.tolist()) if k == 0 or t != c.topic[k - 1]]
+    written_ranked = len(set(in_blocks)) == len(in_blocks) and all(
+        c.topic[k] != c.topic[k - 1] or c.value[k] < c.value[k - 1] for k in range(1, len(c.topic))
+    )
+    assert (fast is not None) == written_ranked
+    if fast is not None:
+        assert fast.tolist() == _rank_lines(c.topic, c.value, c.doc, c).tolist()
+
+
 def _as_file(lines, path):
     """The element run file of frame lines (topic, doc, score, xpath) without a rank column: every line a result
     of its own (never merged), ranked by score, then document, both descending, then in the given order."""
@@ -249,3 +284,46 @@ def test_element_qrels_frames_are_coded_as_their_rows_are(rows):
     got = outcome(lambda: as_qrels(frame))
     want = outcome(lambda: ElementQrels.from_rows([QrelsRow(*r) for r in rows], "qrels"))
     assert got == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 50), max_size=40), st.sampled_from([51, 1 << 40]))
+def test_a_repeated_pair_is_found_by_flags_and_by_sorting_alike(values, scale):
+    """Repeated (topic, document) keys are found by a flag per key where the keys are few, by a sort where they
+    are many (keys spread over 2**40 values); either way exactly when some key repeats."""
+    from graphsr.core.columns import DENSE_PAIRS, _repeats
+
+    key = np.array(values, dtype=np.int64) * (scale // 51)
+    size = 51 * (scale // 51)
+    assert (size <= DENSE_PAIRS) == (scale == 51)  # both branches are taken
+    assert _repeats(key.copy(), size) == (len(set(values)) < len(values))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.dictionaries(st.tuples(st.sampled_from("abc"), st.sampled_from(["d1", "d2", "d3", "d4"])), st.integers(-1, 3)),
+    st.lists(st.tuples(st.integers(-1, 3), st.integers(-1, 5)), max_size=30),
+)
+def test_grades_are_looked_up_alike_in_one_table_and_by_search(assessed, asked):
+    """A run's (topic, document) keys get the same grades (NaN where not assessed, -1 keys included) from the
+    table of every key as from the search of the sorted assessments."""
+    from graphsr.core.columns import DocumentColumns
+    from graphsr.measures.flat.columnar import JudgedDocuments
+
+    pairs = list(assessed)
+    columns = DocumentColumns.from_lists(
+        [t for t, _ in pairs], [d for _, d in pairs], [float(assessed[p]) for p in pairs]
+    )
+    table, search = JudgedDocuments(columns), JudgedDocuments(columns)
+    search.__dict__["_dense"] = None  # (the cached table replaced: the search is taken)
+    assert table._dense is not None or not pairs
+    topics = np.array([t if t < len(columns.topic_names) else -1 for t, _ in asked], dtype=np.int64)
+    docs = np.array([d if d < len(columns.doc_names) else -1 for _, d in asked], dtype=np.int64)
+    keys = table.keys_of(topics, docs)
+    got = table.grades_of_keys(keys)
+    assert np.array_equal(got, search.grades_of_keys(keys), equal_nan=True)
+    expected = [
+        assessed.get((columns.topic_names[t], columns.doc_names[d]), np.nan) if t >= 0 and d >= 0 else np.nan
+        for t, d in zip(topics.tolist(), docs.tolist())
+    ]
+    assert np.array_equal(got, np.array(expected, dtype=float), equal_nan=True)

@@ -268,6 +268,9 @@ def test_names_a_scan_meets_first_join_the_vocabulary_in_order():
         args = (topics, docs, {}, *cols, None)
         assert SCAN.scan_trec_run_into(b"1 Q0 x 1 2 r\n2 Q0 b 1 2 r\n", *args, 0, 0, False) == 2
         assert SCAN.scan_trec_run_into(b"1 Q0 y 1 2 r\n2 Q0 x 1 2 r\n", *args, 2, 2, False) == 2  # next block
+        assert SCAN.line_reached() == 4  # the block's last line, counted from first_line
+        blanks = b"\n# a comment\n1 Q0 y 1 2 r\n\n1 Q0 b 1 2 r"  # (no final newline: a line still)
+        assert SCAN.scan_trec_run_into(blanks, *args, 4, 4, False) == 2 and SCAN.line_reached() == 9
         assert cols[0][:4].tolist() == [0, 1, 0, 1] and cols[1][:4].tolist() == [2, 1, 3, 2]
         assert topics == {"1": 0} and docs == {"a": 0, "b": 1}
         assert SCAN.new_names(0) == ["2"] and SCAN.new_names(1) == ["x", "y"]

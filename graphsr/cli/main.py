@@ -54,8 +54,9 @@ COMMANDS = {
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The command-line parser; only ``command``'s module is imported (all of them if None), so that
-    starting one command costs only what that command needs."""
+    """The command-line parser; only ``command``'s module is imported and only its parser made (every command's
+    if None; ``""``: each command's name and help alone, for the top-level help), so that starting one command
+    costs only what that command needs."""
     from .. import __version__
 
     formatter = _formatter()
@@ -69,8 +70,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         if command is not None and name != command:
-            sub.add_parser(name, help=help_text, formatter_class=formatter)
-            continue
+            if not command:  # no command named: the top-level help lists them all
+                sub.add_parser(name, help=help_text, formatter_class=formatter)
+            continue  # (a command named: no other command's parser is read)
         mod = importlib.import_module(module)
         p = sub.add_parser(
             name, help=help_text, description=_first_paragraph(mod.__doc__ or ""), formatter_class=formatter

@@ -139,8 +139,7 @@ class DocumentColumns(_Lines):
             return None
         key = self.topic * np.int64(max(len(self.doc_names), 1))
         key += self.doc
-        key.sort()  # in place: a run's lines are checked in one array the size of a column
-        if not (key[1:] == key[:-1]).any():
+        if not _repeats(key, len(self.topic_names) * max(len(self.doc_names), 1)):
             return None
         key = self.topic * np.int64(max(len(self.doc_names), 1)) + self.doc
         seen: set[int] = set()
@@ -320,6 +319,21 @@ class AssessmentColumns(_NodeLines):
         )
 
 
+#: Pairs (topics times documents) up to which a repeated pair is found by marking a flag per pair (a byte each)
+#: rather than by sorting: at most this many bytes, or 8 per line where lines are more.
+DENSE_PAIRS = 1 << 24
+
+
+def _repeats(key: np.ndarray, size: int) -> bool:
+    """Whether some value of ``key`` (each in ``0 .. size - 1``) is repeated; ``key`` may be sorted in place."""
+    if size <= max(DENSE_PAIRS, 8 * len(key)):
+        seen = np.zeros(size, dtype=bool)
+        seen[key] = True
+        return int(np.count_nonzero(seen)) < len(key)
+    key.sort()  # in place: a run's lines are checked in one array the size of a column
+    return bool((key[1:] == key[:-1]).any())
+
+
 def codes_in(names: list[str], index: dict[str, int]) -> np.ndarray:
     """The code in ``index`` of each of ``names`` (distinct names; -1 where absent), with no Python-level loop.
 
@@ -351,6 +365,9 @@ def rank_documents(topic: np.ndarray, score: np.ndarray, doc: np.ndarray, run: D
     n = len(topic)
     if n == 0:
         return np.zeros(0, dtype=np.int64)
+    ranked = _ranked_already(topic, score)
+    if ranked is not None:
+        return ranked
     groups = _topic_groups(topic) if n > CHUNK else None
     if groups is None:
         return _rank_lines(topic, score, doc, run)
@@ -360,6 +377,36 @@ def rank_documents(topic: np.ndarray, score: np.ndarray, doc: np.ndarray, run: D
         part = _rank_lines(topic[lines], score[lines], doc[lines], run)
         out[at : at + len(part)] = lines[part] if isinstance(lines, np.ndarray) else part + lines.start
         at += len(part)
+    return out
+
+
+def _ranked_already(topic: np.ndarray, score: np.ndarray) -> np.ndarray | None:
+    """The order of lines written ranked (each topic's lines together, their scores strictly descending, as a
+    system writes its run) without a sort: the topics' blocks in topic order; None when the lines are not so
+    written (a tie, whose order compares names, included).  A few passes over the columns, where the sort takes
+    the run's size times its logarithm."""
+    n = len(topic)
+    boundary = topic[1:] != topic[:-1]
+    descending = score[1:] < score[:-1]  # (False for a NaN: such a run is ranked by the sort, which places it)
+    descending |= boundary
+    if not descending.all():
+        return None
+    del descending
+    starts = np.flatnonzero(boundary)
+    del boundary
+    starts += 1
+    starts = np.concatenate(([0], starts))
+    block_topic = topic[starts]
+    dtype = np.int32 if n < 1 << 31 else np.int64
+    if (block_topic[1:] > block_topic[:-1]).all():
+        return np.arange(n, dtype=dtype)
+    order = np.argsort(block_topic, kind="stable")
+    if (block_topic[order[1:]] == block_topic[order[:-1]]).any():
+        return None  # a topic in two places
+    lengths = np.diff(np.append(starts, n))[order]
+    shift = starts[order] - (np.cumsum(lengths) - lengths)  # each block's start in the file less its start in the order
+    out = np.arange(n, dtype=dtype)
+    out += np.repeat(shift.astype(dtype), lengths)
     return out
 
 

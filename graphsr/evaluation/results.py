@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import io
 from dataclasses import dataclass, field
 
@@ -132,6 +131,8 @@ class Results:
         return pd.DataFrame(self.records(include_all), columns=["run", "measure", "topic", "value"])
 
     def to_csv(self, include_all: bool = True) -> str:
+        import csv
+
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(["run", "measure", "topic", "value"] + (["ci_low", "ci_high"] if self.intervals else []))

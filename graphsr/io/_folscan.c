@@ -31,7 +31,8 @@
  *
  *   A block of whole lines of a TREC document run into given columns from entry `offset` on; with
  *   extend=False names not in the dicts are coded after them (len(dict), ...) but kept out of them, in the
- *   scanner's index until forget(); new_names(0 or 1) gives them, in code order.
+ *   scanner's index until forget(); new_names(0 or 1) gives them, in code order.  line_reached() is the
+ *   number of the block's last line when every line was read (first_line plus the lines in the block).
  *
  * scan_trec_run(data, topics, docs) -> tuple | int
  *
@@ -823,6 +824,9 @@ static PyObject *columns_result(int k, Py_ssize_t n, PyObject **arr, long bad, i
 /* The TREC document run lines of [data, end) into the columns from entry n0 on (at most cap entries in all),
    line numbers counted from line0.  Returns the entries written; sets *bad to the first line the fast path
    declines, or *failed (with an exception) on a failure. */
+/* The line scan_trec_run_into last reached (its block's last line when the whole block was read). */
+static long last_line = 0;
+
 static Py_ssize_t trec_run_lines(const char *data, const char *end, Names *tn, Names *dn, Names *rn, int32_t *topic_c,
                                  int32_t *doc_c, double *score, int32_t *line_c, Py_ssize_t n0, Py_ssize_t cap,
                                  long line0, long *bad, int *failed) {
@@ -853,6 +857,7 @@ static Py_ssize_t trec_run_lines(const char *data, const char *end, Names *tn, N
         if (line_c != NULL) line_c[n] = (int32_t)ls.lineno;
         ++n;
     }
+    last_line = ls.lineno;
     return n - n0;
 }
 
@@ -1342,6 +1347,8 @@ static PyObject *new_names(PyObject *self, PyObject *args) {
     return out;
 }
 
+static PyObject *line_reached(PyObject *self, PyObject *unused) { return PyLong_FromLong(last_line); }
+
 /* Drop the C indexes of the vocabulary dicts (and the references they hold to them): readers call it when a
    file is read, so an index never outlives its use nor keeps a vocabulary alive. */
 static PyObject *forget(PyObject *self, PyObject *unused) {
@@ -1351,6 +1358,8 @@ static PyObject *forget(PyObject *self, PyObject *unused) {
 
 static PyMethodDef methods[] = {
     {"forget", forget, METH_NOARGS, "Drop the name indexes kept between scans."},
+    {"line_reached", line_reached, METH_NOARGS,
+     "The line scan_trec_run_into last reached: with first_line, the lines of a block it read whole."},
     {"new_names", new_names, METH_VARARGS,
      "The names a scan with extend=False met first, beyond the topics' (0) or documents' (1) dict."},
     {"scan_run", scan_run, METH_VARARGS, "Columns of a well-formed passage run file, or the first line not read."},

@@ -33,6 +33,7 @@ descending, then in row order.  A shape that is none of these gets one
 from __future__ import annotations
 
 import os
+import sys
 
 import numpy as np
 
@@ -165,14 +166,20 @@ def _dataset_name(obj) -> str:
     return repr(getattr(obj, "dataset_id", lambda: None)() or type(obj).__name__)
 
 
+def _is_fol(obj, cls: str) -> bool:
+    """Whether ``obj`` is an instance of :mod:`graphsr.core.fol`'s class ``cls``, without importing that module
+    where it is not loaded (no instance of its classes can exist then): a TREC evaluation never loads it."""
+    fol = sys.modules.get(__name__.rsplit(".", 2)[0] + ".core.fol")
+    return fol is not None and isinstance(obj, getattr(fol, cls))
+
+
 def as_qrels(qrels, lengths=None):
     """Element or FOL assessments from any of the accepted shapes (see the module docstring); a DataFrame with
     ``start`` and ``end`` columns is span judgments (:func:`graphsr.io.spans.spans_from_frame`, ``lengths`` its
     documents' text lengths where known)."""
-    from ..core.fol import FOLQrels
     from ..core.kinds import ANSWERS, kind_of
 
-    if isinstance(qrels, FOLQrels) or kind_of(qrels) == ANSWERS:
+    if _is_fol(qrels, "FOLQrels") or kind_of(qrels) == ANSWERS:
         return qrels
     if isinstance(qrels, (str, os.PathLike)):  # (element qrels' modules are imported only for element qrels)
         return _qrels_file(qrels)
@@ -441,10 +448,9 @@ def _document_qrels(topics: list[str], docids: list[str], values: list[float]):
 def as_run(run, name: str = "run", vocabulary=None):
     """An element or passage run from any of the accepted shapes (see the module docstring); ``vocabulary``:
     document assessments whose codes a TREC document run file should share."""
-    from ..core.fol import FOLRun
     from ..core.kinds import ANSWERS, kind_of
 
-    if isinstance(run, FOLRun) or kind_of(run) == ANSWERS:
+    if _is_fol(run, "FOLRun") or kind_of(run) == ANSWERS:
         return run
     if isinstance(run, (str, os.PathLike)):  # (element runs' modules are imported only for element runs)
         from .fol import read_passage_run

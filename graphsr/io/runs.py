@@ -140,7 +140,7 @@ def _scan_document_run(scan, path, name: str | None, vocabulary=None) -> Run | N
             got = scan.scan_trec_run_into(block, topic_codes, doc_codes, run_ids, *columns, lines, n, line, extend)
             if got < 0:
                 return None
-            in_block = block.count(b"\n") + (not block.endswith(b"\n"))
+            in_block = scan.line_reached() - line  # (the block's lines: every one was read)
             if lines is None and got != in_block:  # some line is not an entry: number the entries from here on
                 lines = np.empty(cap, np.int32)
                 lines[:n] = np.arange(1, n + 1, dtype=np.int32)

@@ -9,7 +9,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ...core.columns import CHUNK, DocumentColumns, codes_in, rank_documents
+from ...core.columns import CHUNK, DENSE_PAIRS, DocumentColumns, codes_in, rank_documents
 from .judgments import Judgments
 from .ranking import Ranking
 
@@ -29,6 +29,18 @@ class JudgedDocuments:
         key = columns.topic * self.width + columns.doc
         order = np.argsort(key)  # keys are unique (a document is assessed once per topic)
         self.key, self.grade = key[order], columns.value[order]
+
+    @cached_property
+    def _dense(self) -> np.ndarray | None:
+        """Every key's grade in one array (NaN: not assessed), where the keys are few enough for it (the array
+        within :data:`~graphsr.core.columns.DENSE_PAIRS` bytes, or 8 bytes an assessment): a look-up is then one
+        take, where a search needs the keys sorted.  None otherwise."""
+        size = len(self.columns.topic_names) * int(self.width)
+        if size > max(DENSE_PAIRS, 8 * len(self.key)) // 8:  # (8 bytes a key)
+            return None
+        table = np.full(size, np.nan)
+        table[self.key] = self.grade
+        return table
 
     @cached_property
     def topic_index(self) -> dict[str, int]:
@@ -69,6 +81,11 @@ class JudgedDocuments:
         """The grade of each key of :meth:`keys_of` (NaN: not assessed)."""
         out = np.full(len(key), np.nan)
         if not len(self.key) or not len(key):
+            return out
+        dense = self._dense
+        if dense is not None:
+            out = dense.take(np.maximum(key, 0))
+            out[key < 0] = np.nan
             return out
         known = np.flatnonzero(key >= 0)  # (a run's own documents, unknown to the assessments, are -1: not searched)
         if len(known) < len(key):
