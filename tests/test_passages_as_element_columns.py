@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 from graphsr.core.document import DocumentTree, containing_nodes
 from graphsr.core.fol import FOLQrels, FOLRun, Vocabulary
 from graphsr.errors import UnknownNodeError
+from graphsr.measures import elements
+from graphsr.measures.elements import line_nodes, nodes_of_lines
 from graphsr.measures.fol.convert import element_qrels, element_run
 
 
@@ -152,6 +154,12 @@ def test_element_qrels_and_runs_equal_their_definitions(case):
         t: [(r.rank, r.docid, r.xpaths[0], r.lines[0] if r.lines else None) for r in rs]
         for t, rs in converted.results.items()
     } == want_run
+    for columns in (got.columns, converted.columns):  # the nodes the converter keeps are the XPaths' nodes
+        kept = nodes_of_lines(columns, docs)
+        assert kept is elements._RESOLVED[columns][1]  # (read, not looked up)
+        looked_up = line_nodes(columns.doc_names, columns.path_names, columns.doc, columns.path, docs)
+        assert kept.tolist() == looked_up.tolist() and (kept >= 0).all()
+        assert nodes_of_lines(columns, dict(docs)).tolist() == looked_up.tolist()  # (other documents: looked up)
     for d, tree in docs.items():
         size = int(tree.end[0])
         starts = np.arange(size + 2).repeat(3)

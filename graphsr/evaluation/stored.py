@@ -68,10 +68,12 @@ def stored_navigation(
         # a document without stored elements is left out: the evaluation reports it as unknown, with file and line
         documents = stored_trees(store, cname, docids)
     summary = model.summary
-    sids = dict(zip(documents, summary.assign_many(list(documents.values()))))
+    sids: dict[str, np.ndarray] = {}
 
     def seen_of(docid: str) -> np.ndarray:
-        s = sids[docid]
+        s = sids.get(docid)
+        if s is None:  # (a document's nodes assigned when first scored: those never scored cost nothing)
+            s = sids[docid] = summary.assign(documents[docid])
         if (s < 0).any():
             i = int(np.flatnonzero(s < 0)[0])
             raise UnknownNodeError(

@@ -13,7 +13,7 @@ import weakref
 from ..core.kinds import DOCUMENTS, PASSAGES
 from ..core.qrels import ElementQrels
 from ..core.run import Run
-from .elements import Diagnostics, JudgedNodes, check_qrels, line_nodes, ranked_nodes
+from .elements import Diagnostics, JudgedNodes, check_qrels, nodes_of_lines, ranked_nodes
 from .inputs import RankedNodes
 from .provider import ELEMENT, Provider, RunScores, ScoringContext, Scratch
 
@@ -88,7 +88,7 @@ def judged_grades(
 
     def build():
         out: dict = {t: {} for t in c.topics}
-        node = line_nodes(c.doc_names, c.path_names, c.doc, c.path, context.documents)
+        node = nodes_of_lines(c, context.documents)
         names, docs = c.topic_names, c.doc_names
         for t, d, n, es in zip(c.topic.tolist(), c.doc.tolist(), node.tolist(), c.grade.tolist()):
             key = (docs[d], n)

@@ -13,6 +13,7 @@ family that scores element runs (SR, ESR, ...), through the evaluation's
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
@@ -25,7 +26,37 @@ from ..core.run import Run
 from .inputs import RankedNodes
 from .provider import NoNavigation
 
-__all__ = ["Diagnostics", "locate", "check_qrels", "ranked_nodes", "JudgedNodes", "line_nodes"]
+__all__ = ["Diagnostics", "locate", "check_qrels", "ranked_nodes", "JudgedNodes", "line_nodes", "resolved"]
+
+#: Columns made from documents' trees by a converter (passages as elements), with the documents and each line's
+#: node index there as the converter found it: ``columns -> (documents, node)``, kept while the columns live.
+_RESOLVED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def resolved(columns, documents, node: np.ndarray) -> None:
+    """Record that each line of ``columns`` (element run or assessment columns) is node ``node[k]`` of its
+    document among ``documents``: scoring the columns against these same documents then reads the nodes rather
+    than looking each line's XPath up again (:func:`nodes_of_lines`)."""
+    if len(node) != len(columns.doc):
+        raise ValueError(f"{len(node)} nodes for {len(columns.doc)} lines")
+    _RESOLVED[columns] = (documents, np.asarray(node, dtype=np.int64))
+
+
+def _converted_nodes(columns, documents) -> np.ndarray | None:
+    """Each line's node as the converter that made ``columns`` from these very ``documents`` resolved it (None:
+    not so made)."""
+    kept = _RESOLVED.get(columns)
+    return kept[1] if kept is not None and kept[0] is documents else None
+
+
+def nodes_of_lines(columns, documents) -> np.ndarray:
+    """The node index of each line of ``columns`` among ``documents`` (-1: an unknown document or node): as the
+    converter that made the columns from these very documents resolved it (:func:`resolved`), else each line's
+    XPath looked up (:func:`line_nodes`)."""
+    node = _converted_nodes(columns, documents)
+    if node is not None:
+        return node
+    return line_nodes(columns.doc_names, columns.path_names, columns.doc, columns.path, documents)
 
 
 @dataclass
@@ -93,7 +124,10 @@ def check_qrels(
     topics = c.topics
     slot = codes_in(c.topic_names, dict(zip(topics, range(len(topics)))))[c.topic]
     order = np.argsort(slot, kind="stable")  # by topic, as the judgments view groups them; file order within
-    node = line_nodes(c.doc_names, path_names, c.doc, paths, documents)[order]
+    node = _converted_nodes(c, documents)
+    if node is None:
+        node = line_nodes(c.doc_names, path_names, c.doc, paths, documents)
+    node = node[order]
     lost = node < 0
     if lost.any():
         for k in order[lost].tolist()[: 5 if unknown != "error" else 1]:  # raises for 'error'; notes for 'warn'
@@ -145,7 +179,8 @@ def ranked_nodes(
     """
     diag = diag if diag is not None else Diagnostics()
     doc_codes = {} if doc_codes is None else doc_codes
-    return _ranked_columns(run, _line_columns(run), judged, topics, documents, seen_of, unknown, diag, doc_codes)
+    lines = _line_columns(run, documents)
+    return _ranked_columns(run, lines, judged, topics, documents, seen_of, unknown, diag, doc_codes)
 
 
 @dataclass
@@ -162,11 +197,13 @@ class _Lines:
     group: np.ndarray  # lines of a topic with one group value form one result; groups ordered as ranked
     score: np.ndarray
     line: np.ndarray | None
+    node: np.ndarray | None = None  # each line's node index, where the run's converter resolved it (else None)
 
 
-def _line_columns(run) -> _Lines:
+def _line_columns(run, documents=None) -> _Lines:
     c = run.columns.as_elements()  # a document run's lines ranked as trec_eval ranks them
-    return _Lines(c.topic_names, c.doc_names, c.path_names, c.topic, c.doc, c.path, c.rank, c.score, c.line)
+    node = _converted_nodes(c, documents) if documents is not None else None
+    return _Lines(c.topic_names, c.doc_names, c.path_names, c.topic, c.doc, c.path, c.rank, c.score, c.line, node)
 
 
 class JudgedNodes(dict):
@@ -230,7 +267,7 @@ def _ranked_columns(
     kept = np.flatnonzero(slot >= 0)
     kept = kept[np.lexsort((kept, c.group[kept], slot[kept]))]  # by topic slot, rank, file order
     doc, path = c.doc[kept], c.path[kept]
-    node = line_nodes(c.doc_names, c.path_names, doc, path, documents)
+    node = c.node[kept] if c.node is not None else line_nodes(c.doc_names, c.path_names, doc, path, documents)
     lost = node < 0
     if lost.any():
         bad = np.flatnonzero(lost)

@@ -220,6 +220,8 @@ class Keyer:
     def _lookup(self, k1: np.ndarray, k2: np.ndarray, grow: bool, b: Batch) -> np.ndarray:
         """SIDs for key hashes: known keys by binary search, new ones interned in order of appearance."""
         sids = np.full(len(k1), -1, dtype=np.int64)
+        if self._known is None and self.hkeys:  # (a keyer restored from kept keys: indexed once, searched after)
+            self._index_known()
         if self._known is not None and len(k1):
             known_k1, known_sid = self._known
             pos = np.minimum(np.searchsorted(known_k1, k1), len(known_k1) - 1)

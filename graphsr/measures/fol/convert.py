@@ -37,7 +37,7 @@ from ...core.document import DocumentTree
 from ...core.fol import FOLQrels, FOLRun, Vocabulary
 from ...core.qrels import ElementQrels
 from ...core.run import Run
-from ..elements import locate
+from ..elements import locate, resolved
 
 __all__ = ["passage_qrels", "passage_run", "element_qrels", "element_run"]
 
@@ -200,7 +200,7 @@ def element_qrels(qrels: FOLQrels, documents: Mapping[str, DocumentTree]) -> Ele
     order = np.argsort(qrels.pass_row, kind="stable")
     p_row, p_start, p_end = qrels.pass_row[order], qrels.pass_start[order], qrels.pass_end[order]
     bounds = np.searchsorted(p_row, np.arange(len(topics) + 1))
-    out_topic, out_doc, out_path, out_value, out_line = [], [], [], [], []
+    out_topic, out_doc, out_path, out_value, out_line, out_node = [], [], [], [], [], []
     for k in np.argsort(codes_of(topics)[1], kind="stable").tolist():  # grouped by topic, as from_rows does
         t, d = topics[k], docs[k]
         tree = documents[d]
@@ -226,11 +226,13 @@ def element_qrels(qrels: FOLQrels, documents: Mapping[str, DocumentTree]) -> Ele
         out_topic += [t] * n
         out_doc += [d] * n
         out_path += tree.xpaths_of(nodes)
+        out_node.append(nodes)
         out_value.append(values)
         out_line += [lines[k]] * n
     values = np.concatenate(out_value) if out_value else np.zeros(0)
     known_lines = None if any(x is None for x in out_line) else out_line
     columns = AssessmentColumns.from_lists(out_topic, out_doc, out_path, values, None, known_lines)
+    resolved(columns, documents, np.concatenate(out_node) if out_node else np.zeros(0, np.int64))
     return ElementQrels(None, qrels.source or None, columns=columns)
 
 
@@ -288,6 +290,7 @@ def element_run(run: FOLRun, documents: Mapping[str, DocumentTree], order: str =
         paths,
         np.asarray(run.line, dtype=np.int64)[rows].tolist(),
     )
+    resolved(columns, documents, node)
     return Run.from_element_columns(columns, run.name, run.source or None, run.run_ids), left_out
 
 
