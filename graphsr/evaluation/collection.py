@@ -27,7 +27,8 @@ class LoadedCollection:
     documents : dict of str to DocumentTree
         The documents that runs or assessments name (all, if asked).
     sids : dict of (kind, docid) to ndarray
-        SID of each node of each kept document, per summary kind.
+        SID of each node of a kept document, per summary kind, filled as documents are first scored
+        (:meth:`sids_of`).
     num_documents : int
         Documents read.
     path : str
@@ -43,6 +44,14 @@ class LoadedCollection:
     def __repr__(self) -> str:
         kinds = ", ".join(f"{k}: {len(s)} nodes" for k, s in self.summaries.items()) or "no summary"
         return f"LoadedCollection({self.path!r}, {self.num_documents} documents, {len(self.documents)} kept; {kinds})"
+
+    def sids_of(self, kind: str, docid: str) -> np.ndarray:
+        """The SID of each node of kept document ``docid`` in the ``kind`` summary (assigned when first asked:
+        the documents never scored cost nothing)."""
+        sids = self.sids.get((kind, docid))
+        if sids is None:
+            sids = self.sids[(kind, docid)] = self.summaries[kind].assign(self.documents[docid])
+        return sids
 
     @property
     def num_elements(self) -> int | None:
@@ -104,12 +113,20 @@ def load_collection(
         judgments): taken as they are, not read again.
     """
     from ..io.collection import iter_documents, list_collection
+    from ..summaries.cache import summary_cache
     from ..summaries.parallel import scan_collection, summarize_collection
 
     sources = list_collection(path)
     out = LoadedCollection(path=str(path))
     kinds = list(dict.fromkeys(kinds))
-    if not kinds and keep is not None:  # no summary: parse only the documents to keep
+    cache = summary_cache(sources, kinds)
+    kept = cache.read(kinds) if cache is not None else None
+    if kept is not None:  # the summaries kept from an earlier read: parse only the documents to keep
+        out.summaries = kept
+        out.num_documents = len(sources)
+        wanted = None if keep is None else keep.__contains__
+        out.documents = {d.docid: d for d in iter_documents(sources, docids=wanted, progress=progress, known=known)}
+    elif not kinds and keep is not None:  # no summary: parse only the documents to keep
         out.num_documents = len(sources)
         chosen = iter_documents(sources, docids=keep.__contains__, progress=progress, known=known)
         out.documents = {d.docid: d for d in chosen}
@@ -125,10 +142,8 @@ def load_collection(
             out.documents.update((d.docid, d) for d in chunk if keep is None or d.docid in keep)
 
         out.summaries = scan_collection(sources, kinds, on_chunk=keep_documents, progress=progress, known=known)
-    kept = list(out.documents.values())
-    for k, summary in out.summaries.items():
-        for doc, sids in zip(kept, summary.assign_many(kept)):
-            out.sids[(k, doc.docid)] = sids
+    if cache is not None and kept is None:
+        cache.write(out.summaries)
     return out
 
 
@@ -149,7 +164,7 @@ class SRNavigation:
         """``P(seen)`` of each node of document ``docid`` (SR Eq 7's ``1 - q``; zeros without navigation)."""
         if self.spec.summary == "none":
             return np.zeros(len(self.loaded.documents[docid]))
-        return self.model.seen_probability(self.loaded.sids[(self.spec.summary, docid)])
+        return self.model.seen_probability(self.loaded.sids_of(self.spec.summary, docid))
 
     def __repr__(self) -> str:
         return f"SRNavigation({self.name!r})"
