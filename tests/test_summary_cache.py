@@ -113,3 +113,13 @@ def test_sr_from_the_files_is_the_same_with_a_kept_summary(plays, capsys):
     assert len(list((plays.parent / "cache" / "summary").iterdir())) == 1  # (p*, the model's summary)
     assert main(args) == 0
     assert capsys.readouterr().out == before and "SR@10" in before
+
+
+def test_a_cache_that_cannot_be_written_is_said_and_the_collection_read_whole(plays, monkeypatch, capsys):
+    blocked = plays.parent / "not-a-directory"
+    blocked.write_text("a file where the cache would be")
+    monkeypatch.setenv("GRAPHSR_CACHE", str(blocked))
+    got = load_collection(plays, KINDS, keep=set())
+    assert "cannot keep the collection's summary" in capsys.readouterr().err
+    monkeypatch.setenv("GRAPHSR_CACHE", str(plays.parent / "cache"))
+    _same(got.summaries, load_collection(plays, KINDS, keep=set()).summaries)

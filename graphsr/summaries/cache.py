@@ -68,22 +68,32 @@ class SummaryCache:
         return out
 
     def write(self, summaries: dict[str, Summary]) -> None:
-        """Keep ``summaries``, each read back and compared with what was made (a difference is an error)."""
-        for kind, summary in summaries.items():
-            path = self._file(kind)
-            part = path.with_name(path.name + f".{os.getpid()}.part")
-            keys = [_key_json(summary.readable_key(s)) for s in range(len(summary))]
-            arrays = {name: np.asarray(getattr(summary, name), dtype=np.int64) for name in _ARRAYS}
-            head = {"format": FORMAT, "kind": kind, "documents": summary.num_documents, "keys": keys}
+        """Keep ``summaries``, each read back and compared with what was made (a difference is an error; a cache
+        that cannot be written is said on stderr, and the summaries are not kept)."""
+        try:
+            for kind, summary in summaries.items():
+                self._write(kind, summary)
+        except OSError as exc:
+            _cannot_keep(exc)
+
+    def _write(self, kind: str, summary: Summary) -> None:
+        """One summary kept (written to a part file, read back and compared, then renamed into place)."""
+        path = self._file(kind)
+        part = path.with_name(path.name + f".{os.getpid()}.part")
+        keys = [_key_json(summary.readable_key(s)) for s in range(len(summary))]
+        arrays = {name: np.asarray(getattr(summary, name), dtype=np.int64) for name in _ARRAYS}
+        head = {"format": FORMAT, "kind": kind, "documents": summary.num_documents, "keys": keys}
+        try:
             fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with os.fdopen(fd, "wb") as fh:
                 parts = {"head": np.frombuffer(json.dumps(head).encode(), dtype=np.uint8), **arrays}
                 np.savez(fh, **parts)  # type: ignore[arg-type]
-            back = _load(part, kind)
-            if not _same(back, summary):
-                part.unlink()
+            if not _same(_load(part, kind), summary):
                 raise RuntimeError(f"the {kind} summary kept in {part} does not read back as written")
             os.replace(part, path)
+        finally:
+            if part.exists():
+                part.unlink()
 
 
 def summary_cache(sources: list, kinds: Sequence[str]) -> SummaryCache | None:
@@ -107,9 +117,21 @@ def summary_cache(sources: list, kinds: Sequence[str]) -> SummaryCache | None:
         ).encode()
     )
     h.update("\0".join(f"{s.docid}\1{s.path}\1{s.member}\1{s.offset}" for s in sources).encode())
-    root = cache_root() / "summary"
-    root.mkdir(exist_ok=True, mode=0o700)
+    try:
+        root = cache_root() / "summary"
+        root.mkdir(exist_ok=True, mode=0o700)
+    except OSError as exc:
+        _cannot_keep(exc)
+        return None
     return SummaryCache(root, h.hexdigest())
+
+
+def _cannot_keep(exc: OSError) -> None:
+    print(
+        f"graphsr: warning: cannot keep the collection's summary ({exc.strerror or exc}: {exc.filename or ''}); "
+        "the next evaluation reads the whole collection again",
+        file=sys.stderr,
+    )
 
 
 def _reader_stamps() -> list:
