@@ -126,3 +126,40 @@ def test_summary_frame(book):
     df = build_summary([book], "tag").to_frame()
     assert list(df.columns) == ["sid", "label", "extent_size", "content_length"]
     assert df.extent_size.sum() == 17
+
+
+@pytest.mark.parametrize("kind", ["p*", "p*|c", "c", "tag"])
+def test_sids_asked_chunk_by_chunk_are_those_of_a_fresh_look_up(kind):
+    """SIDs asked for chunk after chunk, as the store loader asks, with flushes falling inside and between
+    chunks (documents keyed by a recent flush take that flush's SIDs, the others are keyed again): each is the
+    SID the finished summary assigns."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from graphsr.core.document import DocumentTree
+    from graphsr.summaries import SummaryBuilder
+
+    def tree(draw, docid):
+        def node(depth):
+            kids = [node(depth + 1) for _ in range(draw(st.integers(0, 3 if depth < 3 else 0)))]
+            return (draw(st.sampled_from(["a", "b", "sec", "p"])), "x", kids)
+
+        return DocumentTree.from_nested(docid, node(0))
+
+    @settings(max_examples=25, deadline=None)
+    @given(st.data(), st.integers(1, 40), st.lists(st.integers(1, 6), min_size=1, max_size=8))
+    def check(data, flush, sizes):
+        b = SummaryBuilder(kind, flush_nodes=flush)
+        asked, n = [], 0
+        for size in sizes:
+            chunk = [tree(data.draw, f"d{n + k}") for k in range(size)]
+            n += size
+            for d in chunk:
+                b.add(d)
+            asked.append((chunk, b.sids(chunk)))
+        summary = b.build()
+        for chunk, sids in asked:
+            for d, s in zip(chunk, sids):
+                assert s.tolist() == summary.assign(d).tolist()
+
+    check()

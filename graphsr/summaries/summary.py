@@ -234,6 +234,9 @@ class SummaryBuilder:
         self._length = np.zeros(0, dtype=np.int64)
         self._edges: dict[int, list[int]] = {}
         self.num_documents = 0
+        # the SIDs of the documents keyed by the last two flushes, by id(document) -> (document, SIDs); kept once
+        # someone asks for SIDs (:meth:`sids`), so that a chunk asked for after its flush is not keyed again
+        self._flushed: tuple[dict, dict] | None = None
 
     def add(self, doc: DocumentTree) -> None:
         """Add one document (keyed and counted in batches of about ``flush_nodes`` nodes)."""
@@ -252,11 +255,19 @@ class SummaryBuilder:
         self._flush()
 
     def sids(self, docs: list[DocumentTree]) -> list[np.ndarray]:
-        """SIDs of the nodes of documents already added (flushes first)."""
+        """SIDs of the nodes of documents already added (flushes first).  Documents keyed by one of the last two
+        flushes since this was first called take the SIDs that flush gave them (a key's SID never changes once
+        given); any other is keyed again."""
+        if self._flushed is None:
+            self._flushed = ({}, {})
         self._flush()
         docs = list(docs)
         if not docs:
             return []
+        older, newer = self._flushed
+        kept = [newer.pop(id(d), None) or older.pop(id(d), None) for d in docs]
+        if all(k is not None and k[0] is d for k, d in zip(kept, docs)):
+            return [k[1] for k in kept]
         sids = self._keyer.sids_batch(docs, grow=False)
         return np.split(sids, np.cumsum([len(d) for d in docs])[:-1])
 
@@ -278,6 +289,10 @@ class SummaryBuilder:
         self._buffered = 0
         batch = self._keyer.batch(docs)
         sids = self._keyer.sids_of(batch, grow=True)
+        if self._flushed is not None:  # (the older of the two flushes kept is dropped: memory stays bounded)
+            bounds = batch.offsets.tolist()
+            newer = {id(d): (d, sids[lo:hi]) for d, lo, hi in zip(docs, bounds[:-1], bounds[1:])}
+            self._flushed = (self._flushed[1], newer)
         if self._keep:
             offsets = batch.offsets
             for d, lo, hi in zip(docs, offsets[:-1], offsets[1:]):
