@@ -100,10 +100,23 @@ def run_labels(runs) -> tuple[dict, str | None]:
     return codes, "; ".join(f"{codes[r]} = {short[r]}" for r in short)
 
 
+#: Points between an axes' top and its title.
+TITLE_PAD = 11
+
+
 def _finish(fig, key: str | None = None, legend=None) -> None:
     """Lay the figure out: ``legend`` (an axes) gets its legend outside the plotting area, on the right, so it
     never covers data; ``key`` (of :func:`run_labels`) is written under the figure; every title, axis label and
     the key are wrapped to the room they have (:func:`_wrap_texts`)."""
+    from matplotlib.ticker import ScalarFormatter
+
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):  # values as they are: an offset ("1e-5+5.1e-1") collides with the labels
+            formatter = axis.get_major_formatter()
+            if isinstance(formatter, ScalarFormatter):
+                formatter.set_useOffset(False)
+        if ax.get_title():  # (clear of the top tick label, which stands half above the axes, under a wide title)
+            ax.set_title(ax.get_title(), fontsize=ax.title.get_fontsize(), pad=TITLE_PAD)
     if legend is not None:
         legend.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     note = fig.text(0.01, 0.01, "runs: " + key, fontsize=6, va="bottom", ha="left") if key else None
