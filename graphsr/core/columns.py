@@ -386,33 +386,28 @@ def _ranked_already(topic: np.ndarray, score: np.ndarray) -> np.ndarray | None:
     written (a tie, whose order compares names, included).  A few passes over the columns, where the sort takes
     the run's size times its logarithm."""
     n = len(topic)
-    boundary = topic[1:] != topic[:-1]
     descending = score[1:] < score[:-1]  # (False for a NaN: such a run is ranked by the sort, which places it)
-    descending |= boundary
+    descending |= topic[1:] != topic[:-1]
     if not descending.all():
         return None
     del descending
-    starts = np.flatnonzero(boundary)
-    del boundary
-    starts += 1
-    starts = np.concatenate(([0], starts))
-    block_topic = topic[starts]
+    blocks = _topic_blocks(topic)
+    if blocks is None:
+        return None
+    starts, ends, order = blocks
     dtype = np.int32 if n < 1 << 31 else np.int64
-    if (block_topic[1:] > block_topic[:-1]).all():
+    if (order[1:] > order[:-1]).all():  # (the blocks in topic order already)
         return np.arange(n, dtype=dtype)
-    order = np.argsort(block_topic, kind="stable")
-    if (block_topic[order[1:]] == block_topic[order[:-1]]).any():
-        return None  # a topic in two places
-    lengths = np.diff(np.append(starts, n))[order]
+    lengths = (ends - starts)[order]
     shift = starts[order] - (np.cumsum(lengths) - lengths)  # each block's start in the file less its start in the order
     out = np.arange(n, dtype=dtype)
     out += np.repeat(shift.astype(dtype), lengths)
     return out
 
 
-def _topic_groups(topic: np.ndarray):
-    """The lines of ``topic`` in groups of whole topics, about :data:`CHUNK` lines each, in topic order (slices
-    where the lines are in place, index arrays where not); None when some topic's lines are not together."""
+def _topic_blocks(topic: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Where each block of equal topics starts and ends, and the blocks' order by topic; None when a topic's
+    lines are in two places."""
     change = np.flatnonzero(topic[1:] != topic[:-1]) + 1
     starts = np.concatenate(([0], change))
     ends = np.concatenate((change, [len(topic)]))
@@ -421,6 +416,16 @@ def _topic_groups(topic: np.ndarray):
     order = np.argsort(block_topic, kind="stable")
     if len(block_topic) > 1 and (block_topic[order[1:]] == block_topic[order[:-1]]).any():
         return None  # a topic in two places
+    return starts, ends, order
+
+
+def _topic_groups(topic: np.ndarray):
+    """The lines of ``topic`` in groups of whole topics, about :data:`CHUNK` lines each, in topic order (slices
+    where the lines are in place, index arrays where not); None when some topic's lines are not together."""
+    blocks = _topic_blocks(topic)
+    if blocks is None:
+        return None
+    starts, ends, order = blocks
     groups, pending, size = [], [], 0
     for b in order.tolist():
         pending.append(b)
