@@ -52,6 +52,15 @@ def generate(out: Path, size_mb: int, queries: int, depth: int, seed: int = 45) 
     words = [f"w{k}" for k in range(20000)]
     p = 1 / np.arange(1, len(words) + 1)
     p /= p.sum()
+    # rng.choice(words, n, p=p) draws rng.random(n) and looks them up in p's normalised cumulative sum; done
+    # here once rather than per paragraph (the same draws, 40x faster to generate)
+    cdf = p.cumsum()
+    cdf /= cdf[-1]
+    vocab = np.array(words)
+
+    def draw(n: int) -> list[str]:
+        return list(vocab[cdf.searchsorted(rng.random(n), side="right")])
+
     paths["corpus"].mkdir(parents=True, exist_ok=True)
     per_doc = size_mb * 1_000_000 // 200
     texts = {}
@@ -59,9 +68,9 @@ def generate(out: Path, size_mb: int, queries: int, depth: int, seed: int = 45) 
         parts, n = [], 0
         while n < per_doc:
             if rng.random() < 0.08:
-                part = f"{'#' * int(rng.integers(1, 4))} {' '.join(rng.choice(words, 5, p=p))}\n\n"
+                part = f"{'#' * int(rng.integers(1, 4))} {' '.join(draw(5))}\n\n"
             else:
-                part = " ".join(rng.choice(words, int(rng.integers(20, 150)), p=p)) + ".\n\n"
+                part = " ".join(draw(int(rng.integers(20, 150)))) + ".\n\n"
             parts.append(part)
             n += len(part)
         text = "".join(parts)

@@ -72,13 +72,14 @@ class ChunkSource:
         return self._whole[f]
 
     def _gathered(self, got_in) -> dict[str, tuple[str, int, int]]:
-        """``{chunk id: (doc_id, start, end)}`` of what ``got_in(file)`` finds in each file (``{chunk id: (line,
-        doc_id, start, end)}``), in file order; a chunk id found in two files is refused."""
-        if len(self.files) == 1:  # (one file: its ids are distinct already)
-            return {c: v[1:] for c, v in got_in(self.files[0]).items()}
+        """``{chunk id: (doc_id, start, end)}`` of what ``got_in(file, lines)`` finds in each file (``{chunk id:
+        (line, doc_id, start, end)}``, or without ``lines`` ``{chunk id: (doc_id, start, end)}``), in file order; a
+        chunk id found in two files is refused."""
+        if len(self.files) == 1:  # (one file: its ids are distinct already, no line is needed)
+            return got_in(self.files[0], False)
         found: dict[str, tuple] = {}
         for f in self.files:
-            for chunk, values in got_in(f).items():
+            for chunk, values in got_in(f, True).items():
                 if chunk in found:
                     other, line = found[chunk]
                     raise RunFormatError(
@@ -91,11 +92,11 @@ class ChunkSource:
         """``{chunk id: (doc_id, start, end)}`` of the ``ids`` the map holds (the others left out)."""
         ids = set(ids)
 
-        def got_in(f: str) -> dict:
+        def got_in(f: str, lines: bool) -> dict:
             if f in self._large:
-                return self._index(f).lookup(ids, RunFormatError)
+                return self._index(f).lookup(ids, RunFormatError, lines)
             table = self._table(f)
-            return {c: table[c] for c in ids if c in table}
+            return {c: table[c] if lines else table[c][1:] for c in ids if c in table}
 
         return self._gathered(got_in)
 
@@ -103,10 +104,10 @@ class ChunkSource:
         """``{chunk id: (doc_id, start, end)}`` of every chunk of the documents ``docs``."""
         docs = set(docs)
 
-        def got_in(f: str) -> dict:
+        def got_in(f: str, lines: bool) -> dict:
             if f in self._large:
-                return self._index(f).by_document(docs)
-            return {c: v for c, v in self._table(f).items() if v[1] in docs}
+                return self._index(f).by_document(docs, lines)
+            return {c: v if lines else v[1:] for c, v in self._table(f).items() if v[1] in docs}
 
         return self._gathered(got_in)
 
@@ -115,13 +116,21 @@ class ChunkSource:
     ) -> dict[str, tuple[str, int, int]]:
         """All an evaluation reads of the map: the chunks named (``ids``), and every chunk of the documents
         ``docs`` and of the documents of the chunks ``docs_of`` (those judged: the chunks around a judgment)."""
-        named = self.lookup(set(ids) | set(docs_of))
-        around = self.of_documents(set(docs) | {named[c][0] for c in docs_of if c in named})
-        return {**around, **named}
+        ids, docs_of = set(ids), set(docs_of)
+        if len(self.files) > 1:  # (every id looked up: one in two files is refused)
+            named = self.lookup(ids | docs_of)
+            around = self.of_documents(set(docs) | {named[c][0] for c in docs_of if c in named})
+            return {**around, **named}
+        judged = self.lookup(docs_of)
+        around = self.of_documents(set(docs) | {v[0] for v in judged.values()})
+        rest = ids.difference(around)  # (one file: a chunk of the documents read already is not looked up again)
+        return {**around, **self.lookup(rest)} if rest else around
 
     def whole(self) -> dict[str, tuple[str, int, int]]:
         """Every chunk of the map, in file then line order; an empty map is refused."""
-        found = self._gathered(self._table)
+        found = self._gathered(
+            lambda f, lines: self._table(f) if lines else {c: v[1:] for c, v in self._table(f).items()}
+        )
         if not found:
             raise RunFormatError("the chunk map is empty", self.path)
         return found

@@ -129,6 +129,26 @@ def scanned_chunk_run(path: str):
     return run
 
 
+#: The last run's chunk ids looked up in a chunk map: ``(scanned run, map, places)``, the run and the map the
+#: very objects (a run's documents are found before the run is read, from the same look-ups).
+_PLACES: list = []
+#: What a chunk the map does not hold is placed at.
+MISSING = ("", 0, 0)
+
+
+def chunk_places(path: str, table) -> tuple:
+    """``(run, places)``: the TREC run of chunk ids at ``path`` (:func:`scanned_chunk_run`) and each of its chunk
+    names' ``(doc_id, start, end)`` in the chunk map ``table`` (:data:`MISSING` for a chunk it does not hold),
+    name by name; looked up once for the run and map last asked for."""
+    run = scanned_chunk_run(path)
+    if _PLACES and _PLACES[0] is run and _PLACES[1] is table:
+        return run, _PLACES[2]
+    missing = MISSING
+    places = [table.get(n, missing) for n in run.columns.doc_names]
+    _PLACES[:] = [run, table, places]
+    return run, places
+
+
 def _chunk_id_run(path: str, table: dict, name: str, vocab, unknown: str):
     """A TREC run of chunk ids as a ranked passage run (:func:`scanned_chunk_run`), resolved through the chunk
     map with array operations: each chunk id looked up once, however many lines name it."""
@@ -136,7 +156,7 @@ def _chunk_id_run(path: str, table: dict, name: str, vocab, unknown: str):
 
     from ..core.fol import FOLRun, Vocabulary
 
-    run = scanned_chunk_run(path)
+    run, where = chunk_places(path, table)
     c = run.columns
     if not np.isfinite(c.value).all():
         k = int(np.flatnonzero(~np.isfinite(c.value))[0])
@@ -146,28 +166,30 @@ def _chunk_id_run(path: str, table: dict, name: str, vocab, unknown: str):
             int(c.line[k]) if c.line is not None else None,
         )
     names = list(c.doc_names)
-    missing = ("", 0, 0)
-    where = [table.get(n, missing) for n in names]
-    keep = _known(c, names, [w is not missing for w in where], path, unknown)
+    keep = _known(c, names, [w is not MISSING for w in where], path, unknown)
     vocab = vocab or Vocabulary()
-    docs, starts, ends = zip(*where) if where else ((), (), ())
-    chunk_doc = vocab.doc_codes(list(docs))
-    chunk_start = np.array(starts, dtype=np.int64)
-    chunk_end = np.array(ends, dtype=np.int64)
+    n = len(where)
+    local: dict[str, int] = {}  # (each document coded once, in order of first use: as the vocabulary codes them)
+    doc_local = np.fromiter((local.setdefault(w[0], len(local)) for w in where), dtype=np.int64, count=n)
+    chunk_doc = vocab.doc_codes(list(local))[doc_local] if n else np.zeros(0, dtype=np.int64)
+    chunk_start = np.fromiter((w[1] for w in where), dtype=np.int64, count=n)
+    chunk_end = np.fromiter((w[2] for w in where), dtype=np.int64, count=n)
     name_rank = _byte_ranks(names)
-    rows = _ranked_rows(np.flatnonzero(keep), c.topic, c.value, name_rank[c.doc])
+    every = np.flatnonzero(keep)
+    rows = _ranked_rows(every, c.topic, c.value, name_rank[c.doc])
+    in_order = rows is every and len(rows) == len(c.doc)  # (every line, in the file's order: no gather needed)
     topic_code = vocab.topic_codes(list(c.topic_names))
-    doc = c.doc[rows]
+    doc = c.doc if in_order else c.doc[rows]
     lines = np.asarray(c.line[rows] if c.line is not None else rows + 1, dtype=np.int64)
     run_ids = tuple(run.run_ids)
     ids = np.full(len(rows), 0 if len(run_ids) == 1 else -1, dtype=np.int64)
     return FOLRun(
         name,
         vocab,
-        topic_code[c.topic[rows]] if len(rows) else np.zeros(0, dtype=np.int64),
+        topic_code[c.topic if in_order else c.topic[rows]] if len(rows) else np.zeros(0, dtype=np.int64),
         chunk_doc[doc] if len(rows) else np.zeros(0, dtype=np.int64),
         np.arange(1, len(rows) + 1),
-        c.value[rows].astype(float),
+        c.value.astype(float) if in_order else c.value[rows].astype(float),
         chunk_start[doc],
         chunk_end[doc] - chunk_start[doc],
         lines,
@@ -195,12 +217,10 @@ def _byte_ranks(names: list):
     """Each name's place among ``names`` in the order of their UTF-8 bytes (trec_eval's order of ids)."""
     import numpy as np
 
-    encoded = [n.encode("utf-8") for n in names]
+    # (UTF-8 keeps the order of code points, which is how Python compares str: no name need be encoded; NULs
+    # inside and at the end of names are ordered as bytes order them, which NumPy's fixed-width bytes would drop)
+    order = np.fromiter(sorted(range(len(names)), key=names.__getitem__), dtype=np.int64, count=len(names))
     rank = np.empty(len(names), dtype=np.int64)
-    if b"\0" in b"".join(encoded):  # (NumPy's fixed-width bytes drop trailing NULs: order them in Python)
-        order = np.array(sorted(range(len(names)), key=encoded.__getitem__), dtype=np.int64)
-    else:
-        order = np.argsort(np.array(encoded, dtype=bytes), kind="stable")
     rank[order] = np.arange(len(names))
     return rank
 

@@ -234,17 +234,31 @@ def fence(column: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(column[::FENCE])
 
 
+#: The most blocks read at once: blocks some keys fall in that follow one another are read together, up to this
+#: many (a lookup of many keys reads in a few large reads what it would read in many small ones, no more).
+RUN_BLOCKS = 512
+
+
 def _blocks(column: "np.ndarray | Column", fences: np.ndarray, keys: np.ndarray, side: Literal["left", "right"]):
-    """``(at, start, piece)`` for each block of the column some keys fall in (by ``np.searchsorted(fences, keys,
-    side)``): the keys' positions, the block's first row, and the block, read once."""
+    """``(at, start, piece)`` for each run of adjacent blocks of the column some keys fall in (by
+    ``np.searchsorted(fences, keys, side)``; at most :data:`RUN_BLOCKS` a run): the keys' positions, the run's
+    first row, and its rows, read once.  A key's place found in the piece is its place in its own block (the
+    blocks after it in the piece start above the key)."""
     block = np.searchsorted(fences, keys, side=side) - 1
     by_block = np.argsort(block, kind="stable")
     blocks, first = np.unique(block[by_block], return_index=True)
-    for b, a, z in zip(blocks.tolist(), first.tolist(), np.r_[first[1:], len(keys)].tolist()):
+    ends = np.r_[first[1:], len(keys)].tolist()
+    runs: list[list[int]] = []  # [first block, last block, first key, end of keys]
+    for b, a, z in zip(blocks.tolist(), first.tolist(), ends):
         if b < 0:
             continue
-        start = b * FENCE
-        piece = column.block(start, start + FENCE) if isinstance(column, Column) else column[start : start + FENCE]
+        if runs and b == runs[-1][1] + 1 and b - runs[-1][0] < RUN_BLOCKS:
+            runs[-1][1], runs[-1][3] = b, z
+        else:
+            runs.append([b, b, a, z])
+    for b0, b1, a, z in runs:
+        start, stop = b0 * FENCE, (b1 + 1) * FENCE
+        piece = column.block(start, stop) if isinstance(column, Column) else column[start:stop]
         yield by_block[a:z], start, piece
 
 
@@ -308,9 +322,9 @@ class FileIndex:
     def __init__(self, path: str, kind: str, parts: list[Part], rows: int):
         self.path, self.kind, self.parts, self.rows = path, kind, parts, rows
 
-    def lookup(self, ids: Iterable[str], error: type[GraphsrInputError]) -> dict[str, tuple]:
-        """``{id: (line, *columns)}`` of the ``ids`` the file holds (those it does not are left out); an id held
-        in two parts is ``error``."""
+    def lookup(self, ids: Iterable[str], error: type[GraphsrInputError], lines: bool = True) -> dict[str, tuple]:
+        """``{id: (line, *columns)}`` of the ``ids`` the file holds (those it does not are left out; without
+        ``lines``, ``{id: columns}``); an id held in two parts is ``error``."""
         wanted_str = sorted(set(ids))
         if not wanted_str:
             return {}
@@ -324,6 +338,8 @@ class FileIndex:
             records = part.columns["records"].take(rows)
             keys = [wanted_str[k] for k in which.tolist()]
             values = zip(*(_listed(records[c]) for c in ("line", *names)))
+            if not lines and len(self.parts) == 1:  # (one part: no id to find in another, no line to name)
+                return dict(zip(keys, zip(*(_listed(records[c]) for c in names))))
             if out:
                 for key, row in zip(keys, values):
                     if key in out:
@@ -333,10 +349,12 @@ class FileIndex:
                     out[key] = row
             else:  # (the ids of one part are distinct)
                 out = dict(zip(keys, values))
-        return out
+        return out if lines else {k: v[1:] for k, v in out.items()}
 
-    def by_document(self, docs: Iterable[str]) -> dict[str, tuple]:
-        """``{chunk id: (line, doc, start, end)}`` of every chunk of the documents ``docs`` (a chunk index)."""
+    def by_document(self, docs: Iterable[str], lines: bool = True) -> dict[str, tuple]:
+        """``{chunk id: (line, doc, start, end)}`` of every chunk of the documents ``docs`` (a chunk index;
+        without ``lines``, ``{chunk id: (doc, start, end)}``)."""
+        fields = ("line", "doc", "start", "end") if lines else ("doc", "start", "end")
         wanted = np.array(sorted({d.encode("utf-8") for d in docs}))
         out: dict[str, tuple] = {}
         if not len(wanted):
@@ -352,7 +370,7 @@ class FileIndex:
             rows = np.concatenate([order.block(a, b) for a, b in spans])
             records = part.columns["records"].take(rows)
             chunks = _listed(part.ids.take(rows))
-            out.update(zip(chunks, zip(*(_listed(records[c]) for c in ("line", "doc", "start", "end")))))
+            out.update(zip(chunks, zip(*(_listed(records[c]) for c in fields))))
         return out
 
 

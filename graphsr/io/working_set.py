@@ -102,7 +102,7 @@ def run_documents(runs: Sequence, chunk_map, run_format: str | None) -> frozense
             except GraphsrInputError:
                 continue
         elif fmt == "element" and chunk_map is not None:
-            docs |= {chunk_map[c][0] for c in _run_chunk_ids(path, fmt) if c in chunk_map}
+            docs |= _chunk_run_documents(path, chunk_map)
         elif fmt == "spans":
             from .records import iter_records
 
@@ -111,3 +111,15 @@ def run_documents(runs: Sequence, chunk_map, run_format: str | None) -> frozense
             except GraphsrInputError:
                 continue
     return frozenset(docs)
+
+
+def _chunk_run_documents(path, chunk_map) -> set:
+    """The documents of the chunks a TREC run of chunk ids names that the chunk map holds (none for a run that
+    cannot be read: its reader refuses it in its turn)."""
+    from .chunks import MISSING, chunk_places
+
+    try:
+        _, places = chunk_places(os.fspath(path), chunk_map)
+    except GraphsrInputError:
+        return set()
+    return {w[0] for w in places if w is not MISSING}

@@ -180,6 +180,8 @@ def span_inputs(qrels: FOLQrels, run: FOLRun, topics: list[str], order: str = "f
 
     def new_parts():
         new_res, new_s, new_e = new_characters(x)
+        if len(new_res) < 2 or bool((new_res[1:] > new_res[:-1]).all()):  # (one piece a result, in order: as is)
+            return new_res, new_s, new_e
         by = np.lexsort((new_s, new_res))
         return new_res[by], new_s[by], new_e[by]
 
