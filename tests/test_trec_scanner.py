@@ -384,3 +384,58 @@ def test_dicts_are_read_in_c_as_in_python_and_share_the_assessments_codes(qrels,
     else:  # a name the C scanner handed over: read in Python, with codes of its own
         names = {n for data in (qrels, run) for t, per in data.items() for n in (t, *per)}
         assert "\ud800" in names
+
+
+@pytest.mark.skipif(SCAN is None, reason="the C scanner is not built")
+@settings(max_examples=40, deadline=None)
+@given(
+    lengths=st.lists(st.sampled_from([1, 19, 20, 21, 22, 40]), min_size=1, max_size=6),
+    names=st.integers(1, 3000),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_names_of_any_length_find_their_own_code(tmp_path_factory, lengths, names, seed):
+    """The scanner's name index compares a name's first bytes in its slot and the rest apart: names that share
+    their first 20 bytes, or differ only in their last byte, or only in length, each keep their own code, through
+    the index's growth (thousands of names), as the line reader reads them."""
+    import random
+
+    rng = random.Random(seed)
+    base = "p" * 40
+    pool = []
+    for k in range(names):
+        n = lengths[k % len(lengths)]
+        stem = base[: max(n - 4, 0)] + f"{k:04d}"[-n:] if n >= 4 else f"{k % 10}"[:n]
+        pool.append(stem)
+        if n > 20:
+            pool.append(stem[:20] + "z" * (n - 20))  # (the same first 20 bytes, another tail)
+    pool = list(dict.fromkeys(pool))
+    lines = [
+        f"{t} Q0 {name} 1 {rng.randint(0, 9)}.5 r" for t in range(3) for name in rng.sample(pool, min(len(pool), 900))
+    ]
+    path = tmp_path_factory.mktemp("names") / "r.run"
+    path.write_text("\n".join(lines) + "\n")
+    fast = read_run(path, "r")
+    assert fast.columns is not None  # (read by the scanner, not declined)
+    assert _run_view(fast) == _run_view(_read_run_lines(path, "r"))
+
+
+#: Names whose hashes share the 32-bit tag the scanner's index keeps (found by search with the index's hash): the
+#: first pair share their first 20 bytes and differ after, the second differ within them.
+TAG_TWINS = [
+    ("pppppppppppppppppppp112532", "pppppppppppppppppppp133019"),
+    ("pppppppppppppppppppp028687", "pppppppppppppppppppp177382"),
+    ("q00017704", "q00030482"),
+    ("q00013673", "q00084059"),
+]
+
+
+@pytest.mark.skipif(SCAN is None, reason="the C scanner is not built")
+@pytest.mark.parametrize("a, b", TAG_TWINS)
+def test_names_sharing_a_hash_tag_keep_their_own_codes(tmp_path, a, b):
+    """Two names in one slot chain with equal tags are told apart by their bytes, in the slot's head and past it."""
+    path = tmp_path / "r.run"
+    path.write_text(f"1 Q0 {a} 1 2.0 r\n1 Q0 {b} 2 1.0 r\n2 Q0 {b} 1 3.0 r\n")
+    fast = read_run(path, "r")
+    assert fast.columns is not None
+    assert _run_view(fast) == _run_view(_read_run_lines(path, "r"))
+    assert sorted(fast.columns.doc_names) == sorted([a, b])

@@ -249,16 +249,6 @@ def spans_from_frame(frame, lengths=None, vocab=None):
     )
 
 
-def _merged(spans) -> list[list[int]]:
-    merged: list[list[int]] = []
-    for s, e in sorted(spans):
-        if merged and s <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], e)
-        else:
-            merged.append([s, e])
-    return merged
-
-
 def _assessments(
     spans,
     texts,
@@ -281,55 +271,119 @@ def _assessments(
       otherwise (the merged passages are the references).
 
     Without ``texts``, ``lengths`` gives each document's length (no ``content`` to check); ``known_lengths``
-    says that they are the texts' lengths (not the furthest ends judged)."""
+    says that they are the texts' lengths (not the furthest ends judged).
+
+    A row is a (query, document) in the order first judged, its line the first span's; its passages are its
+    relevant spans merged where they overlap or touch, in text order; its best entry point the first passage's
+    start (-1 without one)."""
     from ..core.fol import FOLQrels
 
-    rows = _judged_rows(spans, texts, lengths, path, whole_documents)
-    topic, docid, doc_len, rel_chars, bep, line_of = [], [], [], [], [], []
-    p_row, p_start, p_end = [], [], []
-    r_row, r_start, r_end = [], [], []
-    judged = {}
-    for k, ((qid, doc), row) in enumerate(rows.items()):
-        for s, e in row.get("raw", ()):
-            r_row.append(k)
-            r_start.append(s)
-            r_end.append(e)
-        merged = _merged(row["spans"])
-        judged[qid, doc] = [tuple(x) for x in _merged(row["judged"])]
-        topic.append(qid)
-        docid.append(doc)
-        doc_len.append(row["len"])
-        rel_chars.append(sum(e - s for s, e in merged))
-        bep.append(merged[0][0] if merged else -1)
-        line_of.append(row["line"])
-        for s, e in merged:
-            p_row.append(k)
-            p_start.append(s)
-            p_end.append(e)
-    qrels = FOLQrels.from_columns(topic, docid, doc_len, rel_chars, bep, p_row, p_start, p_end, line_of, path, vocab)
+    n = len(spans)
+    qid = [x[0] for x in spans]
+    doc = [x[1] for x in spans]
+    start = np.fromiter((x[2] for x in spans), dtype=np.int64, count=n)
+    end = np.fromiter((x[3] for x in spans), dtype=np.int64, count=n)
+    relevant = np.fromiter((x[4] > 0 for x in spans), dtype=bool, count=n)
+    line = np.fromiter((x[6] for x in spans), dtype=np.int64, count=n)
+    size_of = _sizes(set(doc), texts, lengths)
+    size = np.fromiter((size_of[d] for d in doc), dtype=np.int64, count=n)
+    _check_spans(spans, doc, start, end, size, texts, path)
+    keys: dict[tuple[str, str], int] = {}
+    row = np.fromiter((keys.setdefault(k, len(keys)) for k in zip(qid, doc)), dtype=np.int64, count=n)
+    R = len(keys)
+    # (rows are numbered in order of first appearance: a row's first span is where the numbers first reach it)
+    first = np.flatnonzero(np.r_[True, row[1:] > np.maximum.accumulate(row)[:-1]]) if n else row
+    p_row, p_start, p_end = _union(row[relevant], start[relevant], end[relevant])
+    rel_chars = np.bincount(p_row, weights=p_end - p_start, minlength=R).astype(np.int64)
+    bep = np.full(R, -1, dtype=np.int64)
+    heads = np.flatnonzero(np.r_[True, p_row[1:] != p_row[:-1]]) if len(p_row) else p_row
+    bep[p_row[heads]] = p_start[heads]  # (each row's first passage)
+    row_names = list(keys)
+    if whole_documents:
+        judged = {k: [(0, int(size[i]))] for k, i in zip(row_names, first.tolist())}
+    else:
+        j_row, j_start, j_end = _union(row, start, end)
+        bounds = np.searchsorted(j_row, np.arange(R + 1)).tolist()
+        pieces = list(zip(j_start.tolist(), j_end.tolist()))
+        judged = {k: pieces[bounds[r] : bounds[r + 1]] for r, k in enumerate(row_names)}
+    qrels = FOLQrels.from_columns(
+        [k[0] for k in row_names],
+        [k[1] for k in row_names],
+        size[first] if R else np.zeros(0, dtype=np.int64),
+        rel_chars,
+        bep,
+        p_row,
+        p_start,
+        p_end,
+        line[first] if R else np.zeros(0, dtype=np.int64),
+        path,
+        vocab,
+    )
     qrels.judged_spans = judged
     # the documents' text lengths, where the texts are known (runs' ranges are checked against them)
     qrels.text_lengths = (
         known_lengths if known_lengths is not None else {d: len(t) for d, t in texts.items()} if texts else None
     )
-    qrels.references = tuple(np.asarray(a, dtype=np.int64) for a in (r_row, r_start, r_end)) if references else None
+    if references:
+        by_row = np.argsort(row[relevant], kind="stable")  # (by row, each row's as given)
+        qrels.references = (row[relevant][by_row], start[relevant][by_row], end[relevant][by_row])
+    else:
+        qrels.references = None
     return qrels
 
 
-def _judged_rows(spans, texts, lengths, path: str, whole_documents: bool) -> dict[tuple[str, str], dict]:
-    """Per (query, document), in the order first judged: its first line, its relevant spans, the ranges judged
-    at all and the document's length; each span checked against its document's text."""
-    rows: dict[tuple[str, str], dict] = {}
-    for qid, doc, start, end, grade, content, line in spans:
-        text = texts.get(doc) if texts else None
-        size = len(text) if text is not None else (lengths or {}).get(doc)
-        _check_span(doc, start, end, size, text, content, path, line)
-        row = rows.setdefault((qid, doc), {"line": line, "spans": [], "judged": [], "len": size})
-        row["judged"].append((0, size) if whole_documents else (start, end))
-        if grade > 0:
-            row["spans"].append((start, end))
-            row.setdefault("raw", []).append((start, end))
-    return rows
+def _sizes(docs, texts, lengths) -> dict:
+    """Each document's text length: its text's where ``texts`` holds it, else ``lengths``'s; -1 where neither
+    knows it (a document the collection does not hold)."""
+    out = {}
+    for d in docs:
+        text = texts.get(d) if texts else None
+        size = len(text) if text is not None else (lengths or {}).get(d)
+        out[d] = -1 if size is None else size
+    return out
+
+
+def _check_spans(spans, doc: list, start, end, size, texts, path: str) -> None:
+    """Every span within its document's text, holding its ``content`` where given and the text is known; the
+    first that does not is refused, naming its line."""
+    bad = (size < 0) | (start < 0) | (start >= end) | (end > size)
+    first_bad = int(np.argmax(bad)) if bad.any() else len(spans)
+    if texts:
+        for k in range(first_bad):
+            content = spans[k][5]
+            if content is None:
+                continue
+            text = texts.get(doc[k])
+            if text is not None and text[spans[k][2] : spans[k][3]] != content:
+                _check_span(doc[k], spans[k][2], spans[k][3], len(text), text, content, path, spans[k][6])
+    if first_bad < len(spans):
+        s = spans[first_bad]
+        size_k = int(size[first_bad])
+        raise QrelsFormatError(range_problem("span", s[1], s[2], s[3], None if size_k < 0 else size_k), path, s[6])
+
+
+def _union(row: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The ranges ``[start, end)`` of each row merged where they overlap or touch: ``(row, start, end)`` of the
+    pieces, by row and in text order (ranges non-empty, offsets at least 0)."""
+    if not len(row):
+        z = np.zeros(0, dtype=np.int64)
+        return z, z.copy(), z.copy()
+    order = np.lexsort((end, start, row))
+    r, s, e = row[order], start[order], end[order]
+    width = int(e.max()) + 1
+    if int(r.max()) > 0 and int(r.max()) + 1 > (1 << 62) // width:  # (rows end to end would overflow: each alone)
+        parts = []
+        for k in np.unique(r).tolist():
+            _, ks, ke = _union(np.zeros(int((r == k).sum()), dtype=np.int64), s[r == k], e[r == k])
+            parts.append((np.full(len(ks), k, dtype=np.int64), ks, ke))
+        return tuple(np.concatenate(p) for p in zip(*parts))  # type: ignore[return-value]
+    base = r * width
+    reach = np.maximum.accumulate(base + e) - base  # (the furthest end so far in the row: rows start higher)
+    new = np.ones(len(r), dtype=bool)
+    new[1:] = (r[1:] != r[:-1]) | (s[1:] > reach[:-1])
+    heads = np.flatnonzero(new)
+    last = np.r_[heads[1:] - 1, len(r) - 1]
+    return r[heads], s[heads], reach[last]
 
 
 def _check_span(doc: str, start: int, end: int, size, text, content, path: str, line: int) -> None:
