@@ -28,7 +28,7 @@ import numpy as np
 from ..errors import QrelsFormatError
 from ._lines import iter_fields
 from .records import read_records, record_int, record_number
-from .text_ranges import range_problem
+from .text_ranges import outside, range_problem
 
 __all__ = [
     "read_spans",
@@ -359,7 +359,7 @@ def _check_spans(spans, doc: list, start, end, size, texts, path: str) -> None:
     if first_bad < len(spans):
         s = spans[first_bad]
         size_k = int(size[first_bad])
-        raise QrelsFormatError(range_problem("span", s[1], s[2], s[3], None if size_k < 0 else size_k), path, s[6])
+        raise QrelsFormatError(outside("span", s[1], s[2], s[3], None if size_k < 0 else size_k), path, s[6])
 
 
 def _union(row: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
