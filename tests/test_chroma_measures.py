@@ -265,3 +265,13 @@ def test_formats_declared_rather_than_detected(tmp_path, capsys):
     assert main(argv + ["--qrels-format", "fol"]) == 2
     err = capsys.readouterr().err
     assert err.count("graphsr: error") == 1 and "Traceback" not in err
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 5), max_size=40))
+def test_positions_count_from_each_topics_first_item(topics):
+    """A result's place in its topic (what cut-offs read) is its index less its topic's first index."""
+    from graphsr.measures.span.kernels import positions
+
+    t = sorted(topics)
+    assert positions(np.array(t, dtype=np.int64)).tolist() == [k - t.index(v) for k, v in enumerate(t)]

@@ -282,3 +282,38 @@ def test_a_fenced_find_finds_what_is_in_the_column_and_where(values, keys):
     rows, found = fenced_find(column, fence(column), wanted)
     assert found.tolist() == np.isin(wanted, column).tolist()
     assert (column[rows[found]] == wanted[found]).all()
+
+
+def test_an_index_of_many_parts_reads_as_a_whole_read_and_refuses_an_id_in_two(tmp_path, monkeypatch):
+    """A chunk map indexed in parts of a few records (as MS MARCO's shards of millions are): its working set, the
+    chunks of documents and the chunks named read as the whole file does, in the same order; a chunk id on two
+    lines that fall in two parts is refused, naming both lines, however it is reached."""
+    from graphsr.errors import RunFormatError
+    from graphsr.io import record_index
+    from graphsr.io.chunk_source import ChunkSource
+
+    monkeypatch.setattr(record_index, "PART_ROWS", 4)
+    monkeypatch.setenv("GRAPHSR_CACHE", str(tmp_path / "cache"))
+    rows = [{"chunk_id": f"{d}_{k}", "doc_id": d, "start": 10 * k, "end": 10 * k + 15} for d in "zab" for k in range(5)]
+    path = tmp_path / "m.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    got = {}
+    for threshold in ("0", "100G"):
+        monkeypatch.setenv("GRAPHSR_INDEX_FROM", threshold)
+        source = ChunkSource(path)
+        got[threshold] = (
+            dict(source.working_set(["z_0", "q", "b_1"], docs_of=["b_3"], docs=["a"])),
+            dict(source.of_documents(["z", "b"])),
+            list(source.lookup(["z_2", "a_4", "nope"]).items()),  # (by chunk id)
+        )
+    assert got["0"] == got["100G"]
+    twice = tmp_path / "twice.jsonl"
+    twice.write_text("".join(json.dumps(r) + "\n" for r in rows + [{**rows[1], "start": 3}]))
+    monkeypatch.setenv("GRAPHSR_INDEX_FROM", "0")
+    for reach in (
+        lambda s: s.lookup(["z_1"]),
+        lambda s: s.of_documents(["z"]),
+        lambda s: s.working_set([], docs=["z"]),
+    ):
+        with pytest.raises(RunFormatError, match=r"chunk 'z_1' is given twice \(lines 2 and 16\)"):
+            reach(ChunkSource(twice))

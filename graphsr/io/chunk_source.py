@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Iterable
 
 from ..errors import RunFormatError
+from .chunk_table import ChunkTable
 
 __all__ = ["ChunkSource", "map_files"]
 
@@ -71,66 +72,75 @@ class ChunkSource:
             self._whole[f] = table
         return self._whole[f]
 
-    def _gathered(self, got_in) -> dict[str, tuple[str, int, int]]:
-        """``{chunk id: (doc_id, start, end)}`` of what ``got_in(file, lines)`` finds in each file (``{chunk id:
-        (line, doc_id, start, end)}``, or without ``lines`` ``{chunk id: (doc_id, start, end)}``), in file order; a
-        chunk id found in two files is refused."""
-        if len(self.files) == 1:  # (one file: its ids are distinct already, no line is needed)
-            return got_in(self.files[0], False)
+    def _gathered(self, got_in, columns) -> ChunkTable:
+        """What ``got_in(file)`` finds in each file (``{chunk id: (line, doc_id, start, end)}``), in file order, as a
+        table; a chunk id found in two files is refused.  One file's is ``columns(file)``'s table as it is (its
+        ids are distinct already)."""
+        if len(self.files) == 1:
+            return columns(self.files[0])
         found: dict[str, tuple] = {}
         for f in self.files:
-            for chunk, values in got_in(f, True).items():
+            for chunk, values in got_in(f).items():
                 if chunk in found:
                     other, line = found[chunk]
                     raise RunFormatError(
                         f"chunk {chunk!r} is mapped twice (also in {other}, line {line[0]})", f, values[0]
                     )
                 found[chunk] = (f, values)
-        return {c: tuple(v[1:]) for c, (_, v) in found.items()}
+        return ChunkTable.from_items((c, tuple(v[1:])) for c, (_, v) in found.items())
 
-    def lookup(self, ids: Iterable[str]) -> dict[str, tuple[str, int, int]]:
-        """``{chunk id: (doc_id, start, end)}`` of the ``ids`` the map holds (the others left out)."""
+    def lookup(self, ids: Iterable[str]) -> ChunkTable:
+        """The chunks of ``ids`` the map holds (the others left out)."""
         ids = set(ids)
 
-        def got_in(f: str, lines: bool) -> dict:
+        def got_in(f: str) -> dict:
             if f in self._large:
-                return self._index(f).lookup(ids, RunFormatError, lines)
+                return self._index(f).lookup(ids, RunFormatError)
             table = self._table(f)
-            return {c: table[c] if lines else table[c][1:] for c in ids if c in table}
+            return {c: table[c] for c in ids if c in table}
 
-        return self._gathered(got_in)
+        def columns(f: str) -> ChunkTable:
+            if f in self._large:
+                return self._index(f).chunk_table(ids, RunFormatError)
+            table = self._table(f)
+            return ChunkTable.from_items((c, table[c][1:]) for c in sorted(ids) if c in table)
 
-    def of_documents(self, docs: Iterable[str]) -> dict[str, tuple[str, int, int]]:
-        """``{chunk id: (doc_id, start, end)}`` of every chunk of the documents ``docs``."""
+        return self._gathered(got_in, columns)
+
+    def of_documents(self, docs: Iterable[str]) -> ChunkTable:
+        """Every chunk of the documents ``docs``."""
         docs = set(docs)
 
-        def got_in(f: str, lines: bool) -> dict:
+        def got_in(f: str) -> dict:
             if f in self._large:
-                return self._index(f).by_document(docs, lines)
-            return {c: v if lines else v[1:] for c, v in self._table(f).items() if v[1] in docs}
+                return self._index(f).by_document(docs)
+            return {c: v for c, v in self._table(f).items() if v[1] in docs}
 
-        return self._gathered(got_in)
+        def columns(f: str) -> ChunkTable:
+            if f in self._large:
+                return self._index(f).documents_table(docs, RunFormatError)
+            return ChunkTable.from_items((c, v[1:]) for c, v in self._table(f).items() if v[1] in docs)
 
-    def working_set(
-        self, ids: Iterable[str], docs_of: Iterable[str] = (), docs: Iterable[str] = ()
-    ) -> dict[str, tuple[str, int, int]]:
+        return self._gathered(got_in, columns)
+
+    def working_set(self, ids: Iterable[str], docs_of: Iterable[str] = (), docs: Iterable[str] = ()) -> ChunkTable:
         """All an evaluation reads of the map: the chunks named (``ids``), and every chunk of the documents
         ``docs`` and of the documents of the chunks ``docs_of`` (those judged: the chunks around a judgment)."""
         ids, docs_of = set(ids), set(docs_of)
         if len(self.files) > 1:  # (every id looked up: one in two files is refused)
             named = self.lookup(ids | docs_of)
             around = self.of_documents(set(docs) | {named[c][0] for c in docs_of if c in named})
-            return {**around, **named}
+            return around.then(named)
         judged = self.lookup(docs_of)
-        around = self.of_documents(set(docs) | {v[0] for v in judged.values()})
+        around = self.of_documents(set(docs) | {judged.doc_names[d] for d in judged.doc.tolist()})
         rest = ids.difference(around)  # (one file: a chunk of the documents read already is not looked up again)
-        return {**around, **self.lookup(rest)} if rest else around
+        return around.then(self.lookup(rest)) if rest else around
 
-    def whole(self) -> dict[str, tuple[str, int, int]]:
+    def whole(self) -> ChunkTable:
         """Every chunk of the map, in file then line order; an empty map is refused."""
         found = self._gathered(
-            lambda f, lines: self._table(f) if lines else {c: v[1:] for c, v in self._table(f).items()}
+            self._table, lambda f: ChunkTable.from_items((c, v[1:]) for c, v in self._table(f).items())
         )
-        if not found:
+        if not len(found):
             raise RunFormatError("the chunk map is empty", self.path)
         return found

@@ -19,16 +19,20 @@ ranking; ties in span lines in file order; by rank when only ranks are given.  A
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
+
 from ..errors import RunFormatError
+from .chunk_table import ChunkTable, as_chunk_table
 from .records import is_json_lines, read_records, record_int, record_number
 
 __all__ = ["read_chunk_map", "read_chunk_run", "chunk_run_from_frame", "make_chunks", "write_chunk_map"]
 
 
-def read_chunk_map(path: str | os.PathLike) -> dict[str, tuple[str, int, int]]:
+def read_chunk_map(path: str | os.PathLike) -> ChunkTable:
     """A chunk map: each chunk id's ``(doc_id, start, end)`` (see the module docstring), from a file or a
     directory of shards (:data:`MAP_SUFFIXES`), read whole: an evaluation reads only the chunks its inputs name
-    (:class:`graphsr.io.chunk_source.ChunkSource`).
+    (:class:`graphsr.io.chunk_source.ChunkSource`).  A read-only mapping held as columns
+    (:class:`~graphsr.io.chunk_table.ChunkTable`), in file then line order.
 
     Raises
     ------
@@ -82,7 +86,7 @@ def read_chunk_run(
     else:
         if chunks is None:
             raise RunFormatError("a run of chunk ids needs a chunk map (--chunks MAP) to say where each chunk is", path)
-        table = chunks if isinstance(chunks, dict) else read_chunk_map(chunks)
+        table = as_chunk_table(chunks) if isinstance(chunks, Mapping) else read_chunk_map(chunks)
         return _chunk_id_run(path, table, name or path, vocab, unknown)
     if dropped:
         import sys
@@ -129,27 +133,24 @@ def scanned_chunk_run(path: str):
     return run
 
 
-#: The last run's chunk ids looked up in a chunk map: ``(scanned run, map, places)``, the run and the map the
+#: The last run's chunk ids looked up in a chunk table: ``(scanned run, table, rows)``, the run and the table the
 #: very objects (a run's documents are found before the run is read, from the same look-ups).
 _PLACES: list = []
-#: What a chunk the map does not hold is placed at.
-MISSING = ("", 0, 0)
 
 
-def chunk_places(path: str, table) -> tuple:
-    """``(run, places)``: the TREC run of chunk ids at ``path`` (:func:`scanned_chunk_run`) and each of its chunk
-    names' ``(doc_id, start, end)`` in the chunk map ``table`` (:data:`MISSING` for a chunk it does not hold),
-    name by name; looked up once for the run and map last asked for."""
+def chunk_places(path: str, table: ChunkTable) -> tuple:
+    """``(run, rows)``: the TREC run of chunk ids at ``path`` (:func:`scanned_chunk_run`) and each of its chunk
+    names' row in the chunk table (-1 for a chunk it does not hold), name by name; looked up once for the run
+    and table last asked for."""
     run = scanned_chunk_run(path)
     if _PLACES and _PLACES[0] is run and _PLACES[1] is table:
         return run, _PLACES[2]
-    missing = MISSING
-    places = [table.get(n, missing) for n in run.columns.doc_names]
-    _PLACES[:] = [run, table, places]
-    return run, places
+    rows = table.rows(run.columns.doc_names)
+    _PLACES[:] = [run, table, rows]
+    return run, rows
 
 
-def _chunk_id_run(path: str, table: dict, name: str, vocab, unknown: str):
+def _chunk_id_run(path: str, table: ChunkTable, name: str, vocab, unknown: str):
     """A TREC run of chunk ids as a ranked passage run (:func:`scanned_chunk_run`), resolved through the chunk
     map with array operations: each chunk id looked up once, however many lines name it."""
     import numpy as np
@@ -166,14 +167,20 @@ def _chunk_id_run(path: str, table: dict, name: str, vocab, unknown: str):
             int(c.line[k]) if c.line is not None else None,
         )
     names = list(c.doc_names)
-    keep = _known(c, names, [w is not MISSING for w in where], path, unknown)
+    held = where >= 0
+    keep = _known(c, names, held, path, unknown)
     vocab = vocab or Vocabulary()
-    n = len(where)
-    local: dict[str, int] = {}  # (each document coded once, in order of first use: as the vocabulary codes them)
-    doc_local = np.fromiter((local.setdefault(w[0], len(local)) for w in where), dtype=np.int64, count=n)
-    chunk_doc = vocab.doc_codes(list(local))[doc_local] if n else np.zeros(0, dtype=np.int64)
-    chunk_start = np.fromiter((w[1] for w in where), dtype=np.int64, count=n)
-    chunk_end = np.fromiter((w[2] for w in where), dtype=np.int64, count=n)
+    # each name's document, "" for a chunk the map does not hold; the documents coded in order of first use, as
+    # the vocabulary codes a name list
+    code = np.where(held, table.doc[np.maximum(where, 0)], -1) if len(where) else np.zeros(0, dtype=np.int64)
+    used, first = np.unique(code, return_index=True)
+    used = used[np.argsort(first, kind="stable")]
+    vocab_code = vocab.doc_codes([table.doc_names[d] if d >= 0 else "" for d in used.tolist()])
+    local = np.zeros(len(table.doc_names) + 1, dtype=np.int64)
+    local[used + 1] = vocab_code  # (code -1, no document, at 0)
+    chunk_doc = local[code + 1]
+    chunk_start = np.where(held, table.start[np.maximum(where, 0)], 0) if len(where) else code
+    chunk_end = np.where(held, table.end[np.maximum(where, 0)], 0) if len(where) else code
     name_rank = _byte_ranks(names)
     every = np.flatnonzero(keep)
     rows = _ranked_rows(every, c.topic, c.value, name_rank[c.doc])
@@ -225,7 +232,7 @@ def _byte_ranks(names: list):
     return rank
 
 
-def _known(c, names: list, held: list, path: str, unknown: str):
+def _known(c, names: list, held, path: str, unknown: str):
     """Which lines of a run of chunk ids name a chunk the map holds (``held``: of each name); a chunk it does not
     is an error naming its line (``unknown="warn"``: the lines left out, counted on stderr)."""
     import numpy as np

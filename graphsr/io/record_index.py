@@ -322,9 +322,9 @@ class FileIndex:
     def __init__(self, path: str, kind: str, parts: list[Part], rows: int):
         self.path, self.kind, self.parts, self.rows = path, kind, parts, rows
 
-    def lookup(self, ids: Iterable[str], error: type[GraphsrInputError], lines: bool = True) -> dict[str, tuple]:
-        """``{id: (line, *columns)}`` of the ``ids`` the file holds (those it does not are left out; without
-        ``lines``, ``{id: columns}``); an id held in two parts is ``error``."""
+    def lookup(self, ids: Iterable[str], error: type[GraphsrInputError]) -> dict[str, tuple]:
+        """``{id: (line, *columns)}`` of the ``ids`` the file holds (those it does not are left out); an id held
+        in two parts is ``error``."""
         wanted_str = sorted(set(ids))
         if not wanted_str:
             return {}
@@ -338,8 +338,6 @@ class FileIndex:
             records = part.columns["records"].take(rows)
             keys = [wanted_str[k] for k in which.tolist()]
             values = zip(*(_listed(records[c]) for c in ("line", *names)))
-            if not lines and len(self.parts) == 1:  # (one part: no id to find in another, no line to name)
-                return dict(zip(keys, zip(*(_listed(records[c]) for c in names))))
             if out:
                 for key, row in zip(keys, values):
                     if key in out:
@@ -349,25 +347,63 @@ class FileIndex:
                     out[key] = row
             else:  # (the ids of one part are distinct)
                 out = dict(zip(keys, values))
-        return out if lines else {k: v[1:] for k, v in out.items()}
+        return out
 
-    def by_document(self, docs: Iterable[str], lines: bool = True) -> dict[str, tuple]:
-        """``{chunk id: (line, doc, start, end)}`` of every chunk of the documents ``docs`` (a chunk index;
-        without ``lines``, ``{chunk id: (doc, start, end)}``)."""
-        fields = ("line", "doc", "start", "end") if lines else ("doc", "start", "end")
+    def chunk_table(self, ids: Iterable[str], error: type[GraphsrInputError]):
+        """The chunks of ``ids`` the file holds as a :class:`~graphsr.io.chunk_table.ChunkTable` (a chunk index),
+        in the order of their ids; an id held in two parts is ``error``."""
+        from .chunk_table import ChunkTable
+
+        if len(self.parts) != 1:
+            return ChunkTable.from_items((k, v[1:]) for k, v in sorted(self.lookup(ids, error).items()))
+        wanted_str = sorted(set(ids))
+        wanted = np.array([w.encode("utf-8") for w in wanted_str]) if wanted_str else np.zeros(0, dtype="S1")
+        which, rows = self.parts[0].find(wanted)
+        records = self.parts[0].columns["records"].take(rows)
+        keys = [wanted_str[k] for k in which.tolist()]
+        return ChunkTable.from_columns(keys, _listed(records["doc"]), records["start"], records["end"])
+
+    def documents_table(self, docs: Iterable[str], error: type[GraphsrInputError]):
+        """Every chunk of the documents ``docs`` as a :class:`~graphsr.io.chunk_table.ChunkTable` (a chunk
+        index), by part, document and chunk id; a chunk id held in two parts is ``error``."""
+        from .chunk_table import ChunkTable
+
+        keys: list = []
+        doc: list = []
+        start, end = [], []
+        for part, rows in self._document_rows(docs):
+            records = part.columns["records"].take(rows)
+            keys += _listed(part.ids.take(rows))
+            doc += _listed(records["doc"])
+            start.append(records["start"])
+            end.append(records["end"])
+        if len(set(keys)) != len(keys):  # (a chunk id in two parts: refused, naming both lines)
+            seen: set = set()
+            twice = sorted({k for k in keys if k in seen or seen.add(k)})
+            self.lookup(twice, error)
+            raise error(f"chunk {twice[0]!r} is given twice", self.path)
+        cat = (lambda a: np.concatenate(a)) if start else (lambda a: np.zeros(0, dtype=np.int64))
+        return ChunkTable.from_columns(keys, doc, cat(start), cat(end))
+
+    def _document_rows(self, docs: Iterable[str]):
+        """``(part, rows)`` of the chunks of the documents ``docs`` in each part that has some."""
         wanted = np.array(sorted({d.encode("utf-8") for d in docs}))
-        out: dict[str, tuple] = {}
         if not len(wanted):
-            return out
+            return
         for part in self.parts:
             order, doc_sorted, fences = part.columns["doc_order"], part.columns["doc_sorted"], part.columns["doc_fence"]
             _, keys = same_width(wanted, doc_sorted)
             lo = fenced_search(doc_sorted, fences, keys, "left")
             hi = fenced_search(doc_sorted, fences, keys, "right")
             spans = [(a, b) for a, b in zip(lo.tolist(), hi.tolist()) if b > a]
-            if not spans:
-                continue
-            rows = np.concatenate([order.block(a, b) for a, b in spans])
+            if spans:
+                yield part, np.concatenate([order.block(a, b) for a, b in spans])
+
+    def by_document(self, docs: Iterable[str]) -> dict[str, tuple]:
+        """``{chunk id: (line, doc, start, end)}`` of every chunk of the documents ``docs`` (a chunk index)."""
+        fields = ("line", "doc", "start", "end")
+        out: dict[str, tuple] = {}
+        for part, rows in self._document_rows(docs):
             records = part.columns["records"].take(rows)
             chunks = _listed(part.ids.take(rows))
             out.update(zip(chunks, zip(*(_listed(records[c]) for c in fields))))

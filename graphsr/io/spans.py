@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -156,10 +157,30 @@ def read_spans(
         range that is empty, reversed or outside the document's text, a ``content`` other than the text there.
     """
     path = str(path)
-    rows = read_records(path, QrelsFormatError)
+    rows = span_records(path, keep=False)
     chroma = bool(rows) and set(_CHROMA_COLUMNS) <= set(rows[0][1])
     spans = list(_spans([r for _, r in rows], [n for n, _ in rows], path, id_column))
     return _against(spans, collection, path, vocab, also, trees, whole_documents=chroma, references=True)
+
+
+#: The records of a span judgments file read before its judgments are (for their documents: which chunks of a
+#: map an evaluation needs), kept for that reading only: ``(file identity and state, records)``.
+_READ_FIRST: list = []
+
+
+def span_records(path: str, keep: bool) -> list:
+    """``(line, record)`` of every record of a span judgments file (:func:`graphsr.io.records.read_records`);
+    with ``keep``, kept for the next call without it, which takes them (read once for two readers); a file
+    changed meanwhile is read again."""
+    from .first_records import _file_key
+
+    key = _file_key(path, False)
+    if _READ_FIRST and _READ_FIRST[0] == key and key is not None:
+        rows = _READ_FIRST[1]
+    else:
+        rows = read_records(path, QrelsFormatError)
+    _READ_FIRST[:] = [key, rows] if keep else []
+    return rows
 
 
 def _against(spans: list, collection, path: str, vocab, also, trees=None, **kw):
@@ -300,7 +321,7 @@ def _assessments(
     bep[p_row[heads]] = p_start[heads]  # (each row's first passage)
     row_names = list(keys)
     if whole_documents:
-        judged = {k: [(0, int(size[i]))] for k, i in zip(row_names, first.tolist())}
+        judged = {k: [(0, z)] for k, z in zip(row_names, size[first].tolist())}
     else:
         j_row, j_start, j_end = _union(row, start, end)
         bounds = np.searchsorted(j_row, np.arange(R + 1)).tolist()
@@ -420,7 +441,7 @@ def read_chunk_qrels(path: str | os.PathLike, chunks, collection, vocab=None, al
     from .chunks import read_chunk_map
 
     path = str(path)
-    table = chunks if isinstance(chunks, dict) else read_chunk_map(chunks)
+    table = chunks if isinstance(chunks, Mapping) else read_chunk_map(chunks)
 
     def spans():
         for line, f in iter_fields(path, QrelsFormatError):  # (graphsr's line files: any line ending, # comments)

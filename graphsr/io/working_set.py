@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from typing import Mapping, Sequence
 
-from ..errors import GraphsrInputError, QrelsFormatError
+from ..errors import GraphsrInputError
 from . import formats
 
 __all__ = ["read_chunks", "run_documents"]
@@ -17,8 +17,12 @@ def read_chunks(chunks, qrels=None, runs: Sequence = (), qrels_format: str | Non
     """A chunk map: a mapping or None as it is; from a path (a file or a directory of shards), the chunks the
     inputs touch (:meth:`graphsr.io.chunk_source.ChunkSource.working_set`: those the assessments ``qrels`` and the
     run files ``runs`` name, and every chunk of the documents judged), or, given no inputs, the whole map."""
-    if chunks is None or isinstance(chunks, Mapping):
-        return chunks
+    if chunks is None:
+        return None
+    if isinstance(chunks, Mapping):
+        from .chunk_table import as_chunk_table
+
+        return as_chunk_table(chunks)
     source = formats.detect(chunks, formats.CHUNK_MAP).read(str(chunks), formats.Given())
     if qrels is None and not runs:
         return source.whole()
@@ -41,10 +45,10 @@ def _judged(qrels, fmt: str | None) -> tuple[set, set]:
     found = formats.detect(qrels, formats.ASSESSMENTS, fmt).name
     if found == "element":
         return _third_fields(qrels), set()
-    if found == "spans":
-        from .records import iter_records
+    if found == "spans":  # (the records kept for the judgments' reading, which follows)
+        from .spans import span_records
 
-        return set(), {str(r.get("doc_id", r.get("corpus_id"))) for _, r in iter_records(qrels, QrelsFormatError)}
+        return set(), {str(r.get("doc_id", r.get("corpus_id"))) for _, r in span_records(os.fspath(qrels), keep=True)}
     return set(), set()
 
 
@@ -116,10 +120,14 @@ def run_documents(runs: Sequence, chunk_map, run_format: str | None) -> frozense
 def _chunk_run_documents(path, chunk_map) -> set:
     """The documents of the chunks a TREC run of chunk ids names that the chunk map holds (none for a run that
     cannot be read: its reader refuses it in its turn)."""
-    from .chunks import MISSING, chunk_places
+    import numpy as np
 
+    from .chunk_table import as_chunk_table
+    from .chunks import chunk_places
+
+    table = as_chunk_table(chunk_map)
     try:
-        _, places = chunk_places(os.fspath(path), chunk_map)
+        _, rows = chunk_places(os.fspath(path), table)
     except GraphsrInputError:
         return set()
-    return {w[0] for w in places if w is not MISSING}
+    return {table.doc_names[d] for d in np.unique(table.doc[rows[rows >= 0]]).tolist()}

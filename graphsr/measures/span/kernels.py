@@ -97,7 +97,11 @@ def cover(table: tuple[np.ndarray, np.ndarray, np.ndarray], y: np.ndarray) -> np
 def positions(topic: np.ndarray) -> np.ndarray:
     """Each item's position (0-based) within its topic, for items grouped by topic in ascending order."""
     topic = np.asarray(topic, dtype=_I64)
-    return np.arange(len(topic), dtype=_I64) - np.searchsorted(topic, topic, side="left")
+    n = len(topic)
+    if n == 0:
+        return np.zeros(0, dtype=_I64)
+    starts = np.flatnonzero(np.r_[True, topic[1:] != topic[:-1]])  # (where each topic's items begin)
+    return np.arange(n, dtype=_I64) - np.repeat(starts, np.diff(np.r_[starts, n]))
 
 
 def _within(x: SpanInputs, row: np.ndarray, start: np.ndarray, end: np.ndarray, table) -> np.ndarray:

@@ -13,6 +13,7 @@ import numpy as np
 
 from ...core.fol import FOLQrels, FOLRun
 from ...core.kinds import PASSAGES
+from ...io.chunk_table import as_chunk_table
 from ..fol.provider import passage_inputs
 from ..fol.rules import new_characters
 from ..provider import ELEMENT, PASSAGE, Provider, RunScores
@@ -103,10 +104,11 @@ class _SpanEvaluator:
             q = self.qrels
             index = _topic_index(q, list(topics))
             row, start, end = _references(q)
-            names = [d for d, _, _ in self.context.chunks.values()]
+            chunks = as_chunk_table(self.context.chunks)
+            names = [chunks.doc_names[d] for d in chunks.doc.tolist()]
             docs = q.vocab.doc_codes(names)
-            table = np.array([(s, e) for _, s, e in self.context.chunks.values()], dtype=np.int64).reshape(-1, 2)
-            _check_map(self.context.chunks, names, table, getattr(q, "text_lengths", None))
+            table = np.stack([chunks.start, chunks.end], axis=1)
+            _check_map(chunks, names, table, getattr(q, "text_lengths", None))
             self._touching[topics] = touching_chunks(
                 index[q.topic_code[row]], q.doc_code[row], start, end, docs, table[:, 0], table[:, 1], len(topics)
             )
@@ -126,7 +128,7 @@ def _check_map(chunks, names: list, table: np.ndarray, lengths) -> None:
     k = first_outside(size[held], table[held, 0], table[held, 1])
     if k is not None:
         i = int(held[k])
-        cid = list(chunks)[i]
+        cid = chunks.ids[i]
         raise RunFormatError(
             outside(f"chunk {cid!r} of the chunk map:", names[i], int(table[i, 0]), int(table[i, 1]), int(size[i]))
         )
