@@ -378,8 +378,9 @@ class FileIndex:
             start.append(records["start"])
             end.append(records["end"])
         if len(set(keys)) != len(keys):  # (a chunk id in two parts: refused, naming both lines)
-            seen: set = set()
-            twice = sorted({k for k in keys if k in seen or seen.add(k)})
+            from collections import Counter
+
+            twice = sorted(k for k, n in Counter(keys).items() if n > 1)
             self.lookup(twice, error)
             raise error(f"chunk {twice[0]!r} is given twice", self.path)
         cat = (lambda a: np.concatenate(a)) if start else (lambda a: np.zeros(0, dtype=np.int64))
