@@ -305,9 +305,8 @@ static Index *index_of(int which, PyObject *dict) {
     return ix;
 }
 
-/* the code of name [s, s+len) in the index, or -2 where it is not there (*hash: its hash_bytes) */
-static int64_t index_find(const Index *ix, const char *s, Py_ssize_t len, uint64_t *hash) {
-    uint64_t h = *hash = hash_bytes(s, len);
+/* the code of name [s, s+len) of hash_bytes `h` in the index, or -2 where it is not there */
+static int64_t index_find_hashed(const Index *ix, const char *s, Py_ssize_t len, uint64_t h) {
     if (!ix->cap) return -2;
     uint32_t tag = tag_of(h);
     Py_ssize_t in_head = len < HEAD ? len : HEAD;
@@ -321,6 +320,12 @@ static int64_t index_find(const Index *ix, const char *s, Py_ssize_t len, uint64
     return -2;
 }
 
+/* the code of name [s, s+len) in the index, or -2 where it is not there (*hash: its hash_bytes) */
+static int64_t index_find(const Index *ix, const char *s, Py_ssize_t len, uint64_t *hash) {
+    *hash = hash_bytes(s, len);
+    return index_find_hashed(ix, s, len, *hash);
+}
+
 /* `key` (a str whose UTF-8 bytes are [s, s+len)) added to the dict with the next code, and to the index */
 static int64_t index_add(Index *ix, PyObject *key) {
     if (index_flush(ix) < 0) return -1;
@@ -332,11 +337,10 @@ static int64_t index_add(Index *ix, PyObject *key) {
     return c;
 }
 
-/* the code of name [s, s+len) (ASCII), added to the index if new (to the dict when the scan ends: names_done); -1
-   with an exception on failure */
-static int64_t index_code(Index *ix, const char *s, Py_ssize_t len) {
-    uint64_t h;
-    int64_t c = index_find(ix, s, len, &h);
+/* the code of name [s, s+len) (ASCII) of hash_bytes `h`, added to the index if new (to the dict when the scan
+   ends: names_done); -1 with an exception on failure */
+static int64_t index_code_hashed(Index *ix, const char *s, Py_ssize_t len, uint64_t h) {
+    int64_t c = index_find_hashed(ix, s, len, h);
     if (c != -2) return c;
     c = (int64_t)PyDict_Size(ix->dict) + (int64_t)(ix->count - ix->in_dict);
     if (index_put(ix, s, len, c, h) < 0) {
@@ -377,11 +381,12 @@ static inline int same_bytes(const char *a, const char *b, Py_ssize_t len) {
     return 1;
 }
 
-static inline int64_t name_code(Names *n, const char *s, Py_ssize_t len) {
+/* name_code with the name's hash_bytes `h` computed already (0: not computed) */
+static inline int64_t name_code_hashed(Names *n, const char *s, Py_ssize_t len, uint64_t h) {
     if (n->last != NULL && n->last_len == len && same_bytes(n->last, s, len)) return n->last_code;
     int64_t c;
     if (n->ix != NULL) {
-        c = index_code(n->ix, s, len);
+        c = index_code_hashed(n->ix, s, len, h ? h : hash_bytes(s, len));
     } else {
         PyObject *key = PyUnicode_DecodeASCII(s, len, NULL);
         if (key == NULL) return -1;
@@ -405,6 +410,8 @@ static inline int64_t name_code(Names *n, const char *s, Py_ssize_t len) {
     }
     return c;
 }
+
+static inline int64_t name_code(Names *n, const char *s, Py_ssize_t len) { return name_code_hashed(n, s, len, 0); }
 
 /* digits only (at most 18): 0 on success */
 static int read_digits(const char *s, Py_ssize_t len, int64_t *out) {
@@ -834,35 +841,62 @@ static PyObject *columns_result(int k, Py_ssize_t n, PyObject **arr, long bad, i
 /* The line scan_trec_run_into last reached (its block's last line when the whole block was read). */
 static long last_line = 0;
 
+/* Records read ahead of their look-ups: each record's document name is hashed and its slot asked of memory
+   (prefetched) while the records before it are looked up, so that a run of many distinct names waits for memory
+   once a batch, not once a name.  Names are still looked up, and given codes, line by line in file order. */
+#define BATCH 16
+
 static Py_ssize_t trec_run_lines(const char *data, const char *end, Names *tn, Names *dn, Names *rn, int32_t *topic_c,
                                  int32_t *doc_c, double *score, int32_t *line_c, Py_ssize_t n0, Py_ssize_t cap,
                                  long line0, long *bad, int *failed) {
     Py_ssize_t n = n0;
     Lines ls = lines_of(data, end, line0);
-    const char *fs[7];
-    Py_ssize_t fl[7];
-    int k;
-    while (!*failed && !*bad && (k = next_record(&ls, fs, fl, 7)) != 0) {
-        /* 6 fields, or more with no XPath in the seventh (trec_eval reads nothing after the run id) */
-        double sc;
-        if (k < 6 || n >= cap || (k >= 7 && xpath_like(fs[6], fl[6])) || read_double(fs[4], fl[4], &sc)) {
-            *bad = ls.lineno;
-            break;
+    const char *fs[BATCH][7];
+    Py_ssize_t fl[BATCH][7];
+    long lno[BATCH];
+    double sc[BATCH];
+    uint64_t dh[BATCH]; /* each document name's hash_bytes (0: not hashed) */
+    int done = 0;
+    while (!*failed && !*bad && !done) {
+        int m = 0, k;
+        long declined = 0;
+        while (m < BATCH) { /* 6 fields, or more with no XPath in the seventh (trec_eval reads nothing after the run id) */
+            if ((k = next_record(&ls, fs[m], fl[m], 7)) == 0) {
+                done = 1;
+                break;
+            }
+            if (k < 6 || n + m >= cap || (k >= 7 && xpath_like(fs[m][6], fl[m][6])) ||
+                read_double(fs[m][4], fl[m][4], &sc[m])) {
+                declined = ls.lineno;
+                break;
+            }
+            lno[m] = ls.lineno;
+            const Index *ix = dn->ix;
+            dh[m] = 0;
+            if (ix != NULL && ix->cap) {
+                dh[m] = hash_bytes(fs[m][2], fl[m][2]);
+                __builtin_prefetch(ix->slots + home_of(tag_of(dh[m]), ix->cap));
+            }
+            ++m;
         }
-        int64_t t = name_code(tn, fs[0], fl[0]), d = name_code(dn, fs[2], fl[2]), r = name_code(rn, fs[5], fl[5]);
-        if (t < 0 || d < 0 || r < 0) {
-            *failed = 1;
-            break;
+        for (int i = 0; i < m; ++i) {
+            int64_t t = name_code(tn, fs[i][0], fl[i][0]), d = name_code_hashed(dn, fs[i][2], fl[i][2], dh[i]),
+                    r = name_code(rn, fs[i][5], fl[i][5]);
+            if (t < 0 || d < 0 || r < 0) {
+                *failed = 1;
+                break;
+            }
+            if (lno[i] > INT32_MAX || t > INT32_MAX || d > INT32_MAX) { /* beyond 32-bit codes: the line reader */
+                *bad = lno[i];
+                break;
+            }
+            topic_c[n] = (int32_t)t;
+            doc_c[n] = (int32_t)d;
+            score[n] = sc[i];
+            if (line_c != NULL) line_c[n] = (int32_t)lno[i];
+            ++n;
         }
-        if (ls.lineno > INT32_MAX || t > INT32_MAX || d > INT32_MAX) { /* beyond 32-bit codes: the line reader */
-            *bad = ls.lineno;
-            break;
-        }
-        topic_c[n] = (int32_t)t;
-        doc_c[n] = (int32_t)d;
-        score[n] = sc;
-        if (line_c != NULL) line_c[n] = (int32_t)ls.lineno;
-        ++n;
+        if (!*failed && !*bad && declined) *bad = declined;
     }
     last_line = ls.lineno;
     return n - n0;
