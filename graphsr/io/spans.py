@@ -105,11 +105,12 @@ def _spans(records, lines, path, id_column):
                     raise QrelsFormatError(
                         f"expected each reference with start_index and end_index, got {ref!r}", path, line
                     )
+                start, end = ref["start_index"], ref["end_index"]  # (JSON's integers as they are; others checked)
                 yield (
                     qid,
                     str(r["corpus_id"]),
-                    _int(ref["start_index"], "start_index", path, line),
-                    _int(ref["end_index"], "end_index", path, line),
+                    start if type(start) is int else _int(start, "start_index", path, line),
+                    end if type(end) is int else _int(end, "end_index", path, line),
                     1.0,
                     ref.get("content"),
                     line,

@@ -111,7 +111,10 @@ def passage_inputs(
             idx = idx[np.argsort(ti[idx], kind="stable")]
         seq = run.line[idx]
     else:
-        idx = idx[np.lexsort((idx, run.rank[idx], ti[idx]))]
+        t, r = ti[idx], run.rank[idx]
+        # (by topic, rank, then row: as they are where the rows are in that order already, as a chunk run's are)
+        if len(idx) > 1 and not bool(np.all((t[1:] > t[:-1]) | ((t[1:] == t[:-1]) & (r[1:] >= r[:-1])))):
+            idx = idx[np.lexsort((idx, r, t))]
         seq = np.arange(len(idx), dtype=np.int64)
     res_topic = ti[idx]
     doc = run.doc_code[idx]
