@@ -55,6 +55,9 @@ class PassageInputs:
     qrels_rel_chars, qrels_rel_articles : int
         The same summed over every topic of the assessments (the in-context
         tasks' "all" counts, inex-rules §3.3).
+    by_group_start : array of int, shape (N,), optional
+        An order of the results by group, then start (None: not known; the
+        rules sort them where they need it).
     """
 
     topics: list
@@ -74,6 +77,7 @@ class PassageInputs:
     topic_rel_articles: np.ndarray
     qrels_rel_chars: int = 0
     qrels_rel_articles: int = 0
+    by_group_start: np.ndarray | None = None
 
     @property
     def relevant_row(self) -> np.ndarray:

@@ -118,10 +118,10 @@ def passage_inputs(
         seq = np.arange(len(idx), dtype=np.int64)
     res_topic = ti[idx]
     doc = run.doc_code[idx]
-    res_group, by_group = _dense_codes(res_topic * np.int64(len(vocab.docs) + 1) + doc)
+    start = run.offset[idx]
+    res_group, by_group, by_start = _dense_codes(res_topic * np.int64(len(vocab.docs) + 1) + doc, start)
     res_row = np.empty(len(idx), dtype=np.int64)  # looked up in group order: sorted keys search fast
     res_row[by_group] = qrels.rows(run.topic_code[idx][by_group], doc[by_group])
-    start = run.offset[idx]
     q_topic = topic_index[qrels.topic_code]
     judged = q_topic >= 0
     rel_chars = np.bincount(q_topic[judged], weights=qrels.rel_chars[judged], minlength=T).astype(np.int64)
@@ -144,18 +144,28 @@ def passage_inputs(
         rel_articles,
         int(qrels.rel_chars.sum()),
         int((qrels.rel_chars > 0).sum()),
+        by_start,
     )
     return x, idx
 
 
-def _dense_codes(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Codes 0 .. G-1 of the distinct values of ``key``, in their sorted order, and an order that sorts ``key``
-    (equal keys in any order: they get one code)."""
-    order = np.argsort(key)
+def _dense_codes(key: np.ndarray, then: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Codes 0 .. G-1 of the distinct values of ``key``, in their sorted order; an order that sorts ``key``
+    (equal keys in any order: they get one code); and one that sorts by ``key`` then ``then`` where one sort of
+    the two packed in one integer gives both (None where they do not fit: keys below 2**31, ``then`` in [0,
+    2**32))."""
+    packed = (
+        len(key) > 0
+        and int(key.min()) >= 0
+        and int(key.max()) < (1 << 31)
+        and int(then.min()) >= 0
+        and int(then.max()) < (1 << 32)
+    )
+    order = np.argsort((key << 32) | then) if packed else np.argsort(key)
     sk = key[order]
     out = np.empty(len(key), dtype=np.int64)
     out[order] = np.cumsum(np.r_[True, sk[1:] != sk[:-1]]) - 1 if len(key) else 0
-    return out, order
+    return out, order, order if packed else None
 
 
 def _option(option, name: str) -> str:

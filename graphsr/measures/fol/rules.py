@@ -73,7 +73,9 @@ def suspect_groups(x: PassageInputs) -> np.ndarray:
         clash[1:] = same & (block[1:] * SPAN + a[1:] < reach[:-1]) & nonempty[1:]
         # an empty passage never overlaps; one before a clash may have raised nothing (its end = its start)
         return distinct(g[clash])
-    if int(x.res_group.max()) < (1 << 30) and int(x.res_start.min()) >= 0 and int(x.res_start.max()) < (1 << 32):
+    if x.by_group_start is not None:  # (the order the grouping's sort gave)
+        order = x.by_group_start
+    elif int(x.res_group.max()) < (1 << 30) and int(x.res_start.min()) >= 0 and int(x.res_start.max()) < (1 << 32):
         order = np.argsort((x.res_group << 32) | x.res_start)  # one integer sort instead of a lexsort
     else:
         order = np.lexsort((x.res_start, x.res_group))
