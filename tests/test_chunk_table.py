@@ -15,7 +15,7 @@ _items = st.dictionaries(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(a=_items, b=_items, probe=st.lists(st.sampled_from([f"c{k}" for k in range(35)]), max_size=10))
 def test_a_table_reads_as_its_dict(a, b, probe):
     b = {c: a.get(c, v) for c, v in b.items()}  # (tables followed by one another agree where they overlap)

@@ -98,7 +98,7 @@ def _spans(draw):
     return out
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(spans=_spans(), whole=st.booleans(), with_texts=st.booleans())
 def test_array_assessments_equal_the_row_by_row_reading(spans, whole, with_texts):
     texts = dict(_TEXTS) if with_texts else None

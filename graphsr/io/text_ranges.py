@@ -64,13 +64,20 @@ def check_run_ranges(qrels, run) -> None:
         return
     from ..errors import RunFormatError
 
-    codes, back = np.unique(run.doc_code, return_inverse=True)
-    names = run.vocab.doc_names()[codes].tolist()
+    code = np.asarray(run.doc_code, dtype=np.int64)
+    every = run.vocab.doc_names()
+    if len(code) and (int(code.min()) < 0 or int(code.max()) >= len(every)):  # (not the vocabulary's codes)
+        raise ValueError("a run's document codes outside its vocabulary")
+    present = np.zeros(len(every), dtype=bool)  # (each document named once: a table by code, no sort)
+    present[code] = True
+    codes = np.flatnonzero(present)
+    size_of = np.full(len(every), -1, dtype=np.int64)
+    size_of[codes] = sizes(every[codes].tolist(), lengths)
     start, end = run.offset, run.offset + run.length
-    k = first_outside(sizes(names, lengths)[back], start, end)
+    k = first_outside(size_of[code], start, end)
     if k is None:
         return
-    doc = names[int(back[k])]
+    doc = every[int(code[k])]
     what = "result (its chunk's range in the chunk map)" if run.chunk_ranges else "result"
     raise RunFormatError(
         outside(what, doc, int(start[k]), int(end[k]), lengths.get(doc)), run.source or run.name, int(run.line[k])
