@@ -209,6 +209,7 @@ API_MORE = {
         "graphsr.navigation.stored.load_stored_model",
         "graphsr.navigation.stored.build_stored_route_model",
     ],
+    "Chunk maps held as columns": ["graphsr.io.chunk_table.ChunkTable"],
     "Route simulation and learned models": [
         "graphsr.simulation.RouteSimulator",
         "graphsr.navigation.from_routes.route_model",
