@@ -317,3 +317,59 @@ def test_an_index_of_many_parts_reads_as_a_whole_read_and_refuses_an_id_in_two(t
     ):
         with pytest.raises(RunFormatError, match=r"chunk 'z_1' is given twice \(lines 2 and 16\)"):
             reach(ChunkSource(twice))
+
+
+WS = st.sampled_from(["", " ", "  ", "\t", "\r"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            TEXT,
+            TEXT,
+            st.integers(-3, 10**15),
+            st.integers(-3, 10**15),
+            st.booleans(),
+            st.lists(WS, min_size=18, max_size=18),
+        ),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_lines_as_graphsr_writes_them_read_as_a_json_parser_reads_them(tmp_path_factory, rows):
+    """Lines in write_chunk_map's shape, with any white space JSON allows between the tokens and any text in
+    the ids (escapes, quotes, control characters, other scripts), read as json.loads reads each line."""
+    from graphsr.errors import RunFormatError
+    from graphsr.io.chunk_records import _chunk_record, iter_chunk_records
+
+    lines = []
+    for chunk, doc, start, end, ascii_only, ws in rows:
+        values = [json.dumps(v, ensure_ascii=ascii_only) for v in (chunk, doc, start, end)]
+        keys = ['"chunk_id"', '"doc_id"', '"start"', '"end"']
+        parts = [ws[0], "{"]
+        for k, (key, value) in enumerate(zip(keys, values)):
+            parts += [ws[4 * k + 1], key, ws[4 * k + 2], ":", ws[4 * k + 3], value, ws[4 * k + 4]]
+            parts.append("," if k < 3 else "}")
+        parts.append(ws[17])
+        lines.append("".join(parts))
+    path = tmp_path_factory.mktemp("own") / "m.jsonl"
+    path.write_bytes(("\n".join(lines) + "\n").encode("utf-8"))
+
+    def reference():
+        out = []
+        for n, line in enumerate(lines, 1):
+            out.append(_chunk_record(json.loads(line), str(path), n))
+        return out
+
+    def ours():
+        return list(iter_chunk_records(str(path)))
+
+    try:
+        want = reference()
+    except RunFormatError as exc:
+        with pytest.raises(RunFormatError) as got:
+            ours()
+        assert str(got.value) == str(exc)
+        return
+    assert ours() == want

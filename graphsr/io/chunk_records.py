@@ -4,6 +4,7 @@ TSV or Parquet, gzipped or not (:mod:`graphsr.io.chunks` says what a chunk map i
 
 from __future__ import annotations
 
+import re
 from typing import Iterator
 
 from ..errors import RunFormatError
@@ -30,6 +31,15 @@ def iter_chunk_records(path: str) -> Iterator[tuple[int, str, str, int, int]]:
 _OURS = (("chunk_id", "doc_id"), ("start", "end"))
 _MSMARCO = (("docid",), ("start_char", "end_char"))
 
+#: A line exactly as graphsr writes a chunk map (write_chunk_map: these keys in this order, JSON's white space
+#: between the tokens): matched whole in one step; its strings hold no escape, quote or control character (any
+#: other line is read field by field, or parsed).
+_OWN_LINE = re.compile(
+    rb'[ \t\r]*\{[ \t\r]*"chunk_id"[ \t\r]*:[ \t\r]*"([^"\\\x00-\x1f]*)"[ \t\r]*,[ \t\r]*"doc_id"[ \t\r]*:[ \t\r]*'
+    rb'"([^"\\\x00-\x1f]*)"[ \t\r]*,[ \t\r]*"start"[ \t\r]*:[ \t\r]*(-?[0-9]+)[ \t\r]*,[ \t\r]*"end"[ \t\r]*:'
+    rb"[ \t\r]*(-?[0-9]+)[ \t\r]*\}[ \t\r]*"
+)
+
 
 def _json_chunk_records(path: str):
     import json
@@ -39,7 +49,20 @@ def _json_chunk_records(path: str):
     shapes = [
         ([string_field(k) for k in s], [int_field(k) for k in i], bool(len(s) == 1)) for s, i in (_OURS, _MSMARCO)
     ]
+    own = _OWN_LINE.fullmatch
     for _, line, raw in raw_lines(path, RunFormatError):
+        m = own(raw)
+        if m is not None:
+            try:
+                chunk, doc = m.group(1).decode("utf-8"), m.group(2).decode("utf-8")
+            except UnicodeDecodeError:
+                m = None
+        if m is not None:
+            start, end = int(m.group(3)), int(m.group(4))
+            if not 0 <= start < end:
+                raise RunFormatError(f"chunk {chunk!r}: expected 0 <= start < end, got [{start}, {end})", path, line)
+            yield line, chunk, doc, start, end
+            continue
         for strings, ints, msmarco in shapes:
             got = fast_fields(raw, strings, ints)
             if got is not None:
