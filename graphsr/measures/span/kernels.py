@@ -89,9 +89,14 @@ def cover(table: tuple[np.ndarray, np.ndarray, np.ndarray], y: np.ndarray) -> np
     ps, lengths, before = table
     if len(ps) == 0:
         return np.zeros(np.shape(y), dtype=_I64)
-    i = np.searchsorted(ps, y, side="right") - 1
-    j = np.maximum(i, 0)
-    return np.where(i >= 0, before[j] + np.clip(y - ps[j], 0, lengths[j]), 0)
+    y = np.asarray(y, dtype=_I64)
+    j = np.asarray(np.searchsorted(ps, y, side="right") - 1)
+    np.maximum(j, 0, out=j)  # (below the first piece: its y - ps[0] is negative, so the count is before[0] = 0)
+    inside = np.asarray(y - ps[j], dtype=_I64)
+    np.maximum(inside, 0, out=inside)
+    np.minimum(inside, lengths[j], out=inside)
+    inside += before[j]
+    return inside
 
 
 def positions(topic: np.ndarray) -> np.ndarray:
