@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graphsr.io import record_index
-from graphsr.io.record_index import Column, fence, fenced_find, fenced_search
+from graphsr.io import fenced_columns
+from graphsr.io.fenced_columns import Column, fence, fenced_find, fenced_search
 
 
 def _column(values: list[bytes], tmp_path, on_disk: bool):
@@ -32,7 +32,7 @@ def test_fenced_search_and_find_equal_searchsorted(tmp_path_factory, ids, keys, 
     column, whole = _column(ids, tmp_path, on_disk)
     wanted = np.array(keys, dtype="S12") if keys else np.zeros(0, dtype="S12")
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(record_index, "RUN_BLOCKS", run_blocks)
+        mp.setattr(fenced_columns, "RUN_BLOCKS", run_blocks)
         fences = fence(whole)
         for side in ("left", "right"):
             got = fenced_search(column, fences, wanted, side)

@@ -101,7 +101,7 @@ class ChunkSource:
 
         def columns(f: str) -> ChunkTable:
             if f in self._large:
-                return self._index(f).chunk_table(ids, RunFormatError)
+                return _index_chunks(self._index(f), ids)
             table = self._table(f)
             return ChunkTable.from_items((c, table[c][1:]) for c in sorted(ids) if c in table)
 
@@ -118,7 +118,7 @@ class ChunkSource:
 
         def columns(f: str) -> ChunkTable:
             if f in self._large:
-                return self._index(f).documents_table(docs, RunFormatError)
+                return _index_documents(self._index(f), docs)
             return ChunkTable.from_items((c, v[1:]) for c, v in self._table(f).items() if v[1] in docs)
 
         return self._gathered(got_in, columns)
@@ -144,3 +144,47 @@ class ChunkSource:
         if not len(found):
             raise RunFormatError("the chunk map is empty", self.path)
         return found
+
+
+def _index_chunks(index, ids: set) -> ChunkTable:
+    """The chunks of ``ids`` an index of one chunk map file holds (:class:`graphsr.io.record_index.FileIndex`),
+    by chunk id, as columns; an id held in two of its parts is refused."""
+    import numpy as np
+
+    from .record_index import listed
+
+    if len(index.parts) != 1:
+        return ChunkTable.from_items((k, v[1:]) for k, v in sorted(index.lookup(ids, RunFormatError).items()))
+    wanted_str = sorted(ids)
+    wanted = np.array([w.encode("utf-8") for w in wanted_str]) if wanted_str else np.zeros(0, dtype="S1")
+    which, rows = index.parts[0].find(wanted)
+    records = index.parts[0].columns["records"].take(rows)
+    keys = [wanted_str[k] for k in which.tolist()]
+    return ChunkTable.from_columns(keys, listed(records["doc"]), records["start"], records["end"])
+
+
+def _index_documents(index, docs: set) -> ChunkTable:
+    """Every chunk of the documents ``docs`` in an index of one chunk map file, by part, document and chunk id,
+    as columns; a chunk id held in two of its parts is refused, naming both lines."""
+    import numpy as np
+
+    from .record_index import listed
+
+    keys: list = []
+    doc: list = []
+    start, end = [], []
+    for part, rows in index.document_rows(docs):
+        records = part.columns["records"].take(rows)
+        keys += listed(part.ids.take(rows))
+        doc += listed(records["doc"])
+        start.append(records["start"])
+        end.append(records["end"])
+    if len(set(keys)) != len(keys):
+        from collections import Counter
+
+        twice = sorted(k for k, n in Counter(keys).items() if n > 1)
+        index.lookup(twice, RunFormatError)  # (refuses it, naming both lines)
+        raise RunFormatError(f"chunk {twice[0]!r} is given twice", index.path)
+    if not start:
+        return ChunkTable.from_columns([], [], np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+    return ChunkTable.from_columns(keys, doc, np.concatenate(start), np.concatenate(end))

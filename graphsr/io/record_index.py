@@ -36,11 +36,12 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Literal
+from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
 from ..errors import GraphsrInputError
+from .fenced_columns import FENCE, Column, fence, fenced_find, fenced_search, same_width
 
 __all__ = [
     "INDEX_FROM",
@@ -55,6 +56,13 @@ __all__ = [
     "string_field",
     "int_field",
     "VERSION",
+    "listed",
+    "FENCE",
+    "Column",
+    "fence",
+    "fenced_find",
+    "fenced_search",
+    "same_width",
 ]
 
 #: Files of at least this many bytes on disk are indexed (``$GRAPHSR_INDEX_FROM``).
@@ -172,125 +180,6 @@ def fast_fields(line: bytes, strings, ints) -> tuple | None:
 # ---- the index of one file ------------------------------------------------------------------------------------
 
 
-class Column:
-    """One saved array of an index read by ``pread``: only the rows asked for enter memory (a memory map would
-    bring in the pages around each one, and count them as the process's own)."""
-
-    def __init__(self, path: Path):
-        with open(path, "rb") as fh:
-            fmt = np.lib.format
-            version = fmt.read_magic(fh)
-            read_header = fmt.read_array_header_1_0 if version == (1, 0) else fmt.read_array_header_2_0
-            shape, fortran, dtype = read_header(fh)
-            self.offset = fh.tell()
-        if fortran or len(shape) != 1 or dtype.hasobject:
-            raise ValueError(f"not an index column: {path}")
-        self.path, self.dtype, self.length = str(path), dtype, int(shape[0])
-        self._fd: int | None = None
-
-    def __len__(self) -> int:
-        return self.length
-
-    def _read(self, start: int, stop: int) -> np.ndarray:
-        if self._fd is None:
-            self._fd = os.open(self.path, os.O_RDONLY)
-        size = self.dtype.itemsize
-        data = os.pread(self._fd, (stop - start) * size, self.offset + start * size)
-        if len(data) != (stop - start) * size:
-            raise OSError(f"{self.path}: cut short")
-        return np.frombuffer(data, dtype=self.dtype)
-
-    def block(self, start: int, stop: int) -> np.ndarray:
-        """Rows ``[start, stop)`` (clipped to the column)."""
-        start, stop = max(0, start), min(self.length, stop)
-        return self._read(start, stop) if stop > start else np.zeros(0, dtype=self.dtype)
-
-    def take(self, rows: np.ndarray) -> np.ndarray:
-        """The values at ``rows``, each run of consecutive rows read at once."""
-        rows = np.asarray(rows, dtype=np.int64)
-        out = np.zeros(len(rows), dtype=self.dtype)
-        if not len(rows):
-            return out
-        order = np.argsort(rows, kind="stable")
-        sorted_rows = rows[order]
-        breaks = np.flatnonzero(np.diff(sorted_rows) > 1) + 1
-        for a, b in zip(np.r_[0, breaks].tolist(), np.r_[breaks, len(rows)].tolist()):
-            lo, hi = int(sorted_rows[a]), int(sorted_rows[b - 1]) + 1
-            out[order[a:b]] = self._read(lo, hi)[sorted_rows[a:b] - lo]
-        return out
-
-    def __del__(self):
-        if self._fd is not None:
-            os.close(self._fd)
-
-
-#: Rows a block of a sorted column holds: a lookup reads one block per key (a page or two), found through the
-#: column's fence (its first id of every block), so that its memory follows the keys, not the file.
-FENCE = 128
-
-
-def fence(column: np.ndarray) -> np.ndarray:
-    """Every :data:`FENCE`-th value of a sorted column: where each block starts."""
-    return np.ascontiguousarray(column[::FENCE])
-
-
-#: The most blocks read at once: blocks some keys fall in that follow one another are read together, up to this
-#: many (a lookup of many keys reads in a few large reads what it would read in many small ones, no more).
-RUN_BLOCKS = 512
-
-
-def _blocks(column: "np.ndarray | Column", fences: np.ndarray, keys: np.ndarray, side: Literal["left", "right"]):
-    """``(at, start, piece)`` for each run of adjacent blocks of the column some keys fall in (by
-    ``np.searchsorted(fences, keys, side)``; at most :data:`RUN_BLOCKS` a run): the keys' positions, the run's
-    first row, and its rows, read once.  A key's place found in the piece is its place in its own block (the
-    blocks after it in the piece start above the key)."""
-    block = np.searchsorted(fences, keys, side=side) - 1
-    by_block = np.argsort(block, kind="stable")
-    blocks, first = np.unique(block[by_block], return_index=True)
-    ends = np.r_[first[1:], len(keys)].tolist()
-    runs: list[list[int]] = []  # [first block, last block, first key, end of keys]
-    for b, a, z in zip(blocks.tolist(), first.tolist(), ends):
-        if b < 0:
-            continue
-        if runs and b == runs[-1][1] + 1 and b - runs[-1][0] < RUN_BLOCKS:
-            runs[-1][1], runs[-1][3] = b, z
-        else:
-            runs.append([b, b, a, z])
-    for b0, b1, a, z in runs:
-        start, stop = b0 * FENCE, (b1 + 1) * FENCE
-        piece = column.block(start, stop) if isinstance(column, Column) else column[start:stop]
-        yield by_block[a:z], start, piece
-
-
-def fenced_search(
-    column: "np.ndarray | Column", fences: np.ndarray, keys: np.ndarray, side: Literal["left", "right"] = "left"
-) -> np.ndarray:
-    """What ``np.searchsorted(column, keys, side)`` gives (``keys`` of ``column``'s dtype), reading of the column
-    only the block each key falls in."""
-    out = np.zeros(len(keys), dtype=np.int64)
-    if not len(column) or not len(keys):
-        return out
-    for at, start, piece in _blocks(column, fences, keys, side):
-        out[at] = start + np.searchsorted(piece, keys[at], side=side)
-    return out
-
-
-def fenced_find(column: "np.ndarray | Column", fences: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(rows, found)``: where each key is in a sorted column of distinct values (``keys`` of its dtype) and
-    whether it is there, reading of the column only the block each key would be in, once."""
-    rows = np.zeros(len(keys), dtype=np.int64)
-    found = np.zeros(len(keys), dtype=bool)
-    if not len(column) or not len(keys):
-        return rows, found
-    # (the last block whose first value is at most the key)
-    for at, start, piece in _blocks(column, fences, keys, "right"):
-        pos = np.searchsorted(piece, keys[at])
-        inside = pos < len(piece)
-        rows[at] = start + pos
-        found[at[inside]] = piece[pos[inside]] == keys[at[inside]]
-    return rows, found
-
-
 @dataclass
 class Part:
     """One sorted part of an index: ``ids`` (bytes, sorted), their fence, and the kind's columns, row for row."""
@@ -306,14 +195,6 @@ class Part:
         at, hit = fenced_find(self.ids, self.columns["ids_fence"], keys)
         which = np.flatnonzero(hit)
         return fits[which], at[which]
-
-
-def same_width(wanted: np.ndarray, kept: "np.ndarray | Column") -> tuple[np.ndarray, np.ndarray]:
-    """The positions of ``wanted`` no longer than ``kept``'s ids, and those ids in ``kept``'s dtype: searched
-    as they are (NumPy would otherwise copy the whole kept array to a common width)."""
-    width = kept.dtype.itemsize
-    fits = np.flatnonzero(np.char.str_len(wanted) <= width) if wanted.dtype.itemsize > width else np.arange(len(wanted))
-    return fits, wanted[fits].astype(kept.dtype)
 
 
 class FileIndex:
@@ -337,7 +218,7 @@ class FileIndex:
                 continue
             records = part.columns["records"].take(rows)
             keys = [wanted_str[k] for k in which.tolist()]
-            values = zip(*(_listed(records[c]) for c in ("line", *names)))
+            values = zip(*(listed(records[c]) for c in ("line", *names)))
             if out:
                 for key, row in zip(keys, values):
                     if key in out:
@@ -349,45 +230,8 @@ class FileIndex:
                 out = dict(zip(keys, values))
         return out
 
-    def chunk_table(self, ids: Iterable[str], error: type[GraphsrInputError]):
-        """The chunks of ``ids`` the file holds as a :class:`~graphsr.io.chunk_table.ChunkTable` (a chunk index),
-        in the order of their ids; an id held in two parts is ``error``."""
-        from .chunk_table import ChunkTable
-
-        if len(self.parts) != 1:
-            return ChunkTable.from_items((k, v[1:]) for k, v in sorted(self.lookup(ids, error).items()))
-        wanted_str = sorted(set(ids))
-        wanted = np.array([w.encode("utf-8") for w in wanted_str]) if wanted_str else np.zeros(0, dtype="S1")
-        which, rows = self.parts[0].find(wanted)
-        records = self.parts[0].columns["records"].take(rows)
-        keys = [wanted_str[k] for k in which.tolist()]
-        return ChunkTable.from_columns(keys, _listed(records["doc"]), records["start"], records["end"])
-
-    def documents_table(self, docs: Iterable[str], error: type[GraphsrInputError]):
-        """Every chunk of the documents ``docs`` as a :class:`~graphsr.io.chunk_table.ChunkTable` (a chunk
-        index), by part, document and chunk id; a chunk id held in two parts is ``error``."""
-        from .chunk_table import ChunkTable
-
-        keys: list = []
-        doc: list = []
-        start, end = [], []
-        for part, rows in self._document_rows(docs):
-            records = part.columns["records"].take(rows)
-            keys += _listed(part.ids.take(rows))
-            doc += _listed(records["doc"])
-            start.append(records["start"])
-            end.append(records["end"])
-        if len(set(keys)) != len(keys):  # (a chunk id in two parts: refused, naming both lines)
-            from collections import Counter
-
-            twice = sorted(k for k, n in Counter(keys).items() if n > 1)
-            self.lookup(twice, error)
-            raise error(f"chunk {twice[0]!r} is given twice", self.path)
-        cat = (lambda a: np.concatenate(a)) if start else (lambda a: np.zeros(0, dtype=np.int64))
-        return ChunkTable.from_columns(keys, doc, cat(start), cat(end))
-
-    def _document_rows(self, docs: Iterable[str]):
-        """``(part, rows)`` of the chunks of the documents ``docs`` in each part that has some."""
+    def document_rows(self, docs: Iterable[str]):
+        """``(part, rows)`` of the chunks of the documents ``docs`` in each part that has some (a chunk index)."""
         wanted = np.array(sorted({d.encode("utf-8") for d in docs}))
         if not len(wanted):
             return
@@ -404,14 +248,14 @@ class FileIndex:
         """``{chunk id: (line, doc, start, end)}`` of every chunk of the documents ``docs`` (a chunk index)."""
         fields = ("line", "doc", "start", "end")
         out: dict[str, tuple] = {}
-        for part, rows in self._document_rows(docs):
+        for part, rows in self.document_rows(docs):
             records = part.columns["records"].take(rows)
-            chunks = _listed(part.ids.take(rows))
-            out.update(zip(chunks, zip(*(_listed(records[c]) for c in fields))))
+            chunks = listed(part.ids.take(rows))
+            out.update(zip(chunks, zip(*(listed(records[c]) for c in fields))))
         return out
 
 
-def _listed(column: np.ndarray) -> list:
+def listed(column: np.ndarray) -> list:
     """A column's values as Python objects, bytes decoded as UTF-8 (in one step where they are ASCII)."""
     if column.dtype.kind != "S":
         return column.tolist()
