@@ -26,7 +26,7 @@ class ChunkTable(Mapping):
 
     def __init__(self, ids: list, doc_names: list, doc: np.ndarray, start: np.ndarray, end: np.ndarray):
         self.ids = ids
-        self.doc_names = doc_names  # (the documents, each once, in order of first use)
+        self.doc_names = doc_names  # (the documents, each once; ``doc`` codes index it)
         self.doc = np.asarray(doc, dtype=np.int64)
         self.start = np.asarray(start, dtype=np.int64)
         self.end = np.asarray(end, dtype=np.int64)

@@ -14,7 +14,8 @@ __all__ = ["read_chunks", "run_documents"]
 
 
 def read_chunks(chunks, qrels=None, runs: Sequence = (), qrels_format: str | None = None, run_format=None):
-    """A chunk map: a mapping or None as it is; from a path (a file or a directory of shards), the chunks the
+    """A chunk map as a :class:`~graphsr.io.chunk_table.ChunkTable` (None as it is; a mapping's items in its order);
+    from a path (a file or a directory of shards), the chunks the
     inputs touch (:meth:`graphsr.io.chunk_source.ChunkSource.working_set`: those the assessments ``qrels`` and the
     run files ``runs`` name, and every chunk of the documents judged), or, given no inputs, the whole map."""
     if chunks is None:
