@@ -295,7 +295,7 @@ def test_ranked_rows_are_the_sort_by_topic_score_and_id_whether_or_not_the_file_
         rank = np.array([n for _, _, n in given_], dtype=np.int64)
         rows = np.arange(len(given_))
         expected = sorted(rows.tolist(), key=lambda k: (topic[k], -score[k], -rank[k], k))
-        assert _ranked_rows(rows, topic, score, rank).tolist() == expected
+        assert _ranked_rows(rows, topic, score, lambda: rank).tolist() == expected
 
 
 @settings(max_examples=200, deadline=None)

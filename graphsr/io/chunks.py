@@ -181,9 +181,8 @@ def _chunk_id_run(path: str, table: ChunkTable, name: str, vocab, unknown: str):
     chunk_doc = local[code + 1]
     chunk_start = np.where(held, table.start[np.maximum(where, 0)], 0) if len(where) else code
     chunk_end = np.where(held, table.end[np.maximum(where, 0)], 0) if len(where) else code
-    name_rank = _byte_ranks(names)
     every = np.flatnonzero(keep)
-    rows = _ranked_rows(every, c.topic, c.value, name_rank[c.doc])
+    rows = _ranked_rows(every, c.topic, c.value, lambda: _byte_ranks(names)[c.doc])
     in_order = rows is every and len(rows) == len(c.doc)  # (every line, in the file's order: no gather needed)
     topic_code = vocab.topic_codes(list(c.topic_names))
     doc = c.doc if in_order else c.doc[rows]
@@ -210,11 +209,16 @@ def _chunk_id_run(path: str, table: ChunkTable, name: str, vocab, unknown: str):
 
 def _ranked_rows(rows, topic, score, name_rank):
     """``rows`` by topic (first appearance), score descending, chunk id descending (trec_eval's ties), then file
-    order: as they are where the file is in that order already (as retrievers write runs), checked in one pass."""
+    order: as they are where the file is in that order already (as retrievers write runs), checked in one pass.
+    ``name_rank()`` gives each line's chunk id's place in byte order, asked for only where scores tie."""
     import numpy as np
 
-    t, v, n = topic[rows], score[rows], name_rank[rows]
-    later = (t[1:] > t[:-1]) | ((t[1:] == t[:-1]) & ((v[1:] < v[:-1]) | ((v[1:] == v[:-1]) & (n[1:] < n[:-1]))))
+    t, v = topic[rows], score[rows]
+    same_topic = t[1:] == t[:-1]
+    if ((t[1:] > t[:-1]) | (same_topic & (v[1:] < v[:-1]))).all():  # (no tie to order: the names are not needed)
+        return rows
+    n = name_rank()[rows]
+    later = (t[1:] > t[:-1]) | (same_topic & ((v[1:] < v[:-1]) | ((v[1:] == v[:-1]) & (n[1:] < n[:-1]))))
     if later.all():
         return rows
     return rows[np.lexsort((-n, -v, t))]  # (a stable sort: equal keys stay in file order)
