@@ -216,6 +216,13 @@ def evaluate(inputs: Inputs, measures, options: Options = Options()) -> FileEval
         What cannot be read or scored for every run: the assessments, an option that does not apply, a measure
         these assessments cannot give.  A run refused alone is in :attr:`FileEvaluation.errors`.
     """
+    from ..io.listings import listings_kept
+
+    with listings_kept():  # (the collection listed once, for the judgments and the trees alike)
+        return _evaluate(inputs, measures, options)
+
+
+def _evaluate(inputs: Inputs, measures, options: Options) -> FileEvaluation:
     from ..core.kinds import ANSWERS, PASSAGES
 
     requests = inputs.check(measures, options)

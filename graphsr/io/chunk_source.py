@@ -30,7 +30,9 @@ def map_files(path: str | os.PathLike) -> list[str]:
     if not p.is_dir():
         raise RunFormatError("no such file or directory (a chunk map)", p)
     names = MAP_SUFFIXES + tuple(s + ".gz" for s in MAP_SUFFIXES if s != ".parquet")
-    files = sorted(str(f) for f in p.rglob("*") if f.is_file() and f.name.lower().endswith(names))
+    from .tree_files import tree_files
+
+    files = sorted(e.path for e in tree_files(p) if e.name.lower().endswith(names))
     if not files:
         raise RunFormatError(f"no chunk map in the directory: expected files named *{', *'.join(names)}", p)
     return files

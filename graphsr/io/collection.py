@@ -34,6 +34,7 @@ from typing import Callable, Iterable, Iterator, Mapping
 from lxml import etree
 
 from ..errors import CollectionError
+from .listings import kept_listings
 from ..core.document import DocumentTree
 from .progress import progress_bar
 from .tar_listing import tar_members
@@ -183,6 +184,10 @@ def list_collection(path: str | os.PathLike) -> list[CollectionSource]:
         If the path does not exist, holds no XML file, or two files share a
         document id (file-name stem).
     """
+    kept = kept_listings()
+    key = os.path.realpath(path) if kept is not None else ""
+    if kept is not None and key in kept:
+        return list(kept[key])
     p = Path(path)
     if not p.exists():
         raise CollectionError("collection not found: expected a directory, an XML file or a tar archive", p)
@@ -203,6 +208,8 @@ def list_collection(path: str | os.PathLike) -> list[CollectionSource]:
                 s.name,
             )
         seen[s.docid] = s
+    if kept is not None:
+        kept[key] = list(sources)
     return sources
 
 
@@ -218,10 +225,10 @@ def _sources(p: Path) -> list[CollectionSource]:
     if is_nodes_collection(p):  # a RAG framework's nodes: each document's tree of them
         return nodes_sources(p, CollectionSource)
     if p.is_dir():
+        from .tree_files import tree_files
+
         files = sorted(
-            (str(f), f.stat().st_size)
-            for f in p.rglob("*")
-            if f.is_file() and (_is_xml(f.name) or f.name.lower().endswith(_MXL))
+            (e.path, e.stat().st_size) for e in tree_files(p) if _is_xml(e.name) or e.name.lower().endswith(_MXL)
         )
         return [
             CollectionSource(_stem(f), f, _mxl_score(f) if f.lower().endswith(_MXL) else None, size)

@@ -37,9 +37,11 @@ def corpus_files(path: str | os.PathLike) -> list[str] | None:
         return None
     from .collection import _is_xml
 
-    files = [f for f in p.rglob("*") if f.is_file()]
-    shards = sorted(str(f) for f in files if f.name.lower().endswith(_NAMES))
-    if not shards or any(_is_xml(f.name) for f in files) or _framework_file(shards[0]):
+    from .tree_files import tree_files
+
+    names = [(e.path, e.name) for e in tree_files(p)]
+    shards = sorted(f for f, name in names if name.lower().endswith(_NAMES))
+    if not shards or any(_is_xml(name) for _, name in names) or _framework_file(shards[0]):
         return None
     return shards
 
