@@ -181,12 +181,22 @@ def test_a_chunk_given_twice_is_refused_in_one_file_and_across_shards(tmp_path, 
     assert set(source.of_documents(["e"])) == {"c1"}
 
 
+def _small_map(tmp_path, per_doc: int) -> tuple[Path, list]:
+    """A chunk map of documents z, a and b, ``per_doc`` chunks each, and its rows."""
+    rows = [
+        {"chunk_id": f"{d}_{k}", "doc_id": d, "start": 10 * k, "end": 10 * k + 15}
+        for d in "zab"
+        for k in range(per_doc)
+    ]
+    path = tmp_path / "m.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path, rows
+
+
 def test_chunks_of_documents_through_an_index_equal_a_whole_read(tmp_path, monkeypatch):
     from graphsr.io.chunk_source import ChunkSource
 
-    rows = [{"chunk_id": f"{d}_{k}", "doc_id": d, "start": 10 * k, "end": 10 * k + 15} for d in "zab" for k in range(4)]
-    path = tmp_path / "m.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    path, _ = _small_map(tmp_path, 4)
     got = {}
     for threshold in ("0", "100G"):
         monkeypatch.setenv("GRAPHSR_INDEX_FROM", threshold)
@@ -294,9 +304,7 @@ def test_an_index_of_many_parts_reads_as_a_whole_read_and_refuses_an_id_in_two(t
 
     monkeypatch.setattr(record_index, "PART_ROWS", 4)
     monkeypatch.setenv("GRAPHSR_CACHE", str(tmp_path / "cache"))
-    rows = [{"chunk_id": f"{d}_{k}", "doc_id": d, "start": 10 * k, "end": 10 * k + 15} for d in "zab" for k in range(5)]
-    path = tmp_path / "m.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    path, rows = _small_map(tmp_path, 5)
     got = {}
     for threshold in ("0", "100G"):
         monkeypatch.setenv("GRAPHSR_INDEX_FROM", threshold)
