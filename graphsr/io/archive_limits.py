@@ -66,10 +66,12 @@ def _human(n: float) -> str:
     return f"{int(n)} bytes"
 
 
-def check_member(archive, member: str, size: int, packed: int | None, error) -> None:
+def check_member(
+    archive, member: str, size: int, packed: int | None, error, bounds: tuple[int, float] | None = None
+) -> None:
     """Refuse, with ``error(message, archive)``, a member of ``size`` uncompressed bytes (``packed`` compressed;
-    None: not known) past the limits."""
-    most, ratio = limits()
+    None: not known) past the limits (``bounds``: :func:`limits`, read once for a listing's many members)."""
+    most, ratio = limits() if bounds is None else bounds
     if size > most:
         raise error(
             f"member {member}: {_human(size)} uncompressed, more than an archive member may hold "

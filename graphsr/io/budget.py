@@ -16,6 +16,7 @@ naming the bound, a document whose reading would take more than :func:`document_
 from __future__ import annotations
 
 import os
+import time
 
 __all__ = [
     "BYTES_PER_ELEMENT",
@@ -82,8 +83,6 @@ def document_budget() -> tuple[int, str]:
     """The memory reading one document may take, and what sets it (for the message); measured again at most
     once a second, or when ``$GRAPHSR_DOCUMENT_MEMORY`` changes (a collection of 60,000 small documents asks
     60,000 times)."""
-    import time
-
     now, env = time.monotonic(), os.environ.get(ENV)
     if _CACHED["value"] is None or now - _CACHED["at"] > 1.0 or env != _CACHED["env"]:
         _CACHED.update(value=_measured_budget(), at=now, env=env)

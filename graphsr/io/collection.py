@@ -34,10 +34,12 @@ from typing import Callable, Iterable, Iterator, Mapping
 from lxml import etree
 
 from ..errors import CollectionError
+from .budget import check_document, check_text_document, check_text_size, file_chunks
 from .listings import kept_listings
 from ..core.document import DocumentTree
 from .progress import progress_bar
 from .tar_listing import tar_members
+from .textdocs import parse_text_document, text_format
 from .walk import _drop_script_text, accelerated, html_tree, py_tree_from_element, text_content, tree_from_element
 
 __all__ = [
@@ -126,8 +128,6 @@ def _stem(name: str) -> str:
 def _is_xml(name: str) -> bool:
     """Whether a file is a document of the collection: XML by its name, or Markdown, text or HTML
     (:mod:`graphsr.io.textdocs`)."""
-    from .textdocs import text_format
-
     return name.lower().endswith(XML_SUFFIXES) or text_format(name) is not None
 
 
@@ -242,11 +242,12 @@ def _sources(p: Path) -> list[CollectionSource]:
     if kind == "zip":
         return _zip_sources(p)
     if kind == "tar":
-        from .archive_limits import check_member
+        from .archive_limits import check_member, limits
 
         names = tar_members(p, _is_xml)
+        bounds = limits()
         for member, size, _ in names:  # (a compressed tar's expansion is bounded as it is read)
-            check_member(p, member, size, None, CollectionError)
+            check_member(p, member, size, None, CollectionError, bounds)
         archive = str(p)
         return [CollectionSource(_stem(n), archive, n, size, offset) for n, size, offset in names]
     return [CollectionSource(_stem(str(p)), str(p), None, p.stat().st_size)]
@@ -267,15 +268,16 @@ def _zip_sources(p: Path) -> list[CollectionSource]:
     """The documents of a zip archive, each member's sizes checked before anything is read."""
     import zipfile
 
-    from .archive_limits import check_member
+    from .archive_limits import check_member, limits
 
     try:
         with zipfile.ZipFile(p) as z:
             infos = [i for i in z.infolist() if not i.is_dir() and _is_xml(i.filename)]
     except (zipfile.BadZipFile, OSError) as exc:
         raise CollectionError(f"cannot read zip archive: {' '.join(str(exc).split())}", p) from None
+    bounds = limits()
     for i in infos:  # (before anything is read)
-        check_member(p, i.filename, i.file_size, i.compress_size, CollectionError)
+        check_member(p, i.filename, i.file_size, i.compress_size, CollectionError, bounds)
     names = sorted((i.filename, i.file_size) for i in infos)
     archive = str(p)  # one string for every member
     return [CollectionSource(_stem(n), archive, n, size) for n, size in names]
@@ -321,8 +323,6 @@ def parse_document(data: bytes, docid: str, source: str | None = None) -> Docume
     CollectionError
         If the bytes are not well-formed XML (with the line of the error).
     """
-    from .budget import check_document
-
     check_document(len(data), lambda: (data,), source or docid)
     try:
         root = etree.fromstring(data, _parser())
@@ -338,8 +338,6 @@ def parse_document(data: bytes, docid: str, source: str | None = None) -> Docume
 
 def read_document(source: CollectionSource, _tars: dict | None = None) -> DocumentTree:
     """Read and parse one document of a collection (XML, or Markdown, text or HTML by its name)."""
-    from .textdocs import parse_text_document, text_format
-
     if _is_nq(source):
         from .nq_collection import read_nq_page
 
@@ -350,8 +348,6 @@ def read_document(source: CollectionSource, _tars: dict | None = None) -> Docume
         return read_nodes_tree(source)
     kind = text_format(source.member or source.path)
     if kind is not None:
-        from .budget import check_text_document, check_text_size
-
         if source.member is not None:  # (what an archive's member would cost, before it is read)
             check_text_size(source.size, source.name)
         data = _read_bytes(source, _tars)
@@ -359,8 +355,6 @@ def read_document(source: CollectionSource, _tars: dict | None = None) -> Docume
         if kind == "html":
             return html_tree(data, source.docid, source.name)
         return parse_text_document(data, kind, source.docid, source.name, not _in_corpus(source))
-    from .budget import check_document, file_chunks
-
     if source.member is not None:
         check_document(source.size, lambda: (), source.name, count=False)  # (before it is read)
         return parse_document(_read_bytes(source, _tars), source.docid, source.name)
@@ -422,18 +416,24 @@ def _cached_records(path: str, mtime: int, size: int) -> list[tuple[int, dict]]:
     return read_records(path, CollectionError)
 
 
-def _is_nq(source: CollectionSource) -> bool:
-    """Whether a document is a Natural Questions page (:mod:`graphsr.io.nq_collection`)."""
+@functools.cache
+def _special_members() -> tuple[str, str]:
+    """The member suffixes of a Natural Questions page and of a RAG framework's nodes (imported once, when first
+    asked: their readers are not imported with this module)."""
+    from .node_collection import NODES_MEMBER
     from .nq_collection import NQ_MEMBER
 
-    return source.member is not None and source.member.endswith(NQ_MEMBER) and source.offset > 0
+    return NQ_MEMBER, NODES_MEMBER
+
+
+def _is_nq(source: CollectionSource) -> bool:
+    """Whether a document is a Natural Questions page (:mod:`graphsr.io.nq_collection`)."""
+    return source.member is not None and source.member.endswith(_special_members()[0]) and source.offset > 0
 
 
 def _is_nodes(source: CollectionSource) -> bool:
     """Whether a document is a RAG framework's hierarchy of nodes (:mod:`graphsr.io.node_collection`)."""
-    from .node_collection import NODES_MEMBER
-
-    return source.member is not None and source.member.endswith(NODES_MEMBER) and source.offset == -1
+    return source.member is not None and source.member.endswith(_special_members()[1]) and source.offset == -1
 
 
 def _in_corpus(source: CollectionSource) -> bool:
@@ -613,8 +613,6 @@ def read_document_text(source: CollectionSource, _tars: dict | None = None) -> s
     """A document's text, into which its offsets count (docs/conventions.md): the decoded file for Markdown and
     plain text; the text content for HTML (no script or style text) and XML (internal entities expanded; a
     reference left unexpanded is one character, U+FFFD here, as the walkers count it)."""
-    from .textdocs import text_format
-
     if _is_nq(source):
         from .nq_collection import read_nq_page
 

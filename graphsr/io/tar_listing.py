@@ -48,7 +48,7 @@ def _octal(field: bytes) -> int | None:
 
 def _checksum_ok(header: bytes) -> bool:
     stored = _octal(header[148:156])
-    unsigned = sum(header[:148]) + 256 + sum(header[156:])  # the checksum field counted as eight spaces
+    unsigned = sum(header) - sum(header[148:156]) + 256  # the checksum field counted as eight spaces
     if stored == unsigned:
         return True
     high = sum(1 for b in header[:148] + header[156:] if b > 127)

@@ -40,12 +40,15 @@ __all__ = ["TEXT_FORMATS", "text_format", "parse_text_document", "markdown_tree"
 #: The file-name endings read as each text format.
 TEXT_FORMATS = {".md": "markdown", ".markdown": "markdown", ".txt": "text", ".html": "html", ".htm": "html"}
 
+_TEXT_SUFFIXES = tuple(TEXT_FORMATS)
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def text_format(name: str) -> str | None:
     """The text format a file name says (``markdown``, ``text``, ``html``), or None (XML or another file)."""
     lower = name.lower()
+    if not lower.endswith(_TEXT_SUFFIXES):
+        return None
     for suffix, kind in TEXT_FORMATS.items():
         if lower.endswith(suffix):
             return kind

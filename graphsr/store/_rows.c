@@ -1,4 +1,5 @@
-/* graphsr.store._rows -- the literal text of a batch of routes for create_steps (cypher/routes.cypher), in C.
+/* graphsr.store._rows -- the literal text of a batch of routes for create_steps (cypher/routes.cypher), and of a
+ * chunk's elements for create_elements, in C.
  *
  * routes(routes, starts, ends, route_ids, users, topics, prefixes, src, dst, nodes, seqs, durations, times)
  *     -> str, or None
@@ -19,6 +20,17 @@
  *   encoder), strings double-quoted with backslash and double quote escaped.  None where any value is of
  *   another kind (a route_id that is not a string, a numpy scalar, a list): the caller encodes that batch in
  *   Python.
+ *
+ * elements(key, pre, tag, depth, start, length, members, names, parent) -> (rows: str, edges: str), or None
+ *
+ *   The element rows of create_elements (cypher) for a chunk of documents, as
+ *   graphsr.store.collection_writes._element_literal writes them document by document (tests compare both):
+ *   key, pre, tag, depth, start, length: int64 columns of one length n (buffers, native byte order), tag
+ *   indexing names (a list of str, each an encoded string literal, written as it is); members: a tuple of four,
+ *   each an int64 column of length n or None (written null); parent: the row (0-based, within the chunk) of each
+ *   element's parent, -1 for a root.  Rows "[key,pre,tag,depth,start,length,m0,m1,m2,m3]" joined by commas;
+ *   edges "[parent row,row]" for each element with a parent, in row order, joined by commas.  None where a name
+ *   is not text UTF-8 can encode (a lone surrogate): the caller encodes that chunk in Python.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -264,8 +276,140 @@ static PyObject *routes(PyObject *self, PyObject *args) {
     return text;
 }
 
+
+/* a signed 64-bit integer in decimal */
+static int put_int(Buf *b, long long x) {
+    char text[24], *end = text + sizeof text, *p = end;
+    unsigned long long u = x < 0 ? 0ULL - (unsigned long long)x : (unsigned long long)x;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (x < 0)
+        *--p = '-';
+    return put(b, p, (size_t)(end - p));
+}
+
+/* an int64 column of n values from a buffer object (0 and an exception where it is not one) */
+static int int64_column(PyObject *obj, Py_buffer *view, Py_ssize_t n, const char *what) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return 0;
+    if (view->itemsize != 8 || view->format == NULL || strchr("qlQL", view->format[0]) == NULL ||
+        view->format[1] != '\0' || view->len != n * 8) {
+        PyErr_Format(PyExc_ValueError, "%s: expected an int64 column of %zd values", what, n);
+        PyBuffer_Release(view);
+        return 0;
+    }
+    return 1;
+}
+
+#define COLUMNS 6
+#define MEMBERS 4
+
+static PyObject *elements(PyObject *self, PyObject *args) {
+    PyObject *cols[COLUMNS], *members, *names, *parent_obj;
+    if (!PyArg_ParseTuple(args, "OOOOOOO!O!O", &cols[0], &cols[1], &cols[2], &cols[3], &cols[4], &cols[5],
+                          &PyTuple_Type, &members, &PyList_Type, &names, &parent_obj))
+        return NULL;
+    if (PyTuple_GET_SIZE(members) != MEMBERS) {
+        PyErr_SetString(PyExc_ValueError, "expected four membership columns (or None)");
+        return NULL;
+    }
+    static const char *labels[COLUMNS] = {"key", "pre", "tag", "depth", "start", "length"};
+    Py_buffer views[COLUMNS + MEMBERS + 1];
+    int held[COLUMNS + MEMBERS + 1] = {0};
+    PyObject *out = NULL;
+    Buf rows = {NULL, 0, 0}, edges = {NULL, 0, 0};
+    const char **name_text = NULL;
+    Py_ssize_t *name_size = NULL;
+    Py_ssize_t n = PyObject_Length(cols[0]);
+    if (n < 0)
+        goto done;
+    for (int c = 0; c < COLUMNS; ++c) {
+        if (!int64_column(cols[c], &views[c], n, labels[c]))
+            goto done;
+        held[c] = 1;
+    }
+    const long long *m[MEMBERS];
+    for (int k = 0; k < MEMBERS; ++k) {
+        PyObject *col = PyTuple_GET_ITEM(members, k);
+        m[k] = NULL;
+        if (col == Py_None)
+            continue;
+        if (!int64_column(col, &views[COLUMNS + k], n, "membership"))
+            goto done;
+        held[COLUMNS + k] = 1;
+        m[k] = views[COLUMNS + k].buf;
+    }
+    if (!int64_column(parent_obj, &views[COLUMNS + MEMBERS], n, "parent"))
+        goto done;
+    held[COLUMNS + MEMBERS] = 1;
+    Py_ssize_t n_names = PyList_GET_SIZE(names);
+    name_text = PyMem_Calloc((size_t)n_names + 1, sizeof *name_text);
+    name_size = PyMem_Calloc((size_t)n_names + 1, sizeof *name_size);
+    if (name_text == NULL || name_size == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n_names; ++i) {
+        PyObject *name = PyList_GET_ITEM(names, i);
+        if (!PyUnicode_Check(name)) {
+            PyErr_SetString(PyExc_TypeError, "a tag's literal that is not a str");
+            goto done;
+        }
+        name_text[i] = PyUnicode_AsUTF8AndSize(name, &name_size[i]);
+        if (name_text[i] == NULL) { /* (a lone surrogate: the Python encoder's text) */
+            PyErr_Clear();
+            out = Py_None;
+            Py_INCREF(out);
+            goto done;
+        }
+    }
+    const long long *key = views[0].buf, *pre = views[1].buf, *tag = views[2].buf, *depth = views[3].buf,
+                    *start = views[4].buf, *length = views[5].buf, *parent = views[COLUMNS + MEMBERS].buf;
+    int ok = 1;
+    Py_ssize_t edges_written = 0;
+    for (Py_ssize_t i = 0; ok && i < n; ++i) {
+        if (tag[i] < 0 || tag[i] >= n_names || parent[i] < -1 || parent[i] >= n) {
+            PyErr_SetString(PyExc_IndexError, "a tag or a parent out of its range");
+            goto done;
+        }
+        ok = (i ? PUT_LITERAL(&rows, ",[") : PUT_LITERAL(&rows, "[")) && put_int(&rows, key[i]) &&
+             PUT_LITERAL(&rows, ",") && put_int(&rows, pre[i]) && PUT_LITERAL(&rows, ",") &&
+             put(&rows, name_text[tag[i]], (size_t)name_size[tag[i]]) && PUT_LITERAL(&rows, ",") &&
+             put_int(&rows, depth[i]) && PUT_LITERAL(&rows, ",") && put_int(&rows, start[i]) &&
+             PUT_LITERAL(&rows, ",") && put_int(&rows, length[i]);
+        for (int k = 0; ok && k < MEMBERS; ++k)
+            ok = PUT_LITERAL(&rows, ",") && (m[k] ? put_int(&rows, m[k][i]) : PUT_LITERAL(&rows, "null"));
+        ok = ok && PUT_LITERAL(&rows, "]");
+        if (ok && parent[i] >= 0) {
+            ok = (edges_written++ ? PUT_LITERAL(&edges, ",[") : PUT_LITERAL(&edges, "[")) &&
+                 put_int(&edges, parent[i]) && PUT_LITERAL(&edges, ",") && put_int(&edges, (long long)i) &&
+                 PUT_LITERAL(&edges, "]");
+        }
+    }
+    if (!ok)
+        goto done;
+    PyObject *r = PyUnicode_DecodeUTF8(rows.data ? rows.data : "", (Py_ssize_t)rows.size, "strict");
+    PyObject *e = r ? PyUnicode_DecodeUTF8(edges.data ? edges.data : "", (Py_ssize_t)edges.size, "strict") : NULL;
+    if (r != NULL && e != NULL)
+        out = PyTuple_Pack(2, r, e);
+    Py_XDECREF(r);
+    Py_XDECREF(e);
+done:
+    for (int c = 0; c < COLUMNS + MEMBERS + 1; ++c)
+        if (held[c])
+            PyBuffer_Release(&views[c]);
+    PyMem_Free(name_text);
+    PyMem_Free(name_size);
+    free(rows.data);
+    free(edges.data);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"routes", routes, METH_VARARGS, "The literal text of a batch of routes for create_steps, or None."},
+    {"elements", elements, METH_VARARGS, "The literal rows and CHILD edges of a chunk's elements, or None."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_rows", "create_steps' rows as literal text.", -1,

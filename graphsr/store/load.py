@@ -58,6 +58,11 @@ __all__ = [
 #: matrices half as often as with the 50,000 of a chunk elsewhere.
 CHUNK_ELEMENTS_LOCKED = 100_000
 
+#: Documents per chunk under the writer lock: the first chunks small, so that the server has its first statement
+#: while the pass reads on (with 8,192 from the first, the server waited for the pass's first eighth of a load of
+#: 60,000 small documents), then 8,192 a chunk.
+CHUNK_DOCS_LOCKED = (512, 2048, 8192)
+
 
 @dataclass
 class LoadReport:
@@ -233,8 +238,8 @@ def store_collection(
         Progress bar on stderr.
     chunk_docs, chunk_elements : int, optional
         A chunk (parsed, summarised and written while the next is parsed) holds at most this many documents
-        and elements (a larger document alone); default 8,192 and :data:`CHUNK_ELEMENTS_LOCKED` under the
-        writer lock, 256 and 50,000 otherwise.
+        and elements (a larger document alone); default :data:`CHUNK_DOCS_LOCKED` (growing to 8,192) and
+        :data:`CHUNK_ELEMENTS_LOCKED` under the writer lock, 256 and 50,000 otherwise.
     replace : bool
         If a collection of this name is stored with other documents, drop it and load this one in its place.
         Without it such a load is refused: a collection is never a mix of two.  The same documents again
@@ -274,7 +279,7 @@ def _store_collection(
 
     t0 = time.perf_counter()
     if chunk_docs is None:  # under the writer lock a chunk's elements go in one statement: larger chunks
-        chunk_docs = 8192 if store.exclusive_writer else 256
+        chunk_docs = CHUNK_DOCS_LOCKED if store.exclusive_writer else 256
     if chunk_elements is None:
         chunk_elements = CHUNK_ELEMENTS_LOCKED if store.exclusive_writer else CHUNK_ELEMENTS
     sources = list_collection(path)
@@ -346,9 +351,14 @@ def _check_load(store: GraphStore, name: str, documents: int, held: dict, summar
     from .services import count_elements
 
     cid = collection_id(name)
-    [d] = store.run("export_holds_Document", id=cid)
-    elements = count_elements(store, [int(r["code"]) for r in store.run("collection_codes", id=cid)])
-    got = {"documents": d["documents"], "element nodes": elements, "ROOT edges": d["roots"]}
+    [d] = store.run("load_holds_Document", id=cid)
+    stored = int(d["documents"])
+    if stored and int(d["codes"]) == stored == int(d["hi"]) - int(d["lo"]) + 1:  # one run of codes: no list of them
+        codes: Iterable[int] = range(int(d["lo"]), int(d["hi"]) + 1)
+    else:
+        codes = [int(r["code"]) for r in store.run("collection_codes", id=cid)]
+    roots = int(store.run("load_holds_ROOT", id=cid)[0]["roots"])
+    got = {"documents": stored, "element nodes": count_elements(store, codes), "ROOT edges": roots}
     want = {"documents": documents, "element nodes": held["elements"], "ROOT edges": held["roots"]}
     for kind, n in summary_nodes.items():
         want[f"{kind} summary nodes"] = n

@@ -411,11 +411,15 @@ def drop_collection(store: GraphStore, name: str) -> int:
 def count_elements(store: GraphStore, codes: Iterable[int]) -> int:
     """The element nodes the store holds for the documents coded ``codes`` (a load's or a drop's receipt): one scan
     of the key index per run of consecutive codes, not one per document; where the store has not built that index
-    (:meth:`GraphStore.index_ready`), one scan of every element, counted per code."""
+    (:meth:`GraphStore.index_ready`), one scan of every element: counted in the server for one run of codes (a
+    collection loaded at once), else counted per code."""
+    ranges = key_ranges(codes)
     if not store.index_ready("Element"):
+        if len(ranges) == 1:
+            lo, hi = ranges[0][0] // KEY_SPAN, ranges[0][1] // KEY_SPAN - 1
+            return int(store.run("elements_in_code_range", lo=lo, hi=hi)[0]["n"])
         wanted = set(map(int, codes))
         return sum(int(r["n"]) for r in store.run("elements_per_code") if int(r["code"]) in wanted)
-    ranges = key_ranges(codes)
     return sum(
         int(store.run("elements_in_key_ranges", ranges=ranges[i : i + 10_000])[0]["n"])
         for i in range(0, len(ranges), 10_000)

@@ -58,7 +58,7 @@ def scan_collection(
     kinds: Iterable[str] = ("p*",),
     *,
     on_chunk: Callable[[list, dict], None] | None = None,
-    chunk_docs: int = 256,
+    chunk_docs: int | Sequence[int] = 256,
     workers: int = 1,
     progress: bool = False,
     desc: str = "reading collection",
@@ -79,6 +79,8 @@ def scan_collection(
         Called with each chunk of documents, in collection order, and the
         summary builders by kind: ``chunk_docs`` documents, or fewer when
         they hold ``chunk_elements`` elements (a chunk is never empty).
+        A sequence gives the sizes of the first chunks, its last the size of every chunk after them (a writer
+        that works while the pass reads gets its first chunk sooner).
     workers : int
         Processes that parse and summarise when there is no ``on_chunk``
         (the documents then stay in the workers); 1 = in this process.
@@ -99,25 +101,36 @@ def scan_collection(
     sources = list_collection(path) if isinstance(path, (str, os.PathLike)) else list(path)
     kinds = tuple(dict.fromkeys(kinds))
     builders = {k: SummaryBuilder(k) for k in kinds}
+    sizes = [chunk_docs] if isinstance(chunk_docs, int) else list(chunk_docs)
+    if not sizes or min(sizes) < 1:
+        raise ValueError(f"chunk_docs: expected documents per chunk (at least 1 each), got {chunk_docs!r}")
     if on_chunk is not None or workers <= 1:
         chunk: list = []
         held = 0
+        most = sizes.pop(0)  # the documents of the chunk being filled
+
+        def pass_on() -> None:
+            nonlocal chunk, held, most
+            on_chunk(chunk, builders)
+            chunk, held = [], 0
+            most = sizes.pop(0) if sizes else most
+
         for doc in iter_documents(sources, progress=progress, desc=desc, known=known):
             for b in builders.values():
                 b.add(doc)
             if on_chunk is not None:
                 if chunk and held + len(doc) > chunk_elements:  # the chunk would grow past its bound: pass it on
-                    on_chunk(chunk, builders)
-                    chunk, held = [], 0
+                    pass_on()
                 chunk.append(doc)
                 held += len(doc)
-                if len(chunk) >= chunk_docs:
-                    on_chunk(chunk, builders)
-                    chunk, held = [], 0
+                if len(chunk) >= most:
+                    pass_on()
         if chunk:
             on_chunk(chunk, builders)
         return {k: b.build() for k, b in builders.items()}
     import multiprocessing as mp
+
+    chunk_docs = sizes[-1]
 
     chunks = [(sources[i : i + chunk_docs], kinds) for i in range(0, len(sources), chunk_docs)]
     workers = usable_workers(workers, len(chunks))
