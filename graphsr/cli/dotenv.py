@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 from typing import Callable
 
 from ..errors import GraphsrInputError
@@ -28,7 +27,7 @@ PREFIX = "GRAPHSR_"
 _LINE = re.compile(r"(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)")
 
 
-def _value(raw: str, path: Path, lineno: int) -> str:
+def _value(raw: str, path: str, lineno: int) -> str:
     raw = raw.strip()
     if raw[:1] in ("'", '"'):
         q = raw[0]
@@ -47,7 +46,7 @@ def _value(raw: str, path: Path, lineno: int) -> str:
     return _no_nul(re.split(r"\s+#", raw, maxsplit=1)[0].rstrip(), path, lineno)
 
 
-def _no_nul(value: str, path: Path, lineno: int) -> str:
+def _no_nul(value: str, path: str, lineno: int) -> str:
     if "\0" in value:
         raise GraphsrInputError(
             "expected a value without a NUL byte (no environment variable can hold one)", path, lineno
@@ -82,10 +81,11 @@ def read_dotenv(
     >>> read_dotenv(f.name)
     {'GRAPHSR_STORE': 'local:/tmp/s', 'GRAPHSR_NEO4J_PASSWORD': 'p#w d'}
     """
-    path = Path(path)
+    path = os.fspath(path)  # (not pathlib: every command reads this module, and pathlib's import costs 5 ms)
     out: dict[str, str] = {}
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
     except OSError as exc:
         raise GraphsrInputError(f"cannot read the file ({exc.strerror})", path) from None
     lines = text.splitlines()
@@ -119,8 +119,8 @@ def apply_dotenv(directory: str | os.PathLike = ".", environ=None) -> dict[str, 
     """Set the ``GRAPHSR_*`` variables of ``directory/.env`` that the environment does not set;
     returns those it set.  No file, nothing set."""
     environ = os.environ if environ is None else environ
-    path = Path(directory) / ".env"
-    if not path.is_file():
+    path = os.path.normpath(os.path.join(os.fspath(directory), ".env"))
+    if not os.path.isfile(path):
         return {}
     from ._common import warn
 
