@@ -20,8 +20,6 @@ from graphsr.errors import GraphsrInputError
 from graphsr.evaluation.inputs import Inputs, Options, evaluate
 from graphsr.io.retrieved import NodeHierarchy, Unit, read_hierarchy, retrieved_run, spans_of, write_spans
 
-llama = pytest.importorskip("llama_index.core")
-
 CHROMA = sample("chroma")
 CORPORA = ("chatlogs", "state_of_the_union", "wikitexts")
 MEASURES = ["ChromaIoU@5", "ChromaP@5", "ChromaR@5", "budgetP@2000", "budgetR@2000", "MAiP", "SRP@5", "SR@5"]
@@ -31,6 +29,7 @@ MEASURES = ["ChromaIoU@5", "ChromaP@5", "ChromaR@5", "budgetP@2000", "budgetR@20
 def corpus(tmp_path_factory):
     """Chroma's five corpora as LlamaIndex documents, split 512/128/32 words (no tokenizer download), a BM25
     leaf retriever and an auto-merging retriever over it, and 40 of its questions."""
+    pytest.importorskip("llama_index.core")  # (here, not at the module's import: the other tests do without it)
     from llama_index.core import Document, StorageContext
     from llama_index.core.node_parser import HierarchicalNodeParser, SentenceSplitter, get_leaf_nodes
     from llama_index.core.retrievers import AutoMergingRetriever

@@ -160,6 +160,9 @@ def test_a_command_that_finds_the_server_frozen_starts_it_again(kept):
     pid = server.server_pid()
     os.kill(pid, signal.SIGSTOP)
     t0 = time.monotonic()
+    assert server.state() == "down"  # a stopped process cannot answer: seen from its state, no ping waited out
+    assert time.monotonic() - t0 < server.PING_TIMEOUT / 2
+    t0 = time.monotonic()
     done = _run("store", "query", "MATCH (n) RETURN count(n) AS n", "--store", url)
     assert time.monotonic() - t0 < BOUND
     assert f"the local store server (pid {pid}) does not answer: it is stopped (process state T)" in done.stderr
@@ -237,12 +240,13 @@ def test_a_server_that_uses_no_cpu_time_is_taken_as_hung(tmp_path, monkeypatch):
     import threading
 
     from graphsr.errors import StoreError
-    from graphsr.store import open_store, watch
+    from graphsr.store import hung, open_store, watch
 
     group = _freezer()
     if group is None:
         pytest.skip("no cgroup v1 freezer here (it needs root)")
     monkeypatch.setattr(watch, "STALLED_AFTER", 3.0)
+    monkeypatch.setattr(hung, "KILL_WAIT", 2.0)  # (the frozen process cannot exit: this much waited out)
     url = f"local:{tmp_path / 'store'}"
     store = open_store(url)
     try:
@@ -257,7 +261,7 @@ def test_a_server_that_uses_no_cpu_time_is_taken_as_hung(tmp_path, monkeypatch):
         assert time.monotonic() - t0 < 30
         message = str(failed.value)
         assert f"the local server (pid {pid}) used no CPU time for" in message and "\n" not in message
-        assert "did not exit within 10 s of SIGKILL (frozen by its cgroup?)" in message or "killed it" in message
+        assert "did not exit within 2 s of SIGKILL (frozen by its cgroup?)" in message or "killed it" in message
     finally:
         (group / "freezer.state").write_text("THAWED")
         time.sleep(0.5)

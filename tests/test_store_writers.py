@@ -344,7 +344,7 @@ def test_the_server_lifecycle_touches_only_our_server(tmp_path):
     with open_store(url, keep_running=True) as s:
         running = s.server.server_pid()
         assert running is not None and s.server.server_pid() == int(s.server.pidfile.read_text())
-        s.server.alive = lambda: False  # a ping that fails: the running server is ours, busy, not replaced
+        s.server.state = lambda: "down"  # a ping that fails: the running server is ours, busy, not replaced
         with pytest.raises(StoreError, match=rf"the local server \(pid {running}\) runs but does not answer"):
             s.server.start(timeout=0.5)
         assert s.server.socket.exists() and os.path.exists(f"/proc/{running}")

@@ -294,12 +294,15 @@ def _tables(section: Section, scores, labels: dict, prefix: str, confidence: flo
     runs, measures = scores.runs, scores.measures
     means = scores.means()
     bounds = {m: measure_bounds(m) for m in measures}
+    per_topic: dict = {}  # (each measure's topics x runs table, pivoted once)
 
     def mean_cell(r, m):
         v = float(means.loc[r, m])
         if v != v:
             return _Cell("-", -np.inf)
-        values = scores.per_topic(m, [r])[r].dropna().to_numpy(dtype=float)
+        if m not in per_topic:
+            per_topic[m] = scores.per_topic(m)
+        values = per_topic[m][r].dropna().to_numpy(dtype=float)
         if len(values) >= 2 and np.ptp(values) > 0:
             lo, hi = mean_interval(values, confidence, bounds[m])
             return _Cell(f"{v:.4f} [{lo:.3f}, {hi:.3f}]", v)

@@ -11,11 +11,22 @@ from .processes import pid_alive as _pid_alive
 from .processes import status as _status
 from .watch import STOPPED_AFTER, kill, process_state
 
-__all__ = ["answers", "kill_hung", "stopped_otherwise", "restart_after_kill", "wait_gone", "RESTART_LOADING_WAIT"]
+__all__ = [
+    "answers",
+    "kill_hung",
+    "stopped_otherwise",
+    "restart_after_kill",
+    "wait_gone",
+    "RESTART_LOADING_WAIT",
+    "KILL_WAIT",
+]
 
 #: Seconds a command that killed a hung server waits for the new one to load its log before it ends (the server
 #: loads on, and answers the next command once done).
 RESTART_LOADING_WAIT = 20.0
+
+#: Seconds a killed server is waited for to exit (a process frozen by its cgroup cannot, until it is thawed).
+KILL_WAIT = 10.0
 
 
 def answers(server, pid: int, timeout: float) -> str | None:
@@ -26,10 +37,10 @@ def answers(server, pid: int, timeout: float) -> str | None:
     t0 = time.monotonic()
     cpu, grew, stopped, told = -1, t0, None, 0.0
     while True:
-        if server.alive() or not _pid_alive(pid):
-            return None
+        state = process_state(pid)  # (before the ping: a stopped process is seen at once, not after a ping's wait)
         answer = server.state()
-        state = process_state(pid)
+        if answer == "up" or not _pid_alive(pid):
+            return None
         now = time.monotonic()
         if state is not None:
             letter, ticks = state
@@ -57,14 +68,16 @@ def kill_hung(server, pid: int) -> None:
     server.pidfile.unlink(missing_ok=True)
 
 
-def wait_gone(server, pid: int, seconds: float = 10.0) -> None:
-    """Wait for killed process ``pid`` to go (reaping it where it is ``server``'s own child).
+def wait_gone(server, pid: int, seconds: float | None = None) -> None:
+    """Wait for killed process ``pid`` to go (reaping it where it is ``server``'s own child), ``seconds`` at most
+    (:data:`KILL_WAIT` unless given).
 
     Raises
     ------
     StoreError
         If it is still there after ``seconds`` (frozen by its cgroup: SIGKILL waits for it to be thawed).
     """
+    seconds = KILL_WAIT if seconds is None else seconds
     deadline = time.monotonic() + seconds
     while _pid_alive(pid) and time.monotonic() < deadline:
         if server.process is not None and server.process.pid == pid:

@@ -50,6 +50,7 @@ from .processes import pid_alive as _pid_alive
 from .processes import server_preexec as _server_preexec
 from .processes import status as _status
 from .hung import answers, kill_hung, stopped_otherwise
+from .watch import process_state
 from .server_log import ServerLog
 
 __all__ = ["LocalServer", "StorePathError", "StoreMissingError", "NODE_CREATION_BUFFER", "GRAPH"]
@@ -113,8 +114,9 @@ class LocalServer:
 
     def state(self) -> str:
         """``up`` (a server answers on the socket within :attr:`PING_TIMEOUT`), ``loading`` (it answers that it
-        is loading its saved data: Redis's LOADING reply) or ``down`` (nothing answers)."""
-        if not self.socket.exists():
+        is loading its saved data: Redis's LOADING reply) or ``down`` (nothing answers; at once for a server
+        whose process is stopped, state T, which cannot answer: no ping waited out)."""
+        if not self.socket.exists() or self._stopped():
             return "down"
         try:  # one try: the callers poll
             import redis
@@ -128,6 +130,12 @@ class LocalServer:
                 client.close()
         except Exception:
             return "down"
+
+    def _stopped(self) -> bool:
+        """Whether this store's server process is stopped (state T: SIGSTOP, a debugger)."""
+        pid = self.server_pid()
+        state = None if pid is None else process_state(pid)
+        return state is not None and state[0] in "Tt"
 
     def loading_progress(self) -> str:
         """How far the server is in loading its saved data, from its own account (INFO persistence), or ''."""
