@@ -71,7 +71,9 @@ def test_each_trec_eval_name_is_declared_once_with_its_kernel():
     assert len({form.order for form in declared}) == len(declared)  # (one place each in trec_eval's order)
     kernels = {f for m in (trec_kernels, prefs) for _, f in inspect.getmembers(m, inspect.isfunction)}
     for form in declared:
-        assert form.shape == "id" or form.kernel in kernels, form.name  # (a named kernel, never a lambda)
+        # (a named kernel, never a lambda; a preference measure's names one of .prefs, imported at its first call)
+        kernel = getattr(prefs, form.kernel.__name__, None) if form.reads == "prefs" else form.kernel
+        assert form.shape == "id" or kernel in kernels, form.name
     for cls in FLAT_MEASURES + TREC_MORE:
         for form in cls.TREC:
             assert TREC[form.name].graphsr == cls.NAME

@@ -15,7 +15,6 @@ import numpy as np
 
 from ..errors import DuplicateJudgmentError, QrelsFormatError
 from .columns import AssessmentColumns, DocumentColumns
-from .document import PLAIN_DOCUMENT_NODE, canonical_xpath
 from .kinds import DOCUMENTS, ELEMENTS
 from .quantisation import check_grade, quantise
 
@@ -167,12 +166,16 @@ class ElementQrels:
 
     def rel(self, topic: str, docid: str, xpath: str) -> float:
         """Relevance of a node (0 if not assessed)."""
+        from .document import canonical_xpath
+
         return self.judgments.get(topic, {}).get((docid, canonical_xpath(xpath)), 0.0)
 
     @classmethod
     def from_rows(cls, rows: Iterable[QrelsRow], source: str | None = None) -> "ElementQrels":
         """Collect assessments, refusing non-finite values and repeated nodes (values above 1 or below 0 are
         TREC-style grades: see the class docstring)."""
+        from .document import canonical_xpath
+
         judgments: dict[str, dict[tuple[str, str], float]] = {}
         grades: dict[str, dict[tuple[str, str], tuple[int, int]]] = {}
         lines: dict[tuple[str, str, str], int | None] = {}
@@ -248,6 +251,8 @@ def _columns_of_judgments(judgments: dict, lines: dict, grades: dict | None) -> 
 
 def _views(columns: DocumentColumns | AssessmentColumns):
     """The judgments, lines and grades dicts of assessments' columns (a document's node is ``/doc[1]``)."""
+    from .document import PLAIN_DOCUMENT_NODE
+
     judgments: dict[str, dict[tuple[str, str], float]] = {t: {} for t in columns.topics}
     lines: dict[tuple[str, str, str], int | None] = {}
     tn, dn = columns.topic_names, columns.doc_names

@@ -22,7 +22,6 @@ import numpy as np
 
 from ..errors import DuplicateResultError, RunFormatError
 from .columns import DocumentColumns, ElementColumns
-from .document import canonical_xpath
 from .kinds import DOCUMENTS, ELEMENTS, TREES
 
 __all__ = ["TreeResult", "Run", "RunRow"]
@@ -220,6 +219,8 @@ class Run:
             If a node appears twice in one tree result, or the same result
             (same document, same set of nodes) appears at two ranks of a topic.
         """
+        from .document import canonical_xpath  # (the trees' module: not imported where only documents are ranked)
+
         rows = list(rows)
         canonical: dict[str, str] = {}
         paths = []
@@ -245,6 +246,8 @@ class Run:
     @staticmethod
     def _checked_results(rows: list[RunRow], source: str | None) -> dict[str, list[TreeResult]]:
         """The tree results of lines, checked line by line (the checks' messages name lines)."""
+        from .document import canonical_xpath
+
         grouped: dict[str, dict[int, list[RunRow]]] = {}
         for row in rows:
             grouped.setdefault(row.topic, {}).setdefault(row.rank, []).append(row)

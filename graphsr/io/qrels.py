@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 
 from ..errors import QrelsFormatError
-from ..core.document import PLAIN_DOCUMENT_NODE, quoted
 from ..core.qrels import ElementQrels, QrelsRow
 
 __all__ = ["read_element_qrels"]
@@ -158,6 +157,7 @@ def element_qrels_of_columns(
 
 def _read_qrels_lines(path) -> ElementQrels:
     """The line-by-line qrels reader: reads what the C scanner declines, and explains every rejected line."""
+    from ..core.document import PLAIN_DOCUMENT_NODE, quoted
     from ._lines import iter_fields
 
     rows: list[QrelsRow] = []

@@ -14,7 +14,6 @@ import os
 import numpy as np
 
 from ..errors import RunFormatError
-from ..core.document import quoted
 from ..core.run import Run, RunRow
 from .first_records import xpath_like
 
@@ -198,6 +197,7 @@ _FIELDS = (
 
 def _read_run_lines(path, name: str | None) -> Run:
     """The line-by-line run reader: reads what the C scanner declines, and explains every rejected line."""
+    from ..core.document import quoted
     from ._lines import iter_fields
 
     rows: list[RunRow] = []
@@ -255,6 +255,8 @@ def _line_kind(f: list[str], plain: bool | None, path, lineno: int) -> bool:
 
 def _rank(text: str, path, lineno: int) -> int:
     """An element line's rank (field 4): an integer of at most 10^18."""
+    from ..core.document import quoted
+
     try:
         rank = int(text)
     except ValueError:

@@ -13,7 +13,6 @@ import weakref
 from ..core.kinds import DOCUMENTS, PASSAGES
 from ..core.qrels import ElementQrels
 from ..core.run import Run
-from .elements import Diagnostics, JudgedNodes, check_qrels, nodes_of_lines, ranked_nodes
 from .inputs import RankedNodes
 from .provider import ELEMENT, Provider, RunScores, ScoringContext, Scratch
 
@@ -67,6 +66,7 @@ def judged_nodes(
 
     def build():
         from ..core.document import PlainDocuments
+        from .elements import Diagnostics, JudgedNodes, check_qrels
 
         if qrels.kind == DOCUMENTS and isinstance(context.documents, PlainDocuments):
             return JudgedNodes.of_documents(qrels.columns)  # every document known, its one node judged
@@ -87,6 +87,8 @@ def judged_grades(
         return None
 
     def build():
+        from .elements import nodes_of_lines
+
         out: dict = {t: {} for t in c.topics}
         node = nodes_of_lines(c, context.documents)
         names, docs = c.topic_names, c.doc_names
@@ -106,6 +108,8 @@ def run_nodes(
     ``scratch``)."""
 
     def build():
+        from .elements import Diagnostics, ranked_nodes
+
         diag = Diagnostics()
         doc_codes: dict[str, int] = {}
         ranked = ranked_nodes(run, judged, topics, context.documents, context.seen_of, context.unknown, diag, doc_codes)

@@ -27,13 +27,15 @@ A new family is a package here (measures, provider, kernel) and its name in
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
 
 import numpy as np
 
 from ..errors import GraphsrInputError
-from ..core.document import DocumentTree
 from .base import FAMILY_PACKAGES, Measure, registry
+
+if TYPE_CHECKING:  # (an annotation only: the trees' module is not imported where no tree is read)
+    from ..core.document import DocumentTree
 
 __all__ = [
     "NoNavigation",

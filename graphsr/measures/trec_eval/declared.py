@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Callable
 
 from . import kernels as K
-from . import prefs as PR
 
 __all__ = ["TrecMeasure", "SET_NAMES", "CUTS", "RECALLS", "MULTS", "TREC_ONLY"]
 
@@ -69,8 +68,32 @@ class TrecMeasure:
     resets: str = ""
 
 
-def _prefs(name: str, order: int, kernel, description: str, sets=("all_prefs",), shape="float", **kw) -> TrecMeasure:
-    return TrecMeasure(name, shape, kernel=kernel, order=order, sets=sets, reads="prefs", description=description, **kw)
+def _preference_kernel(name: str) -> Callable:
+    """The kernel ``name`` of :mod:`.prefs`, that module imported at the kernel's first call (only ``-R prefs``
+    needs it: every command that reads a measure name reads this table)."""
+
+    def kernel(topic):
+        from . import prefs
+
+        return getattr(prefs, name)(topic)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    return kernel
+
+
+def _prefs(
+    name: str, order: int, kernel: str, description: str, sets=("all_prefs",), shape="float", **kw
+) -> TrecMeasure:
+    return TrecMeasure(
+        name,
+        shape,
+        kernel=_preference_kernel(kernel),
+        order=order,
+        sets=sets,
+        reads="prefs",
+        description=description,
+        **kw,
+    )
 
 
 #: The measures only ``graphsr trec_eval`` computes (no graphsr measure stands for them).
@@ -99,7 +122,7 @@ TREC_ONLY = (
     _prefs(
         "prefs_num_prefs_poss",
         34,
-        PR.possible,
+        "possible",
         "preferences possible (-R prefs, qrels_prefs)",
         sets=("all_prefs", "prefs"),
         shape="long",
@@ -108,7 +131,7 @@ TREC_ONLY = (
     _prefs(
         "prefs_num_prefs_ful",
         35,
-        PR.fulfilled,
+        "fulfilled",
         "preferences fulfilled (both or one of the documents retrieved)",
         sets=("all_prefs", "prefs"),
         shape="long",
@@ -117,39 +140,39 @@ TREC_ONLY = (
     _prefs(
         "prefs_num_prefs_ful_ret",
         36,
-        PR.fulfilled_retrieved,
+        "fulfilled_retrieved",
         "preferences fulfilled with both documents retrieved",
         sets=("all_prefs", "prefs"),
         shape="long",
         average="sum",
     ),
-    _prefs("prefs_simp", 37, PR.simple, "preferences fulfilled over possible", sets=("all_prefs", "prefs")),
+    _prefs("prefs_simp", 37, "simple", "preferences fulfilled over possible", sets=("all_prefs", "prefs")),
     _prefs(
         "prefs_pair",
         38,
-        PR.pair,
+        "pair",
         "over document pairs, the share of the groups' preferences between them the ranking fulfils",
         sets=("all_prefs", "prefs"),
     ),
-    _prefs("prefs_avgjg", 39, PR.per_group, "prefs_simp per judgment group, averaged", sets=("all_prefs", "prefs")),
+    _prefs("prefs_avgjg", 39, "per_group", "prefs_simp per judgment group, averaged", sets=("all_prefs", "prefs")),
     _prefs(
         "prefs_avgjg_Rnonrel",
         40,
-        PR.per_group_rnonrel,
+        "per_group_rnonrel",
         "prefs_avgjg with as many non-relevant documents as relevant ones",
     ),
-    _prefs("prefs_simp_ret", 41, PR.simple_retrieved, "prefs_simp over retrieved pairs only"),
-    _prefs("prefs_pair_ret", 42, PR.pair_retrieved, "prefs_pair over retrieved pairs only"),
-    _prefs("prefs_avgjg_ret", 43, PR.per_group_retrieved, "prefs_avgjg over retrieved pairs only"),
+    _prefs("prefs_simp_ret", 41, "simple_retrieved", "prefs_simp over retrieved pairs only"),
+    _prefs("prefs_pair_ret", 42, "pair_retrieved", "prefs_pair over retrieved pairs only"),
+    _prefs("prefs_avgjg_ret", 43, "per_group_retrieved", "prefs_avgjg over retrieved pairs only"),
     _prefs(
         "prefs_avgjg_Rnonrel_ret",
         44,
-        PR.per_group_rnonrel_retrieved,
+        "per_group_rnonrel_retrieved",
         "prefs_avgjg_Rnonrel over retrieved documents only",
     ),
-    _prefs("prefs_simp_imp", 45, PR.simple_implied, "prefs_simp over pairs with a document retrieved"),
-    _prefs("prefs_pair_imp", 46, PR.pair_implied, "prefs_pair over pairs with a document retrieved"),
-    _prefs("prefs_avgjg_imp", 47, PR.per_group_implied, "prefs_avgjg over pairs with a document retrieved"),
+    _prefs("prefs_simp_imp", 45, "simple_implied", "prefs_simp over pairs with a document retrieved"),
+    _prefs("prefs_pair_imp", 46, "pair_implied", "prefs_pair over pairs with a document retrieved"),
+    _prefs("prefs_avgjg_imp", 47, "per_group_implied", "prefs_avgjg over pairs with a document retrieved"),
     TrecMeasure(
         "map_avgjg",
         "float",
