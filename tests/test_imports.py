@@ -14,7 +14,7 @@ import pytest
 HEAVY = ("pandas", "matplotlib", "pyarrow", "networkx", "neo4j", "falkordb", "redis", "lxml", "ir_measures", "scipy")
 
 
-def _imported(args: list[str], cwd) -> set[str]:
+def _imported(args: list[str], cwd, whole: bool = False) -> set[str]:
     env = dict(os.environ)
     proc = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "graphsr", *args],
@@ -28,7 +28,8 @@ def _imported(args: list[str], cwd) -> set[str]:
     names = set()
     for line in proc.stderr.splitlines():
         if line.startswith("import time:") and "|" in line:
-            names.add(line.rsplit("|", 1)[1].strip().split(".")[0])
+            name = line.rsplit("|", 1)[1].strip()
+            names.add(name if whole else name.split(".")[0])
     return names
 
 
@@ -45,6 +46,15 @@ def test_a_scoring_command_imports_no_heavy_part(tmp_path, kind):
     loaded = _imported(args, tmp_path)
     assert "graphsr" in loaded and "numpy" in loaded  # the parse of -X importtime worked
     assert not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
+
+
+def test_a_trec_run_s_evaluation_imports_no_tree_element_or_preference_code(tmp_path):
+    """What only trees, element runs or ``-R prefs`` need stays out of a TREC run's start-up."""
+    (tmp_path / "q").write_text("1 0 a 1\n1 0 b 0\n2 0 c 2\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 2.5 sys\n1 Q0 c 2 1.5 sys\n2 Q0 c 1 1.0 sys\n")
+    loaded = _imported(["eval", "q", "r", "-m", "AP", "-m", "ndcg_cut.10", "-m", "P.5"], tmp_path, whole=True)
+    assert "graphsr.measures.trec_table" in loaded  # (the parse worked, and trec_eval's names were read)
+    assert not loaded & {"graphsr.core.document", "graphsr.measures.elements", "graphsr.measures.trec_eval.prefs"}
 
 
 ORDERS = {
