@@ -157,12 +157,10 @@ def test_a_server_frozen_mid_drop_ends_the_drop_in_one_line_and_a_second_drop_co
 
 def test_a_command_that_finds_the_server_frozen_starts_it_again(kept):
     url, server = kept
-    from graphsr.store.watch import process_state
-
     pid = server.server_pid()
     os.kill(pid, signal.SIGSTOP)
     deadline = time.monotonic() + 5  # (the signal takes effect after kill() returns: a user's server is stopped)
-    while (process_state(pid) or ("",))[0] not in "Tt" and time.monotonic() < deadline:
+    while not server._stopped() and time.monotonic() < deadline:
         time.sleep(0.01)
     t0 = time.monotonic()
     assert server.state() == "down"  # a stopped process cannot answer: seen from its state, no ping waited out
