@@ -44,6 +44,7 @@ _LAZY = {
     "bind": "api",
     "iter_calc": "api",
     "calc_frame": "api",
+    "calc_ppi": "api",
     "as_qrels": "api",
     "as_run": "api",
     "Metric": "api",

@@ -41,7 +41,17 @@ from typing import Iterator, NamedTuple
 
 from .io.frames import as_qrels, as_run
 
-__all__ = ["Metric", "MeasureDict", "as_qrels", "as_run", "bind", "calc_aggregate", "iter_calc", "calc_frame"]
+__all__ = [
+    "Metric",
+    "MeasureDict",
+    "as_qrels",
+    "as_run",
+    "bind",
+    "calc_aggregate",
+    "iter_calc",
+    "calc_frame",
+    "calc_ppi",
+]
 
 
 class Metric(NamedTuple):
@@ -194,3 +204,37 @@ def calc_aggregate(
     res = results.runs[0]
     aliases = {label: m for label, m in results.labels if isinstance(label, str)}
     return MeasureDict(((m, float(res.mean(m))) for m in res.values), aliases)
+
+
+def calc_ppi(
+    measures,
+    qrels,
+    model_qrels,
+    run,
+    confidence: float = 0.95,
+    lam: float | None = None,
+    collection=None,
+    model: str | None = None,
+    all_topics: bool = True,
+) -> MeasureDict:
+    """Each measure's prediction-powered estimate of the run's mean (``{measure: PPIEstimate}``: ``mean``,
+    ``low``, ``high``, ``lam``, ``labelled``, ``unlabelled``, ``classical``; see :mod:`graphsr.analysis.ppi`):
+    the run scored against people's judgments (``qrels``: its topics are the labelled sample) and against a
+    model's (``model_qrels``: those topics and others).  ``lam``: PPI++'s weight when None, else in [0, 1].
+    Measures not averaged over topics (sums, geometric means) are left out.
+
+    >>> people = {"q1": {"d1": 1, "d2": 0}, "q2": {"d1": 0, "d2": 1}}
+    >>> judge = {"q1": {"d1": 1, "d2": 0}, "q2": {"d1": 0, "d2": 0}, "q3": {"d1": 1}, "q4": {"d2": 1}}
+    >>> run = {q: {"d1": 2.0, "d2": 1.0} for q in ("q1", "q2", "q3", "q4")}
+    >>> est = calc_ppi(["P@1"], people, judge, run, lam=1.0)["P@1"]
+    >>> round(est.mean, 4), est.labelled, est.unlabelled
+    (0.5, 2, 2)
+    """
+    from .analysis.ppi import run_estimates
+
+    people = _evaluate(measures, qrels, [run], collection, model, all_topics)
+    by_model = _evaluate(measures, model_qrels, [run], collection, model, all_topics)
+    estimates = run_estimates(people, by_model, confidence, lam)
+    aliases = {label: m for label, m in people.labels if isinstance(label, str)}
+    name = people.runs[0].name
+    return MeasureDict(((m, e) for (r, m), e in estimates.items() if r == name), aliases)

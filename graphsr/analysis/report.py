@@ -207,6 +207,8 @@ def build_report(
     formats: tuple[str, ...] = ("png",),
     summary=None,
     confidence: float = 0.95,
+    model_scores=None,
+    lam: float | None = None,
 ) -> Report:
     """Tables and figures (rendered in ``formats``; PNG is what the page embeds) of a
     :class:`~graphsr.analysis.scores.ScoreTable`; ``summary``: ``(Summary, pi, model name)`` adds the summary
@@ -214,7 +216,12 @@ def build_report(
 
     One key names the runs for the whole page (their names when they fit a figure, else R1, R2, ... in the
     table's order), in the first table.  Each set of runs that share topics gets its significance table and its
-    table of pairs (difference, confidence interval, effect size, wins/ties/losses, adjusted p-value)."""
+    table of pairs (difference, confidence interval, effect size, wins/ties/losses, adjusted p-value).
+
+    ``model_scores``: the same runs scored against a model's judgments (a score table of the topics people judged
+    in ``scores`` and others): each mean is then given with its prediction-powered estimate and interval, and runs
+    are compared by the prediction-powered test (:mod:`graphsr.analysis.ppi`; ``lam``: its weight, PPI++'s
+    choice when None)."""
     from ..io.progress import progress_bar
 
     if scores.frame.empty:
@@ -248,6 +255,11 @@ def build_report(
     plans = []
     for k, group in enumerate(sets):
         sub = ScoreTable(scores.frame[scores.frame["run"].isin(group)]) if len(sets) > 1 else scores
+        sub_model = (
+            ScoreTable(model_scores.frame[model_scores.frame["run"].isin(group)])
+            if model_scores is not None and len(sets) > 1
+            else model_scores
+        )
         prefix = f"set{k + 1}-" if len(sets) > 1 else ""
         n = sub.frame.loc[sub.frame["topic"] != "all", "topic"].nunique()
         heading = (
@@ -258,7 +270,7 @@ def build_report(
         )
         section = Section(prefix.rstrip("-") or "all", heading, group, n)
         report.sections.append(section)
-        _tables(section, sub, labels, prefix, confidence, max_measures, len(sets) > 1)
+        _tables(section, sub, labels, prefix, confidence, max_measures, len(sets) > 1, (sub_model, lam))
         specs = [(prefix + fid, caption, draw) for fid, caption, draw in _figures(sub, max_measures)]
         if summary is not None and k == 0:  # (Summary, pi, model name): one figure, in the first section
             s, pi, name = summary
@@ -285,11 +297,25 @@ def build_report(
     return report
 
 
-def _tables(section: Section, scores, labels: dict, prefix: str, confidence: float, max_measures: int, named: bool):
+def _tables(
+    section: Section,
+    scores,
+    labels: dict,
+    prefix: str,
+    confidence: float,
+    max_measures: int,
+    named: bool,
+    ppi: tuple = (None, None),
+):
     """The section's aggregates (its runs' means with their intervals), and the significance and pairs tables
-    of each group of its runs that share at least two topics."""
+    of each group of its runs that share at least two topics; ``ppi``: (the model's score table, or None, and
+    the power-tuning weight)."""
     from .intervals import mean_interval, measure_bounds
+    from .ppi import table_estimates
     from .significance import compare_runs, run_letter
+
+    model_scores, lam = ppi
+    model_topics: dict = {}
 
     runs, measures = scores.runs, scores.measures
     means = scores.means()
@@ -303,6 +329,11 @@ def _tables(section: Section, scores, labels: dict, prefix: str, confidence: flo
         if m not in per_topic:
             per_topic[m] = scores.per_topic(m)
         values = per_topic[m][r].dropna().to_numpy(dtype=float)
+        if model_scores is not None:
+            if m not in model_topics:
+                model_topics[m] = model_scores.per_topic(m)
+            est = table_estimates(per_topic[m], model_topics[m], r, confidence, lam)
+            return _Cell(f"{v:.4f} ppi {est.mean:.4f} [{est.low:.3f}, {est.high:.3f}]", est.mean)
         if len(values) >= 2 and np.ptp(values) > 0:
             lo, hi = mean_interval(values, confidence, bounds[m])
             return _Cell(f"{v:.4f} [{lo:.3f}, {hi:.3f}]", v)
@@ -315,8 +346,11 @@ def _tables(section: Section, scores, labels: dict, prefix: str, confidence: flo
             ["run", *measures],
             [[_Cell(labels[r], r)] + [mean_cell(r, m) for m in measures] for r in runs],
             note=(
-                f"each run's mean over its topics, with its {confidence:.0%} interval: bootstrap BCa for a measure "
-                "bounded to a range (within it), t for an unbounded one"
+                f"each run's mean over the topics people judged, then its prediction-powered estimate (PPI++) with "
+                f"its {confidence:.0%} interval, from those topics and the topics only the model judged"
+                if model_scores is not None
+                else f"each run's mean over its topics, with its {confidence:.0%} interval: bootstrap BCa for a "
+                "measure bounded to a range (within it), t for an unbounded one"
             ),
         )
     )
@@ -325,7 +359,15 @@ def _tables(section: Section, scores, labels: dict, prefix: str, confidence: flo
         section.tables[-1].note += "; no significance test: the runs share fewer than two topics"
     for gk, group in enumerate(groups):
         c = compare_runs(
-            scores, measures[:max_measures], group, test="t", correction="holm", confidence=confidence, unpaired="skip"
+            scores,
+            measures[:max_measures],
+            group,
+            test="t" if model_scores is None else "ppi",
+            correction="holm",
+            confidence=confidence,
+            unpaired="skip",
+            model_scores=model_scores,
+            lam=lam,
         )
         suffix = f" (runs {', '.join(labels[r] for r in group)})" if named or len(groups) > 1 else ""
         letters = [run_letter(k) for k in range(len(group))]
@@ -354,7 +396,9 @@ def _tables(section: Section, scores, labels: dict, prefix: str, confidence: flo
                     _Cell(f"{labels[p['run_a']]} - {labels[p['run_b']]}", p["run_a"]),
                     _Cell(f"{p['diff']:+.4f}", p["diff"]),
                     _Cell(f"[{p['ci_low']:+.4f}, {p['ci_high']:+.4f}]", p["ci_low"]),
-                    _Cell(f"{p['effect_size']:+.2f}", p["effect_size"]),
+                    _Cell(f"{p['ppi_lambda']:.3f}", p["ppi_lambda"])
+                    if model_scores is not None
+                    else _Cell(f"{p['effect_size']:+.2f}", p["effect_size"]),
                     _Cell(f"{p['wins']}/{p['ties']}/{p['losses']}", p["wins"] - p["losses"]),
                     _Cell(f"{p['p_adjusted']:.4f}", p["p_adjusted"]),
                 ]
@@ -368,15 +412,21 @@ def _tables(section: Section, scores, labels: dict, prefix: str, confidence: flo
                     "pair",
                     "difference",
                     f"{confidence:.0%} interval",
-                    "effect (d_z)",
+                    "effect (d_z)" if model_scores is None else "lambda",
                     "wins/ties/losses",
                     "p (Holm)",
                 ],
                 pairs,
                 left=2,
-                note="difference of means over the topics both runs have, its t interval, "
-                "Cohen's d_z, the topics where the first run scores above/equal to/below "
-                "the second",
+                note=(
+                    "difference of means over the topics both runs have, its t interval, "
+                    "Cohen's d_z, the topics where the first run scores above/equal to/below "
+                    "the second"
+                    if model_scores is None
+                    else "prediction-powered difference of means (PPI++, over the topics people judged and those "
+                    "only the model judged), its interval, the power-tuning weight lambda, the topics people judged "
+                    "where the first run scores above/equal to/below the second, and the z test's p-value"
+                ),
             )
         )
 

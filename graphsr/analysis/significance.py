@@ -40,7 +40,7 @@ from ..errors import GraphsrInputError
 
 __all__ = ["TESTS", "CORRECTIONS", "paired_test", "holm", "bh", "adjust", "Comparison", "compare_runs", "run_letter"]
 
-TESTS = ("t", "randomization", "bootstrap", "tukey")
+TESTS = ("t", "randomization", "bootstrap", "tukey", "ppi")
 CORRECTIONS = ("holm", "bh", "none")
 _BLOCK = 1000
 #: The samples a randomization or bootstrap test draws, at least and at most: with fewer than 100 a p-value
@@ -78,8 +78,8 @@ def _resampled_means(d: np.ndarray, kind: str, samples: int, seed: int, threads:
 def paired_test(a, b, test: str = "t", samples: int = 10000, seed: int = 0, threads: int = 1) -> float:
     """Two-sided p-value that paired per-topic scores ``a`` and ``b`` differ in mean."""
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if test not in TESTS or test == "tukey":
-        raise GraphsrInputError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
+    if test not in TESTS or test in ("tukey", "ppi"):
+        raise GraphsrInputError(f"test must be t, randomization or bootstrap, got {test!r}")
     if len(a) != len(b) or len(a) < 2:
         raise GraphsrInputError(f"a paired test needs at least 2 topics scored for both runs, got {len(a)}")
     d = a - b
@@ -157,23 +157,23 @@ class Comparison:
         out = []
         rows = self.pairs[(self.pairs["measure"] == measure) & self.pairs["significant"]]
         for _, r in rows.iterrows():
-            if r["run_a"] == run and r["mean_a"] > r["mean_b"]:
+            if r["run_a"] == run and r["diff"] > 0:
                 out.append(self.runs.index(r["run_b"]))
-            elif r["run_b"] == run and r["mean_b"] > r["mean_a"]:
+            elif r["run_b"] == run and r["diff"] < 0:
                 out.append(self.runs.index(r["run_a"]))
         return sorted(out)
 
     def pairs_table(self, digits: int = 4) -> str:
         """Every pair as a readable text table: the difference of means, its interval, the effect size,
         wins/ties/losses and the p-values."""
-        anova = self.test == "tukey"
+        anova, ppi = self.test == "tukey", self.test == "ppi"
         head = [
             "measure",
             "run a",
             "run b",
             "diff",
             f"interval ({self.pairs['ci_method'].iloc[0]})" if len(self.pairs) else "interval",
-            "effect",
+            "lambda" if ppi else "effect",
             "W/T/L",
             "p",
             "p adjusted",
@@ -185,7 +185,7 @@ class Comparison:
                 r["run_b"],
                 f"{r['diff']:+.{digits}f}",
                 f"[{r['ci_low']:+.{digits}f}, {r['ci_high']:+.{digits}f}]",
-                f"{r['effect_size']:+.2f}",
+                f"{r['ppi_lambda']:.3f}" if ppi else f"{r['effect_size']:+.2f}",
                 f"{r['wins']}/{r['ties']}/{r['losses']}",
                 f"{r['p']:.{digits}f}",
                 f"{r['p_adjusted']:.{digits}f}" + (" *" if r["significant"] else ""),
@@ -266,6 +266,13 @@ def _family_note(test: str, correction: str, pairs, alpha: float) -> str:
     n = "/".join(map(str, counts)) if counts else "0"
     if test == "tukey":
         return f"randomised Tukey HSD over the {n} pairs of each measure (it controls their family), alpha {alpha:g}"
+    if test == "ppi":
+        people = "/".join(map(str, sorted(set(int(k) for k in pairs["topics"])))) if len(pairs) else "0"
+        model = "/".join(map(str, sorted(set(int(k) for k in pairs["ppi_unlabelled"])))) if len(pairs) else "0"
+        return (
+            f"prediction-powered z test ({people} topics judged by people, {model} by the model only), "
+            f"{correction} correction over the {n} pairs of each measure, alpha {alpha:g}; means prediction-powered"
+        )
     return f"{test} test, {correction} correction over the {n} pairs of each measure, alpha {alpha:g}"
 
 
@@ -292,6 +299,36 @@ def _effects(
         "wins": w,
         "ties": t,
         "losses": losses,
+    }
+
+
+def _ppi_row(measure: str, people, model, a: str, b: str, confidence: float, lam: float | None) -> dict:
+    """One pair's prediction-powered row (people's and the model's topics x runs tables of ``measure``)."""
+    from .intervals import wins_ties_losses
+    from .ppi import pair_estimates
+
+    est_a, est_b, diff = pair_estimates(people, model, a, b, confidence, lam)
+    both = people[[a, b]].dropna()
+    w, t, losses = wins_ties_losses(both[a].to_numpy(float), both[b].to_numpy(float))
+    return {
+        "measure": measure,
+        "run_a": a,
+        "run_b": b,
+        "topics": diff.labelled,
+        "mean_a": est_a.mean,
+        "mean_b": est_b.mean,
+        "diff": diff.mean,
+        "ci_low": diff.low,
+        "ci_high": diff.high,
+        "ci_method": "ppi",
+        "effect_size": np.nan,
+        "wins": w,
+        "ties": t,
+        "losses": losses,
+        "p": diff.p,
+        "p_anova": np.nan,
+        "ppi_lambda": diff.lam,
+        "ppi_unlabelled": diff.unlabelled,
     }
 
 
@@ -363,6 +400,8 @@ PAIR_COLUMNS = [
     "losses",
     "p",
     "p_anova",
+    "ppi_lambda",
+    "ppi_unlabelled",
 ]
 
 
@@ -381,6 +420,8 @@ def compare_runs(
     interval: str = "bca",
     baseline: str | None = None,
     unpaired: str = "refuse",
+    model_scores=None,
+    lam: float | None = None,
 ) -> Comparison:
     """Test every pair of runs under every measure of a :class:`~graphsr.analysis.scores.ScoreTable` (with a
     ``baseline``, every run against it), on the topics both runs have, and correct over each measure's pairs.
@@ -390,7 +431,10 @@ def compare_runs(
     the effect size d_z and its wins/ties/losses (:mod:`graphsr.analysis.intervals`).  ``tukey``: the randomised
     Tukey HSD over the runs of a measure, on the topics they all share, with the two-way ANOVA's HSD beside it
     (``p_anova``, its simultaneous interval, its effect size); it controls the family itself, so no correction is
-    applied on top.
+    applied on top.  ``ppi``: ``scores`` are people's scores and ``model_scores`` (a score table of the same runs
+    and measures) a model's, of those topics and others; each run's mean, each pair's difference, its interval
+    and its p-value are prediction-powered (:mod:`graphsr.analysis.ppi`; ``lam``: the power-tuning weight, PPI++'s
+    choice when None), ``topics`` counts the topics people judged, and the wins, ties and losses are theirs.
 
     Two runs sharing fewer than 2 topics cannot be paired: ``unpaired="refuse"`` (the default) raises, naming
     them and their topics; ``"skip"`` leaves such pairs out (the report, which compares runs within each set of
@@ -419,6 +463,12 @@ def compare_runs(
         raise GraphsrInputError(f"baseline {baseline}: not among the runs compared ({', '.join(runs)})")
     if baseline is not None and test == "tukey":
         raise GraphsrInputError("Tukey's HSD compares every pair of runs; it takes no baseline")
+    if (test == "ppi") != (model_scores is not None):
+        raise GraphsrInputError(
+            "the ppi test needs the model's scores beside people's (--model-scores)"
+            if test == "ppi"
+            else "the model's scores are read for the ppi test only"
+        )
     from ..io.progress import progress_bar
 
     couples = (
@@ -437,6 +487,12 @@ def compare_runs(
         if test == "tukey":
             rows += _tukey_rows(m, table, runs, confidence, samples, seed, threads)
             bar.update(len(couples))
+            continue
+        if test == "ppi":
+            model_table = model_scores.per_topic(m, runs)
+            for a, b in couples:
+                bar.update(1)
+                rows.append(_ppi_row(m, table, model_table, a, b, confidence, lam))
             continue
         for a, b in couples:
             bar.update(1)
@@ -482,5 +538,23 @@ def compare_runs(
     pairs["significant"] = pairs["p_adjusted"] < alpha
     if test == "tukey":
         correction = "none (Tukey's HSD controls the family)"
-    means = pd.DataFrame({m: scores.means(m).reindex(runs) for m in measures})
+    if test == "ppi":  # each run's prediction-powered mean
+        from .ppi import table_estimates
+
+        means = pd.DataFrame(
+            {
+                m: pd.Series(
+                    [
+                        table_estimates(
+                            scores.per_topic(m, runs), model_scores.per_topic(m, runs), r, confidence, lam
+                        ).mean
+                        for r in runs
+                    ],
+                    index=runs,
+                )
+                for m in measures
+            }
+        )
+    else:
+        means = pd.DataFrame({m: scores.means(m).reindex(runs) for m in measures})
     return Comparison(list(runs), list(measures), means, pairs, test, correction, alpha)

@@ -27,10 +27,25 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--test",
-        choices=["t", "randomization", "bootstrap", "tukey"],
+        choices=["t", "randomization", "bootstrap", "tukey", "ppi"],
         default="t",
-        help="paired t-test (default), paired randomization test, paired bootstrap test, or the "
-        "randomised Tukey HSD over all runs (with the two-way ANOVA's HSD beside it)",
+        help="paired t-test (default), paired randomization test, paired bootstrap test, the "
+        "randomised Tukey HSD over all runs (with the two-way ANOVA's HSD beside it), or ppi: "
+        "prediction-powered means, differences, intervals and z tests from SCORES (people's judgments) and "
+        "--model-scores (a model's)",
+    )
+    p.add_argument(
+        "--model-scores",
+        metavar="FILE",
+        help="with --test ppi: a score table of the same runs against a model's judgments (graphsr eval "
+        "MODEL_QRELS ... --save FILE), of the topics people judged and others",
+    )
+    p.add_argument(
+        "--ppi-lambda",
+        type=number(float, "[0, 1]"),
+        default=None,
+        metavar="X",
+        help="--test ppi's power-tuning weight, in [0, 1] (default: PPI++'s choice)",
     )
     p.add_argument(
         "--correction",
@@ -80,7 +95,18 @@ def run(args: argparse.Namespace) -> int:
     from ..analysis.scores import ScoreTable
     from ..analysis.significance import compare_runs
 
+    from ..errors import GraphsrInputError
+
+    if (args.test == "ppi") != bool(args.model_scores):
+        raise GraphsrInputError(
+            "--test ppi needs --model-scores FILE: the runs' scores against the model's judgments"
+            if args.test == "ppi"
+            else "--model-scores is read for --test ppi: give --test ppi, or leave --model-scores out"
+        )
+    if args.ppi_lambda is not None and args.test != "ppi":
+        raise GraphsrInputError("--ppi-lambda is --test ppi's weight: give --test ppi, or leave --ppi-lambda out")
     scores = ScoreTable.read(args.scores)
+    model_scores = ScoreTable.read(args.model_scores) if args.model_scores else None
     comparison = compare_runs(
         scores,
         args.measures,
@@ -95,6 +121,8 @@ def run(args: argparse.Namespace) -> int:
         args.confidence,
         args.interval,
         args.baseline,
+        model_scores=model_scores,
+        lam=args.ppi_lambda,
     )
     if args.format == "pairs":
         sys.stdout.write(comparison.pairs_table())

@@ -122,10 +122,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--ci",
-        choices=["t", "percentile", "bca"],
+        choices=["t", "percentile", "bca", "ppi"],
         default=None,
-        help="print each run's mean with its confidence interval over the topics: the t interval, or "
-        "the bootstrap percentile or BCa interval (10,000 resamples, seed 0)",
+        help="print each run's mean with its confidence interval over the topics: the t interval, the "
+        "bootstrap percentile or BCa interval (10,000 resamples, seed 0), or ppi: the prediction-powered "
+        "estimate and interval (PPI++) from the topics people judged (QRELS) and those only a model judged "
+        "(--model-qrels)",
+    )
+    p.add_argument(
+        "--model-qrels",
+        metavar="FILE",
+        help="a model's judgments (an LLM's, say) in QRELS's format, of the topics people judged and others: "
+        "with --ci ppi, the runs are scored against both and combined",
+    )
+    p.add_argument(
+        "--ppi-lambda",
+        type=number(float, "[0, 1]"),
+        default=None,
+        metavar="X",
+        help="--ci ppi's power-tuning weight, in [0, 1] (1: PPI; 0: people's judgments alone; default: "
+        "PPI++'s choice from the scores)",
     )
     p.add_argument(
         "--confidence", type=number(float, "(0, 1)"), default=0.95, help="confidence of --ci, in (0, 1) (default: 0.95)"
@@ -279,6 +295,39 @@ def _intervals(results, method: str, confidence: float) -> dict:
     return out
 
 
+def _check_ppi_options(args: argparse.Namespace) -> None:
+    """--ci ppi and --model-qrels go together (checked before any work)."""
+    if args.ci == "ppi" and not args.model_qrels:
+        raise GraphsrInputError("--ci ppi needs --model-qrels FILE: the model's judgments beside QRELS (people's)")
+    if args.model_qrels and args.ci != "ppi":
+        raise GraphsrInputError("--model-qrels is read for --ci ppi: give --ci ppi, or leave --model-qrels out")
+    if args.ppi_lambda is not None and args.ci != "ppi":
+        raise GraphsrInputError("--ppi-lambda is --ci ppi's weight: give --ci ppi, or leave --ppi-lambda out")
+
+
+def _ppi(results, args: argparse.Namespace, requests, options) -> None:
+    """--ci ppi: the same runs scored against the model's judgments, and each run's prediction-powered estimate
+    and interval (:func:`graphsr.analysis.ppi.run_estimates`) kept in ``results``."""
+    from dataclasses import replace
+
+    from ..analysis.ppi import run_estimates
+    from ..core.topics import missing_topics_warning
+    from ..evaluation.inputs import evaluate
+
+    inputs, _ = inputs_of(args)
+    by_model = evaluate(replace(inputs, qrels=args.model_qrels), requests, options)
+    for exc in by_model.errors:
+        raise exc
+    estimates = run_estimates(results, by_model.results, args.confidence, args.ppi_lambda)
+    for people, model in zip(results.runs, by_model.results.runs):  # the topics only the model judged are used
+        if people.unassessed:
+            people.warnings.remove(missing_topics_warning(people.source, people.unassessed))
+        if model.unassessed:
+            people.warnings.insert(0, missing_topics_warning(model.source, model.unassessed))
+    results.estimates = estimates
+    results.intervals = {key: (e.low, e.high) for key, e in estimates.items()}
+
+
 def _report_unjudged(done) -> None:
     """Span or chunk judgments judge some text only: each run's share of the characters it retrieved (each
     once) that no judgment covers, on stderr (taken in the evaluation's pass: the measure unjudged_chars)."""
@@ -347,6 +396,7 @@ def run(args: argparse.Namespace) -> int:
             "--ci prints intervals in graphsr's formats (--format trec, csv, json, table); "
             "--report official prints the official tool's own lines only"
         )
+    _check_ppi_options(args)
     inputs, options = inputs_of(args)
     kind = inputs.kind()
     requests, table = passage_requests_of(args, kind)
@@ -372,7 +422,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"graphsr: error: {exc}", file=sys.stderr)
     if not done.results.runs:
         return 2
-    if args.ci:
+    if args.ci == "ppi":
+        _ppi(done.results, args, requests, options)
+    elif args.ci:
         done.results.intervals = _intervals(done.results, args.ci, args.confidence)
     _report_unjudged(done)
     if done.qrels.kind == PASSAGES:

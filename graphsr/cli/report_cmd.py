@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._common import positive_int, progress_default
+from ._common import number, positive_int, progress_default
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -40,6 +40,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="the summary and weights of that graph (default: p*:extent)",
     )
     p.add_argument(
+        "--model-scores",
+        metavar="FILE",
+        help="the same runs scored against a model's judgments (graphsr eval MODEL_QRELS ... --save FILE): each "
+        "mean with its prediction-powered interval, runs compared by the prediction-powered test (SCORES: "
+        "people's judgments)",
+    )
+    p.add_argument(
+        "--ppi-lambda",
+        type=number(float, "[0, 1]"),
+        default=None,
+        metavar="X",
+        help="with --model-scores: the power-tuning weight, in [0, 1] (default: PPI++'s choice)",
+    )
+    p.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
         default=None,
@@ -55,7 +69,12 @@ def run(args: argparse.Namespace) -> int:
     from ..analysis.report import build_report, write_report
     from ..analysis.scores import ScoreTable
 
+    if args.ppi_lambda is not None and not args.model_scores:
+        from ..errors import GraphsrInputError
+
+        raise GraphsrInputError("--ppi-lambda is the weight of --model-scores' estimates: give --model-scores")
     tables = [ScoreTable.read(p) for p in args.scores]
+    model_scores = ScoreTable.read(args.model_scores) if args.model_scores else None
     scores = tables[0] if len(tables) == 1 else ScoreTable.concat(tables)
     progress = progress_default() if args.progress is None else args.progress
     summary = parts = None
@@ -74,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
         progress,
         (args.figure_format,) if args.figures else (),
         summary,
+        model_scores=model_scores,
+        lam=args.ppi_lambda,
     )
     if parts is not None:
         from pathlib import Path

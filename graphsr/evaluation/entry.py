@@ -190,7 +190,12 @@ def _score_run(run, label: str, evaluators, judged, all_topics: bool, ms) -> Run
     topics, missing = select_topics(run.topics, judged, all_topics)
     scratches: dict[int, Scratch] = {}  # per context: the run's resolved nodes serve only the families under it
     result = RunResult(
-        label, topics, {}, [missing_topics_warning(run.name, missing)] if missing else [], source=run.name
+        label,
+        topics,
+        {},
+        [missing_topics_warning(run.name, missing)] if missing else [],
+        source=run.name,
+        unassessed=missing,
     )
     notes = []
     for key, ev in evaluators:

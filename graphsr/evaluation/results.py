@@ -30,6 +30,7 @@ class RunResult:
     overall: dict = field(default_factory=dict)
     run_id: str | None = None
     source: str | None = None  # the name of the run scored (its file path), when ``name`` is its run id
+    unassessed: list[str] = field(default_factory=list)  # the run's topics without assessments (not scored)
 
     def mean(self, measure: Measure) -> float:
         """The ``all`` value of ``measure``."""
@@ -68,6 +69,10 @@ class Results:
     #: Confidence intervals of the runs' means, ``{(run name, measure): (low, high)}``, which the formats then
     #: print beside each ``all`` value (``graphsr eval --ci``).
     intervals: dict = field(default_factory=dict)
+    #: Prediction-powered estimates of the runs' means (``graphsr eval --ci ppi``), ``{(run name, measure):
+    #: PPIEstimate}`` (:mod:`graphsr.analysis.ppi`): the formats print each one's estimate and weight beside the
+    #: ``all`` value (people's judgments alone), and ``intervals`` holds its interval.
+    estimates: dict = field(default_factory=dict)
 
     @property
     def labels(self) -> list[tuple[str, Measure]]:
@@ -113,6 +118,11 @@ class Results:
                         out.append(f"{label}\t{t}\t{_text(m, r.values[m][k], digits)}")
             for label, m in labels:
                 out.append(f"{label}\tall\t{_text(m, r.mean(m), digits)}")
+                est = self.estimates.get((r.name, m))
+                if est is not None:  # the prediction-powered estimate and its weight, as more rows
+                    out.append(f"{label}\tppi\t{est.mean:.{digits}f}")
+                    out.append(f"{label}\tppi_lambda\t{est.lam:.{digits}f}")
+                    out.append(f"{label}\tppi_topics\t{est.labelled}+{est.unlabelled}")
                 ci = self.intervals.get((r.name, m))
                 if ci is not None:  # the interval's ends, as two more rows of the measure
                     out.append(f"{label}\tci_low\t{ci[0]:.{digits}f}")
@@ -135,12 +145,16 @@ class Results:
 
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
-        w.writerow(["run", "measure", "topic", "value"] + (["ci_low", "ci_high"] if self.intervals else []))
+        ppi = ["ppi", "ppi_lambda", "ppi_labelled", "ppi_unlabelled"] if self.estimates else []
+        w.writerow(["run", "measure", "topic", "value"] + (["ci_low", "ci_high"] if self.intervals else []) + ppi)
         for run, m, t, v in self.records(include_all):
             extra = []
             if self.intervals:
                 ci = self._interval(run, m) if t == "all" else None
                 extra = [repr(ci[0]), repr(ci[1])] if ci is not None else ["", ""]
+            if ppi:
+                est = self._estimate(run, m) if t == "all" else None
+                extra += [repr(est.mean), repr(est.lam), est.labelled, est.unlabelled] if est else ["", "", "", ""]
             w.writerow([run, m, t, repr(v)] + extra)
         return buf.getvalue()
 
@@ -148,6 +162,10 @@ class Results:
         """The interval of run ``run``'s mean of the measure reported as ``label``, if computed."""
         measure = dict(self.labels).get(label)
         return self.intervals.get((run, measure))
+
+    def _estimate(self, run: str, label: str):
+        """The prediction-powered estimate of run ``run``'s mean of the measure reported as ``label``, if made."""
+        return self.estimates.get((run, dict(self.labels).get(label)))
 
     def to_json(self, include_all: bool = True) -> str:
         """The records as standard JSON: values at full precision, an undefined value (NaN) as null."""
@@ -159,6 +177,10 @@ class Results:
             ci = self._interval(run, m) if t == "all" and self.intervals else None
             if ci is not None:
                 rec["ci_low"], rec["ci_high"] = ci
+            est = self._estimate(run, m) if t == "all" and self.estimates else None
+            if est is not None:
+                rec["ppi"], rec["ppi_lambda"] = est.mean, est.lam
+                rec["ppi_labelled"], rec["ppi_unlabelled"] = est.labelled, est.unlabelled
             out.append(rec)
         return json.dumps(out, indent=1) + "\n"
 
@@ -174,6 +196,9 @@ class Results:
         def mean_text(r, m) -> str:
             ci = self.intervals.get((r.name, m))
             text = _text(m, r.mean(m), 4)
+            est = self.estimates.get((r.name, m))
+            if est is not None:  # people's mean, then the prediction-powered estimate with its interval
+                return f"{text} ppi {est.mean:.4f} [{est.low:.4f}, {est.high:.4f}]"
             return f"{text} [{ci[0]:.4f}, {ci[1]:.4f}]" if ci is not None else text
 
         alls = {(r.name, label): mean_text(r, m) for r in self.runs for label, m in labels}
