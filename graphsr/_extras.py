@@ -1,5 +1,6 @@
 """Optional parts of graphsr: the report's figures, page and Parquet score tables need packages that scoring
-and the store do not (matplotlib, jinja2, pyarrow), installed with the ``report`` extra."""
+and the store do not (matplotlib, jinja2, pyarrow), installed with the ``report`` extra; the linear mixed model
+of ``compare --test lmm`` needs statsmodels, installed with the ``stats`` extra."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from .errors import GraphsrInputError
 __all__ = ["MissingExtraError", "need"]
 
 #: The extra that installs each optional package.
-EXTRA = {"matplotlib": "report", "jinja2": "report", "pyarrow": "report"}
+EXTRA = {"matplotlib": "report", "jinja2": "report", "pyarrow": "report", "statsmodels": "stats"}
 
 
 class MissingExtraError(GraphsrInputError):

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import itertools
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -40,7 +40,7 @@ from ..errors import GraphsrInputError
 
 __all__ = ["TESTS", "CORRECTIONS", "paired_test", "holm", "bh", "adjust", "Comparison", "compare_runs", "run_letter"]
 
-TESTS = ("t", "randomization", "bootstrap", "tukey", "ppi")
+TESTS = ("t", "randomization", "bootstrap", "tukey", "ppi", "lmm")
 CORRECTIONS = ("holm", "bh", "none")
 _BLOCK = 1000
 #: The samples a randomization or bootstrap test draws, at least and at most: with fewer than 100 a p-value
@@ -78,7 +78,7 @@ def _resampled_means(d: np.ndarray, kind: str, samples: int, seed: int, threads:
 def paired_test(a, b, test: str = "t", samples: int = 10000, seed: int = 0, threads: int = 1) -> float:
     """Two-sided p-value that paired per-topic scores ``a`` and ``b`` differ in mean."""
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if test not in TESTS or test in ("tukey", "ppi"):
+    if test not in TESTS or test in ("tukey", "ppi", "lmm"):
         raise GraphsrInputError(f"test must be t, randomization or bootstrap, got {test!r}")
     if len(a) != len(b) or len(a) < 2:
         raise GraphsrInputError(f"a paired test needs at least 2 topics scored for both runs, got {len(a)}")
@@ -147,10 +147,13 @@ class Comparison:
     test: str
     correction: str
     alpha: float
+    #: What a fit warned of (the mixed model's statsmodels warnings, by measure), stated with the family.
+    warnings: list[str] = field(default_factory=list)
 
     def family_note(self) -> str:
-        """The test, the correction and its family, as the tables state them."""
-        return _family_note(self.test, self.correction, self.pairs, self.alpha)
+        """The test, the correction and its family, as the tables state them (and what a fit warned of)."""
+        note = _family_note(self.test, self.correction, self.pairs, self.alpha)
+        return note + "".join(f"; {w}" for w in self.warnings)
 
     def wins(self, measure: str, run: str) -> list[int]:
         """The (0-based) positions of the runs ``run`` beats significantly under ``measure``."""
@@ -266,6 +269,11 @@ def _family_note(test: str, correction: str, pairs, alpha: float) -> str:
     n = "/".join(map(str, counts)) if counts else "0"
     if test == "tukey":
         return f"randomised Tukey HSD over the {n} pairs of each measure (it controls their family), alpha {alpha:g}"
+    if test == "lmm":
+        return (
+            f"linear mixed model (a random intercept per topic), Wald tests, {correction} correction over the {n} "
+            f"pairs of each measure, alpha {alpha:g}"
+        )
     if test == "ppi":
         people = "/".join(map(str, sorted(set(int(k) for k in pairs["topics"])))) if len(pairs) else "0"
         model = "/".join(map(str, sorted(set(int(k) for k in pairs["ppi_unlabelled"])))) if len(pairs) else "0"
@@ -422,6 +430,7 @@ def compare_runs(
     unpaired: str = "refuse",
     model_scores=None,
     lam: float | None = None,
+    systems: dict[str, list[str]] | None = None,
 ) -> Comparison:
     """Test every pair of runs under every measure of a :class:`~graphsr.analysis.scores.ScoreTable` (with a
     ``baseline``, every run against it), on the topics both runs have, and correct over each measure's pairs.
@@ -436,6 +445,10 @@ def compare_runs(
     and its p-value are prediction-powered (:mod:`graphsr.analysis.ppi`; ``lam``: the power-tuning weight, PPI++'s
     choice when None), ``topics`` counts the topics people judged, and the wins, ties and losses are theirs.
 
+    ``systems`` (``{name: [run, ...]}``: :mod:`graphsr.analysis.systems`): runs of one system (seeds, folds) are
+    compared as that system, by their per-topic means, under every test; ``lmm`` fits a linear mixed model to
+    every run's scores instead (a random intercept per topic).  ``runs`` and ``baseline`` then name systems.
+
     Two runs sharing fewer than 2 topics cannot be paired: ``unpaired="refuse"`` (the default) raises, naming
     them and their topics; ``"skip"`` leaves such pairs out (the report, which compares runs within each set of
     topics, asks for it)."""
@@ -444,7 +457,19 @@ def compare_runs(
     from .intervals import INTERVALS
 
     measures = measures or scores.measures
+    by_run = scores
+    if systems is not None or test == "lmm":
+        from .systems import complete_systems, system_table
+
+        if test == "ppi":
+            raise GraphsrInputError("the ppi test compares runs, not systems of several runs")
+        systems = complete_systems(systems or {}, scores.runs)
+        scores = system_table(scores, systems, measures)
     runs = runs or scores.runs
+    if systems is not None:
+        unknown = [r for r in runs if r not in systems]
+        if unknown:
+            raise GraphsrInputError(f"{', '.join(unknown)}: not a system (systems: {', '.join(systems)})")
     if len(runs) < 2:
         raise GraphsrInputError("comparing runs needs at least two runs")
     if unpaired not in ("refuse", "skip"):
@@ -479,6 +504,7 @@ def compare_runs(
     rows = []
     bar = progress_bar(len(measures) * len(couples), "pairs tested", progress, "pair")
     unpairable: list[tuple[str, str, str, int, int, int]] = []
+    fit_warnings: list[str] = []
     for m in measures:
         table = scores.per_topic(m, runs)
         values = table.to_numpy(dtype=float)  # (numpy per pair: pandas' indexing took 7 ms a pair)
@@ -486,6 +512,14 @@ def compare_runs(
         scored = ~np.isnan(values)
         if test == "tukey":
             rows += _tukey_rows(m, table, runs, confidence, samples, seed, threads)
+            bar.update(len(couples))
+            continue
+        if test == "lmm":
+            from .systems import mixed_model_rows
+
+            got, problems = mixed_model_rows(by_run, systems, m, couples, confidence)
+            rows += got
+            fit_warnings += [f"{m}: statsmodels warned: {w}" for w in problems]
             bar.update(len(couples))
             continue
         if test == "ppi":
@@ -557,4 +591,4 @@ def compare_runs(
         )
     else:
         means = pd.DataFrame({m: scores.means(m).reindex(runs) for m in measures})
-    return Comparison(list(runs), list(measures), means, pairs, test, correction, alpha)
+    return Comparison(list(runs), list(measures), means, pairs, test, correction, alpha, fit_warnings)

@@ -27,12 +27,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--test",
-        choices=["t", "randomization", "bootstrap", "tukey", "ppi"],
+        choices=["t", "randomization", "bootstrap", "tukey", "ppi", "lmm"],
         default="t",
         help="paired t-test (default), paired randomization test, paired bootstrap test, the "
         "randomised Tukey HSD over all runs (with the two-way ANOVA's HSD beside it), or ppi: "
         "prediction-powered means, differences, intervals and z tests from SCORES (people's judgments) and "
-        "--model-scores (a model's)",
+        "--model-scores (a model's), or lmm: a linear mixed model of every run's scores with a random intercept "
+        "per topic (statsmodels), systems' runs as replicates (Wald tests)",
+    )
+    p.add_argument(
+        "--system",
+        action="append",
+        dest="systems",
+        metavar="NAME=RUN,RUN,...",
+        help="a system made of several runs (seeds, folds): compared as one, by its runs' per-topic means "
+        "(with --test lmm, every run's scores); repeatable; other runs are systems of their own",
+    )
+    p.add_argument(
+        "--systems-by",
+        metavar="REGEX",
+        help="group runs into systems by a regular expression whose first group names the system "
+        "(e.g. '(.*)-seed[0-9]+')",
     )
     p.add_argument(
         "--model-scores",
@@ -105,7 +120,18 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.ppi_lambda is not None and args.test != "ppi":
         raise GraphsrInputError("--ppi-lambda is --test ppi's weight: give --test ppi, or leave --ppi-lambda out")
+    if args.systems and args.systems_by:
+        raise GraphsrInputError("give systems by --system or by --systems-by, not both")
     scores = ScoreTable.read(args.scores)
+    systems = None
+    if args.systems:
+        from ..analysis.systems import parse_systems
+
+        systems = parse_systems(args.systems)
+    elif args.systems_by:
+        from ..analysis.systems import systems_by_pattern
+
+        systems = systems_by_pattern(scores.runs, args.systems_by)
     model_scores = ScoreTable.read(args.model_scores) if args.model_scores else None
     comparison = compare_runs(
         scores,
@@ -123,6 +149,7 @@ def run(args: argparse.Namespace) -> int:
         args.baseline,
         model_scores=model_scores,
         lam=args.ppi_lambda,
+        systems=systems,
     )
     if args.format == "pairs":
         sys.stdout.write(comparison.pairs_table())
