@@ -90,7 +90,8 @@ class Section:
 @dataclass
 class Report:
     """What the page shows: the runs' key (``head``), then a :class:`Section` per set of runs scored on the same
-    topics; ``tables``, ``figures`` and ``details`` list every section's, in order."""
+    topics, then what the scores rest on (``tail``: their provenance); ``tables``, ``figures`` and ``details``
+    list every section's, in order."""
 
     title: str
     source: str
@@ -98,6 +99,7 @@ class Report:
     measures: list
     topics: int
     head: list = field(default_factory=list)
+    tail: list = field(default_factory=list)  # after the sections: the provenance of the scores
     sections: list = field(default_factory=list)
     views: list = field(default_factory=list)  # (file beside the page, what it shows): interactive summary views
     layout: dict = field(default_factory=dict)  # figure id -> what its text check found (empty: no flaw)
@@ -248,6 +250,9 @@ def build_report(
             + ("; runs are compared only within their section (the same topics)" if len(sets) > 1 else ""),
         )
     )
+    records = scores.provenance + (model_scores.provenance if model_scores is not None else [])
+    if records:
+        report.tail.append(_provenance_table(records))
     formats = tuple(dict.fromkeys(("png", *formats)))
     for fmt in formats:
         if fmt not in ("png", "svg", "pdf"):
@@ -295,6 +300,43 @@ def build_report(
                     )
     bar.close()
     return report
+
+
+def _provenance_table(records: list[dict]) -> _Table:
+    """What the scores rest on: each evaluation's inputs (role, path, digest, who judged, a run's ir_metadata
+    tag), with graphsr's version and when it ran."""
+    rows = []
+    for k, record in enumerate(records):
+        for item in record.get("inputs", []):
+            digest = item.get("sha256") or item.get("listing_sha256") or ""
+            tag = ""
+            if item.get("ir_metadata"):
+                from ..io.ir_metadata import IrMetadata
+
+                import yaml
+
+                fields = yaml.safe_load(item["ir_metadata"]) or {}
+                tag = str(IrMetadata(item["ir_metadata"], fields).tag or "ir_metadata")
+            rows.append(
+                [
+                    _Cell(str(k + 1), k),
+                    _Cell(f"{record.get('graphsr', '?')}, {record.get('created', '?')}", record.get("created", "")),
+                    _Cell(item.get("role", ""), item.get("role", "")),
+                    _Cell(item.get("path", ""), item.get("path", "")),
+                    _Cell(digest[:16], digest),
+                    _Cell(item.get("judge", ""), item.get("judge", "")),
+                    _Cell(tag, tag),
+                ]
+            )
+    return _Table(
+        "provenance",
+        "Provenance",
+        ["#", "graphsr, when", "input", "path", "SHA-256 (first 16)", "judged by", "ir_metadata tag"],
+        rows,
+        left=7,
+        note="each evaluation whose scores the page shows, with the digests of its inputs (a directory: of its "
+        "listing; a collection or corpus file: its size and time, not its content) and who judged its judgments",
+    )
 
 
 def _tables(
@@ -465,6 +507,7 @@ def write_report(
         measures=report.measures,
         topics=report.topics,
         head=report.head,
+        tail=report.tail,
         sections=sections,
         tables=report.tables,
         details=report.details,

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from ..errors import GraphsrInputError
 
-__all__ = ["ScoreTable", "COLUMNS", "cutoff_families", "curve_families"]
+__all__ = ["ScoreTable", "COLUMNS", "cutoff_families", "curve_families", "sidecar", "check_same_qrels"]
 
 _CUTOFF = re.compile(r"^(?P<base>.+)@(?P<k>\d+)$")
 _LEVEL = re.compile(r"^(?P<name>iP|ircl_prn)\[(?P<x>[0-9.]+)\](?P<rest>.*)$")
@@ -47,7 +47,7 @@ MAX_SCORE = 1e15
 class ScoreTable:
     """Per-topic scores of runs under measures (long form; see the module docstring)."""
 
-    def __init__(self, frame):
+    def __init__(self, frame, provenance: list[dict] | None = None):
         import pandas as pd
 
         missing = [c for c in COLUMNS if c not in frame.columns]
@@ -60,8 +60,8 @@ class ScoreTable:
         frame = frame[list(COLUMNS)].copy()
         for c in ("run", "measure", "topic"):
             codes, names = pd.factorize(frame[c], use_na_sentinel=True)  # (a missing name: code -1)
-            missing = [k for k, v in enumerate(names.tolist()) if v is None or v != v or not str(v).strip()]
-            bad = (codes == -1) | np.isin(codes, missing)
+            blank = [k for k, v in enumerate(names.tolist()) if v is None or v != v or not str(v).strip()]
+            bad = (codes == -1) | np.isin(codes, blank)
             if bad.any():
                 raise GraphsrInputError(
                     f"a score table's {c} column holds {int(bad.sum())} missing name(s) (NaN, "
@@ -90,18 +90,23 @@ class ScoreTable:
                 "one value each (a mean would count the repeats)"
             )
         self.frame = frame.reset_index(drop=True)
+        #: What the scores rest on: one record per evaluation the table holds (:mod:`graphsr.evaluation.provenance`:
+        #: graphsr's version, the inputs' digests and judges, the options); empty when not known (a table made
+        #: by hand, or by a graphsr before records).
+        self.provenance: list[dict] = list(provenance or [])
 
     # -- building, reading, writing ---------------------------------------
     @classmethod
-    def from_results(cls, results, include_all: bool = True) -> "ScoreTable":
-        """The scores of a :class:`~graphsr.evaluation.results.Results` (``all`` rows included)."""
-        return cls(results.to_frame(include_all=include_all))
+    def from_results(cls, results, include_all: bool = True, provenance: dict | None = None) -> "ScoreTable":
+        """The scores of a :class:`~graphsr.evaluation.results.Results` (``all`` rows included), with the
+        evaluation's provenance record."""
+        return cls(results.to_frame(include_all=include_all), [provenance] if provenance else None)
 
     @classmethod
     def concat(cls, tables: list["ScoreTable"]) -> "ScoreTable":
         import pandas as pd
 
-        return cls(pd.concat([t.frame for t in tables], ignore_index=True))
+        return cls(pd.concat([t.frame for t in tables], ignore_index=True), [r for t in tables for r in t.provenance])
 
     @classmethod
     def read(cls, path: str | os.PathLike) -> "ScoreTable":
@@ -114,17 +119,21 @@ class ScoreTable:
 
             need("pyarrow", f"reading the Parquet score table {path}")
         try:
-            frame = (
-                pd.read_csv(path, dtype={"run": str, "measure": str, "topic": str}, keep_default_na=False)
-                if fmt == "csv"
-                else pd.read_parquet(path)
-            )
+            if fmt == "csv":
+                frame = pd.read_csv(path, dtype={"run": str, "measure": str, "topic": str}, keep_default_na=False)
+                provenance = _read_sidecar(path)
+            else:
+                import pyarrow.parquet as pq
+
+                table = pq.read_table(path)
+                frame = table.to_pandas()
+                provenance = _records((table.schema.metadata or {}).get(PROVENANCE_KEY), path)
         except FileNotFoundError:
             raise GraphsrInputError(f"{path}: no such file") from None
         except (ValueError, OSError) as exc:
             raise GraphsrInputError(f"{path}: not a readable {fmt} score table ({exc})") from None
         try:
-            return cls(frame)
+            return cls(frame, provenance)
         except (GraphsrInputError, ValueError) as exc:
             raise GraphsrInputError(f"{path}: {exc}") from None
 
@@ -137,11 +146,30 @@ class ScoreTable:
             from .._extras import need
 
             need("pyarrow", f"writing the Parquet score table {path} (or write a .csv)")
+        import json
+
+        records = json.dumps(self.provenance, sort_keys=True).encode() if self.provenance else None
+        side = sidecar(path)
+        if Path(path).exists() and not Path(path).is_file():  # (a device or a pipe: no file beside it)
+            records = None
+        elif (
+            fmt == "csv" and records is None and side.exists()
+        ):  # (an older table's record would be taken as this one's)
+            side.unlink()
         with atomic_path(path, "the score table") as tmp:
             if fmt == "csv":
                 self.frame.to_csv(tmp, index=False)
+                if records is not None:
+                    with atomic_path(side, "the score table's provenance") as tmp_side:
+                        tmp_side.write_bytes(records + b"\n")
             else:
-                self.frame.to_parquet(tmp, index=False)
+                import pyarrow as pa
+                import pyarrow.parquet as pq
+
+                table = pa.Table.from_pandas(self.frame, preserve_index=False)
+                if records is not None:
+                    table = table.replace_schema_metadata({**(table.schema.metadata or {}), PROVENANCE_KEY: records})
+                pq.write_table(table, tmp)
 
     # -- views ---------------------------------------------------------------
     @property
@@ -201,6 +229,34 @@ class ScoreTable:
         return out
 
 
+#: Where a Parquet score table keeps its provenance records (a key of the file's schema metadata).
+PROVENANCE_KEY = b"graphsr.provenance"
+
+
+def sidecar(path: str | os.PathLike) -> Path:
+    """Where a CSV score table's provenance records are kept: beside it, ``NAME.csv.provenance.json``."""
+    return Path(f"{path}.provenance.json")
+
+
+def _records(data: bytes | None, path) -> list[dict]:
+    import json
+
+    if not data:
+        return []
+    try:
+        records = json.loads(data)
+    except ValueError as exc:
+        raise GraphsrInputError(f"{path}: its provenance record is not JSON ({exc})") from None
+    if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
+        raise GraphsrInputError(f"{path}: its provenance is not a list of records")
+    return records
+
+
+def _read_sidecar(path) -> list[dict]:
+    side = sidecar(path)
+    return _records(side.read_bytes(), side) if side.is_file() else []
+
+
 def cutoff_families(scores) -> dict[str, list[tuple[int, str]]]:
     """Measures present at several cut-offs: ``{base: [(k, measure), ...]}``."""
     out: dict[str, list[tuple[int, str]]] = {}
@@ -219,3 +275,29 @@ def curve_families(scores) -> dict[str, list[tuple[float, str]]]:
         if hit:
             out.setdefault(hit.group("name") + hit.group("rest"), []).append((float(hit.group("x")), m))
     return {k: sorted(v) for k, v in out.items() if len(v) >= 3}
+
+
+def check_same_qrels(tables: list[tuple[str, "ScoreTable"]], mixed: bool = False) -> list[str]:
+    """Refuse score tables scored against different people's judgments (their records' qrels digests differ),
+    unless ``mixed``; give the warnings to print: tables whose records are unknown could not be checked."""
+    from ..evaluation.provenance import qrels_digests
+
+    if len(tables) < 2:
+        return []
+    seen: dict[tuple[str, ...], str] = {}
+    unknown = []
+    for name, table in tables:
+        if not table.provenance:
+            unknown.append(name)
+            continue
+        for record in table.provenance:
+            seen.setdefault(qrels_digests(record), name)
+    if len(seen) > 1 and not mixed:
+        (a, first), (b, second) = list(seen.items())[:2]
+        raise GraphsrInputError(
+            f"{first} and {second} were scored against different judgments (qrels {','.join(d[:12] for d in a)} and "
+            f"{','.join(d[:12] for d in b)}): their scores do not compare; give --mixed-qrels to compare them anyway"
+        )
+    if unknown:
+        return [f"{', '.join(unknown)}: no provenance record: whether its judgments are the others' was not checked"]
+    return []

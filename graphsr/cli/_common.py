@@ -173,10 +173,37 @@ def write_results(results, args) -> int:
 
 
 def save_scores(results, args) -> None:
-    """``--save FILE``: the results as a score table (:class:`graphsr.analysis.scores.ScoreTable`)."""
+    """``--save FILE``: the results as a score table (:class:`graphsr.analysis.scores.ScoreTable`), with the
+    evaluation's provenance record."""
     path = getattr(args, "save", None)
     if path:
         from ..analysis.scores import ScoreTable
 
-        ScoreTable.from_results(results).write(path)
+        ScoreTable.from_results(results, provenance=provenance_of(args)).write(path)
         wrote(path, "the score table")
+
+
+#: The command line's inputs (argparse's names) and their roles in a provenance record.
+INPUT_ROLES = (
+    ("qrels", "qrels"),
+    ("model_qrels", "model-qrels"),
+    ("runs", "run"),
+    ("collection", "collection"),
+    ("chunks", "chunks"),
+    ("routes", "routes"),
+)
+
+
+def provenance_of(args) -> dict:
+    """The provenance record of the command ``args`` ran (:mod:`graphsr.evaluation.provenance`): its inputs by
+    role, its other options, its words."""
+    from ..evaluation.provenance import input_record, provenance_record
+
+    inputs = []
+    for name, role in INPUT_ROLES:
+        value = getattr(args, name, None)
+        for path in value if isinstance(value, list) else [value] if value else []:
+            inputs.append(input_record(role, path))
+    named = {name for name, _ in INPUT_ROLES} | {"save", "command", "_argv"}
+    options = {k: v for k, v in vars(args).items() if k not in named and not k.startswith("_") and not callable(v)}
+    return provenance_record(inputs, options, getattr(args, "_argv", sys.argv[1:]))

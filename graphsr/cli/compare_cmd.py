@@ -13,7 +13,17 @@ from ._common import SEED, number, positive_int, progress_default
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("scores", help="a score table (graphsr eval ... --save FILE): .parquet or .csv")
+    p.add_argument(
+        "scores",
+        nargs="+",
+        help="score tables (graphsr eval ... --save FILE): .parquet or .csv; several are compared as one, if they "
+        "were scored against the same judgments",
+    )
+    p.add_argument(
+        "--mixed-qrels",
+        action="store_true",
+        help="compare score tables whose provenance says they were scored against different judgments",
+    )
     p.add_argument(
         "-m",
         "--measure",
@@ -106,6 +116,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
+def read_tables(paths: list[str], mixed: bool):
+    """Score tables read and joined into one, refused when their records say they rest on different judgments
+    (unless ``mixed``); tables without records are said to be unchecked."""
+    from ..analysis.scores import ScoreTable, check_same_qrels
+    from ._common import warn
+
+    tables = [ScoreTable.read(p) for p in paths]
+    for line in check_same_qrels(list(zip(paths, tables)), mixed):
+        warn(line)
+    return tables[0] if len(tables) == 1 else ScoreTable.concat(tables)
+
+
 def run(args: argparse.Namespace) -> int:
     from ..analysis.scores import ScoreTable
     from ..analysis.significance import compare_runs
@@ -122,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
         raise GraphsrInputError("--ppi-lambda is --test ppi's weight: give --test ppi, or leave --ppi-lambda out")
     if args.systems and args.systems_by:
         raise GraphsrInputError("give systems by --system or by --systems-by, not both")
-    scores = ScoreTable.read(args.scores)
+    scores = read_tables(args.scores, args.mixed_qrels)
     systems = None
     if args.systems:
         from ..analysis.systems import parse_systems

@@ -144,6 +144,18 @@ def run(args: argparse.Namespace) -> int:
     from ..analysis.scores import ScoreTable
 
     table = ScoreTable.concat(scores)
+    from ..evaluation.provenance import input_record, provenance_record
+
+    table.provenance = [
+        provenance_record(
+            [input_record("qrels", s["qrels"])]
+            + [input_record("run", r) for r in s["runs"]]
+            + [input_record("collection", s["collection"])],
+            {"sample": name, "models": list(MODELS), "measures": list(MEASURES)},
+            ["demo", "--sample", name],
+        )
+        for name, s in ((name, sample(name)) for name in args.sample or ["mobydick", "shakespeare"])
+    ]
     saved = directory / "scores.parquet"
     table.write(saved)
     page = build_report(table, "graphsr demo: every score of the sample runs", "graphsr demo", progress=progress)

@@ -224,6 +224,7 @@ def _main(argv: list[str]) -> int:
         return _guarded(lambda: trec_eval(argv[1:]))
     parser = build_parser(_command_of(argv))
     args = parser.parse_args(argv)
+    args._argv = list(argv)  # (the command's words, for the provenance of what it writes)
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2

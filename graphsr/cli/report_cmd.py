@@ -11,6 +11,11 @@ from ._common import number, positive_int, progress_default
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("scores", nargs="+", help="score tables (graphsr eval ... --save FILE): .parquet or .csv")
+    p.add_argument(
+        "--mixed-qrels",
+        action="store_true",
+        help="report score tables whose provenance says they were scored against different judgments",
+    )
     p.add_argument("-o", "--output", default="report.html", metavar="FILE", help="the page (default: report.html)")
     p.add_argument("--title", default="graphsr report", help="the page's title (default: graphsr report)")
     p.add_argument("--figures", metavar="DIR", help="also write every figure to DIR")
@@ -73,9 +78,10 @@ def run(args: argparse.Namespace) -> int:
         from ..errors import GraphsrInputError
 
         raise GraphsrInputError("--ppi-lambda is the weight of --model-scores' estimates: give --model-scores")
-    tables = [ScoreTable.read(p) for p in args.scores]
+    from .compare_cmd import read_tables
+
+    scores = read_tables(args.scores, args.mixed_qrels)
     model_scores = ScoreTable.read(args.model_scores) if args.model_scores else None
-    scores = tables[0] if len(tables) == 1 else ScoreTable.concat(tables)
     progress = progress_default() if args.progress is None else args.progress
     summary = parts = None
     if args.collection:

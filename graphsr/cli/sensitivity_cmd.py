@@ -53,6 +53,9 @@ def run(args: argparse.Namespace) -> int:
     )
     sys.stdout.write(result.text())
     if args.save:
+        from ._common import provenance_of
+
+        result.scores.provenance = [provenance_of(args)]
         result.scores.write(args.save)
         from ._common import wrote
 
