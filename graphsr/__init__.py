@@ -45,6 +45,7 @@ _LAZY = {
     "iter_calc": "api",
     "calc_frame": "api",
     "calc_ppi": "api",
+    "judge_holes": "api",
     "as_qrels": "api",
     "as_run": "api",
     "Metric": "api",

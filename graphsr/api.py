@@ -51,6 +51,7 @@ __all__ = [
     "iter_calc",
     "calc_frame",
     "calc_ppi",
+    "judge_holes",
 ]
 
 
@@ -238,3 +239,43 @@ def calc_ppi(
     aliases = {label: m for label, m in people.labels if isinstance(label, str)}
     name = people.runs[0].name
     return MeasureDict(((m, e) for (r, m), e in estimates.items() if r == name), aliases)
+
+
+def judge_holes(
+    qrels,
+    runs,
+    queries,
+    collection,
+    judge,
+    out,
+    chunks=None,
+    depth: int = 10,
+    cache=None,
+    qrels_judge: str = "person",
+    name: str | None = None,
+) -> dict:
+    """Fill the holes of ``qrels`` in one call: find what the first ``depth`` results of ``runs`` retrieved that no
+    judgment covers (documents, or stretches of text in characters: :mod:`graphsr.evaluation.holes`), ask
+    ``judge(query, text) -> grade`` of each (``cache``: a path or
+    :class:`~graphsr.evaluation.judging.JudgmentCache`; nothing is asked twice), and write ``qrels`` with the
+    grades to ``out``, each judgment naming its judge (``name``, else the callable's ``judge`` attribute, else
+    ``model:<its name>``).  ``queries``: ``{query_id: text}`` or a file of them.  Gives the counts: holes, judge
+    calls, judgments written.
+
+    >>> from graphsr.evaluation.judging import lexical
+    >>> lexical("capital of France", "The capital of France is Paris.")
+    2
+    """
+    from .evaluation.holes import find_holes, merge_judgments, read_queries
+    from .evaluation.inputs import Inputs
+    from .evaluation.judging import JudgmentCache, fill
+
+    texts = queries if isinstance(queries, dict) else read_queries(queries)
+    run_list = list(runs) if isinstance(runs, (list, tuple)) else [runs]
+    holes, _ = find_holes(
+        Inputs(qrels, run_list, collection=collection, chunks=chunks, qrels_judge=qrels_judge), texts, depth
+    )
+    store = cache if isinstance(cache, JudgmentCache) else JudgmentCache(cache)
+    filled = list(fill(holes, judge, store, name))
+    written = merge_judgments(qrels, filled, out, chunks, qrels_judge)
+    return {"holes": len(holes), "asked": store.asked, "written": written}

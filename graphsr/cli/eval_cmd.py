@@ -136,6 +136,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "with --ci ppi, the runs are scored against both and combined",
     )
     p.add_argument(
+        "--qrels-judge",
+        default="person",
+        metavar="JUDGE",
+        type=judge_option,
+        help="who judged QRELS's judgments that name no judge: person (default), model:NAME or checked:NAME (a "
+        "model's, checked by a person); judgments may name theirs in a fifth field of TREC and chunk qrels, or a "
+        "judge column of span judgments, and each run is then told the share of its judged results that rest on "
+        "a model's (judged_by_model)",
+    )
+    p.add_argument(
         "--ppi-lambda",
         type=number(float, "[0, 1]"),
         default=None,
@@ -295,6 +305,16 @@ def _intervals(results, method: str, confidence: float) -> dict:
     return out
 
 
+def judge_option(text: str) -> str:
+    """A judge on the command line (one line refusing anything else)."""
+    from ..core.judges import parse_judge
+
+    try:
+        return parse_judge(text)
+    except GraphsrInputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _check_ppi_options(args: argparse.Namespace) -> None:
     """--ci ppi and --model-qrels go together (checked before any work)."""
     if args.ci == "ppi" and not args.model_qrels:
@@ -368,6 +388,7 @@ def inputs_of(args: argparse.Namespace):
         routes_model=args.routes_model,
         qrels_format=args.qrels_format,
         run_format=args.run_format,
+        qrels_judge=args.qrels_judge,
     )
     options = Options(
         all_topics=args.all_topics,
@@ -422,6 +443,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"graphsr: error: {exc}", file=sys.stderr)
     if not done.results.runs:
         return 2
+    if args.ci != "ppi":  # (with --ci ppi the model's judgments are a file of their own)
+        from ..evaluation.judged import add_judge_shares
+
+        add_judge_shares(inputs, done.results, options)
     if args.ci == "ppi":
         _ppi(done.results, args, requests, options)
     elif args.ci:

@@ -46,6 +46,10 @@ COMMANDS = {
         "graphsr.cli.view_cmd",
         "an interactive HTML view of a summary, its partitions and where runs fall (or its data: JSON, GraphML, GEXF)",
     ),
+    "judge": (
+        "graphsr.cli.judge_cmd",
+        "fill holes in judgments with any judge: export unjudged results, judge them, merge them back",
+    ),
     "report": ("graphsr.cli.report_cmd", "write an HTML report of score tables: tables, significance, plots"),
     "agree": ("graphsr.cli.agree_cmd", "rank agreement of two measures or two models (Kendall, Spearman, tau_AP)"),
     "demo": ("graphsr.cli.demo_cmd", "run the whole pipeline on the bundled sample data"),

@@ -101,6 +101,10 @@ class Inputs:
     routes_model: str | None = None
     qrels_format: str | None = None
     run_format: str | None = None
+    #: The judge of the assessments' judgments that name none (:mod:`graphsr.core.judges`), and the kinds of
+    #: judge whose judgments the evaluation reads (None: all).
+    qrels_judge: str = "person"
+    judges: tuple | None = None
 
     def __post_init__(self):
         object.__setattr__(self, "runs", tuple(self.runs) if isinstance(self.runs, (list, tuple)) else (self.runs,))
@@ -181,9 +185,16 @@ class Inputs:
 
         fmt = formats.detect(self.qrels, formats.ASSESSMENTS, self.qrels_format, chunk_map is not None)
         if fmt.name not in ("spans", "chunk ids"):
-            return fmt.read(str(self.qrels), formats.Given())
+            return fmt.read(str(self.qrels), formats.Given(keep=self.judges, judge=self.qrels_judge))
         also = run_documents(self.runs, chunk_map, self.run_format) if self.collection else frozenset()
-        given = formats.Given(collection=self.collection or None, chunks=chunk_map, also=also, trees=trees)
+        given = formats.Given(
+            collection=self.collection or None,
+            chunks=chunk_map,
+            also=also,
+            trees=trees,
+            keep=self.judges,
+            judge=self.qrels_judge,
+        )
         return fmt.read(str(self.qrels), given)
 
 
@@ -203,7 +214,9 @@ def assessments_kind(qrels, fmt: str | None = None, chunks=None) -> str:
     if found.returns == "NQAssessments":
         return ANSWERS
     record = formats.first_record(qrels)
-    return DOCUMENTS if record is not None and len(record.split()) == 4 else ELEMENTS
+    from ..io.qrels import names_judge
+
+    return DOCUMENTS if record is not None and (len(record.split()) == 4 or names_judge(record)) else ELEMENTS
 
 
 def evaluate(inputs: Inputs, measures, options: Options = Options()) -> FileEvaluation:

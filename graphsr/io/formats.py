@@ -101,6 +101,18 @@ class Given:
     unknown: str = "error"
     also: frozenset = field(default_factory=frozenset)
     trees: dict | None = None
+    #: Judgments: the kinds of judge whose judgments are read (None: all), and the judge of a judgment that
+    #: names none (:mod:`graphsr.core.judges`).
+    keep: tuple | None = None
+    judge: str = "person"
+
+    def whole_file(self, fmt: str) -> None:
+        """Refuse a choice of judges for a format whose judgments name none (a whole file is one judge's)."""
+        if self.keep is not None or self.judge != "person":
+            raise GraphsrInputError(
+                f"judges are named in TREC qrels (a fifth field), chunk qrels and span judgments, not in {fmt} "
+                "assessments"
+            )
 
 
 @dataclass(frozen=True)
@@ -155,6 +167,8 @@ def _nq_examples(p: Probe) -> bool:
 def _read_nq(path: str, g: Given):
     from .nq import read_nq_assessments
 
+    g.whole_file("Natural Questions")
+
     return read_nq_assessments(path)
 
 
@@ -189,11 +203,13 @@ def _fol_run(p: Probe) -> bool:
 def _read_spans(path: str, g: Given):
     from .spans import read_spans
 
-    return read_spans(path, g.collection, vocab=g.vocab, also=g.also, trees=g.trees)
+    return read_spans(path, g.collection, vocab=g.vocab, also=g.also, trees=g.trees, keep=g.keep, judge=g.judge)
 
 
 def _read_fol_qrels(path: str, g: Given):
     from .fol import read_fol_qrels
+
+    g.whole_file("INEX passage")
 
     return read_fol_qrels(path)
 
@@ -201,13 +217,15 @@ def _read_fol_qrels(path: str, g: Given):
 def _read_chunk_qrels(path: str, g: Given):
     from .spans import read_chunk_qrels
 
-    return read_chunk_qrels(path, g.chunks, g.collection, vocab=g.vocab, also=g.also, trees=g.trees)
+    return read_chunk_qrels(
+        path, g.chunks, g.collection, vocab=g.vocab, also=g.also, trees=g.trees, keep=g.keep, judge=g.judge
+    )
 
 
 def _read_element_qrels(path: str, g: Given):
     from .qrels import read_element_qrels
 
-    return read_element_qrels(path)
+    return read_element_qrels(path, keep=g.keep, judge=g.judge)
 
 
 def _read_submission(path: str, g: Given):

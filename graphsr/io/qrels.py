@@ -57,8 +57,14 @@ def _as_subtopics(path):
     return subtopics if subtopics.several() else None
 
 
-def read_element_qrels(path: str | os.PathLike) -> ElementQrels:
+def read_element_qrels(
+    path: str | os.PathLike, keep: tuple[str, ...] | None = None, judge: str = "person"
+) -> ElementQrels:
     """Read element qrels.
+
+    TREC document qrels may name each judgment's judge in a fifth field (``topic iteration docno rel judge``:
+    :mod:`graphsr.core.judges`); lines without one are ``judge``'s.  ``keep``: the kinds of judge whose
+    judgments are read (``("model",)``: a model's only; None: every judgment).
 
     Raises
     ------
@@ -79,6 +85,8 @@ def read_element_qrels(path: str | os.PathLike) -> ElementQrels:
     from ._lines import c_scanner, read_bytes, scanned
     from .first_records import first_record
 
+    if keep is not None or judge != "person" or names_judge(first_record(path, QrelsFormatError)):
+        return _read_judged_document_qrels(path, keep, judge)
     scan = c_scanner()
     if scan is not None:  # well-formed qrels: columns in C, no object per line
         record = first_record(path, QrelsFormatError)
@@ -103,6 +111,63 @@ def read_element_qrels(path: str | os.PathLike) -> ElementQrels:
                 )
                 return _document_qrels(columns, path)
     return _read_qrels_lines(path)
+
+
+def names_judge(record: str | None) -> bool:
+    """Whether a first record is a TREC document judgment naming its judge (a fifth field)."""
+    from ..core.judges import is_judge
+
+    f = record.split() if record else []
+    return len(f) == 5 and is_judge(f[4])
+
+
+def judged_document_lines(path, judge: str = "person"):
+    """``(line, topic, iteration, docno, grade, judge)`` of every judgment of a TREC document qrels file, whose
+    lines have 4 fields or 5 (the fifth a judge; lines without one are ``judge``'s)."""
+    from ..core.document import quoted
+    from ..core.judges import is_judge
+    from ._lines import iter_fields
+
+    for lineno, f in iter_fields(path, QrelsFormatError):
+        if len(f) == 5 and is_judge(f[4]):
+            who = f[4]
+        elif len(f) == 4:
+            who = judge
+        else:
+            raise QrelsFormatError(
+                f"expected 'topic iteration docno rel' with an optional judge (person, model:NAME, checked:NAME) "
+                f"after it, got {len(f)} fields" + (f" ending {quoted(f[-1])}" if len(f) == 5 else ""),
+                path,
+                lineno,
+            )
+        try:
+            rel = float(f[3])
+        except ValueError:
+            rel = float("nan")
+        if rel != rel:
+            raise QrelsFormatError(f"expected a relevance number in field 4, got {quoted(f[3])}", path, lineno)
+        yield lineno, f[0], f[1], f[2], rel, who
+
+
+def _read_judged_document_qrels(path, keep: tuple[str, ...] | None, judge: str) -> ElementQrels:
+    """TREC document qrels whose judgments name their judges: the judgments of the kinds ``keep`` (all: None)."""
+    from ..core.columns import DocumentColumns
+    from ..core.judges import judge_kind, parse_judge
+
+    parse_judge(judge)
+    topics, docs, rels, lines = [], [], [], []
+    seen = 0
+    for lineno, topic, _iteration, docid, rel, who in judged_document_lines(path, judge):
+        seen += 1
+        if keep is not None and judge_kind(who) not in keep:
+            continue
+        topics.append(topic)
+        docs.append(docid)
+        rels.append(rel)
+        lines.append(lineno)
+    if not seen:
+        raise QrelsFormatError("the qrels file is empty: expected lines 'topic iteration docno rel'", path)
+    return ElementQrels.from_columns(DocumentColumns.from_lists(topics, docs, rels, lines), str(path))
 
 
 def element_qrels_of_columns(
@@ -165,7 +230,9 @@ def _read_qrels_lines(path) -> ElementQrels:
     for lineno, f in iter_fields(path, QrelsFormatError):
         if plain is None:
             plain = len(f) == 4
-        elif plain != (len(f) == 4):
+        if plain and names_judge(" ".join(f)):  # a judgment naming its judge: the judged reader reads the file
+            return _read_judged_document_qrels(path, None, "person")
+        if plain != (len(f) == 4):
             raise QrelsFormatError(
                 "a file mixes TREC document lines (4 fields) and element lines; expected one kind throughout",
                 path,

@@ -142,14 +142,43 @@ def _spans(records, lines, path, id_column):
         )
 
 
+def _kept(rows, keep, judge: str, path: str):
+    """The ``(line, record)`` rows whose judge (a record's ``judge``, else ``judge``) is of the kinds ``keep``
+    (every row: None); every ``judge`` a record names is checked."""
+    from ..core.judges import is_judge, judge_kind, parse_judge
+
+    parse_judge(judge)
+    out = []
+    for line, r in rows:
+        who = r.get("judge") if isinstance(r, dict) else None
+        if who in (None, ""):
+            who = judge
+        elif not isinstance(who, str) or not is_judge(who):
+            raise QrelsFormatError(
+                f"expected a judge (person, model, model:NAME, checked:NAME) in column judge, got {who!r}", path, line
+            )
+        if keep is None or judge_kind(who) in keep:
+            out.append((line, r))
+    return out
+
+
 def read_spans(
-    path: str | os.PathLike, collection, id_column: str | None = None, vocab=None, also=(), trees: dict | None = None
+    path: str | os.PathLike,
+    collection,
+    id_column: str | None = None,
+    vocab=None,
+    also=(),
+    trees: dict | None = None,
+    keep: tuple[str, ...] | None = None,
+    judge: str = "person",
 ):
     """Span judgments (see the module docstring) as passage assessments over ``collection``: a path (only the
     documents judged and the documents ``also`` names are read: their text lengths are what runs' ranges are
     checked against), a ``{doc_id: text}`` mapping of the documents' texts, or None (no text: ranges and
     contents are not checked, each document's length is taken as the furthest end judged in it, and the
     assessments say so with ``lengths_known`` False).  ``trees``: as :func:`document_lengths` takes it.
+    A record may name its judge (a ``judge`` column: :mod:`graphsr.core.judges`; else it is ``judge``'s);
+    ``keep``: the kinds of judge whose spans are read (None: all).
 
     Raises
     ------
@@ -160,6 +189,10 @@ def read_spans(
     path = str(path)
     rows = span_records(path, keep=False)
     chroma = bool(rows) and set(_CHROMA_COLUMNS) <= set(rows[0][1])
+    if rows and (keep is not None or judge != "person" or any("judge" in r for _, r in rows)):
+        rows = _kept(rows, keep, judge, path)
+        if not rows:
+            return _empty(path)
     spans = list(_spans([r for _, r in rows], [n for n, _ in rows], path, id_column))
     return _against(spans, collection, path, vocab, also, trees, whole_documents=chroma, references=True)
 
@@ -424,14 +457,31 @@ def _check_span(doc: str, start: int, end: int, size, text, content, path: str, 
         )
 
 
-def read_chunk_qrels(path: str | os.PathLike, chunks, collection, vocab=None, also=(), trees: dict | None = None):
+def _empty(path: str):
+    """Passage assessments of no judgment (a judge's share of a file that holds none of theirs)."""
+    from ..core.fol import FOLQrels
+
+    return FOLQrels.from_columns([], [], [], [], [], [], [], [], source=path)
+
+
+def read_chunk_qrels(
+    path: str | os.PathLike,
+    chunks,
+    collection,
+    vocab=None,
+    also=(),
+    trees: dict | None = None,
+    keep: tuple[str, ...] | None = None,
+    judge: str = "person",
+):
     """Judgments of chunks (TREC qrels ``qid iter chunk_id grade``, as TREC RAG judges segments) projected onto
     characters through their chunk map (``chunks``: a path, or :func:`graphsr.io.chunks.read_chunk_map`'s
     map), so that a run of another chunking is scored against them: a character is relevant where a judged
     chunk of grade above 0 covers it (the highest grade covering it is above 0); judged non-relevant where only
     chunks of grade 0 or less do; never judged elsewhere (``judged_spans`` says which characters were judged).
     ``collection``, ``also`` and ``trees`` as :func:`read_spans` takes them: with None the chunk map's offsets
-    are taken as they are.
+    are taken as they are.  A line may name its judge in a fifth field (:mod:`graphsr.core.judges`; else it is
+    ``judge``'s); ``keep``: the kinds of judge whose judgments are read (None: all).
 
     Raises
     ------
@@ -444,16 +494,31 @@ def read_chunk_qrels(path: str | os.PathLike, chunks, collection, vocab=None, al
     path = str(path)
     table = chunks if isinstance(chunks, Mapping) else read_chunk_map(chunks)
 
+    from ..core.judges import is_judge, judge_kind, parse_judge
+
+    parse_judge(judge)
+
     def spans():
         for line, f in iter_fields(path, QrelsFormatError):  # (graphsr's line files: any line ending, # comments)
-            if len(f) != 4:
-                raise QrelsFormatError(f"expected 4 fields 'qid iter chunk_id grade', got {len(f)}", path, line)
+            if len(f) == 5 and is_judge(f[4]):
+                who = f[4]
+            elif len(f) == 4:
+                who = judge
+            else:
+                raise QrelsFormatError(
+                    f"expected 4 fields 'qid iter chunk_id grade' (and a judge after them), got {len(f)}", path, line
+                )
+            if keep is not None and judge_kind(who) not in keep:
+                continue
             where = table.get(f[2])
             if where is None:
                 raise QrelsFormatError(f"chunk {f[2]!r} is not in the chunk map", path, line)
             yield f[0], where[0], where[1], where[2], _grade(f[3], path, line), None, line
 
-    return _against(list(spans()), collection, path, vocab, also, trees)
+    found = list(spans())
+    if not found and keep is not None:
+        return _empty(path)
+    return _against(found, collection, path, vocab, also, trees)
 
 
 def chunk_judgments(qrels, chunks) -> dict[str, dict[str, int]]:

@@ -77,6 +77,9 @@ class Measure(measure_base()):
     SUPPORTED_PARAMS: ClassVar[dict[str, Param]] = {}
     CUTOFF: ClassVar[str] = "optional"
     AT_PARAM: ClassVar[str] = "cutoff"  # what ``@x`` sets: the cut-off, or a parameter (IPrec@0.5: recall)
+    #: What the cut-off counts: ``results`` (the first k of the ranking), or ``characters`` (budgetP@B: the first
+    #: B characters read).
+    CUTOFF_UNIT: ClassVar[str] = "results"
     #: How the measure differs from ir_measures' measure of the same name, where it does (None: it is that
     #: measure, or ir_measures has none): such a measure is never equal to ir_measures', nor read from it.
     IR_DIFFERS: ClassVar[str | None] = None

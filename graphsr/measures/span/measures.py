@@ -84,6 +84,7 @@ class _ChromaR(_Chroma):
 
 class _Budget(_Span):
     CUTOFF = "required"
+    CUTOFF_UNIT = "characters"
     SCORE = "budget"
 
 

@@ -1,0 +1,122 @@
+"""Fill the holes in judgments with any judge: export what runs retrieved that no judgment covers (documents, or
+stretches of text in characters), fill it with a judge (the lexical one graphsr ships, or any tool that adds
+``relevance`` and ``judge`` to each JSON line), and merge the grades back, each judgment naming who gave it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ._common import positive_int, wrote
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    sub = p.add_subparsers(dest="judge_command", metavar="ACTION", required=True)
+    a = sub.add_parser(
+        "export",
+        help="write the holes of runs' first results as JSON lines: query text, document id, range, text",
+    )
+    a.add_argument("qrels", help="the judgments: TREC qrels, span judgments, or with --chunks TREC qrels of chunk ids")
+    a.add_argument("runs", nargs="+", metavar="RUN", help="the runs whose results are looked for in the judgments")
+    a.add_argument(
+        "--queries", required=True, metavar="FILE", help="the queries' texts: 'id<TAB>text' lines or JSON lines"
+    )
+    a.add_argument("--collection", required=True, metavar="DIR", help="the documents' texts (a collection or corpus)")
+    a.add_argument("--chunks", metavar="CHUNK_MAP", help="the chunk map the qrels and runs name chunks of")
+    a.add_argument("--depth", type=positive_int, default=10, help="results of each topic looked at (default: 10)")
+    a.add_argument("--qrels-judge", default="person", metavar="JUDGE", help="who judged QRELS (default: person)")
+    a.add_argument("-o", "--output", required=True, metavar="FILE", help="where the holes go (JSON lines)")
+    f = sub.add_parser("fill", help="judge each hole with a judge graphsr ships, caching every grade")
+    f.add_argument("holes", help="holes (graphsr judge export ... -o FILE)")
+    f.add_argument(
+        "--judge", choices=["lexical"], default="lexical", help="the judge: lexical (query terms in the text; default)"
+    )
+    f.add_argument("--cache", metavar="FILE", help="grades kept across runs (JSON lines): nothing is judged twice")
+    f.add_argument("-o", "--output", required=True, metavar="FILE", help="the filled holes (JSON lines)")
+    m = sub.add_parser("import", help="merge filled holes into the judgments, each naming its judge")
+    m.add_argument("qrels", help="the judgments the holes were found in")
+    m.add_argument("filled", help="the filled holes: JSON lines with relevance and judge")
+    m.add_argument("--chunks", metavar="CHUNK_MAP", help="the chunk map of chunk qrels (they are merged as spans)")
+    m.add_argument("--qrels-judge", default="person", metavar="JUDGE", help="who judged QRELS (default: person)")
+    m.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="FILE",
+        help="the merged judgments: TREC qrels with a judge field, or span judgments (JSON lines) with a judge column",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.judge_command == "export":
+        return _export(args)
+    if args.judge_command == "fill":
+        return _fill(args)
+    return _import(args)
+
+
+def _export(args) -> int:
+    from ..core.judges import parse_judge
+    from ..evaluation.holes import find_holes, read_queries
+    from ..evaluation.inputs import Inputs
+    from ..io.atomic import atomic_write
+    from ._common import warn
+
+    inputs = Inputs(
+        args.qrels, args.runs, collection=args.collection, chunks=args.chunks, qrels_judge=parse_judge(args.qrels_judge)
+    )
+    holes, left_out = find_holes(inputs, read_queries(args.queries), args.depth)
+    if left_out:
+        warn(
+            f"{len(left_out)} run topic(s) have no query text in {args.queries} and were left out: "
+            + ", ".join(left_out[:10])
+            + (" ..." if len(left_out) > 10 else "")
+        )
+    with atomic_write(args.output, "the holes") as fh:
+        for h in holes:
+            fh.write(json.dumps(h, ensure_ascii=False) + "\n")
+    characters = sum(h.get("end", 0) - h.get("start", 0) for h in holes)
+    wrote(args.output, f"{len(holes)} holes" + (f" ({characters:,} characters)" if characters else ""))
+    return 0
+
+
+def _fill(args) -> int:
+    from ..evaluation.holes import HOLE_KINDS
+    from ..evaluation.judging import JudgmentCache, fill, lexical
+    from ..io.atomic import atomic_write
+    from ..errors import GraphsrInputError
+
+    holes = []
+    with open(args.holes, encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except ValueError as exc:
+                raise GraphsrInputError(f"{args.holes}:{n}: not a JSON object ({exc})") from None
+            if not isinstance(rec, dict) or rec.get("kind") not in HOLE_KINDS:
+                raise GraphsrInputError(f"{args.holes}:{n}: not a hole (graphsr judge export writes them)")
+            holes.append(rec)
+    cache = JudgmentCache(args.cache)
+    judges = {"lexical": lexical}
+    with atomic_write(args.output, "the filled holes") as out:
+        count = 0
+        for rec in fill(holes, judges[args.judge], cache):
+            out.write(json.dumps(rec, ensure_ascii=False) + "\n")
+            count += 1
+    if count != len(holes):
+        raise GraphsrInputError(f"{args.output}: {count} of {len(holes)} holes written")
+    wrote(args.output, f"{count} filled holes ({cache.asked} judged now, {count - cache.asked} from the cache)")
+    return 0
+
+
+def _import(args) -> int:
+    from ..core.judges import parse_judge
+    from ..evaluation.holes import merge_judgments, read_filled
+
+    n = merge_judgments(args.qrels, read_filled(args.filled), args.output, args.chunks, parse_judge(args.qrels_judge))
+    wrote(args.output, f"{n} judgments")
+    sys.stdout.flush()
+    return 0
