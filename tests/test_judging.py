@@ -260,3 +260,37 @@ def test_judge_holes_in_one_call(tmp_path):
     )  # fmt: skip
     assert again["asked"] == 0 and (tmp_path / "merged2").read_text() == (tmp_path / "merged").read_text()
     assert np.isfinite(counts["holes"])
+
+
+def test_judges_survive_a_store_round_trip(tmp_path):
+    """Element judgments naming their judges (a sixth field), loaded into the local store: each ASSESSES
+    relationship keeps its judge, and what the store gives back is what was read."""
+    from graphsr.data import sample
+    from graphsr.store import open_store, store_assessments, store_collection
+
+    moby = sample("mobydick")
+    lines = [x for x in moby["qrels"].read_text().splitlines() if x.strip() and not x.startswith("#")]
+    judges = ["person", "model:lexical@1", "checked:umbrela"]
+    judged = tmp_path / "judged.qrels"
+    judged.write_text("".join(f"{x} {judges[k % 3]}\n" for k, x in enumerate(lines)))
+    qrels = read_element_qrels(judged)
+    plain = read_element_qrels(moby["qrels"])
+    assert qrels.judgments == plain.judgments and len(qrels.judges) == len(lines)
+    with open_store(f"local:{tmp_path / 'store'}") as s:
+        store_collection(s, moby["collection"], "m", kinds=["p*"], elements="all")
+        store_assessments(s, qrels, "m", "judged.qrels")
+        store_assessments(s, plain, "m", "plain.qrels")
+        rows = s.run("qrels_judgments", id="Q/m/judged.qrels")
+        keys = {r["key"]: r for r in s.run("qrels_judgments", id="Q/m/plain.qrels")}
+        assert {r["judge"] for r in s.run("qrels_judgments", id="Q/m/plain.qrels")} == {None}  # (a person's)
+        store_assessments(s, qrels, "m", "judged.qrels")  # the same again: nothing changes
+    assert len(rows) == len(lines)
+    from collections import Counter
+
+    assert Counter(r["judge"] for r in rows) == Counter(qrels.judges.values())
+    by_topic_rel = Counter((r["topic"], r["rel"], r["judge"]) for r in rows)
+    want = Counter((t, rel, qrels.judges[(t, d, x)]) for t, d, x, rel in qrels)
+    assert by_topic_rel == want
+    assert all(keys[r["key"]]["rel"] == r["rel"] for r in rows)
+    model_only = read_element_qrels(judged, keep=("model",))
+    assert sum(1 for _ in model_only) == sum(1 for j in qrels.judges.values() if j.startswith("model"))

@@ -36,6 +36,9 @@ class QrelsRow:
 class ElementQrels:
     """Per topic, the relevance of assessed nodes.
 
+    ``judges``: who judged each node, ``{(topic, docid, canonical_xpath): judge}`` (:mod:`graphsr.core.judges`),
+    where the file named its judges; None otherwise (a person's, or the file's judge).
+
     ``judgments[topic][(docid, canonical_xpath)] = rel``; for INEX
     2002-2005 assessments also ``grades[topic][(docid, canonical_xpath)] =
     (e, s)`` (else ``grades`` is None).
@@ -71,6 +74,7 @@ class ElementQrels:
         #: Judgments per subtopic (diversity qrels; :mod:`graphsr.core.subtopics`), where the file has them: only
         #: the diversity measures score such assessments.
         self.subtopics: Any = None
+        self.judges: dict[tuple[str, str, str], str] | None = None
 
     @classmethod
     def from_columns(cls, columns: DocumentColumns, source: str | None = None) -> "ElementQrels":

@@ -11,7 +11,7 @@ MERGE (t:Topic {id: r.topic_id})
 ON CREATE SET t.topic = r.topic, t.qrels = r.qrels
 MERGE (q)-[:HAS_TOPIC]->(t)
 MERGE (t)-[a:ASSESSES]->(e)
-SET a.rel = r.rel, a.e = r.e, a.s = r.s
+SET a.rel = r.rel, a.e = r.e, a.s = r.s, a.judge = r.judge
 
 // @name merge_results
 UNWIND $rows AS r
@@ -31,7 +31,7 @@ ORDER BY topic, rank, key
 // @name qrels_judgments
 // stored assessments, their elements as keys (graphsr names them by XPath from the stored documents)
 MATCH (q:Qrels)-[:HAS_TOPIC]->(t:Topic)-[a:ASSESSES]->(e:Element) WHERE q.id = $id
-RETURN t.topic AS topic, e.key AS key, a.rel AS rel, a.e AS e, a.s AS s
+RETURN t.topic AS topic, e.key AS key, a.rel AS rel, a.e AS e, a.s AS s, a.judge AS judge
 ORDER BY topic, key
 
 // Loading assessments or a run under a name already stored: the node is INCOMPLETE (complete = false) from the

@@ -85,7 +85,10 @@ def read_element_qrels(
     from ._lines import c_scanner, read_bytes, scanned
     from .first_records import first_record
 
-    if keep is not None or judge != "person" or names_judge(first_record(path, QrelsFormatError)):
+    record = first_record(path, QrelsFormatError)
+    if keep is not None or judge != "person" or names_judge(record) or _names_element_judge(record):
+        if record is not None and len(record.split()) >= 5 and not names_judge(record):
+            return _read_qrels_lines(path, keep, judge)  # element qrels naming their judges
         return _read_judged_document_qrels(path, keep, judge)
     scan = c_scanner()
     if scan is not None:  # well-formed qrels: columns in C, no object per line
@@ -149,13 +152,23 @@ def judged_document_lines(path, judge: str = "person"):
         yield lineno, f[0], f[1], f[2], rel, who
 
 
+def _names_element_judge(record: str | None) -> bool:
+    """Whether a first record is an element judgment naming its judge (a sixth field after the relevance)."""
+    from ..core.judges import is_judge
+
+    f = record.split() if record else []
+    return len(f) == 6 and is_judge(f[5])
+
+
 def _read_judged_document_qrels(path, keep: tuple[str, ...] | None, judge: str) -> ElementQrels:
     """TREC document qrels whose judgments name their judges: the judgments of the kinds ``keep`` (all: None)."""
     from ..core.columns import DocumentColumns
     from ..core.judges import judge_kind, parse_judge
 
+    from ..core.document import PLAIN_DOCUMENT_NODE
+
     parse_judge(judge)
-    topics, docs, rels, lines = [], [], [], []
+    topics, docs, rels, lines, judges = [], [], [], [], []
     seen = 0
     for lineno, topic, _iteration, docid, rel, who in judged_document_lines(path, judge):
         seen += 1
@@ -165,9 +178,13 @@ def _read_judged_document_qrels(path, keep: tuple[str, ...] | None, judge: str) 
         docs.append(docid)
         rels.append(rel)
         lines.append(lineno)
+        judges.append(who)
     if not seen:
         raise QrelsFormatError("the qrels file is empty: expected lines 'topic iteration docno rel'", path)
-    return ElementQrels.from_columns(DocumentColumns.from_lists(topics, docs, rels, lines), str(path))
+    qrels = ElementQrels.from_columns(DocumentColumns.from_lists(topics, docs, rels, lines), str(path))
+    if any(j != "person" for j in judges):  # (who judged each document: kept, and stored with it)
+        qrels.judges = {(t, d, PLAIN_DOCUMENT_NODE): j for t, d, j in zip(topics, docs, judges)}
+    return qrels
 
 
 def element_qrels_of_columns(
@@ -220,14 +237,21 @@ def element_qrels_of_columns(
     return ElementQrels(source=source, columns=columns)
 
 
-def _read_qrels_lines(path) -> ElementQrels:
-    """The line-by-line qrels reader: reads what the C scanner declines, and explains every rejected line."""
+def _read_qrels_lines(path, keep: tuple[str, ...] | None = None, judge: str = "person") -> ElementQrels:
+    """The line-by-line qrels reader: reads what the C scanner declines, and explains every rejected line.  An
+    element line may name its judge after the relevance (``topic Q0 file xpath rel judge``); ``keep``: the kinds
+    of judge whose judgments are read (None: all), ``judge``: the judge of a line that names none."""
     from ..core.document import PLAIN_DOCUMENT_NODE, quoted
+    from ..core.judges import is_judge, judge_kind
     from ._lines import iter_fields
 
     rows: list[QrelsRow] = []
+    judges: list[str] = []
     plain = None
     for lineno, f in iter_fields(path, QrelsFormatError):
+        who = judge
+        if len(f) == 6 and is_judge(f[5]):
+            who, f = f[5], f[:5]
         if plain is None:
             plain = len(f) == 4
         if plain and names_judge(" ".join(f)):  # a judgment naming its judge: the judged reader reads the file
@@ -252,7 +276,9 @@ def _read_qrels_lines(path) -> ElementQrels:
                     path,
                     lineno,
                 )
-            rows.append(QrelsRow(topic, docid, xpath, 0.0, lineno, (int(e_s), int(s_s))))
+            if keep is None or judge_kind(who) in keep:
+                rows.append(QrelsRow(topic, docid, xpath, 0.0, lineno, (int(e_s), int(s_s))))
+                judges.append(who)
             continue
         if len(f) != 5:
             raise QrelsFormatError(
@@ -270,8 +296,10 @@ def _read_qrels_lines(path) -> ElementQrels:
             raise QrelsFormatError(
                 f"expected a relevance number in [0, 1] in field {4 if plain else 5}, got {quoted(rel_s)}", path, lineno
             )
-        rows.append(QrelsRow(topic, docid, xpath, rel, lineno))
-    if not rows:
+        if keep is None or judge_kind(who) in keep:
+            rows.append(QrelsRow(topic, docid, xpath, rel, lineno))
+            judges.append(who)
+    if not rows and keep is None:
         raise QrelsFormatError("the qrels file is empty: expected lines 'topic Q0 file xpath rel'", path)
     if plain:
         from ..core.columns import DocumentColumns
@@ -282,4 +310,9 @@ def _read_qrels_lines(path) -> ElementQrels:
             ),
             path,
         )
-    return ElementQrels.from_rows(rows, str(path))
+    qrels = ElementQrels.from_rows(rows, str(path))
+    if any(j != "person" for j in judges):  # (who judged each node: kept, and stored with it)
+        from ..core.document import canonical_xpath
+
+        qrels.judges = {(r.topic, r.docid, canonical_xpath(r.xpath)): j for r, j in zip(rows, judges)}
+    return qrels

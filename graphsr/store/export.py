@@ -140,7 +140,7 @@ RELATIONSHIP_PROPERTIES: dict[str, dict[str, str]] = {
     "FROM": {},
     "TO": {},
     "HAS_TOPIC": {},
-    "ASSESSES": {"rel": "double", "e": "double", "s": "double"},
+    "ASSESSES": {"rel": "double", "e": "double", "s": "double", "judge": "string"},
     "RETURNS": {"topic": "string", "rank": "long", "score": "double"},
 }
 

@@ -136,7 +136,8 @@ def store_assessments(
 ) -> NamedReport:
     """Attach element assessments to stored element nodes (they must be stored) as assessments ``name`` of
     ``collection`` (``Q/collection/name``, topics ``T/collection/name/topic``).  Each ASSESSES relationship
-    holds ``rel`` and, for INEX (e, s) assessments, ``e`` and ``s``.  A name loaded twice is never merged: the
+    holds ``rel`` and, for INEX (e, s) assessments, ``e`` and ``s``; where the file named who judged each
+    judgment, ``judge`` (:mod:`graphsr.core.judges`).  A name loaded twice is never merged: the
     same assessments again change nothing, others are refused unless ``replace``."""
     from .resolve import require_elements
 
@@ -149,6 +150,7 @@ def store_assessments(
     )
     qid = node_id("Qrels", collection, name)
     grades = qrels.grades or {}
+    judges = getattr(qrels, "judges", None)  # (who judged each node, where the file said)
     rows = [
         {
             "element": index[(docid, xp)],
@@ -160,6 +162,7 @@ def store_assessments(
             "rel": float(rel),
             "e": grades.get(topic, {}).get((docid, xp), (None, None))[0],
             "s": grades.get(topic, {}).get((docid, xp), (None, None))[1],
+            "judge": judges.get((topic, docid, xp)) if judges else None,
         }
         for topic, docid, xp, rel in qrels
     ]
@@ -174,7 +177,7 @@ def store_assessments(
         name,
         collection,
         rows,
-        ("topic", "element", "rel", "e", "s"),
+        ("topic", "element", "rel", "e", "s") + (("judge",) if judges else ()),  # (unjudged: digests as before)
         "merge_assessments",
         qrels.source,
         replace,
