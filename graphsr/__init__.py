@@ -9,8 +9,7 @@ SRP@10
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
+from ._version import __version__
 from ._lazy import lazy_namespace
 from .errors import GraphsrError, GraphsrInputError
 

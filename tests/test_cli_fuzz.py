@@ -78,6 +78,20 @@ def BASES(w: dict) -> dict[tuple, list[str]]:
         ("report",): ["report", w["table"], "-o", w["new"] + ".html", "--no-progress"],
         ("view",): ["view", MC, "--qrels", MQ, "--run", MRUNS[2], "-o", w["new"] + ".html"],
         ("agree",): ["agree", w["table"], "-m", "P@5", "-m", "SRP@5"],
+        ("judge", "export"): [
+            "judge",
+            "export",
+            w["dq"],
+            w["drun"],
+            "--queries",
+            w["queries"],
+            "--collection",
+            w["corpus"],
+            "-o",
+            w["new"] + ".jsonl",
+        ],  # fmt: skip
+        ("judge", "fill"): ["judge", "fill", w["holes"], "--cache", w["new"] + ".cache", "-o", w["new"] + ".jsonl"],
+        ("judge", "import"): ["judge", "import", w["dq"], w["filled"], "-o", w["new"]],
     }
 
 
@@ -103,6 +117,12 @@ PATH_DESTS = {
     "scores",
     "figures",
     "routes",
+    "queries",
+    "holes",
+    "filled",
+    "cache",
+    "model_scores",
+    "model_qrels",
 }
 
 
@@ -126,7 +146,9 @@ def _numeric(action) -> bool:
 
 def _cases():
     parser = build_parser(None)
-    bases = BASES({"url": "URL", "log": "LOG", "new": "NEW", "table": "TABLE"})
+    bases = BASES(
+        {k: k.upper() for k in ("url", "log", "new", "table", "dq", "drun", "queries", "corpus", "holes", "filled")}
+    )
     leaves = dict(_leaves(parser))
     for path in leaves:
         assert path in bases or path in LEFT_OUT, f"no valid invocation of 'graphsr {' '.join(path)}' to fuzz"
@@ -159,7 +181,30 @@ def world(tmp_path_factory):
     table = tmp / "scores.csv"
     assert main(["eval", MQ, *MRUNS, "--collection", MC, "-m", "P@5", "-m", "SRP@5", "--save", str(table)]) == 0
     (tmp / "adir").mkdir()
-    yield {"url": url, "log": str(log), "table": str(table), "tmp": tmp}
+    docs = {}  # TREC document judgments, a run, the documents' texts and the queries: the judge command's inputs
+    for k in range(12):
+        docs[f"d{k}"] = " ".join(["whale", "ship", "sea", "captain"][j % 4] for j in range(k, k + 9))
+    (tmp / "corpus.jsonl").write_text("".join(f'{{"doc_id": "{d}", "text": "{t}"}}\n' for d, t in docs.items()))
+    (tmp / "dq").write_text("".join(f"{q} 0 d{k} {k % 3}\n" for q in (1, 2) for k in range(0, 12, 3)))
+    (tmp / "drun").write_text("".join(f"{q} Q0 d{k} {k + 1} {20 - k} r\n" for q in (1, 2) for k in range(12)))
+    (tmp / "queries.tsv").write_text("1\twhite whale\n2\tsea captain\n")
+    files = {n: str(tmp / n) for n in ("dq", "drun", "queries.tsv", "corpus.jsonl")}
+    holes, filled = str(tmp / "holes.jsonl"), str(tmp / "filled.jsonl")
+    export = ["judge", "export", files["dq"], files["drun"], "--queries", files["queries.tsv"]]
+    assert main(export + ["--collection", files["corpus.jsonl"], "-o", holes]) == 0
+    assert main(["judge", "fill", holes, "-o", filled]) == 0
+    yield {
+        "url": url,
+        "log": str(log),
+        "table": str(table),
+        "tmp": tmp,
+        "dq": files["dq"],
+        "drun": files["drun"],
+        "queries": files["queries.tsv"],
+        "corpus": files["corpus.jsonl"],
+        "holes": holes,
+        "filled": filled,
+    }
     main(["store", "stop", "--store", url, "--wait", "30"])
 
 

@@ -284,6 +284,14 @@ def test_judges_survive_a_store_round_trip(tmp_path):
         keys = {r["key"]: r for r in s.run("qrels_judgments", id="Q/m/plain.qrels")}
         assert {r["judge"] for r in s.run("qrels_judgments", id="Q/m/plain.qrels")} == {None}  # (a person's)
         store_assessments(s, qrels, "m", "judged.qrels")  # the same again: nothing changes
+        [held] = s.run("qrels_provenance", id="Q/m/judged.qrels")
+        [plain_held] = s.run("qrels_provenance", id="Q/m/plain.qrels")
+    import hashlib
+
+    assert held["graphsr"] == graphsr.__version__
+    assert held["source_sha256"] == hashlib.sha256(judged.read_bytes()).hexdigest()
+    assert sorted(held["judges"]) == sorted(judges)
+    assert plain_held["judges"] == ["person"] or plain_held["judges"] is None
     assert len(rows) == len(lines)
     from collections import Counter
 

@@ -87,6 +87,9 @@ def _fill(args) -> int:
     from ..io.atomic import atomic_write
     from ..errors import GraphsrInputError
 
+    from ..evaluation.holes import regular_file
+
+    regular_file(args.holes, "the holes")
     holes = []
     with open(args.holes, encoding="utf-8") as fh:
         for n, line in enumerate(fh, 1):

@@ -44,8 +44,15 @@ ON CREATE SET q.name = $name, q.collection = $collection
 SET q.complete = false
 
 // @name finish_qrels
+// (with what the load rests on: graphsr's version, the file's SHA-256, who judged its judgments)
 MATCH (q:Qrels) WHERE q.id = $id
-SET q.complete = true, q.digest = $digest
+SET q.complete = true, q.digest = $digest, q.graphsr = $graphsr, q.source_sha256 = $source_sha256,
+    q.judges = $judges
+
+// @name qrels_provenance
+// what a stored load of assessments rests on: graphsr's version, its file's SHA-256, the judges it names
+MATCH (q:Qrels) WHERE q.id = $id
+RETURN q.graphsr AS graphsr, q.source_sha256 AS source_sha256, q.judges AS judges
 
 // @name qrels_state
 MATCH (q:Qrels) WHERE q.id = $id
@@ -71,7 +78,8 @@ SET x.complete = false
 
 // @name finish_run
 MATCH (x:Run) WHERE x.id = $id
-SET x.complete = true, x.digest = $digest
+SET x.complete = true, x.digest = $digest, x.graphsr = $graphsr, x.source_sha256 = $source_sha256,
+    x.judges = $judges
 
 // @name run_state
 MATCH (x:Run) WHERE x.id = $id

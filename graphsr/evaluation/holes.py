@@ -34,9 +34,17 @@ __all__ = ["find_holes", "read_queries", "merge_judgments", "HOLE_KINDS"]
 HOLE_KINDS = ("document", "span")
 
 
+def regular_file(path, what: str) -> None:
+    """Refuse, in one line, a path that is no regular file (missing, a directory, a device or a pipe: nothing
+    is read from those)."""
+    if not os.path.isfile(path):
+        raise GraphsrInputError(f"{path}: {what} must be a file" + ("" if os.path.exists(path) else " (no such file)"))
+
+
 def read_queries(path: str | os.PathLike) -> dict[str, str]:
     """Queries' texts by id: TSV lines ``query_id<TAB>text`` (MS MARCO's and TREC RAG's topics files), or JSON
     lines with ``query_id`` (or ``qid``, ``id``) and ``text`` (or ``query``, ``title``)."""
+    regular_file(path, "the queries")
     out: dict[str, str] = {}
     with open(path, encoding="utf-8") as fh:
         for n, line in enumerate(fh, 1):
@@ -207,6 +215,7 @@ def _filled(records: Iterable[dict], where: str) -> list[dict]:
 
 def read_filled(path: str | os.PathLike) -> list[dict]:
     """Filled holes from a JSON lines file (each checked: kind, ids, a finite relevance, a judge, a span's range)."""
+    regular_file(path, "the filled holes")
     records = []
     with open(path, encoding="utf-8") as fh:
         for n, line in enumerate(fh, 1):

@@ -36,29 +36,30 @@ class JudgedByModel(Measure):
     EMPTY: ClassVar[float | None] = 0.0
 
 
-#: A line ending in a judge of the model or checked kind (TREC and chunk qrels), a JSON record's judge of that
-#: kind, a CSV field of it.
+#: A line ending in a model's judge (TREC, chunk and element qrels), a JSON record's judge that is a model, a
+#: CSV field of one (a model's checked by a person counts as a person's here).
 _MODEL_JUDGE = re.compile(
-    rb"[ \t](?:model)(?::\S+)?[ \t]*\r?$"
-    rb'|"judge"\s*:\s*"(?:model|checked)'
-    rb"|(?:^|,)(?:model|checked)(?::[^,\s]+)?[ \t]*(?:,|\r?$)",
+    rb"[ \t]model(?::\S+)?[ \t]*\r?$"
+    rb'|"judge"\s*:\s*"model'
+    rb"|(?:^|,)model(?::[^,\s]+)?[ \t]*(?:,|\r?$)",
     re.M,
 )
 
 
 def names_model_judges(path, judge: str = "person") -> bool:
-    """Whether a judgments file may hold a model's judgments: the file's judge is a model, or some line ends in a
-    judge of the model or checked kind (read as bytes, without parsing)."""
+    """Whether a judgments file holds a model's judgments that no person checked: the file's judge is a model, or
+    some line names a model as its judge (read as bytes, without parsing the file)."""
     from ..core.judges import judge_kind
 
-    if judge_kind(judge) != "person":
+    if judge_kind(judge) == "model":
         return True
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except (OSError, TypeError):  # (assessments in memory, a directory: no judge named)
+    import os
+
+    if not isinstance(path, (str, os.PathLike)) or not os.path.isfile(path):  # (in memory, a directory: none named)
         return False
-    return (b"model" in data or b"checked" in data) and _MODEL_JUDGE.search(data) is not None
+    with open(path, "rb") as fh:
+        data = fh.read()
+    return b"model" in data and _MODEL_JUDGE.search(data) is not None
 
 
 def _coverage_measures(kind: str, cutoffs: list[int]) -> list[Measure]:

@@ -79,6 +79,8 @@ class JudgmentCache:
         self.grades: dict[str, float] = {}
         self.asked = 0  # (the judge's calls through this cache)
         if self.path is not None and os.path.exists(self.path):
+            if not os.path.isfile(self.path):
+                raise GraphsrInputError(f"{self.path}: the judgment cache must be a file")
             with open(self.path, encoding="utf-8") as fh:
                 for n, line in enumerate(fh, 1):
                     if not line.strip():

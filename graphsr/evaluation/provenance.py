@@ -33,11 +33,11 @@ MAX_LISTED = 1_000_000
 
 
 def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while block := fh.read(1 << 20):
-            digest.update(block)
-    return digest.hexdigest()
+    from ..io.digests import file_sha256
+
+    found = file_sha256(path)
+    assert found is not None  # (a file: the caller saw it)
+    return found
 
 
 def _listing(path: Path) -> dict:

@@ -56,11 +56,13 @@ def read_ir_metadata(path: str | os.PathLike) -> IrMetadata | None:
     close (within :data:`MAX_HEADER_BYTES`), or whose YAML is not a mapping, is refused in one line."""
     import yaml
 
+    if not os.path.isfile(path):  # (a device or a pipe is no run file: nothing is read from it)
+        return None
     seen = 0
     with open(path, "rb") as fh:
         first = b""
         while not first.strip():
-            first = fh.readline()
+            first = fh.readline(MAX_HEADER_BYTES + 1)
             seen += len(first)
             if not first or seen > MAX_HEADER_BYTES:
                 return None
@@ -69,7 +71,7 @@ def read_ir_metadata(path: str | os.PathLike) -> IrMetadata | None:
             return None
         end = _MARKS[mark.strip()]
         lines: list[str] = []
-        for raw in fh:
+        while raw := fh.readline(MAX_HEADER_BYTES + 1):
             seen += len(raw)
             if seen > MAX_HEADER_BYTES:
                 break

@@ -126,8 +126,18 @@ def _load_named(
     store.write(query, rows)
     [held] = store.run(f"{kind}_holds", id=ident)
     check_receipt(what, {"rows": held["rows"]}, {"rows": len(rows)}, "loaded", "it is INCOMPLETE (load it again)")
-    store.run(f"finish_{kind}", id=ident, digest=digest)
+    store.run(f"finish_{kind}", id=ident, digest=digest, **_provenance(source, rows))
     return report
+
+
+def _provenance(source, rows: list[dict]) -> dict:
+    """What a stored load rests on: graphsr's version, its file's SHA-256 (None: not from a file), and for
+    assessments the judges their judgments name (a person's where none is named)."""
+    from .._version import __version__
+    from ..io.digests import file_sha256
+
+    judges = sorted({r["judge"] or "person" for r in rows}) if rows and "judge" in rows[0] else None
+    return {"graphsr": __version__, "source_sha256": file_sha256(source), "judges": judges}
 
 
 @writes
