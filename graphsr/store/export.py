@@ -119,9 +119,25 @@ NODE_PROPERTIES: dict[str, dict[str, str]] = {
     "Study": {"name": "string", "collection": "string", "complete": "boolean", "digest": "string"},
     "Route": {"study": "string", "route_id": "string", "user_id": "string", "topic_id": "string"},
     "Step": {"seq": "long", "duration_ms": "double", "time": "string"},
-    "Qrels": {"name": "string", "collection": "string", "complete": "boolean", "digest": "string"},
+    "Qrels": {
+        "name": "string",
+        "collection": "string",
+        "complete": "boolean",
+        "digest": "string",
+        "graphsr": "string",
+        "source_sha256": "string",
+        "judges": "string[]",
+    },
     "Topic": {"qrels": "string", "topic": "string"},
-    "Run": {"name": "string", "collection": "string", "complete": "boolean", "digest": "string"},
+    "Run": {
+        "name": "string",
+        "collection": "string",
+        "complete": "boolean",
+        "digest": "string",
+        "graphsr": "string",
+        "source_sha256": "string",
+        "judges": "string[]",
+    },
 }
 
 #: Every relationship type graphsr stores, with its properties' types.
