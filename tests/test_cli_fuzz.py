@@ -92,6 +92,7 @@ def BASES(w: dict) -> dict[tuple, list[str]]:
         ],  # fmt: skip
         ("judge", "fill"): ["judge", "fill", w["holes"], "--cache", w["new"] + ".cache", "-o", w["new"] + ".jsonl"],
         ("judge", "import"): ["judge", "import", w["dq"], w["filled"], "-o", w["new"]],
+        ("judge", "merge"): ["judge", "merge", w["dq"], w["dq"], "--other-judge", "model:x", "-o", w["new"]],
     }
 
 
@@ -123,6 +124,7 @@ PATH_DESTS = {
     "cache",
     "model_scores",
     "model_qrels",
+    "other",
 }
 
 

@@ -302,3 +302,60 @@ def test_judges_survive_a_store_round_trip(tmp_path):
     assert all(keys[r["key"]]["rel"] == r["rel"] for r in rows)
     model_only = read_element_qrels(judged, keep=("model",))
     assert sum(1 for _ in model_only) == sum(1 for j in qrels.judges.values() if j.startswith("model"))
+
+
+def test_an_element_run_s_holes_are_the_characters_its_elements_hold(tmp_path):
+    """An element run against span judgments: its elements become the characters they hold, the holes are the
+    characters no span judged, and the judgments merged back score the run as the same spans without judges."""
+    from graphsr.data import sample
+
+    s = sample("shakespeare")
+    spans = [
+        {"query_id": "1", "doc_id": "hamlet", "start": 1000, "end": 3000, "relevance": 1},
+        {"query_id": "1", "doc_id": "hamlet", "start": 5000, "end": 5200, "relevance": 0},
+        {"query_id": "2", "doc_id": "richard2", "start": 120500, "end": 121000, "relevance": 2},
+    ]
+    (tmp_path / "spans.jsonl").write_text("".join(json.dumps(x) + "\n" for x in spans))
+    (tmp_path / "q.tsv").write_text("1\tghost spirit apparition\n2\tcrown throne sceptre\n")
+    run, collection = s["runs"][0].parent / "scenes.run", s["collection"]
+    cli = lambda *a: graphsr_cli(*a, cwd=tmp_path)  # noqa: E731
+    got = cli("judge", "export", "spans.jsonl", run, "--queries", "q.tsv", "--collection", collection,
+              "--depth", "3", "-o", "holes.jsonl")  # fmt: skip
+    assert got.returncode == 0, got.stderr
+    holes = [json.loads(x) for x in (tmp_path / "holes.jsonl").read_text().splitlines()]
+    hamlet = sorted((h["start"], h["end"]) for h in holes if h["query_id"] == "1" and h["doc_id"] == "hamlet")
+    assert (1000, 3000) not in hamlet and all(e <= 1000 or s >= 3000 for s, e in hamlet)  # (none over judged text)
+    assert any(e == 1000 for _, e in hamlet) and any(s == 3000 for s, _ in hamlet)  # (cut at the judged span)
+    assert cli("judge", "fill", "holes.jsonl", "-o", "filled.jsonl").returncode == 0
+    assert cli("judge", "import", "spans.jsonl", "filled.jsonl", "-o", "merged.jsonl").returncode == 0
+    merged = [json.loads(x) for x in (tmp_path / "merged.jsonl").read_text().splitlines()]
+    with open(tmp_path / "plain.jsonl", "w") as fh:
+        for r in merged:
+            fh.write(json.dumps({k: v for k, v in r.items() if k != "judge"}) + "\n")
+    measures = ("--collection", collection, "-m", "MAiP(task=thorough)", "-m", "unjudged_chars@3")
+    a = per_topic(tmp_path, "merged.jsonl", run, *measures)
+    b = per_topic(tmp_path, "plain.jsonl", run, *measures)
+    assert {k: v for k, v in a.items() if not k[0].startswith("judged_by_model")} == b
+    assert b["unjudged_chars@3", "1"] == 0.0 and 0 < a["judged_by_model@3", "1"] < 1
+
+
+def test_two_judgments_files_merge_into_one_each_naming_its_judge(tmp_path):
+    """People's judgments and a model's file of the same topics and more: people's kept where both judge (each
+    of the model's left out counted), the model's added elsewhere, each line naming its judge."""
+    (tmp_path / "people").write_text("1 0 a 2\n1 0 b 0\n2 0 a 1\n")
+    (tmp_path / "llm").write_text("1 0 a 0\n1 0 c 1\n2 0 a 1\n2 0 d 2\n3 0 a 1\n")
+    out = graphsr_cli("judge", "merge", "people", "llm", "--other-judge", "model:umbrela@1", "-o", "merged",
+                      cwd=tmp_path)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "2 judgment(s)" in out.stderr
+    assert (tmp_path / "merged").read_text().splitlines() == [
+        "1 0 a 2 person",
+        "1 0 b 0 person",
+        "2 0 a 1 person",
+        "1 0 c 1 model:umbrela@1",
+        "2 0 d 2 model:umbrela@1",
+        "3 0 a 1 model:umbrela@1",
+    ]
+    (tmp_path / "twice").write_text("1 0 c 1\n1 0 c 0\n")
+    refused = graphsr_cli("judge", "merge", "people", "twice", "--other-judge", "model", "-o", "m2", cwd=tmp_path)
+    assert refused.returncode == 2 and "twice" in refused.stderr and not (tmp_path / "m2").exists()

@@ -34,6 +34,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     f.add_argument("--cache", metavar="FILE", help="grades kept across runs (JSON lines): nothing is judged twice")
     f.add_argument("-o", "--output", required=True, metavar="FILE", help="the filled holes (JSON lines)")
+    j = sub.add_parser(
+        "merge",
+        help="two TREC judgments files (documents or chunk ids) as one, each judgment naming its judge: the first's, "
+        "then the second's where the first judges nothing",
+    )
+    j.add_argument("qrels", help="the first judgments (a person's, unless --qrels-judge)")
+    j.add_argument("other", help="the second judgments: what they judge that the first does not is added")
+    j.add_argument(
+        "--other-judge", required=True, metavar="JUDGE", help="who judged OTHER: model:NAME, checked:NAME, ..."
+    )
+    j.add_argument("--qrels-judge", default="person", metavar="JUDGE", help="who judged QRELS (default: person)")
+    j.add_argument(
+        "-o", "--output", required=True, metavar="FILE", help="the merged judgments (TREC qrels, judge field)"
+    )
     m = sub.add_parser("import", help="merge filled holes into the judgments, each naming its judge")
     m.add_argument("qrels", help="the judgments the holes were found in")
     m.add_argument("filled", help="the filled holes: JSON lines with relevance and judge")
@@ -53,7 +67,22 @@ def run(args: argparse.Namespace) -> int:
         return _export(args)
     if args.judge_command == "fill":
         return _fill(args)
+    if args.judge_command == "merge":
+        return _merge(args)
     return _import(args)
+
+
+def _merge(args) -> int:
+    from ..evaluation.holes import merge_files
+    from ._common import warn
+
+    written, dropped = merge_files(args.qrels, args.other, args.output, args.other_judge, args.qrels_judge)
+    if dropped:
+        warn(
+            f"{args.other}: {dropped} judgment(s) of what {args.qrels} judges already were left out ({args.qrels}'s kept)"
+        )
+    wrote(args.output, f"{written} judgments")
+    return 0
 
 
 def _export(args) -> int:

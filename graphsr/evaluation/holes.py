@@ -8,7 +8,9 @@ the first ``depth`` results of each topic of each run (in score order, ties as t
 * span or chunk judgments (characters): each stretch of retrieved text no judgment covers, as a span ``[start,
   end)`` of its document with its text -- the retrieved ranges of a topic and document merged, less every
   character judged at all, so that no character is asked twice and a judgment made through one chunking serves
-  any other.
+  any other.  An element run's elements are the characters they hold (the collection's documents).
+
+Element assessments have no holes: an element they do not list has relevance 0 by their definition.
 
 A hole is a JSON object: ``query_id``, ``query`` (the query's text), ``doc_id``, ``kind`` (``document`` or
 ``span``), ``start`` and ``end`` (spans), ``text``.  A judge adds ``relevance`` and ``judge``
@@ -29,7 +31,7 @@ import numpy as np
 from ..core.judges import parse_judge
 from ..errors import GraphsrInputError
 
-__all__ = ["find_holes", "read_queries", "merge_judgments", "HOLE_KINDS"]
+__all__ = ["find_holes", "read_queries", "merge_judgments", "merge_files", "HOLE_KINDS"]
 
 HOLE_KINDS = ("document", "span")
 
@@ -152,6 +154,10 @@ def find_holes(inputs, queries: dict[str, str], depth: int, options=None) -> tup
                         qrels.vocab.doc_names()[qrels.doc_code].tolist()), qrels.doc_len.tolist()))  # fmt: skip
     retrieved: dict[tuple[str, str], list[tuple[int, int]]] = {}
     for run in done.runs:
+        if run.kind != PASSAGES:  # an element run: its elements as the characters they hold
+            from ..measures.fol.convert import passage_run
+
+            run = passage_run(run, done.context.documents, qrels.vocab)
         names_t, names_d = run.vocab.topic_names(), run.vocab.doc_names()
         take = _ranked(run.topic_code, run.score, run.rank, depth)
         for k in take.tolist():
@@ -343,3 +349,32 @@ def _merge_spans(qrels, fmt: str, filled, out, chunks, qrels_judge, atomic_path)
                 written += 1
         _counted(tmp, written, len(original) + len(filled), out)
     return written
+
+
+def merge_files(first, second, out, second_judge: str = "model", first_judge: str = "person") -> tuple[int, int]:
+    """Two TREC judgments files (documents or chunk ids) as one, each judgment naming its judge: every judgment of
+    ``first`` (``first_judge``'s where a line names none), then those of ``second`` (``second_judge``'s) for
+    what ``first`` does not judge -- a judgment of both is ``first``'s, and each left out is counted.  The numbers
+    of judgments written and of ``second``'s left out."""
+    from ..io.atomic import atomic_path
+    from ..io.qrels import judged_document_lines
+
+    parse_judge(first_judge)
+    parse_judge(second_judge)
+    regular_file(first, "the judgments")
+    regular_file(second, "the judgments")
+    ours = list(judged_document_lines(first, first_judge))
+    theirs = list(judged_document_lines(second, second_judge))
+    judged = {(t, d) for _, t, _, d, _, _ in ours}
+    kept = [x for x in theirs if (x[1], x[3]) not in judged]
+    if len({(x[1], x[3]) for x in kept}) != len(kept):
+        repeated = next(x for k, x in enumerate(kept) if (x[1], x[3]) in {(y[1], y[3]) for y in kept[:k]})
+        raise GraphsrInputError(f"{second}:{repeated[0]}: topic {repeated[1]} judges {repeated[3]} twice")
+    written = 0
+    with atomic_path(out, "the merged judgments") as tmp:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            for _, topic, iteration, doc, rel, who in ours + kept:
+                fh.write(f"{topic} {iteration} {doc} {_grade_text(rel)} {who}\n")
+                written += 1
+        _counted(tmp, written, len(ours) + len(kept), out)
+    return written, len(theirs) - len(kept)
