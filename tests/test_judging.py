@@ -359,3 +359,16 @@ def test_two_judgments_files_merge_into_one_each_naming_its_judge(tmp_path):
     (tmp_path / "twice").write_text("1 0 c 1\n1 0 c 0\n")
     refused = graphsr_cli("judge", "merge", "people", "twice", "--other-judge", "model", "-o", "m2", cwd=tmp_path)
     assert refused.returncode == 2 and "twice" in refused.stderr and not (tmp_path / "m2").exists()
+
+
+def test_evaluate_in_python_tells_the_share_too(tmp_path):
+    from graphsr.evaluation.inputs import Inputs, evaluate
+
+    (tmp_path / "qrels").write_text("1 0 a 1\n1 0 b 0 model:m\n2 0 a 1 model:m\n")
+    (tmp_path / "run").write_text("1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n1 Q0 c 3 0 r\n2 Q0 a 1 1 r\n")
+    done = evaluate(Inputs(tmp_path / "qrels", [tmp_path / "run"]), ["P@2"])
+    values = {str(m): v.tolist() for m, v in done.results.runs[0].values.items()}
+    assert values["judged_by_model@2"] == [0.5, 1.0] and values["judged_by_model"] == [1 / 3, 1.0]
+    plain = tmp_path / "plain"
+    plain.write_text("1 0 a 1\n1 0 b 0\n2 0 a 1\n")
+    assert [str(m) for m in evaluate(Inputs(plain, [tmp_path / "run"]), ["P@2"]).results.runs[0].values] == ["P@2"]

@@ -175,6 +175,8 @@ def run_estimates(people, model, confidence: float = 0.9, lam: float | None = No
         rest = np.ones(len(run_m.topics), dtype=bool)
         rest[labelled] = False
         for m in people.measures:
+            if m not in run_m.values:  # (a statistic of one side's judgments only: judged_by_model)
+                continue
             y, ym = run_p.values[m], run_m.values[m]
             if m.AGGREGATE != "mean" or abs(run_p.mean(m) - float(np.mean(y))) > 1e-9:
                 continue  # (the estimate of a mean over topics: for measures reported as that mean only)

@@ -443,10 +443,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"graphsr: error: {exc}", file=sys.stderr)
     if not done.results.runs:
         return 2
-    if args.ci != "ppi":  # (with --ci ppi the model's judgments are a file of their own)
-        from ..evaluation.judged import add_judge_shares
-
-        add_judge_shares(inputs, done.results, options)
     if args.ci == "ppi":
         _ppi(done.results, args, requests, options)
     elif args.ci:

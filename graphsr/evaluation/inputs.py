@@ -228,11 +228,19 @@ def evaluate(inputs: Inputs, measures, options: Options = Options()) -> FileEval
     GraphsrInputError
         What cannot be read or scored for every run: the assessments, an option that does not apply, a measure
         these assessments cannot give.  A run refused alone is in :attr:`FileEvaluation.errors`.
+
+    Where the judgments name a model as the judge of some (:mod:`graphsr.core.judges`), each run's results also
+    hold ``judged_by_model`` and ``judged_by_model@k`` (:mod:`graphsr.evaluation.judged`).
     """
     from ..io.listings import listings_kept
 
     with listings_kept():  # (the collection listed once, for the judgments and the trees alike)
-        return _evaluate(inputs, measures, options)
+        done = _evaluate(inputs, measures, options)
+        if inputs.judges is None and done.results.runs:  # (all the judgments read: who judged them, told)
+            from .judged import add_judge_shares
+
+            add_judge_shares(inputs, done.results, options)
+        return done
 
 
 def _evaluate(inputs: Inputs, measures, options: Options) -> FileEvaluation:
