@@ -239,7 +239,7 @@ def evaluate(inputs: Inputs, measures, options: Options = Options()) -> FileEval
         if inputs.judges is None and done.results.runs:  # (all the judgments read: who judged them, told)
             from .judged import add_judge_shares
 
-            add_judge_shares(inputs, done.results, options)
+            add_judge_shares(inputs, done.results, options, _evaluate)
         return done
 
 

@@ -72,12 +72,12 @@ def _coverage_measures(kind: str, cutoffs: list[int]) -> list[Measure]:
     return [base] + [base @ k for k in cutoffs]
 
 
-def add_judge_shares(inputs, results, options) -> None:
+def add_judge_shares(inputs, results, options, evaluate) -> None:
     """Add ``judged_by_model`` (and ``@k`` per cut-off of ``results``' measures) to each run of ``results``, the
-    evaluation of ``inputs`` (whose judgments name their judges); nothing where no judgment is a model's."""
+    evaluation of ``inputs`` (whose judgments name their judges); nothing where no judgment is a model's.
+    ``evaluate``: the evaluation's own function (inputs, measures, options), to score the model's judgments alone."""
     from ..core.kinds import PASSAGES
     from ..measures.parse import Requested
-    from .inputs import evaluate
 
     if not names_model_judges(inputs.qrels, inputs.qrels_judge):
         return
