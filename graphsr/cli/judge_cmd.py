@@ -27,12 +27,31 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     a.add_argument("--depth", type=positive_int, default=10, help="results of each topic looked at (default: 10)")
     a.add_argument("--qrels-judge", default="person", metavar="JUDGE", help="who judged QRELS (default: person)")
     a.add_argument("-o", "--output", required=True, metavar="FILE", help="where the holes go (JSON lines)")
-    f = sub.add_parser("fill", help="judge each hole with a judge graphsr ships, caching every grade")
+    a.add_argument(
+        "--umbrela",
+        metavar="FILE",
+        help="also write the holes as UMBRELA's batch requests (JSON lines, one a query); its judgments are read "
+        "back with graphsr judge fill --umbrela-judgments",
+    )
+    f = sub.add_parser(
+        "fill", help="judge each hole with a judge graphsr ships (caching every grade), or read UMBRELA's judgments"
+    )
     f.add_argument("holes", help="holes (graphsr judge export ... -o FILE)")
     f.add_argument(
         "--judge", choices=["lexical"], default="lexical", help="the judge: lexical (query terms in the text; default)"
     )
     f.add_argument("--cache", metavar="FILE", help="grades kept across runs (JSON lines): nothing is judged twice")
+    f.add_argument(
+        "--umbrela-judgments",
+        metavar="FILE",
+        help="UMBRELA's output (JSON lines) for the requests graphsr judge export --umbrela wrote: its judgments fill "
+        "the holes (a fallback judgment, result_status 0, leaves its hole unfilled)",
+    )
+    f.add_argument(
+        "--name",
+        metavar="JUDGE",
+        help="with --umbrela-judgments: the judge to record (default: model:umbrela@MODEL, the model it names)",
+    )
     f.add_argument("-o", "--output", required=True, metavar="FILE", help="the filled holes (JSON lines)")
     j = sub.add_parser(
         "merge",
@@ -87,6 +106,7 @@ def _merge(args) -> int:
 
 def _export(args) -> int:
     from ..core.judges import parse_judge
+    from ..errors import GraphsrInputError
     from ..evaluation.holes import find_holes, read_queries
     from ..evaluation.inputs import Inputs
     from ..io.atomic import atomic_write
@@ -107,6 +127,17 @@ def _export(args) -> int:
             fh.write(json.dumps(h, ensure_ascii=False) + "\n")
     characters = sum(h.get("end", 0) - h.get("start", 0) for h in holes)
     wrote(args.output, f"{len(holes)} holes" + (f" ({characters:,} characters)" if characters else ""))
+    if args.umbrela:
+        from ..evaluation.umbrela import requests
+
+        asked = requests(holes)
+        candidates = sum(len(r["candidates"]) for r in asked)
+        if candidates != len(holes):
+            raise GraphsrInputError(f"{args.umbrela}: {candidates} candidates written for {len(holes)} holes")
+        with atomic_write(args.umbrela, "UMBRELA's requests") as fh:
+            for r in asked:
+                fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+        wrote(args.umbrela, f"{len(asked)} UMBRELA requests ({candidates} candidates, the holes in order)")
     return 0
 
 
@@ -131,6 +162,10 @@ def _fill(args) -> int:
             if not isinstance(rec, dict) or rec.get("kind") not in HOLE_KINDS:
                 raise GraphsrInputError(f"{args.holes}:{n}: not a hole (graphsr judge export writes them)")
             holes.append(rec)
+    if args.umbrela_judgments:
+        return _fill_from_umbrela(args, holes)
+    if args.name:
+        raise GraphsrInputError("--name names the judge of --umbrela-judgments (the lexical judge is model:lexical@1)")
     cache = JudgmentCache(args.cache)
     judges = {"lexical": lexical}
     with atomic_write(args.output, "the filled holes") as out:
@@ -141,6 +176,27 @@ def _fill(args) -> int:
     if count != len(holes):
         raise GraphsrInputError(f"{args.output}: {count} of {len(holes)} holes written")
     wrote(args.output, f"{count} filled holes ({cache.asked} judged now, {count - cache.asked} from the cache)")
+    return 0
+
+
+def _fill_from_umbrela(args, holes: list[dict]) -> int:
+    from ..errors import GraphsrInputError
+    from ..evaluation.umbrela import read_judgments
+    from ..io.atomic import atomic_write
+    from ._common import warn
+
+    if args.cache:
+        raise GraphsrInputError("--cache keeps the lexical judge's grades: UMBRELA's judgments are read as they are")
+    filled, fallbacks = read_judgments(args.umbrela_judgments, holes, args.name)
+    with atomic_write(args.output, "the filled holes") as out:
+        for rec in filled:
+            out.write(json.dumps(rec, ensure_ascii=False) + "\n")
+    if fallbacks:
+        warn(
+            f"{fallbacks} of UMBRELA's {len(holes)} judgments fell back to 0 (result_status 0: the model's answer "
+            "was not understood): their holes stay unfilled"
+        )
+    wrote(args.output, f"{len(filled)} filled holes (UMBRELA's judgments, {filled[0]['judge'] if filled else '-'})")
     return 0
 
 
