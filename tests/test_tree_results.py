@@ -4,7 +4,7 @@ element and tree runs, and a relevant node earns the flat measures' credit once.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from graphsr._records import replace
 
 import numpy as np
 import pytest

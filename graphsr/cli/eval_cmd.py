@@ -328,7 +328,7 @@ def _check_ppi_options(args: argparse.Namespace) -> None:
 def _ppi(results, args: argparse.Namespace, requests, options) -> None:
     """--ci ppi: the same runs scored against the model's judgments, and each run's prediction-powered estimate
     and interval (:func:`graphsr.analysis.ppi.run_estimates`) kept in ``results``."""
-    from dataclasses import replace
+    from .._records import replace
 
     from ..analysis.ppi import run_estimates
     from ..core.topics import missing_topics_warning
@@ -422,7 +422,7 @@ def run(args: argparse.Namespace) -> int:
     kind = inputs.kind()
     requests, table = passage_requests_of(args, kind)
     if args.plot and kind == PASSAGES:  # (the figure's curves taken in the evaluation's pass)
-        from dataclasses import replace
+        from .._records import replace
 
         from .eval_passages import curve_measures
 

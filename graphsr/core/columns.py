@@ -11,7 +11,7 @@ element (:attr:`graphsr.core.run.Run.results`, built on first use).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .._records import record, field
 from functools import cached_property
 
 import numpy as np
@@ -73,7 +73,7 @@ class _NodeLines(_Lines):
         return all(self.path_names[x] == PLAIN_DOCUMENT_NODE for x in np.flatnonzero(used).tolist())
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class DocumentColumns(_Lines):
     """One entry per line: ``topic[k]`` and ``doc[k]`` index ``topic_names`` and ``doc_names``, ``value[k]``
     is the line's score (a run) or relevance (assessments), ``line[k]`` its line in the file (None: not from a
@@ -187,7 +187,7 @@ class DocumentColumns(_Lines):
         )
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class ElementColumns(_NodeLines):
     """An element run's lines as arrays, in file order: ``topic[k]``, ``doc[k]`` and ``path[k]`` index
     ``topic_names``, ``doc_names`` and ``path_names`` (canonical XPaths, each once), ``rank[k]`` and
@@ -263,7 +263,7 @@ class ElementColumns(_NodeLines):
         return self
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class AssessmentColumns(_NodeLines):
     """Element assessments as arrays, in file order: ``topic[k]``, ``doc[k]`` and ``path[k]`` index
     ``topic_names``, ``doc_names`` and ``path_names`` (canonical XPaths, each once), ``value[k]`` is the node's

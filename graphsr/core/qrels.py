@@ -8,7 +8,7 @@ of INEX 2002-2005 (PRUM, GRP, xCG, ...) take a ``quant`` parameter instead.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .._records import record
 from typing import Any, Iterable, Iterator
 
 import numpy as np
@@ -21,7 +21,7 @@ from .quantisation import check_grade, quantise
 __all__ = ["QrelsRow", "ElementQrels"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True, init=False)
 class QrelsRow:
     """One assessment: ``rel`` of node ``(docid, xpath)`` for ``topic``."""
 
@@ -31,6 +31,17 @@ class QrelsRow:
     rel: float
     line: int | None = None
     grade: tuple[int, int] | None = None  # an INEX (e, s) pair; rel is then its generalised quantisation
+
+    def __init__(
+        self,
+        topic: str,
+        docid: str,
+        xpath: str,
+        rel: float,
+        line: int | None = None,
+        grade: tuple[int, int] | None = None,
+    ):
+        self.__dict__.update(topic=topic, docid=docid, xpath=xpath, rel=rel, line=line, grade=grade)
 
 
 class ElementQrels:

@@ -15,7 +15,7 @@ is what groups lines into tree results.  The score is kept for reference.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .._records import record
 from typing import Iterable, Iterator
 
 import numpy as np
@@ -27,7 +27,7 @@ from .kinds import DOCUMENTS, ELEMENTS, TREES
 __all__ = ["TreeResult", "Run", "RunRow"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True, init=False)
 class RunRow:
     """One run line: a node returned for a topic at a rank."""
 
@@ -38,8 +38,11 @@ class RunRow:
     xpath: str
     line: int | None = None
 
+    def __init__(self, topic: str, docid: str, rank: int, score: float, xpath: str, line: int | None = None):
+        self.__dict__.update(topic=topic, docid=docid, rank=rank, score=score, xpath=xpath, line=line)
 
-@dataclass(frozen=True)
+
+@record(frozen=True, init=False)
 class TreeResult:
     """The nodes of one document returned for a topic at one rank."""
 
@@ -50,12 +53,23 @@ class TreeResult:
     score: float
     lines: tuple[int | None, ...] = ()
 
+    def __init__(
+        self,
+        topic: str,
+        rank: int,
+        docid: str,
+        xpaths: tuple[str, ...],
+        score: float,
+        lines: tuple[int | None, ...] = (),
+    ):
+        self.__dict__.update(topic=topic, rank=rank, docid=docid, xpaths=xpaths, score=score, lines=lines)
+
     def __len__(self) -> int:
         return len(self.xpaths)
 
     @classmethod
     def _trusted(cls, topic: str, rank: int, docid: str, xpaths: tuple[str, ...], score: float) -> "TreeResult":
-        """Build without the dataclass's checks (readers that checked the values; ~5x faster)."""
+        """Build without the keyword checks of ``__init__`` (readers that checked the values)."""
         self = object.__new__(cls)
         self.__dict__.update(topic=topic, rank=rank, docid=docid, xpaths=xpaths, score=score, lines=())
         return self

@@ -10,7 +10,7 @@ example a run does not answer scores as an empty ranking).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from .._records import replace
 
 from ..errors import GraphsrInputError
 from .results import Results

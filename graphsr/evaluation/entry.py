@@ -13,7 +13,7 @@ assessments are reported, not scored.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from .._records import replace
 from typing import Sequence
 
 from ..errors import GraphsrInputError

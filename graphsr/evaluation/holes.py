@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import replace
+from .._records import replace
 from typing import Iterable
 
 import numpy as np

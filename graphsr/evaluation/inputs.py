@@ -24,7 +24,7 @@ In order, and nothing large read before what the options say is checked:
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, replace
+from .._records import record, field, replace
 from typing import Any, Mapping, Sequence
 
 from ..errors import GraphsrInputError
@@ -35,7 +35,7 @@ from .scored import score_runs
 __all__ = ["Inputs", "Options", "FileEvaluation", "evaluate", "read_chunks", "assessments_kind"]
 
 
-@dataclass
+@record
 class FileEvaluation:
     """What :func:`evaluate` gives back: the results of the runs scored (in the order given), the refusals of the
     others (one :class:`~graphsr.errors.GraphsrInputError` each), what was read, per run scored the mean share
@@ -56,7 +56,7 @@ QRELS_FORMATS = ("element", "fol", "spans")
 RUN_FORMATS = ("element", "fol", "xml", "spans")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Options:
     """How runs are scored once read (the keywords of :func:`~graphsr.evaluation.entry.evaluate`), how element
     runs' navigation is built (``nav``, ``effort``, ``progress``, ``workers``: see
@@ -87,7 +87,7 @@ class Options:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Inputs:
     """What an evaluation is given (see the module docstring): paths, or objects already read."""
 

@@ -13,7 +13,7 @@ measures asked for, beside them in every format and in a saved score table.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from .._records import replace
 from typing import ClassVar
 
 import numpy as np

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field
+from .._records import record, field
 
 import numpy as np
 
@@ -12,7 +12,7 @@ from ..measures.base import Measure
 __all__ = ["RunResult", "Results"]
 
 
-@dataclass
+@record
 class RunResult:
     """The values of one run: ``values[measure][k]`` is the value for ``topics[k]``.
 
@@ -52,7 +52,7 @@ def _text(m: Measure, v: float, digits: int) -> str:
     return str(int(round(v))) if m.INTEGER else f"{v:.{digits}f}"
 
 
-@dataclass
+@record
 class Results:
     """Results of several runs, in the order they were given.
 

@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import functools
 import os
-from dataclasses import dataclass, field
+from .._records import record, field
 from typing import Any, Callable
 
 from ..errors import GraphsrInputError, QrelsFormatError, RunFormatError
@@ -87,7 +87,7 @@ ROUTES = "navigation log"
 MODEL = "stored model"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Given:
     """What reading a file may take beside it: the collection (a path or ``{doc_id: text}``), the chunk map's
     working set, the assessments' vocabulary a run shares, the documents an XML submission is resolved in, what
@@ -115,7 +115,7 @@ class Given:
             )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Probe:
     """What detection looks at: the path, whether a chunk map is given, and (read on first use) its first record
     (None: no record)."""
@@ -141,7 +141,7 @@ class Probe:
         return os.path.isdir(self.path)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class InputFormat:
     """One format: its ``name`` within its ``role``, the test detecting it, the core type it returns, what reading
     it needs, and its reader ``read(path, given)``."""

@@ -16,7 +16,7 @@ The arithmetic lives elsewhere (one package per family,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .._records import record
 from typing import Any, ClassVar
 
 from .._interop import measure_base
@@ -29,7 +29,7 @@ __all__ = ["Param", "Measure", "register", "registry", "measure_classes", "forma
 GM_FLOOR = 0.00001
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Param:
     """One supported parameter: its type, default and a one-line description; ``canon`` (optional) turns a
     given value into its canonical form (e.g. ``generalised`` into ``gen``), raising ``ValueError`` for a

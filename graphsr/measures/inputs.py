@@ -7,14 +7,14 @@ model, or directly by a test) and return per-topic values.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .._records import record
 
 import numpy as np
 
 __all__ = ["RankedNodes"]
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class RankedNodes:
     """Ranked tree results of several topics, flattened to arrays.
 

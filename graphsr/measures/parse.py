@@ -33,7 +33,7 @@ graphsr.errors.MeasureNameError: unknown measure 'SPR'; did you mean SRP@5, SR@5
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from .._records import record
 from typing import Any, Iterable
 
 from ..errors import MeasureNameError
@@ -52,7 +52,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Requested:
     """A measure as it was asked for: the name it is reported under (``label``) and the measure."""
 

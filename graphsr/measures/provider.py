@@ -26,7 +26,7 @@ A new family is a package here (measures, provider, kernel) and its name in
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .._records import record, field
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
 
 import numpy as np
@@ -87,7 +87,7 @@ def worded(wording: Mapping[str, str] | None, key: str) -> str:
     return (wording or PYTHON_WORDING).get(key) or PYTHON_WORDING[key]
 
 
-@dataclass
+@record
 class ScoringContext:
     """What scoring needs besides assessments and runs, and how to treat what does not fit.
 
@@ -173,7 +173,7 @@ class NoNavigation:
         return np.zeros(len(self.documents[docid]))
 
 
-@dataclass
+@record
 class Scratch:
     """Inputs built once and shared by the evaluators scoring one thing (the assessments, or one run),
     and the warnings building them produced."""
@@ -187,7 +187,7 @@ class Scratch:
         return self.memo[key]
 
 
-@dataclass
+@record
 class RunScores:
     """One evaluator's values for one run: ``values[m][k]`` for topic ``k``; ``overall`` the ``all``
     values that are not the measure's own aggregate of them (the official tool's); warnings; the run id

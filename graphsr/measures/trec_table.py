@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, replace
+from .._records import record, replace
 
 from .trec_eval.declared import SET_NAMES, TREC_ONLY, TrecMeasure
 
@@ -135,7 +135,7 @@ class TrecMeasureError(Exception):
         self.message, self.trec_lines, self.code = message, trec_lines, code
 
 
-@dataclass
+@record
 class Selected:
     """A measure to compute: its parameters and the names its values print under."""
 

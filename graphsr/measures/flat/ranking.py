@@ -19,7 +19,7 @@ kernel is a segment reduction over them (``numpy.bincount`` by topic).
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from ..._records import record
 
 import numpy as np
 
@@ -56,7 +56,7 @@ def judged_nonrelevant(grade: np.ndarray, rel: float | None) -> np.ndarray:
         return (grade >= 0) & ~relevant(grade, rel)
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class Ranking:
     """Ranked items of several topics.
 

@@ -9,7 +9,7 @@ Every other trec_eval measure is declared once, with the graphsr measure it stan
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..._records import record
 from typing import Callable
 
 from . import kernels as K
@@ -27,7 +27,7 @@ _EVERY = SET_NAMES
 _OFFICIAL = ("official", "set", "all_trec")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TrecMeasure:
     """One of trec_eval's measures.
 

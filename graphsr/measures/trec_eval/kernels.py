@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
+from ..._records import record
 
 import numpy as np
 
@@ -61,7 +61,7 @@ def grade_counts(grades) -> tuple[np.ndarray, np.ndarray]:
 DENSE_GRADES = 4096
 
 
-@dataclass
+@record
 class Ranked:
     """One topic as trec_eval's measures see it."""
 
