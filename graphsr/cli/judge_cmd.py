@@ -142,26 +142,16 @@ def _export(args) -> int:
 
 
 def _fill(args) -> int:
-    from ..evaluation.holes import HOLE_KINDS
+    from ..errors import GraphsrInputError
+    from ..evaluation.holes import HOLE_KINDS, json_lines
     from ..evaluation.judging import JudgmentCache, fill, lexical
     from ..io.atomic import atomic_write
-    from ..errors import GraphsrInputError
 
-    from ..evaluation.holes import regular_file
-
-    regular_file(args.holes, "the holes")
     holes = []
-    with open(args.holes, encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except ValueError as exc:
-                raise GraphsrInputError(f"{args.holes}:{n}: not a JSON object ({exc})") from None
-            if not isinstance(rec, dict) or rec.get("kind") not in HOLE_KINDS:
-                raise GraphsrInputError(f"{args.holes}:{n}: not a hole (graphsr judge export writes them)")
-            holes.append(rec)
+    for n, rec in json_lines(args.holes, "the holes"):
+        if not isinstance(rec, dict) or rec.get("kind") not in HOLE_KINDS:
+            raise GraphsrInputError(f"{args.holes}:{n}: not a hole (graphsr judge export writes them)")
+        holes.append(rec)
     if args.umbrela_judgments:
         return _fill_from_umbrela(args, holes)
     if args.name:

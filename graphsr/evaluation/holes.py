@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import os
 from .._records import replace
-from typing import Iterable
+from typing import Any, Iterable
 
 import numpy as np
 
@@ -41,6 +41,21 @@ def regular_file(path, what: str) -> None:
     is read from those)."""
     if not os.path.isfile(path):
         raise GraphsrInputError(f"{path}: {what} must be a file" + ("" if os.path.exists(path) else " (no such file)"))
+
+
+def json_lines(path: str | os.PathLike, what: str) -> list[tuple[int, Any]]:
+    """Each value of the JSON lines file ``path`` with its line number (blank lines skipped); the file must be a
+    regular file, and a line that is no JSON is refused in one line naming it."""
+    regular_file(path, what)
+    values = []
+    with open(path, encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            if line.strip():
+                try:
+                    values.append((n, json.loads(line)))
+                except ValueError as exc:
+                    raise GraphsrInputError(f"{path}:{n}: not a JSON object ({exc})") from None
+    return values
 
 
 def read_queries(path: str | os.PathLike) -> dict[str, str]:
@@ -221,16 +236,7 @@ def _filled(records: Iterable[dict], where: str) -> list[dict]:
 
 def read_filled(path: str | os.PathLike) -> list[dict]:
     """Filled holes from a JSON lines file (each checked: kind, ids, a finite relevance, a judge, a span's range)."""
-    regular_file(path, "the filled holes")
-    records = []
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if line.strip():
-                try:
-                    records.append(json.loads(line))
-                except ValueError as exc:
-                    raise GraphsrInputError(f"{path}:{n}: not a JSON object ({exc})") from None
-    return _filled(records, str(path))
+    return _filled([rec for _, rec in json_lines(path, "the filled holes")], str(path))
 
 
 def _grade_text(value) -> str:

@@ -15,7 +15,6 @@ A fallback judgment (``result_status`` 0) is no judgment: its hole stays unfille
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Iterable
 
@@ -53,21 +52,14 @@ def read_judgments(path: str | os.PathLike, holes: list[dict], name: str | None 
 
     ``name``: the judge to record (``model:NAME``); by default ``model:umbrela@MODEL``, MODEL the ``model`` the
     records name (one for all)."""
-    from .holes import regular_file
+    from .holes import json_lines
 
-    regular_file(path, "UMBRELA's judgments")
     ordered = [h for _, group in _grouped(holes) for h in group]
-    records = []
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if line.strip():
-                try:
-                    rec = json.loads(line)
-                except ValueError as exc:
-                    raise GraphsrInputError(f"{path}:{n}: not a JSON object ({exc})") from None
-                if not isinstance(rec, dict):
-                    raise GraphsrInputError(f"{path}:{n}: not a JSON object")
-                records.append((n, rec))
+    records: list[tuple[int, dict]] = []
+    for n, rec in json_lines(path, "UMBRELA's judgments"):
+        if not isinstance(rec, dict):
+            raise GraphsrInputError(f"{path}:{n}: not a JSON object")
+        records.append((n, rec))
     if len(records) != len(ordered):
         raise GraphsrInputError(
             f"{path}: {len(records)} judgments for {len(ordered)} holes: UMBRELA's output must be the judgments of "
