@@ -110,7 +110,8 @@ def run_trec_eval(qrels_path, run_path, options: TrecEvalOptions, out: BinaryIO,
             bogus = docs is _BOGUS
             _check_formats(selected, "prefs" if qrels.prefs else "qrels_jg" if qrels.groups else "qrels")
             if qrels.prefs:
-                values = [v for s in selected for v in _prefs_values(s, qid, docs, judged, options, selected)]
+                counted: dict = {}  # (the topic's preference counts, counted once for all its measures)
+                values = [v for s in selected for v in _prefs_values(s, qid, docs, judged, options, selected, counted)]
                 if bogus:
                     values = _clean_bogus(selected, values)
             elif qid in qrels.unsized and any(s.measure.reads is not None for s in selected):
@@ -321,18 +322,16 @@ def _check_formats(selected, given: str) -> None:
         )
 
 
-def _prefs_values(s, qid: bytes, docs, lines, options, selected) -> list[float]:
-    """A measure's values from the topic's preference counts (counted once per topic)."""
+def _prefs_values(s, qid: bytes, docs, lines, options, selected, counted: dict) -> list[float]:
+    """A measure's values from the topic's preference counts, counted once per topic (kept in ``counted``, the
+    topic's own: a cache keyed by the objects' ids returned another topic's counts where Python reused an id)."""
     from ..measures.trec_eval.prefs import PrefsError, topic_prefs
 
     if s.measure.reads is None:
         return _values(s, None)
-    cache = _prefs_values.__dict__.setdefault("cache", {})
-    key = (id(docs), id(lines))
-    if key not in cache:
-        cache.clear()
+    if "counts" not in counted:
         try:
-            cache[key] = topic_prefs(docs, lines, options.max_docs, single=options.version == "9.0.8")
+            counted["counts"] = topic_prefs(docs, lines, options.max_docs, single=options.version == "9.0.8")
         except PrefsError as exc:
             first = f"trec_eval: Can't calculate measure '{_first(selected)}'"
             if "duplicate docs" in exc.trec_line:  # (trec_eval ends this message without a newline)
@@ -344,7 +343,7 @@ def _prefs_values(s, qid: bytes, docs, lines, options, selected) -> list[float]:
             else:
                 lines = [exc.trec_line, first]
             raise TrecEvalStop(f"topic {qid.decode(errors='replace')}: {exc.message}", lines, 4) from None
-    return s.measure.kernel(cache[key])
+    return s.measure.kernel(counted["counts"])
 
 
 def _over_groups(s, topics: dict) -> list[float]:
